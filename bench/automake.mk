@@ -1,0 +1,1 @@
+# Benchmarks: each prints figures; none decides pass or fail.

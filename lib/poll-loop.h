@@ -1,0 +1,62 @@
+/* poll-loop: the per-thread run/wait/block cycle, built on libevent.
+ *
+ * Every thread that runs modules owns one libevent event_base, created on
+ * first use.  A loop iteration looks like this:
+ *
+ *     for (;;) {
+ *         module_run();        // do whatever work is ready; never block
+ *         module_wait();       // register what should end the next block:
+ *                              //   poll_fd_wait(), poll_timer_wait_until(),
+ *                              //   seq_wait(), poll_immediate_wake()
+ *         poll_block();        // sleep until one of those happens
+ *     }
+ *
+ * The waits registered in one iteration are one-shot: poll_block() consumes
+ * them all, so every *_wait() must be called again on each iteration.  A wait
+ * function that calls poll_immediate_wake() when nothing is really ready makes
+ * the thread spin at 100% CPU; the "poll_wakeup" coverage counter (one per
+ * return from poll_block()) makes that visible.
+ *
+ * Long-lived libevent objects such as bufferevents may also be attached to
+ * the thread's base (poll_loop_base()); their callbacks run inside
+ * poll_block() and also end the block.
+ *
+ * Timers use the monotonic clock of timeval.h, so they follow the simulated
+ * clock: while it is stopped, a timer fires only once time/warp passes it.
+ *
+ * Every function here acts on the calling thread's loop only, except
+ * poll_loop_wake(), which may be called from any thread.
+ */
+#ifndef POLL_LOOP_H
+#define POLL_LOOP_H 1
+
+#include <poll.h>
+
+struct event_base;
+struct poll_loop;
+
+/* Wakes when FD is readable (POLLIN) and/or writable (POLLOUT). */
+void poll_fd_wait(int fd, short int events);
+
+/* Wakes after MSEC milliseconds (0 or less: at once). */
+void poll_timer_wait(long long int msec);
+/* Wakes when time_msec() reaches WHEN; WHEN <= now wakes at once.
+ * LLONG_MAX never wakes. */
+void poll_timer_wait_until(long long int when);
+
+/* Makes the next poll_block() return at once. */
+void poll_immediate_wake(void);
+
+/* Blocks until one of the registered events happens, then forgets them. */
+void poll_block(void);
+
+/* The calling thread's libevent base, for attaching bufferevents. */
+struct event_base *poll_loop_base(void);
+
+/* The calling thread's loop, as a handle another thread may wake. */
+struct poll_loop *poll_loop_self(void);
+/* Ends LOOP's current or next poll_block() at once; callable from any
+ * thread (this is how seq_change() wakes waiters). */
+void poll_loop_wake(struct poll_loop *);
+
+#endif /* poll-loop.h */

@@ -1,0 +1,42 @@
+/* timeval: the monotonic and wall clocks, and the simulated clock.
+ *
+ * All timeouts in the project are computed from time_msec(), a monotonic
+ * millisecond clock.  For deterministic tests a daemon's monotonic clock can
+ * be frozen ("ovs-appctl time/stop") and then advanced by hand
+ * ("ovs-appctl time/warp [TOTAL] MSECS"); timers registered with
+ * poll_timer_wait_until() fire as the warped time passes them, so protocols
+ * with timers (BFD, LACP, STP, reconnect backoff) are tested without sleeping.
+ * The wall clock (time_wall_msec()) is never simulated.
+ *
+ * The clock is process-wide and safe to read from any thread.
+ */
+#ifndef TIMEVAL_H
+#define TIMEVAL_H 1
+
+#include <stdbool.h>
+#include <time.h>
+
+/* Monotonic time in milliseconds / seconds, simulated-clock aware. */
+long long int time_msec(void);
+time_t time_now(void);
+/* Monotonic time in microseconds, never simulated (for benchmarks). */
+long long int time_usec_real(void);
+/* Wall-clock time in milliseconds since the epoch. */
+long long int time_wall_msec(void);
+time_t time_wall(void);
+
+/* Freezes the monotonic clock (as "time/stop" does). */
+void time_stop(void);
+bool time_is_stopped(void);
+/* Advances a stopped clock by MSECS and wakes every thread's loop. */
+void time_warp(long long int msecs);
+
+/* Registers time/stop and time/warp with unixctl.  time/warp with TOTAL
+ * advances in steps of MSECS, letting the main loop run between steps, and
+ * replies "warped" once all steps are done.  Call once from main(). */
+void timeval_register_unixctl(void);
+/* Applies pending time/warp steps; call from the main loop's run phase. */
+void timeval_run(void);
+void timeval_wait(void);
+
+#endif /* timeval.h */

@@ -1,0 +1,104 @@
+/* util: allocation that never returns NULL, fatal-error exits, the program's
+ * name, and the handful of macros every module uses.
+ *
+ * Allocation failure is not a condition any caller can recover from in a
+ * daemon like ours, so x*() functions abort with a message instead of
+ * returning NULL; callers own what they get back and release it with free().
+ */
+#ifndef UTIL_H
+#define UTIL_H 1
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdnoreturn.h>
+
+#define ARRAY_SIZE(ARRAY) (sizeof (ARRAY) / sizeof (ARRAY)[0])
+#define MIN(A, B) ((A) < (B) ? (A) : (B))
+#define MAX(A, B) ((A) > (B) ? (A) : (B))
+#define DIV_ROUND_UP(X, Y) (((X) + ((Y) - 1)) / (Y))
+#define ROUND_UP(X, Y) (DIV_ROUND_UP(X, Y) * (Y))
+
+/* Given POINTER to member MEMBER of a STRUCT, returns the STRUCT. */
+#define CONTAINER_OF(POINTER, STRUCT, MEMBER)                           \
+    ((STRUCT *) (void *) ((char *) (POINTER) - offsetof(STRUCT, MEMBER)))
+
+/* Like CONTAINER_OF, but takes the type from OBJECT (which need not be
+ * initialized), so iteration macros can be written without naming types. */
+#define OBJECT_OFFSETOF(OBJECT, MEMBER) offsetof(__typeof__(*(OBJECT)), MEMBER)
+#define OBJECT_CONTAINING(POINTER, OBJECT, MEMBER)                      \
+    ((__typeof__(OBJECT)) (void *) ((char *) (POINTER)                  \
+                                    - OBJECT_OFFSETOF(OBJECT, MEMBER)))
+#define ASSIGN_CONTAINER(OBJECT, POINTER, MEMBER)                       \
+    ((OBJECT) = OBJECT_CONTAINING(POINTER, OBJECT, MEMBER), (void) 0)
+#define INIT_CONTAINER(OBJECT, POINTER, MEMBER)                         \
+    ((OBJECT) = NULL, ASSIGN_CONTAINER(OBJECT, POINTER, MEMBER))
+
+#define OVS_PRINTF_FORMAT(FMT, ARG1) __attribute__((format(printf, FMT, ARG1)))
+#define OVS_UNUSED __attribute__((unused))
+#define OVS_WARN_UNUSED_RESULT __attribute__((warn_unused_result))
+#define OVS_LIKELY(C) __builtin_expect(!!(C), 1)
+#define OVS_UNLIKELY(C) __builtin_expect(!!(C), 0)
+
+/* Checks an invariant that must hold whatever the input; a failure is a bug,
+ * so it aborts with the location even in release builds. */
+#define ovs_assert(CONDITION)                                           \
+    (OVS_LIKELY(CONDITION) ? (void) 0                                   \
+     : ovs_assert_failure(__FILE__, __LINE__, #CONDITION))
+noreturn void ovs_assert_failure(const char *file, int line,
+                                 const char *condition);
+
+void *xmalloc(size_t);
+void *xcalloc(size_t, size_t);
+void *xzalloc(size_t);
+void *xrealloc(void *, size_t);
+void *xmemdup(const void *, size_t);
+char *xstrdup(const char *);
+char *xmemdup0(const char *, size_t);
+char *xasprintf(const char *format, ...) OVS_PRINTF_FORMAT(1, 2);
+char *xvasprintf(const char *format, va_list);
+/* Grows *N (the allocated element count of P) so that at least one more
+ * element fits, doubling to keep appends amortized O(1). */
+void *x2nrealloc(void *p, size_t *n, size_t s);
+
+/* Print "PROGRAM: MESSAGE[: strerror(ERR_NO)]" to stderr and exit(1).
+ * ERR_NO of 0 omits the error text. */
+noreturn void ovs_fatal(int err_no, const char *format, ...)
+    OVS_PRINTF_FORMAT(2, 3);
+noreturn void ovs_fatal_valist(int err_no, const char *format, va_list)
+    OVS_PRINTF_FORMAT(2, 0);
+/* Like ovs_fatal() but calls abort(), for conditions worth a core dump. */
+noreturn void ovs_abort(int err_no, const char *format, ...)
+    OVS_PRINTF_FORMAT(2, 3);
+/* Prints "PROGRAM: MESSAGE[: strerror(ERR_NO)]" to stderr and returns. */
+void ovs_error(int err_no, const char *format, ...) OVS_PRINTF_FORMAT(2, 3);
+
+/* The program's short name ("ovs-appctl"), set once from main() with
+ * set_program_name(argv[0]). */
+extern const char *program_name;
+void set_program_name(const char *argv0);
+/* Prints "PROGRAM (Open vSwitch NG) VERSION" to stdout. */
+void ovs_print_version(void);
+const char *ovs_version_string(void);
+
+/* strerror() that is thread-safe and copes with EOF (returns "End of file"). */
+const char *ovs_strerror(int error);
+/* ovs_retval_to_string(0) is "Success". */
+const char *ovs_retval_to_string(int retval);
+
+bool str_to_int(const char *, int base, int *);
+bool str_to_llong(const char *, int base, long long int *);
+bool str_to_uint(const char *, int base, unsigned int *);
+bool str_to_double(const char *, double *);
+bool string_ends_with(const char *, const char *suffix);
+bool string_starts_with(const char *, const char *prefix);
+
+/* Returns the directory part of FILE_NAME / its final component, both
+ * newly allocated. */
+char *dir_name(const char *file_name);
+char *base_name(const char *file_name);
+/* Returns FILE_NAME if absolute, otherwise DIR/FILE_NAME (newly allocated). */
+char *abs_file_name(const char *dir, const char *file_name);
+
+#endif /* util.h */

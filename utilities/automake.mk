@@ -1,0 +1,1 @@
+# ovs-appctl and, later, the other command-line tools.

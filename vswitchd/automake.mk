@@ -1,0 +1,1 @@
+# ovs-vswitchd.
