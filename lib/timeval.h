@@ -16,6 +16,8 @@
 #include <stdbool.h>
 #include <time.h>
 
+struct seq;
+
 /* Monotonic time in milliseconds / seconds, simulated-clock aware. */
 long long int time_msec(void);
 time_t time_now(void);
@@ -30,6 +32,10 @@ void time_stop(void);
 bool time_is_stopped(void);
 /* Advances a stopped clock by MSECS and wakes every thread's loop. */
 void time_warp(long long int msecs);
+
+/* Changes on every warp.  poll_timer_wait_until() waits on it instead of a
+ * real-time timer while the clock is stopped. */
+struct seq *timeval_warp_seq(void);
 
 /* Registers time/stop and time/warp with unixctl.  time/warp with TOTAL
  * advances in steps of MSECS, letting the main loop run between steps, and

@@ -6,15 +6,32 @@ UNIT_TEST_FLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 # UNIT_TESTS and define its _SOURCES, _CFLAGS = $(UNIT_TEST_FLAGS) and
 # _LDADD = $(UNIT_TEST_LIBS).
 UNIT_TESTS =
+
+# Unit suites: containers, hashing, strings, buffers.
+UNIT_TESTS +=
+
+# Unit suites: clock, logging, coverage counters.
+UNIT_TESTS +=
+
+# Unit suites: event loop, change sequences, threads.
+UNIT_TESTS +=
+
+# Unit suites: streams, TLS, reconnect, JSON-RPC.
+UNIT_TESTS +=
+
+# Unit suites: unixctl, daemon support, directories.
+UNIT_TESTS +=
 check_PROGRAMS += $(UNIT_TESTS)
 TESTS += $(UNIT_TESTS)
 
-# Helper programs the autotest suite runs.
-# (add to check_PROGRAMS)
+# Helper programs the autotest suite runs (check_PROGRAMS += ...).
 
 # Autotest suite.
 TESTSUITE_AT = \
-	tests/testsuite.at
+	tests/testsuite.at \
+	tests/ovs-macros.at \
+	tests/daemon.at \
+	tests/jsonrpc.at
 TESTSUITE = $(srcdir)/tests/testsuite
 AUTOM4TE = autom4te
 AUTOTEST = $(AUTOM4TE) -l autotest
