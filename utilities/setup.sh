@@ -1,0 +1,124 @@
+#! /bin/bash
+# One entry point for a fresh Debian 12 machine:
+#
+#   setup.sh sandbox   install what is missing, build, start the daemons in a
+#                      private run directory (./sandbox) and say how to reach them
+#   setup.sh check     install what is missing, build, run every test
+#   setup.sh deps      only install the build and test dependencies
+#   setup.sh build     only (re)build
+#
+# Environment: SANITIZE=yes builds with ASan+UBSan, WERROR=yes turns warnings
+# into errors, VALGRIND=yes also runs the unit suites under valgrind (in a
+# separate build without sanitizers), BUILD_DIR overrides ./_build,
+# TESTSUITEFLAGS is passed to the autotest suite (e.g. -j2 or -k keyword).
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+build_dir=${BUILD_DIR:-$top/_build}
+jobs=$(nproc 2>/dev/null || echo 2)
+
+# Debian packages the build and the tests need.
+PACKAGES="build-essential autoconf automake libtool pkg-config
+          libevent-dev libjansson-dev libssl-dev check
+          openssl python3 valgrind procps"
+
+as_root() {
+    if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi
+}
+
+install_deps() {
+    local missing=()
+    for p in $PACKAGES; do
+        dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" \
+            || missing+=("$p")
+    done
+    if [ ${#missing[@]} -gt 0 ]; then
+        echo "setup: installing ${missing[*]}"
+        export DEBIAN_FRONTEND=noninteractive
+        as_root apt-get update -qq
+        as_root apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+    fi
+}
+
+configure_flags() {
+    local flags=()
+    [ "${SANITIZE:-no}" = yes ] && flags+=(--enable-asan)
+    [ "${WERROR:-no}" = yes ] && flags+=(--enable-werror)
+    echo "${flags[@]:-}"
+}
+
+build_in() {
+    local dir=$1; shift
+    if [ ! -x "$top/configure" ] || [ "$top/configure.ac" -nt "$top/configure" ]; then
+        (cd "$top" && ./boot.sh >/dev/null 2>&1) || { echo "setup: boot.sh failed" >&2; exit 1; }
+    fi
+    mkdir -p "$dir"
+    # Reconfigure when the requested flags differ from the last run.
+    local want="$*"
+    if [ ! -f "$dir/Makefile" ] || [ "$(cat "$dir/.setup-flags" 2>/dev/null)" != "$want" ]; then
+        (cd "$dir" && "$top/configure" -q $want) || { echo "setup: configure failed" >&2; exit 1; }
+        echo "$want" > "$dir/.setup-flags"
+    fi
+    make -C "$dir" -s -j"$jobs"
+}
+
+build() {
+    build_in "$build_dir" $(configure_flags)
+}
+
+start_sandbox() {
+    local sb=$top/sandbox
+    # Stop a previous sandbox's daemons before reusing the directory.
+    for pidfile in "$sb"/*.pid; do
+        [ -e "$pidfile" ] || continue
+        kill "$(cat "$pidfile")" 2>/dev/null || true
+    done
+    rm -rf "$sb"
+    mkdir -p "$sb"
+    export OVS_RUNDIR=$sb OVS_LOGDIR=$sb OVS_DBDIR=$sb OVS_SYSCONFDIR=$sb
+    export PATH=$build_dir/utilities:$build_dir/vswitchd:$build_dir/ovsdb:$PATH
+    ovs-vswitchd --detach --no-chdir --pidfile --log-file -vconsole:off
+    cat > "$sb/env.sh" <<ENV
+# Source this file to reach the sandbox's daemons.
+export OVS_RUNDIR=$sb OVS_LOGDIR=$sb OVS_DBDIR=$sb OVS_SYSCONFDIR=$sb
+export PATH=$build_dir/utilities:$build_dir/vswitchd:$build_dir/ovsdb:\$PATH
+ENV
+    cat <<MSG
+
+The sandbox is running in $sb:
+  ovs-vswitchd  pid $(cat "$sb/ovs-vswitchd.pid"), control socket $(ls "$sb"/ovs-vswitchd.*.ctl)
+  log           $sb/ovs-vswitchd.log
+
+Reach it with:
+  . $sb/env.sh
+  ovs-appctl list-commands
+  ovs-appctl vlog/list
+Stop it with:
+  ovs-appctl exit
+MSG
+}
+
+run_checks() {
+    local status=0
+    make -C "$build_dir" -j"$jobs" check TESTSUITEFLAGS="${TESTSUITEFLAGS:--j$jobs}" || status=$?
+    if [ $status -ne 0 ]; then
+        # Show why, so a CI log is enough to debug.
+        find "$build_dir/tests" -name '*.log' -path '*unit*' -newer "$build_dir/Makefile" \
+            -exec grep -l -E '^(FAIL|ERROR)' {} + 2>/dev/null | xargs -r tail -n 40
+        [ -f "$build_dir/tests/testsuite.log" ] && tail -n 200 "$build_dir/tests/testsuite.log"
+        return $status
+    fi
+    if [ "${VALGRIND:-no}" = yes ]; then
+        local vg_dir=$build_dir-valgrind
+        build_in "$vg_dir" $([ "${WERROR:-no}" = yes ] && echo --enable-werror)
+        make -C "$vg_dir" -s -j"$jobs" check-valgrind
+    fi
+}
+
+case "${1:-}" in
+    deps) install_deps ;;
+    build) install_deps; build ;;
+    sandbox) install_deps; build; start_sandbox ;;
+    check) install_deps; build; run_checks ;;
+    *) echo "usage: $0 sandbox|check|deps|build" >&2; exit 2 ;;
+esac
