@@ -4,20 +4,65 @@ lib_libovs_a_SOURCES = \
 
 # Containers, hashing, strings, buffers.
 lib_libovs_a_SOURCES += \
-	lib/list.h
+	lib/dynamic-string.c \
+	lib/dynamic-string.h \
+	lib/hash.c \
+	lib/hash.h \
+	lib/hmap.c \
+	lib/hmap.h \
+	lib/list.h \
+	lib/ofpbuf.c \
+	lib/ofpbuf.h \
+	lib/smap.c \
+	lib/smap.h \
+	lib/sset.c \
+	lib/sset.h
 
 # Clock, logging, coverage counters.
 lib_libovs_a_SOURCES += \
-	lib/timeval.h
+	lib/coverage.c \
+	lib/coverage.h \
+	lib/timeval.c \
+	lib/timeval.h \
+	lib/vlog.c \
+	lib/vlog.h
 
 # Event loop, change sequences, threads.
 lib_libovs_a_SOURCES += \
-	lib/poll-loop.h
+	lib/connectivity.c \
+	lib/connectivity.h \
+	lib/ovs-thread.c \
+	lib/ovs-thread.h \
+	lib/poll-loop.c \
+	lib/poll-loop.h \
+	lib/seq.c \
+	lib/seq.h
 
 # Streams, TLS, reconnect, JSON-RPC.
 lib_libovs_a_SOURCES += \
-	lib/jsonrpc.h
+	lib/jsonrpc.c \
+	lib/jsonrpc.h \
+	lib/jsonrpc-msg.c \
+	lib/jsonrpc-session.c \
+	lib/reconnect.c \
+	lib/reconnect.h \
+	lib/socket-util.c \
+	lib/socket-util.h \
+	lib/stream.c \
+	lib/stream.h \
+	lib/stream-provider.h \
+	lib/stream-ssl.c \
+	lib/stream-ssl.h
 
 # unixctl, daemon support, directories, command-line helpers.
 lib_libovs_a_SOURCES += \
-	lib/unixctl.h
+	lib/unixctl.h \
+	lib/unixctl.c \
+	lib/daemon.c \
+	lib/daemon.h \
+	lib/dirs.c \
+	lib/dirs.h \
+	lib/command-line.c \
+	lib/command-line.h \
+	lib/fatal-signal.c \
+	lib/fatal-signal.h

@@ -46,8 +46,21 @@ void poll_timer_wait_until(long long int when);
 
 /* Makes the next poll_block() return at once. */
 void poll_immediate_wake(void);
+/* The same, recording WHERE ("file.c:123") so that the debug log can say who
+ * keeps a thread from sleeping.  poll_immediate_wake() calls pass their own
+ * location through the macro below. */
+void poll_immediate_wake_at(const char *where);
+#ifndef OVS_SOURCE_LOCATOR
+#define OVS_STRINGIZE_(ARG) #ARG
+#define OVS_STRINGIZE(ARG) OVS_STRINGIZE_(ARG)
+#define OVS_SOURCE_LOCATOR __FILE__ ":" OVS_STRINGIZE(__LINE__)
+#endif
+#define poll_immediate_wake() poll_immediate_wake_at(OVS_SOURCE_LOCATOR)
 
-/* Blocks until one of the registered events happens, then forgets them. */
+/* Blocks until one of the registered events happens, then forgets them.
+ * Counts "poll_wakeup" on every return, and also "poll_zero_timeout" when it
+ * did not sleep at all (poll_immediate_wake(), an already expired timer, or a
+ * seq that had already changed).  Samples coverage rates (coverage_run()). */
 void poll_block(void);
 
 /* The calling thread's libevent base, for attaching bufferevents. */
@@ -58,5 +71,13 @@ struct poll_loop *poll_loop_self(void);
 /* Ends LOOP's current or next poll_block() at once; callable from any
  * thread (this is how seq_change() wakes waiters). */
 void poll_loop_wake(struct poll_loop *);
+
+/* The loop of a thread is freed automatically when the thread exits; the
+ * main thread may free its own early (e.g. before exit(), so that leak
+ * checkers see nothing) with this.  Anything the caller attached to
+ * poll_loop_base() must be freed first.  A later poll_*() call in the same
+ * thread creates a fresh loop.  A loop handle from poll_loop_self() must not
+ * be woken after its thread's loop is freed; seq waits are dropped safely. */
+void poll_loop_destroy_self(void);
 
 #endif /* poll-loop.h */

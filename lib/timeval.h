@@ -26,6 +26,8 @@ long long int time_usec_real(void);
 /* Wall-clock time in milliseconds since the epoch. */
 long long int time_wall_msec(void);
 time_t time_wall(void);
+/* time_msec() when the process started (for "ms since start" in logs). */
+long long int time_boot_msec(void);
 
 /* Freezes the monotonic clock (as "time/stop" does). */
 void time_stop(void);

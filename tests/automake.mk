@@ -8,19 +8,95 @@ UNIT_TEST_FLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 UNIT_TESTS =
 
 # Unit suites: containers, hashing, strings, buffers.
-UNIT_TESTS +=
+UNIT_TESTS += \
+	tests/unit/test-hash \
+	tests/unit/test-hmap \
+	tests/unit/test-list \
+	tests/unit/test-dynamic-string \
+	tests/unit/test-sset \
+	tests/unit/test-smap \
+	tests/unit/test-ofpbuf
+tests_unit_test_hash_SOURCES = tests/unit/test-hash.c
+tests_unit_test_hash_CFLAGS = $(UNIT_TEST_FLAGS)
+tests_unit_test_hash_LDADD = $(UNIT_TEST_LIBS)
+tests_unit_test_hmap_SOURCES = tests/unit/test-hmap.c
+tests_unit_test_hmap_CFLAGS = $(UNIT_TEST_FLAGS)
+tests_unit_test_hmap_LDADD = $(UNIT_TEST_LIBS)
+tests_unit_test_list_SOURCES = tests/unit/test-list.c
+tests_unit_test_list_CFLAGS = $(UNIT_TEST_FLAGS)
+tests_unit_test_list_LDADD = $(UNIT_TEST_LIBS)
+tests_unit_test_dynamic_string_SOURCES = tests/unit/test-dynamic-string.c
+tests_unit_test_dynamic_string_CFLAGS = $(UNIT_TEST_FLAGS)
+tests_unit_test_dynamic_string_LDADD = $(UNIT_TEST_LIBS)
+tests_unit_test_sset_SOURCES = tests/unit/test-sset.c
+tests_unit_test_sset_CFLAGS = $(UNIT_TEST_FLAGS)
+tests_unit_test_sset_LDADD = $(UNIT_TEST_LIBS)
+tests_unit_test_smap_SOURCES = tests/unit/test-smap.c
+tests_unit_test_smap_CFLAGS = $(UNIT_TEST_FLAGS)
+tests_unit_test_smap_LDADD = $(UNIT_TEST_LIBS)
+tests_unit_test_ofpbuf_SOURCES = tests/unit/test-ofpbuf.c
+tests_unit_test_ofpbuf_CFLAGS = $(UNIT_TEST_FLAGS)
+tests_unit_test_ofpbuf_LDADD = $(UNIT_TEST_LIBS)
 
 # Unit suites: clock, logging, coverage counters.
-UNIT_TESTS +=
+UNIT_TESTS += \
+	tests/unit/test-timeval \
+	tests/unit/test-vlog \
+	tests/unit/test-coverage
+tests_unit_test_timeval_SOURCES = tests/unit/test-timeval.c
+tests_unit_test_timeval_CFLAGS = $(UNIT_TEST_FLAGS)
+tests_unit_test_timeval_LDADD = $(UNIT_TEST_LIBS)
+tests_unit_test_vlog_SOURCES = tests/unit/test-vlog.c
+tests_unit_test_vlog_CFLAGS = $(UNIT_TEST_FLAGS)
+tests_unit_test_vlog_LDADD = $(UNIT_TEST_LIBS)
+tests_unit_test_coverage_SOURCES = tests/unit/test-coverage.c
+tests_unit_test_coverage_CFLAGS = $(UNIT_TEST_FLAGS)
+tests_unit_test_coverage_LDADD = $(UNIT_TEST_LIBS)
 
 # Unit suites: event loop, change sequences, threads.
-UNIT_TESTS +=
+UNIT_TESTS += \
+	tests/unit/test-poll-loop \
+	tests/unit/test-seq \
+	tests/unit/test-ovs-thread
+tests_unit_test_poll_loop_SOURCES = tests/unit/test-poll-loop.c
+tests_unit_test_poll_loop_CFLAGS = $(UNIT_TEST_FLAGS)
+tests_unit_test_poll_loop_LDADD = $(UNIT_TEST_LIBS)
+tests_unit_test_seq_SOURCES = tests/unit/test-seq.c
+tests_unit_test_seq_CFLAGS = $(UNIT_TEST_FLAGS)
+tests_unit_test_seq_LDADD = $(UNIT_TEST_LIBS)
+tests_unit_test_ovs_thread_SOURCES = tests/unit/test-ovs-thread.c
+tests_unit_test_ovs_thread_CFLAGS = $(UNIT_TEST_FLAGS)
+tests_unit_test_ovs_thread_LDADD = $(UNIT_TEST_LIBS)
 
 # Unit suites: streams, TLS, reconnect, JSON-RPC.
-UNIT_TESTS +=
+UNIT_TESTS += \
+	tests/unit/test-reconnect \
+	tests/unit/test-jsonrpc \
+	tests/unit/test-stream
+tests_unit_test_reconnect_SOURCES = tests/unit/test-reconnect.c
+tests_unit_test_reconnect_CFLAGS = $(UNIT_TEST_FLAGS)
+tests_unit_test_reconnect_LDADD = $(UNIT_TEST_LIBS)
+tests_unit_test_jsonrpc_SOURCES = tests/unit/test-jsonrpc.c
+tests_unit_test_jsonrpc_CFLAGS = $(UNIT_TEST_FLAGS)
+tests_unit_test_jsonrpc_LDADD = $(UNIT_TEST_LIBS)
+tests_unit_test_stream_SOURCES = tests/unit/test-stream.c
+tests_unit_test_stream_CFLAGS = $(UNIT_TEST_FLAGS)
+tests_unit_test_stream_LDADD = $(UNIT_TEST_LIBS)
+# The JSON-RPC client and server that tests/jsonrpc.at drives.
+check_PROGRAMS += tests/test-jsonrpc
+tests_test_jsonrpc_SOURCES = tests/test-jsonrpc.c
+tests_test_jsonrpc_LDADD = $(OVS_LIBS)
 
 # Unit suites: unixctl, daemon support, directories.
-UNIT_TESTS +=
+UNIT_TESTS += \
+	tests/unit/test-unixctl \
+	tests/unit/test-daemon
+tests_unit_test_unixctl_SOURCES = tests/unit/test-unixctl.c
+tests_unit_test_unixctl_CFLAGS = $(UNIT_TEST_FLAGS)
+tests_unit_test_unixctl_LDADD = $(UNIT_TEST_LIBS)
+tests_unit_test_daemon_SOURCES = tests/unit/test-daemon.c
+tests_unit_test_daemon_CFLAGS = $(UNIT_TEST_FLAGS)
+tests_unit_test_daemon_LDADD = $(UNIT_TEST_LIBS)
 check_PROGRAMS += $(UNIT_TESTS)
 TESTS += $(UNIT_TESTS)
 

@@ -1,0 +1,272 @@
+/* timeval: see timeval.h. */
+#include <config.h>
+#include "timeval.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include "ovs-thread.h"
+#include "poll-loop.h"
+#include "seq.h"
+#include "unixctl.h"
+#include "util.h"
+
+/* The simulated clock.
+ *
+ * While running, time_msec() reads CLOCK_MONOTONIC directly.  Once stopped,
+ * it returns 'frozen_msec', which only time_warp() moves.  'frozen_msec' is
+ * written before 'stopped' is set (release) and read after 'stopped' is seen
+ * (acquire), so a reader never sees a stopped clock with a stale value.
+ * Writers serialize on 'clock_mutex' so concurrent warps add up. */
+static atomic_bool stopped;
+static atomic_llong frozen_msec;
+static struct ovs_mutex clock_mutex = OVS_MUTEX_INITIALIZER;
+
+static long long int boot_msec;
+
+/* A pending "time/warp LARGE_MSECS MSECS": the main loop applies one step of
+ * 'step_msec' per iteration until 'remaining_msec' is used up, then answers
+ * 'conn'.  Only the main thread (which runs unixctl callbacks and
+ * timeval_run()) touches this. */
+static struct {
+    struct unixctl_conn *conn;
+    long long int remaining_msec;
+    long long int step_msec;
+} large_warp;
+
+static long long int
+timespec_to_msec(const struct timespec *ts)
+{
+    return (long long int) ts->tv_sec * 1000 + ts->tv_nsec / 1000000;
+}
+
+static long long int
+read_clock_msec(clockid_t id)
+{
+    struct timespec ts;
+
+    if (clock_gettime(id, &ts)) {
+        ovs_abort(errno, "clock_gettime failed");
+    }
+    return timespec_to_msec(&ts);
+}
+
+static long long int
+real_monotonic_msec(void)
+{
+    return read_clock_msec(CLOCK_MONOTONIC);
+}
+
+static void record_boot_time(void) __attribute__((constructor));
+static void
+record_boot_time(void)
+{
+    boot_msec = real_monotonic_msec();
+}
+
+long long int
+time_msec(void)
+{
+    if (atomic_load_explicit(&stopped, memory_order_acquire)) {
+        return atomic_load_explicit(&frozen_msec, memory_order_relaxed);
+    }
+    return real_monotonic_msec();
+}
+
+time_t
+time_now(void)
+{
+    return time_msec() / 1000;
+}
+
+long long int
+time_boot_msec(void)
+{
+    return boot_msec;
+}
+
+long long int
+time_usec_real(void)
+{
+    struct timespec ts;
+
+    if (clock_gettime(CLOCK_MONOTONIC, &ts)) {
+        ovs_abort(errno, "clock_gettime failed");
+    }
+    return (long long int) ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
+long long int
+time_wall_msec(void)
+{
+    return read_clock_msec(CLOCK_REALTIME);
+}
+
+time_t
+time_wall(void)
+{
+    return time(NULL);
+}
+
+/* Stops the clock; the caller holds clock_mutex. */
+static void
+stop_locked(void)
+{
+    if (!atomic_load_explicit(&stopped, memory_order_relaxed)) {
+        atomic_store_explicit(&frozen_msec, real_monotonic_msec(),
+                              memory_order_relaxed);
+        atomic_store_explicit(&stopped, true, memory_order_release);
+    }
+}
+
+void
+time_stop(void)
+{
+    ovs_mutex_lock(&clock_mutex);
+    stop_locked();
+    ovs_mutex_unlock(&clock_mutex);
+}
+
+bool
+time_is_stopped(void)
+{
+    return atomic_load_explicit(&stopped, memory_order_acquire);
+}
+
+struct seq *
+timeval_warp_seq(void)
+{
+    static struct ovsthread_once once = OVSTHREAD_ONCE_INITIALIZER;
+    static struct seq *warp_seq;
+
+    if (ovsthread_once_start(&once)) {
+        warp_seq = seq_create();
+        ovsthread_once_done(&once);
+    }
+    return warp_seq;
+}
+
+void
+time_warp(long long int msecs)
+{
+    ovs_mutex_lock(&clock_mutex);
+    stop_locked();
+    if (msecs > 0) {
+        atomic_fetch_add_explicit(&frozen_msec, msecs, memory_order_relaxed);
+    }
+    ovs_mutex_unlock(&clock_mutex);
+
+    /* Even a zero warp changes the seq: a caller warping by 0 still expects
+     * every loop to re-check its timers once. */
+    seq_change(timeval_warp_seq());
+}
+
+/* time/stop and time/warp. */
+
+static void
+time_stop_cb(struct unixctl_conn *conn, int argc OVS_UNUSED,
+             const char *argv[] OVS_UNUSED, void *aux OVS_UNUSED)
+{
+    time_stop();
+    unixctl_command_reply(conn, NULL);
+}
+
+/* Parses a time/warp argument: a non-negative decimal number of
+ * milliseconds.  On error returns a message for the caller to free. */
+static char *
+parse_msecs(const char *what, const char *s, long long int *msecs)
+{
+    if (!str_to_llong(s, 10, msecs) || *msecs < 0) {
+        return xasprintf("invalid %s \"%s\" (expected a non-negative "
+                         "number of milliseconds)", what, s);
+    }
+    return NULL;
+}
+
+static void
+time_warp_cb(struct unixctl_conn *conn, int argc, const char *argv[],
+             void *aux OVS_UNUSED)
+{
+    long long int total, step;
+    char *error;
+
+    if (large_warp.conn) {
+        unixctl_command_reply_error(conn, "A previous time/warp command is "
+                                    "still in progress");
+        return;
+    }
+
+    if (argc > 2) {
+        error = parse_msecs("LARGE_MSECS", argv[1], &total);
+        if (!error) {
+            error = parse_msecs("MSECS", argv[2], &step);
+        }
+        if (!error && !step && total) {
+            error = xstrdup("MSECS must be positive when LARGE_MSECS is "
+                            "nonzero");
+        }
+    } else {
+        error = parse_msecs("MSECS", argv[1], &total);
+        step = total;
+    }
+    if (error) {
+        unixctl_command_reply_error(conn, error);
+        free(error);
+        return;
+    }
+
+    if (argc <= 2 || total <= step) {
+        /* A single step: nothing to spread over loop iterations. */
+        time_warp(total);
+        unixctl_command_reply(conn, "warped");
+        return;
+    }
+
+    large_warp.conn = conn;
+    large_warp.remaining_msec = total;
+    large_warp.step_msec = step;
+    timeval_run();
+}
+
+void
+timeval_run(void)
+{
+    if (!large_warp.conn) {
+        return;
+    }
+
+    long long int step = MIN(large_warp.step_msec, large_warp.remaining_msec);
+    time_warp(step);
+    large_warp.remaining_msec -= step;
+
+    if (large_warp.remaining_msec > 0) {
+        /* Let every module run once at this simulated time before the
+         * next step, as if that much time had really passed. */
+        poll_immediate_wake();
+    } else {
+        struct unixctl_conn *conn = large_warp.conn;
+
+        large_warp.conn = NULL;
+        unixctl_command_reply(conn, "warped");
+    }
+}
+
+void
+timeval_wait(void)
+{
+    if (large_warp.conn) {
+        poll_immediate_wake();
+    }
+}
+
+void
+timeval_register_unixctl(void)
+{
+    unixctl_command_register("time/stop", "", 0, 0, time_stop_cb, NULL);
+    unixctl_command_register("time/warp", "[large_msecs] msecs", 1, 2,
+                             time_warp_cb, NULL);
+}
