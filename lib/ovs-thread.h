@@ -35,13 +35,8 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
+#include "util.h"
 
-#ifndef OVS_SOURCE_LOCATOR
-#define OVS_STRINGIZE_(ARG) #ARG
-#define OVS_STRINGIZE(ARG) OVS_STRINGIZE_(ARG)
-/* "file.c:123", for recording where something was requested. */
-#define OVS_SOURCE_LOCATOR __FILE__ ":" OVS_STRINGIZE(__LINE__)
-#endif
 
 /* Threads. */
 

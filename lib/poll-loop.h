@@ -30,6 +30,7 @@
 #ifndef POLL_LOOP_H
 #define POLL_LOOP_H 1
 
+#include "util.h"
 #include <poll.h>
 
 struct event_base;
@@ -50,11 +51,6 @@ void poll_immediate_wake(void);
  * keeps a thread from sleeping.  poll_immediate_wake() calls pass their own
  * location through the macro below. */
 void poll_immediate_wake_at(const char *where);
-#ifndef OVS_SOURCE_LOCATOR
-#define OVS_STRINGIZE_(ARG) #ARG
-#define OVS_STRINGIZE(ARG) OVS_STRINGIZE_(ARG)
-#define OVS_SOURCE_LOCATOR __FILE__ ":" OVS_STRINGIZE(__LINE__)
-#endif
 #define poll_immediate_wake() poll_immediate_wake_at(OVS_SOURCE_LOCATOR)
 
 /* Blocks until one of the registered events happens, then forgets them.

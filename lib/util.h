@@ -36,6 +36,10 @@
     ((OBJECT) = NULL, ASSIGN_CONTAINER(OBJECT, POINTER, MEMBER))
 
 #define OVS_PRINTF_FORMAT(FMT, ARG1) __attribute__((format(printf, FMT, ARG1)))
+/* "file.c:123", for messages that say where a wake-up or lock came from. */
+#define OVS_STRINGIZE_(ARG) #ARG
+#define OVS_STRINGIZE(ARG) OVS_STRINGIZE_(ARG)
+#define OVS_SOURCE_LOCATOR __FILE__ ":" OVS_STRINGIZE(__LINE__)
 #define OVS_UNUSED __attribute__((unused))
 #define OVS_WARN_UNUSED_RESULT __attribute__((warn_unused_result))
 #define OVS_LIKELY(C) __builtin_expect(!!(C), 1)
