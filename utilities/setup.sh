@@ -22,6 +22,12 @@ PACKAGES="build-essential autoconf automake libtool pkg-config
           libevent-dev libjansson-dev libssl-dev check
           openssl python3 valgrind procps"
 
+# Test peers, never used by the product: Open vSwitch 3.1's own tools for the
+# interoperability tests, and the Python "ovs" library (from PyPI, in a
+# virtualenv) as an OVSDB client.
+PEER_PACKAGES="openvswitch-switch openvswitch-common python3-venv"
+PY_VENV=${OVS_PYTHON_VENV:-/opt/ovsng-venv}
+
 as_root() {
     if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi
 }
@@ -37,6 +43,37 @@ install_deps() {
         export DEBIAN_FRONTEND=noninteractive
         as_root apt-get update -qq
         as_root apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+    fi
+}
+
+# Installing Debian's openvswitch-switch would start its daemons; the tests
+# never use them, so a policy-rc.d keeps them from starting at all.
+install_peers() {
+    local missing=()
+    for p in $PEER_PACKAGES; do
+        dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" \
+            || missing+=("$p")
+    done
+    if [ ${#missing[@]} -gt 0 ]; then
+        echo "setup: installing test peers ${missing[*]}"
+        export DEBIAN_FRONTEND=noninteractive
+        local policy=/usr/sbin/policy-rc.d own_policy=no
+        if [ ! -e $policy ]; then
+            printf '#!/bin/sh\nexit 101\n' | as_root tee $policy >/dev/null
+            as_root chmod +x $policy
+            own_policy=yes
+        fi
+        # A peer that fails to install makes its tests skip (loudly), not
+        # the whole run fail: the product does not depend on it.
+        as_root apt-get update -qq || true
+        as_root apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null \
+            || echo "setup: WARNING: could not install ${missing[*]}; interop tests will be skipped" >&2
+        if [ $own_policy = yes ]; then as_root rm -f $policy; fi
+    fi
+    if [ ! -x "$PY_VENV/bin/python" ] || ! "$PY_VENV/bin/python" -c 'import ovs.db.idl' 2>/dev/null; then
+        echo "setup: installing the Python ovs library into $PY_VENV"
+        { as_root python3 -m venv "$PY_VENV" && as_root "$PY_VENV/bin/pip" install -q ovs; } \
+            || echo "setup: WARNING: could not install the Python ovs library; its tests will be skipped" >&2
     fi
 }
 
@@ -116,9 +153,9 @@ run_checks() {
 }
 
 case "${1:-}" in
-    deps) install_deps ;;
+    deps) install_deps; install_peers ;;
     build) install_deps; build ;;
     sandbox) install_deps; build; start_sandbox ;;
-    check) install_deps; build; run_checks ;;
+    check) install_deps; install_peers; build; run_checks ;;
     *) echo "usage: $0 sandbox|check|deps|build" >&2; exit 2 ;;
 esac
