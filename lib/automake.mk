@@ -66,3 +66,28 @@ lib_libovs_a_SOURCES += \
 	lib/command-line.h \
 	lib/fatal-signal.c \
 	lib/fatal-signal.h
+
+# OVSDB data model: UUIDs, errors, types, atoms and datums, schemas.
+lib_libovs_a_SOURCES += \
+	lib/bitmap.h \
+	lib/ovsdb-data.c \
+	lib/ovsdb-data.h \
+	lib/ovsdb-error.c \
+	lib/ovsdb-error.h \
+	lib/ovsdb-parser.c \
+	lib/ovsdb-parser.h \
+	lib/ovsdb-schema.c \
+	lib/ovsdb-schema.h \
+	lib/ovsdb-types.c \
+	lib/ovsdb-types.h \
+	lib/shash.c \
+	lib/shash.h \
+	lib/uuid.c \
+	lib/uuid.h
+
+# Output tables (table, list, csv, json, html) for the command-line tools.
+lib_libovs_a_SOURCES += \
+	lib/json-print.c \
+	lib/json-print.h \
+	lib/table.c \
+	lib/table.h

@@ -97,6 +97,68 @@ tests_unit_test_unixctl_LDADD = $(UNIT_TEST_LIBS)
 tests_unit_test_daemon_SOURCES = tests/unit/test-daemon.c
 tests_unit_test_daemon_CFLAGS = $(UNIT_TEST_FLAGS)
 tests_unit_test_daemon_LDADD = $(UNIT_TEST_LIBS)
+
+# Unit suites: OVSDB data model (uuid, errors, types, data, schemas).
+UNIT_TESTS += \
+	tests/unit/test-uuid \
+	tests/unit/test-shash \
+	tests/unit/test-ovsdb-error \
+	tests/unit/test-ovsdb-types \
+	tests/unit/test-ovsdb-data \
+	tests/unit/test-ovsdb-schema
+tests_unit_test_uuid_SOURCES = tests/unit/test-uuid.c
+tests_unit_test_uuid_CFLAGS = $(UNIT_TEST_FLAGS)
+tests_unit_test_uuid_LDADD = $(UNIT_TEST_LIBS)
+tests_unit_test_shash_SOURCES = tests/unit/test-shash.c
+tests_unit_test_shash_CFLAGS = $(UNIT_TEST_FLAGS)
+tests_unit_test_shash_LDADD = $(UNIT_TEST_LIBS)
+tests_unit_test_ovsdb_error_SOURCES = tests/unit/test-ovsdb-error.c
+tests_unit_test_ovsdb_error_CFLAGS = $(UNIT_TEST_FLAGS)
+tests_unit_test_ovsdb_error_LDADD = $(UNIT_TEST_LIBS)
+tests_unit_test_ovsdb_types_SOURCES = tests/unit/test-ovsdb-types.c
+tests_unit_test_ovsdb_types_CFLAGS = $(UNIT_TEST_FLAGS)
+tests_unit_test_ovsdb_types_LDADD = $(UNIT_TEST_LIBS)
+tests_unit_test_ovsdb_data_SOURCES = tests/unit/test-ovsdb-data.c
+tests_unit_test_ovsdb_data_CFLAGS = $(UNIT_TEST_FLAGS)
+tests_unit_test_ovsdb_data_LDADD = $(UNIT_TEST_LIBS)
+tests_unit_test_ovsdb_schema_SOURCES = tests/unit/test-ovsdb-schema.c
+tests_unit_test_ovsdb_schema_CFLAGS = $(UNIT_TEST_FLAGS) \
+	-DTOP_SRCDIR='"$(abs_top_srcdir)"'
+tests_unit_test_ovsdb_schema_LDADD = $(UNIT_TEST_LIBS)
+
+# Unit suites: OVSDB engine (rows, tables, conditions, mutations, txns).
+UNIT_TESTS += \
+	tests/unit/test-ovsdb-engine \
+	tests/unit/test-ovsdb-condition \
+	tests/unit/test-ovsdb-execution
+tests_unit_test_ovsdb_engine_SOURCES = tests/unit/test-ovsdb-engine.c
+tests_unit_test_ovsdb_engine_CFLAGS = $(UNIT_TEST_FLAGS) -I$(top_srcdir)/ovsdb
+tests_unit_test_ovsdb_engine_LDADD = ovsdb/libovsdb.a $(UNIT_TEST_LIBS)
+tests_unit_test_ovsdb_condition_SOURCES = tests/unit/test-ovsdb-condition.c
+tests_unit_test_ovsdb_condition_CFLAGS = $(UNIT_TEST_FLAGS) -I$(top_srcdir)/ovsdb
+tests_unit_test_ovsdb_condition_LDADD = ovsdb/libovsdb.a $(UNIT_TEST_LIBS)
+tests_unit_test_ovsdb_execution_SOURCES = tests/unit/test-ovsdb-execution.c
+tests_unit_test_ovsdb_execution_CFLAGS = $(UNIT_TEST_FLAGS) -I$(top_srcdir)/ovsdb
+tests_unit_test_ovsdb_execution_LDADD = ovsdb/libovsdb.a $(UNIT_TEST_LIBS)
+
+# Unit suites: OVSDB storage (log format, database files).
+UNIT_TESTS += \
+	tests/unit/test-ovsdb-log \
+	tests/unit/test-ovsdb-file
+tests_unit_test_ovsdb_file_SOURCES = tests/unit/test-ovsdb-file.c
+tests_unit_test_ovsdb_file_CFLAGS = $(UNIT_TEST_FLAGS) -I$(top_srcdir)/ovsdb
+tests_unit_test_ovsdb_file_LDADD = ovsdb/libovsdb.a $(UNIT_TEST_LIBS)
+tests_unit_test_ovsdb_log_SOURCES = tests/unit/test-ovsdb-log.c
+tests_unit_test_ovsdb_log_CFLAGS = $(UNIT_TEST_FLAGS) -I$(top_srcdir)/ovsdb
+tests_unit_test_ovsdb_log_LDADD = ovsdb/libovsdb.a $(UNIT_TEST_LIBS)
+
+# Unit suites: output tables.
+UNIT_TESTS += \
+	tests/unit/test-table
+tests_unit_test_table_SOURCES = tests/unit/test-table.c
+tests_unit_test_table_CFLAGS = $(UNIT_TEST_FLAGS)
+tests_unit_test_table_LDADD = $(UNIT_TEST_LIBS)
+
 check_PROGRAMS += $(UNIT_TESTS)
 TESTS += $(UNIT_TESTS)
 
@@ -107,7 +169,16 @@ TESTSUITE_AT = \
 	tests/testsuite.at \
 	tests/ovs-macros.at \
 	tests/daemon.at \
-	tests/jsonrpc.at
+	tests/jsonrpc.at \
+	tests/ovsdb-macros.at \
+	tests/ovsdb-tool.at \
+	tests/ovsdb-execution.at \
+	tests/ovsdb-server.at \
+	tests/ovsdb-monitor.at \
+	tests/ovsdb-idl-py.at \
+	tests/ovsdb-client.at \
+	tests/ovsdb-server-main.at \
+	tests/bench.at
 TESTSUITE = $(srcdir)/tests/testsuite
 AUTOM4TE = autom4te
 AUTOTEST = $(AUTOM4TE) -l autotest

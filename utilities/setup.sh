@@ -114,6 +114,10 @@ start_sandbox() {
     mkdir -p "$sb"
     export OVS_RUNDIR=$sb OVS_LOGDIR=$sb OVS_DBDIR=$sb OVS_SYSCONFDIR=$sb
     export PATH=$build_dir/utilities:$build_dir/vswitchd:$build_dir/ovsdb:$PATH
+    # A fresh configuration database, served on the default socket.
+    ovsdb-tool create "$sb/conf.db" "$top/vswitchd/vswitch.ovsschema"
+    ovsdb-server --detach --no-chdir --pidfile --log-file -vconsole:off \
+        --remote=punix:"$sb/db.sock" "$sb/conf.db"
     ovs-vswitchd --detach --no-chdir --pidfile --log-file -vconsole:off
     cat > "$sb/env.sh" <<ENV
 # Source this file to reach the sandbox's daemons.
@@ -123,15 +127,18 @@ ENV
     cat <<MSG
 
 The sandbox is running in $sb:
+  ovsdb-server  pid $(cat "$sb/ovsdb-server.pid"), database $sb/conf.db on unix:$sb/db.sock
   ovs-vswitchd  pid $(cat "$sb/ovs-vswitchd.pid"), control socket $(ls "$sb"/ovs-vswitchd.*.ctl)
-  log           $sb/ovs-vswitchd.log
+  logs          $sb/ovsdb-server.log, $sb/ovs-vswitchd.log
 
 Reach it with:
   . $sb/env.sh
   ovs-appctl list-commands
   ovs-appctl vlog/list
+  ovsdb-client list-tables
+  ovsdb-client dump
 Stop it with:
-  ovs-appctl exit
+  ovs-appctl exit; ovs-appctl -t ovsdb-server exit
 MSG
 }
 

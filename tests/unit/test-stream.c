@@ -396,9 +396,10 @@ START_TEST(test_large_transfer_and_backlog)
         out[i] = i * 7 + (i >> 12);
     }
 
-    /* Sending never blocks: everything is queued at once. */
+    /* Sending never blocks: what the socket does not take at once is
+     * queued. */
     ck_assert_int_eq(stream_send(client, out, N), N);
-    ck_assert_uint_eq(stream_get_backlog(client), N);
+    ck_assert_uint_le(stream_get_backlog(client), N);
 
     /* The event loop moves it across while the receiver reads. */
     unsigned char *in = xmalloc(N);

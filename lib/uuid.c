@@ -1,0 +1,157 @@
+#include <config.h>
+#include "uuid.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <string.h>
+#include <sys/random.h>
+#include "util.h"
+
+/* Fills BUF with N bytes from the kernel's random source.  getrandom() only
+ * fails on a kernel too old for it or when interrupted; neither is worth
+ * limping on with weaker randomness, because duplicate row UUIDs would
+ * corrupt databases. */
+static void
+get_random_bytes(void *buf, size_t n)
+{
+    uint8_t *p = buf;
+
+    while (n > 0) {
+        ssize_t retval = getrandom(p, n, 0);
+        if (retval < 0) {
+            if (errno == EINTR) {
+                continue;
+            }
+            ovs_abort(errno, "getrandom failed");
+        }
+        p += retval;
+        n -= retval;
+    }
+}
+
+void
+uuid_generate(struct uuid *uuid)
+{
+    get_random_bytes(uuid->parts, sizeof uuid->parts);
+
+    /* Version 4 in the high nibble of the third group, and the RFC 4122
+     * variant (binary 10) in the top bits of the fourth group. */
+    uuid->parts[1] = (uuid->parts[1] & ~UINT32_C(0xf000)) | 0x4000;
+    uuid->parts[2] = (uuid->parts[2] & ~UINT32_C(0xc0000000)) | 0x80000000;
+}
+
+void
+uuid_zero(struct uuid *uuid)
+{
+    memset(uuid, 0, sizeof *uuid);
+}
+
+bool
+uuid_is_zero(const struct uuid *uuid)
+{
+    return !(uuid->parts[0] | uuid->parts[1] | uuid->parts[2]
+             | uuid->parts[3]);
+}
+
+int
+uuid_compare_3way(const struct uuid *a, const struct uuid *b)
+{
+    for (int i = 0; i < 4; i++) {
+        if (a->parts[i] != b->parts[i]) {
+            return a->parts[i] < b->parts[i] ? -1 : 1;
+        }
+    }
+    return 0;
+}
+
+static int
+hexit_value(int c)
+{
+    if (c >= '0' && c <= '9') {
+        return c - '0';
+    } else if (c >= 'a' && c <= 'f') {
+        return c - 'a' + 10;
+    } else if (c >= 'A' && c <= 'F') {
+        return c - 'A' + 10;
+    }
+    return -1;
+}
+
+static bool
+is_dash_position(size_t i)
+{
+    return i == 8 || i == 13 || i == 18 || i == 23;
+}
+
+bool
+uuid_from_string_prefix(struct uuid *uuid, const char *s)
+{
+    uint32_t parts[4] = { 0, 0, 0, 0 };
+    size_t n_hex = 0;
+
+    for (size_t i = 0; i < UUID_LEN; i++) {
+        if (is_dash_position(i)) {
+            if (s[i] != '-') {
+                goto error;
+            }
+        } else {
+            int v = hexit_value((unsigned char) s[i]);
+            if (v < 0) {
+                goto error;
+            }
+            parts[n_hex / 8] = (parts[n_hex / 8] << 4) | v;
+            n_hex++;
+        }
+    }
+    memcpy(uuid->parts, parts, sizeof parts);
+    return true;
+
+error:
+    uuid_zero(uuid);
+    return false;
+}
+
+bool
+uuid_from_string(struct uuid *uuid, const char *s)
+{
+    if (strnlen(s, UUID_LEN + 1) != UUID_LEN) {
+        uuid_zero(uuid);
+        return false;
+    }
+    return uuid_from_string_prefix(uuid, s);
+}
+
+bool
+uuid_is_partial_string(const char *s, size_t *n_hexp)
+{
+    size_t n_hex = 0;
+    size_t i;
+
+    for (i = 0; s[i]; i++) {
+        if (i >= UUID_LEN) {
+            return false;
+        }
+        if (is_dash_position(i)) {
+            if (s[i] != '-') {
+                return false;
+            }
+        } else if (hexit_value((unsigned char) s[i]) < 0) {
+            return false;
+        } else {
+            n_hex++;
+        }
+    }
+    if (n_hex < 4) {
+        return false;
+    }
+    if (n_hexp) {
+        *n_hexp = n_hex;
+    }
+    return true;
+}
+
+char *
+uuid_to_string(const struct uuid *uuid)
+{
+    return xasprintf(UUID_FMT, UUID_ARGS(uuid));
+}

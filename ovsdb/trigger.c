@@ -1,0 +1,179 @@
+#include <config.h>
+#include "trigger.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "coverage.h"
+#include "execution.h"
+#include "ovsdb-error.h"
+#include "ovsdb.h"
+#include "poll-loop.h"
+#include "transaction.h"
+#include "util.h"
+
+COVERAGE_DEFINE(ovsdb_trigger_retry);
+
+/* Databases whose names start with "_" (the server's own "_Server") are
+ * kept by the server itself: clients may read them, never write. */
+static bool
+is_reserved_db(const struct ovsdb *db)
+{
+    return db->name[0] == '_';
+}
+
+/* RESULT is the result of a transaction on a reserved database that was
+ * executed read-only because of that: words its "not allowed" error as
+ * Open vSwitch does for reserved databases. */
+static void
+reword_reserved_error(const struct ovsdb_trigger *t, json_t *result)
+{
+    /* The failed operation's error is the last non-null result (the
+     * operations after it never ran). */
+    size_t index = json_array_size(result);
+    json_t *error = NULL;
+    while (index > 0 && !error) {
+        error = json_array_get(result, --index);
+        if (json_is_null(error)) {
+            error = NULL;
+        }
+    }
+    const char *tag = json_string_value(json_object_get(error, "error"));
+    if (!tag || strcmp(tag, "not allowed")) {
+        return;
+    }
+
+    const json_t *op = json_array_get(t->params, index + 1);
+    const char *op_name = json_string_value(json_object_get(op, "op"));
+    char *details = xasprintf("%s operation not allowed on table in "
+                              "reserved database %s",
+                              op_name ? op_name : "this", t->db->name);
+    json_object_set_new(error, "details", json_string(details));
+    free(details);
+}
+
+/* Runs T's transaction at time NOW.  Returns true if it completed (T's
+ * result is set), false if it must keep waiting (T's deadline is updated). */
+static bool
+trigger_try(struct ovsdb_trigger *t, long long int now)
+{
+    long long int timeout = LLONG_MAX;
+    bool durable = false;
+    struct ovsdb_txn *txn = NULL;
+    bool reserved = is_reserved_db(t->db) && !t->read_only;
+
+    json_t *result = ovsdb_execute(t->db, t->session, t->params,
+                                   t->read_only || reserved,
+                                   now - t->created, &timeout, &durable,
+                                   &txn);
+    if (result && !txn && reserved) {
+        reword_reserved_error(t, result);
+    }
+    if (!result) {
+        t->deadline = (timeout == LLONG_MAX || timeout > LLONG_MAX - t->created
+                       ? LLONG_MAX : t->created + timeout);
+        return false;
+    }
+
+    if (txn) {
+        struct ovsdb_error *error = ovsdb_txn_commit(txn, durable);
+        if (error) {
+            json_array_append_new(result, ovsdb_error_to_json_free(error));
+        } else {
+            /* With group commit (see ovsdb.h) the commit is written but
+             * not yet on disk. */
+            t->needs_sync = durable && t->db->sync_pending;
+        }
+    }
+    t->result = result;
+    return true;
+}
+
+bool
+ovsdb_trigger_init(struct ovsdb_trigger *t, struct ovsdb *db,
+                   const struct ovsdb_session *session, const json_t *params,
+                   bool read_only, long long int now)
+{
+    t->db = db;
+    t->session = session;
+    t->params = json_incref((json_t *) params);
+    t->read_only = read_only;
+    t->pending = false;
+    t->created = now;
+    t->deadline = LLONG_MAX;
+    t->result = NULL;
+    t->needs_sync = false;
+
+    if (trigger_try(t, now)) {
+        ovs_list_init(&t->node);
+        return true;
+    }
+    ovs_list_push_back(&db->triggers, &t->node);
+    t->pending = true;
+    return false;
+}
+
+void
+ovsdb_trigger_destroy(struct ovsdb_trigger *t)
+{
+    if (t->pending) {
+        ovs_list_remove(&t->node);
+        t->pending = false;
+    }
+    json_decref(t->params);
+    t->params = NULL;
+    json_decref(t->result);
+    t->result = NULL;
+}
+
+json_t *
+ovsdb_trigger_steal_result(struct ovsdb_trigger *t)
+{
+    json_t *result = t->result;
+    t->result = NULL;
+    return result;
+}
+
+void
+ovsdb_trigger_run(struct ovsdb *db, long long int now,
+                  struct ovs_list *completed)
+{
+    /* A commit by one of these triggers sets the flag again, so that the
+     * others get another chance on the next iteration. */
+    bool run_all = db->run_triggers;
+    db->run_triggers = false;
+
+    struct ovsdb_trigger *t;
+    LIST_FOR_EACH_SAFE (t, node, &db->triggers) {
+        if (run_all || now >= t->deadline) {
+            COVERAGE_INC(ovsdb_trigger_retry);
+            if (trigger_try(t, now)) {
+                ovs_list_remove(&t->node);
+                t->pending = false;
+                ovs_list_push_back(completed, &t->node);
+            }
+        }
+    }
+}
+
+void
+ovsdb_trigger_wait(struct ovsdb *db, long long int now OVS_UNUSED)
+{
+    if (ovs_list_is_empty(&db->triggers)) {
+        return;
+    }
+    if (db->run_triggers) {
+        poll_immediate_wake();
+        return;
+    }
+
+    long long int deadline = LLONG_MAX;
+    const struct ovsdb_trigger *t;
+    LIST_FOR_EACH (t, node, &db->triggers) {
+        deadline = MIN(deadline, t->deadline);
+    }
+    if (deadline != LLONG_MAX) {
+        poll_timer_wait_until(deadline);
+    }
+}
