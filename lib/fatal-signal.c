@@ -43,6 +43,12 @@ static bool hooks_ran;
 static volatile sig_atomic_t stored_sig_nr;
 static int signal_fds[2] = { -1, -1 };
 
+/* The loop of the first thread that waits for signals keeps the pipe
+ * registered all the time instead of in every iteration (see
+ * poll_watch_create()); the pipe lives as long as the process.  Guarded by
+ * 'mutex'. */
+static struct poll_watch *signal_watch;
+
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
 
 static void
@@ -193,10 +199,17 @@ fatal_signal_run(void)
     if (!sig_nr) {
         /* Drain wake-ups that carried no signal of ours (a parent process
          * sharing the pipe across fork()), so they do not wake us again. */
-        char buf[16];
-        while (read(signal_fds[0], buf, sizeof buf) > 0) {
-            continue;
+        pthread_mutex_lock(&mutex);
+        if (!signal_watch || poll_watch_may_be_ready(signal_watch)) {
+            char buf[16];
+            while (read(signal_fds[0], buf, sizeof buf) > 0) {
+                continue;
+            }
+            if (signal_watch) {
+                poll_watch_rearm(signal_watch);
+            }
         }
+        pthread_mutex_unlock(&mutex);
         return;
     }
 
@@ -225,7 +238,12 @@ void
 fatal_signal_wait(void)
 {
     fatal_signal_init();
-    poll_fd_wait(signal_fds[0], POLLIN);
+    pthread_mutex_lock(&mutex);
+    if (!signal_watch) {
+        signal_watch = poll_watch_create(signal_fds[0], POLLIN);
+    }
+    poll_watch_wait(signal_watch);
+    pthread_mutex_unlock(&mutex);
 }
 
 void

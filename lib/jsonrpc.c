@@ -263,6 +263,24 @@ jsonrpc_protocol_error(struct jsonrpc *rpc, const char *format, ...)
     return EPROTO;
 }
 
+/* Fails RPC because the peer sent a message over the size limit.  The peer
+ * first gets an error reply, RFC 7047's "resources exhausted" error object
+ * (with a null id: the request was never parsed, so its id is unknown), so
+ * that it learns why the connection closes. */
+static int
+jsonrpc_reject_oversize(struct jsonrpc *rpc)
+{
+    char *details = xasprintf("request exceeds the message size limit of "
+                              "%zu bytes", rpc->max_msg_size);
+    json_t *error = json_pack("{s:s, s:s}", "error", "resources exhausted",
+                              "details", details);
+    free(details);
+    jsonrpc_send(rpc, jsonrpc_create_error(error, json_null()));
+    return jsonrpc_protocol_error(
+        rpc, "received message exceeds the %zu-byte limit",
+        rpc->max_msg_size);
+}
+
 /* Advances the scanner over the buffered input.  Returns 0 with the
  * complete top-level value in input[start, *endp), EAGAIN if more input is
  * needed, or EPROTO. */
@@ -318,9 +336,7 @@ scan_value(struct jsonrpc *rpc, size_t *endp)
     }
 
     if (rpc->depth && rpc->scan - rpc->start > rpc->max_msg_size) {
-        return jsonrpc_protocol_error(
-            rpc, "received message exceeds the %zu-byte limit",
-            rpc->max_msg_size);
+        return jsonrpc_reject_oversize(rpc);
     }
     return EAGAIN;
 }
@@ -338,9 +354,7 @@ parse_buffered(struct jsonrpc *rpc, struct jsonrpc_msg **msgp)
 
     size_t length = end - rpc->start;
     if (length > rpc->max_msg_size) {
-        return jsonrpc_protocol_error(
-            rpc, "received message exceeds the %zu-byte limit",
-            rpc->max_msg_size);
+        return jsonrpc_reject_oversize(rpc);
     }
 
     json_error_t json_error;

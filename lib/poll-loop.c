@@ -10,6 +10,7 @@
 #include <stdlib.h>
 
 #include "coverage.h"
+#include "list.h"
 #include "seq.h"
 #include "timeval.h"
 #include "util.h"
@@ -42,6 +43,10 @@ struct poll_loop {
     size_t n_fd_waits;
     size_t n_fd_events;
     size_t allocated_fd_events;
+
+    /* Every poll_watch of this loop, so that destroying the loop can
+     * detach them (their owners may outlive it). */
+    struct ovs_list watches;
 
     /* Set by poll_immediate_wake(); 'immediate_where' is the first caller's
      * location, for the debug log. */
@@ -104,6 +109,91 @@ wake_cb(evutil_socket_t fd OVS_UNUSED, short int what OVS_UNUSED,
      * event_base_loop(EVLOOP_ONCE). */
 }
 
+struct poll_watch {
+    struct ovs_list node;       /* In loop->watches. */
+    struct poll_loop *loop;     /* NULL once the loop is gone. */
+    struct event *event;        /* One-shot: inactive once fired. */
+    int fd;
+    short int events;           /* POLLIN and/or POLLOUT. */
+    bool ready;                 /* Fired and not rearmed since. */
+};
+
+static struct poll_loop *get_loop(void);
+
+static void
+watch_cb(evutil_socket_t fd OVS_UNUSED, short int what OVS_UNUSED,
+         void *watch_)
+{
+    struct poll_watch *watch = watch_;
+    watch->ready = true;
+}
+
+struct poll_watch *
+poll_watch_create(int fd, short int events)
+{
+    struct poll_loop *loop = get_loop();
+    short int what = ((events & POLLIN ? EV_READ : 0)
+                      | (events & POLLOUT ? EV_WRITE : 0));
+    ovs_assert(fd >= 0 && what);
+
+    struct poll_watch *watch = xzalloc(sizeof *watch);
+    watch->loop = loop;
+    watch->fd = fd;
+    watch->events = events;
+    watch->event = event_new(loop->base, fd, what, watch_cb, watch);
+    if (!watch->event) {
+        ovs_abort(0, "event_new failed");
+    }
+    if (event_add(watch->event, NULL)) {
+        /* As in poll_fd_wait(): an fd epoll refuses is always "ready". */
+        watch->ready = true;
+    }
+    ovs_list_push_back(&loop->watches, &watch->node);
+    return watch;
+}
+
+void
+poll_watch_destroy(struct poll_watch *watch)
+{
+    if (watch) {
+        if (watch->loop) {
+            ovs_list_remove(&watch->node);
+            event_free(watch->event);
+        }
+        free(watch);
+    }
+}
+
+static bool
+watch_is_mine(const struct poll_watch *watch)
+{
+    return watch->loop && watch->loop == current_loop;
+}
+
+bool
+poll_watch_may_be_ready(const struct poll_watch *watch)
+{
+    return watch->ready || !watch_is_mine(watch);
+}
+
+void
+poll_watch_rearm(struct poll_watch *watch)
+{
+    if (watch->ready && watch_is_mine(watch)) {
+        watch->ready = event_add(watch->event, NULL) != 0;
+    }
+}
+
+void
+poll_watch_wait(struct poll_watch *watch)
+{
+    if (!watch_is_mine(watch)) {
+        poll_fd_wait(watch->fd, watch->events);
+    } else if (watch->ready) {
+        poll_immediate_wake();
+    }
+}
+
 static struct poll_loop *
 loop_create(void)
 {
@@ -120,6 +210,7 @@ loop_create(void)
         ovs_abort(0, "event_new failed");
     }
     loop->timer_when = LLONG_MAX;
+    ovs_list_init(&loop->watches);
 
     pthread_setspecific(loop_key, loop);
     return loop;
@@ -135,6 +226,13 @@ loop_destroy(struct poll_loop *loop)
     /* First drop this thread's seq waits: they point to this loop, and once
      * seq_woke() returns no other thread can reach it to wake it. */
     seq_woke();
+
+    struct poll_watch *watch;
+    LIST_FOR_EACH_POP (watch, node, &loop->watches) {
+        event_free(watch->event);
+        watch->event = NULL;
+        watch->loop = NULL;
+    }
 
     for (size_t i = 0; i < loop->n_fd_events; i++) {
         event_free(loop->fd_events[i]);

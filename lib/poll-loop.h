@@ -30,14 +30,41 @@
 #ifndef POLL_LOOP_H
 #define POLL_LOOP_H 1
 
-#include "util.h"
 #include <poll.h>
+#include <stdbool.h>
+#include "util.h"
 
 struct event_base;
 struct poll_loop;
 
 /* Wakes when FD is readable (POLLIN) and/or writable (POLLOUT). */
 void poll_fd_wait(int fd, short int events);
+
+/* Long-lived fd waits.
+ *
+ * poll_fd_wait() registers a wait for one iteration; a watch stays
+ * registered with the calling thread's loop for as long as its owner keeps
+ * it, which saves the per-iteration registration for an fd that is waited
+ * on all the time but rarely ready, such as a listening socket.  It must
+ * only watch an fd that lives at least as long as the watch (the owner
+ * destroys the watch before closing the fd), because a closed and reused
+ * fd number would silently stop being watched.
+ *
+ * When the fd becomes ready the watch fires once, ends poll_block() and
+ * stays "ready" (and unregistered) until the owner, having drained the fd
+ * (e.g. accept() returned EAGAIN), calls poll_watch_rearm().  So a ready fd
+ * its owner ignores cannot make the loop spin.  A watch belongs to the
+ * thread that created it; poll_watch_wait() from another thread falls back
+ * to poll_fd_wait(). */
+struct poll_watch *poll_watch_create(int fd, short int events);
+void poll_watch_destroy(struct poll_watch *);
+/* True if the fd may be ready: it fired and was not rearmed since, or the
+ * calling thread is not the watch's (then nothing is known). */
+bool poll_watch_may_be_ready(const struct poll_watch *);
+void poll_watch_rearm(struct poll_watch *);
+/* Makes poll_block() wake when the fd is ready (at once if it already
+ * is). */
+void poll_watch_wait(struct poll_watch *);
 
 /* Wakes after MSEC milliseconds (0 or less: at once). */
 void poll_timer_wait(long long int msec);

@@ -63,6 +63,10 @@ struct pstream {
     char *unix_path;            /* punix: the file to remove on close. */
     uint16_t bound_port;
     uint8_t dscp;
+    /* Created by the first pstream_wait(): a listener is waited on in every
+     * iteration but rarely ready, so it stays registered instead (and
+     * pstream_accept() tries accept() only once it fired). */
+    struct poll_watch *watch;
 };
 
 static void
@@ -705,6 +709,7 @@ pstream_close(struct pstream *p)
     if (!p) {
         return;
     }
+    poll_watch_destroy(p->watch);
     close(p->fd);
     if (p->unix_path) {
         fatal_signal_unlink_file_now(p->unix_path);
@@ -722,12 +727,18 @@ pstream_accept(struct pstream *p, struct stream **streamp)
     socklen_t len = sizeof ss;
 
     *streamp = NULL;
+    if (p->watch && !poll_watch_may_be_ready(p->watch)) {
+        return EAGAIN;
+    }
     memset(&ss, 0, sizeof ss);
     int fd = accept4(p->fd, (struct sockaddr *) &ss, &len,
                      SOCK_NONBLOCK | SOCK_CLOEXEC);
     if (fd < 0) {
         int error = errno;
         if (error == EWOULDBLOCK) {
+            if (p->watch) {
+                poll_watch_rearm(p->watch);
+            }
             return EAGAIN;
         }
         if (error != EINTR && error != ECONNABORTED) {
@@ -783,5 +794,8 @@ pstream_accept_block(struct pstream *p, struct stream **streamp)
 void
 pstream_wait(struct pstream *p)
 {
-    poll_fd_wait(p->fd, POLLIN);
+    if (!p->watch) {
+        p->watch = poll_watch_create(p->fd, POLLIN);
+    }
+    poll_watch_wait(p->watch);
 }

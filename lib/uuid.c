@@ -3,6 +3,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <pthread.h>
 #include <string.h>
 #include <sys/random.h>
 #include "util.h"
@@ -29,10 +30,58 @@ get_random_bytes(void *buf, size_t n)
     }
 }
 
+/* A server makes two UUIDs per transaction (the row version and the
+ * transaction id), and a getrandom() system call for each would cost as
+ * much as the rest of a small commit.  Each thread draws random bytes from
+ * the kernel in blocks instead.  A forked child must not hand out its
+ * parent's bytes again, so fork empties the pool of the forking thread (the
+ * only thread a child has). */
+struct random_pool {
+    uint8_t bytes[4096];
+    size_t used;                /* Bytes already handed out. */
+};
+
+static __thread struct random_pool random_pool = {
+    .used = sizeof random_pool.bytes
+};
+
+static void
+random_pool_discard(void)
+{
+    random_pool.used = sizeof random_pool.bytes;
+}
+
+static void
+random_pool_init(void)
+{
+    pthread_atfork(NULL, NULL, random_pool_discard);
+}
+
+static void
+take_random_bytes(void *buf, size_t n)
+{
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, random_pool_init);
+
+    struct random_pool *pool = &random_pool;
+    if (n > sizeof pool->bytes) {
+        get_random_bytes(buf, n);
+        return;
+    }
+    if (sizeof pool->bytes - pool->used < n) {
+        get_random_bytes(pool->bytes, sizeof pool->bytes);
+        pool->used = 0;
+    }
+    memcpy(buf, pool->bytes + pool->used, n);
+    /* Bytes handed out are not kept around. */
+    memset(pool->bytes + pool->used, 0, n);
+    pool->used += n;
+}
+
 void
 uuid_generate(struct uuid *uuid)
 {
-    get_random_bytes(uuid->parts, sizeof uuid->parts);
+    take_random_bytes(uuid->parts, sizeof uuid->parts);
 
     /* Version 4 in the high nibble of the third group, and the RFC 4122
      * variant (binary 10) in the top bits of the fourth group. */

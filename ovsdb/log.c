@@ -74,10 +74,19 @@ static void fsync_parent_dir(const char *name);
 void
 ovsdb_log_sha1_hex(const void *data, size_t len, char hex[41])
 {
+    /* Fetching the algorithm is a provider lookup that costs as much as
+     * hashing a small record, and every commit hashes one: do it once. */
+    static EVP_MD *sha1;
+    if (!sha1) {
+        sha1 = EVP_MD_fetch(NULL, "SHA1", NULL);
+        if (!sha1) {
+            ovs_abort(0, "SHA-1 is not available from OpenSSL");
+        }
+    }
+
     unsigned char digest[EVP_MAX_MD_SIZE];
     unsigned int digest_len = 0;
-
-    if (!EVP_Digest(data, len, digest, &digest_len, EVP_sha1(), NULL)
+    if (!EVP_Digest(data, len, digest, &digest_len, sha1, NULL)
         || digest_len != 20) {
         ovs_abort(0, "SHA-1 computation failed");
     }

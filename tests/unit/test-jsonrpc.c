@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dynamic-string.h"
 #include "poll-loop.h"
 #include "stream.h"
 #include "timeval.h"
@@ -152,6 +153,26 @@ assert_raw_closed(struct pair *pair)
         } else {
             ck_assert_int_le(retval, 0);
             return;
+        }
+    }
+}
+
+/* Reads what the peer of PAIR's jsonrpc receives until the connection
+ * closes, and returns it (the caller frees it). */
+static char *
+read_raw_until_closed(struct pair *pair)
+{
+    struct ds out = DS_EMPTY_INITIALIZER;
+    char buf[256];
+    for (;;) {
+        int retval = stream_recv(pair->raw, buf, sizeof buf);
+        if (retval == -EAGAIN) {
+            stream_recv_wait(pair->raw);
+            poll_block();
+        } else if (retval > 0) {
+            ds_put_buffer(&out, buf, retval);
+        } else {
+            return ds_steal_cstr(&out);
         }
     }
 }
@@ -539,7 +560,13 @@ START_TEST(test_size_limit)
         feed(&pair, "\"0123456789\",");
     }
     ck_assert_int_eq(recv_wait_for(pair.rpc, &msg), EPROTO);
-    assert_raw_closed(&pair);
+    /* The peer learns why before the connection closes. */
+    char *reply = read_raw_until_closed(&pair);
+    ck_assert_str_eq(reply, "{\"result\":null,\"error\":{\"error\":"
+                     "\"resources exhausted\",\"details\":\"request "
+                     "exceeds the message size limit of 1000 bytes\"},"
+                     "\"id\":null}");
+    free(reply);
     pair_close(&pair);
 }
 END_TEST
