@@ -77,8 +77,12 @@ mon_table_finish(struct mon_table *mt)
 {
     const struct ovsdb_table_schema *ts = mt->table->schema;
 
-    qsort(mt->columns, mt->n_columns, sizeof *mt->columns,
-          compare_mon_columns);
+    /* A monitor may watch no columns at all (ovs-vsctl watches some tables
+     * only for their rows), and qsort() must not see a null array. */
+    if (mt->n_columns) {
+        qsort(mt->columns, mt->n_columns, sizeof *mt->columns,
+              compare_mon_columns);
+    }
 
     bitmap_free(mt->relevant);
     mt->relevant = bitmap_allocate(ts->n_columns);
