@@ -457,22 +457,18 @@ transact(struct ovs_cmdl_context *ctx, bool read_only)
     check_ovsdb_error(ovsdb_file_read(db_name, !read_only, &db,
                                       read_only ? NULL : &file));
 
-    long long int timeout_msec;
     bool durable = false;
     struct ovsdb_txn *txn = NULL;
     /* "query" runs every operation, writes included (so that a delete
      * reports its count, as Open vSwitch's query does), and then throws the
-     * transaction away instead of committing it. */
-    json_t *result = ovsdb_execute(db, NULL, request, false, 0,
-                                   &timeout_msec, &durable, &txn);
-    if (!result) {
-        /* A "wait" that is not yet satisfied can never become satisfied
-         * here: nobody else changes the database while we hold it. */
-        if (txn) {
-            ovsdb_txn_abort(txn);
-        }
-        ovs_fatal(0, "transaction timed out");
-    }
+     * transaction away instead of committing it.
+     *
+     * No timeout pointer: nobody else changes the database while we hold
+     * it, so a "wait" that is not satisfied now never will be, and the
+     * executor reports it as an error result (as Open vSwitch's tool does)
+     * instead of asking us to retry. */
+    json_t *result = ovsdb_execute(db, NULL, request, false, 0, NULL,
+                                   &durable, &txn);
     if (txn) {
         if (read_only) {
             ovsdb_txn_abort(txn);
