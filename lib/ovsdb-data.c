@@ -302,7 +302,7 @@ ovsdb_atom_to_json(const union ovsdb_atom *atom, enum ovsdb_atomic_type type)
         return json_string(atom->string);
     case OVSDB_TYPE_UUID: {
         char s[UUID_LEN + 1];
-        snprintf(s, sizeof s, UUID_FMT, UUID_ARGS(&atom->uuid));
+        uuid_format(&atom->uuid, s);
         return json_pack("[ss]", "uuid", s);
     }
     case OVSDB_TYPE_VOID:

@@ -199,8 +199,39 @@ uuid_is_partial_string(const char *s, size_t *n_hexp)
     return true;
 }
 
+/* Writes the N_DIGITS low-order hex digits of VALUE at S. */
+static char *
+put_hex(char *s, uint32_t value, int n_digits)
+{
+    static const char xdigits[] = "0123456789abcdef";
+    for (int i = n_digits - 1; i >= 0; i--) {
+        s[i] = xdigits[value & 15];
+        value >>= 4;
+    }
+    return s + n_digits;
+}
+
+void
+uuid_format(const struct uuid *uuid, char s[UUID_LEN + 1])
+{
+    /* The layout of UUID_FMT: 8-4-4-4-4+8 digits. */
+    char *p = put_hex(s, uuid->parts[0], 8);
+    *p++ = '-';
+    p = put_hex(p, uuid->parts[1] >> 16, 4);
+    *p++ = '-';
+    p = put_hex(p, uuid->parts[1] & 0xffff, 4);
+    *p++ = '-';
+    p = put_hex(p, uuid->parts[2] >> 16, 4);
+    *p++ = '-';
+    p = put_hex(p, uuid->parts[2] & 0xffff, 4);
+    p = put_hex(p, uuid->parts[3], 8);
+    *p = '\0';
+}
+
 char *
 uuid_to_string(const struct uuid *uuid)
 {
-    return xasprintf(UUID_FMT, UUID_ARGS(uuid));
+    char *s = xmalloc(UUID_LEN + 1);
+    uuid_format(uuid, s);
+    return s;
 }

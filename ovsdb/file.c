@@ -157,7 +157,7 @@ static void
 put_uuid_member(json_t *table_json, const struct uuid *uuid, json_t *value)
 {
     char name[UUID_LEN + 1];
-    snprintf(name, sizeof name, UUID_FMT, UUID_ARGS(uuid));
+    uuid_format(uuid, name);
     json_object_set_new(table_json, name, value);
 }
 

@@ -458,7 +458,7 @@ put_row_update(json_t **updates, json_t **table_json, const char *table_name,
         *table_json = json_object();
         json_object_set_new(*updates, table_name, *table_json);
     }
-    snprintf(uuid_s, sizeof uuid_s, UUID_FMT, UUID_ARGS(uuid));
+    uuid_format(uuid, uuid_s);
     json_object_set_new(*table_json, uuid_s, row);
 }
 

@@ -226,7 +226,7 @@ mon_db_commit(struct ovsdb_observer *observer, const struct ovsdb_txn *txn,
 
         /* Each shape's updates are composed once, by its first monitor,
          * and shared by the rest. */
-        snprintf(txnid_s, sizeof txnid_s, UUID_FMT, UUID_ARGS(txnid));
+        uuid_format(txnid, txnid_s);
         LIST_FOR_EACH (m, db_node, &mdb->monitors) {
             enum mon_format fmt = (m->version == MON_V1
                                    ? MON_FMT_V1 : MON_FMT_V2);
@@ -654,7 +654,7 @@ static json_t *
 txnid_to_json(const struct uuid *txnid)
 {
     char s[UUID_LEN + 1];
-    snprintf(s, sizeof s, UUID_FMT, UUID_ARGS(txnid));
+    uuid_format(txnid, s);
     return json_string(s);
 }
 
@@ -906,7 +906,7 @@ monitor_cond_change(struct ovsdb_monitor_session *s, json_t *params,
     }
     if (updates) {
         char txnid_s[UUID_LEN + 1];
-        snprintf(txnid_s, sizeof txnid_s, UUID_FMT, UUID_ARGS(last));
+        uuid_format(last, txnid_s);
         monitor_send_update(m, updates, txnid_s);
         m->last_sent = *last;
         json_decref(updates);

@@ -65,6 +65,26 @@ START_TEST(test_string_round_trip)
 }
 END_TEST
 
+/* uuid_format() is a hand-rolled UUID_FMT: it must print exactly what
+ * snprintf() prints, for every digit position. */
+START_TEST(test_format_matches_printf)
+{
+    for (int i = 0; i < 1000; i++) {
+        struct uuid uuid;
+        uuid_generate(&uuid);
+        if (i == 0) {
+            uuid_zero(&uuid);
+        } else if (i == 1) {
+            memset(&uuid, 0xff, sizeof uuid);
+        }
+        char expected[UUID_LEN + 1], actual[UUID_LEN + 1];
+        snprintf(expected, sizeof expected, UUID_FMT, UUID_ARGS(&uuid));
+        uuid_format(&uuid, actual);
+        ck_assert_str_eq(actual, expected);
+    }
+}
+END_TEST
+
 START_TEST(test_from_string_rejects)
 {
     static const char *bad[] = {
@@ -144,6 +164,7 @@ uuid_suite(void)
     tcase_add_test(tc, test_generate_is_version_4);
     tcase_add_test(tc, test_generate_is_unique);
     tcase_add_test(tc, test_string_round_trip);
+    tcase_add_test(tc, test_format_matches_printf);
     tcase_add_test(tc, test_from_string_rejects);
     tcase_add_test(tc, test_partial_string);
     tcase_add_test(tc, test_zero_and_compare);
