@@ -116,9 +116,9 @@ start_sandbox() {
     export PATH=$build_dir/utilities:$build_dir/vswitchd:$build_dir/ovsdb:$PATH
     # A fresh configuration database, served on the default socket.
     ovsdb-tool create "$sb/conf.db" "$top/vswitchd/vswitch.ovsschema"
-    ovsdb-server --detach --no-chdir --pidfile --log-file -vconsole:off \
+    ovsdb-server -vconsole:off --detach --no-chdir --pidfile --log-file \
         --remote=punix:"$sb/db.sock" "$sb/conf.db"
-    ovs-vswitchd --detach --no-chdir --pidfile --log-file -vconsole:off
+    ovs-vswitchd -vconsole:off --detach --no-chdir --pidfile --log-file
     cat > "$sb/env.sh" <<ENV
 # Source this file to reach the sandbox's daemons.
 export OVS_RUNDIR=$sb OVS_LOGDIR=$sb OVS_DBDIR=$sb OVS_SYSCONFDIR=$sb
