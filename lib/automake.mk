@@ -91,3 +91,11 @@ lib_libovs_a_SOURCES += \
 	lib/json-print.h \
 	lib/table.c \
 	lib/table.h
+
+# OVSDB IDL: the client-side replica and its transactions.
+lib_libovs_a_SOURCES += \
+	lib/ovsdb-idl.c \
+	lib/ovsdb-idl.h \
+	lib/ovsdb-idl-private.h \
+	lib/ovsdb-idl-provider.h \
+	lib/ovsdb-idl-txn.c

@@ -176,6 +176,7 @@ TESTSUITE_AT = \
 	tests/ovsdb-server.at \
 	tests/ovsdb-monitor.at \
 	tests/ovsdb-idl-py.at \
+	tests/ovsdb-idl.at \
 	tests/ovsdb-client.at \
 	tests/ovsdb-server-main.at \
 	tests/bench.at
@@ -215,3 +216,34 @@ check-valgrind: $(UNIT_TESTS)
 	    --errors-for-leak-kinds=definite,indirect,possible --error-exitcode=1 ./$$t >/dev/null; \
 	done; echo "valgrind: no errors in $(words $(UNIT_TESTS)) unit suites"
 .PHONY: check-valgrind
+
+# IDL tests: the C IDL over code generated from tests/idltest.ovsschema
+# (test-ovsdb-idl, driven by tests/ovsdb-idl.at), the generated Open_vSwitch
+# IDL (test-ovsdb-idl-vswitch), and a Check suite of the IDL's local side.
+IDLTEST_IDL_FILES = tests/idltest-idl.c tests/idltest-idl.h
+EXTRA_DIST += tests/idltest.ovsschema
+CLEANFILES += $(IDLTEST_IDL_FILES)
+tests/idltest-idl.h: $(srcdir)/tests/idltest.ovsschema $(srcdir)/ovsdb/ovsdb-idlc
+	$(AM_V_GEN)$(MKDIR_P) tests && \
+	$(OVSDB_IDLC) --prefix=idltest_ --header=idltest-idl.h \
+	  c-idl-header $(srcdir)/tests/idltest.ovsschema > $@.tmp && \
+	mv $@.tmp $@
+tests/idltest-idl.c: $(srcdir)/tests/idltest.ovsschema $(srcdir)/ovsdb/ovsdb-idlc
+	$(AM_V_GEN)$(MKDIR_P) tests && \
+	$(OVSDB_IDLC) --prefix=idltest_ --header=idltest-idl.h \
+	  c-idl-source $(srcdir)/tests/idltest.ovsschema > $@.tmp && \
+	mv $@.tmp $@
+check_PROGRAMS += tests/test-ovsdb-idl tests/test-ovsdb-idl-vswitch
+tests_test_ovsdb_idl_SOURCES = tests/test-ovsdb-idl.c
+nodist_tests_test_ovsdb_idl_SOURCES = $(IDLTEST_IDL_FILES)
+tests_test_ovsdb_idl_LDADD = $(OVS_LIBS)
+$(tests_test_ovsdb_idl_OBJECTS): tests/idltest-idl.h
+tests_test_ovsdb_idl_vswitch_SOURCES = tests/test-ovsdb-idl-vswitch.c
+tests_test_ovsdb_idl_vswitch_LDADD = $(OVSREC_LIBS)
+$(tests_test_ovsdb_idl_vswitch_OBJECTS): vswitchd/vswitch-idl.h
+UNIT_TESTS += tests/unit/test-ovsdb-idl
+tests_unit_test_ovsdb_idl_SOURCES = tests/unit/test-ovsdb-idl.c
+nodist_tests_unit_test_ovsdb_idl_SOURCES = $(IDLTEST_IDL_FILES)
+tests_unit_test_ovsdb_idl_CFLAGS = $(UNIT_TEST_FLAGS)
+tests_unit_test_ovsdb_idl_LDADD = $(UNIT_TEST_LIBS)
+$(tests_unit_test_ovsdb_idl_OBJECTS): tests/idltest-idl.h
