@@ -179,6 +179,7 @@ TESTSUITE_AT = \
 	tests/ovsdb-idl.at \
 	tests/ovsdb-client.at \
 	tests/ovsdb-server-main.at \
+	tests/ovs-vsctl.at \
 	tests/bench.at
 TESTSUITE = $(srcdir)/tests/testsuite
 AUTOM4TE = autom4te

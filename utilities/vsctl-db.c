@@ -1,0 +1,1305 @@
+/* vsctl-db: ovs-vsctl's generic database commands and the lookups every
+ * command shares (see vsctl.h).
+ *
+ * Tables and columns given on the command line may be abbreviated and are
+ * matched without regard to case, as in Open vSwitch.  Rows are named by
+ * uuid (or a prefix of at least 4 hex digits), or by the per-table rules of
+ * row_ids[] below (a Bridge by its name, a Controller by the name of the
+ * Bridge that uses it ...).
+ *
+ * Writes: "set" replaces a column (or one key of a map), "add" and
+ * "remove" send partial updates, so that changing one element of a large
+ * set costs one element on the wire. */
+
+#include <config.h>
+
+#include <ctype.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ovsdb-schema.h"
+#include "smap.h"
+#include "table.h"
+#include "vlog.h"
+#include "vsctl.h"
+#include "vswitchd/vswitch-idl.h"
+
+VLOG_DEFINE_THIS_MODULE(db_ctl_base);
+
+/* Exact schema lookups. */
+
+const struct ovsdb_idl_table_class *
+vsctl_table(const char *name)
+{
+    for (size_t i = 0; i < ovsrec_idl_class.n_tables; i++) {
+        const struct ovsdb_idl_table_class *tc = &ovsrec_idl_class.tables[i];
+        if (!strcmp(tc->name, name)) {
+            return tc;
+        }
+    }
+    OVS_NOT_REACHED();
+}
+
+const struct ovsdb_idl_column *
+vsctl_column(const struct ovsdb_idl_table_class *tc, const char *name)
+{
+    for (size_t i = 0; i < tc->n_columns; i++) {
+        if (!strcmp(tc->columns[i].name, name)) {
+            return &tc->columns[i];
+        }
+    }
+    OVS_NOT_REACHED();
+}
+
+const struct ovsdb_idl_row *
+vsctl_first(const struct ovsdb_idl *idl, const char *table)
+{
+    return ovsdb_idl_first_row(idl, vsctl_table(table));
+}
+
+const struct ovsdb_idl_row *
+vsctl_next(const struct ovsdb_idl_row *row)
+{
+    return ovsdb_idl_next_row(row);
+}
+
+/* Reading. */
+
+static const struct ovsdb_idl_column *
+row_column(const struct ovsdb_idl_row *row, const char *column)
+{
+    return vsctl_column(ovsdb_idl_row_get_class(row), column);
+}
+
+const struct ovsdb_datum *
+vsctl_read(const struct ovsdb_idl_row *row, const char *column)
+{
+    return ovsdb_idl_read(row, row_column(row, column));
+}
+
+const char *
+vsctl_read_string(const struct ovsdb_idl_row *row, const char *column)
+{
+    const struct ovsdb_datum *d = vsctl_read(row, column);
+    return d->n ? d->keys[0].string : "";
+}
+
+bool
+vsctl_read_integer(const struct ovsdb_idl_row *row, const char *column,
+                   int64_t *value)
+{
+    const struct ovsdb_datum *d = vsctl_read(row, column);
+    if (d->n) {
+        *value = d->keys[0].integer;
+        return true;
+    }
+    return false;
+}
+
+bool
+vsctl_read_bool(const struct ovsdb_idl_row *row, const char *column)
+{
+    const struct ovsdb_datum *d = vsctl_read(row, column);
+    return d->n && d->keys[0].boolean;
+}
+
+const char *
+vsctl_read_map_value(const struct ovsdb_idl_row *row, const char *column,
+                     const char *key)
+{
+    const struct ovsdb_datum *d = vsctl_read(row, column);
+    union ovsdb_atom atom;
+
+    atom.string = CONST_CAST(char *, key);
+    unsigned int idx = ovsdb_datum_find_key(d, &atom, OVSDB_TYPE_STRING);
+    return idx == UINT_MAX ? NULL : d->values[idx].string;
+}
+
+const struct ovsdb_idl_row *
+vsctl_read_ref(const struct ovsdb_idl_row *row, const char *column,
+               size_t idx)
+{
+    const struct ovsdb_idl_column *col = row_column(row, column);
+    const struct ovsdb_datum *d = ovsdb_idl_read(row, col);
+    const struct ovsdb_base_type *base = &col->type.key;
+
+    if (idx >= d->n || !base->u.uuid.refTableName) {
+        return NULL;
+    }
+    return ovsdb_idl_get_row_for_uuid(
+        ovsdb_idl_txn_get_idl(CONST_CAST(struct ovsdb_idl_txn *,
+                                         ovsdb_idl_txn_get(row))),
+        vsctl_table(base->u.uuid.refTableName), &d->keys[idx].uuid);
+}
+
+/* Writing. */
+
+void
+vsctl_write_string(const struct ovsdb_idl_row *row, const char *column,
+                   const char *value)
+{
+    union ovsdb_atom atom;
+    struct ovsdb_datum d;
+
+    atom.string = CONST_CAST(char *, value);
+    ovsdb_datum_init_atom(&d, &atom, OVSDB_TYPE_STRING);
+    ovsdb_idl_txn_write(row, row_column(row, column), &d);
+}
+
+void
+vsctl_write_opt_string(const struct ovsdb_idl_row *row, const char *column,
+                       const char *value)
+{
+    if (value) {
+        vsctl_write_string(row, column, value);
+    } else {
+        vsctl_clear_column(row, column);
+    }
+}
+
+void
+vsctl_write_integer(const struct ovsdb_idl_row *row, const char *column,
+                    int64_t value)
+{
+    union ovsdb_atom atom;
+    struct ovsdb_datum d;
+
+    atom.integer = value;
+    ovsdb_datum_init_atom(&d, &atom, OVSDB_TYPE_INTEGER);
+    ovsdb_idl_txn_write(row, row_column(row, column), &d);
+}
+
+void
+vsctl_write_bool(const struct ovsdb_idl_row *row, const char *column,
+                 bool value)
+{
+    union ovsdb_atom atom;
+    struct ovsdb_datum d;
+
+    atom.boolean = value;
+    ovsdb_datum_init_atom(&d, &atom, OVSDB_TYPE_BOOLEAN);
+    ovsdb_idl_txn_write(row, row_column(row, column), &d);
+}
+
+void
+vsctl_write_refs(const struct ovsdb_idl_row *row, const char *column,
+                 const struct ovsdb_idl_row **rows, size_t n)
+{
+    struct ovsdb_datum d;
+
+    d.n = n;
+    d.keys = n ? xmalloc(n * sizeof *d.keys) : NULL;
+    d.values = NULL;
+    for (size_t i = 0; i < n; i++) {
+        d.keys[i].uuid = *ovsdb_idl_row_get_uuid(rows[i]);
+    }
+    ovsdb_datum_sort_unique(&d, OVSDB_TYPE_UUID, OVSDB_TYPE_VOID);
+    ovsdb_idl_txn_write(row, row_column(row, column), &d);
+}
+
+void
+vsctl_clear_column(const struct ovsdb_idl_row *row, const char *column)
+{
+    struct ovsdb_datum d;
+
+    ovsdb_datum_init_empty(&d);
+    ovsdb_idl_txn_write(row, row_column(row, column), &d);
+}
+
+static void
+uuid_datum(struct ovsdb_datum *d, const struct ovsdb_idl_row *ref)
+{
+    union ovsdb_atom atom;
+
+    atom.uuid = *ovsdb_idl_row_get_uuid(ref);
+    ovsdb_datum_init_atom(d, &atom, OVSDB_TYPE_UUID);
+}
+
+void
+vsctl_add_ref(const struct ovsdb_idl_row *row, const char *column,
+              const struct ovsdb_idl_row *ref)
+{
+    struct ovsdb_datum d;
+
+    uuid_datum(&d, ref);
+    ovsdb_idl_txn_write_partial_add(row, row_column(row, column), &d);
+}
+
+void
+vsctl_remove_ref(const struct ovsdb_idl_row *row, const char *column,
+                 const struct ovsdb_idl_row *ref)
+{
+    struct ovsdb_datum d;
+
+    uuid_datum(&d, ref);
+    ovsdb_idl_txn_write_partial_remove(row, row_column(row, column), &d);
+}
+
+void
+vsctl_set_map_key(const struct ovsdb_idl_row *row, const char *column,
+                  const char *key, const char *value)
+{
+    const struct ovsdb_idl_column *col = row_column(row, column);
+    struct ovsdb_datum d;
+
+    /* A whole-map write: maps such as external_ids are small, and a
+     * remove plus an add of the same key in one transaction would depend
+     * on the order of mutations. */
+    ovsdb_datum_clone(&d, ovsdb_idl_read(row, col), &col->type);
+    union ovsdb_atom k = { .string = CONST_CAST(char *, key) };
+    unsigned int idx = ovsdb_datum_find_key(&d, &k, OVSDB_TYPE_STRING);
+    if (idx != UINT_MAX) {
+        ovsdb_datum_remove_unsafe(&d, idx, &col->type);
+    }
+    if (value) {
+        union ovsdb_atom k2, v2;
+        k2.string = xstrdup(key);
+        v2.string = xstrdup(value);
+        ovsdb_datum_add_unsafe(&d, &k2, &v2, &col->type);
+    }
+    ovsdb_datum_sort_assert(&d, OVSDB_TYPE_STRING);
+    ovsdb_idl_txn_write(row, col, &d);
+}
+
+/* Tables and columns as the user names them. */
+
+static const struct ovsdb_idl_table_class *
+get_table(const char *name)
+{
+    const struct ovsdb_idl_table_class *best = NULL;
+    int best_score = 0;
+
+    for (size_t i = 0; i < ovsrec_idl_class.n_tables; i++) {
+        const struct ovsdb_idl_table_class *tc = &ovsrec_idl_class.tables[i];
+        int score = (!strcasecmp(tc->name, name) ? INT_MAX
+                     : !strncasecmp(tc->name, name, strlen(name))
+                     ? (int) strlen(name) : 0);
+        if (score > best_score) {
+            best = tc;
+            best_score = score;
+        } else if (score && score == best_score) {
+            best = NULL;
+        }
+    }
+    if (!best && best_score) {
+        vsctl_fatal("multiple table names match \"%s\"", name);
+    }
+    if (!best) {
+        vsctl_fatal("unknown table \"%s\"", name);
+    }
+    return best;
+}
+
+/* The pseudo-column "_uuid" (NULL column, reads as the row's uuid). */
+static const struct ovsdb_type uuid_column_type = {
+    .key = { .type = OVSDB_TYPE_UUID },
+    .value = { .type = OVSDB_TYPE_VOID },
+    .n_min = 1,
+    .n_max = 1,
+};
+
+/* Finds the column of TC called NAME (an abbreviation will do).  Returns
+ * NULL for "_uuid".  Otherwise returns an error or NULL in *ERRORP. */
+static const struct ovsdb_idl_column *
+find_column(const struct ovsdb_idl_table_class *tc, const char *name,
+            bool *is_uuid, char **errorp)
+{
+    const struct ovsdb_idl_column *best = NULL;
+    int best_score = 0;
+
+    *errorp = NULL;
+    *is_uuid = false;
+    if (!strcasecmp(name, "_uuid")) {
+        *is_uuid = true;
+        return NULL;
+    }
+    for (size_t i = 0; i < tc->n_columns; i++) {
+        const struct ovsdb_idl_column *col = &tc->columns[i];
+        int score = (!strcasecmp(col->name, name) ? INT_MAX
+                     : !strncasecmp(col->name, name, strlen(name))
+                     ? (int) strlen(name) : 0);
+        if (score > best_score) {
+            best = col;
+            best_score = score;
+        } else if (score && score == best_score) {
+            best = NULL;
+        }
+    }
+    if (!best) {
+        if (best_score) {
+            *errorp = xasprintf("%s contains more than one column whose "
+                                "name matches \"%s\"", tc->name, name);
+        } else {
+            *errorp = xasprintf("%s does not contain a column whose name "
+                                "matches \"%s\"", tc->name, name);
+        }
+    }
+    return best;
+}
+
+static const struct ovsdb_idl_column *
+get_column(const struct ovsdb_idl_table_class *tc, const char *name,
+           bool *is_uuid)
+{
+    char *error;
+    const struct ovsdb_idl_column *col = find_column(tc, name, is_uuid,
+                                                     &error);
+    vsctl_die_if_error(error);
+    return col;
+}
+
+/* Rows by name. */
+
+struct row_id {
+    const char *table;          /* The table whose rows this names. */
+    const char *name_table;     /* Table searched by name. */
+    const char *name_column;    /* Column compared with the name, or NULL
+                                 * for the only row, named ".". */
+    const char *ref_column;     /* Column of the found row that refers to
+                                 * the wanted row, or NULL for the row
+                                 * itself. */
+};
+
+static const struct row_id row_ids[] = {
+    {"AutoAttach", "Bridge", "name", "auto_attach"},
+    {"Bridge", "Bridge", "name", NULL},
+    {"Controller", "Bridge", "name", "controller"},
+    {"Flow_Sample_Collector_Set", "Flow_Sample_Collector_Set", "id", NULL},
+    {"Flow_Table", "Flow_Table", "name", NULL},
+    {"IPFIX", "Bridge", "name", "ipfix"},
+    {"Interface", "Interface", "name", NULL},
+    {"Manager", "Manager", "target", NULL},
+    {"Mirror", "Mirror", "name", NULL},
+    {"NetFlow", "Bridge", "name", "netflow"},
+    {"Open_vSwitch", "Open_vSwitch", NULL, NULL},
+    {"Port", "Port", "name", NULL},
+    {"QoS", "Port", "name", "qos"},
+    {"SSL", "Open_vSwitch", NULL, "ssl"},
+    {"sFlow", "Bridge", "name", "sflow"},
+};
+
+static const struct ovsdb_idl_row *
+get_row_by_id(struct vsctl_context *ctx,
+              const struct ovsdb_idl_table_class *tc,
+              const struct row_id *id, const char *record_id)
+{
+    const struct ovsdb_idl_table_class *name_tc = vsctl_table(id->name_table);
+    const struct ovsdb_idl_row *referrer = NULL;
+
+    if (!id->name_column) {
+        if (strcmp(record_id, ".")) {
+            return NULL;
+        }
+        referrer = ovsdb_idl_first_row(ctx->idl, name_tc);
+        if (!referrer || ovsdb_idl_next_row(referrer)) {
+            return NULL;
+        }
+    } else {
+        const struct ovsdb_idl_column *name_col = vsctl_column(name_tc,
+                                                               id->name_column);
+        union ovsdb_atom name;
+        char *error = ovsdb_atom_from_string(&name, &name_col->type.key,
+                                             record_id, NULL);
+        if (error) {
+            free(error);
+            return NULL;
+        }
+        for (const struct ovsdb_idl_row *row
+                 = ovsdb_idl_first_row(ctx->idl, name_tc);
+             row; row = ovsdb_idl_next_row(row)) {
+            const struct ovsdb_datum *d = ovsdb_idl_read(row, name_col);
+            if (d->n == 1 && ovsdb_atom_equals(&d->keys[0], &name,
+                                               name_col->type.key.type)) {
+                if (referrer) {
+                    vsctl_fatal("multiple rows in %s match \"%s\"",
+                                name_tc->name, record_id);
+                }
+                referrer = row;
+            }
+        }
+        ovsdb_atom_destroy(&name, name_col->type.key.type);
+        if (!referrer) {
+            return NULL;
+        }
+    }
+
+    if (!id->ref_column) {
+        return referrer;
+    }
+    const struct ovsdb_idl_column *ref_col = vsctl_column(name_tc,
+                                                          id->ref_column);
+    const struct ovsdb_datum *refs = ovsdb_idl_read(referrer, ref_col);
+    if (refs->n != 1) {
+        if (refs->n > 1) {
+            vsctl_fatal("multiple rows in %s match \"%s\"", tc->name,
+                        record_id);
+        }
+        return NULL;
+    }
+    return ovsdb_idl_get_row_for_uuid(ctx->idl, tc, &refs->keys[0].uuid);
+}
+
+const struct ovsdb_idl_row *
+vsctl_get_row(struct vsctl_context *ctx,
+              const struct ovsdb_idl_table_class *tc, const char *record_id,
+              bool must_exist)
+{
+    const struct ovsdb_idl_row *row = NULL;
+    struct uuid uuid;
+
+    if (uuid_from_string(&uuid, record_id)) {
+        row = ovsdb_idl_get_row_for_uuid(ctx->idl, tc, &uuid);
+    }
+    for (size_t i = 0; !row && i < ARRAY_SIZE(row_ids); i++) {
+        if (!strcmp(row_ids[i].table, tc->name)) {
+            row = get_row_by_id(ctx, tc, &row_ids[i], record_id);
+        }
+    }
+    if (!row && uuid_is_partial_string(record_id, NULL)) {
+        size_t len = strlen(record_id);
+        for (const struct ovsdb_idl_row *r = ovsdb_idl_first_row(ctx->idl, tc);
+             r; r = ovsdb_idl_next_row(r)) {
+            char s[UUID_LEN + 1];
+            uuid_format(ovsdb_idl_row_get_uuid(r), s);
+            if (!strncasecmp(s, record_id, len)) {
+                if (row) {
+                    char t[UUID_LEN + 1];
+                    uuid_format(ovsdb_idl_row_get_uuid(row), t);
+                    vsctl_fatal("%s contains 2 or more rows whose UUIDs "
+                                "begin with %s: at least %s and %s",
+                                tc->name, record_id, t, s);
+                }
+                row = r;
+            }
+        }
+    }
+    if (must_exist && !row) {
+        vsctl_fatal("no row \"%s\" in table %s", record_id, tc->name);
+    }
+    return row;
+}
+
+/* "column[:key][OPERATOR value]" arguments. */
+
+/* Splits ARG.  A quoted key may contain any character.  *KEYP and *VALUEP
+ * are malloc'd or NULL; *OPERATORP is one of OPERATORS or NULL if there is
+ * no value.  Returns an error message or NULL. */
+static char *
+parse_column_key_value(const char *arg,
+                       const struct ovsdb_idl_table_class *tc,
+                       const struct ovsdb_idl_column **columnp,
+                       bool *is_uuid, char **keyp, const char **operatorp,
+                       const char *const *operators, size_t n_operators,
+                       char **valuep)
+{
+    const char *p = arg;
+    char *error;
+
+    *keyp = NULL;
+    *valuep = NULL;
+    *operatorp = NULL;
+
+    /* Column name. */
+    size_t len = strcspn(p, ":=!<>{}");
+    char *name = xmemdup0(p, len);
+    p += len;
+    *columnp = find_column(tc, name, is_uuid, &error);
+    free(name);
+    if (error) {
+        return error;
+    }
+
+    /* Key. */
+    if (*p == ':') {
+        p++;
+        if (*p == '"') {
+            const char *q = p + 1;
+            while (*q && *q != '"') {
+                q += (*q == '\\' && q[1]) ? 2 : 1;
+            }
+            if (*q == '"') {
+                q++;
+            }
+            *keyp = xmemdup0(p, q - p);
+            p = q;
+        } else {
+            len = strcspn(p, "=!<>{}");
+            *keyp = xmemdup0(p, len);
+            p += len;
+        }
+    }
+
+    /* Operator and value. */
+    if (operators && *p) {
+        size_t best_len = 0;
+        for (size_t i = 0; i < n_operators; i++) {
+            size_t op_len = strlen(operators[i]);
+            if (op_len > best_len && !strncmp(p, operators[i], op_len)) {
+                best_len = op_len;
+                *operatorp = operators[i];
+            }
+        }
+        if (!best_len) {
+            goto no_operator;
+        }
+        p += best_len;
+        *valuep = xstrdup(p);
+    } else if (operators) {
+        goto no_operator;
+    } else if (*p) {
+        free(*keyp);
+        *keyp = NULL;
+        return xasprintf("%s: trailing garbage \"%s\" in argument", arg, p);
+    }
+    return NULL;
+
+no_operator:
+    free(*keyp);
+    *keyp = NULL;
+    *operatorp = NULL;
+    if (n_operators == 1) {
+        return xasprintf("%s: argument does not end in \"%s\" followed by "
+                         "a value.", arg, operators[0]);
+    } else {
+        struct ds s = DS_EMPTY_INITIALIZER;
+        ds_put_format(&s, "%s: argument does not end in ", arg);
+        for (size_t i = 0; i < n_operators; i++) {
+            if (i == n_operators - 1) {
+                ds_put_cstr(&s, "or ");
+            }
+            ds_put_format(&s, "\"%s\"", operators[i]);
+            if (i < n_operators - 1) {
+                ds_put_cstr(&s, ", ");
+            }
+        }
+        ds_put_cstr(&s, " followed by a value.");
+        return ds_steal_cstr(&s);
+    }
+}
+
+static void
+die_if_uuid_column(bool is_uuid, const struct ovsdb_idl_table_class *tc)
+{
+    if (is_uuid) {
+        vsctl_fatal("cannot modify read-only column _uuid in table %s",
+                    tc->name);
+    }
+}
+
+static void
+check_mutable(const struct ovsdb_idl_row *row,
+              const struct ovsdb_idl_column *column)
+{
+    if (!column->is_mutable && !ovsdb_idl_row_is_new(row)) {
+        vsctl_fatal("cannot modify read-only column %s in table %s",
+                    column->name, ovsdb_idl_row_get_class(row)->name);
+    }
+}
+
+static void
+row_datum(const struct ovsdb_idl_row *row,
+          const struct ovsdb_idl_column *column, struct ovsdb_datum *d)
+{
+    if (column) {
+        ovsdb_datum_clone(d, ovsdb_idl_read(row, column), &column->type);
+    } else {
+        union ovsdb_atom atom;
+        atom.uuid = *ovsdb_idl_row_get_uuid(row);
+        ovsdb_datum_init_atom(d, &atom, OVSDB_TYPE_UUID);
+    }
+}
+
+static const struct ovsdb_type *
+column_type(const struct ovsdb_idl_column *column)
+{
+    return column ? &column->type : &uuid_column_type;
+}
+
+/* --id=@name. */
+static struct ovsdb_symbol *
+create_symbol(struct ovsdb_symbol_table *symtab, const char *id)
+{
+    if (id[0] != '@') {
+        vsctl_fatal("row id \"%s\" does not begin with \"@\"", id);
+    }
+    struct ovsdb_symbol *symbol = ovsdb_symbol_table_insert(symtab, id);
+    if (symbol->created) {
+        vsctl_fatal("row id \"%s\" may only be specified on one --id option",
+                    id);
+    }
+    symbol->created = true;
+    return symbol;
+}
+
+/* list, find. */
+
+static void
+parse_columns_option(struct vsctl_context *ctx,
+                     const struct ovsdb_idl_table_class *tc,
+                     const struct ovsdb_idl_column ***columnsp,
+                     size_t *n_columnsp)
+{
+    const char *spec = shash_find_data(ctx->options, "--columns");
+    const struct ovsdb_idl_column **columns;
+    size_t n = 0;
+
+    if (!spec) {
+        columns = xmalloc((tc->n_columns + 1) * sizeof *columns);
+        columns[n++] = NULL;    /* _uuid */
+        /* Sorted by name, as the schema lists them. */
+        const struct ovsdb_idl_column **sorted
+            = xmalloc(tc->n_columns * sizeof *sorted);
+        for (size_t i = 0; i < tc->n_columns; i++) {
+            sorted[i] = &tc->columns[i];
+        }
+        for (size_t i = 1; i < tc->n_columns; i++) {
+            for (size_t j = i; j > 0
+                     && strcmp(sorted[j - 1]->name, sorted[j]->name) > 0;
+                 j--) {
+                const struct ovsdb_idl_column *tmp = sorted[j];
+                sorted[j] = sorted[j - 1];
+                sorted[j - 1] = tmp;
+            }
+        }
+        for (size_t i = 0; i < tc->n_columns; i++) {
+            columns[n++] = sorted[i];
+        }
+        free(sorted);
+    } else {
+        char *copy = xstrdup(spec);
+        char *save = NULL;
+        size_t allocated = 0;
+        columns = NULL;
+        for (char *name = strtok_r(copy, ", ", &save); name;
+             name = strtok_r(NULL, ", ", &save)) {
+            bool is_uuid;
+            const struct ovsdb_idl_column *col = get_column(tc, name,
+                                                            &is_uuid);
+            if (n >= allocated) {
+                columns = x2nrealloc(columns, &allocated, sizeof *columns);
+            }
+            columns[n++] = col;
+        }
+        free(copy);
+    }
+    *columnsp = columns;
+    *n_columnsp = n;
+}
+
+static struct table *
+list_table_create(const struct ovsdb_idl_column **columns, size_t n)
+{
+    struct table *t = xmalloc(sizeof *t);
+
+    table_init(t);
+    for (size_t i = 0; i < n; i++) {
+        table_add_column(t, "%s", columns[i] ? columns[i]->name : "_uuid");
+    }
+    return t;
+}
+
+static void
+list_record(const struct ovsdb_idl_row *row,
+            const struct ovsdb_idl_column **columns, size_t n,
+            struct table *out)
+{
+    table_add_row(out);
+    for (size_t i = 0; i < n; i++) {
+        struct cell *cell = table_add_cell(out);
+        struct ovsdb_datum d;
+
+        row_datum(row, columns[i], &d);
+        cell->json = ovsdb_datum_to_json(&d, column_type(columns[i]));
+        cell->type = column_type(columns[i]);
+        ovsdb_datum_destroy(&d, column_type(columns[i]));
+    }
+}
+
+static void
+cmd_list(struct vsctl_context *ctx)
+{
+    const struct ovsdb_idl_table_class *tc = get_table(ctx->argv[1]);
+    bool must_exist = !shash_find(ctx->options, "--if-exists");
+    const struct ovsdb_idl_column **columns;
+    size_t n_columns;
+
+    parse_columns_option(ctx, tc, &columns, &n_columns);
+    struct table *out = list_table_create(columns, n_columns);
+    *ctx->table = out;
+    if (ctx->argc > 2) {
+        for (int i = 2; i < ctx->argc; i++) {
+            const struct ovsdb_idl_row *row = vsctl_get_row(ctx, tc,
+                                                            ctx->argv[i],
+                                                            must_exist);
+            if (row) {
+                list_record(row, columns, n_columns, out);
+            }
+        }
+    } else {
+        for (const struct ovsdb_idl_row *row = ovsdb_idl_first_row(ctx->idl,
+                                                                   tc);
+             row; row = ovsdb_idl_next_row(row)) {
+            list_record(row, columns, n_columns, out);
+        }
+    }
+    free(columns);
+}
+
+/* Conditions of find and wait-until. */
+
+static const char *const condition_operators[] = {
+    "=", "!=", "<", ">", "<=", ">=",
+    "{=}", "{!=}", "{<}", "{>}", "{<=}", "{>=}", "{in}", "{not-in}",
+};
+
+static bool
+is_set_operator(const char *op)
+{
+    return op[0] == '{';
+}
+
+static bool
+evaluate_relop(const struct ovsdb_datum *a, const struct ovsdb_datum *b,
+               const struct ovsdb_type *type, const char *op)
+{
+    if (!strcmp(op, "=") || !strcmp(op, "{=}")) {
+        return ovsdb_datum_equals(a, b, type);
+    } else if (!strcmp(op, "!=") || !strcmp(op, "{!=}")) {
+        return !ovsdb_datum_equals(a, b, type);
+    } else if (!strcmp(op, "<")) {
+        return ovsdb_datum_compare_3way(a, b, type) < 0;
+    } else if (!strcmp(op, ">")) {
+        return ovsdb_datum_compare_3way(a, b, type) > 0;
+    } else if (!strcmp(op, "<=")) {
+        return ovsdb_datum_compare_3way(a, b, type) <= 0;
+    } else if (!strcmp(op, ">=")) {
+        return ovsdb_datum_compare_3way(a, b, type) >= 0;
+    } else if (!strcmp(op, "{<}")) {
+        return a->n < b->n && ovsdb_datum_includes_all(a, b, type);
+    } else if (!strcmp(op, "{>}")) {
+        return a->n > b->n && ovsdb_datum_includes_all(b, a, type);
+    } else if (!strcmp(op, "{<=}") || !strcmp(op, "{in}")) {
+        return ovsdb_datum_includes_all(a, b, type);
+    } else if (!strcmp(op, "{>=}")) {
+        return ovsdb_datum_includes_all(b, a, type);
+    } else if (!strcmp(op, "{not-in}")) {
+        return ovsdb_datum_excludes_all(a, b, type);
+    }
+    OVS_NOT_REACHED();
+}
+
+static bool
+is_condition_satisfied(struct vsctl_context *ctx,
+                       const struct ovsdb_idl_table_class *tc,
+                       const struct ovsdb_idl_row *row, const char *arg)
+{
+    const struct ovsdb_idl_column *column;
+    const char *op;
+    char *key, *value;
+    bool is_uuid;
+    bool retval;
+
+    vsctl_die_if_error(parse_column_key_value(
+                           arg, tc, &column, &is_uuid, &key, &op,
+                           condition_operators,
+                           ARRAY_SIZE(condition_operators), &value));
+    const struct ovsdb_type *type = column_type(column);
+    struct ovsdb_datum have;
+    row_datum(row, column, &have);
+
+    if (key) {
+        if (!ovsdb_type_is_map(type)) {
+            vsctl_fatal("cannot specify key to check for non-map column %s",
+                        column->name);
+        }
+        union ovsdb_atom want_key;
+        vsctl_die_if_error(ovsdb_atom_from_string(&want_key, &type->key,
+                                                  key, ctx->symtab));
+
+        struct ovsdb_type vtype;
+        memset(&vtype, 0, sizeof vtype);
+        vtype.key = type->value;
+        vtype.value.type = OVSDB_TYPE_VOID;
+        vtype.n_min = is_set_operator(op) ? 0 : 1;
+        vtype.n_max = is_set_operator(op) ? UINT_MAX : 1;
+
+        struct ovsdb_datum want;
+        vsctl_die_if_error(ovsdb_datum_from_string(&want, &vtype, value,
+                                                   ctx->symtab));
+        unsigned int idx = ovsdb_datum_find_key(&have, &want_key,
+                                                type->key.type);
+        if (idx == UINT_MAX && !is_set_operator(op)) {
+            retval = false;
+        } else {
+            struct ovsdb_datum a;
+            a.n = idx == UINT_MAX ? 0 : 1;
+            a.keys = idx == UINT_MAX ? NULL : &have.values[idx];
+            a.values = NULL;
+            retval = evaluate_relop(&a, &want, &vtype, op);
+        }
+        ovsdb_atom_destroy(&want_key, type->key.type);
+        ovsdb_datum_destroy(&want, &vtype);
+    } else {
+        struct ovsdb_type rtype = *type;
+        rtype.n_min = 0;
+        if (is_set_operator(op)) {
+            rtype.n_max = UINT_MAX;
+        }
+        struct ovsdb_datum want;
+        vsctl_die_if_error(ovsdb_datum_from_string(&want, &rtype, value,
+                                                   ctx->symtab));
+        retval = evaluate_relop(&have, &want, type, op);
+        ovsdb_datum_destroy(&want, type);
+    }
+    ovsdb_datum_destroy(&have, type);
+    free(key);
+    free(value);
+    return retval;
+}
+
+static void
+cmd_find(struct vsctl_context *ctx)
+{
+    const struct ovsdb_idl_table_class *tc = get_table(ctx->argv[1]);
+    const struct ovsdb_idl_column **columns;
+    size_t n_columns;
+
+    parse_columns_option(ctx, tc, &columns, &n_columns);
+    struct table *out = list_table_create(columns, n_columns);
+    *ctx->table = out;
+    for (const struct ovsdb_idl_row *row = ovsdb_idl_first_row(ctx->idl, tc);
+         row; row = ovsdb_idl_next_row(row)) {
+        bool match = true;
+        for (int i = 2; i < ctx->argc && match; i++) {
+            match = is_condition_satisfied(ctx, tc, row, ctx->argv[i]);
+        }
+        if (match) {
+            list_record(row, columns, n_columns, out);
+        }
+    }
+    free(columns);
+}
+
+/* get. */
+
+static void
+cmd_get(struct vsctl_context *ctx)
+{
+    const char *id = shash_find_data(ctx->options, "--id");
+    bool must_exist = !shash_find(ctx->options, "--if-exists");
+    const struct ovsdb_idl_table_class *tc = get_table(ctx->argv[1]);
+    const char *record_id = ctx->argv[2];
+
+    if (id && !must_exist) {
+        vsctl_fatal("--if-exists and --id may not be specified together");
+    }
+
+    const struct ovsdb_idl_row *row = vsctl_get_row(ctx, tc, record_id,
+                                                    must_exist);
+    if (!row) {
+        return;
+    }
+    if (id) {
+        struct ovsdb_symbol *symbol = ovsdb_symbol_table_get(ctx->symtab, id);
+        if (symbol && !symbol->created) {
+            vsctl_fatal("row id \"%s\" specified on \"get\" command was "
+                        "used before it was defined", id);
+        }
+        symbol = create_symbol(ctx->symtab, id);
+        symbol->uuid = *ovsdb_idl_row_get_uuid(row);
+        /* The row exists already: no reference needs to keep it alive. */
+        symbol->strong_ref = true;
+    }
+
+    for (int i = 3; i < ctx->argc; i++) {
+        const struct ovsdb_idl_column *column;
+        const char *op;
+        char *key, *value;
+        bool is_uuid;
+
+        vsctl_die_if_error(parse_column_key_value(ctx->argv[i], tc, &column,
+                                                  &is_uuid, &key, &op, NULL,
+                                                  0, &value));
+        const struct ovsdb_type *type = column_type(column);
+        struct ovsdb_datum d;
+        row_datum(row, column, &d);
+        if (key) {
+            if (!ovsdb_type_is_map(type)) {
+                vsctl_fatal("cannot specify key to get for non-map column %s",
+                            column ? column->name : "_uuid");
+            }
+            union ovsdb_atom key_atom;
+            vsctl_die_if_error(ovsdb_atom_from_string(&key_atom, &type->key,
+                                                      key, ctx->symtab));
+            unsigned int idx = ovsdb_datum_find_key(&d, &key_atom,
+                                                    type->key.type);
+            if (idx == UINT_MAX) {
+                if (must_exist) {
+                    vsctl_fatal("no key \"%s\" in %s record \"%s\" column %s",
+                                key, tc->name, record_id, column->name);
+                }
+            } else {
+                ovsdb_atom_to_string(&d.values[idx], type->value.type,
+                                     ctx->output);
+            }
+            ovsdb_atom_destroy(&key_atom, type->key.type);
+        } else {
+            ovsdb_datum_to_string(&d, type, ctx->output);
+        }
+        ds_put_char(ctx->output, '\n');
+        ovsdb_datum_destroy(&d, type);
+        free(key);
+    }
+}
+
+/* set, add, remove, clear. */
+
+static void
+set_column(struct vsctl_context *ctx, const struct ovsdb_idl_table_class *tc,
+           const struct ovsdb_idl_row *row, const char *arg)
+{
+    static const char *const set_operators[] = { "=" };
+    const struct ovsdb_idl_column *column;
+    const char *op;
+    char *key, *value;
+    bool is_uuid;
+
+    vsctl_die_if_error(parse_column_key_value(arg, tc, &column, &is_uuid,
+                                              &key, &op, set_operators, 1,
+                                              &value));
+    die_if_uuid_column(is_uuid, tc);
+    check_mutable(row, column);
+
+    if (key) {
+        if (!ovsdb_type_is_map(&column->type)) {
+            vsctl_fatal("cannot specify key to set for non-map column %s",
+                        column->name);
+        }
+        union ovsdb_atom key_atom, value_atom;
+        vsctl_die_if_error(ovsdb_atom_from_string(&key_atom,
+                                                  &column->type.key, key,
+                                                  ctx->symtab));
+        vsctl_die_if_error(ovsdb_atom_from_string(&value_atom,
+                                                  &column->type.value, value,
+                                                  ctx->symtab));
+
+        struct ovsdb_datum d;
+        ovsdb_datum_clone(&d, ovsdb_idl_read(row, column), &column->type);
+        unsigned int idx = ovsdb_datum_find_key(&d, &key_atom,
+                                                column->type.key.type);
+        if (idx != UINT_MAX) {
+            ovsdb_datum_remove_unsafe(&d, idx, &column->type);
+        }
+        ovsdb_datum_add_unsafe(&d, &key_atom, &value_atom, &column->type);
+        ovsdb_datum_sort_assert(&d, column->type.key.type);
+        ovsdb_idl_txn_write(row, column, &d);
+    } else {
+        struct ovsdb_datum d;
+        vsctl_die_if_error(ovsdb_datum_from_string(&d, &column->type, value,
+                                                   ctx->symtab));
+        ovsdb_idl_txn_write(row, column, &d);
+    }
+    free(key);
+    free(value);
+}
+
+static void
+cmd_set(struct vsctl_context *ctx)
+{
+    bool must_exist = !shash_find(ctx->options, "--if-exists");
+    const struct ovsdb_idl_table_class *tc = get_table(ctx->argv[1]);
+    const struct ovsdb_idl_row *row = vsctl_get_row(ctx, tc, ctx->argv[2],
+                                                    must_exist);
+    if (!row) {
+        return;
+    }
+    for (int i = 3; i < ctx->argc; i++) {
+        set_column(ctx, tc, row, ctx->argv[i]);
+    }
+    vsctl_cache_invalidate(ctx);
+}
+
+static const struct ovsdb_idl_column *
+get_mutable_column(const struct ovsdb_idl_table_class *tc,
+                   const struct ovsdb_idl_row *row, const char *name)
+{
+    bool is_uuid;
+    const struct ovsdb_idl_column *column = get_column(tc, name, &is_uuid);
+    die_if_uuid_column(is_uuid, tc);
+    check_mutable(row, column);
+    return column;
+}
+
+static void
+cmd_add(struct vsctl_context *ctx)
+{
+    bool must_exist = !shash_find(ctx->options, "--if-exists");
+    const struct ovsdb_idl_table_class *tc = get_table(ctx->argv[1]);
+    const struct ovsdb_idl_row *row = vsctl_get_row(ctx, tc, ctx->argv[2],
+                                                    must_exist);
+    if (!row) {
+        return;
+    }
+    const struct ovsdb_idl_column *column = get_mutable_column(tc, row,
+                                                               ctx->argv[3]);
+    struct ovsdb_type type = column->type;
+    type.n_min = 0;
+    type.n_max = UINT_MAX;
+
+    struct ovsdb_datum add;
+    ovsdb_datum_init_empty(&add);
+    for (int i = 4; i < ctx->argc; i++) {
+        struct ovsdb_datum d;
+        vsctl_die_if_error(ovsdb_datum_from_string(&d, &type, ctx->argv[i],
+                                                   ctx->symtab));
+        /* A later pair for the same key wins, as it would on the server. */
+        struct ovsdb_datum tmp;
+        ovsdb_datum_clone(&tmp, &d, &type);
+        ovsdb_datum_union(&tmp, &add, &type);
+        ovsdb_datum_swap(&tmp, &add);
+        ovsdb_datum_destroy(&tmp, &type);
+        ovsdb_datum_destroy(&d, &type);
+    }
+    if (add.n) {
+        ovsdb_idl_txn_write_partial_add(row, column, &add);
+    } else {
+        ovsdb_datum_destroy(&add, &type);
+    }
+    vsctl_cache_invalidate(ctx);
+}
+
+static void
+cmd_remove(struct vsctl_context *ctx)
+{
+    bool must_exist = !shash_find(ctx->options, "--if-exists");
+    const struct ovsdb_idl_table_class *tc = get_table(ctx->argv[1]);
+    const struct ovsdb_idl_row *row = vsctl_get_row(ctx, tc, ctx->argv[2],
+                                                    must_exist);
+    if (!row) {
+        return;
+    }
+    const struct ovsdb_idl_column *column = get_mutable_column(tc, row,
+                                                               ctx->argv[3]);
+    struct ovsdb_type type = column->type;
+    type.n_min = 0;
+    type.n_max = UINT_MAX;
+
+    struct ovsdb_datum old;
+    ovsdb_datum_clone(&old, ovsdb_idl_read(row, column), &column->type);
+    for (int i = 4; i < ctx->argc; i++) {
+        struct ovsdb_datum rm;
+        const struct ovsdb_type *rm_type = &type;
+        struct ovsdb_type key_type;
+
+        char *error = ovsdb_datum_from_string(&rm, &type, ctx->argv[i],
+                                              ctx->symtab);
+        if (error && ovsdb_type_is_map(&type)) {
+            /* A map: maybe just keys. */
+            key_type = type;
+            ovsdb_base_type_init(&key_type.value, OVSDB_TYPE_VOID);
+            char *error2 = ovsdb_datum_from_string(&rm, &key_type,
+                                                   ctx->argv[i],
+                                                   ctx->symtab);
+            if (!error2) {
+                free(error);
+                error = NULL;
+                rm_type = &key_type;
+            } else {
+                free(error2);
+            }
+        }
+        vsctl_die_if_error(error);
+        ovsdb_datum_subtract(&old, &column->type, &rm, rm_type);
+        ovsdb_datum_destroy(&rm, rm_type);
+    }
+    if (old.n < column->type.n_min) {
+        vsctl_fatal("\"remove\" operation would put %u %s in column %s of "
+                    "table %s but the minimum number is %u", old.n,
+                    ovsdb_type_is_map(&column->type) ? "pairs" : "values",
+                    column->name, tc->name, column->type.n_min);
+    }
+
+    /* Send the keys that went away. */
+    const struct ovsdb_datum *cur = ovsdb_idl_read(row, column);
+    struct ovsdb_datum gone;
+    struct ovsdb_type gone_type = type;
+    ovsdb_base_type_init(&gone_type.value, OVSDB_TYPE_VOID);
+    ovsdb_datum_init_empty(&gone);
+    for (unsigned int i = 0; i < cur->n; i++) {
+        if (ovsdb_datum_find_key(&old, &cur->keys[i], type.key.type)
+            == UINT_MAX) {
+            union ovsdb_atom k;
+            ovsdb_atom_clone(&k, &cur->keys[i], type.key.type);
+            ovsdb_datum_add_unsafe(&gone, &k, NULL, &gone_type);
+        }
+    }
+    ovsdb_datum_destroy(&old, &column->type);
+    if (gone.n) {
+        ovsdb_idl_txn_write_partial_remove(row, column, &gone);
+    }
+    vsctl_cache_invalidate(ctx);
+}
+
+static void
+cmd_clear(struct vsctl_context *ctx)
+{
+    bool must_exist = !shash_find(ctx->options, "--if-exists");
+    const struct ovsdb_idl_table_class *tc = get_table(ctx->argv[1]);
+    const struct ovsdb_idl_row *row = vsctl_get_row(ctx, tc, ctx->argv[2],
+                                                    must_exist);
+    if (!row) {
+        return;
+    }
+    for (int i = 3; i < ctx->argc; i++) {
+        const struct ovsdb_idl_column *column
+            = get_mutable_column(tc, row, ctx->argv[i]);
+        if (column->type.n_min > 0) {
+            vsctl_fatal("\"clear\" operation cannot be applied to column %s "
+                        "of table %s, which is not allowed to be empty",
+                        column->name, tc->name);
+        }
+        struct ovsdb_datum d;
+        ovsdb_datum_init_empty(&d);
+        ovsdb_idl_txn_write(row, column, &d);
+    }
+    vsctl_cache_invalidate(ctx);
+}
+
+/* create, destroy. */
+
+static void
+cmd_create(struct vsctl_context *ctx)
+{
+    const char *id = shash_find_data(ctx->options, "--id");
+    const struct ovsdb_idl_table_class *tc = get_table(ctx->argv[1]);
+    const struct uuid *uuid = NULL;
+
+    if (id) {
+        struct ovsdb_symbol *symbol = ovsdb_symbol_table_get(ctx->symtab, id);
+        if (symbol && !symbol->created) {
+            vsctl_fatal("row id \"%s\" specified on \"get\" command was "
+                        "used before it was defined", id);
+        }
+        symbol = create_symbol(ctx->symtab, id);
+        if (tc->is_root) {
+            /* A root row needs no reference to survive. */
+            symbol->strong_ref = true;
+        }
+        uuid = &symbol->uuid;
+    } else if (!tc->is_root) {
+        VLOG_WARN("applying \"create\" command to table %s without --id "
+                  "option will have no effect", tc->name);
+    }
+
+    const struct ovsdb_idl_row *row = ovsdb_idl_txn_insert(ctx->txn, tc,
+                                                           uuid);
+    for (int i = 2; i < ctx->argc; i++) {
+        set_column(ctx, tc, row, ctx->argv[i]);
+    }
+    ds_put_format(ctx->output, UUID_FMT, UUID_ARGS(ovsdb_idl_row_get_uuid(row)));
+    vsctl_cache_invalidate(ctx);
+}
+
+static void
+post_create(struct vsctl_context *ctx)
+{
+    struct uuid dummy;
+
+    if (!uuid_from_string(&dummy, ds_cstr(ctx->output))) {
+        OVS_NOT_REACHED();
+    }
+    const struct uuid *real = ovsdb_idl_txn_get_insert_uuid(ctx->txn,
+                                                            &dummy);
+    if (real) {
+        ds_clear(ctx->output);
+        ds_put_format(ctx->output, UUID_FMT, UUID_ARGS(real));
+    }
+    ds_put_char(ctx->output, '\n');
+}
+
+static void
+cmd_destroy(struct vsctl_context *ctx)
+{
+    bool must_exist = !shash_find(ctx->options, "--if-exists");
+    bool delete_all = shash_find(ctx->options, "--all");
+    const struct ovsdb_idl_table_class *tc = get_table(ctx->argv[1]);
+
+    if (delete_all && ctx->argc > 2) {
+        vsctl_fatal("--all and records argument should not be specified "
+                    "together");
+    }
+    if (!delete_all && ctx->argc == 2) {
+        VLOG_WARN("either --all or records argument should be specified");
+        return;
+    }
+
+    if (delete_all) {
+        const struct ovsdb_idl_row *row, *next;
+        for (row = ovsdb_idl_first_row(ctx->idl, tc); row; row = next) {
+            next = ovsdb_idl_next_row(row);
+            ovsdb_idl_txn_delete(row);
+        }
+    } else {
+        for (int i = 2; i < ctx->argc; i++) {
+            const struct ovsdb_idl_row *row = vsctl_get_row(ctx, tc,
+                                                            ctx->argv[i],
+                                                            must_exist);
+            if (row) {
+                ovsdb_idl_txn_delete(row);
+            }
+        }
+    }
+    vsctl_cache_invalidate(ctx);
+}
+
+/* comment: does nothing (the command line is the comment). */
+static void
+cmd_comment(struct vsctl_context *ctx OVS_UNUSED)
+{
+}
+
+/* wait-until. */
+
+static void
+cmd_wait_until(struct vsctl_context *ctx)
+{
+    const struct ovsdb_idl_table_class *tc = get_table(ctx->argv[1]);
+    const struct ovsdb_idl_row *row = vsctl_get_row(ctx, tc, ctx->argv[2],
+                                                    false);
+    if (!row) {
+        ctx->try_again = true;
+        return;
+    }
+    for (int i = 3; i < ctx->argc; i++) {
+        if (!is_condition_satisfied(ctx, tc, row, ctx->argv[i])) {
+            ctx->try_again = true;
+            return;
+        }
+    }
+}
+
+const struct vsctl_command_syntax vsctl_db_commands[] = {
+    {"comment", 0, INT_MAX, "[ARG]...", cmd_comment, NULL, "", false},
+    {"get", 2, INT_MAX, "TABLE RECORD [COLUMN[:KEY]]...", cmd_get, NULL,
+     "--if-exists,--id=", false},
+    {"list", 1, INT_MAX, "TABLE [RECORD]...", cmd_list, NULL,
+     "--if-exists,--columns=", false},
+    {"find", 1, INT_MAX, "TABLE [COLUMN[:KEY]=VALUE]...", cmd_find, NULL,
+     "--columns=", false},
+    {"set", 3, INT_MAX, "TABLE RECORD COLUMN[:KEY]=VALUE...", cmd_set, NULL,
+     "--if-exists", true},
+    {"add", 4, INT_MAX, "TABLE RECORD COLUMN [KEY=]VALUE...", cmd_add, NULL,
+     "--if-exists", true},
+    {"remove", 4, INT_MAX, "TABLE RECORD COLUMN KEY|VALUE|KEY=VALUE...",
+     cmd_remove, NULL, "--if-exists", true},
+    {"clear", 3, INT_MAX, "TABLE RECORD COLUMN...", cmd_clear, NULL,
+     "--if-exists", true},
+    {"create", 2, INT_MAX, "TABLE COLUMN[:KEY]=VALUE...", cmd_create,
+     post_create, "--id=", true},
+    {"destroy", 1, INT_MAX, "TABLE [RECORD]...", cmd_destroy, NULL,
+     "--if-exists,--all", true},
+    {"wait-until", 2, INT_MAX, "TABLE RECORD [COLUMN[:KEY]=VALUE]...",
+     cmd_wait_until, NULL, "", false},
+    {NULL, 0, 0, NULL, NULL, NULL, NULL, false},
+};
