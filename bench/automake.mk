@@ -8,4 +8,4 @@ bench_seq_latency_LDADD = $(OVS_LIBS)
 noinst_PROGRAMS += bench/ovsdb-load
 bench_ovsdb_load_SOURCES = bench/ovsdb-load.c
 bench_ovsdb_load_LDADD = $(OVS_LIBS)
-EXTRA_DIST += bench/ovsdb.sh bench/ovsdb-bench.ovsschema
+EXTRA_DIST += bench/ovsdb.sh bench/ovsdb-bench.ovsschema bench/vsctl.sh

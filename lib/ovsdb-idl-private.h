@@ -60,6 +60,16 @@ struct ovsdb_idl {
     bool has_lock;
     bool is_lock_contended;
 
+    /* While one update message is applied, the rows that refer to rows it
+     * inserts or deletes are collected here and re-parsed once at the end.
+     * Re-parsing a referrer at every insert would make the initial load of
+     * a bridge with N ports cost O(N^2): each port's arrival re-parsed the
+     * bridge's whole "ports" column.  Slots of rows freed meanwhile are
+     * NULL. */
+    bool batching_reparse;
+    struct ovsdb_idl_row **reparse;
+    size_t n_reparse, allocated_reparse;
+
     struct ovsdb_idl_txn *txn;              /* Open transaction, or NULL. */
     struct hmap outstanding_txns;           /* Committed, awaiting reply. */
 };

@@ -71,6 +71,7 @@ struct ovsdb_idl_row {
 
     bool parsed;                    /* Typed members are filled in. */
     bool mark;                      /* Scratch flag for set building. */
+    bool reparse_pending;           /* In idl->reparse (see there). */
 };
 
 struct ovsdb_idl_column {

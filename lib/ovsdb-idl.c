@@ -104,6 +104,7 @@ ovsdb_idl_destroy(struct ovsdb_idl *idl)
         json_decref(table->condition);
     }
     free(idl->tables);
+    free(idl->reparse);
     jsonrpc_session_close(idl->session);
     json_decref(idl->request_id);
     json_decref(idl->lock_request_id);
@@ -340,6 +341,48 @@ ovsdb_idl_row_reparse(struct ovsdb_idl_row *row)
 void
 ovsdb_idl_reparse_referrers(struct ovsdb_idl_row *row)
 {
+    struct ovsdb_idl *idl = row->table->idl;
+    if (idl->batching_reparse) {
+        /* Unparse each referrer now, which drops its arcs (to ROW too, so
+         * that a deleted ROW can go), and parse it once at the end.  A
+         * referrer that is already waiting and was not parsed again since
+         * has no arcs left, so later rows of the same update cost nothing
+         * here. */
+        size_t n = 0, allocated = 0;
+        struct ovsdb_idl_row **srcs = NULL;
+        struct ovsdb_idl_arc *arc;
+        LIST_FOR_EACH (arc, dst_node, &row->dst_arcs) {
+            struct ovsdb_idl_row *src = arc->src;
+            if (src != row && !src->mark) {
+                src->mark = true;
+                if (n >= allocated) {
+                    srcs = x2nrealloc(srcs, &allocated, sizeof *srcs);
+                }
+                srcs[n++] = src;
+            }
+        }
+        for (size_t i = 0; i < n; i++) {
+            struct ovsdb_idl_row *src = srcs[i];
+            src->mark = false;
+            if (!src->reparse_pending) {
+                src->reparse_pending = true;
+                if (idl->n_reparse >= idl->allocated_reparse) {
+                    idl->reparse = x2nrealloc(idl->reparse,
+                                              &idl->allocated_reparse,
+                                              sizeof *idl->reparse);
+                }
+                idl->reparse[idl->n_reparse++] = src;
+            }
+        }
+        /* Unparsing may free orphans, never a row with data such as these,
+         * so the array stays valid. */
+        for (size_t i = 0; i < n; i++) {
+            ovsdb_idl_row_unparse(srcs[i]);
+        }
+        free(srcs);
+        return;
+    }
+
     size_t n = 0, allocated = 0;
     struct ovsdb_idl_row **srcs = NULL;
     struct ovsdb_idl_arc *arc;
@@ -396,6 +439,14 @@ static void
 ovsdb_idl_row_free(struct ovsdb_idl_row *row)
 {
     ovs_assert(!row->parsed);
+    if (row->reparse_pending) {
+        struct ovsdb_idl *idl = row->table->idl;
+        for (size_t i = 0; i < idl->n_reparse; i++) {
+            if (idl->reparse[i] == row) {
+                idl->reparse[i] = NULL;
+            }
+        }
+    }
     ovs_assert(ovs_list_is_empty(&row->src_arcs));
     if (row->new_datum != row->old_datum) {
         ovsdb_idl_row_free_datum(row, row->new_datum);
@@ -903,6 +954,7 @@ ovsdb_idl_apply_updates(struct ovsdb_idl *idl, const json_t *updates,
                      jsonrpc_session_get_name(idl->session));
         return;
     }
+    idl->batching_reparse = true;
     json_object_foreach ((json_t *) updates, table_name, table_updates) {
         struct ovsdb_idl_table *table = ovsdb_idl_table_by_name(idl,
                                                                 table_name);
@@ -945,6 +997,15 @@ ovsdb_idl_apply_updates(struct ovsdb_idl *idl, const json_t *updates,
             }
         }
     }
+    idl->batching_reparse = false;
+    for (size_t i = 0; i < idl->n_reparse; i++) {
+        struct ovsdb_idl_row *row = idl->reparse[i];
+        if (row) {
+            row->reparse_pending = false;
+            ovsdb_idl_row_parse(row);
+        }
+    }
+    idl->n_reparse = 0;
     if (ctx.alert) {
         idl->change_seqno = ctx.seqno;
         seq_change(idl->change_seq);
