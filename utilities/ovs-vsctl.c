@@ -612,12 +612,18 @@ try_again:
     return false;
 }
 
+/* The parsed commands and the IDL.  Static, not local to main(), because
+ * vsctl_fatal() exits from deep inside them: memory still reachable from
+ * here is not a leak to a leak checker. */
+static struct vsctl_command *commands;
+static size_t n_commands;
+static struct ovsdb_idl *idl;
+static char *comment;
+
 int
 main(int argc, char *argv[])
 {
     struct shash local_options;
-    struct vsctl_command *commands;
-    size_t n_commands;
 
     set_program_name(argv[0]);
     fatal_ignore_sigpipe();
@@ -636,9 +642,8 @@ main(int argc, char *argv[])
         alarm(timeout);
     }
 
-    char *comment = command_line_comment(argc, argv);
-    struct ovsdb_idl *idl = ovsdb_idl_create(db, &ovsrec_idl_class, true,
-                                             retry);
+    comment = command_line_comment(argc, argv);
+    idl = ovsdb_idl_create(db, &ovsrec_idl_class, true, retry);
     unsigned int seqno = ovsdb_idl_get_seqno(idl);
     for (;;) {
         ovsdb_idl_run(idl);
