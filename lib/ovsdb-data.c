@@ -10,6 +10,7 @@
 #include <string.h>
 #include "dynamic-string.h"
 #include "hash.h"
+#include "json-print.h"
 #include "ovsdb-error.h"
 #include "ovsdb-schema.h"
 #include "smap.h"
@@ -508,46 +509,6 @@ string_needs_quotes(const char *s)
             || uuid_from_string(&uuid, s));
 }
 
-/* Appends S to OUT as a JSON string literal. */
-static void
-put_json_string(struct ds *out, const char *s)
-{
-    ds_put_char(out, '"');
-    for (const unsigned char *p = (const unsigned char *) s; *p; p++) {
-        switch (*p) {
-        case '"':
-            ds_put_cstr(out, "\\\"");
-            break;
-        case '\\':
-            ds_put_cstr(out, "\\\\");
-            break;
-        case '\b':
-            ds_put_cstr(out, "\\b");
-            break;
-        case '\f':
-            ds_put_cstr(out, "\\f");
-            break;
-        case '\n':
-            ds_put_cstr(out, "\\n");
-            break;
-        case '\r':
-            ds_put_cstr(out, "\\r");
-            break;
-        case '\t':
-            ds_put_cstr(out, "\\t");
-            break;
-        default:
-            if (*p < 0x20) {
-                ds_put_format(out, "\\u%04x", *p);
-            } else {
-                ds_put_char(out, *p);
-            }
-            break;
-        }
-    }
-    ds_put_char(out, '"');
-}
-
 void
 ovsdb_atom_to_string(const union ovsdb_atom *atom,
                      enum ovsdb_atomic_type type, struct ds *out)
@@ -564,7 +525,7 @@ ovsdb_atom_to_string(const union ovsdb_atom *atom,
         break;
     case OVSDB_TYPE_STRING:
         if (string_needs_quotes(atom->string)) {
-            put_json_string(out, atom->string);
+            json_print_string(out, atom->string);
         } else {
             ds_put_cstr(out, atom->string);
         }

@@ -231,3 +231,12 @@ ovsdb_error_assert(struct ovsdb_error *error)
         VLOG_ABORT("unexpected ovsdb error: %s", s);
     }
 }
+
+void
+ovsdb_error_check_fatal(struct ovsdb_error *error)
+{
+    if (error) {
+        char *s = ovsdb_error_to_string_free(error);
+        ovs_fatal(0, "%s", s);
+    }
+}

@@ -80,6 +80,11 @@ json_t *ovsdb_error_to_json_free(struct ovsdb_error *);
 char *ovsdb_error_to_string(const struct ovsdb_error *);
 char *ovsdb_error_to_string_free(struct ovsdb_error *);
 
+/* For command-line tools: if ERROR is nonnull, prints its text form as
+ * "PROGRAM: TEXT" and exits with status 1 (ovs_fatal()).  Takes ownership
+ * of ERROR. */
+void ovsdb_error_check_fatal(struct ovsdb_error *);
+
 /* If ERROR is nonnull, logs it and aborts: for errors that can only come
  * from a bug (e.g. a built-in schema that does not parse). */
 void ovsdb_error_assert(struct ovsdb_error *);

@@ -393,21 +393,6 @@ usage(void)
 
 /* Helpers. */
 
-static noreturn void
-fatal_ovsdb_error(struct ovsdb_error *error)
-{
-    char *s = ovsdb_error_to_string_free(error);
-    ovs_fatal(0, "%s", s);
-}
-
-static void
-check_ovsdb_error(struct ovsdb_error *error)
-{
-    if (error) {
-        fatal_ovsdb_error(error);
-    }
-}
-
 /* JSON as the options ask for it (sorted members, maybe pretty). */
 static char *
 json_text(const json_t *json)
@@ -567,7 +552,7 @@ fetch_schema(struct jsonrpc *rpc, const char *database, json_t **jsonp)
         rpc, "get_schema", json_pack("[s]", database));
 
     struct ovsdb_schema *schema;
-    check_ovsdb_error(ovsdb_schema_from_json(reply->result, &schema));
+    ovsdb_error_check_fatal(ovsdb_schema_from_json(reply->result, &schema));
     if (jsonp) {
         *jsonp = json_incref(reply->result);
     }
@@ -887,7 +872,7 @@ dump_table(const char *table_name, const struct ovsdb_column **columns,
                 ovs_fatal(0, "%s table reply row lacks %s column",
                           table_name, columns[x]->name);
             }
-            check_ovsdb_error(ovsdb_datum_from_json(&data[y].data[x],
+            ovsdb_error_check_fatal(ovsdb_datum_from_json(&data[y].data[x],
                                                     &columns[x]->type,
                                                     value, NULL));
         }
@@ -1333,6 +1318,30 @@ update3_last_id(const json_t *last_id)
     return json_is_string(last_id) ? json_string_value(last_id) : "";
 }
 
+/* Receives the next message on RPC, answering "echo" requests on the way
+ * (a long-running monitor or lock must, or the server drops it).  Returns
+ * NULL once nothing more has arrived; exits if the connection fails. */
+static struct jsonrpc_msg *
+recv_answering_echo(struct jsonrpc *rpc)
+{
+    for (;;) {
+        struct jsonrpc_msg *msg;
+        int error = jsonrpc_recv(rpc, &msg);
+        if (error == EAGAIN) {
+            return NULL;
+        } else if (error) {
+            ovs_fatal(error, "%s: receive failed", jsonrpc_get_name(rpc));
+        }
+        if (msg->type == JSONRPC_REQUEST && !strcmp(msg->method, "echo")) {
+            jsonrpc_send(rpc, jsonrpc_create_reply(json_incref(msg->params),
+                                                   json_incref(msg->id)));
+            jsonrpc_msg_destroy(msg);
+            continue;
+        }
+        return msg;
+    }
+}
+
 static void
 do_monitor__(struct jsonrpc *rpc, const char *server, const char *database,
              enum monitor_version version, int argc, char *argv[],
@@ -1361,7 +1370,7 @@ do_monitor__(struct jsonrpc *rpc, const char *server, const char *database,
         }
         if (condition) {
             struct ovsdb_condition cond = OVSDB_CONDITION_INITIALIZER;
-            check_ovsdb_error(ovsdb_condition_from_json(table, condition,
+            ovsdb_error_check_fatal(ovsdb_condition_from_json(table, condition,
                                                         NULL, &cond));
             ovsdb_condition_destroy(&cond);
         }
@@ -1396,20 +1405,9 @@ do_monitor__(struct jsonrpc *rpc, const char *server, const char *database,
         unixctl_server_run(ds.unixctl);
         fatal_signal_run();
 
-        for (;;) {
-            struct jsonrpc_msg *msg;
-            int error = jsonrpc_recv(rpc, &msg);
-            if (error == EAGAIN) {
-                break;
-            } else if (error) {
-                ovs_fatal(error, "%s: receive failed", jsonrpc_get_name(rpc));
-            }
-
-            if (msg->type == JSONRPC_REQUEST && !strcmp(msg->method, "echo")) {
-                jsonrpc_send(rpc, jsonrpc_create_reply(
-                                 json_incref(msg->params),
-                                 json_incref(msg->id)));
-            } else if (msg->type == JSONRPC_REPLY
+        struct jsonrpc_msg *msg;
+        while ((msg = recv_answering_echo(rpc)) != NULL) {
+            if (msg->type == JSONRPC_REPLY
                        && json_equal(msg->id, request_id)) {
                 const json_t *updates = msg->result;
                 if (version == MONITOR_V3) {
@@ -1538,20 +1536,9 @@ run_lock_command(struct jsonrpc *rpc, const char *method, const char *lock)
         unixctl_server_run(ds.unixctl);
         fatal_signal_run();
 
-        for (;;) {
-            struct jsonrpc_msg *msg;
-            int error = jsonrpc_recv(rpc, &msg);
-            if (error == EAGAIN) {
-                break;
-            } else if (error) {
-                ovs_fatal(error, "%s: receive failed", jsonrpc_get_name(rpc));
-            }
-
-            if (msg->type == JSONRPC_REQUEST && !strcmp(msg->method, "echo")) {
-                jsonrpc_send(rpc, jsonrpc_create_reply(
-                                 json_incref(msg->params),
-                                 json_incref(msg->id)));
-            } else if (msg->type == JSONRPC_REPLY
+        struct jsonrpc_msg *msg;
+        while ((msg = recv_answering_echo(rpc)) != NULL) {
+            if (msg->type == JSONRPC_REPLY
                        && json_equal(msg->id, request_id)) {
                 print_json(msg->result);
                 fflush(stdout);
@@ -1698,7 +1685,7 @@ do_backup(struct jsonrpc *rpc, const char *server OVS_UNUSED,
             struct ovsdb_base_type uuid_base;
             union ovsdb_atom atom;
             ovsdb_base_type_init(&uuid_base, OVSDB_TYPE_UUID);
-            check_ovsdb_error(ovsdb_atom_from_json(&atom, &uuid_base,
+            ovsdb_error_check_fatal(ovsdb_atom_from_json(&atom, &uuid_base,
                                                    uuid_json, NULL));
 
             json_t *copy = json_deep_copy(row);
@@ -1989,7 +1976,7 @@ read_backup(void)
     struct stat st;
     if (!fstat(STDIN_FILENO, &st) && S_ISREG(st.st_mode)) {
         struct ovsdb *db;
-        check_ovsdb_error(ovsdb_file_read("/dev/stdin", false, &db, NULL));
+        ovsdb_error_check_fatal(ovsdb_file_read("/dev/stdin", false, &db, NULL));
         return db;
     }
 
@@ -2028,7 +2015,7 @@ read_backup(void)
     struct ovsdb_error *error = ovsdb_file_read(name, false, &db, NULL);
     unlink(name);
     free(name);
-    check_ovsdb_error(error);
+    ovsdb_error_check_fatal(error);
     return db;
 }
 
@@ -2260,7 +2247,7 @@ static struct ovsdb_schema *
 read_schema(const char *file_name, json_t **jsonp)
 {
     struct ovsdb_schema *schema;
-    check_ovsdb_error(ovsdb_schema_from_file(file_name, &schema));
+    ovsdb_error_check_fatal(ovsdb_schema_from_file(file_name, &schema));
     if (jsonp) {
         *jsonp = ovsdb_schema_to_json(schema);
     }

@@ -869,11 +869,7 @@ main(int argc, char *argv[])
 
     const char *filename;
     SSET_FOR_EACH (filename, &db_filenames) {
-        struct ovsdb_error *error = open_db(&server, filename);
-        if (error) {
-            char *s = ovsdb_error_to_string_free(error);
-            ovs_fatal(0, "%s", s);
-        }
+        ovsdb_error_check_fatal(open_db(&server, filename));
     }
     sset_destroy(&db_filenames);
     refresh_server_db(&server);

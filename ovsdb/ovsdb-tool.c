@@ -176,22 +176,6 @@ usage(void)
 
 /* Helpers. */
 
-/* Exits with ERROR's message, prefixed by "ovsdb-tool: ". */
-static noreturn void
-fatal_error(struct ovsdb_error *error)
-{
-    char *s = ovsdb_error_to_string_free(error);
-    ovs_fatal(0, "%s", s);
-}
-
-static void
-check_ovsdb_error(struct ovsdb_error *error)
-{
-    if (error) {
-        fatal_error(error);
-    }
-}
-
 /* argv[I] if present, otherwise DEFAULT. */
 static const char *
 arg_or(const struct ovs_cmdl_context *ctx, int i, const char *default_)
@@ -203,7 +187,7 @@ static struct ovsdb_schema *
 read_schema_file(const char *file_name)
 {
     struct ovsdb_schema *schema;
-    check_ovsdb_error(ovsdb_schema_from_file(file_name, &schema));
+    ovsdb_error_check_fatal(ovsdb_schema_from_file(file_name, &schema));
     return schema;
 }
 
@@ -211,7 +195,7 @@ static struct ovsdb_schema *
 read_db_schema(const char *db_name)
 {
     struct ovsdb_schema *schema;
-    check_ovsdb_error(ovsdb_file_read_schema(db_name, &schema));
+    ovsdb_error_check_fatal(ovsdb_file_read_schema(db_name, &schema));
     return schema;
 }
 
@@ -255,7 +239,7 @@ do_create(struct ovs_cmdl_context *ctx)
     struct ovsdb_schema *schema = read_schema_file(schema_name);
     struct ovsdb_error *error = ovsdb_file_create(db_name, schema);
     ovsdb_schema_destroy(schema);
-    check_ovsdb_error(error);
+    ovsdb_error_check_fatal(error);
 }
 
 /* Reads DB_NAME, holding its lock if LOCK, writes a snapshot of DB (or of
@@ -266,7 +250,7 @@ save_db(const char *dst_name, const char *verb, struct ovsdb *db)
     char *comment = tool_comment(verb);
     struct ovsdb_error *error = ovsdb_file_save_copy(dst_name, comment, db);
     free(comment);
-    check_ovsdb_error(error);
+    ovsdb_error_check_fatal(error);
 }
 
 /* compact [DB [DST]] */
@@ -281,7 +265,7 @@ do_compact(struct ovs_cmdl_context *ctx)
      * compacted copy has replaced it. */
     struct ovsdb_file *file = NULL;
     struct ovsdb *db;
-    check_ovsdb_error(ovsdb_file_read(db_name, in_place, &db,
+    ovsdb_error_check_fatal(ovsdb_file_read(db_name, in_place, &db,
                                       in_place ? &file : NULL));
     save_db(dst_name, "compacted", db);
     ovsdb_destroy(db);
@@ -299,9 +283,9 @@ do_convert(struct ovs_cmdl_context *ctx)
     struct ovsdb_schema *new_schema = read_schema_file(schema_name);
     struct ovsdb_file *file = NULL;
     struct ovsdb *old, *new;
-    check_ovsdb_error(ovsdb_file_read(db_name, in_place, &old,
+    ovsdb_error_check_fatal(ovsdb_file_read(db_name, in_place, &old,
                                       in_place ? &file : NULL));
-    check_ovsdb_error(ovsdb_convert(old, new_schema, &new));
+    ovsdb_error_check_fatal(ovsdb_convert(old, new_schema, &new));
     ovsdb_schema_destroy(new_schema);
     save_db(dst_name, "converted", new);
     ovsdb_destroy(new);
@@ -386,7 +370,7 @@ static void
 check_db_kind(const char *db_name, const char *magic)
 {
     struct ovsdb_log *log;
-    check_ovsdb_error(ovsdb_log_open(db_name, OVSDB_MAGIC "|" RAFT_MAGIC,
+    ovsdb_error_check_fatal(ovsdb_log_open(db_name, OVSDB_MAGIC "|" RAFT_MAGIC,
                                      OVSDB_LOG_READ_ONLY, 0, &log));
     bool match = !strcmp(ovsdb_log_get_magic(log), magic);
     ovsdb_log_close(log);
@@ -454,7 +438,7 @@ transact(struct ovs_cmdl_context *ctx, bool read_only)
 
     struct ovsdb_file *file = NULL;
     struct ovsdb *db;
-    check_ovsdb_error(ovsdb_file_read(db_name, !read_only, &db,
+    ovsdb_error_check_fatal(ovsdb_file_read(db_name, !read_only, &db,
                                       read_only ? NULL : &file));
 
     bool durable = false;
@@ -624,7 +608,7 @@ do_show_log(struct ovs_cmdl_context *ctx)
 {
     const char *db_name = arg_or(ctx, 1, default_db_name());
     struct ovsdb_log *log;
-    check_ovsdb_error(ovsdb_log_open(db_name, OVSDB_MAGIC,
+    ovsdb_error_check_fatal(ovsdb_log_open(db_name, OVSDB_MAGIC,
                                      OVSDB_LOG_READ_ONLY, -1, &log));
 
     struct ovsdb_schema *schema = NULL;
@@ -633,7 +617,7 @@ do_show_log(struct ovs_cmdl_context *ctx)
         json_t *json;
         struct ovsdb_error *error = ovsdb_log_read(log, &json);
         if (error) {
-            fatal_error(error);
+            ovsdb_error_check_fatal(error);
         }
         if (!json) {
             break;
@@ -644,7 +628,7 @@ do_show_log(struct ovs_cmdl_context *ctx)
             error = ovsdb_schema_from_json(json, &schema);
             if (error) {
                 json_decref(json);
-                fatal_error(error);
+                ovsdb_error_check_fatal(error);
             }
             printf(" \"%s\" schema, version=\"%s\", cksum=\"%s\"\n",
                    schema->name, schema->version ? schema->version : "",

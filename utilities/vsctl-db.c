@@ -1004,13 +1004,23 @@ set_column(struct vsctl_context *ctx, const struct ovsdb_idl_table_class *tc,
     free(value);
 }
 
+/* The row that "set", "add", "remove" and "clear" change: table argv[1],
+ * record argv[2].  With --if-exists a missing record gives NULL (nothing to
+ * do); without, it is an error.  Stores the table in *TCP. */
+static const struct ovsdb_idl_row *
+get_target_row(struct vsctl_context *ctx,
+               const struct ovsdb_idl_table_class **tcp)
+{
+    bool must_exist = !shash_find(ctx->options, "--if-exists");
+    *tcp = get_table(ctx->argv[1]);
+    return vsctl_get_row(ctx, *tcp, ctx->argv[2], must_exist);
+}
+
 static void
 cmd_set(struct vsctl_context *ctx)
 {
-    bool must_exist = !shash_find(ctx->options, "--if-exists");
-    const struct ovsdb_idl_table_class *tc = get_table(ctx->argv[1]);
-    const struct ovsdb_idl_row *row = vsctl_get_row(ctx, tc, ctx->argv[2],
-                                                    must_exist);
+    const struct ovsdb_idl_table_class *tc;
+    const struct ovsdb_idl_row *row = get_target_row(ctx, &tc);
     if (!row) {
         return;
     }
@@ -1034,10 +1044,8 @@ get_mutable_column(const struct ovsdb_idl_table_class *tc,
 static void
 cmd_add(struct vsctl_context *ctx)
 {
-    bool must_exist = !shash_find(ctx->options, "--if-exists");
-    const struct ovsdb_idl_table_class *tc = get_table(ctx->argv[1]);
-    const struct ovsdb_idl_row *row = vsctl_get_row(ctx, tc, ctx->argv[2],
-                                                    must_exist);
+    const struct ovsdb_idl_table_class *tc;
+    const struct ovsdb_idl_row *row = get_target_row(ctx, &tc);
     if (!row) {
         return;
     }
@@ -1072,10 +1080,8 @@ cmd_add(struct vsctl_context *ctx)
 static void
 cmd_remove(struct vsctl_context *ctx)
 {
-    bool must_exist = !shash_find(ctx->options, "--if-exists");
-    const struct ovsdb_idl_table_class *tc = get_table(ctx->argv[1]);
-    const struct ovsdb_idl_row *row = vsctl_get_row(ctx, tc, ctx->argv[2],
-                                                    must_exist);
+    const struct ovsdb_idl_table_class *tc;
+    const struct ovsdb_idl_row *row = get_target_row(ctx, &tc);
     if (!row) {
         return;
     }
@@ -1144,10 +1150,8 @@ cmd_remove(struct vsctl_context *ctx)
 static void
 cmd_clear(struct vsctl_context *ctx)
 {
-    bool must_exist = !shash_find(ctx->options, "--if-exists");
-    const struct ovsdb_idl_table_class *tc = get_table(ctx->argv[1]);
-    const struct ovsdb_idl_row *row = vsctl_get_row(ctx, tc, ctx->argv[2],
-                                                    must_exist);
+    const struct ovsdb_idl_table_class *tc;
+    const struct ovsdb_idl_row *row = get_target_row(ctx, &tc);
     if (!row) {
         return;
     }
