@@ -728,9 +728,18 @@ execute_operation(struct execution *x, const json_t *json, size_t index,
     }
     op_parser_destroy(&p);
 
-    if (!error && read_only && !op->read_only) {
-        error = ovsdb_error("not allowed", "%s operation not allowed when "
-                           "database server is in read only mode", op->name);
+    if (!error && !op->read_only) {
+        /* Databases whose names start with "_" (the server's own "_Server")
+         * are the server's to write, never a client's. */
+        if (x->db->name[0] == '_') {
+            error = ovsdb_error("not allowed", "%s operation not allowed on "
+                                "table in reserved database %s",
+                                op->name, x->db->name);
+        } else if (read_only) {
+            error = ovsdb_error("not allowed", "%s operation not allowed "
+                                "when database server is in read only mode",
+                                op->name);
+        }
     }
     if (error) {
         json_decref(result);

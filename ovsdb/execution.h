@@ -39,7 +39,10 @@
  * READ_ONLY rejects every operation that would change the database
  * ("not allowed" error: a read-only remote), after checking it as usual,
  * so a malformed operation still gets its own error first, as in Open
- * vSwitch.  SESSION (may be NULL) is the
+ * vSwitch.  A database whose name starts with "_" (the server's own
+ * "_Server") is always read-only here, with Open vSwitch's wording ("...
+ * not allowed on table in reserved database _Server").  SESSION (may be
+ * NULL) is the
  * client, for "assert" of a lock it must hold.
  *
  * Ownership: PARAMS is borrowed; the returned JSON is the caller's.

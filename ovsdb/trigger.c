@@ -15,44 +15,6 @@
 
 COVERAGE_DEFINE(ovsdb_trigger_retry);
 
-/* Databases whose names start with "_" (the server's own "_Server") are
- * kept by the server itself: clients may read them, never write. */
-static bool
-is_reserved_db(const struct ovsdb *db)
-{
-    return db->name[0] == '_';
-}
-
-/* RESULT is the result of a transaction on a reserved database that was
- * executed read-only because of that: words its "not allowed" error as
- * Open vSwitch does for reserved databases. */
-static void
-reword_reserved_error(const struct ovsdb_trigger *t, json_t *result)
-{
-    /* The failed operation's error is the last non-null result (the
-     * operations after it never ran). */
-    size_t index = json_array_size(result);
-    json_t *error = NULL;
-    while (index > 0 && !error) {
-        error = json_array_get(result, --index);
-        if (json_is_null(error)) {
-            error = NULL;
-        }
-    }
-    const char *tag = json_string_value(json_object_get(error, "error"));
-    if (!tag || strcmp(tag, "not allowed")) {
-        return;
-    }
-
-    const json_t *op = json_array_get(t->params, index + 1);
-    const char *op_name = json_string_value(json_object_get(op, "op"));
-    char *details = xasprintf("%s operation not allowed on table in "
-                              "reserved database %s",
-                              op_name ? op_name : "this", t->db->name);
-    json_object_set_new(error, "details", json_string(details));
-    free(details);
-}
-
 /* Runs T's transaction at time NOW.  Returns true if it completed (T's
  * result is set), false if it must keep waiting (T's deadline is updated). */
 static bool
@@ -61,15 +23,9 @@ trigger_try(struct ovsdb_trigger *t, long long int now)
     long long int timeout = LLONG_MAX;
     bool durable = false;
     struct ovsdb_txn *txn = NULL;
-    bool reserved = is_reserved_db(t->db) && !t->read_only;
-
     json_t *result = ovsdb_execute(t->db, t->session, t->params,
-                                   t->read_only || reserved,
-                                   now - t->created, &timeout, &durable,
-                                   &txn);
-    if (result && !txn && reserved) {
-        reword_reserved_error(t, result);
-    }
+                                   t->read_only, now - t->created, &timeout,
+                                   &durable, &txn);
     if (!result) {
         t->deadline = (timeout == LLONG_MAX || timeout > LLONG_MAX - t->created
                        ? LLONG_MAX : t->created + timeout);
