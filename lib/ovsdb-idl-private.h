@@ -53,7 +53,19 @@ struct ovsdb_idl {
     struct seq *change_seq;
     bool has_ever_connected;
     bool tracking;                          /* Any column tracked. */
-    bool cond_changed;
+
+    /* Conditions.  Each ovsdb_idl_set_condition() that changes something
+     * is one generation (cond_gen).  A monitor request or
+     * monitor_cond_change carries every table's current condition, so its
+     * reply means that generation is in effect (cond_acked_gen, what
+     * ovsdb_idl_get_condition_seqno() reports). */
+    bool cond_changed;                      /* Not yet sent to the live
+                                             * monitor. */
+    unsigned int cond_gen;
+    unsigned int cond_sent_gen;             /* Of the last request sent. */
+    unsigned int cond_acked_gen;
+    json_t *cond_request_id;                /* monitor_cond_change in
+                                             * flight, or NULL. */
 
     char *lock_name;
     json_t *lock_request_id;

@@ -1046,15 +1046,16 @@ ovsdb_idl_loop_try_commit(struct ovsdb_idl_loop *loop)
         retval = -1;
         break;
     case TXN_SUCCESS:
-        if (txn->inc_table) {
-            loop->cur_cfg = loop->next_cfg;
-            loop->next_cfg = ovsdb_idl_txn_get_increment_new_value(txn);
-        }
+        loop->cur_cfg = loop->next_cfg;
         /* The replica changed under our feet: look again. */
         poll_immediate_wake();
         retval = 1;
         break;
     case TXN_UNCHANGED:
+        /* The database already is as NEXT_CFG wants it. */
+        loop->cur_cfg = loop->next_cfg;
+        retval = 1;
+        break;
     case TXN_ABORTED:
     case TXN_NOT_LOCKED:
         retval = 1;

@@ -108,6 +108,7 @@ ovsdb_idl_destroy(struct ovsdb_idl *idl)
     jsonrpc_session_close(idl->session);
     json_decref(idl->request_id);
     json_decref(idl->lock_request_id);
+    json_decref(idl->cond_request_id);
     json_decref(idl->monitor_id);
     free(idl->lock_name);
     seq_destroy(idl->change_seq);
@@ -637,7 +638,7 @@ ovsdb_idl_server_has_column(const struct ovsdb_idl *idl,
     return table->in_server && bitmap_is_set(table->server_columns, idx);
 }
 
-void
+unsigned int
 ovsdb_idl_set_condition(struct ovsdb_idl *idl,
                         const struct ovsdb_idl_table_class *tc,
                         json_t *condition)
@@ -652,11 +653,18 @@ ovsdb_idl_set_condition(struct ovsdb_idl *idl,
         || (table->condition && condition
             && json_equal(table->condition, condition))) {
         json_decref(condition);
-        return;
+        return idl->cond_gen;
     }
     json_decref(table->condition);
     table->condition = condition;
     idl->cond_changed = true;
+    return ++idl->cond_gen;
+}
+
+unsigned int
+ovsdb_idl_get_condition_seqno(const struct ovsdb_idl *idl)
+{
+    return idl->cond_acked_gen;
 }
 
 /* Tracking. */
@@ -1124,10 +1132,16 @@ ovsdb_idl_send_monitor_request(struct ovsdb_idl *idl)
     json_t *params = json_pack("[s O o]", idl->class_->database,
                                idl->monitor_id, requests);
     if (version == 3) {
+        /* Resuming sends the changes since LAST_ID filtered by the
+         * conditions in this request.  They apply to our rows only if
+         * those were chosen by the same conditions: after a change the
+         * server has not confirmed, reload instead. */
+        bool resume = (idl->have_last_id
+                       && idl->cond_acked_gen == idl->cond_gen);
         char last_id[UUID_LEN + 1];
         struct uuid zero;
         uuid_zero(&zero);
-        const struct uuid *id = idl->have_last_id ? &idl->last_id : &zero;
+        const struct uuid *id = resume ? &idl->last_id : &zero;
         snprintf(last_id, sizeof last_id, UUID_FMT, UUID_ARGS(id));
         json_array_append_new(params, json_string(last_id));
     }
@@ -1135,6 +1149,7 @@ ovsdb_idl_send_monitor_request(struct ovsdb_idl *idl)
                            params);
     idl->state = IDL_S_MONITOR_REQUESTED;
     idl->cond_changed = false;
+    idl->cond_sent_gen = idl->cond_gen;
 }
 
 static void
@@ -1154,10 +1169,34 @@ ovsdb_idl_send_cond_change(struct ovsdb_idl *idl)
     /* The monitor keeps its id: old and new are the same. */
     json_t *params = json_pack("[O O o]", idl->monitor_id, idl->monitor_id,
                                changes);
+    json_decref(idl->cond_request_id);
+    idl->cond_request_id = NULL;
     jsonrpc_session_send(idl->session,
                          jsonrpc_create_request("monitor_cond_change",
-                                                params, NULL));
+                                                params,
+                                                &idl->cond_request_id));
     idl->cond_changed = false;
+    idl->cond_sent_gen = idl->cond_gen;
+}
+
+/* The server sends the rows that start or stop matching before its reply,
+ * so by now the replica reflects the conditions of the request. */
+static void
+ovsdb_idl_handle_cond_change_reply(struct ovsdb_idl *idl,
+                                   const struct jsonrpc_msg *msg)
+{
+    json_decref(idl->cond_request_id);
+    idl->cond_request_id = NULL;
+    if (msg->type == JSONRPC_ERROR) {
+        /* The server changed nothing: the replica keeps the rows of the
+         * previous conditions.  Counting the request as answered keeps
+         * anyone waiting for it from waiting forever. */
+        char *s = json_dumps(msg->error, JSON_COMPACT | JSON_ENCODE_ANY);
+        VLOG_WARN("%s: monitor_cond_change failed: %s",
+                  jsonrpc_session_get_name(idl->session), s);
+        free(s);
+    }
+    idl->cond_acked_gen = idl->cond_sent_gen;
 }
 
 static void
@@ -1256,6 +1295,9 @@ ovsdb_idl_handle_monitor_reply(struct ovsdb_idl *idl,
     }
     idl->active_monitor_version = version;
     idl->state = IDL_S_MONITORING;
+    /* "monitor" ignores conditions: the replica holds every row, which is
+     * as close to them as that server gets. */
+    idl->cond_acked_gen = idl->cond_sent_gen;
     ovsdb_idl_apply_updates(idl, updates, version == 1 ? 1 : 2);
     idl->has_ever_connected = true;
     ovsdb_idl_bump_seqno(idl);
@@ -1333,8 +1375,11 @@ ovsdb_idl_handle_msg(struct ovsdb_idl *idl, const struct jsonrpc_msg *msg)
     } else if (idl->lock_request_id
                && json_equal(msg->id, idl->lock_request_id)) {
         ovsdb_idl_handle_lock_reply(idl, msg);
+    } else if (idl->cond_request_id
+               && json_equal(msg->id, idl->cond_request_id)) {
+        ovsdb_idl_handle_cond_change_reply(idl, msg);
     } else if (!ovsdb_idl_txn_process_reply(idl, msg)) {
-        /* monitor_cond_change and unlock replies need nothing. */
+        /* Unlock replies need nothing. */
     }
 }
 
@@ -1346,6 +1391,10 @@ ovsdb_idl_connection_changed(struct ovsdb_idl *idl)
     idl->request_id = NULL;
     json_decref(idl->lock_request_id);
     idl->lock_request_id = NULL;
+    /* A condition change in flight is lost with the connection; the next
+     * monitor request carries the conditions. */
+    json_decref(idl->cond_request_id);
+    idl->cond_request_id = NULL;
     bool had_lock = idl->has_lock;
     idl->has_lock = false;
     idl->is_lock_contended = false;
@@ -1362,6 +1411,15 @@ ovsdb_idl_connection_changed(struct ovsdb_idl *idl)
     }
 }
 
+/* Whether a condition change should go to the live monitor now.  One at a
+ * time: the next waits for the reply to the last. */
+static bool
+ovsdb_idl_cond_change_due(const struct ovsdb_idl *idl)
+{
+    return (idl->cond_changed && idl->state == IDL_S_MONITORING
+            && !idl->cond_request_id);
+}
+
 void
 ovsdb_idl_run(struct ovsdb_idl *idl)
 {
@@ -1376,11 +1434,14 @@ ovsdb_idl_run(struct ovsdb_idl *idl)
          * changes wait until it is committed. */
         return;
     }
-    if (idl->cond_changed && idl->state == IDL_S_MONITORING) {
+    if (ovsdb_idl_cond_change_due(idl)) {
         if (idl->active_monitor_version >= 2) {
             ovsdb_idl_send_cond_change(idl);
         } else {
-            ovsdb_idl_send_monitor_request(idl);
+            /* "monitor" cannot change its rows: see
+             * ovsdb_idl_set_condition(). */
+            idl->cond_changed = false;
+            idl->cond_acked_gen = idl->cond_gen;
         }
     }
     for (;;) {
@@ -1401,6 +1462,10 @@ ovsdb_idl_wait(struct ovsdb_idl *idl)
 {
     jsonrpc_session_wait(idl->session);
     jsonrpc_session_recv_wait(idl->session);
+    if (ovsdb_idl_cond_change_due(idl) && !idl->txn) {
+        /* ovsdb_idl_set_condition() since the last run: send it. */
+        poll_immediate_wake();
+    }
 }
 
 unsigned int

@@ -137,17 +137,36 @@ bool ovsdb_idl_server_has_column(const struct ovsdb_idl *,
 
 /* Conditional monitoring: replicate only the rows of TABLE that match
  * CONDITION, a JSON array of RFC 7047 conditions (NULL or [true]: every
- * row).  Takes effect at the next (re)connection or at once if connected
- * with monitor_cond(_since) ("monitor_cond_change").  Takes over
- * CONDITION. */
-void ovsdb_idl_set_condition(struct ovsdb_idl *,
-                             const struct ovsdb_idl_table_class *,
-                             json_t *condition);
+ * row).  Takes over CONDITION.
+ *
+ * While monitoring with monitor_cond(_since) the IDL sends the change at
+ * once ("monitor_cond_change", one request in flight at a time); the
+ * server answers with the rows that start or stop matching, which the
+ * replica (and change tracking) shows as inserts and deletes.  Otherwise
+ * the condition goes with the next monitor request.  A condition changed
+ * while disconnected makes that request a full reload rather than a
+ * monitor_cond_since resumption, whose changes would be filtered by the
+ * new condition but applied to rows chosen by the old one.
+ *
+ * Returns the condition seqno at which the server will have applied
+ * CONDITION: once ovsdb_idl_get_condition_seqno() reaches it, the replica
+ * holds exactly the matching rows.  A server that only knows "monitor"
+ * cannot filter: the replica then holds every row, whatever the
+ * condition, and the seqno moves at once. */
+unsigned int ovsdb_idl_set_condition(struct ovsdb_idl *,
+                                     const struct ovsdb_idl_table_class *,
+                                     json_t *condition);
+unsigned int ovsdb_idl_get_condition_seqno(const struct ovsdb_idl *);
 
 /* Locks.  A client that needs exclusive write access (ovs-vswitchd takes
  * "ovs_vswitchd") names a lock; the IDL asks for it on every connection.
- * While the IDL does not hold it, commits fail with NOT_LOCKED.  NULL
- * releases the lock. */
+ * While the IDL does not hold it, commits fail with NOT_LOCKED without
+ * reaching the server, and every transaction it does send asserts the
+ * lock (the server refuses it, NOT_LOCKED too, if the lock was stolen
+ * meanwhile).  When the server hands the lock over ("locked") or another
+ * client steals it ("stolen"), has_lock changes and the change seqno
+ * moves; a client robbed of its lock stays in line for it.  NULL releases
+ * the lock.  Locks bind only the clients that ask for them. */
 void ovsdb_idl_set_lock(struct ovsdb_idl *, const char *lock_name);
 bool ovsdb_idl_has_lock(const struct ovsdb_idl *);
 /* True if another client holds the lock we asked for. */
@@ -298,14 +317,26 @@ struct ovsdb_idl_loop {
     struct ovsdb_idl_txn *committing_txn;
     unsigned int precommit_seqno;
     struct ovsdb_idl_txn *open_txn;
-    /* Next cfg value seen in the last successful increment (or -1). */
+    /* For the caller's bookkeeping (as ovs-vswitchd's Open_vSwitch
+     * cur_cfg): set NEXT_CFG to what the open transaction puts in place;
+     * when it commits successfully (or had nothing to change) the loop
+     * copies it to CUR_CFG. */
     int64_t cur_cfg, next_cfg;
 };
 
 #define OVSDB_IDL_LOOP_INITIALIZER(IDL) { (IDL), 0, NULL, 0, NULL, 0, 0 }
 
+/* Frees the loop's transactions, not its IDL: the caller still
+ * ovsdb_idl_destroy()s that. */
 void ovsdb_idl_loop_destroy(struct ovsdb_idl_loop *);
+/* Runs the IDL and returns a new open transaction, or NULL while one is
+ * still in flight (at most one is) or after TRY_AGAIN until the replica
+ * has changed. */
 struct ovsdb_idl_txn *ovsdb_idl_loop_run(struct ovsdb_idl_loop *);
+/* Commits the open transaction, if any, and arranges to wake when its
+ * outcome is known.  Returns 1 if the last transaction is done (success,
+ * unchanged, not locked), 0 while it is in flight, -1 after TRY_AGAIN or
+ * an error. */
 int ovsdb_idl_loop_commit_and_wait(struct ovsdb_idl_loop *);
 
 #endif /* ovsdb-idl.h */

@@ -1,10 +1,19 @@
 /* test-ovsdb-idl: drives the C IDL (through code generated from
  * tests/idltest.ovsschema) against a server, for tests/ovsdb-idl.at.
  *
- * Usage: test-ovsdb-idl [--track] [--columns=TABLE.COL,...] REMOTE STEP...
+ * Usage: test-ovsdb-idl [--track] [--cond=TABLE:CONDITION]... REMOTE STEP...
  *
  * Prints the replica ("NNN: ..." lines, rows sorted) once it is initially
- * complete and after every step.  A STEP is:
+ * complete and after every step.  --cond sets a monitor condition (a JSON
+ * array) on TABLE before the first connection.
+ *
+ * The replica printed is that of IDL 1.  "@N STEP" (N from 2 to 4) runs
+ * STEP on IDL N instead: another client of the same server, created when
+ * first named and only ever run by its own steps, so its state stays as
+ * that step left it.  After each step, every IDL that asked for a lock
+ * prints "idlN lock NAME: has_lock=... contended=...".
+ *
+ * A STEP is:
  *
  *   [OPERATION, ...]   a raw "transact" on the idltest database sent over a
  *                      separate connection (another client); prints the
@@ -16,6 +25,24 @@
  *   pause FILE         creates FILE, waits until someone removes it (e.g.
  *                      after restarting the server), then waits until the
  *                      IDL's monitor is back
+ *   disconnect         drops the IDL's connection and goes on at once: the
+ *                      next step finds the IDL reconnecting
+ *   lock NAME          ovsdb_idl_set_lock(), then runs the IDL until the
+ *                      server has answered (the IDL has or waits for it)
+ *   unlock             ovsdb_idl_set_lock(NULL)
+ *   wait-lock          runs the IDL until it has its lock; says whether its
+ *                      change seqno (and change seq) moved meanwhile
+ *   raw-lock NAME | raw-steal NAME | raw-unlock NAME
+ *                      that request over the other client's connection;
+ *                      prints the reply, then waits until the IDL's change
+ *                      seqno moves (not with "nowait")
+ *   cond TABLE COND    ovsdb_idl_set_condition(), then runs the IDL until
+ *                      ovsdb_idl_get_condition_seqno() says it applies
+ *   loop [OPS]         a daemon on struct ovsdb_idl_loop (see loop_step())
+ *                      until it has nothing left to do; OPS, a raw
+ *                      transaction, goes in after its first transaction is
+ *                      built and before that is committed
+ *   exit               destroys the IDL (not IDL 1)
  *   CMD, CMD, ...      one IDL transaction made of these commands, committed
  *                      with ovsdb_idl_txn_commit_block(); prints its status
  *
@@ -52,6 +79,7 @@
 #include "ovsdb-data.h"
 #include "ovsdb-idl.h"
 #include "poll-loop.h"
+#include "seq.h"
 #include "smap.h"
 #include "stream.h"
 #include "tests/idltest-idl.h"
@@ -60,6 +88,14 @@
 
 static int step;
 static bool track;
+
+/* The IDLs, by number (1 to MAX_CLIENTS), and the lock each asked for. */
+#define MAX_CLIENTS 4
+struct client {
+    struct ovsdb_idl *idl;
+    char *lock_name;
+};
+static struct client clients[MAX_CLIENTS + 1];
 
 static int
 compare_strings(const void *a_, const void *b_)
@@ -226,6 +262,15 @@ print_idl(struct ovsdb_idl *idl)
     lines_flush(&l);
     if (track) {
         print_tracked(idl);
+    }
+    for (int i = 1; i <= MAX_CLIENTS; i++) {
+        const struct client *c = &clients[i];
+        if (c->idl && c->lock_name) {
+            printf("%03d: idl%d lock %s: has_lock=%s contended=%s\n", step, i,
+                   c->lock_name,
+                   ovsdb_idl_has_lock(c->idl) ? "true" : "false",
+                   ovsdb_idl_is_lock_contended(c->idl) ? "true" : "false");
+        }
     }
     step++;
 }
@@ -454,6 +499,20 @@ idl_txn_step(struct ovsdb_idl *idl, const char *arg)
     ovsdb_idl_txn_destroy(txn);
 }
 
+/* Runs IDL until its change seqno differs from SEQNO. */
+static void
+wait_for_change(struct ovsdb_idl *idl, unsigned int seqno)
+{
+    for (;;) {
+        ovsdb_idl_run(idl);
+        if (ovsdb_idl_get_seqno(idl) != seqno) {
+            return;
+        }
+        ovsdb_idl_wait(idl);
+        poll_block();
+    }
+}
+
 static void
 raw_step(struct jsonrpc *rpc, struct ovsdb_idl *idl, const char *arg,
          bool wait)
@@ -488,15 +547,228 @@ raw_step(struct jsonrpc *rpc, struct ovsdb_idl *idl, const char *arg,
         return;
     }
     /* Another client's change reaches us as an update notification. */
+    wait_for_change(idl, ovsdb_idl_get_seqno(idl));
+}
+
+/* Sends METHOD ("lock", "steal" or "unlock") for lock NAME over RPC. */
+static void
+raw_lock_step(struct jsonrpc *rpc, struct ovsdb_idl *idl, const char *method,
+              const char *name, bool wait)
+{
     unsigned int seqno = ovsdb_idl_get_seqno(idl);
-    while (ovsdb_idl_get_seqno(idl) == seqno) {
+    struct jsonrpc_msg *reply;
+    int error = jsonrpc_transact_block(
+        rpc, jsonrpc_create_request(method, json_pack("[s]", name), NULL),
+        &reply);
+    if (error) {
+        ovs_fatal(error, "%s failed", method);
+    }
+    json_t *result = reply->type == JSONRPC_REPLY ? reply->result
+                                                  : reply->error;
+    char *s = json_dumps(result, JSON_COMPACT | JSON_SORT_KEYS
+                         | JSON_ENCODE_ANY);
+    printf("%03d: raw %s reply %s\n", step, method, s);
+    free(s);
+    jsonrpc_msg_destroy(reply);
+    if (wait) {
+        /* The IDL hears "locked" or "stolen". */
+        wait_for_change(idl, seqno);
+    }
+}
+
+static void
+lock_step(struct client *c, const char *name)
+{
+    free(c->lock_name);
+    c->lock_name = name ? xstrdup(name) : NULL;
+    ovsdb_idl_set_lock(c->idl, name);
+    while (name) {
+        ovsdb_idl_run(c->idl);
+        if (ovsdb_idl_has_lock(c->idl)
+            || ovsdb_idl_is_lock_contended(c->idl)) {
+            break;
+        }
+        ovsdb_idl_wait(c->idl);
+        poll_block();
+    }
+}
+
+/* A client waiting for its lock looks at the IDL when the change seqno (or
+ * the change seq, from another thread) moves: getting the lock must move
+ * both. */
+static void
+wait_lock_step(struct ovsdb_idl *idl, int n)
+{
+    unsigned int seqno = ovsdb_idl_get_seqno(idl);
+    uint64_t seq = seq_read(ovsdb_idl_get_change_seq(idl));
+    for (;;) {
         ovsdb_idl_run(idl);
-        if (ovsdb_idl_get_seqno(idl) != seqno) {
+        if (ovsdb_idl_has_lock(idl)) {
             break;
         }
         ovsdb_idl_wait(idl);
         poll_block();
     }
+    printf("%03d: idl%d got its lock, seqno %s, change seq %s\n", step, n,
+           ovsdb_idl_get_seqno(idl) != seqno ? "moved" : "DID NOT MOVE",
+           seq_read(ovsdb_idl_get_change_seq(idl)) != seq
+           ? "moved" : "DID NOT MOVE");
+}
+
+/* Sets the condition in ARG, "TABLE CONDITION" (or with SEP for the
+ * space), on IDL.  Returns the condition seqno it will be in effect at. */
+static unsigned int
+set_condition(struct ovsdb_idl *idl, const char *arg, char sep)
+{
+    const char *sp = strchr(arg, sep);
+    if (!sp) {
+        ovs_fatal(0, "%s: TABLE%cCONDITION expected", arg, sep);
+    }
+    char *table_name = xmemdup0(arg, sp - arg);
+    const struct ovsdb_idl_table_class *tc = NULL;
+    for (size_t i = 0; i < idltest_idl_class.n_tables; i++) {
+        if (!strcmp(idltest_idl_class.tables[i].name, table_name)) {
+            tc = &idltest_idl_class.tables[i];
+        }
+    }
+    if (!tc) {
+        ovs_fatal(0, "cond: no table %s", table_name);
+    }
+    free(table_name);
+    json_error_t jerr;
+    json_t *cond = json_loads(sp + 1, JSON_DECODE_ANY, &jerr);
+    if (!cond) {
+        ovs_fatal(0, "cond: %s: bad JSON (%s)", sp + 1, jerr.text);
+    }
+    return ovsdb_idl_set_condition(idl, tc, cond);
+}
+
+static void
+cond_step(struct ovsdb_idl *idl, const char *arg)
+{
+    unsigned int seqno = set_condition(idl, arg, ' ');
+    for (;;) {
+        ovsdb_idl_run(idl);
+        if ((int) (ovsdb_idl_get_condition_seqno(idl) - seqno) >= 0) {
+            break;
+        }
+        ovsdb_idl_wait(idl);
+        poll_block();
+    }
+}
+
+static int
+compare_simple_by_i(const void *a_, const void *b_)
+{
+    const struct idltest_simple *const *a = a_;
+    const struct idltest_simple *const *b = b_;
+    return (*a)->i < (*b)->i ? -1 : (*a)->i > (*b)->i;
+}
+
+/* A daemon in the style of ovs-vswitchd, on struct ovsdb_idl_loop.  Its
+ * configuration is each simple row's "r"; its status is that row's "s",
+ * which must read "r=R".  A transaction that fixes status verifies the "r"
+ * it was based on and bumps the "i" of the link1 row "counter" (if there
+ * is one), so the counter tells how many status transactions committed.
+ * Each built transaction sets next_cfg to its number.  Stops once a
+ * transaction found nothing to do, or when the IDL is not allowed to
+ * write (its lock is elsewhere). */
+static void
+loop_step(struct ovsdb_idl *idl, struct jsonrpc *rpc, const char *ops)
+{
+    struct ovsdb_idl_loop loop = OVSDB_IDL_LOOP_INITIALIZER(idl);
+    int n_built = 0;
+    for (;;) {
+        struct ovsdb_idl_txn *txn = ovsdb_idl_loop_run(&loop);
+        bool wrote = false;
+        if (txn) {
+            if (loop.committing_txn) {
+                printf("%03d: loop: new transaction while one is in "
+                       "flight\n", step);
+            }
+            n_built++;
+            loop.next_cfg = n_built;
+            struct ds d = DS_EMPTY_INITIALIZER;
+            ds_put_format(&d, "loop txn %d (cur_cfg=%"PRId64"):", n_built,
+                          loop.cur_cfg);
+
+            size_t n = 0;
+            const struct idltest_simple *r;
+            IDLTEST_SIMPLE_FOR_EACH (r, idl) {
+                n++;
+            }
+            const struct idltest_simple **rows = xmalloc((n + 1)
+                                                         * sizeof *rows);
+            n = 0;
+            IDLTEST_SIMPLE_FOR_EACH (r, idl) {
+                rows[n++] = r;
+            }
+            qsort(rows, n, sizeof *rows, compare_simple_by_i);
+            for (size_t i = 0; i < n; i++) {
+                char *status = xasprintf("r=%g", rows[i]->r);
+                if (strcmp(rows[i]->s, status)) {
+                    if (!wrote) {
+                        ds_put_cstr(&d, " status of");
+                    }
+                    ds_put_format(&d, " i=%"PRId64, rows[i]->i);
+                    idltest_simple_verify_r(rows[i]);
+                    idltest_simple_set_s(rows[i], status);
+                    wrote = true;
+                }
+                free(status);
+            }
+            free(rows);
+            const struct idltest_link1 *counter = find_link1(idl, "counter",
+                                                             true);
+            if (wrote && counter) {
+                ovsdb_idl_txn_increment(txn, &counter->header_,
+                                        &idltest_link1_col_i, false);
+                ds_put_cstr(&d, ", counter+1");
+            }
+            if (!wrote) {
+                ds_put_cstr(&d, " nothing to do");
+            }
+            printf("%03d: %s\n", step, ds_cstr(&d));
+            ds_destroy(&d);
+            if (n_built == 1 && ops) {
+                raw_step(rpc, idl, ops, false);
+            }
+        }
+        int retval = ovsdb_idl_loop_commit_and_wait(&loop);
+        if (txn) {
+            printf("%03d: loop txn %d: commit_and_wait=%d\n", step, n_built,
+                   retval);
+            if (retval == 1 && !wrote) {
+                break;
+            }
+            if (retval == 1 && !ovsdb_idl_has_lock(idl)
+                && ovsdb_idl_is_lock_contended(idl)) {
+                printf("%03d: loop: not locked\n", step);
+                break;
+            }
+        }
+        if (n_built > 10) {
+            printf("%03d: loop: gave up\n", step);
+            break;
+        }
+        poll_block();
+    }
+    printf("%03d: loop done, cur_cfg=%"PRId64"\n", step, loop.cur_cfg);
+    ovsdb_idl_loop_destroy(&loop);
+}
+
+static struct client *
+get_client(const char *remote, int n)
+{
+    struct client *c = &clients[n];
+    if (!c->idl) {
+        c->idl = ovsdb_idl_create(remote, &idltest_idl_class, true, true);
+        ovsdb_idl_wait_for_replica_block(c->idl);
+        if (!ovsdb_idl_is_monitoring(c->idl)) {
+            ovs_fatal(0, "%s: no replica", remote);
+        }
+    }
+    return c;
 }
 
 static void
@@ -524,27 +796,39 @@ main(int argc, char *argv[])
     set_program_name(argv[0]);
     static const struct option long_options[] = {
         { "track", no_argument, NULL, 't' },
+        { "cond", required_argument, NULL, 'c' },
         { NULL, 0, NULL, 0 },
     };
+    char **conds = NULL;
+    size_t n_conds = 0;
     int c;
     while ((c = getopt_long(argc, argv, "", long_options, NULL)) != -1) {
         if (c == 't') {
             track = true;
+        } else if (c == 'c') {
+            conds = xrealloc(conds, (n_conds + 1) * sizeof *conds);
+            conds[n_conds++] = optarg;
         } else {
             exit(EXIT_FAILURE);
         }
     }
     if (optind >= argc) {
-        ovs_fatal(0, "usage: %s [--track] REMOTE [STEP...]", argv[0]);
+        ovs_fatal(0, "usage: %s [--track] [--cond=TABLE:COND]... REMOTE "
+                  "[STEP...]", argv[0]);
     }
     setvbuf(stdout, NULL, _IONBF, 0);
     const char *remote = argv[optind++];
 
     struct ovsdb_idl *idl = ovsdb_idl_create(remote, &idltest_idl_class,
                                              true, true);
+    clients[1].idl = idl;
     if (track) {
         ovsdb_idl_track_add_all(idl);
     }
+    for (size_t i = 0; i < n_conds; i++) {
+        set_condition(idl, conds[i], ':');
+    }
+    free(conds);
     ovsdb_idl_wait_for_replica_block(idl);
     if (!ovsdb_idl_is_monitoring(idl)) {
         ovs_fatal(0, "%s: no replica", remote);
@@ -554,26 +838,47 @@ main(int argc, char *argv[])
     struct jsonrpc *rpc = NULL;
     for (int i = optind; i < argc; i++) {
         const char *arg = argv[i];
+        int n = 1;
+        if (arg[0] == '@' && arg[1] >= '1' && arg[1] <= '0' + MAX_CLIENTS
+            && arg[2] == ' ') {
+            n = arg[1] - '0';
+            arg += 3;
+        }
+        struct client *cl = get_client(remote, n);
+        struct ovsdb_idl *cidl = cl->idl;
+
         bool nowait = !strncmp(arg, "nowait ", 7);
         if (nowait) {
             arg += 7;
         }
-        if (arg[0] == '[') {
-            if (!rpc) {
-                struct stream *stream;
-                int error = stream_open_block(
-                    jsonrpc_stream_open(remote, &stream, 0), -1, &stream);
-                if (error) {
-                    ovs_fatal(error, "%s: connect failed", remote);
-                }
-                rpc = jsonrpc_open(stream);
+        if (!rpc && (arg[0] == '[' || !strncmp(arg, "raw-", 4)
+                     || !strncmp(arg, "loop ", 5))) {
+            struct stream *stream;
+            int error = stream_open_block(
+                jsonrpc_stream_open(remote, &stream, 0), -1, &stream);
+            if (error) {
+                ovs_fatal(error, "%s: connect failed", remote);
             }
-            raw_step(rpc, idl, arg, !nowait);
+            rpc = jsonrpc_open(stream);
+        }
+        if (arg[0] == '[') {
+            raw_step(rpc, cidl, arg, !nowait);
+        } else if (!strncmp(arg, "raw-", 4)) {
+            char *copy = xstrdup(arg + 4);
+            char *sp = strchr(copy, ' ');
+            if (!sp) {
+                ovs_fatal(0, "%s: lock name expected", arg);
+            }
+            *sp = '\0';
+            raw_lock_step(rpc, cidl, copy, sp + 1, !nowait);
+            free(copy);
         } else if (!strcmp(arg, "reconnect")) {
-            ovsdb_idl_force_reconnect(idl);
-            wait_monitoring(idl, true, NULL);
+            ovsdb_idl_force_reconnect(cidl);
+            wait_monitoring(cidl, true, NULL);
             printf("%03d: reconnected, %s\n", step,
-                   ovsdb_idl_get_monitor_method(idl));
+                   ovsdb_idl_get_monitor_method(cidl));
+        } else if (!strcmp(arg, "disconnect")) {
+            ovsdb_idl_force_reconnect(cidl);
         } else if (!strncmp(arg, "pause ", 6)) {
             const char *file = arg + 6;
             FILE *f = fopen(file, "w");
@@ -581,16 +886,36 @@ main(int argc, char *argv[])
                 ovs_fatal(errno, "%s: create failed", file);
             }
             fclose(f);
-            wait_monitoring(idl, true, file);
+            wait_monitoring(cidl, true, file);
             printf("%03d: reconnected, %s\n", step,
-                   ovsdb_idl_get_monitor_method(idl));
+                   ovsdb_idl_get_monitor_method(cidl));
+        } else if (!strncmp(arg, "lock ", 5)) {
+            lock_step(cl, arg + 5);
+        } else if (!strcmp(arg, "unlock")) {
+            lock_step(cl, NULL);
+        } else if (!strcmp(arg, "wait-lock")) {
+            wait_lock_step(cidl, n);
+        } else if (!strncmp(arg, "cond ", 5)) {
+            cond_step(cidl, arg + 5);
+        } else if (!strcmp(arg, "loop") || !strncmp(arg, "loop ", 5)) {
+            loop_step(cidl, rpc, arg[4] ? arg + 5 : NULL);
+        } else if (!strcmp(arg, "exit")) {
+            if (n == 1) {
+                ovs_fatal(0, "exit: not for IDL 1");
+            }
+            ovsdb_idl_destroy(cidl);
+            free(cl->lock_name);
+            memset(cl, 0, sizeof *cl);
         } else {
-            idl_txn_step(idl, arg);
+            idl_txn_step(cidl, arg);
         }
         print_idl(idl);
     }
     jsonrpc_close(rpc);
-    ovsdb_idl_destroy(idl);
+    for (int i = 1; i <= MAX_CLIENTS; i++) {
+        ovsdb_idl_destroy(clients[i].idl);
+        free(clients[i].lock_name);
+    }
     poll_loop_destroy_self();
     printf("%03d: done\n", step);
     return 0;

@@ -187,6 +187,52 @@ START_TEST(test_unchanged_and_strings)
 }
 END_TEST
 
+START_TEST(test_lock_and_condition_local)
+{
+    struct ovsdb_idl *idl = create_idl();
+
+    /* Asking for a lock the server has not granted: a commit that would
+     * change something ends NOT_LOCKED and leaves the replica as it was. */
+    ovsdb_idl_set_lock(idl, "ovs_vswitchd");
+    ck_assert(!ovsdb_idl_has_lock(idl));
+    ck_assert(!ovsdb_idl_is_lock_contended(idl));
+    struct ovsdb_idl_txn *txn = ovsdb_idl_txn_create(idl);
+    struct idltest_link1 *a = idltest_link1_insert(txn);
+    idltest_link1_set_name(a, "a");
+    ck_assert_uint_eq(count_link1(idl), 1);
+    ck_assert_int_eq(ovsdb_idl_txn_commit(txn), TXN_NOT_LOCKED);
+    ck_assert_uint_eq(count_link1(idl), 0);
+    ovsdb_idl_txn_destroy(txn);
+
+    /* Without a lock, the same commit is only short of a connection. */
+    ovsdb_idl_set_lock(idl, NULL);
+    txn = ovsdb_idl_txn_create(idl);
+    a = idltest_link1_insert(txn);
+    idltest_link1_set_name(a, "a");
+    ck_assert_int_eq(ovsdb_idl_txn_commit(txn), TXN_TRY_AGAIN);
+    ovsdb_idl_txn_destroy(txn);
+
+    /* Each condition that changes something is one more seqno to wait for;
+     * nothing is acknowledged without a server.  [true] is no condition. */
+    ck_assert_uint_eq(ovsdb_idl_get_condition_seqno(idl), 0);
+    ck_assert_uint_eq(ovsdb_idl_set_condition(idl, &idltest_table_simple,
+                                              json_pack("[b]", 1)), 0);
+    unsigned int s1 = ovsdb_idl_set_condition(
+        idl, &idltest_table_simple, json_pack("[[s s i]]", "i", "<", 3));
+    ck_assert_uint_eq(s1, 1);
+    ck_assert_uint_eq(ovsdb_idl_set_condition(
+                          idl, &idltest_table_simple,
+                          json_pack("[[s s i]]", "i", "<", 3)), s1);
+    ck_assert_uint_eq(ovsdb_idl_set_condition(idl, &idltest_table_link1,
+                                              json_pack("[b]", 0)), 2);
+    ck_assert_uint_eq(ovsdb_idl_set_condition(idl, &idltest_table_link1,
+                                              NULL), 3);
+    ck_assert_uint_eq(ovsdb_idl_get_condition_seqno(idl), 0);
+    ovsdb_idl_destroy(idl);
+    poll_loop_destroy_self();
+}
+END_TEST
+
 static Suite *
 ovsdb_idl_suite(void)
 {
@@ -196,6 +242,7 @@ ovsdb_idl_suite(void)
     tcase_add_test(tc, test_typed_rows_in_txn);
     tcase_add_test(tc, test_references_between_new_rows);
     tcase_add_test(tc, test_unchanged_and_strings);
+    tcase_add_test(tc, test_lock_and_condition_local);
     suite_add_tcase(s, tc);
     return s;
 }
