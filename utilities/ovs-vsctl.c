@@ -140,6 +140,11 @@ SSL commands:\n\
   del-ssl                     delete the SSL configuration\n\
   set-ssl PRIV-KEY CERT CA-CERT  set the SSL configuration\n\
 \n\
+Auto Attach commands:\n\
+  add-aa-mapping BRIDGE I-SID VLAN   map I-SID to VLAN on BRIDGE\n\
+  del-aa-mapping BRIDGE I-SID VLAN   remove that mapping from BRIDGE\n\
+  get-aa-mapping BRIDGE              print the mappings of BRIDGE\n\
+\n\
 Database commands:\n\
   list TBL [REC]              list RECord (or all records) in TBL\n\
   find TBL CONDITION...       list records satisfying CONDITION in TBL\n\
@@ -150,8 +155,10 @@ Database commands:\n\
   clear TBL REC COL           clear values from COLumn in RECord in TBL\n\
   create TBL COL[:KEY]=VALUE  create and initialize new record\n\
   destroy TBL REC             delete RECord from TBL\n\
-  wait-until TBL REC [COL[:KEY]=VALUE]  wait until condition is true\n\
-\n\
+  wait-until TBL REC [COL[:KEY]=VALUE]  wait until condition is true\n",
+           program_name, program_name);
+    vsctl_print_row_id_usage();
+    printf("\n\
 Options:\n\
   --db=DATABASE               connect to DATABASE\n\
                               (default: unix:%s/db.sock)\n\
@@ -160,10 +167,26 @@ Options:\n\
   -t, --timeout=SECS          wait at most SECS seconds for ovs-vswitchd\n\
   --dry-run                   do not commit changes to database\n\
   --oneline                   print exactly one line of output per command\n",
-           program_name, program_name, ovs_rundir());
-    printf("\n");
+           ovs_rundir());
     table_usage();
     vlog_usage();
+    printf("\n\
+Active database connection methods:\n\
+  tcp:HOST:PORT           PORT at remote HOST\n\
+  ssl:HOST:PORT           SSL PORT at remote HOST\n\
+  unix:FILE               Unix domain socket named FILE\n\
+Passive database connection methods (wait for the server to connect):\n\
+  ptcp:PORT[:IP]          listen on TCP PORT on IP\n\
+  pssl:PORT[:IP]          listen for SSL on PORT on IP\n\
+  punix:FILE              listen on Unix domain socket FILE\n\
+PKI configuration (required to use SSL):\n\
+  -p, --private-key=FILE  file with private key\n\
+  -c, --certificate=FILE  file with certificate for private key\n\
+  -C, --ca-cert=FILE      file with peer CA certificate\n\
+  --bootstrap-ca-cert=FILE  file with peer CA certificate to read or create\n\
+SSL options:\n\
+  --ssl-protocols=PROTOS  list of SSL protocols to enable\n\
+  --ssl-ciphers=CIPHERS   list of SSL ciphers to enable\n");
     printf("\nOther options:\n"
            "  -h, --help                  display this help message\n"
            "  -V, --version               display version information\n");
@@ -471,6 +494,76 @@ print_outputs(struct vsctl_command *commands, size_t n_commands)
     fflush(stdout);
 }
 
+/* Interfaces that add-port and add-bond inserted in the current attempt
+ * (local uuids until the commit, then the server's), to check once
+ * ovs-vswitchd has applied the change. */
+static struct uuid *expected_ifaces;
+static size_t n_expected_ifaces, allocated_expected_ifaces;
+
+void
+vsctl_expect_iface_setup(const struct ovsdb_idl_row *iface)
+{
+    if (n_expected_ifaces >= allocated_expected_ifaces) {
+        expected_ifaces = x2nrealloc(expected_ifaces,
+                                     &allocated_expected_ifaces,
+                                     sizeof *expected_ifaces);
+    }
+    expected_ifaces[n_expected_ifaces++] = *ovsdb_idl_row_get_uuid(iface);
+}
+
+/* Replaces the local uuids in expected_ifaces by the ones the server gave
+ * the rows (before TXN is destroyed). */
+static void
+resolve_expected_ifaces(const struct ovsdb_idl_txn *txn)
+{
+    for (size_t i = 0; i < n_expected_ifaces; i++) {
+        const struct uuid *uuid
+            = ovsdb_idl_txn_get_insert_uuid(txn, &expected_ifaces[i]);
+        if (uuid) {
+            expected_ifaces[i] = *uuid;
+        }
+    }
+}
+
+/* After ovs-vswitchd applied the change: an interface it could not set up
+ * has no OpenFlow port number (or -1).  Reported on stderr, not fatal:
+ * the database change itself succeeded. */
+static void
+report_iface_setup_errors(struct ovsdb_idl *idl)
+{
+    const struct ovsdb_idl_table_class *iface_class = VS_TABLE("Interface");
+    const struct ovsdb_idl_column *name_col = VS_COL("Interface", "name");
+    const struct ovsdb_idl_column *ofport_col = VS_COL("Interface", "ofport");
+    const struct ovsdb_idl_column *error_col = VS_COL("Interface", "error");
+    bool any = false;
+
+    for (size_t i = 0; i < n_expected_ifaces; i++) {
+        const struct ovsdb_idl_row *row = ovsdb_idl_get_row_for_uuid(
+            idl, iface_class, &expected_ifaces[i]);
+        if (!row) {
+            continue;
+        }
+        const struct ovsdb_datum *ofport = ovsdb_idl_read(row, ofport_col);
+        if (ofport->n && ofport->keys[0].integer != -1) {
+            continue;
+        }
+        const char *name = ovsdb_idl_read(row, name_col)->keys[0].string;
+        const struct ovsdb_datum *error = ovsdb_idl_read(row, error_col);
+        if (error->n && error->keys[0].string[0]) {
+            ovs_error(0, "Error detected while setting up '%s': %s.  "
+                      "See ovs-vswitchd log for details.", name,
+                      error->keys[0].string);
+        } else {
+            ovs_error(0, "Error detected while setting up '%s'.  "
+                      "See ovs-vswitchd log for details.", name);
+        }
+        any = true;
+    }
+    if (any) {
+        ovs_error(0, "The default log directory is \"%s\".", ovs_logdir());
+    }
+}
+
 static void
 wait_loop_once(struct ovsdb_idl *idl)
 {
@@ -540,6 +633,7 @@ do_vsctl(const char *comment, struct vsctl_command *commands,
     }
     if (vsctl_wait_for_reload && status == TXN_SUCCESS) {
         next_cfg = ovsdb_idl_txn_get_increment_new_value(txn);
+        resolve_expected_ifaces(txn);
     }
 
     if (status == TXN_SUCCESS || status == TXN_UNCHANGED) {
@@ -595,6 +689,7 @@ do_vsctl(const char *comment, struct vsctl_command *commands,
                  row; row = ovsdb_idl_next_row(row)) {
                 const struct ovsdb_datum *d = ovsdb_idl_read(row, cur_cfg);
                 if (d->n && d->keys[0].integer >= next_cfg) {
+                    report_iface_setup_errors(idl);
                     return true;
                 }
             }
@@ -606,6 +701,7 @@ do_vsctl(const char *comment, struct vsctl_command *commands,
 try_again:
     /* Nothing printed yet: forget this attempt's output. */
     reset_outputs(commands, n_commands);
+    n_expected_ifaces = 0;
     ovsdb_idl_txn_abort(txn);
     ovsdb_idl_txn_destroy(txn);
     ovsdb_symbol_table_destroy(symtab);
@@ -672,6 +768,7 @@ main(int argc, char *argv[])
     }
     free(commands);
     free(comment);
+    free(expected_ifaces);
     ovsdb_idl_destroy(idl);
     free(db);
     /* libevent frees a closed connection's buffers from the loop, so free

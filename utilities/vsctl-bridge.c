@@ -23,7 +23,10 @@
 #include "vlog.h"
 #include "vsctl.h"
 
-VLOG_DEFINE_THIS_MODULE(vsctl_bridge);
+/* The cache's warnings go to ovs-vsctl's own module, "vsctl" (defined in
+ * ovs-vsctl.c), as in Open vSwitch, where users filter them by that name. */
+extern struct vlog_module VLM_vsctl;
+static struct vlog_module *const this_module = &VLM_vsctl;
 
 void
 vsctl_context_init(struct vsctl_context *ctx, struct vsctl_command *command,
@@ -230,7 +233,8 @@ vsctl_cache_populate(struct vsctl_context *ctx)
             if (old) {
                 if (old->port_cfg == port_cfg) {
                     VLOG_WARN("%s: port is in multiple bridges (%s and %s)",
-                              port_name, old->bridge->name, br->name);
+                              port_name, br->name, old->bridge->name);
+                    old->shared = true;
                 } else {
                     VLOG_WARN("%s: database contains duplicate port name",
                               port_name);
@@ -268,6 +272,7 @@ vsctl_cache_populate(struct vsctl_context *ctx)
                                   vsctl_read_string(
                                       old_iface->port->port_cfg, "name"),
                                   port_name);
+                        old_iface->shared = true;
                     } else {
                         VLOG_WARN("%s: database contains duplicate "
                                   "interface name", iface_name);
@@ -364,13 +369,18 @@ check_conflicts(struct vsctl_context *ctx, const char *name, char *msg)
 
 /* Deleting from the database and the cache. */
 
+/* Drops IFACE from the cache and deletes its row, unless KEEP_ROW or the
+ * interface is shared. */
 static void
-del_cached_iface(struct vsctl_context *ctx, struct vsctl_iface *iface)
+del_cached_iface(struct vsctl_context *ctx, struct vsctl_iface *iface,
+                 bool keep_row)
 {
     const char *name = vsctl_read_string(iface->iface_cfg, "name");
     shash_find_and_delete(&iface->port->ifaces, name);
     shash_find_and_delete(&ctx->ifaces, name);
-    ovsdb_idl_txn_delete(iface->iface_cfg);
+    if (!keep_row && !iface->shared) {
+        ovsdb_idl_txn_delete(iface->iface_cfg);
+    }
     free(iface);
 }
 
@@ -379,13 +389,16 @@ del_cached_port(struct vsctl_context *ctx, struct vsctl_port *port)
 {
     struct shash_node *node;
 
+    /* A shared port stays for its other bridge, with its interfaces. */
     SHASH_FOR_EACH_SAFE (node, &port->ifaces) {
-        del_cached_iface(ctx, node->data);
+        del_cached_iface(ctx, node->data, port->shared);
     }
     const char *name = vsctl_read_string(port->port_cfg, "name");
     shash_find_and_delete(&port->bridge->ports, name);
     shash_find_and_delete(&ctx->ports, name);
-    ovsdb_idl_txn_delete(port->port_cfg);
+    if (!port->shared) {
+        ovsdb_idl_txn_delete(port->port_cfg);
+    }
     free_port(port);
 }
 
@@ -507,6 +520,11 @@ cmd_add_br(struct vsctl_context *ctx)
         }
         if (!parent) {
             vsctl_fatal("parent bridge %s does not exist", parent_name);
+        }
+        struct vsctl_bridge *sibling = find_vlan_bridge(parent, vlan);
+        if (sibling) {
+            vsctl_fatal("bridge %s already has a child VLAN bridge %s on "
+                        "VLAN %d", parent_name, sibling->name, vlan);
         }
 
         iface = ovsdb_idl_txn_insert(ctx->txn, VS_TABLE("Interface"), NULL);
@@ -749,7 +767,9 @@ add_port(struct vsctl_context *ctx, const char *br_name,
                 sset_add(&have, node->name);
             }
 
-            struct vsctl_bridge *br = vsctl_find_bridge(ctx, br_name, true);
+            /* As in Open vSwitch, a port on another bridge is reported
+             * before a BR_NAME that does not exist. */
+            struct vsctl_bridge *br = vsctl_find_bridge(ctx, br_name, false);
             if (port->bridge != br) {
                 vsctl_fatal("\"%s\" but %s is actually attached to bridge %s",
                             ds_cstr(&command), port_name, port->bridge->name);
@@ -779,6 +799,7 @@ add_port(struct vsctl_context *ctx, const char *br_name,
         ifaces[i] = ovsdb_idl_txn_insert(ctx->txn, VS_TABLE("Interface"),
                                          NULL);
         vsctl_write_string(ifaces[i], "name", iface_names[i]);
+        vsctl_expect_iface_setup(ifaces[i]);
     }
 
     const struct ovsdb_idl_row *port_cfg

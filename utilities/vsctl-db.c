@@ -20,6 +20,7 @@
 
 #include "ovsdb-schema.h"
 #include "smap.h"
+#include "sset.h"
 #include "table.h"
 #include "vlog.h"
 #include "vsctl.h"
@@ -264,34 +265,97 @@ vsctl_set_map_key(const struct ovsdb_idl_row *row, const char *column,
 
 /* Tables and columns as the user names them. */
 
+/* How well NAME, as a user typed it, names the schema name SCHEMA_NAME:
+ * UINT_MAX for an exact match, UINT_MAX - 1 for a match that ignores case
+ * and treats '-' as '_', the length of NAME if it is an abbreviation in
+ * that sense, otherwise 0. */
+static int
+fold_name_char(char c)
+{
+    return c == '-' ? '_' : tolower((unsigned char) c);
+}
+
+static unsigned int
+name_match_score(const char *schema_name, const char *name)
+{
+    if (!strcmp(schema_name, name)) {
+        return UINT_MAX;
+    }
+    for (size_t i = 0; ; i++) {
+        int a = fold_name_char(schema_name[i]);
+        int b = fold_name_char(name[i]);
+        if (!b) {
+            return !a ? UINT_MAX - 1 : i;
+        } else if (a != b) {
+            return 0;
+        }
+    }
+}
+
+/* Keeps the best matches seen so far of a name the user typed. */
+struct name_matches {
+    unsigned int best_score;
+    size_t best_idx;
+    struct sset ties;           /* Every name with best_score. */
+};
+
+static void
+name_matches_init(struct name_matches *m)
+{
+    m->best_score = 0;
+    m->best_idx = 0;
+    sset_init(&m->ties);
+}
+
+static void
+name_matches_consider(struct name_matches *m, const char *schema_name,
+                      const char *typed, size_t idx)
+{
+    unsigned int score = name_match_score(schema_name, typed);
+    if (score && score > m->best_score) {
+        m->best_score = score;
+        m->best_idx = idx;
+        sset_clear(&m->ties);
+    }
+    if (score && score == m->best_score) {
+        sset_add(&m->ties, schema_name);
+    }
+}
+
+/* Returns NULL if exactly one name matched best, else the matching names
+ * joined with ", " (empty if none matched).  Destroys M. */
+static char *
+name_matches_finish(struct name_matches *m)
+{
+    char *list = (sset_count(&m->ties) == 1 ? NULL
+                  : sset_join(&m->ties, ", ", ""));
+    sset_destroy(&m->ties);
+    return list;
+}
+
 static const struct ovsdb_idl_table_class *
 get_table(const char *name)
 {
-    const struct ovsdb_idl_table_class *best = NULL;
-    int best_score = 0;
+    struct name_matches m;
 
+    name_matches_init(&m);
     for (size_t i = 0; i < ovsrec_idl_class.n_tables; i++) {
-        const struct ovsdb_idl_table_class *tc = &ovsrec_idl_class.tables[i];
-        int score = (!strcasecmp(tc->name, name) ? INT_MAX
-                     : !strncasecmp(tc->name, name, strlen(name))
-                     ? (int) strlen(name) : 0);
-        if (score > best_score) {
-            best = tc;
-            best_score = score;
-        } else if (score && score == best_score) {
-            best = NULL;
-        }
+        name_matches_consider(&m, ovsrec_idl_class.tables[i].name, name, i);
     }
-    if (!best && best_score) {
-        vsctl_fatal("multiple table names match \"%s\"", name);
+    char *ambiguous = name_matches_finish(&m);
+    if (ambiguous) {
+        char *error = (*ambiguous
+                       ? xasprintf("\"%s\" matches multiple table names: %s",
+                                   name, ambiguous)
+                       : xasprintf("unknown table \"%s\"", name));
+        free(ambiguous);
+        vsctl_die_if_error(error);
     }
-    if (!best) {
-        vsctl_fatal("unknown table \"%s\"", name);
-    }
-    return best;
+    return &ovsrec_idl_class.tables[m.best_idx];
 }
 
-/* The pseudo-column "_uuid" (NULL column, reads as the row's uuid). */
+/* The pseudo-column "_uuid" that "get" and --columns accept (a NULL
+ * column, read as the row's uuid). */
 static const struct ovsdb_type uuid_column_type = {
     .key = { .type = OVSDB_TYPE_UUID },
     .value = { .type = OVSDB_TYPE_VOID },
@@ -299,52 +363,46 @@ static const struct ovsdb_type uuid_column_type = {
     .n_max = 1,
 };
 
+static bool
+is_uuid_column_name(const char *name)
+{
+    return !strcasecmp(name, "_uuid");
+}
+
 /* Finds the column of TC called NAME (an abbreviation will do).  Returns
- * NULL for "_uuid".  Otherwise returns an error or NULL in *ERRORP. */
+ * the column, or NULL with an error message in *ERRORP. */
 static const struct ovsdb_idl_column *
 find_column(const struct ovsdb_idl_table_class *tc, const char *name,
-            bool *is_uuid, char **errorp)
+            char **errorp)
 {
-    const struct ovsdb_idl_column *best = NULL;
-    int best_score = 0;
+    struct name_matches m;
 
-    *errorp = NULL;
-    *is_uuid = false;
-    if (!strcasecmp(name, "_uuid")) {
-        *is_uuid = true;
-        return NULL;
-    }
+    name_matches_init(&m);
     for (size_t i = 0; i < tc->n_columns; i++) {
-        const struct ovsdb_idl_column *col = &tc->columns[i];
-        int score = (!strcasecmp(col->name, name) ? INT_MAX
-                     : !strncasecmp(col->name, name, strlen(name))
-                     ? (int) strlen(name) : 0);
-        if (score > best_score) {
-            best = col;
-            best_score = score;
-        } else if (score && score == best_score) {
-            best = NULL;
-        }
+        name_matches_consider(&m, tc->columns[i].name, name, i);
     }
-    if (!best) {
-        if (best_score) {
+    char *ambiguous = name_matches_finish(&m);
+    *errorp = NULL;
+    if (ambiguous) {
+        if (*ambiguous) {
             *errorp = xasprintf("%s contains more than one column whose "
-                                "name matches \"%s\"", tc->name, name);
+                                "name matches \"%s\": %s",
+                                tc->name, name, ambiguous);
         } else {
             *errorp = xasprintf("%s does not contain a column whose name "
                                 "matches \"%s\"", tc->name, name);
         }
+        free(ambiguous);
+        return NULL;
     }
-    return best;
+    return &tc->columns[m.best_idx];
 }
 
 static const struct ovsdb_idl_column *
-get_column(const struct ovsdb_idl_table_class *tc, const char *name,
-           bool *is_uuid)
+get_column(const struct ovsdb_idl_table_class *tc, const char *name)
 {
     char *error;
-    const struct ovsdb_idl_column *col = find_column(tc, name, is_uuid,
-                                                     &error);
+    const struct ovsdb_idl_column *col = find_column(tc, name, &error);
     vsctl_die_if_error(error);
     return col;
 }
@@ -378,6 +436,46 @@ static const struct row_id row_ids[] = {
     {"SSL", "Open_vSwitch", NULL, "ssl"},
     {"sFlow", "Bridge", "name", "sflow"},
 };
+
+static int
+compare_table_names(const void *a_, const void *b_)
+{
+    const struct ovsdb_idl_table_class *const *a = a_;
+    const struct ovsdb_idl_table_class *const *b = b_;
+    return strcmp((*a)->name, (*b)->name);
+}
+
+void
+vsctl_print_row_id_usage(void)
+{
+    size_t n = ovsrec_idl_class.n_tables;
+    const struct ovsdb_idl_table_class **tables = xmalloc(n * sizeof *tables);
+
+    for (size_t i = 0; i < n; i++) {
+        tables[i] = &ovsrec_idl_class.tables[i];
+    }
+    qsort(tables, n, sizeof *tables, compare_table_names);
+
+    printf("Database commands may name a row of a table in these ways:\n");
+    for (size_t i = 0; i < n; i++) {
+        printf("  %s:\n    by UUID\n", tables[i]->name);
+        for (size_t j = 0; j < ARRAY_SIZE(row_ids); j++) {
+            const struct row_id *id = &row_ids[j];
+            if (strcmp(id->table, tables[i]->name)) {
+                continue;
+            }
+            if (!id->name_column) {
+                printf("    as \".\"\n");
+            } else if (!id->ref_column) {
+                printf("    by \"%s\"\n", id->name_column);
+            } else {
+                printf("    via \"%s\" of %s with matching \"%s\"\n",
+                       id->ref_column, id->name_table, id->name_column);
+            }
+        }
+    }
+    free(tables);
+}
 
 static const struct ovsdb_idl_row *
 get_row_by_id(struct vsctl_context *ctx,
@@ -480,6 +578,39 @@ vsctl_get_row(struct vsctl_context *ctx,
     return row;
 }
 
+/* Parsing values typed on the command line.  Open vSwitch's ovs-vsctl
+ * says "is not a valid integer or range" for every integer it cannot parse,
+ * also where a range makes no sense (a map key, a single value), and
+ * scripts may match on that. */
+static char *
+integer_error_wording(char *error)
+{
+    static const char suffix[] = " is not a valid integer";
+
+    if (error && string_ends_with(error, suffix)) {
+        char *fixed = xasprintf("%s or range", error);
+        free(error);
+        return fixed;
+    }
+    return error;
+}
+
+static char * OVS_WARN_UNUSED_RESULT
+atom_from_string(union ovsdb_atom *atom, const struct ovsdb_base_type *base,
+                 const char *s, struct ovsdb_symbol_table *symtab)
+{
+    return integer_error_wording(ovsdb_atom_from_string(atom, base, s,
+                                                        symtab));
+}
+
+static char * OVS_WARN_UNUSED_RESULT
+datum_from_string(struct ovsdb_datum *datum, const struct ovsdb_type *type,
+                  const char *s, struct ovsdb_symbol_table *symtab)
+{
+    return integer_error_wording(ovsdb_datum_from_string(datum, type, s,
+                                                         symtab));
+}
+
 /* "column[:key][OPERATOR value]" arguments. */
 
 /* Splits ARG.  A quoted key may contain any character.  *KEYP and *VALUEP
@@ -489,7 +620,7 @@ static char *
 parse_column_key_value(const char *arg,
                        const struct ovsdb_idl_table_class *tc,
                        const struct ovsdb_idl_column **columnp,
-                       bool *is_uuid, char **keyp, const char **operatorp,
+                       char **keyp, const char **operatorp,
                        const char *const *operators, size_t n_operators,
                        char **valuep)
 {
@@ -504,7 +635,7 @@ parse_column_key_value(const char *arg,
     size_t len = strcspn(p, ":=!<>{}");
     char *name = xmemdup0(p, len);
     p += len;
-    *columnp = find_column(tc, name, is_uuid, &error);
+    *columnp = find_column(tc, name, &error);
     free(name);
     if (error) {
         return error;
@@ -540,7 +671,8 @@ parse_column_key_value(const char *arg,
                 *operatorp = operators[i];
             }
         }
-        if (!best_len) {
+        /* An operator with nothing after it is no "OPERATOR value". */
+        if (!best_len || !p[best_len]) {
             goto no_operator;
         }
         p += best_len;
@@ -575,15 +707,6 @@ no_operator:
         }
         ds_put_cstr(&s, " followed by a value.");
         return ds_steal_cstr(&s);
-    }
-}
-
-static void
-die_if_uuid_column(bool is_uuid, const struct ovsdb_idl_table_class *tc)
-{
-    if (is_uuid) {
-        vsctl_fatal("cannot modify read-only column _uuid in table %s",
-                    tc->name);
     }
 }
 
@@ -673,9 +796,8 @@ parse_columns_option(struct vsctl_context *ctx,
         columns = NULL;
         for (char *name = strtok_r(copy, ", ", &save); name;
              name = strtok_r(NULL, ", ", &save)) {
-            bool is_uuid;
-            const struct ovsdb_idl_column *col = get_column(tc, name,
-                                                            &is_uuid);
+            const struct ovsdb_idl_column *col
+                = is_uuid_column_name(name) ? NULL : get_column(tc, name);
             if (n >= allocated) {
                 columns = x2nrealloc(columns, &allocated, sizeof *columns);
             }
@@ -797,11 +919,10 @@ is_condition_satisfied(struct vsctl_context *ctx,
     const struct ovsdb_idl_column *column;
     const char *op;
     char *key, *value;
-    bool is_uuid;
     bool retval;
 
     vsctl_die_if_error(parse_column_key_value(
-                           arg, tc, &column, &is_uuid, &key, &op,
+                           arg, tc, &column, &key, &op,
                            condition_operators,
                            ARRAY_SIZE(condition_operators), &value));
     const struct ovsdb_type *type = column_type(column);
@@ -814,8 +935,8 @@ is_condition_satisfied(struct vsctl_context *ctx,
                         column->name);
         }
         union ovsdb_atom want_key;
-        vsctl_die_if_error(ovsdb_atom_from_string(&want_key, &type->key,
-                                                  key, ctx->symtab));
+        vsctl_die_if_error(atom_from_string(&want_key, &type->key,
+                                            key, ctx->symtab));
 
         struct ovsdb_type vtype;
         memset(&vtype, 0, sizeof vtype);
@@ -825,8 +946,8 @@ is_condition_satisfied(struct vsctl_context *ctx,
         vtype.n_max = is_set_operator(op) ? UINT_MAX : 1;
 
         struct ovsdb_datum want;
-        vsctl_die_if_error(ovsdb_datum_from_string(&want, &vtype, value,
-                                                   ctx->symtab));
+        vsctl_die_if_error(datum_from_string(&want, &vtype, value,
+                                             ctx->symtab));
         unsigned int idx = ovsdb_datum_find_key(&have, &want_key,
                                                 type->key.type);
         if (idx == UINT_MAX && !is_set_operator(op)) {
@@ -847,8 +968,8 @@ is_condition_satisfied(struct vsctl_context *ctx,
             rtype.n_max = UINT_MAX;
         }
         struct ovsdb_datum want;
-        vsctl_die_if_error(ovsdb_datum_from_string(&want, &rtype, value,
-                                                   ctx->symtab));
+        vsctl_die_if_error(datum_from_string(&want, &rtype, value,
+                                             ctx->symtab));
         retval = evaluate_relop(&have, &want, type, op);
         ovsdb_datum_destroy(&want, type);
     }
@@ -916,22 +1037,27 @@ cmd_get(struct vsctl_context *ctx)
         const struct ovsdb_idl_column *column;
         const char *op;
         char *key, *value;
-        bool is_uuid;
 
+        /* Only "get" knows "_uuid" (and only without a key). */
+        if (is_uuid_column_name(ctx->argv[i])) {
+            ds_put_format(ctx->output, UUID_FMT "\n",
+                          UUID_ARGS(ovsdb_idl_row_get_uuid(row)));
+            continue;
+        }
         vsctl_die_if_error(parse_column_key_value(ctx->argv[i], tc, &column,
-                                                  &is_uuid, &key, &op, NULL,
-                                                  0, &value));
+                                                  &key, &op, NULL, 0,
+                                                  &value));
         const struct ovsdb_type *type = column_type(column);
         struct ovsdb_datum d;
         row_datum(row, column, &d);
         if (key) {
             if (!ovsdb_type_is_map(type)) {
                 vsctl_fatal("cannot specify key to get for non-map column %s",
-                            column ? column->name : "_uuid");
+                            column->name);
             }
             union ovsdb_atom key_atom;
-            vsctl_die_if_error(ovsdb_atom_from_string(&key_atom, &type->key,
-                                                      key, ctx->symtab));
+            vsctl_die_if_error(atom_from_string(&key_atom, &type->key,
+                                                key, ctx->symtab));
             unsigned int idx = ovsdb_datum_find_key(&d, &key_atom,
                                                     type->key.type);
             if (idx == UINT_MAX) {
@@ -963,12 +1089,9 @@ set_column(struct vsctl_context *ctx, const struct ovsdb_idl_table_class *tc,
     const struct ovsdb_idl_column *column;
     const char *op;
     char *key, *value;
-    bool is_uuid;
 
-    vsctl_die_if_error(parse_column_key_value(arg, tc, &column, &is_uuid,
-                                              &key, &op, set_operators, 1,
-                                              &value));
-    die_if_uuid_column(is_uuid, tc);
+    vsctl_die_if_error(parse_column_key_value(arg, tc, &column, &key, &op,
+                                              set_operators, 1, &value));
     check_mutable(row, column);
 
     if (key) {
@@ -977,12 +1100,12 @@ set_column(struct vsctl_context *ctx, const struct ovsdb_idl_table_class *tc,
                         column->name);
         }
         union ovsdb_atom key_atom, value_atom;
-        vsctl_die_if_error(ovsdb_atom_from_string(&key_atom,
-                                                  &column->type.key, key,
-                                                  ctx->symtab));
-        vsctl_die_if_error(ovsdb_atom_from_string(&value_atom,
-                                                  &column->type.value, value,
-                                                  ctx->symtab));
+        vsctl_die_if_error(atom_from_string(&key_atom,
+                                            &column->type.key, key,
+                                            ctx->symtab));
+        vsctl_die_if_error(atom_from_string(&value_atom,
+                                            &column->type.value, value,
+                                            ctx->symtab));
 
         struct ovsdb_datum d;
         ovsdb_datum_clone(&d, ovsdb_idl_read(row, column), &column->type);
@@ -996,8 +1119,8 @@ set_column(struct vsctl_context *ctx, const struct ovsdb_idl_table_class *tc,
         ovsdb_idl_txn_write(row, column, &d);
     } else {
         struct ovsdb_datum d;
-        vsctl_die_if_error(ovsdb_datum_from_string(&d, &column->type, value,
-                                                   ctx->symtab));
+        vsctl_die_if_error(datum_from_string(&d, &column->type, value,
+                                             ctx->symtab));
         ovsdb_idl_txn_write(row, column, &d);
     }
     free(key);
@@ -1034,9 +1157,7 @@ static const struct ovsdb_idl_column *
 get_mutable_column(const struct ovsdb_idl_table_class *tc,
                    const struct ovsdb_idl_row *row, const char *name)
 {
-    bool is_uuid;
-    const struct ovsdb_idl_column *column = get_column(tc, name, &is_uuid);
-    die_if_uuid_column(is_uuid, tc);
+    const struct ovsdb_idl_column *column = get_column(tc, name);
     check_mutable(row, column);
     return column;
 }
@@ -1059,8 +1180,8 @@ cmd_add(struct vsctl_context *ctx)
     ovsdb_datum_init_empty(&add);
     for (int i = 4; i < ctx->argc; i++) {
         struct ovsdb_datum d;
-        vsctl_die_if_error(ovsdb_datum_from_string(&d, &type, ctx->argv[i],
-                                                   ctx->symtab));
+        vsctl_die_if_error(datum_from_string(&d, &type, ctx->argv[i],
+                                             ctx->symtab));
         /* A later pair for the same key wins, as it would on the server. */
         struct ovsdb_datum tmp;
         ovsdb_datum_clone(&tmp, &d, &type);
@@ -1098,15 +1219,15 @@ cmd_remove(struct vsctl_context *ctx)
         const struct ovsdb_type *rm_type = &type;
         struct ovsdb_type key_type;
 
-        char *error = ovsdb_datum_from_string(&rm, &type, ctx->argv[i],
-                                              ctx->symtab);
+        char *error = datum_from_string(&rm, &type, ctx->argv[i],
+                                        ctx->symtab);
         if (error && ovsdb_type_is_map(&type)) {
             /* A map: maybe just keys. */
             key_type = type;
             ovsdb_base_type_init(&key_type.value, OVSDB_TYPE_VOID);
-            char *error2 = ovsdb_datum_from_string(&rm, &key_type,
-                                                   ctx->argv[i],
-                                                   ctx->symtab);
+            char *error2 = datum_from_string(&rm, &key_type,
+                                             ctx->argv[i],
+                                             ctx->symtab);
             if (!error2) {
                 free(error);
                 error = NULL;
@@ -1222,6 +1343,64 @@ post_create(struct vsctl_context *ctx)
     ds_put_char(ctx->output, '\n');
 }
 
+/* Adds to REFS (as strings) the uuid of every row of TC that some row
+ * refers to with a strong reference. */
+static void
+collect_strong_refs(struct ovsdb_idl *idl,
+                    const struct ovsdb_idl_table_class *tc, struct sset *refs)
+{
+    for (size_t i = 0; i < ovsrec_idl_class.n_tables; i++) {
+        const struct ovsdb_idl_table_class *src = &ovsrec_idl_class.tables[i];
+        for (size_t j = 0; j < src->n_columns; j++) {
+            const struct ovsdb_idl_column *col = &src->columns[j];
+            const struct ovsdb_base_type *key = &col->type.key;
+            const struct ovsdb_base_type *value = &col->type.value;
+            bool in_keys = (ovsdb_base_type_is_strong_ref(key)
+                            && !strcmp(key->u.uuid.refTableName, tc->name));
+            bool in_values = (ovsdb_base_type_is_strong_ref(value)
+                              && !strcmp(value->u.uuid.refTableName,
+                                         tc->name));
+            if (!in_keys && !in_values) {
+                continue;
+            }
+            for (const struct ovsdb_idl_row *row
+                     = ovsdb_idl_first_row(idl, src);
+                 row; row = ovsdb_idl_next_row(row)) {
+                const struct ovsdb_datum *d = ovsdb_idl_read(row, col);
+                for (size_t k = 0; k < d->n; k++) {
+                    char s[UUID_LEN + 1];
+                    if (in_keys) {
+                        uuid_format(&d->keys[k].uuid, s);
+                        sset_add(refs, s);
+                    }
+                    if (in_values) {
+                        uuid_format(&d->values[k].uuid, s);
+                        sset_add(refs, s);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/* Deletes ROW, unless its uuid is in REFERENCED.  Open vSwitch's ovs-vsctl
+ * never asks the server to delete a row of a non-root table: it drops the
+ * row from its own view and leaves the rest to the server's garbage
+ * collection, so "destroy" of such a row that something still refers to
+ * changes nothing and succeeds.  Our IDL would send the delete and the
+ * server would refuse it, so such a row is left alone here. */
+static void
+delete_unless_referenced(const struct ovsdb_idl_row *row,
+                         const struct sset *referenced)
+{
+    char s[UUID_LEN + 1];
+
+    uuid_format(ovsdb_idl_row_get_uuid(row), s);
+    if (!sset_contains(referenced, s)) {
+        ovsdb_idl_txn_delete(row);
+    }
+}
+
 static void
 cmd_destroy(struct vsctl_context *ctx)
 {
@@ -1238,11 +1417,15 @@ cmd_destroy(struct vsctl_context *ctx)
         return;
     }
 
+    struct sset referenced = SSET_INITIALIZER(&referenced);
+    if (!tc->is_root) {
+        collect_strong_refs(ctx->idl, tc, &referenced);
+    }
     if (delete_all) {
         const struct ovsdb_idl_row *row, *next;
         for (row = ovsdb_idl_first_row(ctx->idl, tc); row; row = next) {
             next = ovsdb_idl_next_row(row);
-            ovsdb_idl_txn_delete(row);
+            delete_unless_referenced(row, &referenced);
         }
     } else {
         for (int i = 2; i < ctx->argc; i++) {
@@ -1250,10 +1433,11 @@ cmd_destroy(struct vsctl_context *ctx)
                                                             ctx->argv[i],
                                                             must_exist);
             if (row) {
-                ovsdb_idl_txn_delete(row);
+                delete_unless_referenced(row, &referenced);
             }
         }
     }
+    sset_destroy(&referenced);
     vsctl_cache_invalidate(ctx);
 }
 

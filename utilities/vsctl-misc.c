@@ -1,8 +1,9 @@
-/* vsctl-misc: ovs-vsctl's commands for controllers, managers, SSL and
- * fail-mode, plus init, show and emer-reset. */
+/* vsctl-misc: ovs-vsctl's commands for controllers, managers, SSL,
+ * fail-mode and Auto Attach mappings, plus init, show and emer-reset. */
 
 #include <config.h>
 
+#include <inttypes.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,9 +45,13 @@ find_show_table(const char *name)
     return NULL;
 }
 
+/* Prints ROW and, below it, what it refers to.  PATH holds the tables of
+ * the rows above ROW: a row of one of those is printed without its
+ * contents, which ends cycles.  A row that two rows refer to (a broken
+ * database) is printed in full under both, as Open vSwitch does. */
 static void
 show_row(struct vsctl_context *ctx, const struct ovsdb_idl_row *row,
-         int level, struct sset *shown)
+         int level, struct sset *path)
 {
     const struct ovsdb_idl_table_class *tc = ovsdb_idl_row_get_class(row);
     const struct show_table *st = find_show_table(tc->name);
@@ -65,8 +70,7 @@ show_row(struct vsctl_context *ctx, const struct ovsdb_idl_row *row,
     }
     ds_put_char(ctx->output, '\n');
 
-    /* A row reachable twice (a broken database) is shown once. */
-    if (!sset_add(shown, uuid_s)) {
+    if (!sset_add(path, tc->name)) {
         return;
     }
     for (size_t i = 0; i < ARRAY_SIZE(st->columns) && st->columns[i]; i++) {
@@ -83,7 +87,7 @@ show_row(struct vsctl_context *ctx, const struct ovsdb_idl_row *row,
                     = ovsdb_idl_get_row_for_uuid(ctx->idl, ref_tc,
                                                  &d->keys[j].uuid);
                 if (ref) {
-                    show_row(ctx, ref, level + 1, shown);
+                    show_row(ctx, ref, level + 1, path);
                 }
             }
         } else if (!ovsdb_datum_is_default(d, &col->type)) {
@@ -93,18 +97,19 @@ show_row(struct vsctl_context *ctx, const struct ovsdb_idl_row *row,
             ds_put_char(ctx->output, '\n');
         }
     }
+    sset_find_and_delete(path, tc->name);
 }
 
 static void
 cmd_show(struct vsctl_context *ctx)
 {
-    struct sset shown = SSET_INITIALIZER(&shown);
+    struct sset path = SSET_INITIALIZER(&path);
     const struct ovsdb_idl_row *row;
 
     VSCTL_FOR_EACH (row, "Open_vSwitch", ctx->idl) {
-        show_row(ctx, row, 0, &shown);
+        show_row(ctx, row, 0, &path);
     }
-    sset_destroy(&shown);
+    sset_destroy(&path);
 }
 
 /* emer-reset. */
@@ -373,6 +378,98 @@ cmd_set_ssl(struct vsctl_context *ctx)
     vsctl_write_refs(ctx->ovs, "ssl", &ssl, 1);
 }
 
+/* Auto Attach: a bridge's AutoAttach row maps I-SIDs (keys) to VLANs
+ * (values).  A fake bridge stands for its parent. */
+
+/* Parses S as Open vSwitch does: leading digits, with what follows them
+ * ignored; no digits at all is an error.  Range checks are the server's
+ * (the schema's), so its "constraint violation" is what a user sees. */
+static int64_t
+aa_number(const char *s)
+{
+    char *end;
+    unsigned long long int n = strtoull(s, &end, 10);
+
+    if (end == s) {
+        vsctl_fatal("Invalid argument %s", s);
+    }
+    return (int64_t) n;
+}
+
+static const struct ovsdb_idl_row *
+aa_row(struct vsctl_bridge *br)
+{
+    return vsctl_read_ref(bridge_row(br), "auto_attach", 0);
+}
+
+static void
+cmd_add_aa_mapping(struct vsctl_context *ctx)
+{
+    int64_t isid = aa_number(ctx->argv[2]);
+    int64_t vlan = aa_number(ctx->argv[3]);
+    struct vsctl_bridge *br = vsctl_find_bridge(ctx, ctx->argv[1], true);
+    const struct ovsdb_idl_row *aa = aa_row(br);
+
+    if (!aa) {
+        aa = ovsdb_idl_txn_insert(ctx->txn, VS_TABLE("AutoAttach"), NULL);
+        vsctl_write_refs(bridge_row(br), "auto_attach", &aa, 1);
+    }
+
+    /* Like an OVSDB "insert" mutation: an I-SID already mapped keeps its
+     * VLAN. */
+    const struct ovsdb_idl_column *col = VS_COL("AutoAttach", "mappings");
+    union ovsdb_atom key = { .integer = isid };
+    if (ovsdb_datum_find_key(ovsdb_idl_read(aa, col), &key,
+                             OVSDB_TYPE_INTEGER) == UINT_MAX) {
+        union ovsdb_atom value = { .integer = vlan };
+        struct ovsdb_datum d;
+        ovsdb_datum_clone(&d, ovsdb_idl_read(aa, col), &col->type);
+        ovsdb_datum_add_unsafe(&d, &key, &value, &col->type);
+        ovsdb_datum_sort_assert(&d, OVSDB_TYPE_INTEGER);
+        ovsdb_idl_txn_write(aa, col, &d);
+    }
+}
+
+static void
+cmd_del_aa_mapping(struct vsctl_context *ctx)
+{
+    int64_t isid = aa_number(ctx->argv[2]);
+    int64_t vlan = aa_number(ctx->argv[3]);
+    struct vsctl_bridge *br = vsctl_find_bridge(ctx, ctx->argv[1], true);
+    const struct ovsdb_idl_row *aa = aa_row(br);
+
+    if (!aa) {
+        return;
+    }
+    /* Only the exact pair goes: a different VLAN leaves it be. */
+    const struct ovsdb_idl_column *col = VS_COL("AutoAttach", "mappings");
+    const struct ovsdb_datum *cur = ovsdb_idl_read(aa, col);
+    union ovsdb_atom key = { .integer = isid };
+    unsigned int idx = ovsdb_datum_find_key(cur, &key, OVSDB_TYPE_INTEGER);
+    if (idx != UINT_MAX && cur->values[idx].integer == vlan) {
+        struct ovsdb_datum d;
+        ovsdb_datum_clone(&d, cur, &col->type);
+        ovsdb_datum_remove_unsafe(&d, idx, &col->type);
+        ovsdb_datum_sort_assert(&d, OVSDB_TYPE_INTEGER);
+        ovsdb_idl_txn_write(aa, col, &d);
+    }
+}
+
+static void
+cmd_get_aa_mapping(struct vsctl_context *ctx)
+{
+    struct vsctl_bridge *br = vsctl_find_bridge(ctx, ctx->argv[1], true);
+    const struct ovsdb_idl_row *aa = aa_row(br);
+
+    if (aa) {
+        const struct ovsdb_datum *d = vsctl_read(aa, "mappings");
+        for (size_t i = 0; i < d->n; i++) {
+            ds_put_format(ctx->output, "%"PRId64" %"PRId64"\n",
+                          d->keys[i].integer, d->values[i].integer);
+        }
+    }
+}
+
 const struct vsctl_command_syntax vsctl_misc_commands[] = {
     {"init", 0, 0, "", cmd_init, NULL, "", true},
     {"show", 0, 0, "", cmd_show, NULL, "", false},
@@ -393,5 +490,10 @@ const struct vsctl_command_syntax vsctl_misc_commands[] = {
     {"del-ssl", 0, 0, "", cmd_del_ssl, NULL, "", true},
     {"set-ssl", 3, 3, "PRIVATE-KEY CERTIFICATE CA-CERT", cmd_set_ssl, NULL,
      "--bootstrap", true},
+    {"add-aa-mapping", 3, 3, "BRIDGE ARG ARG", cmd_add_aa_mapping, NULL, "",
+     true},
+    {"del-aa-mapping", 3, 3, "BRIDGE ARG ARG", cmd_del_aa_mapping, NULL, "",
+     true},
+    {"get-aa-mapping", 1, 1, "BRIDGE", cmd_get_aa_mapping, NULL, "", false},
     {NULL, 0, 0, NULL, NULL, NULL, NULL, false},
 };

@@ -122,6 +122,10 @@ const struct vsctl_command_syntax *vsctl_find_command(const char *name);
 
 /* Global option values that commands look at. */
 extern bool vsctl_wait_for_reload;
+/* Asks for IFACE (a row this transaction inserts) to be checked once
+ * ovs-vswitchd has applied the change: if it could not set it up, say so
+ * on stderr, as Open vSwitch's ovs-vsctl does after add-port/add-bond. */
+void vsctl_expect_iface_setup(const struct ovsdb_idl_row *iface);
 
 /* vsctl-parse.c. */
 struct vsctl_command *vsctl_parse_commands(int argc, char *argv[],
@@ -191,6 +195,9 @@ void vsctl_remove_ref(const struct ovsdb_idl_row *, const char *column,
 void vsctl_set_map_key(const struct ovsdb_idl_row *, const char *column,
                        const char *key, const char *value);
 
+/* Prints, for --help, how each table's rows may be named. */
+void vsctl_print_row_id_usage(void);
+
 /* Looks up a row of TABLE by uuid (or an unambiguous uuid prefix of at
  * least 4 digits) or by the table's naming rule (Bridge and Port and
  * Interface by name, Controller by bridge name, "." for the Open_vSwitch
@@ -210,15 +217,22 @@ struct vsctl_bridge {
     struct shash children;                  /* Fake bridges under it. */
 };
 
+/* A port or interface that more than one bridge or port lists (a broken
+ * database, which Open vSwitch's ovs-vsctl warns about and tolerates)
+ * belongs in the cache to the first that lists it, in uuid order, and is
+ * "shared": deleting it from there only drops that reference, as the row
+ * must stay for the others. */
 struct vsctl_port {
     const struct ovsdb_idl_row *port_cfg;
     struct vsctl_bridge *bridge;
     struct shash ifaces;                    /* Name -> vsctl_iface *. */
+    bool shared;
 };
 
 struct vsctl_iface {
     const struct ovsdb_idl_row *iface_cfg;
     struct vsctl_port *port;
+    bool shared;
 };
 
 void vsctl_context_init(struct vsctl_context *, struct vsctl_command *,
