@@ -9,7 +9,10 @@
 #   one-call     one ovs-vsctl call adding N ports with "--" (N = 1000)
 #   big-bridge   the time of one add-port on a bridge that already has
 #                M ports (M = 5000; the median of 5 calls)
-# All calls use --no-wait (no ovs-vswitchd runs).  Times are wall-clock
+#   big-bridge-applied  the same, but with each side's ovs-vswitchd
+#                running (every device dummy) and ovs-vsctl waiting until
+#                the switch has applied the change, as scripts do
+# Except in the last, calls use --no-wait (no ovs-vswitchd runs).  Times are wall-clock
 # milliseconds; each line prints both sides and the ratio theirs/ours, so
 # above 1 means we are faster.  --smoke runs tiny sizes to check that the
 # benchmark works.
@@ -30,7 +33,7 @@ work=$(mktemp -d /tmp/vsctl-bench.XXXXXX)
 # Servers are started inside command substitutions, so they are found by
 # their pid files rather than remembered in a variable.
 cleanup() {
-    for pidfile in "$work"/*/server.pid; do
+    for pidfile in "$work"/*/server.pid "$work"/*/vswitchd.pid; do
         [ -e "$pidfile" ] && kill "$(cat "$pidfile")" 2>/dev/null || true
     done
     rm -rf "$work"
@@ -44,7 +47,9 @@ side() {
     if [ "$1" = ours ]; then
         SERVER=$build/ovsdb/ovsdb-server TOOL=$build/ovsdb/ovsdb-tool
         VSCTL=$build/utilities/ovs-vsctl SCHEMA=$top/vswitchd/vswitch.ovsschema
+        VSWITCHD=$build/vswitchd/ovs-vswitchd
     else
+        VSWITCHD=/usr/sbin/ovs-vswitchd
         SERVER=/usr/sbin/ovsdb-server TOOL=/usr/bin/ovsdb-tool
         VSCTL=/usr/bin/ovs-vsctl SCHEMA=/usr/share/openvswitch/vswitch.ovsschema
     fi
@@ -61,7 +66,18 @@ fresh() {
         --remote=punix:"$dir/db.sock" "$dir/conf.db" </dev/null >/dev/null 2>&1 &
     for _ in $(seq 100); do [ -S "$dir/db.sock" ] && break; sleep 0.1; done
     DB=unix:$dir/db.sock
-    "$VSCTL" --db="$DB" --no-wait init -- add-br br0
+    DIR=$dir
+    "$VSCTL" --db="$DB" --no-wait init -- add-br br0 \
+        -- set Bridge br0 datapath_type=netdev
+}
+
+# start_vswitchd: runs the side's ovs-vswitchd on $DB with dummy devices.
+start_vswitchd() {
+    local extra=
+    if [ "$VSWITCHD" = /usr/sbin/ovs-vswitchd ]; then extra=--disable-system; fi
+    OVS_RUNDIR=$DIR "$VSWITCHD" --detach --no-chdir --pidfile="$DIR/vswitchd.pid" \
+        -vconsole:off --log-file="$DIR/vswitchd.log" \
+        --enable-dummy=override $extra "$DB" </dev/null >/dev/null 2>&1
 }
 
 # ports_args FROM TO: "-- add-port br0 pFROM ... -- add-port br0 pTO".
@@ -104,8 +120,26 @@ big_bridge() {
     printf '%s\n' "${times[@]}" | sort -n | sed -n "$(( (reps + 1) / 2 ))p"
 }
 
+big_bridge_applied() {
+    fresh "$1-applied"
+    local i times=() start
+    for ((i = 1; i <= m; i += 500)); do
+        # shellcheck disable=SC2046
+        "$VSCTL" --db="$DB" --no-wait $(ports_args "$i" $((i + 499 < m ? i + 499 : m)))
+    done
+    start_vswitchd
+    # Untimed: lets the daemon take in the whole bridge first.
+    "$VSCTL" --db="$DB" --timeout=600 add-port br0 warmup
+    for ((i = 1; i <= reps; i++)); do
+        start=$(now_ms)
+        "$VSCTL" --db="$DB" --timeout=600 add-port br0 "extra$i"
+        times+=($(( $(now_ms) - start )))
+    done
+    printf '%s\n' "${times[@]}" | sort -n | sed -n "$(( (reps + 1) / 2 ))p"
+}
+
 sides=(ours)
-if [ -x /usr/sbin/ovsdb-server ] && [ -x /usr/bin/ovs-vsctl ]; then
+if [ -x /usr/sbin/ovsdb-server ] && [ -x /usr/bin/ovs-vsctl ] && [ -x /usr/sbin/ovs-vswitchd ]; then
     sides+=(theirs)
 else
     echo "bench: Open vSwitch's ovs-vsctl is not installed; ours only" >&2
@@ -120,7 +154,7 @@ report() {  # NAME OURS [THEIRS]
     fi
 }
 
-for w in one_by_one one_call big_bridge; do
+for w in one_by_one one_call big_bridge big_bridge_applied; do
     vals=()
     for s in "${sides[@]}"; do
         side "$s"
@@ -130,6 +164,7 @@ for w in one_by_one one_call big_bridge; do
         one_by_one) name="$n add-port calls, one by one" ;;
         one_call) name="one call adding $n ports" ;;
         big_bridge) name="one add-port on a $m-port bridge" ;;
+        big_bridge_applied) name="same, waiting for ovs-vswitchd" ;;
     esac
     report "$name" "${vals[@]}"
 done

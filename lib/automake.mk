@@ -99,3 +99,13 @@ lib_libovs_a_SOURCES += \
 	lib/ovsdb-idl-private.h \
 	lib/ovsdb-idl-provider.h \
 	lib/ovsdb-idl-txn.c
+
+# Network devices.
+lib_libovs_a_SOURCES += \
+	lib/netdev.c \
+	lib/netdev.h \
+	lib/netdev-dummy.c \
+	lib/netdev-linux.c \
+	lib/netdev-provider.h \
+	lib/packets.c \
+	lib/packets.h

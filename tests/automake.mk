@@ -159,6 +159,17 @@ tests_unit_test_table_SOURCES = tests/unit/test-table.c
 tests_unit_test_table_CFLAGS = $(UNIT_TEST_FLAGS)
 tests_unit_test_table_LDADD = $(UNIT_TEST_LIBS)
 
+# Unit suites: network devices and packets.
+UNIT_TESTS += \
+	tests/unit/test-packets \
+	tests/unit/test-netdev
+tests_unit_test_packets_SOURCES = tests/unit/test-packets.c
+tests_unit_test_packets_CFLAGS = $(UNIT_TEST_FLAGS)
+tests_unit_test_packets_LDADD = $(UNIT_TEST_LIBS)
+tests_unit_test_netdev_SOURCES = tests/unit/test-netdev.c
+tests_unit_test_netdev_CFLAGS = $(UNIT_TEST_FLAGS)
+tests_unit_test_netdev_LDADD = $(UNIT_TEST_LIBS)
+
 check_PROGRAMS += $(UNIT_TESTS)
 TESTS += $(UNIT_TESTS)
 
@@ -180,6 +191,7 @@ TESTSUITE_AT = \
 	tests/ovsdb-client.at \
 	tests/ovsdb-server-main.at \
 	tests/ovs-vsctl.at \
+	tests/vswitchd.at \
 	tests/bench.at
 TESTSUITE = $(srcdir)/tests/testsuite
 AUTOM4TE = autom4te

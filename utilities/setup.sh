@@ -118,7 +118,11 @@ start_sandbox() {
     ovsdb-tool create "$sb/conf.db" "$top/vswitchd/vswitch.ovsschema"
     ovsdb-server -vconsole:off --detach --no-chdir --pidfile --log-file \
         --remote=punix:"$sb/db.sock" "$sb/conf.db"
-    ovs-vswitchd -vconsole:off --detach --no-chdir --pidfile --log-file
+    ovs-vsctl --no-wait init
+    # Every device is a dummy: bridges and ports made in the sandbox never
+    # touch the host's network.
+    ovs-vswitchd -vconsole:off --detach --no-chdir --pidfile --log-file \
+        --enable-dummy=override
     cat > "$sb/env.sh" <<ENV
 # Source this file to reach the sandbox's daemons.
 export OVS_RUNDIR=$sb OVS_LOGDIR=$sb OVS_DBDIR=$sb OVS_SYSCONFDIR=$sb
@@ -133,9 +137,10 @@ The sandbox is running in $sb:
 
 Reach it with:
   . $sb/env.sh
+  ovs-vsctl add-br br0 -- add-port br0 p1
+  ovs-vsctl show
+  ovs-vsctl list Interface
   ovs-appctl list-commands
-  ovs-appctl vlog/list
-  ovsdb-client list-tables
   ovsdb-client dump
 Stop it with:
   ovs-appctl exit; ovs-appctl -t ovsdb-server exit

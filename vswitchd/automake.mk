@@ -1,7 +1,11 @@
 # ovs-vswitchd.
 sbin_PROGRAMS += vswitchd/ovs-vswitchd
-vswitchd_ovs_vswitchd_SOURCES = vswitchd/ovs-vswitchd.c
-vswitchd_ovs_vswitchd_LDADD = $(OVS_LIBS)
+vswitchd_ovs_vswitchd_SOURCES = \
+	vswitchd/bridge.c \
+	vswitchd/bridge.h \
+	vswitchd/ovs-vswitchd.c
+vswitchd_ovs_vswitchd_LDADD = $(OVSREC_LIBS)
+$(vswitchd_ovs_vswitchd_OBJECTS): vswitchd/vswitch-idl.h
 
 # The Open_vSwitch database schema (the configuration ovs-vsctl writes and
 # ovs-vswitchd reads).

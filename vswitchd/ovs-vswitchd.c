@@ -1,12 +1,11 @@
 /* ovs-vswitchd: the switch daemon.
  *
- * At this stage of the project the daemon is only its skeleton: it
- * daemonizes, serves its control socket (ovs-appctl: list-commands,
- * version, the vlog, coverage and time commands, exit) and sleeps until
- * asked for something.
- * Later versions connect to the database named on the command line, build
- * bridges from it and forward packets; this file is where they plug into
- * the main loop.
+ * It connects to the database named on the command line, holds its
+ * "ovs_vswitchd" lock, and keeps bridges, ports and interfaces in step with
+ * it (bridge.c), reporting their state back.  It serves its control socket
+ * (ovs-appctl: list-commands, version, the vlog, coverage and time
+ * commands, exit).  Forwarding packets arrives with the datapath; this
+ * file is where each part plugs into the main loop.
  */
 #include <config.h>
 
@@ -21,11 +20,13 @@
 #include "daemon.h"
 #include "dirs.h"
 #include "fatal-signal.h"
+#include "netdev.h"
 #include "poll-loop.h"
 #include "timeval.h"
 #include "unixctl.h"
 #include "util.h"
 #include "vlog.h"
+#include "bridge.h"
 
 VLOG_DEFINE_THIS_MODULE(vswitchd);
 
@@ -33,13 +34,18 @@ static noreturn void usage(void);
 
 /* Set by the "exit" command; the main loop then winds down. */
 static bool exiting;
+/* "exit --cleanup": also remove the devices the switch created. */
+static bool cleanup;
 
 static void
-exit_cb(struct unixctl_conn *conn, int argc OVS_UNUSED,
-        const char *argv[] OVS_UNUSED, void *aux OVS_UNUSED)
+exit_cb(struct unixctl_conn *conn, int argc, const char *argv[],
+        void *aux OVS_UNUSED)
 {
-    /* "--cleanup" matters once there is datapath state to remove; with
-     * none yet, both forms simply exit. */
+    if (argc > 1 && strcmp(argv[1], "--cleanup")) {
+        unixctl_command_reply_error(conn, "unknown option");
+        return;
+    }
+    cleanup = argc > 1;
     exiting = true;
     unixctl_command_reply(conn, NULL);
 }
@@ -51,6 +57,7 @@ parse_options(int argc, char *argv[], char **unixctl_pathp)
 {
     enum {
         OPT_UNIXCTL = UCHAR_MAX + 1,
+        OPT_ENABLE_DUMMY,
         DAEMON_OPTION_ENUMS,
         VLOG_OPTION_ENUMS
     };
@@ -58,6 +65,7 @@ parse_options(int argc, char *argv[], char **unixctl_pathp)
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, 'V'},
         {"unixctl", required_argument, NULL, OPT_UNIXCTL},
+        {"enable-dummy", optional_argument, NULL, OPT_ENABLE_DUMMY},
         DAEMON_LONG_OPTIONS,
         VLOG_LONG_OPTIONS,
         {NULL, 0, NULL, 0},
@@ -84,6 +92,14 @@ parse_options(int argc, char *argv[], char **unixctl_pathp)
         case OPT_UNIXCTL:
             free(*unixctl_pathp);
             *unixctl_pathp = xstrdup(optarg);
+            break;
+
+        case OPT_ENABLE_DUMMY:
+            if (optarg && strcmp(optarg, "override")) {
+                ovs_fatal(0, "--enable-dummy: unknown argument \"%s\" "
+                          "(only \"override\" is accepted)", optarg);
+            }
+            netdev_enable_dummy(optarg != NULL);
             break;
 
         DAEMON_OPTION_HANDLERS
@@ -119,14 +135,17 @@ usage(void)
            "where DATABASE is a socket on which ovsdb-server is listening\n"
            "      (default: \"unix:%s/db.sock\").\n"
            "\n"
-           "This version only runs the daemon's framework (control socket,\n"
-           "logging, counters); connecting to the database and switching\n"
-           "packets arrive with later versions.\n",
+           "This version configures bridges, ports and interfaces from the\n"
+           "database and reports their state; forwarding packets arrives\n"
+           "with the datapath.\n",
            program_name, program_name, ovs_rundir());
     daemon_usage();
     vlog_usage();
     printf("\nOther options:\n"
            "  --unixctl=SOCKET        override default control socket name\n"
+           "  --enable-dummy[=override]\n"
+           "                          allow \"dummy\" interfaces (for tests);\n"
+           "                          with override, every device is dummy\n"
            "  -h, --help              display this help message\n"
            "  -V, --version           display version information\n");
     exit(EXIT_SUCCESS);
@@ -151,8 +170,7 @@ main(int argc, char *argv[])
     unixctl_command_register("exit", "[--cleanup]", 0, 1, exit_cb, NULL);
 
     VLOG_INFO("%s (Open vSwitch NG) %s", program_name, ovs_version_string());
-    VLOG_INFO("database %s: not connecting, the database connection arrives "
-              "with a later version", remote);
+    bridge_init(remote);
 
     daemonize_complete();
 
@@ -160,11 +178,13 @@ main(int argc, char *argv[])
      * a signal or a time/warp needs it. */
     while (!exiting) {
         fatal_signal_run();
+        bridge_run();
         unixctl_server_run(unixctl);
         timeval_run();
         coverage_run();
 
         fatal_signal_wait();
+        bridge_wait();
         unixctl_server_wait(unixctl);
         timeval_wait();
         if (exiting) {
@@ -173,6 +193,7 @@ main(int argc, char *argv[])
         poll_block();
     }
 
+    bridge_exit(cleanup);
     unixctl_server_destroy(unixctl);
     /* Lets libevent finish freeing the closed connections. */
     poll_loop_destroy_self();

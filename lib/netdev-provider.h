@@ -1,0 +1,99 @@
+/* netdev-provider: what netdev.c asks of each type of network device.
+ *
+ * Private to lib/netdev*.c; everyone else uses netdev.h.
+ *
+ * A provider is a struct netdev_class of function pointers, defined in one
+ * file per family (netdev-linux.c: "system", "internal", "tap";
+ * netdev-dummy.c: "dummy").  netdev.c keeps the registry of types, the
+ * table of open devices by name, reference counts, the saved flags that are
+ * put back on the last close, and the change sequence; a provider only
+ * talks to its device.
+ *
+ * Memory: each provider embeds struct netdev as a member of its own device
+ * struct, allocates that struct in alloc() and frees it in dealloc().
+ * netdev.c fills in and frees the common part; construct() and destruct()
+ * handle the provider's part.  A provider calls netdev_change_seq_changed()
+ * whenever a property that netdev.h reports changes, whether through a
+ * setter or because it noticed the device had changed underneath it. */
+#ifndef NETDEV_PROVIDER_H
+#define NETDEV_PROVIDER_H 1
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "netdev.h"
+#include "packets.h"
+
+struct shash_node;
+struct smap;
+
+/* The part of every network device that netdev.c owns. */
+struct netdev {
+    char *name;                         /* Device name (owned). */
+    char *type;                         /* Normalized type it was opened as
+                                         * (owned); differs from
+                                         * netdev_class->type under dummy
+                                         * override. */
+    const struct netdev_class *netdev_class;
+    int ref_cnt;
+    uint64_t change_seq;                /* Never 0. */
+    struct shash_node *node;            /* In netdev.c's table by name. */
+
+    /* The flags found before the first netdev_update_flags(), to put back
+     * on the last close for devices that outlive us. */
+    bool flags_saved;
+    enum netdev_flags saved_flags;
+};
+
+struct netdev_class {
+    /* The type this provider implements ("system", "dummy", ...). */
+    const char *type;
+
+    /* True if the device exists before we open it and after we close it,
+     * so that flags we changed must be put back on the last close. */
+    bool restore_flags;
+
+    /* Life cycle.  alloc() returns zeroed memory holding a struct netdev;
+     * netdev.c then fills the common part and calls construct(), which
+     * returns 0 or a positive errno value (ENODEV: no such device).  After
+     * a failed construct() only dealloc() is called.  destruct() releases
+     * what construct() acquired (for "internal", the device itself). */
+    struct netdev *(*alloc)(void);
+    int (*construct)(struct netdev *);
+    void (*destruct)(struct netdev *);
+    void (*dealloc)(struct netdev *);
+
+    /* Applies OPTIONS entirely or not at all.  On error returns a positive
+     * errno value and sets *ERRP to a malloc'd message.  NULL means the type
+     * takes no options: netdev.c rejects any key. */
+    int (*set_config)(struct netdev *, const struct smap *options,
+                      char **errp);
+
+    /* Properties.  Return 0 or a positive errno value, except get_ifindex()
+     * (an ifindex or a negative errno value).  NULL setters mean
+     * EOPNOTSUPP. */
+    int (*get_etheraddr)(const struct netdev *, struct eth_addr *);
+    int (*set_etheraddr)(struct netdev *, struct eth_addr);
+    int (*get_mtu)(const struct netdev *, int *mtup);
+    int (*set_mtu)(struct netdev *, int mtu);
+    int (*get_ifindex)(const struct netdev *);
+    /* The physical link only; netdev.c reports no carrier while the device
+     * is administratively down. */
+    bool (*get_carrier)(const struct netdev *);
+    int (*get_flags)(const struct netdev *, enum netdev_flags *);
+    int (*update_flags)(struct netdev *, enum netdev_flags off,
+                        enum netdev_flags on);
+};
+
+/* Moves NETDEV's change sequence and the global connectivity_seq. */
+void netdev_change_seq_changed(struct netdev *);
+
+/* Providers. */
+extern const struct netdev_class netdev_linux_class;    /* "system" */
+extern const struct netdev_class netdev_internal_class; /* "internal" */
+extern const struct netdev_class netdev_tap_class;      /* "tap" */
+extern const struct netdev_class netdev_dummy_class;    /* "dummy" */
+
+/* Registers the "netdev-dummy/..." ovs-appctl commands (netdev-dummy.c). */
+void netdev_dummy_register_commands(void);
+
+#endif /* netdev-provider.h */

@@ -1,0 +1,310 @@
+#include <config.h>
+#include "netdev.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "connectivity.h"
+#include "netdev-provider.h"
+#include "seq.h"
+#include "shash.h"
+#include "smap.h"
+#include "sset.h"
+#include "util.h"
+#include "vlog.h"
+
+VLOG_DEFINE_THIS_MODULE(netdev);
+
+/* Type name -> const struct netdev_class *.  Under dummy override several
+ * names map to the dummy class. */
+static struct shash netdev_classes = SHASH_INITIALIZER(&netdev_classes);
+
+/* Device name -> struct netdev *, every open device. */
+static struct shash netdevs = SHASH_INITIALIZER(&netdevs);
+
+#define NETDEV_ALL_FLAGS (NETDEV_UP | NETDEV_PROMISC)
+
+static void
+netdev_initialize(void)
+{
+    static bool initialized;
+
+    if (!initialized) {
+        initialized = true;
+        shash_add_assert(&netdev_classes, "system", &netdev_linux_class);
+        shash_add_assert(&netdev_classes, "internal", &netdev_internal_class);
+        shash_add_assert(&netdev_classes, "tap", &netdev_tap_class);
+    }
+}
+
+void
+netdev_enable_dummy(bool override)
+{
+    static bool commands_registered;
+
+    netdev_initialize();
+    shash_replace(&netdev_classes, "dummy", &netdev_dummy_class);
+    if (override) {
+        shash_replace(&netdev_classes, "system", &netdev_dummy_class);
+        shash_replace(&netdev_classes, "internal", &netdev_dummy_class);
+        shash_replace(&netdev_classes, "tap", &netdev_dummy_class);
+    }
+    if (!commands_registered) {
+        commands_registered = true;
+        netdev_dummy_register_commands();
+    }
+}
+
+void
+netdev_get_types(struct sset *types)
+{
+    netdev_initialize();
+
+    struct shash_node *node;
+    SHASH_FOR_EACH (node, &netdev_classes) {
+        sset_add(types, node->name);
+    }
+}
+
+const char *
+netdev_normalize_type(const char *type)
+{
+    return type && type[0] ? type : "system";
+}
+
+int
+netdev_open(const char *name, const char *type_, struct netdev **netdevp)
+{
+    const char *type = netdev_normalize_type(type_);
+
+    netdev_initialize();
+    *netdevp = NULL;
+
+    struct netdev *netdev = shash_find_data(&netdevs, name);
+    if (netdev) {
+        if (strcmp(netdev->type, type)) {
+            VLOG_WARN("%s: cannot open as type %s: already open as type %s",
+                      name, type, netdev->type);
+            return EEXIST;
+        }
+        netdev->ref_cnt++;
+        *netdevp = netdev;
+        return 0;
+    }
+
+    const struct netdev_class *class = shash_find_data(&netdev_classes, type);
+    if (!class) {
+        VLOG_WARN("could not create netdev %s of unknown type %s",
+                  name, type);
+        return EAFNOSUPPORT;
+    }
+    if (!name[0]) {
+        return EINVAL;
+    }
+
+    netdev = class->alloc();
+    netdev->name = xstrdup(name);
+    netdev->type = xstrdup(type);
+    netdev->netdev_class = class;
+    netdev->ref_cnt = 1;
+    netdev->change_seq = 1;
+
+    int error = class->construct(netdev);
+    if (error) {
+        VLOG_DBG("%s: could not open device of type %s (%s)",
+                 name, type, ovs_strerror(error));
+        free(netdev->name);
+        free(netdev->type);
+        class->dealloc(netdev);
+        return error;
+    }
+    netdev->node = shash_add(&netdevs, name, netdev);
+    *netdevp = netdev;
+    return 0;
+}
+
+static void
+netdev_destroy(struct netdev *netdev)
+{
+    const struct netdev_class *class = netdev->netdev_class;
+
+    shash_delete(&netdevs, netdev->node);
+    if (class->restore_flags && netdev->flags_saved) {
+        int error = class->update_flags(
+            netdev, NETDEV_ALL_FLAGS & ~netdev->saved_flags,
+            netdev->saved_flags);
+        if (error) {
+            VLOG_WARN("%s: could not restore device flags (%s)",
+                      netdev->name, ovs_strerror(error));
+        }
+    }
+    class->destruct(netdev);
+    free(netdev->name);
+    free(netdev->type);
+    class->dealloc(netdev);
+}
+
+void
+netdev_close(struct netdev *netdev)
+{
+    if (netdev) {
+        ovs_assert(netdev->ref_cnt > 0);
+        if (!--netdev->ref_cnt) {
+            netdev_destroy(netdev);
+        }
+    }
+}
+
+void
+netdev_close_all(void)
+{
+    struct shash_node *node;
+    SHASH_FOR_EACH_SAFE (node, &netdevs) {
+        netdev_destroy(node->data);
+    }
+}
+
+int
+netdev_set_config(struct netdev *netdev, const struct smap *options,
+                  char **errp)
+{
+    const struct netdev_class *class = netdev->netdev_class;
+    char *dummy_errp = NULL;
+
+    if (!errp) {
+        errp = &dummy_errp;
+    }
+    *errp = NULL;
+
+    int error;
+    if (class->set_config) {
+        error = class->set_config(netdev, options, errp);
+    } else if (options && !smap_is_empty(options)) {
+        /* Name the first key in sorted order, so the message is stable. */
+        const struct smap_node **sorted = smap_sort(options);
+        *errp = xasprintf("%s: unknown option %s",
+                          netdev->name, sorted[0]->key);
+        free(sorted);
+        error = EINVAL;
+    } else {
+        error = 0;
+    }
+
+    if (error && *errp) {
+        VLOG_WARN("%s", *errp);
+    }
+    free(dummy_errp);
+    return error;
+}
+
+const char *
+netdev_get_name(const struct netdev *netdev)
+{
+    return netdev->name;
+}
+
+const char *
+netdev_get_type(const struct netdev *netdev)
+{
+    return netdev->type;
+}
+
+int
+netdev_get_etheraddr(const struct netdev *netdev, struct eth_addr *ea)
+{
+    int error = netdev->netdev_class->get_etheraddr(netdev, ea);
+    if (error) {
+        memset(ea, 0, sizeof *ea);
+    }
+    return error;
+}
+
+int
+netdev_set_etheraddr(struct netdev *netdev, struct eth_addr ea)
+{
+    const struct netdev_class *class = netdev->netdev_class;
+    return class->set_etheraddr ? class->set_etheraddr(netdev, ea)
+                                : EOPNOTSUPP;
+}
+
+int
+netdev_get_mtu(const struct netdev *netdev, int *mtup)
+{
+    int error = netdev->netdev_class->get_mtu(netdev, mtup);
+    if (error) {
+        *mtup = 0;
+    }
+    return error;
+}
+
+int
+netdev_set_mtu(struct netdev *netdev, int mtu)
+{
+    const struct netdev_class *class = netdev->netdev_class;
+    return class->set_mtu ? class->set_mtu(netdev, mtu) : EOPNOTSUPP;
+}
+
+int
+netdev_get_ifindex(const struct netdev *netdev)
+{
+    const struct netdev_class *class = netdev->netdev_class;
+    return class->get_ifindex ? class->get_ifindex(netdev) : -EOPNOTSUPP;
+}
+
+bool
+netdev_get_carrier(const struct netdev *netdev)
+{
+    /* A device that is administratively down passes no traffic, whatever
+     * its cable says; Open vSwitch reports such a link as down too. */
+    enum netdev_flags flags;
+    if (netdev_get_flags(netdev, &flags) || !(flags & NETDEV_UP)) {
+        return false;
+    }
+
+    const struct netdev_class *class = netdev->netdev_class;
+    return class->get_carrier ? class->get_carrier(netdev) : true;
+}
+
+int
+netdev_get_flags(const struct netdev *netdev, enum netdev_flags *flagsp)
+{
+    int error = netdev->netdev_class->get_flags(netdev, flagsp);
+    if (error) {
+        *flagsp = 0;
+    }
+    return error;
+}
+
+int
+netdev_update_flags(struct netdev *netdev, enum netdev_flags off,
+                    enum netdev_flags on)
+{
+    const struct netdev_class *class = netdev->netdev_class;
+
+    if (class->restore_flags && !netdev->flags_saved) {
+        enum netdev_flags flags;
+        int error = class->get_flags(netdev, &flags);
+        if (error) {
+            return error;
+        }
+        netdev->saved_flags = flags & NETDEV_ALL_FLAGS;
+        netdev->flags_saved = true;
+    }
+    return class->update_flags(netdev, off & NETDEV_ALL_FLAGS,
+                               on & NETDEV_ALL_FLAGS);
+}
+
+uint64_t
+netdev_get_change_seq(const struct netdev *netdev)
+{
+    return netdev->change_seq;
+}
+
+void
+netdev_change_seq_changed(struct netdev *netdev)
+{
+    if (!++netdev->change_seq) {
+        netdev->change_seq = 1;
+    }
+    seq_change(connectivity_seq_get());
+}

@@ -1,0 +1,107 @@
+/* netdev: the network devices that a bridge's interfaces are bound to.
+ *
+ * ovs-vswitchd opens one netdev per row of the Interface table, by the
+ * row's "name" and "type".  Each type is one provider (netdev-provider.h):
+ *
+ *   "system"    an existing Linux device, found by name.  Opening one that
+ *               the kernel does not have fails with ENODEV.  The empty type
+ *               means "system".
+ *   "internal"  a device the switch creates and owns (a Linux tap device),
+ *               removed when the last reference is closed.  Every bridge
+ *               has one with the bridge's name: its local port.
+ *   "tap"       a tap device that already exists (opened, not created).
+ *   "dummy"     a device that lives only in this process, for tests and the
+ *               sandbox.  Only available after netdev_enable_dummy(); with
+ *               OVERRIDE true, "system", "internal" and "tap" are served by
+ *               the dummy provider too, so a test can name any device
+ *               without touching the host.  Like Open vSwitch's, a new
+ *               dummy device is administratively down (the code adding it
+ *               to a bridge turns it up) with its carrier on.
+ *
+ * Any other type fails with EAFNOSUPPORT.
+ *
+ * Packet input and output arrive with the datapath; today a netdev knows
+ * and sets the properties that the Interface table reports (Ethernet
+ * address, MTU, ifindex, carrier, administrative state) and takes its
+ * type-specific "options" through netdev_set_config().
+ *
+ * Sharing and ownership: netdev_open() on a name that is already open
+ * returns the same netdev with one more reference (EEXIST if the type
+ * differs); the caller owns one reference and gives it back with
+ * netdev_close().  Strings returned by the getters belong to the netdev.
+ * Whenever a property that others report changes (carrier, flags, MTU,
+ * Ethernet address), the netdev's change sequence and the global
+ * connectivity_seq move.  Linux devices are read from the kernel on each
+ * call (no rtnetlink listener yet), so a change made outside the switch
+ * moves the sequences only when a getter next notices it.
+ *
+ * Not thread-safe: call from the main thread only (the datapath threads
+ * will get their own packet-path interface). */
+#ifndef NETDEV_H
+#define NETDEV_H 1
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "packets.h"
+
+struct netdev;
+struct smap;
+struct sset;
+
+/* Makes the "dummy" type available (and, with OVERRIDE, serves "system",
+ * "internal" and "tap" with it).  Also registers the ovs-appctl commands
+ * "netdev-dummy/set-admin-state" and "netdev-dummy/carrier" (see
+ * netdev-dummy.c).  Call once, before opening netdevs. */
+void netdev_enable_dummy(bool override);
+
+/* Adds the name of every type netdev_open() accepts to TYPES (what
+ * ovs-vswitchd reports in Open_vSwitch:iface_types). */
+void netdev_get_types(struct sset *types);
+/* Normalizes TYPE: NULL or "" become "system". */
+const char *netdev_normalize_type(const char *type);
+
+int netdev_open(const char *name, const char *type, struct netdev **);
+void netdev_close(struct netdev *);
+/* Closes every open netdev whatever its reference count, removing the
+ * devices the switch created (for "ovs-appctl exit --cleanup" and tests
+ * that check for leaks). */
+void netdev_close_all(void);
+
+/* Applies the Interface's "options".  On error returns an errno value and
+ * stores in *ERRP a message for the Interface's "error" column (the caller
+ * frees it; ERRP may be NULL), also logged; an option the type does not know
+ * is an error (EINVAL, "NAME: unknown option KEY").  A netdev whose
+ * configuration is not changed keeps its previous one.  No type takes
+ * options yet. */
+int netdev_set_config(struct netdev *, const struct smap *options,
+                      char **errp);
+
+const char *netdev_get_name(const struct netdev *);
+/* The normalized type ("system", never ""). */
+const char *netdev_get_type(const struct netdev *);
+
+int netdev_get_etheraddr(const struct netdev *, struct eth_addr *);
+int netdev_set_etheraddr(struct netdev *, struct eth_addr);
+int netdev_get_mtu(const struct netdev *, int *mtup);
+int netdev_set_mtu(struct netdev *, int mtu);
+/* The kernel's ifindex (positive), or a negative errno value (dummy
+ * devices have none: -EOPNOTSUPP). */
+int netdev_get_ifindex(const struct netdev *);
+/* Link up at the physical layer (for a tap: a reader attached); always
+ * false while the device is administratively down. */
+bool netdev_get_carrier(const struct netdev *);
+
+enum netdev_flags {
+    NETDEV_UP = 1 << 0,         /* Administratively up. */
+    NETDEV_PROMISC = 1 << 1,    /* Promiscuous mode. */
+};
+int netdev_get_flags(const struct netdev *, enum netdev_flags *);
+/* Turns ON on and OFF off; the flags are restored on netdev_close() of
+ * the last reference for devices the switch did not create. */
+int netdev_update_flags(struct netdev *, enum netdev_flags off,
+                        enum netdev_flags on);
+
+/* Moves whenever one of the properties above changes. */
+uint64_t netdev_get_change_seq(const struct netdev *);
+
+#endif /* netdev.h */

@@ -1,0 +1,86 @@
+#include <config.h>
+#include "packets.h"
+
+#include <errno.h>
+#include <string.h>
+#include <sys/random.h>
+#include "util.h"
+
+bool
+eth_addr_is_zero(struct eth_addr a)
+{
+    static const struct eth_addr zero;
+    return eth_addr_equals(a, zero);
+}
+
+bool
+eth_addr_is_multicast(struct eth_addr a)
+{
+    /* The I/G bit, the first bit on the wire. */
+    return (a.ea[0] & 0x01) != 0;
+}
+
+bool
+eth_addr_equals(struct eth_addr a, struct eth_addr b)
+{
+    return !memcmp(a.ea, b.ea, ETH_ADDR_LEN);
+}
+
+static int
+hex_digit_value(char c)
+{
+    return (c >= '0' && c <= '9' ? c - '0'
+            : c >= 'a' && c <= 'f' ? c - 'a' + 10
+            : c >= 'A' && c <= 'F' ? c - 'A' + 10
+            : -1);
+}
+
+bool
+eth_addr_from_string(const char *s, struct eth_addr *ea)
+{
+    struct eth_addr parsed;
+
+    for (int i = 0; i < ETH_ADDR_LEN; i++) {
+        if (i > 0 && *s++ != ':') {
+            return false;
+        }
+        int hi = hex_digit_value(*s);
+        if (hi < 0) {
+            return false;
+        }
+        s++;
+        int lo = hex_digit_value(*s);
+        if (lo < 0) {
+            parsed.ea[i] = hi;      /* A single digit, e.g. "0:1:...". */
+        } else {
+            parsed.ea[i] = hi * 16 + lo;
+            s++;
+        }
+    }
+    if (*s) {
+        return false;
+    }
+    *ea = parsed;
+    return true;
+}
+
+struct eth_addr
+eth_addr_random(void)
+{
+    struct eth_addr ea;
+    size_t got = 0;
+
+    while (got < sizeof ea.ea) {
+        ssize_t n = getrandom(ea.ea + got, sizeof ea.ea - got, 0);
+        if (n < 0) {
+            if (errno == EINTR) {
+                continue;
+            }
+            ovs_abort(errno, "getrandom failed");
+        }
+        got += n;
+    }
+    ea.ea[0] &= ~0x01;          /* Unicast. */
+    ea.ea[0] |= 0x02;           /* Locally administered. */
+    return ea;
+}

@@ -1,0 +1,916 @@
+/* bridge: the database's bridges, ports and interfaces, brought to life.
+ * See bridge.h for the model; the comments here say why it is done so. */
+#include <config.h>
+
+#include "bridge.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bitmap.h"
+#include "connectivity.h"
+#include "coverage.h"
+#include "dynamic-string.h"
+#include "hash.h"
+#include "hmap.h"
+#include "list.h"
+#include "netdev.h"
+#include "ovsdb-idl.h"
+#include "packets.h"
+#include "poll-loop.h"
+#include "seq.h"
+#include "shash.h"
+#include "smap.h"
+#include "sset.h"
+#include "util.h"
+#include "vlog.h"
+#include "vswitchd/vswitch-idl.h"
+
+VLOG_DEFINE_THIS_MODULE(bridge);
+
+COVERAGE_DEFINE(bridge_reconfigure);
+COVERAGE_DEFINE(bridge_iface_status_written);
+
+/* OpenFlow port numbers: switch ports are 1 up to (not including)
+ * OFPP_MAX; OFPP_LOCAL is the bridge's own port. */
+#define OFPP_MAX 0xff00
+#define OFPP_LOCAL 0xfffe
+
+/* The one datapath type this switch runs (its userspace datapath).  The
+ * empty type, which Open vSwitch's tools write by default, means it. */
+#define DATAPATH_TYPE "netdev"
+
+struct iface {
+    struct hmap_node name_node;  /* In all_ifaces. */
+    struct ovs_list port_node;   /* In port->ifaces. */
+    struct ovs_list dirty_node;  /* In dirty_ifaces while 'dirty'. */
+    bool dirty;                  /* Reported status may be stale. */
+
+    struct port *port;
+    char *name;
+    char *type;                  /* As in the database (not normalized), so
+                                  * that a change of the column is seen. */
+    const struct ovsrec_interface *cfg;
+
+    struct netdev *netdev;       /* NULL if it could not be opened. */
+    int ofport;                  /* 1..OFPP_MAX-1, OFPP_LOCAL, or -1. */
+    bool ofport_requested;       /* 'ofport' came from ofport_request. */
+    char *error;                 /* Why it is not (fully) set up, or NULL. */
+    uint64_t netdev_seq;         /* netdev change seq last reported. */
+
+    /* Configuration last applied, to skip unchanged interfaces. */
+    struct smap options;
+    int64_t mtu_request;         /* 0 if none. */
+    char *mac;                   /* NULL if none. */
+};
+
+struct port {
+    struct hmap_node name_node;  /* In bridge->ports. */
+    struct bridge *bridge;
+    char *name;
+    const struct ovsrec_port *cfg;
+    struct ovs_list ifaces;      /* struct iface's port_node. */
+};
+
+struct bridge {
+    struct hmap_node name_node;  /* In all_bridges. */
+    char *name;
+    const struct ovsrec_bridge *cfg;
+    struct hmap ports;           /* struct port's name_node. */
+    char *datapath_type;         /* As configured when created. */
+    unsigned long *ofports;      /* OFPP_MAX bits: numbers in use. */
+    int next_ofport;             /* Where the next automatic search starts. */
+    /* The bridge's local port device, which exists whether or not the
+     * database lists an interface with the bridge's name. */
+    struct netdev *local_netdev;
+};
+
+static struct ovsdb_idl *idl;
+static struct ovsdb_idl_loop idl_loop;
+
+static struct hmap all_bridges = HMAP_INITIALIZER(&all_bridges);
+static struct hmap all_ifaces = HMAP_INITIALIZER(&all_ifaces);
+static struct ovs_list dirty_ifaces = OVS_LIST_INITIALIZER(&dirty_ifaces);
+
+/* Replica seqno that the bridges were last reconciled with. */
+static unsigned int reconfigured_seqno;
+/* The Open_vSwitch row's daemon-written columns need (re)writing. */
+static bool system_status_dirty = true;
+static uint64_t last_connectivity_seq;
+/* Set while another ovs-vswitchd holds the lock (logged once). */
+static bool lock_contended;
+/* True while we own the configuration (connected, locked): only then do
+ * device changes matter, so only then does bridge_wait() wait for them. */
+static bool configuring;
+
+static void bridge_destroy(struct bridge *);
+static void iface_destroy(struct iface *);
+
+/* Columns that ovs-vswitchd writes: replicated (to compare before writing)
+ * but not alerting, so that our own writes do not wake us. */
+static void
+bridge_omit_own_status_columns(void)
+{
+    static const struct ovsdb_idl_column *const written[] = {
+        &ovsrec_open_vswitch_col_cur_cfg,
+        &ovsrec_open_vswitch_col_datapath_types,
+        &ovsrec_open_vswitch_col_iface_types,
+        &ovsrec_open_vswitch_col_ovs_version,
+        &ovsrec_open_vswitch_col_db_version,
+        &ovsrec_interface_col_ofport,
+        &ovsrec_interface_col_error,
+        &ovsrec_interface_col_mtu,
+        &ovsrec_interface_col_mac_in_use,
+        &ovsrec_interface_col_ifindex,
+        &ovsrec_interface_col_admin_state,
+        &ovsrec_interface_col_link_state,
+        &ovsrec_interface_col_statistics,
+        &ovsrec_interface_col_status,
+    };
+    for (size_t i = 0; i < ARRAY_SIZE(written); i++) {
+        ovsdb_idl_omit_alert(idl, written[i]);
+    }
+}
+
+void
+bridge_init(const char *remote)
+{
+    idl = ovsdb_idl_create(remote, &ovsrec_idl_class, true, true);
+    ovsdb_idl_set_lock(idl, "ovs_vswitchd");
+    bridge_omit_own_status_columns();
+    idl_loop = (struct ovsdb_idl_loop) OVSDB_IDL_LOOP_INITIALIZER(idl);
+}
+
+void
+bridge_exit(bool delete_devices)
+{
+    struct bridge *br;
+    HMAP_FOR_EACH_SAFE (br, name_node, &all_bridges) {
+        bridge_destroy(br);
+    }
+    if (delete_devices) {
+        netdev_close_all();
+    }
+    ovsdb_idl_loop_destroy(&idl_loop);
+    ovsdb_idl_destroy(idl);
+    idl = NULL;
+}
+
+/* Lookups. */
+
+static struct bridge *
+bridge_lookup(const char *name)
+{
+    struct bridge *br;
+    HMAP_FOR_EACH_WITH_HASH (br, name_node, hash_string(name, 0),
+                             &all_bridges) {
+        if (!strcmp(br->name, name)) {
+            return br;
+        }
+    }
+    return NULL;
+}
+
+static struct port *
+port_lookup(const struct bridge *br, const char *name)
+{
+    struct port *port;
+    HMAP_FOR_EACH_WITH_HASH (port, name_node, hash_string(name, 0),
+                             &br->ports) {
+        if (!strcmp(port->name, name)) {
+            return port;
+        }
+    }
+    return NULL;
+}
+
+static struct iface *
+iface_lookup(const char *name)
+{
+    struct iface *iface;
+    HMAP_FOR_EACH_WITH_HASH (iface, name_node, hash_string(name, 0),
+                             &all_ifaces) {
+        if (!strcmp(iface->name, name)) {
+            return iface;
+        }
+    }
+    return NULL;
+}
+
+static void
+iface_mark_dirty(struct iface *iface)
+{
+    if (!iface->dirty) {
+        iface->dirty = true;
+        ovs_list_push_back(&dirty_ifaces, &iface->dirty_node);
+    }
+}
+
+/* OpenFlow port numbers. */
+
+static bool
+ofport_is_valid_request(int64_t ofport)
+{
+    return ofport >= 1 && ofport < OFPP_MAX;
+}
+
+static void
+bridge_release_ofport(struct bridge *br, struct iface *iface)
+{
+    if (ofport_is_valid_request(iface->ofport)) {
+        bitmap_set0(br->ofports, iface->ofport);
+    }
+    iface->ofport = -1;
+    iface->ofport_requested = false;
+}
+
+/* Finds the interface of BR numbered OFPORT. */
+static struct iface *
+bridge_iface_by_ofport(const struct bridge *br, int ofport)
+{
+    const struct port *port;
+    HMAP_FOR_EACH (port, name_node, &br->ports) {
+        struct iface *iface;
+        LIST_FOR_EACH (iface, port_node, &port->ifaces) {
+            if (iface->ofport == ofport) {
+                return iface;
+            }
+        }
+    }
+    return NULL;
+}
+
+/* Picks the next free number after the last one handed out, so that a
+ * number freed by a deleted port is not at once reused by a new one
+ * (controllers may still hold flows that name it). */
+static int
+bridge_next_free_ofport(struct bridge *br)
+{
+    for (int i = 0; i < OFPP_MAX - 1; i++) {
+        int candidate = br->next_ofport;
+        br->next_ofport = candidate + 1 < OFPP_MAX ? candidate + 1 : 1;
+        if (!bitmap_is_set(br->ofports, candidate)) {
+            return candidate;
+        }
+    }
+    return -1;
+}
+
+static void
+bridge_take_ofport(struct bridge *br, struct iface *iface, int ofport,
+                   bool requested)
+{
+    bitmap_set1(br->ofports, ofport);
+    iface->ofport = ofport;
+    iface->ofport_requested = requested;
+    iface_mark_dirty(iface);
+}
+
+static void bridge_number_iface(struct bridge *, struct iface *);
+
+/* Gives IFACE its OpenFlow port number.  A requested number wins over one
+ * that was assigned automatically (its holder is renumbered); between two
+ * requests for one number, the interface that had it keeps it.  Without a
+ * request, the number in the "ofport" column is preferred, so numbers
+ * survive a restart of the daemon. */
+static void
+bridge_number_iface(struct bridge *br, struct iface *iface)
+{
+    const struct ovsrec_interface *cfg = iface->cfg;
+
+    if (!strcmp(iface->name, br->name)) {
+        if (iface->ofport != OFPP_LOCAL) {
+            iface->ofport = OFPP_LOCAL;
+            iface_mark_dirty(iface);
+        }
+        return;
+    }
+
+    int64_t request = cfg->n_ofport_request ? cfg->ofport_request[0] : 0;
+    if (ofport_is_valid_request(request)) {
+        if (iface->ofport == request) {
+            iface->ofport_requested = true;
+            return;
+        }
+        struct iface *holder = bitmap_is_set(br->ofports, request)
+                               ? bridge_iface_by_ofport(br, request) : NULL;
+        if (holder && holder->ofport_requested) {
+            VLOG_WARN("bridge %s: interface %s requests OpenFlow port %"PRId64
+                      ", which interface %s also requested and keeps",
+                      br->name, iface->name, request, holder->name);
+        } else {
+            if (iface->ofport > 0) {
+                bridge_release_ofport(br, iface);
+            }
+            if (holder) {
+                bridge_release_ofport(br, holder);
+                bridge_take_ofport(br, iface, request, true);
+                bridge_number_iface(br, holder);
+                VLOG_INFO("bridge %s: interface %s moved to OpenFlow port %d "
+                          "to free port %"PRId64" for %s", br->name,
+                          holder->name, holder->ofport, request,
+                          iface->name);
+            } else {
+                bridge_take_ofport(br, iface, request, true);
+            }
+            return;
+        }
+    }
+
+    if (iface->ofport > 0) {
+        iface->ofport_requested = false;
+        return;
+    }
+    int64_t previous = cfg->n_ofport ? cfg->ofport[0] : 0;
+    if (ofport_is_valid_request(previous)
+        && !bitmap_is_set(br->ofports, previous)) {
+        bridge_take_ofport(br, iface, previous, false);
+        return;
+    }
+    int ofport = bridge_next_free_ofport(br);
+    if (ofport < 0) {
+        free(iface->error);
+        iface->error = xasprintf("bridge %s has no free OpenFlow port "
+                                 "number", br->name);
+        VLOG_WARN("%s", iface->error);
+        iface_mark_dirty(iface);
+        return;
+    }
+    bridge_take_ofport(br, iface, ofport, false);
+}
+
+/* Interfaces. */
+
+static void
+iface_set_error(struct iface *iface, char *error)
+{
+    free(iface->error);
+    iface->error = error;
+    if (error) {
+        VLOG_WARN("%s", error);
+    }
+    iface_mark_dirty(iface);
+}
+
+/* Applies the interface's options, MTU and MAC requests to its netdev, if
+ * they changed since they were last applied. */
+static void
+iface_apply_config(struct iface *iface)
+{
+    const struct ovsrec_interface *cfg = iface->cfg;
+    int64_t mtu_request = cfg->n_mtu_request ? cfg->mtu_request[0] : 0;
+    const char *mac = cfg->mac;
+
+    if (!iface->netdev) {
+        return;
+    }
+    bool options_changed = !smap_equals(&iface->options, &cfg->options);
+    bool mtu_changed = mtu_request != iface->mtu_request;
+    bool mac_changed = !(mac ? iface->mac && !strcmp(mac, iface->mac)
+                             : !iface->mac);
+    if (!options_changed && !mtu_changed && !mac_changed) {
+        return;
+    }
+
+    char *error = NULL;
+    int retval = netdev_set_config(iface->netdev, &cfg->options, &error);
+    if (retval) {
+        if (!error) {
+            error = xasprintf("%s: could not set configuration (%s)",
+                              iface->name, ovs_strerror(retval));
+        }
+    }
+    if (!error && mtu_request > 0) {
+        retval = netdev_set_mtu(iface->netdev, mtu_request);
+        if (retval) {
+            error = xasprintf("%s: could not set MTU %"PRId64" (%s)",
+                              iface->name, mtu_request,
+                              ovs_strerror(retval));
+        }
+    }
+    if (!error && mac) {
+        struct eth_addr ea;
+        if (!eth_addr_from_string(mac, &ea)) {
+            error = xasprintf("%s: \"%s\" is not an Ethernet address",
+                              iface->name, mac);
+        } else if (eth_addr_is_multicast(ea)) {
+            error = xasprintf("%s: cannot set MAC to multicast address %s",
+                              iface->name, mac);
+        } else if ((retval = netdev_set_etheraddr(iface->netdev, ea))) {
+            error = xasprintf("%s: could not set MAC %s (%s)", iface->name,
+                              mac, ovs_strerror(retval));
+        }
+    }
+
+    /* Remember what was asked even when it failed: retrying an unchanged
+     * bad value on every database change would only repeat the log. */
+    smap_destroy(&iface->options);
+    smap_clone(&iface->options, &cfg->options);
+    iface->mtu_request = mtu_request;
+    free(iface->mac);
+    iface->mac = mac ? xstrdup(mac) : NULL;
+    iface_set_error(iface, error);
+}
+
+static void
+iface_create(struct port *port, const struct ovsrec_interface *cfg)
+{
+    struct bridge *br = port->bridge;
+    struct iface *iface = xzalloc(sizeof *iface);
+
+    iface->port = port;
+    iface->name = xstrdup(cfg->name);
+    iface->type = xstrdup(cfg->type);
+    iface->cfg = cfg;
+    iface->ofport = -1;
+    smap_init(&iface->options);
+    hmap_insert(&all_ifaces, &iface->name_node, hash_string(iface->name, 0));
+    ovs_list_push_back(&port->ifaces, &iface->port_node);
+    iface_mark_dirty(iface);
+
+    const char *dp_type = br->cfg->datapath_type;
+    if (dp_type[0] && strcmp(dp_type, DATAPATH_TYPE)) {
+        iface_set_error(iface, xasprintf("bridge %s: datapath type %s is "
+                                         "not supported (only \"%s\")",
+                                         br->name, dp_type, DATAPATH_TYPE));
+        return;
+    }
+
+    /* The interface named after its bridge is the bridge's local port,
+     * always the device the bridge created, whatever its type says. */
+    const char *type = !strcmp(cfg->name, br->name) ? "internal" : cfg->type;
+    int error = netdev_open(cfg->name, type, &iface->netdev);
+    if (error) {
+        iface->netdev = NULL;
+        iface_set_error(iface, xasprintf("could not open network device %s "
+                                         "(%s)", cfg->name,
+                                         ovs_strerror(error)));
+        return;
+    }
+    netdev_update_flags(iface->netdev, 0, NETDEV_UP);
+    iface->netdev_seq = netdev_get_change_seq(iface->netdev);
+    /* Force the first application of the configuration. */
+    iface->mtu_request = -1;
+    iface_apply_config(iface);
+    bridge_number_iface(br, iface);
+    if (iface->ofport > 0) {
+        VLOG_INFO("bridge %s: added interface %s on port %d",
+                  br->name, iface->name, iface->ofport);
+    }
+}
+
+static void
+iface_destroy(struct iface *iface)
+{
+    struct bridge *br = iface->port->bridge;
+
+    if (iface->ofport > 0) {
+        VLOG_INFO("bridge %s: deleted interface %s on port %d",
+                  br->name, iface->name, iface->ofport);
+    }
+    bridge_release_ofport(br, iface);
+    if (iface->dirty) {
+        ovs_list_remove(&iface->dirty_node);
+    }
+    hmap_remove(&all_ifaces, &iface->name_node);
+    ovs_list_remove(&iface->port_node);
+    if (iface->netdev) {
+        netdev_close(iface->netdev);
+    }
+    smap_destroy(&iface->options);
+    free(iface->mac);
+    free(iface->error);
+    free(iface->name);
+    free(iface->type);
+    free(iface);
+}
+
+/* Ports and bridges. */
+
+static struct port *
+port_create(struct bridge *br, const struct ovsrec_port *cfg)
+{
+    struct port *port = xzalloc(sizeof *port);
+    port->bridge = br;
+    port->name = xstrdup(cfg->name);
+    port->cfg = cfg;
+    ovs_list_init(&port->ifaces);
+    hmap_insert(&br->ports, &port->name_node, hash_string(port->name, 0));
+    return port;
+}
+
+static void
+port_destroy(struct port *port)
+{
+    struct iface *iface;
+    LIST_FOR_EACH_SAFE (iface, port_node, &port->ifaces) {
+        iface_destroy(iface);
+    }
+    hmap_remove(&port->bridge->ports, &port->name_node);
+    free(port->name);
+    free(port);
+}
+
+static struct bridge *
+bridge_create(const struct ovsrec_bridge *cfg)
+{
+    struct bridge *br = xzalloc(sizeof *br);
+    br->name = xstrdup(cfg->name);
+    br->cfg = cfg;
+    br->datapath_type = xstrdup(cfg->datapath_type);
+    hmap_init(&br->ports);
+    br->ofports = bitmap_allocate(OFPP_MAX);
+    br->next_ofport = 1;
+    hmap_insert(&all_bridges, &br->name_node, hash_string(br->name, 0));
+
+    int error = netdev_open(br->name, "internal", &br->local_netdev);
+    if (error) {
+        br->local_netdev = NULL;
+        VLOG_WARN("bridge %s: could not open local port %s (%s)",
+                  br->name, br->name, ovs_strerror(error));
+    } else {
+        netdev_update_flags(br->local_netdev, 0, NETDEV_UP);
+    }
+    VLOG_INFO("bridge %s: added", br->name);
+    return br;
+}
+
+static void
+bridge_destroy(struct bridge *br)
+{
+    struct port *port;
+    HMAP_FOR_EACH_SAFE (port, name_node, &br->ports) {
+        port_destroy(port);
+    }
+    if (br->local_netdev) {
+        netdev_close(br->local_netdev);
+    }
+    VLOG_INFO("bridge %s: deleted", br->name);
+    hmap_remove(&all_bridges, &br->name_node);
+    hmap_destroy(&br->ports);
+    bitmap_free(br->ofports);
+    free(br->datapath_type);
+    free(br->name);
+    free(br);
+}
+
+/* Reconciliation. */
+
+/* Where the database puts one interface. */
+struct iface_placement {
+    const struct ovsrec_bridge *br_cfg;
+    const struct ovsrec_port *port_cfg;
+    const struct ovsrec_interface *iface_cfg;
+};
+
+/* Fills BRIDGES (bridge name -> row), PORTS ("bridge\nport" -> row) and
+ * IFACES (interface name -> struct iface_placement, malloc'd) with what
+ * the database asks for.  A port listed by two bridges, or an interface by
+ * two ports, goes to the first one met; the database allows it, so it is
+ * logged rather than refused. */
+static void
+collect_wanted(const struct ovsrec_open_vswitch *ovs, struct shash *bridges,
+               struct shash *ports, struct shash *ifaces)
+{
+    for (size_t i = 0; i < ovs->n_bridges; i++) {
+        const struct ovsrec_bridge *br_cfg = ovs->bridges[i];
+        if (!shash_add_once(bridges, br_cfg->name, br_cfg)) {
+            continue;
+        }
+        for (size_t j = 0; j < br_cfg->n_ports; j++) {
+            const struct ovsrec_port *port_cfg = br_cfg->ports[j];
+            char *key = xasprintf("%s\n%s", br_cfg->name, port_cfg->name);
+            bool port_claimed = false;
+            for (size_t k = 0; k < port_cfg->n_interfaces; k++) {
+                const struct ovsrec_interface *iface_cfg
+                    = port_cfg->interfaces[k];
+                struct iface_placement *other
+                    = shash_find_data(ifaces, iface_cfg->name);
+                if (other) {
+                    static struct vlog_rate_limit rl
+                        = VLOG_RATE_LIMIT_INIT(1, 5);
+                    VLOG_WARN_RL(&rl, "interface %s is in port %s of bridge "
+                                 "%s and in port %s of bridge %s; ignoring "
+                                 "the second", iface_cfg->name,
+                                 other->port_cfg->name, other->br_cfg->name,
+                                 port_cfg->name, br_cfg->name);
+                    continue;
+                }
+                struct iface_placement *p = xmalloc(sizeof *p);
+                *p = (struct iface_placement) { br_cfg, port_cfg, iface_cfg };
+                shash_add(ifaces, iface_cfg->name, p);
+                port_claimed = true;
+            }
+            if (port_claimed || !port_cfg->n_interfaces) {
+                shash_add_once(ports, key, port_cfg);
+            }
+            free(key);
+        }
+    }
+}
+
+static void
+bridge_reconfigure(const struct ovsrec_open_vswitch *ovs)
+{
+    struct shash want_bridges = SHASH_INITIALIZER(&want_bridges);
+    struct shash want_ports = SHASH_INITIALIZER(&want_ports);
+    struct shash want_ifaces = SHASH_INITIALIZER(&want_ifaces);
+
+    COVERAGE_INC(bridge_reconfigure);
+    if (ovs) {
+        collect_wanted(ovs, &want_bridges, &want_ports, &want_ifaces);
+    }
+
+    /* Remove first, so that a name that moves (an interface to another
+     * port, a port to another bridge) is free when it is added again.  An
+     * interface that could not be opened goes too, so that it is retried:
+     * the device may have appeared since. */
+    struct iface *iface;
+    HMAP_FOR_EACH_SAFE (iface, name_node, &all_ifaces) {
+        const struct iface_placement *p
+            = shash_find_data(&want_ifaces, iface->name);
+        if (!p || !iface->netdev
+            || strcmp(p->br_cfg->name, iface->port->bridge->name)
+            || strcmp(p->port_cfg->name, iface->port->name)
+            || strcmp(p->iface_cfg->type, iface->type)) {
+            iface_destroy(iface);
+        }
+    }
+    struct bridge *br;
+    HMAP_FOR_EACH_SAFE (br, name_node, &all_bridges) {
+        br->cfg = shash_find_data(&want_bridges, br->name);
+        if (!br->cfg || strcmp(br->cfg->datapath_type, br->datapath_type)) {
+            bridge_destroy(br);
+            continue;
+        }
+        struct port *port;
+        HMAP_FOR_EACH_SAFE (port, name_node, &br->ports) {
+            char *key = xasprintf("%s\n%s", br->name, port->name);
+            port->cfg = shash_find_data(&want_ports, key);
+            free(key);
+            if (!port->cfg) {
+                port_destroy(port);
+            }
+        }
+    }
+
+    /* Then add or update. */
+    struct shash_node *node;
+    SHASH_FOR_EACH (node, &want_bridges) {
+        const struct ovsrec_bridge *br_cfg = node->data;
+        if (!bridge_lookup(br_cfg->name)) {
+            bridge_create(br_cfg);
+        }
+    }
+    SHASH_FOR_EACH (node, &want_ports) {
+        const struct ovsrec_port *port_cfg = node->data;
+        const char *br_name = node->name;
+        size_t br_name_len = strchr(br_name, '\n') - br_name;
+        char *name = xmemdup0(br_name, br_name_len);
+        br = bridge_lookup(name);
+        free(name);
+        if (!port_lookup(br, port_cfg->name)) {
+            port_create(br, port_cfg);
+        }
+    }
+    /* In name order, so that interfaces added together are numbered
+     * predictably (p1 before p2). */
+    const struct shash_node **sorted = shash_sort(&want_ifaces);
+    for (size_t i = 0; i < shash_count(&want_ifaces); i++) {
+        const struct iface_placement *p = sorted[i]->data;
+        br = bridge_lookup(p->br_cfg->name);
+        struct port *port = port_lookup(br, p->port_cfg->name);
+        iface = iface_lookup(p->iface_cfg->name);
+        if (!iface) {
+            iface_create(port, p->iface_cfg);
+        } else {
+            iface->cfg = p->iface_cfg;
+            iface_apply_config(iface);
+            if (iface->netdev) {
+                bridge_number_iface(br, iface);
+            }
+        }
+    }
+
+    free(sorted);
+    shash_destroy(&want_bridges);
+    shash_destroy(&want_ports);
+    shash_destroy_free_data(&want_ifaces);
+}
+
+/* Status reporting. */
+
+static void
+set_optional_int(const struct ovsrec_interface *cfg,
+                 const int64_t *have, size_t n_have, bool valid, int64_t want,
+                 void (*setter)(const struct ovsrec_interface *,
+                                const int64_t *, size_t))
+{
+    if (valid ? !(n_have == 1 && have[0] == want) : n_have != 0) {
+        setter(cfg, &want, valid ? 1 : 0);
+    }
+}
+
+static void
+set_string(const struct ovsrec_interface *cfg, const char *have,
+           const char *want,
+           void (*setter)(const struct ovsrec_interface *, const char *))
+{
+    if (want ? !have || strcmp(have, want) : have != NULL) {
+        setter(cfg, want);
+    }
+}
+
+/* Writes IFACE's state into its row, only the columns whose value differs
+ * (the IDL sends nothing for an empty transaction). */
+static void
+iface_write_status(struct iface *iface)
+{
+    const struct ovsrec_interface *cfg = iface->cfg;
+    struct netdev *netdev = iface->netdev;
+
+    COVERAGE_INC(bridge_iface_status_written);
+    set_optional_int(cfg, cfg->ofport, cfg->n_ofport, true,
+                     iface->ofport > 0 ? iface->ofport : -1,
+                     ovsrec_interface_set_ofport);
+    set_string(cfg, cfg->error, iface->error, ovsrec_interface_set_error);
+
+    int mtu = 0;
+    bool have_mtu = netdev && !netdev_get_mtu(netdev, &mtu);
+    set_optional_int(cfg, cfg->mtu, cfg->n_mtu, have_mtu, mtu,
+                     ovsrec_interface_set_mtu);
+
+    int ifindex = netdev ? netdev_get_ifindex(netdev) : 0;
+    set_optional_int(cfg, cfg->ifindex, cfg->n_ifindex, netdev != NULL,
+                     ifindex > 0 ? ifindex : 0, ovsrec_interface_set_ifindex);
+
+    char mac[32] = "";
+    struct eth_addr ea;
+    if (netdev && !netdev_get_etheraddr(netdev, &ea)) {
+        snprintf(mac, sizeof mac, ETH_ADDR_FMT, ETH_ADDR_ARGS(ea));
+    }
+    set_string(cfg, cfg->mac_in_use, mac[0] ? mac : NULL,
+               ovsrec_interface_set_mac_in_use);
+
+    enum netdev_flags flags = 0;
+    bool have_flags = netdev && !netdev_get_flags(netdev, &flags);
+    set_string(cfg, cfg->admin_state,
+               have_flags ? (flags & NETDEV_UP ? "up" : "down") : NULL,
+               ovsrec_interface_set_admin_state);
+    set_string(cfg, cfg->link_state,
+               netdev ? (netdev_get_carrier(netdev) ? "up" : "down") : NULL,
+               ovsrec_interface_set_link_state);
+}
+
+static void
+write_system_status(const struct ovsrec_open_vswitch *ovs)
+{
+    if (ovs->cur_cfg != ovs->next_cfg) {
+        ovsrec_open_vswitch_set_cur_cfg(ovs, ovs->next_cfg);
+    }
+    if (!system_status_dirty) {
+        return;
+    }
+    system_status_dirty = false;
+
+    const char *version = ovs_version_string();
+    if (!ovs->ovs_version || strcmp(ovs->ovs_version, version)) {
+        ovsrec_open_vswitch_set_ovs_version(ovs, version);
+    }
+    const char *db_version = ovsrec_get_db_version();
+    if (!ovs->db_version || strcmp(ovs->db_version, db_version)) {
+        ovsrec_open_vswitch_set_db_version(ovs, db_version);
+    }
+
+    const char *dp_types[] = { DATAPATH_TYPE };
+    if (ovs->n_datapath_types != 1
+        || strcmp(ovs->datapath_types[0], DATAPATH_TYPE)) {
+        ovsrec_open_vswitch_set_datapath_types(ovs, dp_types, 1);
+    }
+
+    struct sset types = SSET_INITIALIZER(&types);
+    netdev_get_types(&types);
+    struct sset have = SSET_INITIALIZER(&have);
+    sset_add_array(&have, ovs->iface_types, ovs->n_iface_types);
+    if (!sset_equals(&types, &have)) {
+        const char **sorted = sset_sort(&types);
+        ovsrec_open_vswitch_set_iface_types(ovs, sorted, sset_count(&types));
+        free(sorted);
+    }
+    sset_destroy(&types);
+    sset_destroy(&have);
+}
+
+/* Queues every interface whose netdev changed since it was last
+ * reported.  Runs only when the global connectivity seq moved. */
+static void
+bridge_collect_netdev_changes(void)
+{
+    uint64_t seq = seq_read(connectivity_seq_get());
+    if (seq == last_connectivity_seq) {
+        return;
+    }
+    last_connectivity_seq = seq;
+
+    struct iface *iface;
+    HMAP_FOR_EACH (iface, name_node, &all_ifaces) {
+        if (iface->netdev) {
+            uint64_t netdev_seq = netdev_get_change_seq(iface->netdev);
+            if (netdev_seq != iface->netdev_seq) {
+                iface->netdev_seq = netdev_seq;
+                iface_mark_dirty(iface);
+            }
+        }
+    }
+}
+
+static void
+bridge_mark_all_dirty(void)
+{
+    struct iface *iface;
+    HMAP_FOR_EACH (iface, name_node, &all_ifaces) {
+        iface_mark_dirty(iface);
+    }
+    system_status_dirty = true;
+}
+
+/* Tears everything down while another daemon owns the database. */
+static bool
+bridge_check_lock(void)
+{
+    if (ovsdb_idl_is_lock_contended(idl)) {
+        if (!lock_contended) {
+            lock_contended = true;
+            VLOG_ERR("another ovs-vswitchd process is running, disabling "
+                     "this process (pid %ld) until it goes away",
+                     (long int) getpid());
+            struct bridge *br;
+            HMAP_FOR_EACH_SAFE (br, name_node, &all_bridges) {
+                bridge_destroy(br);
+            }
+            reconfigured_seqno = 0;
+        }
+        return false;
+    }
+    if (!ovsdb_idl_has_lock(idl)) {
+        return false;
+    }
+    if (lock_contended) {
+        lock_contended = false;
+        VLOG_INFO("acquired the database lock, configuring bridges");
+        bridge_mark_all_dirty();
+    }
+    return true;
+}
+
+void
+bridge_run(void)
+{
+    struct ovsdb_idl_txn *txn = ovsdb_idl_loop_run(&idl_loop);
+
+    configuring = bridge_check_lock() && ovsdb_idl_has_ever_connected(idl);
+    if (configuring) {
+        const struct ovsrec_open_vswitch *ovs
+            = ovsrec_open_vswitch_first(idl);
+        unsigned int seqno = ovsdb_idl_get_seqno(idl);
+
+        if (seqno != reconfigured_seqno) {
+            reconfigured_seqno = seqno;
+            if (!ovsdb_idl_is_monitoring(idl)) {
+                /* After a reconnection, what the replica says about our own
+                 * status columns is what we must compare with again. */
+                bridge_mark_all_dirty();
+            }
+            bridge_reconfigure(ovs);
+        }
+        bridge_collect_netdev_changes();
+
+        if (txn && ovs) {
+            write_system_status(ovs);
+            struct iface *iface;
+            LIST_FOR_EACH_POP (iface, dirty_node, &dirty_ifaces) {
+                iface->dirty = false;
+                iface_write_status(iface);
+            }
+        }
+    }
+
+    if (ovsdb_idl_loop_commit_and_wait(&idl_loop) < 0) {
+        /* The transaction failed (a row we wrote went away, or the
+         * connection dropped): write everything again from the replica. */
+        bridge_mark_all_dirty();
+        poll_immediate_wake();
+    }
+}
+
+void
+bridge_wait(void)
+{
+    ovsdb_idl_wait(idl);
+    if (configuring) {
+        seq_wait(connectivity_seq_get(), last_connectivity_seq);
+    }
+}
