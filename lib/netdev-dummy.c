@@ -232,31 +232,42 @@ set_admin_state(struct netdev_dummy *dev, bool up)
                               up ? NETDEV_UP : 0);
 }
 
+/* Applies SET (with UP) to the device named in ARGV[1] when ARGC > 2, or
+ * to every dummy device, and replies; ARGV[ARGC - 1] is "up" or "down"
+ * (otherwise replies BAD_STATE). */
 static void
-netdev_dummy_set_admin_state_cmd(struct unixctl_conn *conn, int argc,
-                                 const char *argv[], void *aux OVS_UNUSED)
+apply_up_down_cmd(struct unixctl_conn *conn, int argc, const char *argv[],
+                  void (*set)(struct netdev_dummy *, bool up),
+                  const char *bad_state)
 {
     bool up;
 
     if (!parse_up_down(argv[argc - 1], &up)) {
-        unixctl_command_reply_error(conn, "Invalid Admin State");
+        unixctl_command_reply_error(conn, bad_state);
         return;
     }
-
     if (argc > 2) {
         struct netdev_dummy *dev = netdev_dummy_find(argv[1]);
         if (!dev) {
             unixctl_command_reply_error(conn, "Unknown Dummy Interface");
             return;
         }
-        set_admin_state(dev, up);
+        set(dev, up);
     } else {
         struct netdev_dummy *dev;
         LIST_FOR_EACH (dev, list_node, &dummy_devices) {
-            set_admin_state(dev, up);
+            set(dev, up);
         }
     }
     unixctl_command_reply(conn, "OK");
+}
+
+static void
+netdev_dummy_set_admin_state_cmd(struct unixctl_conn *conn, int argc,
+                                 const char *argv[], void *aux OVS_UNUSED)
+{
+    apply_up_down_cmd(conn, argc, argv, set_admin_state,
+                      "Invalid Admin State");
 }
 
 static void
@@ -275,25 +286,8 @@ netdev_dummy_carrier_cmd(struct unixctl_conn *conn, int argc,
         }
         return;
     }
-
-    if (!parse_up_down(argv[argc - 1], &up)) {
-        unixctl_command_reply_error(conn, "Invalid Carrier State");
-        return;
-    }
-    if (argc > 2) {
-        struct netdev_dummy *dev = netdev_dummy_find(argv[1]);
-        if (!dev) {
-            unixctl_command_reply_error(conn, "Unknown Dummy Interface");
-            return;
-        }
-        netdev_dummy_set_carrier(dev, up);
-    } else {
-        struct netdev_dummy *dev;
-        LIST_FOR_EACH (dev, list_node, &dummy_devices) {
-            netdev_dummy_set_carrier(dev, up);
-        }
-    }
-    unixctl_command_reply(conn, "OK");
+    apply_up_down_cmd(conn, argc, argv, netdev_dummy_set_carrier,
+                      "Invalid Carrier State");
 }
 
 void

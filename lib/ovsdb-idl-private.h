@@ -102,8 +102,10 @@ void ovsdb_idl_reparse_referrers(struct ovsdb_idl_row *);
 void ovsdb_idl_row_gc(struct ovsdb_idl_row *);
 
 /* Services of ovsdb-idl-txn.c used by ovsdb-idl.c. */
-bool ovsdb_idl_txn_process_reply(struct ovsdb_idl *,
-                                 const struct jsonrpc_msg *);
+/* Applies MSG if it answers an outstanding transaction and returns that
+ * transaction; otherwise returns NULL. */
+const struct ovsdb_idl_txn *ovsdb_idl_txn_process_reply(
+    struct ovsdb_idl *, const struct jsonrpc_msg *);
 void ovsdb_idl_txn_abort_all(struct ovsdb_idl *);
 
 #endif /* ovsdb-idl-private.h */

@@ -891,7 +891,7 @@ txn_set_error(struct ovsdb_idl_txn *txn, const json_t *error)
     }
 }
 
-bool
+const struct ovsdb_idl_txn *
 ovsdb_idl_txn_process_reply(struct ovsdb_idl *idl,
                             const struct jsonrpc_msg *msg)
 {
@@ -905,14 +905,14 @@ ovsdb_idl_txn_process_reply(struct ovsdb_idl *idl,
         }
     }
     if (!found) {
-        return false;
+        return NULL;
     }
     txn_forget(txn);
 
     if (msg->type == JSONRPC_ERROR) {
         txn_set_error(txn, msg->error);
         txn->status = TXN_ERROR;
-        return true;
+        return txn;
     }
     const json_t *results = msg->result;
     if (!json_is_array(results) || json_array_size(results) < txn->n_ops) {
@@ -920,7 +920,7 @@ ovsdb_idl_txn_process_reply(struct ovsdb_idl *idl,
                      "operations", json_array_size(results), txn->n_ops);
         txn_set_error(txn, results);
         txn->status = TXN_ERROR;
-        return true;
+        return txn;
     }
 
     int hard = 0, soft = 0, lock = 0;
@@ -982,7 +982,7 @@ ovsdb_idl_txn_process_reply(struct ovsdb_idl *idl,
     }
     txn->status = (hard ? TXN_ERROR : lock ? TXN_NOT_LOCKED
                    : soft ? TXN_TRY_AGAIN : TXN_SUCCESS);
-    return true;
+    return txn;
 }
 
 const struct uuid *

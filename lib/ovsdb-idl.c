@@ -1378,8 +1378,17 @@ ovsdb_idl_handle_msg(struct ovsdb_idl *idl, const struct jsonrpc_msg *msg)
     } else if (idl->cond_request_id
                && json_equal(msg->id, idl->cond_request_id)) {
         ovsdb_idl_handle_cond_change_reply(idl, msg);
-    } else if (!ovsdb_idl_txn_process_reply(idl, msg)) {
-        /* Unlock replies need nothing. */
+    } else {
+        /* Otherwise a transaction's reply; unlock replies need nothing. */
+        const struct ovsdb_idl_txn *txn = ovsdb_idl_txn_process_reply(idl,
+                                                                      msg);
+        if (txn && ovsdb_idl_txn_get_status(txn) == TXN_ERROR) {
+            /* Logged here as well as returned, so that a daemon's log says
+             * why its write was refused even if the caller only retries. */
+            static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(1, 5);
+            VLOG_WARN_RL(&rl, "transaction error: %s",
+                         ovsdb_idl_txn_get_error(txn));
+        }
     }
 }
 
