@@ -170,6 +170,14 @@ tests_unit_test_netdev_SOURCES = tests/unit/test-netdev.c
 tests_unit_test_netdev_CFLAGS = $(UNIT_TEST_FLAGS)
 tests_unit_test_netdev_LDADD = $(UNIT_TEST_LIBS)
 
+# Unit suite: ovs-vswitchd's OpenFlow port numbers.
+UNIT_TESTS += tests/unit/test-ofport-numbers
+tests_unit_test_ofport_numbers_SOURCES = \
+	tests/unit/test-ofport-numbers.c \
+	vswitchd/ofport-numbers.c
+tests_unit_test_ofport_numbers_CFLAGS = $(UNIT_TEST_FLAGS)
+tests_unit_test_ofport_numbers_LDADD = $(UNIT_TEST_LIBS)
+
 check_PROGRAMS += $(UNIT_TESTS)
 TESTS += $(UNIT_TESTS)
 

@@ -3,6 +3,8 @@ sbin_PROGRAMS += vswitchd/ovs-vswitchd
 vswitchd_ovs_vswitchd_SOURCES = \
 	vswitchd/bridge.c \
 	vswitchd/bridge.h \
+	vswitchd/ofport-numbers.c \
+	vswitchd/ofport-numbers.h \
 	vswitchd/ovs-vswitchd.c
 vswitchd_ovs_vswitchd_LDADD = $(OVSREC_LIBS)
 $(vswitchd_ovs_vswitchd_OBJECTS): vswitchd/vswitch-idl.h

@@ -10,7 +10,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "bitmap.h"
 #include "connectivity.h"
 #include "coverage.h"
 #include "dynamic-string.h"
@@ -18,6 +17,7 @@
 #include "hmap.h"
 #include "list.h"
 #include "netdev.h"
+#include "ofport-numbers.h"
 #include "ovsdb-idl.h"
 #include "packets.h"
 #include "poll-loop.h"
@@ -33,11 +33,6 @@ VLOG_DEFINE_THIS_MODULE(bridge);
 
 COVERAGE_DEFINE(bridge_reconfigure);
 COVERAGE_DEFINE(bridge_iface_status_written);
-
-/* OpenFlow port numbers: switch ports are 1 up to (not including)
- * OFPP_MAX; OFPP_LOCAL is the bridge's own port. */
-#define OFPP_MAX 0xff00
-#define OFPP_LOCAL 0xfffe
 
 /* The one datapath type this switch runs (its userspace datapath).  The
  * empty type, which Open vSwitch's tools write by default, means it. */
@@ -81,8 +76,7 @@ struct bridge {
     const struct ovsrec_bridge *cfg;
     struct hmap ports;           /* struct port's name_node. */
     char *datapath_type;         /* As configured when created. */
-    unsigned long *ofports;      /* OFPP_MAX bits: numbers in use. */
-    int next_ofport;             /* Where the next automatic search starts. */
+    struct ofport_numbers ofports;
     /* The bridge's local port device, which exists whether or not the
      * database lists an interface with the bridge's name. */
     struct netdev *local_netdev;
@@ -211,59 +205,19 @@ iface_mark_dirty(struct iface *iface)
 
 /* OpenFlow port numbers. */
 
-static bool
-ofport_is_valid_request(int64_t ofport)
-{
-    return ofport >= 1 && ofport < OFPP_MAX;
-}
-
 static void
 bridge_release_ofport(struct bridge *br, struct iface *iface)
 {
-    if (ofport_is_valid_request(iface->ofport)) {
-        bitmap_set0(br->ofports, iface->ofport);
-    }
+    ofport_numbers_release(&br->ofports, iface->ofport);
     iface->ofport = -1;
     iface->ofport_requested = false;
-}
-
-/* Finds the interface of BR numbered OFPORT. */
-static struct iface *
-bridge_iface_by_ofport(const struct bridge *br, int ofport)
-{
-    const struct port *port;
-    HMAP_FOR_EACH (port, name_node, &br->ports) {
-        struct iface *iface;
-        LIST_FOR_EACH (iface, port_node, &port->ifaces) {
-            if (iface->ofport == ofport) {
-                return iface;
-            }
-        }
-    }
-    return NULL;
-}
-
-/* Picks the next free number after the last one handed out, so that a
- * number freed by a deleted port is not at once reused by a new one
- * (controllers may still hold flows that name it). */
-static int
-bridge_next_free_ofport(struct bridge *br)
-{
-    for (int i = 0; i < OFPP_MAX - 1; i++) {
-        int candidate = br->next_ofport;
-        br->next_ofport = candidate + 1 < OFPP_MAX ? candidate + 1 : 1;
-        if (!bitmap_is_set(br->ofports, candidate)) {
-            return candidate;
-        }
-    }
-    return -1;
 }
 
 static void
 bridge_take_ofport(struct bridge *br, struct iface *iface, int ofport,
                    bool requested)
 {
-    bitmap_set1(br->ofports, ofport);
+    ofport_numbers_take(&br->ofports, ofport, iface);
     iface->ofport = ofport;
     iface->ofport_requested = requested;
     iface_mark_dirty(iface);
@@ -290,13 +244,12 @@ bridge_number_iface(struct bridge *br, struct iface *iface)
     }
 
     int64_t request = cfg->n_ofport_request ? cfg->ofport_request[0] : 0;
-    if (ofport_is_valid_request(request)) {
+    if (ofport_is_switch_port(request)) {
         if (iface->ofport == request) {
             iface->ofport_requested = true;
             return;
         }
-        struct iface *holder = bitmap_is_set(br->ofports, request)
-                               ? bridge_iface_by_ofport(br, request) : NULL;
+        struct iface *holder = ofport_numbers_holder(&br->ofports, request);
         if (holder && holder->ofport_requested) {
             VLOG_WARN("bridge %s: interface %s requests OpenFlow port %"PRId64
                       ", which interface %s also requested and keeps",
@@ -325,12 +278,12 @@ bridge_number_iface(struct bridge *br, struct iface *iface)
         return;
     }
     int64_t previous = cfg->n_ofport ? cfg->ofport[0] : 0;
-    if (ofport_is_valid_request(previous)
-        && !bitmap_is_set(br->ofports, previous)) {
+    if (ofport_is_switch_port(previous)
+        && !ofport_numbers_holder(&br->ofports, previous)) {
         bridge_take_ofport(br, iface, previous, false);
         return;
     }
-    int ofport = bridge_next_free_ofport(br);
+    int ofport = ofport_numbers_next_free(&br->ofports);
     if (ofport < 0) {
         free(iface->error);
         iface->error = xasprintf("bridge %s has no free OpenFlow port "
@@ -522,8 +475,7 @@ bridge_create(const struct ovsrec_bridge *cfg)
     br->cfg = cfg;
     br->datapath_type = xstrdup(cfg->datapath_type);
     hmap_init(&br->ports);
-    br->ofports = bitmap_allocate(OFPP_MAX);
-    br->next_ofport = 1;
+    ofport_numbers_init(&br->ofports);
     hmap_insert(&all_bridges, &br->name_node, hash_string(br->name, 0));
 
     int error = netdev_open(br->name, "internal", &br->local_netdev);
@@ -551,7 +503,7 @@ bridge_destroy(struct bridge *br)
     VLOG_INFO("bridge %s: deleted", br->name);
     hmap_remove(&all_bridges, &br->name_node);
     hmap_destroy(&br->ports);
-    bitmap_free(br->ofports);
+    ofport_numbers_destroy(&br->ofports);
     free(br->datapath_type);
     free(br->name);
     free(br);
