@@ -99,6 +99,8 @@ static bool lock_contended;
 /* True while we own the configuration (connected, locked): only then do
  * device changes matter, so only then does bridge_wait() wait for them. */
 static bool configuring;
+/* Whether the replica was live at the last bridge_run(). */
+static bool was_monitoring;
 
 static void bridge_destroy(struct bridge *);
 static void iface_destroy(struct iface *);
@@ -823,6 +825,15 @@ bridge_run(void)
 {
     struct ovsdb_idl_txn *txn = ovsdb_idl_loop_run(&idl_loop);
 
+    /* A new connection may be to a server that restarted and lost the
+     * ephemeral status columns (mtu, admin_state, ...): report everything
+     * again, once per connection. */
+    bool monitoring = ovsdb_idl_is_monitoring(idl);
+    if (monitoring && !was_monitoring) {
+        bridge_mark_all_dirty();
+    }
+    was_monitoring = monitoring;
+
     configuring = bridge_check_lock() && ovsdb_idl_has_ever_connected(idl);
     if (configuring) {
         const struct ovsrec_open_vswitch *ovs
@@ -831,11 +842,6 @@ bridge_run(void)
 
         if (seqno != reconfigured_seqno) {
             reconfigured_seqno = seqno;
-            if (!ovsdb_idl_is_monitoring(idl)) {
-                /* After a reconnection, what the replica says about our own
-                 * status columns is what we must compare with again. */
-                bridge_mark_all_dirty();
-            }
             bridge_reconfigure(ovs);
         }
         bridge_collect_netdev_changes();
