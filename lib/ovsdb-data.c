@@ -1609,32 +1609,57 @@ void
 ovsdb_datum_union(struct ovsdb_datum *a, const struct ovsdb_datum *b,
                   const struct ovsdb_type *type)
 {
+    enum ovsdb_atomic_type key_type = type->key.type;
     bool is_map = type->value.type != OVSDB_TYPE_VOID;
-    size_t n = a->n;
-    bool added = false;
 
     if (!b->n) {
         return;
     }
-    datum_reserve(a, a->n + b->n, is_map);
-    for (size_t i = 0; i < b->n; i++) {
-        /* Only search A's original, sorted part: B's keys are unique. */
-        struct ovsdb_datum old = { a->n, a->keys, a->values };
-        old.n = n;
-        if (ovsdb_datum_find_key(&old, &b->keys[i], type->key.type)
-            == UINT_MAX) {
-            ovsdb_atom_clone(&a->keys[a->n], &b->keys[i], type->key.type);
+    if (!is_sorted(b, key_type)) {
+        /* Only a caller that built B by hand can get here. */
+        struct ovsdb_datum sorted;
+        ovsdb_datum_clone(&sorted, b, type);
+        ovsdb_datum_sort_unique(&sorted, key_type, type->value.type);
+        ovsdb_datum_union(a, &sorted, type);
+        ovsdb_datum_destroy(&sorted, type);
+        return;
+    }
+
+    /* Both sides are sorted, so one merge pass does it: adding a few
+     * elements to a large set (a port to a bridge) costs O(n), not a sort
+     * of the whole set.  A key already in A keeps A's value. */
+    union ovsdb_atom *keys = xmalloc((a->n + b->n) * sizeof *keys);
+    union ovsdb_atom *values = (is_map
+                                ? xmalloc((a->n + b->n) * sizeof *values)
+                                : NULL);
+    size_t i = 0, j = 0, n = 0;
+    while (i < a->n || j < b->n) {
+        int cmp = (i >= a->n ? 1
+                   : j >= b->n ? -1
+                   : ovsdb_atom_compare_3way(&a->keys[i], &b->keys[j],
+                                             key_type));
+        if (cmp <= 0) {
+            keys[n] = a->keys[i];
             if (is_map) {
-                ovsdb_atom_clone(&a->values[a->n], &b->values[i],
+                values[n] = a->values[i];
+            }
+            i++;
+            j += cmp == 0;
+        } else {
+            ovsdb_atom_clone(&keys[n], &b->keys[j], key_type);
+            if (is_map) {
+                ovsdb_atom_clone(&values[n], &b->values[j],
                                  type->value.type);
             }
-            a->n++;
-            added = true;
+            j++;
         }
+        n++;
     }
-    if (added) {
-        ovsdb_datum_sort_assert(a, type->key.type);
-    }
+    free(a->keys);
+    free(a->values);
+    a->keys = keys;
+    a->values = values;
+    a->n = n;
 }
 
 void
