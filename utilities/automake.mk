@@ -11,6 +11,7 @@ utilities_ovs_vsctl_SOURCES = \
 	utilities/vsctl-parse.c \
 	utilities/vsctl-db.c \
 	utilities/vsctl-bridge.c \
-	utilities/vsctl-misc.c
+	utilities/vsctl-misc.c \
+	utilities/vsctl-dp.c
 utilities_ovs_vsctl_LDADD = $(OVSREC_LIBS)
 $(utilities_ovs_vsctl_OBJECTS): vswitchd/vswitch-idl.h

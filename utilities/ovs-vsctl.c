@@ -9,6 +9,7 @@
 
 #include <config.h>
 
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <signal.h>
@@ -21,6 +22,7 @@
 #include "dirs.h"
 #include "fatal-signal.h"
 #include "poll-loop.h"
+#include "shash.h"
 #include "sset.h"
 #include "stream.h"
 #include "stream-ssl.h"
@@ -41,10 +43,16 @@ bool vsctl_wait_for_reload = true;
 static struct table_style table_style = { TF_LIST, CF_STRING, true, false,
                                           0 };
 
+/* In the order in which Open vSwitch's ovs-vsctl registers its commands:
+ * --commands lists them in the order of a hash table filled in this order,
+ * and bash completion scripts may depend on it. */
 static const struct vsctl_command_syntax *const command_tables[] = {
-    vsctl_misc_commands,
-    vsctl_bridge_commands,
     vsctl_db_commands,
+    vsctl_ovs_commands,
+    vsctl_bridge_commands,
+    vsctl_misc_commands,
+    vsctl_dp_commands,
+    vsctl_switch_commands,
 };
 
 const struct vsctl_command_syntax *
@@ -113,12 +121,23 @@ Port commands (a bond is considered to be a single port):\n\
   list-ports BRIDGE           print the names of all the ports on BRIDGE\n\
   add-port BRIDGE PORT        add network device PORT to BRIDGE\n\
   add-bond BRIDGE PORT IFACE...  add bonded port PORT in BRIDGE from IFACES\n\
+  add-bond-iface BOND IFACE   add IFACE to BOND (a port becomes a bond)\n\
+  del-bond-iface [BOND] IFACE  delete IFACE from its bond (or BOND)\n\
   del-port [BRIDGE] PORT      delete PORT (which may be bonded) from BRIDGE\n\
   port-to-br PORT             print name of bridge that contains PORT\n\
 \n\
 Interface commands (a bond consists of multiple interfaces):\n\
   list-ifaces BRIDGE          print the names of all interfaces on BRIDGE\n\
   iface-to-br IFACE           print name of bridge that contains IFACE\n\
+\n\
+Conntrack zone commands:\n\
+  add-zone-tp DP zone=ZONE POLICY...  set timeout POLICY (KEY=SECS) for ZONE\n\
+                              of datapath type DP\n\
+  del-zone-tp DP zone=ZONE    delete the timeout policy of ZONE in DP\n\
+  list-zone-tp DP             print the zones and timeout policies of DP\n\
+\n\
+Datapath capabilities command:\n\
+  list-dp-cap DP              print the capabilities of datapath type DP\n\
 \n\
 Controller commands:\n\
   get-controller BRIDGE      print the controllers for BRIDGE\n\
@@ -193,14 +212,105 @@ SSL options:\n\
     exit(EXIT_SUCCESS);
 }
 
+/* Appends to OUT the arguments of a command's syntax line in the form
+ * Open vSwitch's --commands prints for bash completion: each word prefixed
+ * by "!" (required), "?" (optional, in brackets), "+" (repeated, "WORD...")
+ * or "*" (optional and repeated, "[WORD]..."), with brackets inside a word
+ * turned into a "?" before what they enclose. */
+static void
+put_completion_arguments(const char *arguments, struct ds *out)
+{
+    char *copy = xstrdup(arguments);
+    char *save = NULL;
+
+    for (char *word = strtok_r(copy, " ", &save); word;
+         word = strtok_r(NULL, " ", &save)) {
+        size_t len = strlen(word);
+        bool repeated = len > 3 && !strcmp(word + len - 3, "...");
+        bool optional = false;
+
+        if (repeated) {
+            len -= 3;
+            word[len] = '\0';
+        }
+        if (word[0] == '[') {
+            /* Optional if the bracket that opens the word closes it. */
+            int depth = 0;
+            size_t i;
+            for (i = 0; i < len; i++) {
+                depth += word[i] == '[' ? 1 : word[i] == ']' ? -1 : 0;
+                if (!depth) {
+                    break;
+                }
+            }
+            if (i == len - 1) {
+                optional = true;
+                word[len - 1] = '\0';
+                word++;
+            }
+        }
+
+        if (out->length) {
+            ds_put_char(out, ' ');
+        }
+        ds_put_char(out, (repeated ? (optional ? '*' : '+')
+                          : (optional ? '?' : '!')));
+        for (const char *p = word; *p; p++) {
+            if (*p == '[') {
+                ds_put_char(out, '?');
+            } else if (*p != ']') {
+                ds_put_char(out, *p);
+            }
+        }
+    }
+    free(copy);
+}
+
+/* --commands: one line per command, "[--option] ... ,NAME,ARGUMENTS", in
+ * Open vSwitch's order (see command_tables). */
 static noreturn void
 print_commands(void)
 {
+    struct shash commands = SHASH_INITIALIZER(&commands);
+    struct shash_node *node;
+
     for (size_t i = 0; i < ARRAY_SIZE(command_tables); i++) {
         for (const struct vsctl_command_syntax *p = command_tables[i];
              p->name; p++) {
-            printf("[%s] %s %s\n", p->options, p->name,
-                   p->arguments ? p->arguments : "");
+            shash_add(&commands, p->name, p);
+        }
+    }
+    SHASH_FOR_EACH (node, &commands) {
+        const struct vsctl_command_syntax *p = node->data;
+        struct ds options = DS_EMPTY_INITIALIZER;
+        struct ds arguments = DS_EMPTY_INITIALIZER;
+        char *list = xstrdup(p->options);
+        char *save = NULL;
+
+        for (char *option = strtok_r(list, ",", &save); option;
+             option = strtok_r(NULL, ",", &save)) {
+            ds_put_format(&options, "[%s] ", option);
+        }
+        free(list);
+        put_completion_arguments(p->arguments, &arguments);
+        printf("%s,%s,%s\n", ds_cstr(&options), p->name, ds_cstr(&arguments));
+        ds_destroy(&options);
+        ds_destroy(&arguments);
+    }
+    shash_destroy(&commands);
+    exit(EXIT_SUCCESS);
+}
+
+/* --options: the global options, one per line, "--name[=ARG]", and the
+ * short form "-c[ ARG]" after it if there is one. */
+static noreturn void
+print_options(const struct option *options)
+{
+    for (const struct option *o = options; o->name; o++) {
+        const char *arg = o->has_arg != no_argument ? "ARG" : "";
+        printf("--%s%s%s\n", o->name, *arg ? "=" : "", arg);
+        if (o->val > 0 && o->val <= UCHAR_MAX && isalnum(o->val)) {
+            printf("-%c%s%s\n", o->val, *arg ? " " : "", arg);
         }
     }
     exit(EXIT_SUCCESS);
@@ -251,6 +361,13 @@ add_local_options(struct option **options, size_t *n, size_t *allocated,
     sset_destroy(&seen);
 }
 
+/* parse_options()'s getopt tables.  Here because an option such as
+ * --commands or a bad -t exits from inside the loop that uses them: memory
+ * still reachable from here is not a leak to a leak checker.  Volatile, or
+ * the compiler would drop stores that nothing reads. */
+static struct option *volatile long_options;
+static char *volatile short_options;
+
 static void
 parse_options(int argc, char *argv[], struct shash *local_options)
 {
@@ -266,6 +383,11 @@ parse_options(int argc, char *argv[], struct shash *local_options)
         OPT_COMMANDS,
         OPT_OPTIONS,
         OPT_RETRY,
+        OPT_LEADER_ONLY,
+        OPT_NO_LEADER_ONLY,
+        OPT_SHUFFLE_REMOTES,
+        OPT_NO_SHUFFLE_REMOTES,
+        OPT_MAX_COLUMN_WIDTH,
         VLOG_OPTION_ENUMS,
         TABLE_OPTION_ENUMS,
         SSL_OPTION_ENUMS,
@@ -281,13 +403,23 @@ parse_options(int argc, char *argv[], struct shash *local_options)
         {"help", no_argument, NULL, 'h'},
         {"commands", no_argument, NULL, OPT_COMMANDS},
         {"options", no_argument, NULL, OPT_OPTIONS},
+        {"leader-only", no_argument, NULL, OPT_LEADER_ONLY},
+        {"no-leader-only", no_argument, NULL, OPT_NO_LEADER_ONLY},
+        {"shuffle-remotes", no_argument, NULL, OPT_SHUFFLE_REMOTES},
+        {"no-shuffle-remotes", no_argument, NULL, OPT_NO_SHUFFLE_REMOTES},
         {"version", no_argument, NULL, 'V'},
+        /* VLOG_LONG_OPTIONS but --syslog-facility, which Open vSwitch's
+         * ovs-vsctl does not take. */
+        {"verbose", optional_argument, NULL, 'v'},
+        {"log-file", optional_argument, NULL, OPT_LOG_FILE},
+        {"syslog-method", required_argument, NULL, OPT_SYSLOG_IMPL},
+        {"syslog-target", required_argument, NULL, OPT_SYSLOG_TARGET},
+        TABLE_LONG_OPTIONS,
+        {"max-column-width", required_argument, NULL, OPT_MAX_COLUMN_WIDTH},
+        STREAM_SSL_LONG_OPTIONS,
         {"bootstrap-ca-cert", required_argument, NULL,
          OPT_BOOTSTRAP_CA_CERT},
         {"peer-ca-cert", required_argument, NULL, OPT_PEER_CA_CERT},
-        VLOG_LONG_OPTIONS,
-        TABLE_LONG_OPTIONS,
-        STREAM_SSL_LONG_OPTIONS,
         {NULL, 0, NULL, 0},
     };
     size_t n_global = ARRAY_SIZE(global_long_options) - 1;
@@ -299,11 +431,13 @@ parse_options(int argc, char *argv[], struct shash *local_options)
         options = x2nrealloc(options, &allocated, sizeof *options);
     }
     options[n] = (struct option) { NULL, 0, NULL, 0 };
+    long_options = options;
 
-    char *short_options = ovs_cmdl_long_options_to_short_options(options);
+    char *shorts = ovs_cmdl_long_options_to_short_options(options);
     /* Stop at the first non-option: that is the first command. */
-    char *short_with_plus = xasprintf("+%s", short_options);
-    free(short_options);
+    char *short_with_plus = xasprintf("+%s", shorts);
+    free(shorts);
+    short_options = short_with_plus;
 
     for (;;) {
         int idx = -1;
@@ -350,8 +484,20 @@ parse_options(int argc, char *argv[], struct shash *local_options)
             print_commands();
 
         case OPT_OPTIONS:
-            ovs_cmdl_print_options(options);
-            exit(EXIT_SUCCESS);
+            print_options(global_long_options);
+
+        case OPT_LEADER_ONLY:
+        case OPT_NO_LEADER_ONLY:
+        case OPT_SHUFFLE_REMOTES:
+        case OPT_NO_SHUFFLE_REMOTES:
+            /* Choices among the servers of a clustered database.  Our IDL
+             * talks to the one server it is given and does not ask for a
+             * leader; scripts pass these options, so they are accepted. */
+            break;
+
+        case OPT_MAX_COLUMN_WIDTH:
+            table_style.max_column_width = atoi(optarg);
+            break;
 
         case 'V':
             ovs_print_version();
@@ -387,6 +533,7 @@ parse_options(int argc, char *argv[], struct shash *local_options)
         }
     }
     free(short_with_plus);
+    short_options = NULL;
 
     if (!db) {
         db = xasprintf("unix:%s/db.sock", ovs_rundir());
@@ -396,6 +543,7 @@ parse_options(int argc, char *argv[], struct shash *local_options)
         free(CONST_CAST(char *, options[i].name));
     }
     free(options);
+    long_options = NULL;
 }
 
 /* The transaction comment: the command line, with arguments that need it

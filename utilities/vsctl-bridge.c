@@ -858,6 +858,70 @@ cmd_add_bond(struct vsctl_context *ctx)
              ctx->argc - 3 - n_ifaces);
 }
 
+/* Turns a port into a bond, or adds to one: one more interface. */
+static void
+cmd_add_bond_iface(struct vsctl_context *ctx)
+{
+    bool may_exist = shash_find(ctx->options, "--may-exist") != NULL;
+    struct vsctl_port *port = find_port(ctx, ctx->argv[1], true);
+    const char *iface_name = ctx->argv[2];
+
+    if (may_exist) {
+        struct vsctl_iface *iface = find_iface(ctx, iface_name, false);
+        if (iface) {
+            if (iface->port != port) {
+                vsctl_fatal("\"--may-exist add-bond-iface %s %s\" but %s is "
+                            "actually attached to port %s",
+                            ctx->argv[1], iface_name, iface_name,
+                            vsctl_read_string(iface->port->port_cfg,
+                                              "name"));
+            }
+            return;
+        }
+    }
+    check_conflicts(ctx, iface_name,
+                    xasprintf("cannot create an interface named %s",
+                              iface_name));
+
+    const struct ovsdb_idl_row *iface_cfg
+        = ovsdb_idl_txn_insert(ctx->txn, VS_TABLE("Interface"), NULL);
+    vsctl_write_string(iface_cfg, "name", iface_name);
+    vsctl_expect_iface_setup(iface_cfg);
+    vsctl_add_ref(port->port_cfg, "interfaces", iface_cfg);
+    add_iface_to_cache(ctx, port, iface_cfg);
+}
+
+/* Takes an interface out of its port, which must keep at least one. */
+static void
+cmd_del_bond_iface(struct vsctl_context *ctx)
+{
+    bool must_exist = !shash_find(ctx->options, "--if-exists");
+    const char *iface_name = ctx->argv[ctx->argc - 1];
+    struct vsctl_iface *iface = find_iface(ctx, iface_name, must_exist);
+
+    if (!iface) {
+        return;
+    }
+    if (ctx->argc == 3) {
+        /* The bond must exist even with --if-exists. */
+        struct vsctl_port *port = find_port(ctx, ctx->argv[1], true);
+        if (iface->port != port) {
+            vsctl_fatal("port %s does not have an interface %s",
+                        ctx->argv[1], iface_name);
+        }
+    }
+
+    /* The schema wants at least one interface per port: count them in the
+     * database (the cache leaves out one that another port lists too). */
+    const struct ovsdb_idl_row *port_cfg = iface->port->port_cfg;
+    if (vsctl_read(port_cfg, "interfaces")->n <= 1) {
+        vsctl_fatal("cannot delete last interface from port %s",
+                    vsctl_read_string(port_cfg, "name"));
+    }
+    vsctl_remove_ref(port_cfg, "interfaces", iface->iface_cfg);
+    del_cached_iface(ctx, iface, false);
+}
+
 static void
 cmd_del_port(struct vsctl_context *ctx)
 {
@@ -922,9 +986,12 @@ const struct vsctl_command_syntax vsctl_bridge_commands[] = {
     {"list-ports", 1, 1, "BRIDGE", cmd_list_ports, NULL, "", false},
     {"add-port", 2, INT_MAX, "BRIDGE NEW-PORT [COLUMN[:KEY]=VALUE]...",
      cmd_add_port, NULL, "--may-exist", true},
-    {"add-bond", 4, INT_MAX,
-     "BRIDGE NEW-BOND-PORT SYSIFACE... [COLUMN[:KEY]=VALUE]...",
+    {"add-bond", 4, INT_MAX, "BRIDGE BOND IFACE... [COLUMN[:KEY]=VALUE]...",
      cmd_add_bond, NULL, "--may-exist,--fake-iface", true},
+    {"add-bond-iface", 2, 2, "BOND IFACE", cmd_add_bond_iface, NULL,
+     "--may-exist", true},
+    {"del-bond-iface", 1, 2, "[BOND] IFACE", cmd_del_bond_iface, NULL,
+     "--if-exists", true},
     {"del-port", 1, 2, "[BRIDGE] PORT|IFACE", cmd_del_port, NULL,
      "--if-exists,--with-iface", true},
     {"port-to-br", 1, 1, "PORT", cmd_port_to_br, NULL, "", false},

@@ -470,10 +470,18 @@ cmd_get_aa_mapping(struct vsctl_context *ctx)
     }
 }
 
-const struct vsctl_command_syntax vsctl_misc_commands[] = {
+const struct vsctl_command_syntax vsctl_ovs_commands[] = {
     {"init", 0, 0, "", cmd_init, NULL, "", true},
     {"show", 0, 0, "", cmd_show, NULL, "", false},
+    {NULL, 0, 0, NULL, NULL, NULL, NULL, false},
+};
+
+const struct vsctl_command_syntax vsctl_switch_commands[] = {
     {"emer-reset", 0, 0, "", cmd_emer_reset, NULL, "", true},
+    {NULL, 0, 0, NULL, NULL, NULL, NULL, false},
+};
+
+const struct vsctl_command_syntax vsctl_misc_commands[] = {
     {"get-controller", 1, 1, "BRIDGE", cmd_get_controller, NULL, "", false},
     {"del-controller", 1, 1, "BRIDGE", cmd_del_controller, NULL, "", true},
     {"set-controller", 1, INT_MAX, "BRIDGE TARGET...", cmd_set_controller,

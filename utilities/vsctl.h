@@ -20,8 +20,10 @@
  *                    "column:key=value" arguments.
  *   vsctl-bridge.c   bridges, ports and interfaces, over a cache of who
  *                    belongs to whom built once per transaction attempt.
- *   vsctl-misc.c     controllers, managers, SSL, fail-mode, init, show,
- *                    emer-reset.
+ *   vsctl-misc.c     controllers, managers, SSL, fail-mode, Auto Attach,
+ *                    init, show, emer-reset.
+ *   vsctl-dp.c       datapath capabilities and conntrack zone timeout
+ *                    policies.
  *
  * Everything reads and writes the database through the generic IDL
  * functions (ovsdb_idl_read(), ovsdb_idl_txn_write() ...) with tables and
@@ -113,10 +115,15 @@ struct vsctl_context {
     struct shash ifaces;            /* Name -> struct vsctl_iface *. */
 };
 
-/* Command tables of each file, terminated by a NULL name. */
+/* Command tables of each file, terminated by a NULL name.  vsctl-misc.c
+ * has three, after sections of Open vSwitch's --help: "ovs" (init, show),
+ * "misc" (controllers to Auto Attach) and "switch" (emer-reset). */
 extern const struct vsctl_command_syntax vsctl_db_commands[];
 extern const struct vsctl_command_syntax vsctl_bridge_commands[];
+extern const struct vsctl_command_syntax vsctl_ovs_commands[];
 extern const struct vsctl_command_syntax vsctl_misc_commands[];
+extern const struct vsctl_command_syntax vsctl_switch_commands[];
+extern const struct vsctl_command_syntax vsctl_dp_commands[];
 
 const struct vsctl_command_syntax *vsctl_find_command(const char *name);
 
