@@ -356,6 +356,10 @@ ovsdb_idl_txn_write_partial_add(const struct ovsdb_idl_row *row_,
             ovsdb_datum_subtract(&row->adds[idx], &any, datum, &keys);
             /* "delete" then "insert" overwrites an existing key. */
             ovsdb_datum_union(&row->dels[idx], datum, &keys);
+        } else {
+            /* Sets keep adds and deletes disjoint, so that the commit may
+             * send the two mutations in either order. */
+            ovsdb_datum_subtract(&row->dels[idx], &keys, datum, &keys);
         }
         ovsdb_datum_union(&row->adds[idx], datum, &any);
     } else {
@@ -708,15 +712,31 @@ txn_compose(struct ovsdb_idl_txn *txn, json_t *ops)
                 const struct ovsdb_idl_column *c = &tc->columns[j];
                 struct ovsdb_type any = any_size_type(c);
                 struct ovsdb_type keys = keys_type(c);
-                if (row->dels[j].n) {
-                    json_array_append_new(mutations, json_pack(
-                        "[s s o]", c->name, "delete",
-                        ovsdb_datum_to_json(&row->dels[j], &keys)));
+                json_t *del = (row->dels[j].n
+                               ? json_pack("[s s o]", c->name, "delete",
+                                           ovsdb_datum_to_json(&row->dels[j],
+                                                               &keys))
+                               : NULL);
+                json_t *ins = (row->adds[j].n
+                               ? json_pack("[s s o]", c->name, "insert",
+                                           ovsdb_datum_to_json(&row->adds[j],
+                                                               &any))
+                               : NULL);
+                /* The server checks the column's size after each mutation.
+                 * A map must delete first ("delete" then "insert" replaces
+                 * a key's value).  A set whose adds and deletes are disjoint
+                 * inserts first when it has a minimum size (a port's
+                 * interfaces: replacing the only one must not pass through
+                 * empty), else deletes first (never over a maximum). */
+                bool insert_first = (!ovsdb_type_is_map(&c->type)
+                                     && c->type.n_min > 0);
+                json_t *first = insert_first ? ins : del;
+                json_t *second = insert_first ? del : ins;
+                if (first) {
+                    json_array_append_new(mutations, first);
                 }
-                if (row->adds[j].n) {
-                    json_array_append_new(mutations, json_pack(
-                        "[s s o]", c->name, "insert",
-                        ovsdb_datum_to_json(&row->adds[j], &any)));
+                if (second) {
+                    json_array_append_new(mutations, second);
                 }
             }
             if (json_array_size(mutations)) {

@@ -270,7 +270,7 @@ put_table_field(struct ds *line, size_t x, const char *text, size_t width,
     }
     size_t len = strlen(text);
     if (max_width) {
-        len = utf8_prefix_len(text, len, max_width);
+        len = utf8_prefix_len(text, len, width);
     }
     ds_put_buffer(line, text, len);
     if (len < width) {
@@ -299,16 +299,18 @@ format_table(const struct table *table, const struct table_style *style,
     size_t *widths = xzalloc((table->n_columns ? table->n_columns : 1)
                              * sizeof *widths);
 
+    /* --max-column-width cuts cells, never headings: a column is as wide
+     * as its heading at least. */
     for (size_t x = 0; x < table->n_columns; x++) {
-        if (style->headings) {
-            widths[x] = strlen(table->columns[x].heading);
-        }
         for (size_t y = 0; y < table->n_rows; y++) {
             widths[x] = MAX(widths[x],
                             strlen(texts[y * table->n_columns + x]));
         }
         if (max_width && widths[x] > max_width) {
             widths[x] = max_width;
+        }
+        if (style->headings) {
+            widths[x] = MAX(widths[x], strlen(table->columns[x].heading));
         }
     }
 
