@@ -546,6 +546,99 @@ parse_options(int argc, char *argv[], struct shash *local_options)
     long_options = NULL;
 }
 
+/* Prerequisites.  Tables whose rows some command needs: once every hook
+ * ran, such a table without any replicated column gets one, so that the
+ * server sends its rows (what an empty column list means to a server is
+ * not worth depending on). */
+static bool *needed_tables;
+
+void
+vsctl_need_table(struct vsctl_context *ctx,
+                 const struct ovsdb_idl_table_class *tc)
+{
+    ovsdb_idl_add_table(ctx->idl, tc);
+    needed_tables[tc - ovsrec_idl_class.tables] = true;
+}
+
+void
+vsctl_need_column(struct vsctl_context *ctx,
+                  const struct ovsdb_idl_column *column)
+{
+    vsctl_need_table(ctx, ovsdb_idl_table_class_from_column(&ovsrec_idl_class,
+                                                            column));
+    ovsdb_idl_add_column(ctx->idl, column);
+}
+
+void
+vsctl_need(struct vsctl_context *ctx, const char *table, const char *column)
+{
+    vsctl_need_column(ctx, VS_COL(table, column));
+}
+
+void
+vsctl_need_all_columns(struct vsctl_context *ctx,
+                       const struct ovsdb_idl_table_class *tc)
+{
+    for (size_t i = 0; i < tc->n_columns; i++) {
+        vsctl_need_column(ctx, &tc->columns[i]);
+    }
+}
+
+static bool
+table_has_replicated_column(const struct ovsdb_idl *idl,
+                            const struct ovsdb_idl_table_class *tc)
+{
+    for (size_t i = 0; i < tc->n_columns; i++) {
+        if (ovsdb_idl_get_mode(idl, &tc->columns[i]) & OVSDB_IDL_MONITOR) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Chooses what IDL replicates: what every call needs, then what each
+ * command's hook asks for. */
+static void
+add_prerequisites(struct vsctl_command *commands, size_t n_commands,
+                  struct ovsdb_idl *idl)
+{
+    struct vsctl_context ctx;
+
+    needed_tables = xcalloc(ovsrec_idl_class.n_tables,
+                            sizeof *needed_tables);
+    vsctl_context_init(&ctx, NULL, idl, NULL, NULL, NULL);
+    /* The root row (created if missing), the reload wait, and the list of
+     * bridges, which nearly every command starts from. */
+    vsctl_need(&ctx, "Open_vSwitch", "bridges");
+    vsctl_need(&ctx, "Open_vSwitch", "next_cfg");
+    vsctl_need(&ctx, "Open_vSwitch", "cur_cfg");
+    vsctl_context_done(&ctx);
+
+    for (size_t i = 0; i < n_commands; i++) {
+        struct vsctl_command *c = &commands[i];
+        if (c->syntax->prerequisites) {
+            vsctl_context_init(&ctx, c, idl, NULL, NULL, NULL);
+            c->syntax->prerequisites(&ctx);
+            vsctl_context_done(&ctx);
+        }
+    }
+
+    for (size_t i = 0; i < ovsrec_idl_class.n_tables; i++) {
+        const struct ovsdb_idl_table_class *tc = &ovsrec_idl_class.tables[i];
+        if (needed_tables[i] && !table_has_replicated_column(idl, tc)) {
+            const struct ovsdb_idl_column *column = &tc->columns[0];
+            for (size_t j = 0; j < tc->n_columns; j++) {
+                if (!strcmp(tc->columns[j].name, "name")) {
+                    column = &tc->columns[j];
+                }
+            }
+            ovsdb_idl_add_column(idl, column);
+        }
+    }
+    free(needed_tables);
+    needed_tables = NULL;
+}
+
 /* The transaction comment: the command line, with arguments that need it
  * quoted, so the database log says who did what. */
 static char *
@@ -887,7 +980,8 @@ main(int argc, char *argv[])
     }
 
     comment = command_line_comment(argc, argv);
-    idl = ovsdb_idl_create(db, &ovsrec_idl_class, true, retry);
+    idl = ovsdb_idl_create(db, &ovsrec_idl_class, false, retry);
+    add_prerequisites(commands, n_commands, idl);
     unsigned int seqno = ovsdb_idl_get_seqno(idl);
     for (;;) {
         ovsdb_idl_run(idl);

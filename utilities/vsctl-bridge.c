@@ -52,9 +52,29 @@ vsctl_context_init(struct vsctl_context *ctx, struct vsctl_command *command,
     shash_init(&ctx->ifaces);
 }
 
+/* Empties SH, returning each node's data to FREE_DATA (if nonnull).  Not
+ * shash_clear(): it pops nodes with hmap_first(), which rescans the
+ * buckets emptied so far on every pop, so that emptying the cache of a
+ * bridge with 5000 ports took longer than filling it. */
 static void
-free_bridge(struct vsctl_bridge *br)
+empty_shash(struct shash *sh, void (*free_data)(void *))
 {
+    struct shash_node *node;
+
+    SHASH_FOR_EACH_SAFE (node, sh) {
+        void *data = shash_delete(sh, node);
+        if (free_data) {
+            free_data(data);
+        }
+    }
+}
+
+static void
+free_bridge(void *br_)
+{
+    struct vsctl_bridge *br = br_;
+
+    empty_shash(&br->ports, NULL);
     shash_destroy(&br->ports);
     shash_destroy(&br->children);
     free(br->name);
@@ -62,8 +82,10 @@ free_bridge(struct vsctl_bridge *br)
 }
 
 static void
-free_port(struct vsctl_port *port)
+free_port(void *port_)
 {
+    struct vsctl_port *port = port_;
+
     shash_destroy(&port->ifaces);
     free(port);
 }
@@ -71,20 +93,12 @@ free_port(struct vsctl_port *port)
 void
 vsctl_cache_invalidate(struct vsctl_context *ctx)
 {
-    struct shash_node *node;
-
     if (!ctx->cache_valid) {
         return;
     }
-    SHASH_FOR_EACH (node, &ctx->bridges) {
-        free_bridge(node->data);
-    }
-    SHASH_FOR_EACH (node, &ctx->ports) {
-        free_port(node->data);
-    }
-    shash_clear_free_data(&ctx->ifaces);
-    shash_clear(&ctx->bridges);
-    shash_clear(&ctx->ports);
+    empty_shash(&ctx->bridges, free_bridge);
+    empty_shash(&ctx->ports, free_port);
+    empty_shash(&ctx->ifaces, free);
     ctx->cache_valid = false;
 }
 
@@ -834,20 +848,26 @@ cmd_add_port(struct vsctl_context *ctx)
              &ctx->argv[2], 1, &ctx->argv[3], ctx->argc - 3);
 }
 
+/* Splits add-bond's arguments after BRIDGE and BOND into interfaces and
+ * "COLUMN[:KEY]=VALUE" settings: returns how many interfaces. */
+static int
+add_bond_n_ifaces(const struct vsctl_context *ctx)
+{
+    for (int i = 3; i < ctx->argc; i++) {
+        if (strchr(ctx->argv[i], '=')) {
+            return i - 3;
+        }
+    }
+    return ctx->argc - 3;
+}
+
 static void
 cmd_add_bond(struct vsctl_context *ctx)
 {
     bool may_exist = shash_find(ctx->options, "--may-exist") != NULL;
     bool fake_iface = shash_find(ctx->options, "--fake-iface") != NULL;
-    int n_ifaces;
+    int n_ifaces = add_bond_n_ifaces(ctx);
 
-    n_ifaces = ctx->argc - 3;
-    for (int i = 3; i < ctx->argc; i++) {
-        if (strchr(ctx->argv[i], '=')) {
-            n_ifaces = i - 3;
-            break;
-        }
-    }
     if (n_ifaces < 2) {
         vsctl_fatal("add-bond requires at least 2 interfaces, but only "
                     "%d were specified", n_ifaces);
@@ -971,31 +991,106 @@ cmd_del_port(struct vsctl_context *ctx)
     del_port(ctx, port);
 }
 
+/* Prerequisites. */
+
+void
+vsctl_need_bridge_cache(struct vsctl_context *ctx)
+{
+    vsctl_need(ctx, "Open_vSwitch", "bridges");
+    vsctl_need(ctx, "Bridge", "name");
+    vsctl_need(ctx, "Bridge", "ports");
+    vsctl_need(ctx, "Port", "name");
+    vsctl_need(ctx, "Port", "fake_bridge");
+    vsctl_need(ctx, "Port", "tag");
+    vsctl_need(ctx, "Port", "interfaces");
+    vsctl_need(ctx, "Interface", "name");
+}
+
+static void
+pre_cache_only(struct vsctl_context *ctx)
+{
+    vsctl_need_bridge_cache(ctx);
+}
+
+static void
+pre_add_br(struct vsctl_context *ctx)
+{
+    vsctl_need_bridge_cache(ctx);
+    vsctl_need(ctx, "Interface", "type");
+}
+
+static void
+pre_external_id(struct vsctl_context *ctx)
+{
+    vsctl_need_bridge_cache(ctx);
+    vsctl_need(ctx, "Bridge", "external_ids");
+    vsctl_need(ctx, "Port", "external_ids");
+}
+
+/* What add-port, add-bond and add-bond-iface need besides the cache: what
+ * ovs-vsctl checks in new interfaces once ovs-vswitchd applied the change
+ * (see vsctl_expect_iface_setup()). */
+static void
+pre_new_ifaces(struct vsctl_context *ctx)
+{
+    vsctl_need_bridge_cache(ctx);
+    vsctl_need(ctx, "Interface", "ofport");
+    vsctl_need(ctx, "Interface", "error");
+}
+
+static void
+pre_add_port(struct vsctl_context *ctx)
+{
+    pre_new_ifaces(ctx);
+    vsctl_need_set_columns(ctx, VS_TABLE("Port"), &ctx->argv[3],
+                           ctx->argc - 3);
+}
+
+static void
+pre_add_bond(struct vsctl_context *ctx)
+{
+    int n_ifaces = add_bond_n_ifaces(ctx);
+
+    pre_new_ifaces(ctx);
+    vsctl_need(ctx, "Port", "bond_fake_iface");
+    vsctl_need_set_columns(ctx, VS_TABLE("Port"), &ctx->argv[3 + n_ifaces],
+                           ctx->argc - 3 - n_ifaces);
+}
+
 const struct vsctl_command_syntax vsctl_bridge_commands[] = {
-    {"add-br", 1, 3, "NEW-BRIDGE [PARENT] [NEW-VLAN]", cmd_add_br, NULL,
-     "--may-exist", true},
-    {"del-br", 1, 1, "BRIDGE", cmd_del_br, NULL, "--if-exists", true},
-    {"list-br", 0, 0, "", cmd_list_br, NULL, "--real,--fake", false},
-    {"br-exists", 1, 1, "BRIDGE", cmd_br_exists, NULL, "", false},
-    {"br-to-vlan", 1, 1, "BRIDGE", cmd_br_to_vlan, NULL, "", false},
-    {"br-to-parent", 1, 1, "BRIDGE", cmd_br_to_parent, NULL, "", false},
-    {"br-set-external-id", 2, 3, "BRIDGE KEY [VALUE]",
-     cmd_br_set_external_id, NULL, "", true},
-    {"br-get-external-id", 1, 2, "BRIDGE [KEY]", cmd_br_get_external_id,
-     NULL, "", false},
-    {"list-ports", 1, 1, "BRIDGE", cmd_list_ports, NULL, "", false},
-    {"add-port", 2, INT_MAX, "BRIDGE NEW-PORT [COLUMN[:KEY]=VALUE]...",
-     cmd_add_port, NULL, "--may-exist", true},
-    {"add-bond", 4, INT_MAX, "BRIDGE BOND IFACE... [COLUMN[:KEY]=VALUE]...",
-     cmd_add_bond, NULL, "--may-exist,--fake-iface", true},
-    {"add-bond-iface", 2, 2, "BOND IFACE", cmd_add_bond_iface, NULL,
-     "--may-exist", true},
-    {"del-bond-iface", 1, 2, "[BOND] IFACE", cmd_del_bond_iface, NULL,
+    {"add-br", 1, 3, "NEW-BRIDGE [PARENT] [NEW-VLAN]", pre_add_br,
+     cmd_add_br, NULL, "--may-exist", true},
+    {"del-br", 1, 1, "BRIDGE", pre_cache_only, cmd_del_br, NULL,
      "--if-exists", true},
-    {"del-port", 1, 2, "[BRIDGE] PORT|IFACE", cmd_del_port, NULL,
-     "--if-exists,--with-iface", true},
-    {"port-to-br", 1, 1, "PORT", cmd_port_to_br, NULL, "", false},
-    {"list-ifaces", 1, 1, "BRIDGE", cmd_list_ifaces, NULL, "", false},
-    {"iface-to-br", 1, 1, "IFACE", cmd_iface_to_br, NULL, "", false},
-    {NULL, 0, 0, NULL, NULL, NULL, NULL, false},
+    {"list-br", 0, 0, "", pre_cache_only, cmd_list_br, NULL,
+     "--real,--fake", false},
+    {"br-exists", 1, 1, "BRIDGE", pre_cache_only, cmd_br_exists, NULL, "",
+     false},
+    {"br-to-vlan", 1, 1, "BRIDGE", pre_cache_only, cmd_br_to_vlan, NULL, "",
+     false},
+    {"br-to-parent", 1, 1, "BRIDGE", pre_cache_only, cmd_br_to_parent, NULL,
+     "", false},
+    {"br-set-external-id", 2, 3, "BRIDGE KEY [VALUE]", pre_external_id,
+     cmd_br_set_external_id, NULL, "", true},
+    {"br-get-external-id", 1, 2, "BRIDGE [KEY]", pre_external_id,
+     cmd_br_get_external_id, NULL, "", false},
+    {"list-ports", 1, 1, "BRIDGE", pre_cache_only, cmd_list_ports, NULL, "",
+     false},
+    {"add-port", 2, INT_MAX, "BRIDGE NEW-PORT [COLUMN[:KEY]=VALUE]...",
+     pre_add_port, cmd_add_port, NULL, "--may-exist", true},
+    {"add-bond", 4, INT_MAX, "BRIDGE BOND IFACE... [COLUMN[:KEY]=VALUE]...",
+     pre_add_bond, cmd_add_bond, NULL, "--may-exist,--fake-iface", true},
+    {"add-bond-iface", 2, 2, "BOND IFACE", pre_new_ifaces,
+     cmd_add_bond_iface, NULL, "--may-exist", true},
+    {"del-bond-iface", 1, 2, "[BOND] IFACE", pre_cache_only,
+     cmd_del_bond_iface, NULL, "--if-exists", true},
+    {"del-port", 1, 2, "[BRIDGE] PORT|IFACE", pre_cache_only, cmd_del_port,
+     NULL, "--if-exists,--with-iface", true},
+    {"port-to-br", 1, 1, "PORT", pre_cache_only, cmd_port_to_br, NULL, "",
+     false},
+    {"list-ifaces", 1, 1, "BRIDGE", pre_cache_only, cmd_list_ifaces, NULL,
+     "", false},
+    {"iface-to-br", 1, 1, "IFACE", pre_cache_only, cmd_iface_to_br, NULL,
+     "", false},
+    {NULL, 0, 0, NULL, NULL, NULL, NULL, NULL, false},
 };

@@ -333,8 +333,10 @@ name_matches_finish(struct name_matches *m)
     return list;
 }
 
+/* Finds the table called NAME (an abbreviation will do).  Returns the
+ * table, or NULL with an error message in *ERRORP. */
 static const struct ovsdb_idl_table_class *
-get_table(const char *name)
+find_table(const char *name, char **errorp)
 {
     struct name_matches m;
 
@@ -343,15 +345,25 @@ get_table(const char *name)
         name_matches_consider(&m, ovsrec_idl_class.tables[i].name, name, i);
     }
     char *ambiguous = name_matches_finish(&m);
+    *errorp = NULL;
     if (ambiguous) {
-        char *error = (*ambiguous
-                       ? xasprintf("\"%s\" matches multiple table names: %s",
-                                   name, ambiguous)
-                       : xasprintf("unknown table \"%s\"", name));
+        *errorp = (*ambiguous
+                   ? xasprintf("\"%s\" matches multiple table names: %s",
+                               name, ambiguous)
+                   : xasprintf("unknown table \"%s\"", name));
         free(ambiguous);
-        vsctl_die_if_error(error);
+        return NULL;
     }
     return &ovsrec_idl_class.tables[m.best_idx];
+}
+
+static const struct ovsdb_idl_table_class *
+get_table(const char *name)
+{
+    char *error;
+    const struct ovsdb_idl_table_class *tc = find_table(name, &error);
+    vsctl_die_if_error(error);
+    return tc;
 }
 
 /* The pseudo-column "_uuid" that "get" and --columns accept (a NULL
@@ -1467,27 +1479,231 @@ cmd_wait_until(struct vsctl_context *ctx)
     }
 }
 
+/* Prerequisites: what each command reads and writes, from its arguments.
+ * An argument that names no table or column is skipped here and reported
+ * when the command runs. */
+
+void
+vsctl_need_row_lookup(struct vsctl_context *ctx,
+                      const struct ovsdb_idl_table_class *tc)
+{
+    vsctl_need_table(ctx, tc);
+    for (size_t i = 0; i < ARRAY_SIZE(row_ids); i++) {
+        const struct row_id *id = &row_ids[i];
+        if (strcmp(id->table, tc->name)) {
+            continue;
+        }
+        const struct ovsdb_idl_table_class *name_tc
+            = vsctl_table(id->name_table);
+        vsctl_need_table(ctx, name_tc);
+        if (id->name_column) {
+            vsctl_need_column(ctx, vsctl_column(name_tc, id->name_column));
+        }
+        if (id->ref_column) {
+            vsctl_need_column(ctx, vsctl_column(name_tc, id->ref_column));
+        }
+    }
+}
+
+/* The table that argument IDX names, or NULL. */
+static const struct ovsdb_idl_table_class *
+pre_table(struct vsctl_context *ctx, int idx)
+{
+    char *error;
+    const struct ovsdb_idl_table_class *tc = find_table(ctx->argv[idx],
+                                                        &error);
+    free(error);
+    return tc;
+}
+
+/* Needs the column of TC called NAME (as find_column() reads it). */
+static void
+pre_column(struct vsctl_context *ctx, const struct ovsdb_idl_table_class *tc,
+           const char *name)
+{
+    char *error;
+    const struct ovsdb_idl_column *column = find_column(tc, name, &error);
+
+    if (column) {
+        vsctl_need_column(ctx, column);
+    }
+    free(error);
+}
+
+/* Needs the column that a "COLUMN[:KEY][OPERATOR VALUE]" argument names
+ * (as parse_column_key_value() reads it). */
+static void
+pre_arg_column(struct vsctl_context *ctx,
+               const struct ovsdb_idl_table_class *tc, const char *arg)
+{
+    char *name = xmemdup0(arg, strcspn(arg, ":=!<>{}"));
+    pre_column(ctx, tc, name);
+    free(name);
+}
+
+void
+vsctl_need_set_columns(struct vsctl_context *ctx,
+                       const struct ovsdb_idl_table_class *tc,
+                       char *const *args, int n_args)
+{
+    for (int i = 0; i < n_args; i++) {
+        pre_arg_column(ctx, tc, args[i]);
+    }
+}
+
+/* The columns "list" and "find" print: --columns, or all of them. */
+static void
+pre_list_columns(struct vsctl_context *ctx,
+                 const struct ovsdb_idl_table_class *tc)
+{
+    const char *spec = shash_find_data(ctx->options, "--columns");
+
+    vsctl_need_table(ctx, tc);
+    if (!spec) {
+        vsctl_need_all_columns(ctx, tc);
+        return;
+    }
+    char *copy = xstrdup(spec);
+    char *save = NULL;
+    for (char *name = strtok_r(copy, ", ", &save); name;
+         name = strtok_r(NULL, ", ", &save)) {
+        if (!is_uuid_column_name(name)) {
+            pre_column(ctx, tc, name);
+        }
+    }
+    free(copy);
+}
+
+static void
+pre_cmd_get(struct vsctl_context *ctx)
+{
+    const struct ovsdb_idl_table_class *tc = pre_table(ctx, 1);
+    if (tc) {
+        vsctl_need_row_lookup(ctx, tc);
+        for (int i = 3; i < ctx->argc; i++) {
+            if (!is_uuid_column_name(ctx->argv[i])) {
+                pre_arg_column(ctx, tc, ctx->argv[i]);
+            }
+        }
+    }
+}
+
+static void
+pre_cmd_list(struct vsctl_context *ctx)
+{
+    const struct ovsdb_idl_table_class *tc = pre_table(ctx, 1);
+    if (tc) {
+        if (ctx->argc > 2) {
+            vsctl_need_row_lookup(ctx, tc);
+        }
+        pre_list_columns(ctx, tc);
+    }
+}
+
+static void
+pre_cmd_find(struct vsctl_context *ctx)
+{
+    const struct ovsdb_idl_table_class *tc = pre_table(ctx, 1);
+    if (tc) {
+        pre_list_columns(ctx, tc);
+        vsctl_need_set_columns(ctx, tc, &ctx->argv[2], ctx->argc - 2);
+    }
+}
+
+/* set, wait-until: a row, then "COLUMN[:KEY]..." arguments. */
+static void
+pre_row_and_column_args(struct vsctl_context *ctx)
+{
+    const struct ovsdb_idl_table_class *tc = pre_table(ctx, 1);
+    if (tc) {
+        vsctl_need_row_lookup(ctx, tc);
+        vsctl_need_set_columns(ctx, tc, &ctx->argv[3], ctx->argc - 3);
+    }
+}
+
+/* add, remove: a row and one column. */
+static void
+pre_cmd_add_remove(struct vsctl_context *ctx)
+{
+    const struct ovsdb_idl_table_class *tc = pre_table(ctx, 1);
+    if (tc) {
+        vsctl_need_row_lookup(ctx, tc);
+        pre_column(ctx, tc, ctx->argv[3]);
+    }
+}
+
+static void
+pre_cmd_clear(struct vsctl_context *ctx)
+{
+    const struct ovsdb_idl_table_class *tc = pre_table(ctx, 1);
+    if (tc) {
+        vsctl_need_row_lookup(ctx, tc);
+        for (int i = 3; i < ctx->argc; i++) {
+            pre_column(ctx, tc, ctx->argv[i]);
+        }
+    }
+}
+
+static void
+pre_cmd_create(struct vsctl_context *ctx)
+{
+    const struct ovsdb_idl_table_class *tc = pre_table(ctx, 1);
+    if (tc) {
+        vsctl_need_table(ctx, tc);
+        vsctl_need_set_columns(ctx, tc, &ctx->argv[2], ctx->argc - 2);
+    }
+}
+
+/* destroy also reads every strong reference to the table's rows (see
+ * collect_strong_refs()). */
+static void
+pre_cmd_destroy(struct vsctl_context *ctx)
+{
+    const struct ovsdb_idl_table_class *tc = pre_table(ctx, 1);
+    if (!tc) {
+        return;
+    }
+    vsctl_need_row_lookup(ctx, tc);
+    if (tc->is_root) {
+        return;
+    }
+    for (size_t i = 0; i < ovsrec_idl_class.n_tables; i++) {
+        const struct ovsdb_idl_table_class *src = &ovsrec_idl_class.tables[i];
+        for (size_t j = 0; j < src->n_columns; j++) {
+            const struct ovsdb_idl_column *col = &src->columns[j];
+            const struct ovsdb_base_type *key = &col->type.key;
+            const struct ovsdb_base_type *value = &col->type.value;
+            if ((ovsdb_base_type_is_strong_ref(key)
+                 && !strcmp(key->u.uuid.refTableName, tc->name))
+                || (ovsdb_base_type_is_strong_ref(value)
+                    && !strcmp(value->u.uuid.refTableName, tc->name))) {
+                vsctl_need_column(ctx, col);
+            }
+        }
+    }
+}
+
 const struct vsctl_command_syntax vsctl_db_commands[] = {
-    {"comment", 0, INT_MAX, "[ARG]...", cmd_comment, NULL, "", false},
-    {"get", 2, INT_MAX, "TABLE RECORD [COLUMN[:KEY]]...", cmd_get, NULL,
-     "--if-exists,--id=", false},
-    {"list", 1, INT_MAX, "TABLE [RECORD]...", cmd_list, NULL,
+    {"comment", 0, INT_MAX, "[ARG]...", NULL, cmd_comment, NULL, "", false},
+    {"get", 2, INT_MAX, "TABLE RECORD [COLUMN[:KEY]]...", pre_cmd_get,
+     cmd_get, NULL, "--if-exists,--id=", false},
+    {"list", 1, INT_MAX, "TABLE [RECORD]...", pre_cmd_list, cmd_list, NULL,
      "--if-exists,--columns=", false},
-    {"find", 1, INT_MAX, "TABLE [COLUMN[:KEY]=VALUE]...", cmd_find, NULL,
-     "--columns=", false},
-    {"set", 3, INT_MAX, "TABLE RECORD COLUMN[:KEY]=VALUE...", cmd_set, NULL,
-     "--if-exists", true},
-    {"add", 4, INT_MAX, "TABLE RECORD COLUMN [KEY=]VALUE...", cmd_add, NULL,
-     "--if-exists", true},
+    {"find", 1, INT_MAX, "TABLE [COLUMN[:KEY]=VALUE]...", pre_cmd_find,
+     cmd_find, NULL, "--columns=", false},
+    {"set", 3, INT_MAX, "TABLE RECORD COLUMN[:KEY]=VALUE...",
+     pre_row_and_column_args, cmd_set, NULL, "--if-exists", true},
+    {"add", 4, INT_MAX, "TABLE RECORD COLUMN [KEY=]VALUE...",
+     pre_cmd_add_remove, cmd_add, NULL, "--if-exists", true},
     {"remove", 4, INT_MAX, "TABLE RECORD COLUMN KEY|VALUE|KEY=VALUE...",
-     cmd_remove, NULL, "--if-exists", true},
-    {"clear", 3, INT_MAX, "TABLE RECORD COLUMN...", cmd_clear, NULL,
-     "--if-exists", true},
-    {"create", 2, INT_MAX, "TABLE COLUMN[:KEY]=VALUE...", cmd_create,
-     post_create, "--id=", true},
-    {"destroy", 1, INT_MAX, "TABLE [RECORD]...", cmd_destroy, NULL,
-     "--if-exists,--all", true},
+     pre_cmd_add_remove, cmd_remove, NULL, "--if-exists", true},
+    {"clear", 3, INT_MAX, "TABLE RECORD COLUMN...", pre_cmd_clear,
+     cmd_clear, NULL, "--if-exists", true},
+    {"create", 2, INT_MAX, "TABLE COLUMN[:KEY]=VALUE...", pre_cmd_create,
+     cmd_create, post_create, "--id=", true},
+    {"destroy", 1, INT_MAX, "TABLE [RECORD]...", pre_cmd_destroy,
+     cmd_destroy, NULL, "--if-exists,--all", true},
     {"wait-until", 2, INT_MAX, "TABLE RECORD [COLUMN[:KEY]=VALUE]...",
-     cmd_wait_until, NULL, "", false},
-    {NULL, 0, 0, NULL, NULL, NULL, NULL, false},
+     pre_row_and_column_args, cmd_wait_until, NULL, "", false},
+    {NULL, 0, 0, NULL, NULL, NULL, NULL, NULL, false},
 };

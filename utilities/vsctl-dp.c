@@ -344,13 +344,33 @@ cmd_list_dp_cap(struct vsctl_context *ctx)
     smap_destroy(&map);
 }
 
+/* Prerequisites. */
+
+static void
+pre_dp_cap(struct vsctl_context *ctx)
+{
+    vsctl_need(ctx, "Open_vSwitch", "datapaths");
+    vsctl_need(ctx, "Datapath", "capabilities");
+}
+
+static void
+pre_zone_tp(struct vsctl_context *ctx)
+{
+    vsctl_need(ctx, "Open_vSwitch", "datapaths");
+    vsctl_need(ctx, "Datapath", "ct_zones");
+    vsctl_need(ctx, "CT_Zone", "timeout_policy");
+    vsctl_need(ctx, "CT_Timeout_Policy", "timeouts");
+}
+
 /* The arguments are left empty, as in Open vSwitch, whose --commands (for
  * bash completion) prints them so. */
 const struct vsctl_command_syntax vsctl_dp_commands[] = {
-    {"list-dp-cap", 1, 1, "", cmd_list_dp_cap, NULL, "", false},
-    {"add-zone-tp", 3, INT_MAX, "", cmd_add_zone_tp, NULL, "--may-exist",
-     true},
-    {"del-zone-tp", 2, 2, "", cmd_del_zone_tp, NULL, "--if-exists", true},
-    {"list-zone-tp", 1, 1, "", cmd_list_zone_tp, NULL, "", false},
-    {NULL, 0, 0, NULL, NULL, NULL, NULL, false},
+    {"list-dp-cap", 1, 1, "", pre_dp_cap, cmd_list_dp_cap, NULL, "", false},
+    {"add-zone-tp", 3, INT_MAX, "", pre_zone_tp, cmd_add_zone_tp, NULL,
+     "--may-exist", true},
+    {"del-zone-tp", 2, 2, "", pre_zone_tp, cmd_del_zone_tp, NULL,
+     "--if-exists", true},
+    {"list-zone-tp", 1, 1, "", pre_zone_tp, cmd_list_zone_tp, NULL, "",
+     false},
+    {NULL, 0, 0, NULL, NULL, NULL, NULL, NULL, false},
 };

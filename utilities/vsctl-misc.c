@@ -470,38 +470,130 @@ cmd_get_aa_mapping(struct vsctl_context *ctx)
     }
 }
 
+/* Prerequisites. */
+
+static void
+pre_show(struct vsctl_context *ctx)
+{
+    for (size_t i = 0; i < ARRAY_SIZE(show_tables); i++) {
+        const struct show_table *st = &show_tables[i];
+        const struct ovsdb_idl_table_class *tc = vsctl_table(st->table);
+
+        vsctl_need_table(ctx, tc);
+        if (st->name_column) {
+            vsctl_need(ctx, st->table, st->name_column);
+        }
+        for (size_t j = 0; j < ARRAY_SIZE(st->columns) && st->columns[j];
+             j++) {
+            vsctl_need(ctx, st->table, st->columns[j]);
+        }
+    }
+}
+
+static void
+pre_emer_reset(struct vsctl_context *ctx)
+{
+    static const char *const bridge_columns[] = {
+        "controller", "fail_mode", "mirrors", "netflow", "sflow", "ipfix",
+        "flood_vlans", "other_config",
+    };
+    static const char *const tables[] = {
+        "Mirror", "Controller", "Manager", "NetFlow", "SSL", "sFlow",
+        "IPFIX", "Flow_Sample_Collector_Set",
+    };
+
+    vsctl_need(ctx, "Open_vSwitch", "manager_options");
+    vsctl_need(ctx, "Open_vSwitch", "ssl");
+    for (size_t i = 0; i < ARRAY_SIZE(bridge_columns); i++) {
+        vsctl_need(ctx, "Bridge", bridge_columns[i]);
+    }
+    vsctl_need(ctx, "Port", "other_config");
+    vsctl_need(ctx, "Interface", "ingress_policing_rate");
+    vsctl_need(ctx, "Interface", "ingress_policing_burst");
+    for (size_t i = 0; i < ARRAY_SIZE(tables); i++) {
+        vsctl_need_table(ctx, vsctl_table(tables[i]));
+    }
+}
+
+static void
+pre_controller(struct vsctl_context *ctx)
+{
+    vsctl_need_bridge_cache(ctx);
+    vsctl_need(ctx, "Bridge", "controller");
+    vsctl_need(ctx, "Controller", "target");
+    vsctl_need(ctx, "Controller", "inactivity_probe");
+}
+
+static void
+pre_fail_mode(struct vsctl_context *ctx)
+{
+    vsctl_need_bridge_cache(ctx);
+    vsctl_need(ctx, "Bridge", "fail_mode");
+}
+
+static void
+pre_manager(struct vsctl_context *ctx)
+{
+    vsctl_need(ctx, "Open_vSwitch", "manager_options");
+    vsctl_need(ctx, "Manager", "target");
+    vsctl_need(ctx, "Manager", "inactivity_probe");
+}
+
+static void
+pre_ssl(struct vsctl_context *ctx)
+{
+    vsctl_need(ctx, "Open_vSwitch", "ssl");
+    vsctl_need(ctx, "SSL", "private_key");
+    vsctl_need(ctx, "SSL", "certificate");
+    vsctl_need(ctx, "SSL", "ca_cert");
+    vsctl_need(ctx, "SSL", "bootstrap_ca_cert");
+}
+
+static void
+pre_aa_mapping(struct vsctl_context *ctx)
+{
+    vsctl_need_bridge_cache(ctx);
+    vsctl_need(ctx, "Bridge", "auto_attach");
+    vsctl_need(ctx, "AutoAttach", "mappings");
+}
+
 const struct vsctl_command_syntax vsctl_ovs_commands[] = {
-    {"init", 0, 0, "", cmd_init, NULL, "", true},
-    {"show", 0, 0, "", cmd_show, NULL, "", false},
-    {NULL, 0, 0, NULL, NULL, NULL, NULL, false},
+    {"init", 0, 0, "", NULL, cmd_init, NULL, "", true},
+    {"show", 0, 0, "", pre_show, cmd_show, NULL, "", false},
+    {NULL, 0, 0, NULL, NULL, NULL, NULL, NULL, false},
 };
 
 const struct vsctl_command_syntax vsctl_switch_commands[] = {
-    {"emer-reset", 0, 0, "", cmd_emer_reset, NULL, "", true},
-    {NULL, 0, 0, NULL, NULL, NULL, NULL, false},
+    {"emer-reset", 0, 0, "", pre_emer_reset, cmd_emer_reset, NULL, "", true},
+    {NULL, 0, 0, NULL, NULL, NULL, NULL, NULL, false},
 };
 
 const struct vsctl_command_syntax vsctl_misc_commands[] = {
-    {"get-controller", 1, 1, "BRIDGE", cmd_get_controller, NULL, "", false},
-    {"del-controller", 1, 1, "BRIDGE", cmd_del_controller, NULL, "", true},
-    {"set-controller", 1, INT_MAX, "BRIDGE TARGET...", cmd_set_controller,
+    {"get-controller", 1, 1, "BRIDGE", pre_controller, cmd_get_controller,
+     NULL, "", false},
+    {"del-controller", 1, 1, "BRIDGE", pre_controller, cmd_del_controller,
+     NULL, "", true},
+    {"set-controller", 1, INT_MAX, "BRIDGE TARGET...", pre_controller,
+     cmd_set_controller, NULL, "--inactivity-probe=", true},
+    {"get-fail-mode", 1, 1, "BRIDGE", pre_fail_mode, cmd_get_fail_mode, NULL,
+     "", false},
+    {"del-fail-mode", 1, 1, "BRIDGE", pre_fail_mode, cmd_del_fail_mode, NULL,
+     "", true},
+    {"set-fail-mode", 2, 2, "BRIDGE MODE", pre_fail_mode, cmd_set_fail_mode,
+     NULL, "", true},
+    {"get-manager", 0, 0, "", pre_manager, cmd_get_manager, NULL, "", false},
+    {"del-manager", 0, 0, "", pre_manager, cmd_del_manager, NULL, "", true},
+    {"set-manager", 1, INT_MAX, "TARGET...", pre_manager, cmd_set_manager,
      NULL, "--inactivity-probe=", true},
-    {"get-fail-mode", 1, 1, "BRIDGE", cmd_get_fail_mode, NULL, "", false},
-    {"del-fail-mode", 1, 1, "BRIDGE", cmd_del_fail_mode, NULL, "", true},
-    {"set-fail-mode", 2, 2, "BRIDGE MODE", cmd_set_fail_mode, NULL, "",
-     true},
-    {"get-manager", 0, 0, "", cmd_get_manager, NULL, "", false},
-    {"del-manager", 0, 0, "", cmd_del_manager, NULL, "", true},
-    {"set-manager", 1, INT_MAX, "TARGET...", cmd_set_manager, NULL,
-     "--inactivity-probe=", true},
-    {"get-ssl", 0, 0, "", cmd_get_ssl, NULL, "", false},
-    {"del-ssl", 0, 0, "", cmd_del_ssl, NULL, "", true},
-    {"set-ssl", 3, 3, "PRIVATE-KEY CERTIFICATE CA-CERT", cmd_set_ssl, NULL,
-     "--bootstrap", true},
-    {"add-aa-mapping", 3, 3, "BRIDGE ARG ARG", cmd_add_aa_mapping, NULL, "",
-     true},
-    {"del-aa-mapping", 3, 3, "BRIDGE ARG ARG", cmd_del_aa_mapping, NULL, "",
-     true},
-    {"get-aa-mapping", 1, 1, "BRIDGE", cmd_get_aa_mapping, NULL, "", false},
-    {NULL, 0, 0, NULL, NULL, NULL, NULL, false},
+    {"get-ssl", 0, 0, "", pre_ssl, cmd_get_ssl, NULL, "", false},
+    {"del-ssl", 0, 0, "", pre_ssl, cmd_del_ssl, NULL, "", true},
+    {"set-ssl", 3, 3, "PRIVATE-KEY CERTIFICATE CA-CERT", pre_ssl, cmd_set_ssl,
+     NULL, "--bootstrap", true},
+    {"add-aa-mapping", 3, 3, "BRIDGE ARG ARG", pre_aa_mapping,
+     cmd_add_aa_mapping, NULL, "", true},
+    {"del-aa-mapping", 3, 3, "BRIDGE ARG ARG", pre_aa_mapping,
+     cmd_del_aa_mapping, NULL, "", true},
+    {"get-aa-mapping", 1, 1, "BRIDGE", pre_aa_mapping, cmd_get_aa_mapping,
+     NULL, "", false},
+    {NULL, 0, 0, NULL, NULL, NULL, NULL, NULL, false},
 };

@@ -33,6 +33,16 @@
  * are changed with partial updates, which go to the server as mutations
  * whose size does not depend on the size of the set.
  *
+ * Replication: the IDL replicates only what this call's commands use.
+ * Before the replica is fetched, each command's prerequisites hook names,
+ * given its arguments, the tables and columns it reads or writes (a
+ * column that is written must be replicated too: the IDL compares a write
+ * with the replica's value, and sends nothing if they are equal), so that
+ * on a bridge with thousands of ports "add-port" does not receive every
+ * column of every Interface.  A hook skips what it cannot make sense of
+ * (an unknown table or column): the command then reports it when it runs,
+ * so errors come out as and in the order they always did.
+ *
  * Errors are fatal: vsctl_fatal() prints "ovs-vsctl: MESSAGE" and exits 1,
  * as Open vSwitch's ovs-vsctl does; nothing has been committed by then.
  *
@@ -68,6 +78,12 @@ struct vsctl_command_syntax {
     const char *name;
     int min_args, max_args;
     const char *arguments;          /* For --help. */
+    /* Names what the command reads and writes (the vsctl_need_*()
+     * functions), before the replica is fetched: the context has the
+     * command's arguments and options and the IDL, no transaction, no
+     * rows.  NULL: the command needs nothing beyond what every call
+     * replicates (Open_vSwitch's bridges, next_cfg and cur_cfg). */
+    void (*prerequisites)(struct vsctl_context *);
     void (*run)(struct vsctl_context *);
     /* Runs after a successful commit (e.g. to print the uuids the server
      * gave to inserted rows), or NULL. */
@@ -133,6 +149,31 @@ extern bool vsctl_wait_for_reload;
  * ovs-vswitchd has applied the change: if it could not set it up, say so
  * on stderr, as Open vSwitch's ovs-vsctl does after add-port/add-bond. */
 void vsctl_expect_iface_setup(const struct ovsdb_idl_row *iface);
+
+/* Prerequisites (ovs-vsctl.c unless noted).  Each adds to what the IDL
+ * replicates; tables and columns are the schema's exact names. */
+/* The rows of TABLE (by uuid), with at least one column. */
+void vsctl_need_table(struct vsctl_context *,
+                      const struct ovsdb_idl_table_class *);
+void vsctl_need_column(struct vsctl_context *,
+                       const struct ovsdb_idl_column *);
+/* The same, by name. */
+void vsctl_need(struct vsctl_context *, const char *table,
+                const char *column);
+void vsctl_need_all_columns(struct vsctl_context *,
+                            const struct ovsdb_idl_table_class *);
+/* vsctl-db.c: what vsctl_get_row() reads to find a row of TABLE by uuid or
+ * by name. */
+void vsctl_need_row_lookup(struct vsctl_context *,
+                           const struct ovsdb_idl_table_class *);
+/* vsctl-db.c: what "set TABLE ROW ARG..." needs for the "COLUMN[:KEY]=
+ * VALUE" arguments ARGS (add-port and add-bond take them for the new
+ * Port). */
+void vsctl_need_set_columns(struct vsctl_context *,
+                            const struct ovsdb_idl_table_class *,
+                            char *const *args, int n_args);
+/* vsctl-bridge.c: what vsctl_cache_populate() reads. */
+void vsctl_need_bridge_cache(struct vsctl_context *);
 
 /* vsctl-parse.c. */
 struct vsctl_command *vsctl_parse_commands(int argc, char *argv[],
