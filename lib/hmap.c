@@ -137,6 +137,20 @@ hmap_first(const struct hmap *hmap)
 }
 
 struct hmap_node *
+hmap_pop_next__(struct hmap *hmap, size_t *bucket)
+{
+    for (; *bucket <= hmap->mask; (*bucket)++) {
+        struct hmap_node *node = hmap->buckets[*bucket];
+        if (node) {
+            hmap->buckets[*bucket] = node->next;
+            hmap->n--;
+            return node;
+        }
+    }
+    return NULL;
+}
+
+struct hmap_node *
 hmap_next(const struct hmap *hmap, const struct hmap_node *node)
 {
     return (node->next

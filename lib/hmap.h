@@ -263,8 +263,16 @@ hmap_node_to_obj__(const struct hmap_node *node, size_t offset)
 
 /* Removes each node before running the body on it. */
 #define HMAP_FOR_EACH_POP(NODE, MEMBER, HMAP)                           \
-    while (((NODE) = HMAP_NODE_TO_OBJ__(NODE, hmap_first(HMAP),         \
-                                        MEMBER)) != NULL                \
-           && (hmap_remove(HMAP, &(NODE)->MEMBER), 1))
+    for (size_t hmap_pop_bucket__ = 0;                                  \
+         ((NODE) = HMAP_NODE_TO_OBJ__(                                  \
+              NODE, hmap_pop_next__(HMAP, &hmap_pop_bucket__),          \
+              MEMBER)) != NULL; )
+
+/* For HMAP_FOR_EACH_POP: removes and returns a node from the first
+ * nonempty bucket at or after *BUCKET (which it advances), or NULL.
+ * Resuming where the last pop left off keeps emptying a map linear: buckets
+ * already emptied are not scanned again.  The loop body must not insert
+ * into the map. */
+struct hmap_node *hmap_pop_next__(struct hmap *, size_t *bucket);
 
 #endif /* hmap.h */
