@@ -52,29 +52,9 @@ vsctl_context_init(struct vsctl_context *ctx, struct vsctl_command *command,
     shash_init(&ctx->ifaces);
 }
 
-/* Empties SH, returning each node's data to FREE_DATA (if nonnull).  Not
- * shash_clear(): it pops nodes with hmap_first(), which rescans the
- * buckets emptied so far on every pop, so that emptying the cache of a
- * bridge with 5000 ports took longer than filling it. */
 static void
-empty_shash(struct shash *sh, void (*free_data)(void *))
+free_bridge(struct vsctl_bridge *br)
 {
-    struct shash_node *node;
-
-    SHASH_FOR_EACH_SAFE (node, sh) {
-        void *data = shash_delete(sh, node);
-        if (free_data) {
-            free_data(data);
-        }
-    }
-}
-
-static void
-free_bridge(void *br_)
-{
-    struct vsctl_bridge *br = br_;
-
-    empty_shash(&br->ports, NULL);
     shash_destroy(&br->ports);
     shash_destroy(&br->children);
     free(br->name);
@@ -82,10 +62,8 @@ free_bridge(void *br_)
 }
 
 static void
-free_port(void *port_)
+free_port(struct vsctl_port *port)
 {
-    struct vsctl_port *port = port_;
-
     shash_destroy(&port->ifaces);
     free(port);
 }
@@ -96,9 +74,16 @@ vsctl_cache_invalidate(struct vsctl_context *ctx)
     if (!ctx->cache_valid) {
         return;
     }
-    empty_shash(&ctx->bridges, free_bridge);
-    empty_shash(&ctx->ports, free_port);
-    empty_shash(&ctx->ifaces, free);
+    struct shash_node *node;
+    SHASH_FOR_EACH (node, &ctx->bridges) {
+        free_bridge(node->data);
+    }
+    SHASH_FOR_EACH (node, &ctx->ports) {
+        free_port(node->data);
+    }
+    shash_clear_free_data(&ctx->ifaces);
+    shash_clear(&ctx->bridges);
+    shash_clear(&ctx->ports);
     ctx->cache_valid = false;
 }
 
