@@ -1,6 +1,13 @@
 # Unit tests (Check) and the autotest suite.
-UNIT_TEST_LIBS = $(OVS_LIBS) $(CHECK_LIBS)
+UNIT_TEST_LIBS = tests/unit/libcheckutil.a $(OVS_LIBS) $(CHECK_LIBS)
 UNIT_TEST_FLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+
+# Helpers shared by the Check suites (check-util.h).
+noinst_LIBRARIES += tests/unit/libcheckutil.a
+tests_unit_libcheckutil_a_SOURCES = \
+	tests/unit/check-util.c \
+	tests/unit/check-util.h
+tests_unit_libcheckutil_a_CFLAGS = $(UNIT_TEST_FLAGS)
 
 # Check suites, one program per module: add "tests/unit/test-NAME" to
 # UNIT_TESTS and define its _SOURCES, _CFLAGS = $(UNIT_TEST_FLAGS) and

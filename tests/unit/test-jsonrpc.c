@@ -7,6 +7,7 @@
  * reconnection and inactivity probes on the simulated clock. */
 
 #include <check.h>
+#include "check-util.h"
 #include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -38,19 +39,10 @@ remove_tmpdir(void)
     free(cmd);
 }
 
-static json_t *
-parse(const char *s)
-{
-    json_error_t error;
-    json_t *json = json_loads(s, JSON_DECODE_ANY, &error);
-    ck_assert_msg(json != NULL, "%s: %s", s, error.text);
-    return json;
-}
-
 static void
 assert_json_eq(const json_t *json, const char *expected)
 {
-    json_t *e = parse(expected);
+    json_t *e = check_json_parse(expected);
     char *actual = json_dumps(json, JSON_COMPACT | JSON_ENCODE_ANY);
     ck_assert_msg(json_equal(json, e), "got %s, expected %s", actual,
                   expected);
@@ -207,7 +199,7 @@ START_TEST(test_create_request)
 {
     json_t *id;
     struct jsonrpc_msg *msg = jsonrpc_create_request("echo",
-                                                     parse("[1,\"a\"]"), &id);
+                                                     check_json_parse("[1,\"a\"]"), &id);
 
     ck_assert_int_eq(msg->type, JSONRPC_REQUEST);
     ck_assert_str_eq(msg->method, "echo");
@@ -244,7 +236,7 @@ END_TEST
 START_TEST(test_wire_forms)
 {
     /* JSON-RPC 1.0 wants explicit nulls for the members a type lacks. */
-    struct jsonrpc_msg *msg = jsonrpc_create_notify("update", parse("[]"));
+    struct jsonrpc_msg *msg = jsonrpc_create_notify("update", check_json_parse("[]"));
     json_t *json = jsonrpc_msg_to_json(msg);
     assert_json_eq(json, "{\"method\":\"update\",\"params\":[],\"id\":null}");
     json_decref(json);
@@ -261,7 +253,7 @@ START_TEST(test_wire_forms)
 
     msg = jsonrpc_create_reply(json_array(), json_integer(3));
     char *s = jsonrpc_msg_to_string(msg);
-    json = parse(s);
+    json = check_json_parse(s);
     assert_json_eq(json, "{\"result\":[],\"error\":null,\"id\":3}");
     ck_assert_ptr_null(strchr(s, ' '));     /* Compact. */
     free(s);
@@ -293,7 +285,7 @@ START_TEST(test_from_json_types)
 
     for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
         struct jsonrpc_msg *msg;
-        char *error = jsonrpc_msg_from_json(parse(cases[i].json), &msg);
+        char *error = jsonrpc_msg_from_json(check_json_parse(cases[i].json), &msg);
         ck_assert_msg(!error, "%s: %s", cases[i].json, error);
         ck_assert_int_eq(msg->type, cases[i].type);
 
@@ -339,7 +331,7 @@ START_TEST(test_from_json_errors)
 
     for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
         struct jsonrpc_msg *msg = (void *) 1;
-        char *error = jsonrpc_msg_from_json(parse(cases[i].json), &msg);
+        char *error = jsonrpc_msg_from_json(check_json_parse(cases[i].json), &msg);
         ck_assert_msg(error != NULL, "%s: accepted", cases[i].json);
         ck_assert_ptr_null(msg);
         ck_assert_str_eq(error, cases[i].error);

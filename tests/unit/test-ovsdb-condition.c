@@ -3,6 +3,7 @@
 #include "condition.h"
 
 #include <check.h>
+#include "check-util.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,24 +37,6 @@ static struct ovsdb *db;
 static struct ovsdb_table *table;
 static struct ovsdb_row *row;
 
-static json_t *
-parse(const char *s)
-{
-    json_error_t jerror;
-    json_t *json = json_loads(s, JSON_DECODE_ANY, &jerror);
-    ck_assert_msg(json != NULL, "bad JSON in test: %s", jerror.text);
-    return json;
-}
-
-static void
-check_ok(struct ovsdb_error *error)
-{
-    if (error) {
-        char *s = ovsdb_error_to_string_free(error);
-        ck_abort_msg("unexpected error: %s", s);
-    }
-}
-
 /* Checks that ERROR's JSON form is exactly EXPECTED. */
 static void
 check_error_json(struct ovsdb_error *error, const char *expected)
@@ -72,17 +55,17 @@ static void
 setup(void)
 {
     struct ovsdb_schema *schema;
-    json_t *json = parse(schema_json);
-    check_ok(ovsdb_schema_from_json(json, &schema));
+    json_t *json = check_json_parse(schema_json);
+    check_ovsdb_ok(ovsdb_schema_from_json(json, &schema));
     json_decref(json);
     db = ovsdb_create(schema);
     table = ovsdb_get_table(db, "t");
 
     row = ovsdb_row_create(table);
-    json = parse("{\"i\": 5, \"r\": 2.5, \"s\": \"abc\", \"ci\": 50,"
+    json = check_json_parse("{\"i\": 5, \"r\": 2.5, \"s\": \"abc\", \"ci\": 50,"
                  " \"si\": [\"set\", [1, 2, 3]], \"s2\": 7,"
                  " \"m\": [\"map\", [[\"a\", 1], [\"b\", 2]]]}");
-    check_ok(ovsdb_row_from_json(row, json, NULL, NULL));
+    check_ovsdb_ok(ovsdb_row_from_json(row, json, NULL, NULL));
     json_decref(json);
 }
 
@@ -96,7 +79,7 @@ teardown(void)
 static struct ovsdb_error *
 parse_condition(const char *s, struct ovsdb_condition *cnd)
 {
-    json_t *json = parse(s);
+    json_t *json = check_json_parse(s);
     struct ovsdb_error *error = ovsdb_condition_from_json(table->schema,
                                                           json, NULL, cnd);
     json_decref(json);
@@ -108,7 +91,7 @@ static bool
 matches(const char *s, bool all)
 {
     struct ovsdb_condition cnd;
-    check_ok(parse_condition(s, &cnd));
+    check_ovsdb_ok(parse_condition(s, &cnd));
     bool match = (all ? ovsdb_condition_match_all(row, &cnd)
                   : ovsdb_condition_match_any(row, &cnd));
     ovsdb_condition_destroy(&cnd);
@@ -176,10 +159,10 @@ START_TEST(test_conjunction_and_disjunction)
     ck_assert(matches("[false, [\"s\", \"==\", \"abc\"]]", false));
 
     struct ovsdb_condition cnd;
-    check_ok(parse_condition("[false, true]", &cnd));
+    check_ovsdb_ok(parse_condition("[false, true]", &cnd));
     ck_assert(ovsdb_condition_is_true(&cnd));
     ovsdb_condition_destroy(&cnd);
-    check_ok(parse_condition("[[\"i\", \"==\", 5]]", &cnd));
+    check_ovsdb_ok(parse_condition("[[\"i\", \"==\", 5]]", &cnd));
     ck_assert(!ovsdb_condition_is_true(&cnd));
     ck_assert(!ovsdb_condition_is_empty(&cnd));
     ovsdb_condition_destroy(&cnd);
@@ -189,11 +172,11 @@ END_TEST
 START_TEST(test_compare_clone_json)
 {
     struct ovsdb_condition a, b, c;
-    check_ok(parse_condition("[[\"s\", \"==\", \"x\"], [\"i\", \">\", 1], "
+    check_ovsdb_ok(parse_condition("[[\"s\", \"==\", \"x\"], [\"i\", \">\", 1], "
                              "true]", &a));
-    check_ok(parse_condition("[true, [\"i\", \">\", 1], "
+    check_ovsdb_ok(parse_condition("[true, [\"i\", \">\", 1], "
                              "[\"s\", \"==\", \"x\"]]", &b));
-    check_ok(parse_condition("[true, [\"i\", \">\", 2], "
+    check_ovsdb_ok(parse_condition("[true, [\"i\", \">\", 2], "
                              "[\"s\", \"==\", \"x\"]]", &c));
 
     /* Clause order does not matter; values do. */
@@ -223,14 +206,14 @@ START_TEST(test_get_uuid)
 {
     struct ovsdb_condition cnd;
     struct uuid uuid;
-    check_ok(parse_condition("[[\"i\", \"==\", 1], [\"_uuid\", \"==\", "
+    check_ovsdb_ok(parse_condition("[[\"i\", \"==\", 1], [\"_uuid\", \"==\", "
                              "[\"uuid\", \"01234567-89ab-cdef-0123-"
                              "456789abcdef\"]]]", &cnd));
     ck_assert(ovsdb_condition_get_uuid(&cnd, &uuid));
     ck_assert_uint_eq(uuid.parts[0], 0x01234567);
     ovsdb_condition_destroy(&cnd);
 
-    check_ok(parse_condition("[[\"_uuid\", \"!=\", [\"uuid\", \"01234567-"
+    check_ovsdb_ok(parse_condition("[[\"_uuid\", \"!=\", [\"uuid\", \"01234567-"
                              "89ab-cdef-0123-456789abcdef\"]]]", &cnd));
     ck_assert(!ovsdb_condition_get_uuid(&cnd, &uuid));
     ovsdb_condition_destroy(&cnd);
@@ -272,7 +255,7 @@ static struct ovsdb_error *
 mutate(const char *s)
 {
     struct ovsdb_mutation_set set;
-    json_t *json = parse(s);
+    json_t *json = check_json_parse(s);
     struct ovsdb_error *error = ovsdb_mutation_set_from_json(
         table->schema, json, NULL, &set);
     json_decref(json);
@@ -306,21 +289,21 @@ check_value(const char *name, const char *expected)
 
 START_TEST(test_arithmetic)
 {
-    check_ok(mutate("[[\"i\", \"+=\", 3], [\"i\", \"*=\", 2]]"));
+    check_ovsdb_ok(mutate("[[\"i\", \"+=\", 3], [\"i\", \"*=\", 2]]"));
     check_value("i", "16");
-    check_ok(mutate("[[\"i\", \"/=\", -3]]"));
+    check_ovsdb_ok(mutate("[[\"i\", \"/=\", -3]]"));
     check_value("i", "-5");
-    check_ok(mutate("[[\"i\", \"%=\", 3]]"));
+    check_ovsdb_ok(mutate("[[\"i\", \"%=\", 3]]"));
     check_value("i", "-2");
-    check_ok(mutate("[[\"r\", \"-=\", 0.5], [\"r\", \"/=\", 4]]"));
+    check_ovsdb_ok(mutate("[[\"r\", \"-=\", 0.5], [\"r\", \"/=\", 4]]"));
     check_value("r", "0.5");
-    check_ok(mutate("[[\"si\", \"-=\", 1]]"));
+    check_ovsdb_ok(mutate("[[\"si\", \"-=\", 1]]"));
     check_value("si", "[\"set\",[0,1,2]]");
     /* The operand need not fit the column's range; the result must. */
-    check_ok(mutate("[[\"ci\", \"-=\", -50]]"));
+    check_ovsdb_ok(mutate("[[\"ci\", \"-=\", -50]]"));
     check_value("ci", "100");
     /* An empty optional value stays empty, even divided by zero. */
-    check_ok(mutate("[[\"oi\", \"/=\", 0]]"));
+    check_ovsdb_ok(mutate("[[\"oi\", \"/=\", 0]]"));
     check_value("oi", "[\"set\",[]]");
 }
 END_TEST
@@ -355,22 +338,22 @@ END_TEST
 
 START_TEST(test_insert_delete)
 {
-    check_ok(mutate("[[\"si\", \"insert\", [\"set\", [3, 4]]],"
+    check_ovsdb_ok(mutate("[[\"si\", \"insert\", [\"set\", [3, 4]]],"
                     " [\"si\", \"delete\", 1]]"));
     check_value("si", "[\"set\",[2,3,4]]");
 
     /* Map insert keeps existing keys' values; delete takes pairs (which
      * must match) or keys. */
-    check_ok(mutate("[[\"m\", \"insert\", [\"map\", [[\"a\", 9], "
+    check_ovsdb_ok(mutate("[[\"m\", \"insert\", [\"map\", [[\"a\", 9], "
                     "[\"c\", 3]]]]]"));
     check_value("m", "[\"map\",[[\"a\",1],[\"b\",2],[\"c\",3]]]");
-    check_ok(mutate("[[\"m\", \"delete\", [\"map\", [[\"a\", 9], "
+    check_ovsdb_ok(mutate("[[\"m\", \"delete\", [\"map\", [[\"a\", 9], "
                     "[\"b\", 2]]]]]"));
     check_value("m", "[\"map\",[[\"a\",1],[\"c\",3]]]");
-    check_ok(mutate("[[\"m\", \"delete\", [\"set\", [\"c\", \"z\"]]]]"));
+    check_ovsdb_ok(mutate("[[\"m\", \"delete\", [\"set\", [\"c\", \"z\"]]]]"));
     check_value("m", "[\"map\",[[\"a\",1]]]");
 
-    check_ok(mutate("[[\"oi\", \"insert\", 4]]"));
+    check_ovsdb_ok(mutate("[[\"oi\", \"insert\", 4]]"));
     check_value("oi", "4");
 
     /* A failed mutation may leave the row partly changed (the caller
@@ -379,7 +362,7 @@ START_TEST(test_insert_delete)
                      "{\"details\":\"Attempted to store 0 elements in set "
                      "of 1 to 2 integers.\","
                      "\"error\":\"constraint violation\"}");
-    check_ok(mutate("[[\"s2\", \"insert\", 7]]"));
+    check_ovsdb_ok(mutate("[[\"s2\", \"insert\", 7]]"));
     check_error_json(mutate("[[\"s2\", \"insert\", [\"set\", [8, 9]]]]"),
                      "{\"details\":\"Attempted to store 3 elements in set "
                      "of 1 to 2 integers.\","
@@ -426,9 +409,9 @@ END_TEST
 START_TEST(test_mutation_to_json)
 {
     struct ovsdb_mutation_set set;
-    json_t *json = parse("[[\"si\", \"delete\", [\"set\", [1, 2]]],"
+    json_t *json = check_json_parse("[[\"si\", \"delete\", [\"set\", [1, 2]]],"
                          " [\"i\", \"+=\", 1]]");
-    check_ok(ovsdb_mutation_set_from_json(table->schema, json, NULL, &set));
+    check_ovsdb_ok(ovsdb_mutation_set_from_json(table->schema, json, NULL, &set));
     json_decref(json);
     json = ovsdb_mutation_set_to_json(&set);
     char *s = json_dumps(json, JSON_COMPACT);

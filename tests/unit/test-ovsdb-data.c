@@ -6,6 +6,7 @@
 #include "ovsdb-data.h"
 
 #include <check.h>
+#include "check-util.h"
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,15 +14,6 @@
 #include "dynamic-string.h"
 #include "ovsdb-error.h"
 #include "smap.h"
-
-static json_t *
-parse_json(const char *s)
-{
-    json_error_t jerror;
-    json_t *json = json_loads(s, JSON_DECODE_ANY, &jerror);
-    ck_assert_msg(json != NULL, "%s: %s", s, jerror.text);
-    return json;
-}
 
 static char *
 to_text(json_t *json)
@@ -35,7 +27,7 @@ to_text(json_t *json)
 static void
 parse_type(struct ovsdb_type *type, const char *text)
 {
-    json_t *json = parse_json(text);
+    json_t *json = check_json_parse(text);
     struct ovsdb_error *error = ovsdb_type_from_json(type, json);
     json_decref(json);
     ck_assert_ptr_null(error);
@@ -47,7 +39,7 @@ static char *
 datum_from_json_text(struct ovsdb_datum *datum, const struct ovsdb_type *type,
                      const char *text, struct ovsdb_symbol_table *symtab)
 {
-    json_t *json = parse_json(text);
+    json_t *json = check_json_parse(text);
     struct ovsdb_error *error = ovsdb_datum_from_json(datum, type, json,
                                                       symtab);
     json_decref(json);
@@ -380,7 +372,7 @@ START_TEST(test_string_quoting)
     };
 
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
-        json_t *json = parse_json(cases[i].value);
+        json_t *json = check_json_parse(cases[i].value);
         union ovsdb_atom atom;
         struct ovsdb_base_type base;
         ovsdb_base_type_init(&base, OVSDB_TYPE_STRING);

@@ -5,6 +5,7 @@
 #include "transaction.h"
 
 #include <check.h>
+#include "check-util.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,24 +56,6 @@ static const char schema_json[] =
 
 static struct ovsdb *db;
 
-static json_t *
-parse(const char *s)
-{
-    json_error_t jerror;
-    json_t *json = json_loads(s, JSON_DECODE_ANY, &jerror);
-    ck_assert_msg(json != NULL, "bad JSON in test: %s", jerror.text);
-    return json;
-}
-
-static void
-check_ok(struct ovsdb_error *error)
-{
-    if (error) {
-        char *s = ovsdb_error_to_string_free(error);
-        ck_abort_msg("unexpected error: %s", s);
-    }
-}
-
 /* Checks that ERROR has TAG and that its details contain DETAILS. */
 static void
 check_error(struct ovsdb_error *error, const char *tag, const char *details)
@@ -90,8 +73,8 @@ static void
 setup(void)
 {
     struct ovsdb_schema *schema;
-    json_t *json = parse(schema_json);
-    check_ok(ovsdb_schema_from_json(json, &schema));
+    json_t *json = check_json_parse(schema_json);
+    check_ovsdb_ok(ovsdb_schema_from_json(json, &schema));
     json_decref(json);
     db = ovsdb_create(schema);
 }
@@ -132,8 +115,8 @@ static struct ovsdb_row *
 new_row(const char *table_name, const char *uuid_s, const char *row_json)
 {
     struct ovsdb_row *row = ovsdb_row_create(table(table_name));
-    json_t *json = parse(row_json);
-    check_ok(ovsdb_row_from_json(row, json, NULL, NULL));
+    json_t *json = check_json_parse(row_json);
+    check_ovsdb_ok(ovsdb_row_from_json(row, json, NULL, NULL));
     json_decref(json);
     if (uuid_s) {
         ck_assert(uuid_from_string(ovsdb_row_get_uuid_rw(row), uuid_s));
@@ -255,7 +238,7 @@ START_TEST(test_commit_sets_txnid_and_triggers)
     ovsdb_txn_add_comment(txn, "two");
     ck_assert_str_eq(ovsdb_txn_get_comment(txn), "one\ntwo");
     db->run_triggers = false;
-    check_ok(ovsdb_txn_commit(txn, false));
+    check_ovsdb_ok(ovsdb_txn_commit(txn, false));
 
     ck_assert_ptr_nonnull(get_row("num", N1));
     ck_assert(uuid_equals(&db->last_txnid, &txnid));
@@ -268,7 +251,7 @@ START_TEST(test_commit_sets_txnid_and_triggers)
     ck_assert_ptr_null(ovsdb_txn_get_comment(txn));
     ovsdb_txn_row_modify(txn, get_row("num", N1));
     ck_assert(ovsdb_txn_is_empty(txn));
-    check_ok(ovsdb_txn_commit(txn, false));
+    check_ovsdb_ok(ovsdb_txn_commit(txn, false));
     ck_assert(uuid_equals(&db->last_txnid, &txnid));
     ck_assert(!db->run_triggers);
     ck_assert_uint_eq(db->n_commits, 1);
@@ -277,7 +260,7 @@ END_TEST
 
 START_TEST(test_modify_and_delete_abort_restore)
 {
-    check_ok(insert_rows("num", N1, "{\"n\": 1, \"tags\": [\"set\", [\"a\"]]}",
+    check_ovsdb_ok(insert_rows("num", N1, "{\"n\": 1, \"tags\": [\"set\", [\"a\"]]}",
                          "num", N2, "{\"n\": 2}", NULL));
     const struct ovsdb_row *r1 = get_row("num", N1);
     const struct ovsdb_row *r2 = get_row("num", N2);
@@ -312,20 +295,20 @@ END_TEST
 
 START_TEST(test_version_bumped_only_on_change)
 {
-    check_ok(insert_rows("num", N1, "{\"n\": 1}", NULL));
+    check_ovsdb_ok(insert_rows("num", N1, "{\"n\": 1}", NULL));
     struct uuid v1 = *ovsdb_row_get_version(get_row("num", N1));
 
     /* Modified without a change: nothing to commit, same version. */
     struct ovsdb_txn *txn = ovsdb_txn_create(db);
     ovsdb_txn_row_modify(txn, get_row("num", N1));
-    check_ok(ovsdb_txn_commit(txn, false));
+    check_ovsdb_ok(ovsdb_txn_commit(txn, false));
     ck_assert(uuid_equals(ovsdb_row_get_version(get_row("num", N1)), &v1));
 
     txn = ovsdb_txn_create(db);
     set_int(ovsdb_txn_row_modify(txn, get_row("num", N1)), "num", "n", 5);
     /* Still the old version until commit. */
     ck_assert(uuid_equals(ovsdb_row_get_version(get_row("num", N1)), &v1));
-    check_ok(ovsdb_txn_commit(txn, false));
+    check_ovsdb_ok(ovsdb_txn_commit(txn, false));
     const struct ovsdb_row *row = get_row("num", N1);
     ck_assert_int_eq(get_int(row, "num", "n"), 5);
     ck_assert(!uuid_equals(ovsdb_row_get_version(row), &v1));
@@ -334,13 +317,13 @@ END_TEST
 
 START_TEST(test_delete_then_insert_same_uuid)
 {
-    check_ok(insert_rows("num", N1, "{\"n\": 1}", NULL));
+    check_ovsdb_ok(insert_rows("num", N1, "{\"n\": 1}", NULL));
     struct ovsdb_txn *txn = ovsdb_txn_create(db);
     ovsdb_txn_row_delete(txn, get_row("num", N1));
     ck_assert(!ovsdb_txn_may_create_row(table("num"), &(struct uuid) {
         .parts = { 0xdddddddd, 0x00004000, 0x80000000, 0x00000001 } }));
     ovsdb_txn_row_insert(txn, new_row("num", N1, "{\"n\": 7}"));
-    check_ok(ovsdb_txn_commit(txn, false));
+    check_ovsdb_ok(ovsdb_txn_commit(txn, false));
     ck_assert_int_eq(get_int(get_row("num", N1), "num", "n"), 7);
     ck_assert_uint_eq(n_rows("num"), 1);
 }
@@ -352,7 +335,7 @@ START_TEST(test_gc_unreferenced_insert)
 {
     /* A non-root row that nothing references does not survive its own
      * insertion; one that a root row references does. */
-    check_ok(insert_rows("kid", K1, "{\"name\": \"orphan\"}",
+    check_ovsdb_ok(insert_rows("kid", K1, "{\"name\": \"orphan\"}",
                          "kid", K2, "{\"name\": \"owned\"}",
                          "root", R1, "{\"kids\": [\"uuid\", \"" K2 "\"]}",
                          NULL));
@@ -366,7 +349,7 @@ START_TEST(test_gc_unreferenced_insert)
     struct ovsdb_datum *kids = &root->fields[column("root", "kids")->index];
     ovsdb_datum_destroy(kids, &column("root", "kids")->type);
     ovsdb_datum_init_empty(kids);
-    check_ok(ovsdb_txn_commit(txn, false));
+    check_ovsdb_ok(ovsdb_txn_commit(txn, false));
     ck_assert_ptr_null(get_row("kid", K2));
     ck_assert_uint_eq(n_rows("kid"), 0);
 }
@@ -376,7 +359,7 @@ START_TEST(test_gc_chain_and_self_reference)
 {
     /* root -> K1 -> K2 -> K2 (itself): deleting the root collects both,
      * since a row's reference to itself does not keep it. */
-    check_ok(insert_rows("kid", K2, "{\"sib\": [\"uuid\", \"" K2 "\"]}",
+    check_ovsdb_ok(insert_rows("kid", K2, "{\"sib\": [\"uuid\", \"" K2 "\"]}",
                          "kid", K1, "{\"sib\": [\"uuid\", \"" K2 "\"]}",
                          "root", R1, "{\"kids\": [\"uuid\", \"" K1 "\"]}",
                          NULL));
@@ -385,7 +368,7 @@ START_TEST(test_gc_chain_and_self_reference)
 
     struct ovsdb_txn *txn = ovsdb_txn_create(db);
     ovsdb_txn_row_delete(txn, get_row("root", R1));
-    check_ok(ovsdb_txn_commit(txn, false));
+    check_ovsdb_ok(ovsdb_txn_commit(txn, false));
     ck_assert_uint_eq(n_rows("kid"), 0);
 }
 END_TEST
@@ -394,13 +377,13 @@ START_TEST(test_gc_keeps_cycles)
 {
     /* K1 and K2 reference each other; once the root lets go they keep
      * each other alive, as in Open vSwitch. */
-    check_ok(insert_rows("kid", K1, "{\"sib\": [\"uuid\", \"" K2 "\"]}",
+    check_ovsdb_ok(insert_rows("kid", K1, "{\"sib\": [\"uuid\", \"" K2 "\"]}",
                          "kid", K2, "{\"sib\": [\"uuid\", \"" K1 "\"]}",
                          "root", R1, "{\"kids\": [\"uuid\", \"" K1 "\"]}",
                          NULL));
     struct ovsdb_txn *txn = ovsdb_txn_create(db);
     ovsdb_txn_row_delete(txn, get_row("root", R1));
-    check_ok(ovsdb_txn_commit(txn, false));
+    check_ovsdb_ok(ovsdb_txn_commit(txn, false));
     ck_assert_uint_eq(n_rows("kid"), 2);
     ck_assert_uint_eq(get_row("kid", K1)->n_refs, 1);
     ck_assert_uint_eq(get_row("kid", K2)->n_refs, 1);
@@ -409,7 +392,7 @@ START_TEST(test_gc_keeps_cycles)
     txn = ovsdb_txn_create(db);
     ovsdb_txn_row_delete(txn, get_row("kid", K1));
     ovsdb_txn_row_delete(txn, get_row("kid", K2));
-    check_ok(ovsdb_txn_commit(txn, false));
+    check_ovsdb_ok(ovsdb_txn_commit(txn, false));
     ck_assert_uint_eq(n_rows("kid"), 0);
 }
 END_TEST
@@ -423,7 +406,7 @@ START_TEST(test_referential_integrity)
                 "row " K1 " in table kid.");
     ck_assert_uint_eq(n_rows("root"), 0);
 
-    check_ok(insert_rows("kid", K1, "{}",
+    check_ovsdb_ok(insert_rows("kid", K1, "{}",
                          "root", R1, "{\"kids\": [\"uuid\", \"" K1 "\"]}",
                          NULL));
     struct ovsdb_txn *txn = ovsdb_txn_create(db);
@@ -442,7 +425,7 @@ END_TEST
 START_TEST(test_weak_refs_dropped)
 {
     /* R1 weakly references itself, R2 and a row that never existed. */
-    check_ok(insert_rows("root", R2, "{\"name\": \"two\"}",
+    check_ovsdb_ok(insert_rows("root", R2, "{\"name\": \"two\"}",
                          "root", R1, "{\"friends\": [\"set\", ["
                          "  [\"uuid\", \"" R1 "\"], [\"uuid\", \"" R2 "\"],"
                          "  [\"uuid\", \"" K3 "\"]]]}", NULL));
@@ -457,15 +440,15 @@ START_TEST(test_weak_refs_dropped)
     json_t *name = json_string("deux");
     struct ovsdb_datum *field = &r2->fields[column("root", "name")->index];
     ovsdb_datum_destroy(field, &column("root", "name")->type);
-    check_ok(ovsdb_datum_from_json(field, &column("root", "name")->type,
+    check_ovsdb_ok(ovsdb_datum_from_json(field, &column("root", "name")->type,
                                    name, NULL));
     json_decref(name);
-    check_ok(ovsdb_txn_commit(txn, false));
+    check_ovsdb_ok(ovsdb_txn_commit(txn, false));
     check_refs("root", R1, "friends", "[11111111, 22222222]");
 
     txn = ovsdb_txn_create(db);
     ovsdb_txn_row_delete(txn, get_row("root", R2));
-    check_ok(ovsdb_txn_commit(txn, false));
+    check_ovsdb_ok(ovsdb_txn_commit(txn, false));
     check_refs("root", R1, "friends", "[11111111]");
     ck_assert_uint_eq(db->n_weak_refs, 0);
 }
@@ -473,7 +456,7 @@ END_TEST
 
 START_TEST(test_weak_ref_n_min)
 {
-    check_ok(insert_rows("root", R1, "{}",
+    check_ovsdb_ok(insert_rows("root", R1, "{}",
                          "need", N1, "{\"w1\": [\"uuid\", \"" R1 "\"]}",
                          NULL));
     struct ovsdb_txn *txn = ovsdb_txn_create(db);
@@ -497,7 +480,7 @@ END_TEST
 
 START_TEST(test_index_uniqueness)
 {
-    check_ok(insert_rows("num", N1, "{\"n\": 1}", NULL));
+    check_ovsdb_ok(insert_rows("num", N1, "{\"n\": 1}", NULL));
     check_error(insert_rows("num", N2, "{\"n\": 1}", NULL),
                 "constraint violation",
                 "Transaction causes multiple rows in \"num\" table to have "
@@ -508,11 +491,11 @@ START_TEST(test_index_uniqueness)
                 "transaction.");
 
     /* Swapping index values within one transaction is fine. */
-    check_ok(insert_rows("num", N2, "{\"n\": 2}", NULL));
+    check_ovsdb_ok(insert_rows("num", N2, "{\"n\": 2}", NULL));
     struct ovsdb_txn *txn = ovsdb_txn_create(db);
     set_int(ovsdb_txn_row_modify(txn, get_row("num", N1)), "num", "n", 2);
     set_int(ovsdb_txn_row_modify(txn, get_row("num", N2)), "num", "n", 1);
-    check_ok(ovsdb_txn_commit(txn, false));
+    check_ovsdb_ok(ovsdb_txn_commit(txn, false));
     ck_assert_int_eq(get_int(get_row("num", N1), "num", "n"), 2);
 
     /* The index follows the commit. */
@@ -533,7 +516,7 @@ END_TEST
 
 START_TEST(test_max_rows)
 {
-    check_ok(insert_rows("num", NULL, "{\"n\": 1}", "num", NULL, "{\"n\": 2}",
+    check_ovsdb_ok(insert_rows("num", NULL, "{\"n\": 1}", "num", NULL, "{\"n\": 2}",
                          "num", NULL, "{\"n\": 3}", NULL));
     check_error(insert_rows("num", NULL, "{\"n\": 4}", NULL),
                 "constraint violation",
@@ -605,7 +588,7 @@ START_TEST(test_observers_order_and_changes)
     ovsdb_add_observer(db, &a.observer);
     ovsdb_add_observer(db, &b.observer);
 
-    check_ok(insert_rows("kid", K1, "{}", "root", R1,
+    check_ovsdb_ok(insert_rows("kid", K1, "{}", "root", R1,
                          "{\"kids\": [\"uuid\", \"" K1 "\"]}", NULL));
     ck_assert_str_eq(ds_cstr(&log),
                      "[a kid:insert:aaaaaaaa:_uuid,_version,name,sib,"
@@ -623,7 +606,7 @@ START_TEST(test_observers_order_and_changes)
     struct ovsdb_datum *kids = &root->fields[column("root", "kids")->index];
     ovsdb_datum_destroy(kids, &column("root", "kids")->type);
     ovsdb_datum_init_empty(kids);
-    check_ok(ovsdb_txn_commit(txn, true));
+    check_ovsdb_ok(ovsdb_txn_commit(txn, true));
     ck_assert_str_eq(ds_cstr(&log),
                      "[a durable root:modify:11111111:_version,kids,"
                      " kid:delete:aaaaaaaa:_uuid,_version,name,sib,]"
@@ -632,9 +615,9 @@ START_TEST(test_observers_order_and_changes)
 
     /* An empty transaction reaches observers only when durable. */
     ds_clear(&log);
-    check_ok(ovsdb_txn_commit(ovsdb_txn_create(db), false));
+    check_ovsdb_ok(ovsdb_txn_commit(ovsdb_txn_create(db), false));
     ck_assert_str_eq(ds_cstr(&log), "");
-    check_ok(ovsdb_txn_commit(ovsdb_txn_create(db), true));
+    check_ovsdb_ok(ovsdb_txn_commit(ovsdb_txn_create(db), true));
     ck_assert_str_eq(ds_cstr(&log), "[a durable][b durable]");
 
     /* A failing observer fails the commit; later ones are not called and
@@ -655,7 +638,7 @@ START_TEST(test_observers_order_and_changes)
      * (in teardown: check it here by destroying early). */
     ovsdb_remove_observer(db, &a.observer);
     ds_clear(&log);
-    check_ok(insert_rows("root", R2, "{}", NULL));
+    check_ovsdb_ok(insert_rows("root", R2, "{}", NULL));
     ck_assert_str_eq(ds_cstr(&log),
                      "[b root:insert:22222222:_uuid,_version,friends,kids,"
                      "name,][c root:insert:22222222:_uuid,_version,friends,"
@@ -672,7 +655,7 @@ END_TEST
 
 START_TEST(test_for_each_change_before_commit)
 {
-    check_ok(insert_rows("num", N1, "{\"n\": 1}", "num", N2, "{\"n\": 2}",
+    check_ovsdb_ok(insert_rows("num", N1, "{\"n\": 1}", "num", N2, "{\"n\": 2}",
                          NULL));
     struct ds log = DS_EMPTY_INITIALIZER;
     struct recorder r = { { &recorder_class, { NULL, NULL } }, &log, "r",
@@ -694,8 +677,8 @@ static size_t
 count_matches(const char *table_name, const char *where)
 {
     struct ovsdb_condition cnd;
-    json_t *json = parse(where);
-    check_ok(ovsdb_condition_from_json(table(table_name)->schema, json, NULL,
+    json_t *json = check_json_parse(where);
+    check_ovsdb_ok(ovsdb_condition_from_json(table(table_name)->schema, json, NULL,
                                        &cnd));
     json_decref(json);
 
@@ -709,7 +692,7 @@ count_matches(const char *table_name, const char *where)
 
 START_TEST(test_query_by_index_in_txn)
 {
-    check_ok(insert_rows("num", N1, "{\"n\": 1}", "num", N2, "{\"n\": 2}",
+    check_ovsdb_ok(insert_rows("num", N1, "{\"n\": 1}", "num", N2, "{\"n\": 2}",
                          NULL));
     ck_assert_uint_eq(count_matches("num", "[[\"n\", \"==\", 1]]"), 1);
     ck_assert_uint_eq(count_matches("num", "[[\"n\", \"==\", 3]]"), 0);
@@ -739,7 +722,7 @@ END_TEST
 
 START_TEST(test_memory_usage)
 {
-    check_ok(insert_rows("num", N1, "{\"n\": 1, \"tags\": [\"set\", "
+    check_ovsdb_ok(insert_rows("num", N1, "{\"n\": 1, \"tags\": [\"set\", "
                          "[\"a\", \"b\"]], \"m\": [\"map\", [[\"k\", 1]]]}",
                          "root", R2, "{}",
                          "root", R1, "{\"friends\": [\"uuid\", \"" R2 "\"]}",
@@ -756,7 +739,7 @@ START_TEST(test_memory_usage)
 
     struct ovsdb_txn *txn = ovsdb_txn_create(db);
     ovsdb_txn_row_delete(txn, get_row("num", N1));
-    check_ok(ovsdb_txn_commit(txn, false));
+    check_ovsdb_ok(ovsdb_txn_commit(txn, false));
     smap_clear(&usage);
     ovsdb_get_memory_usage(db, &usage);
     ck_assert_str_eq(smap_get(&usage, "cells"), "10");
@@ -766,7 +749,7 @@ START_TEST(test_memory_usage)
     /* Deleting the referenced row drops the reference. */
     txn = ovsdb_txn_create(db);
     ovsdb_txn_row_delete(txn, get_row("root", R2));
-    check_ok(ovsdb_txn_commit(txn, false));
+    check_ovsdb_ok(ovsdb_txn_commit(txn, false));
     smap_clear(&usage);
     ovsdb_get_memory_usage(db, &usage);
     ck_assert_str_eq(smap_get(&usage, "n-weak-refs"), "0");
@@ -777,18 +760,18 @@ END_TEST
 
 START_TEST(test_replace)
 {
-    check_ok(insert_rows("root", R1, "{}", NULL));
+    check_ovsdb_ok(insert_rows("root", R1, "{}", NULL));
 
     struct ovsdb_schema *schema;
-    json_t *json = parse(schema_json);
-    check_ok(ovsdb_schema_from_json(json, &schema));
+    json_t *json = check_json_parse(schema_json);
+    check_ovsdb_ok(ovsdb_schema_from_json(json, &schema));
     json_decref(json);
     struct ovsdb *new = ovsdb_create(schema);
     struct ovsdb_txn *txn = ovsdb_txn_create(new);
     struct ovsdb_row *row = ovsdb_row_create(ovsdb_get_table(new, "root"));
     ck_assert(uuid_from_string(ovsdb_row_get_uuid_rw(row), R2));
     ovsdb_txn_row_insert(txn, row);
-    check_ok(ovsdb_txn_commit(txn, false));
+    check_ovsdb_ok(ovsdb_txn_commit(txn, false));
 
     ovsdb_replace(db, new);
     ck_assert_ptr_null(get_row("root", R1));

@@ -3,6 +3,7 @@
 #include "execution.h"
 
 #include <check.h>
+#include "check-util.h"
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,30 +31,12 @@ static const char schema_json[] =
 
 static struct ovsdb *db;
 
-static json_t *
-parse(const char *s)
-{
-    json_error_t jerror;
-    json_t *json = json_loads(s, JSON_DECODE_ANY, &jerror);
-    ck_assert_msg(json != NULL, "bad JSON in test: %s", jerror.text);
-    return json;
-}
-
-static void
-check_ok(struct ovsdb_error *error)
-{
-    if (error) {
-        char *s = ovsdb_error_to_string_free(error);
-        ck_abort_msg("unexpected error: %s", s);
-    }
-}
-
 static void
 setup(void)
 {
     struct ovsdb_schema *schema;
-    json_t *json = parse(schema_json);
-    check_ok(ovsdb_schema_from_json(json, &schema));
+    json_t *json = check_json_parse(schema_json);
+    check_ovsdb_ok(ovsdb_schema_from_json(json, &schema));
     json_decref(json);
     db = ovsdb_create(schema);
 }
@@ -111,7 +94,7 @@ static struct run
 execute(const char *ops, const struct ovsdb_session *session, bool read_only,
         long long int elapsed, bool want_timeout)
 {
-    json_t *params = parse(ops);
+    json_t *params = check_json_parse(ops);
     if (json_is_array(params)) {
         json_array_insert_new(params, 0, json_string("ex"));
     }
@@ -135,7 +118,7 @@ execute(const char *ops, const struct ovsdb_session *session, bool read_only,
 static char *
 transact(const char *ops)
 {
-    json_t *params = parse(ops);
+    json_t *params = check_json_parse(ops);
     json_array_insert_new(params, 0, json_string("ex"));
     long long int timeout;
     bool durable;
@@ -196,7 +179,7 @@ START_TEST(test_result_layout)
     ck_assert_ptr_null(run.txn);
     free(run.results);
 
-    json_t *params = parse("[\"other\"]");
+    json_t *params = check_json_parse("[\"other\"]");
     json_t *results = ovsdb_execute(db, NULL, params, false, 0, NULL, NULL,
                                     &run.txn);
     ck_assert_str_eq(json_string_value(json_object_get(results, "details")),

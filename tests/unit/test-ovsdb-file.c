@@ -2,6 +2,7 @@
 #include "file.h"
 
 #include <check.h>
+#include "check-util.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -109,24 +110,6 @@ teardown(void)
 }
 
 static void
-check_ok(struct ovsdb_error *error)
-{
-    if (error) {
-        char *s = ovsdb_error_to_string_free(error);
-        ck_abort_msg("unexpected error: %s", s);
-    }
-}
-
-static json_t *
-parse(const char *s)
-{
-    json_error_t jerror;
-    json_t *json = json_loads(s, JSON_DECODE_ANY, &jerror);
-    ck_assert_msg(json != NULL, "bad JSON in test: %s", jerror.text);
-    return json;
-}
-
-static void
 write_bytes(const char *name, const char *bytes, size_t n)
 {
     FILE *f = fopen(name, "wb");
@@ -139,10 +122,10 @@ static void
 create_db(void)
 {
     struct ovsdb_schema *schema;
-    json_t *json = parse(rich_schema);
-    check_ok(ovsdb_schema_from_json(json, &schema));
+    json_t *json = check_json_parse(rich_schema);
+    check_ovsdb_ok(ovsdb_schema_from_json(json, &schema));
     json_decref(json);
-    check_ok(ovsdb_file_create(db_name, schema));
+    check_ovsdb_ok(ovsdb_file_create(db_name, schema));
     ovsdb_schema_destroy(schema);
 }
 
@@ -154,7 +137,7 @@ static json_t *
 transact__(struct ovsdb *db, const char *ops, bool durable_default,
            struct ovsdb_error **commit_errorp)
 {
-    json_t *params = parse(ops);
+    json_t *params = check_json_parse(ops);
     json_array_insert_new(params, 0, json_string("rich"));
 
     long long int timeout;
@@ -178,7 +161,7 @@ transact__(struct ovsdb *db, const char *ops, bool durable_default,
         if (commit_errorp) {
             *commit_errorp = error;
         } else {
-            check_ok(error);
+            check_ovsdb_ok(error);
         }
     } else if (commit_errorp) {
         *commit_errorp = NULL;
@@ -206,7 +189,7 @@ static void
 check_select(struct ovsdb *db, const char *ops, const char *expected_s)
 {
     json_t *results = transact(db, ops);
-    json_t *expected = parse(expected_s);
+    json_t *expected = check_json_parse(expected_s);
     if (!json_equal(results, expected)) {
         char *a = json_dumps(results, JSON_SORT_KEYS);
         char *b = json_dumps(expected, JSON_SORT_KEYS);
@@ -221,12 +204,12 @@ static json_t *
 read_records(void)
 {
     struct ovsdb_log *log;
-    check_ok(ovsdb_log_open(db_name, OVSDB_MAGIC, OVSDB_LOG_READ_ONLY, 0,
+    check_ovsdb_ok(ovsdb_log_open(db_name, OVSDB_MAGIC, OVSDB_LOG_READ_ONLY, 0,
                             &log));
     json_t *records = json_array();
     for (;;) {
         json_t *json;
-        check_ok(ovsdb_log_read(log, &json));
+        check_ovsdb_ok(ovsdb_log_read(log, &json));
         if (!json) {
             break;
         }
@@ -269,7 +252,7 @@ START_TEST(test_reads_open_vswitch_file)
     write_bytes(db_name, ovs_file, strlen(ovs_file));
 
     struct ovsdb *db;
-    check_ok(ovsdb_file_read(db_name, false, &db, NULL));
+    check_ovsdb_ok(ovsdb_file_read(db_name, false, &db, NULL));
     check_select(db, select_all,
                  "[{\"rows\": [{\"_uuid\": [\"uuid\", \"" OVS_A "\"],"
                  "              \"opt\": [\"set\", []],"
@@ -303,30 +286,30 @@ START_TEST(test_reads_both_record_forms)
         create_db();
 
         struct ovsdb_log *log;
-        check_ok(ovsdb_log_open(db_name, OVSDB_MAGIC, OVSDB_LOG_READ_WRITE,
+        check_ovsdb_ok(ovsdb_log_open(db_name, OVSDB_MAGIC, OVSDB_LOG_READ_WRITE,
                                 -1, &log));
         json_t *json;
-        check_ok(ovsdb_log_read(log, &json));
+        check_ovsdb_ok(ovsdb_log_read(log, &json));
         json_decref(json);
 
         char *s = xasprintf(
             "{\"a\": {\"" OVS_A "\": {\"m\": [\"map\", [[\"k1\", 1], "
             "[\"k2\", 2]]], \"opt\": \"x\"}}%s}", forms[i]);
-        json = parse(s);
+        json = check_json_parse(s);
         free(s);
-        check_ok(ovsdb_log_write(log, json));
+        check_ovsdb_ok(ovsdb_log_write(log, json));
         json_decref(json);
 
         s = xasprintf("{\"a\": {\"" OVS_A "\": {\"m\": [\"map\", "
                       "[[\"k1\", 1]]], \"opt\": \"z\"}}%s}", forms[i]);
-        json = parse(s);
+        json = check_json_parse(s);
         free(s);
-        check_ok(ovsdb_log_write(log, json));
+        check_ovsdb_ok(ovsdb_log_write(log, json));
         json_decref(json);
         ovsdb_log_close(log);
 
         struct ovsdb *db;
-        check_ok(ovsdb_file_read(db_name, false, &db, NULL));
+        check_ovsdb_ok(ovsdb_file_read(db_name, false, &db, NULL));
         check_select(db, "[{\"op\": \"select\", \"table\": \"a\","
                      "   \"where\": [], \"columns\": [\"m\", \"opt\"]}]",
                      expected[i]);
@@ -339,13 +322,13 @@ START_TEST(test_rejects_record_for_unknown_table)
 {
     create_db();
     struct ovsdb_log *log;
-    check_ok(ovsdb_log_open(db_name, OVSDB_MAGIC, OVSDB_LOG_READ_WRITE, -1,
+    check_ovsdb_ok(ovsdb_log_open(db_name, OVSDB_MAGIC, OVSDB_LOG_READ_WRITE, -1,
                             &log));
     json_t *json;
-    check_ok(ovsdb_log_read(log, &json));
+    check_ovsdb_ok(ovsdb_log_read(log, &json));
     json_decref(json);
-    json = parse("{\"nosuchtable\": {}}");
-    check_ok(ovsdb_log_write(log, json));
+    json = check_json_parse("{\"nosuchtable\": {}}");
+    check_ovsdb_ok(ovsdb_log_write(log, json));
     json_decref(json);
     ovsdb_log_close(log);
 
@@ -368,7 +351,7 @@ START_TEST(test_writes_open_vswitch_records)
     create_db();
     struct ovsdb *db;
     struct ovsdb_file *file;
-    check_ok(ovsdb_file_read(db_name, true, &db, &file));
+    check_ovsdb_ok(ovsdb_file_read(db_name, true, &db, &file));
 
     json_t *r1 = transact(db,
         "[{\"op\": \"insert\", \"table\": \"b\", \"row\": {\"name\": \"bee\"},"
@@ -402,10 +385,10 @@ START_TEST(test_writes_open_vswitch_records)
     json_t *records = read_records();
     ck_assert_uint_eq(json_array_size(records), 4);
 
-    json_t *schema = parse(rich_schema);
+    json_t *schema = check_json_parse(rich_schema);
     struct ovsdb_schema *s1, *s2;
-    check_ok(ovsdb_schema_from_json(schema, &s1));
-    check_ok(ovsdb_schema_from_json(json_array_get(records, 0), &s2));
+    check_ovsdb_ok(ovsdb_schema_from_json(schema, &s1));
+    check_ovsdb_ok(ovsdb_schema_from_json(json_array_get(records, 0), &s2));
     ck_assert(ovsdb_schema_equal(s1, s2));
     ovsdb_schema_destroy(s1);
     ovsdb_schema_destroy(s2);
@@ -441,13 +424,13 @@ START_TEST(test_writes_open_vswitch_records)
     json_decref(r1);
     json_decref(r3);
     ovsdb_destroy(db);
-    check_ok(ovsdb_file_read(db_name, false, &db, NULL));
+    check_ovsdb_ok(ovsdb_file_read(db_name, false, &db, NULL));
     json_t *results = transact(db, select_all);
     json_t *a_rows = json_object_get(json_array_get(results, 0), "rows");
     ck_assert_uint_eq(json_array_size(a_rows), 1);
     json_t *row = json_array_get(a_rows, 0);
     ck_assert(json_number_value(json_object_get(row, "d")) == 2.0);
-    json_t *expected_m = parse("[\"map\", [[\"k2\", 5]]]");
+    json_t *expected_m = check_json_parse("[\"map\", [[\"k2\", 5]]]");
     ck_assert(json_equal(json_object_get(row, "m"), expected_m));
     json_decref(expected_m);
     json_t *b_rows = json_object_get(json_array_get(results, 1), "rows");
@@ -462,16 +445,16 @@ START_TEST(test_durable_commit)
     create_db();
     struct ovsdb *db;
     struct ovsdb_file *file;
-    check_ok(ovsdb_file_read(db_name, true, &db, &file));
+    check_ovsdb_ok(ovsdb_file_read(db_name, true, &db, &file));
     struct ovsdb_error *error;
     json_decref(transact__(db,
         "[{\"op\": \"insert\", \"table\": \"a\", \"row\": {\"d\": 7}},"
         " {\"op\": \"commit\", \"durable\": true}]", false, &error));
-    check_ok(error);
+    check_ovsdb_ok(error);
 
     /* Visible to a reader at once. */
     struct ovsdb *copy;
-    check_ok(ovsdb_file_read(db_name, false, &copy, NULL));
+    check_ovsdb_ok(ovsdb_file_read(db_name, false, &copy, NULL));
     check_select(copy, "[{\"op\": \"select\", \"table\": \"a\","
                  "   \"where\": [], \"columns\": [\"d\"]}]",
                  "[{\"rows\": [{\"d\": 7}]}]");
@@ -485,7 +468,7 @@ START_TEST(test_commit_fails_when_file_cannot_be_written)
     create_db();
     struct ovsdb *db;
     struct ovsdb_file *file;
-    check_ok(ovsdb_file_read(db_name, false, &db, &file));
+    check_ovsdb_ok(ovsdb_file_read(db_name, false, &db, &file));
 
     struct ovsdb_error *error;
     json_decref(transact__(db,
@@ -509,7 +492,7 @@ START_TEST(test_torn_tail_recovered)
     create_db();
     struct ovsdb *db;
     struct ovsdb_file *file;
-    check_ok(ovsdb_file_read(db_name, true, &db, &file));
+    check_ovsdb_ok(ovsdb_file_read(db_name, true, &db, &file));
     json_decref(transact(db, "[{\"op\": \"insert\", \"table\": \"a\","
                          "   \"row\": {\"d\": 1}}]"));
     json_decref(transact(db, "[{\"op\": \"insert\", \"table\": \"a\","
@@ -522,7 +505,7 @@ START_TEST(test_torn_tail_recovered)
     fclose(f);
     ck_assert_int_eq(truncate(db_name, size - 3), 0);
 
-    check_ok(ovsdb_file_read(db_name, true, &db, &file));
+    check_ovsdb_ok(ovsdb_file_read(db_name, true, &db, &file));
     check_select(db, "[{\"op\": \"select\", \"table\": \"a\","
                  "   \"where\": [], \"columns\": [\"d\"]}]",
                  "[{\"rows\": [{\"d\": 1}]}]");
@@ -543,7 +526,7 @@ START_TEST(test_compact_keeps_data)
     create_db();
     struct ovsdb *db;
     struct ovsdb_file *file;
-    check_ok(ovsdb_file_read(db_name, true, &db, &file));
+    check_ovsdb_ok(ovsdb_file_read(db_name, true, &db, &file));
     for (int i = 0; i < 20; i++) {
         char *ops = xasprintf("[{\"op\": \"insert\", \"table\": \"a\","
                               "  \"row\": {\"d\": %d}},"
@@ -558,7 +541,7 @@ START_TEST(test_compact_keeps_data)
                          "   \"where\": [[\"d\", \"<\", 10]]}]"));
     json_t *before = transact(db, select_all);
 
-    check_ok(ovsdb_file_compact(file));
+    check_ovsdb_ok(ovsdb_file_compact(file));
     json_t *records = read_records();
     ck_assert_uint_eq(json_array_size(records), 2);
     json_t *snapshot = json_array_get(records, 1);
@@ -579,7 +562,7 @@ START_TEST(test_compact_keeps_data)
     ck_assert_uint_eq(json_array_size(records), 4);
     json_decref(records);
 
-    check_ok(ovsdb_file_read(db_name, false, &db, NULL));
+    check_ovsdb_ok(ovsdb_file_read(db_name, false, &db, NULL));
     json_t *after = transact(db, select_all);
     ck_assert(json_equal(before, after));
     json_decref(before);
@@ -595,7 +578,7 @@ START_TEST(test_should_compact)
 
     struct ovsdb *db;
     struct ovsdb_file *file;
-    check_ok(ovsdb_file_read(db_name, true, &db, &file));
+    check_ovsdb_ok(ovsdb_file_read(db_name, true, &db, &file));
     ck_assert(!ovsdb_file_should_compact(file, time_msec()));
 
     /* 120 transactions of about 100 kB each: over 10 MB. */
@@ -620,7 +603,7 @@ START_TEST(test_should_compact)
     time_warp(next - time_msec());
     ck_assert(ovsdb_file_should_compact(file, time_msec()));
 
-    check_ok(ovsdb_file_compact(file));
+    check_ovsdb_ok(ovsdb_file_compact(file));
     ck_assert(!ovsdb_file_should_compact(file, time_msec()));
     ovsdb_destroy(db);
 }

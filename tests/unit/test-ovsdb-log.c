@@ -2,6 +2,7 @@
 #include "log.h"
 
 #include <check.h>
+#include "check-util.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -39,15 +40,6 @@ teardown(void)
     db_name = NULL;
 }
 
-static void
-check_ok(struct ovsdb_error *error)
-{
-    if (error) {
-        char *s = ovsdb_error_to_string_free(error);
-        ck_abort_msg("unexpected error: %s", s);
-    }
-}
-
 /* Returns the error's string and frees it. */
 static char *
 error_string(struct ovsdb_error *error)
@@ -67,7 +59,7 @@ static struct ovsdb_log *
 open_log(enum ovsdb_log_open_mode mode)
 {
     struct ovsdb_log *log;
-    check_ok(ovsdb_log_open(db_name, OVSDB_MAGIC, mode, -1, &log));
+    check_ovsdb_ok(ovsdb_log_open(db_name, OVSDB_MAGIC, mode, -1, &log));
     return log;
 }
 
@@ -76,7 +68,7 @@ write_records(struct ovsdb_log *log, int from, int to)
 {
     for (int i = from; i < to; i++) {
         json_t *json = record(i);
-        check_ok(ovsdb_log_write(log, json));
+        check_ovsdb_ok(ovsdb_log_write(log, json));
         json_decref(json);
     }
 }
@@ -88,14 +80,14 @@ expect_records(struct ovsdb_log *log, const int *n, size_t n_n)
 {
     for (size_t i = 0; i < n_n; i++) {
         json_t *json, *expected = record(n[i]);
-        check_ok(ovsdb_log_read(log, &json));
+        check_ovsdb_ok(ovsdb_log_read(log, &json));
         ck_assert_msg(json != NULL, "record %zu missing", i);
         ck_assert_msg(json_equal(json, expected), "record %zu differs", i);
         json_decref(json);
         json_decref(expected);
     }
     json_t *json;
-    check_ok(ovsdb_log_read(log, &json));
+    check_ovsdb_ok(ovsdb_log_read(log, &json));
     ck_assert_ptr_null(json);
 }
 
@@ -168,9 +160,9 @@ START_TEST(test_framing_matches_open_vswitch)
 {
     struct ovsdb_log *log = open_log(OVSDB_LOG_CREATE_EXCL);
     json_t *json = json_pack("{s:i}", "a", 1);
-    check_ok(ovsdb_log_write(log, json));
+    check_ovsdb_ok(ovsdb_log_write(log, json));
     json_decref(json);
-    check_ok(ovsdb_log_commit_block(log));
+    check_ovsdb_ok(ovsdb_log_commit_block(log));
     ovsdb_log_close(log);
 
     /* The SHA-1 covers the body including its final newline. */
@@ -189,7 +181,7 @@ START_TEST(test_round_trip)
 {
     struct ovsdb_log *log = open_log(OVSDB_LOG_CREATE_EXCL);
     write_records(log, 0, 50);
-    check_ok(ovsdb_log_commit_block(log));
+    check_ovsdb_ok(ovsdb_log_commit_block(log));
     off_t end = ovsdb_log_get_offset(log);
     ck_assert_int_eq(end, file_size(db_name));
     ovsdb_log_close(log);
@@ -260,7 +252,7 @@ START_TEST(test_torn_tail_truncated_then_append)
 
     /* The next write replaces the torn record. */
     write_records(log, 3, 4);
-    check_ok(ovsdb_log_commit_block(log));
+    check_ovsdb_ok(ovsdb_log_commit_block(log));
     ck_assert(!ovsdb_log_has_damaged_tail(log));
     ovsdb_log_close(log);
 
@@ -358,7 +350,7 @@ START_TEST(test_bad_json_with_good_checksum_detected)
 {
     struct ovsdb_log *log = open_log(OVSDB_LOG_CREATE_EXCL);
     write_records(log, 0, 1);
-    check_ok(ovsdb_log_write_raw(log, "{not json\n", 10));
+    check_ovsdb_ok(ovsdb_log_write_raw(log, "{not json\n", 10));
     write_records(log, 1, 2);
     ovsdb_log_close(log);
 
@@ -388,7 +380,7 @@ START_TEST(test_other_magic_rejected)
     free(s);
 
     /* ...and accepted when the caller accepts both kinds. */
-    check_ok(ovsdb_log_open(db_name, OVSDB_MAGIC "|" RAFT_MAGIC,
+    check_ovsdb_ok(ovsdb_log_open(db_name, OVSDB_MAGIC "|" RAFT_MAGIC,
                             OVSDB_LOG_READ_ONLY, -1, &log));
     ck_assert_str_eq(ovsdb_log_get_magic(log), RAFT_MAGIC);
     ovsdb_log_close(log);
@@ -446,7 +438,7 @@ START_TEST(test_lock_excludes_second_writer_in_process)
     free(s);
 
     /* Readers need no lock. */
-    check_ok(ovsdb_log_open(db_name, OVSDB_MAGIC, OVSDB_LOG_READ_ONLY, -1,
+    check_ovsdb_ok(ovsdb_log_open(db_name, OVSDB_MAGIC, OVSDB_LOG_READ_ONLY, -1,
                             &log2));
     ovsdb_log_close(log2);
 
@@ -541,7 +533,7 @@ START_TEST(test_commit_block_makes_records_visible_to_others)
 {
     struct ovsdb_log *log = open_log(OVSDB_LOG_CREATE_EXCL);
     write_records(log, 0, 3);
-    check_ok(ovsdb_log_commit_block(log));
+    check_ovsdb_ok(ovsdb_log_commit_block(log));
 
     /* A reader opened while the writer is still running sees every
      * committed record. */
@@ -600,13 +592,13 @@ START_TEST(test_replace_is_atomic_and_keeps_appending)
     write_records(log, 0, 20);
 
     json_t *entries[2] = { record(100), record(101) };
-    check_ok(ovsdb_log_replace(log, entries, 2));
+    check_ovsdb_ok(ovsdb_log_replace(log, entries, 2));
     json_decref(entries[0]);
     json_decref(entries[1]);
     ck_assert_int_eq(ovsdb_log_get_offset(log), file_size(db_name));
 
     write_records(log, 102, 103);
-    check_ok(ovsdb_log_commit_block(log));
+    check_ovsdb_ok(ovsdb_log_commit_block(log));
 
     /* Still locked after the swap. */
     struct ovsdb_log *log2;
@@ -638,14 +630,14 @@ START_TEST(test_grew_lots)
     json_t *json = json_stringn(big, 1 << 20);
     free(big);
     for (int i = 0; i < 11; i++) {
-        check_ok(ovsdb_log_write(log, json));
+        check_ovsdb_ok(ovsdb_log_write(log, json));
     }
     ck_assert(ovsdb_log_grew_lots(log));
 
     /* Measured from the last snapshot: right after one, no. */
     ovsdb_log_mark_base(log);
     ck_assert(!ovsdb_log_grew_lots(log));
-    check_ok(ovsdb_log_write(log, json));
+    check_ovsdb_ok(ovsdb_log_write(log, json));
     ck_assert(!ovsdb_log_grew_lots(log));
     json_decref(json);
     ovsdb_log_close(log);

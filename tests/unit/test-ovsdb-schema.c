@@ -6,6 +6,7 @@
 #include "ovsdb-schema.h"
 
 #include <check.h>
+#include "check-util.h"
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -71,15 +72,6 @@ static const char test_schema_canonical[] =
     "\":true,\"maxRows\":100},\"B\":{\"columns\":{\"x\":{\"type\":\"int"
     "eger\"}},\"mutable\":false}},\"version\":\"1.2.3\"}";
 
-static json_t *
-parse_json(const char *s)
-{
-    json_error_t jerror;
-    json_t *json = json_loads(s, JSON_DECODE_ANY, &jerror);
-    ck_assert_msg(json != NULL, "%s: %s", s, jerror.text);
-    return json;
-}
-
 static char *
 to_text(json_t *json)
 {
@@ -92,7 +84,7 @@ to_text(json_t *json)
 static struct ovsdb_schema *
 parse_schema(const char *text)
 {
-    json_t *json = parse_json(text);
+    json_t *json = check_json_parse(text);
     struct ovsdb_schema *schema;
     struct ovsdb_error *error = ovsdb_schema_from_json(json, &schema);
     json_decref(json);
@@ -119,7 +111,7 @@ check_canonical(const char *text, const char *canonical)
 static void
 check_error(const char *text, const char *error_text)
 {
-    json_t *json = parse_json(text);
+    json_t *json = check_json_parse(text);
     struct ovsdb_schema *schema;
     struct ovsdb_error *error = ovsdb_schema_from_json(json, &schema);
     json_decref(json);
@@ -299,7 +291,7 @@ START_TEST(test_built_by_hand)
 
     /* Column JSON on its own. */
     struct ovsdb_column *column;
-    json_t *json = parse_json("{\"type\": {\"key\": \"integer\", \"min\": 0},"
+    json_t *json = check_json_parse("{\"type\": {\"key\": \"integer\", \"min\": 0},"
                               " \"mutable\": false}");
     ck_assert_ptr_null(ovsdb_column_from_json(json, "c", &column));
     json_decref(json);
@@ -320,7 +312,7 @@ START_TEST(test_column_sets)
     const struct ovsdb_table_schema *a = ovsdb_schema_get_table(schema, "A");
     struct ovsdb_column_set set, clone;
 
-    json_t *json = parse_json("[\"s\", \"i\", \"_uuid\"]");
+    json_t *json = check_json_parse("[\"s\", \"i\", \"_uuid\"]");
     ck_assert_ptr_null(ovsdb_column_set_from_json(json, a, &set));
     json_decref(json);
     ck_assert_uint_eq(set.n_columns, 3);
@@ -342,7 +334,7 @@ START_TEST(test_column_sets)
     ck_assert_uint_eq(set.n_columns, a->n_columns);
     ovsdb_column_set_destroy(&set);
 
-    json = parse_json("[\"i\", \"nope\"]");
+    json = check_json_parse("[\"i\", \"nope\"]");
     struct ovsdb_error *error = ovsdb_column_set_from_json(json, a, &set);
     json_decref(json);
     s = ovsdb_error_to_string_free(error);
@@ -351,7 +343,7 @@ START_TEST(test_column_sets)
     free(s);
     ck_assert_uint_eq(set.n_columns, 0);
 
-    json = parse_json("[\"i\", \"i\"]");
+    json = check_json_parse("[\"i\", \"i\"]");
     error = ovsdb_column_set_from_json(json, a, &set);
     json_decref(json);
     s = ovsdb_error_to_string_free(error);

@@ -4,21 +4,13 @@
 #include "ovsdb-types.h"
 
 #include <check.h>
+#include "check-util.h"
 #include <float.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "ovsdb-data.h"
 #include "ovsdb-error.h"
-
-static json_t *
-parse_json(const char *s)
-{
-    json_error_t jerror;
-    json_t *json = json_loads(s, JSON_DECODE_ANY, &jerror);
-    ck_assert_msg(json != NULL, "%s: %s", s, jerror.text);
-    return json;
-}
 
 static char *
 to_text(json_t *json)
@@ -33,7 +25,7 @@ to_text(json_t *json)
 static void
 parse_type(struct ovsdb_type *type, const char *text)
 {
-    json_t *json = parse_json(text);
+    json_t *json = check_json_parse(text);
     struct ovsdb_error *error = ovsdb_type_from_json(type, json);
     json_decref(json);
     if (error) {
@@ -67,7 +59,7 @@ static void
 check_error(const char *text, const char *error_text)
 {
     struct ovsdb_type type;
-    json_t *json = parse_json(text);
+    json_t *json = check_json_parse(text);
     struct ovsdb_error *error = ovsdb_type_from_json(&type, json);
     json_decref(json);
     ck_assert_msg(error != NULL, "%s should not parse", text);

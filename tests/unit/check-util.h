@@ -1,0 +1,20 @@
+/* check-util: small helpers that many Check suites need, so that each
+ * suite does not carry its own copy.
+ *
+ * Every helper fails the running test (ck_abort) instead of returning an
+ * error: they are for inputs the test itself wrote. */
+#ifndef TESTS_UNIT_CHECK_UTIL_H
+#define TESTS_UNIT_CHECK_UTIL_H 1
+
+#include <jansson.h>
+
+struct ovsdb_error;
+
+/* Parses S (any JSON value, scalars included); the caller owns the
+ * result. */
+json_t *check_json_parse(const char *s);
+
+/* Fails the test with ERROR's text if ERROR is nonnull (and frees it). */
+void check_ovsdb_ok(struct ovsdb_error *error);
+
+#endif /* tests/unit/check-util.h */
