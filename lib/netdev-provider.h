@@ -20,6 +20,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include "list.h"
 #include "netdev.h"
 #include "packets.h"
 
@@ -36,6 +37,8 @@ struct netdev {
     const struct netdev_class *netdev_class;
     int ref_cnt;
     uint64_t change_seq;                /* Never 0. */
+    struct ovs_list changed_node;       /* In netdev.c's changed list, or
+                                         * alone (not queued). */
     struct shash_node *node;            /* In netdev.c's table by name. */
 
     /* The flags found before the first netdev_update_flags(), to put back

@@ -21,6 +21,9 @@ static struct shash netdev_classes = SHASH_INITIALIZER(&netdev_classes);
 
 /* Device name -> struct netdev *, every open device. */
 static struct shash netdevs = SHASH_INITIALIZER(&netdevs);
+/* Open netdevs whose change seq moved since netdev_pop_changed() last
+ * returned them (struct netdev's changed_node). */
+static struct ovs_list changed_netdevs = OVS_LIST_INITIALIZER(&changed_netdevs);
 
 #define NETDEV_ALL_FLAGS (NETDEV_UP | NETDEV_PROMISC)
 
@@ -108,6 +111,7 @@ netdev_open(const char *name, const char *type_, struct netdev **netdevp)
     netdev->netdev_class = class;
     netdev->ref_cnt = 1;
     netdev->change_seq = 1;
+    ovs_list_init(&netdev->changed_node);
 
     int error = class->construct(netdev);
     if (error) {
@@ -138,6 +142,8 @@ netdev_destroy(struct netdev *netdev)
                       netdev->name, ovs_strerror(error));
         }
     }
+    /* After restoring flags, which may have queued it. */
+    ovs_list_remove(&netdev->changed_node);
     class->destruct(netdev);
     free(netdev->name);
     free(netdev->type);
@@ -306,5 +312,19 @@ netdev_change_seq_changed(struct netdev *netdev)
     if (!++netdev->change_seq) {
         netdev->change_seq = 1;
     }
+    if (ovs_list_is_empty(&netdev->changed_node)) {
+        ovs_list_push_back(&changed_netdevs, &netdev->changed_node);
+    }
     seq_change(connectivity_seq_get());
+}
+
+struct netdev *
+netdev_pop_changed(void)
+{
+    if (ovs_list_is_empty(&changed_netdevs)) {
+        return NULL;
+    }
+    struct ovs_list *node = ovs_list_pop_front(&changed_netdevs);
+    ovs_list_init(node);
+    return CONTAINER_OF(node, struct netdev, changed_node);
 }

@@ -104,4 +104,12 @@ int netdev_update_flags(struct netdev *, enum netdev_flags off,
 /* Moves whenever one of the properties above changes. */
 uint64_t netdev_get_change_seq(const struct netdev *);
 
+/* Returns an open netdev whose change seq moved since it was last
+ * returned, and takes it off the queue; NULL when none did.  Each changed
+ * netdev is queued once however often it changed, so a consumer that
+ * drains the queue when connectivity_seq moves does work proportional to
+ * what changed, not to how many devices are open.  One consumer
+ * (ovs-vswitchd's bridge) owns the queue. */
+struct netdev *netdev_pop_changed(void);
+
 #endif /* netdev.h */

@@ -54,7 +54,6 @@ struct iface {
     int ofport;                  /* 1..OFPP_MAX-1, OFPP_LOCAL, or -1. */
     bool ofport_requested;       /* 'ofport' came from ofport_request. */
     char *error;                 /* Why it is not (fully) set up, or NULL. */
-    uint64_t netdev_seq;         /* netdev change seq last reported. */
 
     /* Configuration last applied, to skip unchanged interfaces. */
     struct smap options;
@@ -406,7 +405,6 @@ iface_create(struct port *port, const struct ovsrec_interface *cfg)
         return;
     }
     netdev_update_flags(iface->netdev, 0, NETDEV_UP);
-    iface->netdev_seq = netdev_get_change_seq(iface->netdev);
     /* Force the first application of the configuration. */
     iface->mtu_request = -1;
     iface_apply_config(iface);
@@ -758,25 +756,18 @@ write_system_status(const struct ovsrec_open_vswitch *ovs)
     sset_destroy(&have);
 }
 
-/* Queues every interface whose netdev changed since it was last
- * reported.  Runs only when the global connectivity seq moved. */
+/* Queues the interfaces whose device changed since the last call: the
+ * work follows the devices that changed, not how many there are. */
 static void
 bridge_collect_netdev_changes(void)
 {
-    uint64_t seq = seq_read(connectivity_seq_get());
-    if (seq == last_connectivity_seq) {
-        return;
-    }
-    last_connectivity_seq = seq;
+    last_connectivity_seq = seq_read(connectivity_seq_get());
 
-    struct iface *iface;
-    HMAP_FOR_EACH (iface, name_node, &all_ifaces) {
-        if (iface->netdev) {
-            uint64_t netdev_seq = netdev_get_change_seq(iface->netdev);
-            if (netdev_seq != iface->netdev_seq) {
-                iface->netdev_seq = netdev_seq;
-                iface_mark_dirty(iface);
-            }
+    struct netdev *netdev;
+    while ((netdev = netdev_pop_changed()) != NULL) {
+        struct iface *iface = iface_lookup(netdev_get_name(netdev));
+        if (iface && iface->netdev == netdev) {
+            iface_mark_dirty(iface);
         }
     }
 }

@@ -377,6 +377,37 @@ START_TEST(test_change_seq)
 }
 END_TEST
 
+/* The changed queue holds each changed device once, in order of first
+ * change, and forgets a device that is closed. */
+START_TEST(test_pop_changed)
+{
+    while (netdev_pop_changed()) {
+        continue;               /* Whatever earlier tests left. */
+    }
+    struct netdev *a = open_ok("q0", "dummy");
+    struct netdev *b = open_ok("q1", "dummy");
+    struct netdev *c = open_ok("q2", "dummy");
+    ck_assert_ptr_null(netdev_pop_changed());
+
+    ck_assert_int_eq(netdev_set_mtu(b, 1400), 0);
+    ck_assert_int_eq(netdev_set_mtu(a, 1400), 0);
+    ck_assert_int_eq(netdev_set_mtu(b, 1300), 0);
+    ck_assert_int_eq(netdev_set_mtu(c, 1400), 0);
+    netdev_close(c);
+    ck_assert_ptr_eq(netdev_pop_changed(), b);
+    ck_assert_ptr_eq(netdev_pop_changed(), a);
+    ck_assert_ptr_null(netdev_pop_changed());
+
+    /* Popped devices are queued again by their next change. */
+    ck_assert_int_eq(netdev_set_mtu(a, 1500), 0);
+    ck_assert_ptr_eq(netdev_pop_changed(), a);
+    ck_assert_ptr_null(netdev_pop_changed());
+
+    netdev_close(a);
+    netdev_close(b);
+}
+END_TEST
+
 START_TEST(test_options)
 {
     struct netdev *a = open_ok("d0", "dummy");
@@ -990,6 +1021,7 @@ netdev_suite(void)
     tcase_add_test(tc, test_dummy_defaults);
     tcase_add_test(tc, test_dummy_setters);
     tcase_add_test(tc, test_change_seq);
+    tcase_add_test(tc, test_pop_changed);
     tcase_add_test(tc, test_options);
     suite_add_tcase(s, tc);
 
