@@ -858,7 +858,8 @@ bridge_run(void)
 void
 bridge_wait(void)
 {
-    ovsdb_idl_wait(idl);
+    /* The database connection's wait was registered by bridge_run(), in
+     * ovsdb_idl_loop_commit_and_wait(). */
     if (configuring) {
         seq_wait(connectivity_seq_get(), last_connectivity_seq);
     }
