@@ -100,6 +100,12 @@ lib_libovs_a_SOURCES += \
 	lib/ovsdb-idl-provider.h \
 	lib/ovsdb-idl-txn.c
 
+# Flow keys, their masks and compact forms.
+lib_libovs_a_SOURCES += \
+	lib/flow.c \
+	lib/flow.h \
+	lib/types.h
+
 # Network devices.
 lib_libovs_a_SOURCES += \
 	lib/netdev.c \

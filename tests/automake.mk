@@ -169,7 +169,11 @@ tests_unit_test_table_LDADD = $(UNIT_TEST_LIBS)
 # Unit suites: network devices and packets.
 UNIT_TESTS += \
 	tests/unit/test-packets \
+	tests/unit/test-flow \
 	tests/unit/test-netdev
+tests_unit_test_flow_SOURCES = tests/unit/test-flow.c
+tests_unit_test_flow_CFLAGS = $(UNIT_TEST_FLAGS)
+tests_unit_test_flow_LDADD = $(UNIT_TEST_LIBS)
 tests_unit_test_packets_SOURCES = tests/unit/test-packets.c
 tests_unit_test_packets_CFLAGS = $(UNIT_TEST_FLAGS)
 tests_unit_test_packets_LDADD = $(UNIT_TEST_LIBS)
