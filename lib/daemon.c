@@ -155,7 +155,11 @@ fork_and_wait_for_startup(void)
         do {
             retval = waitpid(pid, &status, monitor ? WNOHANG : 0);
         } while (retval < 0 && errno == EINTR);
-        if (retval == pid) {
+        if (retval == pid && WIFEXITED(status) && WEXITSTATUS(status)) {
+            /* The child said why on stderr before it exited; pass its
+             * status on and add nothing. */
+            _exit(WEXITSTATUS(status));
+        } else if (retval == pid) {
             char *msg = process_status_msg(status);
             fprintf(stderr, "%s: fork child died before signaling startup "
                     "(%s)\n", program_name, msg);
@@ -169,6 +173,12 @@ fork_and_wait_for_startup(void)
 
     close(fds[0]);
     daemonize_fd = fds[1];
+
+    /* Once detached, a daemon writes nothing to the terminal it came from:
+     * log lines go to the log file and syslog only.  Until start-up
+     * completes, stderr stays the caller's, so a fatal error still says
+     * why there (vlog_fatal() prints it without the console). */
+    vlog_set_levels(NULL, VLF_CONSOLE, VLL_OFF);
 }
 
 /* Signals that a crash, not a decision, ended the daemon. */
@@ -319,7 +329,7 @@ static void
 make_pidfile(void)
 {
     long long int pid = getpid();
-    char *tmpfile = xasprintf("%s.tmp%lld", pidfile, pid);
+    char *tmpfile = xasprintf("%s.tmp", pidfile);
     fatal_signal_add_file_to_unlink(tmpfile);
 
     int fd = open(tmpfile, O_CREAT | O_WRONLY | O_TRUNC | O_CLOEXEC, 0644);

@@ -7,6 +7,12 @@
  *                        exits only once the daemon has finished starting
  *                        (pid file written, control socket listening), so a
  *                        script may talk to it as soon as the command returns.
+ *                        The daemon turns console logging off as it forks
+ *                        and lets go of the terminal when start-up is
+ *                        complete: after the command returns, nothing more
+ *                        reaches the caller's stdout or stderr.  A daemon
+ *                        that fails to start says why on stderr and the
+ *                        command exits with the daemon's status.
  *   --no-chdir           with --detach, keep the working directory instead of
  *                        moving to "/".
  *   --pidfile[=FILE]     write the process id to FILE (default

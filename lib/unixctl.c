@@ -142,8 +142,7 @@ static void
 version_cb(struct unixctl_conn *conn, int argc OVS_UNUSED,
            const char *argv[] OVS_UNUSED, void *aux OVS_UNUSED)
 {
-    char *version = xasprintf("%s (Open vSwitch NG) %s\n",
-                              program_name, ovs_version_string());
+    char *version = ovs_version_text();
     unixctl_command_reply(conn, version);
     free(version);
 }

@@ -159,6 +159,12 @@ ovs_abort(int err_no, const char *format, ...)
 }
 
 void
+ovs_error_valist(int err_no, const char *format, va_list args)
+{
+    print_error(err_no, format, args);
+}
+
+void
 ovs_error(int err_no, const char *format, ...)
 {
     va_list args;
@@ -182,13 +188,28 @@ set_program_name(const char *argv0)
 const char *
 ovs_version_string(void)
 {
+    return OVS_COMPAT_VERSION;
+}
+
+const char *
+ovs_ng_version_string(void)
+{
     return PACKAGE_VERSION;
+}
+
+char *
+ovs_version_text(void)
+{
+    return xasprintf("%s (Open vSwitch) %s\nOpen vSwitch NG %s\n", program_name,
+                     OVS_COMPAT_VERSION, PACKAGE_VERSION);
 }
 
 void
 ovs_print_version(void)
 {
-    printf("%s (Open vSwitch NG) %s\n", program_name, PACKAGE_VERSION);
+    char *text = ovs_version_text();
+    fputs(text, stdout);
+    free(text);
 }
 
 const char *

@@ -77,14 +77,33 @@ noreturn void ovs_abort(int err_no, const char *format, ...)
     OVS_PRINTF_FORMAT(2, 3);
 /* Prints "PROGRAM: MESSAGE[: strerror(ERR_NO)]" to stderr and returns. */
 void ovs_error(int err_no, const char *format, ...) OVS_PRINTF_FORMAT(2, 3);
+void ovs_error_valist(int err_no, const char *format, va_list)
+    OVS_PRINTF_FORMAT(2, 0);
 
 /* The program's short name ("ovs-appctl"), set once from main() with
  * set_program_name(argv[0]). */
 extern const char *program_name;
 void set_program_name(const char *argv0);
-/* Prints "PROGRAM (Open vSwitch NG) VERSION" to stdout. */
-void ovs_print_version(void);
+/* Versions.  Tools in the field recognize an Open vSwitch program by the
+ * first line of its --version output and start banner, "PROGRAM (Open
+ * vSwitch) X.Y.Z", and read the version they may rely on from it; so we
+ * print the Open vSwitch version we are compatible with there, and our own
+ * name and version on a line after it:
+ *
+ *     ovsdb-server (Open vSwitch) 3.1.0
+ *     Open vSwitch NG 0.1.0
+ *
+ * ovs_version_string() is the compatible version ("3.1.0", also what
+ * ovs-vswitchd writes to Open_vSwitch:ovs_version); ovs_ng_version_string()
+ * is ours (PACKAGE_VERSION). */
+#define OVS_COMPAT_VERSION "3.1.0"
 const char *ovs_version_string(void);
+const char *ovs_ng_version_string(void);
+/* The two lines above for the running program, each ending in a newline.
+ * The caller frees the result. */
+char *ovs_version_text(void);
+/* Prints ovs_version_text() to stdout. */
+void ovs_print_version(void);
 
 /* strerror() that is thread-safe and copes with EOF (returns "End of file"). */
 const char *ovs_strerror(int error);

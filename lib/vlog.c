@@ -142,7 +142,7 @@ static struct ovs_mutex levels_mutex = OVS_MUTEX_INITIALIZER;
 static struct vlog_module *modules;     /* Sorted by name. */
 static int default_levels[VLF_N_DESTINATIONS] = {
     [VLF_CONSOLE] = VLL_INFO,
-    [VLF_SYSLOG] = VLL_ERR,
+    [VLF_SYSLOG] = VLL_INFO,
     [VLF_FILE] = VLL_INFO,
 };
 
@@ -755,15 +755,18 @@ write_fully(int fd, const char *data, size_t n)
     }
 }
 
-void
-vlog_valist(const struct vlog_module *module, enum vlog_level level,
-            const char *format, va_list args)
+/* Writes the message to the destinations whose level permits LEVEL; to the
+ * console only if TO_CONSOLE_OK. */
+static void
+vlog_emit(const struct vlog_module *module, enum vlog_level level,
+          bool to_console_ok, const char *format, va_list args)
 {
     if (level == VLL_OFF || level >= VLL_N_LEVELS) {
         return;
     }
 
-    bool to_console = read_level(&module->levels[VLF_CONSOLE]) >= (int) level;
+    bool to_console = (to_console_ok
+                       && read_level(&module->levels[VLF_CONSOLE]) >= (int) level);
     bool to_syslog = (read_level(&module->levels[VLF_SYSLOG]) >= (int) level
                       && atomic_load(&syslog_enabled));
     bool to_file = (read_level(&module->levels[VLF_FILE]) >= (int) level
@@ -821,6 +824,13 @@ vlog_valist(const struct vlog_module *module, enum vlog_level level,
 }
 
 void
+vlog_valist(const struct vlog_module *module, enum vlog_level level,
+            const char *format, va_list args)
+{
+    vlog_emit(module, level, true, format, args);
+}
+
+void
 vlog(const struct vlog_module *module, enum vlog_level level,
      const char *format, ...)
 {
@@ -832,10 +842,30 @@ vlog(const struct vlog_module *module, enum vlog_level level,
 }
 
 void
+vlog_log_start_banner(const struct vlog_module *module)
+{
+    vlog(module, VLL_INFO, "%s (Open vSwitch) %s", program_name,
+         ovs_version_string());
+    vlog(module, VLL_INFO, "Open vSwitch NG %s", ovs_ng_version_string());
+}
+
+/* Logs to syslog and the file, then prints the message to stderr. */
+static void
+vlog_fatal_message(const struct vlog_module *module, const char *format,
+                   va_list args)
+{
+    va_list args2;
+    va_copy(args2, args);
+    vlog_emit(module, VLL_EMER, false, format, args);
+    ovs_error_valist(0, format, args2);
+    va_end(args2);
+}
+
+void
 vlog_fatal_valist(const struct vlog_module *module, const char *format,
                   va_list args)
 {
-    vlog_valist(module, VLL_EMER, format, args);
+    vlog_fatal_message(module, format, args);
     exit(EXIT_FAILURE);
 }
 
@@ -852,7 +882,7 @@ void
 vlog_abort_valist(const struct vlog_module *module, const char *format,
                   va_list args)
 {
-    vlog_valist(module, VLL_EMER, format, args);
+    vlog_fatal_message(module, format, args);
     abort();
 }
 

@@ -21,7 +21,7 @@
  * disables a destination.  Each module has one level per destination: the
  * console (stderr), syslog, and the log file.  A message is written to every
  * destination whose level is at least as verbose as the message.  Defaults,
- * as in Open vSwitch: console info, syslog err, file info (the file is only
+ * as in Open vSwitch: info everywhere (the file is only
  * written once a log file has been configured with --log-file).
  *
  * Levels are changed with a "spec" (vlog_set_levels_from_string(), -v/
@@ -236,7 +236,14 @@ void vlog(const struct vlog_module *, enum vlog_level, const char *format,
 void vlog_valist(const struct vlog_module *, enum vlog_level,
                  const char *format, va_list) OVS_PRINTF_FORMAT(3, 0);
 
-/* Logs at EMER, then exit(1) / abort(). */
+/* Logs the program's version at INFO, in the two lines of
+ * ovs_version_text() (util.h): what a daemon says first once it runs. */
+void vlog_log_start_banner(const struct vlog_module *);
+
+/* Fatal errors: log MESSAGE at EMER to syslog and the log file, print
+ * "PROGRAM: MESSAGE" to stderr (once: not also as a console log line, so a
+ * failing command says why in one line, as Open vSwitch's do), then exit(1)
+ * or abort(). */
 noreturn void vlog_fatal(const struct vlog_module *, const char *format, ...)
     OVS_PRINTF_FORMAT(2, 3);
 noreturn void vlog_fatal_valist(const struct vlog_module *,

@@ -917,7 +917,7 @@ main(int argc, char *argv[])
     unixctl_command_register("memory/show", "", 0, 0,
                              memory_show_cb, &server);
 
-    VLOG_INFO("%s (Open vSwitch NG) %s", program_name, ovs_version_string());
+    vlog_log_start_banner(THIS_MODULE);
 
     daemonize_complete();
 

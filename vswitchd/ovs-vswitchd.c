@@ -169,7 +169,7 @@ main(int argc, char *argv[])
     }
     unixctl_command_register("exit", "[--cleanup]", 0, 1, exit_cb, NULL);
 
-    VLOG_INFO("%s (Open vSwitch NG) %s", program_name, ovs_version_string());
+    vlog_log_start_banner(THIS_MODULE);
     bridge_init(remote);
 
     daemonize_complete();

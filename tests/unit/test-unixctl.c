@@ -282,8 +282,9 @@ END_TEST
 
 START_TEST(test_version)
 {
-    char *expected = xasprintf("%s (Open vSwitch NG) %s\n",
-                               program_name, ovs_version_string());
+    char *expected = xasprintf("%s (Open vSwitch) 3.1.0\n"
+                               "Open vSwitch NG %s\n",
+                               program_name, ovs_ng_version_string());
     check_result("version", NULL, expected);
     free(expected);
 }

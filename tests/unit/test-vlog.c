@@ -38,7 +38,6 @@ teardown(void)
     free(cmd);
     vlog_close_log_file();
     vlog_set_levels(NULL, VLF_ANY_DESTINATION, VLL_INFO);
-    vlog_set_levels(NULL, VLF_SYSLOG, VLL_ERR);
     vlog_set_pattern(VLF_ANY_DESTINATION, NULL);
     vlog_enable_rate_limit(NULL, true);
 }
@@ -106,7 +105,7 @@ START_TEST(test_default_levels)
     struct vlog_module *m = vlog_module_from_name("test_vlog");
     ck_assert_ptr_eq(m, THIS_MODULE);
     ck_assert_int_eq(vlog_get_level(m, VLF_CONSOLE), VLL_INFO);
-    ck_assert_int_eq(vlog_get_level(m, VLF_SYSLOG), VLL_ERR);
+    ck_assert_int_eq(vlog_get_level(m, VLF_SYSLOG), VLL_INFO);
     ck_assert_int_eq(vlog_get_level(m, VLF_FILE), VLL_INFO);
     ck_assert(VLOG_IS_INFO_ENABLED());
     ck_assert(!VLOG_IS_DBG_ENABLED());
@@ -176,13 +175,13 @@ START_TEST(test_spec_module_destination_level)
     struct vlog_module *other = &VLM_test_vlog_other;
 
     set_ok("test_vlog:file:dbg");
-    assert_levels(THIS_MODULE, VLL_INFO, VLL_ERR, VLL_DBG);
-    assert_levels(other, VLL_INFO, VLL_ERR, VLL_INFO);
+    assert_levels(THIS_MODULE, VLL_INFO, VLL_INFO, VLL_DBG);
+    assert_levels(other, VLL_INFO, VLL_INFO, VLL_INFO);
 
     /* Any order, any of the separators. */
     set_ok("warn, console test_vlog_other");
-    assert_levels(other, VLL_WARN, VLL_ERR, VLL_INFO);
-    assert_levels(THIS_MODULE, VLL_INFO, VLL_ERR, VLL_DBG);
+    assert_levels(other, VLL_WARN, VLL_INFO, VLL_INFO);
+    assert_levels(THIS_MODULE, VLL_INFO, VLL_INFO, VLL_DBG);
 
     /* No module: every module.  No level: dbg.  No destination: all. */
     set_ok("syslog:off");
@@ -200,7 +199,7 @@ START_TEST(test_spec_applies_to_modules_registered_later)
 {
     static struct vlog_module late = {
         .name = "test_vlog_late",
-        .levels = { VLL_INFO, VLL_ERR, VLL_INFO },
+        .levels = { VLL_INFO, VLL_INFO, VLL_INFO },
         .min_level = VLL_INFO,
         .honor_rate_limits = true,
     };
@@ -208,7 +207,7 @@ START_TEST(test_spec_applies_to_modules_registered_later)
     set_ok("console:warn");
     vlog_insert_module(&late);
     ck_assert_ptr_eq(vlog_module_from_name("test_vlog_late"), &late);
-    assert_levels(&late, VLL_WARN, VLL_ERR, VLL_INFO);
+    assert_levels(&late, VLL_WARN, VLL_INFO, VLL_INFO);
 }
 END_TEST
 
@@ -228,8 +227,8 @@ START_TEST(test_spec_errors_change_nothing)
     set_fails("FACILITY:bogus", "invalid facility");
     set_fails("FACILITY", "invalid facility");
 
-    assert_levels(THIS_MODULE, VLL_INFO, VLL_ERR, VLL_INFO);
-    assert_levels(&VLM_test_vlog_other, VLL_INFO, VLL_ERR, VLL_INFO);
+    assert_levels(THIS_MODULE, VLL_INFO, VLL_INFO, VLL_INFO);
+    assert_levels(&VLM_test_vlog_other, VLL_INFO, VLL_INFO, VLL_INFO);
 
     set_ok("FACILITY:local3");
 }
@@ -280,9 +279,9 @@ START_TEST(test_list_layout)
     ck_assert_ptr_nonnull(strstr(list,
         "\ntest_vlog          DBG        OFF       INFO\n"));
     ck_assert_ptr_nonnull(strstr(list,
-        "\ntest_vlog_other   INFO        ERR       WARN\n"));
+        "\ntest_vlog_other   INFO       INFO       WARN\n"));
     ck_assert_ptr_nonnull(strstr(list,
-        "\nvlog              INFO        ERR       INFO\n"));
+        "\nvlog              INFO       INFO       INFO\n"));
 
     /* One line per module, sorted by name. */
     char *prev = NULL;

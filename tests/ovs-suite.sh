@@ -1,0 +1,175 @@
+#! /bin/bash
+# Runs Open vSwitch 3.1's own autotest suite against our programs.
+#
+#   tests/ovs-suite.sh [options] [FILE.at ...]
+#
+# With no FILE, runs the files that cover what we implement today (the
+# database, its tools and ovs-vsctl; see DEFAULT_FILES).  Prints, per file,
+# how many tests passed, failed and were skipped, then each failure's
+# number and title.
+#
+# Where the programs come from:
+#   ours    OUR_PROGRAMS below, from our build (BUILD_DIR, default ./_build),
+#           put first on the suite's AUTOTEST_PATH through a directory of
+#           symbolic links in the scratch directory;
+#   theirs  everything else the suite runs (ovs-vswitchd, ovs-ofctl,
+#           ovs-pki, ...) from Debian's Open vSwitch 3.1 (/usr/bin,
+#           /usr/sbin), after ours on the path.
+# The suite itself comes from Debian's openvswitch-source package, unpacked
+# and configured once in a scratch directory outside this tree (SUITE_DIR,
+# default /var/tmp/ovsng-ovs-suite).  Nothing of Open vSwitch is linked
+# into or copied into our tree.
+#
+# Options:
+#   --theirs          run with Debian's programs alone (the reference:
+#                     which tests Open vSwitch itself passes on this machine)
+#   --expect FILE     exit 1 if a test fails that FILE does not list (FILE
+#                     is docs/compatibility.md: its lines "- NUM ..." name
+#                     the tests allowed to fail); without it, exit 1 on any
+#                     failure
+#   -j N              run N tests at once (default: number of CPUs)
+#   -k KEYWORDS       only the tests matching KEYWORDS (passed to the suite)
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+build_dir=${BUILD_DIR:-$top/_build}
+suite_dir=${SUITE_DIR:-/var/tmp/ovsng-ovs-suite}
+jobs=$(nproc 2>/dev/null || echo 2)
+
+DEFAULT_FILES="ovsdb-tool.at ovsdb-server.at ovsdb-monitor.at ovsdb-client.at
+               ovsdb-lock.at ovsdb-rbac.at ovs-vsctl.at"
+OUR_PROGRAMS="ovsdb-server:ovsdb ovsdb-tool:ovsdb ovsdb-client:ovsdb
+              ovs-vsctl:utilities ovs-appctl:utilities"
+
+mode=ours expect_file= keywords=()
+files=()
+while [ $# -gt 0 ]; do
+    case $1 in
+        --theirs) mode=theirs ;;
+        --expect) expect_file=$2; shift ;;
+        --expect=*) expect_file=${1#--expect=} ;;
+        -j) jobs=$2; shift ;;
+        -j*) jobs=${1#-j} ;;
+        -k) keywords+=(-k "$2"); shift ;;
+        -h|--help) sed -n '2,/^set -e/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+        -*) echo "ovs-suite: unknown option $1" >&2; exit 2 ;;
+        *) files+=("$1") ;;
+    esac
+    shift
+done
+[ ${#files[@]} -gt 0 ] || files=($DEFAULT_FILES)
+
+as_root() {
+    if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi
+}
+
+# The suite: Debian's source package, unpacked and configured once.
+tarball=/usr/src/openvswitch/openvswitch.tar.gz
+if [ ! -f $tarball ]; then
+    echo "ovs-suite: installing openvswitch-source"
+    export DEBIAN_FRONTEND=noninteractive
+    as_root apt-get update -qq
+    as_root apt-get install -y -qq --no-install-recommends openvswitch-source >/dev/null
+fi
+src=$suite_dir/openvswitch
+mkdir -p "$suite_dir"
+if [ ! -f "$suite_dir/unpacked.stamp" ] || [ $tarball -nt "$suite_dir/unpacked.stamp" ]; then
+    echo "ovs-suite: unpacking $tarball into $suite_dir"
+    rm -rf "$src" "$suite_dir"/*.stamp
+    tar -xzf $tarball -C "$suite_dir"
+    touch "$suite_dir/unpacked.stamp"
+fi
+if [ ! -f "$suite_dir/configured.stamp" ]; then
+    echo "ovs-suite: configuring the suite (once)"
+    (cd "$src" && ./configure -q --prefix=/usr --localstatedir=/var \
+        --sysconfdir=/etc >"$suite_dir/configure.log" 2>&1) \
+        || { echo "ovs-suite: configure failed, see $suite_dir/configure.log" >&2; exit 1; }
+    # The TLS tests need the suite's test PKI, made with Debian's ovs-pki.
+    make -C "$src" -s OVS_PKI="ovs-pki --dir=tests/pki --log=tests/ovs-pki.log" \
+        tests/testpki-cacert.pem tests/testpki-cert.pem \
+        tests/testpki-privkey.pem tests/testpki-req.pem \
+        tests/testpki-cert2.pem tests/testpki-privkey2.pem \
+        tests/testpki-req2.pem >"$suite_dir/pki.log" 2>&1 \
+        || { echo "ovs-suite: making the test PKI failed, see $suite_dir/pki.log" >&2; exit 1; }
+    touch "$suite_dir/configured.stamp"
+fi
+
+# The path: our programs first (as links, so the list above is all that
+# comes from us), then Debian's.
+path=/usr/bin:/usr/sbin:tests
+if [ $mode = ours ]; then
+    bin=$suite_dir/ours
+    rm -rf "$bin"
+    mkdir -p "$bin"
+    for p in $OUR_PROGRAMS; do
+        name=${p%%:*} dir=${p#*:}
+        [ -x "$build_dir/$dir/$name" ] \
+            || { echo "ovs-suite: $build_dir/$dir/$name is missing; build first" >&2; exit 1; }
+        ln -s "$build_dir/$dir/$name" "$bin/$name"
+    done
+    path=$bin:$path
+fi
+
+# The tests of the chosen files, by number.
+testsuite=$src/tests/testsuite
+listing=$("$testsuite" -C "$src/tests" -l)
+numbers=()
+for f in "${files[@]}"; do
+    mapfile -t -O ${#numbers[@]} numbers < <(echo "$listing" \
+        | awk -v f="$f" '$2 ~ "^" f ":" { sub(":", "", $1); print $1 }')
+done
+[ ${#numbers[@]} -gt 0 ] || { echo "ovs-suite: no tests in ${files[*]}" >&2; exit 2; }
+
+echo "ovs-suite: running ${#numbers[@]} tests of ${files[*]} ($mode programs)"
+rm -rf "$src/tests/testsuite.dir"
+status=0
+"$testsuite" -C "$src/tests" AUTOTEST_PATH="$path" -j"$jobs" \
+    "${keywords[@]}" "${numbers[@]}" >"$suite_dir/run.log" 2>&1 || status=$?
+
+# A failed test can leave daemons behind: stop every one whose pid file
+# sits in the suite's directories.
+find "$src/tests/testsuite.dir" -name '*.pid' 2>/dev/null | while read -r pidfile; do
+    pid=$(cat "$pidfile" 2>/dev/null) || continue
+    [ -n "$pid" ] && kill "$pid" 2>/dev/null || true
+done
+
+# Per-file summary from the result lines: "NUM. TITLE (FILE:LINE): RESULT".
+log=$src/tests/testsuite.log
+[ -f "$log" ] || { echo "ovs-suite: the suite wrote no log; see $suite_dir/run.log" >&2; exit 1; }
+# (A failed test's line carries a "NUM. FILE:LINE: " prefix first.)
+results=$(sed -E 's/^[0-9]+\. [^ ]+\.at:[0-9]+: //' "$log" \
+    | grep -E '^[0-9]+\. .* \([^()]+\.at:[0-9]+\): ' | sed -E \
+    's/^([0-9]+)\. (.*) \(([^():]+\.at):[0-9]+\): ([^(]*[^( ]).*/\3\t\1\t\4\t\2/')
+printf '%-20s %6s %6s %7s\n' FILE passed failed skipped
+for f in "${files[@]}"; do
+    echo "$results" | awk -F'\t' -v f="$f" '
+        $1 == f { if ($3 ~ /^ok/ || $3 ~ /expected failure/) p++;
+                  else if ($3 ~ /skipped/) s++; else x++ }
+        END { printf "%-20s %6d %6d %7d\n", f, p, x, s }'
+done
+failures=$(echo "$results" | awk -F'\t' '$3 ~ /FAILED/ { print $2 ": " $4 " (" $1 ")" }' | sort -n)
+if [ -n "$failures" ]; then
+    echo
+    echo "Failed:"
+    echo "$failures" | sed 's/^/  /'
+fi
+
+# Exit status: with --expect, only failures the list does not excuse count.
+if [ -n "$expect_file" ]; then
+    allowed=$(sed -n -E 's/^- ([0-9]+)[ :.].*/\1/p' "$expect_file")
+    unexpected=$(echo "$failures" | awk -F: 'NF { print $1 }' | while read -r n; do
+        echo "$allowed" | grep -qx "$n" || echo "$n"
+    done)
+    if [ -n "$unexpected" ]; then
+        echo
+        echo "ovs-suite: unexpected failures (not in $expect_file): $(echo $unexpected)"
+        echo "ovs-suite: details in $log"
+        exit 1
+    fi
+    exit 0
+fi
+if [ -n "$failures" ] || { [ $status -ne 0 ] && [ -z "$results" ]; }; then
+    echo "ovs-suite: details in $log"
+    exit 1
+fi
+exit 0
