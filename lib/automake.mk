@@ -65,7 +65,9 @@ lib_libovs_a_SOURCES += \
 	lib/command-line.c \
 	lib/command-line.h \
 	lib/fatal-signal.c \
-	lib/fatal-signal.h
+	lib/fatal-signal.h \
+	lib/process.c \
+	lib/process.h
 
 # OVSDB data model: UUIDs, errors, types, atoms and datums, schemas.
 lib_libovs_a_SOURCES += \

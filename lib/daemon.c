@@ -15,6 +15,7 @@
 
 #include "dirs.h"
 #include "fatal-signal.h"
+#include "process.h"
 #include "util.h"
 #include "vlog.h"
 
@@ -95,21 +96,6 @@ daemon_usage(void)
            "  --overwrite-pidfile     with --pidfile, start even if already "
            "running\n",
            ovs_rundir(), program_name);
-}
-
-/* Describes a wait() status the way a person reads it. */
-static char *
-process_status_msg(int status)
-{
-    if (WIFEXITED(status)) {
-        return xasprintf("exit status %d", WEXITSTATUS(status));
-    } else if (WIFSIGNALED(status)) {
-        int sig = WTERMSIG(status);
-        return xasprintf("killed (%s)%s", strsignal(sig),
-                         WCOREDUMP(status) ? ", core dumped" : "");
-    } else {
-        return xasprintf("terminated abnormally (%x)", (unsigned) status);
-    }
 }
 
 static pid_t

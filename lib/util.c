@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 const char *program_name = "ovs";
 
@@ -210,6 +211,33 @@ ovs_print_version(void)
     char *text = ovs_version_text();
     fputs(text, stdout);
     free(text);
+}
+
+char *
+follow_symlinks(const char *name)
+{
+    char *current = xstrdup(name);
+    for (int i = 0; i < 40; i++) {
+        char target[PATH_MAX];
+        ssize_t n = readlink(current, target, sizeof target - 1);
+        if (n < 0) {
+            return current;     /* Not a link (or no such file): done. */
+        }
+        target[n] = '\0';
+
+        char *next;
+        const char *slash = strrchr(current, '/');
+        if (target[0] == '/' || !slash) {
+            next = xstrdup(target);
+        } else {
+            next = xasprintf("%.*s/%s", (int) (slash - current), current,
+                             target);
+        }
+        free(current);
+        current = next;
+    }
+    free(current);
+    return xstrdup(name);
 }
 
 const char *

@@ -115,6 +115,14 @@ bool str_to_llong(const char *, int base, long long int *);
 bool str_to_uint(const char *, int base, unsigned int *);
 bool str_to_double(const char *, double *);
 bool string_ends_with(const char *, const char *suffix);
+
+/* The file that NAME finally names once every symbolic link on the way is
+ * followed, even if that file does not exist yet (a dangling link names
+ * the file to create).  Only the last component is followed at each step,
+ * as open() would; a relative link target is taken relative to the link's
+ * directory.  Gives up after 40 links (a loop) and returns NAME then.  The
+ * caller frees the result. */
+char *follow_symlinks(const char *name);
 bool string_starts_with(const char *, const char *prefix);
 
 /* Returns the directory part of FILE_NAME / its final component, both

@@ -102,13 +102,10 @@ char *
 ovsdb_log_lockfile_name(const char *name)
 {
     /* Lock the real file, not a symlink to it, so that every path to one
-     * database agrees on the lock. */
-    char *real = NULL;
-    struct stat st;
-    if (!lstat(name, &st) && S_ISLNK(st.st_mode)) {
-        real = realpath(name, NULL);
-    }
-    const char *target = real ? real : name;
+     * database agrees on the lock, even a dangling link to a database about
+     * to be created. */
+    char *real = follow_symlinks(name);
+    const char *target = real;
 
     const char *slash = strrchr(target, '/');
     char *lockname = (slash
@@ -177,12 +174,19 @@ ovsdb_log_open(const char *name, const char *magic,
     *logp = NULL;
     ovs_assert(magic && *magic);
 
+    /* Work on the file a symbolic link names, so that creating a database
+     * through a dangling link creates the link's target (O_EXCL would
+     * refuse the link itself) and compaction replaces the target, keeping
+     * the link. */
+    char *target = follow_symlinks(name);
+
     if (locking < 0) {
         locking = mode != OVSDB_LOG_READ_ONLY;
     }
     if (locking) {
-        error = log_lock_acquire(name, &lock);
+        error = log_lock_acquire(target, &lock);
         if (error) {
+            free(target);
             return error;
         }
     }
@@ -204,7 +208,7 @@ ovsdb_log_open(const char *name, const char *magic,
     default:
         ovs_abort(0, "bad log open mode %d", (int) mode);
     }
-    fd = open(name, flags | O_CLOEXEC, 0640);
+    fd = open(target, flags | O_CLOEXEC, 0640);
     if (fd < 0) {
         bool creating = (mode == OVSDB_LOG_CREATE_EXCL
                          || mode == OVSDB_LOG_CREATE);
@@ -215,7 +219,7 @@ ovsdb_log_open(const char *name, const char *magic,
     if (flags & O_CREAT) {
         /* The new directory entry must survive a crash as surely as the
          * records we are about to write into it. */
-        fsync_parent_dir(name);
+        fsync_parent_dir(target);
     }
 
     struct stat st;
@@ -266,7 +270,7 @@ ovsdb_log_open(const char *name, const char *magic,
     }
 
     struct ovsdb_log *log = xzalloc(sizeof *log);
-    log->name = xstrdup(name);
+    log->name = target;
     log->magic = file_magic;
     log->mode = mode;
     log->lock = lock;
@@ -282,6 +286,7 @@ error:
         close(fd);
     }
     log_lock_release(lock);
+    free(target);
     return error;
 }
 

@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 
 #include "command-line.h"
 #include "coverage.h"
@@ -44,6 +45,7 @@
 #include "ovsdb/table.h"
 #include "ovsdb/transaction.h"
 #include "poll-loop.h"
+#include "process.h"
 #include "reconnect.h"
 #include "shash.h"
 #include "smap.h"
@@ -85,6 +87,11 @@ struct server {
     char *private_key, *certificate, *ca_cert;
     bool bootstrap_ca_cert;
     char *applied_key, *applied_cert, *applied_ca;
+
+    /* --run: the command, and the shell running it once started.  The
+     * server exits when the command does. */
+    char *run_command;
+    struct process *run_process;
 
     bool config_stale;          /* Remotes or TLS need recomputing. */
     bool has_status_rows;       /* Some db: remote points to rows. */
@@ -921,8 +928,32 @@ main(int argc, char *argv[])
 
     daemonize_complete();
 
+    if (server.run_command) {
+        int error = process_start_shell(server.run_command,
+                                        &server.run_process);
+        if (error) {
+            ovs_fatal(error, "%s: failed to start", server.run_command);
+        }
+    }
+
+    int exit_status = EXIT_SUCCESS;
     while (!server.exiting) {
         fatal_signal_run();
+        if (server.run_process) {
+            process_run();
+            if (process_exited(server.run_process)) {
+                int status = process_status(server.run_process);
+                if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+                    char *msg = process_status_msg(status);
+                    ovs_error(0, "%s: child exited, %s",
+                              server.run_command, msg);
+                    free(msg);
+                    exit_status = EXIT_FAILURE;
+                }
+                server.exiting = true;
+                break;
+            }
+        }
         if (server.config_stale) {
             reconfigure(&server);
         }
@@ -947,11 +978,16 @@ main(int argc, char *argv[])
         if (server.has_status_rows) {
             poll_timer_wait_until(server.next_status);
         }
+        if (server.run_process) {
+            process_wait(server.run_process);
+        }
         if (server.exiting || server.config_stale) {
             poll_immediate_wake();
         }
         poll_block();
     }
+    process_destroy(server.run_process);
+    free(server.run_command);
 
     unixctl_server_destroy(unixctl);
 
@@ -973,7 +1009,7 @@ main(int argc, char *argv[])
     free(unixctl_path);
     stream_ssl_cleanup();
     poll_loop_destroy_self();
-    return 0;
+    return exit_status;
 }
 
 /* unixctl commands. */
@@ -1206,6 +1242,7 @@ parse_options(int argc, char *argv[], struct server *server,
         OPT_REMOTE = UCHAR_MAX + 1,
         OPT_UNIXCTL,
         OPT_BOOTSTRAP_CA_CERT,
+        OPT_RUN,
         DAEMON_OPTION_ENUMS,
         VLOG_OPTION_ENUMS,
         STREAM_SSL_OPTION_ENUMS
@@ -1213,6 +1250,7 @@ parse_options(int argc, char *argv[], struct server *server,
     static const struct option long_options[] = {
         {"remote", required_argument, NULL, OPT_REMOTE},
         {"unixctl", required_argument, NULL, OPT_UNIXCTL},
+        {"run", required_argument, NULL, OPT_RUN},
         {"bootstrap-ca-cert", required_argument, NULL,
          OPT_BOOTSTRAP_CA_CERT},
         {"help", no_argument, NULL, 'h'},
@@ -1238,6 +1276,11 @@ parse_options(int argc, char *argv[], struct server *server,
         case OPT_UNIXCTL:
             free(*unixctl_pathp);
             *unixctl_pathp = xstrdup(optarg);
+            break;
+
+        case OPT_RUN:
+            free(server->run_command);
+            server->run_command = xstrdup(optarg);
             break;
 
         /* Key, certificate and CA may name a file or a "db:" column: keep
@@ -1337,6 +1380,7 @@ usage(void)
     daemon_usage();
     vlog_usage();
     printf("\nOther options:\n"
+           "  --run COMMAND           run COMMAND as subprocess then exit\n"
            "  --unixctl=SOCKET        override default control socket name\n"
            "  -h, --help              display this help message\n"
            "  -V, --version           display version information\n");
