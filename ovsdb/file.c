@@ -553,11 +553,15 @@ ovsdb_file_save_copy(const char *file_name, const char *comment,
     struct ovsdb_error *error;
 
     /* Build the copy beside its final name and rename it into place, so
-     * that a crash never leaves a half-written file under FILE_NAME. */
-    char *tmp_name = xasprintf("%s.tmp", file_name);
+     * that a crash never leaves a half-written file under FILE_NAME.  If
+     * FILE_NAME is a symbolic link, the file it names is replaced and the
+     * link stays. */
+    char *target = follow_symlinks(file_name);
+    char *tmp_name = xasprintf("%s.tmp", target);
     error = ovsdb_log_open(tmp_name, OVSDB_MAGIC, OVSDB_LOG_CREATE, -1, &log);
     if (error) {
         free(tmp_name);
+        free(target);
         return error;
     }
 
@@ -571,15 +575,16 @@ ovsdb_file_save_copy(const char *file_name, const char *comment,
     if (!error) {
         error = ovsdb_log_commit_block(log);
     }
-    if (!error && rename(tmp_name, file_name)) {
+    if (!error && rename(tmp_name, target)) {
         error = ovsdb_io_error(errno, "%s: failed to rename to %s",
-                               tmp_name, file_name);
+                               tmp_name, target);
     }
     ovsdb_log_close(log);
     if (error) {
         unlink(tmp_name);
     }
     free(tmp_name);
+    free(target);
     return error;
 }
 

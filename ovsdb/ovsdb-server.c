@@ -676,10 +676,12 @@ update_row_status(struct ovsdb_jsonrpc_server *jsonrpc, struct ovsdb_txn *txn,
         = ovsdb_table_schema_get_column(row->table->schema, "is_connected");
     const struct ovsdb_column *status_column
         = ovsdb_table_schema_get_column(row->table->schema, "status");
+    /* A boolean, required or optional ("min": 0): either way we write
+     * exactly one value. */
     if (connected_column
         && (connected_column->type.key.type != OVSDB_TYPE_BOOLEAN
             || connected_column->type.value.type != OVSDB_TYPE_VOID
-            || connected_column->type.n_min != 1)) {
+            || connected_column->type.n_max != 1)) {
         connected_column = NULL;
     }
     if (status_column
@@ -715,8 +717,10 @@ update_row_status(struct ovsdb_jsonrpc_server *jsonrpc, struct ovsdb_txn *txn,
     if (connected_differs || status_differs) {
         struct ovsdb_row *rw = ovsdb_txn_row_modify(txn, row);
         if (connected_differs) {
-            rw->fields[connected_column->index].keys[0].boolean
-                = status.is_connected;
+            struct ovsdb_datum *datum = &rw->fields[connected_column->index];
+            union ovsdb_atom atom = { .boolean = status.is_connected };
+            ovsdb_datum_destroy(datum, &connected_column->type);
+            ovsdb_datum_init_atom(datum, &atom, OVSDB_TYPE_BOOLEAN);
         }
         if (status_differs) {
             ovsdb_datum_swap(&rw->fields[status_column->index],
