@@ -41,6 +41,12 @@ ovsdb_libovsdb_a_SOURCES += \
 	ovsdb/trigger.c \
 	ovsdb/trigger.h
 
+# Active-backup replication and relay: ovsdb-server as another server's
+# client.
+ovsdb_libovsdb_a_SOURCES += \
+	ovsdb/replication.c \
+	ovsdb/replication.h
+
 # Monitors: monitor, monitor_cond, monitor_cond_since.
 ovsdb_libovsdb_a_SOURCES += \
 	ovsdb/monitor.c \

@@ -133,6 +133,13 @@ static void sync_and_reply(struct ovsdb_jsonrpc_server *);
 
 /* The server. */
 
+void
+ovsdb_jsonrpc_server_set_read_only(struct ovsdb_jsonrpc_server *svr,
+                                   bool read_only)
+{
+    svr->read_only = read_only;
+}
+
 struct ovsdb_jsonrpc_server *
 ovsdb_jsonrpc_server_create(bool read_only)
 {
