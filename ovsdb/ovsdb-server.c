@@ -39,6 +39,7 @@
 #include "ovsdb/convert.h"
 #include "ovsdb/file.h"
 #include "ovsdb/jsonrpc-server.h"
+#include "ovsdb/relay.h"
 #include "ovsdb/replication.h"
 #include "ovsdb/ovsdb.h"
 #include "ovsdb/row.h"
@@ -70,15 +71,28 @@ COVERAGE_DEFINE(ovsdb_server_status_write);
 
 /* One database being served. */
 struct served_db {
-    char *filename;             /* NULL for _Server. */
-    struct ovsdb_file *file;    /* NULL for _Server. */
+    char *filename;             /* NULL for _Server and relays. */
+    struct ovsdb_file *file;    /* NULL for _Server and relays. */
+    struct relay_db *relay_db;  /* Non-NULL for a relay's copy. */
     struct ovsdb *db;
     struct ovsdb_observer observer;   /* Flags the config as stale. */
     struct server *server;
 };
 
+/* A "relay:DB:REMOTE" database (see relay.h).  It is served from the
+ * moment the relay has the upstream's schema. */
+struct relay_db {
+    struct ovs_list node;       /* In server->relays. */
+    struct server *server;
+    char *target;               /* As given. */
+    struct ovsdb_relay *relay;
+    struct served_db *sdb;      /* NULL until the schema arrived. */
+    bool connected;             /* As _Server last showed it. */
+};
+
 struct server {
     struct shash dbs;           /* Name -> struct served_db *. */
+    struct ovs_list relays;     /* Contains struct relay_db. */
     struct served_db *server_db;     /* "_Server". */
     struct ovsdb_jsonrpc_server *jsonrpc;
     struct sset remotes;        /* As given: "punix:..", "db:DB,T,C". */
@@ -113,6 +127,8 @@ struct server {
 };
 
 static noreturn void usage(void);
+static void close_db(struct server *, struct served_db *,
+                     const char *comment);
 static void parse_options(int argc, char *argv[], struct server *,
                           struct sset *db_filenames, char **unixctl_pathp);
 
@@ -229,11 +245,112 @@ refresh_server_db(struct server *server)
     }
 }
 
-/* Opens FILENAME and starts serving it.  Returns NULL or an error that the
- * caller must free. */
+/* The relay has a (new) database for RDB: serve it instead of the old. */
+static void
+relay_db_cb(void *rdb_, struct ovsdb *old OVS_UNUSED, struct ovsdb *new)
+{
+    struct relay_db *rdb = rdb_;
+    struct server *server = rdb->server;
+    if (rdb->sdb) {
+        close_db(server, rdb->sdb, "relayed database changed schema");
+        rdb->sdb = NULL;
+    }
+    if (shash_find(&server->dbs, new->name)) {
+        VLOG_WARN("%s: a database named %s is already served", rdb->target,
+                  new->name);
+        ovsdb_destroy(new);
+    } else {
+        struct served_db *sdb = xzalloc(sizeof *sdb);
+        sdb->db = new;
+        sdb->relay_db = rdb;
+        rdb->sdb = sdb;
+        add_served_db(server, sdb);
+    }
+    refresh_server_db(server);
+}
+
+static struct ovsdb_error *
+open_relay(struct server *server, const char *target)
+{
+    char *name, *remote;
+    if (!ovsdb_relay_parse_target(target, &name, &remote)) {
+        return ovsdb_error(NULL, "%s: invalid relay target (expected "
+                           "relay:DB:REMOTE)", target);
+    }
+    struct relay_db *rdb;
+    LIST_FOR_EACH (rdb, node, &server->relays) {
+        if (!strcmp(rdb->target, target)) {
+            free(name);
+            free(remote);
+            return ovsdb_error(NULL, "%s: already open", target);
+        }
+    }
+    if (shash_find(&server->dbs, name)) {
+        struct ovsdb_error *error = ovsdb_error(
+            NULL, "%s: duplicate database name", name);
+        free(name);
+        free(remote);
+        return error;
+    }
+    rdb = xzalloc(sizeof *rdb);
+    rdb->server = server;
+    rdb->target = xstrdup(target);
+    rdb->relay = ovsdb_relay_create(name, remote, relay_db_cb, rdb);
+    ovs_list_push_back(&server->relays, &rdb->node);
+    free(name);
+    free(remote);
+    return NULL;
+}
+
+/* Stops relaying RDB (and serving its database, if it has one). */
+static void
+close_relay(struct server *server, struct relay_db *rdb, const char *comment)
+{
+    ovsdb_relay_destroy(rdb->relay);
+    if (rdb->sdb) {
+        close_db(server, rdb->sdb, comment);
+    }
+    ovs_list_remove(&rdb->node);
+    free(rdb->target);
+    free(rdb);
+}
+
+static void
+relays_run(struct server *server)
+{
+    bool changed = false;
+    struct relay_db *rdb;
+    LIST_FOR_EACH (rdb, node, &server->relays) {
+        ovsdb_relay_run(rdb->relay);
+        bool connected = rdb->sdb && rdb->sdb->db->relay_connected;
+        if (connected != rdb->connected) {
+            rdb->connected = connected;
+            changed = true;
+        }
+    }
+    if (changed) {
+        refresh_server_db(server);
+    }
+}
+
+static void
+relays_wait(struct server *server)
+{
+    struct relay_db *rdb;
+    LIST_FOR_EACH (rdb, node, &server->relays) {
+        ovsdb_relay_wait(rdb->relay);
+    }
+}
+
+/* Opens FILENAME (or, for "relay:DB:REMOTE", starts relaying) and starts
+ * serving it.  Returns NULL or an error that the caller must free. */
 static struct ovsdb_error * OVS_WARN_UNUSED_RESULT
 open_db(struct server *server, const char *filename)
 {
+    if (!strncmp(filename, "relay:", 6)) {
+        return open_relay(server, filename);
+    }
+
     struct shash_node *node;
     SHASH_FOR_EACH (node, &server->dbs) {
         struct served_db *sdb = node->data;
@@ -929,6 +1046,7 @@ main(int argc, char *argv[])
     struct server server;
     memset(&server, 0, sizeof server);
     shash_init(&server.dbs);
+    ovs_list_init(&server.relays);
     sset_init(&server.remotes);
     sset_init(&server.sync_exclude);
 
@@ -1052,6 +1170,7 @@ main(int argc, char *argv[])
             reconfigure(&server);
         }
         replication_run_and_check(&server);
+        relays_run(&server);
         ovsdb_jsonrpc_server_run(server.jsonrpc);
         unixctl_server_run(unixctl);
         timeval_run();
@@ -1069,6 +1188,7 @@ main(int argc, char *argv[])
         if (server.replication) {
             replication_wait(server.replication);
         }
+        relays_wait(&server);
         ovsdb_jsonrpc_server_wait(server.jsonrpc);
         unixctl_server_wait(unixctl);
         timeval_wait();
@@ -1091,6 +1211,10 @@ main(int argc, char *argv[])
 
     /* Databases before the JSON-RPC server, so that their sessions learn
      * the databases are gone through the usual path. */
+    struct relay_db *rdb;
+    LIST_FOR_EACH_SAFE (rdb, node, &server.relays) {
+        close_relay(&server, rdb, "server is exiting");
+    }
     struct shash_node *node;
     SHASH_FOR_EACH_SAFE (node, &server.dbs) {
         close_db(&server, node->data, "server is exiting");
@@ -1359,14 +1483,18 @@ remove_db_cb(struct unixctl_conn *conn, int argc OVS_UNUSED,
         unixctl_command_reply_error(conn, "Failed to find the database.");
         return;
     }
-    if (!sdb->file) {
+    if (sdb == server->server_db) {
         unixctl_command_reply_error(conn,
                                     "Cannot remove reserved database.");
         return;
     }
     char *comment = xasprintf("removing %s database by user request",
                               argv[1]);
-    close_db(server, sdb, comment);
+    if (sdb->relay_db) {
+        close_relay(server, sdb->relay_db, comment);
+    } else {
+        close_db(server, sdb, comment);
+    }
     free(comment);
     refresh_server_db(server);
     unixctl_command_reply(conn, NULL);

@@ -10,6 +10,7 @@
 #include "ovsdb/ovsdb.h"
 #include "ovsdb/row.h"
 #include "ovsdb/table.h"
+#include "ovsdb/table-updates.h"
 #include "ovsdb/transaction.h"
 #include "shash.h"
 #include "sset.h"
@@ -237,80 +238,6 @@ rpl_send_monitors(struct replication *r)
     }
 }
 
-/* Applies the changes to one table from a monitor (version 1) update:
- * UPDATES maps row UUIDs to {"old": ..., "new": ...}.  With RESET, the
- * update is a complete copy: rows absent from it are deleted. */
-static struct ovsdb_error *
-apply_table_update(struct ovsdb_txn *txn, struct ovsdb_table *table,
-                   const json_t *updates, bool reset)
-{
-    if (!json_is_object(updates)) {
-        return ovsdb_syntax_error(updates, NULL, "table-update expected");
-    }
-
-    if (reset) {
-        const struct ovsdb_row *row, *next;
-        HMAP_FOR_EACH_SAFE (row, next, hmap_node, &table->rows) {
-            char uuid_s[UUID_LEN + 1];
-            uuid_format(ovsdb_row_get_uuid(row), uuid_s);
-            if (!json_object_get(updates, uuid_s)) {
-                ovsdb_txn_row_delete(txn, row);
-            }
-        }
-    }
-
-    const char *uuid_s;
-    json_t *change;
-    json_object_foreach ((json_t *) updates, uuid_s, change) {
-        struct uuid uuid;
-        if (!uuid_from_string(&uuid, uuid_s) || !json_is_object(change)) {
-            return ovsdb_syntax_error(updates, NULL, "bad row-update");
-        }
-        const json_t *new = json_object_get(change, "new");
-        const struct ovsdb_row *row = ovsdb_table_get_row(table, &uuid);
-        struct ovsdb_error *error = NULL;
-        if (!new) {
-            if (row) {
-                ovsdb_txn_row_delete(txn, row);
-            }
-        } else {
-            /* "new" holds every column, so the row is rebuilt from the
-             * defaults up, whether it exists or not.  Its "_version", if
-             * the active server sent it, is kept as it is there. */
-            struct ovsdb_row *fresh = ovsdb_row_create(table);
-            *ovsdb_row_get_uuid_rw(fresh) = uuid;
-            json_t *columns = json_copy((json_t *) new);
-            const char *version_s = json_string_value(
-                json_array_get(json_object_get(columns, "_version"), 1));
-            if (!version_s
-                || !uuid_from_string(ovsdb_row_get_version_rw(fresh),
-                                     version_s)) {
-                uuid_generate(ovsdb_row_get_version_rw(fresh));
-            }
-            json_object_del(columns, "_version");
-            error = ovsdb_row_update_from_json(fresh, columns, false);
-            json_decref(columns);
-            if (!error && row) {
-                struct ovsdb_row *rw = ovsdb_txn_row_modify(txn, row);
-                struct ovsdb_column_set all;
-                ovsdb_column_set_init(&all);
-                ovsdb_column_set_add_all(&all, table->schema);
-                ovsdb_row_update_columns(rw, fresh, &all);
-                ovsdb_column_set_destroy(&all);
-                ovsdb_row_destroy(fresh);
-            } else if (!error) {
-                ovsdb_txn_row_insert(txn, fresh);
-            } else {
-                ovsdb_row_destroy(fresh);
-            }
-        }
-        if (error) {
-            return error;
-        }
-    }
-    return NULL;
-}
-
 /* Applies TABLE_UPDATES (a monitor result or "update" notification) to
  * RDB's database in one transaction. */
 static void
@@ -318,44 +245,9 @@ rpl_apply(struct replication *r, const char *name, struct rpl_db *rdb,
           const json_t *table_updates, bool reset)
 {
     struct ovsdb *db = rdb->db;
-    if (!json_is_object(table_updates)) {
-        VLOG_WARN_RL(&rl, "%s: %s: table-updates expected", r->remote, name);
-        return;
-    }
-
     struct ovsdb_txn *txn = ovsdb_txn_create(db);
-    struct ovsdb_error *error = NULL;
-    if (reset) {
-        /* Tables we monitor but the copy does not mention are empty there. */
-        const char *table_name;
-        SSET_FOR_EACH (table_name, &rdb->tables) {
-            struct ovsdb_table *table = ovsdb_get_table(db, table_name);
-            if (table && !json_object_get(table_updates, table_name)) {
-                json_t *empty = json_object();
-                error = apply_table_update(txn, table, empty, true);
-                json_decref(empty);
-            }
-            if (error) {
-                break;
-            }
-        }
-    }
-
-    const char *table_name;
-    json_t *updates;
-    json_object_foreach ((json_t *) table_updates, table_name, updates) {
-        if (error) {
-            break;
-        }
-        struct ovsdb_table *table = ovsdb_get_table(db, table_name);
-        if (!table) {
-            error = ovsdb_syntax_error(table_updates, "unknown table",
-                                       "No table named %s.", table_name);
-            break;
-        }
-        error = apply_table_update(txn, table, updates, reset);
-    }
-
+    struct ovsdb_error *error = ovsdb_table_updates_apply(
+        txn, table_updates, OVSDB_UPDATES_V1, reset ? &rdb->tables : NULL);
     if (!error) {
         error = ovsdb_txn_commit(txn, false);
     } else {

@@ -88,6 +88,12 @@ ovsdb_txn_get_txnid(const struct ovsdb_txn *txn)
 }
 
 void
+ovsdb_txn_set_txnid(struct ovsdb_txn *txn, const struct uuid *txnid)
+{
+    txn->txnid = *txnid;
+}
+
+void
 ovsdb_txn_add_comment(struct ovsdb_txn *txn, const char *comment)
 {
     if (txn->comment.length) {

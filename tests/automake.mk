@@ -210,6 +210,7 @@ TESTSUITE_AT = \
 	tests/ovsdb-client.at \
 	tests/ovsdb-server-main.at \
 	tests/ovsdb-replication.at \
+	tests/ovsdb-relay.at \
 	tests/ovs-vsctl.at \
 	tests/vswitchd.at \
 	tests/bench.at
