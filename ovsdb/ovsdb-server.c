@@ -79,14 +79,13 @@ struct served_db {
     struct server *server;
 };
 
-/* A "relay:DB:REMOTE" database (see relay.h).  It is served from the
- * moment the relay has the upstream's schema. */
+/* A "relay:DB:REMOTE" database (see relay.h). */
 struct relay_db {
     struct ovs_list node;       /* In server->relays. */
     struct server *server;
     char *target;               /* As given. */
     struct ovsdb_relay *relay;
-    struct served_db *sdb;      /* NULL until the schema arrived. */
+    struct served_db *sdb;      /* The relay's current database. */
     bool connected;             /* As _Server last showed it. */
 };
 
@@ -245,28 +244,26 @@ refresh_server_db(struct server *server)
     }
 }
 
-/* The relay has a (new) database for RDB: serve it instead of the old. */
 static void
-relay_db_cb(void *rdb_, struct ovsdb *old OVS_UNUSED, struct ovsdb *new)
+serve_relay_db(struct relay_db *rdb, struct ovsdb *db)
+{
+    struct served_db *sdb = xzalloc(sizeof *sdb);
+    sdb->db = db;
+    sdb->relay_db = rdb;
+    rdb->sdb = sdb;
+    add_served_db(rdb->server, sdb);
+}
+
+/* The relay has a new database for RDB: serve it instead of the old. */
+static void
+relay_db_cb(void *rdb_, struct ovsdb *old, struct ovsdb *new)
 {
     struct relay_db *rdb = rdb_;
-    struct server *server = rdb->server;
-    if (rdb->sdb) {
-        close_db(server, rdb->sdb, "relayed database changed schema");
-        rdb->sdb = NULL;
+    if (new != old) {
+        close_db(rdb->server, rdb->sdb, "relayed database changed schema");
+        serve_relay_db(rdb, new);
     }
-    if (shash_find(&server->dbs, new->name)) {
-        VLOG_WARN("%s: a database named %s is already served", rdb->target,
-                  new->name);
-        ovsdb_destroy(new);
-    } else {
-        struct served_db *sdb = xzalloc(sizeof *sdb);
-        sdb->db = new;
-        sdb->relay_db = rdb;
-        rdb->sdb = sdb;
-        add_served_db(server, sdb);
-    }
-    refresh_server_db(server);
+    refresh_server_db(rdb->server);
 }
 
 static struct ovsdb_error *
@@ -297,6 +294,7 @@ open_relay(struct server *server, const char *target)
     rdb->target = xstrdup(target);
     rdb->relay = ovsdb_relay_create(name, remote, relay_db_cb, rdb);
     ovs_list_push_back(&server->relays, &rdb->node);
+    serve_relay_db(rdb, ovsdb_relay_get_db(rdb->relay));
     free(name);
     free(remote);
     return NULL;
@@ -307,9 +305,7 @@ static void
 close_relay(struct server *server, struct relay_db *rdb, const char *comment)
 {
     ovsdb_relay_destroy(rdb->relay);
-    if (rdb->sdb) {
-        close_db(server, rdb->sdb, comment);
-    }
+    close_db(server, rdb->sdb, comment);
     ovs_list_remove(&rdb->node);
     free(rdb->target);
     free(rdb);
@@ -322,7 +318,7 @@ relays_run(struct server *server)
     struct relay_db *rdb;
     LIST_FOR_EACH (rdb, node, &server->relays) {
         ovsdb_relay_run(rdb->relay);
-        bool connected = rdb->sdb && rdb->sdb->db->relay_connected;
+        bool connected = rdb->sdb->db->relay_connected;
         if (connected != rdb->connected) {
             rdb->connected = connected;
             changed = true;
@@ -1132,7 +1128,11 @@ main(int argc, char *argv[])
     unixctl_command_register("ovsdb-server/sync-status", "", 0, 0,
                              sync_status_cb, &server);
 
-    vlog_log_start_banner(THIS_MODULE);
+    /* With --run the server is a tool that a command runs against, as
+     * quiet as the command wants its output. */
+    if (!server.run_command) {
+        vlog_log_start_banner(THIS_MODULE);
+    }
 
     if (server.sync_from && !server.active) {
         set_backup(&server, true);
