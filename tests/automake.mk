@@ -186,7 +186,11 @@ tests_unit_test_netdev_LDADD = $(UNIT_TEST_LIBS)
 UNIT_TESTS += \
 	tests/unit/test-dp-packet \
 	tests/unit/test-flow-extract \
-	tests/unit/test-odp-util
+	tests/unit/test-odp-util \
+	tests/unit/test-odp-execute
+tests_unit_test_odp_execute_SOURCES = tests/unit/test-odp-execute.c
+tests_unit_test_odp_execute_CFLAGS = $(UNIT_TEST_FLAGS)
+tests_unit_test_odp_execute_LDADD = $(UNIT_TEST_LIBS)
 tests_unit_test_odp_util_SOURCES = tests/unit/test-odp-util.c
 tests_unit_test_odp_util_CFLAGS = $(UNIT_TEST_FLAGS)
 tests_unit_test_odp_util_LDADD = $(UNIT_TEST_LIBS)
