@@ -1889,9 +1889,9 @@ parse_action_list(struct parser *p, struct ofpbuf *actions, char close,
     if (close && match_char(p, close)) {
         return NULL;
     }
+    size_t list_start = actions->size;
     for (;;) {
         const char *start = p->s;
-        size_t size_before = actions->size;
 
         if (!strncmp(p->s, "drop", 4)
             && (!p->s[4] || p->s[4] == close || isspace((unsigned char)
@@ -1899,7 +1899,8 @@ parse_action_list(struct parser *p, struct ofpbuf *actions, char close,
             /* "drop" is the whole list or nothing. */
             p->s += 4;
             skip_spaces(p);
-            if (size_before || !(close ? match_char(p, close) : !*p->s)) {
+            if (actions->size != list_start
+                || !(close ? match_char(p, close) : !*p->s)) {
                 return xasprintf("syntax error at %s (drop must be the "
                                  "only action)", start);
             }

@@ -213,6 +213,11 @@ check_PROGRAMS += $(UNIT_TESTS)
 TESTS += $(UNIT_TESTS)
 
 # Helper programs the autotest suite runs (check_PROGRAMS += ...).
+# The datapath flow and action syntax from the command line
+# (tests/datapath-parse.at).
+check_PROGRAMS += tests/test-odp
+tests_test_odp_SOURCES = tests/test-odp.c
+tests_test_odp_LDADD = $(OVS_LIBS)
 
 # Autotest suite.
 TESTSUITE_AT = \
@@ -231,6 +236,7 @@ TESTSUITE_AT = \
 	tests/ovsdb-server-main.at \
 	tests/ovs-vsctl.at \
 	tests/vswitchd.at \
+	tests/datapath-parse.at \
 	tests/bench.at
 TESTSUITE = $(srcdir)/tests/testsuite
 AUTOM4TE = autom4te
