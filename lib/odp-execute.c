@@ -178,6 +178,21 @@ set_ipv4(struct dp_packet *p, const struct ovs_key_ipv4 *k,
     ip->ip_csum = csum_v;
 }
 
+/* One IPv6 address at FIELD (in the header, unaligned), with the L4
+ * checksum that covers it. */
+static void
+set_ipv6_addr(struct dp_packet *p, uint8_t proto, uint8_t *field,
+              const ovs_be32 value[4], const ovs_be32 *mask)
+{
+    uint8_t addr[16];
+    memcpy(addr, field, 16);
+    merge_bytes(addr, (const uint8_t *) value, (const uint8_t *) mask, 16);
+    if (memcmp(addr, field, 16)) {
+        update_l4_csum_for_addr(p, proto, field, addr, 16);
+        memcpy(field, addr, 16);
+    }
+}
+
 static void
 set_ipv6(struct dp_packet *p, const struct ovs_key_ipv6 *k,
          const struct ovs_key_ipv6 *m)
@@ -189,21 +204,12 @@ set_ipv6(struct dp_packet *p, const struct ovs_key_ipv6 *k,
     }
     uint8_t proto = packet_l4_proto(p);
 
-    struct in6_addr addr;
-    memcpy(&addr, &ip6->ip6_src, 16);
-    merge_bytes((uint8_t *) &addr, (const uint8_t *) k->ipv6_src,
-                m ? (const uint8_t *) m->ipv6_src : NULL, 16);
-    if (memcmp(&addr, &ip6->ip6_src, 16)) {
-        update_l4_csum_for_addr(p, proto, &ip6->ip6_src, &addr, 16);
-        memcpy(&ip6->ip6_src, &addr, 16);
-    }
-    memcpy(&addr, &ip6->ip6_dst, 16);
-    merge_bytes((uint8_t *) &addr, (const uint8_t *) k->ipv6_dst,
-                m ? (const uint8_t *) m->ipv6_dst : NULL, 16);
-    if (memcmp(&addr, &ip6->ip6_dst, 16)) {
-        update_l4_csum_for_addr(p, proto, &ip6->ip6_dst, &addr, 16);
-        memcpy(&ip6->ip6_dst, &addr, 16);
-    }
+    set_ipv6_addr(p, proto, (uint8_t *) ip6
+                  + offsetof(struct ipv6_header, ip6_src),
+                  k->ipv6_src, m ? m->ipv6_src : NULL);
+    set_ipv6_addr(p, proto, (uint8_t *) ip6
+                  + offsetof(struct ipv6_header, ip6_dst),
+                  k->ipv6_dst, m ? m->ipv6_dst : NULL);
 
     uint32_t vtc = ntohl(ip6->ip6_vtc_flow);
     uint8_t tclass = merge8((vtc >> 20) & 0xff, k->ipv6_tclass,

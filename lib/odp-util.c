@@ -560,6 +560,29 @@ format_l3(struct ds *ds, bool *first, const struct flow *key,
     }
 }
 
+/* "vid=N[/M],pcp=N[/M]": the fields MASK covers (all when VERBOSE). */
+static void
+format_vlan_tci(struct ds *ds, uint16_t tci, uint16_t mask, bool verbose)
+{
+    uint16_t vid_mask = mask & VLAN_VID_MASK;
+    uint16_t pcp_mask = (mask & VLAN_PCP_MASK) >> VLAN_PCP_SHIFT;
+    bool first = true;
+    if (vid_mask || verbose) {
+        ds_put_format(ds, "vid=%u", tci & VLAN_VID_MASK);
+        if (vid_mask != VLAN_VID_MASK) {
+            ds_put_format(ds, "/%#x", vid_mask);
+        }
+        first = false;
+    }
+    if (pcp_mask || verbose) {
+        ds_put_format(ds, "%spcp=%u", first ? "" : ",",
+                      (tci & VLAN_PCP_MASK) >> VLAN_PCP_SHIFT);
+        if (pcp_mask != 7) {
+            ds_put_format(ds, "/%#x", pcp_mask);
+        }
+    }
+}
+
 static void
 format_after_eth(struct ds *ds, bool *first, const struct flow *key,
                  const struct flow *mask, bool verbose, int level)
@@ -571,24 +594,7 @@ format_after_eth(struct ds *ds, bool *first, const struct flow *key,
         format_eth_type(ds, first, v->tpid, vm->tpid);
 
         begin_key(ds, first, "vlan");
-        uint16_t tci = ntohs(v->tci), tci_mask = ntohs(vm->tci);
-        uint16_t vid_mask = tci_mask & VLAN_VID_MASK;
-        uint16_t pcp_mask = (tci_mask & VLAN_PCP_MASK) >> VLAN_PCP_SHIFT;
-        bool vfirst = true;
-        if (vid_mask || verbose) {
-            ds_put_format(ds, "vid=%u", tci & VLAN_VID_MASK);
-            if (vid_mask != VLAN_VID_MASK) {
-                ds_put_format(ds, "/%#x", vid_mask);
-            }
-            vfirst = false;
-        }
-        if (pcp_mask || verbose) {
-            ds_put_format(ds, "%spcp=%u", vfirst ? "" : ",",
-                          (tci & VLAN_PCP_MASK) >> VLAN_PCP_SHIFT);
-            if (pcp_mask != 7) {
-                ds_put_format(ds, "/%#x", pcp_mask);
-            }
-        }
+        format_vlan_tci(ds, ntohs(v->tci), ntohs(vm->tci), verbose);
         ds_put_char(ds, ')');
 
         begin_key(ds, first, "encap");
@@ -1392,24 +1398,8 @@ format_set(struct ds *ds, const struct nlattr *a, bool masked)
         if (masked) {
             memcpy(&tci_mask, mask, 2);
         }
-        uint16_t t = ntohs(tci), m = ntohs(tci_mask);
         ds_put_cstr(ds, "vlan(");
-        bool first = true;
-        if (m & VLAN_VID_MASK) {
-            ds_put_format(ds, "vid=%u", t & VLAN_VID_MASK);
-            if ((m & VLAN_VID_MASK) != VLAN_VID_MASK) {
-                ds_put_format(ds, "/%#x", m & VLAN_VID_MASK);
-            }
-            first = false;
-        }
-        if (m & VLAN_PCP_MASK) {
-            ds_put_format(ds, "%spcp=%u", first ? "" : ",",
-                          (t & VLAN_PCP_MASK) >> VLAN_PCP_SHIFT);
-            if ((m & VLAN_PCP_MASK) != VLAN_PCP_MASK) {
-                ds_put_format(ds, "/%#x", (m & VLAN_PCP_MASK)
-                              >> VLAN_PCP_SHIFT);
-            }
-        }
+        format_vlan_tci(ds, ntohs(tci), ntohs(tci_mask), false);
         ds_put_cstr(ds, "))");
         return;
     }
