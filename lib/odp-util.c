@@ -450,7 +450,7 @@ format_tunnel(struct ds *ds, bool *first, const struct flow *key,
     for (size_t i = 0; i < ARRAY_SIZE(tunnel_fields); i++) {
         format_field(ds, &tunnel_fields[i], key, mask, false, &ffirst);
     }
-    if (mask->tunnel.flags || verbose) {
+    if (mask->tunnel.flags) {
         if (!ffirst) {
             ds_put_char(ds, ',');
         }
