@@ -1106,8 +1106,11 @@ parse_keys(struct parser *p, struct flow *key, struct flow *mask, int level,
                 }
             }
         } else if (!strcmp(name, "vlan")) {
+            /* Only right after eth_type(TPID), which set the TPID. */
             ok = (level < FLOW_MAX_VLAN_HEADERS
                   && mask->vlans[level].tpid == htons(0xffff)
+                  && is_vlan_tpid_value(ntohs(key->vlans[level].tpid))
+                  && !mask->vlans[level].tci
                   && parse_vlan_fields(p, &key->vlans[level],
                                        &mask->vlans[level]));
         } else if (!strcmp(name, "encap")) {
