@@ -2013,7 +2013,7 @@ validate_action(const struct nlattr *a, int depth, char **error)
         NL_NESTED_FOR_EACH (u, left, a) {
             uint16_t ut = nl_attr_type(u);
             size_t us = nl_attr_get_size(u);
-            if ((ut == OVS_USERSPACE_ATTR_PID && us == 4)
+            if ((ut == OVS_USERSPACE_ATTR_PID && us == 4 && !have_pid)
                 || (ut == OVS_USERSPACE_ATTR_EGRESS_TUN_PORT && us == 4)
                 || (ut == OVS_USERSPACE_ATTR_ACTIONS && !us)
                 || ut == OVS_USERSPACE_ATTR_USERDATA) {

@@ -444,6 +444,16 @@ START_TEST(test_validate_refuses_malformed)
     nl_msg_end_nested(&b, ofs);
     ck_assert(!odp_actions_validate(b.data, b.size, NULL));
 
+    /* A userspace action with two pids. */
+    ofpbuf_clear(&b);
+    ofs = nl_msg_start_nested(&b, OVS_ACTION_ATTR_USERSPACE);
+    nl_msg_put_u32(&b, OVS_USERSPACE_ATTR_PID, 1);
+    nl_msg_put_u32(&b, OVS_USERSPACE_ATTR_PID, 2);
+    nl_msg_end_nested(&b, ofs);
+    ck_assert(!odp_actions_validate(b.data, b.size, &why));
+    ck_assert_str_eq(why, "bad userspace action argument");
+    free(why);
+
     ofpbuf_clear(&b);
     nl_msg_put_u32(&b, 99, 1);
     ck_assert(!odp_actions_validate(b.data, b.size, &why));
