@@ -245,19 +245,23 @@ format_field_value(struct ds *ds, enum field_kind kind, const uint8_t *p,
         }
         break;
     case FK_DEC_U8: case FK_DEC_BE16: case FK_U8_IN_BE16:
-        if (!is_mask) {
-            ds_put_format(ds, "%"PRIu64, field_get_uint(kind, p));
-            return;
-        }
-        break;
     case FK_HEX_U8: case FK_LABEL: case FK_HEX_BE64:
         break;
     }
+    /* Only the bits the field has: an ICMP type is 8 bits even if the
+     * word holding it came from tcp(src=8080), a label 20. */
     uint64_t x = field_get_uint(kind, p);
-    if (kind == FK_U8_IN_BE16 && is_mask) {
+    if (kind == FK_U8_IN_BE16) {
         x &= 0xff;
+    } else if (kind == FK_LABEL) {
+        x &= IPV6_LABEL_MASK;
     }
-    ds_put_format(ds, "%#"PRIx64, x);
+    if (!is_mask && (kind == FK_DEC_U8 || kind == FK_DEC_BE16
+                     || kind == FK_U8_IN_BE16)) {
+        ds_put_format(ds, "%"PRIu64, x);
+    } else {
+        ds_put_format(ds, "%#"PRIx64, x);
+    }
 }
 
 /* Appends "name=value[/mask]" (or nothing, when the mask is zero and not
