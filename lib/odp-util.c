@@ -1036,6 +1036,41 @@ parse_vlan_fields(struct parser *p, union flow_vlan_hdr *v,
     return true;
 }
 
+/* Keys of 3.1 that this datapath has no field for, accepted only when
+ * they match anything (as in 3.1's `dump-flows -m` text): conntrack keys
+ * with a zero mask, and packet_type for Ethernet (ns=0,id=0).  Parses the
+ * argument up to ')' (consumed); false with *UNSUPPORTED set when the key
+ * asks for a match that cannot be made. */
+static bool
+parse_ignored_key(struct parser *p, const char *name, bool *unsupported)
+{
+    char *text = read_token(p, ")");
+    bool ok = match_char(p, ')');
+    *unsupported = false;
+    if (ok && !strcmp(name, "packet_type")) {
+        /* "ns=0,id=0", each with an optional mask. */
+        ok = (!strncmp(text, "ns=0", 4) && strchr(text, ',')
+              && !strncmp(strchr(text, ',') + 1, "id=0", 4));
+        if (ok) {
+            const char *ns_end = text + 4;
+            const char *id_end = strchr(text, ',') + 5;
+            ok = ((*ns_end == ',' || *ns_end == '/')
+                  && (!*id_end || *id_end == '/'));
+        }
+        *unsupported = !ok;
+    } else if (ok) {
+        const char *slash = strchr(text, '/');
+        const char *m = slash ? slash + 1 : "";
+        if (!strncmp(m, "0x", 2)) {
+            m += 2;
+        }
+        ok = *m && strspn(m, "0") == strlen(m) && slash != text;
+        *unsupported = !ok;
+    }
+    free(text);
+    return ok;
+}
+
 /* Whether the text at P, after a comma and spaces, starts with NAME(. */
 static bool
 next_key_is(const struct parser *p, const char *name)
@@ -1145,6 +1180,18 @@ parse_keys(struct parser *p, struct flow *key, struct flow *mask, int level,
         } else if (!strcmp(name, "nd")) {
             ok = parse_fields(p, nd_fields, ARRAY_SIZE(nd_fields), key,
                               mask, NULL);
+        } else if (!strcmp(name, "packet_type") || !strcmp(name, "ct_state")
+                   || !strcmp(name, "ct_zone") || !strcmp(name, "ct_mark")
+                   || !strcmp(name, "ct_label")) {
+            bool unsupported;
+            ok = parse_ignored_key(p, name, &unsupported);
+            if (!ok && unsupported) {
+                p->s = start;
+                return xasprintf("syntax error at %s (%s)", p->s,
+                                 strcmp(name, "packet_type")
+                                 ? "conntrack keys must be wildcarded"
+                                 : "only Ethernet, ns=0,id=0, is supported");
+            }
         } else if (!strcmp(name, "tcp_flags")) {
             uint32_t v, m;
             ok = parse_flags(p, tcp_flag_names, TCP_FLAGS_MASK, &v, &m);

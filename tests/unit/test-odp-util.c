@@ -124,6 +124,43 @@ START_TEST(test_flow_parse_meaning)
 }
 END_TEST
 
+/* 3.1's verbose text, with keys this datapath has no field for, parses
+ * when those keys match anything. */
+START_TEST(test_3_1_verbose_text_parses)
+{
+    struct flow key;
+    struct flow_wildcards wc;
+    char *error = odp_flow_from_string(
+        "skb_priority(0/0),skb_mark(0/0),ct_state(0/0),ct_zone(0/0),"
+        "ct_mark(0/0),ct_label(0/0),recirc_id(0),dp_hash(0/0),in_port(1),"
+        "packet_type(ns=0/0,id=0/0),eth(src=00:00:00:00:00:00/"
+        "00:00:00:00:00:00,dst=00:00:00:00:00:00/00:00:00:00:00:00),"
+        "eth_type(0x0800),ipv4(src=0.0.0.0/0.0.0.0,dst=0.0.0.0/0.0.0.0,"
+        "proto=6,tos=0/0,ttl=0/0,frag=no),tcp(src=0/0,dst=0/0)",
+        NULL, &key, &wc);
+    ck_assert_msg(!error, "%s", error);
+    char *text = flow_text(&key, &wc, false);
+    ck_assert_str_eq(text, "recirc_id(0),in_port(1),eth(),eth_type(0x0800),"
+                     "ipv4(proto=6,frag=no)");
+    free(text);
+
+    error = odp_flow_from_string("in_port(1),packet_type(ns=0,id=0),eth()",
+                                 NULL, &key, &wc);
+    ck_assert_msg(!error, "%s", error);
+
+    error = odp_flow_from_string("in_port(1),ct_state(+trk),eth()", NULL,
+                                 &key, &wc);
+    ck_assert_str_eq(error, "syntax error at ct_state(+trk),eth() "
+                     "(conntrack keys must be wildcarded)");
+    free(error);
+    error = odp_flow_from_string("packet_type(ns=1,id=0x800),eth()", NULL,
+                                 &key, &wc);
+    ck_assert_str_eq(error, "syntax error at packet_type(ns=1,id=0x800),"
+                     "eth() (only Ethernet, ns=0,id=0, is supported)");
+    free(error);
+}
+END_TEST
+
 /* A packet's exact flow, as the datapath would report a miss, prints with
  * every field and parses back to the same flow. */
 START_TEST(test_extracted_flow_round_trip)
@@ -491,6 +528,7 @@ odp_util_suite(void)
     tcase_add_test(tc, test_flows_print_as_3_1_does);
     tcase_add_test(tc, test_flow_parse_meaning);
     tcase_add_test(tc, test_extracted_flow_round_trip);
+    tcase_add_test(tc, test_3_1_verbose_text_parses);
     tcase_add_test(tc, test_verbose_prints_wildcards);
     tcase_add_test(tc, test_port_names);
     tcase_add_test(tc, test_flow_error_positions);
