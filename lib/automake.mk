@@ -108,6 +108,22 @@ lib_libovs_a_SOURCES += \
 	lib/flow.h \
 	lib/types.h
 
+# Datapath packets: buffers, parsing into flows, datapath flow and action
+# syntax, action execution.
+lib_libovs_a_SOURCES += \
+	lib/csum.c \
+	lib/csum.h \
+	lib/dp-packet.c \
+	lib/dp-packet.h \
+	lib/flow-extract.c \
+	lib/flow-extract.h \
+	lib/netlink.c \
+	lib/netlink.h \
+	lib/odp-execute.c \
+	lib/odp-execute.h \
+	lib/odp-util.c \
+	lib/odp-util.h
+
 # Network devices.
 lib_libovs_a_SOURCES += \
 	lib/netdev.c \

@@ -181,6 +181,26 @@ tests_unit_test_netdev_SOURCES = tests/unit/test-netdev.c
 tests_unit_test_netdev_CFLAGS = $(UNIT_TEST_FLAGS)
 tests_unit_test_netdev_LDADD = $(UNIT_TEST_LIBS)
 
+# Unit suites: datapath packets, flow extraction, datapath flow syntax and
+# action execution.
+UNIT_TESTS += \
+	tests/unit/test-dp-packet \
+	tests/unit/test-flow-extract \
+	tests/unit/test-odp-util \
+	tests/unit/test-odp-execute
+tests_unit_test_odp_execute_SOURCES = tests/unit/test-odp-execute.c
+tests_unit_test_odp_execute_CFLAGS = $(UNIT_TEST_FLAGS)
+tests_unit_test_odp_execute_LDADD = $(UNIT_TEST_LIBS)
+tests_unit_test_odp_util_SOURCES = tests/unit/test-odp-util.c
+tests_unit_test_odp_util_CFLAGS = $(UNIT_TEST_FLAGS)
+tests_unit_test_odp_util_LDADD = $(UNIT_TEST_LIBS)
+tests_unit_test_flow_extract_SOURCES = tests/unit/test-flow-extract.c
+tests_unit_test_flow_extract_CFLAGS = $(UNIT_TEST_FLAGS)
+tests_unit_test_flow_extract_LDADD = $(UNIT_TEST_LIBS)
+tests_unit_test_dp_packet_SOURCES = tests/unit/test-dp-packet.c
+tests_unit_test_dp_packet_CFLAGS = $(UNIT_TEST_FLAGS)
+tests_unit_test_dp_packet_LDADD = $(UNIT_TEST_LIBS)
+
 # Unit suite: ovs-vswitchd's OpenFlow port numbers.
 UNIT_TESTS += tests/unit/test-ofport-numbers
 tests_unit_test_ofport_numbers_SOURCES = \
@@ -193,6 +213,11 @@ check_PROGRAMS += $(UNIT_TESTS)
 TESTS += $(UNIT_TESTS)
 
 # Helper programs the autotest suite runs (check_PROGRAMS += ...).
+# The datapath flow and action syntax from the command line
+# (tests/datapath-parse.at).
+check_PROGRAMS += tests/test-odp
+tests_test_odp_SOURCES = tests/test-odp.c
+tests_test_odp_LDADD = $(OVS_LIBS)
 
 # Autotest suite.
 TESTSUITE_AT = \
@@ -213,6 +238,7 @@ TESTSUITE_AT = \
 	tests/ovsdb-relay.at \
 	tests/ovs-vsctl.at \
 	tests/vswitchd.at \
+	tests/datapath-parse.at \
 	tests/bench.at
 TESTSUITE = $(srcdir)/tests/testsuite
 AUTOM4TE = autom4te
