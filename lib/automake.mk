@@ -115,3 +115,15 @@ lib_libovs_a_SOURCES += \
 	lib/netdev-provider.h \
 	lib/packets.c \
 	lib/packets.h
+
+# The userspace datapath: deferred freeing, megaflow classifier, exact-match
+# cache, upcall channels.
+lib_libovs_a_SOURCES += \
+	lib/dp-epoch.c \
+	lib/dp-epoch.h \
+	lib/dpcls.c \
+	lib/dpcls.h \
+	lib/dpif-channel.c \
+	lib/dpif-channel.h \
+	lib/emc.c \
+	lib/emc.h

@@ -189,6 +189,17 @@ tests_unit_test_ofport_numbers_SOURCES = \
 tests_unit_test_ofport_numbers_CFLAGS = $(UNIT_TEST_FLAGS)
 tests_unit_test_ofport_numbers_LDADD = $(UNIT_TEST_LIBS)
 
+# Unit suites: the userspace datapath.
+UNIT_TESTS += \
+	tests/unit/test-dpcls \
+	tests/unit/test-dpif-channel
+tests_unit_test_dpcls_SOURCES = tests/unit/test-dpcls.c
+tests_unit_test_dpcls_CFLAGS = $(UNIT_TEST_FLAGS)
+tests_unit_test_dpcls_LDADD = $(UNIT_TEST_LIBS)
+tests_unit_test_dpif_channel_SOURCES = tests/unit/test-dpif-channel.c
+tests_unit_test_dpif_channel_CFLAGS = $(UNIT_TEST_FLAGS)
+tests_unit_test_dpif_channel_LDADD = $(UNIT_TEST_LIBS)
+
 check_PROGRAMS += $(UNIT_TESTS)
 TESTS += $(UNIT_TESTS)
 
