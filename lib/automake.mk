@@ -106,6 +106,12 @@ lib_libovs_a_SOURCES += \
 	lib/flow.h \
 	lib/types.h
 
+# Datapath packets: buffers, parsing into flows, datapath flow and action
+# syntax, action execution.
+lib_libovs_a_SOURCES += \
+	lib/dp-packet.c \
+	lib/dp-packet.h
+
 # Network devices.
 lib_libovs_a_SOURCES += \
 	lib/netdev.c \

@@ -181,6 +181,14 @@ tests_unit_test_netdev_SOURCES = tests/unit/test-netdev.c
 tests_unit_test_netdev_CFLAGS = $(UNIT_TEST_FLAGS)
 tests_unit_test_netdev_LDADD = $(UNIT_TEST_LIBS)
 
+# Unit suites: datapath packets, flow extraction, datapath flow syntax and
+# action execution.
+UNIT_TESTS += \
+	tests/unit/test-dp-packet
+tests_unit_test_dp_packet_SOURCES = tests/unit/test-dp-packet.c
+tests_unit_test_dp_packet_CFLAGS = $(UNIT_TEST_FLAGS)
+tests_unit_test_dp_packet_LDADD = $(UNIT_TEST_LIBS)
+
 # Unit suite: ovs-vswitchd's OpenFlow port numbers.
 UNIT_TESTS += tests/unit/test-ofport-numbers
 tests_unit_test_ofport_numbers_SOURCES = \
