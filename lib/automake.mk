@@ -132,4 +132,6 @@ lib_libovs_a_SOURCES += \
 	lib/dpif-channel.c \
 	lib/dpif-channel.h \
 	lib/emc.c \
-	lib/emc.h
+	lib/emc.h \
+	lib/pcap-file.c \
+	lib/pcap-file.h
