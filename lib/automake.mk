@@ -109,8 +109,12 @@ lib_libovs_a_SOURCES += \
 # Datapath packets: buffers, parsing into flows, datapath flow and action
 # syntax, action execution.
 lib_libovs_a_SOURCES += \
+	lib/csum.c \
+	lib/csum.h \
 	lib/dp-packet.c \
-	lib/dp-packet.h
+	lib/dp-packet.h \
+	lib/flow-extract.c \
+	lib/flow-extract.h
 
 # Network devices.
 lib_libovs_a_SOURCES += \

@@ -184,7 +184,11 @@ tests_unit_test_netdev_LDADD = $(UNIT_TEST_LIBS)
 # Unit suites: datapath packets, flow extraction, datapath flow syntax and
 # action execution.
 UNIT_TESTS += \
-	tests/unit/test-dp-packet
+	tests/unit/test-dp-packet \
+	tests/unit/test-flow-extract
+tests_unit_test_flow_extract_SOURCES = tests/unit/test-flow-extract.c
+tests_unit_test_flow_extract_CFLAGS = $(UNIT_TEST_FLAGS)
+tests_unit_test_flow_extract_LDADD = $(UNIT_TEST_LIBS)
 tests_unit_test_dp_packet_SOURCES = tests/unit/test-dp-packet.c
 tests_unit_test_dp_packet_CFLAGS = $(UNIT_TEST_FLAGS)
 tests_unit_test_dp_packet_LDADD = $(UNIT_TEST_LIBS)
