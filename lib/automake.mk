@@ -130,6 +130,11 @@ lib_libovs_a_SOURCES += \
 # cache, upcall channels.
 lib_libovs_a_SOURCES += \
 	lib/dp-epoch.c \
+	lib/dpif.c \
+	lib/dpif.h \
+	lib/dpif-netdev.c \
+	lib/dpif-netdev.h \
+	lib/dpif-provider.h \
 	lib/dp-epoch.h \
 	lib/dpcls.c \
 	lib/dpcls.h \

@@ -19,6 +19,16 @@ struct dpif {
     char *name;                 /* Owned. */
 };
 
+/* A provider's dump and dump thread structs begin with these, so dpif.c
+ * can find the class. */
+struct dpif_flow_dump {
+    const struct dpif *dpif;
+};
+
+struct dpif_flow_dump_thread {
+    struct dpif_flow_dump *dump;
+};
+
 struct dpif_class {
     const char *type;
 

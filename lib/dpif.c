@@ -279,16 +279,6 @@ dpif_flow_get(const struct dpif *dpif, const struct flow *key,
     return dpif->dpif_class->flow_get(dpif, key, mask, flow, actions_buf);
 }
 
-/* Dumps: the provider's structs begin with the dpif, so dpif.c can find
- * the class. */
-struct dpif_flow_dump {
-    const struct dpif *dpif;
-};
-
-struct dpif_flow_dump_thread {
-    struct dpif_flow_dump *dump;
-};
-
 struct dpif_flow_dump *
 dpif_flow_dump_create(const struct dpif *dpif)
 {

@@ -130,6 +130,7 @@ void dpif_port_list_free(struct dpif_port *, size_t n_ports);
 struct dpif_port_stats {
     uint64_t n_hit, n_missed, n_lost;   /* As in struct dpif_dp_stats. */
     uint64_t n_upcalls;                 /* Queued to the port's channel. */
+    uint64_t n_malformed;               /* Packets with a bad header. */
 };
 int dpif_port_get_stats(const struct dpif *, uint32_t port_no,
                         struct dpif_port_stats *);
