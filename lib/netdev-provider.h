@@ -119,6 +119,13 @@ void netdev_count_rx_dropped(struct netdev *, uint64_t n);
 /* Moves NETDEV's change sequence and the global connectivity_seq. */
 void netdev_change_seq_changed(struct netdev *);
 
+/* The open netdev named NAME, or NULL (for the link monitor). */
+struct netdev *netdev_find_open(const char *name);
+
+/* netdev-linux.c's rtnetlink link monitor (netdev_run()/netdev_wait()). */
+void netdev_linux_monitor_run(void);
+void netdev_linux_monitor_wait(void);
+
 /* Providers. */
 extern const struct netdev_class netdev_linux_class;    /* "system" */
 extern const struct netdev_class netdev_internal_class; /* "internal" */

@@ -455,3 +455,21 @@ netdev_get_stats(const struct netdev *netdev_, struct netdev_stats *stats)
     };
 #undef READ
 }
+
+struct netdev *
+netdev_find_open(const char *name)
+{
+    return shash_find_data(&netdevs, name);
+}
+
+void
+netdev_run(void)
+{
+    netdev_linux_monitor_run();
+}
+
+void
+netdev_wait(void)
+{
+    netdev_linux_monitor_wait();
+}
