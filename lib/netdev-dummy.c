@@ -547,6 +547,17 @@ netdev_dummy_carrier_cmd(struct unixctl_conn *conn, int argc,
                       "Invalid Carrier State");
 }
 
+int
+netdev_dummy_inject(struct netdev *netdev, struct dp_packet *packet)
+{
+    if (netdev->netdev_class != &netdev_dummy_class) {
+        dp_packet_delete(packet);
+        return EINVAL;
+    }
+    netdev_dummy_queue_rx(netdev_dummy_cast(netdev), packet);
+    return 0;
+}
+
 /* Parses S, a packet in hex, into a new packet.  Returns NULL and sets
  * *ERRP if S is not hex bytes. */
 static struct dp_packet *

@@ -145,6 +145,7 @@ void netdev_wait(void);
  * still owns and frees them).  netdev_rxq_recv() belongs to the one
  * thread that owns the queue.  netdev_get_stats() may be called from any
  * thread; counters are kept with relaxed atomics. */
+struct dp_packet;
 struct dp_packet_batch;
 struct netdev_rxq;
 
@@ -170,5 +171,9 @@ int netdev_rxq_recv(struct netdev_rxq *, struct dp_packet_batch *);
 int netdev_send(struct netdev *, const struct dp_packet_batch *);
 
 void netdev_get_stats(const struct netdev *, struct netdev_stats *);
+
+/* For tests: makes PACKET (taken) arrive on NETDEV, a dummy device, as
+ * "netdev-dummy/receive" does.  EINVAL if NETDEV is not a dummy. */
+int netdev_dummy_inject(struct netdev *, struct dp_packet *);
 
 #endif /* netdev.h */

@@ -204,7 +204,11 @@ tests_unit_test_ofport_numbers_LDADD = $(UNIT_TEST_LIBS)
 # Unit suites: the userspace datapath.
 UNIT_TESTS += \
 	tests/unit/test-dpcls \
-	tests/unit/test-dpif-channel
+	tests/unit/test-dpif-channel \
+	tests/unit/test-dpif-netdev
+tests_unit_test_dpif_netdev_SOURCES = tests/unit/test-dpif-netdev.c
+tests_unit_test_dpif_netdev_CFLAGS = $(UNIT_TEST_FLAGS)
+tests_unit_test_dpif_netdev_LDADD = $(UNIT_TEST_LIBS)
 tests_unit_test_dpcls_SOURCES = tests/unit/test-dpcls.c
 tests_unit_test_dpcls_CFLAGS = $(UNIT_TEST_FLAGS)
 tests_unit_test_dpcls_LDADD = $(UNIT_TEST_LIBS)

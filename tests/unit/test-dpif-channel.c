@@ -220,10 +220,11 @@ handler_main(void *arg_)
  * slow machine, not a timing requirement. */
 #define WAIT_FOR(COND)                                          \
     do {                                                        \
-        for (long i_ = 0; !(COND) && i_ < 20000000; i_++) {     \
+        bool ok_ = false;                                       \
+        for (long i_ = 0; !(ok_ = (COND)) && i_ < 20000000; i_++) { \
             sched_yield();                                      \
         }                                                       \
-        ck_assert(COND);                                        \
+        ck_assert_msg(ok_, "timed out waiting for %s", #COND);  \
     } while (0)
 
 START_TEST(test_one_sleeping_handler_woken_per_channel)
