@@ -114,7 +114,11 @@ lib_libovs_a_SOURCES += \
 	lib/dp-packet.c \
 	lib/dp-packet.h \
 	lib/flow-extract.c \
-	lib/flow-extract.h
+	lib/flow-extract.h \
+	lib/netlink.c \
+	lib/netlink.h \
+	lib/odp-util.c \
+	lib/odp-util.h
 
 # Network devices.
 lib_libovs_a_SOURCES += \

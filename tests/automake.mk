@@ -185,7 +185,11 @@ tests_unit_test_netdev_LDADD = $(UNIT_TEST_LIBS)
 # action execution.
 UNIT_TESTS += \
 	tests/unit/test-dp-packet \
-	tests/unit/test-flow-extract
+	tests/unit/test-flow-extract \
+	tests/unit/test-odp-util
+tests_unit_test_odp_util_SOURCES = tests/unit/test-odp-util.c
+tests_unit_test_odp_util_CFLAGS = $(UNIT_TEST_FLAGS)
+tests_unit_test_odp_util_LDADD = $(UNIT_TEST_LIBS)
 tests_unit_test_flow_extract_SOURCES = tests/unit/test-flow-extract.c
 tests_unit_test_flow_extract_CFLAGS = $(UNIT_TEST_FLAGS)
 tests_unit_test_flow_extract_LDADD = $(UNIT_TEST_LIBS)
