@@ -134,6 +134,8 @@ lib_libovs_a_SOURCES += \
 # cache, upcall channels.
 lib_libovs_a_SOURCES += \
 	lib/dp-epoch.c \
+	lib/dpctl.c \
+	lib/dpctl.h \
 	lib/dpif.c \
 	lib/dpif.h \
 	lib/dpif-netdev.c \

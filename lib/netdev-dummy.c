@@ -24,8 +24,10 @@
  * Packets:
  *
  *   netdev-dummy/receive NETDEV PACKET...
- *       Makes each PACKET (hex bytes, spaces allowed between bytes) arrive
- *       on NETDEV, as if from its cable: it is queued for the datapath
+ *       Makes each PACKET arrive on NETDEV, as if from its cable.  A PACKET
+ *       is hex bytes (spaces allowed between bytes) or a flow in the
+ *       datapath flow syntax (odp-util.h), which becomes a packet with
+ *       those headers (flow_compose()).  It is it is queued for the datapath
  *       port's receive queue (dropped and counted as rx_dropped when no
  *       datapath has the device, or more than DUMMY_RXQ_MAX are waiting).
  *
@@ -46,6 +48,8 @@
 #include <unistd.h>
 #include "dp-packet.h"
 #include "dynamic-string.h"
+#include "flow-extract.h"
+#include "odp-util.h"
 #include "ofpbuf.h"
 #include "ovs-thread.h"
 #include "pcap-file.h"
@@ -558,18 +562,27 @@ netdev_dummy_inject(struct netdev *netdev, struct dp_packet *packet)
     return 0;
 }
 
-/* Parses S, a packet in hex, into a new packet.  Returns NULL and sets
- * *ERRP if S is not hex bytes. */
+/* Parses S, a packet in hex or a flow, into a new packet.  Returns NULL
+ * and sets *ERRP if S is neither. */
 static struct dp_packet *
-parse_packet_hex(const char *s, char **errp)
+parse_packet(const char *s, char **errp)
 {
     struct ofpbuf buf;
     ofpbuf_init(&buf, 128);
     const char *end = ofpbuf_put_hex(&buf, s, NULL);
     struct dp_packet *packet = NULL;
     if (*end) {
-        *errp = xasprintf("bad packet \"%s\": not hex bytes at offset %td",
-                          s, end - s);
+        struct flow flow;
+        struct flow_wildcards mask;
+        char *error = odp_flow_from_string(s, NULL, &flow, &mask);
+        if (error) {
+            *errp = xasprintf("bad packet: neither hex bytes nor a flow "
+                              "(%s)", error);
+            free(error);
+        } else {
+            packet = dp_packet_new(128);
+            flow_compose(packet, &flow, 0);
+        }
     } else if (!buf.size) {
         *errp = xstrdup("bad packet: empty");
     } else {
@@ -599,7 +612,7 @@ netdev_dummy_receive_cmd(struct unixctl_conn *conn, int argc,
             error = xasprintf("at most %d packets per command",
                               NETDEV_MAX_BURST);
         } else {
-            packet = parse_packet_hex(argv[i], &error);
+            packet = parse_packet(argv[i], &error);
         }
         if (!packet) {
             dp_packet_batch_delete(&batch);
