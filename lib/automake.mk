@@ -149,4 +149,6 @@ lib_libovs_a_SOURCES += \
 	lib/emc.c \
 	lib/emc.h \
 	lib/pcap-file.c \
-	lib/pcap-file.h
+	lib/pcap-file.h \
+	lib/upcall-sink.c \
+	lib/upcall-sink.h

@@ -178,8 +178,10 @@ netdev_dummy_set_config(struct netdev *netdev, const struct smap *options,
     struct netdev_dummy *dev = netdev_dummy_cast(netdev);
     const char *pcap = NULL, *rx = NULL, *tx = NULL;
 
-    struct smap_node *node;
-    SMAP_FOR_EACH (node, options) {
+    /* In sorted order, so that an error names the same key every time. */
+    const struct smap_node **sorted = options ? smap_sort(options) : NULL;
+    for (size_t i = 0; options && i < smap_count(options); i++) {
+        const struct smap_node *node = sorted[i];
         if (!strcmp(node->key, "pcap")) {
             pcap = node->value;
         } else if (!strcmp(node->key, "rx_pcap")) {
@@ -189,9 +191,11 @@ netdev_dummy_set_config(struct netdev *netdev, const struct smap *options,
         } else {
             *errp = xasprintf("%s: unknown option %s", netdev->name,
                               node->key);
+            free(sorted);
             return EINVAL;
         }
     }
+    free(sorted);
     if (pcap) {
         rx = tx = pcap;
     }

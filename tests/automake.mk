@@ -224,6 +224,9 @@ check_PROGRAMS += $(UNIT_TESTS)
 TESTS += $(UNIT_TESTS)
 
 # Helper programs the autotest suite runs (check_PROGRAMS += ...).
+check_PROGRAMS += tests/test-pcap
+tests_test_pcap_SOURCES = tests/test-pcap.c
+tests_test_pcap_LDADD = $(OVS_LIBS)
 
 # Autotest suite.
 TESTSUITE_AT = \
@@ -242,6 +245,7 @@ TESTSUITE_AT = \
 	tests/ovsdb-server-main.at \
 	tests/ovs-vsctl.at \
 	tests/vswitchd.at \
+	tests/datapath.at \
 	tests/bench.at
 TESTSUITE = $(srcdir)/tests/testsuite
 AUTOM4TE = autom4te

@@ -19,6 +19,7 @@
 #include "coverage.h"
 #include "daemon.h"
 #include "dpctl.h"
+#include "upcall-sink.h"
 #include "dirs.h"
 #include "fatal-signal.h"
 #include "netdev.h"
@@ -172,6 +173,7 @@ main(int argc, char *argv[])
     /* Datapaths made with dpctl/add-dp live in this process (the bridges
      * get theirs with ofproto). */
     dpctl_unixctl_register();
+    upcall_sink_register_commands();
 
     VLOG_INFO("%s (Open vSwitch NG) %s", program_name, ovs_version_string());
     bridge_init(remote);
@@ -200,6 +202,7 @@ main(int argc, char *argv[])
         poll_block();
     }
 
+    upcall_sink_exit();
     dpctl_exit();
     bridge_exit(cleanup);
     unixctl_server_destroy(unixctl);
