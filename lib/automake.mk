@@ -117,6 +117,8 @@ lib_libovs_a_SOURCES += \
 	lib/flow-extract.h \
 	lib/netlink.c \
 	lib/netlink.h \
+	lib/odp-execute.c \
+	lib/odp-execute.h \
 	lib/odp-util.c \
 	lib/odp-util.h
 

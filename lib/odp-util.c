@@ -6,7 +6,6 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <linux/openvswitch.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "dynamic-string.h"
@@ -1789,7 +1788,7 @@ parse_sample(struct parser *p, struct ofpbuf *actions, int depth,
     char *text = read_token(p, "%");
     char *end;
     double pct = strtod(text, &end);
-    bool good = *text && !*end && pct >= 0 && pct <= 100 && !isnan(pct);
+    bool good = *text && !*end && pct >= 0 && pct <= 100;
     free(text);
     if (!good || !match_char(p, '%') || !match_char(p, ',')) {
         return NULL;
@@ -1801,7 +1800,7 @@ parse_sample(struct parser *p, struct ofpbuf *actions, int depth,
     p->s += 8;
     size_t ofs = nl_msg_start_nested(actions, OVS_ACTION_ATTR_SAMPLE);
     nl_msg_put_u32(actions, OVS_SAMPLE_ATTR_PROBABILITY,
-                   (uint32_t) llround(pct / 100.0 * UINT32_MAX));
+                   (uint32_t) (pct / 100.0 * UINT32_MAX + 0.5));
     size_t inner = nl_msg_start_nested(actions, OVS_SAMPLE_ATTR_ACTIONS);
     char *error = parse_action_list(p, actions, ')', depth + 1, outer);
     if (error) {
@@ -1890,9 +1889,9 @@ parse_action_list(struct parser *p, struct ofpbuf *actions, char close,
     if (close && match_char(p, close)) {
         return NULL;
     }
+    size_t list_start = actions->size;
     for (;;) {
         const char *start = p->s;
-        size_t size_before = actions->size;
 
         if (!strncmp(p->s, "drop", 4)
             && (!p->s[4] || p->s[4] == close || isspace((unsigned char)
@@ -1900,7 +1899,8 @@ parse_action_list(struct parser *p, struct ofpbuf *actions, char close,
             /* "drop" is the whole list or nothing. */
             p->s += 4;
             skip_spaces(p);
-            if (size_before || !(close ? match_char(p, close) : !*p->s)) {
+            if (actions->size != list_start
+                || !(close ? match_char(p, close) : !*p->s)) {
                 return xasprintf("syntax error at %s (drop must be the "
                                  "only action)", start);
             }

@@ -186,7 +186,11 @@ tests_unit_test_netdev_LDADD = $(UNIT_TEST_LIBS)
 UNIT_TESTS += \
 	tests/unit/test-dp-packet \
 	tests/unit/test-flow-extract \
-	tests/unit/test-odp-util
+	tests/unit/test-odp-util \
+	tests/unit/test-odp-execute
+tests_unit_test_odp_execute_SOURCES = tests/unit/test-odp-execute.c
+tests_unit_test_odp_execute_CFLAGS = $(UNIT_TEST_FLAGS)
+tests_unit_test_odp_execute_LDADD = $(UNIT_TEST_LIBS)
 tests_unit_test_odp_util_SOURCES = tests/unit/test-odp-util.c
 tests_unit_test_odp_util_CFLAGS = $(UNIT_TEST_FLAGS)
 tests_unit_test_odp_util_LDADD = $(UNIT_TEST_LIBS)
@@ -227,6 +231,11 @@ TESTS += $(UNIT_TESTS)
 check_PROGRAMS += tests/test-pcap
 tests_test_pcap_SOURCES = tests/test-pcap.c
 tests_test_pcap_LDADD = $(OVS_LIBS)
+# The datapath flow and action syntax from the command line
+# (tests/datapath-parse.at).
+check_PROGRAMS += tests/test-odp
+tests_test_odp_SOURCES = tests/test-odp.c
+tests_test_odp_LDADD = $(OVS_LIBS)
 
 # Autotest suite.
 TESTSUITE_AT = \
@@ -246,6 +255,7 @@ TESTSUITE_AT = \
 	tests/ovs-vsctl.at \
 	tests/vswitchd.at \
 	tests/datapath.at \
+	tests/datapath-parse.at \
 	tests/bench.at
 TESTSUITE = $(srcdir)/tests/testsuite
 AUTOM4TE = autom4te

@@ -6,6 +6,9 @@
 #   setup.sh check     install what is missing, build, run every test
 #   setup.sh deps      only install the build and test dependencies
 #   setup.sh build     only (re)build
+#   setup.sh fuzz      install clang and libFuzzer (only this needs them),
+#                      build the fuzz targets in ./_build-fuzz and run each
+#                      for FUZZ_SECONDS (default 60) on a copy of its corpus
 #
 # Environment: SANITIZE=yes builds with ASan+UBSan, WERROR=yes turns warnings
 # into errors, VALGRIND=yes also runs the unit suites under valgrind (in a
@@ -148,6 +151,35 @@ Stop it with:
 MSG
 }
 
+# The fuzz build's own dependencies: never part of the default build.
+FUZZ_PACKAGES="clang libclang-rt-14-dev"
+
+run_fuzz() {
+    local missing=()
+    for p in $FUZZ_PACKAGES; do
+        dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" \
+            || missing+=("$p")
+    done
+    if [ ${#missing[@]} -gt 0 ]; then
+        echo "setup: installing ${missing[*]} for the fuzz build"
+        export DEBIAN_FRONTEND=noninteractive
+        as_root apt-get update -qq
+        as_root apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+    fi
+    local dir=${FUZZ_BUILD_DIR:-$top/_build-fuzz}
+    CC=clang build_in "$dir" --enable-fuzz
+    local seconds=${FUZZ_SECONDS:-60}
+    for target in ${FUZZ_TARGETS:-flow-extract odp-syntax}; do
+        local work="$dir/fuzz-work/$target"
+        mkdir -p "$work/corpus" "$work/artifacts"
+        cp -n "$top/tests/fuzz/corpus/$target"/* "$work/corpus/" 2>/dev/null || true
+        echo "setup: fuzzing $target for ${seconds}s (corpus $work/corpus)"
+        (cd "$work" && "$dir/tests/fuzz/fuzz-$target" -max_total_time="$seconds" \
+            -artifact_prefix="$work/artifacts/" -print_final_stats=1 \
+            -dict="$top/tests/fuzz/$target.dict" corpus 2>&1 | tail -n 20) || return 1
+    done
+}
+
 run_checks() {
     local status=0
     make -C "$build_dir" -j"$jobs" check TESTSUITEFLAGS="${TESTSUITEFLAGS:--j$jobs}" || status=$?
@@ -170,5 +202,6 @@ case "${1:-}" in
     build) install_deps; build ;;
     sandbox) install_deps; build; start_sandbox ;;
     check) install_deps; install_peers; build; run_checks ;;
-    *) echo "usage: $0 sandbox|check|deps|build" >&2; exit 2 ;;
+    fuzz) install_deps; run_fuzz ;;
+    *) echo "usage: $0 sandbox|check|deps|build|fuzz" >&2; exit 2 ;;
 esac
