@@ -4,7 +4,6 @@
 #include "dpif-netdev.h"
 
 #include <errno.h>
-#include <linux/netlink.h>
 #include <linux/openvswitch.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +21,8 @@
 #include "hash.h"
 #include "hmap.h"
 #include "netdev.h"
+#include "netlink.h"
+#include "odp-execute.h"
 #include "ovs-thread.h"
 #include "poll-loop.h"
 #include "shash.h"
@@ -338,55 +339,50 @@ exec_userspace(struct exec_ctx *ctx, struct dp_packet *packet,
                  userdata, userdata_len);
 }
 
-#define ATTR_FOR_EACH(A, LEFT, ATTRS, LEN)                               \
-    for ((A) = (ATTRS), (LEFT) = (LEN);                                 \
-         (LEFT) >= NLA_HDRLEN && (A)->nla_len >= NLA_HDRLEN             \
-         && (A)->nla_len <= (LEFT);                                     \
-         (LEFT) -= MIN((LEFT), NLA_ALIGN((A)->nla_len)),                \
-         (A) = (const struct nlattr *) ((const uint8_t *) (A)           \
-                                        + NLA_ALIGN((A)->nla_len)))
+/* odp-execute's callback for what only a datapath can do.  The packets
+ * of the top-level list belong to the receive queue or the caller and are
+ * never stolen; copies made by clone and sample come with SHOULD_STEAL,
+ * and are freed here once sent or handed up. */
+static void
+exec_datapath_action(void *ctx_, struct dp_packet_batch *batch,
+                     const struct nlattr *a, bool should_steal)
+{
+    struct exec_ctx *ctx = ctx_;
+
+    switch (nl_attr_type(a)) {
+    case OVS_ACTION_ATTR_OUTPUT:
+        exec_output(ctx, batch, nl_attr_get_u32(a));
+        break;
+
+    case OVS_ACTION_ATTR_USERSPACE: {
+        const struct nlattr *userdata = nl_attr_find(
+            nl_attr_get(a), nl_attr_get_size(a), OVS_USERSPACE_ATTR_USERDATA);
+        for (size_t i = 0; i < batch->count; i++) {
+            exec_userspace(ctx, batch->packets[i],
+                           userdata ? nl_attr_get(userdata) : NULL,
+                           userdata ? nl_attr_get_size(userdata) : 0);
+        }
+        break;
+    }
+
+    default:
+        /* recirc: no recirculation in this datapath yet. */
+        VLOG_WARN_RL(&rl, "%s: action %u not supported, packets dropped",
+                     ctx->dp->name, nl_attr_type(a));
+        break;
+    }
+    if (should_steal) {
+        dp_packet_batch_delete(batch);
+    }
+}
 
 static void
 execute_actions(struct dp_netdev *dp, struct dp_packet_batch *batch,
                 const struct nlattr *actions, size_t actions_len)
 {
     struct exec_ctx ctx = { .dp = dp };
-    const struct nlattr *a;
-    size_t left;
-
-    ATTR_FOR_EACH (a, left, actions, actions_len) {
-        const void *arg = (const uint8_t *) a + NLA_HDRLEN;
-        size_t arg_len = a->nla_len - NLA_HDRLEN;
-        switch (a->nla_type) {
-        case OVS_ACTION_ATTR_OUTPUT:
-            if (arg_len == 4) {
-                uint32_t port;
-                memcpy(&port, arg, 4);
-                exec_output(&ctx, batch, port);
-            }
-            break;
-        case OVS_ACTION_ATTR_USERSPACE: {
-            const void *userdata = NULL;
-            size_t userdata_len = 0;
-            const struct nlattr *u;
-            size_t uleft;
-            ATTR_FOR_EACH (u, uleft, (const struct nlattr *) arg, arg_len) {
-                if (u->nla_type == OVS_USERSPACE_ATTR_USERDATA) {
-                    userdata = (const uint8_t *) u + NLA_HDRLEN;
-                    userdata_len = u->nla_len - NLA_HDRLEN;
-                }
-            }
-            for (size_t i = 0; i < batch->count; i++) {
-                exec_userspace(&ctx, batch->packets[i], userdata,
-                               userdata_len);
-            }
-            break;
-        }
-        default:
-            VLOG_WARN_RL(&rl, "action %u not executed", a->nla_type);
-            break;
-        }
-    }
+    odp_execute_actions(&ctx, batch, false, actions, actions_len,
+                        exec_datapath_action);
 }
 
 /* What an rx thread keeps per packet of a batch. */
