@@ -25,6 +25,7 @@ struct dpif_channel {
     size_t stride;
     uint64_t mask;
     size_t packet_max;
+    _Atomic uint64_t *seqs;             /* Sequence number of each slot. */
 
     /* Producers reserve at 'head' (compare-and-swap); the one consumer
      * holding the channel claims at 'tail'. */
@@ -48,6 +49,20 @@ slot_at(const struct dpif_channel *ch, uint64_t pos)
 {
     return (struct dpif_channel_slot *) (ch->base
                                          + (pos & ch->mask) * ch->stride);
+}
+
+static _Atomic uint64_t *
+seq_at(const struct dpif_channel *ch, uint64_t pos)
+{
+    return &ch->seqs[pos & ch->mask];
+}
+
+/* The ring position a slot handed out by dpif_channel_reserve() is at. */
+static uint64_t
+slot_index(const struct dpif_channel *ch,
+           const struct dpif_channel_slot *slot)
+{
+    return ((const uint8_t *) slot - ch->base) / ch->stride;
 }
 
 struct dpif_channel_set *
@@ -96,9 +111,10 @@ dpif_channel_create(struct dpif_channel_set *set, uint32_t port,
                   ch->map_size);
     }
     ch->base = base;
+    ch->seqs = xmalloc(n * sizeof *ch->seqs);
     for (uint64_t i = 0; i < n; i++) {
         /* Slot I is free for the producer at position I. */
-        atomic_init(&slot_at(ch, i)->seq, i);
+        atomic_init(&ch->seqs[i], i);
     }
     atomic_init(&ch->head, 0);
     atomic_init(&ch->queued, false);
@@ -112,6 +128,7 @@ channel_unref_locked(struct dpif_channel *ch)
 {
     if (!--ch->ref_cnt) {
         munmap(ch->base, ch->map_size);
+        free(ch->seqs);
         free(ch);
     }
 }
@@ -141,12 +158,13 @@ dpif_channel_reserve(struct dpif_channel *ch, size_t packet_len)
 
     uint64_t pos = atomic_load_explicit(&ch->head, memory_order_relaxed);
     for (;;) {
-        struct dpif_channel_slot *slot = slot_at(ch, pos);
-        uint64_t seq = atomic_load_explicit(&slot->seq, memory_order_acquire);
+        uint64_t seq = atomic_load_explicit(seq_at(ch, pos),
+                                            memory_order_acquire);
         if (seq == pos) {
             if (atomic_compare_exchange_weak_explicit(
                     &ch->head, &pos, pos + 1,
                     memory_order_relaxed, memory_order_relaxed)) {
+                struct dpif_channel_slot *slot = slot_at(ch, pos);
                 slot->packet_len = packet_len;
                 return slot;
             }
@@ -183,8 +201,9 @@ dpif_channel_commit(struct dpif_channel *ch, struct dpif_channel_slot *slot)
 {
     /* The position this slot was reserved at is its current seq; the
      * consumer at that position waits for seq == pos + 1. */
-    uint64_t pos = atomic_load_explicit(&slot->seq, memory_order_relaxed);
-    atomic_store_explicit(&slot->seq, pos + 1, memory_order_release);
+    _Atomic uint64_t *seq = &ch->seqs[slot_index(ch, slot)];
+    uint64_t pos = atomic_load_explicit(seq, memory_order_relaxed);
+    atomic_store_explicit(seq, pos + 1, memory_order_release);
     atomic_fetch_add_explicit(&ch->n_queued, 1, memory_order_relaxed);
 
     /* seq_cst exchange: pairs with the consumer's store of false followed
@@ -199,9 +218,7 @@ dpif_channel_commit(struct dpif_channel *ch, struct dpif_channel_slot *slot)
 static bool
 channel_has_upcall(const struct dpif_channel *ch)
 {
-    const struct dpif_channel_slot *slot = slot_at(ch, ch->tail);
-    return atomic_load(&((struct dpif_channel_slot *) slot)->seq)
-           == ch->tail + 1;
+    return atomic_load(seq_at(ch, ch->tail)) == ch->tail + 1;
 }
 
 void
@@ -260,7 +277,7 @@ dpif_channel_release(struct dpif_channel_handler *h)
         struct dpif_channel *ch = h->held[i].channel;
         uint64_t pos = h->held[i].pos;
         /* Free for the producer one lap later. */
-        atomic_store_explicit(&slot_at(ch, pos)->seq, pos + ch->mask + 1,
+        atomic_store_explicit(seq_at(ch, pos), pos + ch->mask + 1,
                               memory_order_release);
         /* recv took one reference per run of slots from one channel. */
         if (i + 1 == h->n_held || h->held[i + 1].channel != ch) {

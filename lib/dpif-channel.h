@@ -36,7 +36,9 @@
  *
  * Memory: each ring is one anonymous mapping of N_SLOTS * stride bytes,
  * allocated up front but committed by the kernel only as slots are first
- * written, so a quiet port costs address space, not memory.  No file
+ * written, so a quiet port costs address space, not memory (the slots'
+ * sequence numbers live in a separate small array, so that initializing
+ * them touches no slot).  No file
  * descriptor belongs to a channel or to a handler: waking goes through
  * the handler threads' poll loops (poll_loop_wake()).
  *
@@ -69,7 +71,6 @@ enum dpif_channel_upcall_type {
 
 /* One upcall, as the producer writes it and the handler reads it. */
 struct dpif_channel_slot {
-    _Atomic uint64_t seq;           /* Ring bookkeeping; do not touch. */
     uint8_t type;                   /* enum dpif_channel_upcall_type. */
     uint8_t pad[3];
     uint32_t port;                  /* Datapath port it came in on. */
