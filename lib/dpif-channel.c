@@ -312,9 +312,7 @@ dpif_channel_recv(struct dpif_channel_handler *h,
         ovs_list_init(&ch->ready_node);
 
         size_t quantum = MIN(DPIF_CHANNEL_QUANTUM, max - n);
-        if (channel_has_upcall(ch) && (!n || h->held[n - 1].channel != ch)) {
-            ch->ref_cnt++;      /* For the run of slots starting here. */
-        }
+        size_t first = n;
         size_t taken = 0;
         while (taken < quantum && channel_has_upcall(ch)) {
             slots[n] = slot_at(ch, ch->tail);
@@ -325,6 +323,12 @@ dpif_channel_recv(struct dpif_channel_handler *h,
             taken++;
         }
         if (taken) {
+            /* One reference per run of slots from one channel: a run that
+             * continues the previous one (the channel came round again)
+             * shares its reference. */
+            if (!first || h->held[first - 1].channel != ch) {
+                ch->ref_cnt++;
+            }
             atomic_fetch_add_explicit(&ch->n_received, taken,
                                       memory_order_relaxed);
         }
