@@ -48,8 +48,8 @@
  *     threads (rare, and simpler than handing ports between live
  *     threads); their caches start empty.
  *
- * Nothing here is called directly: use dpif.h.  This header only names
- * the ovs-appctl helpers the daemon registers. */
+ * Nothing here is called directly: use dpif.h (type "netdev"); this
+ * header holds only the design notes above. */
 #ifndef DPIF_NETDEV_H
 #define DPIF_NETDEV_H 1
 

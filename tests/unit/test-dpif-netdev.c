@@ -20,6 +20,7 @@
 #include "netdev.h"
 #include "ofpbuf.h"
 #include "poll-loop.h"
+#include "smap.h"
 #include "util.h"
 
 #define WAIT_FOR(COND)                                          \
@@ -190,10 +191,23 @@ START_TEST(test_forwarding_and_stats)
     WAIT_FOR(dpif_get_dp_stats(fx.dpif, &s) == 0 && s.n_hit == 11);
     ck_assert_uint_eq(tx_packets(fx.p2), 10);
 
+    /* other_config:n-rx-threads moves the ports to more threads; the
+     * flows keep forwarding. */
+    struct smap cfg = SMAP_INITIALIZER(&cfg);
+    smap_add(&cfg, "n-rx-threads", "3");
+    ck_assert_int_eq(dpif_set_config(fx.dpif, &cfg), 0);
+    ck_assert_uint_eq(dpif_get_n_rx_threads(fx.dpif), 3);
+    smap_replace(&cfg, "n-rx-threads", "zero");
+    ck_assert_int_eq(dpif_set_config(fx.dpif, &cfg), EINVAL);
+    ck_assert_uint_eq(dpif_get_n_rx_threads(fx.dpif), 3);
+    smap_destroy(&cfg);
+    netdev_dummy_inject(fx.p1, udp_packet(0x0a000001, 1000));
+    WAIT_FOR(dpif_get_dp_stats(fx.dpif, &s) == 0 && s.n_hit == 12);
+
     /* Per port. */
     struct dpif_port_stats ps;
     ck_assert_int_eq(dpif_port_get_stats(fx.dpif, fx.port1, &ps), 0);
-    ck_assert_uint_eq(ps.n_hit, 11);
+    ck_assert_uint_eq(ps.n_hit, 12);
 
     ofpbuf_uninit(&actions);
     teardown(&fx);
