@@ -568,9 +568,14 @@ cmd_mod_flow(struct ds *out, const struct dpctl_opts *o, int argc,
                     DPIF_FP_MODIFY | (o->may_create ? DPIF_FP_CREATE : 0));
 }
 
+/* Opens the datapath (the first of two arguments, or the only one) and
+ * parses the FLOW argument, then runs FN on them. */
 static char *
-cmd_get_flow(struct ds *out, const struct dpctl_opts *o, int argc,
-             const char *argv[])
+with_dp_and_flow(struct ds *out, const struct dpctl_opts *o, int argc,
+                 const char *argv[],
+                 char *(*fn)(struct dpif *, const struct flow *,
+                             const struct flow_wildcards *, struct ds *,
+                             const struct dpctl_opts *))
 {
     struct dpif *dpif;
     char *error = open_dp_arg(&argc, &argv, 1, &dpif);
@@ -581,46 +586,59 @@ cmd_get_flow(struct ds *out, const struct dpctl_opts *o, int argc,
     struct flow_wildcards mask;
     error = parse_flow(dpif, argv[0], &key, &mask);
     if (!error) {
-        struct dpif_flow f;
-        void *buf;
-        int e = dpif_flow_get(dpif, &key, &mask, &f, &buf);
-        if (e) {
-            error = xasprintf("getting flow failed (%s)", ovs_strerror(e));
-        } else {
-            struct odp_port_names names = port_names(dpif);
-            format_dpif_flow(out, &f, &names, o->more);
-            ds_put_char(out, '\n');
-            free(buf);
-        }
+        error = fn(dpif, &key, &mask, out, o);
     }
     dpif_close(dpif);
     return error;
 }
 
 static char *
+get_flow(struct dpif *dpif, const struct flow *key,
+         const struct flow_wildcards *mask, struct ds *out,
+         const struct dpctl_opts *o)
+{
+    struct dpif_flow f;
+    void *buf;
+    int e = dpif_flow_get(dpif, key, mask, &f, &buf);
+    if (e) {
+        return xasprintf("getting flow failed (%s)", ovs_strerror(e));
+    }
+    struct odp_port_names names = port_names(dpif);
+    format_dpif_flow(out, &f, &names, o->more);
+    ds_put_char(out, '\n');
+    free(buf);
+    return NULL;
+}
+
+static char *
+del_flow(struct dpif *dpif, const struct flow *key,
+         const struct flow_wildcards *mask, struct ds *out,
+         const struct dpctl_opts *o)
+{
+    struct dpif_flow_stats stats;
+    int e = dpif_flow_del(dpif, key, mask, &stats);
+    if (e) {
+        return xasprintf("deleting flow failed (%s)", ovs_strerror(e));
+    }
+    if (o->statistics) {
+        format_flow_stats(out, &stats);
+        ds_put_char(out, '\n');
+    }
+    return NULL;
+}
+
+static char *
+cmd_get_flow(struct ds *out, const struct dpctl_opts *o, int argc,
+             const char *argv[])
+{
+    return with_dp_and_flow(out, o, argc, argv, get_flow);
+}
+
+static char *
 cmd_del_flow(struct ds *out, const struct dpctl_opts *o, int argc,
              const char *argv[])
 {
-    struct dpif *dpif;
-    char *error = open_dp_arg(&argc, &argv, 1, &dpif);
-    if (error) {
-        return error;
-    }
-    struct flow key;
-    struct flow_wildcards mask;
-    error = parse_flow(dpif, argv[0], &key, &mask);
-    if (!error) {
-        struct dpif_flow_stats stats;
-        int e = dpif_flow_del(dpif, &key, &mask, &stats);
-        if (e) {
-            error = xasprintf("deleting flow failed (%s)", ovs_strerror(e));
-        } else if (o->statistics) {
-            format_flow_stats(out, &stats);
-            ds_put_char(out, '\n');
-        }
-    }
-    dpif_close(dpif);
-    return error;
+    return with_dp_and_flow(out, o, argc, argv, del_flow);
 }
 
 static char *

@@ -14,6 +14,7 @@
 #include "poll-loop.h"
 #include "seq.h"
 #include "util.h"
+#include "check-util.h"
 
 /* Commits an upcall on CH whose packet is the 4 bytes of ID; false if
  * the ring refused it. */
@@ -218,15 +219,6 @@ handler_main(void *arg_)
 
 /* Waits, yielding, until COND holds; the bound is a patience cap for a
  * slow machine, not a timing requirement. */
-#define WAIT_FOR(COND)                                          \
-    do {                                                        \
-        bool ok_ = false;                                       \
-        for (long i_ = 0; !(ok_ = (COND)) && i_ < 20000000; i_++) { \
-            sched_yield();                                      \
-        }                                                       \
-        ck_assert_msg(ok_, "timed out waiting for %s", #COND);  \
-    } while (0)
-
 START_TEST(test_one_sleeping_handler_woken_per_channel)
 {
     struct dpif_channel_set *set = dpif_channel_set_create();
@@ -243,13 +235,13 @@ START_TEST(test_one_sleeping_handler_woken_per_channel)
         args[i].stop_seq = stop_seq;
         threads[i] = ovs_thread_create("test_handler", handler_main, &args[i]);
     }
-    WAIT_FOR(dpif_channel_n_sleeping(set) == 2);
+    CHECK_WAIT_FOR(dpif_channel_n_sleeping(set) == 2);
 
     for (uint32_t k = 0; k < 20; k++) {
         ck_assert(put(ch, k));
-        WAIT_FOR(atomic_load(&args[0].received)
+        CHECK_WAIT_FOR(atomic_load(&args[0].received)
                  + atomic_load(&args[1].received) == k + 1);
-        WAIT_FOR(dpif_channel_n_sleeping(set) == 2);
+        CHECK_WAIT_FOR(dpif_channel_n_sleeping(set) == 2);
         /* One handler woke for the upcall; the other slept through. */
         ck_assert_uint_eq(atomic_load(&args[0].wakeups)
                           + atomic_load(&args[1].wakeups), k + 1);
@@ -321,7 +313,7 @@ START_TEST(test_producers_and_handlers_in_parallel)
         xpthread_join(pthreads[i], NULL);
         n_put += pargs[i].n_put;
     }
-    WAIT_FOR(atomic_load(&hargs[0].received)
+    CHECK_WAIT_FOR(atomic_load(&hargs[0].received)
              + atomic_load(&hargs[1].received) == n_put);
 
     /* Every upcall was either delivered or counted lost. */

@@ -22,15 +22,7 @@
 #include "poll-loop.h"
 #include "smap.h"
 #include "util.h"
-
-#define WAIT_FOR(COND)                                          \
-    do {                                                        \
-        bool ok_ = false;                                       \
-        for (long i_ = 0; !(ok_ = (COND)) && i_ < 20000000; i_++) { \
-            sched_yield();                                      \
-        }                                                       \
-        ck_assert_msg(ok_, "timed out waiting for %s", #COND);  \
-    } while (0)
+#include "check-util.h"
 
 static void
 put_attr(struct ofpbuf *b, uint16_t type, const void *data, size_t len)
@@ -150,11 +142,11 @@ START_TEST(test_forwarding_and_stats)
      * exact-match cache. */
     netdev_dummy_inject(fx.p1, udp_packet(0x0a000001, 1000));
     netdev_dummy_inject(fx.p1, udp_packet(0x0a000001, 1001));
-    WAIT_FOR(tx_packets(fx.p2) == 2);
+    CHECK_WAIT_FOR(tx_packets(fx.p2) == 2);
     for (int i = 0; i < 8; i++) {
         netdev_dummy_inject(fx.p1, udp_packet(0x0a000001, 1000 + i % 2));
     }
-    WAIT_FOR(tx_packets(fx.p2) == 10);
+    CHECK_WAIT_FOR(tx_packets(fx.p2) == 10);
 
     struct dpif_flow f;
     void *buf;
@@ -188,7 +180,7 @@ START_TEST(test_forwarding_and_stats)
     ck_assert_uint_eq(f.stats.n_packets, 0);
     free(buf);
     netdev_dummy_inject(fx.p1, udp_packet(0x0a000001, 1000));
-    WAIT_FOR(dpif_get_dp_stats(fx.dpif, &s) == 0 && s.n_hit == 11);
+    CHECK_WAIT_FOR(dpif_get_dp_stats(fx.dpif, &s) == 0 && s.n_hit == 11);
     ck_assert_uint_eq(tx_packets(fx.p2), 10);
 
     /* other_config:n-rx-threads moves the ports to more threads; the
@@ -202,7 +194,7 @@ START_TEST(test_forwarding_and_stats)
     ck_assert_uint_eq(dpif_get_n_rx_threads(fx.dpif), 3);
     smap_destroy(&cfg);
     netdev_dummy_inject(fx.p1, udp_packet(0x0a000001, 1000));
-    WAIT_FOR(dpif_get_dp_stats(fx.dpif, &s) == 0 && s.n_hit == 12);
+    CHECK_WAIT_FOR(dpif_get_dp_stats(fx.dpif, &s) == 0 && s.n_hit == 12);
 
     /* Per port. */
     struct dpif_port_stats ps;
@@ -228,12 +220,12 @@ START_TEST(test_misses_and_userspace_reach_handlers)
     struct dpif_upcall up[DPIF_RECV_MAX];
     size_t n = 0;
     struct dpif_dp_stats s;
-    WAIT_FOR(dpif_get_dp_stats(fx.dpif, &s) == 0 && s.n_missed == 1);
+    CHECK_WAIT_FOR(dpif_get_dp_stats(fx.dpif, &s) == 0 && s.n_missed == 1);
     ck_assert_uint_eq(s.n_lost, 0);
     struct dpif_port_stats ps;
     dpif_port_get_stats(fx.dpif, fx.port2, &ps);
     ck_assert_uint_eq(ps.n_upcalls, 1);
-    WAIT_FOR((n = dpif_recv(fx.dpif, 0, up, DPIF_RECV_MAX)) == 1);
+    CHECK_WAIT_FOR((n = dpif_recv(fx.dpif, 0, up, DPIF_RECV_MAX)) == 1);
     ck_assert_int_eq(up[0].type, DPIF_UC_MISS);
     ck_assert_uint_eq(up[0].key->in_port, fx.port2);
     ck_assert_uint_eq(ntohs(up[0].key->tp_src), 4242);
@@ -260,7 +252,7 @@ START_TEST(test_misses_and_userspace_reach_handlers)
     ck_assert_int_eq(dpif_flow_put(fx.dpif, DPIF_FP_CREATE, &key, &mask,
                                    actions.data, actions.size, NULL), 0);
     netdev_dummy_inject(fx.p1, udp_packet(0x0a000001, 7));
-    WAIT_FOR((n = dpif_recv(fx.dpif, 0, up, DPIF_RECV_MAX)) == 1);
+    CHECK_WAIT_FOR((n = dpif_recv(fx.dpif, 0, up, DPIF_RECV_MAX)) == 1);
     ck_assert_int_eq(up[0].type, DPIF_UC_ACTION);
     ck_assert_uint_eq(up[0].userdata_len, 8);
     ck_assert(!memcmp(up[0].userdata, "cookie42", 8));
@@ -271,7 +263,7 @@ START_TEST(test_misses_and_userspace_reach_handlers)
     ck_assert_int_eq(dpif_flow_del(fx.dpif, &key, &mask, NULL), 0);
     ck_assert_int_eq(dpif_flow_del(fx.dpif, &key, &mask, NULL), ENOENT);
     netdev_dummy_inject(fx.p1, udp_packet(0x0a000001, 7));
-    WAIT_FOR((n = dpif_recv(fx.dpif, 0, up, DPIF_RECV_MAX)) == 1);
+    CHECK_WAIT_FOR((n = dpif_recv(fx.dpif, 0, up, DPIF_RECV_MAX)) == 1);
     ck_assert_int_eq(up[0].type, DPIF_UC_MISS);
     dpif_recv_release(fx.dpif, 0);
 
