@@ -217,8 +217,6 @@ handler_main(void *arg_)
     return NULL;
 }
 
-/* Waits, yielding, until COND holds; the bound is a patience cap for a
- * slow machine, not a timing requirement. */
 START_TEST(test_one_sleeping_handler_woken_per_channel)
 {
     struct dpif_channel_set *set = dpif_channel_set_create();
