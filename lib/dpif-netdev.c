@@ -102,7 +102,7 @@ struct dp_netdev {
     struct ovs_mutex mutex;             /* Writers; see the header. */
 
     _Atomic(struct port_table *) port_table;
-    struct hmap ports_by_name;          /* shash would do: few lookups. */
+    struct hmap ports_by_name;          /* port_name_node, by name. */
 
     struct dpcls cls;
     struct hmap flows;                  /* dp_netdev_flow, by match. */
