@@ -9,3 +9,13 @@ noinst_PROGRAMS += bench/ovsdb-load
 bench_ovsdb_load_SOURCES = bench/ovsdb-load.c
 bench_ovsdb_load_LDADD = $(OVS_LIBS)
 EXTRA_DIST += bench/ovsdb.sh bench/ovsdb-bench.ovsschema bench/vsctl.sh
+
+# The datapath: upcall channels (bench/upcall-bench), forwarding and
+# descriptors (bench/datapath.sh, which also runs upcall-bench), and the
+# UDP generator it runs inside a network namespace.
+noinst_PROGRAMS += bench/upcall-bench bench/udp-blast
+bench_upcall_bench_SOURCES = bench/upcall-bench.c
+bench_upcall_bench_LDADD = $(OVS_LIBS)
+bench_udp_blast_SOURCES = bench/udp-blast.c
+bench_udp_blast_LDADD = $(OVS_LIBS)
+EXTRA_DIST += bench/datapath.sh

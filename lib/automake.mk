@@ -133,3 +133,26 @@ lib_libovs_a_SOURCES += \
 	lib/netdev-provider.h \
 	lib/packets.c \
 	lib/packets.h
+
+# The userspace datapath: deferred freeing, megaflow classifier, exact-match
+# cache, upcall channels.
+lib_libovs_a_SOURCES += \
+	lib/dp-epoch.c \
+	lib/dpctl.c \
+	lib/dpctl.h \
+	lib/dpif.c \
+	lib/dpif.h \
+	lib/dpif-netdev.c \
+	lib/dpif-netdev.h \
+	lib/dpif-provider.h \
+	lib/dp-epoch.h \
+	lib/dpcls.c \
+	lib/dpcls.h \
+	lib/dpif-channel.c \
+	lib/dpif-channel.h \
+	lib/emc.c \
+	lib/emc.h \
+	lib/pcap-file.c \
+	lib/pcap-file.h \
+	lib/upcall-sink.c \
+	lib/upcall-sink.h

@@ -209,10 +209,28 @@ tests_unit_test_ofport_numbers_SOURCES = \
 tests_unit_test_ofport_numbers_CFLAGS = $(UNIT_TEST_FLAGS)
 tests_unit_test_ofport_numbers_LDADD = $(UNIT_TEST_LIBS)
 
+# Unit suites: the userspace datapath.
+UNIT_TESTS += \
+	tests/unit/test-dpcls \
+	tests/unit/test-dpif-channel \
+	tests/unit/test-dpif-netdev
+tests_unit_test_dpif_netdev_SOURCES = tests/unit/test-dpif-netdev.c
+tests_unit_test_dpif_netdev_CFLAGS = $(UNIT_TEST_FLAGS)
+tests_unit_test_dpif_netdev_LDADD = $(UNIT_TEST_LIBS)
+tests_unit_test_dpcls_SOURCES = tests/unit/test-dpcls.c
+tests_unit_test_dpcls_CFLAGS = $(UNIT_TEST_FLAGS)
+tests_unit_test_dpcls_LDADD = $(UNIT_TEST_LIBS)
+tests_unit_test_dpif_channel_SOURCES = tests/unit/test-dpif-channel.c
+tests_unit_test_dpif_channel_CFLAGS = $(UNIT_TEST_FLAGS)
+tests_unit_test_dpif_channel_LDADD = $(UNIT_TEST_LIBS)
+
 check_PROGRAMS += $(UNIT_TESTS)
 TESTS += $(UNIT_TESTS)
 
 # Helper programs the autotest suite runs (check_PROGRAMS += ...).
+check_PROGRAMS += tests/test-pcap
+tests_test_pcap_SOURCES = tests/test-pcap.c
+tests_test_pcap_LDADD = $(OVS_LIBS)
 # The datapath flow and action syntax from the command line
 # (tests/datapath-parse.at).
 check_PROGRAMS += tests/test-odp
@@ -238,6 +256,7 @@ TESTSUITE_AT = \
 	tests/ovsdb-relay.at \
 	tests/ovs-vsctl.at \
 	tests/vswitchd.at \
+	tests/datapath.at \
 	tests/datapath-parse.at \
 	tests/bench.at
 TESTSUITE = $(srcdir)/tests/testsuite

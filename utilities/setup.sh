@@ -23,7 +23,8 @@ jobs=$(nproc 2>/dev/null || echo 2)
 # Debian packages the build and the tests need.
 PACKAGES="build-essential autoconf automake libtool pkg-config
           libevent-dev libjansson-dev libssl-dev check
-          openssl python3 valgrind procps"
+          openssl python3 valgrind procps
+          iproute2 iputils-ping ethtool"
 
 # Test peers, never used by the product: Open vSwitch 3.1's own tools for the
 # interoperability tests, and the Python "ovs" library (from PyPI, in a

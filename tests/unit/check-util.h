@@ -7,6 +7,8 @@
 #define TESTS_UNIT_CHECK_UTIL_H 1
 
 #include <jansson.h>
+#include <sched.h>
+#include <stdbool.h>
 
 struct ovsdb_error;
 
@@ -16,5 +18,17 @@ json_t *check_json_parse(const char *s);
 
 /* Fails the test with ERROR's text if ERROR is nonnull (and frees it). */
 void check_ovsdb_ok(struct ovsdb_error *error);
+
+/* Waits, yielding the CPU, until COND (evaluated once per try) holds;
+ * fails the test if it never does.  The bound is a patience cap for a
+ * slow or busy machine, not a timing requirement. */
+#define CHECK_WAIT_FOR(COND)                                            \
+    do {                                                                \
+        bool ok_ = false;                                               \
+        for (long i_ = 0; !(ok_ = (COND)) && i_ < 20000000; i_++) {     \
+            sched_yield();                                              \
+        }                                                               \
+        ck_assert_msg(ok_, "timed out waiting for %s", #COND);          \
+    } while (0)
 
 #endif /* tests/unit/check-util.h */
