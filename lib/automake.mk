@@ -106,6 +106,19 @@ lib_libovs_a_SOURCES += \
 	lib/flow.h \
 	lib/types.h
 
+# The OpenFlow classifier: tuple space search with prefix tries, and the
+# RCU-style deferral and versions its lock-free readers rely on.
+lib_libovs_a_SOURCES += \
+	lib/classifier.c \
+	lib/classifier.h \
+	lib/classifier-private.h \
+	lib/cls-table.c \
+	lib/ovs-rcu.c \
+	lib/ovs-rcu.h \
+	lib/prefix-trie.c \
+	lib/prefix-trie.h \
+	lib/versions.h
+
 # Network devices.
 lib_libovs_a_SOURCES += \
 	lib/netdev.c \

@@ -1,0 +1,1182 @@
+#include <config.h>
+#include "classifier.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <arpa/inet.h>
+#include "classifier-private.h"
+#include "hash.h"
+#include "util.h"
+
+const struct cls_prefix_field_def cls_prefix_field_defs[CLS_N_PREFIX_FIELDS]
+= {
+    [CLS_PREFIX_NW_SRC] = { "nw_src", "ip_src",
+                            offsetof(struct flow, nw_src), 4 },
+    [CLS_PREFIX_NW_DST] = { "nw_dst", "ip_dst",
+                            offsetof(struct flow, nw_dst), 4 },
+    [CLS_PREFIX_IPV6_SRC] = { "ipv6_src", NULL,
+                              offsetof(struct flow, ipv6_src), 16 },
+    [CLS_PREFIX_IPV6_DST] = { "ipv6_dst", NULL,
+                              offsetof(struct flow, ipv6_dst), 16 },
+    [CLS_PREFIX_TUN_SRC] = { "tun_src", NULL,
+                             offsetof(struct flow, tunnel.ip_src), 4 },
+    [CLS_PREFIX_TUN_DST] = { "tun_dst", NULL,
+                             offsetof(struct flow, tunnel.ip_dst), 4 },
+};
+
+/* The transport ports, as one 32-bit big-endian value (tp_src first). */
+#define PORTS_OFS offsetof(struct flow, tp_src)
+_Static_assert(offsetof(struct flow, tp_dst) == PORTS_OFS + 2,
+               "tp_dst follows tp_src");
+
+static void publish_subtables(struct classifier *);
+
+/* Rules. */
+
+void
+cls_rule_init(struct cls_rule *rule, const struct flow *flow,
+              const struct flow_wildcards *wc, int priority)
+{
+    rule->priority = priority;
+    rule->flow = miniflow_create_masked(flow, wc);
+    rule->mask = miniflow_create(&wc->masks);
+    atomic_init(&rule->cls_match, NULL);
+}
+
+void
+cls_rule_clone(struct cls_rule *dst, const struct cls_rule *src)
+{
+    dst->priority = src->priority;
+    dst->flow = xmemdup(src->flow, miniflow_size(miniflow_n_values(src->flow)));
+    dst->mask = xmemdup(src->mask, miniflow_size(miniflow_n_values(src->mask)));
+    atomic_init(&dst->cls_match, NULL);
+}
+
+void
+cls_rule_destroy(struct cls_rule *rule)
+{
+    ovs_assert(!ovsrcu_get_protected(&rule->cls_match));
+    free(rule->flow);
+    free(rule->mask);
+    rule->flow = rule->mask = NULL;
+}
+
+void
+cls_rule_get_match(const struct cls_rule *rule, struct flow *flow,
+                   struct flow_wildcards *wc)
+{
+    miniflow_expand(rule->flow, flow);
+    miniflow_expand(rule->mask, &wc->masks);
+}
+
+bool
+cls_rule_same_match(const struct cls_rule *a, const struct cls_rule *b)
+{
+    return miniflow_equal(a->mask, b->mask) && miniflow_equal(a->flow, b->flow);
+}
+
+bool
+cls_rule_equal(const struct cls_rule *a, const struct cls_rule *b)
+{
+    return a->priority == b->priority && cls_rule_same_match(a, b);
+}
+
+bool
+cls_rule_is_catchall(const struct cls_rule *rule)
+{
+    for (unsigned int i = 0; i < miniflow_n_values(rule->mask); i++) {
+        if (rule->mask->values[i]) {
+            return false;
+        }
+    }
+    return true;
+}
+
+bool
+cls_rule_matches_flow(const struct cls_rule *rule, const struct flow *flow)
+{
+    return flow_equal_in_minimask(flow, rule->mask, rule->flow);
+}
+
+bool
+cls_rule_is_loose_match(const struct cls_rule *rule,
+                        const struct cls_rule *criteria)
+{
+    unsigned int n = 0;
+    for (uint64_t m = criteria->mask->map; m; m &= m - 1, n++) {
+        unsigned int w = __builtin_ctzll(m);
+        uint64_t cmask = criteria->mask->values[n];
+        if (cmask & ~miniflow_get(rule->mask, w)) {
+            return false;
+        }
+        if ((miniflow_get(rule->flow, w) & cmask)
+            != miniflow_get(criteria->flow, w)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+bool
+cls_rule_visible_in_version(const struct cls_rule *rule,
+                            ovs_version_t version)
+{
+    const struct cls_match *m = ovsrcu_get(&rule->cls_match);
+    return m && cls_match_visible(m, version);
+}
+
+void
+cls_rule_make_invisible_in_version(const struct cls_rule *rule,
+                                   ovs_version_t version)
+{
+    struct cls_match *m = ovsrcu_get_protected(&rule->cls_match);
+    ovs_assert(m && version > m->add_version);
+    atomic_store_explicit(&m->remove_version, version, memory_order_relaxed);
+}
+
+void
+cls_rule_restore_visibility(const struct cls_rule *rule)
+{
+    struct cls_match *m = ovsrcu_get_protected(&rule->cls_match);
+    ovs_assert(m);
+    atomic_store_explicit(&m->remove_version, OVS_VERSION_NOT_REMOVED,
+                          memory_order_relaxed);
+}
+
+/* Prefix fields. */
+
+bool
+cls_prefix_field_from_name(const char *name, enum cls_prefix_field *field)
+{
+    for (int i = 0; i < CLS_N_PREFIX_FIELDS; i++) {
+        const struct cls_prefix_field_def *d = &cls_prefix_field_defs[i];
+        if (!strcmp(name, d->name) || (d->alias && !strcmp(name, d->alias))) {
+            *field = i;
+            return true;
+        }
+    }
+    return false;
+}
+
+const char *
+cls_prefix_field_name(enum cls_prefix_field field)
+{
+    return field < CLS_N_PREFIX_FIELDS ? cls_prefix_field_defs[field].name
+                                       : "<unknown>";
+}
+
+/* Copies the N bytes at byte offset OFS of the flow MF stands for. */
+static void
+miniflow_read_bytes(const struct miniflow *mf, size_t ofs, size_t n,
+                    void *dst_)
+{
+    uint8_t *dst = dst_;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t word = miniflow_get(mf, (ofs + i) / 8);
+        memcpy(&dst[i], (uint8_t *) &word + (ofs + i) % 8, 1);
+    }
+}
+
+/* The length of the CIDR mask of FIELD in MASK, or 0 if FIELD is not
+ * matched or not on a prefix. */
+static unsigned int
+mask_prefix_len(const struct miniflow *mask, enum cls_prefix_field field)
+{
+    const struct cls_prefix_field_def *d = &cls_prefix_field_defs[field];
+    uint8_t bytes[16];
+    uint32_t words[4];
+    miniflow_read_bytes(mask, d->ofs, d->n_bytes, bytes);
+    prefix_trie_key_from_be(words, bytes, d->n_bytes);
+    unsigned int plen = 0;
+    unsigned int i = 0;
+    for (; i < d->n_bytes / 4 && words[i] == UINT32_MAX; i++) {
+        plen += 32;
+    }
+    if (i < d->n_bytes / 4) {
+        uint32_t w = words[i];
+        unsigned int ones = w ? __builtin_clz(~w) : 0;
+        if (ones < 32 && (w << ones)) {
+            return 0;           /* Not contiguous. */
+        }
+        plen += ones;
+        for (i++; i < d->n_bytes / 4; i++) {
+            if (words[i]) {
+                return 0;
+            }
+        }
+    }
+    return plen;
+}
+
+static void
+rule_prefix_key(const struct cls_rule *rule, enum cls_prefix_field field,
+                uint32_t key[4])
+{
+    const struct cls_prefix_field_def *d = &cls_prefix_field_defs[field];
+    uint8_t bytes[16];
+    miniflow_read_bytes(rule->flow, d->ofs, d->n_bytes, bytes);
+    prefix_trie_key_from_be(key, bytes, d->n_bytes);
+}
+
+static uint32_t
+rule_ports_key(const struct cls_rule *rule, uint32_t ports_mask)
+{
+    uint32_t key;
+    uint8_t bytes[4];
+    miniflow_read_bytes(rule->flow, PORTS_OFS, 4, bytes);
+    prefix_trie_key_from_be(&key, bytes, 4);
+    return key & ports_mask;
+}
+
+/* Adds (ADD) or removes RULE's prefixes in every trie that applies. */
+static void
+tries_update_rule(struct cls_tries *tries, const struct cls_subtable *st,
+                  const struct cls_rule *rule, bool add)
+{
+    for (unsigned int i = 0; tries && i < tries->n; i++) {
+        struct cls_trie *t = &tries->tries[i];
+        unsigned int plen = st->plen[t->field];
+        if (plen) {
+            uint32_t key[4];
+            rule_prefix_key(rule, t->field, key);
+            if (add) {
+                prefix_trie_insert(&t->trie, key, plen);
+            } else {
+                prefix_trie_remove(&t->trie, key, plen);
+            }
+        }
+    }
+}
+
+/* Subtables. */
+
+static void
+stage_hashes(const struct cls_subtable *st, const uint64_t values[],
+             uint32_t stage_hash[FLOW_N_STAGES], uint32_t *full)
+{
+    uint32_t h = 0;
+    for (unsigned int s = 0; s < st->n_stages; s++) {
+        const struct cls_stage *stage = &st->stages[s];
+        for (unsigned int w = stage->start; w < stage->end; w++) {
+            h = hash_add64(h, values[w]);
+        }
+        stage_hash[s] = hash_finish(h, stage->end * 8);
+    }
+    *full = st->n_stages ? stage_hash[st->n_stages - 1] : hash_finish(0, 0);
+}
+
+static struct cls_subtable *
+subtable_create(struct classifier *cls, const struct miniflow *mask,
+                uint32_t mask_hash)
+{
+    struct cls_subtable *st = xzalloc(sizeof *st);
+    st->mask = xmemdup(mask, miniflow_size(miniflow_n_values(mask)));
+    st->seq = cls->next_seq++;
+    st->max_priority = INT_MIN;
+
+    /* Words with mask bits (a miniflow_create() mask has no zero words),
+     * grouped into the stages of struct flow. */
+    unsigned int n = 0;
+    for (uint64_t m = mask->map; m; m &= m - 1, n++) {
+        st->word_idx[n] = __builtin_ctzll(m);
+        st->word_mask[n] = mask->values[n];
+    }
+    st->n_words = n;
+    unsigned int w = 0, stage_start = 0;
+    for (int s = 0; s < FLOW_N_STAGES; s++) {
+        unsigned int start = w;
+        while (w < n && st->word_idx[w] < flow_stage_end[s]) {
+            w++;
+        }
+        if (w > start) {
+            struct cls_stage *stage = &st->stages[st->n_stages++];
+            stage->start = start;
+            stage->end = w;
+            for (int f = 0; f < CLS_N_PREFIX_FIELDS; f++) {
+                unsigned int word = cls_prefix_field_defs[f].ofs / 8;
+                if (word >= stage_start && word < flow_stage_end[s]) {
+                    st->plen[f] = mask_prefix_len(mask, f);
+                    if (st->plen[f]) {
+                        stage->trie_fields |= 1u << f;
+                    }
+                }
+            }
+        }
+        stage_start = flow_stage_end[s];
+    }
+    for (unsigned int s = 0; s + 1 < st->n_stages; s++) {
+        ovsrcu_set_hidden(&st->stages[s].index, cls_hset_create(8));
+    }
+    ovsrcu_set_hidden(&st->rules, cls_rtable_create(8));
+
+    /* A ports trie pays off only when the ports are all the last stage
+     * holds: then a miss there can be explained by port bits alone. */
+    if (st->n_stages) {
+        const struct cls_stage *last = &st->stages[st->n_stages - 1];
+        unsigned int ports_word = PORTS_OFS / 8;
+        if (last->end - last->start == 1
+            && st->word_idx[last->start] == ports_word) {
+            struct flow mflow;
+            miniflow_expand(mask, &mflow);
+            uint64_t word = flow_u64s_const(&mflow)[ports_word];
+            uint32_t ports;
+            prefix_trie_key_from_be(&ports, (uint8_t *) &mflow + PORTS_OFS,
+                                    4);
+            uint64_t ports_only = 0;
+            memcpy((uint8_t *) &ports_only + PORTS_OFS % 8,
+                   (uint8_t *) &mflow + PORTS_OFS, 4);
+            if (ports && word == ports_only) {
+                st->ports_mask = ports;
+                st->ports_plen = 32 - __builtin_ctz(ports);
+            }
+        }
+    }
+    prefix_trie_init(&st->ports_trie);
+
+    hmap_insert(&cls->subtables, &st->hmap_node, mask_hash);
+    return st;
+}
+
+static void
+subtable_free(struct cls_subtable *st)
+{
+    for (unsigned int s = 0; s < st->n_stages; s++) {
+        free(ovsrcu_get_protected(&st->stages[s].index));
+    }
+    free(ovsrcu_get_protected(&st->rules));
+    prefix_trie_destroy(&st->ports_trie);
+    free(st->mask);
+    free(st);
+}
+
+static struct cls_subtable *
+find_subtable(const struct classifier *cls, const struct miniflow *mask,
+              uint32_t mask_hash)
+{
+    struct cls_subtable *st;
+    HMAP_FOR_EACH_WITH_HASH (st, hmap_node, mask_hash, &cls->subtables) {
+        if (miniflow_equal(st->mask, mask)) {
+            return st;
+        }
+    }
+    return NULL;
+}
+
+static int
+compare_entries(const void *a_, const void *b_)
+{
+    const struct cls_subtable_entry *a = a_, *b = b_;
+    if (a->max_priority != b->max_priority) {
+        return a->max_priority > b->max_priority ? -1 : 1;
+    }
+    return a->subtable->seq < b->subtable->seq ? -1 : 1;
+}
+
+static void
+publish_subtables(struct classifier *cls)
+{
+    size_t n = hmap_count(&cls->subtables);
+    struct cls_subtable_vec *vec = xmalloc(sizeof *vec
+                                           + n * sizeof vec->entries[0]);
+    struct cls_subtable *st;
+    size_t i = 0;
+    HMAP_FOR_EACH (st, hmap_node, &cls->subtables) {
+        vec->entries[i].max_priority = st->max_priority;
+        vec->entries[i].subtable = st;
+        i++;
+    }
+    vec->n = n;
+    qsort(vec->entries, n, sizeof vec->entries[0], compare_entries);
+    struct cls_subtable_vec *old = ovsrcu_get_protected(&cls->subtables_vec);
+    ovsrcu_set(&cls->subtables_vec, vec);
+    ovsrcu_postpone(free, old);
+    cls->vec_dirty = false;
+}
+
+static void
+subtables_changed(struct classifier *cls)
+{
+    cls->vec_dirty = true;
+    if (cls->publish) {
+        publish_subtables(cls);
+    }
+}
+
+/* Classifier. */
+
+void
+classifier_init(struct classifier *cls)
+{
+    ovsrcu_set_hidden(&cls->subtables_vec, xzalloc(sizeof(struct cls_subtable_vec)));
+    ovsrcu_set_hidden(&cls->tries, NULL);
+    hmap_init(&cls->subtables);
+    cls->n_rules = 0;
+    cls->next_seq = 0;
+    cls->publish = true;
+    cls->vec_dirty = false;
+    cls->n_prefix_fields = 0;
+    static const enum cls_prefix_field defaults[] = {
+        CLS_PREFIX_NW_DST, CLS_PREFIX_NW_SRC
+    };
+    classifier_set_prefix_fields(cls, defaults, ARRAY_SIZE(defaults));
+}
+
+static void
+tries_free(struct cls_tries *tries)
+{
+    if (tries) {
+        for (unsigned int i = 0; i < tries->n; i++) {
+            prefix_trie_destroy(&tries->tries[i].trie);
+        }
+        free(tries);
+    }
+}
+
+void
+classifier_destroy(struct classifier *cls)
+{
+    struct cls_subtable *st;
+    HMAP_FOR_EACH_POP (st, hmap_node, &cls->subtables) {
+        struct cls_rtable *t = ovsrcu_get_protected(&st->rules);
+        for (size_t i = 0; i <= t->mask; i++) {
+            struct cls_match *m = ovsrcu_get_protected(&t->slots[i].head);
+            if (m == CLS_TOMBSTONE) {
+                continue;
+            }
+            while (m) {
+                struct cls_match *next = ovsrcu_get_protected(&m->next);
+                atomic_store(&((struct cls_rule *) m->cls_rule)->cls_match,
+                             NULL);
+                free(m);
+                m = next;
+            }
+        }
+        subtable_free(st);
+    }
+    hmap_destroy(&cls->subtables);
+    free(ovsrcu_get_protected(&cls->subtables_vec));
+    tries_free(ovsrcu_get_protected(&cls->tries));
+    cls->n_rules = 0;
+}
+
+/* Calls FUNC(M, AUX) for every rule record in ST. */
+static void
+subtable_for_each_match(const struct cls_subtable *st,
+                        void (*func)(const struct cls_match *, void *),
+                        void *aux)
+{
+    const struct cls_rtable *t = ovsrcu_get_protected(&st->rules);
+    for (size_t i = 0; i <= t->mask; i++) {
+        const struct cls_match *m = ovsrcu_get_protected(&t->slots[i].head);
+        if (m == CLS_TOMBSTONE) {
+            continue;
+        }
+        for (; m; m = ovsrcu_get_protected(&m->next)) {
+            func(m, aux);
+        }
+    }
+}
+
+struct fill_tries_aux {
+    struct cls_tries *tries;
+    const struct cls_subtable *st;
+};
+
+static void
+fill_tries_cb(const struct cls_match *m, void *aux_)
+{
+    struct fill_tries_aux *aux = aux_;
+    tries_update_rule(aux->tries, aux->st, m->cls_rule, true);
+}
+
+bool
+classifier_set_prefix_fields(struct classifier *cls,
+                             const enum cls_prefix_field *fields,
+                             unsigned int n)
+{
+    if (n > CLS_MAX_TRIES) {
+        return false;
+    }
+    uint8_t seen = 0;
+    for (unsigned int i = 0; i < n; i++) {
+        if (fields[i] >= CLS_N_PREFIX_FIELDS || seen & (1u << fields[i])) {
+            return false;
+        }
+        seen |= 1u << fields[i];
+    }
+    if (n == cls->n_prefix_fields
+        && !memcmp(fields, cls->prefix_fields, n * sizeof *fields)) {
+        return true;
+    }
+
+    struct cls_tries *tries = NULL;
+    if (n) {
+        tries = xzalloc(sizeof *tries);
+        tries->n = n;
+        tries->fields = seen;
+        for (unsigned int i = 0; i < n; i++) {
+            tries->tries[i].field = fields[i];
+            prefix_trie_init(&tries->tries[i].trie);
+        }
+        struct cls_subtable *st;
+        HMAP_FOR_EACH (st, hmap_node, &cls->subtables) {
+            struct fill_tries_aux aux = { tries, st };
+            subtable_for_each_match(st, fill_tries_cb, &aux);
+        }
+    }
+    struct cls_tries *old = ovsrcu_get_protected(&cls->tries);
+    ovsrcu_set(&cls->tries, tries);
+    if (old) {
+        ovsrcu_postpone(tries_free, old);
+    }
+    memcpy(cls->prefix_fields, fields, n * sizeof *fields);
+    cls->n_prefix_fields = n;
+    return true;
+}
+
+static struct cls_match *
+match_create(const struct cls_subtable *st, const struct cls_rule *rule,
+             ovs_version_t version)
+{
+    struct cls_match *m = xzalloc(sizeof *m + st->n_words * sizeof(uint64_t));
+    for (unsigned int i = 0; i < st->n_words; i++) {
+        m->values[i] = miniflow_get(rule->flow, st->word_idx[i])
+                       & st->word_mask[i];
+    }
+    stage_hashes(st, m->values, m->stage_hash, &m->hash);
+    m->cls_rule = rule;
+    m->priority = rule->priority;
+    m->add_version = version;
+    atomic_init(&m->remove_version, OVS_VERSION_NOT_REMOVED);
+    m->subtable = (struct cls_subtable *) st;
+    atomic_init(&m->next, NULL);
+    return m;
+}
+
+static void
+subtable_update_max_on_insert(struct classifier *cls, struct cls_subtable *st,
+                              int priority)
+{
+    if (priority > st->max_priority) {
+        st->max_priority = priority;
+        st->max_count = 1;
+        subtables_changed(cls);
+    } else if (priority == st->max_priority) {
+        st->max_count++;
+    }
+}
+
+static const struct cls_rule *
+insert__(struct classifier *cls, const struct cls_rule *rule,
+         ovs_version_t version, bool replace)
+{
+    ovs_assert(!ovsrcu_get_protected(&rule->cls_match));
+    uint32_t mask_hash = miniflow_hash(rule->mask, 0);
+    struct cls_subtable *st = find_subtable(cls, rule->mask, mask_hash);
+    bool new_subtable = !st;
+    if (!st) {
+        st = subtable_create(cls, rule->mask, mask_hash);
+    }
+    struct cls_match *m = match_create(st, rule, version);
+    struct cls_rtable *t = ovsrcu_get_protected(&st->rules);
+    struct cls_match *head = cls_rtable_find_head(t, m->hash, m->values,
+                                                  st->n_words);
+    if (head) {
+        /* Find where M goes in the list, and a rule it replaces. */
+        OVSRCU_TYPE(struct cls_match *) *prevp = NULL;
+        struct cls_match *iter = head, *prev = NULL;
+        for (; iter; prev = iter, iter = ovsrcu_get_protected(&iter->next)) {
+            if (iter->priority == rule->priority
+                && cls_match_visible(iter, version)) {
+                ovs_assert(replace);
+                /* M takes ITER's place, including its rank in ties. */
+                m->seq = iter->seq;
+                atomic_init(&m->next, ovsrcu_get_protected(&iter->next));
+                if (prev) {
+                    ovsrcu_set(&prev->next, m);
+                } else {
+                    cls_rtable_replace_head(t, iter, m);
+                }
+                atomic_store(&((struct cls_rule *) rule)->cls_match, m);
+                const struct cls_rule *old = iter->cls_rule;
+                atomic_store(&((struct cls_rule *) old)->cls_match, NULL);
+                ovsrcu_postpone(free, iter);
+                return old;
+            }
+        }
+        m->seq = cls->next_seq++;
+        prev = NULL;
+        for (iter = head; iter && cls_match_outranks(iter, m);
+             prev = iter, iter = ovsrcu_get_protected(&iter->next)) {
+            continue;
+        }
+        atomic_init(&m->next, iter);
+        prevp = prev ? &prev->next : NULL;
+        if (prevp) {
+            ovsrcu_set(prevp, m);
+        } else {
+            cls_rtable_replace_head(t, head, m);
+        }
+    } else {
+        m->seq = cls->next_seq++;
+        for (unsigned int s = 0; s + 1 < st->n_stages; s++) {
+            cls_hset_add(&st->stages[s], m->stage_hash[s]);
+        }
+        cls_rtable_insert(&st->rules, m);
+    }
+    atomic_store(&((struct cls_rule *) rule)->cls_match, m);
+
+    tries_update_rule(ovsrcu_get_protected(&cls->tries), st, rule, true);
+    if (st->ports_plen) {
+        uint32_t key = rule_ports_key(rule, st->ports_mask);
+        prefix_trie_insert(&st->ports_trie, &key, st->ports_plen);
+    }
+    st->n_rules++;
+    cls->n_rules++;
+    if (new_subtable) {
+        st->max_priority = rule->priority;
+        st->max_count = 1;
+        subtables_changed(cls);
+    } else {
+        subtable_update_max_on_insert(cls, st, rule->priority);
+    }
+    return NULL;
+}
+
+void
+classifier_insert(struct classifier *cls, const struct cls_rule *rule,
+                  ovs_version_t version)
+{
+    insert__(cls, rule, version, false);
+}
+
+const struct cls_rule *
+classifier_replace(struct classifier *cls, const struct cls_rule *rule,
+                   ovs_version_t version)
+{
+    return insert__(cls, rule, version, true);
+}
+
+struct max_aux {
+    int max;
+    unsigned int count;
+};
+
+static void
+max_cb(const struct cls_match *m, void *aux_)
+{
+    struct max_aux *aux = aux_;
+    if (m->priority > aux->max) {
+        aux->max = m->priority;
+        aux->count = 1;
+    } else if (m->priority == aux->max) {
+        aux->count++;
+    }
+}
+
+bool
+classifier_remove(struct classifier *cls, const struct cls_rule *rule)
+{
+    struct cls_match *m = ovsrcu_get_protected(&rule->cls_match);
+    if (!m) {
+        return false;
+    }
+    struct cls_subtable *st = m->subtable;
+    struct cls_rtable *t = ovsrcu_get_protected(&st->rules);
+    struct cls_match *head = cls_rtable_find_head(t, m->hash, m->values,
+                                                  st->n_words);
+    ovs_assert(head);
+    struct cls_match *next = ovsrcu_get_protected(&m->next);
+    if (head == m) {
+        if (next) {
+            cls_rtable_replace_head(t, m, next);
+        } else {
+            cls_rtable_remove(&st->rules, m);
+            for (unsigned int s = 0; s + 1 < st->n_stages; s++) {
+                cls_hset_sub(&st->stages[s], m->stage_hash[s]);
+            }
+        }
+    } else {
+        struct cls_match *prev = head;
+        while (ovsrcu_get_protected(&prev->next) != m) {
+            prev = ovsrcu_get_protected(&prev->next);
+            ovs_assert(prev);
+        }
+        ovsrcu_set(&prev->next, next);
+    }
+    atomic_store(&((struct cls_rule *) rule)->cls_match, NULL);
+    ovsrcu_postpone(free, m);
+
+    tries_update_rule(ovsrcu_get_protected(&cls->tries), st, rule, false);
+    if (st->ports_plen) {
+        uint32_t key = rule_ports_key(rule, st->ports_mask);
+        prefix_trie_remove(&st->ports_trie, &key, st->ports_plen);
+    }
+    cls->n_rules--;
+    if (!--st->n_rules) {
+        hmap_remove(&cls->subtables, &st->hmap_node);
+        /* Lookups find subtables only through the published order, so it
+         * must be republished now, before the subtable goes. */
+        publish_subtables(cls);
+        ovsrcu_postpone(subtable_free, st);
+    } else if (rule->priority == st->max_priority && !--st->max_count) {
+        struct max_aux aux = { INT_MIN, 0 };
+        subtable_for_each_match(st, max_cb, &aux);
+        st->max_priority = aux.max;
+        st->max_count = aux.count;
+        subtables_changed(cls);
+    }
+    return true;
+}
+
+void
+classifier_defer(struct classifier *cls)
+{
+    cls->publish = false;
+}
+
+void
+classifier_publish(struct classifier *cls)
+{
+    cls->publish = true;
+    if (cls->vec_dirty) {
+        publish_subtables(cls);
+    }
+}
+
+size_t
+classifier_count(const struct classifier *cls)
+{
+    return cls->n_rules;
+}
+
+bool
+classifier_is_empty(const struct classifier *cls)
+{
+    return !cls->n_rules;
+}
+
+size_t
+classifier_n_subtables(const struct classifier *cls)
+{
+    return hmap_count(&cls->subtables);
+}
+
+/* Lookup. */
+
+struct trie_ctx {
+    bool done;
+    unsigned int maskbits;
+    struct prefix_plens plens;
+};
+
+/* ORs into WC the subtable's mask words at positions [0, END). */
+static inline void
+fold_mask(uint64_t *wc, const struct cls_subtable *st, unsigned int end)
+{
+    for (unsigned int i = 0; i < end; i++) {
+        wc[st->word_idx[i]] |= st->word_mask[i];
+    }
+}
+
+/* ORs the first N_BITS bits of prefix field D into WC. */
+static void
+wc_set_prefix(struct flow_wildcards *wc, const struct cls_prefix_field_def *d,
+              unsigned int n_bits)
+{
+    uint8_t *p = (uint8_t *) &wc->masks + d->ofs;
+    unsigned int full = n_bits / 8;
+    memset(p, 0xff, full);
+    if (n_bits % 8) {
+        p[full] |= (uint8_t) (0xff << (8 - n_bits % 8));
+    }
+}
+
+/* Whether a trie rules ST out in STAGE; if so, ORs into WC the address
+ * bits that showed it.  A subtable whose prefix length L on the field is
+ * not among the lengths matching the packet cannot match; the first
+ * min(L, maskbits) bits of the address are enough to say so (see
+ * prefix-trie.h). */
+static inline bool
+tries_rule_out(const struct cls_subtable *st, const struct cls_stage *stage,
+               const struct cls_tries *tries, struct trie_ctx ctx[],
+               const struct flow *flow, struct flow_wildcards *wc)
+{
+    if (!(stage->trie_fields & tries->fields)) {
+        return false;
+    }
+    for (unsigned int i = 0; i < tries->n; i++) {
+        const struct cls_trie *t = &tries->tries[i];
+        unsigned int plen = st->plen[t->field];
+        if (!plen || !(stage->trie_fields & (1u << t->field))) {
+            continue;
+        }
+        const struct cls_prefix_field_def *d = &cls_prefix_field_defs[t->field];
+        if (!ctx[i].done) {
+            uint32_t key[4];
+            prefix_trie_key_from_be(key, (const uint8_t *) flow + d->ofs,
+                                    d->n_bytes);
+            ctx[i].maskbits = prefix_trie_lookup(&t->trie, key,
+                                                 d->n_bytes * 8,
+                                                 &ctx[i].plens);
+            ctx[i].done = true;
+        }
+        if (!prefix_plens_has(&ctx[i].plens, plen)) {
+            wc_set_prefix(wc, d, MIN(plen, ctx[i].maskbits));
+            return true;
+        }
+    }
+    return false;
+}
+
+static inline bool
+match_values_equal(const struct cls_subtable *st, const uint64_t *fw,
+                   const struct cls_match *m)
+{
+    for (unsigned int i = 0; i < st->n_words; i++) {
+        if ((fw[st->word_idx[i]] & st->word_mask[i]) != m->values[i]) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* The first rule visible at VERSION in the list whose match equals FLOW's
+ * under ST's mask, given the hash of those words. */
+static inline const struct cls_match *
+find_visible(const struct cls_subtable *st, const uint64_t *fw,
+             uint32_t hash, ovs_version_t version)
+{
+    const struct cls_rtable *t = ovsrcu_get(&st->rules);
+    for (size_t i = hash & t->mask;; i = (i + 1) & t->mask) {
+        const struct cls_match *head = ovsrcu_get(&t->slots[i].head);
+        if (!head) {
+            return NULL;
+        }
+        if (head != CLS_TOMBSTONE
+            && atomic_load_explicit(&t->slots[i].hash,
+                                    memory_order_relaxed) == hash
+            && match_values_equal(st, fw, head)) {
+            for (const struct cls_match *m = head; m;
+                 m = ovsrcu_get(&m->next)) {
+                if (cls_match_visible(m, version)) {
+                    return m;
+                }
+            }
+            return NULL;
+        }
+    }
+}
+
+static inline uint32_t
+hash_range(const struct cls_subtable *st, const uint64_t *fw,
+           unsigned int start, unsigned int end, uint32_t h)
+{
+    for (unsigned int w = start; w < end; w++) {
+        h = hash_add64(h, fw[st->word_idx[w]] & st->word_mask[w]);
+    }
+    return h;
+}
+
+static const struct cls_match *
+find_match(const struct cls_subtable *st, const struct flow *flow,
+           ovs_version_t version)
+{
+    const uint64_t *fw = flow_u64s_const(flow);
+    uint32_t hash = hash_finish(hash_range(st, fw, 0, st->n_words, 0),
+                                st->n_words * 8);
+    return find_visible(st, fw, hash, version);
+}
+
+static const struct cls_match *
+find_match_wc(const struct cls_subtable *st, const struct flow *flow,
+              ovs_version_t version, const struct cls_tries *tries,
+              struct trie_ctx ctx[], struct flow_wildcards *wc)
+{
+    const uint64_t *fw = flow_u64s_const(flow);
+    uint64_t *ww = flow_u64s(&wc->masks);
+    uint32_t h = 0;
+    unsigned int last = st->n_stages - 1;
+
+    for (unsigned int s = 0; s < last; s++) {
+        const struct cls_stage *stage = &st->stages[s];
+        if (tries && tries_rule_out(st, stage, tries, ctx, flow, wc)) {
+            fold_mask(ww, st, stage->start);
+            return NULL;
+        }
+        h = hash_range(st, fw, stage->start, stage->end, h);
+        if (!cls_stage_contains(stage, hash_finish(h, stage->end * 8))) {
+            fold_mask(ww, st, stage->end);
+            return NULL;
+        }
+    }
+
+    const struct cls_stage *stage = &st->stages[last];
+    if (tries && tries_rule_out(st, stage, tries, ctx, flow, wc)) {
+        fold_mask(ww, st, stage->start);
+        return NULL;
+    }
+    h = hash_range(st, fw, stage->start, stage->end, h);
+    const struct cls_match *m = find_visible(st, fw,
+                                             hash_finish(h, st->n_words * 8),
+                                             version);
+    if (!m && st->ports_plen) {
+        /* Only the port bits that the rules' ports disagree on. */
+        uint32_t key;
+        struct prefix_plens plens;
+        prefix_trie_key_from_be(&key, (const uint8_t *) flow + PORTS_OFS, 4);
+        key &= st->ports_mask;
+        unsigned int mbits = prefix_trie_lookup(&st->ports_trie, &key,
+                                                st->ports_plen, &plens);
+        uint32_t bits = htonl(st->ports_mask
+                              & (mbits ? UINT32_MAX << (32 - mbits) : 0));
+        uint32_t cur;
+        memcpy(&cur, (uint8_t *) &wc->masks + PORTS_OFS, 4);
+        cur |= bits;
+        memcpy((uint8_t *) &wc->masks + PORTS_OFS, &cur, 4);
+        fold_mask(ww, st, stage->start);
+        return NULL;
+    }
+    fold_mask(ww, st, st->n_words);
+    return m;
+}
+
+const struct cls_rule *
+classifier_lookup(const struct classifier *cls, ovs_version_t version,
+                  const struct flow *flow, struct flow_wildcards *wc)
+{
+    ovsrcu_register();
+    const struct cls_subtable_vec *vec = ovsrcu_get(&cls->subtables_vec);
+    const struct cls_tries *tries = wc ? ovsrcu_get(&cls->tries) : NULL;
+    struct trie_ctx ctx[CLS_MAX_TRIES];
+    for (unsigned int i = 0; i < CLS_MAX_TRIES; i++) {
+        ctx[i].done = false;
+    }
+
+    const struct cls_match *best = NULL;
+    for (size_t i = 0; i < vec->n; i++) {
+        const struct cls_subtable_entry *e = &vec->entries[i];
+        /* At equal priority an earlier rule may still be ahead. */
+        if (best && e->max_priority < best->priority) {
+            break;
+        }
+        const struct cls_subtable *st = e->subtable;
+        const struct cls_match *m;
+        if (!st->n_stages) {
+            m = find_visible(st, flow_u64s_const(flow), hash_finish(0, 0),
+                             version);
+        } else if (wc) {
+            m = find_match_wc(st, flow, version, tries, ctx, wc);
+        } else {
+            m = find_match(st, flow, version);
+        }
+        if (m && (!best || cls_match_outranks(m, best))) {
+            best = m;
+        }
+    }
+    return best ? best->cls_rule : NULL;
+}
+
+/* Exact finds. */
+
+static const struct cls_match *
+find_exact(const struct classifier *cls, const struct miniflow *flow,
+           const struct miniflow *mask, int priority, ovs_version_t version)
+{
+    const struct cls_subtable_vec *vec = ovsrcu_get(&cls->subtables_vec);
+    for (size_t i = 0; i < vec->n; i++) {
+        const struct cls_subtable *st = vec->entries[i].subtable;
+        if (vec->entries[i].max_priority < priority
+            || st->mask->map != mask->map
+            || !miniflow_equal(st->mask, mask)) {
+            continue;
+        }
+        uint64_t values[FLOW_U64S];
+        for (unsigned int w = 0; w < st->n_words; w++) {
+            values[w] = miniflow_get(flow, st->word_idx[w]) & st->word_mask[w];
+        }
+        uint32_t stage_hash[FLOW_N_STAGES], hash;
+        stage_hashes(st, values, stage_hash, &hash);
+        const struct cls_match *m = cls_rtable_find_head(
+            ovsrcu_get(&st->rules), hash, values, st->n_words);
+        for (; m; m = ovsrcu_get(&m->next)) {
+            if (m->priority == priority && cls_match_visible(m, version)) {
+                return m;
+            }
+        }
+        return NULL;
+    }
+    return NULL;
+}
+
+const struct cls_rule *
+classifier_find_rule_exactly(const struct classifier *cls,
+                             const struct cls_rule *target,
+                             ovs_version_t version)
+{
+    const struct cls_match *m = find_exact(cls, target->flow, target->mask,
+                                           target->priority, version);
+    return m ? m->cls_rule : NULL;
+}
+
+const struct cls_rule *
+classifier_find_match_exactly(const struct classifier *cls,
+                              const struct flow *flow,
+                              const struct flow_wildcards *wc, int priority,
+                              ovs_version_t version)
+{
+    struct cls_rule target;
+    cls_rule_init(&target, flow, wc, priority);
+    const struct cls_rule *r = classifier_find_rule_exactly(cls, &target,
+                                                            version);
+    cls_rule_destroy(&target);
+    return r;
+}
+
+/* Whether two matches can both match one packet: they agree wherever both
+ * masks care. */
+static bool
+matches_overlap(const struct cls_rule *a, const struct cls_rule *b)
+{
+    unsigned int n = 0;
+    for (uint64_t m = a->mask->map; m; m &= m - 1, n++) {
+        unsigned int w = __builtin_ctzll(m);
+        uint64_t both = a->mask->values[n] & miniflow_get(b->mask, w);
+        if ((miniflow_get(a->flow, w) ^ miniflow_get(b->flow, w)) & both) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* Iteration. */
+
+static bool
+cursor_wants(const struct cls_cursor *c, const struct cls_match *m)
+{
+    return cls_match_visible(m, c->version)
+           && (!c->target || cls_rule_is_loose_match(m->cls_rule, c->target));
+}
+
+/* Whether ST's mask covers all of the target's, a precondition for any of
+ * its rules to be a loose match. */
+static bool
+subtable_may_match_target(const struct cls_subtable *st,
+                          const struct cls_rule *target)
+{
+    if (!target) {
+        return true;
+    }
+    unsigned int n = 0;
+    for (uint64_t m = target->mask->map; m; m &= m - 1, n++) {
+        if (target->mask->values[n]
+            & ~miniflow_get(st->mask, __builtin_ctzll(m))) {
+            return false;
+        }
+    }
+    return true;
+}
+
+static const struct cls_rule *
+cursor_advance(struct cls_cursor *c)
+{
+    /* Rest of the current list first. */
+    if (c->match) {
+        for (c->match = ovsrcu_get(&c->match->next); c->match;
+             c->match = ovsrcu_get(&c->match->next)) {
+            if (cursor_wants(c, c->match)) {
+                return c->match->cls_rule;
+            }
+        }
+        c->slot_idx++;
+    }
+    for (; c->subtable_idx < c->vec->n;
+         c->subtable_idx++, c->slot_idx = 0, c->table = NULL) {
+        const struct cls_subtable *st = c->vec->entries[c->subtable_idx].subtable;
+        if (!subtable_may_match_target(st, c->target)) {
+            continue;
+        }
+        /* The table as it was when the subtable was reached: a removal
+         * may rebuild the subtable's table, but this one stays intact
+         * until the caller quiesces. */
+        if (!c->table) {
+            c->table = ovsrcu_get(&st->rules);
+        }
+        const struct cls_rtable *t = c->table;
+        for (; c->slot_idx <= t->mask; c->slot_idx++) {
+            const struct cls_match *m = ovsrcu_get(&t->slots[c->slot_idx].head);
+            if (!m || m == CLS_TOMBSTONE) {
+                continue;
+            }
+            for (; m; m = ovsrcu_get(&m->next)) {
+                if (cursor_wants(c, m)) {
+                    c->match = m;
+                    return m->cls_rule;
+                }
+            }
+        }
+    }
+    c->match = NULL;
+    return NULL;
+}
+
+struct cls_cursor
+cls_cursor_start(const struct classifier *cls, const struct cls_rule *target,
+                 enum cls_iter_mode mode, ovs_version_t version)
+{
+    struct cls_cursor c = {
+        .cls = cls,
+        .vec = ovsrcu_get(&cls->subtables_vec),
+        .target = target && !cls_rule_is_catchall(target) ? target : NULL,
+        .mode = mode,
+        .version = version,
+    };
+    if (mode == CLS_ITER_STRICT && target) {
+        c.next = classifier_find_rule_exactly(cls, target, version);
+        c.subtable_idx = c.vec->n;
+    } else {
+        c.next = cursor_advance(&c);
+    }
+    return c;
+}
+
+const struct cls_rule *
+cls_cursor_next(struct cls_cursor *c)
+{
+    const struct cls_rule *rule = c->next;
+    if (rule) {
+        c->next = (c->mode == CLS_ITER_STRICT && c->target) || !c->match
+                  ? NULL : cursor_advance(c);
+    }
+    return rule;
+}
+
+bool
+classifier_rule_overlaps(const struct classifier *cls,
+                         const struct cls_rule *target,
+                         ovs_version_t version)
+{
+    const struct cls_subtable_vec *vec = ovsrcu_get(&cls->subtables_vec);
+    for (size_t i = 0; i < vec->n; i++) {
+        if (vec->entries[i].max_priority < target->priority) {
+            break;
+        }
+        const struct cls_subtable *st = vec->entries[i].subtable;
+        const struct cls_rtable *t = ovsrcu_get(&st->rules);
+        for (size_t j = 0; j <= t->mask; j++) {
+            const struct cls_match *m = ovsrcu_get(&t->slots[j].head);
+            if (m == CLS_TOMBSTONE) {
+                continue;
+            }
+            for (; m; m = ovsrcu_get(&m->next)) {
+                if (m->priority == target->priority
+                    && cls_match_visible(m, version)
+                    && matches_overlap(m->cls_rule, target)) {
+                    return true;
+                }
+            }
+        }
+    }
+    return false;
+}
