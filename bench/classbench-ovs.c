@@ -47,7 +47,8 @@ build(const struct cb_rule *rules, size_t n, int tries, size_t *n_entries,
       size_t *n_subtables)
 {
     struct ovs_bench *b = calloc(1, sizeof *b);
-    classifier_init(&b->cls, NULL);
+    /* The stage boundaries ofproto gives its tables. */
+    classifier_init(&b->cls, flow_segment_u64s);
     static const enum mf_field_id trie_fields[] = { MFF_IPV4_DST,
                                                     MFF_IPV4_SRC };
     classifier_set_prefix_fields(&b->cls, trie_fields, tries ? 2 : 0);

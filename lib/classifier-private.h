@@ -104,12 +104,45 @@ struct cls_subtable {
 struct cls_subtable_entry {
     int max_priority;
     struct cls_subtable *subtable;
+    /* For a subtable in a group (below): where its lookup resumes once the
+     * group's words matched, and the running hash of those words. */
+    uint8_t first_stage;
+    uint32_t pre_hash;
 };
 
-/* The order lookups visit subtables in: max_priority, descending. */
+/* Subtables whose metadata and L2 stages each hold one value (all of
+ * ClassBench's rules: dl_type=0x0800) form a group per distinct value.
+ * A lookup compares the packet with each group once instead of with each
+ * subtable, and prunes the group's subtables with the prefix tries in bulk
+ * before visiting any of them. */
+struct cls_group {
+    unsigned int n_words;
+    uint8_t word_idx[FLOW_STAGE_L2_END];
+    uint64_t mask[FLOW_STAGE_L2_END];
+    uint64_t value[FLOW_STAGE_L2_END];
+    uint64_t *members;          /* Bitmap over the vec's entries. */
+};
+
+/* What lookups read, replaced whole on any change to it.
+ *
+ * ENTRIES is the order lookups visit subtables in: max_priority,
+ * descending.  Bitmaps have one bit per entry, N_MAP_WORDS words. */
 struct cls_subtable_vec {
     size_t n;
-    struct cls_subtable_entry entries[];
+    size_t n_map_words;
+    struct cls_subtable_entry *entries;
+    const struct cls_tries *tries;
+    unsigned int n_groups;
+    struct cls_group *groups;
+    uint64_t *ungrouped;        /* Entries in no group. */
+    /* Bulk pruning by the tries on L3 fields: for trie BULK_TRIE[i],
+     * PLEN_MAPS[i] holds N_PLENS[i] bitmaps, the L'th of the grouped
+     * entries whose prefix length on the field is L (L = 0: the trie
+     * cannot rule them out). */
+    unsigned int n_bulk;
+    uint8_t bulk_trie[CLS_MAX_TRIES];
+    unsigned int n_plens[CLS_MAX_TRIES];
+    uint64_t *plen_maps[CLS_MAX_TRIES];
 };
 
 struct cls_trie {
@@ -147,8 +180,9 @@ void cls_rtable_remove(OVSRCU_TYPE(struct cls_rtable *) *,
 
 struct cls_hset *cls_hset_create(size_t n_slots);
 bool cls_hset_contains(const struct cls_hset *, uint32_t hash);
-void cls_hset_add(struct cls_stage *, uint32_t hash);
-void cls_hset_sub(struct cls_stage *, uint32_t hash);
+/* Both return true if the stage went from one hash to several or back. */
+bool cls_hset_add(struct cls_stage *, uint32_t hash);
+bool cls_hset_sub(struct cls_stage *, uint32_t hash);
 
 static inline bool
 cls_stage_contains(const struct cls_stage *stage, uint32_t hash)

@@ -373,12 +373,143 @@ compare_entries(const void *a_, const void *b_)
     return a->subtable->seq < b->subtable->seq ? -1 : 1;
 }
 
-static void
-publish_subtables(struct classifier *cls)
+/* Groups and bulk pruning (see struct cls_group). */
+#define CLS_MAX_GROUPS 16
+
+static bool
+stage_is_pre(const struct cls_subtable *st, const struct cls_stage *stage)
 {
+    return st->word_idx[stage->start] < FLOW_STAGE_L2_END;
+}
+
+/* Tries on fields of the L3 stage prune grouped subtables in bulk. */
+static bool
+is_bulk_field(enum cls_prefix_field field)
+{
+    unsigned int word = cls_prefix_field_defs[field].ofs / 8;
+    return word >= FLOW_STAGE_L2_END && word < FLOW_STAGE_L3_END;
+}
+
+static uint8_t
+bulk_fields(void)
+{
+    uint8_t fields = 0;
+    for (int f = 0; f < CLS_N_PREFIX_FIELDS; f++) {
+        if (is_bulk_field(f)) {
+            fields |= 1u << f;
+        }
+    }
+    return fields;
+}
+
+/* How many stages of ST come before L3, if each holds a single value and
+ * a later stage exists; else -1. */
+static int
+subtable_n_pre_stages(const struct cls_subtable *st)
+{
+    unsigned int n = 0;
+    while (n < st->n_stages && stage_is_pre(st, &st->stages[n])) {
+        if (!atomic_load_explicit(&st->stages[n].single,
+                                  memory_order_relaxed)) {
+            return -1;
+        }
+        n++;
+    }
+    return n < st->n_stages ? (int) n : -1;
+}
+
+static const struct cls_match *
+subtable_any_match(const struct cls_subtable *st)
+{
+    const struct cls_rtable *t = ovsrcu_get_protected(&st->rules);
+    for (size_t i = 0; i <= t->mask; i++) {
+        const struct cls_match *m = ovsrcu_get_protected(&t->slots[i].head);
+        if (m && m != CLS_TOMBSTONE) {
+            return m;
+        }
+    }
+    ovs_abort(0, "subtable without rules");
+}
+
+static inline void
+map_set(uint64_t *map, size_t i)
+{
+    map[i / 64] |= UINT64_C(1) << (i % 64);
+}
+
+/* Puts entry I of VEC in the group of its pre-L3 words, making one if
+ * needed.  Returns false if it cannot be grouped. */
+static bool
+vec_group_entry(struct cls_subtable_vec *vec, size_t i)
+{
+    struct cls_subtable_entry *e = &vec->entries[i];
+    const struct cls_subtable *st = e->subtable;
+    int n_pre = subtable_n_pre_stages(st);
+    if (n_pre < 0) {
+        return false;
+    }
+    unsigned int n_words = n_pre ? st->stages[n_pre - 1].end : 0;
+    const uint64_t *values = subtable_any_match(st)->values;
+
+    struct cls_group *g = NULL;
+    for (unsigned int j = 0; j < vec->n_groups; j++) {
+        struct cls_group *cand = &vec->groups[j];
+        if (cand->n_words == n_words
+            && !memcmp(cand->word_idx, st->word_idx, n_words)
+            && !memcmp(cand->mask, st->word_mask, n_words * 8)
+            && !memcmp(cand->value, values, n_words * 8)) {
+            g = cand;
+            break;
+        }
+    }
+    if (!g) {
+        if (vec->n_groups >= CLS_MAX_GROUPS) {
+            return false;
+        }
+        g = &vec->groups[vec->n_groups++];
+        g->n_words = n_words;
+        memcpy(g->word_idx, st->word_idx, n_words);
+        memcpy(g->mask, st->word_mask, n_words * 8);
+        memcpy(g->value, values, n_words * 8);
+        g->members = xzalloc(vec->n_map_words * 8);
+    }
+    map_set(g->members, i);
+
+    uint32_t h = 0;
+    for (unsigned int w = 0; w < n_words; w++) {
+        h = hash_add64(h, values[w]);
+    }
+    e->first_stage = n_pre;
+    e->pre_hash = h;
+    return true;
+}
+
+static void
+vec_free(struct cls_subtable_vec *vec)
+{
+    if (vec) {
+        for (unsigned int i = 0; i < vec->n_groups; i++) {
+            free(vec->groups[i].members);
+        }
+        for (unsigned int i = 0; i < vec->n_bulk; i++) {
+            free(vec->plen_maps[i]);
+        }
+        free(vec->groups);
+        free(vec->ungrouped);
+        free(vec->entries);
+        free(vec);
+    }
+}
+
+static struct cls_subtable_vec *
+vec_build(const struct classifier *cls)
+{
+    struct cls_subtable_vec *vec = xzalloc(sizeof *vec);
     size_t n = hmap_count(&cls->subtables);
-    struct cls_subtable_vec *vec = xmalloc(sizeof *vec
-                                           + n * sizeof vec->entries[0]);
+    vec->n = n;
+    vec->n_map_words = DIV_ROUND_UP(n, 64);
+    vec->entries = xzalloc(MAX(n, 1) * sizeof *vec->entries);
+    vec->tries = ovsrcu_get_protected(&cls->tries);
     struct cls_subtable *st;
     size_t i = 0;
     HMAP_FOR_EACH (st, hmap_node, &cls->subtables) {
@@ -386,11 +517,47 @@ publish_subtables(struct classifier *cls)
         vec->entries[i].subtable = st;
         i++;
     }
-    vec->n = n;
-    qsort(vec->entries, n, sizeof vec->entries[0], compare_entries);
+    qsort(vec->entries, n, sizeof *vec->entries, compare_entries);
+
+    size_t map_bytes = MAX(vec->n_map_words, 1) * 8;
+    vec->groups = xzalloc(CLS_MAX_GROUPS * sizeof *vec->groups);
+    vec->ungrouped = xzalloc(map_bytes);
+    bool *grouped = xzalloc(MAX(n, 1) * sizeof *grouped);
+    for (i = 0; i < n; i++) {
+        grouped[i] = vec_group_entry(vec, i);
+        if (!grouped[i]) {
+            map_set(vec->ungrouped, i);
+        }
+    }
+
+    const struct cls_tries *tries = vec->tries;
+    for (unsigned int t = 0; tries && t < tries->n; t++) {
+        enum cls_prefix_field field = tries->tries[t].field;
+        if (!is_bulk_field(field)) {
+            continue;
+        }
+        unsigned int b = vec->n_bulk++;
+        vec->bulk_trie[b] = t;
+        vec->n_plens[b] = cls_prefix_field_defs[field].n_bytes * 8 + 1;
+        vec->plen_maps[b] = xzalloc(vec->n_plens[b] * map_bytes);
+        for (i = 0; i < n; i++) {
+            unsigned int plen = grouped[i]
+                                ? vec->entries[i].subtable->plen[field] : 0;
+            map_set(&vec->plen_maps[b][plen * vec->n_map_words], i);
+        }
+    }
+    free(grouped);
+    return vec;
+}
+
+static void
+publish_subtables(struct classifier *cls)
+{
     struct cls_subtable_vec *old = ovsrcu_get_protected(&cls->subtables_vec);
-    ovsrcu_set(&cls->subtables_vec, vec);
-    ovsrcu_postpone(free, old);
+    ovsrcu_set(&cls->subtables_vec, vec_build(cls));
+    if (old) {
+        ovsrcu_postpone(vec_free, old);
+    }
     cls->vec_dirty = false;
 }
 
@@ -408,7 +575,7 @@ subtables_changed(struct classifier *cls)
 void
 classifier_init(struct classifier *cls)
 {
-    ovsrcu_set_hidden(&cls->subtables_vec, xzalloc(sizeof(struct cls_subtable_vec)));
+    ovsrcu_set_hidden(&cls->subtables_vec, NULL);
     ovsrcu_set_hidden(&cls->tries, NULL);
     hmap_init(&cls->subtables);
     cls->n_rules = 0;
@@ -420,6 +587,9 @@ classifier_init(struct classifier *cls)
         CLS_PREFIX_NW_DST, CLS_PREFIX_NW_SRC
     };
     classifier_set_prefix_fields(cls, defaults, ARRAY_SIZE(defaults));
+    if (!ovsrcu_get_protected(&cls->subtables_vec)) {
+        publish_subtables(cls);
+    }
 }
 
 static void
@@ -455,7 +625,7 @@ classifier_destroy(struct classifier *cls)
         subtable_free(st);
     }
     hmap_destroy(&cls->subtables);
-    free(ovsrcu_get_protected(&cls->subtables_vec));
+    vec_free(ovsrcu_get_protected(&cls->subtables_vec));
     tries_free(ovsrcu_get_protected(&cls->tries));
     cls->n_rules = 0;
 }
@@ -525,8 +695,11 @@ classifier_set_prefix_fields(struct classifier *cls,
             subtable_for_each_match(st, fill_tries_cb, &aux);
         }
     }
+    /* Lookups find the tries through the subtable order, which also holds
+     * the bulk-pruning maps for them: republish it with the new tries. */
     struct cls_tries *old = ovsrcu_get_protected(&cls->tries);
     ovsrcu_set(&cls->tries, tries);
+    publish_subtables(cls);
     if (old) {
         ovsrcu_postpone(tries_free, old);
     }
@@ -620,10 +793,15 @@ insert__(struct classifier *cls, const struct cls_rule *rule,
         }
     } else {
         m->seq = cls->next_seq++;
+        bool regroup = false;
         for (unsigned int s = 0; s + 1 < st->n_stages; s++) {
-            cls_hset_add(&st->stages[s], m->stage_hash[s]);
+            regroup |= (cls_hset_add(&st->stages[s], m->stage_hash[s])
+                        && stage_is_pre(st, &st->stages[s]));
         }
         cls_rtable_insert(&st->rules, m);
+        if (regroup && !new_subtable) {
+            subtables_changed(cls);
+        }
     }
     atomic_store(&((struct cls_rule *) rule)->cls_match, m);
 
@@ -687,6 +865,7 @@ classifier_remove(struct classifier *cls, const struct cls_rule *rule)
     struct cls_match *head = cls_rtable_find_head(t, m->hash, m->values,
                                                   st->n_words);
     ovs_assert(head);
+    bool regroup = false;
     struct cls_match *next = ovsrcu_get_protected(&m->next);
     if (head == m) {
         if (next) {
@@ -694,7 +873,8 @@ classifier_remove(struct classifier *cls, const struct cls_rule *rule)
         } else {
             cls_rtable_remove(&st->rules, m);
             for (unsigned int s = 0; s + 1 < st->n_stages; s++) {
-                cls_hset_sub(&st->stages[s], m->stage_hash[s]);
+                regroup |= (cls_hset_sub(&st->stages[s], m->stage_hash[s])
+                            && stage_is_pre(st, &st->stages[s]));
             }
         }
     } else {
@@ -725,6 +905,8 @@ classifier_remove(struct classifier *cls, const struct cls_rule *rule)
         subtable_for_each_match(st, max_cb, &aux);
         st->max_priority = aux.max;
         st->max_count = aux.count;
+        subtables_changed(cls);
+    } else if (regroup) {
         subtables_changed(cls);
     }
     return true;
@@ -793,37 +975,50 @@ wc_set_prefix(struct flow_wildcards *wc, const struct cls_prefix_field_def *d,
     }
 }
 
-/* Whether a trie rules ST out in STAGE; if so, ORs into WC the address
- * bits that showed it.  A subtable whose prefix length L on the field is
- * not among the lengths matching the packet cannot match; the first
- * min(L, maskbits) bits of the address are enough to say so (see
- * prefix-trie.h). */
+/* Looks FLOW up in trie I of TRIES, once per lookup. */
+static inline struct trie_ctx *
+trie_ctx_get(const struct cls_tries *tries, unsigned int i,
+             struct trie_ctx ctx[], const struct flow *flow)
+{
+    if (!ctx[i].done) {
+        const struct cls_trie *t = &tries->tries[i];
+        const struct cls_prefix_field_def *d = &cls_prefix_field_defs[t->field];
+        uint32_t key[4];
+        prefix_trie_key_from_be(key, (const uint8_t *) flow + d->ofs,
+                                d->n_bytes);
+        ctx[i].maskbits = prefix_trie_lookup(&t->trie, key, d->n_bytes * 8,
+                                             &ctx[i].plens);
+        ctx[i].done = true;
+    }
+    return &ctx[i];
+}
+
+/* Whether a trie on one of FIELDS rules ST out in STAGE; if so, ORs into
+ * WC the address bits that showed it.  A subtable whose prefix length L on
+ * the field is not among the lengths matching the packet cannot match, and
+ * the trie's first maskbits bits say so (see prefix-trie.h).  The first
+ * min(L, maskbits) would do too, but maskbits is the same for every
+ * subtable the trie rules out, which keeps the number of distinct
+ * megaflow masks down. */
 static inline bool
 tries_rule_out(const struct cls_subtable *st, const struct cls_stage *stage,
-               const struct cls_tries *tries, struct trie_ctx ctx[],
-               const struct flow *flow, struct flow_wildcards *wc)
+               const struct cls_tries *tries, uint8_t fields,
+               struct trie_ctx ctx[], const struct flow *flow,
+               struct flow_wildcards *wc)
 {
-    if (!(stage->trie_fields & tries->fields)) {
+    if (!(stage->trie_fields & fields)) {
         return false;
     }
     for (unsigned int i = 0; i < tries->n; i++) {
         const struct cls_trie *t = &tries->tries[i];
         unsigned int plen = st->plen[t->field];
-        if (!plen || !(stage->trie_fields & (1u << t->field))) {
+        if (!plen || !(stage->trie_fields & fields & (1u << t->field))) {
             continue;
         }
-        const struct cls_prefix_field_def *d = &cls_prefix_field_defs[t->field];
-        if (!ctx[i].done) {
-            uint32_t key[4];
-            prefix_trie_key_from_be(key, (const uint8_t *) flow + d->ofs,
-                                    d->n_bytes);
-            ctx[i].maskbits = prefix_trie_lookup(&t->trie, key,
-                                                 d->n_bytes * 8,
-                                                 &ctx[i].plens);
-            ctx[i].done = true;
-        }
-        if (!prefix_plens_has(&ctx[i].plens, plen)) {
-            wc_set_prefix(wc, d, MIN(plen, ctx[i].maskbits));
+        const struct trie_ctx *c = trie_ctx_get(tries, i, ctx, flow);
+        if (!prefix_plens_has(&c->plens, plen)) {
+            wc_set_prefix(wc, &cls_prefix_field_defs[t->field],
+                          c->maskbits);
             return true;
         }
     }
@@ -889,19 +1084,23 @@ find_match(const struct cls_subtable *st, const struct flow *flow,
     return find_visible(st, fw, hash, version);
 }
 
+/* Staged lookup in ST, from stage FIRST on (the stages before it are known
+ * to match, H being the running hash of their words), consulting the tries
+ * on TRIE_FIELDS. */
 static const struct cls_match *
-find_match_wc(const struct cls_subtable *st, const struct flow *flow,
-              ovs_version_t version, const struct cls_tries *tries,
+find_match_wc(const struct cls_subtable *st, unsigned int first, uint32_t h,
+              const struct flow *flow, ovs_version_t version,
+              const struct cls_tries *tries, uint8_t trie_fields,
               struct trie_ctx ctx[], struct flow_wildcards *wc)
 {
     const uint64_t *fw = flow_u64s_const(flow);
     uint64_t *ww = flow_u64s(&wc->masks);
-    uint32_t h = 0;
     unsigned int last = st->n_stages - 1;
 
-    for (unsigned int s = 0; s < last; s++) {
+    for (unsigned int s = first; s < last; s++) {
         const struct cls_stage *stage = &st->stages[s];
-        if (tries && tries_rule_out(st, stage, tries, ctx, flow, wc)) {
+        if (tries && tries_rule_out(st, stage, tries, trie_fields, ctx, flow,
+                                    wc)) {
             fold_mask(ww, st, stage->start);
             return NULL;
         }
@@ -913,7 +1112,8 @@ find_match_wc(const struct cls_subtable *st, const struct flow *flow,
     }
 
     const struct cls_stage *stage = &st->stages[last];
-    if (tries && tries_rule_out(st, stage, tries, ctx, flow, wc)) {
+    if (tries && tries_rule_out(st, stage, tries, trie_fields, ctx, flow,
+                                wc)) {
         fold_mask(ww, st, stage->start);
         return NULL;
     }
@@ -942,18 +1142,33 @@ find_match_wc(const struct cls_subtable *st, const struct flow *flow,
     return m;
 }
 
-const struct cls_rule *
-classifier_lookup(const struct classifier *cls, ovs_version_t version,
-                  const struct flow *flow, struct flow_wildcards *wc)
+/* One subtable, from its first stage, any tries. */
+static inline const struct cls_match *
+visit_subtable(const struct cls_subtable *st, const struct flow *flow,
+               ovs_version_t version, const struct cls_tries *tries,
+               uint8_t trie_fields, struct trie_ctx ctx[],
+               struct flow_wildcards *wc)
 {
-    ovsrcu_register();
-    const struct cls_subtable_vec *vec = ovsrcu_get(&cls->subtables_vec);
-    const struct cls_tries *tries = wc ? ovsrcu_get(&cls->tries) : NULL;
-    struct trie_ctx ctx[CLS_MAX_TRIES];
-    for (unsigned int i = 0; i < CLS_MAX_TRIES; i++) {
-        ctx[i].done = false;
+    if (!st->n_stages) {
+        return find_visible(st, flow_u64s_const(flow), hash_finish(0, 0),
+                            version);
+    } else if (wc) {
+        return find_match_wc(st, 0, 0, flow, version, tries, trie_fields,
+                             ctx, wc);
+    } else {
+        return find_match(st, flow, version);
     }
+}
 
+/* The lookup that visits every subtable in turn until none can do better:
+ * without wildcards, and for very many subtables. */
+static const struct cls_match *
+lookup_each(const struct cls_subtable_vec *vec, ovs_version_t version,
+            const struct flow *flow, struct flow_wildcards *wc)
+{
+    const struct cls_tries *tries = wc ? vec->tries : NULL;
+    struct trie_ctx ctx[CLS_MAX_TRIES];
+    memset(ctx, 0, sizeof ctx);
     const struct cls_match *best = NULL;
     for (size_t i = 0; i < vec->n; i++) {
         const struct cls_subtable_entry *e = &vec->entries[i];
@@ -961,20 +1176,178 @@ classifier_lookup(const struct classifier *cls, ovs_version_t version,
         if (best && e->max_priority < best->priority) {
             break;
         }
-        const struct cls_subtable *st = e->subtable;
-        const struct cls_match *m;
-        if (!st->n_stages) {
-            m = find_visible(st, flow_u64s_const(flow), hash_finish(0, 0),
-                             version);
-        } else if (wc) {
-            m = find_match_wc(st, flow, version, tries, ctx, wc);
-        } else {
-            m = find_match(st, flow, version);
-        }
+        const struct cls_match *m = visit_subtable(
+            e->subtable, flow, version, tries, tries ? tries->fields : 0,
+            ctx, wc);
         if (m && (!best || cls_match_outranks(m, best))) {
             best = m;
         }
     }
+    return best;
+}
+
+#define MAX_MAP_WORDS 64        /* Bulk lookups up to 4096 subtables. */
+
+static inline bool
+group_matches(const struct cls_group *g, const uint64_t *fw)
+{
+    for (unsigned int i = 0; i < g->n_words; i++) {
+        if ((fw[g->word_idx[i]] & g->mask[i]) != g->value[i]) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* Whether MAP has a bit below K. */
+static inline bool
+map_any_below(const uint64_t *map, size_t k)
+{
+    size_t w = 0;
+    for (; w < k / 64; w++) {
+        if (map[w]) {
+            return true;
+        }
+    }
+    return k % 64 && (map[w] & ((UINT64_C(1) << (k % 64)) - 1));
+}
+
+/* The first entry of VEC that cannot hold a rule of PRIORITY. */
+static size_t
+first_below_priority(const struct cls_subtable_vec *vec, int priority)
+{
+    size_t lo = 0, hi = vec->n;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (vec->entries[mid].max_priority < priority) {
+            hi = mid;
+        } else {
+            lo = mid + 1;
+        }
+    }
+    return lo;
+}
+
+/* The lookup with wildcards: the same answer and the same bits as
+ * lookup_each(), but grouped subtables are compared with the packet once
+ * per group and pruned by the L3 tries in bulk, so that only the subtables
+ * the tries leave are visited.  The bits the skipped subtables would have
+ * added are added at the end, for those that come before the point where
+ * the visit stopped. */
+static const struct cls_match *
+lookup_bulk(const struct cls_subtable_vec *vec, ovs_version_t version,
+            const struct flow *flow, struct flow_wildcards *wc)
+{
+    const size_t n_words = vec->n_map_words;
+    const struct cls_tries *tries = vec->tries;
+    const uint64_t *fw = flow_u64s_const(flow);
+    struct trie_ctx ctx[CLS_MAX_TRIES];
+    uint64_t cand[MAX_MAP_WORDS];
+    uint64_t pruned[CLS_MAX_TRIES][MAX_MAP_WORDS];
+
+    memset(ctx, 0, sizeof ctx);
+    memcpy(cand, vec->ungrouped, n_words * 8);
+    for (unsigned int g = 0; g < vec->n_groups; g++) {
+        if (group_matches(&vec->groups[g], fw)) {
+            const uint64_t *members = vec->groups[g].members;
+            for (size_t w = 0; w < n_words; w++) {
+                cand[w] |= members[w];
+            }
+        }
+    }
+
+    for (unsigned int b = 0; b < vec->n_bulk; b++) {
+        const uint64_t *maps = vec->plen_maps[b];
+        const uint64_t *unprunable = maps;
+        bool any = false;
+        for (size_t w = 0; w < n_words; w++) {
+            if (cand[w] & ~unprunable[w]) {
+                any = true;
+                break;
+            }
+        }
+        if (!any) {
+            memset(pruned[b], 0, n_words * 8);
+            continue;
+        }
+        const struct trie_ctx *c = trie_ctx_get(tries, vec->bulk_trie[b], ctx,
+                                                flow);
+        uint64_t viable[MAX_MAP_WORDS];
+        memcpy(viable, unprunable, n_words * 8);
+        for (int half = 0; half < 2; half++) {
+            for (uint64_t bits = c->plens.bits[half]; bits; bits &= bits - 1) {
+                unsigned int plen = half * 64 + __builtin_ctzll(bits) + 1;
+                if (plen < vec->n_plens[b]) {
+                    const uint64_t *map = &maps[plen * n_words];
+                    for (size_t w = 0; w < n_words; w++) {
+                        viable[w] |= map[w];
+                    }
+                }
+            }
+        }
+        for (size_t w = 0; w < n_words; w++) {
+            pruned[b][w] = cand[w] & ~viable[w];
+            cand[w] &= viable[w];
+        }
+    }
+
+    const struct cls_match *best = NULL;
+    const uint8_t other_fields = tries ? tries->fields & ~bulk_fields() : 0;
+    for (size_t w = 0; w < n_words; w++) {
+        for (uint64_t bits = cand[w]; bits; bits &= bits - 1) {
+            size_t i = w * 64 + __builtin_ctzll(bits);
+            const struct cls_subtable_entry *e = &vec->entries[i];
+            if (best && e->max_priority < best->priority) {
+                goto done;
+            }
+            const struct cls_subtable *st = e->subtable;
+            const struct cls_match *m;
+            if (!(vec->ungrouped[w] & (UINT64_C(1) << (i % 64)))) {
+                m = find_match_wc(st, e->first_stage, e->pre_hash, flow,
+                                  version, tries, other_fields, ctx, wc);
+            } else {
+                m = visit_subtable(st, flow, version, tries,
+                                   tries ? tries->fields : 0, ctx, wc);
+            }
+            if (m && (!best || cls_match_outranks(m, best))) {
+                best = m;
+            }
+        }
+    }
+done:;
+    /* What the subtables that were not visited, before the stop, would
+     * have added. */
+    size_t k = best ? first_below_priority(vec, best->priority) : vec->n;
+    for (unsigned int b = 0; b < vec->n_bulk; b++) {
+        if (!map_any_below(pruned[b], k)) {
+            continue;
+        }
+        const struct trie_ctx *c = &ctx[vec->bulk_trie[b]];
+        const struct cls_trie *t = &tries->tries[vec->bulk_trie[b]];
+        wc_set_prefix(wc, &cls_prefix_field_defs[t->field], c->maskbits);
+    }
+    uint64_t *ww = flow_u64s(&wc->masks);
+    for (unsigned int g = 0; g < vec->n_groups; g++) {
+        const struct cls_group *group = &vec->groups[g];
+        if (group->n_words && map_any_below(group->members, k)) {
+            for (unsigned int i = 0; i < group->n_words; i++) {
+                ww[group->word_idx[i]] |= group->mask[i];
+            }
+        }
+    }
+    return best;
+}
+
+const struct cls_rule *
+classifier_lookup(const struct classifier *cls, ovs_version_t version,
+                  const struct flow *flow, struct flow_wildcards *wc)
+{
+    ovsrcu_register();
+    const struct cls_subtable_vec *vec = ovsrcu_get(&cls->subtables_vec);
+    const struct cls_match *best
+        = (wc && vec->n_map_words <= MAX_MAP_WORDS
+           ? lookup_bulk(vec, version, flow, wc)
+           : lookup_each(vec, version, flow, wc));
     return best ? best->cls_rule : NULL;
 }
 

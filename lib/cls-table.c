@@ -213,7 +213,7 @@ hset_rebuild(struct cls_stage *stage, size_t n_hashes)
 /* Keeps STAGE's SINGLE in step with its set: set only while the set holds
  * exactly one hash.  Called after the set changed, so a reader that still
  * uses the old SINGLE sees the state from before the change. */
-static void
+static bool
 hset_update_single(struct cls_stage *stage)
 {
     struct cls_hset *s = ovsrcu_get_protected(&stage->index);
@@ -228,10 +228,13 @@ hset_update_single(struct cls_stage *stage)
             }
         }
     }
+    bool changed = !single != !atomic_load_explicit(&stage->single,
+                                                    memory_order_relaxed);
     atomic_store_explicit(&stage->single, single, memory_order_release);
+    return changed;
 }
 
-void
+bool
 cls_hset_add(struct cls_stage *stage, uint32_t hash)
 {
     struct cls_hset *s = ovsrcu_get_protected(&stage->index);
@@ -242,17 +245,17 @@ cls_hset_add(struct cls_stage *stage, uint32_t hash)
         atomic_store_explicit(&s->slots[i],
                               hset_slot(hash, hset_state(slot) + 1),
                               memory_order_relaxed);
-        return;
+        return false;
     }
     if ((s->n_used + 1) * 4 > (s->mask + 1) * 3) {
         hset_rebuild(stage, s->n_hashes + 1);
         s = ovsrcu_get_protected(&stage->index);
     }
     hset_put(s, hash, 2);
-    hset_update_single(stage);
+    return hset_update_single(stage);
 }
 
-void
+bool
 cls_hset_sub(struct cls_stage *stage, uint32_t hash)
 {
     struct cls_hset *s = ovsrcu_get_protected(&stage->index);
@@ -263,11 +266,12 @@ cls_hset_sub(struct cls_stage *stage, uint32_t hash)
     if (state > 2) {
         atomic_store_explicit(&s->slots[i], hset_slot(hash, state - 1),
                               memory_order_relaxed);
-        return;
+        return false;
     }
     /* The last rule with this hash: readers must stop finding it before
      * SINGLE can point at the one that remains. */
-    if (s->n_hashes == 1) {
+    bool was_single = s->n_hashes == 1;
+    if (was_single) {
         atomic_store_explicit(&stage->single, 0, memory_order_release);
     }
     atomic_store_explicit(&s->slots[i], hset_slot(hash, HSET_TOMBSTONE),
@@ -276,5 +280,5 @@ cls_hset_sub(struct cls_stage *stage, uint32_t hash)
     if (s->mask + 1 > MIN_SLOTS && s->n_hashes * 8 < s->mask + 1) {
         hset_rebuild(stage, s->n_hashes);
     }
-    hset_update_single(stage);
+    return hset_update_single(stage) || was_single;
 }
