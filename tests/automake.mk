@@ -181,6 +181,23 @@ tests_unit_test_netdev_SOURCES = tests/unit/test-netdev.c
 tests_unit_test_netdev_CFLAGS = $(UNIT_TEST_FLAGS)
 tests_unit_test_netdev_LDADD = $(UNIT_TEST_LIBS)
 
+# Unit suites: the OpenFlow classifier (random rule sets, ClassBench,
+# concurrent lookups).
+UNIT_TESTS += \
+	tests/unit/test-classifier \
+	tests/unit/test-classifier-classbench
+tests_unit_test_classifier_SOURCES = tests/unit/test-classifier.c
+tests_unit_test_classifier_CFLAGS = $(UNIT_TEST_FLAGS)
+tests_unit_test_classifier_LDADD = $(UNIT_TEST_LIBS)
+tests_unit_test_classifier_classbench_SOURCES = \
+	tests/unit/test-classifier-classbench.c
+tests_unit_test_classifier_classbench_CPPFLAGS = $(AM_CPPFLAGS) \
+	-I$(top_srcdir)/bench \
+	-DCLASSBENCH_DIR='"$(abs_top_srcdir)/../shared/classbench"'
+tests_unit_test_classifier_classbench_CFLAGS = $(UNIT_TEST_FLAGS)
+tests_unit_test_classifier_classbench_LDADD = bench/libclassbench.a \
+	$(UNIT_TEST_LIBS)
+
 # Unit suite: ovs-vswitchd's OpenFlow port numbers.
 UNIT_TESTS += tests/unit/test-ofport-numbers
 tests_unit_test_ofport_numbers_SOURCES = \
