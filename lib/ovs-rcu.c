@@ -40,22 +40,64 @@ static _Thread_local struct rcu_thread *self;
 static void run_callbacks(struct rcu_thread *, uint64_t safe_epoch);
 static uint64_t min_seen_by_others(const struct rcu_thread *);
 
-/* A thread that exits with callbacks pending waits for their grace period
- * first: they may free memory other threads are still reading. */
+/* Callbacks of threads that exited before their grace period ended, run
+ * by the next thread that quiesces once it has.  Under threads_mutex. */
+static struct rcu_callback *orphans;
+static size_t n_orphans, allocated_orphans;
+static _Atomic size_t n_orphans_hint;
+
+/* An exiting thread holds no pointers any more; what it postponed is
+ * handed over rather than waited for, since the threads it would wait for
+ * may be waiting for it (in pthread_join()). */
 static void
 thread_exit(void *t_)
 {
     struct rcu_thread *t = t_;
-    self = t;
-    ovsrcu_registered__ = true;
-    ovsrcu_synchronize();
     ovs_mutex_lock(&threads_mutex);
     ovs_list_remove(&t->node);
+    for (size_t i = 0; i < t->n_cbs; i++) {
+        if (n_orphans >= allocated_orphans) {
+            orphans = x2nrealloc(orphans, &allocated_orphans,
+                                 sizeof *orphans);
+        }
+        orphans[n_orphans++] = t->cbs[i];
+    }
+    atomic_store(&n_orphans_hint, n_orphans);
     ovs_mutex_unlock(&threads_mutex);
     free(t->cbs);
     free(t);
     self = NULL;
     ovsrcu_registered__ = false;
+}
+
+/* Runs the orphans whose epoch is at most SAFE_EPOCH. */
+static void
+run_orphans(uint64_t safe_epoch)
+{
+    if (!atomic_load_explicit(&n_orphans_hint, memory_order_relaxed)) {
+        return;
+    }
+    struct rcu_callback *ready = NULL;
+    size_t n_ready = 0;
+    ovs_mutex_lock(&threads_mutex);
+    if (n_orphans) {
+        ready = xmalloc(n_orphans * sizeof *ready);
+        size_t kept = 0;
+        for (size_t i = 0; i < n_orphans; i++) {
+            if (orphans[i].epoch <= safe_epoch) {
+                ready[n_ready++] = orphans[i];
+            } else {
+                orphans[kept++] = orphans[i];
+            }
+        }
+        n_orphans = kept;
+        atomic_store(&n_orphans_hint, n_orphans);
+    }
+    ovs_mutex_unlock(&threads_mutex);
+    for (size_t i = 0; i < n_ready; i++) {
+        ready[i].function(ready[i].aux);
+    }
+    free(ready);
 }
 
 static void
@@ -94,8 +136,11 @@ ovsrcu_quiesce(void)
 {
     struct rcu_thread *t = get_self();
     atomic_store(&t->seen, atomic_load(&global_epoch));
-    if (t->n_cbs) {
-        run_callbacks(t, min_seen_by_others(t));
+    if (t->n_cbs || atomic_load_explicit(&n_orphans_hint,
+                                         memory_order_relaxed)) {
+        uint64_t safe = min_seen_by_others(t);
+        run_callbacks(t, safe);
+        run_orphans(safe);
     }
 }
 
@@ -104,8 +149,11 @@ ovsrcu_quiesce_start(void)
 {
     struct rcu_thread *t = get_self();
     atomic_store(&t->seen, OFFLINE);
-    if (t->n_cbs) {
-        run_callbacks(t, min_seen_by_others(t));
+    if (t->n_cbs || atomic_load_explicit(&n_orphans_hint,
+                                         memory_order_relaxed)) {
+        uint64_t safe = min_seen_by_others(t);
+        run_callbacks(t, safe);
+        run_orphans(safe);
     }
 }
 
@@ -188,7 +236,8 @@ ovsrcu_synchronize(void)
             nanosleep(&ts, NULL);
         }
         run_callbacks(t, target);
-    } while (t->n_cbs);
+        run_orphans(target);
+    } while (t->n_cbs || atomic_load(&n_orphans_hint));
     if (saved == OFFLINE) {
         atomic_store(&t->seen, OFFLINE);
     }

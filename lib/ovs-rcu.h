@@ -15,11 +15,15 @@
  *     pointer into any protected structure (a handler after each batch, a
  *     main loop once per iteration).  ovsrcu_quiesce_start() takes the
  *     thread offline before it blocks for long; ovsrcu_quiesce_end() brings
- *     it back.  A thread that exits is forgotten automatically.
+ *     it back.  A thread that exits is forgotten automatically; callbacks
+ *     it postponed and whose grace period had not ended by then run on the
+ *     next thread that quiesces after it has.
  *   - ovsrcu_postpone() bumps the epoch and queues the callback with it.
- *     The callback runs, on a thread that calls ovsrcu_quiesce() or
- *     ovsrcu_synchronize(), once every online thread has quiesced at or
- *     after that epoch.
+ *     The callback runs on the same thread, when it next calls
+ *     ovsrcu_quiesce(), ovsrcu_quiesce_start() or ovsrcu_synchronize()
+ *     after every online thread has quiesced at or after that epoch.  (So
+ *     a writer's callbacks run in the writer's thread and may modify what
+ *     only the writer modifies, e.g. remove a rule from a classifier.)
  *
  * Readers never wait and never lock: quiescing is one atomic store.  Only
  * writers take the internal mutex.  A reader that stays online without
@@ -27,9 +31,10 @@
  *
  * Callbacks may themselves call ovsrcu_postpone().  ovsrcu_synchronize()
  * waits (sleeping in short steps) until every other online thread has
- * quiesced, then runs every callback whose grace period is over; a program
- * calls it before exiting so that nothing postponed is leaked.  It must not
- * be called by a thread while another online thread waits for it.
+ * quiesced, then runs the calling thread's callbacks, again until none is
+ * left; a program calls it before exiting so that nothing postponed is
+ * leaked.  It must not be called while another online thread waits for
+ * the caller (e.g. in pthread_join() on it) without quiescing.
  *
  * Pointers that readers follow are C11 atomics: writers publish with a
  * release store after initializing the object, readers load with acquire
