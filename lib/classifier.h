@@ -27,11 +27,18 @@
  * four stages of struct flow (metadata, L2, L3, L4): each stage but the last
  * has a set of the hashes its rules produce up to that stage, and a packet
  * whose hash is not in the set is ruled out having examined only the
- * stages so far.  Before the IP-address stage, the prefix tries (up to
- * CLS_MAX_TRIES fields per classifier, default nw_dst and nw_src) can rule a
- * subtable out by looking at only the address bits they needed.  When the
- * last stage fails on the transport ports, a per-subtable trie over the
- * ports adds only the port bits that decided it.
+ * stages so far.  Prefix tries (up to CLS_MAX_TRIES fields per classifier,
+ * default nw_dst and nw_src) rule subtables out by looking at only the
+ * address bits they needed.  When the last stage fails on the transport
+ * ports, a per-subtable trie over the ports adds only the port bits that
+ * decided it.
+ *
+ * Subtables whose metadata and L2 stages hold one value each (dl_type=IPv4,
+ * say) form groups: a lookup compares the packet with each group once, lets
+ * the tries on L3 fields prune the group's subtables in bulk over bitmaps,
+ * visits only what is left, and adds at the end the bits the skipped
+ * subtables would have added.  Same answer and mask, far fewer subtables
+ * visited.  docs/classifier.md has the details and an example.
  *
  * Versions (versions.h)
  * ---------------------
@@ -171,9 +178,8 @@ bool classifier_remove(struct classifier *, const struct cls_rule *);
 
 /* Between defer and publish, changes to the subtable order are collected
  * and made visible to lookups at once (a big batch then costs one
- * republication instead of one per rule).  Rules inserted meanwhile into
- * subtables that already exist are visible at once; new subtables appear
- * at publish. */
+ * republication instead of one per rule).  Until publish, lookups may miss
+ * rules inserted meanwhile: publish before making their version visible. */
 void classifier_defer(struct classifier *);
 void classifier_publish(struct classifier *);
 
