@@ -20,6 +20,17 @@
 #include <stdint.h>
 #include "classbench-load.h"
 
+/* Sets FLOW's fields from the ClassBench header P.  A macro, so that it
+ * serves our struct flow and Open vSwitch's alike (the names are the
+ * same); FLOW's other fields are left as they are. */
+#define CB_FLOW_FROM_PACKET(FLOW, P)                                    \
+    ((FLOW)->dl_type = htons(0x0800),                                   \
+     (FLOW)->nw_src = htonl((P)->src),                                  \
+     (FLOW)->nw_dst = htonl((P)->dst),                                  \
+     (FLOW)->nw_proto = (P)->proto,                                     \
+     (FLOW)->tp_src = htons((P)->sport),                                \
+     (FLOW)->tp_dst = htons((P)->dport))
+
 struct cb_classifier_ops {
     const char *impl;           /* "ours" or "ovs". */
     size_t wc_size;             /* Bytes of the mask lookup() fills. */

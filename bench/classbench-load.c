@@ -54,6 +54,58 @@ cb_range_to_prefixes(uint16_t lo, uint16_t hi, struct cb_port_prefix out[32])
     return n;
 }
 
+/* Calls PARSE on each nonblank line of PATH until it returns an error
+ * message (malloc'd).  Returns that, or one about the file itself,
+ * or NULL. */
+static char *
+for_each_line(const char *path,
+              char *(*parse)(const char *line, void *aux),
+              void *aux)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        return error_at(path, 0, "cannot open (%s)", strerror(errno));
+    }
+    char line[512];
+    size_t line_no = 0;
+    char *error = NULL;
+    while (!error && fgets(line, sizeof line, f)) {
+        line_no++;
+        if (!strchr(line, '\n') && !feof(f)) {
+            error = error_at(path, line_no, "line too long");
+        } else if (line[strspn(line, " \t\r\n")] != '\0') {
+            char *msg = parse(line, aux);
+            if (msg) {
+                error = error_at(path, line_no, "%s", msg);
+                free(msg);
+            }
+        }
+    }
+    fclose(f);
+    return error;
+}
+
+size_t
+cb_rule_expand(const struct cb_rule *r, struct cb_match out[])
+{
+    struct cb_port_prefix sp[32], dp[32];
+    size_t n_sp = cb_range_to_prefixes(r->sport_lo, r->sport_hi, sp);
+    size_t n_dp = cb_range_to_prefixes(r->dport_lo, r->dport_hi, dp);
+    size_t n = 0;
+    for (size_t a = 0; a < n_sp; a++) {
+        for (size_t b = 0; b < n_dp; b++) {
+            out[n++] = (struct cb_match) {
+                .src = r->src, .src_mask = cb_prefix_mask32(r->src_len),
+                .dst = r->dst, .dst_mask = cb_prefix_mask32(r->dst_len),
+                .sport = sp[a].value, .sport_mask = cb_prefix_mask16(sp[a].len),
+                .dport = dp[b].value, .dport_mask = cb_prefix_mask16(dp[b].len),
+                .proto = r->proto, .proto_mask = r->proto_mask,
+            };
+        }
+    }
+    return n;
+}
+
 static bool
 parse_ip_prefix(const char *s, uint32_t *addr, uint8_t *len)
 {
@@ -69,136 +121,131 @@ parse_ip_prefix(const char *s, uint32_t *addr, uint8_t *len)
     return true;
 }
 
+struct rules_aux {
+    struct cb_rule *rules;
+    size_t n, allocated;
+};
+
+static char *
+parse_rule(const char *line, void *aux_)
+{
+    struct rules_aux *aux = aux_;
+    char src[64], dst[64];
+    unsigned int slo, shi, dlo, dhi, proto, pmask;
+    if (line[0] != '@'
+        || sscanf(line + 1, "%63s %63s %u : %u %u : %u %x/%x",
+                  src, dst, &slo, &shi, &dlo, &dhi, &proto, &pmask) != 8) {
+        return strdup("not a ClassBench rule");
+    }
+    struct cb_rule r;
+    if (!parse_ip_prefix(src, &r.src, &r.src_len)
+        || !parse_ip_prefix(dst, &r.dst, &r.dst_len)) {
+        return strdup("bad address prefix");
+    }
+    if (slo > shi || shi > 65535 || dlo > dhi || dhi > 65535) {
+        return strdup("bad port range");
+    }
+    if (proto > 255 || (pmask != 0 && pmask != 0xff)) {
+        return strdup("bad protocol");
+    }
+    r.sport_lo = slo;
+    r.sport_hi = shi;
+    r.dport_lo = dlo;
+    r.dport_hi = dhi;
+    r.proto_mask = pmask;
+    r.proto = proto & pmask;
+    if (aux->n >= aux->allocated) {
+        aux->rules = grow(aux->rules, &aux->allocated, sizeof *aux->rules);
+    }
+    aux->rules[aux->n++] = r;
+    return NULL;
+}
+
 char *
 cb_load_rules(const char *path, struct cb_rule **rulesp, size_t *np)
+{
+    struct rules_aux aux = { NULL, 0, 0 };
+    char *error = for_each_line(path, parse_rule, &aux);
+    if (error) {
+        free(aux.rules);
+        return error;
+    }
+    *rulesp = aux.rules;
+    *np = aux.n;
+    return NULL;
+}
+
+struct trace_aux {
+    struct cb_packet *packets;
+    size_t n, allocated;
+};
+
+static char *
+parse_header(const char *line, void *aux_)
+{
+    struct trace_aux *aux = aux_;
+    unsigned long long v[6];
+    if (sscanf(line, "%llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2],
+               &v[3], &v[4], &v[5]) != 6
+        || v[0] > UINT32_MAX || v[1] > UINT32_MAX || v[2] > 65535
+        || v[3] > 65535 || v[4] > 255) {
+        return strdup("not a ClassBench header");
+    }
+    if (aux->n >= aux->allocated) {
+        aux->packets = grow(aux->packets, &aux->allocated,
+                            sizeof *aux->packets);
+    }
+    aux->packets[aux->n++] = (struct cb_packet) {
+        .src = v[0], .dst = v[1], .sport = v[2], .dport = v[3],
+        .proto = v[4], .expected = -1,
+    };
+    return NULL;
+}
+
+/* Reads one answer per line of PATH into PACKETS[0...N-1]. */
+static char *
+load_expected(const char *path, struct cb_packet *packets, size_t n)
 {
     FILE *f = fopen(path, "r");
     if (!f) {
         return error_at(path, 0, "cannot open (%s)", strerror(errno));
     }
-    struct cb_rule *rules = NULL;
-    size_t n = 0, allocated = 0, line_no = 0;
-    char line[512];
     char *error = NULL;
-    while (fgets(line, sizeof line, f)) {
-        line_no++;
-        if (!strchr(line, '\n') && !feof(f)) {
-            error = error_at(path, line_no, "line too long");
-            break;
+    size_t i = 0;
+    long long idx;
+    while (!error && fscanf(f, "%lld", &idx) == 1) {
+        if (i >= n) {
+            error = error_at(path, i + 1, "more answers than the trace's "
+                             "%zu headers", n);
+        } else if (idx < -1 || idx > INT32_MAX) {
+            error = error_at(path, i + 1, "bad rule index");
+        } else {
+            packets[i++].expected = idx;
         }
-        if (line[strspn(line, " \t\r\n")] == '\0') {
-            continue;
-        }
-        char src[64], dst[64];
-        unsigned int slo, shi, dlo, dhi, proto, pmask;
-        if (line[0] != '@'
-            || sscanf(line + 1, "%63s %63s %u : %u %u : %u %x/%x",
-                      src, dst, &slo, &shi, &dlo, &dhi, &proto, &pmask) != 8) {
-            error = error_at(path, line_no, "not a ClassBench rule");
-            break;
-        }
-        if (n >= allocated) {
-            rules = grow(rules, &allocated, sizeof *rules);
-        }
-        struct cb_rule *r = &rules[n];
-        if (!parse_ip_prefix(src, &r->src, &r->src_len)
-            || !parse_ip_prefix(dst, &r->dst, &r->dst_len)) {
-            error = error_at(path, line_no, "bad address prefix");
-            break;
-        }
-        if (slo > shi || shi > 65535 || dlo > dhi || dhi > 65535) {
-            error = error_at(path, line_no, "bad port range");
-            break;
-        }
-        if (proto > 255 || (pmask != 0 && pmask != 0xff)) {
-            error = error_at(path, line_no, "bad protocol %#x/%#x",
-                             proto, pmask);
-            break;
-        }
-        r->sport_lo = slo;
-        r->sport_hi = shi;
-        r->dport_lo = dlo;
-        r->dport_hi = dhi;
-        r->proto_mask = pmask;
-        r->proto = proto & pmask;
-        n++;
+    }
+    if (!error && (!feof(f) || i != n)) {
+        error = error_at(path, i + 1, "expected %zu answers, one per header",
+                         n);
     }
     fclose(f);
-    if (error) {
-        free(rules);
-        return error;
-    }
-    *rulesp = rules;
-    *np = n;
-    return NULL;
+    return error;
 }
 
 char *
 cb_load_trace(const char *trace_path, const char *expected_path,
               struct cb_packet **packetsp, size_t *np)
 {
-    FILE *f = fopen(trace_path, "r");
-    if (!f) {
-        return error_at(trace_path, 0, "cannot open (%s)", strerror(errno));
-    }
-    struct cb_packet *packets = NULL;
-    size_t n = 0, allocated = 0, line_no = 0;
-    char line[256];
-    char *error = NULL;
-    while (fgets(line, sizeof line, f)) {
-        line_no++;
-        if (line[strspn(line, " \t\r\n")] == '\0') {
-            continue;
-        }
-        unsigned long long v[6];
-        if (sscanf(line, "%llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2],
-                   &v[3], &v[4], &v[5]) != 6
-            || v[0] > UINT32_MAX || v[1] > UINT32_MAX || v[2] > 65535
-            || v[3] > 65535 || v[4] > 255) {
-            error = error_at(trace_path, line_no, "not a ClassBench header");
-            break;
-        }
-        if (n >= allocated) {
-            packets = grow(packets, &allocated, sizeof *packets);
-        }
-        packets[n++] = (struct cb_packet) {
-            .src = v[0], .dst = v[1], .sport = v[2], .dport = v[3],
-            .proto = v[4], .expected = -1,
-        };
-    }
-    fclose(f);
+    struct trace_aux aux = { NULL, 0, 0 };
+    char *error = for_each_line(trace_path, parse_header, &aux);
     if (!error && expected_path) {
-        f = fopen(expected_path, "r");
-        if (!f) {
-            error = error_at(expected_path, 0, "cannot open (%s)",
-                             strerror(errno));
-        } else {
-            size_t i = 0;
-            long long idx;
-            while (!error && fscanf(f, "%lld", &idx) == 1) {
-                if (i >= n) {
-                    error = error_at(expected_path, i + 1,
-                                     "more answers than the trace's %zu "
-                                     "headers", n);
-                } else if (idx < -1 || idx > INT32_MAX) {
-                    error = error_at(expected_path, i + 1, "bad rule index");
-                } else {
-                    packets[i++].expected = idx;
-                }
-            }
-            if (!error && (!feof(f) || i != n)) {
-                error = error_at(expected_path, i + 1,
-                                 "expected %zu answers, one per header", n);
-            }
-            fclose(f);
-        }
+        error = load_expected(expected_path, aux.packets, aux.n);
     }
     if (error) {
-        free(packets);
+        free(aux.packets);
         return error;
     }
-    *packetsp = packets;
-    *np = n;
+    *packetsp = aux.packets;
+    *np = aux.n;
     return NULL;
 }
 

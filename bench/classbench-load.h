@@ -50,6 +50,33 @@ struct cb_port_prefix {
 size_t cb_range_to_prefixes(uint16_t lo, uint16_t hi,
                             struct cb_port_prefix out[32]);
 
+/* One prefix match of a rule, values and masks in host order: what a
+ * classifier rule holds for it. */
+struct cb_match {
+    uint32_t src, src_mask, dst, dst_mask;
+    uint16_t sport, sport_mask, dport, dport_mask;
+    uint8_t proto, proto_mask;
+};
+
+#define CB_MAX_MATCHES (30 * 30)
+
+/* Expands R into the cross product of its port prefixes (at most
+ * CB_MAX_MATCHES).  Returns how many it wrote to OUT. */
+size_t cb_rule_expand(const struct cb_rule *r, struct cb_match out[]);
+
+/* The mask of a LEN-bit prefix. */
+static inline uint32_t
+cb_prefix_mask32(unsigned int len)
+{
+    return len ? UINT32_MAX << (32 - len) : 0;
+}
+
+static inline uint16_t
+cb_prefix_mask16(unsigned int len)
+{
+    return len ? (uint16_t) (0xffff << (16 - len)) : 0;
+}
+
 /* Returns NULL on success, else an error message the caller frees. */
 char *cb_load_rules(const char *path, struct cb_rule **rules, size_t *n);
 /* EXPECTED_PATH may be NULL. */

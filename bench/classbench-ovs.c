@@ -30,18 +30,6 @@ struct ovs_bench {
     struct flow flow;
 };
 
-static uint32_t
-prefix_mask32(unsigned int len)
-{
-    return len ? UINT32_MAX << (32 - len) : 0;
-}
-
-static uint16_t
-prefix_mask16(unsigned int len)
-{
-    return len ? (uint16_t) (0xffff << (16 - len)) : 0;
-}
-
 static void *
 build(const struct cb_rule *rules, size_t n, int tries, size_t *n_entries,
       size_t *n_subtables)
@@ -53,43 +41,41 @@ build(const struct cb_rule *rules, size_t n, int tries, size_t *n_entries,
                                                     MFF_IPV4_SRC };
     classifier_set_prefix_fields(&b->cls, trie_fields, tries ? 2 : 0);
 
+    struct cb_match *matches = malloc(CB_MAX_MATCHES * sizeof *matches);
     size_t n_out = 0, allocated = 0;
     for (size_t i = 0; i < n; i++) {
-        const struct cb_rule *r = &rules[i];
-        struct cb_port_prefix sp[32], dp[32];
-        size_t n_sp = cb_range_to_prefixes(r->sport_lo, r->sport_hi, sp);
-        size_t n_dp = cb_range_to_prefixes(r->dport_lo, r->dport_hi, dp);
-        for (size_t a = 0; a < n_sp; a++) {
-            for (size_t c = 0; c < n_dp; c++) {
-                if (n_out >= allocated) {
-                    allocated = allocated ? 2 * allocated : 1024;
-                    b->entries = realloc(b->entries,
-                                         allocated * sizeof *b->entries);
-                }
-                struct match match;
-                match_init_catchall(&match);
-                match_set_dl_type(&match, htons(0x0800));
-                match_set_nw_src_masked(&match, htonl(r->src),
-                                        htonl(prefix_mask32(r->src_len)));
-                match_set_nw_dst_masked(&match, htonl(r->dst),
-                                        htonl(prefix_mask32(r->dst_len)));
-                if (r->proto_mask) {
-                    match_set_nw_proto(&match, r->proto);
-                }
-                if (sp[a].len) {
-                    match_set_tp_src_masked(&match, htons(sp[a].value),
-                                            htons(prefix_mask16(sp[a].len)));
-                }
-                if (dp[c].len) {
-                    match_set_tp_dst_masked(&match, htons(dp[c].value),
-                                            htons(prefix_mask16(dp[c].len)));
-                }
-                b->entries[n_out].index = i;
-                cls_rule_init(&b->entries[n_out].cr, &match, (int) (n - i));
-                n_out++;
+        size_t n_matches = cb_rule_expand(&rules[i], matches);
+        for (size_t j = 0; j < n_matches; j++) {
+            const struct cb_match *cm = &matches[j];
+            if (n_out >= allocated) {
+                allocated = allocated ? 2 * allocated : 1024;
+                b->entries = realloc(b->entries,
+                                     allocated * sizeof *b->entries);
             }
+            struct match match;
+            match_init_catchall(&match);
+            match_set_dl_type(&match, htons(0x0800));
+            match_set_nw_src_masked(&match, htonl(cm->src),
+                                    htonl(cm->src_mask));
+            match_set_nw_dst_masked(&match, htonl(cm->dst),
+                                    htonl(cm->dst_mask));
+            if (cm->proto_mask) {
+                match_set_nw_proto(&match, cm->proto);
+            }
+            if (cm->sport_mask) {
+                match_set_tp_src_masked(&match, htons(cm->sport),
+                                        htons(cm->sport_mask));
+            }
+            if (cm->dport_mask) {
+                match_set_tp_dst_masked(&match, htons(cm->dport),
+                                        htons(cm->dport_mask));
+            }
+            b->entries[n_out].index = i;
+            cls_rule_init(&b->entries[n_out].cr, &match, (int) (n - i));
+            n_out++;
         }
     }
+    free(matches);
     classifier_defer(&b->cls);
     for (size_t i = 0; i < n_out; i++) {
         classifier_insert(&b->cls, &b->entries[i].cr, OVS_VERSION_MIN,
@@ -108,16 +94,10 @@ lookup(void *b_, const struct cb_packet *p, void *wc_)
 {
     struct ovs_bench *b = b_;
     struct flow_wildcards *wc = wc_;
-    struct flow *flow = &b->flow;
-    flow->nw_src = htonl(p->src);
-    flow->nw_dst = htonl(p->dst);
-    flow->nw_proto = p->proto;
-    flow->tp_src = htons(p->sport);
-    flow->tp_dst = htons(p->dport);
-    flow->dl_type = htons(0x0800);
+    CB_FLOW_FROM_PACKET(&b->flow, p);
     flow_wildcards_init_catchall(wc);
     const struct cls_rule *r = classifier_lookup(&b->cls, OVS_VERSION_MAX,
-                                                 flow, wc);
+                                                 &b->flow, wc);
     return r ? CONTAINER_OF(r, struct ovs_cb_rule, cr)->index : -1;
 }
 

@@ -2,6 +2,7 @@
  * classbench-harness.h for what it measures and prints). */
 #include <config.h>
 
+#include <arpa/inet.h>
 #include <stdlib.h>
 #include "classbench-flow.h"
 #include "classbench-harness.h"
@@ -37,16 +38,10 @@ lookup(void *b_, const struct cb_packet *p, void *wc_)
 {
     struct bench_cls *b = b_;
     struct flow_wildcards *wc = wc_;
-    struct flow *flow = &b->flow;
-    flow->nw_src = htonl(p->src);
-    flow->nw_dst = htonl(p->dst);
-    flow->nw_proto = p->proto;
-    flow->tp_src = htons(p->sport);
-    flow->tp_dst = htons(p->dport);
-    flow->dl_type = htons(0x0800);
+    CB_FLOW_FROM_PACKET(&b->flow, p);
     flow_wildcards_init_catchall(wc);
     const struct cls_rule *r = classifier_lookup(&b->cls, OVS_VERSION_MAX,
-                                                 flow, wc);
+                                                 &b->flow, wc);
     return r ? CONTAINER_OF(r, struct cb_cls_rule, cr)->index : -1;
 }
 

@@ -31,6 +31,9 @@ _Static_assert(offsetof(struct flow, tp_dst) == PORTS_OFS + 2,
                "tp_dst follows tp_src");
 
 static void publish_subtables(struct classifier *);
+static bool subtable_for_each_match(const struct cls_subtable *,
+                                    bool (*)(const struct cls_match *, void *),
+                                    void *aux);
 
 /* Rules. */
 
@@ -418,17 +421,21 @@ subtable_n_pre_stages(const struct cls_subtable *st)
     return n < st->n_stages ? (int) n : -1;
 }
 
+static bool
+first_match_cb(const struct cls_match *m, void *first_)
+{
+    const struct cls_match **first = first_;
+    *first = m;
+    return true;
+}
+
 static const struct cls_match *
 subtable_any_match(const struct cls_subtable *st)
 {
-    const struct cls_rtable *t = ovsrcu_get_protected(&st->rules);
-    for (size_t i = 0; i <= t->mask; i++) {
-        const struct cls_match *m = ovsrcu_get_protected(&t->slots[i].head);
-        if (m && m != CLS_TOMBSTONE) {
-            return m;
-        }
-    }
-    ovs_abort(0, "subtable without rules");
+    const struct cls_match *first = NULL;
+    subtable_for_each_match(st, first_match_cb, &first);
+    ovs_assert(first);
+    return first;
 }
 
 static inline void
@@ -630,22 +637,26 @@ classifier_destroy(struct classifier *cls)
     cls->n_rules = 0;
 }
 
-/* Calls FUNC(M, AUX) for every rule record in ST. */
-static void
+/* Calls FUNC(M, AUX) for the rule records in ST until one call returns
+ * true, and returns whether one did.  For readers and the writer alike. */
+static bool
 subtable_for_each_match(const struct cls_subtable *st,
-                        void (*func)(const struct cls_match *, void *),
+                        bool (*func)(const struct cls_match *, void *),
                         void *aux)
 {
-    const struct cls_rtable *t = ovsrcu_get_protected(&st->rules);
+    const struct cls_rtable *t = ovsrcu_get(&st->rules);
     for (size_t i = 0; i <= t->mask; i++) {
-        const struct cls_match *m = ovsrcu_get_protected(&t->slots[i].head);
+        const struct cls_match *m = ovsrcu_get(&t->slots[i].head);
         if (m == CLS_TOMBSTONE) {
             continue;
         }
-        for (; m; m = ovsrcu_get_protected(&m->next)) {
-            func(m, aux);
+        for (; m; m = ovsrcu_get(&m->next)) {
+            if (func(m, aux)) {
+                return true;
+            }
         }
     }
+    return false;
 }
 
 struct fill_tries_aux {
@@ -653,11 +664,12 @@ struct fill_tries_aux {
     const struct cls_subtable *st;
 };
 
-static void
+static bool
 fill_tries_cb(const struct cls_match *m, void *aux_)
 {
     struct fill_tries_aux *aux = aux_;
     tries_update_rule(aux->tries, aux->st, m->cls_rule, true);
+    return false;
 }
 
 bool
@@ -841,7 +853,7 @@ struct max_aux {
     unsigned int count;
 };
 
-static void
+static bool
 max_cb(const struct cls_match *m, void *aux_)
 {
     struct max_aux *aux = aux_;
@@ -851,6 +863,7 @@ max_cb(const struct cls_match *m, void *aux_)
     } else if (m->priority == aux->max) {
         aux->count++;
     }
+    return false;
 }
 
 bool
@@ -1097,7 +1110,7 @@ find_match_wc(const struct cls_subtable *st, unsigned int first, uint32_t h,
     uint64_t *ww = flow_u64s(&wc->masks);
     unsigned int last = st->n_stages - 1;
 
-    for (unsigned int s = first; s < last; s++) {
+    for (unsigned int s = first;; s++) {
         const struct cls_stage *stage = &st->stages[s];
         if (tries && tries_rule_out(st, stage, tries, trie_fields, ctx, flow,
                                     wc)) {
@@ -1105,24 +1118,21 @@ find_match_wc(const struct cls_subtable *st, unsigned int first, uint32_t h,
             return NULL;
         }
         h = hash_range(st, fw, stage->start, stage->end, h);
+        if (s == last) {
+            break;
+        }
         if (!cls_stage_contains(stage, hash_finish(h, stage->end * 8))) {
             fold_mask(ww, st, stage->end);
             return NULL;
         }
     }
 
-    const struct cls_stage *stage = &st->stages[last];
-    if (tries && tries_rule_out(st, stage, tries, trie_fields, ctx, flow,
-                                wc)) {
-        fold_mask(ww, st, stage->start);
-        return NULL;
-    }
-    h = hash_range(st, fw, stage->start, stage->end, h);
     const struct cls_match *m = find_visible(st, fw,
                                              hash_finish(h, st->n_words * 8),
                                              version);
     if (!m && st->ports_plen) {
         /* Only the port bits that the rules' ports disagree on. */
+        const struct cls_stage *stage = &st->stages[last];
         uint32_t key;
         struct prefix_plens plens;
         prefix_trie_key_from_be(&key, (const uint8_t *) flow + PORTS_OFS, 4);
@@ -1525,30 +1535,34 @@ cls_cursor_next(struct cls_cursor *c)
     return rule;
 }
 
+struct overlap_aux {
+    const struct cls_rule *target;
+    ovs_version_t version;
+};
+
+static bool
+overlap_cb(const struct cls_match *m, void *aux_)
+{
+    const struct overlap_aux *aux = aux_;
+    return (m->priority == aux->target->priority
+            && cls_match_visible(m, aux->version)
+            && matches_overlap(m->cls_rule, aux->target));
+}
+
 bool
 classifier_rule_overlaps(const struct classifier *cls,
                          const struct cls_rule *target,
                          ovs_version_t version)
 {
     const struct cls_subtable_vec *vec = ovsrcu_get(&cls->subtables_vec);
+    struct overlap_aux aux = { target, version };
     for (size_t i = 0; i < vec->n; i++) {
         if (vec->entries[i].max_priority < target->priority) {
             break;
         }
-        const struct cls_subtable *st = vec->entries[i].subtable;
-        const struct cls_rtable *t = ovsrcu_get(&st->rules);
-        for (size_t j = 0; j <= t->mask; j++) {
-            const struct cls_match *m = ovsrcu_get(&t->slots[j].head);
-            if (m == CLS_TOMBSTONE) {
-                continue;
-            }
-            for (; m; m = ovsrcu_get(&m->next)) {
-                if (m->priority == target->priority
-                    && cls_match_visible(m, version)
-                    && matches_overlap(m->cls_rule, target)) {
-                    return true;
-                }
-            }
+        if (subtable_for_each_match(vec->entries[i].subtable, overlap_cb,
+                                    &aux)) {
+            return true;
         }
     }
     return false;

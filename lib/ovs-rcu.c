@@ -131,11 +131,13 @@ get_self(void)
     return self;
 }
 
-void
-ovsrcu_quiesce(void)
+/* Marks the calling thread quiescent (at the current epoch, or OFFLINE),
+ * and runs the callbacks whose grace period is over. */
+static void
+quiesce(bool offline)
 {
     struct rcu_thread *t = get_self();
-    atomic_store(&t->seen, atomic_load(&global_epoch));
+    atomic_store(&t->seen, offline ? OFFLINE : atomic_load(&global_epoch));
     if (t->n_cbs || atomic_load_explicit(&n_orphans_hint,
                                          memory_order_relaxed)) {
         uint64_t safe = min_seen_by_others(t);
@@ -145,16 +147,15 @@ ovsrcu_quiesce(void)
 }
 
 void
+ovsrcu_quiesce(void)
+{
+    quiesce(false);
+}
+
+void
 ovsrcu_quiesce_start(void)
 {
-    struct rcu_thread *t = get_self();
-    atomic_store(&t->seen, OFFLINE);
-    if (t->n_cbs || atomic_load_explicit(&n_orphans_hint,
-                                         memory_order_relaxed)) {
-        uint64_t safe = min_seen_by_others(t);
-        run_callbacks(t, safe);
-        run_orphans(safe);
-    }
+    quiesce(true);
 }
 
 void

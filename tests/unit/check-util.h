@@ -6,7 +6,19 @@
 #ifndef TESTS_UNIT_CHECK_UTIL_H
 #define TESTS_UNIT_CHECK_UTIL_H 1
 
+#include <check.h>
 #include <jansson.h>
+
+/* Fails the test, naming the condition and where, if COND is false.  It
+ * reports only failures: Check records every passing ck_assert*() through
+ * the test runner, which is slow inside large loops. */
+#define CHECK(COND)                                                     \
+    do {                                                                \
+        if (!(COND)) {                                                  \
+            ck_abort_msg("%s:%d: check failed: %s",                     \
+                         __FILE__, __LINE__, #COND);                    \
+        }                                                               \
+    } while (0)
 
 struct ovsdb_error;
 

@@ -11,17 +11,10 @@
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
+#include "check-util.h"
 #include "ovs-rcu.h"
 #include "prefix-trie.h"
 #include "util.h"
-
-#define CHECK(COND)                                                     \
-    do {                                                                \
-        if (!(COND)) {                                                  \
-            ck_abort_msg("%s:%d: check failed: %s",                     \
-                         __FILE__, __LINE__, #COND);                    \
-        }                                                               \
-    } while (0)
 
 static uint32_t
 rnd32(void)
