@@ -29,6 +29,33 @@ struct cls_match {
     uint64_t values[];                  /* Masked words, subtable order. */
 };
 
+/* The hash of a subtable's masked words, built word by word so that a
+ * lookup can take it stage by stage: cls_hash_finish() of the running
+ * state after a stage is that stage's index key.  One multiply and one
+ * shift per word (this runs for every stage of every subtable a lookup
+ * visits); the shift folds the product's high half back down, without
+ * which words that differ only in their high bits (nw_proto next to
+ * nw_dst) would collide.  A full avalanche at the end, since the tables
+ * index by the low bits. */
+static inline uint64_t
+cls_hash_add(uint64_t state, uint64_t word)
+{
+    state = (state ^ word) * UINT64_C(0x9e3779b97f4a7c15);
+    return state ^ (state >> 32);
+}
+
+static inline uint32_t
+cls_hash_finish(uint64_t state, unsigned int n_words)
+{
+    state ^= n_words;
+    state ^= state >> 33;
+    state *= UINT64_C(0xff51afd7ed558ccd);
+    state ^= state >> 33;
+    state *= UINT64_C(0xc4ceb9fe1a85ec53);
+    state ^= state >> 33;
+    return (uint32_t) state;
+}
+
 static inline bool
 cls_match_visible(const struct cls_match *m, ovs_version_t version)
 {
@@ -107,7 +134,7 @@ struct cls_subtable_entry {
     /* For a subtable in a group (below): where its lookup resumes once the
      * group's words matched, and the running hash of those words. */
     uint8_t first_stage;
-    uint32_t pre_hash;
+    uint64_t pre_hash;
 };
 
 /* Subtables whose metadata and L2 stages each hold one value (all of

@@ -258,15 +258,15 @@ static void
 stage_hashes(const struct cls_subtable *st, const uint64_t values[],
              uint32_t stage_hash[FLOW_N_STAGES], uint32_t *full)
 {
-    uint32_t h = 0;
+    uint64_t h = 0;
     for (unsigned int s = 0; s < st->n_stages; s++) {
         const struct cls_stage *stage = &st->stages[s];
         for (unsigned int w = stage->start; w < stage->end; w++) {
-            h = hash_add64(h, values[w]);
+            h = cls_hash_add(h, values[w]);
         }
-        stage_hash[s] = hash_finish(h, stage->end * 8);
+        stage_hash[s] = cls_hash_finish(h, stage->end);
     }
-    *full = st->n_stages ? stage_hash[st->n_stages - 1] : hash_finish(0, 0);
+    *full = st->n_stages ? stage_hash[st->n_stages - 1] : cls_hash_finish(0, 0);
 }
 
 static struct cls_subtable *
@@ -482,9 +482,9 @@ vec_group_entry(struct cls_subtable_vec *vec, size_t i)
     }
     map_set(g->members, i);
 
-    uint32_t h = 0;
+    uint64_t h = 0;
     for (unsigned int w = 0; w < n_words; w++) {
-        h = hash_add64(h, values[w]);
+        h = cls_hash_add(h, values[w]);
     }
     e->first_stage = n_pre;
     e->pre_hash = h;
@@ -1077,12 +1077,12 @@ find_visible(const struct cls_subtable *st, const uint64_t *fw,
     }
 }
 
-static inline uint32_t
+static inline uint64_t
 hash_range(const struct cls_subtable *st, const uint64_t *fw,
-           unsigned int start, unsigned int end, uint32_t h)
+           unsigned int start, unsigned int end, uint64_t h)
 {
     for (unsigned int w = start; w < end; w++) {
-        h = hash_add64(h, fw[st->word_idx[w]] & st->word_mask[w]);
+        h = cls_hash_add(h, fw[st->word_idx[w]] & st->word_mask[w]);
     }
     return h;
 }
@@ -1092,8 +1092,8 @@ find_match(const struct cls_subtable *st, const struct flow *flow,
            ovs_version_t version)
 {
     const uint64_t *fw = flow_u64s_const(flow);
-    uint32_t hash = hash_finish(hash_range(st, fw, 0, st->n_words, 0),
-                                st->n_words * 8);
+    uint32_t hash = cls_hash_finish(hash_range(st, fw, 0, st->n_words, 0),
+                                    st->n_words);
     return find_visible(st, fw, hash, version);
 }
 
@@ -1101,7 +1101,7 @@ find_match(const struct cls_subtable *st, const struct flow *flow,
  * to match, H being the running hash of their words), consulting the tries
  * on TRIE_FIELDS. */
 static const struct cls_match *
-find_match_wc(const struct cls_subtable *st, unsigned int first, uint32_t h,
+find_match_wc(const struct cls_subtable *st, unsigned int first, uint64_t h,
               const struct flow *flow, ovs_version_t version,
               const struct cls_tries *tries, uint8_t trie_fields,
               struct trie_ctx ctx[], struct flow_wildcards *wc)
@@ -1121,14 +1121,14 @@ find_match_wc(const struct cls_subtable *st, unsigned int first, uint32_t h,
         if (s == last) {
             break;
         }
-        if (!cls_stage_contains(stage, hash_finish(h, stage->end * 8))) {
+        if (!cls_stage_contains(stage, cls_hash_finish(h, stage->end))) {
             fold_mask(ww, st, stage->end);
             return NULL;
         }
     }
 
     const struct cls_match *m = find_visible(st, fw,
-                                             hash_finish(h, st->n_words * 8),
+                                             cls_hash_finish(h, st->n_words),
                                              version);
     if (!m && st->ports_plen) {
         /* Only the port bits that the rules' ports disagree on. */
@@ -1160,7 +1160,7 @@ visit_subtable(const struct cls_subtable *st, const struct flow *flow,
                struct flow_wildcards *wc)
 {
     if (!st->n_stages) {
-        return find_visible(st, flow_u64s_const(flow), hash_finish(0, 0),
+        return find_visible(st, flow_u64s_const(flow), cls_hash_finish(0, 0),
                             version);
     } else if (wc) {
         return find_match_wc(st, 0, 0, flow, version, tries, trie_fields,
