@@ -459,6 +459,54 @@ START_TEST(test_random_rules_ipv6_and_tunnel_tries)
 }
 END_TEST
 
+/* More subtables than the bulk lookup's bitmaps hold (4096): lookups
+ * visit them one by one, with the same answers and sufficient masks. */
+START_TEST(test_very_many_subtables)
+{
+    srandom(50);
+    struct classifier cls;
+    classifier_init(&cls);
+    enum { N = 33 * 33 * 4 };
+    struct test_rule *rules = xcalloc(N, sizeof *rules);
+    size_t n = 0;
+    for (unsigned int a = 0; a <= 32; a++) {
+        for (unsigned int b = 0; b <= 32; b++) {
+            for (unsigned int c = 0; c < 4; c++) {
+                struct test_rule *r = &rules[n++];
+                memset(&r->flow, 0, sizeof r->flow);
+                flow_wildcards_init_catchall(&r->wc);
+                r->flow.dl_type = htons(0x0800);
+                WC_MASK_FIELD(&r->wc, dl_type);
+                r->flow.nw_src = htonl(ip_pool[random() % 3]);
+                r->wc.masks.nw_src = htonl(prefix_mask(a));
+                r->flow.nw_dst = htonl(ip_pool[random() % 3]);
+                r->wc.masks.nw_dst = htonl(prefix_mask(b));
+                r->flow.tp_dst = htons(port_pool[random() % 3]);
+                r->wc.masks.tp_dst = htons(c ? 0xffff << (16 - 4 * c) : 0);
+                flow_apply_mask(&r->flow, &r->flow, &r->wc);
+                r->priority = random() % 100000;
+                r->order = n;
+                r->in_cls = true;
+                cls_rule_init(&r->cr, &r->flow, &r->wc, r->priority);
+                classifier_insert(&cls, &r->cr, OVS_VERSION_MIN);
+            }
+        }
+    }
+    CHECK(classifier_n_subtables(&cls) == N);
+    for (int i = 0; i < 60; i++) {
+        struct flow pkt;
+        random_packet(&pkt, rules, N);
+        check_lookup(&cls, rules, N, &pkt);
+    }
+    classifier_destroy(&cls);
+    for (size_t i = 0; i < N; i++) {
+        cls_rule_destroy(&rules[i].cr);
+    }
+    free(rules);
+    ovsrcu_synchronize();
+}
+END_TEST
+
 /* The same rules, tries on and off: the same answers. */
 START_TEST(test_tries_do_not_change_answers)
 {
@@ -845,6 +893,7 @@ classifier_suite(void)
     tcase_add_test(tc, test_random_rules_no_tries);
     tcase_add_test(tc, test_random_rules_ipv6_and_tunnel_tries);
     tcase_add_test(tc, test_tries_do_not_change_answers);
+    tcase_add_test(tc, test_very_many_subtables);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("api");
