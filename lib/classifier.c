@@ -688,7 +688,7 @@ classifier_set_prefix_fields(struct classifier *cls,
         seen |= 1u << fields[i];
     }
     if (n == cls->n_prefix_fields
-        && !memcmp(fields, cls->prefix_fields, n * sizeof *fields)) {
+        && (!n || !memcmp(fields, cls->prefix_fields, n * sizeof *fields))) {
         return true;
     }
 
@@ -715,7 +715,9 @@ classifier_set_prefix_fields(struct classifier *cls,
     if (old) {
         ovsrcu_postpone(tries_free, old);
     }
-    memcpy(cls->prefix_fields, fields, n * sizeof *fields);
+    for (unsigned int i = 0; i < n; i++) {
+        cls->prefix_fields[i] = fields[i];
+    }
     cls->n_prefix_fields = n;
     return true;
 }
