@@ -134,7 +134,8 @@ cls_rule_make_invisible_in_version(const struct cls_rule *rule,
                                    ovs_version_t version)
 {
     struct cls_match *m = ovsrcu_get_protected(&rule->cls_match);
-    ovs_assert(m && version > m->add_version);
+    /* At its own add version: a rule added and deleted in one batch. */
+    ovs_assert(m && version >= m->add_version);
     atomic_store_explicit(&m->remove_version, version, memory_order_relaxed);
 }
 
@@ -1510,10 +1511,13 @@ struct cls_cursor
 cls_cursor_start(const struct classifier *cls, const struct cls_rule *target,
                  enum cls_iter_mode mode, ovs_version_t version)
 {
+    /* A catch-all target loosely matches every rule: no filter needed. */
+    bool filter = target && (mode == CLS_ITER_STRICT
+                             || !cls_rule_is_catchall(target));
     struct cls_cursor c = {
         .cls = cls,
         .vec = ovsrcu_get(&cls->subtables_vec),
-        .target = target && !cls_rule_is_catchall(target) ? target : NULL,
+        .target = filter ? target : NULL,
         .mode = mode,
         .version = version,
     };

@@ -605,6 +605,17 @@ START_TEST(test_versions_make_a_batch_visible_at_once)
     CHECK(classifier_find_rule_exactly(&cls, &old, 1) == &old);
     CHECK(classifier_find_rule_exactly(&cls, &old, 2) == &new1);
 
+    /* Added and deleted in the same batch: never seen. */
+    struct cls_rule brief;
+    ip_match(&flow, &wc, 0x0a010200, 24);
+    cls_rule_init(&brief, &flow, &wc, 30);
+    classifier_insert(&cls, &brief, 3);
+    cls_rule_make_invisible_in_version(&brief, 3);
+    ip_packet(&pkt, 0x0a010203);
+    CHECK(classifier_lookup(&cls, 3, &pkt, NULL) == &new2);
+    CHECK(classifier_lookup(&cls, OVS_VERSION_MAX, &pkt, NULL) == &new2);
+    CHECK(classifier_remove(&cls, &brief));
+
     /* A batch that failed is undone. */
     cls_rule_make_invisible_in_version(&new2, 3);
     CHECK(!cls_rule_visible_in_version(&new2, 3));
@@ -620,6 +631,7 @@ START_TEST(test_versions_make_a_batch_visible_at_once)
     cls_rule_destroy(&old);
     cls_rule_destroy(&new1);
     cls_rule_destroy(&new2);
+    cls_rule_destroy(&brief);
     ovsrcu_synchronize();
 }
 END_TEST
@@ -756,6 +768,22 @@ START_TEST(test_iteration_loose_and_strict)
     }
     CHECK(n == 1);
     CHECK(classifier_find_match_exactly(&cls, &f4, &wc4, 4, 0) == &rules[4]);
+
+    /* Strict with a catch-all target: only a catch-all rule would do. */
+    struct flow_wildcards any;
+    flow_wildcards_init_catchall(&any);
+    cls_rule_destroy(&target);
+    cls_rule_init(&target, &f4, &any, 4);
+    n = 0;
+    CLS_FOR_EACH_TARGET (r, &cls, &target, CLS_ITER_STRICT, 0) {
+        n++;
+    }
+    CHECK(n == 0);
+    n = 0;
+    CLS_FOR_EACH_TARGET (r, &cls, &target, CLS_ITER_LOOSE, 0) {
+        n++;
+    }
+    CHECK(n == N);
     CHECK(!classifier_find_match_exactly(&cls, &f4, &wc4, 5, 0));
     cls_rule_destroy(&target);
 
