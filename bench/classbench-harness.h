@@ -9,7 +9,11 @@
  * again and again for at least the requested time and prints one line:
  *
  *   set=NAME impl=IMPL tries=on|off rules=N entries=N subtables=N
- *   lookups_per_sec=N masks=N errors=N
+ *   lookups_per_sec=N mean_lookups_per_sec=N masks=N errors=N
+ *
+ * where lookups_per_sec is the rate of the fastest whole pass over the
+ * trace (the one least disturbed by other work on a shared machine) and
+ * mean_lookups_per_sec the rate over all of them.
  *
  * Plain C and the C library only; it never sees either classifier's
  * types. */

@@ -9,8 +9,9 @@
 # 1K and 10K rules); given paths to NAME.rules files it replays those, with
 # NAME.trace and NAME.expected beside each.  For each set and for prefix
 # tries off and on (nw_dst, nw_src), one thread, wildcard tracking on, it
-# prints lookups per second and the number of distinct megaflow masks the
-# lookups produced.  Every answer is checked against NAME.expected; a wrong
+# prints lookups per second (of the fastest whole pass over the trace, the
+# one least disturbed by other work; the harness also reports the mean) and
+# the number of distinct megaflow masks the lookups produced.  Every answer is checked against NAME.expected; a wrong
 # one makes the benchmark say so and exit 1.
 #
 # --peer also builds the same harness (bench/classbench-ovs.c, our code)
