@@ -67,9 +67,11 @@
  * lookups now and then, at a point where it holds no rule pointer it got
  * from the classifier.
  *
- * After classifier_remove() returns a rule, the owner may free it only
- * after a grace period (ovsrcu_postpone()).  classifier_destroy() frees
- * the classifier's own memory at once and so needs no readers left. */
+ * A rule taken out by classifier_remove(), or returned by
+ * classifier_replace(), may still be in the hands of a lookup: its owner
+ * frees it only after a grace period (ovsrcu_postpone()).
+ * classifier_destroy() frees the classifier's own memory at once and so
+ * needs no readers left; the rules still in it are only detached. */
 #ifndef CLASSIFIER_H
 #define CLASSIFIER_H 1
 
@@ -202,6 +204,7 @@ const struct cls_rule *classifier_find_match_exactly(
 bool classifier_rule_overlaps(const struct classifier *,
                               const struct cls_rule *target, ovs_version_t);
 
+/* Rules in the classifier, whichever versions they are visible in. */
 size_t classifier_count(const struct classifier *);
 bool classifier_is_empty(const struct classifier *);
 size_t classifier_n_subtables(const struct classifier *);
