@@ -905,6 +905,59 @@ START_TEST(test_trie_keeps_megaflow_wide)
 }
 END_TEST
 
+/* A port range becomes prefix rules, and a packet that one of them matches
+ * gets a megaflow as wide as that prefix, not an exact port; one that
+ * misses gets only the port bits that showed it. */
+START_TEST(test_port_range_megaflows)
+{
+    struct classifier cls;
+    classifier_init(&cls);
+    /* tp_dst 1024-65535: 1024/6, 2048/5, 4096/4, 8192/3, 16384/2, 32768/1. */
+    static const struct { uint16_t value; unsigned int len; } prefixes[] = {
+        { 1024, 6 }, { 2048, 5 }, { 4096, 4 }, { 8192, 3 }, { 16384, 2 },
+        { 32768, 1 },
+    };
+    struct cls_rule rules[ARRAY_SIZE(prefixes)];
+    for (size_t i = 0; i < ARRAY_SIZE(prefixes); i++) {
+        struct flow flow;
+        struct flow_wildcards wc;
+        ip_match(&flow, &wc, 0xc0a80000, 16);
+        flow.nw_proto = 6;
+        WC_MASK_FIELD(&wc, nw_proto);
+        flow.tp_dst = htons(prefixes[i].value);
+        wc.masks.tp_dst = htons(0xffff << (16 - prefixes[i].len));
+        cls_rule_init(&rules[i], &flow, &wc, 10);
+        classifier_insert(&cls, &rules[i], 0);
+    }
+    struct flow pkt;
+    ip_packet(&pkt, 0xc0a80109);
+    pkt.nw_proto = 6;
+    pkt.tp_src = htons(40000);
+
+    struct flow_wildcards wc;
+    pkt.tp_dst = htons(8080);                   /* In 4096/4. */
+    flow_wildcards_init_catchall(&wc);
+    CHECK(classifier_lookup(&cls, 0, &pkt, &wc) == &rules[2]);
+    CHECK(wc.masks.tp_dst == htons(0xf000));
+    CHECK(wc.masks.tp_src == 0);
+
+    pkt.tp_dst = htons(22);                     /* Below the range. */
+    flow_wildcards_init_catchall(&wc);
+    CHECK(!classifier_lookup(&cls, 0, &pkt, &wc));
+    /* 22 and 1024 first differ in the 6th bit. */
+    CHECK(wc.masks.tp_dst == htons(0xfc00));
+
+    for (size_t i = 0; i < ARRAY_SIZE(prefixes); i++) {
+        CHECK(classifier_remove(&cls, &rules[i]));
+    }
+    classifier_destroy(&cls);
+    ovsrcu_synchronize();
+    for (size_t i = 0; i < ARRAY_SIZE(prefixes); i++) {
+        cls_rule_destroy(&rules[i]);
+    }
+}
+END_TEST
+
 static Suite *
 classifier_suite(void)
 {
@@ -932,6 +985,7 @@ classifier_suite(void)
     tcase_add_test(tc, test_overlaps);
     tcase_add_test(tc, test_prefix_field_configuration);
     tcase_add_test(tc, test_trie_keeps_megaflow_wide);
+    tcase_add_test(tc, test_port_range_megaflows);
     suite_add_tcase(s, tc);
     return s;
 }
