@@ -167,6 +167,7 @@ struct cls_subtable_vec {
      * entries whose prefix length on the field is L (L = 0: the trie
      * cannot rule them out). */
     unsigned int n_bulk;
+    uint8_t other_trie_fields;  /* The configured fields not pruned so. */
     uint8_t bulk_trie[CLS_MAX_TRIES];
     unsigned int n_plens[CLS_MAX_TRIES];
     uint64_t *plen_maps[CLS_MAX_TRIES];

@@ -539,6 +539,7 @@ vec_build(const struct classifier *cls)
     }
 
     const struct cls_tries *tries = vec->tries;
+    vec->other_trie_fields = tries ? tries->fields & ~bulk_fields() : 0;
     for (unsigned int t = 0; tries && t < tries->n; t++) {
         enum cls_prefix_field field = tries->tries[t].field;
         if (!is_bulk_field(field)) {
@@ -1305,7 +1306,9 @@ lookup_bulk(const struct cls_subtable_vec *vec, ovs_version_t version,
     }
 
     const struct cls_match *best = NULL;
-    const uint8_t other_fields = tries ? tries->fields & ~bulk_fields() : 0;
+    /* Grouped subtables start past their L2 stage: only tries on fields
+     * of later stages that were not used in bulk can still apply. */
+    const uint8_t other_fields = vec->other_trie_fields;
     for (size_t w = 0; w < n_words; w++) {
         for (uint64_t bits = cand[w]; bits; bits &= bits - 1) {
             size_t i = w * 64 + __builtin_ctzll(bits);
