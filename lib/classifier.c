@@ -125,6 +125,7 @@ bool
 cls_rule_visible_in_version(const struct cls_rule *rule,
                             ovs_version_t version)
 {
+    ovsrcu_register();
     const struct cls_match *m = ovsrcu_get(&rule->cls_match);
     return m && cls_match_visible(m, version);
 }
@@ -1373,6 +1374,7 @@ static const struct cls_match *
 find_exact(const struct classifier *cls, const struct miniflow *flow,
            const struct miniflow *mask, int priority, ovs_version_t version)
 {
+    ovsrcu_register();
     const struct cls_subtable_vec *vec = ovsrcu_get(&cls->subtables_vec);
     for (size_t i = 0; i < vec->n; i++) {
         const struct cls_subtable *st = vec->entries[i].subtable;
@@ -1514,6 +1516,7 @@ struct cls_cursor
 cls_cursor_start(const struct classifier *cls, const struct cls_rule *target,
                  enum cls_iter_mode mode, ovs_version_t version)
 {
+    ovsrcu_register();
     /* A catch-all target loosely matches every rule: no filter needed. */
     bool filter = target && (mode == CLS_ITER_STRICT
                              || !cls_rule_is_catchall(target));
@@ -1563,6 +1566,7 @@ classifier_rule_overlaps(const struct classifier *cls,
                          const struct cls_rule *target,
                          ovs_version_t version)
 {
+    ovsrcu_register();
     const struct cls_subtable_vec *vec = ovsrcu_get(&cls->subtables_vec);
     struct overlap_aux aux = { target, version };
     for (size_t i = 0; i < vec->n; i++) {

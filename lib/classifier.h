@@ -63,9 +63,11 @@
  * whatever a writer unlinks (internal rule records, hash tables that were
  * resized, trie nodes, subtables, the subtable order) is freed through
  * RCU-style deferral (ovs-rcu.h) once every reader thread has quiesced.
- * A thread that looks up must therefore call ovsrcu_quiesce() between
- * lookups now and then, at a point where it holds no rule pointer it got
- * from the classifier.
+ * Every lookup function makes its thread an RCU reader (ovsrcu_register(),
+ * a thread-local test after the first time), so a thread that looks up
+ * must call ovsrcu_quiesce() between lookups now and then, at a point
+ * where it holds no rule pointer it got from the classifier, or
+ * ovsrcu_quiesce_start() before it blocks.
  *
  * A rule taken out by classifier_remove(), or returned by
  * classifier_replace(), may still be in the hands of a lookup: its owner
