@@ -17,7 +17,8 @@
  *     thread offline before it blocks for long; ovsrcu_quiesce_end() brings
  *     it back.  A thread that exits is forgotten automatically; callbacks
  *     it postponed and whose grace period had not ended by then run on the
- *     next thread that quiesces after it has.
+ *     next thread that quiesces after it has (a thread whose callbacks
+ *     must run on itself calls ovsrcu_synchronize() before it exits).
  *   - ovsrcu_postpone() bumps the epoch and queues the callback with it.
  *     The callback runs on the same thread, when it next calls
  *     ovsrcu_quiesce(), ovsrcu_quiesce_start() or ovsrcu_synchronize()
