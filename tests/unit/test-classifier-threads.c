@@ -8,8 +8,9 @@
  * OpenFlow table does.  Since the schedule is known, a reader can compute
  * the right answer for any version on its own: every lookup must return
  * exactly the rule a linear search over the rules of that version finds,
- * and its wildcard mask must hold for other packets at that version too.
- * The trie configuration also changes under the readers.
+ * and its wildcard mask must hold for other packets at that version too;
+ * exact finds and loose iteration must see a rule exactly in the versions
+ * it exists in.  The trie configuration also changes under the readers.
  *
  * The suite is short on purpose: CI runs it under valgrind and under
  * ThreadSanitizer (make check-tsan), where any unsynchronized access
@@ -138,6 +139,22 @@ reader(void *arg)
         }
         ok = ok && reference(&other, version) == got
              && classifier_lookup(&cls, version, &other, NULL) == got;
+
+        /* The other readers' paths: an exact find, which must see a rule
+         * exactly when its version does (priorities are unique), and a
+         * loose iteration over the rules inside a rule's match. */
+        const struct sched_rule *r = &rules[rand_r(&seed) % N_RULES];
+        bool visible = ovs_version_visible(r->added, r->removed, version);
+        const struct cls_rule *found = classifier_find_rule_exactly(
+            &cls, &r->cr, version);
+        ok = ok && (found == &r->cr) == visible && (found || !visible);
+        const struct cls_rule *it;
+        size_t n_inside = 0;
+        CLS_FOR_EACH_TARGET (it, &cls, &r->cr, CLS_ITER_LOOSE, version) {
+            ok = ok && cls_rule_is_loose_match(it, &r->cr);
+            n_inside += it == &r->cr;
+        }
+        ok = ok && n_inside == visible;
         if (!ok) {
             atomic_fetch_add(&n_wrong, 1);
         }
