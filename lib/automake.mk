@@ -112,6 +112,9 @@ lib_libovs_a_SOURCES += \
 	lib/classifier.c \
 	lib/classifier.h \
 	lib/classifier-private.h \
+	lib/cls-find.c \
+	lib/cls-lookup.c \
+	lib/cls-order.c \
 	lib/cls-table.c \
 	lib/ovs-rcu.c \
 	lib/ovs-rcu.h \

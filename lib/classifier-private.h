@@ -193,6 +193,35 @@ struct cls_prefix_field_def {
 extern const struct cls_prefix_field_def
     cls_prefix_field_defs[CLS_N_PREFIX_FIELDS];
 
+/* The transport ports, as one 32-bit big-endian value (tp_src first). */
+#define PORTS_OFS offsetof(struct flow, tp_src)
+_Static_assert(offsetof(struct flow, tp_dst) == PORTS_OFS + 2,
+               "tp_dst follows tp_src");
+
+/* Whether STAGE of ST lies before L3 (metadata or L2). */
+static inline bool
+cls_stage_is_pre(const struct cls_subtable *st, const struct cls_stage *stage)
+{
+    return st->word_idx[stage->start] < FLOW_STAGE_L2_END;
+}
+
+/* classifier.c. */
+void cls_stage_hashes(const struct cls_subtable *, const uint64_t values[],
+                      uint32_t stage_hash[FLOW_N_STAGES], uint32_t *full);
+/* Calls FUNC(M, AUX) for the rule records in ST until one call returns
+ * true, and returns whether one did.  For readers and the writer alike. */
+bool cls_subtable_for_each_match(const struct cls_subtable *,
+                                 bool (*func)(const struct cls_match *,
+                                              void *),
+                                 void *aux);
+
+/* cls-order.c: the subtable order.  cls_order_changed() republishes it, or
+ * marks it for classifier_publish() while deferred; cls_order_publish()
+ * republishes it now. */
+void cls_order_changed(struct classifier *);
+void cls_order_publish(struct classifier *);
+void cls_order_free(struct cls_subtable_vec *);
+
 /* cls-table.c: the two hash tables. */
 struct cls_rtable *cls_rtable_create(size_t n_slots);
 struct cls_match *cls_rtable_find_head(const struct cls_rtable *,
