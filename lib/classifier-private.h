@@ -221,6 +221,11 @@ bool cls_subtable_for_each_match(const struct cls_subtable *,
 void cls_order_changed(struct classifier *);
 void cls_order_publish(struct classifier *);
 void cls_order_free(struct cls_subtable_vec *);
+/* The writer's sorted list: a new subtable, one whose max_priority
+ * changed, one that goes.  The first two also call cls_order_changed(). */
+void cls_order_insert(struct classifier *, struct cls_subtable *);
+void cls_order_reposition(struct classifier *, struct cls_subtable *);
+void cls_order_remove(struct classifier *, struct cls_subtable *);
 
 /* cls-table.c: the two hash tables. */
 struct cls_rtable *cls_rtable_create(size_t n_slots);

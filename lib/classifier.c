@@ -369,6 +369,8 @@ classifier_init(struct classifier *cls)
 {
     ovsrcu_set_hidden(&cls->subtables_vec, NULL);
     ovsrcu_set_hidden(&cls->tries, NULL);
+    cls->order = NULL;
+    cls->n_order = cls->allocated_order = 0;
     hmap_init(&cls->subtables);
     cls->n_rules = 0;
     cls->next_seq = 0;
@@ -417,6 +419,9 @@ classifier_destroy(struct classifier *cls)
         subtable_free(st);
     }
     hmap_destroy(&cls->subtables);
+    free(cls->order);
+    cls->order = NULL;
+    cls->n_order = cls->allocated_order = 0;
     cls_order_free(ovsrcu_get_protected(&cls->subtables_vec));
     tries_free(ovsrcu_get_protected(&cls->tries));
     cls->n_rules = 0;
@@ -533,7 +538,7 @@ subtable_update_max_on_insert(struct classifier *cls, struct cls_subtable *st,
     if (priority > st->max_priority) {
         st->max_priority = priority;
         st->max_count = 1;
-        cls_order_changed(cls);
+        cls_order_reposition(cls, st);
     } else if (priority == st->max_priority) {
         st->max_count++;
     }
@@ -614,7 +619,7 @@ insert__(struct classifier *cls, const struct cls_rule *rule,
     if (new_subtable) {
         st->max_priority = rule->priority;
         st->max_count = 1;
-        cls_order_changed(cls);
+        cls_order_insert(cls, st);
     } else {
         subtable_update_max_on_insert(cls, st, rule->priority);
     }
@@ -696,6 +701,7 @@ classifier_remove(struct classifier *cls, const struct cls_rule *rule)
     cls->n_rules--;
     if (!--st->n_rules) {
         hmap_remove(&cls->subtables, &st->hmap_node);
+        cls_order_remove(cls, st);
         /* Lookups find subtables only through the published order, so it
          * must be republished now, before the subtable goes. */
         cls_order_publish(cls);
@@ -705,7 +711,7 @@ classifier_remove(struct classifier *cls, const struct cls_rule *rule)
         cls_subtable_for_each_match(st, max_cb, &aux);
         st->max_priority = aux.max;
         st->max_count = aux.count;
-        cls_order_changed(cls);
+        cls_order_reposition(cls, st);
     } else if (regroup) {
         cls_order_changed(cls);
     }

@@ -145,6 +145,10 @@ struct classifier {
 
     /* Writer's state. */
     struct hmap subtables;      /* struct cls_subtable, by mask hash. */
+    /* The same, best max_priority first (creation order in ties): what
+     * the published order is copied from. */
+    struct cls_subtable **order;
+    size_t n_order, allocated_order;
     size_t n_rules;
     uint64_t next_seq;          /* Insertion order, for ties. */
     bool publish;               /* False between defer and publish. */

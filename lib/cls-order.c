@@ -11,14 +11,55 @@
  * bitmaps for bulk pruning by the prefix tries, rebuilt whole and
  * republished whenever any of it changes. */
 
-static int
-compare_entries(const void *a_, const void *b_)
+/* Whether A comes before B in lookup order. */
+static bool
+order_before(const struct cls_subtable *a, const struct cls_subtable *b)
 {
-    const struct cls_subtable_entry *a = a_, *b = b_;
-    if (a->max_priority != b->max_priority) {
-        return a->max_priority > b->max_priority ? -1 : 1;
+    return (a->max_priority > b->max_priority
+            || (a->max_priority == b->max_priority && a->seq < b->seq));
+}
+
+void
+cls_order_insert(struct classifier *cls, struct cls_subtable *st)
+{
+    if (cls->n_order >= cls->allocated_order) {
+        cls->order = x2nrealloc(cls->order, &cls->allocated_order,
+                                sizeof *cls->order);
     }
-    return a->subtable->seq < b->subtable->seq ? -1 : 1;
+    size_t lo = 0, hi = cls->n_order;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (order_before(cls->order[mid], st)) {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    memmove(&cls->order[lo + 1], &cls->order[lo],
+            (cls->n_order - lo) * sizeof *cls->order);
+    cls->order[lo] = st;
+    cls->n_order++;
+    cls_order_changed(cls);
+}
+
+void
+cls_order_remove(struct classifier *cls, struct cls_subtable *st)
+{
+    size_t i = 0;
+    while (cls->order[i] != st) {
+        i++;
+        ovs_assert(i < cls->n_order);
+    }
+    memmove(&cls->order[i], &cls->order[i + 1],
+            (cls->n_order - i - 1) * sizeof *cls->order);
+    cls->n_order--;
+}
+
+void
+cls_order_reposition(struct classifier *cls, struct cls_subtable *st)
+{
+    cls_order_remove(cls, st);
+    cls_order_insert(cls, st);
 }
 
 /* Groups and bulk pruning (see struct cls_group). */
@@ -60,21 +101,17 @@ subtable_n_pre_stages(const struct cls_subtable *st)
     return n < st->n_stages ? (int) n : -1;
 }
 
-static bool
-first_match_cb(const struct cls_match *m, void *first_)
-{
-    const struct cls_match **first = first_;
-    *first = m;
-    return true;
-}
-
 static const struct cls_match *
 subtable_any_match(const struct cls_subtable *st)
 {
-    const struct cls_match *first = NULL;
-    cls_subtable_for_each_match(st, first_match_cb, &first);
-    ovs_assert(first);
-    return first;
+    const struct cls_rtable *t = ovsrcu_get_protected(&st->rules);
+    for (size_t i = 0; i <= t->mask; i++) {
+        const struct cls_match *m = ovsrcu_get_protected(&t->slots[i].head);
+        if (m && m != CLS_TOMBSTONE) {
+            return m;
+        }
+    }
+    ovs_abort(0, "a subtable without rules");
 }
 
 static inline void
@@ -151,19 +188,16 @@ static struct cls_subtable_vec *
 vec_build(const struct classifier *cls)
 {
     struct cls_subtable_vec *vec = xzalloc(sizeof *vec);
-    size_t n = hmap_count(&cls->subtables);
+    size_t n = cls->n_order;
     vec->n = n;
     vec->n_map_words = DIV_ROUND_UP(n, 64);
     vec->entries = xzalloc(MAX(n, 1) * sizeof *vec->entries);
     vec->tries = ovsrcu_get_protected(&cls->tries);
-    struct cls_subtable *st;
-    size_t i = 0;
-    HMAP_FOR_EACH (st, hmap_node, &cls->subtables) {
-        vec->entries[i].max_priority = st->max_priority;
-        vec->entries[i].subtable = st;
-        i++;
+    size_t i;
+    for (i = 0; i < n; i++) {
+        vec->entries[i].max_priority = cls->order[i]->max_priority;
+        vec->entries[i].subtable = cls->order[i];
     }
-    qsort(vec->entries, n, sizeof *vec->entries, compare_entries);
 
     size_t map_bytes = MAX(vec->n_map_words, 1) * 8;
     vec->groups = xzalloc(CLS_MAX_GROUPS * sizeof *vec->groups);

@@ -20,7 +20,15 @@
         }                                                               \
     } while (0)
 
+#include <stddef.h>
+
 struct ovsdb_error;
+
+/* N, or N / DIVISOR (at least 1) when running under valgrind, which is
+ * some 50 times slower: for loops whose length buys coverage of random
+ * cases rather than checking one case (CI runs every suite under valgrind
+ * as well, for memory errors). */
+size_t check_iterations(size_t n, size_t divisor);
 
 /* Parses S (any JSON value, scalars included); the caller owns the
  * result. */

@@ -17,12 +17,8 @@
 #include "classbench-flow.h"
 #include "classbench-load.h"
 #include "ovs-rcu.h"
+#include "check-util.h"
 #include "util.h"
-#if __has_include(<valgrind/valgrind.h>)
-#include <valgrind/valgrind.h>
-#else
-#define RUNNING_ON_VALGRIND 0
-#endif
 
 static const char *const sets[] = {
     "acl1_1k", "fw1_1k", "ipc1_1k", "acl1_10k", "fw1_10k", "ipc1_10k",
@@ -98,7 +94,7 @@ START_TEST(test_classbench_set)
 
     /* Under valgrind (CI's memory check), every 8th header: the full
      * traces are for the normal run, and valgrind is for memory. */
-    size_t step = RUNNING_ON_VALGRIND ? 8 : 1;
+    size_t step = n_packets / check_iterations(n_packets, 8);
     size_t n_sampled = 0;
     for (size_t i = 0; i < n_packets; i += step) {
         const struct cb_packet *p = &packets[i];

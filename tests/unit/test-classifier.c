@@ -397,7 +397,7 @@ random_rules_test(unsigned int seed, size_t n_rules, int tries_config)
     }
     CHECK(classifier_count(&cls) == order);
 
-    for (int i = 0; i < 400; i++) {
+    for (size_t i = 0; i < check_iterations(400, 8); i++) {
         struct flow pkt;
         random_packet(&pkt, rules, n_rules);
         check_lookup(&cls, rules, n_rules, &pkt);
@@ -420,7 +420,7 @@ random_rules_test(unsigned int seed, size_t n_rules, int tries_config)
         }
     }
     ovsrcu_quiesce();
-    for (int i = 0; i < 400; i++) {
+    for (size_t i = 0; i < check_iterations(400, 8); i++) {
         struct flow pkt;
         random_packet(&pkt, rules, n_rules);
         check_lookup(&cls, rules, n_rules, &pkt);
@@ -493,7 +493,7 @@ START_TEST(test_very_many_subtables)
         }
     }
     CHECK(classifier_n_subtables(&cls) == N);
-    for (int i = 0; i < 60; i++) {
+    for (size_t i = 0; i < check_iterations(40, 8); i++) {
         struct flow pkt;
         random_packet(&pkt, rules, N);
         check_lookup(&cls, rules, N, &pkt);
@@ -502,6 +502,68 @@ START_TEST(test_very_many_subtables)
     for (size_t i = 0; i < N; i++) {
         cls_rule_destroy(&rules[i].cr);
     }
+    free(rules);
+    ovsrcu_synchronize();
+}
+END_TEST
+
+/* One subtable grows to thousands of rules and shrinks back, so that its
+ * hash tables and stage indexes are rebuilt both ways while lookups keep
+ * finding what is there and nothing that is not. */
+START_TEST(test_subtable_grows_and_shrinks)
+{
+    srandom(60);
+    struct classifier cls;
+    classifier_init(&cls);
+    enum { N = 3000 };
+    struct test_rule *rules = xcalloc(N, sizeof *rules);
+    for (size_t i = 0; i < N; i++) {
+        struct test_rule *r = &rules[i];
+        memset(&r->flow, 0, sizeof r->flow);
+        flow_wildcards_init_catchall(&r->wc);
+        r->flow.dl_type = htons(0x0800);
+        WC_MASK_FIELD(&r->wc, dl_type);
+        r->flow.nw_dst = htonl(0x0a000000 + i / 4);
+        WC_MASK_FIELD(&r->wc, nw_dst);
+        r->flow.tp_dst = htons(i % 4);
+        WC_MASK_FIELD(&r->wc, tp_dst);
+        r->priority = i % 7;
+        r->order = i;
+        r->in_cls = true;
+        cls_rule_init(&r->cr, &r->flow, &r->wc, r->priority);
+        classifier_insert(&cls, &r->cr, OVS_VERSION_MIN);
+    }
+    CHECK(classifier_n_subtables(&cls) == 1);
+    size_t left = N;
+    /* Remove in a shuffled order, checking along the way. */
+    size_t *order = xmalloc(N * sizeof *order);
+    for (size_t i = 0; i < N; i++) {
+        order[i] = i;
+    }
+    for (size_t i = N - 1; i > 0; i--) {
+        size_t j = random() % (i + 1), t = order[i];
+        order[i] = order[j];
+        order[j] = t;
+    }
+    for (size_t k = 0; k < N; k++) {
+        struct test_rule *r = &rules[order[k]];
+        CHECK(classifier_remove(&cls, &r->cr));
+        r->in_cls = false;
+        left--;
+        if (k % 250 == 0 || left < 10) {
+            for (int i = 0; i < 8; i++) {
+                struct flow pkt = rules[random() % N].flow;
+                check_lookup(&cls, rules, N, &pkt);
+            }
+        }
+        ovsrcu_quiesce();
+    }
+    CHECK(classifier_is_empty(&cls));
+    classifier_destroy(&cls);
+    for (size_t i = 0; i < N; i++) {
+        cls_rule_destroy(&rules[i].cr);
+    }
+    free(order);
     free(rules);
     ovsrcu_synchronize();
 }
@@ -527,7 +589,7 @@ START_TEST(test_tries_do_not_change_answers)
             classifier_insert(&without, &b[i].cr, OVS_VERSION_MIN);
         }
     }
-    for (int i = 0; i < 2000; i++) {
+    for (size_t i = 0; i < check_iterations(2000, 8); i++) {
         struct flow pkt;
         random_packet(&pkt, a, N);
         struct flow_wildcards wc1, wc2;
@@ -975,6 +1037,7 @@ classifier_suite(void)
     tcase_add_test(tc, test_random_rules_ipv6_and_tunnel_tries);
     tcase_add_test(tc, test_tries_do_not_change_answers);
     tcase_add_test(tc, test_very_many_subtables);
+    tcase_add_test(tc, test_subtable_grows_and_shrinks);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("api");
