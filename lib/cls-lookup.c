@@ -290,6 +290,39 @@ first_below_priority(const struct cls_subtable_vec *vec, int priority)
     return lo;
 }
 
+/* Walks the bulk tries on 32-bit fields side by side, so that their cache
+ * misses overlap (they are independent, and usually both needed). */
+static void
+bulk_tries_walk(const struct cls_subtable_vec *vec, struct trie_ctx ctx[],
+                const struct flow *flow)
+{
+    const struct prefix_trie *tries[CLS_MAX_TRIES];
+    uint32_t keys[CLS_MAX_TRIES];
+    unsigned int n_bits[CLS_MAX_TRIES], maskbits[CLS_MAX_TRIES];
+    struct prefix_plens plens[CLS_MAX_TRIES];
+    unsigned int which[CLS_MAX_TRIES];
+    size_t n = 0;
+    for (unsigned int b = 0; b < vec->n_bulk; b++) {
+        const struct cls_trie *t = &vec->tries->tries[vec->bulk_trie[b]];
+        const struct cls_prefix_field_def *d = &cls_prefix_field_defs[t->field];
+        if (d->n_bytes == 4) {
+            tries[n] = &t->trie;
+            prefix_trie_key_from_be(&keys[n], (const uint8_t *) flow + d->ofs,
+                                    4);
+            n_bits[n] = 32;
+            which[n++] = vec->bulk_trie[b];
+        }
+    }
+    if (n > 1) {
+        prefix_trie_lookup_many32(tries, keys, n_bits, n, maskbits, plens);
+        for (size_t i = 0; i < n; i++) {
+            ctx[which[i]].done = true;
+            ctx[which[i]].maskbits = maskbits[i];
+            ctx[which[i]].plens = plens[i];
+        }
+    }
+}
+
 /* The lookup with wildcards: the same answer and the same bits as
  * lookup_each(), but grouped subtables are compared with the packet once
  * per group and pruned by the L3 tries in bulk, so that only the subtables
@@ -318,6 +351,7 @@ lookup_bulk(const struct cls_subtable_vec *vec, ovs_version_t version,
         }
     }
 
+    bulk_tries_walk(vec, ctx, flow);
     for (unsigned int b = 0; b < vec->n_bulk; b++) {
         const uint64_t *maps = vec->plen_maps[b];
         const uint64_t *unprunable = maps;

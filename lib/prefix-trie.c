@@ -247,44 +247,96 @@ prefix_trie_remove(struct prefix_trie *trie, const uint32_t key[],
     }
 }
 
-/* prefix_trie_lookup() for keys of at most 32 bits (IPv4, the ports):
- * the same walk with the key in one register and no branch on rule
- * counts, since this is a lookup's hottest loop. */
-static unsigned int
-lookup32(const struct prefix_trie *trie, uint32_t key, unsigned int n_bits,
-         struct prefix_plens *plens)
+/* prefix_trie_lookup() for keys of at most 32 bits (IPv4, the ports), as
+ * a walk that advances one node per step, so that several walks can be
+ * interleaved: their node loads are independent and their cache misses
+ * overlap.  No branch on rule counts, since this is a lookup's hottest
+ * loop. */
+struct walk32 {
+    const struct trie_node *node, *prev;
+    uint32_t key;
+    unsigned int ofs, n_bits;
+    uint64_t found;
+    int result;                 /* maskbits, or -1 while walking. */
+};
+
+static inline void
+walk32_init(struct walk32 *w, const struct prefix_trie *trie, uint32_t key,
+            unsigned int n_bits)
 {
-    const struct trie_node *prev = NULL;
-    const struct trie_node *node = ovsrcu_get(&trie->root);
-    unsigned int ofs = 0;
-    uint64_t found = 0;
-    while (node) {
-        unsigned int n = node->n_bits;
-        /* The key's next N bits, left-aligned; bits past N_BITS are 0 and
-         * labels never reach past N_BITS, so they never differ. */
-        uint32_t next = ofs < 32 ? key << ofs : 0;
-        uint32_t diff = (node->prefix ^ next) & high_mask(n);
-        if (diff) {
-            plens->bits[0] = found;
-            return ofs + __builtin_clz(diff) + 1;
-        }
-        ofs += n;
-        uint64_t has_rules = atomic_load_explicit(&node->n_rules,
-                                                  memory_order_relaxed) != 0;
-        found |= has_rules << ((ofs - 1) & 63);
-        if (ofs >= n_bits) {
-            plens->bits[0] = found;
-            return n_bits;
-        }
-        prev = node;
-        node = ovsrcu_get(&prev->edges[(key >> (31 - ofs)) & 1]);
+    w->node = ovsrcu_get(&trie->root);
+    w->prev = NULL;
+    w->key = key & high_mask(n_bits);
+    w->ofs = 0;
+    w->n_bits = n_bits;
+    w->found = 0;
+    w->result = -1;
+}
+
+static inline void
+walk32_step(struct walk32 *w)
+{
+    const struct trie_node *node = w->node;
+    if (!node) {
+        /* Fell off after OFS bits.  The bit at OFS chose the empty branch;
+         * it mattered only if the other branch exists. */
+        w->result = (w->prev
+                     && ovsrcu_get(&w->prev->edges[!((w->key >> (31 - w->ofs))
+                                                     & 1)])
+                     ? w->ofs + 1 : w->ofs);
+        return;
     }
-    plens->bits[0] = found;
-    if (!prev) {
-        return 0;
+    /* The key's next N bits, left-aligned.  A label that reaches past the
+     * key (a trie of longer prefixes than N_BITS) is compared only as far
+     * as the key goes. */
+    unsigned int n = MIN(node->n_bits, w->n_bits - w->ofs);
+    uint32_t next = w->key << w->ofs;
+    uint32_t diff = (node->prefix ^ next) & high_mask(n);
+    if (diff) {
+        w->result = w->ofs + __builtin_clz(diff) + 1;
+        return;
     }
-    return ovsrcu_get(&prev->edges[!((key >> (31 - ofs)) & 1)])
-           ? ofs + 1 : ofs;
+    if (n < node->n_bits) {
+        w->result = w->n_bits;
+        return;
+    }
+    w->ofs += n;
+    uint64_t has_rules = atomic_load_explicit(&node->n_rules,
+                                              memory_order_relaxed) != 0;
+    w->found |= has_rules << ((w->ofs - 1) & 63);
+    if (w->ofs >= w->n_bits) {
+        w->result = w->n_bits;
+        return;
+    }
+    w->prev = node;
+    w->node = ovsrcu_get(&node->edges[(w->key >> (31 - w->ofs)) & 1]);
+}
+
+void
+prefix_trie_lookup_many32(const struct prefix_trie *const tries[],
+                          const uint32_t keys[], const unsigned int n_bits[],
+                          size_t n, unsigned int maskbits[],
+                          struct prefix_plens plens[])
+{
+    struct walk32 walks[PREFIX_TRIE_MAX_MANY];
+    ovs_assert(n <= PREFIX_TRIE_MAX_MANY);
+    for (size_t i = 0; i < n; i++) {
+        walk32_init(&walks[i], tries[i], keys[i], n_bits[i]);
+    }
+    for (size_t left = n; left;) {
+        left = 0;
+        for (size_t i = 0; i < n; i++) {
+            if (walks[i].result < 0) {
+                walk32_step(&walks[i]);
+                left += walks[i].result < 0;
+            }
+        }
+    }
+    for (size_t i = 0; i < n; i++) {
+        maskbits[i] = walks[i].result;
+        plens[i].bits[0] = walks[i].found;
+        plens[i].bits[1] = 0;
+    }
 }
 
 unsigned int
@@ -293,7 +345,9 @@ prefix_trie_lookup(const struct prefix_trie *trie, const uint32_t key[],
 {
     plens->bits[0] = plens->bits[1] = 0;
     if (n_bits <= 32) {
-        return lookup32(trie, key[0] & high_mask(n_bits), n_bits, plens);
+        unsigned int maskbits;
+        prefix_trie_lookup_many32(&trie, key, &n_bits, 1, &maskbits, plens);
+        return maskbits;
     }
     const struct trie_node *prev = NULL;
     const struct trie_node *node = ovsrcu_get(&trie->root);

@@ -33,6 +33,7 @@
 #define PREFIX_TRIE_H 1
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include "ovs-rcu.h"
 
@@ -72,6 +73,16 @@ void prefix_trie_remove(struct prefix_trie *, const uint32_t key[],
 unsigned int prefix_trie_lookup(const struct prefix_trie *,
                                 const uint32_t key[], unsigned int n_bits,
                                 struct prefix_plens *plens);
+
+/* The same for N (at most PREFIX_TRIE_MAX_MANY) keys of at most 32 bits
+ * each, KEYS[I] in TRIES[I], walked side by side so that their memory
+ * accesses overlap.  Results in MASKBITS[I] and PLENS[I]. */
+#define PREFIX_TRIE_MAX_MANY 4
+void prefix_trie_lookup_many32(const struct prefix_trie *const tries[],
+                               const uint32_t keys[],
+                               const unsigned int n_bits[], size_t n,
+                               unsigned int maskbits[],
+                               struct prefix_plens plens[]);
 
 /* KEY from the N_BYTES bytes at P, in network order (N_BYTES a multiple
  * of 4, at most 16). */

@@ -126,6 +126,28 @@ trie_random_test(unsigned int n_bits, unsigned int seed)
             random_key(key, refs, n_refs, n_bits);
             check_trie_lookup(&trie, refs, n_refs, key, n_bits);
         }
+        if (n_bits == 32) {
+            /* Side-by-side walks give what walks one at a time give. */
+            const struct prefix_trie *tries[3] = { &trie, &trie, &trie };
+            uint32_t keys[3][4];
+            unsigned int widths[3] = { 32, 32, 24 }, maskbits[3];
+            struct prefix_plens plens[3];
+            for (int j = 0; j < 3; j++) {
+                random_key(keys[j], refs, n_refs, 32);
+            }
+            uint32_t flat[3] = { keys[0][0], keys[1][0], keys[2][0] };
+            prefix_trie_lookup_many32(tries, flat, widths, 3, maskbits,
+                                      plens);
+            for (int j = 0; j < 3; j++) {
+                struct prefix_plens one;
+                uint32_t masked = flat[j] & (widths[j] < 32
+                                             ? ~(UINT32_MAX >> widths[j])
+                                             : UINT32_MAX);
+                CHECK(prefix_trie_lookup(&trie, &masked, widths[j], &one)
+                      == maskbits[j]);
+                CHECK(!memcmp(&one, &plens[j], sizeof one));
+            }
+        }
         ovsrcu_quiesce();
     }
     while (n_refs) {
