@@ -185,8 +185,9 @@ const struct cls_rule *classifier_replace(struct classifier *,
 bool classifier_remove(struct classifier *, const struct cls_rule *);
 
 /* Between defer and publish, changes to the subtable order are collected
- * and made visible to lookups at once (a big batch then costs one
- * republication instead of one per rule).  Until publish, lookups may miss
+ * and made visible to lookups at once: a rule that creates a subtable or
+ * raises one's best priority costs a republication of the order, O(number
+ * of subtables), so a big batch costs one instead of one per rule.  Until publish, lookups may miss
  * rules inserted meanwhile: publish before making their version visible. */
 void classifier_defer(struct classifier *);
 void classifier_publish(struct classifier *);
