@@ -124,6 +124,22 @@ lib_libovs_a_SOURCES += \
 	lib/odp-util.c \
 	lib/odp-util.h
 
+# The OpenFlow classifier: tuple space search with prefix tries, and the
+# RCU-style deferral and versions its lock-free readers rely on.
+lib_libovs_a_SOURCES += \
+	lib/classifier.c \
+	lib/classifier.h \
+	lib/classifier-private.h \
+	lib/cls-find.c \
+	lib/cls-lookup.c \
+	lib/cls-order.c \
+	lib/cls-table.c \
+	lib/ovs-rcu.c \
+	lib/ovs-rcu.h \
+	lib/prefix-trie.c \
+	lib/prefix-trie.h \
+	lib/versions.h
+
 # Network devices.
 lib_libovs_a_SOURCES += \
 	lib/netdev.c \

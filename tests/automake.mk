@@ -201,6 +201,33 @@ tests_unit_test_dp_packet_SOURCES = tests/unit/test-dp-packet.c
 tests_unit_test_dp_packet_CFLAGS = $(UNIT_TEST_FLAGS)
 tests_unit_test_dp_packet_LDADD = $(UNIT_TEST_LIBS)
 
+# Unit suites: the OpenFlow classifier (random rule sets, ClassBench,
+# concurrent lookups).
+UNIT_TESTS += \
+	tests/unit/test-classifier \
+	tests/unit/test-classifier-classbench
+tests_unit_test_classifier_SOURCES = tests/unit/test-classifier.c
+tests_unit_test_classifier_CFLAGS = $(UNIT_TEST_FLAGS)
+tests_unit_test_classifier_LDADD = $(UNIT_TEST_LIBS)
+tests_unit_test_classifier_classbench_SOURCES = \
+	tests/unit/test-classifier-classbench.c
+tests_unit_test_classifier_classbench_CPPFLAGS = $(AM_CPPFLAGS) \
+	-I$(top_srcdir)/bench \
+	-DCLASSBENCH_DIR='"$(abs_top_srcdir)/../shared/classbench"'
+tests_unit_test_classifier_classbench_CFLAGS = $(UNIT_TEST_FLAGS)
+tests_unit_test_classifier_classbench_LDADD = bench/libclassbench.a \
+	$(UNIT_TEST_LIBS)
+UNIT_TESTS += tests/unit/test-classifier-threads
+tests_unit_test_classifier_threads_SOURCES = tests/unit/test-classifier-threads.c
+tests_unit_test_classifier_threads_CFLAGS = $(UNIT_TEST_FLAGS)
+tests_unit_test_classifier_threads_LDADD = $(UNIT_TEST_LIBS)
+
+# Suites with threads that "make check-tsan" runs in a ThreadSanitizer
+# build (configure --enable-tsan; utilities/setup.sh does it in CI).
+TSAN_TESTS = tests/unit/test-classifier-threads \
+	tests/unit/test-dpif-channel \
+	tests/unit/test-dpif-netdev
+
 # Unit suite: ovs-vswitchd's OpenFlow port numbers.
 UNIT_TESTS += tests/unit/test-ofport-numbers
 tests_unit_test_ofport_numbers_SOURCES = \
@@ -295,6 +322,16 @@ check-valgrind: $(UNIT_TESTS)
 	    --errors-for-leak-kinds=definite,indirect,possible --error-exitcode=1 ./$$t >/dev/null; \
 	done; echo "valgrind: no errors in $(words $(UNIT_TESTS)) unit suites"
 .PHONY: check-valgrind
+
+# The threaded suites under ThreadSanitizer: any data race fails.
+check-tsan: $(TSAN_TESTS)
+	@set -e; if test "$(enable_tsan)" != yes; then \
+	  echo "check-tsan: configure with --enable-tsan first" >&2; exit 1; fi; \
+	for t in $(TSAN_TESTS); do \
+	  echo "tsan $$t"; \
+	  CK_FORK=no TSAN_OPTIONS="halt_on_error=1 exitcode=66" ./$$t >/dev/null; \
+	done; echo "tsan: no data races in $(words $(TSAN_TESTS)) suites"
+.PHONY: check-tsan
 
 # IDL tests: the C IDL over code generated from tests/idltest.ovsschema
 # (test-ovsdb-idl, driven by tests/ovsdb-idl.at), the generated Open_vSwitch

@@ -12,7 +12,8 @@
 #
 # Environment: SANITIZE=yes builds with ASan+UBSan, WERROR=yes turns warnings
 # into errors, VALGRIND=yes also runs the unit suites under valgrind (in a
-# separate build without sanitizers), BUILD_DIR overrides ./_build,
+# separate build without sanitizers) and the threaded suites under
+# ThreadSanitizer (a third build, make check-tsan), BUILD_DIR overrides ./_build,
 # TESTSUITEFLAGS is passed to the autotest suite (e.g. -j2 or -k keyword).
 set -euo pipefail
 
@@ -88,7 +89,8 @@ configure_flags() {
     echo "${flags[@]:-}"
 }
 
-build_in() {
+# configure_in DIR FLAGS...: (re)configures a build directory.
+configure_in() {
     local dir=$1; shift
     if [ ! -x "$top/configure" ] || [ "$top/configure.ac" -nt "$top/configure" ]; then
         (cd "$top" && ./boot.sh >/dev/null 2>&1) || { echo "setup: boot.sh failed" >&2; exit 1; }
@@ -100,7 +102,11 @@ build_in() {
         (cd "$dir" && "$top/configure" -q $want) || { echo "setup: configure failed" >&2; exit 1; }
         echo "$want" > "$dir/.setup-flags"
     fi
-    make -C "$dir" -s -j"$jobs"
+}
+
+build_in() {
+    configure_in "$@"
+    make -C "$1" -s -j"$jobs"
 }
 
 build() {
@@ -194,6 +200,11 @@ run_checks() {
         local vg_dir=$build_dir-valgrind
         build_in "$vg_dir" $([ "${WERROR:-no}" = yes ] && echo --enable-werror)
         make -C "$vg_dir" -s -j"$jobs" check-valgrind
+        # The threaded suites (TSAN_TESTS) under ThreadSanitizer, in a build
+        # of their own that compiles only what they need.
+        local tsan_dir=$build_dir-tsan
+        configure_in "$tsan_dir" --enable-tsan $([ "${WERROR:-no}" = yes ] && echo --enable-werror)
+        make -C "$tsan_dir" -s -j"$jobs" check-tsan
     fi
 }
 

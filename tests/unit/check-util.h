@@ -6,11 +6,31 @@
 #ifndef TESTS_UNIT_CHECK_UTIL_H
 #define TESTS_UNIT_CHECK_UTIL_H 1
 
+#include <check.h>
 #include <jansson.h>
 #include <sched.h>
 #include <stdbool.h>
 
+/* Fails the test, naming the condition and where, if COND is false.  It
+ * reports only failures: Check records every passing ck_assert*() through
+ * the test runner, which is slow inside large loops. */
+#define CHECK(COND)                                                     \
+    do {                                                                \
+        if (!(COND)) {                                                  \
+            ck_abort_msg("%s:%d: check failed: %s",                     \
+                         __FILE__, __LINE__, #COND);                    \
+        }                                                               \
+    } while (0)
+
+#include <stddef.h>
+
 struct ovsdb_error;
+
+/* N, or N / DIVISOR (at least 1) when running under valgrind, which is
+ * some 50 times slower: for loops whose length buys coverage of random
+ * cases rather than checking one case (CI runs every suite under valgrind
+ * as well, for memory errors). */
+size_t check_iterations(size_t n, size_t divisor);
 
 /* Parses S (any JSON value, scalars included); the caller owns the
  * result. */
