@@ -31,6 +31,7 @@ static struct ovs_mutex replay_mutex = OVS_MUTEX_INITIALIZER;
 static long long int next_number;
 static int random_fd = -1;              /* Recording. */
 static struct replay_file *random_file; /* Replaying. */
+static bool random_used_up;             /* Replaying, and it ran out. */
 
 struct replay_file {
     char *file_name;
@@ -51,9 +52,21 @@ replay_set_mode(enum replay_mode new_mode, const char *dir)
         ovs_fatal(real ? ENOTDIR : errno,
                   "%s: cannot use as the replay directory", where);
     }
+    ovs_mutex_lock(&replay_mutex);
     free(replay_dir);
     replay_dir = real;
     mode = new_mode;
+
+    /* A new recording or replay starts from the beginning. */
+    next_number = 0;
+    if (random_fd >= 0) {
+        close(random_fd);
+    }
+    random_fd = -1;
+    replay_file_close(random_file);
+    random_file = NULL;
+    random_used_up = false;
+    ovs_mutex_unlock(&replay_mutex);
 }
 
 enum replay_mode
@@ -351,15 +364,14 @@ replay_take_random(void *buf, size_t n)
         }
         free(file_name);
     }
-    if (random_file->size - random_file->pos >= n) {
+    if (!random_used_up && random_file->size - random_file->pos >= n) {
         memcpy(buf, random_file->buf + random_file->pos, n);
         random_file->pos += n;
         ok = true;
-    } else if (random_file->pos != SIZE_MAX) {
+    } else if (!random_used_up) {
         VLOG_WARN("%s: recorded random bytes used up, replay continues "
                   "with new ones", random_file->file_name);
-        random_file->pos = SIZE_MAX;
-        random_file->size = SIZE_MAX;
+        random_used_up = true;
     }
     ovs_mutex_unlock(&replay_mutex);
     return ok;
