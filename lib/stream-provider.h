@@ -121,6 +121,7 @@ void record_string(const struct stream *, char tag, const char *);
 #define REC_PEER_ID   'I'
 #define REC_ACCEPT    'A'
 #define REC_OPEN      'O'
+#define REC_PORT      'T'
 
 /* TLS (stream-ssl.c). */
 

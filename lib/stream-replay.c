@@ -37,7 +37,7 @@ record_pstream_open(const char *name, int error, struct pstream *p)
     const char *real_name = p ? p->name : "";
     replay_write(f, REC_OPEN, error, real_name, strlen(real_name));
     if (p) {
-        replay_write(f, 'T', p->bound_port, NULL, 0);
+        replay_write(f, REC_PORT, p->bound_port, NULL, 0);
         p->record = f;
     } else {
         replay_file_close(f);
@@ -108,12 +108,30 @@ replay_pstream_cast(const struct pstream *p)
     return CONTAINER_OF(p, struct replay_pstream, up);
 }
 
+static const char *
+tag_name(char tag)
+{
+    switch (tag) {
+    case REC_OPEN: return "open";
+    case REC_PORT: return "bound port";
+    case REC_CONNECT: return "connect";
+    case REC_RECV: return "receive";
+    case REC_SEND: return "send";
+    case REC_BACKLOG: return "backlog";
+    case REC_ERROR: return "error";
+    case REC_PEER_NAME: return "peer name";
+    case REC_PEER_ID: return "peer identity";
+    case REC_ACCEPT: return "accept";
+    default: return "unknown record";
+    }
+}
+
 static void
 report_divergence(struct replay_file *f, char expected, char found)
 {
     VLOG_ERR("%s: replay diverged from the recording: the program asked "
-             "'%c' where the recording has '%c'", replay_file_name(f),
-             expected, found);
+             "for %s where the recording has %s", replay_file_name(f),
+             tag_name(expected), tag_name(found));
 }
 
 /* Reads the next record of F, which must be tagged TAG.  Returns true with
@@ -156,31 +174,45 @@ replay_stream_create(const char *name, struct replay_file *f)
     return s;
 }
 
-int
-replay_stream_open(const char *name, struct stream **streamp)
+/* Opens the next replay file of KIND and reads its open record: returns
+ * the recorded open's error, or 0 with the file in *FILEP and the record's
+ * data (the name it recorded) in *DATA and *N. */
+static int
+open_next_file(const char *kind, struct replay_file **filep,
+               const void **data, size_t *n)
 {
     struct replay_file *f;
-    int error = replay_file_open("stream", -1, &f);
+    int error = replay_file_open(kind, -1, &f);
 
-    *streamp = NULL;
+    *filep = NULL;
     if (error) {
         return error;
     }
 
     long long int value;
+    bool diverged = false;
+    if (!next_record(f, REC_OPEN, &diverged, &value, data, n)) {
+        error = EPROTO;
+    } else if (value) {
+        error = value;
+    } else {
+        *filep = f;
+        return 0;
+    }
+    replay_file_close(f);
+    return error;
+}
+
+int
+replay_stream_open(const char *name, struct stream **streamp)
+{
+    struct replay_file *f;
     const void *data;
     size_t n;
-    bool diverged = false;
-    if (!next_record(f, REC_OPEN, &diverged, &value, &data, &n)) {
-        replay_file_close(f);
-        return EPROTO;
-    }
-    if (value) {
-        replay_file_close(f);
-        return value;
-    }
-    *streamp = &replay_stream_create(name, f)->up;
-    return 0;
+    int error = open_next_file("stream", &f, &data, &n);
+
+    *streamp = error ? NULL : &replay_stream_create(name, f)->up;
+    return error;
 }
 
 static void
@@ -338,31 +370,28 @@ int
 replay_pstream_open(const char *name, struct pstream **pstreamp)
 {
     struct replay_file *f;
-    int error = replay_file_open("pstream", -1, &f);
+    const void *data;
+    size_t n;
+    int error = open_next_file("pstream", &f, &data, &n);
 
     *pstreamp = NULL;
     if (error) {
         return error;
     }
-
-    long long int value, port;
-    const void *data, *data2;
-    size_t n, n2;
-    bool diverged = false;
-    if (!next_record(f, REC_OPEN, &diverged, &value, &data, &n)) {
-        replay_file_close(f);
-        return EPROTO;
-    }
-    if (value) {
-        replay_file_close(f);
-        return value;
-    }
-    if (!next_record(f, 'T', &diverged, &port, &data2, &n2)) {
-        replay_file_close(f);
-        return EPROTO;
-    }
-
+    /* The open record's data is about to be overwritten by the next read:
+     * keep the name first. */
     char *real_name = n ? xmemdup0(data, n) : xstrdup(name);
+
+    long long int port;
+    const void *port_data;
+    size_t port_n;
+    bool diverged = false;
+    if (!next_record(f, REC_PORT, &diverged, &port, &port_data, &port_n)) {
+        free(real_name);
+        replay_file_close(f);
+        return EPROTO;
+    }
+
     struct replay_pstream *p = xzalloc(sizeof *p);
     pstream_init(&p->up, &replay_pstream_class, real_name, port);
     free(real_name);

@@ -270,6 +270,27 @@ ovsdb_rbac_delete(const struct ovsdb *db, const struct ovsdb_table *table,
     return permission_error(client, "row deletion from", table);
 }
 
+/* The checks that "update" and "mutate" share: CLIENT may change the
+ * columns named in NAMES (N of them) in ROWS of TABLE. */
+static bool
+may_modify(const struct ovsdb *db, const struct ovsdb_table *table,
+           const char **names, size_t n, const struct ovsdb_row_set *rows,
+           const struct ovsdb_rbac_client *client)
+{
+    const struct ovsdb_table *perm_table;
+    const struct ovsdb_row *perm = permission_for(db, table, client,
+                                                  &perm_table);
+    if (!perm) {
+        return false;
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (!may_update_column(perm_table, perm, names[i])) {
+            return false;
+        }
+    }
+    return rows_authorized(perm_table, perm, table, rows, client);
+}
+
 struct ovsdb_error *
 ovsdb_rbac_update(const struct ovsdb *db, const struct ovsdb_table *table,
                   const struct ovsdb_column_set *columns,
@@ -279,22 +300,13 @@ ovsdb_rbac_update(const struct ovsdb *db, const struct ovsdb_table *table,
     if (!ovsdb_rbac_applies(db, client)) {
         return NULL;
     }
-    const struct ovsdb_table *perm_table;
-    const struct ovsdb_row *perm = permission_for(db, table, client,
-                                                  &perm_table);
-    if (!perm) {
-        goto refused;
-    }
+    const char **names = xmalloc(columns->n_columns * sizeof *names + 1);
     for (size_t i = 0; i < columns->n_columns; i++) {
-        if (!may_update_column(perm_table, perm, columns->columns[i]->name)) {
-            goto refused;
-        }
+        names[i] = columns->columns[i]->name;
     }
-    if (rows_authorized(perm_table, perm, table, rows, client)) {
-        return NULL;
-    }
-refused:
-    return permission_error(client, "modification of", table);
+    bool ok = may_modify(db, table, names, columns->n_columns, rows, client);
+    free(names);
+    return ok ? NULL : permission_error(client, "modification of", table);
 }
 
 struct ovsdb_error *
@@ -306,21 +318,12 @@ ovsdb_rbac_mutate(const struct ovsdb *db, const struct ovsdb_table *table,
     if (!ovsdb_rbac_applies(db, client)) {
         return NULL;
     }
-    const struct ovsdb_table *perm_table;
-    const struct ovsdb_row *perm = permission_for(db, table, client,
-                                                  &perm_table);
-    if (!perm) {
-        goto refused;
+    size_t n = mutations->n_mutations;
+    const char **names = xmalloc(n * sizeof *names + 1);
+    for (size_t i = 0; i < n; i++) {
+        names[i] = mutations->mutations[i].column->name;
     }
-    for (size_t i = 0; i < mutations->n_mutations; i++) {
-        const char *name = mutations->mutations[i].column->name;
-        if (!may_update_column(perm_table, perm, name)) {
-            goto refused;
-        }
-    }
-    if (rows_authorized(perm_table, perm, table, rows, client)) {
-        return NULL;
-    }
-refused:
-    return permission_error(client, "mutate operation on", table);
+    bool ok = may_modify(db, table, names, n, rows, client);
+    free(names);
+    return ok ? NULL : permission_error(client, "mutate operation on", table);
 }
