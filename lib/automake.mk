@@ -48,9 +48,13 @@ lib_libovs_a_SOURCES += \
 	lib/reconnect.h \
 	lib/socket-util.c \
 	lib/socket-util.h \
+	lib/replay.c \
+	lib/replay.h \
 	lib/stream.c \
 	lib/stream.h \
 	lib/stream-provider.h \
+	lib/stream-replay.c \
+	lib/stream-socket.c \
 	lib/stream-ssl.c \
 	lib/stream-ssl.h
 

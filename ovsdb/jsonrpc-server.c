@@ -26,6 +26,7 @@
 #include "poll-loop.h"
 #include "reconnect.h"
 #include "relay.h"
+#include "replay.h"
 #include "server.h"
 #include "shash.h"
 #include "smap.h"
@@ -377,7 +378,11 @@ remote_listen(struct remote *remote)
         VLOG_ERR_RL(&rl, "%s: listen failed: %s", remote->target,
                     ovs_strerror(error));
         remote->listener = NULL;
-        remote->next_listen = time_msec() + remote->listen_backoff;
+        /* Retrying on a timer would make a recorded run's listeners
+         * differ from its replay's (replay.h): there, a failed listen
+         * stays failed until the remote is configured again. */
+        remote->next_listen = (replay_is_active() ? LLONG_MAX
+                               : time_msec() + remote->listen_backoff);
         remote->listen_backoff = MIN(remote->listen_backoff * 2,
                                      LISTEN_MAX_BACKOFF);
         return false;
@@ -513,7 +518,7 @@ remote_wait(struct remote *remote)
 {
     if (remote->listener) {
         pstream_wait(remote->listener);
-    } else if (remote->passive) {
+    } else if (remote->passive && remote->next_listen != LLONG_MAX) {
         poll_timer_wait_until(remote->next_listen);
     }
 }
@@ -880,6 +885,11 @@ handle_transact(struct session *s, const struct jsonrpc_msg *request)
         return jsonrpc_create_error(json_string("duplicate request ID"),
                                     json_incref(request->id));
     }
+
+    /* The role follows the remote's configuration; the identity is the
+     * connection's, which for an active remote changes on reconnection. */
+    ovsdb_session_set_rbac(&s->up, s->remote->options.role,
+                           jsonrpc_session_get_peer_id(s->js));
 
     struct rpc_trigger *t = xzalloc(sizeof *t);
     if (ovsdb_trigger_init(&t->trigger, db, &s->up, request->params,

@@ -54,6 +54,7 @@
 #include "socket-util.h"
 #include "sset.h"
 #include "stream.h"
+#include "replay.h"
 #include "stream-ssl.h"
 #include "timeval.h"
 #include "unixctl.h"
@@ -922,6 +923,15 @@ update_row_status(struct ovsdb_jsonrpc_server *jsonrpc, struct ovsdb_txn *txn,
 }
 
 /* Writes status into the rows of every "db:" remote that refers to rows. */
+/* Remote status is written on a timer, so a recorded run (replay.h) writes
+ * none: its replay could not write the same. */
+static bool
+status_updates_due(const struct server *server)
+{
+    return (server->has_status_rows && !replay_is_active()
+            && time_msec() >= server->next_status);
+}
+
 static void
 update_remote_status(struct server *server)
 {
@@ -1179,7 +1189,7 @@ main(int argc, char *argv[])
             reconfigure(&server);
         }
         compact_due_dbs(&server);
-        if (server.has_status_rows && time_msec() >= server.next_status) {
+        if (status_updates_due(&server)) {
             update_remote_status(&server);
             server.next_status = time_msec() + STATUS_INTERVAL;
         }
@@ -1193,7 +1203,7 @@ main(int argc, char *argv[])
         unixctl_server_wait(unixctl);
         timeval_wait();
         compact_wait(&server);
-        if (server.has_status_rows) {
+        if (server.has_status_rows && !replay_is_active()) {
             poll_timer_wait_until(server.next_status);
         }
         if (server.run_process) {
@@ -1570,7 +1580,8 @@ parse_options(int argc, char *argv[], struct server *server,
         OPT_ACTIVE,
         DAEMON_OPTION_ENUMS,
         VLOG_OPTION_ENUMS,
-        STREAM_SSL_OPTION_ENUMS
+        STREAM_SSL_OPTION_ENUMS,
+        REPLAY_OPTION_ENUMS
     };
     static const struct option long_options[] = {
         {"remote", required_argument, NULL, OPT_REMOTE},
@@ -1586,6 +1597,7 @@ parse_options(int argc, char *argv[], struct server *server,
         DAEMON_LONG_OPTIONS,
         VLOG_LONG_OPTIONS,
         STREAM_SSL_LONG_OPTIONS,
+        REPLAY_LONG_OPTIONS,
         {NULL, 0, NULL, 0},
     };
     char *short_options = ovs_cmdl_long_options_to_short_options(long_options);
@@ -1672,6 +1684,7 @@ parse_options(int argc, char *argv[], struct server *server,
 
         DAEMON_OPTION_HANDLERS
         VLOG_OPTION_HANDLERS
+        REPLAY_OPTION_HANDLERS
 
         case '?':
             exit(EXIT_FAILURE);
@@ -1732,6 +1745,7 @@ usage(void)
            "  --ssl-ciphers=CIPHERS   list of SSL ciphers to enable\n");
     daemon_usage();
     vlog_usage();
+    replay_usage();
     printf("\nOther options:\n"
            "  --run COMMAND           run COMMAND as subprocess then exit\n"
            "  --unixctl=SOCKET        override default control socket name\n"

@@ -94,6 +94,12 @@ check_PROGRAMS += tests/test-jsonrpc
 tests_test_jsonrpc_SOURCES = tests/test-jsonrpc.c
 tests_test_jsonrpc_LDADD = $(OVS_LIBS)
 
+# Unit suite: stream record/replay.
+UNIT_TESTS += tests/unit/test-replay
+tests_unit_test_replay_SOURCES = tests/unit/test-replay.c
+tests_unit_test_replay_CFLAGS = $(UNIT_TEST_FLAGS)
+tests_unit_test_replay_LDADD = $(UNIT_TEST_LIBS)
+
 # Unit suites: unixctl, daemon support, directories.
 UNIT_TESTS += \
 	tests/unit/test-unixctl \
@@ -137,7 +143,8 @@ tests_unit_test_ovsdb_schema_LDADD = $(UNIT_TEST_LIBS)
 UNIT_TESTS += \
 	tests/unit/test-ovsdb-engine \
 	tests/unit/test-ovsdb-condition \
-	tests/unit/test-ovsdb-execution
+	tests/unit/test-ovsdb-execution \
+	tests/unit/test-ovsdb-rbac
 tests_unit_test_ovsdb_engine_SOURCES = tests/unit/test-ovsdb-engine.c
 tests_unit_test_ovsdb_engine_CFLAGS = $(UNIT_TEST_FLAGS) -I$(top_srcdir)/ovsdb
 tests_unit_test_ovsdb_engine_LDADD = ovsdb/libovsdb.a $(UNIT_TEST_LIBS)
@@ -147,6 +154,9 @@ tests_unit_test_ovsdb_condition_LDADD = ovsdb/libovsdb.a $(UNIT_TEST_LIBS)
 tests_unit_test_ovsdb_execution_SOURCES = tests/unit/test-ovsdb-execution.c
 tests_unit_test_ovsdb_execution_CFLAGS = $(UNIT_TEST_FLAGS) -I$(top_srcdir)/ovsdb
 tests_unit_test_ovsdb_execution_LDADD = ovsdb/libovsdb.a $(UNIT_TEST_LIBS)
+tests_unit_test_ovsdb_rbac_SOURCES = tests/unit/test-ovsdb-rbac.c
+tests_unit_test_ovsdb_rbac_CFLAGS = $(UNIT_TEST_FLAGS) -I$(top_srcdir)/ovsdb
+tests_unit_test_ovsdb_rbac_LDADD = ovsdb/libovsdb.a $(UNIT_TEST_LIBS)
 
 # Unit suites: OVSDB storage (log format, database files).
 UNIT_TESTS += \
@@ -281,6 +291,8 @@ TESTSUITE_AT = \
 	tests/ovsdb-server-main.at \
 	tests/ovsdb-replication.at \
 	tests/ovsdb-relay.at \
+	tests/ovsdb-rbac.at \
+	tests/ovsdb-replay.at \
 	tests/ovs-vsctl.at \
 	tests/vswitchd.at \
 	tests/datapath.at \
