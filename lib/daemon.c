@@ -64,6 +64,12 @@ daemon_set_monitor(void)
     monitor = true;
 }
 
+bool
+daemon_is_monitored(void)
+{
+    return monitor;
+}
+
 void
 ignore_existing_pidfile(void)
 {

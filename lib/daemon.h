@@ -100,6 +100,8 @@ void set_detach(void);
 bool get_detach(void);
 void set_no_chdir(void);
 void daemon_set_monitor(void);
+/* Whether --monitor was given. */
+bool daemon_is_monitored(void);
 void ignore_existing_pidfile(void);
 /* NAME NULL means the default <rundir>/<program>.pid. */
 void set_pidfile(const char *name);

@@ -214,6 +214,12 @@ ovs_print_version(void)
 }
 
 char *
+nullable_xstrdup(const char *s)
+{
+    return s ? xstrdup(s) : NULL;
+}
+
+char *
 follow_symlinks(const char *name)
 {
     char *current = xstrdup(name);

@@ -115,6 +115,8 @@ bool str_to_llong(const char *, int base, long long int *);
 bool str_to_uint(const char *, int base, unsigned int *);
 bool str_to_double(const char *, double *);
 bool string_ends_with(const char *, const char *suffix);
+/* xstrdup(S), or NULL if S is NULL. */
+char *nullable_xstrdup(const char *s);
 
 /* The file that NAME finally names once every symbolic link on the way is
  * followed, even if that file does not exist yet (a dangling link names

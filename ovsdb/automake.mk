@@ -66,6 +66,8 @@ ovsdb_libovsdb_a_SOURCES += \
 sbin_PROGRAMS += ovsdb/ovsdb-server
 ovsdb_ovsdb_server_SOURCES = \
 	ovsdb/ovsdb-server.c \
+	ovsdb/server-config.c \
+	ovsdb/server-config.h \
 	ovsdb/server-db.c \
 	ovsdb/server-db.h
 ovsdb_ovsdb_server_LDADD = $(OVSDB_LIBS)

@@ -344,6 +344,13 @@ static void
 monitor_send_cb(void *s_, struct jsonrpc_msg *msg)
 {
     struct session *s = s_;
+    if (s->disconnecting) {
+        /* Told to go away (a database came or went and the client cannot
+         * hear of that): what follows must not reach it as if its
+         * monitors were still current. */
+        jsonrpc_msg_destroy(msg);
+        return;
+    }
     session_send(s, msg);
 }
 

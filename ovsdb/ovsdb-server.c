@@ -43,6 +43,7 @@
 #include "ovsdb/replication.h"
 #include "ovsdb/ovsdb.h"
 #include "ovsdb/row.h"
+#include "ovsdb/server-config.h"
 #include "ovsdb/server-db.h"
 #include "ovsdb/table.h"
 #include "ovsdb/transaction.h"
@@ -115,6 +116,10 @@ struct server {
     struct replication *replication;
     struct uuid server_id;
 
+    /* Where the configuration survives --monitor's restarts (see
+     * server-config.h), or -1. */
+    int config_fd;
+
     /* --run: the command, and the shell running it once started.  The
      * server exits when the command does. */
     char *run_command;
@@ -127,6 +132,7 @@ struct server {
 };
 
 static noreturn void usage(void);
+static void save_config(const struct server *);
 static void close_db(struct server *, struct served_db *,
                      const char *comment);
 static void parse_options(int argc, char *argv[], struct server *,
@@ -207,6 +213,7 @@ set_backup(struct server *server, bool backup)
     server->replication = NULL;
     server->backup = backup && server->sync_from;
     ovsdb_jsonrpc_server_set_read_only(server->jsonrpc, server->backup);
+    save_config(server);
     if (server->backup) {
         struct shash dbs = SHASH_INITIALIZER(&dbs);
         collect_dbs(server, &dbs);
@@ -232,6 +239,38 @@ replication_run_and_check(struct server *server)
     }
 }
 
+/* Writes what the server serves now where a restarted daemon finds it. */
+static void
+save_config(const struct server *server)
+{
+    if (server->config_fd < 0) {
+        return;
+    }
+    struct server_config c;
+    server_config_init(&c);
+    sset_clone(&c.remotes, &server->remotes);
+    struct shash_node *node;
+    SHASH_FOR_EACH (node, &server->dbs) {
+        const struct served_db *sdb = node->data;
+        if (sdb->filename) {
+            sset_add(&c.databases, sdb->filename);
+        }
+    }
+    const struct relay_db *rdb;
+    LIST_FOR_EACH (rdb, node, &server->relays) {
+        sset_add(&c.databases, rdb->target);
+    }
+    c.sync_from = nullable_xstrdup(server->sync_from);
+    if (!sset_is_empty(&server->sync_exclude)) {
+        struct ds s = DS_EMPTY_INITIALIZER;
+        replication_put_exclusions(&server->sync_exclude, &s);
+        c.sync_exclude = ds_steal_cstr(&s);
+    }
+    c.backup = server->backup;
+    server_config_save(server->config_fd, &c);
+    server_config_destroy(&c);
+}
+
 /* Called whenever the set of databases changed. */
 static void
 refresh_server_db(struct server *server)
@@ -242,6 +281,8 @@ refresh_server_db(struct server *server)
     shash_destroy(&dbs);
     if (server->backup) {
         set_backup(server, true);
+    } else {
+        save_config(server);
     }
 }
 
@@ -1060,7 +1101,25 @@ main(int argc, char *argv[])
     char *unixctl_path = NULL;
     parse_options(argc, argv, &server, &db_filenames, &unixctl_path);
 
+    server.config_fd = daemon_is_monitored() ? server_config_file_open() : -1;
     daemonize_start();
+
+    /* A daemon restarted by the monitor serves what its predecessor did. */
+    struct server_config saved;
+    server_config_init(&saved);
+    if (server_config_load(server.config_fd, &saved)) {
+        sset_swap(&db_filenames, &saved.databases);
+        sset_swap(&server.remotes, &saved.remotes);
+        free(server.sync_from);
+        server.sync_from = nullable_xstrdup(saved.sync_from);
+        if (saved.sync_exclude) {
+            char *error = replication_parse_exclusions(
+                saved.sync_exclude, &server.sync_exclude);
+            free(error);
+        }
+        server.active = !saved.backup;
+    }
+    server_config_destroy(&saved);
 
     server.jsonrpc = ovsdb_jsonrpc_server_create(false);
     uuid_generate(&server.server_id);
@@ -1255,6 +1314,7 @@ set_active_server_cb(struct unixctl_conn *conn, int argc OVS_UNUSED,
     struct server *server = server_;
     free(server->sync_from);
     server->sync_from = xstrdup(argv[1]);
+    save_config(server);
     unixctl_command_reply(conn, NULL);
 }
 
@@ -1310,6 +1370,8 @@ set_sync_exclude_cb(struct unixctl_conn *conn, int argc, const char *argv[],
     sset_destroy(&excluded);
     if (server->backup) {
         set_backup(server, true);
+    } else {
+        save_config(server);
     }
     unixctl_command_reply(conn, NULL);
 }
@@ -1436,6 +1498,7 @@ add_remote_cb(struct unixctl_conn *conn, int argc OVS_UNUSED,
     }
     sset_add(&server->remotes, remote);
     server->config_stale = true;
+    save_config(server);
     unixctl_command_reply(conn, NULL);
 }
 
@@ -1449,6 +1512,7 @@ remove_remote_cb(struct unixctl_conn *conn, int argc OVS_UNUSED,
         return;
     }
     server->config_stale = true;
+    save_config(server);
     unixctl_command_reply(conn, NULL);
 }
 

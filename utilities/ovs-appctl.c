@@ -280,13 +280,13 @@ main(int argc, char *argv[])
     /* Lets libevent finish freeing the closed connection. */
     poll_loop_destroy_self();
     if (error) {
-        ovs_fatal(error, "%s: transaction error", socket_name);
+        ovs_fatal(error, "%s: transaction error", target);
     }
 
     int status = EXIT_SUCCESS;
     if (cmd_error) {
         fputs(cmd_error, stderr);
-        ovs_error(0, "%s: server returned an error", socket_name);
+        ovs_error(0, "%s: server returned an error", target);
         status = 2;
     } else if (result) {
         fputs(result, stdout);
