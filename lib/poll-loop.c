@@ -424,10 +424,12 @@ poll_block(void)
      * has no pending events, yet we must still sleep until woken. */
     int flags = EVLOOP_NO_EXIT_ON_EMPTY | (immediate ? EVLOOP_NONBLOCK
                                                       : EVLOOP_ONCE);
+    timeval_poll_sleeping();
     if (event_base_loop(loop->base, flags) < 0) {
         static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(1, 5);
         VLOG_ERR_RL(&rl, "event_base_loop failed (%s)", ovs_strerror(errno));
     }
+    timeval_poll_awake();
 
     /* Forget this iteration's waits.  Fired one-shot events are already
      * inactive; event_del() is harmless on them and needed on the rest. */

@@ -9,11 +9,22 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include "ovs-thread.h"
 #include "poll-loop.h"
 #include "seq.h"
 #include "unixctl.h"
 #include "util.h"
+#include "vlog.h"
+
+VLOG_DEFINE_THIS_MODULE(timeval);
+
+/* Per thread: when its loop last woke up, and its CPU time then. */
+static _Thread_local long long int last_wakeup_msec;
+static _Thread_local struct rusage last_wakeup_usage;
+
+/* Awake longer than this (real time) is worth a warning. */
+#define LONG_POLL_INTERVAL_MSEC 1000
 
 /* The simulated clock.
  *
@@ -269,4 +280,38 @@ timeval_register_unixctl(void)
     unixctl_command_register("time/stop", "", 0, 0, time_stop_cb, NULL);
     unixctl_command_register("time/warp", "[large_msecs] msecs", 1, 2,
                              time_warp_cb, NULL);
+}
+
+static long long int
+timeval_diff_msec(const struct timeval *a, const struct timeval *b)
+{
+    return ((a->tv_sec - b->tv_sec) * 1000LL
+            + (a->tv_usec - b->tv_usec) / 1000);
+}
+
+void
+timeval_poll_sleeping(void)
+{
+    if (!last_wakeup_msec) {
+        return;                 /* First sleep of this thread. */
+    }
+    long long int awake = real_monotonic_msec() - last_wakeup_msec;
+    if (awake > LONG_POLL_INTERVAL_MSEC) {
+        struct rusage usage;
+        getrusage(RUSAGE_THREAD, &usage);
+        static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(3, 3);
+        VLOG_WARN_RL(&rl, "Unreasonably long %lldms poll interval "
+                     "(%lld ms user, %lld ms system)", awake,
+                     timeval_diff_msec(&usage.ru_utime,
+                                       &last_wakeup_usage.ru_utime),
+                     timeval_diff_msec(&usage.ru_stime,
+                                       &last_wakeup_usage.ru_stime));
+    }
+}
+
+void
+timeval_poll_awake(void)
+{
+    last_wakeup_msec = real_monotonic_msec();
+    getrusage(RUSAGE_THREAD, &last_wakeup_usage);
 }

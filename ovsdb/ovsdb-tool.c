@@ -157,6 +157,9 @@ usage(void)
            "  db-name [DB]            report name of schema used by DB\n"
            "  db-version [DB]         report version of schema used by DB\n"
            "  db-cksum [DB]           report checksum of schema used by DB\n"
+           "  db-cid DB               report cluster ID of clustered DB\n"
+           "  db-sid DB               report server ID of clustered DB\n"
+           "  db-local-address DB     report local address of clustered DB\n"
            "  db-is-clustered DB      test whether DB is clustered\n"
            "  db-is-standalone DB     test whether DB is standalone\n"
            "  schema-name [SCHEMA]    report SCHEMA's name\n"
@@ -381,6 +384,51 @@ check_db_kind(const char *db_name, const char *magic)
     bool match = !strcmp(ovsdb_log_get_magic(log), magic);
     ovsdb_log_close(log);
     exit(match ? 0 : 2);
+}
+
+/* Prints member MEMBER of the header record of clustered database DB_NAME
+ * (the record that says which cluster and server the file belongs to). */
+static void
+print_cluster_header_member(const char *db_name, const char *member,
+                            const char *what)
+{
+    struct ovsdb_log *log;
+    ovsdb_error_check_fatal(ovsdb_log_open(db_name,
+                                           OVSDB_MAGIC "|" RAFT_MAGIC,
+                                           OVSDB_LOG_READ_ONLY, 0, &log));
+    if (strcmp(ovsdb_log_get_magic(log), RAFT_MAGIC)) {
+        ovsdb_log_close(log);
+        ovs_fatal(0, "%s: not a clustered database", db_name);
+    }
+    json_t *header;
+    ovsdb_error_check_fatal(ovsdb_log_read(log, &header));
+    ovsdb_log_close(log);
+    const char *value = json_string_value(json_object_get(header, member));
+    if (!value) {
+        json_decref(header);
+        ovs_fatal(0, "%s: %s not yet known", db_name, what);
+    }
+    puts(value);
+    json_decref(header);
+}
+
+static void
+do_db_cid(struct ovs_cmdl_context *ctx)
+{
+    print_cluster_header_member(ctx->argv[1], "cluster_id", "cluster ID");
+}
+
+static void
+do_db_sid(struct ovs_cmdl_context *ctx)
+{
+    print_cluster_header_member(ctx->argv[1], "server_id", "server ID");
+}
+
+static void
+do_db_local_address(struct ovs_cmdl_context *ctx)
+{
+    print_cluster_header_member(ctx->argv[1], "local_address",
+                                "local address");
 }
 
 static void
@@ -688,6 +736,9 @@ static const struct ovs_cmdl_command all_commands[] = {
     { "db-name", "[db]",  0, 1, do_db_name },
     { "db-version", "[db]",  0, 1, do_db_version },
     { "db-cksum", "[db]", 0, 1, do_db_cksum },
+    { "db-cid", "db", 1, 1, do_db_cid },
+    { "db-sid", "db", 1, 1, do_db_sid },
+    { "db-local-address", "db", 1, 1, do_db_local_address },
     { "db-is-clustered", "db", 1, 1, do_db_is_clustered },
     { "db-is-standalone", "db", 1, 1, do_db_is_standalone },
     { "schema-name", "[schema]", 0, 1, do_schema_name },
