@@ -847,6 +847,7 @@ do_vsctl(const char *comment, struct vsctl_command *commands,
         struct vsctl_command *c = &commands[i];
 
         ctx.command = c;
+        ctx.last_command = i == n_commands - 1;
         ctx.argc = c->argc;
         ctx.argv = c->argv;
         ctx.options = &c->options;
