@@ -791,9 +791,7 @@ ovsdb_idl_row_change_column(struct ovsdb_idl_row *row, size_t idx,
         is_diff = false;
     }
     if (is_diff) {
-        struct ovsdb_type diff_type = column->type;
-        diff_type.n_min = 0;
-        diff_type.n_max = OVSDB_UNLIMITED;
+        struct ovsdb_type diff_type = ovsdb_type_for_diff(&column->type);
         struct ovsdb_datum diff;
         error = ovsdb_datum_from_json(&diff, &diff_type, value, NULL);
         if (!error) {

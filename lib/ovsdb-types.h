@@ -155,6 +155,18 @@ ovsdb_type_is_composite(const struct ovsdb_type *type)
     return type->n_max > 1;
 }
 
+/* The type a difference of a composite column of TYPE is parsed with (see
+ * ovsdb_datum_diff()): any number of elements, because a difference may
+ * add and remove more elements than the column can hold at once. */
+static inline struct ovsdb_type
+ovsdb_type_for_diff(const struct ovsdb_type *type)
+{
+    struct ovsdb_type relaxed = *type;
+    relaxed.n_min = 0;
+    relaxed.n_max = OVSDB_UNLIMITED;
+    return relaxed;
+}
+
 static inline bool
 ovsdb_type_is_set(const struct ovsdb_type *type)
 {

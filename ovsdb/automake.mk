@@ -41,6 +41,16 @@ ovsdb_libovsdb_a_SOURCES += \
 	ovsdb/trigger.c \
 	ovsdb/trigger.h
 
+# Active-backup replication and relay: ovsdb-server as another server's
+# client.
+ovsdb_libovsdb_a_SOURCES += \
+	ovsdb/relay.c \
+	ovsdb/relay.h \
+	ovsdb/replication.c \
+	ovsdb/replication.h \
+	ovsdb/table-updates.c \
+	ovsdb/table-updates.h
+
 # Monitors: monitor, monitor_cond, monitor_cond_since.
 ovsdb_libovsdb_a_SOURCES += \
 	ovsdb/monitor.c \

@@ -62,26 +62,6 @@ datum_is_default(const struct ovsdb_datum *datum,
     return is_default;
 }
 
-/* Whether a column's changes are written as differences (see file.h):
- * only for types that allow more than one element. */
-static bool
-column_uses_diff(const struct ovsdb_column *column)
-{
-    return column->type.n_max > 1;
-}
-
-/* The type a difference of a column of TYPE is parsed with: any number of
- * elements, because a difference may add and remove more elements than
- * the column can hold at once. */
-static struct ovsdb_type
-diff_type(const struct ovsdb_type *type)
-{
-    struct ovsdb_type relaxed = *type;
-    relaxed.n_min = 0;
-    relaxed.n_max = UINT_MAX;
-    return relaxed;
-}
-
 /* Writing records. */
 
 /* Adds to ROW_JSON every stored column of ROW that differs from its
@@ -126,9 +106,9 @@ put_row_diff(json_t *row_json, const struct ovsdb_row *old,
             continue;
         }
         json_t *value;
-        if (column_uses_diff(column)) {
+        if (ovsdb_type_is_composite(&column->type)) {
             struct ovsdb_datum diff;
-            struct ovsdb_type dtype = diff_type(type);
+            struct ovsdb_type dtype = ovsdb_type_for_diff(type);
             ovsdb_datum_diff(&diff, a, b, type);
             value = ovsdb_datum_to_json(&diff, &dtype);
             ovsdb_datum_destroy(&diff, type);
@@ -244,62 +224,6 @@ ovsdb_file_snapshot_to_json(const struct ovsdb *db, const char *comment,
 
 /* Reading records. */
 
-/* Applies to ROW (a new row, or the writable copy of an existing one) the
- * columns in ROW_JSON.  IS_DIFF says how to read the columns of an existing
- * row (INSERTING false). */
-static struct ovsdb_error *
-row_update_from_json(struct ovsdb_row *row, const json_t *row_json,
-                     bool inserting, bool is_diff)
-{
-    const struct ovsdb_table_schema *ts = row->table->schema;
-    const char *column_name;
-    json_t *value;
-
-    if (!json_is_object(row_json)) {
-        return ovsdb_syntax_error(row_json, NULL, "row must be JSON object");
-    }
-    json_object_foreach ((json_t *) row_json, column_name, value) {
-        const struct ovsdb_column *column
-            = ovsdb_table_schema_get_column(ts, column_name);
-        if (!column) {
-            return ovsdb_syntax_error(row_json, "unknown column",
-                                      "No column %s in table %s.",
-                                      column_name, ts->name);
-        }
-        if (column->index < OVSDB_N_STD_COLUMNS) {
-            return ovsdb_syntax_error(row_json, "unknown column",
-                                      "Column %s in table %s may not be "
-                                      "written.", column_name, ts->name);
-        }
-
-        struct ovsdb_datum *field = &row->fields[column->index];
-        struct ovsdb_error *error;
-        struct ovsdb_datum datum;
-        if (!inserting && is_diff && column_uses_diff(column)) {
-            struct ovsdb_type dtype = diff_type(&column->type);
-            struct ovsdb_datum diff;
-            error = ovsdb_datum_from_json(&diff, &dtype, value, NULL);
-            if (error) {
-                return error;
-            }
-            error = ovsdb_datum_apply_diff(&datum, field, &diff,
-                                           &column->type);
-            ovsdb_datum_destroy(&diff, &dtype);
-            if (error) {
-                return error;
-            }
-        } else {
-            error = ovsdb_datum_from_json(&datum, &column->type, value, NULL);
-            if (error) {
-                return error;
-            }
-        }
-        ovsdb_datum_swap(field, &datum);
-        ovsdb_datum_destroy(&datum, &column->type);
-    }
-    return NULL;
-}
-
 static struct ovsdb_error *
 table_txn_from_json(struct ovsdb_txn *txn, struct ovsdb_table *table,
                     const json_t *table_json, bool is_diff)
@@ -330,16 +254,16 @@ table_txn_from_json(struct ovsdb_txn *txn, struct ovsdb_table *table,
             ovsdb_txn_row_delete(txn, row);
         } else if (row) {
             struct ovsdb_row *rw_row = ovsdb_txn_row_modify(txn, row);
-            struct ovsdb_error *error = row_update_from_json(rw_row, row_json,
-                                                             false, is_diff);
+            struct ovsdb_error *error
+                = ovsdb_row_update_from_json(rw_row, row_json, is_diff);
             if (error) {
                 return error;
             }
         } else {
             struct ovsdb_row *new = ovsdb_row_create(table);
             *ovsdb_row_get_uuid_rw(new) = uuid;
-            struct ovsdb_error *error = row_update_from_json(new, row_json,
-                                                             true, is_diff);
+            struct ovsdb_error *error
+                = ovsdb_row_update_from_json(new, row_json, false);
             if (error) {
                 ovsdb_row_destroy(new);
                 return error;
@@ -553,11 +477,15 @@ ovsdb_file_save_copy(const char *file_name, const char *comment,
     struct ovsdb_error *error;
 
     /* Build the copy beside its final name and rename it into place, so
-     * that a crash never leaves a half-written file under FILE_NAME. */
-    char *tmp_name = xasprintf("%s.tmp", file_name);
+     * that a crash never leaves a half-written file under FILE_NAME.  If
+     * FILE_NAME is a symbolic link, the file it names is replaced and the
+     * link stays. */
+    char *target = follow_symlinks(file_name);
+    char *tmp_name = xasprintf("%s.tmp", target);
     error = ovsdb_log_open(tmp_name, OVSDB_MAGIC, OVSDB_LOG_CREATE, -1, &log);
     if (error) {
         free(tmp_name);
+        free(target);
         return error;
     }
 
@@ -571,15 +499,16 @@ ovsdb_file_save_copy(const char *file_name, const char *comment,
     if (!error) {
         error = ovsdb_log_commit_block(log);
     }
-    if (!error && rename(tmp_name, file_name)) {
+    if (!error && rename(tmp_name, target)) {
         error = ovsdb_io_error(errno, "%s: failed to rename to %s",
-                               tmp_name, file_name);
+                               tmp_name, target);
     }
     ovsdb_log_close(log);
     if (error) {
         unlink(tmp_name);
     }
     free(tmp_name);
+    free(target);
     return error;
 }
 

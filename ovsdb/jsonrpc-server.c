@@ -25,6 +25,7 @@
 #include "ovsdb.h"
 #include "poll-loop.h"
 #include "reconnect.h"
+#include "relay.h"
 #include "server.h"
 #include "shash.h"
 #include "smap.h"
@@ -94,6 +95,7 @@ struct session {
     unsigned int seqno;         /* Last jsonrpc_session_get_seqno(). */
     struct hmap triggers;       /* Contains struct rpc_trigger. */
     struct ovs_list synced_replies;     /* Contains struct synced_reply. */
+    struct ovs_list forwards;   /* Contains struct rpc_forward. */
     struct ovsdb_monitor_session *monitors;
     bool db_change_aware;
 
@@ -109,6 +111,15 @@ struct rpc_trigger {
     struct hmap_node hmap_node; /* In session->triggers, by id_hash(). */
     struct session *session;
     json_t *id;
+};
+
+/* A "transact" request on a relay's database, forwarded to the server the
+ * relay copies (see relay.h), waiting for that server's reply. */
+struct rpc_forward {
+    struct ovs_list node;       /* In session->forwards. */
+    struct session *session;
+    json_t *id;                 /* The client's request id. */
+    struct ovsdb_relay_txn *txn;
 };
 
 /* The reply to a durable transaction, held until its database's next
@@ -127,11 +138,19 @@ static void session_disconnect(struct session *, bool drain,
                                const char *comment);
 static void rpc_trigger_destroy(struct rpc_trigger *);
 static void session_drop_synced_replies(struct session *);
+static void session_drop_forwards(struct session *);
 static void session_send_or_hold(struct session *, struct ovsdb_trigger *,
                                  struct jsonrpc_msg *reply);
 static void sync_and_reply(struct ovsdb_jsonrpc_server *);
 
 /* The server. */
+
+void
+ovsdb_jsonrpc_server_set_read_only(struct ovsdb_jsonrpc_server *svr,
+                                   bool read_only)
+{
+    svr->read_only = read_only;
+}
 
 struct ovsdb_jsonrpc_server *
 ovsdb_jsonrpc_server_create(bool read_only)
@@ -329,6 +348,7 @@ session_create(struct remote *remote, struct jsonrpc_session *js)
     s->js = js;
     s->seqno = jsonrpc_session_get_seqno(js);
     hmap_init(&s->triggers);
+    ovs_list_init(&s->forwards);
     ovs_list_init(&s->synced_replies);
     s->monitors = ovsdb_monitor_session_create(monitor_send_cb, s);
     session_apply_options(s);
@@ -652,6 +672,7 @@ session_reset(struct session *s)
         rpc_trigger_destroy(t);
     }
     session_drop_synced_replies(s);
+    session_drop_forwards(s);
     ovsdb_monitor_session_destroy(s->monitors);
     s->monitors = ovsdb_monitor_session_create(monitor_send_cb, s);
     session_release_locks(s);
@@ -668,6 +689,7 @@ session_destroy(struct session *s)
         rpc_trigger_destroy(t);
     }
     session_drop_synced_replies(s);
+    session_drop_forwards(s);
     hmap_destroy(&s->triggers);
     ovsdb_monitor_session_destroy(s->monitors);
     session_release_locks(s);
@@ -764,6 +786,55 @@ rpc_trigger_destroy(struct rpc_trigger *t)
     free(t);
 }
 
+static void
+rpc_forward_destroy(struct rpc_forward *f)
+{
+    ovs_list_remove(&f->node);
+    json_decref(f->id);
+    free(f);
+}
+
+static void
+session_drop_forwards(struct session *s)
+{
+    struct rpc_forward *f;
+    LIST_FOR_EACH_SAFE (f, node, &s->forwards) {
+        ovsdb_relay_txn_cancel(f->txn);
+        rpc_forward_destroy(f);
+    }
+}
+
+/* The reply for a forwarded transaction that got no answer upstream. */
+static struct jsonrpc_msg *
+relay_unavailable_reply(const json_t *id)
+{
+    struct ovsdb_error *error = ovsdb_error(
+        "not connected", "the relay is not connected to the database "
+        "server it copies");
+    json_t *result = json_array();
+    json_array_append_new(result, ovsdb_error_to_json_free(error));
+    return jsonrpc_create_reply(result, json_incref((json_t *) id));
+}
+
+/* Passes the upstream's REPLY (NULL if none came) back to the client. */
+static void
+forward_reply_cb(void *f_, const struct jsonrpc_msg *reply)
+{
+    struct rpc_forward *f = f_;
+    struct jsonrpc_msg *msg;
+    if (!reply) {
+        msg = relay_unavailable_reply(f->id);
+    } else if (reply->type == JSONRPC_REPLY) {
+        msg = jsonrpc_create_reply(json_incref(reply->result),
+                                   json_incref(f->id));
+    } else {
+        msg = jsonrpc_create_error(json_incref(reply->error),
+                                   json_incref(f->id));
+    }
+    session_send(f->session, msg);
+    rpc_forward_destroy(f);
+}
+
 static struct jsonrpc_msg *
 handle_transact(struct session *s, const struct jsonrpc_msg *request)
 {
@@ -771,6 +842,24 @@ handle_transact(struct session *s, const struct jsonrpc_msg *request)
     struct ovsdb *db = lookup_db(s, request, &reply);
     if (!db) {
         return reply;
+    }
+
+    /* A relay's copy changes only by following its upstream: a transaction
+     * that would change it goes there.  (On a read-only connection it runs
+     * here, to fail as such.) */
+    if (db->relay && !session_is_read_only(s)
+        && ovsdb_relay_must_forward(request->params)) {
+        struct rpc_forward *f = xzalloc(sizeof *f);
+        f->session = s;
+        f->id = json_incref(request->id);
+        ovs_list_push_back(&s->forwards, &f->node);
+        f->txn = ovsdb_relay_forward(db->relay, request->params,
+                                     forward_reply_cb, f);
+        if (!f->txn) {
+            rpc_forward_destroy(f);
+            return relay_unavailable_reply(request->id);
+        }
+        return NULL;
     }
 
     uint32_t hash = id_hash(request->id);

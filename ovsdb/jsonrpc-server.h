@@ -42,6 +42,12 @@ struct uuid;
 struct ovsdb_jsonrpc_server *ovsdb_jsonrpc_server_create(bool read_only);
 void ovsdb_jsonrpc_server_destroy(struct ovsdb_jsonrpc_server *);
 
+/* Makes every session read-only (a backup server's state) or lets each
+ * remote's own read_only option decide again.  Takes effect at once for
+ * the next request of every session. */
+void ovsdb_jsonrpc_server_set_read_only(struct ovsdb_jsonrpc_server *,
+                                        bool read_only);
+
 /* Serves DB (under DB->name).  Returns false if a database with that name
  * is already served. */
 bool ovsdb_jsonrpc_server_add_db(struct ovsdb_jsonrpc_server *,

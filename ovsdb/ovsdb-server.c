@@ -39,6 +39,8 @@
 #include "ovsdb/convert.h"
 #include "ovsdb/file.h"
 #include "ovsdb/jsonrpc-server.h"
+#include "ovsdb/relay.h"
+#include "ovsdb/replication.h"
 #include "ovsdb/ovsdb.h"
 #include "ovsdb/row.h"
 #include "ovsdb/server-db.h"
@@ -69,15 +71,28 @@ COVERAGE_DEFINE(ovsdb_server_status_write);
 
 /* One database being served. */
 struct served_db {
-    char *filename;             /* NULL for _Server. */
-    struct ovsdb_file *file;    /* NULL for _Server. */
+    char *filename;             /* NULL for _Server and relays. */
+    struct ovsdb_file *file;    /* NULL for _Server and relays. */
+    struct relay_db *relay_db;  /* Non-NULL for a relay's copy. */
     struct ovsdb *db;
     struct ovsdb_observer observer;   /* Flags the config as stale. */
     struct server *server;
 };
 
+/* A "relay:DB:REMOTE" database (see relay.h).  It is served from the
+ * moment the relay has the upstream's schema. */
+struct relay_db {
+    struct ovs_list node;       /* In server->relays. */
+    struct server *server;
+    char *target;               /* As given. */
+    struct ovsdb_relay *relay;
+    struct served_db *sdb;      /* NULL until the schema arrived. */
+    bool connected;             /* As _Server last showed it. */
+};
+
 struct server {
     struct shash dbs;           /* Name -> struct served_db *. */
+    struct ovs_list relays;     /* Contains struct relay_db. */
     struct served_db *server_db;     /* "_Server". */
     struct ovsdb_jsonrpc_server *jsonrpc;
     struct sset remotes;        /* As given: "punix:..", "db:DB,T,C". */
@@ -87,6 +102,18 @@ struct server {
     char *private_key, *certificate, *ca_cert;
     bool bootstrap_ca_cert;
     char *applied_key, *applied_cert, *applied_ca;
+
+    /* Active-backup replication.  A backup (BACKUP true) copies its
+     * databases from SYNC_FROM through REPLICATION and serves them
+     * read-only; REPLICATION is recreated whenever the set of databases
+     * changes.  ACTIVE is --active: start as the active server even though
+     * SYNC_FROM is known. */
+    char *sync_from;
+    struct sset sync_exclude;   /* "DB:TABLE" names. */
+    bool active;
+    bool backup;
+    struct replication *replication;
+    struct uuid server_id;
 
     /* --run: the command, and the shell running it once started.  The
      * server exits when the command does. */
@@ -100,6 +127,8 @@ struct server {
 };
 
 static noreturn void usage(void);
+static void close_db(struct server *, struct served_db *,
+                     const char *comment);
 static void parse_options(int argc, char *argv[], struct server *,
                           struct sset *db_filenames, char **unixctl_pathp);
 
@@ -114,6 +143,13 @@ static unixctl_cb_func remove_db_cb;
 static unixctl_cb_func list_dbs_cb;
 static unixctl_cb_func storage_status_cb;
 static unixctl_cb_func memory_show_cb;
+static unixctl_cb_func set_active_server_cb;
+static unixctl_cb_func get_active_server_cb;
+static unixctl_cb_func connect_active_server_cb;
+static unixctl_cb_func disconnect_active_server_cb;
+static unixctl_cb_func set_sync_exclude_cb;
+static unixctl_cb_func get_sync_exclude_cb;
+static unixctl_cb_func sync_status_cb;
 
 /* Databases. */
 
@@ -149,24 +185,172 @@ add_served_db(struct server *server, struct served_db *sdb)
     server->config_stale = true;
 }
 
+/* Fills DBS (initialized by the caller) with name -> struct ovsdb * for
+ * every database served. */
+static void
+collect_dbs(const struct server *server, struct shash *dbs)
+{
+    struct shash_node *node;
+    SHASH_FOR_EACH (node, &server->dbs) {
+        struct served_db *sdb = node->data;
+        shash_add(dbs, node->name, sdb->db);
+    }
+}
+
+/* Puts the server in the backup role (replicating from sync_from) or takes
+ * it out of it.  Either way replication starts over, so the set of
+ * databases it copies is current. */
+static void
+set_backup(struct server *server, bool backup)
+{
+    replication_destroy(server->replication);
+    server->replication = NULL;
+    server->backup = backup && server->sync_from;
+    ovsdb_jsonrpc_server_set_read_only(server->jsonrpc, server->backup);
+    if (server->backup) {
+        struct shash dbs = SHASH_INITIALIZER(&dbs);
+        collect_dbs(server, &dbs);
+        server->replication = replication_create(server->sync_from, &dbs,
+                                                 &server->sync_exclude,
+                                                 &server->server_id);
+        shash_destroy(&dbs);
+    }
+}
+
+static void
+replication_run_and_check(struct server *server)
+{
+    if (!server->replication) {
+        return;
+    }
+    replication_run(server->replication);
+    if (!replication_is_alive(server->replication)) {
+        /* Nothing to copy, or told to copy ourselves: we are active. */
+        VLOG_INFO("replication from %s stopped; this server is active",
+                  server->sync_from);
+        set_backup(server, false);
+    }
+}
+
+/* Called whenever the set of databases changed. */
 static void
 refresh_server_db(struct server *server)
 {
     struct shash dbs = SHASH_INITIALIZER(&dbs);
-    struct shash_node *node;
-    SHASH_FOR_EACH (node, &server->dbs) {
-        struct served_db *sdb = node->data;
-        shash_add(&dbs, node->name, sdb->db);
-    }
+    collect_dbs(server, &dbs);
     server_db_update(server->server_db->db, &dbs);
     shash_destroy(&dbs);
+    if (server->backup) {
+        set_backup(server, true);
+    }
 }
 
-/* Opens FILENAME and starts serving it.  Returns NULL or an error that the
- * caller must free. */
+/* The relay has a (new) database for RDB: serve it instead of the old. */
+static void
+relay_db_cb(void *rdb_, struct ovsdb *old OVS_UNUSED, struct ovsdb *new)
+{
+    struct relay_db *rdb = rdb_;
+    struct server *server = rdb->server;
+    if (rdb->sdb) {
+        close_db(server, rdb->sdb, "relayed database changed schema");
+        rdb->sdb = NULL;
+    }
+    if (shash_find(&server->dbs, new->name)) {
+        VLOG_WARN("%s: a database named %s is already served", rdb->target,
+                  new->name);
+        ovsdb_destroy(new);
+    } else {
+        struct served_db *sdb = xzalloc(sizeof *sdb);
+        sdb->db = new;
+        sdb->relay_db = rdb;
+        rdb->sdb = sdb;
+        add_served_db(server, sdb);
+    }
+    refresh_server_db(server);
+}
+
+static struct ovsdb_error *
+open_relay(struct server *server, const char *target)
+{
+    char *name, *remote;
+    if (!ovsdb_relay_parse_target(target, &name, &remote)) {
+        return ovsdb_error(NULL, "%s: invalid relay target (expected "
+                           "relay:DB:REMOTE)", target);
+    }
+    struct relay_db *rdb;
+    LIST_FOR_EACH (rdb, node, &server->relays) {
+        if (!strcmp(rdb->target, target)) {
+            free(name);
+            free(remote);
+            return ovsdb_error(NULL, "%s: already open", target);
+        }
+    }
+    if (shash_find(&server->dbs, name)) {
+        struct ovsdb_error *error = ovsdb_error(
+            NULL, "%s: duplicate database name", name);
+        free(name);
+        free(remote);
+        return error;
+    }
+    rdb = xzalloc(sizeof *rdb);
+    rdb->server = server;
+    rdb->target = xstrdup(target);
+    rdb->relay = ovsdb_relay_create(name, remote, relay_db_cb, rdb);
+    ovs_list_push_back(&server->relays, &rdb->node);
+    free(name);
+    free(remote);
+    return NULL;
+}
+
+/* Stops relaying RDB (and serving its database, if it has one). */
+static void
+close_relay(struct server *server, struct relay_db *rdb, const char *comment)
+{
+    ovsdb_relay_destroy(rdb->relay);
+    if (rdb->sdb) {
+        close_db(server, rdb->sdb, comment);
+    }
+    ovs_list_remove(&rdb->node);
+    free(rdb->target);
+    free(rdb);
+}
+
+static void
+relays_run(struct server *server)
+{
+    bool changed = false;
+    struct relay_db *rdb;
+    LIST_FOR_EACH (rdb, node, &server->relays) {
+        ovsdb_relay_run(rdb->relay);
+        bool connected = rdb->sdb && rdb->sdb->db->relay_connected;
+        if (connected != rdb->connected) {
+            rdb->connected = connected;
+            changed = true;
+        }
+    }
+    if (changed) {
+        refresh_server_db(server);
+    }
+}
+
+static void
+relays_wait(struct server *server)
+{
+    struct relay_db *rdb;
+    LIST_FOR_EACH (rdb, node, &server->relays) {
+        ovsdb_relay_wait(rdb->relay);
+    }
+}
+
+/* Opens FILENAME (or, for "relay:DB:REMOTE", starts relaying) and starts
+ * serving it.  Returns NULL or an error that the caller must free. */
 static struct ovsdb_error * OVS_WARN_UNUSED_RESULT
 open_db(struct server *server, const char *filename)
 {
+    if (!strncmp(filename, "relay:", 6)) {
+        return open_relay(server, filename);
+    }
+
     struct shash_node *node;
     SHASH_FOR_EACH (node, &server->dbs) {
         struct served_db *sdb = node->data;
@@ -199,6 +383,10 @@ open_db(struct server *server, const char *filename)
 static void
 close_db(struct server *server, struct served_db *sdb, const char *comment)
 {
+    /* Replication holds pointers to the databases: drop it now, the next
+     * refresh_server_db() starts it over. */
+    replication_destroy(server->replication);
+    server->replication = NULL;
     shash_find_and_delete(&server->dbs, sdb->db->name);
     ovsdb_jsonrpc_server_remove_db(server->jsonrpc, sdb->db, comment);
     ovsdb_remove_observer(sdb->db, &sdb->observer);
@@ -676,10 +864,12 @@ update_row_status(struct ovsdb_jsonrpc_server *jsonrpc, struct ovsdb_txn *txn,
         = ovsdb_table_schema_get_column(row->table->schema, "is_connected");
     const struct ovsdb_column *status_column
         = ovsdb_table_schema_get_column(row->table->schema, "status");
+    /* A boolean, required or optional ("min": 0): either way we write
+     * exactly one value. */
     if (connected_column
         && (connected_column->type.key.type != OVSDB_TYPE_BOOLEAN
             || connected_column->type.value.type != OVSDB_TYPE_VOID
-            || connected_column->type.n_min != 1)) {
+            || connected_column->type.n_max != 1)) {
         connected_column = NULL;
     }
     if (status_column
@@ -715,8 +905,10 @@ update_row_status(struct ovsdb_jsonrpc_server *jsonrpc, struct ovsdb_txn *txn,
     if (connected_differs || status_differs) {
         struct ovsdb_row *rw = ovsdb_txn_row_modify(txn, row);
         if (connected_differs) {
-            rw->fields[connected_column->index].keys[0].boolean
-                = status.is_connected;
+            struct ovsdb_datum *datum = &rw->fields[connected_column->index];
+            union ovsdb_atom atom = { .boolean = status.is_connected };
+            ovsdb_datum_destroy(datum, &connected_column->type);
+            ovsdb_datum_init_atom(datum, &atom, OVSDB_TYPE_BOOLEAN);
         }
         if (status_differs) {
             ovsdb_datum_swap(&rw->fields[status_column->index],
@@ -854,7 +1046,9 @@ main(int argc, char *argv[])
     struct server server;
     memset(&server, 0, sizeof server);
     shash_init(&server.dbs);
+    ovs_list_init(&server.relays);
     sset_init(&server.remotes);
+    sset_init(&server.sync_exclude);
 
     struct sset db_filenames = SSET_INITIALIZER(&db_filenames);
     char *unixctl_path = NULL;
@@ -863,9 +1057,8 @@ main(int argc, char *argv[])
     daemonize_start();
 
     server.jsonrpc = ovsdb_jsonrpc_server_create(false);
-    struct uuid server_id;
-    uuid_generate(&server_id);
-    ovsdb_jsonrpc_server_set_server_id(server.jsonrpc, &server_id);
+    uuid_generate(&server.server_id);
+    ovsdb_jsonrpc_server_set_server_id(server.jsonrpc, &server.server_id);
     ovsdb_jsonrpc_server_set_convert_cb(server.jsonrpc, convert_db_cb,
                                         &server);
 
@@ -923,8 +1116,27 @@ main(int argc, char *argv[])
                              1, 1, storage_status_cb, &server);
     unixctl_command_register("memory/show", "", 0, 0,
                              memory_show_cb, &server);
+    unixctl_command_register("ovsdb-server/set-active-ovsdb-server",
+                             "SERVER", 1, 1, set_active_server_cb, &server);
+    unixctl_command_register("ovsdb-server/get-active-ovsdb-server", "",
+                             0, 0, get_active_server_cb, &server);
+    unixctl_command_register("ovsdb-server/connect-active-ovsdb-server", "",
+                             0, 0, connect_active_server_cb, &server);
+    unixctl_command_register("ovsdb-server/disconnect-active-ovsdb-server",
+                             "", 0, 0, disconnect_active_server_cb, &server);
+    unixctl_command_register("ovsdb-server/set-sync-exclude-tables",
+                             "DB:TABLE,...", 0, 1, set_sync_exclude_cb,
+                             &server);
+    unixctl_command_register("ovsdb-server/get-sync-exclude-tables", "",
+                             0, 0, get_sync_exclude_cb, &server);
+    unixctl_command_register("ovsdb-server/sync-status", "", 0, 0,
+                             sync_status_cb, &server);
 
     vlog_log_start_banner(THIS_MODULE);
+
+    if (server.sync_from && !server.active) {
+        set_backup(&server, true);
+    }
 
     daemonize_complete();
 
@@ -957,6 +1169,8 @@ main(int argc, char *argv[])
         if (server.config_stale) {
             reconfigure(&server);
         }
+        replication_run_and_check(&server);
+        relays_run(&server);
         ovsdb_jsonrpc_server_run(server.jsonrpc);
         unixctl_server_run(unixctl);
         timeval_run();
@@ -971,6 +1185,10 @@ main(int argc, char *argv[])
         }
 
         fatal_signal_wait();
+        if (server.replication) {
+            replication_wait(server.replication);
+        }
+        relays_wait(&server);
         ovsdb_jsonrpc_server_wait(server.jsonrpc);
         unixctl_server_wait(unixctl);
         timeval_wait();
@@ -993,6 +1211,10 @@ main(int argc, char *argv[])
 
     /* Databases before the JSON-RPC server, so that their sessions learn
      * the databases are gone through the usual path. */
+    struct relay_db *rdb;
+    LIST_FOR_EACH_SAFE (rdb, node, &server.relays) {
+        close_relay(&server, rdb, "server is exiting");
+    }
     struct shash_node *node;
     SHASH_FOR_EACH_SAFE (node, &server.dbs) {
         close_db(&server, node->data, "server is exiting");
@@ -1000,6 +1222,8 @@ main(int argc, char *argv[])
     ovsdb_jsonrpc_server_destroy(server.jsonrpc);
     shash_destroy(&server.dbs);
     sset_destroy(&server.remotes);
+    sset_destroy(&server.sync_exclude);
+    free(server.sync_from);
     free(server.private_key);
     free(server.certificate);
     free(server.ca_cert);
@@ -1013,6 +1237,100 @@ main(int argc, char *argv[])
 }
 
 /* unixctl commands. */
+
+static void
+set_active_server_cb(struct unixctl_conn *conn, int argc OVS_UNUSED,
+                     const char *argv[], void *server_)
+{
+    struct server *server = server_;
+    free(server->sync_from);
+    server->sync_from = xstrdup(argv[1]);
+    unixctl_command_reply(conn, NULL);
+}
+
+static void
+get_active_server_cb(struct unixctl_conn *conn, int argc OVS_UNUSED,
+                     const char *argv[] OVS_UNUSED, void *server_)
+{
+    struct server *server = server_;
+    char *reply = xasprintf("%s\n", server->sync_from ? server->sync_from
+                                                       : "");
+    unixctl_command_reply(conn, reply);
+    free(reply);
+}
+
+static void
+connect_active_server_cb(struct unixctl_conn *conn, int argc OVS_UNUSED,
+                         const char *argv[] OVS_UNUSED, void *server_)
+{
+    struct server *server = server_;
+    if (!server->sync_from) {
+        unixctl_command_reply(conn, "Unable to connect: active server is "
+                              "not specified.\n");
+        return;
+    }
+    set_backup(server, true);
+    unixctl_command_reply(conn, NULL);
+}
+
+static void
+disconnect_active_server_cb(struct unixctl_conn *conn, int argc OVS_UNUSED,
+                            const char *argv[] OVS_UNUSED, void *server_)
+{
+    struct server *server = server_;
+    set_backup(server, false);
+    unixctl_command_reply(conn, NULL);
+}
+
+static void
+set_sync_exclude_cb(struct unixctl_conn *conn, int argc, const char *argv[],
+                    void *server_)
+{
+    struct server *server = server_;
+    struct sset excluded = SSET_INITIALIZER(&excluded);
+    char *error = replication_parse_exclusions(argc > 1 ? argv[1] : "",
+                                               &excluded);
+    if (error) {
+        unixctl_command_reply_error(conn, error);
+        free(error);
+        sset_destroy(&excluded);
+        return;
+    }
+    sset_swap(&server->sync_exclude, &excluded);
+    sset_destroy(&excluded);
+    if (server->backup) {
+        set_backup(server, true);
+    }
+    unixctl_command_reply(conn, NULL);
+}
+
+static void
+get_sync_exclude_cb(struct unixctl_conn *conn, int argc OVS_UNUSED,
+                    const char *argv[] OVS_UNUSED, void *server_)
+{
+    struct server *server = server_;
+    struct ds s = DS_EMPTY_INITIALIZER;
+    replication_put_exclusions(&server->sync_exclude, &s);
+    ds_put_char(&s, '\n');
+    unixctl_command_reply(conn, ds_cstr(&s));
+    ds_destroy(&s);
+}
+
+static void
+sync_status_cb(struct unixctl_conn *conn, int argc OVS_UNUSED,
+               const char *argv[] OVS_UNUSED, void *server_)
+{
+    struct server *server = server_;
+    struct ds s = DS_EMPTY_INITIALIZER;
+    if (server->replication) {
+        ds_put_cstr(&s, "state: backup\n");
+        replication_get_status(server->replication, &s);
+    } else {
+        ds_put_cstr(&s, "state: active\n");
+    }
+    unixctl_command_reply(conn, ds_cstr(&s));
+    ds_destroy(&s);
+}
 
 static void
 exit_cb(struct unixctl_conn *conn, int argc OVS_UNUSED,
@@ -1165,14 +1483,18 @@ remove_db_cb(struct unixctl_conn *conn, int argc OVS_UNUSED,
         unixctl_command_reply_error(conn, "Failed to find the database.");
         return;
     }
-    if (!sdb->file) {
+    if (sdb == server->server_db) {
         unixctl_command_reply_error(conn,
                                     "Cannot remove reserved database.");
         return;
     }
     char *comment = xasprintf("removing %s database by user request",
                               argv[1]);
-    close_db(server, sdb, comment);
+    if (sdb->relay_db) {
+        close_relay(server, sdb->relay_db, comment);
+    } else {
+        close_db(server, sdb, comment);
+    }
     free(comment);
     refresh_server_db(server);
     unixctl_command_reply(conn, NULL);
@@ -1243,6 +1565,9 @@ parse_options(int argc, char *argv[], struct server *server,
         OPT_UNIXCTL,
         OPT_BOOTSTRAP_CA_CERT,
         OPT_RUN,
+        OPT_SYNC_FROM,
+        OPT_SYNC_EXCLUDE,
+        OPT_ACTIVE,
         DAEMON_OPTION_ENUMS,
         VLOG_OPTION_ENUMS,
         STREAM_SSL_OPTION_ENUMS
@@ -1251,6 +1576,9 @@ parse_options(int argc, char *argv[], struct server *server,
         {"remote", required_argument, NULL, OPT_REMOTE},
         {"unixctl", required_argument, NULL, OPT_UNIXCTL},
         {"run", required_argument, NULL, OPT_RUN},
+        {"sync-from", required_argument, NULL, OPT_SYNC_FROM},
+        {"sync-exclude-tables", required_argument, NULL, OPT_SYNC_EXCLUDE},
+        {"active", no_argument, NULL, OPT_ACTIVE},
         {"bootstrap-ca-cert", required_argument, NULL,
          OPT_BOOTSTRAP_CA_CERT},
         {"help", no_argument, NULL, 'h'},
@@ -1281,6 +1609,24 @@ parse_options(int argc, char *argv[], struct server *server,
         case OPT_RUN:
             free(server->run_command);
             server->run_command = xstrdup(optarg);
+            break;
+
+        case OPT_SYNC_FROM:
+            free(server->sync_from);
+            server->sync_from = xstrdup(optarg);
+            break;
+
+        case OPT_SYNC_EXCLUDE: {
+            char *error = replication_parse_exclusions(optarg,
+                                                       &server->sync_exclude);
+            if (error) {
+                ovs_fatal(0, "%s", error);
+            }
+            break;
+        }
+
+        case OPT_ACTIVE:
+            server->active = true;
             break;
 
         /* Key, certificate and CA may name a file or a "db:" column: keep
@@ -1369,6 +1715,13 @@ usage(void)
            "  ptcp:PORT[:IP]          listen to TCP PORT on IP\n"
            "  pssl:PORT[:IP]          listen for SSL on PORT on IP\n"
            "  punix:FILE              listen on Unix domain socket FILE\n");
+    printf("\nActive-backup replication:\n"
+           "  --sync-from=SERVER      replicate the databases from SERVER "
+           "(backup)\n"
+           "  --sync-exclude-tables=DB:TABLE,...\n"
+           "                          exclude these tables from replication\n"
+           "  --active                start as the active server, even with "
+           "--sync-from\n");
     printf("PKI configuration (required to use SSL):\n"
            "  -p, --private-key=FILE  file with private key\n"
            "  -c, --certificate=FILE  file with certificate for private key\n"

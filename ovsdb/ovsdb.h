@@ -64,6 +64,12 @@ struct ovsdb {
     struct ovs_list triggers;   /* Contains struct ovsdb_trigger. */
     bool run_triggers;          /* Set by each commit. */
 
+    /* A relay's copy of another server's database (see relay.h): RELAY
+     * forwards the transactions that would change it, and RELAY_CONNECTED
+     * says whether the copy is following its upstream (for _Server). */
+    struct ovsdb_relay *relay;
+    bool relay_connected;
+
     struct uuid last_txnid;     /* Id of the last committed transaction
                                  * (zero before the first), for
                                  * monitor_cond_since. */

@@ -291,3 +291,56 @@ ovsdb_row_set_sort(struct ovsdb_row_set *set,
     }
     free(entries);
 }
+
+struct ovsdb_error *
+ovsdb_row_update_from_json(struct ovsdb_row *row, const json_t *row_json,
+                           bool as_diff)
+{
+    const struct ovsdb_table_schema *ts = row->table->schema;
+    const char *column_name;
+    json_t *value;
+
+    if (!json_is_object(row_json)) {
+        return ovsdb_syntax_error(row_json, NULL, "row must be JSON object");
+    }
+    json_object_foreach ((json_t *) row_json, column_name, value) {
+        const struct ovsdb_column *column
+            = ovsdb_table_schema_get_column(ts, column_name);
+        if (!column) {
+            return ovsdb_syntax_error(row_json, "unknown column",
+                                      "No column %s in table %s.",
+                                      column_name, ts->name);
+        }
+        if (column->index < OVSDB_N_STD_COLUMNS) {
+            return ovsdb_syntax_error(row_json, "unknown column",
+                                      "Column %s in table %s may not be "
+                                      "written.", column_name, ts->name);
+        }
+
+        struct ovsdb_datum *field = &row->fields[column->index];
+        struct ovsdb_error *error;
+        struct ovsdb_datum datum;
+        if (as_diff && ovsdb_type_is_composite(&column->type)) {
+            struct ovsdb_type dtype = ovsdb_type_for_diff(&column->type);
+            struct ovsdb_datum diff;
+            error = ovsdb_datum_from_json(&diff, &dtype, value, NULL);
+            if (error) {
+                return error;
+            }
+            error = ovsdb_datum_apply_diff(&datum, field, &diff,
+                                           &column->type);
+            ovsdb_datum_destroy(&diff, &dtype);
+            if (error) {
+                return error;
+            }
+        } else {
+            error = ovsdb_datum_from_json(&datum, &column->type, value, NULL);
+            if (error) {
+                return error;
+            }
+        }
+        ovsdb_datum_swap(field, &datum);
+        ovsdb_datum_destroy(&datum, &column->type);
+    }
+    return NULL;
+}

@@ -133,6 +133,17 @@ struct ovsdb_error *ovsdb_row_from_json(struct ovsdb_row *, const json_t *,
                                         struct ovsdb_symbol_table *,
                                         struct ovsdb_column_set *columns)
     OVS_WARN_UNUSED_RESULT;
+/* Sets in ROW the columns that ROW_JSON ({"column": value, ...}) names,
+ * as database file records and monitor updates carry them: with AS_DIFF,
+ * a composite (set or map) column's value is a difference to apply to the
+ * row's current value (ovsdb_datum_diff()), other columns' values are new
+ * values.  "_uuid" and "_version" may not appear.  Returns NULL or an error
+ * (ROW may then be partly updated). */
+struct ovsdb_error *ovsdb_row_update_from_json(struct ovsdb_row *,
+                                               const json_t *row_json,
+                                               bool as_diff)
+    OVS_WARN_UNUSED_RESULT;
+
 /* A JSON object with ROW's COLUMNS (as "select" returns them). */
 json_t *ovsdb_row_to_json(const struct ovsdb_row *,
                           const struct ovsdb_column_set *);

@@ -93,27 +93,45 @@ schema_to_string(const struct ovsdb_schema *schema)
     return s;
 }
 
+/* What the row for DB says about its storage: a file (or nothing) is
+ * "standalone", always connected and its own leader; a relay's copy is
+ * connected while it follows its upstream, and never the leader. */
+struct db_status {
+    const char *model;
+    bool connected;
+    bool leader;
+};
+
+static struct db_status
+db_status(const struct ovsdb *db)
+{
+    return (db->relay
+            ? (struct db_status) { "relay", db->relay_connected, false }
+            : (struct db_status) { "standalone", true, true });
+}
+
 /* True if ROW already says what DB's row should say. */
 static bool
 row_is_current(const struct ovsdb_row *row, const struct db_columns *c,
-               const char *schema_string)
+               const struct db_status *st, const char *schema_string)
 {
-    return (datum_is_string(&row->fields[c->model->index], "standalone")
-            && datum_is_bool(&row->fields[c->connected->index], true)
-            && datum_is_bool(&row->fields[c->leader->index], true)
+    return (datum_is_string(&row->fields[c->model->index], st->model)
+            && datum_is_bool(&row->fields[c->connected->index], st->connected)
+            && datum_is_bool(&row->fields[c->leader->index], st->leader)
             && datum_is_string(&row->fields[c->schema->index],
                                schema_string));
 }
 
 static void
 fill_row(struct ovsdb_row *row, const struct db_columns *c,
-         const char *name, const char *schema_string)
+         const char *name, const struct db_status *st,
+         const char *schema_string)
 {
     set_string(&row->fields[c->name->index], &c->name->type, name);
-    set_string(&row->fields[c->model->index], &c->model->type,
-               "standalone");
-    set_bool(&row->fields[c->connected->index], &c->connected->type, true);
-    set_bool(&row->fields[c->leader->index], &c->leader->type, true);
+    set_string(&row->fields[c->model->index], &c->model->type, st->model);
+    set_bool(&row->fields[c->connected->index], &c->connected->type,
+             st->connected);
+    set_bool(&row->fields[c->leader->index], &c->leader->type, st->leader);
     set_string(&row->fields[c->schema->index], &c->schema->type,
                schema_string);
 }
@@ -126,15 +144,16 @@ update_db_row(struct ovsdb_txn *txn, struct ovsdb_table *table,
               const char *name, const struct ovsdb *db)
 {
     char *schema_string = schema_to_string(db->schema);
+    struct db_status st = db_status(db);
     const struct ovsdb_row *old = shash_find_and_delete(old_rows, name);
     if (!old) {
         struct ovsdb_row *row = ovsdb_row_create(table);
         uuid_generate(ovsdb_row_get_uuid_rw(row));
-        fill_row(row, c, name, schema_string);
+        fill_row(row, c, name, &st, schema_string);
         ovsdb_txn_row_insert(txn, row);
-    } else if (!row_is_current(old, c, schema_string)) {
+    } else if (!row_is_current(old, c, &st, schema_string)) {
         struct ovsdb_row *row = ovsdb_txn_row_modify(txn, old);
-        fill_row(row, c, name, schema_string);
+        fill_row(row, c, name, &st, schema_string);
     }
     free(schema_string);
 }

@@ -3,8 +3,10 @@
  * Every ovsdb-server serves, next to the databases it was given, a built-in
  * database named "_Server" whose single table "Database" has one row per
  * database being served (itself included): its name, its storage model
- * ("standalone" for our file-backed databases), whether it is connected and
- * the leader (always true for standalone storage), and its schema as a JSON
+ * ("standalone" for our file-backed databases, "relay" for a relay's copy
+ * of another server's database), whether it is connected and the leader
+ * (always true for standalone storage; a relay is connected while it
+ * follows its upstream and never the leader), and its schema as a JSON
  * string.  Clients such as the Python IDL monitor this table to learn when a
  * database they use goes away or changes schema, so the rows must follow
  * add-db and remove-db at once.

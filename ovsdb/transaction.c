@@ -88,6 +88,12 @@ ovsdb_txn_get_txnid(const struct ovsdb_txn *txn)
 }
 
 void
+ovsdb_txn_set_txnid(struct ovsdb_txn *txn, const struct uuid *txnid)
+{
+    txn->txnid = *txnid;
+}
+
+void
 ovsdb_txn_add_comment(struct ovsdb_txn *txn, const char *comment)
 {
     if (txn->comment.length) {
@@ -964,6 +970,25 @@ describe_index_row(struct ds *out, const char *title,
     }
 }
 
+/* Compares rows A and B of TABLE by their own columns in index order, then
+ * by UUID. */
+static int
+compare_rows_3way(const struct ovsdb_table *table, const struct ovsdb_row *a,
+                  const struct ovsdb_row *b)
+{
+    size_t n = n_columns(table);
+    for (size_t i = OVSDB_N_STD_COLUMNS; i < n; i++) {
+        const struct ovsdb_column *column
+            = table->schema->columns_by_index[i];
+        int cmp = ovsdb_datum_compare_3way(&a->fields[i], &b->fields[i],
+                                           &column->type);
+        if (cmp) {
+            return cmp;
+        }
+    }
+    return uuid_compare_3way(ovsdb_row_get_uuid(a), ovsdb_row_get_uuid(b));
+}
+
 static struct ovsdb_error *
 duplicate_index_error(const struct ovsdb_table *table,
                       const struct ovsdb_column_set *index,
@@ -971,6 +996,15 @@ duplicate_index_error(const struct ovsdb_table *table,
                       const struct ovsdb_row *second)
 {
     struct ds s = DS_EMPTY_INITIALIZER;
+
+    /* Which row the message names first does not depend on the order the
+     * transaction touched them: the greater row, by contents, comes first,
+     * as with Open vSwitch, so the same conflict always reads the same. */
+    if (compare_rows_3way(table, first, second) < 0) {
+        const struct ovsdb_row *tmp = first;
+        first = second;
+        second = tmp;
+    }
 
     ds_put_format(&s, "Transaction causes multiple rows in \"%s\" table to "
                   "have identical values (", table->schema->name);
@@ -1030,13 +1064,7 @@ check_index_uniqueness(struct ovsdb_txn *txn)
             /* The new rows of the transaction go into TXN_INDEX (borrowing
              * their index nodes, which are free until commit); committed
              * rows that the transaction did not touch are in the table's
-             * index.
-             *
-             * The error names first the row that held the values first: a
-             * committed row, or the row the transaction changed earlier.
-             * (Open vSwitch orders the two by their random "_version"s, so
-             * its order varies between runs; this one does not, and it is
-             * the order Open vSwitch shows half of the time.) */
+             * index. */
             LIST_FOR_EACH (tr, list_node, &tt->row_list) {
                 const struct ovsdb_row *row = tr->new;
                 if (!row) {

@@ -112,5 +112,9 @@ const char *ovsdb_txn_get_comment(const struct ovsdb_txn *);
 /* The id this transaction gets when it commits (random, assigned at
  * create), which becomes db->last_txnid. */
 const struct uuid *ovsdb_txn_get_txnid(const struct ovsdb_txn *);
+/* Gives the transaction a chosen id instead: a relay commits each change
+ * it copies under the id the upstream server gave it, so that its own
+ * clients see the same ids along a chain of relays. */
+void ovsdb_txn_set_txnid(struct ovsdb_txn *, const struct uuid *);
 
 #endif /* ovsdb/transaction.h */

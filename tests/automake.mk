@@ -209,6 +209,8 @@ TESTSUITE_AT = \
 	tests/ovsdb-idl.at \
 	tests/ovsdb-client.at \
 	tests/ovsdb-server-main.at \
+	tests/ovsdb-replication.at \
+	tests/ovsdb-relay.at \
 	tests/ovs-vsctl.at \
 	tests/vswitchd.at \
 	tests/bench.at

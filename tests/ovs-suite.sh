@@ -28,7 +28,8 @@
 #                     the tests allowed to fail); without it, exit 1 on any
 #                     failure
 #   -j N              run N tests at once (default: number of CPUs)
-#   -k KEYWORDS       only the tests matching KEYWORDS (passed to the suite)
+#   -k KEYWORDS       only the tests of FILEs that match KEYWORDS (the
+#                     suite's -k syntax: comma means "and", several -k "or")
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -110,9 +111,9 @@ if [ $mode = ours ]; then
     path=$bin:$path
 fi
 
-# The tests of the chosen files, by number.
+# The tests of the chosen files (and keywords), by number.
 testsuite=$src/tests/testsuite
-listing=$("$testsuite" -C "$src/tests" -l)
+listing=$("$testsuite" -C "$src/tests" -l "${keywords[@]}")
 numbers=()
 for f in "${files[@]}"; do
     mapfile -t -O ${#numbers[@]} numbers < <(echo "$listing" \
@@ -124,7 +125,7 @@ echo "ovs-suite: running ${#numbers[@]} tests of ${files[*]} ($mode programs)"
 rm -rf "$src/tests/testsuite.dir"
 status=0
 "$testsuite" -C "$src/tests" AUTOTEST_PATH="$path" -j"$jobs" \
-    "${keywords[@]}" "${numbers[@]}" >"$suite_dir/run.log" 2>&1 || status=$?
+    "${numbers[@]}" >"$suite_dir/run.log" 2>&1 || status=$?
 
 # A failed test can leave daemons behind: stop every one whose pid file
 # sits in the suite's directories.
@@ -139,7 +140,7 @@ log=$src/tests/testsuite.log
 # (A failed test's line carries a "NUM. FILE:LINE: " prefix first.)
 results=$(sed -E 's/^[0-9]+\. [^ ]+\.at:[0-9]+: //' "$log" \
     | grep -E '^[0-9]+\. .* \([^()]+\.at:[0-9]+\): ' | sed -E \
-    's/^([0-9]+)\. (.*) \(([^():]+\.at):[0-9]+\): ([^(]*[^( ]).*/\3\t\1\t\4\t\2/')
+    's/^([0-9]+)\. (.*) \(([^():]+\.at):[0-9]+\): ([^(]*[^( ]).*/\3\t\1\t\4\t\2/' | sort -u)
 printf '%-20s %6s %6s %7s\n' FILE passed failed skipped
 for f in "${files[@]}"; do
     echo "$results" | awk -F'\t' -v f="$f" '
@@ -147,7 +148,7 @@ for f in "${files[@]}"; do
                   else if ($3 ~ /skipped/) s++; else x++ }
         END { printf "%-20s %6d %6d %7d\n", f, p, x, s }'
 done
-failures=$(echo "$results" | awk -F'\t' '$3 ~ /FAILED/ { print $2 ": " $4 " (" $1 ")" }' | sort -n)
+failures=$(echo "$results" | awk -F'\t' '$3 ~ /FAILED/ { print $2 ": " $4 " (" $1 ")" }' | sort -nu)
 if [ -n "$failures" ]; then
     echo
     echo "Failed:"

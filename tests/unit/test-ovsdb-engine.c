@@ -481,13 +481,14 @@ END_TEST
 START_TEST(test_index_uniqueness)
 {
     check_ovsdb_ok(insert_rows("num", N1, "{\"n\": 1}", NULL));
+    /* Rows with the same contents are named in decreasing UUID order. */
     check_error(insert_rows("num", N2, "{\"n\": 1}", NULL),
                 "constraint violation",
                 "Transaction causes multiple rows in \"num\" table to have "
                 "identical values (1) for index on column \"n\".  First "
-                "row, with UUID " N1 ", existed in the database before this "
-                "transaction and was not modified by the transaction.  "
-                "Second row, with UUID " N2 ", was inserted by this "
+                "row, with UUID " N2 ", was inserted by this transaction.  "
+                "Second row, with UUID " N1 ", existed in the database "
+                "before this transaction and was not modified by the "
                 "transaction.");
 
     /* Swapping index values within one transaction is fine. */

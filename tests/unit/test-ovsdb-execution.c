@@ -163,13 +163,15 @@ START_TEST(test_result_layout)
     check_transact("[]", "[]");
 
     /* A commit error comes after the results. */
-    check_transact("[{\"op\": \"insert\", \"table\": \"t\", \"row\": {\"n\": 1}},"
-                   " {\"op\": \"insert\", \"table\": \"t\", \"row\": {\"n\": 1}}]",
+    check_transact("[{\"op\": \"insert\", \"table\": \"t\","
+                   "  \"row\": {\"n\": 1, \"s\": \"a\"}},"
+                   " {\"op\": \"insert\", \"table\": \"t\","
+                   "  \"row\": {\"n\": 1, \"s\": \"b\"}}]",
                    "[{\"uuid\":[\"uuid\",\"<0>\"]},{\"uuid\":[\"uuid\",\"<1>\"]},"
                    "{\"details\":\"Transaction causes multiple rows in \\\"t\\\" "
                    "table to have identical values (1) for index on column "
-                   "\\\"n\\\".  First row, with UUID <0>, was inserted by this "
-                   "transaction.  Second row, with UUID <1>, was inserted by "
+                   "\\\"n\\\".  First row, with UUID <1>, was inserted by this "
+                   "transaction.  Second row, with UUID <0>, was inserted by "
                    "this transaction.\",\"error\":\"constraint violation\"}]");
 
     /* A request that is not about this database fails as a whole. */

@@ -1,0 +1,383 @@
+#include <config.h>
+#include "relay.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include "hash.h"
+#include "hmap.h"
+#include "jsonrpc.h"
+#include "ovsdb-error.h"
+#include "ovsdb-schema.h"
+#include "ovsdb/monitor.h"
+#include "ovsdb/ovsdb.h"
+#include "ovsdb/table-updates.h"
+#include "ovsdb/transaction.h"
+#include "shash.h"
+#include "sset.h"
+#include "util.h"
+#include "uuid.h"
+#include "vlog.h"
+
+VLOG_DEFINE_THIS_MODULE(relay);
+
+static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(5, 5);
+
+enum relay_state {
+    RELAY_CONNECTING,           /* Waiting for a connection. */
+    RELAY_SCHEMA,               /* Sent get_schema. */
+    RELAY_MONITOR,              /* Sent monitor_cond_since. */
+    RELAY_RUNNING               /* Following the upstream. */
+};
+
+/* A transaction forwarded upstream, waiting for its reply. */
+struct ovsdb_relay_txn {
+    struct hmap_node node;      /* In relay->txns, by hash of REQUEST_ID. */
+    struct ovsdb_relay *relay;
+    json_t *request_id;         /* Our id on the upstream session. */
+    ovsdb_relay_reply_func *cb;
+    void *aux;
+};
+
+/* Our request ids are integers (jsonrpc_create_id()); a reply with any
+ * other id is not ours. */
+static uint32_t
+request_id_hash(const json_t *id)
+{
+    return hash_uint64_basis((uint64_t) json_integer_value(id), 0);
+}
+
+struct ovsdb_relay {
+    char *db_name;
+    char *remote;
+    struct jsonrpc_session *js;
+    unsigned int seqno;
+    enum relay_state state;
+    json_t *request_id;         /* Outstanding get_schema or monitor. */
+    json_t *monitor_id;         /* ["monid", DB]. */
+
+    struct ovsdb *db;           /* The copy (NULL before the schema). */
+    ovsdb_relay_db_func *db_cb;
+    void *db_aux;
+
+    struct hmap txns;           /* Contains struct ovsdb_relay_txn. */
+};
+
+bool
+ovsdb_relay_parse_target(const char *target, char **db_name, char **remote)
+{
+    *db_name = *remote = NULL;
+    if (strncmp(target, "relay:", 6)) {
+        return false;
+    }
+    const char *name = target + 6;
+    const char *colon = strchr(name, ':');
+    if (!colon || colon == name || !colon[1]) {
+        return false;
+    }
+    *db_name = xmemdup0(name, colon - name);
+    *remote = xstrdup(colon + 1);
+    return true;
+}
+
+struct ovsdb_relay *
+ovsdb_relay_create(const char *db_name, const char *remote,
+                   ovsdb_relay_db_func *db_cb, void *db_aux)
+{
+    struct ovsdb_relay *r = xzalloc(sizeof *r);
+    r->db_name = xstrdup(db_name);
+    r->remote = xstrdup(remote);
+    r->js = jsonrpc_session_open(remote, true);
+    r->seqno = jsonrpc_session_get_seqno(r->js);
+    r->state = RELAY_CONNECTING;
+    r->monitor_id = json_pack("[ss]", "monid", db_name);
+    r->db_cb = db_cb;
+    r->db_aux = db_aux;
+    hmap_init(&r->txns);
+    return r;
+}
+
+static void
+relay_set_connected(struct ovsdb_relay *r, bool connected)
+{
+    if (r->db) {
+        r->db->relay_connected = connected;
+    }
+}
+
+/* Fails every forwarded transaction: its reply will not come. */
+static void
+relay_fail_txns(struct ovsdb_relay *r)
+{
+    struct ovsdb_relay_txn *t;
+    HMAP_FOR_EACH_SAFE (t, node, &r->txns) {
+        ovsdb_relay_reply_func *cb = t->cb;
+        void *aux = t->aux;
+        ovsdb_relay_txn_cancel(t);
+        cb(aux, NULL);
+    }
+}
+
+void
+ovsdb_relay_destroy(struct ovsdb_relay *r)
+{
+    if (r) {
+        relay_fail_txns(r);
+        hmap_destroy(&r->txns);
+        if (r->db) {
+            r->db->relay = NULL;
+        }
+        json_decref(r->request_id);
+        json_decref(r->monitor_id);
+        jsonrpc_session_close(r->js);
+        free(r->db_name);
+        free(r->remote);
+        free(r);
+    }
+}
+
+const char *
+ovsdb_relay_get_remote(const struct ovsdb_relay *r)
+{
+    return r->remote;
+}
+
+static json_t *
+relay_send(struct ovsdb_relay *r, const char *method, json_t *params)
+{
+    struct jsonrpc_msg *request = jsonrpc_create_request(method, params,
+                                                         NULL);
+    json_t *id = json_incref(request->id);
+    jsonrpc_session_send(r->js, request);
+    return id;
+}
+
+/* Takes SCHEMA (owned): keeps the current copy if the schema is the same,
+ * else hands a new empty copy to the server. */
+static void
+relay_set_schema(struct ovsdb_relay *r, struct ovsdb_schema *schema)
+{
+    if (r->db && ovsdb_schema_equal(r->db->schema, schema)) {
+        ovsdb_schema_destroy(schema);
+        return;
+    }
+    struct ovsdb *old = r->db;
+    struct ovsdb *new = ovsdb_create(schema);
+    new->relay = r;
+    ovsdb_monitor_track_history(new);
+    if (old) {
+        old->relay = NULL;
+        VLOG_INFO("%s: schema of %s changed", r->remote, r->db_name);
+    }
+    r->db = new;
+    r->db_cb(r->db_aux, old, new);
+}
+
+static void
+relay_send_monitor(struct ovsdb_relay *r)
+{
+    json_t *requests = json_object();
+    struct shash_node *node;
+    SHASH_FOR_EACH (node, &r->db->schema->tables) {
+        json_t *request = json_array();
+        json_array_append_new(request, json_object());
+        json_object_set_new(requests, node->name, request);
+    }
+    char last_id[UUID_LEN + 1];
+    uuid_format(&r->db->last_txnid, last_id);
+    json_t *params = json_pack("[sOos]", r->db_name, r->monitor_id,
+                               requests, last_id);
+    r->request_id = relay_send(r, "monitor_cond_since", params);
+    r->state = RELAY_MONITOR;
+}
+
+/* Commits TABLE_UPDATES (update2 encoding) to the copy as transaction
+ * TXNID.  With RESET they are the complete contents. */
+static void
+relay_apply(struct ovsdb_relay *r, const json_t *table_updates,
+            const char *txnid_s, bool reset)
+{
+    struct sset tables = SSET_INITIALIZER(&tables);
+    if (reset) {
+        struct shash_node *node;
+        SHASH_FOR_EACH (node, &r->db->schema->tables) {
+            sset_add(&tables, node->name);
+        }
+    }
+
+    struct ovsdb_txn *txn = ovsdb_txn_create(r->db);
+    struct uuid txnid;
+    if (txnid_s && uuid_from_string(&txnid, txnid_s)) {
+        ovsdb_txn_set_txnid(txn, &txnid);
+    }
+    struct ovsdb_error *error = ovsdb_table_updates_apply(
+        txn, table_updates, OVSDB_UPDATES_V2, reset ? &tables : NULL);
+    sset_destroy(&tables);
+    if (error) {
+        ovsdb_txn_abort(txn);
+    } else {
+        error = ovsdb_txn_commit(txn, false);
+    }
+    if (error) {
+        char *s = ovsdb_error_to_string_free(error);
+        VLOG_WARN("%s: applying changes to %s failed (%s); starting over",
+                  r->remote, r->db_name, s);
+        free(s);
+        /* A fresh copy from scratch on the next connection. */
+        uuid_zero(&r->db->last_txnid);
+        jsonrpc_session_force_reconnect(r->js);
+    }
+}
+
+static void
+relay_handle_reply(struct ovsdb_relay *r, const struct jsonrpc_msg *msg)
+{
+    /* A forwarded transaction's reply? */
+    uint32_t hash = request_id_hash(msg->id);
+    struct ovsdb_relay_txn *t;
+    HMAP_FOR_EACH_WITH_HASH (t, node, hash, &r->txns) {
+        if (json_equal(t->request_id, msg->id)) {
+            ovsdb_relay_reply_func *cb = t->cb;
+            void *aux = t->aux;
+            ovsdb_relay_txn_cancel(t);
+            cb(aux, msg);
+            return;
+        }
+    }
+
+    if (!r->request_id || !json_equal(msg->id, r->request_id)) {
+        return;
+    }
+    json_decref(r->request_id);
+    r->request_id = NULL;
+    if (msg->type != JSONRPC_REPLY) {
+        char *s = json_dumps(msg->error, JSON_COMPACT | JSON_ENCODE_ANY);
+        VLOG_WARN_RL(&rl, "%s: request for %s failed (%s); reconnecting",
+                     r->remote, r->db_name, s ? s : "");
+        free(s);
+        jsonrpc_session_force_reconnect(r->js);
+        return;
+    }
+
+    if (r->state == RELAY_SCHEMA) {
+        struct ovsdb_schema *schema;
+        struct ovsdb_error *error = ovsdb_schema_from_json(msg->result,
+                                                           &schema);
+        if (error) {
+            char *s = ovsdb_error_to_string_free(error);
+            VLOG_WARN_RL(&rl, "%s: bad schema for %s (%s)", r->remote,
+                         r->db_name, s);
+            free(s);
+            jsonrpc_session_force_reconnect(r->js);
+            return;
+        }
+        relay_set_schema(r, schema);
+        relay_send_monitor(r);
+    } else if (r->state == RELAY_MONITOR) {
+        /* [found, last_id, table-updates2] */
+        const json_t *result = msg->result;
+        bool found = json_is_true(json_array_get(result, 0));
+        const char *last_id = json_string_value(json_array_get(result, 1));
+        relay_apply(r, json_array_get(result, 2), last_id, !found);
+        r->state = RELAY_RUNNING;
+        relay_set_connected(r, true);
+    }
+}
+
+void
+ovsdb_relay_run(struct ovsdb_relay *r)
+{
+    jsonrpc_session_run(r->js);
+
+    unsigned int seqno = jsonrpc_session_get_seqno(r->js);
+    if (seqno != r->seqno) {
+        r->seqno = seqno;
+        json_decref(r->request_id);
+        r->request_id = NULL;
+        relay_fail_txns(r);
+        relay_set_connected(r, false);
+        r->state = RELAY_CONNECTING;
+    }
+    if (r->state == RELAY_CONNECTING && jsonrpc_session_is_connected(r->js)) {
+        json_t *params = json_array();
+        json_array_append_new(params, json_string(r->db_name));
+        r->request_id = relay_send(r, "get_schema", params);
+        r->state = RELAY_SCHEMA;
+    }
+
+    for (int i = 0; i < 50; i++) {
+        struct jsonrpc_msg *msg = jsonrpc_session_recv(r->js);
+        if (!msg) {
+            break;
+        }
+        if (msg->type == JSONRPC_REPLY || msg->type == JSONRPC_ERROR) {
+            relay_handle_reply(r, msg);
+        } else if (msg->type == JSONRPC_NOTIFY
+                   && !strcmp(msg->method, "update3")
+                   && r->state == RELAY_RUNNING
+                   && json_array_size(msg->params) == 3
+                   && json_equal(json_array_get(msg->params, 0),
+                                 r->monitor_id)) {
+            relay_apply(r, json_array_get(msg->params, 2),
+                        json_string_value(json_array_get(msg->params, 1)),
+                        false);
+        }
+        jsonrpc_msg_destroy(msg);
+    }
+}
+
+void
+ovsdb_relay_wait(struct ovsdb_relay *r)
+{
+    jsonrpc_session_wait(r->js);
+    jsonrpc_session_recv_wait(r->js);
+}
+
+bool
+ovsdb_relay_must_forward(const json_t *params)
+{
+    static const char *const read_only_ops[] = {
+        "select", "wait", "comment", "assert", "abort", "commit",
+    };
+    size_t i;
+    json_t *op;
+    json_array_foreach (params, i, op) {
+        if (!i) {
+            continue;           /* The database name. */
+        }
+        const char *name = json_string_value(json_object_get(op, "op"));
+        bool read_only = false;
+        for (size_t j = 0; name && j < ARRAY_SIZE(read_only_ops); j++) {
+            read_only = read_only || !strcmp(name, read_only_ops[j]);
+        }
+        if (!read_only) {
+            return true;
+        }
+    }
+    return false;
+}
+
+struct ovsdb_relay_txn *
+ovsdb_relay_forward(struct ovsdb_relay *r, const json_t *params,
+                    ovsdb_relay_reply_func *cb, void *aux)
+{
+    if (r->state != RELAY_RUNNING) {
+        return NULL;
+    }
+    struct ovsdb_relay_txn *t = xzalloc(sizeof *t);
+    t->relay = r;
+    t->cb = cb;
+    t->aux = aux;
+    t->request_id = relay_send(r, "transact", json_incref((json_t *) params));
+    hmap_insert(&r->txns, &t->node, request_id_hash(t->request_id));
+    return t;
+}
+
+void
+ovsdb_relay_txn_cancel(struct ovsdb_relay_txn *t)
+{
+    if (t) {
+        hmap_remove(&t->relay->txns, &t->node);
+        json_decref(t->request_id);
+        free(t);
+    }
+}
