@@ -212,6 +212,7 @@ TESTSUITE_AT = \
 	tests/ovsdb-replication.at \
 	tests/ovsdb-relay.at \
 	tests/ovs-vsctl.at \
+	tests/stream-ssl.at \
 	tests/vswitchd.at \
 	tests/bench.at
 TESTSUITE = $(srcdir)/tests/testsuite

@@ -519,6 +519,7 @@ parse_options(int argc, char *argv[], struct shash *local_options)
             break;
 
         case OPT_PEER_CA_CERT:
+            stream_ssl_set_peer_ca_cert_file(optarg);
             break;
 
         VLOG_OPTION_HANDLERS
