@@ -1342,6 +1342,87 @@ recv_answering_echo(struct jsonrpc *rpc)
     }
 }
 
+/* What the unixctl commands of a detached "monitor" act on. */
+struct monitor_control {
+    struct jsonrpc *rpc;
+    const char *database;
+    const struct monitored_table *mts;
+    size_t n_mts;
+    bool blocked;               /* ovsdb-client/block: stop reading. */
+};
+
+/* ovsdb-client/cond_change TABLE COND: asks the server to monitor the rows
+ * of TABLE that satisfy COND from now on ("monitor_cond_change"); the rows
+ * that leave or enter the monitor are printed as deletions and insertions
+ * when the server's update comes.  COND is checked here, so that a typo
+ * is an error of this command rather than a failure nobody sees. */
+static void
+unixctl_cond_change_cb(struct unixctl_conn *conn, int argc OVS_UNUSED,
+                       const char *argv[], void *mc_)
+{
+    struct monitor_control *mc = mc_;
+    const struct monitored_table *mt = NULL;
+
+    for (size_t i = 0; i < mc->n_mts; i++) {
+        if (!strcmp(mc->mts[i].table->name, argv[1])) {
+            mt = &mc->mts[i];
+        }
+    }
+    if (!mt) {
+        char *error = xasprintf("%s: not a monitored table", argv[1]);
+        unixctl_command_reply_error(conn, error);
+        free(error);
+        return;
+    }
+
+    json_error_t json_error;
+    json_t *where = json_loads(argv[2], JSON_DECODE_ANY, &json_error);
+    if (!where) {
+        char *error = xasprintf("%s: %s", argv[2], json_error.text);
+        unixctl_command_reply_error(conn, error);
+        free(error);
+        return;
+    }
+    struct ovsdb_condition cond = OVSDB_CONDITION_INITIALIZER;
+    struct ovsdb_error *error = ovsdb_condition_from_json(mt->table, where,
+                                                          NULL, &cond);
+    ovsdb_condition_destroy(&cond);
+    if (error) {
+        char *s = ovsdb_error_to_string(error);
+        ovsdb_error_destroy(error);
+        unixctl_command_reply_error(conn, s);
+        free(s);
+        json_decref(where);
+        return;
+    }
+
+    /* The monitor was created with a null id: the same again, unchanged. */
+    json_t *params = json_pack("[n, n, {s: [{s: o}]}]", mt->table->name,
+                               "where", where);
+    jsonrpc_send(mc->rpc, jsonrpc_create_request("monitor_cond_change",
+                                                 params, NULL));
+    VLOG_DBG("condition change for %s: %s", mt->table->name, argv[2]);
+    unixctl_command_reply(conn, "condition changed");
+}
+
+static void
+unixctl_block_cb(struct unixctl_conn *conn, int argc OVS_UNUSED,
+                 const char *argv[] OVS_UNUSED, void *mc_)
+{
+    struct monitor_control *mc = mc_;
+    mc->blocked = true;
+    unixctl_command_reply(conn, NULL);
+}
+
+static void
+unixctl_unblock_cb(struct unixctl_conn *conn, int argc OVS_UNUSED,
+                   const char *argv[] OVS_UNUSED, void *mc_)
+{
+    struct monitor_control *mc = mc_;
+    mc->blocked = false;
+    unixctl_command_reply(conn, NULL);
+}
+
 static void
 do_monitor__(struct jsonrpc *rpc, const char *server, const char *database,
              enum monitor_version version, int argc, char *argv[],
@@ -1388,6 +1469,21 @@ do_monitor__(struct jsonrpc *rpc, const char *server, const char *database,
     struct detach_state ds;
     detach_start(&ds, &exiting);
 
+    struct monitor_control mc = {
+        .rpc = rpc, .database = database, .mts = mts, .n_mts = n_mts,
+    };
+    if (ds.unixctl) {
+        if (version != MONITOR_V1) {
+            unixctl_command_register("ovsdb-client/cond_change",
+                                     "TABLE COND", 2, 2,
+                                     unixctl_cond_change_cb, &mc);
+        }
+        unixctl_command_register("ovsdb-client/block", "", 0, 0,
+                                 unixctl_block_cb, &mc);
+        unixctl_command_register("ovsdb-client/unblock", "", 0, 0,
+                                 unixctl_unblock_cb, &mc);
+    }
+
     static const char *const methods[] = {
         [MONITOR_V1] = "monitor",
         [MONITOR_V2] = "monitor_cond",
@@ -1406,7 +1502,7 @@ do_monitor__(struct jsonrpc *rpc, const char *server, const char *database,
         fatal_signal_run();
 
         struct jsonrpc_msg *msg;
-        while ((msg = recv_answering_echo(rpc)) != NULL) {
+        while (!mc.blocked && (msg = recv_answering_echo(rpc)) != NULL) {
             if (msg->type == JSONRPC_REPLY
                        && json_equal(msg->id, request_id)) {
                 const json_t *updates = msg->result;
@@ -1449,13 +1545,21 @@ do_monitor__(struct jsonrpc *rpc, const char *server, const char *database,
                     ovs_fatal(0, "%s: %s database was removed",
                               server, database);
                 }
+            } else if (msg->type == JSONRPC_ERROR) {
+                /* A refused ovsdb-client/cond_change: the monitor keeps
+                 * its condition. */
+                char *s = json_text(msg->error);
+                VLOG_WARN("%s: request failed: %s", server, s);
+                free(s);
             }
             jsonrpc_msg_destroy(msg);
         }
 
         jsonrpc_run(rpc);
         jsonrpc_wait(rpc);
-        jsonrpc_recv_wait(rpc);
+        if (!mc.blocked) {
+            jsonrpc_recv_wait(rpc);
+        }
         unixctl_server_wait(ds.unixctl);
         fatal_signal_wait();
         if (!exiting) {
@@ -1518,8 +1622,23 @@ do_monitor_cond_since(struct jsonrpc *rpc, const char *server,
 
 /* lock, steal, unlock. */
 
+/* A detached lock, steal or unlock answers the unixctl commands "lock",
+ * "steal" and "unlock" LOCK by sending that request over its connection;
+ * the server's reply is printed when it comes, like the first one. */
+static void
+unixctl_lock_cb(struct unixctl_conn *conn, int argc OVS_UNUSED,
+                const char *argv[], void *rpc_)
+{
+    struct jsonrpc *rpc = rpc_;
+    jsonrpc_send(rpc, jsonrpc_create_request(argv[0],
+                                             json_pack("[s]", argv[1]),
+                                             NULL));
+    unixctl_command_reply(conn, NULL);
+}
+
 /* Sends METHOD for LOCK, prints the reply, then keeps the connection (and
- * with it the lock) and prints every "locked" and "stolen" notification
+ * with it the lock) and prints every "locked" and "stolen" notification,
+ * and the reply to every request that the unixctl commands above sent,
  * until killed, or asked to exit when detached. */
 static void
 run_lock_command(struct jsonrpc *rpc, const char *method, const char *lock)
@@ -1527,6 +1646,13 @@ run_lock_command(struct jsonrpc *rpc, const char *method, const char *lock)
     bool exiting = false;
     struct detach_state ds;
     detach_start(&ds, &exiting);
+    if (ds.unixctl) {
+        static const char *const methods[] = { "lock", "steal", "unlock" };
+        for (size_t i = 0; i < ARRAY_SIZE(methods); i++) {
+            unixctl_command_register(methods[i], "LOCK", 1, 1,
+                                     unixctl_lock_cb, rpc);
+        }
+    }
 
     json_t *request_id;
     jsonrpc_send(rpc, jsonrpc_create_request(method, json_pack("[s]", lock),
@@ -1538,11 +1664,21 @@ run_lock_command(struct jsonrpc *rpc, const char *method, const char *lock)
 
         struct jsonrpc_msg *msg;
         while ((msg = recv_answering_echo(rpc)) != NULL) {
-            if (msg->type == JSONRPC_REPLY
-                       && json_equal(msg->id, request_id)) {
+            if (msg->type == JSONRPC_REPLY) {
                 print_json(msg->result);
                 fflush(stdout);
-                detach_complete(&ds);
+                if (json_equal(msg->id, request_id)) {
+                    detach_complete(&ds);
+                }
+            } else if (msg->type == JSONRPC_ERROR) {
+                char *s = json_text(msg->error);
+                if (json_equal(msg->id, request_id)) {
+                    ovs_fatal(0, "%s: %s failed: %s",
+                              jsonrpc_get_name(rpc), method, s);
+                }
+                VLOG_WARN("%s: request failed: %s", jsonrpc_get_name(rpc),
+                          s);
+                free(s);
             } else if (msg->type == JSONRPC_NOTIFY) {
                 puts(msg->method);
                 print_json(msg->params);
