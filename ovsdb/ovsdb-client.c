@@ -10,9 +10,13 @@
  * same order (see ovs_order_from_json()), and everything else in the order
  * it sorts.
  *
- * Two commands differ on purpose: "restore" keeps the uuids of the rows in
- * the backup (Open vSwitch 3.1 gives them new ones), and "--timestamp" with
- * "--format=json" adds a "time" member instead of crashing.
+ * Some things differ on purpose: "restore" keeps the uuids of the rows in
+ * the backup (Open vSwitch 3.1 gives them new ones); "--timestamp" with
+ * "--format=json" adds a "time" member instead of crashing; an error reply
+ * to "lock", "steal" or "unlock" ends the command with that error (3.1's
+ * waits forever without a word); "ovsdb-client/cond_change" checks the
+ * table and the condition before it sends them (3.1's says "condition
+ * changed" to anything and the server's refusal goes unseen).
  */
 #include <config.h>
 
