@@ -1409,21 +1409,13 @@ unixctl_cond_change_cb(struct unixctl_conn *conn, int argc OVS_UNUSED,
     unixctl_command_reply(conn, "condition changed");
 }
 
+/* ovsdb-client/block and ovsdb-client/unblock. */
 static void
 unixctl_block_cb(struct unixctl_conn *conn, int argc OVS_UNUSED,
-                 const char *argv[] OVS_UNUSED, void *mc_)
+                 const char *argv[], void *mc_)
 {
     struct monitor_control *mc = mc_;
-    mc->blocked = true;
-    unixctl_command_reply(conn, NULL);
-}
-
-static void
-unixctl_unblock_cb(struct unixctl_conn *conn, int argc OVS_UNUSED,
-                   const char *argv[] OVS_UNUSED, void *mc_)
-{
-    struct monitor_control *mc = mc_;
-    mc->blocked = false;
+    mc->blocked = !strcmp(argv[0], "ovsdb-client/block");
     unixctl_command_reply(conn, NULL);
 }
 
@@ -1485,7 +1477,7 @@ do_monitor__(struct jsonrpc *rpc, const char *server, const char *database,
         unixctl_command_register("ovsdb-client/block", "", 0, 0,
                                  unixctl_block_cb, &mc);
         unixctl_command_register("ovsdb-client/unblock", "", 0, 0,
-                                 unixctl_unblock_cb, &mc);
+                                 unixctl_block_cb, &mc);
     }
 
     static const char *const methods[] = {
