@@ -88,7 +88,11 @@ struct client_command {
 /* Options. */
 static struct table_style table_style = TABLE_STYLE_DEFAULT;
 static bool timestamp;              /* --timestamp. */
-static bool db_change_aware = true; /* --no-db-change-aware clears it. */
+/* --db-change-aware (1), --no-db-change-aware (0), or neither (-1):
+ * monitors are aware unless told not to be, other commands only if told
+ * to be (a "transact" that waits then gets "canceled" when its database
+ * goes away, instead of losing its connection). */
+static int db_change_aware = -1;
 static bool force;                  /* --force (restore). */
 
 static const struct client_command *get_all_commands(void);
@@ -111,6 +115,10 @@ looks_like_remote(const char *s)
 }
 
 static void fetch_dbs(struct jsonrpc *, struct sset *dbs);
+
+static bool command_keeps_running(const struct client_command *);
+static void detach_now(void);
+static void set_db_change_aware(struct jsonrpc *);
 
 int
 main(int argc, char *argv[])
@@ -182,6 +190,13 @@ main(int argc, char *argv[])
                   command->name);
     }
 
+    bool keeps_running = command_keeps_running(command);
+    if (rpc && db_change_aware == 1 && !keeps_running) {
+        set_db_change_aware(rpc);
+    }
+    if (get_detach() && !keeps_running) {
+        detach_now();
+    }
     command->handler(rpc, server, database, argc - optind, argv + optind);
 
     free(database);
@@ -269,11 +284,11 @@ parse_options(int argc, char *argv[])
             break;
 
         case OPT_DB_CHANGE_AWARE:
-            db_change_aware = true;
+            db_change_aware = 1;
             break;
 
         case OPT_NO_DB_CHANGE_AWARE:
-            db_change_aware = false;
+            db_change_aware = 0;
             break;
 
         case OPT_BOOTSTRAP_CA_CERT:
@@ -1254,23 +1269,48 @@ unixctl_exit_cb(struct unixctl_conn *conn, int argc OVS_UNUSED,
     unixctl_command_reply(conn, NULL);
 }
 
-/* --detach support for the commands that keep running: the process goes
- * into the background once it has printed its first answer, and keeps
- * printing to the stdout it was started with (the daemon library points
- * stdout at /dev/null). */
+/* --detach.  Unlike a daemon, a detached ovsdb-client keeps printing to
+ * the stdout and stderr it was started with (the daemon library points
+ * them at /dev/null), as Open vSwitch's does: that is where its output and
+ * its errors go.  The commands that keep running (monitors, locks) go into
+ * the background once they have printed their first answer and answer
+ * unixctl commands (see detach_start()); every other command goes into the
+ * background before it starts (see detach_now()). */
 struct detach_state {
     int saved_stdout;
+    int saved_stderr;
     struct unixctl_server *unixctl;
 };
 
 static void
+detach_save_output(struct detach_state *ds)
+{
+    ds->saved_stdout = dup(STDOUT_FILENO);
+    ds->saved_stderr = dup(STDERR_FILENO);
+}
+
+static void
+detach_restore_output(struct detach_state *ds)
+{
+    int *saved[] = { &ds->saved_stdout, &ds->saved_stderr };
+    int fds[] = { STDOUT_FILENO, STDERR_FILENO };
+    for (size_t i = 0; i < ARRAY_SIZE(fds); i++) {
+        if (*saved[i] >= 0) {
+            dup2(*saved[i], fds[i]);
+            close(*saved[i]);
+            *saved[i] = -1;
+        }
+    }
+}
+
+static void
 detach_start(struct detach_state *ds, bool *exiting)
 {
-    ds->saved_stdout = -1;
+    ds->saved_stdout = ds->saved_stderr = -1;
     ds->unixctl = NULL;
     daemonize_start();
     if (get_detach()) {
-        ds->saved_stdout = dup(STDOUT_FILENO);
+        detach_save_output(ds);
         int error = unixctl_server_create(NULL, &ds->unixctl);
         if (error) {
             ovs_fatal(error, "failed to create unixctl server");
@@ -1283,21 +1323,29 @@ static void
 detach_complete(struct detach_state *ds)
 {
     fflush(stdout);
+    fflush(stderr);
     daemonize_complete();
-    if (ds->saved_stdout >= 0) {
-        dup2(ds->saved_stdout, STDOUT_FILENO);
-        close(ds->saved_stdout);
-        ds->saved_stdout = -1;
-    }
+    detach_restore_output(ds);
 }
 
 static void
 detach_destroy(struct detach_state *ds)
 {
     unixctl_server_destroy(ds->unixctl);
-    if (ds->saved_stdout >= 0) {
-        close(ds->saved_stdout);
-    }
+    detach_restore_output(ds);
+}
+
+/* --detach for every other command: the background process runs it,
+ * printing its answer (or error) where the foreground one would have. */
+static void
+detach_now(void)
+{
+    struct detach_state ds = { .saved_stdout = -1, .saved_stderr = -1 };
+
+    detach_save_output(&ds);
+    daemonize_start();
+    daemonize_complete();
+    detach_restore_output(&ds);
 }
 
 static void
@@ -1457,7 +1505,7 @@ do_monitor__(struct jsonrpc *rpc, const char *server, const char *database,
                             condition, requests, &mts[0]);
     }
 
-    if (db_change_aware) {
+    if (db_change_aware != 0) {
         set_db_change_aware(rpc);
     }
 
@@ -2448,4 +2496,17 @@ static const struct client_command *
 get_all_commands(void)
 {
     return all_commands;
+}
+
+/* The commands that go into the background only once they have printed
+ * their first answer, and then answer unixctl commands. */
+static bool
+command_keeps_running(const struct client_command *command)
+{
+    return (command->handler == do_monitor
+            || command->handler == do_monitor_cond
+            || command->handler == do_monitor_cond_since
+            || command->handler == do_lock
+            || command->handler == do_steal
+            || command->handler == do_unlock);
 }
