@@ -8,9 +8,11 @@
  *   2. one "wait" per row with verified columns, requiring the server's
  *      values to equal what the replica has (timeout 0: fail at once, which
  *      the server reports as "timed out" and we as TRY_AGAIN);
- *   3. "delete", "insert" (with a uuid-name; references to the new row
- *      become "named-uuid"s), "update" of the written columns whose value
- *      changed, and "mutate" for partial set/map updates;
+ *   3. "delete", "insert" (with a uuid-name, and references to the new
+ *      row become "named-uuid"s; or, for ovsdb_idl_txn_insert_persist_uuid(),
+ *      with the "uuid" the server is to give it, which references name
+ *      as they are), "update" of the written columns whose value changed,
+ *      and "mutate" for partial set/map updates;
  *   4. the increment's "mutate" (+= 1) and "select";
  *   5. "comment", and "abort" for a dry run.
  *
