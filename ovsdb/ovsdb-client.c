@@ -1270,9 +1270,11 @@ unixctl_exit_cb(struct unixctl_conn *conn, int argc OVS_UNUSED,
 }
 
 /* --detach.  Unlike a daemon, a detached ovsdb-client keeps printing to
- * the stdout and stderr it was started with (the daemon library points
- * them at /dev/null), as Open vSwitch's does: that is where its output and
- * its errors go.  The commands that keep running (monitors, locks) go into
+ * the stdout it was started with (the daemon library points it at
+ * /dev/null), and, except for a lock, also to its stderr, as Open
+ * vSwitch's does: that is where its output and its errors go (a monitor
+ * says there why it stopped; a lock ends without a word when the server
+ * goes away).  The commands that keep running (monitors, locks) go into
  * the background once they have printed their first answer and answer
  * unixctl commands (see detach_start()); every other command goes into the
  * background before it starts (see detach_now()). */
@@ -1283,10 +1285,10 @@ struct detach_state {
 };
 
 static void
-detach_save_output(struct detach_state *ds)
+detach_save_output(struct detach_state *ds, bool keep_stderr)
 {
     ds->saved_stdout = dup(STDOUT_FILENO);
-    ds->saved_stderr = dup(STDERR_FILENO);
+    ds->saved_stderr = keep_stderr ? dup(STDERR_FILENO) : -1;
 }
 
 static void
@@ -1304,13 +1306,13 @@ detach_restore_output(struct detach_state *ds)
 }
 
 static void
-detach_start(struct detach_state *ds, bool *exiting)
+detach_start(struct detach_state *ds, bool keep_stderr, bool *exiting)
 {
     ds->saved_stdout = ds->saved_stderr = -1;
     ds->unixctl = NULL;
     daemonize_start();
     if (get_detach()) {
-        detach_save_output(ds);
+        detach_save_output(ds, keep_stderr);
         int error = unixctl_server_create(NULL, &ds->unixctl);
         if (error) {
             ovs_fatal(error, "failed to create unixctl server");
@@ -1342,7 +1344,7 @@ detach_now(void)
 {
     struct detach_state ds = { .saved_stdout = -1, .saved_stderr = -1 };
 
-    detach_save_output(&ds);
+    detach_save_output(&ds, true);
     daemonize_start();
     daemonize_complete();
     detach_restore_output(&ds);
@@ -1511,7 +1513,7 @@ do_monitor__(struct jsonrpc *rpc, const char *server, const char *database,
 
     bool exiting = false;
     struct detach_state ds;
-    detach_start(&ds, &exiting);
+    detach_start(&ds, true, &exiting);
 
     struct monitor_control mc = {
         .rpc = rpc, .database = database, .mts = mts, .n_mts = n_mts,
@@ -1689,7 +1691,7 @@ run_lock_command(struct jsonrpc *rpc, const char *method, const char *lock)
 {
     bool exiting = false;
     struct detach_state ds;
-    detach_start(&ds, &exiting);
+    detach_start(&ds, false, &exiting);
     if (ds.unixctl) {
         static const char *const methods[] = { "lock", "steal", "unlock" };
         for (size_t i = 0; i < ARRAY_SIZE(methods); i++) {
