@@ -9,3 +9,32 @@ noinst_PROGRAMS += bench/ovsdb-load
 bench_ovsdb_load_SOURCES = bench/ovsdb-load.c
 bench_ovsdb_load_LDADD = $(OVS_LIBS)
 EXTRA_DIST += bench/ovsdb.sh bench/ovsdb-bench.ovsschema bench/vsctl.sh
+
+# The datapath: upcall channels (bench/upcall-bench), forwarding and
+# descriptors (bench/datapath.sh, which also runs upcall-bench), and the
+# UDP generator it runs inside a network namespace.
+noinst_PROGRAMS += bench/upcall-bench bench/udp-blast
+bench_upcall_bench_SOURCES = bench/upcall-bench.c
+bench_upcall_bench_LDADD = $(OVS_LIBS)
+bench_udp_blast_SOURCES = bench/udp-blast.c
+bench_udp_blast_LDADD = $(OVS_LIBS)
+EXTRA_DIST += bench/datapath.sh
+
+# Classifier: ClassBench replay (bench/classbench.sh runs it, and builds
+# the same harness against Open vSwitch's classifier for comparison).
+noinst_PROGRAMS += bench/classbench
+bench_classbench_SOURCES = \
+	bench/classbench.c \
+	bench/classbench-harness.c \
+	bench/classbench-harness.h
+bench_classbench_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/bench
+bench_classbench_LDADD = bench/libclassbench.a $(OVS_LIBS)
+# The loader and the flow mapping, shared with the unit suites.
+noinst_LIBRARIES += bench/libclassbench.a
+bench_libclassbench_a_SOURCES = \
+	bench/classbench-flow.c \
+	bench/classbench-flow.h \
+	bench/classbench-load.c \
+	bench/classbench-load.h
+bench_libclassbench_a_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/bench
+EXTRA_DIST += bench/classbench.sh bench/classbench-ovs.c

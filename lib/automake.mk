@@ -48,9 +48,13 @@ lib_libovs_a_SOURCES += \
 	lib/reconnect.h \
 	lib/socket-util.c \
 	lib/socket-util.h \
+	lib/replay.c \
+	lib/replay.h \
 	lib/stream.c \
 	lib/stream.h \
 	lib/stream-provider.h \
+	lib/stream-replay.c \
+	lib/stream-socket.c \
 	lib/stream-ssl.c \
 	lib/stream-ssl.h
 
@@ -108,6 +112,38 @@ lib_libovs_a_SOURCES += \
 	lib/flow.h \
 	lib/types.h
 
+# Datapath packets: buffers, parsing into flows, datapath flow and action
+# syntax, action execution.
+lib_libovs_a_SOURCES += \
+	lib/csum.c \
+	lib/csum.h \
+	lib/dp-packet.c \
+	lib/dp-packet.h \
+	lib/flow-extract.c \
+	lib/flow-extract.h \
+	lib/netlink.c \
+	lib/netlink.h \
+	lib/odp-execute.c \
+	lib/odp-execute.h \
+	lib/odp-util.c \
+	lib/odp-util.h
+
+# The OpenFlow classifier: tuple space search with prefix tries, and the
+# RCU-style deferral and versions its lock-free readers rely on.
+lib_libovs_a_SOURCES += \
+	lib/classifier.c \
+	lib/classifier.h \
+	lib/classifier-private.h \
+	lib/cls-find.c \
+	lib/cls-lookup.c \
+	lib/cls-order.c \
+	lib/cls-table.c \
+	lib/ovs-rcu.c \
+	lib/ovs-rcu.h \
+	lib/prefix-trie.c \
+	lib/prefix-trie.h \
+	lib/versions.h
+
 # Network devices.
 lib_libovs_a_SOURCES += \
 	lib/netdev.c \
@@ -117,3 +153,26 @@ lib_libovs_a_SOURCES += \
 	lib/netdev-provider.h \
 	lib/packets.c \
 	lib/packets.h
+
+# The userspace datapath: deferred freeing, megaflow classifier, exact-match
+# cache, upcall channels.
+lib_libovs_a_SOURCES += \
+	lib/dp-epoch.c \
+	lib/dpctl.c \
+	lib/dpctl.h \
+	lib/dpif.c \
+	lib/dpif.h \
+	lib/dpif-netdev.c \
+	lib/dpif-netdev.h \
+	lib/dpif-provider.h \
+	lib/dp-epoch.h \
+	lib/dpcls.c \
+	lib/dpcls.h \
+	lib/dpif-channel.c \
+	lib/dpif-channel.h \
+	lib/emc.c \
+	lib/emc.h \
+	lib/pcap-file.c \
+	lib/pcap-file.h \
+	lib/upcall-sink.c \
+	lib/upcall-sink.h

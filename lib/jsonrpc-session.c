@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "reconnect.h"
+#include "replay.h"
 #include "stream.h"
 #include "timeval.h"
 #include "util.h"
@@ -19,6 +20,15 @@ VLOG_DEFINE_THIS_MODULE(jsonrpc_session);
 /* A session answers at most this many echo requests per jsonrpc_session_recv()
  * call before returning, to bound the work done in one call. */
 #define MAX_ECHOES_PER_RECV 50
+
+/* Whether connections to NAME get inactivity probes.  A recorded or
+ * replayed run (replay.h) sends none: a probe is the clock talking, and a
+ * replay cannot make the clock say the same things again. */
+static bool
+needs_probes(const char *name)
+{
+    return stream_or_pstream_needs_probes(name) && !replay_is_active();
+}
 
 struct jsonrpc_session {
     struct reconnect *reconnect;
@@ -47,7 +57,7 @@ jsonrpc_session_open(const char *name, bool retry)
     if (pstream_is_passive_name(name)) {
         reconnect_set_passive(s->reconnect, true, now);
     }
-    if (!stream_or_pstream_needs_probes(name)) {
+    if (!needs_probes(name)) {
         reconnect_set_probe_interval(s->reconnect, 0);
     }
     reconnect_enable(s->reconnect, now);
@@ -68,7 +78,7 @@ jsonrpc_session_open_unreliably(struct jsonrpc *rpc, uint8_t dscp)
      * each at INFO would drown everything else. */
     reconnect_set_quiet(s->reconnect, true);
     reconnect_set_max_tries(s->reconnect, 0);
-    if (!stream_or_pstream_needs_probes(name)) {
+    if (!needs_probes(name)) {
         reconnect_set_probe_interval(s->reconnect, 0);
     }
     reconnect_connected(s->reconnect, now);
@@ -245,6 +255,12 @@ jsonrpc_session_get_name(const struct jsonrpc_session *s)
     return s->name;
 }
 
+const char *
+jsonrpc_session_get_peer_id(const struct jsonrpc_session *s)
+{
+    return s->rpc ? jsonrpc_get_peer_id(s->rpc) : NULL;
+}
+
 size_t
 jsonrpc_session_get_num_of_remotes(const struct jsonrpc_session *s OVS_UNUSED)
 {
@@ -377,7 +393,8 @@ void
 jsonrpc_session_set_probe_interval(struct jsonrpc_session *s,
                                    int probe_interval)
 {
-    reconnect_set_probe_interval(s->reconnect, probe_interval);
+    reconnect_set_probe_interval(s->reconnect,
+                                 replay_is_active() ? 0 : probe_interval);
 }
 
 void

@@ -168,6 +168,12 @@ jsonrpc_get_name(const struct jsonrpc *rpc)
     return rpc->name;
 }
 
+const char *
+jsonrpc_get_peer_id(const struct jsonrpc *rpc)
+{
+    return rpc->stream ? stream_get_peer_id(rpc->stream) : NULL;
+}
+
 static void
 jsonrpc_log_msg(const struct jsonrpc *rpc, const char *title,
                 const struct jsonrpc_msg *msg)

@@ -139,6 +139,8 @@ void jsonrpc_set_max_msg_size(struct jsonrpc *, size_t max_bytes);
 /* Total bytes received so far. */
 unsigned long long int jsonrpc_get_received_bytes(const struct jsonrpc *);
 const char *jsonrpc_get_name(const struct jsonrpc *);
+/* Who the peer proved to be (see stream_get_peer_id()), or NULL. */
+const char *jsonrpc_get_peer_id(const struct jsonrpc *);
 
 /* Queues MSG (consumed).  Returns 0 or the connection's status. */
 int jsonrpc_send(struct jsonrpc *, struct jsonrpc_msg *msg);
@@ -180,6 +182,8 @@ void jsonrpc_session_wait(struct jsonrpc_session *);
 
 size_t jsonrpc_session_get_backlog(const struct jsonrpc_session *);
 const char *jsonrpc_session_get_name(const struct jsonrpc_session *);
+/* The current connection's jsonrpc_get_peer_id(), NULL if not connected. */
+const char *jsonrpc_session_get_peer_id(const struct jsonrpc_session *);
 size_t jsonrpc_session_get_num_of_remotes(const struct jsonrpc_session *);
 
 /* Sends MSG (consumed) if connected.  Returns 0, or ENOTCONN when there is

@@ -19,11 +19,41 @@
  * (whoever adds it to a bridge turns it up), has MTU 1500 (68 to 65535
  * allowed), no ifindex, its cable plugged in, and the Ethernet address
  * aa:55:aa:55:00:00 for the first device made in this process,
- * aa:55:aa:55:00:01 for the next, and so on.  The type takes no options
- * yet (packet I/O will bring some). */
+ * aa:55:aa:55:00:01 for the next, and so on.
+ *
+ * Packets:
+ *
+ *   netdev-dummy/receive NETDEV PACKET...
+ *       Makes each PACKET arrive on NETDEV, as if from its cable.  A PACKET
+ *       is hex bytes (spaces allowed between bytes) or a flow in the
+ *       datapath flow syntax (odp-util.h), which becomes a packet with
+ *       those headers (flow_compose()).  It is it is queued for the datapath
+ *       port's receive queue (dropped and counted as rx_dropped when no
+ *       datapath has the device, or more than DUMMY_RXQ_MAX are waiting).
+ *
+ * Options (Interface options, or ovs-dpctl add-if's): "pcap=FILE" writes
+ * every packet received and sent to FILE, "rx_pcap=FILE" the received
+ * ones, "tx_pcap=FILE" the sent ones, all in pcap format.  A device that
+ * sends goes nowhere else: the capture and the tx counters are what tests
+ * look at.
+ *
+ * Threads: the receive queue and the capture files are under the
+ * device's mutex, since the main thread injects while a datapath thread
+ * receives and sends. */
 #include <config.h>
 
 #include <errno.h>
+#include <limits.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
+#include "dp-packet.h"
+#include "dynamic-string.h"
+#include "flow-extract.h"
+#include "odp-util.h"
+#include "ofpbuf.h"
+#include "ovs-thread.h"
+#include "pcap-file.h"
+#include "smap.h"
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -37,6 +67,16 @@ VLOG_DEFINE_THIS_MODULE(netdev_dummy);
 
 #define DUMMY_MIN_MTU 68
 #define DUMMY_MAX_MTU 65535
+#define DUMMY_RXQ_MAX 1024          /* Packets waiting for the datapath. */
+
+struct netdev_rxq_dummy;
+
+/* An eventfd read or write can only fail if the counter is empty or
+ * saturated, neither of which needs handling here. */
+static void
+ignore(ssize_t result OVS_UNUSED)
+{
+}
 
 struct netdev_dummy {
     struct netdev up;
@@ -46,6 +86,19 @@ struct netdev_dummy {
     int mtu;
     enum netdev_flags flags;
     bool carrier;                       /* Cable plugged in. */
+
+    struct ovs_mutex mutex;
+    struct netdev_rxq_dummy *rxq;       /* Open receive queue, or NULL. */
+    struct dp_packet *rx_queue[DUMMY_RXQ_MAX];  /* FIFO, heap packets. */
+    size_t rx_head, rx_count;
+    char *rx_pcap_name, *tx_pcap_name;  /* Option values, or NULL. */
+    FILE *rx_pcap, *tx_pcap;            /* May be the same file. */
+};
+
+struct netdev_rxq_dummy {
+    struct netdev_rxq up;
+    int event_fd;                       /* Readable while packets wait. */
+    struct dp_packet_batch held;        /* Returned by the last recv. */
 };
 
 /* Every open dummy device, for the ovs-appctl commands. */
@@ -80,8 +133,24 @@ netdev_dummy_construct(struct netdev *netdev)
     dev->mtu = 1500;
     dev->flags = 0;
     dev->carrier = true;
+    ovs_mutex_init(&dev->mutex);
     ovs_list_push_back(&dummy_devices, &dev->list_node);
     return 0;
+}
+
+static void
+close_pcaps(struct netdev_dummy *dev)
+{
+    if (dev->tx_pcap && dev->tx_pcap != dev->rx_pcap) {
+        fclose(dev->tx_pcap);
+    }
+    if (dev->rx_pcap) {
+        fclose(dev->rx_pcap);
+    }
+    dev->rx_pcap = dev->tx_pcap = NULL;
+    free(dev->rx_pcap_name);
+    free(dev->tx_pcap_name);
+    dev->rx_pcap_name = dev->tx_pcap_name = NULL;
 }
 
 static void
@@ -89,6 +158,197 @@ netdev_dummy_destruct(struct netdev *netdev)
 {
     struct netdev_dummy *dev = netdev_dummy_cast(netdev);
     ovs_list_remove(&dev->list_node);
+    for (size_t i = 0; i < dev->rx_count; i++) {
+        dp_packet_delete(dev->rx_queue[(dev->rx_head + i) % DUMMY_RXQ_MAX]);
+    }
+    close_pcaps(dev);
+    ovs_mutex_destroy(&dev->mutex);
+}
+
+static bool
+same_name(const char *a, const char *b)
+{
+    return a == b || (a && b && !strcmp(a, b));
+}
+
+static int
+netdev_dummy_set_config(struct netdev *netdev, const struct smap *options,
+                        char **errp)
+{
+    struct netdev_dummy *dev = netdev_dummy_cast(netdev);
+    const char *pcap = NULL, *rx = NULL, *tx = NULL;
+
+    /* In sorted order, so that an error names the same key every time. */
+    const struct smap_node **sorted = options ? smap_sort(options) : NULL;
+    for (size_t i = 0; options && i < smap_count(options); i++) {
+        const struct smap_node *node = sorted[i];
+        if (!strcmp(node->key, "pcap")) {
+            pcap = node->value;
+        } else if (!strcmp(node->key, "rx_pcap")) {
+            rx = node->value;
+        } else if (!strcmp(node->key, "tx_pcap")) {
+            tx = node->value;
+        } else {
+            *errp = xasprintf("%s: unknown option %s", netdev->name,
+                              node->key);
+            free(sorted);
+            return EINVAL;
+        }
+    }
+    free(sorted);
+    if (pcap) {
+        rx = tx = pcap;
+    }
+
+    ovs_mutex_lock(&dev->mutex);
+    int error = 0;
+    if (!same_name(rx, dev->rx_pcap_name)
+        || !same_name(tx, dev->tx_pcap_name)) {
+        FILE *rx_file = NULL, *tx_file = NULL;
+        const char *bad = NULL;
+        if (rx && !(rx_file = pcap_open_write(rx))) {
+            bad = rx;
+        } else if (tx && !(tx_file = (rx && !strcmp(rx, tx)
+                                      ? rx_file : pcap_open_write(tx)))) {
+            bad = tx;
+        }
+        if (bad) {
+            error = errno;
+            *errp = xasprintf("%s: could not open %s (%s)", netdev->name,
+                              bad, ovs_strerror(error));
+            if (rx_file) {
+                fclose(rx_file);
+            }
+        } else {
+            close_pcaps(dev);
+            dev->rx_pcap = rx_file;
+            dev->tx_pcap = tx_file;
+            dev->rx_pcap_name = rx ? xstrdup(rx) : NULL;
+            dev->tx_pcap_name = tx ? xstrdup(tx) : NULL;
+        }
+    }
+    ovs_mutex_unlock(&dev->mutex);
+    return error;
+}
+
+static int
+netdev_dummy_rxq_open(struct netdev *netdev, struct netdev_rxq **rxqp)
+{
+    struct netdev_dummy *dev = netdev_dummy_cast(netdev);
+
+    ovs_mutex_lock(&dev->mutex);
+    if (dev->rxq) {
+        ovs_mutex_unlock(&dev->mutex);
+        return EBUSY;
+    }
+    struct netdev_rxq_dummy *rxq = xzalloc(sizeof *rxq);
+    rxq->event_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+    if (rxq->event_fd < 0) {
+        int error = errno;
+        ovs_mutex_unlock(&dev->mutex);
+        free(rxq);
+        return error;
+    }
+    dp_packet_batch_init(&rxq->held);
+    dev->rxq = rxq;
+    if (dev->rx_count) {
+        uint64_t one = 1;
+        ignore(write(rxq->event_fd, &one, sizeof one));
+    }
+    ovs_mutex_unlock(&dev->mutex);
+    *rxqp = &rxq->up;
+    return 0;
+}
+
+static struct netdev_rxq_dummy *
+netdev_rxq_dummy_cast(const struct netdev_rxq *rxq)
+{
+    return CONTAINER_OF((struct netdev_rxq *) rxq, struct netdev_rxq_dummy,
+                        up);
+}
+
+static void
+netdev_dummy_rxq_close(struct netdev_rxq *rxq_)
+{
+    struct netdev_rxq_dummy *rxq = netdev_rxq_dummy_cast(rxq_);
+    struct netdev_dummy *dev = netdev_dummy_cast(rxq_->netdev);
+
+    ovs_mutex_lock(&dev->mutex);
+    dev->rxq = NULL;
+    ovs_mutex_unlock(&dev->mutex);
+    dp_packet_batch_delete(&rxq->held);
+    close(rxq->event_fd);
+    free(rxq);
+}
+
+static int
+netdev_dummy_rxq_fd(const struct netdev_rxq *rxq)
+{
+    return netdev_rxq_dummy_cast(rxq)->event_fd;
+}
+
+static int
+netdev_dummy_rxq_recv(struct netdev_rxq *rxq_, struct dp_packet_batch *batch)
+{
+    struct netdev_rxq_dummy *rxq = netdev_rxq_dummy_cast(rxq_);
+    struct netdev_dummy *dev = netdev_dummy_cast(rxq_->netdev);
+    uint64_t value;
+
+    dp_packet_batch_delete(&rxq->held);
+    ignore(read(rxq->event_fd, &value, sizeof value));
+
+    ovs_mutex_lock(&dev->mutex);
+    while (dev->rx_count && !dp_packet_batch_is_full(&rxq->held)) {
+        dp_packet_batch_add(&rxq->held, dev->rx_queue[dev->rx_head]);
+        dev->rx_head = (dev->rx_head + 1) % DUMMY_RXQ_MAX;
+        dev->rx_count--;
+    }
+    if (dev->rx_count) {
+        /* Stay readable for the rest. */
+        value = 1;
+        ignore(write(rxq->event_fd, &value, sizeof value));
+    }
+    ovs_mutex_unlock(&dev->mutex);
+
+    *batch = rxq->held;
+    return batch->count ? 0 : EAGAIN;
+}
+
+static size_t
+netdev_dummy_send(struct netdev *netdev, const struct dp_packet_batch *batch,
+                  int *errorp)
+{
+    struct netdev_dummy *dev = netdev_dummy_cast(netdev);
+
+    *errorp = 0;
+    ovs_mutex_lock(&dev->mutex);
+    if (dev->tx_pcap) {
+        for (size_t i = 0; i < batch->count; i++) {
+            pcap_write(dev->tx_pcap, batch->packets[i]);
+        }
+    }
+    ovs_mutex_unlock(&dev->mutex);
+    return batch->count;
+}
+
+/* Queues PACKET (taking it) as received on DEV. */
+static void
+netdev_dummy_queue_rx(struct netdev_dummy *dev, struct dp_packet *packet)
+{
+    ovs_mutex_lock(&dev->mutex);
+    if (dev->rx_pcap) {
+        pcap_write(dev->rx_pcap, packet);
+    }
+    if (!dev->rxq || dev->rx_count >= DUMMY_RXQ_MAX) {
+        ovs_mutex_unlock(&dev->mutex);
+        netdev_count_rx_dropped(&dev->up, 1);
+        dp_packet_delete(packet);
+        return;
+    }
+    dev->rx_queue[(dev->rx_head + dev->rx_count++) % DUMMY_RXQ_MAX] = packet;
+    uint64_t one = 1;
+    ignore(write(dev->rxq->event_fd, &one, sizeof one));
+    ovs_mutex_unlock(&dev->mutex);
 }
 
 static void
@@ -186,7 +446,7 @@ const struct netdev_class netdev_dummy_class = {
     .construct = netdev_dummy_construct,
     .destruct = netdev_dummy_destruct,
     .dealloc = netdev_dummy_dealloc,
-    .set_config = NULL,         /* No options yet. */
+    .set_config = netdev_dummy_set_config,
     .get_etheraddr = netdev_dummy_get_etheraddr,
     .set_etheraddr = netdev_dummy_set_etheraddr,
     .get_mtu = netdev_dummy_get_mtu,
@@ -195,6 +455,11 @@ const struct netdev_class netdev_dummy_class = {
     .get_carrier = netdev_dummy_get_carrier,
     .get_flags = netdev_dummy_get_flags,
     .update_flags = netdev_dummy_update_flags,
+    .rxq_open = netdev_dummy_rxq_open,
+    .rxq_close = netdev_dummy_rxq_close,
+    .rxq_fd = netdev_dummy_rxq_fd,
+    .rxq_recv = netdev_dummy_rxq_recv,
+    .send = netdev_dummy_send,
 };
 
 /* ovs-appctl commands. */
@@ -290,9 +555,88 @@ netdev_dummy_carrier_cmd(struct unixctl_conn *conn, int argc,
                       "Invalid Carrier State");
 }
 
+int
+netdev_dummy_inject(struct netdev *netdev, struct dp_packet *packet)
+{
+    if (netdev->netdev_class != &netdev_dummy_class) {
+        dp_packet_delete(packet);
+        return EINVAL;
+    }
+    netdev_dummy_queue_rx(netdev_dummy_cast(netdev), packet);
+    return 0;
+}
+
+/* Parses S, a packet in hex or a flow, into a new packet.  Returns NULL
+ * and sets *ERRP if S is neither. */
+static struct dp_packet *
+parse_packet(const char *s, char **errp)
+{
+    struct ofpbuf buf;
+    ofpbuf_init(&buf, 128);
+    const char *end = ofpbuf_put_hex(&buf, s, NULL);
+    struct dp_packet *packet = NULL;
+    if (*end) {
+        struct flow flow;
+        struct flow_wildcards mask;
+        char *error = odp_flow_from_string(s, NULL, &flow, &mask);
+        if (error) {
+            *errp = xasprintf("bad packet: neither hex bytes nor a flow "
+                              "(%s)", error);
+            free(error);
+        } else {
+            packet = dp_packet_new(128);
+            flow_compose(packet, &flow, 0);
+        }
+    } else if (!buf.size) {
+        *errp = xstrdup("bad packet: empty");
+    } else {
+        packet = dp_packet_clone_data(buf.data, buf.size);
+    }
+    ofpbuf_uninit(&buf);
+    return packet;
+}
+
+static void
+netdev_dummy_receive_cmd(struct unixctl_conn *conn, int argc,
+                         const char *argv[], void *aux OVS_UNUSED)
+{
+    struct netdev_dummy *dev = netdev_dummy_find(argv[1]);
+    if (!dev) {
+        unixctl_command_reply_error(conn, "no such dummy netdev");
+        return;
+    }
+
+    /* Parse everything first: a bad packet injects nothing. */
+    struct dp_packet_batch batch;
+    dp_packet_batch_init(&batch);
+    for (int i = 2; i < argc; i++) {
+        char *error = NULL;
+        struct dp_packet *packet = NULL;
+        if (dp_packet_batch_is_full(&batch)) {
+            error = xasprintf("at most %d packets per command",
+                              NETDEV_MAX_BURST);
+        } else {
+            packet = parse_packet(argv[i], &error);
+        }
+        if (!packet) {
+            dp_packet_batch_delete(&batch);
+            unixctl_command_reply_error(conn, error);
+            free(error);
+            return;
+        }
+        dp_packet_batch_add(&batch, packet);
+    }
+    for (size_t i = 0; i < batch.count; i++) {
+        netdev_dummy_queue_rx(dev, batch.packets[i]);
+    }
+    unixctl_command_reply(conn, NULL);
+}
+
 void
 netdev_dummy_register_commands(void)
 {
+    unixctl_command_register("netdev-dummy/receive", "name packet...",
+                             2, INT_MAX, netdev_dummy_receive_cmd, NULL);
     unixctl_command_register("netdev-dummy/set-admin-state",
                              "[netdev] up|down", 1, 2,
                              netdev_dummy_set_admin_state_cmd, NULL);

@@ -14,27 +14,55 @@
  * SIOC[GS]IFMTU, SIOC[GS]IFFLAGS, SIOCETHTOOL (carrier from ETHTOOL_GLINK,
  * else IFF_RUNNING; the driver name to recognize a tap).
  *
- * Properties are read from the kernel on every call; nothing listens to
- * rtnetlink yet.  So a change made by someone else (ip link set ...) moves
- * the device's change sequence only when a getter next notices it: each
- * device remembers the values it last saw for that purpose.  None of these
- * types takes options. */
+ * Properties are read from the kernel on every call, and each device
+ * remembers the values it last saw, so that a getter that notices a
+ * change made by someone else (ip link set ...) moves the change
+ * sequence.  The link monitor makes that happen at once: a NETLINK_ROUTE
+ * socket subscribed to RTMGRP_LINK, watched by the main loop
+ * (netdev_run()/netdev_wait()), re-reads every open device the kernel
+ * reports a link message for.  None of these types takes options.
+ *
+ * Packet I/O:
+ *
+ *   "system"    an AF_PACKET socket bound to the device, TPACKET_V3: the
+ *               kernel fills blocks of a ring we map, and a receive hands
+ *               out the frames of ready blocks in place (a block goes back
+ *               to the kernel at the next receive, once the datapath is
+ *               done with its frames).  VLAN tags that the kernel took off
+ *               into the frame's metadata are put back.  Sends use
+ *               sendmmsg(), one system call per batch.  Our own
+ *               transmissions are not received (PACKET_IGNORE_OUTGOING).
+ *   "internal", "tap"
+ *               the tap's fd ("tap": attached with TUNSETIFF), read until a
+ *               batch is full or the fd would block, written per packet.
+ *
+ * The rings need the devices' offloads that make packets bigger than the
+ * MTU (TSO, GSO, GRO) off on the devices sending to us; the datapath does
+ * not segment. */
 #include <config.h>
 
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/ethtool.h>
+#include <linux/if_ether.h>
+#include <linux/if_packet.h>
 #include <linux/if_tun.h>
+#include <linux/netlink.h>
+#include <linux/rtnetlink.h>
 #include <linux/sockios.h>
 #include <net/if.h>
 #include <net/if_arp.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <unistd.h>
+#include "dp-packet.h"
 #include "netdev-provider.h"
+#include "poll-loop.h"
 #include "util.h"
 #include "vlog.h"
 
@@ -45,6 +73,7 @@ static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(5, 20);
 struct netdev_linux {
     struct netdev up;
     int tap_fd;                 /* "internal": our tap's fd; otherwise -1. */
+    atomic_int tx_fd;           /* For sending, opened on first use. */
 
     /* What the getters saw last, to notice changes made by others. */
     bool have_hwaddr, have_mtu, have_flags;
@@ -196,13 +225,19 @@ netdev_linux_alloc(void)
 {
     struct netdev_linux *dev = xzalloc(sizeof *dev);
     dev->tap_fd = -1;
+    atomic_init(&dev->tx_fd, -1);
     return &dev->up;
 }
 
 static void
 netdev_linux_dealloc(struct netdev *netdev)
 {
-    free(netdev_linux_cast(netdev));
+    struct netdev_linux *dev = netdev_linux_cast(netdev);
+    int tx_fd = atomic_load(&dev->tx_fd);
+    if (tx_fd >= 0) {
+        close(tx_fd);
+    }
+    free(dev);
 }
 
 /* Reads every property once, so later reads can tell what changed. */
@@ -494,6 +529,377 @@ netdev_linux_update_flags(struct netdev *netdev, enum netdev_flags off,
     return 0;
 }
 
+/* Packet I/O: AF_PACKET with a TPACKET_V3 ring ("system"). */
+
+#define RING_BLOCK_SIZE (1u << 17)      /* 128 KiB. */
+#define RING_BLOCK_NR 16
+#define RING_FRAME_SIZE 2048            /* For tp_frame_nr only (V3). */
+#define RING_RESERVE 64                 /* Headroom before each frame. */
+
+struct netdev_rxq_linux {
+    struct netdev_rxq up;
+    int fd;
+    bool is_ring;                       /* AF_PACKET ring, else a tap fd. */
+    bool own_fd;
+
+    /* Ring. */
+    uint8_t *ring;
+    size_t ring_size;
+    unsigned int block;                 /* Block being read. */
+    unsigned int pkt_left;              /* Its packets not yet handed out. */
+    struct tpacket3_hdr *next_pkt;
+    bool release_block;                 /* Hand it back at the next recv. */
+    struct dp_packet packets[NETDEV_MAX_BURST];
+    unsigned int idle_recvs;            /* For polling the drop counter. */
+
+    /* Tap. */
+    struct dp_packet_rx_pool pool;
+};
+
+static struct netdev_rxq_linux *
+netdev_rxq_linux_cast(const struct netdev_rxq *rxq)
+{
+    return CONTAINER_OF((struct netdev_rxq *) rxq, struct netdev_rxq_linux,
+                        up);
+}
+
+static struct tpacket_block_desc *
+ring_block(const struct netdev_rxq_linux *rx, unsigned int i)
+{
+    return (struct tpacket_block_desc *) (rx->ring + i * RING_BLOCK_SIZE);
+}
+
+static int
+open_packet_socket(struct netdev *netdev, struct netdev_rxq_linux *rx)
+{
+    int ifindex = netdev_linux_get_ifindex(netdev);
+    if (ifindex < 0) {
+        return -ifindex;
+    }
+    int fd = socket(AF_PACKET, SOCK_RAW | SOCK_NONBLOCK | SOCK_CLOEXEC,
+                    htons(ETH_P_ALL));
+    if (fd < 0) {
+        return errno;
+    }
+
+    int version = TPACKET_V3, reserve = RING_RESERVE, one = 1;
+    struct tpacket_req3 req = {
+        .tp_block_size = RING_BLOCK_SIZE,
+        .tp_block_nr = RING_BLOCK_NR,
+        .tp_frame_size = RING_FRAME_SIZE,
+        .tp_frame_nr = RING_BLOCK_SIZE / RING_FRAME_SIZE * RING_BLOCK_NR,
+        .tp_retire_blk_tov = 1,         /* ms before a partial block goes. */
+    };
+    struct sockaddr_ll sll = {
+        .sll_family = AF_PACKET,
+        .sll_protocol = htons(ETH_P_ALL),
+        .sll_ifindex = ifindex,
+    };
+    int error = 0;
+    if (setsockopt(fd, SOL_PACKET, PACKET_VERSION, &version, sizeof version)
+        || setsockopt(fd, SOL_PACKET, PACKET_RESERVE, &reserve,
+                      sizeof reserve)
+        || setsockopt(fd, SOL_PACKET, PACKET_RX_RING, &req, sizeof req)) {
+        error = errno;
+    } else {
+        /* Older kernels lack it; we would then see our own sends. */
+        setsockopt(fd, SOL_PACKET, PACKET_IGNORE_OUTGOING, &one, sizeof one);
+        rx->ring_size = (size_t) RING_BLOCK_SIZE * RING_BLOCK_NR;
+        void *ring = mmap(NULL, rx->ring_size, PROT_READ | PROT_WRITE,
+                          MAP_SHARED, fd, 0);
+        if (ring == MAP_FAILED) {
+            error = errno;
+        } else {
+            rx->ring = ring;
+            if (bind(fd, (struct sockaddr *) &sll, sizeof sll) < 0) {
+                error = errno;
+                munmap(rx->ring, rx->ring_size);
+                rx->ring = NULL;
+            }
+        }
+    }
+    if (error) {
+        close(fd);
+        return error;
+    }
+    rx->fd = fd;
+    rx->is_ring = true;
+    rx->own_fd = true;
+    rx->next_pkt = NULL;
+    return 0;
+}
+
+/* "tap": attach to the existing device. */
+static int
+attach_tap(const char *name, int *fdp)
+{
+    int fd = open("/dev/net/tun", O_RDWR | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0) {
+        return errno;
+    }
+    struct ifreq ifr;
+    memset(&ifr, 0, sizeof ifr);
+    copy_ifname(ifr.ifr_name, name);
+    ifr.ifr_flags = IFF_TAP | IFF_NO_PI;
+    if (ioctl(fd, TUNSETIFF, &ifr) < 0) {
+        int error = errno;
+        close(fd);
+        return error;
+    }
+    *fdp = fd;
+    return 0;
+}
+
+static int
+netdev_linux_rxq_open(struct netdev *netdev, struct netdev_rxq **rxqp)
+{
+    struct netdev_linux *dev = netdev_linux_cast(netdev);
+    struct netdev_rxq_linux *rx = xzalloc(sizeof *rx);
+    int error = 0;
+
+    rx->fd = -1;
+    if (netdev->netdev_class == &netdev_linux_class) {
+        error = open_packet_socket(netdev, rx);
+    } else {
+        if (dev->tap_fd >= 0) {
+            rx->fd = dev->tap_fd;
+        } else {
+            error = attach_tap(netdev->name, &rx->fd);
+            rx->own_fd = !error;
+        }
+        if (!error) {
+            int mtu = 1500;
+            netdev_linux_get_mtu(netdev, &mtu);
+            dp_packet_rx_pool_init(&rx->pool,
+                                   DP_PACKET_HEADROOM + MAX(mtu, 1500) + 22,
+                                   DP_PACKET_HEADROOM);
+        }
+    }
+    if (error) {
+        free(rx);
+        return error;
+    }
+    *rxqp = &rx->up;
+    return 0;
+}
+
+static void
+netdev_linux_rxq_close(struct netdev_rxq *rxq)
+{
+    struct netdev_rxq_linux *rx = netdev_rxq_linux_cast(rxq);
+    if (rx->is_ring) {
+        munmap(rx->ring, rx->ring_size);
+    } else {
+        dp_packet_rx_pool_destroy(&rx->pool);
+    }
+    if (rx->own_fd) {
+        close(rx->fd);
+    }
+    free(rx);
+}
+
+static int
+netdev_linux_rxq_fd(const struct netdev_rxq *rxq)
+{
+    return netdev_rxq_linux_cast(rxq)->fd;
+}
+
+/* Puts back the VLAN header the kernel moved into H's metadata. */
+static void
+restore_vlan(struct dp_packet *p, const struct tpacket3_hdr *h)
+{
+    if (!(h->tp_status & TP_STATUS_VLAN_VALID) || dp_packet_size(p) < 12) {
+        return;
+    }
+    uint16_t tpid = (h->tp_status & TP_STATUS_VLAN_TPID_VALID
+                     && h->hv1.tp_vlan_tpid) ? h->hv1.tp_vlan_tpid
+                                              : ETH_P_8021Q;
+    ovs_be16 tag[2] = { htons(tpid), htons(h->hv1.tp_vlan_tci) };
+    memcpy(dp_packet_insert_front(p, 12, 4), tag, sizeof tag);
+}
+
+static int
+ring_recv(struct netdev_rxq_linux *rx, struct dp_packet_batch *batch)
+{
+    if (rx->release_block) {
+        struct tpacket_block_desc *b = ring_block(rx, rx->block);
+        __atomic_store_n(&b->hdr.bh1.block_status, TP_STATUS_KERNEL,
+                         __ATOMIC_RELEASE);
+        rx->block = (rx->block + 1) % RING_BLOCK_NR;
+        rx->release_block = false;
+    }
+
+    struct tpacket_block_desc *b = ring_block(rx, rx->block);
+    if (!rx->next_pkt) {
+        uint32_t status = __atomic_load_n(&b->hdr.bh1.block_status,
+                                          __ATOMIC_ACQUIRE);
+        if (!(status & TP_STATUS_USER)) {
+            if (++rx->idle_recvs % 16 == 1) {
+                struct tpacket_stats_v3 st;
+                socklen_t len = sizeof st;
+                if (!getsockopt(rx->fd, SOL_PACKET, PACKET_STATISTICS, &st,
+                                &len) && st.tp_drops) {
+                    netdev_count_rx_dropped(rx->up.netdev, st.tp_drops);
+                }
+            }
+            return EAGAIN;
+        }
+        rx->pkt_left = b->hdr.bh1.num_pkts;
+        rx->next_pkt = (struct tpacket3_hdr *)
+                       ((uint8_t *) b + b->hdr.bh1.offset_to_first_pkt);
+    }
+
+    while (rx->pkt_left && batch->count < NETDEV_MAX_BURST) {
+        struct tpacket3_hdr *h = rx->next_pkt;
+        struct dp_packet *p = &rx->packets[batch->count];
+        uint8_t *frame = (uint8_t *) h + h->tp_mac;
+        /* Headroom: everything between the header and the frame. */
+        size_t headroom = h->tp_mac - TPACKET_ALIGN(sizeof *h);
+        dp_packet_use_foreign(p, frame - headroom, headroom + h->tp_snaplen,
+                              headroom, h->tp_snaplen);
+        restore_vlan(p, h);
+        dp_packet_batch_add(batch, p);
+        rx->pkt_left--;
+        rx->next_pkt = (struct tpacket3_hdr *) ((uint8_t *) h
+                                                + h->tp_next_offset);
+    }
+    if (!rx->pkt_left) {
+        rx->next_pkt = NULL;
+        rx->release_block = true;
+    }
+    return batch->count ? 0 : EAGAIN;
+}
+
+static int
+tap_recv(struct netdev_rxq_linux *rx, struct dp_packet_batch *batch)
+{
+    dp_packet_rx_pool_reset(&rx->pool);
+    while (batch->count < NETDEV_MAX_BURST) {
+        struct dp_packet *p = dp_packet_rx_pool_packet(&rx->pool,
+                                                       batch->count);
+        ssize_t n = read(rx->fd, dp_packet_data(p), dp_packet_tailroom(p));
+        if (n < 0) {
+            if (errno == EINTR) {
+                continue;
+            }
+            if (errno != EAGAIN) {
+                netdev_count_rx_errors(rx->up.netdev, 1);
+            }
+            break;
+        }
+        dp_packet_set_size(p, n);
+        dp_packet_batch_add(batch, p);
+    }
+    return batch->count ? 0 : EAGAIN;
+}
+
+static int
+netdev_linux_rxq_recv(struct netdev_rxq *rxq, struct dp_packet_batch *batch)
+{
+    struct netdev_rxq_linux *rx = netdev_rxq_linux_cast(rxq);
+    return rx->is_ring ? ring_recv(rx, batch) : tap_recv(rx, batch);
+}
+
+/* Sends go through one fd per device that any thread may use at once
+ * (the kernel serializes): for "system" an AF_PACKET socket bound to the
+ * device, for a tap a duplicate of its fd, opened on first use. */
+static size_t
+packet_send(int fd, const struct dp_packet_batch *batch, int *errorp)
+{
+    struct mmsghdr msgs[NETDEV_MAX_BURST];
+    struct iovec iovs[NETDEV_MAX_BURST];
+    size_t n = batch->count, sent = 0;
+
+    memset(msgs, 0, n * sizeof msgs[0]);
+    for (size_t i = 0; i < n; i++) {
+        iovs[i].iov_base = dp_packet_data(batch->packets[i]);
+        iovs[i].iov_len = dp_packet_size(batch->packets[i]);
+        msgs[i].msg_hdr.msg_iov = &iovs[i];
+        msgs[i].msg_hdr.msg_iovlen = 1;
+    }
+    while (sent < n) {
+        int r = sendmmsg(fd, msgs + sent, n - sent, 0);
+        if (r < 0) {
+            if (errno == EINTR) {
+                continue;
+            }
+            *errorp = errno;
+            /* Skip the packet that failed (too big, say), keep going. */
+            if (errno != EAGAIN && errno != ENOBUFS && sent + 1 < n) {
+                sent++;
+                continue;
+            }
+            break;
+        }
+        sent += r;
+    }
+    return sent;
+}
+
+static size_t
+tap_send(int fd, const struct dp_packet_batch *batch, int *errorp)
+{
+    size_t sent = 0;
+    for (size_t i = 0; i < batch->count; i++) {
+        const struct dp_packet *p = batch->packets[i];
+        ssize_t r;
+        do {
+            r = write(fd, dp_packet_data(p), dp_packet_size(p));
+        } while (r < 0 && errno == EINTR);
+        if (r < 0) {
+            *errorp = errno;
+        } else {
+            sent++;
+        }
+    }
+    return sent;
+}
+
+static size_t
+netdev_linux_send(struct netdev *netdev, const struct dp_packet_batch *batch,
+                  int *errorp)
+{
+    struct netdev_linux *dev = netdev_linux_cast(netdev);
+    int fd = atomic_load(&dev->tx_fd);
+
+    *errorp = 0;
+    if (fd < 0) {
+        /* First send: open the device's transmit fd.  Two threads may race
+         * here; the loser closes its own. */
+        int new_fd = -1, error = 0;
+        if (dev->tap_fd >= 0) {
+            new_fd = dup(dev->tap_fd);
+            error = new_fd < 0 ? errno : 0;
+        } else if (netdev->netdev_class == &netdev_linux_class) {
+            int ifindex = netdev_linux_get_ifindex(netdev);
+            new_fd = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, 0);
+            struct sockaddr_ll sll = {
+                .sll_family = AF_PACKET, .sll_ifindex = ifindex,
+            };
+            if (ifindex < 0 || new_fd < 0
+                || bind(new_fd, (struct sockaddr *) &sll, sizeof sll) < 0) {
+                error = ifindex < 0 ? -ifindex : errno;
+            }
+        } else {
+            error = attach_tap(netdev->name, &new_fd);
+        }
+        if (error) {
+            if (new_fd >= 0) {
+                close(new_fd);
+            }
+            *errorp = error;
+            return 0;
+        }
+        int expected = -1;
+        if (!atomic_compare_exchange_strong(&dev->tx_fd, &expected, new_fd)) {
+            close(new_fd);
+        }
+        fd = atomic_load(&dev->tx_fd);
+    }
+    return netdev->netdev_class == &netdev_linux_class
+           ? packet_send(fd, batch, errorp) : tap_send(fd, batch, errorp);
+}
+
 #define NETDEV_LINUX_COMMON                         \
     .alloc = netdev_linux_alloc,                    \
     .dealloc = netdev_linux_dealloc,                \
@@ -505,7 +911,12 @@ netdev_linux_update_flags(struct netdev *netdev, enum netdev_flags off,
     .get_ifindex = netdev_linux_get_ifindex,        \
     .get_carrier = netdev_linux_get_carrier,        \
     .get_flags = netdev_linux_get_flags,            \
-    .update_flags = netdev_linux_update_flags
+    .update_flags = netdev_linux_update_flags,      \
+    .rxq_open = netdev_linux_rxq_open,              \
+    .rxq_close = netdev_linux_rxq_close,            \
+    .rxq_fd = netdev_linux_rxq_fd,                  \
+    .rxq_recv = netdev_linux_rxq_recv,              \
+    .send = netdev_linux_send
 
 const struct netdev_class netdev_linux_class = {
     .type = "system",
@@ -530,3 +941,109 @@ const struct netdev_class netdev_tap_class = {
     .destruct = netdev_linux_destruct,
     NETDEV_LINUX_COMMON,
 };
+
+/* The link monitor. */
+
+static int monitor_fd = -1;
+static struct poll_watch *monitor_watch;
+
+static void
+monitor_open(void)
+{
+    static bool failed;
+    if (monitor_fd >= 0 || failed) {
+        return;
+    }
+    int fd = socket(AF_NETLINK, SOCK_RAW | SOCK_NONBLOCK | SOCK_CLOEXEC,
+                    NETLINK_ROUTE);
+    struct sockaddr_nl addr = { .nl_family = AF_NETLINK,
+                                .nl_groups = RTMGRP_LINK };
+    if (fd < 0 || bind(fd, (struct sockaddr *) &addr, sizeof addr) < 0) {
+        VLOG_WARN("could not open the rtnetlink link monitor (%s): link "
+                  "changes are seen only when a device is next read",
+                  ovs_strerror(errno));
+        if (fd >= 0) {
+            close(fd);
+        }
+        failed = true;
+        return;
+    }
+    monitor_fd = fd;
+    monitor_watch = poll_watch_create(fd, POLLIN);
+}
+
+/* Re-reads what the getters remember for NAME, if it is open here. */
+static void
+monitor_refresh(const char *name)
+{
+    struct netdev *netdev = netdev_find_open(name);
+    if (netdev && is_netdev_linux_class(netdev->netdev_class)) {
+        prime_cache(netdev);
+    }
+}
+
+/* Every open Linux device, after the kernel dropped messages. */
+static void
+monitor_refresh_all(void)
+{
+    char name[IFNAMSIZ];
+    struct if_nameindex *names = if_nameindex();
+    for (struct if_nameindex *n = names; n && n->if_index; n++) {
+        copy_ifname(name, n->if_name);
+        monitor_refresh(name);
+    }
+    if (names) {
+        if_freenameindex(names);
+    }
+}
+
+void
+netdev_linux_monitor_run(void)
+{
+    monitor_open();
+    if (monitor_fd < 0 || !poll_watch_may_be_ready(monitor_watch)) {
+        return;
+    }
+
+    char buf[16384] __attribute__((aligned(NLMSG_ALIGNTO)));
+    for (;;) {
+        ssize_t n = recv(monitor_fd, buf, sizeof buf, 0);
+        if (n < 0) {
+            if (errno == ENOBUFS) {
+                monitor_refresh_all();
+                continue;
+            }
+            break;              /* EAGAIN: drained. */
+        }
+        for (struct nlmsghdr *nh = (struct nlmsghdr *) buf;
+             NLMSG_OK(nh, (size_t) n); nh = NLMSG_NEXT(nh, n)) {
+            if ((nh->nlmsg_type != RTM_NEWLINK
+                 && nh->nlmsg_type != RTM_DELLINK)
+                || nh->nlmsg_len < NLMSG_LENGTH(sizeof(struct ifinfomsg))) {
+                continue;
+            }
+            struct ifinfomsg *ifi = NLMSG_DATA(nh);
+            int len = nh->nlmsg_len - NLMSG_LENGTH(sizeof *ifi);
+            for (struct rtattr *rta = IFLA_RTA(ifi); RTA_OK(rta, len);
+                 rta = RTA_NEXT(rta, len)) {
+                if (rta->rta_type == IFLA_IFNAME) {
+                    char name[IFNAMSIZ];
+                    size_t nlen = RTA_PAYLOAD(rta);
+                    nlen = strnlen(RTA_DATA(rta), MIN(nlen, IFNAMSIZ - 1));
+                    memcpy(name, RTA_DATA(rta), nlen);
+                    name[nlen] = '\0';
+                    monitor_refresh(name);
+                }
+            }
+        }
+    }
+    poll_watch_rearm(monitor_watch);
+}
+
+void
+netdev_linux_monitor_wait(void)
+{
+    if (monitor_watch) {
+        poll_watch_wait(monitor_watch);
+    }
+}

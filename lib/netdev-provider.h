@@ -18,7 +18,9 @@
 #ifndef NETDEV_PROVIDER_H
 #define NETDEV_PROVIDER_H 1
 
+#include <stdatomic.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include "list.h"
 #include "netdev.h"
@@ -45,6 +47,16 @@ struct netdev {
      * on the last close for devices that outlive us. */
     bool flags_saved;
     enum netdev_flags saved_flags;
+
+    /* Packet counters, bumped by netdev.c's wrappers and by providers
+     * (netdev_count_*()) from any thread. */
+    _Atomic uint64_t rx_packets, rx_bytes, rx_errors, rx_dropped;
+    _Atomic uint64_t tx_packets, tx_bytes, tx_errors, tx_dropped;
+};
+
+/* A receive queue: providers embed it in their own struct. */
+struct netdev_rxq {
+    struct netdev *netdev;
 };
 
 struct netdev_class {
@@ -85,10 +97,34 @@ struct netdev_class {
     int (*get_flags)(const struct netdev *, enum netdev_flags *);
     int (*update_flags)(struct netdev *, enum netdev_flags off,
                         enum netdev_flags on);
+
+    /* Packet I/O (netdev.h, "Packet I/O").  NULL rxq_open means the type
+     * moves no packets.  rxq_open() allocates the provider's queue and
+     * fills in nothing of struct netdev_rxq: netdev.c does.  rxq_recv()
+     * fills BATCH (already initialized) and returns 0, EAGAIN or an
+     * errno.  send() returns the number of packets of BATCH that went and
+     * stores the first error in *ERRORP (0 if none); netdev.c counts. */
+    int (*rxq_open)(struct netdev *, struct netdev_rxq **);
+    void (*rxq_close)(struct netdev_rxq *);
+    int (*rxq_fd)(const struct netdev_rxq *);
+    int (*rxq_recv)(struct netdev_rxq *, struct dp_packet_batch *);
+    size_t (*send)(struct netdev *, const struct dp_packet_batch *,
+                   int *errorp);
 };
+
+/* Counters a provider bumps itself (receive errors and drops it sees). */
+void netdev_count_rx_errors(struct netdev *, uint64_t n);
+void netdev_count_rx_dropped(struct netdev *, uint64_t n);
 
 /* Moves NETDEV's change sequence and the global connectivity_seq. */
 void netdev_change_seq_changed(struct netdev *);
+
+/* The open netdev named NAME, or NULL (for the link monitor). */
+struct netdev *netdev_find_open(const char *name);
+
+/* netdev-linux.c's rtnetlink link monitor (netdev_run()/netdev_wait()). */
+void netdev_linux_monitor_run(void);
+void netdev_linux_monitor_wait(void);
 
 /* Providers. */
 extern const struct netdev_class netdev_linux_class;    /* "system" */

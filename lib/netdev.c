@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "connectivity.h"
+#include "dp-packet.h"
 #include "netdev-provider.h"
 #include "seq.h"
 #include "shash.h"
@@ -327,4 +328,148 @@ netdev_pop_changed(void)
     struct ovs_list *node = ovs_list_pop_front(&changed_netdevs);
     ovs_list_init(node);
     return CONTAINER_OF(node, struct netdev, changed_node);
+}
+
+/* Packet I/O. */
+
+int
+netdev_rxq_open(struct netdev *netdev, struct netdev_rxq **rxqp)
+{
+    const struct netdev_class *class = netdev->netdev_class;
+
+    *rxqp = NULL;
+    if (!class->rxq_open) {
+        return EOPNOTSUPP;
+    }
+    struct netdev_rxq *rxq;
+    int error = class->rxq_open(netdev, &rxq);
+    if (error) {
+        VLOG_WARN("%s: could not open a receive queue (%s)",
+                  netdev->name, ovs_strerror(error));
+        return error;
+    }
+    rxq->netdev = netdev;
+    netdev->ref_cnt++;
+    *rxqp = rxq;
+    return 0;
+}
+
+void
+netdev_rxq_close(struct netdev_rxq *rxq)
+{
+    if (rxq) {
+        struct netdev *netdev = rxq->netdev;
+        netdev->netdev_class->rxq_close(rxq);
+        netdev_close(netdev);
+    }
+}
+
+struct netdev *
+netdev_rxq_get_netdev(const struct netdev_rxq *rxq)
+{
+    return rxq->netdev;
+}
+
+int
+netdev_rxq_fd(const struct netdev_rxq *rxq)
+{
+    return rxq->netdev->netdev_class->rxq_fd(rxq);
+}
+
+static void
+counter_add(_Atomic uint64_t *counter, uint64_t n)
+{
+    atomic_fetch_add_explicit(counter, n, memory_order_relaxed);
+}
+
+int
+netdev_rxq_recv(struct netdev_rxq *rxq, struct dp_packet_batch *batch)
+{
+    struct netdev *netdev = rxq->netdev;
+
+    dp_packet_batch_init(batch);
+    int error = netdev->netdev_class->rxq_recv(rxq, batch);
+    if (!error) {
+        uint64_t bytes = 0;
+        struct dp_packet *packet;
+        DP_PACKET_BATCH_FOR_EACH (i, packet, batch) {
+            bytes += dp_packet_size(packet);
+        }
+        counter_add(&netdev->rx_packets, batch->count);
+        counter_add(&netdev->rx_bytes, bytes);
+    }
+    return error;
+}
+
+int
+netdev_send(struct netdev *netdev, const struct dp_packet_batch *batch)
+{
+    const struct netdev_class *class = netdev->netdev_class;
+    if (!batch->count) {
+        return 0;
+    }
+    if (!class->send) {
+        counter_add(&netdev->tx_dropped, batch->count);
+        return EOPNOTSUPP;
+    }
+
+    int error = 0;
+    size_t n = class->send(netdev, batch, &error);
+    uint64_t bytes = 0;
+    for (size_t i = 0; i < n; i++) {
+        bytes += dp_packet_size(batch->packets[i]);
+    }
+    counter_add(&netdev->tx_packets, n);
+    counter_add(&netdev->tx_bytes, bytes);
+    if (n < batch->count) {
+        counter_add(error == ENOBUFS || error == EAGAIN
+                    ? &netdev->tx_dropped : &netdev->tx_errors,
+                    batch->count - n);
+    }
+    return error;
+}
+
+void
+netdev_count_rx_errors(struct netdev *netdev, uint64_t n)
+{
+    counter_add(&netdev->rx_errors, n);
+}
+
+void
+netdev_count_rx_dropped(struct netdev *netdev, uint64_t n)
+{
+    counter_add(&netdev->rx_dropped, n);
+}
+
+void
+netdev_get_stats(const struct netdev *netdev_, struct netdev_stats *stats)
+{
+    struct netdev *netdev = (struct netdev *) netdev_;
+#define READ(FIELD) \
+    atomic_load_explicit(&netdev->FIELD, memory_order_relaxed)
+    *stats = (struct netdev_stats) {
+        .rx_packets = READ(rx_packets), .rx_bytes = READ(rx_bytes),
+        .rx_errors = READ(rx_errors), .rx_dropped = READ(rx_dropped),
+        .tx_packets = READ(tx_packets), .tx_bytes = READ(tx_bytes),
+        .tx_errors = READ(tx_errors), .tx_dropped = READ(tx_dropped),
+    };
+#undef READ
+}
+
+struct netdev *
+netdev_find_open(const char *name)
+{
+    return shash_find_data(&netdevs, name);
+}
+
+void
+netdev_run(void)
+{
+    netdev_linux_monitor_run();
+}
+
+void
+netdev_wait(void)
+{
+    netdev_linux_monitor_wait();
 }

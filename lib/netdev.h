@@ -20,10 +20,10 @@
  *
  * Any other type fails with EAFNOSUPPORT.
  *
- * Packet input and output arrive with the datapath; today a netdev knows
- * and sets the properties that the Interface table reports (Ethernet
- * address, MTU, ifindex, carrier, administrative state) and takes its
- * type-specific "options" through netdev_set_config().
+ * A netdev knows and sets the properties that the Interface table reports
+ * (Ethernet address, MTU, ifindex, carrier, administrative state), takes
+ * its type-specific "options" through netdev_set_config(), and moves
+ * packets for the datapath (see "Packet I/O" below).
  *
  * Sharing and ownership: netdev_open() on a name that is already open
  * returns the same netdev with one more reference (EEXIST if the type
@@ -32,11 +32,11 @@
  * Whenever a property that others report changes (carrier, flags, MTU,
  * Ethernet address), the netdev's change sequence and the global
  * connectivity_seq move.  Linux devices are read from the kernel on each
- * call (no rtnetlink listener yet), so a change made outside the switch
- * moves the sequences only when a getter next notices it.
+ * call, and a link monitor on rtnetlink (netdev_run()/netdev_wait(), in
+ * the main loop) notices changes made outside the switch as they happen.
  *
- * Not thread-safe: call from the main thread only (the datapath threads
- * will get their own packet-path interface). */
+ * Not thread-safe: call from the main thread only, except the packet path
+ * below, which the datapath's threads use. */
 #ifndef NETDEV_H
 #define NETDEV_H 1
 
@@ -111,5 +111,69 @@ uint64_t netdev_get_change_seq(const struct netdev *);
  * what changed, not to how many devices are open.  One consumer
  * (ovs-vswitchd's bridge) owns the queue. */
 struct netdev *netdev_pop_changed(void);
+
+/* The rtnetlink link monitor: a link going up or down, or changing its
+ * flags, MTU or address outside the switch reaches its netdev (change seq
+ * and connectivity_seq) in the next netdev_run().  netdev_wait() wakes the
+ * main loop when the kernel reports a change; nothing polls. */
+void netdev_run(void);
+void netdev_wait(void);
+
+/* Packet I/O
+ * ----------
+ *
+ * A datapath opens one receive queue per port with netdev_rxq_open() (on
+ * the main thread) and hands it to one of its receive threads, which
+ * waits on netdev_rxq_fd() with epoll and calls netdev_rxq_recv() when it
+ * is readable.  A receive returns up to NETDEV_MAX_BURST packets in one
+ * batch; the packets belong to the queue (they may be frames of a
+ * memory-mapped ring read in place) and stay valid until the next
+ * netdev_rxq_recv() or netdev_rxq_close() on the same queue.  Anything
+ * that must live longer is cloned.
+ *
+ *   "system"    AF_PACKET socket bound to the device, with a memory-mapped
+ *               TPACKET_V3 receive ring; sends with sendmmsg().
+ *   "internal", "tap"
+ *               the tap's file descriptor, read and written until a batch
+ *               is full or the fd would block.
+ *   "dummy"     packets injected with "ovs-appctl netdev-dummy/receive";
+ *               sent packets are counted and, with the pcap or tx_pcap
+ *               option, written to a capture file (see netdev-dummy.c).
+ *
+ * netdev_send() may be called from any thread, for any device, at the
+ * same time as a receive on it; it does not take the packets (the caller
+ * still owns and frees them).  netdev_rxq_recv() belongs to the one
+ * thread that owns the queue.  netdev_get_stats() may be called from any
+ * thread; counters are kept with relaxed atomics. */
+struct dp_packet;
+struct dp_packet_batch;
+struct netdev_rxq;
+
+struct netdev_stats {
+    uint64_t rx_packets, rx_bytes, rx_errors, rx_dropped;
+    uint64_t tx_packets, tx_bytes, tx_errors, tx_dropped;
+};
+
+/* Opens NETDEV's receive queue (one per netdev at a time); EOPNOTSUPP if
+ * the type moves no packets.  The queue holds a reference to NETDEV. */
+int netdev_rxq_open(struct netdev *, struct netdev_rxq **);
+void netdev_rxq_close(struct netdev_rxq *);
+struct netdev *netdev_rxq_get_netdev(const struct netdev_rxq *);
+/* A file descriptor that is readable while packets may be waiting. */
+int netdev_rxq_fd(const struct netdev_rxq *);
+/* Receives up to NETDEV_MAX_BURST packets into BATCH (which it
+ * initializes).  Returns 0 with at least one packet, EAGAIN if there was
+ * none, or another positive errno value. */
+int netdev_rxq_recv(struct netdev_rxq *, struct dp_packet_batch *);
+
+/* Sends every packet of BATCH.  Returns 0 if all went, else the first
+ * error (packets that could not go count as tx_dropped or tx_errors). */
+int netdev_send(struct netdev *, const struct dp_packet_batch *);
+
+void netdev_get_stats(const struct netdev *, struct netdev_stats *);
+
+/* For tests: makes PACKET (taken) arrive on NETDEV, a dummy device, as
+ * "netdev-dummy/receive" does.  EINVAL if NETDEV is not a dummy. */
+int netdev_dummy_inject(struct netdev *, struct dp_packet *);
 
 #endif /* netdev.h */

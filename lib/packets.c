@@ -84,3 +84,21 @@ eth_addr_random(void)
     ea.ea[0] |= 0x02;           /* Locally administered. */
     return ea;
 }
+
+bool
+ipv6_addr_is_zero(const struct in6_addr *a)
+{
+    static const struct in6_addr zero;
+    return !memcmp(a, &zero, sizeof zero);
+}
+
+bool
+ipv6_addr_is_exact(const struct in6_addr *a)
+{
+    for (size_t i = 0; i < sizeof a->s6_addr; i++) {
+        if (a->s6_addr[i] != 0xff) {
+            return false;
+        }
+    }
+    return true;
+}

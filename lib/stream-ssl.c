@@ -634,3 +634,31 @@ stream_ssl_shutdown(struct bufferevent *bev)
     }
     ERR_clear_error();
 }
+
+char *
+stream_ssl_get_peer_common_name(struct bufferevent *bev)
+{
+    SSL *ssl = bufferevent_openssl_get_ssl(bev);
+    X509 *cert = ssl ? SSL_get1_peer_certificate(ssl) : NULL;
+    if (!cert) {
+        return NULL;
+    }
+
+    char *cn = NULL;
+    X509_NAME *subject = X509_get_subject_name(cert);
+    int i = X509_NAME_get_index_by_NID(subject, NID_commonName, -1);
+    X509_NAME_ENTRY *entry = i >= 0 ? X509_NAME_get_entry(subject, i) : NULL;
+    unsigned char *utf8;
+    int len = entry ? ASN1_STRING_to_UTF8(&utf8,
+                                          X509_NAME_ENTRY_get_data(entry))
+                    : -1;
+    if (len >= 0) {
+        /* A name with a NUL inside could pass for a shorter one. */
+        if (!memchr(utf8, '\0', len)) {
+            cn = xmemdup0((const char *) utf8, len);
+        }
+        OPENSSL_free(utf8);
+    }
+    X509_free(cert);
+    return cn;
+}

@@ -58,6 +58,12 @@
  *     STREAM_RECV      data, EOF or an error is ready for stream_recv()
  *     STREAM_SEND      the output buffer has drained completely (or failed)
  *
+ * Record and replay
+ * -----------------
+ * Every program's streams can be recorded and replayed (replay.h): behind
+ * these functions sit providers (stream-provider.h), real sockets normally
+ * and replay files under --replay.
+ *
  * Ownership
  * ---------
  * stream_open() and pstream_accept() hand the caller a stream that it must
@@ -116,6 +122,11 @@ const char *stream_get_name(const struct stream *);
 /* The peer's address as "IP:PORT" ("[IPv6]:PORT"), or NULL for Unix sockets
  * and streams not connected yet. */
 const char *stream_get_peer_name(const struct stream *);
+
+/* Who the peer proved to be: for ssl: streams, the common name (CN) in the
+ * certificate it presented, once the handshake is done; otherwise NULL.
+ * Owned by the stream. */
+const char *stream_get_peer_id(const struct stream *);
 
 int stream_connect(struct stream *);
 int stream_recv(struct stream *, void *buffer, size_t n);

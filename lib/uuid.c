@@ -6,6 +6,7 @@
 #include <pthread.h>
 #include <string.h>
 #include <sys/random.h>
+#include "replay.h"
 #include "util.h"
 
 /* Fills BUF with N bytes from the kernel's random source.  getrandom() only
@@ -15,6 +16,11 @@
 static void
 get_random_bytes(void *buf, size_t n)
 {
+    /* A replayed run makes the UUIDs its recording made (replay.h). */
+    if (replay_take_random(buf, n)) {
+        return;
+    }
+
     uint8_t *p = buf;
 
     while (n > 0) {
@@ -28,6 +34,7 @@ get_random_bytes(void *buf, size_t n)
         p += retval;
         n -= retval;
     }
+    replay_put_random(buf, p - (uint8_t *) buf);
 }
 
 /* A server makes two UUIDs per transaction (the row version and the

@@ -16,6 +16,8 @@ ovsdb_libovsdb_a_SOURCES += \
 	ovsdb/ovsdb.h \
 	ovsdb/query.c \
 	ovsdb/query.h \
+	ovsdb/rbac.c \
+	ovsdb/rbac.h \
 	ovsdb/row.c \
 	ovsdb/row.h \
 	ovsdb/table.c \

@@ -15,6 +15,7 @@
 #include "ovsdb-error.h"
 #include "ovsdb-schema.h"
 #include "query.h"
+#include "rbac.h"
 #include "row.h"
 #include "server.h"
 #include "table.h"
@@ -197,6 +198,7 @@ parse_table(const struct ovsdb *db, struct op_parser *p)
 struct execution {
     struct ovsdb *db;
     const struct ovsdb_session *session;
+    struct ovsdb_rbac_client client;    /* From SESSION, for RBAC. */
     struct ovsdb_txn *txn;
     struct ovsdb_symbol_table *symtab;
     bool durable;
@@ -269,6 +271,9 @@ execute_insert(struct execution *x, struct op_parser *p, json_t *result)
         const struct ovsdb_column *column = table->schema->columns_by_index[i];
         error = ovsdb_datum_check_constraints(&row->fields[i],
                                               &column->type);
+    }
+    if (!error) {
+        error = ovsdb_rbac_insert(x->db, table, row, &x->client);
     }
     if (error) {
         ovsdb_row_destroy(row);
@@ -357,14 +362,17 @@ execute_update(struct execution *x, struct op_parser *p, json_t *result)
     if (!error) {
         struct ovsdb_row_set rows = OVSDB_ROW_SET_INITIALIZER;
         ovsdb_query_row_set(table, &cnd, &rows);
-        for (size_t i = 0; i < rows.n_rows; i++) {
+        error = ovsdb_rbac_update(x->db, table, &columns, &rows, &x->client);
+        for (size_t i = 0; !error && i < rows.n_rows; i++) {
             if (!ovsdb_row_equal_columns(rows.rows[i], row, &columns)) {
                 ovsdb_row_update_columns(
                     ovsdb_txn_row_modify(x->txn, rows.rows[i]), row,
                     &columns);
             }
         }
-        json_object_set_new(result, "count", json_integer(rows.n_rows));
+        if (!error) {
+            json_object_set_new(result, "count", json_integer(rows.n_rows));
+        }
         ovsdb_row_set_destroy(&rows);
     }
 
@@ -397,6 +405,8 @@ execute_mutate(struct execution *x, struct op_parser *p, json_t *result)
     if (!error) {
         struct ovsdb_row_set rows = OVSDB_ROW_SET_INITIALIZER;
         ovsdb_query_row_set(table, &cnd, &rows);
+        error = ovsdb_rbac_mutate(x->db, table, &mutations, &rows,
+                                  &x->client);
         for (size_t i = 0; !error && i < rows.n_rows; i++) {
             error = ovsdb_mutation_set_execute(
                 ovsdb_txn_row_modify(x->txn, rows.rows[i]), &mutations);
@@ -427,10 +437,13 @@ execute_delete(struct execution *x, struct op_parser *p, json_t *result)
     if (!error) {
         struct ovsdb_row_set rows = OVSDB_ROW_SET_INITIALIZER;
         ovsdb_query_row_set(table, &cnd, &rows);
-        for (size_t i = 0; i < rows.n_rows; i++) {
+        error = ovsdb_rbac_delete(x->db, table, &rows, &x->client);
+        for (size_t i = 0; !error && i < rows.n_rows; i++) {
             ovsdb_txn_row_delete(x->txn, rows.rows[i]);
         }
-        json_object_set_new(result, "count", json_integer(rows.n_rows));
+        if (!error) {
+            json_object_set_new(result, "count", json_integer(rows.n_rows));
+        }
         ovsdb_row_set_destroy(&rows);
     }
     ovsdb_condition_destroy(&cnd);
@@ -778,6 +791,10 @@ ovsdb_execute(struct ovsdb *db, const struct ovsdb_session *session,
     struct execution x = {
         .db = db,
         .session = session,
+        .client = {
+            .role = session ? session->rbac_role : NULL,
+            .id = session ? session->rbac_id : NULL,
+        },
         .txn = ovsdb_txn_create(db),
         .symtab = ovsdb_symbol_table_create(),
         .durable = false,

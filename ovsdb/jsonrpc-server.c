@@ -26,6 +26,7 @@
 #include "poll-loop.h"
 #include "reconnect.h"
 #include "relay.h"
+#include "replay.h"
 #include "server.h"
 #include "shash.h"
 #include "smap.h"
@@ -96,6 +97,7 @@ struct session {
     struct hmap triggers;       /* Contains struct rpc_trigger. */
     struct ovs_list synced_replies;     /* Contains struct synced_reply. */
     struct ovs_list forwards;   /* Contains struct rpc_forward. */
+    struct ovs_list schema_waits;       /* Contains struct schema_wait. */
     struct ovsdb_monitor_session *monitors;
     bool db_change_aware;
 
@@ -122,6 +124,14 @@ struct rpc_forward {
     struct ovsdb_relay_txn *txn;
 };
 
+/* A "get_schema" for a relay's database that has no schema yet, answered
+ * once the relay has it (a relay below it asks, say, while both start). */
+struct schema_wait {
+    struct ovs_list node;       /* In session->schema_waits. */
+    json_t *id;
+    char *db_name;
+};
+
 /* The reply to a durable transaction, held until its database's next
  * ovsdb_sync() (group commit: see ovsdb.h and sync_and_reply()). */
 struct synced_reply {
@@ -139,6 +149,7 @@ static void session_disconnect(struct session *, bool drain,
 static void rpc_trigger_destroy(struct rpc_trigger *);
 static void session_drop_synced_replies(struct session *);
 static void session_drop_forwards(struct session *);
+static void session_drop_schema_waits(struct session *);
 static void session_send_or_hold(struct session *, struct ovsdb_trigger *,
                                  struct jsonrpc_msg *reply);
 static void sync_and_reply(struct ovsdb_jsonrpc_server *);
@@ -349,6 +360,7 @@ session_create(struct remote *remote, struct jsonrpc_session *js)
     s->seqno = jsonrpc_session_get_seqno(js);
     hmap_init(&s->triggers);
     ovs_list_init(&s->forwards);
+    ovs_list_init(&s->schema_waits);
     ovs_list_init(&s->synced_replies);
     s->monitors = ovsdb_monitor_session_create(monitor_send_cb, s);
     session_apply_options(s);
@@ -366,7 +378,11 @@ remote_listen(struct remote *remote)
         VLOG_ERR_RL(&rl, "%s: listen failed: %s", remote->target,
                     ovs_strerror(error));
         remote->listener = NULL;
-        remote->next_listen = time_msec() + remote->listen_backoff;
+        /* Retrying on a timer would make a recorded run's listeners
+         * differ from its replay's (replay.h): there, a failed listen
+         * stays failed until the remote is configured again. */
+        remote->next_listen = (replay_is_active() ? LLONG_MAX
+                               : time_msec() + remote->listen_backoff);
         remote->listen_backoff = MIN(remote->listen_backoff * 2,
                                      LISTEN_MAX_BACKOFF);
         return false;
@@ -377,7 +393,7 @@ remote_listen(struct remote *remote)
         /* Tests and operators read the port of "ptcp:0" from here. */
         VLOG_INFO("%s: listening on port %"PRIu16, remote->target, port);
     } else {
-        VLOG_INFO("%s: listening", remote->target);
+        VLOG_DBG("%s: listening", remote->target);
     }
     remote->listen_backoff = LISTEN_MIN_BACKOFF;
     return true;
@@ -502,7 +518,7 @@ remote_wait(struct remote *remote)
 {
     if (remote->listener) {
         pstream_wait(remote->listener);
-    } else if (remote->passive) {
+    } else if (remote->passive && remote->next_listen != LLONG_MAX) {
         poll_timer_wait_until(remote->next_listen);
     }
 }
@@ -673,6 +689,7 @@ session_reset(struct session *s)
     }
     session_drop_synced_replies(s);
     session_drop_forwards(s);
+    session_drop_schema_waits(s);
     ovsdb_monitor_session_destroy(s->monitors);
     s->monitors = ovsdb_monitor_session_create(monitor_send_cb, s);
     session_release_locks(s);
@@ -690,6 +707,7 @@ session_destroy(struct session *s)
     }
     session_drop_synced_replies(s);
     session_drop_forwards(s);
+    session_drop_schema_waits(s);
     hmap_destroy(&s->triggers);
     ovsdb_monitor_session_destroy(s->monitors);
     session_release_locks(s);
@@ -848,7 +866,7 @@ handle_transact(struct session *s, const struct jsonrpc_msg *request)
      * that would change it goes there.  (On a read-only connection it runs
      * here, to fail as such.) */
     if (db->relay && !session_is_read_only(s)
-        && ovsdb_relay_must_forward(request->params)) {
+        && ovsdb_relay_must_forward(db->relay, request->params)) {
         struct rpc_forward *f = xzalloc(sizeof *f);
         f->session = s;
         f->id = json_incref(request->id);
@@ -867,6 +885,11 @@ handle_transact(struct session *s, const struct jsonrpc_msg *request)
         return jsonrpc_create_error(json_string("duplicate request ID"),
                                     json_incref(request->id));
     }
+
+    /* The role follows the remote's configuration; the identity is the
+     * connection's, which for an active remote changes on reconnection. */
+    ovsdb_session_set_rbac(&s->up, s->remote->options.role,
+                           jsonrpc_session_get_peer_id(s->js));
 
     struct rpc_trigger *t = xzalloc(sizeof *t);
     if (ovsdb_trigger_init(&t->trigger, db, &s->up, request->params,
@@ -899,6 +922,51 @@ handle_list_dbs(struct session *s, const struct jsonrpc_msg *request)
     return jsonrpc_create_reply(names, json_incref(request->id));
 }
 
+static void
+schema_wait_destroy(struct schema_wait *w)
+{
+    ovs_list_remove(&w->node);
+    json_decref(w->id);
+    free(w->db_name);
+    free(w);
+}
+
+static void
+session_drop_schema_waits(struct session *s)
+{
+    struct schema_wait *w;
+    LIST_FOR_EACH_SAFE (w, node, &s->schema_waits) {
+        schema_wait_destroy(w);
+    }
+}
+
+/* Answers the "get_schema" requests that waited for a relay's schema. */
+static void
+session_answer_schema_waits(struct session *s)
+{
+    struct schema_wait *w;
+    LIST_FOR_EACH_SAFE (w, node, &s->schema_waits) {
+        struct ovsdb *db = shash_find_data(&s->remote->server->dbs,
+                                           w->db_name);
+        if (db && db->relay && !ovsdb_relay_has_schema(db->relay)) {
+            continue;
+        }
+        struct jsonrpc_msg *reply;
+        if (db) {
+            reply = jsonrpc_create_reply(ovsdb_schema_to_json(db->schema),
+                                         json_incref(w->id));
+        } else {
+            struct ovsdb_error *error = ovsdb_error(
+                "unknown database", "get_schema request specifies unknown "
+                "database %s", w->db_name);
+            reply = jsonrpc_create_error(ovsdb_error_to_json_free(error),
+                                         json_incref(w->id));
+        }
+        session_send(s, reply);
+        schema_wait_destroy(w);
+    }
+}
+
 static struct jsonrpc_msg *
 handle_get_schema(struct session *s, const struct jsonrpc_msg *request)
 {
@@ -906,6 +974,13 @@ handle_get_schema(struct session *s, const struct jsonrpc_msg *request)
     struct ovsdb *db = lookup_db(s, request, &reply);
     if (!db) {
         return reply;
+    }
+    if (db->relay && !ovsdb_relay_has_schema(db->relay)) {
+        struct schema_wait *w = xmalloc(sizeof *w);
+        w->id = json_incref(request->id);
+        w->db_name = xstrdup(db->name);
+        ovs_list_push_back(&s->schema_waits, &w->node);
+        return NULL;
     }
     return jsonrpc_create_reply(ovsdb_schema_to_json(db->schema),
                                 json_incref(request->id));
@@ -1193,6 +1268,7 @@ session_run(struct session *s)
             s->disconnecting = false;
         }
     } else {
+        session_answer_schema_waits(s);
         for (int i = 0; i < MAX_MSGS_PER_RUN && !s->disconnecting; i++) {
             struct jsonrpc_msg *msg = jsonrpc_session_recv(s->js);
             if (!msg) {

@@ -64,8 +64,8 @@ struct ovsdb_jsonrpc_options {
                                  * in ms. */
     int probe_interval;         /* Inactivity probe, in ms (0: none). */
     bool read_only;             /* Only read-only transactions. */
-    char *role;                 /* Role (RBAC is not implemented; kept for
-                                 * status), owned, may be NULL. */
+    char *role;                 /* RBAC role of its clients (see rbac.h),
+                                 * owned, may be NULL. */
     int dscp;                   /* DSCP for the connection's packets. */
 };
 

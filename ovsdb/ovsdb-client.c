@@ -53,6 +53,7 @@
 #include "socket-util.h"
 #include "sset.h"
 #include "stream.h"
+#include "replay.h"
 #include "stream-ssl.h"
 /* lib/table.h, the output tables; plain "table.h" here is ovsdb/table.h,
  * the engine's tables, which "restore" also uses. */
@@ -234,7 +235,8 @@ parse_options(int argc, char *argv[])
         VLOG_OPTION_ENUMS,
         DAEMON_OPTION_ENUMS,
         TABLE_OPTION_ENUMS,
-        STREAM_SSL_OPTION_ENUMS
+        STREAM_SSL_OPTION_ENUMS,
+        REPLAY_OPTION_ENUMS
     };
     static const struct option long_options[] = {
         {"help", no_argument, NULL, 'h'},
@@ -251,6 +253,7 @@ parse_options(int argc, char *argv[])
         DAEMON_LONG_OPTIONS,
         TABLE_LONG_OPTIONS,
         STREAM_SSL_LONG_OPTIONS,
+        REPLAY_LONG_OPTIONS,
         {NULL, 0, NULL, 0},
     };
     char *short_options = ovs_cmdl_long_options_to_short_options(long_options);
@@ -304,6 +307,7 @@ parse_options(int argc, char *argv[])
         VLOG_OPTION_HANDLERS
         DAEMON_OPTION_HANDLERS
         STREAM_SSL_OPTION_HANDLERS
+        REPLAY_OPTION_HANDLERS
 
         case '?':
             exit(EXIT_FAILURE);
@@ -403,6 +407,7 @@ usage(void)
     printf("  --timestamp                 timestamp \"monitor\" output\n");
     daemon_usage();
     vlog_usage();
+    replay_usage();
     printf("\nOther options:\n"
            "  -t, --timeout=SECS          give up after SECS seconds\n"
            "  -h, --help                  display this help message\n"

@@ -54,6 +54,7 @@
 #include "socket-util.h"
 #include "sset.h"
 #include "stream.h"
+#include "replay.h"
 #include "stream-ssl.h"
 #include "timeval.h"
 #include "unixctl.h"
@@ -79,14 +80,13 @@ struct served_db {
     struct server *server;
 };
 
-/* A "relay:DB:REMOTE" database (see relay.h).  It is served from the
- * moment the relay has the upstream's schema. */
+/* A "relay:DB:REMOTE" database (see relay.h). */
 struct relay_db {
     struct ovs_list node;       /* In server->relays. */
     struct server *server;
     char *target;               /* As given. */
     struct ovsdb_relay *relay;
-    struct served_db *sdb;      /* NULL until the schema arrived. */
+    struct served_db *sdb;      /* The relay's current database. */
     bool connected;             /* As _Server last showed it. */
 };
 
@@ -247,28 +247,26 @@ refresh_server_db(struct server *server)
     }
 }
 
-/* The relay has a (new) database for RDB: serve it instead of the old. */
 static void
-relay_db_cb(void *rdb_, struct ovsdb *old OVS_UNUSED, struct ovsdb *new)
+serve_relay_db(struct relay_db *rdb, struct ovsdb *db)
+{
+    struct served_db *sdb = xzalloc(sizeof *sdb);
+    sdb->db = db;
+    sdb->relay_db = rdb;
+    rdb->sdb = sdb;
+    add_served_db(rdb->server, sdb);
+}
+
+/* The relay has a new database for RDB: serve it instead of the old. */
+static void
+relay_db_cb(void *rdb_, struct ovsdb *old, struct ovsdb *new)
 {
     struct relay_db *rdb = rdb_;
-    struct server *server = rdb->server;
-    if (rdb->sdb) {
-        close_db(server, rdb->sdb, "relayed database changed schema");
-        rdb->sdb = NULL;
+    if (new != old) {
+        close_db(rdb->server, rdb->sdb, "relayed database changed schema");
+        serve_relay_db(rdb, new);
     }
-    if (shash_find(&server->dbs, new->name)) {
-        VLOG_WARN("%s: a database named %s is already served", rdb->target,
-                  new->name);
-        ovsdb_destroy(new);
-    } else {
-        struct served_db *sdb = xzalloc(sizeof *sdb);
-        sdb->db = new;
-        sdb->relay_db = rdb;
-        rdb->sdb = sdb;
-        add_served_db(server, sdb);
-    }
-    refresh_server_db(server);
+    refresh_server_db(rdb->server);
 }
 
 static struct ovsdb_error *
@@ -299,6 +297,7 @@ open_relay(struct server *server, const char *target)
     rdb->target = xstrdup(target);
     rdb->relay = ovsdb_relay_create(name, remote, relay_db_cb, rdb);
     ovs_list_push_back(&server->relays, &rdb->node);
+    serve_relay_db(rdb, ovsdb_relay_get_db(rdb->relay));
     free(name);
     free(remote);
     return NULL;
@@ -309,9 +308,7 @@ static void
 close_relay(struct server *server, struct relay_db *rdb, const char *comment)
 {
     ovsdb_relay_destroy(rdb->relay);
-    if (rdb->sdb) {
-        close_db(server, rdb->sdb, comment);
-    }
+    close_db(server, rdb->sdb, comment);
     ovs_list_remove(&rdb->node);
     free(rdb->target);
     free(rdb);
@@ -324,7 +321,7 @@ relays_run(struct server *server)
     struct relay_db *rdb;
     LIST_FOR_EACH (rdb, node, &server->relays) {
         ovsdb_relay_run(rdb->relay);
-        bool connected = rdb->sdb && rdb->sdb->db->relay_connected;
+        bool connected = rdb->sdb->db->relay_connected;
         if (connected != rdb->connected) {
             rdb->connected = connected;
             changed = true;
@@ -940,6 +937,15 @@ update_row_status(struct ovsdb_jsonrpc_server *jsonrpc, struct ovsdb_txn *txn,
 }
 
 /* Writes status into the rows of every "db:" remote that refers to rows. */
+/* Remote status is written on a timer, so a recorded run (replay.h) writes
+ * none: its replay could not write the same. */
+static bool
+status_updates_due(const struct server *server)
+{
+    return (server->has_status_rows && !replay_is_active()
+            && time_msec() >= server->next_status);
+}
+
 static void
 update_remote_status(struct server *server)
 {
@@ -1146,7 +1152,11 @@ main(int argc, char *argv[])
     unixctl_command_register("ovsdb-server/sync-status", "", 0, 0,
                              sync_status_cb, &server);
 
-    vlog_log_start_banner(THIS_MODULE);
+    /* With --run the server is a tool that a command runs against, as
+     * quiet as the command wants its output. */
+    if (!server.run_command) {
+        vlog_log_start_banner(THIS_MODULE);
+    }
 
     if (server.sync_from && !server.active) {
         set_backup(&server, true);
@@ -1193,7 +1203,7 @@ main(int argc, char *argv[])
             reconfigure(&server);
         }
         compact_due_dbs(&server);
-        if (server.has_status_rows && time_msec() >= server.next_status) {
+        if (status_updates_due(&server)) {
             update_remote_status(&server);
             server.next_status = time_msec() + STATUS_INTERVAL;
         }
@@ -1207,7 +1217,7 @@ main(int argc, char *argv[])
         unixctl_server_wait(unixctl);
         timeval_wait();
         compact_wait(&server);
-        if (server.has_status_rows) {
+        if (server.has_status_rows && !replay_is_active()) {
             poll_timer_wait_until(server.next_status);
         }
         if (server.run_process) {
@@ -1589,7 +1599,8 @@ parse_options(int argc, char *argv[], struct server *server,
         OPT_ACTIVE,
         DAEMON_OPTION_ENUMS,
         VLOG_OPTION_ENUMS,
-        STREAM_SSL_OPTION_ENUMS
+        STREAM_SSL_OPTION_ENUMS,
+        REPLAY_OPTION_ENUMS
     };
     static const struct option long_options[] = {
         {"remote", required_argument, NULL, OPT_REMOTE},
@@ -1606,6 +1617,7 @@ parse_options(int argc, char *argv[], struct server *server,
         DAEMON_LONG_OPTIONS,
         VLOG_LONG_OPTIONS,
         STREAM_SSL_LONG_OPTIONS,
+        REPLAY_LONG_OPTIONS,
         {NULL, 0, NULL, 0},
     };
     char *short_options = ovs_cmdl_long_options_to_short_options(long_options);
@@ -1699,6 +1711,7 @@ parse_options(int argc, char *argv[], struct server *server,
 
         DAEMON_OPTION_HANDLERS
         VLOG_OPTION_HANDLERS
+        REPLAY_OPTION_HANDLERS
 
         case '?':
             exit(EXIT_FAILURE);
@@ -1764,6 +1777,7 @@ usage(void)
            "  (PROTOS and CIPHERS may also be db:DB,TABLE,COLUMN)\n");
     daemon_usage();
     vlog_usage();
+    replay_usage();
     printf("\nOther options:\n"
            "  --run COMMAND           run COMMAND as subprocess then exit\n"
            "  --unixctl=SOCKET        override default control socket name\n"

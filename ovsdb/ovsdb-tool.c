@@ -31,6 +31,7 @@
 #include "ovsdb-schema.h"
 #include "ovsdb-types.h"
 #include "row.h"
+#include "server.h"
 #include "shash.h"
 #include "smap.h"
 #include "table.h"
@@ -43,6 +44,11 @@ VLOG_DEFINE_THIS_MODULE(ovsdb_tool);
 
 /* -m, --more: how much "show-log" prints about each record. */
 static int show_log_verbosity;
+
+/* --rbac-role: the role "query" and "transact" run as (NULL: the
+ * superuser, which RBAC never restricts).  The tool has no client identity,
+ * so under a role that RBAC applies to it may read but change nothing. */
+static char *rbac_role;
 
 static const struct ovs_cmdl_command *get_all_commands(void);
 
@@ -113,8 +119,8 @@ parse_options(int argc, char *argv[])
             break;
 
         case OPT_RBAC_ROLE:
-            /* Role-based access control only restricts clients of a
-             * server; an offline tool has nothing to restrict. */
+            free(rbac_role);
+            rbac_role = xstrdup(optarg);
             break;
 
         case 'h':
@@ -167,8 +173,8 @@ usage(void)
     vlog_usage();
     printf("\nOther options:\n"
            "  -m, --more                  increase show-log verbosity\n"
-           "  --rbac-role=ROLE            accepted for compatibility "
-           "(no effect)\n"
+           "  --rbac-role=ROLE            RBAC role for transact and query "
+           "commands\n"
            "  -h, --help                  display this help message\n"
            "  -V, --version               display version information\n");
     exit(EXIT_SUCCESS);
@@ -451,8 +457,15 @@ transact(struct ovs_cmdl_context *ctx, bool read_only)
      * it, so a "wait" that is not satisfied now never will be, and the
      * executor reports it as an error result (as Open vSwitch's tool does)
      * instead of asking us to retry. */
-    json_t *result = ovsdb_execute(db, NULL, request, false, 0, NULL,
+    struct ovsdb_session session;
+    ovsdb_session_init(&session, NULL);
+    ovsdb_session_set_rbac(&session, rbac_role, NULL);
+    json_t *result = ovsdb_execute(db, &session, request, false, 0, NULL,
                                    &durable, &txn);
+    struct ovsdb_lock_waiter **no_waiters;
+    size_t n_no_waiters;
+    ovsdb_session_destroy(&session, &no_waiters, &n_no_waiters);
+    free(no_waiters);
     if (txn) {
         if (read_only) {
             ovsdb_txn_abort(txn);

@@ -12,6 +12,8 @@
 #include "ovsdb/ovsdb.h"
 #include "ovsdb/table-updates.h"
 #include "ovsdb/transaction.h"
+#include "poll-loop.h"
+#include "timeval.h"
 #include "shash.h"
 #include "sset.h"
 #include "util.h"
@@ -22,6 +24,10 @@ VLOG_DEFINE_THIS_MODULE(relay);
 
 static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(5, 5);
 
+/* How long to wait before asking again for a schema the upstream did not
+ * have. */
+#define SCHEMA_RETRY_MSEC 100
+
 enum relay_state {
     RELAY_CONNECTING,           /* Waiting for a connection. */
     RELAY_SCHEMA,               /* Sent get_schema. */
@@ -29,17 +35,23 @@ enum relay_state {
     RELAY_RUNNING               /* Following the upstream. */
 };
 
-/* A transaction forwarded upstream, waiting for its reply. */
+/* A transaction forwarded upstream, waiting for its reply; or, while the
+ * relay is starting, waiting to be sent. */
 struct ovsdb_relay_txn {
     struct hmap_node node;      /* In relay->txns, by hash of REQUEST_ID. */
+    struct ovs_list list_node;  /* In relay->unsent, if not sent yet. */
     struct ovsdb_relay *relay;
-    json_t *request_id;         /* Our id on the upstream session. */
+    json_t *params;             /* Until sent. */
+    json_t *request_id;         /* Our id on the upstream session, once
+                                 * sent. */
     ovsdb_relay_reply_func *cb;
     void *aux;
 };
 
 /* Our request ids are integers (jsonrpc_create_id()); a reply with any
  * other id is not ours. */
+static void relay_txn_send(struct ovsdb_relay_txn *);
+
 static uint32_t
 request_id_hash(const json_t *id)
 {
@@ -53,13 +65,18 @@ struct ovsdb_relay {
     unsigned int seqno;
     enum relay_state state;
     json_t *request_id;         /* Outstanding get_schema or monitor. */
+    long long int retry_schema_at;      /* When to ask again, if no
+                                         * request is outstanding. */
     json_t *monitor_id;         /* ["monid", DB]. */
 
-    struct ovsdb *db;           /* The copy (NULL before the schema). */
+    struct ovsdb *db;           /* The copy. */
+    bool have_schema;           /* DB has the upstream's schema. */
+    bool started;               /* DB has had a complete copy. */
     ovsdb_relay_db_func *db_cb;
     void *db_aux;
 
-    struct hmap txns;           /* Contains struct ovsdb_relay_txn. */
+    struct hmap txns;           /* Sent struct ovsdb_relay_txn. */
+    struct ovs_list unsent;     /* Unsent struct ovsdb_relay_txn. */
 };
 
 bool
@@ -93,27 +110,50 @@ ovsdb_relay_create(const char *db_name, const char *remote,
     r->db_cb = db_cb;
     r->db_aux = db_aux;
     hmap_init(&r->txns);
+    ovs_list_init(&r->unsent);
+
+    /* Until the schema comes, clients find a database without tables,
+     * and their transactions wait for the upstream (see
+     * ovsdb_relay_must_forward()). */
+    r->db = ovsdb_create(ovsdb_schema_create(db_name, "", ""));
+    r->db->relay = r;
     return r;
+}
+
+struct ovsdb *
+ovsdb_relay_get_db(const struct ovsdb_relay *r)
+{
+    return r->db;
 }
 
 static void
 relay_set_connected(struct ovsdb_relay *r, bool connected)
 {
-    if (r->db) {
-        r->db->relay_connected = connected;
-    }
+    r->db->relay_connected = connected;
 }
 
-/* Fails every forwarded transaction: its reply will not come. */
 static void
-relay_fail_txns(struct ovsdb_relay *r)
+relay_txn_fail(struct ovsdb_relay_txn *t)
+{
+    ovsdb_relay_reply_func *cb = t->cb;
+    void *aux = t->aux;
+    ovsdb_relay_txn_cancel(t);
+    cb(aux, NULL);
+}
+
+/* Fails every forwarded transaction whose reply will not come (with ALL,
+ * also those not sent yet). */
+static void
+relay_fail_txns(struct ovsdb_relay *r, bool all)
 {
     struct ovsdb_relay_txn *t;
     HMAP_FOR_EACH_SAFE (t, node, &r->txns) {
-        ovsdb_relay_reply_func *cb = t->cb;
-        void *aux = t->aux;
-        ovsdb_relay_txn_cancel(t);
-        cb(aux, NULL);
+        relay_txn_fail(t);
+    }
+    if (all) {
+        LIST_FOR_EACH_SAFE (t, list_node, &r->unsent) {
+            relay_txn_fail(t);
+        }
     }
 }
 
@@ -121,11 +161,9 @@ void
 ovsdb_relay_destroy(struct ovsdb_relay *r)
 {
     if (r) {
-        relay_fail_txns(r);
+        relay_fail_txns(r, true);
         hmap_destroy(&r->txns);
-        if (r->db) {
-            r->db->relay = NULL;
-        }
+        r->db->relay = NULL;
         json_decref(r->request_id);
         json_decref(r->monitor_id);
         jsonrpc_session_close(r->js);
@@ -156,20 +194,33 @@ relay_send(struct ovsdb_relay *r, const char *method, json_t *params)
 static void
 relay_set_schema(struct ovsdb_relay *r, struct ovsdb_schema *schema)
 {
-    if (r->db && ovsdb_schema_equal(r->db->schema, schema)) {
+    if (r->have_schema && ovsdb_schema_equal(r->db->schema, schema)) {
         ovsdb_schema_destroy(schema);
         return;
     }
     struct ovsdb *old = r->db;
     struct ovsdb *new = ovsdb_create(schema);
-    new->relay = r;
-    ovsdb_monitor_track_history(new);
-    if (old) {
-        old->relay = NULL;
-        VLOG_INFO("%s: schema of %s changed", r->remote, r->db_name);
+    r->started = false;         /* Until the new copy is complete. */
+    if (!r->have_schema) {
+        /* The placeholder has no tables, so nobody can be using any: it
+         * takes the schema in place and clients keep their sessions. */
+        r->have_schema = true;
+        ovsdb_replace(old, new);
+        r->db_cb(r->db_aux, old, old);
+        return;
     }
+    VLOG_INFO("%s: schema of %s changed", r->remote, r->db_name);
+    new->relay = r;
+    new->relay_connected = old->relay_connected;
+    old->relay = NULL;
     r->db = new;
     r->db_cb(r->db_aux, old, new);
+}
+
+bool
+ovsdb_relay_has_schema(const struct ovsdb_relay *r)
+{
+    return r->have_schema;
 }
 
 static void
@@ -251,10 +302,18 @@ relay_handle_reply(struct ovsdb_relay *r, const struct jsonrpc_msg *msg)
     r->request_id = NULL;
     if (msg->type != JSONRPC_REPLY) {
         char *s = json_dumps(msg->error, JSON_COMPACT | JSON_ENCODE_ANY);
-        VLOG_WARN_RL(&rl, "%s: request for %s failed (%s); reconnecting",
+        if (r->state == RELAY_SCHEMA) {
+            /* The upstream does not have the database (yet: a relay that
+             * is starting itself, say).  Ask again soon. */
+            VLOG_DBG("%s: get_schema for %s failed (%s); retrying",
                      r->remote, r->db_name, s ? s : "");
+            r->retry_schema_at = time_msec() + SCHEMA_RETRY_MSEC;
+        } else {
+            VLOG_WARN_RL(&rl, "%s: request for %s failed (%s); "
+                         "reconnecting", r->remote, r->db_name, s ? s : "");
+            jsonrpc_session_force_reconnect(r->js);
+        }
         free(s);
-        jsonrpc_session_force_reconnect(r->js);
         return;
     }
 
@@ -279,8 +338,17 @@ relay_handle_reply(struct ovsdb_relay *r, const struct jsonrpc_msg *msg)
         const char *last_id = json_string_value(json_array_get(result, 1));
         relay_apply(r, json_array_get(result, 2), last_id, !found);
         r->state = RELAY_RUNNING;
+        r->started = true;
         relay_set_connected(r, true);
     }
+}
+
+static void
+relay_request_schema(struct ovsdb_relay *r)
+{
+    json_t *params = json_array();
+    json_array_append_new(params, json_string(r->db_name));
+    r->request_id = relay_send(r, "get_schema", params);
 }
 
 void
@@ -293,15 +361,23 @@ ovsdb_relay_run(struct ovsdb_relay *r)
         r->seqno = seqno;
         json_decref(r->request_id);
         r->request_id = NULL;
-        relay_fail_txns(r);
+        relay_fail_txns(r, false);
         relay_set_connected(r, false);
         r->state = RELAY_CONNECTING;
     }
+    if (r->state == RELAY_SCHEMA && !r->request_id
+        && time_msec() >= r->retry_schema_at) {
+        relay_request_schema(r);
+    }
     if (r->state == RELAY_CONNECTING && jsonrpc_session_is_connected(r->js)) {
-        json_t *params = json_array();
-        json_array_append_new(params, json_string(r->db_name));
-        r->request_id = relay_send(r, "get_schema", params);
+        relay_request_schema(r);
         r->state = RELAY_SCHEMA;
+
+        struct ovsdb_relay_txn *t;
+        LIST_FOR_EACH_SAFE (t, list_node, &r->unsent) {
+            ovs_list_remove(&t->list_node);
+            relay_txn_send(t);
+        }
     }
 
     for (int i = 0; i < 50; i++) {
@@ -330,11 +406,17 @@ ovsdb_relay_wait(struct ovsdb_relay *r)
 {
     jsonrpc_session_wait(r->js);
     jsonrpc_session_recv_wait(r->js);
+    if (r->state == RELAY_SCHEMA && !r->request_id) {
+        poll_timer_wait_until(r->retry_schema_at);
+    }
 }
 
 bool
-ovsdb_relay_must_forward(const json_t *params)
+ovsdb_relay_must_forward(const struct ovsdb_relay *r, const json_t *params)
 {
+    if (!r->started) {
+        return true;            /* No copy yet: the upstream answers all. */
+    }
     static const char *const read_only_ops[] = {
         "select", "wait", "comment", "assert", "abort", "commit",
     };
@@ -356,19 +438,34 @@ ovsdb_relay_must_forward(const json_t *params)
     return false;
 }
 
+static void
+relay_txn_send(struct ovsdb_relay_txn *t)
+{
+    struct ovsdb_relay *r = t->relay;
+    t->request_id = relay_send(r, "transact", t->params);
+    t->params = NULL;
+    hmap_insert(&r->txns, &t->node, request_id_hash(t->request_id));
+}
+
 struct ovsdb_relay_txn *
 ovsdb_relay_forward(struct ovsdb_relay *r, const json_t *params,
                     ovsdb_relay_reply_func *cb, void *aux)
 {
-    if (r->state != RELAY_RUNNING) {
+    bool connected = r->state != RELAY_CONNECTING;
+    if (!connected && r->started) {
         return NULL;
     }
     struct ovsdb_relay_txn *t = xzalloc(sizeof *t);
     t->relay = r;
     t->cb = cb;
     t->aux = aux;
-    t->request_id = relay_send(r, "transact", json_incref((json_t *) params));
-    hmap_insert(&r->txns, &t->node, request_id_hash(t->request_id));
+    t->params = json_incref((json_t *) params);
+    if (connected) {
+        relay_txn_send(t);
+    } else {
+        /* Still starting: sent as soon as the connection is up. */
+        ovs_list_push_back(&r->unsent, &t->list_node);
+    }
     return t;
 }
 
@@ -376,8 +473,13 @@ void
 ovsdb_relay_txn_cancel(struct ovsdb_relay_txn *t)
 {
     if (t) {
-        hmap_remove(&t->relay->txns, &t->node);
-        json_decref(t->request_id);
+        if (t->request_id) {
+            hmap_remove(&t->relay->txns, &t->node);
+            json_decref(t->request_id);
+        } else {
+            ovs_list_remove(&t->list_node);
+            json_decref(t->params);
+        }
         free(t);
     }
 }

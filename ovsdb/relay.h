@@ -40,18 +40,29 @@ struct ovsdb;
 bool ovsdb_relay_parse_target(const char *target, char **db_name,
                               char **remote);
 
-/* Called when the relay has a (new) database to serve: NEW_DB, created by
- * the relay from the upstream's schema, replaces OLD_DB (NULL the first
- * time), which the callee stops serving and destroys.  The callee owns
- * NEW_DB from then on. */
+/* Called when the relay's database changed schema.  Usually NEW_DB, created
+ * by the relay from the upstream's new schema, replaces OLD_DB, which the
+ * callee stops serving and destroys; the callee owns NEW_DB from then on.
+ * The first schema, though, goes into the placeholder in place: then
+ * NEW_DB == OLD_DB, and only what describes it (_Server) needs updating. */
 typedef void ovsdb_relay_db_func(void *aux, struct ovsdb *old_db,
                                  struct ovsdb *new_db);
 
+/* Creates a relay, with a first database for the caller to serve (and own)
+ * at once, ovsdb_relay_get_db(): it has DB_NAME's name but no tables
+ * until the upstream's schema replaces it through DB_FUNC.  Meanwhile every
+ * transaction on it is forwarded, held until the connection is up, so a
+ * client that comes early waits instead of failing. */
 struct ovsdb_relay *ovsdb_relay_create(const char *db_name,
                                        const char *remote,
                                        ovsdb_relay_db_func *, void *aux);
-/* Stops relaying.  The database (if any) stays the callee's, with
- * db->relay cleared: it becomes an ordinary in-memory database. */
+struct ovsdb *ovsdb_relay_get_db(const struct ovsdb_relay *);
+/* False while the relay's database is the placeholder: then it cannot
+ * describe itself ("get_schema" waits for the schema; a relay below that
+ * got an error anyway asks again a little later). */
+bool ovsdb_relay_has_schema(const struct ovsdb_relay *);
+/* Stops relaying.  The database stays the caller's, with db->relay
+ * cleared: it becomes an ordinary in-memory database. */
 void ovsdb_relay_destroy(struct ovsdb_relay *);
 
 void ovsdb_relay_run(struct ovsdb_relay *);
@@ -60,13 +71,16 @@ void ovsdb_relay_wait(struct ovsdb_relay *);
 const char *ovsdb_relay_get_remote(const struct ovsdb_relay *);
 
 /* Whether a "transact" request with PARAMS must go to the upstream server
- * (it may change the database) rather than run on the copy. */
-bool ovsdb_relay_must_forward(const json_t *params);
+ * (it may change the database, or the relay has no copy yet) rather than
+ * run on the copy. */
+bool ovsdb_relay_must_forward(const struct ovsdb_relay *,
+                              const json_t *params);
 
 /* Forwarding.  REPLY_CB(AUX, REPLY) is called exactly once, unless the
  * forwarded transaction is cancelled first: with the upstream's reply, or
  * with NULL if the connection went down before it came.  Returns NULL (and
- * never calls REPLY_CB) if the relay is not following its upstream now. */
+ * never calls REPLY_CB) if the relay lost its upstream (a relay still
+ * starting holds the transaction until it connects). */
 typedef void ovsdb_relay_reply_func(void *aux, const struct jsonrpc_msg *);
 struct ovsdb_relay_txn *ovsdb_relay_forward(struct ovsdb_relay *,
                                             const json_t *params,

@@ -33,6 +33,25 @@ ovsdb_session_init(struct ovsdb_session *session,
 {
     session->server = server;
     hmap_init(&session->waiters);
+    session->rbac_role = NULL;
+    session->rbac_id = NULL;
+}
+
+static void
+replace_string(char **dst, const char *src)
+{
+    if (!*dst || !src || strcmp(*dst, src)) {
+        free(*dst);
+        *dst = src ? xstrdup(src) : NULL;
+    }
+}
+
+void
+ovsdb_session_set_rbac(struct ovsdb_session *session, const char *role,
+                       const char *id)
+{
+    replace_string(&session->rbac_role, role);
+    replace_string(&session->rbac_id, id);
 }
 
 void
@@ -54,6 +73,9 @@ ovsdb_session_destroy(struct ovsdb_session *session,
         }
     }
     hmap_destroy(&session->waiters);
+    free(session->rbac_role);
+    free(session->rbac_id);
+    session->rbac_role = session->rbac_id = NULL;
 
     *new_owners = owners;
     *n_new_owners = n;

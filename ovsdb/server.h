@@ -16,6 +16,11 @@
  * or lost a lock; sending notifications is the JSON-RPC layer's job.  The
  * transaction executor asks ovsdb_session_holds_lock() for "assert".
  *
+ * A session also says who its client is, for role-based access control
+ * (rbac.h): the role of the remote it came through and the client's
+ * identity (its TLS certificate's common name), both NULL until
+ * ovsdb_session_set_rbac() sets them.
+ *
  * Ownership: the JSON-RPC layer embeds a struct ovsdb_session in each of
  * its sessions and owns it.  A struct ovsdb_lock_server owns its locks; a
  * lock exists while some session waits for it.  Waiter records belong to
@@ -38,6 +43,8 @@ struct ovsdb_lock_server {
 struct ovsdb_session {
     struct ovsdb_lock_server *server;
     struct hmap waiters;        /* struct ovsdb_lock_waiter, by lock name. */
+    char *rbac_role;            /* Owned, NULL if none. */
+    char *rbac_id;              /* Owned, NULL if none. */
 };
 
 struct ovsdb_lock {
@@ -63,6 +70,10 @@ void ovsdb_lock_server_init(struct ovsdb_lock_server *);
 void ovsdb_lock_server_destroy(struct ovsdb_lock_server *);
 
 void ovsdb_session_init(struct ovsdb_session *, struct ovsdb_lock_server *);
+/* Sets the session's RBAC role and client identity (copied; NULL for
+ * none). */
+void ovsdb_session_set_rbac(struct ovsdb_session *, const char *role,
+                            const char *id);
 /* Releases every lock SESSION holds or waits for.  The waiters that come to
  * own a lock by that are returned in *NEW_OWNERS, an array of *N_NEW_OWNERS
  * elements that the caller notifies with "locked" and then free()s. */

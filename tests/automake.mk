@@ -94,6 +94,12 @@ check_PROGRAMS += tests/test-jsonrpc
 tests_test_jsonrpc_SOURCES = tests/test-jsonrpc.c
 tests_test_jsonrpc_LDADD = $(OVS_LIBS)
 
+# Unit suite: stream record/replay.
+UNIT_TESTS += tests/unit/test-replay
+tests_unit_test_replay_SOURCES = tests/unit/test-replay.c
+tests_unit_test_replay_CFLAGS = $(UNIT_TEST_FLAGS)
+tests_unit_test_replay_LDADD = $(UNIT_TEST_LIBS)
+
 # Unit suites: unixctl, daemon support, directories.
 UNIT_TESTS += \
 	tests/unit/test-unixctl \
@@ -137,7 +143,8 @@ tests_unit_test_ovsdb_schema_LDADD = $(UNIT_TEST_LIBS)
 UNIT_TESTS += \
 	tests/unit/test-ovsdb-engine \
 	tests/unit/test-ovsdb-condition \
-	tests/unit/test-ovsdb-execution
+	tests/unit/test-ovsdb-execution \
+	tests/unit/test-ovsdb-rbac
 tests_unit_test_ovsdb_engine_SOURCES = tests/unit/test-ovsdb-engine.c
 tests_unit_test_ovsdb_engine_CFLAGS = $(UNIT_TEST_FLAGS) -I$(top_srcdir)/ovsdb
 tests_unit_test_ovsdb_engine_LDADD = ovsdb/libovsdb.a $(UNIT_TEST_LIBS)
@@ -147,6 +154,9 @@ tests_unit_test_ovsdb_condition_LDADD = ovsdb/libovsdb.a $(UNIT_TEST_LIBS)
 tests_unit_test_ovsdb_execution_SOURCES = tests/unit/test-ovsdb-execution.c
 tests_unit_test_ovsdb_execution_CFLAGS = $(UNIT_TEST_FLAGS) -I$(top_srcdir)/ovsdb
 tests_unit_test_ovsdb_execution_LDADD = ovsdb/libovsdb.a $(UNIT_TEST_LIBS)
+tests_unit_test_ovsdb_rbac_SOURCES = tests/unit/test-ovsdb-rbac.c
+tests_unit_test_ovsdb_rbac_CFLAGS = $(UNIT_TEST_FLAGS) -I$(top_srcdir)/ovsdb
+tests_unit_test_ovsdb_rbac_LDADD = ovsdb/libovsdb.a $(UNIT_TEST_LIBS)
 
 # Unit suites: OVSDB storage (log format, database files).
 UNIT_TESTS += \
@@ -181,6 +191,53 @@ tests_unit_test_netdev_SOURCES = tests/unit/test-netdev.c
 tests_unit_test_netdev_CFLAGS = $(UNIT_TEST_FLAGS)
 tests_unit_test_netdev_LDADD = $(UNIT_TEST_LIBS)
 
+# Unit suites: datapath packets, flow extraction, datapath flow syntax and
+# action execution.
+UNIT_TESTS += \
+	tests/unit/test-dp-packet \
+	tests/unit/test-flow-extract \
+	tests/unit/test-odp-util \
+	tests/unit/test-odp-execute
+tests_unit_test_odp_execute_SOURCES = tests/unit/test-odp-execute.c
+tests_unit_test_odp_execute_CFLAGS = $(UNIT_TEST_FLAGS)
+tests_unit_test_odp_execute_LDADD = $(UNIT_TEST_LIBS)
+tests_unit_test_odp_util_SOURCES = tests/unit/test-odp-util.c
+tests_unit_test_odp_util_CFLAGS = $(UNIT_TEST_FLAGS)
+tests_unit_test_odp_util_LDADD = $(UNIT_TEST_LIBS)
+tests_unit_test_flow_extract_SOURCES = tests/unit/test-flow-extract.c
+tests_unit_test_flow_extract_CFLAGS = $(UNIT_TEST_FLAGS)
+tests_unit_test_flow_extract_LDADD = $(UNIT_TEST_LIBS)
+tests_unit_test_dp_packet_SOURCES = tests/unit/test-dp-packet.c
+tests_unit_test_dp_packet_CFLAGS = $(UNIT_TEST_FLAGS)
+tests_unit_test_dp_packet_LDADD = $(UNIT_TEST_LIBS)
+
+# Unit suites: the OpenFlow classifier (random rule sets, ClassBench,
+# concurrent lookups).
+UNIT_TESTS += \
+	tests/unit/test-classifier \
+	tests/unit/test-classifier-classbench
+tests_unit_test_classifier_SOURCES = tests/unit/test-classifier.c
+tests_unit_test_classifier_CFLAGS = $(UNIT_TEST_FLAGS)
+tests_unit_test_classifier_LDADD = $(UNIT_TEST_LIBS)
+tests_unit_test_classifier_classbench_SOURCES = \
+	tests/unit/test-classifier-classbench.c
+tests_unit_test_classifier_classbench_CPPFLAGS = $(AM_CPPFLAGS) \
+	-I$(top_srcdir)/bench \
+	-DCLASSBENCH_DIR='"$(abs_top_srcdir)/../shared/classbench"'
+tests_unit_test_classifier_classbench_CFLAGS = $(UNIT_TEST_FLAGS)
+tests_unit_test_classifier_classbench_LDADD = bench/libclassbench.a \
+	$(UNIT_TEST_LIBS)
+UNIT_TESTS += tests/unit/test-classifier-threads
+tests_unit_test_classifier_threads_SOURCES = tests/unit/test-classifier-threads.c
+tests_unit_test_classifier_threads_CFLAGS = $(UNIT_TEST_FLAGS)
+tests_unit_test_classifier_threads_LDADD = $(UNIT_TEST_LIBS)
+
+# Suites with threads that "make check-tsan" runs in a ThreadSanitizer
+# build (configure --enable-tsan; utilities/setup.sh does it in CI).
+TSAN_TESTS = tests/unit/test-classifier-threads \
+	tests/unit/test-dpif-channel \
+	tests/unit/test-dpif-netdev
+
 # Unit suite: ovs-vswitchd's OpenFlow port numbers.
 UNIT_TESTS += tests/unit/test-ofport-numbers
 tests_unit_test_ofport_numbers_SOURCES = \
@@ -189,10 +246,33 @@ tests_unit_test_ofport_numbers_SOURCES = \
 tests_unit_test_ofport_numbers_CFLAGS = $(UNIT_TEST_FLAGS)
 tests_unit_test_ofport_numbers_LDADD = $(UNIT_TEST_LIBS)
 
+# Unit suites: the userspace datapath.
+UNIT_TESTS += \
+	tests/unit/test-dpcls \
+	tests/unit/test-dpif-channel \
+	tests/unit/test-dpif-netdev
+tests_unit_test_dpif_netdev_SOURCES = tests/unit/test-dpif-netdev.c
+tests_unit_test_dpif_netdev_CFLAGS = $(UNIT_TEST_FLAGS)
+tests_unit_test_dpif_netdev_LDADD = $(UNIT_TEST_LIBS)
+tests_unit_test_dpcls_SOURCES = tests/unit/test-dpcls.c
+tests_unit_test_dpcls_CFLAGS = $(UNIT_TEST_FLAGS)
+tests_unit_test_dpcls_LDADD = $(UNIT_TEST_LIBS)
+tests_unit_test_dpif_channel_SOURCES = tests/unit/test-dpif-channel.c
+tests_unit_test_dpif_channel_CFLAGS = $(UNIT_TEST_FLAGS)
+tests_unit_test_dpif_channel_LDADD = $(UNIT_TEST_LIBS)
+
 check_PROGRAMS += $(UNIT_TESTS)
 TESTS += $(UNIT_TESTS)
 
 # Helper programs the autotest suite runs (check_PROGRAMS += ...).
+check_PROGRAMS += tests/test-pcap
+tests_test_pcap_SOURCES = tests/test-pcap.c
+tests_test_pcap_LDADD = $(OVS_LIBS)
+# The datapath flow and action syntax from the command line
+# (tests/datapath-parse.at).
+check_PROGRAMS += tests/test-odp
+tests_test_odp_SOURCES = tests/test-odp.c
+tests_test_odp_LDADD = $(OVS_LIBS)
 
 # Autotest suite.
 TESTSUITE_AT = \
@@ -211,9 +291,13 @@ TESTSUITE_AT = \
 	tests/ovsdb-server-main.at \
 	tests/ovsdb-replication.at \
 	tests/ovsdb-relay.at \
+	tests/ovsdb-rbac.at \
+	tests/ovsdb-replay.at \
 	tests/ovs-vsctl.at \
 	tests/stream-ssl.at \
 	tests/vswitchd.at \
+	tests/datapath.at \
+	tests/datapath-parse.at \
 	tests/bench.at
 TESTSUITE = $(srcdir)/tests/testsuite
 AUTOM4TE = autom4te
@@ -251,6 +335,16 @@ check-valgrind: $(UNIT_TESTS)
 	    --errors-for-leak-kinds=definite,indirect,possible --error-exitcode=1 ./$$t >/dev/null; \
 	done; echo "valgrind: no errors in $(words $(UNIT_TESTS)) unit suites"
 .PHONY: check-valgrind
+
+# The threaded suites under ThreadSanitizer: any data race fails.
+check-tsan: $(TSAN_TESTS)
+	@set -e; if test "$(enable_tsan)" != yes; then \
+	  echo "check-tsan: configure with --enable-tsan first" >&2; exit 1; fi; \
+	for t in $(TSAN_TESTS); do \
+	  echo "tsan $$t"; \
+	  CK_FORK=no TSAN_OPTIONS="halt_on_error=1 exitcode=66" ./$$t >/dev/null; \
+	done; echo "tsan: no data races in $(words $(TSAN_TESTS)) suites"
+.PHONY: check-tsan
 
 # IDL tests: the C IDL over code generated from tests/idltest.ovsschema
 # (test-ovsdb-idl, driven by tests/ovsdb-idl.at), the generated Open_vSwitch

@@ -15,3 +15,9 @@ utilities_ovs_vsctl_SOURCES = \
 	utilities/vsctl-dp.c
 utilities_ovs_vsctl_LDADD = $(OVSREC_LIBS)
 $(utilities_ovs_vsctl_OBJECTS): vswitchd/vswitch-idl.h
+
+# ovs-dpctl: a thin client of the dpctl/* commands of the daemon holding
+# the datapaths.
+bin_PROGRAMS += utilities/ovs-dpctl
+utilities_ovs_dpctl_SOURCES = utilities/ovs-dpctl.c
+utilities_ovs_dpctl_LDADD = $(OVS_LIBS)

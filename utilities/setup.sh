@@ -6,10 +6,14 @@
 #   setup.sh check     install what is missing, build, run every test
 #   setup.sh deps      only install the build and test dependencies
 #   setup.sh build     only (re)build
+#   setup.sh fuzz      install clang and libFuzzer (only this needs them),
+#                      build the fuzz targets in ./_build-fuzz and run each
+#                      for FUZZ_SECONDS (default 60) on a copy of its corpus
 #
 # Environment: SANITIZE=yes builds with ASan+UBSan, WERROR=yes turns warnings
 # into errors, VALGRIND=yes also runs the unit suites under valgrind (in a
-# separate build without sanitizers), BUILD_DIR overrides ./_build,
+# separate build without sanitizers) and the threaded suites under
+# ThreadSanitizer (a third build, make check-tsan), BUILD_DIR overrides ./_build,
 # TESTSUITEFLAGS is passed to the autotest suite (e.g. -j2 or -k keyword).
 set -euo pipefail
 
@@ -20,7 +24,8 @@ jobs=$(nproc 2>/dev/null || echo 2)
 # Debian packages the build and the tests need.
 PACKAGES="build-essential autoconf automake libtool pkg-config
           libevent-dev libjansson-dev libssl-dev check
-          openssl python3 valgrind procps"
+          openssl python3 valgrind procps
+          iproute2 iputils-ping ethtool"
 
 # Test peers, never used by the product: Open vSwitch 3.1's own tools for the
 # interoperability tests, and the Python "ovs" library (from PyPI, in a
@@ -84,7 +89,8 @@ configure_flags() {
     echo "${flags[@]:-}"
 }
 
-build_in() {
+# configure_in DIR FLAGS...: (re)configures a build directory.
+configure_in() {
     local dir=$1; shift
     if [ ! -x "$top/configure" ] || [ "$top/configure.ac" -nt "$top/configure" ]; then
         (cd "$top" && ./boot.sh >/dev/null 2>&1) || { echo "setup: boot.sh failed" >&2; exit 1; }
@@ -96,7 +102,11 @@ build_in() {
         (cd "$dir" && "$top/configure" -q $want) || { echo "setup: configure failed" >&2; exit 1; }
         echo "$want" > "$dir/.setup-flags"
     fi
-    make -C "$dir" -s -j"$jobs"
+}
+
+build_in() {
+    configure_in "$@"
+    make -C "$1" -s -j"$jobs"
 }
 
 build() {
@@ -147,6 +157,35 @@ Stop it with:
 MSG
 }
 
+# The fuzz build's own dependencies: never part of the default build.
+FUZZ_PACKAGES="clang libclang-rt-14-dev"
+
+run_fuzz() {
+    local missing=()
+    for p in $FUZZ_PACKAGES; do
+        dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" \
+            || missing+=("$p")
+    done
+    if [ ${#missing[@]} -gt 0 ]; then
+        echo "setup: installing ${missing[*]} for the fuzz build"
+        export DEBIAN_FRONTEND=noninteractive
+        as_root apt-get update -qq
+        as_root apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+    fi
+    local dir=${FUZZ_BUILD_DIR:-$top/_build-fuzz}
+    CC=clang build_in "$dir" --enable-fuzz
+    local seconds=${FUZZ_SECONDS:-60}
+    for target in ${FUZZ_TARGETS:-flow-extract odp-syntax}; do
+        local work="$dir/fuzz-work/$target"
+        mkdir -p "$work/corpus" "$work/artifacts"
+        cp -n "$top/tests/fuzz/corpus/$target"/* "$work/corpus/" 2>/dev/null || true
+        echo "setup: fuzzing $target for ${seconds}s (corpus $work/corpus)"
+        (cd "$work" && "$dir/tests/fuzz/fuzz-$target" -max_total_time="$seconds" \
+            -artifact_prefix="$work/artifacts/" -print_final_stats=1 \
+            -dict="$top/tests/fuzz/$target.dict" corpus 2>&1 | tail -n 20) || return 1
+    done
+}
+
 run_checks() {
     local status=0
     make -C "$build_dir" -j"$jobs" check TESTSUITEFLAGS="${TESTSUITEFLAGS:--j$jobs}" || status=$?
@@ -161,6 +200,11 @@ run_checks() {
         local vg_dir=$build_dir-valgrind
         build_in "$vg_dir" $([ "${WERROR:-no}" = yes ] && echo --enable-werror)
         make -C "$vg_dir" -s -j"$jobs" check-valgrind
+        # The threaded suites (TSAN_TESTS) under ThreadSanitizer, in a build
+        # of their own that compiles only what they need.
+        local tsan_dir=$build_dir-tsan
+        configure_in "$tsan_dir" --enable-tsan $([ "${WERROR:-no}" = yes ] && echo --enable-werror)
+        make -C "$tsan_dir" -s -j"$jobs" check-tsan
     fi
 }
 
@@ -169,5 +213,6 @@ case "${1:-}" in
     build) install_deps; build ;;
     sandbox) install_deps; build; start_sandbox ;;
     check) install_deps; install_peers; build; run_checks ;;
-    *) echo "usage: $0 sandbox|check|deps|build" >&2; exit 2 ;;
+    fuzz) install_deps; run_fuzz ;;
+    *) echo "usage: $0 sandbox|check|deps|build|fuzz" >&2; exit 2 ;;
 esac

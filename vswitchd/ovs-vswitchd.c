@@ -18,6 +18,8 @@
 #include "command-line.h"
 #include "coverage.h"
 #include "daemon.h"
+#include "dpctl.h"
+#include "upcall-sink.h"
 #include "dirs.h"
 #include "fatal-signal.h"
 #include "netdev.h"
@@ -168,6 +170,10 @@ main(int argc, char *argv[])
         exit(EXIT_FAILURE);
     }
     unixctl_command_register("exit", "[--cleanup]", 0, 1, exit_cb, NULL);
+    /* Datapaths made with dpctl/add-dp live in this process (the bridges
+     * get theirs with ofproto). */
+    dpctl_unixctl_register();
+    upcall_sink_register_commands();
 
     vlog_log_start_banner(THIS_MODULE);
     bridge_init(remote);
@@ -179,12 +185,15 @@ main(int argc, char *argv[])
     while (!exiting) {
         fatal_signal_run();
         bridge_run();
+        netdev_run();
+        dpctl_run();
         unixctl_server_run(unixctl);
         timeval_run();
         coverage_run();
 
         fatal_signal_wait();
         bridge_wait();
+        netdev_wait();
         unixctl_server_wait(unixctl);
         timeval_wait();
         if (exiting) {
@@ -193,6 +202,8 @@ main(int argc, char *argv[])
         poll_block();
     }
 
+    upcall_sink_exit();
+    dpctl_exit();
     bridge_exit(cleanup);
     unixctl_server_destroy(unixctl);
     /* Lets libevent finish freeing the closed connections. */

@@ -5,6 +5,18 @@
 
 #include <check.h>
 #include "ovsdb-error.h"
+#include "util.h"
+#if __has_include(<valgrind/valgrind.h>)
+#include <valgrind/valgrind.h>
+#else
+#define RUNNING_ON_VALGRIND 0
+#endif
+
+size_t
+check_iterations(size_t n, size_t divisor)
+{
+    return RUNNING_ON_VALGRIND ? MAX(n / divisor, 1) : n;
+}
 
 json_t *
 check_json_parse(const char *s)

@@ -6,14 +6,7 @@
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define CHECK(COND)                                                     \
-    do {                                                                \
-        if (!(COND)) {                                                  \
-            ck_abort_msg("%s:%d: check failed: %s",                     \
-                         __FILE__, __LINE__, #COND);                    \
-        }                                                               \
-    } while (0)
+#include "check-util.h"
 
 /* A flow with a few random nonzero words, as real flows are sparse. */
 static void

@@ -6,16 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* Reports only failures: Check records every passing ck_assert*() through
- * the test runner, which is slow inside large loops. */
-#define CHECK(COND)                                                     \
-    do {                                                                \
-        if (!(COND)) {                                                  \
-            ck_abort_msg("%s:%d: check failed: %s",                     \
-                         __FILE__, __LINE__, #COND);                    \
-        }                                                               \
-    } while (0)
+#include "check-util.h"
 
 static int
 popcount32(uint32_t x)

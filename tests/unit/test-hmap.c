@@ -5,18 +5,9 @@
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
+#include "check-util.h"
 #include "hash.h"
 
-/* Check's ck_assert*() records every passing check through the test
- * runner, which makes assertions inside large loops slow; these report
- * only failures. */
-#define CHECK(COND)                                                     \
-    do {                                                                \
-        if (!(COND)) {                                                  \
-            ck_abort_msg("%s:%d: check failed: %s",                     \
-                         __FILE__, __LINE__, #COND);                    \
-        }                                                               \
-    } while (0)
 #define CHECK_EQ(A, B) CHECK((A) == (B))
 
 struct element {

@@ -420,8 +420,9 @@ START_TEST(test_options)
     ck_assert_int_eq(netdev_set_config(a, NULL, &err), 0);
     ck_assert_ptr_null(err);
 
-    /* Any option is unknown to a dummy; the message names the device and
-     * the (first, in sorted order) key. */
+    /* A dummy knows only its capture options (pcap, rx_pcap, tx_pcap);
+     * the message names the device and the (first, in sorted order)
+     * unknown key. */
     smap_add(&options, "zeta", "1");
     smap_add(&options, "peer", "p1");
     ck_assert_int_eq(netdev_set_config(a, &options, &err), EINVAL);

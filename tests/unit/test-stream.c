@@ -272,6 +272,8 @@ START_TEST(test_tcp_round_trip)
     ck_assert_ptr_nonnull(stream_get_peer_name(server));
     char *client_port = xasprintf("tcp:%s", stream_get_peer_name(server));
     ck_assert_str_eq(stream_get_name(server), client_port);
+    /* Plain TCP proves nothing about who is on the other end. */
+    ck_assert_ptr_null(stream_get_peer_id(server));
     check_round_trip(client, server);
 
     stream_close(server);
@@ -710,6 +712,10 @@ START_TEST(test_ssl_round_trip_and_wrong_ca)
     handshake(client, server, &client_error, &server_error);
     ck_assert_int_eq(client_error, 0);
     ck_assert_int_eq(server_error, 0);
+    /* Each side knows the other by its certificate's common name (both
+     * certificates are the same one here). */
+    ck_assert_str_eq(stream_get_peer_id(server), "switch");
+    ck_assert_str_eq(stream_get_peer_id(client), "switch");
     char buf[5];
     recv_exactly(server, buf, 5);
     ck_assert(!memcmp(buf, "early", 5));

@@ -1,0 +1,69 @@
+/* bench/udp-blast ADDR PORT SECONDS: sends UDP datagrams of 18 payload
+ * bytes (64-byte Ethernet frames on the wire, FCS included) to ADDR:PORT
+ * as fast as sendmmsg() allows for SECONDS, then prints the number sent.
+ * A load generator for bench/datapath.sh, run inside a network namespace
+ * the benchmark made. */
+#include <config.h>
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+#include "util.h"
+
+int
+main(int argc, char *argv[])
+{
+    set_program_name(argv[0]);
+    if (argc != 4) {
+        ovs_fatal(0, "usage: %s ADDR PORT SECONDS", argv[0]);
+    }
+    struct sockaddr_in sin = { .sin_family = AF_INET,
+                               .sin_port = htons(atoi(argv[2])) };
+    if (inet_pton(AF_INET, argv[1], &sin.sin_addr) != 1) {
+        ovs_fatal(0, "%s: not an IPv4 address", argv[1]);
+    }
+    int fd = socket(AF_INET, SOCK_DGRAM, 0);
+    if (fd < 0 || connect(fd, (struct sockaddr *) &sin, sizeof sin) < 0) {
+        ovs_fatal(errno, "socket");
+    }
+
+    enum { BATCH = 32 };
+    char payload[18] = "ovsng-udp-blast";
+    struct iovec iov = { payload, sizeof payload };
+    struct mmsghdr msgs[BATCH];
+    memset(msgs, 0, sizeof msgs);
+    for (int i = 0; i < BATCH; i++) {
+        msgs[i].msg_hdr.msg_iov = &iov;
+        msgs[i].msg_hdr.msg_iovlen = 1;
+    }
+
+    struct timespec start, now;
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    double seconds = atof(argv[3]);
+    uint64_t sent = 0;
+    for (;;) {
+        int n = sendmmsg(fd, msgs, BATCH, 0);
+        if (n > 0) {
+            sent += n;
+        } else if (n < 0 && errno != ENOBUFS && errno != EAGAIN
+                   && errno != ECONNREFUSED) {
+            ovs_fatal(errno, "sendmmsg");
+        }
+        if (sent % 4096 < BATCH) {
+            clock_gettime(CLOCK_MONOTONIC, &now);
+            if (now.tv_sec - start.tv_sec
+                + (now.tv_nsec - start.tv_nsec) / 1e9 >= seconds) {
+                break;
+            }
+        }
+    }
+    printf("%"PRIu64"\n", sent);
+    return 0;
+}

@@ -1,0 +1,785 @@
+#include <config.h>
+#include "dpctl.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include "dp-epoch.h"
+#include "dpif.h"
+#include "dynamic-string.h"
+#include "netdev.h"
+#include "odp-util.h"
+#include "ofpbuf.h"
+#include "smap.h"
+#include "sset.h"
+#include "timeval.h"
+#include "unixctl.h"
+#include "util.h"
+
+/* Options that come before a command's arguments. */
+struct dpctl_opts {
+    bool statistics;            /* -s, --statistics */
+    bool more;                  /* -m, --more */
+    bool clear;                 /* --clear */
+    bool may_create;            /* --may-create */
+};
+
+/* Splits "[TYPE@]NAME". */
+static void
+parse_dp_name(const char *s, char **name, char **type)
+{
+    const char *at = strchr(s, '@');
+    if (at) {
+        *type = xmemdup0(s, at - s);
+        *name = xstrdup(at + 1);
+    } else {
+        *type = xstrdup("netdev");
+        *name = xstrdup(s);
+    }
+}
+
+static char *
+open_dp(const char *s, struct dpif **dpifp)
+{
+    char *name, *type;
+    parse_dp_name(s, &name, &type);
+    int error = dpif_open(name, type, dpifp);
+    char *msg = error ? xasprintf("opening datapath %s failed (%s)", s,
+                                  ovs_strerror(error))
+                      : NULL;
+    free(name);
+    free(type);
+    return msg;
+}
+
+/* Opens the only datapath there is. */
+static char *
+open_only_dp(struct dpif **dpifp)
+{
+    struct sset types = SSET_INITIALIZER(&types);
+    struct sset names = SSET_INITIALIZER(&names);
+    char *type_found = NULL, *name_found = NULL;
+    size_t n = 0;
+
+    dpif_enumerate_types(&types);
+    const char *type;
+    SSET_FOR_EACH (type, &types) {
+        sset_clear(&names);
+        dpif_enumerate(type, &names);
+        const char *name;
+        SSET_FOR_EACH (name, &names) {
+            if (!n++) {
+                type_found = xstrdup(type);
+                name_found = xstrdup(name);
+            }
+        }
+    }
+    sset_destroy(&types);
+    sset_destroy(&names);
+
+    char *error = NULL;
+    if (n != 1) {
+        error = xasprintf(n ? "multiple datapaths, specify one"
+                            : "no datapaths exist");
+    } else {
+        int e = dpif_open(name_found, type_found, dpifp);
+        if (e) {
+            error = xasprintf("opening datapath failed (%s)",
+                              ovs_strerror(e));
+        }
+    }
+    free(type_found);
+    free(name_found);
+    return error;
+}
+
+/* If there are more than MIN_ARGS arguments left, the first names the
+ * datapath and is consumed; else the only datapath is used. */
+static char *
+open_dp_arg(int *argc, const char ***argv, int min_args, struct dpif **dpifp)
+{
+    if (*argc > min_args) {
+        char *error = open_dp((*argv)[0], dpifp);
+        (*argc)--;
+        (*argv)++;
+        return error;
+    }
+    return open_only_dp(dpifp);
+}
+
+/* Port names for the flow syntax. */
+static const char *
+port_name_of(void *dpif_, uint32_t port_no)
+{
+    /* Not used: ovs-dpctl prints port numbers, as Open vSwitch's does
+     * unless asked for names. */
+    (void) dpif_;
+    (void) port_no;
+    return NULL;
+}
+
+static bool
+port_number_of(void *dpif_, const char *name, uint32_t *port_no)
+{
+    struct dpif *dpif = dpif_;
+    struct dpif_port port;
+    if (dpif_port_query_by_name(dpif, name, &port)) {
+        return false;
+    }
+    *port_no = port.port_no;
+    dpif_port_destroy(&port);
+    return true;
+}
+
+static struct odp_port_names
+port_names(struct dpif *dpif)
+{
+    return (struct odp_port_names) {
+        .name_of = port_name_of, .number_of = port_number_of, .aux = dpif,
+    };
+}
+
+/* "IFACE[,KEY=VALUE]...": adds IFACE to DPIF. */
+static char *
+add_if(struct dpif *dpif, const char *arg)
+{
+    char *copy = xstrdup(arg), *save = NULL;
+    char *name = strtok_r(copy, ",", &save);
+    const char *type = "system";
+    uint32_t port_no = DPIF_PORT_NONE;
+    struct smap options = SMAP_INITIALIZER(&options);
+    char *error = NULL;
+
+    if (!name) {
+        error = xstrdup("missing interface name");
+        goto out;
+    }
+    for (char *opt; (opt = strtok_r(NULL, ",", &save)) != NULL; ) {
+        char *eq = strchr(opt, '=');
+        if (!eq) {
+            error = xasprintf("%s: option \"%s\" is not KEY=VALUE", name,
+                              opt);
+            goto out;
+        }
+        *eq = '\0';
+        const char *value = eq + 1;
+        if (!strcmp(opt, "type")) {
+            type = value;
+        } else if (!strcmp(opt, "port_no")) {
+            char *end;
+            unsigned long n = strtoul(value, &end, 10);
+            if (*end || !*value || n >= UINT32_MAX) {
+                error = xasprintf("%s: bad port_no \"%s\"", name, value);
+                goto out;
+            }
+            port_no = n;
+        } else {
+            smap_replace(&options, opt, value);
+        }
+    }
+
+    struct netdev *netdev;
+    int e = netdev_open(name, type, &netdev);
+    if (e) {
+        error = xasprintf("%s: failed to open network device (%s)", name,
+                          ovs_strerror(e));
+        goto out;
+    }
+    char *config_error = NULL;
+    e = netdev_set_config(netdev, &options, &config_error);
+    if (e) {
+        error = config_error ? config_error
+                             : xasprintf("%s: failed to configure network "
+                                         "device (%s)", name,
+                                         ovs_strerror(e));
+    } else {
+        free(config_error);
+        e = dpif_port_add(dpif, netdev, &port_no);
+        if (e) {
+            error = xasprintf("adding %s to %s failed (%s)", name,
+                              dpif_base_name(dpif), ovs_strerror(e));
+        }
+    }
+    netdev_close(netdev);
+
+out:
+    smap_destroy(&options);
+    free(copy);
+    return error;
+}
+
+static char *
+cmd_add_dp(struct ds *out OVS_UNUSED, const struct dpctl_opts *o OVS_UNUSED,
+           int argc, const char *argv[])
+{
+    char *name, *type;
+    struct dpif *dpif;
+
+    parse_dp_name(argv[0], &name, &type);
+    int e = dpif_create(name, type, &dpif);
+    free(name);
+    free(type);
+    if (e) {
+        return xasprintf("creating datapath %s failed (%s)", argv[0],
+                         ovs_strerror(e));
+    }
+    char *error = NULL;
+    for (int i = 1; i < argc && !error; i++) {
+        error = add_if(dpif, argv[i]);
+    }
+    dpif_close(dpif);
+    return error;
+}
+
+static char *
+cmd_del_dp(struct ds *out OVS_UNUSED, const struct dpctl_opts *o OVS_UNUSED,
+           int argc OVS_UNUSED, const char *argv[])
+{
+    struct dpif *dpif;
+    char *error = open_dp(argv[0], &dpif);
+    if (!error) {
+        dpif_delete(dpif);
+    }
+    return error;
+}
+
+static char *
+cmd_add_if(struct ds *out OVS_UNUSED, const struct dpctl_opts *o OVS_UNUSED,
+           int argc, const char *argv[])
+{
+    struct dpif *dpif;
+    char *error = open_dp(argv[0], &dpif);
+    for (int i = 1; i < argc && !error; i++) {
+        error = add_if(dpif, argv[i]);
+    }
+    if (dpif) {
+        dpif_close(dpif);
+    }
+    return error;
+}
+
+static char *
+cmd_del_if(struct ds *out OVS_UNUSED, const struct dpctl_opts *o OVS_UNUSED,
+           int argc, const char *argv[])
+{
+    struct dpif *dpif;
+    char *error = open_dp(argv[0], &dpif);
+    for (int i = 1; i < argc && !error; i++) {
+        struct dpif_port port;
+        if (dpif_port_query_by_name(dpif, argv[i], &port)) {
+            error = xasprintf("%s: no port named %s", dpif_base_name(dpif),
+                              argv[i]);
+            break;
+        }
+        int e = dpif_port_del(dpif, port.port_no);
+        dpif_port_destroy(&port);
+        if (e) {
+            error = xasprintf("deleting port %s from %s failed (%s)",
+                              argv[i], dpif_base_name(dpif),
+                              ovs_strerror(e));
+        }
+    }
+    if (dpif) {
+        dpif_close(dpif);
+    }
+    return error;
+}
+
+static void
+put_stat(struct ds *out, const char *label, uint64_t value)
+{
+    ds_put_format(out, "%s%"PRIu64, label, value);
+}
+
+static void
+put_human_size(struct ds *out, uint64_t bytes)
+{
+    static const char *const units[] = { "KiB", "MiB", "GiB", "TiB" };
+    if (bytes < 1024) {
+        return;
+    }
+    double v = bytes;
+    int u = -1;
+    while (v >= 1024 && u < 3) {
+        v /= 1024;
+        u++;
+    }
+    ds_put_format(out, " (%.1f %s)", v, units[u]);
+}
+
+static void
+show_dp(struct ds *out, struct dpif *dpif, const struct dpctl_opts *o)
+{
+    struct dpif_dp_stats s;
+    dpif_get_dp_stats(dpif, &s);
+    ds_put_format(out, "%s:\n", dpif_base_name(dpif));
+    ds_put_format(out, "  lookups: hit:%"PRIu64" missed:%"PRIu64
+                  " lost:%"PRIu64"\n", s.n_hit, s.n_missed, s.n_lost);
+    ds_put_format(out, "  flows: %"PRIu64"\n", s.n_flows);
+    uint64_t n_pkts = s.n_hit + s.n_missed;
+    ds_put_format(out, "  masks: hit:%"PRIu64" total:%"PRIu64
+                  " hit/pkt:%.2f\n", s.n_mask_hit, s.n_masks,
+                  n_pkts ? (double) s.n_mask_hit / n_pkts : 0.0);
+    ds_put_format(out, "  rx threads: %u\n", dpif_get_n_rx_threads(dpif));
+
+    struct dpif_port *ports;
+    size_t n_ports;
+    dpif_port_list(dpif, &ports, &n_ports);
+    for (size_t i = 0; i < n_ports; i++) {
+        const struct dpif_port *p = &ports[i];
+        ds_put_format(out, "  port %"PRIu32": %s", p->port_no, p->name);
+        if (strcmp(p->type, "system")) {
+            ds_put_format(out, " (%s)", p->type);
+        }
+        ds_put_char(out, '\n');
+        if (!o->statistics) {
+            continue;
+        }
+
+        struct netdev *netdev;
+        if (!netdev_open(p->name, p->type, &netdev)) {
+            struct netdev_stats ns;
+            netdev_get_stats(netdev, &ns);
+            netdev_close(netdev);
+            put_stat(out, "    RX packets:", ns.rx_packets);
+            put_stat(out, " errors:", ns.rx_errors);
+            put_stat(out, " dropped:", ns.rx_dropped);
+            ds_put_cstr(out, " overruns:0 frame:0\n");
+            put_stat(out, "    TX packets:", ns.tx_packets);
+            put_stat(out, " errors:", ns.tx_errors);
+            put_stat(out, " dropped:", ns.tx_dropped);
+            ds_put_cstr(out, " aborted:0 carrier:0\n");
+            ds_put_cstr(out, "    collisions:0\n");
+            put_stat(out, "    RX bytes:", ns.rx_bytes);
+            put_human_size(out, ns.rx_bytes);
+            put_stat(out, "  TX bytes:", ns.tx_bytes);
+            put_human_size(out, ns.tx_bytes);
+            ds_put_char(out, '\n');
+        }
+        struct dpif_port_stats ps;
+        if (!dpif_port_get_stats(dpif, p->port_no, &ps)) {
+            ds_put_format(out, "    lookups: hit:%"PRIu64" missed:%"PRIu64
+                          " lost:%"PRIu64" malformed:%"PRIu64"\n",
+                          ps.n_hit, ps.n_missed, ps.n_lost, ps.n_malformed);
+        }
+    }
+    dpif_port_list_free(ports, n_ports);
+}
+
+static char *
+cmd_show(struct ds *out, const struct dpctl_opts *o, int argc,
+         const char *argv[])
+{
+    if (argc) {
+        for (int i = 0; i < argc; i++) {
+            struct dpif *dpif;
+            char *error = open_dp(argv[i], &dpif);
+            if (error) {
+                return error;
+            }
+            show_dp(out, dpif, o);
+            dpif_close(dpif);
+        }
+        return NULL;
+    }
+
+    struct sset types = SSET_INITIALIZER(&types);
+    dpif_enumerate_types(&types);
+    const char *type;
+    SSET_FOR_EACH (type, &types) {
+        struct sset names = SSET_INITIALIZER(&names);
+        dpif_enumerate(type, &names);
+        const char **sorted = sset_sort(&names);
+        for (size_t i = 0; i < sset_count(&names); i++) {
+            struct dpif *dpif;
+            if (!dpif_open(sorted[i], type, &dpif)) {
+                show_dp(out, dpif, o);
+                dpif_close(dpif);
+            }
+        }
+        free(sorted);
+        sset_destroy(&names);
+    }
+    sset_destroy(&types);
+    return NULL;
+}
+
+static void
+format_tcp_flags(struct ds *out, uint16_t flags)
+{
+    static const char letters[] = "FSRP.UECN";
+    for (int i = 0; letters[i]; i++) {
+        if (flags & (1 << i)) {
+            ds_put_char(out, letters[i]);
+        }
+    }
+}
+
+static void
+format_flow_stats(struct ds *out, const struct dpif_flow_stats *s)
+{
+    ds_put_format(out, "packets:%"PRIu64", bytes:%"PRIu64", used:",
+                  s->n_packets, s->n_bytes);
+    if (s->used) {
+        ds_put_format(out, "%.3fs", (time_msec() - s->used) / 1000.0);
+    } else {
+        ds_put_cstr(out, "never");
+    }
+    if (s->tcp_flags) {
+        ds_put_cstr(out, ", flags:");
+        format_tcp_flags(out, s->tcp_flags);
+    }
+}
+
+static void
+format_dpif_flow(struct ds *out, const struct dpif_flow *f,
+                 const struct odp_port_names *names, bool verbose)
+{
+    odp_flow_format(&f->key, &f->mask, names, verbose, out);
+    ds_put_cstr(out, ", ");
+    format_flow_stats(out, &f->stats);
+    ds_put_cstr(out, ", actions:");
+    odp_actions_format(f->actions, f->actions_len, names, out);
+}
+
+/* Parses FLOW text. */
+static char *
+parse_flow(struct dpif *dpif, const char *s, struct flow *key,
+           struct flow_wildcards *mask)
+{
+    struct odp_port_names names = port_names(dpif);
+    char *error = odp_flow_from_string(s, &names, key, mask);
+    return error;
+}
+
+/* Whether F matches FILTER (its key under the filter's mask). */
+static bool
+flow_passes_filter(const struct dpif_flow *f, const struct flow *fkey,
+                   const struct flow_wildcards *fmask)
+{
+    return flow_equal_under_mask(&f->key, fkey, fmask);
+}
+
+static char *
+cmd_dump_flows(struct ds *out, const struct dpctl_opts *o, int argc,
+               const char *argv[])
+{
+    const char *filter = NULL;
+    if (argc && !strncmp(argv[argc - 1], "filter=", 7)) {
+        filter = argv[argc - 1] + 7;
+        argc--;
+    }
+    struct dpif *dpif;
+    char *error = open_dp_arg(&argc, &argv, 0, &dpif);
+    if (error) {
+        return error;
+    }
+
+    struct flow fkey;
+    struct flow_wildcards fmask;
+    if (filter) {
+        error = parse_flow(dpif, filter, &fkey, &fmask);
+        if (error) {
+            char *msg = xasprintf("invalid filter: %s", error);
+            free(error);
+            dpif_close(dpif);
+            return msg;
+        }
+    }
+
+    struct odp_port_names names = port_names(dpif);
+    struct dpif_flow_dump *dump = dpif_flow_dump_create(dpif);
+    struct dpif_flow_dump_thread *thread = dpif_flow_dump_thread_create(dump);
+    struct dpif_flow flows[50];
+    int n;
+    while ((n = dpif_flow_dump_next(thread, flows, ARRAY_SIZE(flows))) > 0) {
+        for (int i = 0; i < n; i++) {
+            if (!filter || flow_passes_filter(&flows[i], &fkey, &fmask)) {
+                format_dpif_flow(out, &flows[i], &names, o->more);
+                ds_put_char(out, '\n');
+            }
+        }
+    }
+    dpif_flow_dump_thread_destroy(thread);
+    dpif_flow_dump_destroy(dump);
+    dpif_close(dpif);
+    return NULL;
+}
+
+/* add-flow and mod-flow. */
+static char *
+put_flow(struct ds *out, const struct dpctl_opts *o, int argc,
+         const char *argv[], enum dpif_flow_put_flags flags)
+{
+    struct dpif *dpif;
+    char *error = open_dp_arg(&argc, &argv, 2, &dpif);
+    if (error) {
+        return error;
+    }
+    if (argc != 2) {
+        dpif_close(dpif);
+        return xstrdup("FLOW and ACTIONS expected");
+    }
+
+    struct flow key;
+    struct flow_wildcards mask;
+    struct ofpbuf actions;
+    ofpbuf_init(&actions, 64);
+    error = parse_flow(dpif, argv[0], &key, &mask);
+    if (!error) {
+        struct odp_port_names names = port_names(dpif);
+        error = odp_actions_from_string(argv[1], &names, &actions);
+    }
+    if (!error && !odp_actions_validate(actions.data, actions.size, &error)) {
+        /* error set. */
+    } else if (!error) {
+        struct dpif_flow_stats stats;
+        if (o->clear) {
+            flags |= DPIF_FP_ZERO_STATS;
+        }
+        int e = dpif_flow_put(dpif, flags, &key, &mask, actions.data,
+                              actions.size, &stats);
+        if (e) {
+            error = xasprintf("updating flow failed (%s)", ovs_strerror(e));
+        } else if (o->statistics && (flags & DPIF_FP_MODIFY)) {
+            format_flow_stats(out, &stats);
+            ds_put_char(out, '\n');
+        }
+    }
+    ofpbuf_uninit(&actions);
+    dpif_close(dpif);
+    return error;
+}
+
+static char *
+cmd_add_flow(struct ds *out, const struct dpctl_opts *o, int argc,
+             const char *argv[])
+{
+    return put_flow(out, o, argc, argv, DPIF_FP_CREATE);
+}
+
+static char *
+cmd_mod_flow(struct ds *out, const struct dpctl_opts *o, int argc,
+             const char *argv[])
+{
+    return put_flow(out, o, argc, argv,
+                    DPIF_FP_MODIFY | (o->may_create ? DPIF_FP_CREATE : 0));
+}
+
+/* Opens the datapath (the first of two arguments, or the only one) and
+ * parses the FLOW argument, then runs FN on them. */
+static char *
+with_dp_and_flow(struct ds *out, const struct dpctl_opts *o, int argc,
+                 const char *argv[],
+                 char *(*fn)(struct dpif *, const struct flow *,
+                             const struct flow_wildcards *, struct ds *,
+                             const struct dpctl_opts *))
+{
+    struct dpif *dpif;
+    char *error = open_dp_arg(&argc, &argv, 1, &dpif);
+    if (error) {
+        return error;
+    }
+    struct flow key;
+    struct flow_wildcards mask;
+    error = parse_flow(dpif, argv[0], &key, &mask);
+    if (!error) {
+        error = fn(dpif, &key, &mask, out, o);
+    }
+    dpif_close(dpif);
+    return error;
+}
+
+static char *
+get_flow(struct dpif *dpif, const struct flow *key,
+         const struct flow_wildcards *mask, struct ds *out,
+         const struct dpctl_opts *o)
+{
+    struct dpif_flow f;
+    void *buf;
+    int e = dpif_flow_get(dpif, key, mask, &f, &buf);
+    if (e) {
+        return xasprintf("getting flow failed (%s)", ovs_strerror(e));
+    }
+    struct odp_port_names names = port_names(dpif);
+    format_dpif_flow(out, &f, &names, o->more);
+    ds_put_char(out, '\n');
+    free(buf);
+    return NULL;
+}
+
+static char *
+del_flow(struct dpif *dpif, const struct flow *key,
+         const struct flow_wildcards *mask, struct ds *out,
+         const struct dpctl_opts *o)
+{
+    struct dpif_flow_stats stats;
+    int e = dpif_flow_del(dpif, key, mask, &stats);
+    if (e) {
+        return xasprintf("deleting flow failed (%s)", ovs_strerror(e));
+    }
+    if (o->statistics) {
+        format_flow_stats(out, &stats);
+        ds_put_char(out, '\n');
+    }
+    return NULL;
+}
+
+static char *
+cmd_get_flow(struct ds *out, const struct dpctl_opts *o, int argc,
+             const char *argv[])
+{
+    return with_dp_and_flow(out, o, argc, argv, get_flow);
+}
+
+static char *
+cmd_del_flow(struct ds *out, const struct dpctl_opts *o, int argc,
+             const char *argv[])
+{
+    return with_dp_and_flow(out, o, argc, argv, del_flow);
+}
+
+static char *
+cmd_del_flows(struct ds *out OVS_UNUSED, const struct dpctl_opts *o OVS_UNUSED,
+              int argc, const char *argv[])
+{
+    struct dpif *dpif;
+    char *error = open_dp_arg(&argc, &argv, 0, &dpif);
+    if (!error) {
+        dpif_flow_flush(dpif);
+        dpif_close(dpif);
+    }
+    return error;
+}
+
+static char *
+cmd_set_rx_threads(struct ds *out OVS_UNUSED,
+                   const struct dpctl_opts *o OVS_UNUSED,
+                   int argc OVS_UNUSED, const char *argv[])
+{
+    char *end;
+    unsigned long n = strtoul(argv[1], &end, 10);
+    if (*end || !n || n > 64) {
+        return xasprintf("%s: not a number of threads from 1 to 64",
+                         argv[1]);
+    }
+    struct dpif *dpif;
+    char *error = open_dp(argv[0], &dpif);
+    if (!error) {
+        dpif_set_n_rx_threads(dpif, n);
+        dpif_close(dpif);
+    }
+    return error;
+}
+
+struct dpctl_command {
+    const char *name;
+    const char *usage;
+    int min_args, max_args;     /* Not counting options. */
+    char *(*handler)(struct ds *, const struct dpctl_opts *, int argc,
+                     const char *argv[]);
+};
+
+static const struct dpctl_command commands[] = {
+    { "add-dp", "dp [iface...]", 1, INT_MAX, cmd_add_dp },
+    { "del-dp", "dp", 1, 1, cmd_del_dp },
+    { "add-if", "dp iface...", 2, INT_MAX, cmd_add_if },
+    { "del-if", "dp iface...", 2, INT_MAX, cmd_del_if },
+    { "show", "[-s] [dp...]", 0, INT_MAX, cmd_show },
+    { "dump-flows", "[-m] [dp] [filter=flow]", 0, 2, cmd_dump_flows },
+    { "add-flow", "[dp] flow actions", 2, 3, cmd_add_flow },
+    { "mod-flow", "[--clear] [--may-create] [-s] [dp] flow actions", 2, 3,
+      cmd_mod_flow },
+    { "get-flow", "[dp] flow", 1, 2, cmd_get_flow },
+    { "del-flow", "[-s] [dp] flow", 1, 2, cmd_del_flow },
+    { "del-flows", "[dp]", 0, 1, cmd_del_flows },
+    { "set-rx-threads", "dp n", 2, 2, cmd_set_rx_threads },
+};
+
+static void
+dpctl_unixctl_cb(struct unixctl_conn *conn, int argc, const char *argv[],
+                 void *aux)
+{
+    const struct dpctl_command *cmd = aux;
+    struct dpctl_opts opts = { false, false, false, false };
+    int i = 1;
+
+    for (; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
+        const char *opt = argv[i];
+        if (!strcmp(opt, "-s") || !strcmp(opt, "--statistics")) {
+            opts.statistics = true;
+        } else if (!strcmp(opt, "-m") || !strcmp(opt, "--more")) {
+            opts.more = true;
+        } else if (!strcmp(opt, "--clear")) {
+            opts.clear = true;
+        } else if (!strcmp(opt, "--may-create")) {
+            opts.may_create = true;
+        } else {
+            char *msg = xasprintf("%s: unknown option %s", cmd->name, opt);
+            unixctl_command_reply_error(conn, msg);
+            free(msg);
+            return;
+        }
+    }
+    int n_args = argc - i;
+    if (n_args < cmd->min_args || n_args > cmd->max_args) {
+        char *msg = xasprintf("'%s' command requires %s", cmd->name,
+                              cmd->usage);
+        unixctl_command_reply_error(conn, msg);
+        free(msg);
+        return;
+    }
+
+    struct ds out = DS_EMPTY_INITIALIZER;
+    char *error = cmd->handler(&out, &opts, n_args, argv + i);
+    if (error) {
+        ds_put_cstr(&out, error);
+        ds_put_char(&out, '\n');
+        unixctl_command_reply_error(conn, ds_cstr(&out));
+        free(error);
+    } else {
+        unixctl_command_reply(conn, ds_cstr(&out));
+    }
+    ds_destroy(&out);
+}
+
+void
+dpctl_unixctl_register(void)
+{
+    for (size_t i = 0; i < ARRAY_SIZE(commands); i++) {
+        char *name = xasprintf("dpctl/%s", commands[i].name);
+        unixctl_command_register(name, commands[i].usage, 0, INT_MAX,
+                                 dpctl_unixctl_cb, (void *) &commands[i]);
+        free(name);
+    }
+}
+
+void
+dpctl_run(void)
+{
+    dp_epoch_reclaim();
+}
+
+void
+dpctl_exit(void)
+{
+    struct sset types = SSET_INITIALIZER(&types);
+    dpif_enumerate_types(&types);
+    const char *type;
+    SSET_FOR_EACH (type, &types) {
+        struct sset names = SSET_INITIALIZER(&names);
+        dpif_enumerate(type, &names);
+        const char *name;
+        SSET_FOR_EACH (name, &names) {
+            struct dpif *dpif;
+            if (!dpif_open(name, type, &dpif)) {
+                dpif_delete(dpif);
+            }
+        }
+        sset_destroy(&names);
+    }
+    sset_destroy(&types);
+    dp_epoch_synchronize();
+}

@@ -1,0 +1,1455 @@
+/* The userspace datapath.  See dpif-netdev.h for the threads, the packet
+ * path and how memory read without locks is freed. */
+#include <config.h>
+#include "dpif-netdev.h"
+
+#include <errno.h>
+#include <linux/openvswitch.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
+#include "coverage.h"
+#include "dp-epoch.h"
+#include "dp-packet.h"
+#include "dpcls.h"
+#include "dpif-channel.h"
+#include "dpif-provider.h"
+#include "emc.h"
+#include "flow-extract.h"
+#include "hash.h"
+#include "hmap.h"
+#include "netdev.h"
+#include "netlink.h"
+#include "odp-execute.h"
+#include "ovs-thread.h"
+#include "poll-loop.h"
+#include "shash.h"
+#include "sset.h"
+#include "timeval.h"
+#include "util.h"
+#include "vlog.h"
+
+VLOG_DEFINE_THIS_MODULE(dpif_netdev);
+
+COVERAGE_DEFINE(dpif_netdev_upcall_lost);
+
+static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(1, 5);
+
+#define MAX_PORTS 65536             /* Port numbers 0..MAX_PORTS-1. */
+#define UPCALL_RING_SLOTS 256       /* Per port. */
+#define RERANK_EVERY 1024           /* rx wake-ups between subtable ranks. */
+
+struct dp_netdev;
+
+/* A datapath port. */
+struct dp_netdev_port {
+    uint32_t port_no;
+    char *type;
+    struct netdev *netdev;
+    struct netdev_rxq *rxq;             /* NULL if the netdev moves none. */
+    struct dpif_channel *channel;       /* Upcalls from this port. */
+    _Atomic uint64_t n_hit, n_missed, n_malformed;
+};
+
+/* Port number -> port, published atomically, read inside sections. */
+struct port_table {
+    uint32_t n;                         /* Entries in 'ports'. */
+    struct dp_netdev_port *ports[];
+};
+
+struct dp_netdev_actions {
+    size_t size;
+    uint64_t data[];                    /* Netlink attributes. */
+};
+
+struct dp_netdev_flow {
+    struct dpcls_rule cr;
+    struct hmap_node node;              /* In dp->flows, under dp->mutex. */
+    struct flow key;                    /* Masked. */
+    struct flow_wildcards mask;
+    struct miniflow *match;
+    _Atomic(struct dp_netdev_actions *) actions;
+
+    _Atomic uint64_t n_packets, n_bytes;
+    _Atomic long long int used;
+    _Atomic uint16_t tcp_flags;
+
+    atomic_bool dead;
+    _Atomic unsigned int ref_cnt;       /* Datapath's + caches'. */
+};
+
+/* One receive thread. */
+struct dp_rx_thread {
+    struct dp_netdev *dp;
+    unsigned int id;
+    pthread_t thread;
+    int epoll_fd;
+    int wake_fd;                        /* eventfd: "exit now". */
+    atomic_bool exit;
+    size_t n_ports;
+    struct dp_netdev_port **ports;      /* Fixed for the thread's life. */
+    struct emc_cache *emc;
+    uint64_t seen_deletions;
+};
+
+struct dp_netdev {
+    char *name;
+    unsigned int ref_cnt;               /* Handles + the registry. */
+    bool destroyed;
+
+    struct ovs_mutex mutex;             /* Writers; see the header. */
+
+    _Atomic(struct port_table *) port_table;
+    struct hmap ports_by_name;          /* port_name_node, by name. */
+
+    struct dpcls cls;
+    struct hmap flows;                  /* dp_netdev_flow, by match. */
+    _Atomic uint64_t n_deletions;       /* Flows deleted, ever. */
+
+    unsigned int n_rx_threads;
+    struct dp_rx_thread **rx_threads;
+
+    struct dpif_channel_set *channels;
+    uint32_t n_handlers;
+    struct dpif_channel_handler *handlers;
+
+    _Atomic uint64_t n_hit, n_missed, n_lost_unowned, n_mask_hit, n_emc_hit;
+};
+
+struct port_name_node {
+    struct hmap_node node;
+    struct dp_netdev_port *port;
+};
+
+struct dpif_netdev {
+    struct dpif up;
+    struct dp_netdev *dp;
+};
+
+static struct ovs_mutex dp_netdevs_mutex = OVS_MUTEX_INITIALIZER;
+static struct shash dp_netdevs = SHASH_INITIALIZER(&dp_netdevs);
+
+static struct dp_netdev *
+get_dp(const struct dpif *dpif)
+{
+    return CONTAINER_OF(dpif, struct dpif_netdev, up)->dp;
+}
+
+static struct port_table *
+get_port_table(const struct dp_netdev *dp)
+{
+    return atomic_load_explicit(&((struct dp_netdev *) dp)->port_table,
+                                memory_order_acquire);
+}
+
+/* The port numbered PORT_NO, or NULL.  Inside a section, or with the
+ * mutex. */
+static struct dp_netdev_port *
+port_lookup(const struct dp_netdev *dp, uint32_t port_no)
+{
+    struct port_table *t = get_port_table(dp);
+    return port_no < t->n ? t->ports[port_no] : NULL;
+}
+
+static struct dp_netdev_port *
+port_lookup_by_name(const struct dp_netdev *dp, const char *name)
+{
+    struct port_name_node *pn;
+    HMAP_FOR_EACH_WITH_HASH (pn, node, hash_string(name, 0),
+                             &dp->ports_by_name) {
+        if (!strcmp(netdev_get_name(pn->port->netdev), name)) {
+            return pn->port;
+        }
+    }
+    return NULL;
+}
+
+/* Flows. */
+
+static bool
+flow_is_dead(const void *flow_)
+{
+    const struct dp_netdev_flow *flow = flow_;
+    return atomic_load_explicit(&((struct dp_netdev_flow *) flow)->dead,
+                                memory_order_acquire);
+}
+
+static void
+flow_free(void *flow_)
+{
+    struct dp_netdev_flow *flow = flow_;
+    free(atomic_load_explicit(&flow->actions, memory_order_relaxed));
+    free(flow->match);
+    free(flow);
+}
+
+static void
+flow_ref(struct dp_netdev_flow *flow)
+{
+    atomic_fetch_add_explicit(&flow->ref_cnt, 1, memory_order_relaxed);
+}
+
+static void
+flow_unref(void *flow_)
+{
+    struct dp_netdev_flow *flow = flow_;
+    if (atomic_fetch_sub_explicit(&flow->ref_cnt, 1,
+                                  memory_order_acq_rel) == 1) {
+        dp_epoch_postpone(flow_free, flow);
+    }
+}
+
+static struct dp_netdev_actions *
+actions_create(const struct nlattr *actions, size_t size)
+{
+    struct dp_netdev_actions *a = xmalloc(sizeof *a + ROUND_UP(size, 8));
+    a->size = size;
+    if (size) {
+        memcpy(a->data, actions, size);
+    }
+    return a;
+}
+
+static void
+flow_get_stats(const struct dp_netdev_flow *flow_,
+               struct dpif_flow_stats *stats)
+{
+    struct dp_netdev_flow *flow = (struct dp_netdev_flow *) flow_;
+    stats->n_packets = atomic_load_explicit(&flow->n_packets,
+                                            memory_order_relaxed);
+    stats->n_bytes = atomic_load_explicit(&flow->n_bytes,
+                                          memory_order_relaxed);
+    stats->used = atomic_load_explicit(&flow->used, memory_order_relaxed);
+    stats->tcp_flags = atomic_load_explicit(&flow->tcp_flags,
+                                            memory_order_relaxed);
+}
+
+static void
+flow_clear_stats(struct dp_netdev_flow *flow)
+{
+    atomic_store_explicit(&flow->n_packets, 0, memory_order_relaxed);
+    atomic_store_explicit(&flow->n_bytes, 0, memory_order_relaxed);
+    atomic_store_explicit(&flow->used, 0, memory_order_relaxed);
+    atomic_store_explicit(&flow->tcp_flags, 0, memory_order_relaxed);
+}
+
+static uint32_t
+flow_node_hash(const struct miniflow *match, const struct flow_wildcards *wc)
+{
+    return hash_words64(flow_u64s_const(&wc->masks), FLOW_U64S,
+                        miniflow_hash(match, 0));
+}
+
+/* The installed flow KEY under MASK, or NULL.  With the mutex. */
+static struct dp_netdev_flow *
+flow_find(const struct dp_netdev *dp, const struct flow *key,
+          const struct flow_wildcards *mask)
+{
+    struct miniflow *match = miniflow_create_masked(key, mask);
+    struct dpcls_rule *rule = dpcls_find(&dp->cls, mask, match);
+    free(match);
+    return rule ? CONTAINER_OF(rule, struct dp_netdev_flow, cr) : NULL;
+}
+
+/* With the mutex. */
+static void
+flow_remove(struct dp_netdev *dp, struct dp_netdev_flow *flow)
+{
+    dpcls_remove(&dp->cls, &flow->cr);
+    hmap_remove(&dp->flows, &flow->node);
+    atomic_store_explicit(&flow->dead, true, memory_order_release);
+    atomic_fetch_add(&dp->n_deletions, 1);
+    flow_unref(flow);
+}
+
+/* rx threads. */
+
+/* Context of one batch's execution, for the action callbacks. */
+struct exec_ctx {
+    struct dp_netdev *dp;
+    uint32_t in_port;
+};
+
+/* Writes an upcall for PACKET (parsed into KEY) into the channel of port
+ * PORT_NO (or, if that port is gone, the local port's).  Counts it lost
+ * if the channel is full. */
+static void
+upcall_queue(struct dp_netdev *dp, uint32_t port_no,
+             enum dpif_channel_upcall_type type, struct dp_packet *packet,
+             const struct flow *key, const struct nlattr *userdata,
+             size_t userdata_len)
+{
+    struct dp_netdev_port *port = port_lookup(dp, port_no);
+    if (!port || !port->channel) {
+        port = port_lookup(dp, DPIF_PORT_LOCAL);
+    }
+    if (!port || !port->channel || userdata_len > DPIF_CHANNEL_USERDATA_MAX) {
+        atomic_fetch_add_explicit(&dp->n_lost_unowned, 1,
+                                  memory_order_relaxed);
+        COVERAGE_INC(dpif_netdev_upcall_lost);
+        return;
+    }
+
+    struct dpif_channel_slot *slot = dpif_channel_reserve(
+        port->channel, dp_packet_size(packet));
+    if (!slot) {
+        COVERAGE_INC(dpif_netdev_upcall_lost);
+        return;
+    }
+    slot->type = type;
+    slot->port = port_no;
+    slot->hash = dp_packet_flow_hash(packet, key);
+    slot->l2_ofs = 0;
+    slot->l3_ofs = packet->l3_ofs;
+    slot->l4_ofs = packet->l4_ofs;
+    slot->userdata_len = userdata_len;
+    if (userdata_len) {
+        memcpy(slot->userdata, userdata, userdata_len);
+    }
+    slot->key = *key;
+    memcpy(slot->packet, dp_packet_data(packet), dp_packet_size(packet));
+    dpif_channel_commit(port->channel, slot);
+}
+
+/* Sends BATCH out of port PORT_NO (if it still exists). */
+static void
+exec_output(struct exec_ctx *ctx, struct dp_packet_batch *batch,
+            uint32_t port_no)
+{
+    struct dp_netdev_port *port = port_lookup(ctx->dp, port_no);
+    if (port) {
+        netdev_send(port->netdev, batch);
+    }
+}
+
+/* Hands PACKET up through its input port's channel with USERDATA. */
+static void
+exec_userspace(struct exec_ctx *ctx, struct dp_packet *packet,
+               const void *userdata, size_t userdata_len)
+{
+    struct flow key;
+
+    /* The actions before may have changed the packet: hand up what it is
+     * now. */
+    uint32_t in_port = packet->md.in_port;
+    flow_extract(packet, &key);
+    upcall_queue(ctx->dp, in_port, DPIF_CHANNEL_ACTION, packet, &key,
+                 userdata, userdata_len);
+}
+
+/* odp-execute's callback for what only a datapath can do.  The packets
+ * of the top-level list belong to the receive queue or the caller and are
+ * never stolen; copies made by clone and sample come with SHOULD_STEAL,
+ * and are freed here once sent or handed up. */
+static void
+exec_datapath_action(void *ctx_, struct dp_packet_batch *batch,
+                     const struct nlattr *a, bool should_steal)
+{
+    struct exec_ctx *ctx = ctx_;
+
+    switch (nl_attr_type(a)) {
+    case OVS_ACTION_ATTR_OUTPUT:
+        exec_output(ctx, batch, nl_attr_get_u32(a));
+        break;
+
+    case OVS_ACTION_ATTR_USERSPACE: {
+        const struct nlattr *userdata = nl_attr_find(
+            nl_attr_get(a), nl_attr_get_size(a), OVS_USERSPACE_ATTR_USERDATA);
+        for (size_t i = 0; i < batch->count; i++) {
+            exec_userspace(ctx, batch->packets[i],
+                           userdata ? nl_attr_get(userdata) : NULL,
+                           userdata ? nl_attr_get_size(userdata) : 0);
+        }
+        break;
+    }
+
+    default:
+        /* recirc: no recirculation in this datapath yet. */
+        VLOG_WARN_RL(&rl, "%s: action %u not supported, packets dropped",
+                     ctx->dp->name, nl_attr_type(a));
+        break;
+    }
+    if (should_steal) {
+        dp_packet_batch_delete(batch);
+    }
+}
+
+static void
+execute_actions(struct dp_netdev *dp, struct dp_packet_batch *batch,
+                const struct nlattr *actions, size_t actions_len)
+{
+    struct exec_ctx ctx = { .dp = dp };
+    odp_execute_actions(&ctx, batch, false, actions, actions_len,
+                        exec_datapath_action);
+}
+
+/* What an rx thread keeps per packet of a batch. */
+struct rx_packet {
+    struct flow key;
+    uint32_t hash;
+    struct dp_netdev_flow *flow;
+};
+
+static void
+flow_account(struct dp_netdev_flow *flow, const struct dp_packet_batch *b,
+             uint16_t tcp_flags, long long int now)
+{
+    uint64_t bytes = 0;
+    for (size_t i = 0; i < b->count; i++) {
+        bytes += dp_packet_size(b->packets[i]);
+    }
+    atomic_fetch_add_explicit(&flow->n_packets, b->count,
+                              memory_order_relaxed);
+    atomic_fetch_add_explicit(&flow->n_bytes, bytes, memory_order_relaxed);
+    atomic_store_explicit(&flow->used, now, memory_order_relaxed);
+    if (tcp_flags) {
+        atomic_fetch_or_explicit(&flow->tcp_flags, tcp_flags,
+                                 memory_order_relaxed);
+    }
+}
+
+/* The fast path: one batch from PORT. */
+static void
+process_batch(struct dp_rx_thread *t, struct dp_netdev_port *port,
+              struct dp_packet_batch *batch, struct rx_packet *rx)
+{
+    struct dp_netdev *dp = t->dp;
+    const struct flow *miss_keys[NETDEV_MAX_BURST];
+    const struct dpcls_rule *rules[NETDEV_MAX_BURST];
+    size_t miss_idx[NETDEV_MAX_BURST];
+    size_t n = batch->count, n_miss = 0, n_emc = 0;
+
+    for (size_t i = 0; i < n; i++) {
+        struct dp_packet *p = batch->packets[i];
+        memset(&p->md, 0, sizeof p->md);
+        p->md.in_port = port->port_no;
+        if (flow_extract(p, &rx[i].key)) {
+            atomic_fetch_add_explicit(&port->n_malformed, 1,
+                                      memory_order_relaxed);
+        }
+        rx[i].hash = dp_packet_flow_hash(p, &rx[i].key);
+        rx[i].flow = emc_lookup(t->emc, &rx[i].key, rx[i].hash);
+        if (rx[i].flow) {
+            n_emc++;
+        } else {
+            miss_keys[n_miss] = &rx[i].key;
+            miss_idx[n_miss++] = i;
+        }
+    }
+
+    size_t n_hit = n_emc;
+    if (n_miss) {
+        unsigned int probes = 0;
+        dpcls_lookup_batch(&dp->cls, miss_keys, rules, n_miss, &probes);
+        for (size_t j = 0; j < n_miss; j++) {
+            size_t i = miss_idx[j];
+            if (rules[j]) {
+                struct dp_netdev_flow *flow = CONTAINER_OF(
+                    rules[j], struct dp_netdev_flow, cr);
+                rx[i].flow = flow;
+                flow_ref(flow);
+                emc_insert(t->emc, &rx[i].key, rx[i].hash, flow);
+                n_hit++;
+            } else {
+                upcall_queue(dp, port->port_no, DPIF_CHANNEL_MISS,
+                             batch->packets[i], &rx[i].key, NULL, 0);
+            }
+        }
+        atomic_fetch_add_explicit(&dp->n_mask_hit, probes,
+                                  memory_order_relaxed);
+    }
+    atomic_fetch_add_explicit(&dp->n_hit, n_hit, memory_order_relaxed);
+    atomic_fetch_add_explicit(&port->n_hit, n_hit, memory_order_relaxed);
+    atomic_fetch_add_explicit(&dp->n_emc_hit, n_emc, memory_order_relaxed);
+    atomic_fetch_add_explicit(&dp->n_missed, n - n_hit,
+                              memory_order_relaxed);
+    atomic_fetch_add_explicit(&port->n_missed, n - n_hit,
+                              memory_order_relaxed);
+
+    /* Execute each flow's packets as one batch, in arrival order of each
+     * flow's first packet. */
+    if (!n_hit) {
+        return;
+    }
+    long long int now = time_msec();
+    bool done[NETDEV_MAX_BURST] = { false };
+    for (size_t i = 0; i < n; i++) {
+        struct dp_netdev_flow *flow = rx[i].flow;
+        if (!flow || done[i]) {
+            continue;
+        }
+        struct dp_packet_batch fb;
+        uint16_t tcp_flags = 0;
+        dp_packet_batch_init(&fb);
+        for (size_t j = i; j < n; j++) {
+            if (rx[j].flow == flow) {
+                dp_packet_batch_add(&fb, batch->packets[j]);
+                tcp_flags |= ntohs(rx[j].key.tcp_flags);
+                done[j] = true;
+            }
+        }
+        flow_account(flow, &fb, tcp_flags, now);
+        struct dp_netdev_actions *a = atomic_load_explicit(
+            &flow->actions, memory_order_acquire);
+        execute_actions(dp, &fb, (const struct nlattr *) a->data, a->size);
+    }
+}
+
+static void *
+rx_thread_main(void *t_)
+{
+    struct dp_rx_thread *t = t_;
+    struct dp_netdev *dp = t->dp;
+    struct epoll_event events[64];
+    struct rx_packet *rx = xmalloc(NETDEV_MAX_BURST * sizeof *rx);
+    unsigned int wakeups = 0;
+
+    t->emc = emc_create(flow_unref, flow_is_dead);
+    while (!atomic_load(&t->exit)) {
+        int n = epoll_wait(t->epoll_fd, events, ARRAY_SIZE(events), -1);
+        if (n < 0) {
+            if (errno != EINTR) {
+                VLOG_ERR("rx thread %u: epoll_wait failed (%s)", t->id,
+                         ovs_strerror(errno));
+                break;
+            }
+            continue;
+        }
+
+        dp_epoch_enter();
+        for (int i = 0; i < n; i++) {
+            struct dp_netdev_port *port = events[i].data.ptr;
+            if (!port) {
+                continue;       /* wake_fd: 'exit' is checked above. */
+            }
+            struct dp_packet_batch batch;
+            int error = netdev_rxq_recv(port->rxq, &batch);
+            if (!error) {
+                process_batch(t, port, &batch, rx);
+            } else if (error != EAGAIN) {
+                VLOG_WARN_RL(&rl, "%s: receive error (%s)",
+                             netdev_get_name(port->netdev),
+                             ovs_strerror(error));
+            }
+        }
+        uint64_t deletions = atomic_load_explicit(&dp->n_deletions,
+                                                  memory_order_relaxed);
+        if (deletions != t->seen_deletions) {
+            t->seen_deletions = deletions;
+            emc_sweep(t->emc);
+        }
+        dp_epoch_exit();
+
+        /* Ranking needs the writers' mutex: only if nobody holds it. */
+        if (++wakeups % RERANK_EVERY == 0 && !ovs_mutex_trylock(&dp->mutex)) {
+            dpcls_rerank(&dp->cls);
+            ovs_mutex_unlock(&dp->mutex);
+        }
+    }
+    emc_destroy(t->emc);
+    free(rx);
+    return NULL;
+}
+
+/* Stops every rx thread.  With the mutex. */
+static void
+rx_threads_stop(struct dp_netdev *dp)
+{
+    for (unsigned int i = 0; i < dp->n_rx_threads && dp->rx_threads; i++) {
+        struct dp_rx_thread *t = dp->rx_threads[i];
+        uint64_t one = 1;
+        atomic_store(&t->exit, true);
+        if (write(t->wake_fd, &one, sizeof one) < 0) {
+            VLOG_ERR("could not wake rx thread (%s)", ovs_strerror(errno));
+        }
+        /* It never waits for our mutex (it only tries it). */
+        xpthread_join(t->thread, NULL);
+        close(t->epoll_fd);
+        close(t->wake_fd);
+        free(t->ports);
+        free(t);
+    }
+    free(dp->rx_threads);
+    dp->rx_threads = NULL;
+}
+
+static int
+epoll_add(int epoll_fd, int fd, void *ptr)
+{
+    struct epoll_event ev = { .events = EPOLLIN, .data.ptr = ptr };
+    return epoll_ctl(epoll_fd, EPOLL_CTL_ADD, fd, &ev) < 0 ? errno : 0;
+}
+
+/* Starts dp->n_rx_threads threads over the ports that receive, assigned
+ * round-robin in port number order.  With the mutex. */
+static void
+rx_threads_start(struct dp_netdev *dp)
+{
+    if (dp->destroyed) {
+        return;
+    }
+    struct port_table *table = get_port_table(dp);
+    dp->rx_threads = xcalloc(dp->n_rx_threads, sizeof *dp->rx_threads);
+    for (unsigned int i = 0; i < dp->n_rx_threads; i++) {
+        struct dp_rx_thread *t = xzalloc(sizeof *t);
+        t->dp = dp;
+        t->id = i;
+        t->epoll_fd = epoll_create1(EPOLL_CLOEXEC);
+        t->wake_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+        if (t->epoll_fd < 0 || t->wake_fd < 0) {
+            ovs_fatal(errno, "%s: could not create rx thread descriptors",
+                      dp->name);
+        }
+        epoll_add(t->epoll_fd, t->wake_fd, NULL);
+        t->ports = xcalloc(table->n ? table->n : 1, sizeof *t->ports);
+        t->seen_deletions = atomic_load(&dp->n_deletions);
+        dp->rx_threads[i] = t;
+    }
+    unsigned int next = 0;
+    for (uint32_t p = 0; p < table->n; p++) {
+        struct dp_netdev_port *port = table->ports[p];
+        if (port && port->rxq) {
+            struct dp_rx_thread *t = dp->rx_threads[next++
+                                                    % dp->n_rx_threads];
+            int error = epoll_add(t->epoll_fd, netdev_rxq_fd(port->rxq),
+                                  port);
+            if (error) {
+                VLOG_WARN("%s: cannot poll port %s (%s)", dp->name,
+                          netdev_get_name(port->netdev),
+                          ovs_strerror(error));
+                continue;
+            }
+            t->ports[t->n_ports++] = port;
+        }
+    }
+    for (unsigned int i = 0; i < dp->n_rx_threads; i++) {
+        char *name = xasprintf("rx%u", i);
+        dp->rx_threads[i]->thread = ovs_thread_create(name, rx_thread_main,
+                                                      dp->rx_threads[i]);
+        free(name);
+    }
+}
+
+/* Datapaths. */
+
+static void
+dpif_netdev_enumerate(struct sset *names)
+{
+    ovs_mutex_lock(&dp_netdevs_mutex);
+    struct shash_node *node;
+    SHASH_FOR_EACH (node, &dp_netdevs) {
+        sset_add(names, node->name);
+    }
+    ovs_mutex_unlock(&dp_netdevs_mutex);
+}
+
+static int do_port_add(struct dp_netdev *, struct netdev *, uint32_t port_no,
+                       bool own_ref);
+
+static struct dp_netdev *
+dp_create(const char *name, int *errorp)
+{
+    struct dp_netdev *dp = xzalloc(sizeof *dp);
+    dp->name = xstrdup(name);
+    dp->ref_cnt = 1;
+    ovs_mutex_init(&dp->mutex);
+    struct port_table *t = xzalloc(sizeof *t);
+    atomic_init(&dp->port_table, t);
+    hmap_init(&dp->ports_by_name);
+    dpcls_init(&dp->cls);
+    hmap_init(&dp->flows);
+    dp->n_rx_threads = 1;
+    dp->channels = dpif_channel_set_create();
+
+    /* Port 0: the local port, an internal device named after us. */
+    struct netdev *netdev;
+    int error = netdev_open(name, "internal", &netdev);
+    if (!error) {
+        ovs_mutex_lock(&dp->mutex);
+        error = do_port_add(dp, netdev, DPIF_PORT_LOCAL, true);
+        ovs_mutex_unlock(&dp->mutex);
+    }
+    *errorp = error;
+    return dp;
+}
+
+static void dp_destroy(struct dp_netdev *);
+static void dp_unref(struct dp_netdev *);
+
+static int
+dpif_netdev_open(const char *name, bool create, struct dpif **dpifp)
+{
+    int error = 0;
+
+    ovs_mutex_lock(&dp_netdevs_mutex);
+    struct dp_netdev *dp = shash_find_data(&dp_netdevs, name);
+    if (create && dp) {
+        error = EEXIST;
+    } else if (!create && !dp) {
+        error = ENODEV;
+    } else if (!dp) {
+        dp = dp_create(name, &error);
+        if (error) {
+            dp_destroy(dp);
+            dp_unref(dp);
+            dp = NULL;
+        } else {
+            shash_add(&dp_netdevs, name, dp);
+        }
+    }
+    if (!error) {
+        struct dpif_netdev *d = xzalloc(sizeof *d);
+        d->dp = dp;
+        dp->ref_cnt++;
+        *dpifp = &d->up;
+    }
+    ovs_mutex_unlock(&dp_netdevs_mutex);
+    return error;
+}
+
+static void
+dp_unref(struct dp_netdev *dp)
+{
+    if (!--dp->ref_cnt) {
+        ovs_assert(dp->destroyed);
+        free(atomic_load(&dp->port_table));
+        hmap_destroy(&dp->ports_by_name);
+        hmap_destroy(&dp->flows);
+        dpcls_destroy(&dp->cls);
+        dpif_channel_set_destroy(dp->channels);
+        ovs_mutex_destroy(&dp->mutex);
+        free(dp->name);
+        free(dp);
+    }
+}
+
+static void
+dpif_netdev_close(struct dpif *dpif)
+{
+    struct dp_netdev *dp = get_dp(dpif);
+    ovs_mutex_lock(&dp_netdevs_mutex);
+    dp_unref(dp);
+    ovs_mutex_unlock(&dp_netdevs_mutex);
+    free(CONTAINER_OF(dpif, struct dpif_netdev, up));
+}
+
+static void do_port_del(struct dp_netdev *, struct dp_netdev_port *);
+static void do_flow_flush(struct dp_netdev *);
+static void handlers_destroy(struct dp_netdev *);
+
+/* Everything but the struct.  Called with dp_netdevs_mutex. */
+static void
+dp_destroy(struct dp_netdev *dp)
+{
+    ovs_mutex_lock(&dp->mutex);
+    rx_threads_stop(dp);
+    dp->destroyed = true;
+    do_flow_flush(dp);
+    struct port_table *t = get_port_table(dp);
+    for (uint32_t i = t->n; i-- > 0; ) {
+        t = get_port_table(dp);
+        if (i < t->n && t->ports[i]) {
+            do_port_del(dp, t->ports[i]);
+        }
+    }
+    handlers_destroy(dp);
+    ovs_mutex_unlock(&dp->mutex);
+    dp_epoch_synchronize();
+}
+
+static int
+dpif_netdev_destroy(struct dpif *dpif)
+{
+    struct dp_netdev *dp = get_dp(dpif);
+
+    ovs_mutex_lock(&dp_netdevs_mutex);
+    if (!dp->destroyed) {
+        shash_find_and_delete(&dp_netdevs, dp->name);
+        dp_destroy(dp);
+        dp_unref(dp);           /* The registry's reference. */
+    }
+    ovs_mutex_unlock(&dp_netdevs_mutex);
+    return 0;
+}
+
+static void
+dpif_netdev_run(struct dpif *dpif OVS_UNUSED)
+{
+    dp_epoch_reclaim();
+}
+
+static void
+dpif_netdev_wait(struct dpif *dpif OVS_UNUSED)
+{
+    /* Deferred frees also run as writers postpone more; nothing here needs
+     * a timer. */
+}
+
+static int
+dpif_netdev_set_n_rx_threads(struct dpif *dpif, unsigned int n)
+{
+    struct dp_netdev *dp = get_dp(dpif);
+    ovs_mutex_lock(&dp->mutex);
+    if (n != dp->n_rx_threads) {
+        rx_threads_stop(dp);
+        dp->n_rx_threads = n;
+        rx_threads_start(dp);
+    }
+    ovs_mutex_unlock(&dp->mutex);
+    return 0;
+}
+
+static unsigned int
+dpif_netdev_get_n_rx_threads(const struct dpif *dpif)
+{
+    struct dp_netdev *dp = get_dp(dpif);
+    ovs_mutex_lock(&dp->mutex);
+    unsigned int n = dp->n_rx_threads;
+    ovs_mutex_unlock(&dp->mutex);
+    return n;
+}
+
+static uint64_t
+read_counter(const _Atomic uint64_t *c)
+{
+    return atomic_load_explicit((_Atomic uint64_t *) c, memory_order_relaxed);
+}
+
+static uint64_t
+port_lost(const struct dp_netdev_port *port)
+{
+    struct dpif_channel_stats cs;
+    if (!port->channel) {
+        return 0;
+    }
+    dpif_channel_get_stats(port->channel, &cs);
+    return cs.n_lost;
+}
+
+static int
+dpif_netdev_get_stats(const struct dpif *dpif, struct dpif_dp_stats *stats)
+{
+    struct dp_netdev *dp = get_dp(dpif);
+
+    ovs_mutex_lock(&dp->mutex);
+    stats->n_hit = read_counter(&dp->n_hit);
+    stats->n_missed = read_counter(&dp->n_missed);
+    stats->n_lost = read_counter(&dp->n_lost_unowned);
+    struct port_table *t = get_port_table(dp);
+    for (uint32_t i = 0; i < t->n; i++) {
+        if (t->ports[i]) {
+            stats->n_lost += port_lost(t->ports[i]);
+        }
+    }
+    stats->n_flows = hmap_count(&dp->flows);
+    stats->n_masks = dpcls_n_subtables(&dp->cls);
+    stats->n_mask_hit = read_counter(&dp->n_mask_hit);
+    stats->n_emc_hit = read_counter(&dp->n_emc_hit);
+    ovs_mutex_unlock(&dp->mutex);
+    return 0;
+}
+
+/* Ports. */
+
+/* Publishes a copy of the port table with PORT at PORT_NO (NULL to
+ * remove).  With the mutex. */
+static void
+port_table_set(struct dp_netdev *dp, uint32_t port_no,
+               struct dp_netdev_port *port)
+{
+    struct port_table *old = get_port_table(dp);
+    uint32_t n = MAX(old->n, port_no + 1);
+    struct port_table *t = xzalloc(sizeof *t + n * sizeof t->ports[0]);
+    t->n = n;
+    memcpy(t->ports, old->ports, old->n * sizeof old->ports[0]);
+    t->ports[port_no] = port;
+    atomic_store_explicit(&dp->port_table, t, memory_order_release);
+    dp_epoch_postpone(free, old);
+}
+
+static uint32_t
+choose_port_no(const struct dp_netdev *dp)
+{
+    struct port_table *t = get_port_table(dp);
+    for (uint32_t i = 1; i < t->n; i++) {
+        if (!t->ports[i]) {
+            return i;
+        }
+    }
+    return MAX(t->n, 1);
+}
+
+/* Adds NETDEV as PORT_NO.  OWN_REF: the port takes the caller's reference
+ * instead of a new one.  With the mutex. */
+static int
+do_port_add(struct dp_netdev *dp, struct netdev *netdev, uint32_t port_no,
+            bool own_ref)
+{
+    const char *name = netdev_get_name(netdev);
+
+    if (dp->destroyed) {
+        return ENODEV;
+    }
+    if (port_lookup_by_name(dp, name)) {
+        if (own_ref) {
+            netdev_close(netdev);
+        }
+        return EEXIST;
+    }
+    if (port_no == DPIF_PORT_NONE) {
+        port_no = choose_port_no(dp);
+    }
+    if (port_no >= MAX_PORTS) {
+        return EFBIG;
+    }
+    if (port_lookup(dp, port_no)) {
+        if (own_ref) {
+            netdev_close(netdev);
+        }
+        return EBUSY;
+    }
+
+    struct dp_netdev_port *port = xzalloc(sizeof *port);
+    port->port_no = port_no;
+    port->type = xstrdup(netdev_get_type(netdev));
+    port->netdev = netdev;
+    if (!own_ref) {
+        struct netdev *ref;
+        netdev_open(name, port->type, &ref);    /* Takes a reference. */
+    }
+    int error = netdev_rxq_open(netdev, &port->rxq);
+    if (error && error != EOPNOTSUPP) {
+        free(port->type);
+        netdev_close(netdev);
+        free(port);
+        return error;
+    }
+    /* Up, as Open vSwitch's datapath brings its ports up. */
+    netdev_update_flags(netdev, 0, NETDEV_UP);
+
+    int mtu = 1500;
+    netdev_get_mtu(netdev, &mtu);
+    /* Room for the largest frame the port can carry: MTU plus Ethernet
+     * header and two VLAN tags. */
+    port->channel = dpif_channel_create(dp->channels, port_no,
+                                        UPCALL_RING_SLOTS,
+                                        MAX(mtu, 1500) + 14 + 8);
+
+    struct port_name_node *pn = xmalloc(sizeof *pn);
+    pn->port = port;
+    hmap_insert(&dp->ports_by_name, &pn->node, hash_string(name, 0));
+
+    rx_threads_stop(dp);
+    port_table_set(dp, port_no, port);
+    rx_threads_start(dp);
+    return 0;
+}
+
+static int
+dpif_netdev_port_add(struct dpif *dpif, struct netdev *netdev,
+                     uint32_t *port_nop)
+{
+    struct dp_netdev *dp = get_dp(dpif);
+    ovs_mutex_lock(&dp->mutex);
+    uint32_t port_no = *port_nop == DPIF_PORT_NONE ? choose_port_no(dp)
+                                                   : *port_nop;
+    int error = do_port_add(dp, netdev, port_no, false);
+    ovs_mutex_unlock(&dp->mutex);
+    if (!error) {
+        *port_nop = port_no;
+    }
+    return error;
+}
+
+/* With the mutex. */
+static void
+do_port_del(struct dp_netdev *dp, struct dp_netdev_port *port)
+{
+    rx_threads_stop(dp);
+    port_table_set(dp, port->port_no, NULL);
+    const char *name = netdev_get_name(port->netdev);
+    struct port_name_node *pn;
+    HMAP_FOR_EACH_WITH_HASH (pn, node, hash_string(name, 0),
+                             &dp->ports_by_name) {
+        if (pn->port == port) {
+            hmap_remove(&dp->ports_by_name, &pn->node);
+            free(pn);
+            break;
+        }
+    }
+    rx_threads_start(dp);
+
+    /* Executors in other threads may still hold the port: wait for them
+     * before the netdev goes.  Readers never wait for our mutex. */
+    dp_epoch_synchronize();
+
+    dpif_channel_destroy(port->channel);
+    netdev_rxq_close(port->rxq);
+    netdev_close(port->netdev);
+    free(port->type);
+    free(port);
+}
+
+static int
+dpif_netdev_port_del(struct dpif *dpif, uint32_t port_no)
+{
+    struct dp_netdev *dp = get_dp(dpif);
+    int error = 0;
+
+    ovs_mutex_lock(&dp->mutex);
+    struct dp_netdev_port *port = port_lookup(dp, port_no);
+    if (!port) {
+        error = ENOENT;
+    } else if (port_no == DPIF_PORT_LOCAL) {
+        error = EINVAL;
+    } else {
+        do_port_del(dp, port);
+    }
+    ovs_mutex_unlock(&dp->mutex);
+    return error;
+}
+
+static void
+port_to_dpif_port(const struct dp_netdev_port *port, struct dpif_port *out)
+{
+    out->name = xstrdup(netdev_get_name(port->netdev));
+    out->type = xstrdup(port->type);
+    out->port_no = port->port_no;
+}
+
+static int
+dpif_netdev_port_query_by_number(const struct dpif *dpif, uint32_t port_no,
+                                 struct dpif_port *out)
+{
+    struct dp_netdev *dp = get_dp(dpif);
+    ovs_mutex_lock(&dp->mutex);
+    struct dp_netdev_port *port = port_lookup(dp, port_no);
+    if (port) {
+        port_to_dpif_port(port, out);
+    }
+    ovs_mutex_unlock(&dp->mutex);
+    return port ? 0 : ENOENT;
+}
+
+static int
+dpif_netdev_port_query_by_name(const struct dpif *dpif, const char *name,
+                               struct dpif_port *out)
+{
+    struct dp_netdev *dp = get_dp(dpif);
+    ovs_mutex_lock(&dp->mutex);
+    struct dp_netdev_port *port = port_lookup_by_name(dp, name);
+    if (port) {
+        port_to_dpif_port(port, out);
+    }
+    ovs_mutex_unlock(&dp->mutex);
+    return port ? 0 : ENOENT;
+}
+
+static void
+dpif_netdev_port_list(const struct dpif *dpif, struct dpif_port **portsp,
+                      size_t *n_portsp)
+{
+    struct dp_netdev *dp = get_dp(dpif);
+    ovs_mutex_lock(&dp->mutex);
+    struct port_table *t = get_port_table(dp);
+    struct dpif_port *ports = xcalloc(t->n ? t->n : 1, sizeof *ports);
+    size_t n = 0;
+    for (uint32_t i = 0; i < t->n; i++) {
+        if (t->ports[i]) {
+            port_to_dpif_port(t->ports[i], &ports[n++]);
+        }
+    }
+    ovs_mutex_unlock(&dp->mutex);
+    *portsp = ports;
+    *n_portsp = n;
+}
+
+static int
+dpif_netdev_port_get_stats(const struct dpif *dpif, uint32_t port_no,
+                           struct dpif_port_stats *stats)
+{
+    struct dp_netdev *dp = get_dp(dpif);
+    ovs_mutex_lock(&dp->mutex);
+    struct dp_netdev_port *port = port_lookup(dp, port_no);
+    if (port) {
+        struct dpif_channel_stats cs;
+        dpif_channel_get_stats(port->channel, &cs);
+        stats->n_hit = read_counter(&port->n_hit);
+        stats->n_missed = read_counter(&port->n_missed);
+        stats->n_malformed = read_counter(&port->n_malformed);
+        stats->n_lost = cs.n_lost;
+        stats->n_upcalls = cs.n_queued;
+    }
+    ovs_mutex_unlock(&dp->mutex);
+    return port ? 0 : ENOENT;
+}
+
+/* Flows. */
+
+static int
+dpif_netdev_flow_put(struct dpif *dpif, enum dpif_flow_put_flags flags,
+                     const struct flow *key,
+                     const struct flow_wildcards *mask,
+                     const struct nlattr *actions, size_t actions_len,
+                     struct dpif_flow_stats *stats)
+{
+    struct dp_netdev *dp = get_dp(dpif);
+    int error = 0;
+
+    ovs_mutex_lock(&dp->mutex);
+    struct dp_netdev_flow *flow = flow_find(dp, key, mask);
+    if (flow) {
+        if (!(flags & DPIF_FP_MODIFY)) {
+            error = EEXIST;
+        } else {
+            if (stats) {
+                flow_get_stats(flow, stats);
+            }
+            struct dp_netdev_actions *old = atomic_exchange_explicit(
+                &flow->actions, actions_create(actions, actions_len),
+                memory_order_acq_rel);
+            dp_epoch_postpone(free, old);
+            if (flags & DPIF_FP_ZERO_STATS) {
+                flow_clear_stats(flow);
+            }
+        }
+    } else if (!(flags & DPIF_FP_CREATE)) {
+        error = ENOENT;
+    } else if (dp->destroyed) {
+        error = ENODEV;
+    } else {
+        flow = xzalloc(sizeof *flow);
+        flow->mask = *mask;
+        flow_apply_mask(&flow->key, key, mask);
+        flow->match = miniflow_create_masked(key, mask);
+        atomic_init(&flow->actions, actions_create(actions, actions_len));
+        atomic_init(&flow->ref_cnt, 1);
+        atomic_init(&flow->dead, false);
+        hmap_insert(&dp->flows, &flow->node,
+                    flow_node_hash(flow->match, mask));
+        dpcls_insert(&dp->cls, &flow->cr, mask, flow->match);
+    }
+    ovs_mutex_unlock(&dp->mutex);
+    return error;
+}
+
+static int
+dpif_netdev_flow_del(struct dpif *dpif, const struct flow *key,
+                     const struct flow_wildcards *mask,
+                     struct dpif_flow_stats *stats)
+{
+    struct dp_netdev *dp = get_dp(dpif);
+
+    ovs_mutex_lock(&dp->mutex);
+    struct dp_netdev_flow *flow = flow_find(dp, key, mask);
+    if (flow) {
+        if (stats) {
+            flow_get_stats(flow, stats);
+        }
+        flow_remove(dp, flow);
+    }
+    ovs_mutex_unlock(&dp->mutex);
+    return flow ? 0 : ENOENT;
+}
+
+static void
+do_flow_flush(struct dp_netdev *dp)
+{
+    struct dp_netdev_flow *flow;
+    HMAP_FOR_EACH_SAFE (flow, node, &dp->flows) {
+        flow_remove(dp, flow);
+    }
+}
+
+static int
+dpif_netdev_flow_flush(struct dpif *dpif)
+{
+    struct dp_netdev *dp = get_dp(dpif);
+    ovs_mutex_lock(&dp->mutex);
+    do_flow_flush(dp);
+    ovs_mutex_unlock(&dp->mutex);
+    return 0;
+}
+
+/* Fills OUT from FLOW, with its actions appended to *BUF (a malloc'd block
+ * of *BUF_SIZE bytes, *BUF_USED in use); OUT->actions is set afterwards by
+ * the caller from the offset stored in OUT->actions_len's twin. */
+static size_t
+flow_to_dpif_flow(const struct dp_netdev_flow *flow, struct dpif_flow *out,
+                  uint8_t **buf, size_t *buf_used, size_t *buf_size)
+{
+    struct dp_netdev_actions *a = atomic_load_explicit(
+        &((struct dp_netdev_flow *) flow)->actions, memory_order_acquire);
+    out->key = flow->key;
+    out->mask = flow->mask;
+    out->actions_len = a->size;
+    flow_get_stats(flow, &out->stats);
+
+    size_t ofs = *buf_used;
+    if (ofs + a->size > *buf_size) {
+        *buf_size = MAX(*buf_size * 2, ofs + a->size);
+        *buf = xrealloc(*buf, *buf_size);
+    }
+    if (a->size) {
+        memcpy(*buf + ofs, a->data, a->size);
+    }
+    *buf_used += ROUND_UP(a->size, 8);
+    return ofs;
+}
+
+static int
+dpif_netdev_flow_get(const struct dpif *dpif, const struct flow *key,
+                     const struct flow_wildcards *mask, struct dpif_flow *out,
+                     void **actions_buf)
+{
+    struct dp_netdev *dp = get_dp(dpif);
+
+    ovs_mutex_lock(&dp->mutex);
+    struct dp_netdev_flow *flow = flow_find(dp, key, mask);
+    if (flow) {
+        uint8_t *buf = NULL;
+        size_t used = 0, size = 0;
+        flow_to_dpif_flow(flow, out, &buf, &used, &size);
+        out->actions = (const struct nlattr *) buf;
+        *actions_buf = buf;
+    }
+    ovs_mutex_unlock(&dp->mutex);
+    return flow ? 0 : ENOENT;
+}
+
+/* Dumps walk dp->flows by (bucket, offset in bucket), so a dump resumes
+ * where it stopped even though flows come and go in between. */
+struct dp_netdev_flow_dump {
+    struct dpif_flow_dump up;
+    struct dp_netdev *dp;
+    struct ovs_mutex mutex;
+    size_t bucket, offset;
+    bool done;
+};
+
+struct dp_netdev_flow_dump_thread {
+    struct dpif_flow_dump_thread up;
+    uint8_t *buf;
+    size_t buf_size;
+};
+
+static struct dpif_flow_dump *
+dpif_netdev_flow_dump_create(const struct dpif *dpif)
+{
+    struct dp_netdev_flow_dump *dump = xzalloc(sizeof *dump);
+    dump->up.dpif = dpif;
+    dump->dp = get_dp(dpif);
+    ovs_mutex_init(&dump->mutex);
+    return &dump->up;
+}
+
+static struct dpif_flow_dump_thread *
+dpif_netdev_flow_dump_thread_create(struct dpif_flow_dump *dump)
+{
+    struct dp_netdev_flow_dump_thread *t = xzalloc(sizeof *t);
+    t->up.dump = dump;
+    return &t->up;
+}
+
+static int
+dpif_netdev_flow_dump_next(struct dpif_flow_dump_thread *thread_,
+                           struct dpif_flow *flows, int max)
+{
+    struct dp_netdev_flow_dump_thread *thread = CONTAINER_OF(
+        thread_, struct dp_netdev_flow_dump_thread, up);
+    struct dp_netdev_flow_dump *dump = CONTAINER_OF(
+        thread_->dump, struct dp_netdev_flow_dump, up);
+    struct dp_netdev *dp = dump->dp;
+    size_t offsets[128];
+    size_t used = 0;
+    int n = 0;
+
+    max = MIN(max, (int) ARRAY_SIZE(offsets));
+    ovs_mutex_lock(&dump->mutex);
+    ovs_mutex_lock(&dp->mutex);
+    while (!dump->done && n < max) {
+        if (dump->bucket > dp->flows.mask) {
+            dump->done = true;
+            break;
+        }
+        struct hmap_node *node = dp->flows.buckets[dump->bucket];
+        for (size_t i = 0; node && i < dump->offset; i++) {
+            node = node->next;
+        }
+        for (; node && n < max; node = node->next) {
+            struct dp_netdev_flow *flow = CONTAINER_OF(
+                node, struct dp_netdev_flow, node);
+            offsets[n] = flow_to_dpif_flow(flow, &flows[n], &thread->buf,
+                                           &used, &thread->buf_size);
+            n++;
+            dump->offset++;
+        }
+        if (!node) {
+            dump->bucket++;
+            dump->offset = 0;
+        }
+    }
+    ovs_mutex_unlock(&dp->mutex);
+    ovs_mutex_unlock(&dump->mutex);
+
+    for (int i = 0; i < n; i++) {
+        flows[i].actions = (const struct nlattr *) (thread->buf + offsets[i]);
+    }
+    return n;
+}
+
+static void
+dpif_netdev_flow_dump_thread_destroy(struct dpif_flow_dump_thread *thread_)
+{
+    struct dp_netdev_flow_dump_thread *thread = CONTAINER_OF(
+        thread_, struct dp_netdev_flow_dump_thread, up);
+    free(thread->buf);
+    free(thread);
+}
+
+static int
+dpif_netdev_flow_dump_destroy(struct dpif_flow_dump *dump_)
+{
+    struct dp_netdev_flow_dump *dump = CONTAINER_OF(
+        dump_, struct dp_netdev_flow_dump, up);
+    ovs_mutex_destroy(&dump->mutex);
+    free(dump);
+    return 0;
+}
+
+/* Execution from outside the rx threads. */
+static int
+dpif_netdev_execute(struct dpif *dpif, struct dp_packet_batch *batch,
+                    const struct nlattr *actions, size_t actions_len)
+{
+    struct dp_netdev *dp = get_dp(dpif);
+    dp_epoch_enter();
+    execute_actions(dp, batch, actions, actions_len);
+    dp_epoch_exit();
+    return 0;
+}
+
+/* Upcall handlers. */
+
+static void
+handlers_destroy(struct dp_netdev *dp)
+{
+    for (uint32_t i = 0; i < dp->n_handlers; i++) {
+        dpif_channel_handler_uninit(&dp->handlers[i]);
+    }
+    free(dp->handlers);
+    dp->handlers = NULL;
+    dp->n_handlers = 0;
+}
+
+static int
+dpif_netdev_handlers_set(struct dpif *dpif, uint32_t n)
+{
+    struct dp_netdev *dp = get_dp(dpif);
+    ovs_mutex_lock(&dp->mutex);
+    if (n != dp->n_handlers) {
+        handlers_destroy(dp);
+        dp->handlers = xcalloc(n ? n : 1, sizeof *dp->handlers);
+        for (uint32_t i = 0; i < n; i++) {
+            dpif_channel_handler_init(&dp->handlers[i], dp->channels);
+        }
+        dp->n_handlers = n;
+    }
+    ovs_mutex_unlock(&dp->mutex);
+    return 0;
+}
+
+static struct dpif_channel_handler *
+get_handler(const struct dp_netdev *dp, uint32_t handler_id)
+{
+    /* The handler array changes only through dpif_handlers_set(), which
+     * the layer above calls while its handler threads are stopped. */
+    return handler_id < dp->n_handlers ? &dp->handlers[handler_id] : NULL;
+}
+
+static size_t
+dpif_netdev_recv(struct dpif *dpif, uint32_t handler_id,
+                 struct dpif_upcall *upcalls, size_t max)
+{
+    struct dp_netdev *dp = get_dp(dpif);
+    struct dpif_channel_handler *h = get_handler(dp, handler_id);
+    const struct dpif_channel_slot *slots[DPIF_CHANNEL_MAX_BATCH];
+
+    if (!h) {
+        return 0;
+    }
+    size_t n = dpif_channel_recv(h, slots, max);
+    for (size_t i = 0; i < n; i++) {
+        const struct dpif_channel_slot *s = slots[i];
+        struct dpif_upcall *u = &upcalls[i];
+        u->type = s->type == DPIF_CHANNEL_ACTION ? DPIF_UC_ACTION
+                                                 : DPIF_UC_MISS;
+        u->key = &s->key;
+        u->hash = s->hash;
+        /* The handler may modify the packet (and push headers, which then
+         * moves it to the heap): the slot is its own until released. */
+        dp_packet_use_foreign(&u->packet, (void *) s->packet, s->packet_len,
+                              0, s->packet_len);
+        u->packet.l3_ofs = s->l3_ofs;
+        u->packet.l4_ofs = s->l4_ofs;
+        u->packet.md.in_port = s->port;
+        dp_packet_set_hash(&u->packet, s->hash);
+        u->userdata = s->userdata_len
+                      ? (const struct nlattr *) s->userdata : NULL;
+        u->userdata_len = s->userdata_len;
+    }
+    return n;
+}
+
+static void
+dpif_netdev_recv_release(struct dpif *dpif, uint32_t handler_id)
+{
+    struct dpif_channel_handler *h = get_handler(get_dp(dpif), handler_id);
+    if (h) {
+        dpif_channel_release(h);
+    }
+}
+
+static void
+dpif_netdev_recv_wait(struct dpif *dpif, uint32_t handler_id)
+{
+    struct dpif_channel_handler *h = get_handler(get_dp(dpif), handler_id);
+    if (h) {
+        dpif_channel_wait(h);
+    }
+}
+
+const struct dpif_class dpif_netdev_class = {
+    .type = "netdev",
+    .enumerate = dpif_netdev_enumerate,
+    .open = dpif_netdev_open,
+    .close = dpif_netdev_close,
+    .destroy = dpif_netdev_destroy,
+    .run = dpif_netdev_run,
+    .wait = dpif_netdev_wait,
+    .set_n_rx_threads = dpif_netdev_set_n_rx_threads,
+    .get_n_rx_threads = dpif_netdev_get_n_rx_threads,
+    .get_stats = dpif_netdev_get_stats,
+    .port_add = dpif_netdev_port_add,
+    .port_del = dpif_netdev_port_del,
+    .port_query_by_number = dpif_netdev_port_query_by_number,
+    .port_query_by_name = dpif_netdev_port_query_by_name,
+    .port_list = dpif_netdev_port_list,
+    .port_get_stats = dpif_netdev_port_get_stats,
+    .flow_put = dpif_netdev_flow_put,
+    .flow_del = dpif_netdev_flow_del,
+    .flow_flush = dpif_netdev_flow_flush,
+    .flow_get = dpif_netdev_flow_get,
+    .flow_dump_create = dpif_netdev_flow_dump_create,
+    .flow_dump_thread_create = dpif_netdev_flow_dump_thread_create,
+    .flow_dump_next = dpif_netdev_flow_dump_next,
+    .flow_dump_thread_destroy = dpif_netdev_flow_dump_thread_destroy,
+    .flow_dump_destroy = dpif_netdev_flow_dump_destroy,
+    .execute = dpif_netdev_execute,
+    .handlers_set = dpif_netdev_handlers_set,
+    .recv = dpif_netdev_recv,
+    .recv_release = dpif_netdev_recv_release,
+    .recv_wait = dpif_netdev_recv_wait,
+};

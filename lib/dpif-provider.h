@@ -1,0 +1,88 @@
+/* dpif-provider: what dpif.c asks of each type of datapath.
+ *
+ * Private to lib/dpif*.c.  A provider is a struct dpif_class of function
+ * pointers in one file (dpif-netdev.c: "netdev").  dpif.c dispatches,
+ * validates arguments and logs; a provider implements the semantics
+ * described in dpif.h, with the same thread rules.
+ *
+ * Memory: a provider embeds struct dpif in its handle struct, allocated
+ * by open() and freed by close(); dpif.c fills in nothing but reads the
+ * common part. */
+#ifndef DPIF_PROVIDER_H
+#define DPIF_PROVIDER_H 1
+
+#include "dpif.h"
+
+struct dpif {
+    const struct dpif_class *dpif_class;
+    char *base_name;            /* "TYPE@NAME" (owned). */
+    char *name;                 /* Owned. */
+};
+
+/* A provider's dump and dump thread structs begin with these, so dpif.c
+ * can find the class. */
+struct dpif_flow_dump {
+    const struct dpif *dpif;
+};
+
+struct dpif_flow_dump_thread {
+    struct dpif_flow_dump *dump;
+};
+
+struct dpif_class {
+    const char *type;
+
+    void (*enumerate)(struct sset *names);
+    /* CREATE: make it (EEXIST if it exists); else open it (ENODEV if it
+     * does not). */
+    int (*open)(const char *name, bool create, struct dpif **);
+    void (*close)(struct dpif *);
+    int (*destroy)(struct dpif *);      /* Destroys; the handle stays. */
+    void (*run)(struct dpif *);
+    void (*wait)(struct dpif *);
+
+    int (*set_n_rx_threads)(struct dpif *, unsigned int);
+    unsigned int (*get_n_rx_threads)(const struct dpif *);
+    int (*get_stats)(const struct dpif *, struct dpif_dp_stats *);
+
+    int (*port_add)(struct dpif *, struct netdev *, uint32_t *port_nop);
+    int (*port_del)(struct dpif *, uint32_t port_no);
+    int (*port_query_by_number)(const struct dpif *, uint32_t,
+                                struct dpif_port *);
+    int (*port_query_by_name)(const struct dpif *, const char *,
+                              struct dpif_port *);
+    void (*port_list)(const struct dpif *, struct dpif_port **, size_t *);
+    int (*port_get_stats)(const struct dpif *, uint32_t,
+                          struct dpif_port_stats *);
+
+    int (*flow_put)(struct dpif *, enum dpif_flow_put_flags,
+                    const struct flow *, const struct flow_wildcards *,
+                    const struct nlattr *, size_t,
+                    struct dpif_flow_stats *);
+    int (*flow_del)(struct dpif *, const struct flow *,
+                    const struct flow_wildcards *, struct dpif_flow_stats *);
+    int (*flow_flush)(struct dpif *);
+    int (*flow_get)(const struct dpif *, const struct flow *,
+                    const struct flow_wildcards *, struct dpif_flow *,
+                    void **actions_buf);
+    struct dpif_flow_dump *(*flow_dump_create)(const struct dpif *);
+    struct dpif_flow_dump_thread *(*flow_dump_thread_create)(
+        struct dpif_flow_dump *);
+    int (*flow_dump_next)(struct dpif_flow_dump_thread *,
+                          struct dpif_flow *, int max);
+    void (*flow_dump_thread_destroy)(struct dpif_flow_dump_thread *);
+    int (*flow_dump_destroy)(struct dpif_flow_dump *);
+
+    int (*execute)(struct dpif *, struct dp_packet_batch *,
+                   const struct nlattr *, size_t);
+
+    int (*handlers_set)(struct dpif *, uint32_t n);
+    size_t (*recv)(struct dpif *, uint32_t handler_id,
+                   struct dpif_upcall *, size_t max);
+    void (*recv_release)(struct dpif *, uint32_t handler_id);
+    void (*recv_wait)(struct dpif *, uint32_t handler_id);
+};
+
+extern const struct dpif_class dpif_netdev_class;
+
+#endif /* dpif-provider.h */

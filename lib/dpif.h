@@ -1,0 +1,227 @@
+/* dpif: the datapath interface.
+ *
+ * A datapath moves packets between its ports according to flows installed
+ * from above, and hands up (an "upcall") every packet that no flow
+ * matches or whose actions say "userspace".  ofproto (the OpenFlow
+ * switch, its upcall handler and revalidator threads) and ovs-dpctl talk
+ * to any datapath through this interface; each type of datapath is one
+ * provider (dpif-provider.h):
+ *
+ *   "netdev"   the userspace datapath (dpif-netdev.c), living in this
+ *              process, forwarding between netdevs with its own receive
+ *              threads.  Open vSwitch calls its userspace datapath type
+ *              "netdev" too.
+ *   "system"   a kernel datapath, reached over Netlink: not provided (no
+ *              openvswitch module here), but nothing below assumes the
+ *              datapath is in this process: keys cross as struct flow and
+ *              struct flow_wildcards (a kernel provider would convert them
+ *              to OVS_KEY_ATTR_* attributes), actions as Netlink attributes
+ *              numbered as <linux/openvswitch.h>'s OVS_ACTION_ATTR_*, and
+ *              upcalls as views of the packet, key, hash and layer offsets.
+ *
+ * Names and lifetime.  Datapaths have names unique per type ("ovs-netdev",
+ * "br0").  dpif_create() makes a datapath, dpif_open() opens an existing
+ * one; either returns a handle that dpif_close() gives back.  A datapath
+ * lives until dpif_delete() (closing the last handle does not destroy
+ * it).  Port numbers: port 0 is the datapath's local port, named after the
+ * datapath (type "internal"); others are numbered from 1.
+ *
+ * Flows.  A flow is a key under a mask (a megaflow) with actions.  The
+ * key's bits outside the mask are ignored.  dpif_flow_put() creates or
+ * modifies (DPIF_FP_*), dpif_flow_del() deletes, dpif_flow_get() reads
+ * one, dpif_flow_flush() deletes all.  A dump (dpif_flow_dump_*) walks
+ * every flow with its statistics; it may be advanced by several threads
+ * at once (each with its own dump thread), each call returning a few flows,
+ * and flows added or deleted meanwhile may or may not be seen, but one
+ * present throughout is seen once.
+ *
+ * Upcalls.  dpif_handlers_set(N) makes handlers 0..N-1.  Each handler
+ * thread calls dpif_recv() with its id to take up to DPIF_RECV_MAX
+ * upcalls at once, reads them in place (they stay valid until that
+ * handler's next dpif_recv() or dpif_recv_release()), and sleeps with
+ * dpif_recv_wait() + poll_block().  Every port has one upcall channel that
+ * all handlers share (dpif-channel.h): channels are served round-robin,
+ * one sleeping handler is woken per channel that becomes ready, and a
+ * full channel loses the upcall and counts it on the port and datapath.
+ *
+ * Threads.  dpif_recv(), dpif_recv_wait() and dpif_recv_release() may be
+ * called by the handler that owns the id; every other function may be
+ * called from any thread (a provider serializes what needs it), except
+ * dpif_create/open/close/delete, dpif_run/wait and port add/delete, which
+ * belong to the main thread. */
+#ifndef DPIF_H
+#define DPIF_H 1
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "dp-packet.h"
+#include "flow.h"
+
+struct dpif;
+struct ds;
+struct netdev;
+struct nlattr;
+struct smap;
+struct sset;
+
+#define DPIF_PORT_NONE UINT32_MAX
+#define DPIF_PORT_LOCAL 0
+
+/* Datapaths. */
+int dpif_create(const char *name, const char *type, struct dpif **);
+int dpif_open(const char *name, const char *type, struct dpif **);
+void dpif_close(struct dpif *);
+/* Destroys the datapath (its flows, ports and threads) and closes the
+ * handle. */
+int dpif_delete(struct dpif *);
+/* Adds to NAMES the name of every datapath of TYPE. */
+void dpif_enumerate(const char *type, struct sset *names);
+/* Adds to TYPES every type dpif_create() accepts. */
+void dpif_enumerate_types(struct sset *types);
+const char *dpif_name(const struct dpif *);
+const char *dpif_type(const struct dpif *);
+/* "TYPE@NAME", as ovs-dpctl prints it. */
+const char *dpif_base_name(const struct dpif *);
+
+/* Housekeeping on the main thread: deferred frees, subtable ranking. */
+void dpif_run(struct dpif *);
+void dpif_wait(struct dpif *);
+
+/* Configuration: "n-rx-threads" (receive threads, default 1).  Unknown
+ * keys are ignored (the caller passes Open_vSwitch's other_config). */
+int dpif_set_config(struct dpif *, const struct smap *other_config);
+int dpif_set_n_rx_threads(struct dpif *, unsigned int n);
+unsigned int dpif_get_n_rx_threads(const struct dpif *);
+
+struct dpif_dp_stats {
+    uint64_t n_hit;             /* Packets that matched a flow. */
+    uint64_t n_missed;          /* Packets that matched no flow. */
+    uint64_t n_lost;            /* Upcalls dropped (full channel). */
+    uint64_t n_flows;
+    uint64_t n_masks;           /* Megaflow subtables. */
+    uint64_t n_mask_hit;        /* Subtables probed for n_hit packets. */
+    uint64_t n_emc_hit;         /* Of n_hit, found in the exact-match cache. */
+};
+int dpif_get_dp_stats(const struct dpif *, struct dpif_dp_stats *);
+
+/* Ports. */
+struct dpif_port {
+    char *name;
+    char *type;
+    uint32_t port_no;
+};
+void dpif_port_destroy(struct dpif_port *);
+
+/* Adds NETDEV as a port (the datapath takes its own reference).  If
+ * *PORT_NOP is DPIF_PORT_NONE, picks the number and stores it there. */
+int dpif_port_add(struct dpif *, struct netdev *, uint32_t *port_nop);
+int dpif_port_del(struct dpif *, uint32_t port_no);
+int dpif_port_query_by_number(const struct dpif *, uint32_t port_no,
+                              struct dpif_port *);
+int dpif_port_query_by_name(const struct dpif *, const char *name,
+                            struct dpif_port *);
+/* Every port, in port number order (the caller frees with
+ * dpif_port_list_free()). */
+void dpif_port_list(const struct dpif *, struct dpif_port **ports,
+                    size_t *n_ports);
+void dpif_port_list_free(struct dpif_port *, size_t n_ports);
+
+struct dpif_port_stats {
+    uint64_t n_hit, n_missed, n_lost;   /* As in struct dpif_dp_stats. */
+    uint64_t n_upcalls;                 /* Queued to the port's channel. */
+    uint64_t n_malformed;               /* Packets with a bad header. */
+};
+int dpif_port_get_stats(const struct dpif *, uint32_t port_no,
+                        struct dpif_port_stats *);
+
+/* Flows. */
+struct dpif_flow_stats {
+    uint64_t n_packets;
+    uint64_t n_bytes;
+    long long int used;         /* time_msec() of the last packet, 0 never. */
+    uint16_t tcp_flags;         /* OR of the TCP flags seen (host order). */
+};
+
+enum dpif_flow_put_flags {
+    DPIF_FP_CREATE = 1 << 0,    /* May create a flow. */
+    DPIF_FP_MODIFY = 1 << 1,    /* May modify an existing flow. */
+    DPIF_FP_ZERO_STATS = 1 << 2 /* Clear a modified flow's statistics. */
+};
+
+/* Creates or modifies the flow KEY under MASK with ACTIONS (Netlink
+ * attributes; copied).  EEXIST if it exists without DPIF_FP_MODIFY, ENOENT
+ * if it does not without DPIF_FP_CREATE.  Stores the previous statistics
+ * in *STATS if nonnull (zero for a new flow). */
+int dpif_flow_put(struct dpif *, enum dpif_flow_put_flags,
+                  const struct flow *key, const struct flow_wildcards *mask,
+                  const struct nlattr *actions, size_t actions_len,
+                  struct dpif_flow_stats *stats);
+/* Deletes the flow KEY under MASK (ENOENT if none), with its final
+ * statistics in *STATS if nonnull. */
+int dpif_flow_del(struct dpif *, const struct flow *key,
+                  const struct flow_wildcards *mask,
+                  struct dpif_flow_stats *stats);
+int dpif_flow_flush(struct dpif *);
+
+/* A flow as get and dump return it.  ACTIONS points into memory of the
+ * call that returned it (see each). */
+struct dpif_flow {
+    struct flow key;            /* Masked. */
+    struct flow_wildcards mask;
+    const struct nlattr *actions;
+    size_t actions_len;
+    struct dpif_flow_stats stats;
+};
+
+/* Reads the flow KEY under MASK into *FLOW (ENOENT if none); its actions
+ * are copied into *ACTIONS_BUF (malloc'd; the caller frees). */
+int dpif_flow_get(const struct dpif *, const struct flow *key,
+                  const struct flow_wildcards *mask, struct dpif_flow *,
+                  void **actions_buf);
+
+struct dpif_flow_dump;
+struct dpif_flow_dump_thread;
+struct dpif_flow_dump *dpif_flow_dump_create(const struct dpif *);
+struct dpif_flow_dump_thread *dpif_flow_dump_thread_create(
+    struct dpif_flow_dump *);
+/* Fills up to MAX flows; 0 at the end.  Their actions stay valid until
+ * the thread's next call or its destruction. */
+int dpif_flow_dump_next(struct dpif_flow_dump_thread *,
+                        struct dpif_flow *flows, int max);
+void dpif_flow_dump_thread_destroy(struct dpif_flow_dump_thread *);
+int dpif_flow_dump_destroy(struct dpif_flow_dump *);
+
+/* Execution: applies ACTIONS to every packet of BATCH as the datapath
+ * would (each packet's md.in_port is its input port), from the calling
+ * thread.  The caller keeps the packets. */
+int dpif_execute(struct dpif *, struct dp_packet_batch *,
+                 const struct nlattr *actions, size_t actions_len);
+
+/* Upcalls. */
+#define DPIF_RECV_MAX 64
+
+enum dpif_upcall_type {
+    DPIF_UC_MISS,               /* No flow matched. */
+    DPIF_UC_ACTION,             /* A "userspace" action. */
+};
+
+struct dpif_upcall {
+    enum dpif_upcall_type type;
+    const struct flow *key;     /* Parsed key, in place. */
+    uint32_t hash;              /* The datapath's flow hash. */
+    struct dp_packet packet;    /* Foreign, over the channel's slot bytes;
+                                 * layer offsets and md.in_port set. */
+    const struct nlattr *userdata;  /* From the action, or NULL. */
+    size_t userdata_len;
+};
+
+int dpif_handlers_set(struct dpif *, uint32_t n_handlers);
+/* Receives up to MAX (at most DPIF_RECV_MAX) upcalls for handler
+ * HANDLER_ID into UPCALLS; returns how many (0: none ready). */
+size_t dpif_recv(struct dpif *, uint32_t handler_id,
+                 struct dpif_upcall *upcalls, size_t max);
+void dpif_recv_release(struct dpif *, uint32_t handler_id);
+void dpif_recv_wait(struct dpif *, uint32_t handler_id);
+
+#endif /* dpif.h */

@@ -1,0 +1,540 @@
+#include <config.h>
+#include "odp-execute.h"
+
+#include <arpa/inet.h>
+#include <linux/openvswitch.h>
+#include <string.h>
+#include <sys/random.h>
+#include <time.h>
+#include "csum.h"
+#include "dp-packet.h"
+#include "flow.h"
+#include "netlink.h"
+#include "odp-util.h"
+#include "packets.h"
+
+/* Merging a set's value into a header field: the whole value for a plain
+ * set, only the mask's bits for a masked one. */
+static uint8_t
+merge8(uint8_t old, uint8_t value, const uint8_t *mask)
+{
+    return mask ? (old & ~*mask) | (value & *mask) : value;
+}
+
+static ovs_be16
+merge16(ovs_be16 old, ovs_be16 value, const ovs_be16 *mask)
+{
+    return mask ? (old & ~*mask) | (value & *mask) : value;
+}
+
+static ovs_be32
+merge32(ovs_be32 old, ovs_be32 value, const ovs_be32 *mask)
+{
+    return mask ? (old & ~*mask) | (value & *mask) : value;
+}
+
+static void
+merge_bytes(uint8_t *dst, const uint8_t *value, const uint8_t *mask,
+            size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        dst[i] = mask ? (dst[i] & ~mask[i]) | (value[i] & mask[i])
+                      : value[i];
+    }
+}
+
+/* The L4 header of P and its length up to the end of the IP payload
+ * (Ethernet padding excluded), or NULL. */
+static uint8_t *
+l4_and_len(const struct dp_packet *p, size_t *len)
+{
+    uint8_t *l3 = dp_packet_l3(p), *l4 = dp_packet_l4(p);
+    if (!l3 || !l4) {
+        return NULL;
+    }
+    size_t end = dp_packet_size(p);
+    if ((l3[0] >> 4) == 4 && dp_packet_l3_size(p) >= IP_HEADER_LEN) {
+        const struct ip_header *ip = (const struct ip_header *) l3;
+        end = MIN(end, p->l3_ofs + (size_t) ntohs(ip->ip_tot_len));
+    } else if ((l3[0] >> 4) == 6 && dp_packet_l3_size(p) >= IPV6_HEADER_LEN) {
+        const struct ipv6_header *ip6 = (const struct ipv6_header *) l3;
+        end = MIN(end, p->l3_ofs + IPV6_HEADER_LEN
+                  + (size_t) ntohs(ip6->ip6_plen));
+    }
+    if (end < p->l4_ofs) {
+        return NULL;
+    }
+    *len = end - p->l4_ofs;
+    return l4;
+}
+
+/* The protocol of P's L4 header: IPv4's protocol field, or for IPv6 the
+ * next-header value that leads to l4 through the extension headers (all
+ * in bounds: flow_extract() walked them to find l4).  0 if no L4. */
+static uint8_t
+packet_l4_proto(const struct dp_packet *p)
+{
+    const uint8_t *l3 = dp_packet_l3(p);
+    if (!l3 || p->l4_ofs == DP_PACKET_OFS_NONE) {
+        return 0;
+    }
+    if ((l3[0] >> 4) == 4) {
+        return dp_packet_l3_size(p) >= IP_HEADER_LEN
+               ? ((const struct ip_header *) l3)->ip_proto : 0;
+    }
+    if (dp_packet_l3_size(p) < IPV6_HEADER_LEN) {
+        return 0;
+    }
+    const uint8_t *data = dp_packet_data(p);
+    uint8_t proto = ((const struct ipv6_header *) l3)->ip6_nxt;
+    size_t ofs = p->l3_ofs + IPV6_HEADER_LEN;
+    while (ofs + 2 <= p->l4_ofs) {
+        uint8_t nh = proto;
+        proto = data[ofs];
+        ofs += (nh == IPPROTO_FRAGMENT_ ? 8
+                : nh == IPPROTO_AH_ ? (data[ofs + 1] + 2) * 4
+                : (data[ofs + 1] + 1) * 8);
+    }
+    return proto;
+}
+
+/* Fixes the L4 checksum of P after a pseudo-header word changed. */
+static void
+update_l4_csum_for_addr(struct dp_packet *p, uint8_t proto,
+                        const void *old, const void *new, size_t n)
+{
+    size_t len;
+    uint8_t *l4 = l4_and_len(p, &len);
+    if (!l4) {
+        return;
+    }
+    size_t csum_ofs;
+    if (proto == IPPROTO_TCP && len >= TCP_HEADER_LEN) {
+        csum_ofs = offsetof(struct tcp_header, tcp_csum);
+    } else if (proto == IPPROTO_UDP && len >= UDP_HEADER_LEN) {
+        csum_ofs = offsetof(struct udp_header, udp_csum);
+    } else if (proto == IPPROTO_ICMPV6 && n == 16 && len >= 4) {
+        csum_ofs = offsetof(struct icmp_header, icmp_csum);
+    } else {
+        return;
+    }
+    ovs_be16 c;
+    memcpy(&c, l4 + csum_ofs, 2);
+    if (proto == IPPROTO_UDP && !c && n == 4) {
+        return;                 /* IPv4 UDP without a checksum. */
+    }
+    if (n == 4) {
+        ovs_be32 o, nw;
+        memcpy(&o, old, 4);
+        memcpy(&nw, new, 4);
+        c = recalc_csum32(c, o, nw);
+    } else {
+        c = recalc_csum128(c, old, new);
+    }
+    if (proto == IPPROTO_UDP && !c) {
+        c = htons(0xffff);
+    }
+    memcpy(l4 + csum_ofs, &c, 2);
+}
+
+static void
+set_ipv4(struct dp_packet *p, const struct ovs_key_ipv4 *k,
+         const struct ovs_key_ipv4 *m)
+{
+    struct ip_header *ip = dp_packet_l3(p);
+    if (!ip || dp_packet_l3_size(p) < IP_HEADER_LEN
+        || IP_VERSION(ip->ip_ihl_ver) != 4) {
+        return;
+    }
+    uint8_t proto = packet_l4_proto(p);
+    ovs_be16 csum_v = ip->ip_csum;
+
+    ovs_be32 src = merge32(ip->ip_src, k->ipv4_src, m ? &m->ipv4_src : NULL);
+    if (src != ip->ip_src) {
+        update_l4_csum_for_addr(p, proto, &ip->ip_src, &src, 4);
+        csum_v = recalc_csum32(csum_v, ip->ip_src, src);
+        ip->ip_src = src;
+    }
+    ovs_be32 dst = merge32(ip->ip_dst, k->ipv4_dst, m ? &m->ipv4_dst : NULL);
+    if (dst != ip->ip_dst) {
+        update_l4_csum_for_addr(p, proto, &ip->ip_dst, &dst, 4);
+        csum_v = recalc_csum32(csum_v, ip->ip_dst, dst);
+        ip->ip_dst = dst;
+    }
+    uint8_t tos = merge8(ip->ip_tos, k->ipv4_tos, m ? &m->ipv4_tos : NULL);
+    if (tos != ip->ip_tos) {
+        csum_v = recalc_csum16(csum_v, htons(ip->ip_ihl_ver << 8
+                                             | ip->ip_tos),
+                               htons(ip->ip_ihl_ver << 8 | tos));
+        ip->ip_tos = tos;
+    }
+    uint8_t ttl = merge8(ip->ip_ttl, k->ipv4_ttl, m ? &m->ipv4_ttl : NULL);
+    if (ttl != ip->ip_ttl) {
+        csum_v = recalc_csum16(csum_v, htons(ip->ip_ttl << 8 | ip->ip_proto),
+                               htons(ttl << 8 | ip->ip_proto));
+        ip->ip_ttl = ttl;
+    }
+    /* proto and frag cannot be set: a kernel datapath refuses it too. */
+    ip->ip_csum = csum_v;
+}
+
+/* One IPv6 address at FIELD (in the header, unaligned), with the L4
+ * checksum that covers it. */
+static void
+set_ipv6_addr(struct dp_packet *p, uint8_t proto, uint8_t *field,
+              const ovs_be32 value[4], const ovs_be32 *mask)
+{
+    uint8_t addr[16];
+    memcpy(addr, field, 16);
+    merge_bytes(addr, (const uint8_t *) value, (const uint8_t *) mask, 16);
+    if (memcmp(addr, field, 16)) {
+        update_l4_csum_for_addr(p, proto, field, addr, 16);
+        memcpy(field, addr, 16);
+    }
+}
+
+static void
+set_ipv6(struct dp_packet *p, const struct ovs_key_ipv6 *k,
+         const struct ovs_key_ipv6 *m)
+{
+    struct ipv6_header *ip6 = dp_packet_l3(p);
+    if (!ip6 || dp_packet_l3_size(p) < IPV6_HEADER_LEN
+        || (((uint8_t *) ip6)[0] >> 4) != 6) {
+        return;
+    }
+    uint8_t proto = packet_l4_proto(p);
+
+    set_ipv6_addr(p, proto, (uint8_t *) ip6
+                  + offsetof(struct ipv6_header, ip6_src),
+                  k->ipv6_src, m ? m->ipv6_src : NULL);
+    set_ipv6_addr(p, proto, (uint8_t *) ip6
+                  + offsetof(struct ipv6_header, ip6_dst),
+                  k->ipv6_dst, m ? m->ipv6_dst : NULL);
+
+    uint32_t vtc = ntohl(ip6->ip6_vtc_flow);
+    uint8_t tclass = merge8((vtc >> 20) & 0xff, k->ipv6_tclass,
+                            m ? &m->ipv6_tclass : NULL);
+    uint32_t label = ntohl(merge32(htonl(vtc & IPV6_LABEL_MASK),
+                                   k->ipv6_label,
+                                   m ? &m->ipv6_label : NULL))
+                     & IPV6_LABEL_MASK;
+    ip6->ip6_vtc_flow = htonl((vtc & 0xf0000000) | (uint32_t) tclass << 20
+                              | label);
+    ip6->ip6_hlim = merge8(ip6->ip6_hlim, k->ipv6_hlimit,
+                           m ? &m->ipv6_hlimit : NULL);
+}
+
+/* TCP/UDP/SCTP ports: KEY and MASK point to two ovs_be16 (src, dst). */
+static void
+set_ports(struct dp_packet *p, uint8_t proto, const ovs_be16 *k,
+          const ovs_be16 *m)
+{
+    size_t len;
+    uint8_t *l4 = l4_and_len(p, &len);
+    if (!l4) {
+        return;
+    }
+    /* The header must be of the protocol the action names. */
+    if (packet_l4_proto(p) != proto) {
+        return;
+    }
+
+    ovs_be16 ports[2];
+    memcpy(ports, l4, 4);
+    ovs_be16 src = merge16(ports[0], k[0], m ? &m[0] : NULL);
+    ovs_be16 dst = merge16(ports[1], k[1], m ? &m[1] : NULL);
+
+    if (proto == IPPROTO_TCP && len >= TCP_HEADER_LEN) {
+        struct tcp_header *tcp = (struct tcp_header *) l4;
+        ovs_be16 c = tcp->tcp_csum;
+        c = recalc_csum16(c, ports[0], src);
+        c = recalc_csum16(c, ports[1], dst);
+        tcp->tcp_csum = c;
+    } else if (proto == IPPROTO_UDP && len >= UDP_HEADER_LEN) {
+        struct udp_header *udp = (struct udp_header *) l4;
+        if (udp->udp_csum) {
+            ovs_be16 c = udp->udp_csum;
+            c = recalc_csum16(c, ports[0], src);
+            c = recalc_csum16(c, ports[1], dst);
+            udp->udp_csum = c ? c : htons(0xffff);
+        }
+    } else if (proto == IPPROTO_SCTP && len >= SCTP_HEADER_LEN) {
+        /* CRC32c has no cheap incremental form: recompute, but only if
+         * the old one was right, so a corrupt packet stays corrupt. */
+        struct sctp_header *sctp = (struct sctp_header *) l4;
+        ovs_be32 old = sctp->sctp_csum;
+        sctp->sctp_csum = 0;
+        bool was_good = crc32c(l4, len) == old;
+        memcpy(l4, &src, 2);
+        memcpy(l4 + 2, &dst, 2);
+        sctp->sctp_csum = was_good ? crc32c(l4, len) : old;
+        return;
+    } else {
+        return;
+    }
+    memcpy(l4, &src, 2);
+    memcpy(l4 + 2, &dst, 2);
+}
+
+static void
+set_vlan_tci(struct dp_packet *p, ovs_be16 tci, const ovs_be16 *mask)
+{
+    uint8_t *tag = dp_packet_l2_5(p);
+    if (!tag || p->l2_5_ofs + 4 > dp_packet_size(p)) {
+        return;
+    }
+    ovs_be16 old;
+    memcpy(&old, tag + 2, 2);
+    /* The DEI bit of the wire is not VLAN_CFI's "present" bit. */
+    ovs_be16 m = mask ? *mask & ~htons(VLAN_CFI) : ~htons(VLAN_CFI);
+    ovs_be16 new = (old & ~m) | (tci & m);
+    memcpy(tag + 2, &new, 2);
+}
+
+void
+odp_execute_set(struct dp_packet *p, const struct nlattr *key, bool masked)
+{
+    uint16_t type = nl_attr_type(key);
+    size_t size = nl_attr_get_size(key);
+    const uint8_t *v = nl_attr_get(key);
+    size_t half = masked ? size / 2 : size;
+    const uint8_t *m = masked ? v + half : NULL;
+
+#define SIZE_IS(T) (half == sizeof(T) && (!masked || size == 2 * sizeof(T)))
+    switch (type) {
+    case OVS_KEY_ATTR_ETHERNET:
+        if (SIZE_IS(struct ovs_key_ethernet) && dp_packet_size(p) >= 12) {
+            const struct ovs_key_ethernet *k = (const void *) v;
+            const struct ovs_key_ethernet *km = (const void *) m;
+            uint8_t *eth = dp_packet_data(p);
+            merge_bytes(eth, k->eth_dst, km ? km->eth_dst : NULL, 6);
+            merge_bytes(eth + 6, k->eth_src, km ? km->eth_src : NULL, 6);
+        }
+        break;
+    case OVS_KEY_ATTR_IPV4:
+        if (SIZE_IS(struct ovs_key_ipv4)) {
+            set_ipv4(p, (const void *) v, (const void *) m);
+        }
+        break;
+    case OVS_KEY_ATTR_IPV6:
+        if (SIZE_IS(struct ovs_key_ipv6)) {
+            set_ipv6(p, (const void *) v, (const void *) m);
+        }
+        break;
+    case OVS_KEY_ATTR_TCP:
+    case OVS_KEY_ATTR_UDP:
+    case OVS_KEY_ATTR_SCTP:
+        if (half == 4 && (!masked || size == 8)) {
+            ovs_be16 k2[2], m2[2];
+            memcpy(k2, v, 4);
+            if (m) {
+                memcpy(m2, m, 4);
+            }
+            set_ports(p, (type == OVS_KEY_ATTR_TCP ? IPPROTO_TCP
+                          : type == OVS_KEY_ATTR_UDP ? IPPROTO_UDP
+                          : IPPROTO_SCTP), k2, m ? m2 : NULL);
+        }
+        break;
+    case OVS_KEY_ATTR_PRIORITY:
+    case OVS_KEY_ATTR_SKB_MARK:
+        if (half == 4 && (!masked || size == 8)) {
+            uint32_t *field = (type == OVS_KEY_ATTR_PRIORITY
+                               ? &p->md.skb_priority : &p->md.pkt_mark);
+            uint32_t k32, m32 = UINT32_MAX;
+            memcpy(&k32, v, 4);
+            if (m) {
+                memcpy(&m32, m, 4);
+            }
+            *field = (*field & ~m32) | (k32 & m32);
+        }
+        break;
+    case OVS_KEY_ATTR_VLAN:
+        if (half == 2 && (!masked || size == 4)) {
+            ovs_be16 tci, tm;
+            memcpy(&tci, v, 2);
+            if (m) {
+                memcpy(&tm, m, 2);
+            }
+            set_vlan_tci(p, tci, m ? &tm : NULL);
+        }
+        break;
+    default:
+        break;
+    }
+#undef SIZE_IS
+}
+
+void
+odp_execute_push_vlan(struct dp_packet *p, ovs_be16 tpid, ovs_be16 tci)
+{
+    if (dp_packet_size(p) < 2 * ETH_ADDR_LEN) {
+        return;
+    }
+    uint8_t *tag = dp_packet_insert_front(p, 2 * ETH_ADDR_LEN,
+                                          VLAN_HEADER_LEN);
+    ovs_be16 wire_tci = tci & ~htons(VLAN_CFI);
+    memcpy(tag, &tpid, 2);
+    memcpy(tag + 2, &wire_tci, 2);
+    p->l2_5_ofs = 2 * ETH_ADDR_LEN;
+}
+
+void
+odp_execute_pop_vlan(struct dp_packet *p)
+{
+    const uint8_t *data = dp_packet_data(p);
+    if (dp_packet_size(p) < 2 * ETH_ADDR_LEN + VLAN_HEADER_LEN + 2) {
+        return;
+    }
+    ovs_be16 type;
+    memcpy(&type, data + 2 * ETH_ADDR_LEN, 2);
+    if (type != htons(ETH_TYPE_VLAN_8021Q)
+        && type != htons(ETH_TYPE_VLAN_8021AD)) {
+        return;
+    }
+    dp_packet_remove_front(p, 2 * ETH_ADDR_LEN, VLAN_HEADER_LEN);
+    data = dp_packet_data(p);
+    memcpy(&type, data + 2 * ETH_ADDR_LEN, 2);
+    p->l2_5_ofs = (type == htons(ETH_TYPE_VLAN_8021Q)
+                   || type == htons(ETH_TYPE_VLAN_8021AD)
+                   ? 2 * ETH_ADDR_LEN : DP_PACKET_OFS_NONE);
+}
+
+/* Sampling: a per-thread xorshift generator, seeded once per thread. */
+static uint32_t
+random_u32(void)
+{
+    static __thread uint32_t state;
+    if (!state) {
+        if (getrandom(&state, sizeof state, GRND_NONBLOCK) != sizeof state
+            || !state) {
+            state = (uint32_t) time(NULL) | 1;
+        }
+    }
+    state ^= state << 13;
+    state ^= state >> 17;
+    state ^= state << 5;
+    return state;
+}
+
+static bool
+sample_hit(uint32_t probability)
+{
+    return (probability == UINT32_MAX
+            || (probability && random_u32() < probability));
+}
+
+static void
+execute_nested_on_copies(void *aux, struct dp_packet_batch *src,
+                         const struct nlattr *actions, size_t len,
+                         odp_execute_cb *dp_execute)
+{
+    struct dp_packet_batch copies;
+    dp_packet_batch_clone(&copies, src);
+    odp_execute_actions(aux, &copies, true, actions, len, dp_execute);
+}
+
+static void
+execute_sample(void *aux, struct dp_packet_batch *batch,
+               const struct nlattr *action, odp_execute_cb *dp_execute)
+{
+    const struct nlattr *a, *actions = NULL;
+    uint32_t probability = 0;
+    size_t left;
+    NL_NESTED_FOR_EACH (a, left, action) {
+        if (nl_attr_type(a) == OVS_SAMPLE_ATTR_PROBABILITY
+            && nl_attr_get_size(a) == 4) {
+            probability = nl_attr_get_u32(a);
+        } else if (nl_attr_type(a) == OVS_SAMPLE_ATTR_ACTIONS) {
+            actions = a;
+        }
+    }
+    if (!actions || !probability) {
+        return;
+    }
+    struct dp_packet_batch sampled;
+    dp_packet_batch_init(&sampled);
+    struct dp_packet *p;
+    DP_PACKET_BATCH_FOR_EACH (i, p, batch) {
+        if (sample_hit(probability)) {
+            dp_packet_batch_add(&sampled, p);
+        }
+    }
+    if (sampled.count) {
+        execute_nested_on_copies(aux, &sampled, nl_attr_get(actions),
+                                 nl_attr_get_size(actions), dp_execute);
+    }
+}
+
+static bool
+is_last_action(const struct nlattr *a, size_t left)
+{
+    return NLA_ALIGN(a->nla_len) >= left;
+}
+
+void
+odp_execute_actions(void *aux, struct dp_packet_batch *batch, bool steal,
+                    const struct nlattr *actions, size_t actions_len,
+                    odp_execute_cb *dp_execute)
+{
+    const struct nlattr *a;
+    size_t left;
+    struct dp_packet *p;
+
+    NL_ATTR_FOR_EACH (a, left, actions, actions_len) {
+        uint16_t type = nl_attr_type(a);
+        bool last = is_last_action(a, left);
+
+        switch (type) {
+        case OVS_ACTION_ATTR_SET:
+        case OVS_ACTION_ATTR_SET_MASKED: {
+            const struct nlattr *key = nl_attr_get(a);
+            if (!nl_attr_is_whole(key, nl_attr_get_size(a))) {
+                break;
+            }
+            DP_PACKET_BATCH_FOR_EACH (i, p, batch) {
+                odp_execute_set(p, key, type == OVS_ACTION_ATTR_SET_MASKED);
+            }
+            break;
+        }
+        case OVS_ACTION_ATTR_PUSH_VLAN:
+            if (nl_attr_get_size(a) == sizeof(struct ovs_action_push_vlan)) {
+                const struct ovs_action_push_vlan *pv = nl_attr_get(a);
+                DP_PACKET_BATCH_FOR_EACH (i, p, batch) {
+                    odp_execute_push_vlan(p, pv->vlan_tpid, pv->vlan_tci);
+                }
+            }
+            break;
+        case OVS_ACTION_ATTR_POP_VLAN:
+            DP_PACKET_BATCH_FOR_EACH (i, p, batch) {
+                odp_execute_pop_vlan(p);
+            }
+            break;
+        case OVS_ACTION_ATTR_SAMPLE:
+            execute_sample(aux, batch, a, dp_execute);
+            break;
+        case OVS_ACTION_ATTR_CLONE:
+            if (last && steal) {
+                /* Nothing follows: the originals may be the copies. */
+                odp_execute_actions(aux, batch, true, nl_attr_get(a),
+                                    nl_attr_get_size(a), dp_execute);
+                return;
+            }
+            execute_nested_on_copies(aux, batch, nl_attr_get(a),
+                                     nl_attr_get_size(a), dp_execute);
+            break;
+        default:
+            /* Output, userspace, recirc: the datapath's. */
+            if (dp_execute) {
+                bool should_steal = steal && last;
+                dp_execute(aux, batch, a, should_steal);
+                if (should_steal) {
+                    return;
+                }
+            }
+            break;
+        }
+    }
+    if (steal) {
+        dp_packet_batch_delete(batch);
+    }
+}

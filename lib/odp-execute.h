@@ -1,0 +1,56 @@
+/* odp-execute: applying a datapath action list to a batch of packets.
+ *
+ * The actions are Netlink attributes as odp-util.h describes them.  This
+ * module does everything that only changes packets: set and masked set of
+ * Ethernet, VLAN, IPv4, IPv6 and TCP/UDP/SCTP fields and of the skb
+ * priority and mark (IPv4 header, TCP, UDP and ICMPv6 checksums are fixed
+ * incrementally, SCTP's CRC32c recomputed), push_vlan and pop_vlan,
+ * sample (each packet with the action's probability, on a copy), clone
+ * (the nested actions on copies, the originals untouched).  The actions
+ * only a datapath can do (output, userspace, recirc) go to the caller's
+ * callback, one call per action for the whole batch.
+ *
+ * Packets must have been through flow_extract() (their layer offsets say
+ * where the headers are); a set of a layer the packet does not have does
+ * nothing to that packet.  The action list must have passed
+ * odp_actions_validate(); an attribute that is still malformed is skipped,
+ * never read past.
+ *
+ * Ownership.  With STEAL, the batch's packets belong to the executor: a
+ * callback told SHOULD_STEAL takes them over (it must send, queue or
+ * delete every one), and whatever no callback took is deleted at the end
+ * (an empty list drops).  Without STEAL, the caller keeps the packets and
+ * a callback must copy any packet it wants to keep (SHOULD_STEAL is then
+ * always false).  Copies made for sample and clone are always stolen by
+ * their nested actions.  The batch itself (the array) stays the caller's.
+ *
+ * Threads: any thread; the only shared state is none (the sampling random
+ * number generator is per thread). */
+#ifndef ODP_EXECUTE_H
+#define ODP_EXECUTE_H 1
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "types.h"
+
+struct dp_packet;
+struct dp_packet_batch;
+struct nlattr;
+
+/* Called for an OVS_ACTION_ATTR_OUTPUT, _USERSPACE or _RECIRC action (and
+ * any other type this module does not know). */
+typedef void odp_execute_cb(void *aux, struct dp_packet_batch *batch,
+                            const struct nlattr *action, bool should_steal);
+
+void odp_execute_actions(void *aux, struct dp_packet_batch *batch,
+                         bool steal, const struct nlattr *actions,
+                         size_t actions_len, odp_execute_cb *dp_execute);
+
+/* The pieces, for a datapath that applies one action outside a list. */
+void odp_execute_set(struct dp_packet *, const struct nlattr *key,
+                     bool masked);
+void odp_execute_push_vlan(struct dp_packet *, ovs_be16 tpid, ovs_be16 tci);
+void odp_execute_pop_vlan(struct dp_packet *);
+
+#endif /* odp-execute.h */

@@ -1,0 +1,2153 @@
+#include <config.h>
+#include "odp-util.h"
+
+#include <arpa/inet.h>
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <linux/openvswitch.h>
+#include <stdlib.h>
+#include <string.h>
+#include "dynamic-string.h"
+#include "flow.h"
+#include "netlink.h"
+#include "ofpbuf.h"
+#include "packets.h"
+
+/* Fields
+ * ======
+ *
+ * Every "name=value[/mask]" field of every key is described once, by its
+ * kind (how it is printed and parsed) and where it lives in struct flow,
+ * so that printing and parsing cannot disagree. */
+
+enum field_kind {
+    FK_DEC_U8,          /* uint8_t, decimal (proto, ttl). */
+    FK_HEX_U8,          /* uint8_t, hex (tos, tclass). */
+    FK_DEC_BE16,        /* ovs_be16, decimal (ports). */
+    FK_U8_IN_BE16,      /* ICMP type or code kept in an ovs_be16. */
+    FK_LABEL,           /* ovs_be32 IPv6 flow label, hex. */
+    FK_IPV4,            /* ovs_be32. */
+    FK_IPV6,            /* struct in6_addr. */
+    FK_ETH,             /* struct eth_addr. */
+    FK_FRAG,            /* nw_frag bits as no/first/later. */
+    FK_HEX_BE64,        /* ovs_be64 (tunnel id). */
+};
+
+struct field {
+    const char *name;
+    enum field_kind kind;
+    size_t ofs;         /* In struct flow. */
+};
+
+#define F(NAME, KIND, MEMBER) { NAME, KIND, offsetof(struct flow, MEMBER) }
+
+static const struct field eth_fields[] = {
+    F("src", FK_ETH, dl_src),
+    F("dst", FK_ETH, dl_dst),
+};
+static const struct field ipv4_fields[] = {
+    F("src", FK_IPV4, nw_src),
+    F("dst", FK_IPV4, nw_dst),
+    F("proto", FK_DEC_U8, nw_proto),
+    F("tos", FK_HEX_U8, nw_tos),
+    F("ttl", FK_DEC_U8, nw_ttl),
+    F("frag", FK_FRAG, nw_frag),
+};
+static const struct field ipv6_fields[] = {
+    F("src", FK_IPV6, ipv6_src),
+    F("dst", FK_IPV6, ipv6_dst),
+    F("label", FK_LABEL, ipv6_label),
+    F("proto", FK_DEC_U8, nw_proto),
+    F("tclass", FK_HEX_U8, nw_tos),
+    F("hlimit", FK_DEC_U8, nw_ttl),
+    F("frag", FK_FRAG, nw_frag),
+};
+static const struct field arp_fields[] = {
+    F("sip", FK_IPV4, nw_src),
+    F("tip", FK_IPV4, nw_dst),
+    F("op", FK_DEC_U8, nw_proto),
+    F("sha", FK_ETH, arp_sha),
+    F("tha", FK_ETH, arp_tha),
+};
+static const struct field ports_fields[] = {
+    F("src", FK_DEC_BE16, tp_src),
+    F("dst", FK_DEC_BE16, tp_dst),
+};
+static const struct field icmp_fields[] = {
+    F("type", FK_U8_IN_BE16, tp_src),
+    F("code", FK_U8_IN_BE16, tp_dst),
+};
+static const struct field nd_fields[] = {
+    F("target", FK_IPV6, nd_target),
+    F("sll", FK_ETH, arp_sha),
+    F("tll", FK_ETH, arp_tha),
+};
+static const struct field tunnel_fields[] = {
+    F("tun_id", FK_HEX_BE64, tunnel.tun_id),
+    F("src", FK_IPV4, tunnel.ip_src),
+    F("dst", FK_IPV4, tunnel.ip_dst),
+    F("ipv6_src", FK_IPV6, tunnel.ipv6_src),
+    F("ipv6_dst", FK_IPV6, tunnel.ipv6_dst),
+    F("tos", FK_HEX_U8, tunnel.ip_tos),
+    F("ttl", FK_DEC_U8, tunnel.ip_ttl),
+    F("tp_src", FK_DEC_BE16, tunnel.tp_src),
+    F("tp_dst", FK_DEC_BE16, tunnel.tp_dst),
+};
+#undef F
+
+static size_t
+field_size(enum field_kind kind)
+{
+    switch (kind) {
+    case FK_DEC_U8: case FK_HEX_U8: case FK_FRAG: return 1;
+    case FK_DEC_BE16: case FK_U8_IN_BE16: return 2;
+    case FK_LABEL: case FK_IPV4: return 4;
+    case FK_IPV6: return 16;
+    case FK_ETH: return 6;
+    case FK_HEX_BE64: return 8;
+    }
+    return 0;
+}
+
+/* The mask bits that mean "exactly this value" for a field kind. */
+static void
+field_exact_mask(enum field_kind kind, uint8_t *mask)
+{
+    size_t n = field_size(kind);
+    memset(mask, 0xff, n);
+    if (kind == FK_U8_IN_BE16) {
+        mask[0] = 0;                    /* htons(0xff). */
+    } else if (kind == FK_LABEL) {
+        ovs_be32 m = htonl(IPV6_LABEL_MASK);
+        memcpy(mask, &m, 4);
+    } else if (kind == FK_FRAG) {
+        mask[0] = FLOW_NW_FRAG_MASK;
+    }
+}
+
+static bool
+field_mask_is_zero(enum field_kind kind, const uint8_t *mask)
+{
+    for (size_t i = 0; i < field_size(kind); i++) {
+        if (mask[i]) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* Whether MASK covers every bit the exact mask has (a WC_MASK_FIELD mask
+ * of all ones counts as exact too). */
+static bool
+field_mask_is_exact(enum field_kind kind, const uint8_t *mask)
+{
+    uint8_t exact[16];
+    field_exact_mask(kind, exact);
+    for (size_t i = 0; i < field_size(kind); i++) {
+        if ((mask[i] & exact[i]) != exact[i]) {
+            return false;
+        }
+    }
+    return true;
+}
+
+static uint64_t
+field_get_uint(enum field_kind kind, const uint8_t *p)
+{
+    switch (kind) {
+    case FK_DEC_U8: case FK_HEX_U8: case FK_FRAG:
+        return p[0];
+    case FK_DEC_BE16: case FK_U8_IN_BE16: {
+        ovs_be16 v;
+        memcpy(&v, p, 2);
+        return ntohs(v);
+    }
+    case FK_LABEL: {
+        ovs_be32 v;
+        memcpy(&v, p, 4);
+        return ntohl(v);
+    }
+    case FK_HEX_BE64: {
+        ovs_be64 v;
+        memcpy(&v, p, 8);
+        return ntohll(v);
+    }
+    case FK_IPV4: case FK_IPV6: case FK_ETH:
+        break;
+    }
+    return 0;
+}
+
+static void
+field_put_uint(enum field_kind kind, uint64_t x, uint8_t *p)
+{
+    switch (kind) {
+    case FK_DEC_U8: case FK_HEX_U8: case FK_FRAG:
+        p[0] = x;
+        break;
+    case FK_DEC_BE16: case FK_U8_IN_BE16: {
+        ovs_be16 v = htons(x);
+        memcpy(p, &v, 2);
+        break;
+    }
+    case FK_LABEL: {
+        ovs_be32 v = htonl(x);
+        memcpy(p, &v, 4);
+        break;
+    }
+    case FK_HEX_BE64: {
+        ovs_be64 v = htonll(x);
+        memcpy(p, &v, 8);
+        break;
+    }
+    case FK_IPV4: case FK_IPV6: case FK_ETH:
+        break;
+    }
+}
+
+static const char *
+frag_name(uint8_t nw_frag)
+{
+    return (nw_frag == 0 ? "no"
+            : nw_frag == FLOW_NW_FRAG_ANY ? "first"
+            : nw_frag == (FLOW_NW_FRAG_ANY | FLOW_NW_FRAG_LATER) ? "later"
+            : NULL);
+}
+
+static void
+format_field_value(struct ds *ds, enum field_kind kind, const uint8_t *p,
+                   bool is_mask)
+{
+    switch (kind) {
+    case FK_IPV4: {
+        ovs_be32 a;
+        memcpy(&a, p, 4);
+        ds_put_format(ds, IP_FMT, IP_ARGS(a));
+        return;
+    }
+    case FK_IPV6: {
+        char buf[INET6_ADDRSTRLEN];
+        inet_ntop(AF_INET6, p, buf, sizeof buf);
+        ds_put_cstr(ds, buf);
+        return;
+    }
+    case FK_ETH: {
+        struct eth_addr ea;
+        memcpy(&ea, p, 6);
+        ds_put_format(ds, ETH_ADDR_FMT, ETH_ADDR_ARGS(ea));
+        return;
+    }
+    case FK_FRAG:
+        if (!is_mask && frag_name(p[0])) {
+            ds_put_cstr(ds, frag_name(p[0]));
+            return;
+        }
+        break;
+    case FK_DEC_U8: case FK_DEC_BE16: case FK_U8_IN_BE16:
+    case FK_HEX_U8: case FK_LABEL: case FK_HEX_BE64:
+        break;
+    }
+    /* Only the bits the field has: an ICMP type is 8 bits even if the
+     * word holding it came from tcp(src=8080), a label 20. */
+    uint64_t x = field_get_uint(kind, p);
+    if (kind == FK_U8_IN_BE16) {
+        x &= 0xff;
+    } else if (kind == FK_LABEL) {
+        x &= IPV6_LABEL_MASK;
+    }
+    if (!is_mask && (kind == FK_DEC_U8 || kind == FK_DEC_BE16
+                     || kind == FK_U8_IN_BE16)) {
+        ds_put_format(ds, "%"PRIu64, x);
+    } else {
+        ds_put_format(ds, "%#"PRIx64, x);
+    }
+}
+
+/* Appends "name=value[/mask]" (or nothing, when the mask is zero and not
+ * VERBOSE) and says whether it did. */
+static bool
+format_field(struct ds *ds, const struct field *f, const struct flow *key,
+             const struct flow *mask, bool verbose, bool *first)
+{
+    const uint8_t *k = (const uint8_t *) key + f->ofs;
+    const uint8_t *m = (const uint8_t *) mask + f->ofs;
+    if (!verbose && field_mask_is_zero(f->kind, m)) {
+        return false;
+    }
+    if (!*first) {
+        ds_put_char(ds, ',');
+    }
+    *first = false;
+    ds_put_format(ds, "%s=", f->name);
+    format_field_value(ds, f->kind, k, false);
+    if (!field_mask_is_exact(f->kind, m)) {
+        ds_put_char(ds, '/');
+        format_field_value(ds, f->kind, m, true);
+    }
+    return true;
+}
+
+static void
+format_fields(struct ds *ds, const struct field *fields, size_t n,
+              const struct flow *key, const struct flow *mask, bool verbose)
+{
+    bool first = true;
+    for (size_t i = 0; i < n; i++) {
+        format_field(ds, &fields[i], key, mask, verbose, &first);
+    }
+}
+
+static bool
+fields_any_masked(const struct field *fields, size_t n,
+                  const struct flow *mask)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (!field_mask_is_zero(fields[i].kind,
+                                (const uint8_t *) mask + fields[i].ofs)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Flag sets (tcp_flags, tunnel flags)
+ * =================================== */
+
+struct flag_name {
+    uint32_t bit;
+    const char *name;
+};
+
+static const struct flag_name tcp_flag_names[] = {
+    { TCP_FIN, "fin" }, { TCP_SYN, "syn" }, { TCP_RST, "rst" },
+    { TCP_PSH, "psh" }, { TCP_ACK, "ack" }, { TCP_URG, "urg" },
+    { TCP_ECE, "ece" }, { TCP_CWR, "cwr" }, { TCP_NS, "ns" },
+    { 0, NULL },
+};
+
+static const struct flag_name tnl_flag_names[] = {
+    { FLOW_TNL_F_OAM, "oam" }, { FLOW_TNL_F_DONT_FRAGMENT, "df" },
+    { FLOW_TNL_F_CSUM, "csum" }, { FLOW_TNL_F_KEY, "key" },
+    { 0, NULL },
+};
+
+static const char *
+flag_bit_name(const struct flag_name *names, uint32_t bit)
+{
+    for (; names->name; names++) {
+        if (names->bit == bit) {
+            return names->name;
+        }
+    }
+    return NULL;
+}
+
+/* Names first in table order, then unnamed bits as [hex]. */
+static void
+for_each_flag_bit(const struct flag_name *names, uint32_t bits,
+                  uint32_t all, void (*cb)(struct ds *, const char *name,
+                                           uint32_t bit, bool set,
+                                           bool *first),
+                  uint32_t value, struct ds *ds)
+{
+    bool first = true;
+    for (const struct flag_name *n = names; n->name; n++) {
+        if (bits & n->bit) {
+            cb(ds, n->name, n->bit, (value & n->bit) != 0, &first);
+        }
+    }
+    for (uint32_t bit = 1; bit && bit <= all; bit <<= 1) {
+        if ((bits & bit) && !flag_bit_name(names, bit)) {
+            cb(ds, NULL, bit, (value & bit) != 0, &first);
+        }
+    }
+}
+
+static void
+put_flag_exact(struct ds *ds, const char *name, uint32_t bit, bool set,
+               bool *first)
+{
+    if (!*first) {
+        ds_put_char(ds, '|');
+    }
+    *first = false;
+    if (name) {
+        ds_put_cstr(ds, name);
+    } else {
+        ds_put_format(ds, "[%"PRIx32"]", bit);
+    }
+    (void) set;
+}
+
+static void
+put_flag_masked(struct ds *ds, const char *name, uint32_t bit, bool set,
+                bool *first)
+{
+    ds_put_char(ds, set ? '+' : '-');
+    if (name) {
+        ds_put_cstr(ds, name);
+    } else {
+        ds_put_format(ds, "[%"PRIx32"]", bit);
+    }
+    *first = false;
+}
+
+static void
+format_flags(struct ds *ds, const struct flag_name *names, uint32_t value,
+             uint32_t mask, uint32_t all)
+{
+    if ((mask & all) == all) {
+        if (!(value & all)) {
+            ds_put_char(ds, '0');
+        } else {
+            for_each_flag_bit(names, value & all, all, put_flag_exact,
+                              value, ds);
+        }
+    } else {
+        for_each_flag_bit(names, mask & all, all, put_flag_masked, value,
+                          ds);
+    }
+}
+
+/* Megaflow printing
+ * ================= */
+
+static void
+begin_key(struct ds *ds, bool *first, const char *name)
+{
+    if (!*first) {
+        ds_put_char(ds, ',');
+    }
+    *first = false;
+    ds_put_format(ds, "%s(", name);
+}
+
+static void
+format_u32_key(struct ds *ds, bool *first, const char *name, uint32_t key,
+               uint32_t mask, bool verbose)
+{
+    if (!mask && !verbose) {
+        return;
+    }
+    begin_key(ds, first, name);
+    ds_put_format(ds, "%#"PRIx32, key);
+    if (mask != UINT32_MAX) {
+        ds_put_format(ds, "/%#"PRIx32, mask);
+    }
+    ds_put_char(ds, ')');
+}
+
+static void
+format_tunnel(struct ds *ds, bool *first, const struct flow *key,
+              const struct flow *mask, bool verbose)
+{
+    static const uint8_t zero[sizeof(struct flow_tnl)];
+    /* Only a tunnelled key has tunnel fields (as a kernel key has an
+     * OVS_KEY_ATTR_TUNNEL only then). */
+    if (!memcmp(&mask->tunnel, zero, sizeof zero)
+        || !memcmp(&key->tunnel, zero, sizeof zero)) {
+        return;
+    }
+    begin_key(ds, first, "tunnel");
+    bool ffirst = true;
+    for (size_t i = 0; i < ARRAY_SIZE(tunnel_fields); i++) {
+        format_field(ds, &tunnel_fields[i], key, mask, false, &ffirst);
+    }
+    if (mask->tunnel.flags) {
+        if (!ffirst) {
+            ds_put_char(ds, ',');
+        }
+        ds_put_cstr(ds, "flags(");
+        format_flags(ds, tnl_flag_names, key->tunnel.flags,
+                     mask->tunnel.flags, 0xf);
+        ds_put_char(ds, ')');
+    }
+    ds_put_char(ds, ')');
+}
+
+static void
+format_port(struct ds *ds, uint32_t port, const struct odp_port_names *names)
+{
+    const char *name = names && names->name_of
+                       ? names->name_of(names->aux, port) : NULL;
+    if (name) {
+        ds_put_cstr(ds, name);
+    } else {
+        ds_put_format(ds, "%"PRIu32, port);
+    }
+}
+
+static void
+format_eth_type(struct ds *ds, bool *first, ovs_be16 key, ovs_be16 mask)
+{
+    begin_key(ds, first, "eth_type");
+    ds_put_format(ds, "0x%04"PRIx16, ntohs(key));
+    if (mask != htons(0xffff)) {
+        ds_put_format(ds, "/0x%04"PRIx16, ntohs(mask));
+    }
+    ds_put_char(ds, ')');
+}
+
+static void
+format_l4(struct ds *ds, bool *first, const struct flow *key,
+          const struct flow *mask, bool verbose, bool is_ipv6)
+{
+    uint8_t proto = key->nw_proto;
+    const char *name = (proto == IPPROTO_TCP ? "tcp"
+                        : proto == IPPROTO_UDP ? "udp"
+                        : proto == IPPROTO_SCTP ? "sctp"
+                        : proto == IPPROTO_ICMP && !is_ipv6 ? "icmp"
+                        : proto == IPPROTO_ICMPV6 && is_ipv6 ? "icmpv6"
+                        : NULL);
+    if (!name) {
+        return;
+    }
+    bool is_icmp = proto == IPPROTO_ICMP || proto == IPPROTO_ICMPV6;
+    const struct field *fields = is_icmp ? icmp_fields : ports_fields;
+    if (verbose || fields_any_masked(fields, 2, mask)) {
+        begin_key(ds, first, name);
+        format_fields(ds, fields, 2, key, mask, verbose);
+        ds_put_char(ds, ')');
+    }
+    if (proto == IPPROTO_TCP && mask->tcp_flags) {
+        begin_key(ds, first, "tcp_flags");
+        format_flags(ds, tcp_flag_names, ntohs(key->tcp_flags),
+                     ntohs(mask->tcp_flags), TCP_FLAGS_MASK);
+        ds_put_char(ds, ')');
+    }
+    if (proto == IPPROTO_ICMPV6 && is_ipv6) {
+        uint16_t type = ntohs(key->tp_src);
+        bool is_nd = ((type == ND_NEIGHBOR_SOLICIT
+                       || type == ND_NEIGHBOR_ADVERT) && !key->tp_dst
+                      && field_mask_is_exact(FK_U8_IN_BE16,
+                                             (const uint8_t *)
+                                             &mask->tp_src));
+        if (fields_any_masked(nd_fields, ARRAY_SIZE(nd_fields), mask)
+            || (verbose && is_nd)) {
+            begin_key(ds, first, "nd");
+            format_fields(ds, nd_fields, ARRAY_SIZE(nd_fields), key, mask,
+                          verbose);
+            ds_put_char(ds, ')');
+        }
+    }
+}
+
+static void
+format_l3(struct ds *ds, bool *first, const struct flow *key,
+          const struct flow *mask, bool verbose)
+{
+    if (mask->dl_type != htons(0xffff)) {
+        return;
+    }
+    uint16_t type = ntohs(key->dl_type);
+    const struct field *fields;
+    size_t n;
+    const char *name;
+    if (type == ETH_TYPE_IP) {
+        fields = ipv4_fields, n = ARRAY_SIZE(ipv4_fields), name = "ipv4";
+    } else if (type == ETH_TYPE_IPV6) {
+        fields = ipv6_fields, n = ARRAY_SIZE(ipv6_fields), name = "ipv6";
+    } else if (type == ETH_TYPE_ARP || type == ETH_TYPE_RARP) {
+        fields = arp_fields, n = ARRAY_SIZE(arp_fields), name = "arp";
+    } else {
+        return;
+    }
+    if (verbose || fields_any_masked(fields, n, mask)) {
+        begin_key(ds, first, name);
+        format_fields(ds, fields, n, key, mask, verbose);
+        ds_put_char(ds, ')');
+    }
+    if (fields != arp_fields && mask->nw_proto == 0xff
+        && !(key->nw_frag & FLOW_NW_FRAG_LATER)) {
+        format_l4(ds, first, key, mask, verbose, type == ETH_TYPE_IPV6);
+    }
+}
+
+/* "vid=N[/M],pcp=N[/M]": the fields MASK covers (all when VERBOSE). */
+static void
+format_vlan_tci(struct ds *ds, uint16_t tci, uint16_t mask, bool verbose)
+{
+    uint16_t vid_mask = mask & VLAN_VID_MASK;
+    uint16_t pcp_mask = (mask & VLAN_PCP_MASK) >> VLAN_PCP_SHIFT;
+    bool first = true;
+    if (vid_mask || verbose) {
+        ds_put_format(ds, "vid=%u", tci & VLAN_VID_MASK);
+        if (vid_mask != VLAN_VID_MASK) {
+            ds_put_format(ds, "/%#x", vid_mask);
+        }
+        first = false;
+    }
+    if (pcp_mask || verbose) {
+        ds_put_format(ds, "%spcp=%u", first ? "" : ",",
+                      (tci & VLAN_PCP_MASK) >> VLAN_PCP_SHIFT);
+        if (pcp_mask != 7) {
+            ds_put_format(ds, "/%#x", pcp_mask);
+        }
+    }
+}
+
+static void
+format_after_eth(struct ds *ds, bool *first, const struct flow *key,
+                 const struct flow *mask, bool verbose, int level)
+{
+    if (level < FLOW_MAX_VLAN_HEADERS
+        && flow_vlan_present(&key->vlans[level])) {
+        const union flow_vlan_hdr *v = &key->vlans[level];
+        const union flow_vlan_hdr *vm = &mask->vlans[level];
+        format_eth_type(ds, first, v->tpid, vm->tpid);
+
+        begin_key(ds, first, "vlan");
+        format_vlan_tci(ds, ntohs(v->tci), ntohs(vm->tci), verbose);
+        ds_put_char(ds, ')');
+
+        begin_key(ds, first, "encap");
+        bool efirst = true;
+        format_after_eth(ds, &efirst, key, mask, verbose, level + 1);
+        ds_put_char(ds, ')');
+        return;
+    }
+    if (mask->dl_type || verbose) {
+        format_eth_type(ds, first, key->dl_type, mask->dl_type);
+    }
+    format_l3(ds, first, key, mask, verbose);
+}
+
+void
+odp_flow_format(const struct flow *key, const struct flow_wildcards *wc,
+                const struct odp_port_names *names, bool verbose,
+                struct ds *ds)
+{
+    struct flow_wildcards exact;
+    if (!wc) {
+        flow_wildcards_init_exact(&exact);
+        wc = &exact;
+    }
+    const struct flow *mask = &wc->masks;
+    bool first = true;
+
+    format_u32_key(ds, &first, "skb_priority", key->skb_priority,
+                   mask->skb_priority, verbose);
+    format_tunnel(ds, &first, key, mask, verbose);
+    format_u32_key(ds, &first, "skb_mark", key->pkt_mark, mask->pkt_mark,
+                   verbose);
+    format_u32_key(ds, &first, "recirc_id", key->recirc_id, mask->recirc_id,
+                   verbose);
+    format_u32_key(ds, &first, "dp_hash", key->dp_hash, mask->dp_hash,
+                   verbose);
+    if (mask->in_port || verbose) {
+        begin_key(ds, &first, "in_port");
+        format_port(ds, key->in_port, names);
+        if (mask->in_port != UINT32_MAX) {
+            ds_put_format(ds, "/%#"PRIx32, mask->in_port);
+        }
+        ds_put_char(ds, ')');
+    }
+
+    begin_key(ds, &first, "eth");
+    format_fields(ds, eth_fields, ARRAY_SIZE(eth_fields), key, mask,
+                  verbose);
+    ds_put_char(ds, ')');
+
+    format_after_eth(ds, &first, key, mask, verbose, 0);
+}
+
+/* Parsing helpers
+ * =============== */
+
+struct parser {
+    const char *s;
+    const struct odp_port_names *names;
+};
+
+static void
+skip_spaces(struct parser *p)
+{
+    while (isspace((unsigned char) *p->s)) {
+        p->s++;
+    }
+}
+
+static bool
+match_char(struct parser *p, char c)
+{
+    if (*p->s == c) {
+        p->s++;
+        return true;
+    }
+    return false;
+}
+
+/* Reads [a-zA-Z0-9_] into NAME (up to SIZE - 1); false if none. */
+static bool
+read_name(struct parser *p, char *name, size_t size)
+{
+    size_t n = 0;
+    while (isalnum((unsigned char) p->s[n]) || p->s[n] == '_'
+           || p->s[n] == '-' || p->s[n] == '.') {
+        n++;
+    }
+    if (!n || n >= size) {
+        return false;
+    }
+    memcpy(name, p->s, n);
+    name[n] = '\0';
+    p->s += n;
+    return true;
+}
+
+/* Reads up to one of the characters in STOP (or the end) into a new
+ * string. */
+static char *
+read_token(struct parser *p, const char *stop)
+{
+    size_t n = strcspn(p->s, stop);
+    char *token = xmemdup0(p->s, n);
+    p->s += n;
+    return token;
+}
+
+static bool
+parse_uint(const char *s, uint64_t max, uint64_t *out)
+{
+    if (!*s || *s == '-' || *s == '+' || isspace((unsigned char) *s)) {
+        return false;
+    }
+    char *end;
+    errno = 0;
+    unsigned long long x = strtoull(s, &end, 0);
+    if (errno || *end || x > max) {
+        return false;
+    }
+    *out = x;
+    return true;
+}
+
+static bool
+parse_field_text(enum field_kind kind, const char *s, bool is_mask,
+                 uint8_t *out)
+{
+    switch (kind) {
+    case FK_IPV4: {
+        struct in_addr a;
+        if (inet_pton(AF_INET, s, &a) != 1) {
+            return false;
+        }
+        memcpy(out, &a.s_addr, 4);
+        return true;
+    }
+    case FK_IPV6: {
+        struct in6_addr a;
+        if (inet_pton(AF_INET6, s, &a) != 1) {
+            return false;
+        }
+        memcpy(out, &a, 16);
+        return true;
+    }
+    case FK_ETH: {
+        struct eth_addr ea;
+        if (!eth_addr_from_string(s, &ea)) {
+            return false;
+        }
+        memcpy(out, &ea, 6);
+        return true;
+    }
+    case FK_FRAG:
+        if (!is_mask) {
+            if (!strcmp(s, "no")) {
+                out[0] = 0;
+                return true;
+            } else if (!strcmp(s, "first")) {
+                out[0] = FLOW_NW_FRAG_ANY;
+                return true;
+            } else if (!strcmp(s, "later")) {
+                out[0] = FLOW_NW_FRAG_ANY | FLOW_NW_FRAG_LATER;
+                return true;
+            }
+            return false;
+        }
+        break;
+    case FK_DEC_U8: case FK_HEX_U8: case FK_DEC_BE16: case FK_U8_IN_BE16:
+    case FK_LABEL: case FK_HEX_BE64:
+        break;
+    }
+
+    uint64_t max = (kind == FK_DEC_BE16 ? UINT16_MAX
+                    : kind == FK_LABEL ? IPV6_LABEL_MASK
+                    : kind == FK_HEX_BE64 ? UINT64_MAX
+                    : UINT8_MAX);
+    uint64_t x;
+    if (!parse_uint(s, max, &x)) {
+        return false;
+    }
+    field_put_uint(kind, x, out);
+    return true;
+}
+
+/* Parses "name=value[/mask],..." up to the closing ')' (consumed) into the
+ * fields of KEY and MASK.  EXTRA, if nonnull, gets a chance at a field
+ * name the table lacks ("flags(...)" of tunnel). */
+static bool
+parse_fields(struct parser *p, const struct field *fields, size_t n,
+             struct flow *key, struct flow *mask,
+             bool (*extra)(struct parser *, const char *name,
+                           struct flow *key, struct flow *mask))
+{
+    skip_spaces(p);
+    if (match_char(p, ')')) {
+        return true;
+    }
+    for (;;) {
+        char name[32];
+        skip_spaces(p);
+        if (!read_name(p, name, sizeof name)) {
+            return false;
+        }
+        const struct field *f = NULL;
+        for (size_t i = 0; i < n; i++) {
+            if (!strcmp(fields[i].name, name)) {
+                f = &fields[i];
+                break;
+            }
+        }
+        if (!f) {
+            if (!extra || !extra(p, name, key, mask)) {
+                return false;
+            }
+        } else {
+            if (!match_char(p, '=')) {
+                return false;
+            }
+            uint8_t *k = (uint8_t *) key + f->ofs;
+            uint8_t *m = (uint8_t *) mask + f->ofs;
+            char *value = read_token(p, "/,)");
+            bool ok = parse_field_text(f->kind, value, false, k);
+            free(value);
+            if (!ok) {
+                return false;
+            }
+            if (match_char(p, '/')) {
+                char *mtext = read_token(p, ",)");
+                ok = parse_field_text(f->kind, mtext, true, m);
+                free(mtext);
+                if (!ok) {
+                    return false;
+                }
+            } else {
+                field_exact_mask(f->kind, m);
+            }
+        }
+        skip_spaces(p);
+        if (match_char(p, ')')) {
+            return true;
+        }
+        if (!match_char(p, ',')) {
+            return false;
+        }
+    }
+}
+
+/* Flags: "0", "name|name|[hex]" (exact), "+name-name" (masked) or a
+ * number with an optional /mask, up to ')' (consumed). */
+static bool
+parse_flags(struct parser *p, const struct flag_name *names, uint32_t all,
+            uint32_t *value, uint32_t *mask)
+{
+    char *text = read_token(p, ")");
+    bool ok = match_char(p, ')');
+    const char *s = text;
+    *value = *mask = 0;
+
+    if (!ok || !*s) {
+        ok = false;
+    } else if (isdigit((unsigned char) *s)) {
+        char *slash = strchr(text, '/');
+        uint64_t v, m = all;
+        if (slash) {
+            *slash = '\0';
+        }
+        ok = parse_uint(text, all, &v) && (!slash
+                                           || parse_uint(slash + 1, all, &m));
+        *value = v & m;
+        *mask = m;
+    } else {
+        bool masked = *s == '+' || *s == '-';
+        if (!masked) {
+            *mask = all;
+        }
+        while (ok && *s) {
+            bool set = true;
+            if (masked) {
+                if (*s != '+' && *s != '-') {
+                    ok = false;
+                    break;
+                }
+                set = *s++ == '+';
+            }
+            size_t n = strcspn(s, masked ? "+-" : "|");
+            uint32_t bit = 0;
+            for (const struct flag_name *f = names; f->name; f++) {
+                if (strlen(f->name) == n && !strncmp(f->name, s, n)) {
+                    bit = f->bit;
+                }
+            }
+            if (!bit && n > 2 && s[0] == '[' && s[n - 1] == ']') {
+                char *hex = xmemdup0(s + 1, n - 2);
+                char *end;
+                unsigned long x = strtoul(hex, &end, 16);
+                if (!*end && *hex && x && !(x & (x - 1)) && (x & all)) {
+                    bit = x;
+                }
+                free(hex);
+            }
+            if (!bit) {
+                ok = false;
+                break;
+            }
+            if (set) {
+                *value |= bit;
+            }
+            if (masked) {
+                *mask |= bit;
+            }
+            s += n;
+            if (!masked && *s) {
+                if (*s != '|' || !s[1]) {
+                    ok = false;
+                    break;
+                }
+                s++;
+            }
+        }
+    }
+    free(text);
+    return ok;
+}
+
+static bool
+parse_tunnel_extra(struct parser *p, const char *name, struct flow *key,
+                   struct flow *mask)
+{
+    if (strcmp(name, "flags") || !match_char(p, '(')) {
+        return false;
+    }
+    uint32_t value, m;
+    if (!parse_flags(p, tnl_flag_names, 0xf, &value, &m)) {
+        return false;
+    }
+    key->tunnel.flags = value;
+    mask->tunnel.flags = m;
+    return true;
+}
+
+static bool
+parse_u32_arg(struct parser *p, uint32_t *value, uint32_t *mask)
+{
+    char *text = read_token(p, "/)");
+    uint64_t v, m = UINT32_MAX;
+    bool ok = parse_uint(text, UINT32_MAX, &v);
+    free(text);
+    if (ok && match_char(p, '/')) {
+        text = read_token(p, ")");
+        ok = parse_uint(text, UINT32_MAX, &m);
+        free(text);
+    }
+    if (!ok || !match_char(p, ')')) {
+        return false;
+    }
+    *value = v & m;
+    *mask = m;
+    return true;
+}
+
+static bool
+parse_port_arg(struct parser *p, uint32_t *port, uint32_t *mask)
+{
+    const char *start = p->s;
+    if (parse_u32_arg(p, port, mask)) {
+        return true;
+    }
+    p->s = start;
+    char *name = read_token(p, ")");
+    bool ok = (*name && p->names && p->names->number_of
+               && p->names->number_of(p->names->aux, name, port)
+               && match_char(p, ')'));
+    free(name);
+    *mask = UINT32_MAX;
+    return ok;
+}
+
+static bool
+is_vlan_tpid_value(uint16_t type)
+{
+    return type == ETH_TYPE_VLAN_8021Q || type == ETH_TYPE_VLAN_8021AD;
+}
+
+static bool
+parse_vlan_fields(struct parser *p, union flow_vlan_hdr *v,
+                  union flow_vlan_hdr *vm)
+{
+    uint16_t tci = VLAN_CFI, tci_mask = VLAN_CFI;
+    skip_spaces(p);
+    if (!match_char(p, ')')) {
+        for (;;) {
+            char name[16];
+            skip_spaces(p);
+            if (!read_name(p, name, sizeof name) || !match_char(p, '=')) {
+                return false;
+            }
+            char *text = read_token(p, "/,)");
+            uint64_t x, m;
+            uint64_t max = (!strcmp(name, "vid") ? VLAN_VID_MASK
+                            : !strcmp(name, "pcp") ? 7
+                            : !strcmp(name, "cfi") ? 1 : 0);
+            bool ok = max && parse_uint(text, max, &x);
+            free(text);
+            m = max;
+            if (ok && match_char(p, '/')) {
+                text = read_token(p, ",)");
+                ok = parse_uint(text, max, &m);
+                free(text);
+            }
+            if (!ok) {
+                return false;
+            }
+            if (max == VLAN_VID_MASK) {
+                tci = (tci & ~VLAN_VID_MASK) | x;
+                tci_mask = (tci_mask & ~VLAN_VID_MASK) | m;
+            } else if (max == 7) {
+                tci = (tci & ~VLAN_PCP_MASK) | (x << VLAN_PCP_SHIFT);
+                tci_mask = (tci_mask & ~VLAN_PCP_MASK) | (m << VLAN_PCP_SHIFT);
+            } else {
+                tci = (tci & ~VLAN_CFI) | (x ? VLAN_CFI : 0);
+                tci_mask = (tci_mask & ~VLAN_CFI) | (m ? VLAN_CFI : 0);
+            }
+            skip_spaces(p);
+            if (match_char(p, ')')) {
+                break;
+            }
+            if (!match_char(p, ',')) {
+                return false;
+            }
+        }
+    }
+    v->tci = htons(tci);
+    vm->tci = htons(tci_mask);
+    return true;
+}
+
+/* Keys of 3.1 that this datapath has no field for, accepted only when
+ * they match anything (as in 3.1's `dump-flows -m` text): conntrack keys
+ * with a zero mask, and packet_type for Ethernet (ns=0,id=0).  Parses the
+ * argument up to ')' (consumed); false with *UNSUPPORTED set when the key
+ * asks for a match that cannot be made. */
+static bool
+parse_ignored_key(struct parser *p, const char *name, bool *unsupported)
+{
+    char *text = read_token(p, ")");
+    bool ok = match_char(p, ')');
+    *unsupported = false;
+    if (ok && !strcmp(name, "packet_type")) {
+        /* "ns=0,id=0", each with an optional mask. */
+        ok = (!strncmp(text, "ns=0", 4) && strchr(text, ',')
+              && !strncmp(strchr(text, ',') + 1, "id=0", 4));
+        if (ok) {
+            const char *ns_end = text + 4;
+            const char *id_end = strchr(text, ',') + 5;
+            ok = ((*ns_end == ',' || *ns_end == '/')
+                  && (!*id_end || *id_end == '/'));
+        }
+        *unsupported = !ok;
+    } else if (ok) {
+        const char *slash = strchr(text, '/');
+        const char *m = slash ? slash + 1 : "";
+        if (!strncmp(m, "0x", 2)) {
+            m += 2;
+        }
+        ok = *m && strspn(m, "0") == strlen(m) && slash != text;
+        *unsupported = !ok;
+    }
+    free(text);
+    return ok;
+}
+
+/* Whether the text at P, after a comma and spaces, starts with NAME(. */
+static bool
+next_key_is(const struct parser *p, const char *name)
+{
+    const char *s = p->s;
+    while (isspace((unsigned char) *s)) {
+        s++;
+    }
+    if (*s != ',') {
+        return false;
+    }
+    s++;
+    while (isspace((unsigned char) *s)) {
+        s++;
+    }
+    size_t n = strlen(name);
+    return !strncmp(s, name, n) && s[n] == '(';
+}
+
+/* Parses keys up to CLOSE ('\0' at the top, ')' inside encap(), which is
+ * consumed).  LEVEL is the VLAN nesting depth. */
+static char *
+parse_keys(struct parser *p, struct flow *key, struct flow *mask, int level,
+           char close)
+{
+    skip_spaces(p);
+    if (close && match_char(p, close)) {
+        return NULL;
+    }
+    while (*p->s) {
+        const char *start = p->s;
+        char name[32];
+        bool ok = read_name(p, name, sizeof name) && match_char(p, '(');
+        if (!ok) {
+            goto error;
+        }
+        if (!strcmp(name, "in_port")) {
+            ok = parse_port_arg(p, &key->in_port, &mask->in_port);
+        } else if (!strcmp(name, "skb_priority")) {
+            ok = parse_u32_arg(p, &key->skb_priority, &mask->skb_priority);
+        } else if (!strcmp(name, "skb_mark")) {
+            ok = parse_u32_arg(p, &key->pkt_mark, &mask->pkt_mark);
+        } else if (!strcmp(name, "recirc_id")) {
+            ok = parse_u32_arg(p, &key->recirc_id, &mask->recirc_id);
+        } else if (!strcmp(name, "dp_hash")) {
+            ok = parse_u32_arg(p, &key->dp_hash, &mask->dp_hash);
+        } else if (!strcmp(name, "tunnel")) {
+            ok = parse_fields(p, tunnel_fields, ARRAY_SIZE(tunnel_fields),
+                              key, mask, parse_tunnel_extra);
+        } else if (!strcmp(name, "eth")) {
+            ok = parse_fields(p, eth_fields, ARRAY_SIZE(eth_fields), key,
+                              mask, NULL);
+        } else if (!strcmp(name, "eth_type")) {
+            uint32_t v, m;
+            ok = parse_u32_arg(p, &v, &m);
+            if (ok && m == UINT32_MAX) {
+                m = 0xffff;
+            }
+            ok = ok && v <= 0xffff && m <= 0xffff;
+            if (ok && m == 0xffff && is_vlan_tpid_value(v)
+                && level < FLOW_MAX_VLAN_HEADERS && next_key_is(p, "vlan")) {
+                key->vlans[level].tpid = htons(v);
+                mask->vlans[level].tpid = htons(0xffff);
+            } else if (ok) {
+                key->dl_type = htons(v & m);
+                mask->dl_type = htons(m);
+                if (m == 0xffff && level < FLOW_MAX_VLAN_HEADERS) {
+                    /* No (further) VLAN header. */
+                    memset(&key->vlans[level], 0, sizeof key->vlans[level]);
+                    memset(&mask->vlans[level], 0xff,
+                           sizeof mask->vlans[level]);
+                }
+            }
+        } else if (!strcmp(name, "vlan")) {
+            /* Only right after eth_type(TPID), which set the TPID. */
+            ok = (level < FLOW_MAX_VLAN_HEADERS
+                  && mask->vlans[level].tpid == htons(0xffff)
+                  && is_vlan_tpid_value(ntohs(key->vlans[level].tpid))
+                  && !mask->vlans[level].tci
+                  && parse_vlan_fields(p, &key->vlans[level],
+                                       &mask->vlans[level]));
+        } else if (!strcmp(name, "encap")) {
+            ok = (level < FLOW_MAX_VLAN_HEADERS
+                  && flow_vlan_present(&key->vlans[level]));
+            if (ok) {
+                char *error = parse_keys(p, key, mask, level + 1, ')');
+                if (error) {
+                    return error;
+                }
+            }
+        } else if (!strcmp(name, "ipv4")) {
+            ok = parse_fields(p, ipv4_fields, ARRAY_SIZE(ipv4_fields), key,
+                              mask, NULL);
+        } else if (!strcmp(name, "ipv6")) {
+            ok = parse_fields(p, ipv6_fields, ARRAY_SIZE(ipv6_fields), key,
+                              mask, NULL);
+        } else if (!strcmp(name, "arp")) {
+            ok = parse_fields(p, arp_fields, ARRAY_SIZE(arp_fields), key,
+                              mask, NULL);
+        } else if (!strcmp(name, "tcp") || !strcmp(name, "udp")
+                   || !strcmp(name, "sctp")) {
+            ok = parse_fields(p, ports_fields, ARRAY_SIZE(ports_fields), key,
+                              mask, NULL);
+        } else if (!strcmp(name, "icmp") || !strcmp(name, "icmpv6")) {
+            ok = parse_fields(p, icmp_fields, ARRAY_SIZE(icmp_fields), key,
+                              mask, NULL);
+        } else if (!strcmp(name, "nd")) {
+            ok = parse_fields(p, nd_fields, ARRAY_SIZE(nd_fields), key,
+                              mask, NULL);
+        } else if (!strcmp(name, "packet_type") || !strcmp(name, "ct_state")
+                   || !strcmp(name, "ct_zone") || !strcmp(name, "ct_mark")
+                   || !strcmp(name, "ct_label")) {
+            bool unsupported;
+            ok = parse_ignored_key(p, name, &unsupported);
+            if (!ok && unsupported) {
+                p->s = start;
+                return xasprintf("syntax error at %s (%s)", p->s,
+                                 strcmp(name, "packet_type")
+                                 ? "conntrack keys must be wildcarded"
+                                 : "only Ethernet, ns=0,id=0, is supported");
+            }
+        } else if (!strcmp(name, "tcp_flags")) {
+            uint32_t v, m;
+            ok = parse_flags(p, tcp_flag_names, TCP_FLAGS_MASK, &v, &m);
+            key->tcp_flags = htons(v);
+            mask->tcp_flags = htons(m == TCP_FLAGS_MASK ? 0xffff : m);
+        } else {
+            ok = false;
+        }
+        if (!ok) {
+            p->s = start;
+            goto error;
+        }
+        skip_spaces(p);
+        if (close ? match_char(p, close) : !*p->s) {
+            return NULL;
+        }
+        if (!match_char(p, ',')) {
+            goto error;
+        }
+        skip_spaces(p);
+        continue;
+
+    error:
+        return xasprintf("syntax error at %s", p->s);
+    }
+    if (close) {
+        return xasprintf("syntax error at %s (missing `%c')", p->s, close);
+    }
+    return NULL;
+}
+
+char *
+odp_flow_from_string(const char *s, const struct odp_port_names *names,
+                     struct flow *key, struct flow_wildcards *wc)
+{
+    struct parser p = { s, names };
+    memset(key, 0, sizeof *key);
+    flow_wildcards_init_catchall(wc);
+    /* The key keeps the bits the text gave even where the mask is zero:
+     * 3.1 prints them back that way (src=00:01:02:03:04:05/ff:ff:ff:00:00:00),
+     * and whoever matches on the flow masks it anyway. */
+    return parse_keys(&p, key, &wc->masks, 0, '\0');
+}
+
+/* Set actions: OVS_KEY_ATTR_* structs <-> flow fields
+ * ==================================================== */
+
+uint8_t
+odp_frag_type_from_nw_frag(uint8_t nw_frag)
+{
+    return (!(nw_frag & FLOW_NW_FRAG_ANY) ? OVS_FRAG_TYPE_NONE
+            : nw_frag & FLOW_NW_FRAG_LATER ? OVS_FRAG_TYPE_LATER
+            : OVS_FRAG_TYPE_FIRST);
+}
+
+uint8_t
+odp_nw_frag_from_frag_type(uint8_t frag_type)
+{
+    return (frag_type == OVS_FRAG_TYPE_NONE ? 0
+            : frag_type == OVS_FRAG_TYPE_FIRST ? FLOW_NW_FRAG_ANY
+            : FLOW_NW_FRAG_ANY | FLOW_NW_FRAG_LATER);
+}
+
+/* A settable key: its text name, OVS_KEY_ATTR type, struct size, the
+ * fields as the text shows them, and the conversions. */
+struct set_key {
+    const char *name;
+    uint16_t type;
+    size_t size;
+    const struct field *fields;
+    size_t n_fields;
+    void (*to_flow)(const void *attr, struct flow *, bool is_mask);
+    void (*from_flow)(const struct flow *, void *attr, bool is_mask);
+};
+
+static void
+eth_to_flow(const void *a, struct flow *f, bool is_mask)
+{
+    const struct ovs_key_ethernet *k = a;
+    memcpy(&f->dl_src, k->eth_src, 6);
+    memcpy(&f->dl_dst, k->eth_dst, 6);
+    (void) is_mask;
+}
+
+static void
+eth_from_flow(const struct flow *f, void *a, bool is_mask)
+{
+    struct ovs_key_ethernet *k = a;
+    memcpy(k->eth_src, &f->dl_src, 6);
+    memcpy(k->eth_dst, &f->dl_dst, 6);
+    (void) is_mask;
+}
+
+static void
+ipv4_to_flow(const void *a, struct flow *f, bool is_mask)
+{
+    const struct ovs_key_ipv4 *k = a;
+    f->nw_src = k->ipv4_src;
+    f->nw_dst = k->ipv4_dst;
+    f->nw_proto = k->ipv4_proto;
+    f->nw_tos = k->ipv4_tos;
+    f->nw_ttl = k->ipv4_ttl;
+    f->nw_frag = (is_mask ? (k->ipv4_frag ? FLOW_NW_FRAG_MASK : 0)
+                  : odp_nw_frag_from_frag_type(k->ipv4_frag));
+}
+
+static void
+ipv4_from_flow(const struct flow *f, void *a, bool is_mask)
+{
+    struct ovs_key_ipv4 *k = a;
+    k->ipv4_src = f->nw_src;
+    k->ipv4_dst = f->nw_dst;
+    k->ipv4_proto = f->nw_proto;
+    k->ipv4_tos = f->nw_tos;
+    k->ipv4_ttl = f->nw_ttl;
+    k->ipv4_frag = (is_mask ? (f->nw_frag ? 0xff : 0)
+                    : odp_frag_type_from_nw_frag(f->nw_frag));
+}
+
+static void
+ipv6_to_flow(const void *a, struct flow *f, bool is_mask)
+{
+    const struct ovs_key_ipv6 *k = a;
+    memcpy(&f->ipv6_src, k->ipv6_src, 16);
+    memcpy(&f->ipv6_dst, k->ipv6_dst, 16);
+    f->ipv6_label = k->ipv6_label;
+    f->nw_proto = k->ipv6_proto;
+    f->nw_tos = k->ipv6_tclass;
+    f->nw_ttl = k->ipv6_hlimit;
+    f->nw_frag = (is_mask ? (k->ipv6_frag ? FLOW_NW_FRAG_MASK : 0)
+                  : odp_nw_frag_from_frag_type(k->ipv6_frag));
+}
+
+static void
+ipv6_from_flow(const struct flow *f, void *a, bool is_mask)
+{
+    struct ovs_key_ipv6 *k = a;
+    memcpy(k->ipv6_src, &f->ipv6_src, 16);
+    memcpy(k->ipv6_dst, &f->ipv6_dst, 16);
+    k->ipv6_label = f->ipv6_label;
+    k->ipv6_proto = f->nw_proto;
+    k->ipv6_tclass = f->nw_tos;
+    k->ipv6_hlimit = f->nw_ttl;
+    k->ipv6_frag = (is_mask ? (f->nw_frag ? 0xff : 0)
+                    : odp_frag_type_from_nw_frag(f->nw_frag));
+}
+
+static void
+ports_to_flow(const void *a, struct flow *f, bool is_mask)
+{
+    const ovs_be16 *k = a;      /* ovs_key_tcp/udp/sctp: src, dst. */
+    f->tp_src = k[0];
+    f->tp_dst = k[1];
+    (void) is_mask;
+}
+
+static void
+ports_from_flow(const struct flow *f, void *a, bool is_mask)
+{
+    ovs_be16 *k = a;
+    k[0] = f->tp_src;
+    k[1] = f->tp_dst;
+    (void) is_mask;
+}
+
+static const struct set_key set_keys[] = {
+    { "eth", OVS_KEY_ATTR_ETHERNET, sizeof(struct ovs_key_ethernet),
+      eth_fields, ARRAY_SIZE(eth_fields), eth_to_flow, eth_from_flow },
+    { "ipv4", OVS_KEY_ATTR_IPV4, sizeof(struct ovs_key_ipv4),
+      ipv4_fields, ARRAY_SIZE(ipv4_fields), ipv4_to_flow, ipv4_from_flow },
+    { "ipv6", OVS_KEY_ATTR_IPV6, sizeof(struct ovs_key_ipv6),
+      ipv6_fields, ARRAY_SIZE(ipv6_fields), ipv6_to_flow, ipv6_from_flow },
+    { "tcp", OVS_KEY_ATTR_TCP, sizeof(struct ovs_key_tcp),
+      ports_fields, 2, ports_to_flow, ports_from_flow },
+    { "udp", OVS_KEY_ATTR_UDP, sizeof(struct ovs_key_udp),
+      ports_fields, 2, ports_to_flow, ports_from_flow },
+    { "sctp", OVS_KEY_ATTR_SCTP, sizeof(struct ovs_key_sctp),
+      ports_fields, 2, ports_to_flow, ports_from_flow },
+};
+
+static const struct set_key *
+set_key_by_type(uint16_t type)
+{
+    for (size_t i = 0; i < ARRAY_SIZE(set_keys); i++) {
+        if (set_keys[i].type == type) {
+            return &set_keys[i];
+        }
+    }
+    return NULL;
+}
+
+/* Action formatting
+ * ================= */
+
+static void format_action_list(const struct nlattr *, size_t,
+                               const struct odp_port_names *, struct ds *);
+
+static void
+format_hex_bytes(struct ds *ds, const void *data_, size_t n)
+{
+    const uint8_t *data = data_;
+    for (size_t i = 0; i < n; i++) {
+        ds_put_format(ds, "%02x", data[i]);
+    }
+}
+
+static void
+format_set(struct ds *ds, const struct nlattr *a, bool masked)
+{
+    const struct nlattr *k = nl_attr_get(a);
+    size_t len = nl_attr_get_size(a);
+    if (!nl_attr_is_whole(k, len)) {
+        ds_put_cstr(ds, "set(<malformed>)");
+        return;
+    }
+    uint16_t type = nl_attr_type(k);
+    size_t size = nl_attr_get_size(k);
+    const uint8_t *value = nl_attr_get(k);
+    const uint8_t *mask = masked ? value + size / 2 : NULL;
+    size_t vsize = masked ? size / 2 : size;
+
+    ds_put_cstr(ds, "set(");
+    const struct set_key *sk = set_key_by_type(type);
+    if (sk && vsize == sk->size && (!masked || size == 2 * sk->size)) {
+        struct flow fk, fm;
+        memset(&fk, 0, sizeof fk);
+        memset(&fm, 0, sizeof fm);
+        sk->to_flow(value, &fk, false);
+        if (masked) {
+            sk->to_flow(mask, &fm, true);
+        } else {
+            for (size_t i = 0; i < sk->n_fields; i++) {
+                field_exact_mask(sk->fields[i].kind,
+                                 (uint8_t *) &fm + sk->fields[i].ofs);
+            }
+        }
+        ds_put_format(ds, "%s(", sk->name);
+        format_fields(ds, sk->fields, sk->n_fields, &fk, &fm, false);
+        ds_put_cstr(ds, "))");
+        return;
+    }
+    if ((type == OVS_KEY_ATTR_PRIORITY || type == OVS_KEY_ATTR_SKB_MARK)
+        && vsize == 4 && (!masked || size == 8)) {
+        uint32_t v, m = UINT32_MAX;
+        memcpy(&v, value, 4);
+        if (masked) {
+            memcpy(&m, mask, 4);
+        }
+        bool first = true;
+        format_u32_key(ds, &first, type == OVS_KEY_ATTR_PRIORITY
+                       ? "skb_priority" : "skb_mark", v, m, true);
+        ds_put_char(ds, ')');
+        return;
+    }
+    if (type == OVS_KEY_ATTR_VLAN && vsize == 2 && (!masked || size == 4)) {
+        ovs_be16 tci, tci_mask = htons(0xffff);
+        memcpy(&tci, value, 2);
+        if (masked) {
+            memcpy(&tci_mask, mask, 2);
+        }
+        ds_put_cstr(ds, "vlan(");
+        format_vlan_tci(ds, ntohs(tci), ntohs(tci_mask), false);
+        ds_put_cstr(ds, "))");
+        return;
+    }
+    ds_put_format(ds, "key%"PRIu16"(", type);
+    format_hex_bytes(ds, value, size);
+    ds_put_cstr(ds, "))");
+}
+
+static void
+format_userspace(struct ds *ds, const struct nlattr *a)
+{
+    const struct nlattr *u;
+    size_t left;
+    ds_put_cstr(ds, "userspace(");
+    bool first = true;
+    NL_NESTED_FOR_EACH (u, left, a) {
+        uint16_t type = nl_attr_type(u);
+        if (!first) {
+            ds_put_char(ds, ',');
+        }
+        first = false;
+        if (type == OVS_USERSPACE_ATTR_PID && nl_attr_get_size(u) == 4) {
+            ds_put_format(ds, "pid=%"PRIu32, nl_attr_get_u32(u));
+        } else if (type == OVS_USERSPACE_ATTR_USERDATA) {
+            ds_put_cstr(ds, "userdata(");
+            format_hex_bytes(ds, nl_attr_get(u), nl_attr_get_size(u));
+            ds_put_char(ds, ')');
+        } else if (type == OVS_USERSPACE_ATTR_ACTIONS) {
+            ds_put_cstr(ds, "actions");
+        } else if (type == OVS_USERSPACE_ATTR_EGRESS_TUN_PORT
+                   && nl_attr_get_size(u) == 4) {
+            ds_put_format(ds, "tunnel_out_port=%"PRIu32, nl_attr_get_u32(u));
+        } else {
+            ds_put_format(ds, "attr%"PRIu16, type);
+        }
+    }
+    ds_put_char(ds, ')');
+}
+
+static void
+format_sample(struct ds *ds, const struct nlattr *a,
+              const struct odp_port_names *names)
+{
+    const struct nlattr *s;
+    size_t left;
+    double pct = 0;
+    ds_put_cstr(ds, "sample(");
+    NL_NESTED_FOR_EACH (s, left, a) {
+        if (nl_attr_type(s) == OVS_SAMPLE_ATTR_PROBABILITY
+            && nl_attr_get_size(s) == 4) {
+            pct = nl_attr_get_u32(s) * 100.0 / UINT32_MAX;
+        }
+    }
+    ds_put_format(ds, "sample=%.1f%%,actions(", pct);
+    NL_NESTED_FOR_EACH (s, left, a) {
+        if (nl_attr_type(s) == OVS_SAMPLE_ATTR_ACTIONS) {
+            format_action_list(nl_attr_get(s), nl_attr_get_size(s), names,
+                               ds);
+        }
+    }
+    ds_put_cstr(ds, "))");
+}
+
+static void
+format_action(struct ds *ds, const struct nlattr *a,
+              const struct odp_port_names *names)
+{
+    uint16_t type = nl_attr_type(a);
+    size_t size = nl_attr_get_size(a);
+
+    switch (type) {
+    case OVS_ACTION_ATTR_OUTPUT:
+        if (size == 4) {
+            format_port(ds, nl_attr_get_u32(a), names);
+            return;
+        }
+        break;
+    case OVS_ACTION_ATTR_USERSPACE:
+        format_userspace(ds, a);
+        return;
+    case OVS_ACTION_ATTR_SET:
+    case OVS_ACTION_ATTR_SET_MASKED:
+        format_set(ds, a, type == OVS_ACTION_ATTR_SET_MASKED);
+        return;
+    case OVS_ACTION_ATTR_PUSH_VLAN:
+        if (size == sizeof(struct ovs_action_push_vlan)) {
+            const struct ovs_action_push_vlan *pv = nl_attr_get(a);
+            uint16_t tci = ntohs(pv->vlan_tci);
+            ds_put_cstr(ds, "push_vlan(");
+            if (pv->vlan_tpid != htons(ETH_TYPE_VLAN_8021Q)) {
+                ds_put_format(ds, "tpid=0x%04"PRIx16",",
+                              ntohs(pv->vlan_tpid));
+            }
+            ds_put_format(ds, "vid=%u,pcp=%u", tci & VLAN_VID_MASK,
+                          (tci & VLAN_PCP_MASK) >> VLAN_PCP_SHIFT);
+            if (!(tci & VLAN_CFI)) {
+                ds_put_cstr(ds, ",cfi=0");
+            }
+            ds_put_char(ds, ')');
+            return;
+        }
+        break;
+    case OVS_ACTION_ATTR_POP_VLAN:
+        ds_put_cstr(ds, "pop_vlan");
+        return;
+    case OVS_ACTION_ATTR_SAMPLE:
+        format_sample(ds, a, names);
+        return;
+    case OVS_ACTION_ATTR_CLONE:
+        ds_put_cstr(ds, "clone(");
+        format_action_list(nl_attr_get(a), size, names, ds);
+        ds_put_char(ds, ')');
+        return;
+    case OVS_ACTION_ATTR_RECIRC:
+        if (size == 4) {
+            ds_put_format(ds, "recirc(%#"PRIx32")", nl_attr_get_u32(a));
+            return;
+        }
+        break;
+    default:
+        break;
+    }
+    ds_put_format(ds, "action%"PRIu16"(", type);
+    format_hex_bytes(ds, nl_attr_get(a), size);
+    ds_put_char(ds, ')');
+}
+
+static void
+format_action_list(const struct nlattr *actions, size_t len,
+                   const struct odp_port_names *names, struct ds *ds)
+{
+    const struct nlattr *a;
+    size_t left;
+    bool first = true;
+    NL_ATTR_FOR_EACH (a, left, actions, len) {
+        if (!first) {
+            ds_put_char(ds, ',');
+        }
+        first = false;
+        format_action(ds, a, names);
+    }
+    if (left) {
+        ds_put_format(ds, "%s<%zu bytes left over>", first ? "" : ",", left);
+    } else if (first) {
+        ds_put_cstr(ds, "drop");
+    }
+}
+
+void
+odp_actions_format(const struct nlattr *actions, size_t len,
+                   const struct odp_port_names *names, struct ds *ds)
+{
+    format_action_list(actions, len, names, ds);
+}
+
+/* Action parsing
+ * ============== */
+
+static char *parse_action_list(struct parser *, struct ofpbuf *,
+                               char close, int depth, const char *outer);
+
+static bool
+parse_hex_bytes(const char *s, struct ofpbuf *out)
+{
+    size_t n = strlen(s);
+    if (n % 2) {
+        return false;
+    }
+    for (size_t i = 0; i < n; i += 2) {
+        char byte[3] = { s[i], s[i + 1], 0 };
+        if (!isxdigit((unsigned char) byte[0])
+            || !isxdigit((unsigned char) byte[1])) {
+            return false;
+        }
+        uint8_t b = strtoul(byte, NULL, 16);
+        ofpbuf_put(out, &b, 1);
+    }
+    return true;
+}
+
+static bool
+parse_userspace(struct parser *p, struct ofpbuf *actions)
+{
+    size_t ofs = nl_msg_start_nested(actions, OVS_ACTION_ATTR_USERSPACE);
+    bool have_pid = false;
+    for (;;) {
+        char name[32];
+        skip_spaces(p);
+        if (!read_name(p, name, sizeof name)) {
+            return false;
+        }
+        if (!strcmp(name, "pid") || !strcmp(name, "tunnel_out_port")) {
+            uint64_t x;
+            char *text;
+            if (!match_char(p, '=')) {
+                return false;
+            }
+            text = read_token(p, ",)");
+            bool ok = parse_uint(text, UINT32_MAX, &x);
+            free(text);
+            if (!ok) {
+                return false;
+            }
+            if (name[0] == 'p') {
+                if (have_pid) {
+                    return false;
+                }
+                have_pid = true;
+            }
+            nl_msg_put_u32(actions, name[0] == 'p'
+                           ? OVS_USERSPACE_ATTR_PID
+                           : OVS_USERSPACE_ATTR_EGRESS_TUN_PORT, x);
+        } else if (!strcmp(name, "userdata")) {
+            if (!match_char(p, '(')) {
+                return false;
+            }
+            char *text = read_token(p, ")");
+            struct ofpbuf bytes;
+            ofpbuf_init(&bytes, 16);
+            bool ok = match_char(p, ')') && parse_hex_bytes(text, &bytes);
+            free(text);
+            if (ok) {
+                nl_msg_put_unspec(actions, OVS_USERSPACE_ATTR_USERDATA,
+                                  bytes.data, bytes.size);
+            }
+            ofpbuf_uninit(&bytes);
+            if (!ok) {
+                return false;
+            }
+        } else if (!strcmp(name, "actions")) {
+            nl_msg_put_flag(actions, OVS_USERSPACE_ATTR_ACTIONS);
+        } else {
+            return false;
+        }
+        skip_spaces(p);
+        if (match_char(p, ')')) {
+            break;
+        }
+        if (!match_char(p, ',')) {
+            return false;
+        }
+    }
+    nl_msg_end_nested(actions, ofs);
+    return have_pid;
+}
+
+static bool
+parse_set(struct parser *p, struct ofpbuf *actions)
+{
+    char name[32];
+    if (!read_name(p, name, sizeof name) || !match_char(p, '(')) {
+        return false;
+    }
+    struct flow fk, fm;
+    memset(&fk, 0, sizeof fk);
+    memset(&fm, 0, sizeof fm);
+
+    for (size_t i = 0; i < ARRAY_SIZE(set_keys); i++) {
+        const struct set_key *sk = &set_keys[i];
+        if (strcmp(sk->name, name)) {
+            continue;
+        }
+        if (!parse_fields(p, sk->fields, sk->n_fields, &fk, &fm, NULL)
+            || !match_char(p, ')')) {
+            return false;
+        }
+        bool all_exact = true;
+        for (size_t j = 0; j < sk->n_fields; j++) {
+            if (!field_mask_is_exact(sk->fields[j].kind,
+                                     (uint8_t *) &fm + sk->fields[j].ofs)) {
+                all_exact = false;
+            }
+        }
+        size_t ofs = nl_msg_start_nested(actions, all_exact
+                                         ? OVS_ACTION_ATTR_SET
+                                         : OVS_ACTION_ATTR_SET_MASKED);
+        uint8_t *k = nl_msg_put_unspec_zero(actions, sk->type,
+                                            all_exact ? sk->size
+                                            : 2 * sk->size);
+        sk->from_flow(&fk, k, false);
+        if (!all_exact) {
+            sk->from_flow(&fm, k + sk->size, true);
+        }
+        nl_msg_end_nested(actions, ofs);
+        return true;
+    }
+
+    if (!strcmp(name, "skb_priority") || !strcmp(name, "skb_mark")) {
+        uint32_t v, m;
+        if (!parse_u32_arg(p, &v, &m) || !match_char(p, ')')) {
+            return false;
+        }
+        uint16_t type = name[4] == 'p' ? OVS_KEY_ATTR_PRIORITY
+                                       : OVS_KEY_ATTR_SKB_MARK;
+        bool exact = m == UINT32_MAX;
+        size_t ofs = nl_msg_start_nested(actions, exact
+                                         ? OVS_ACTION_ATTR_SET
+                                         : OVS_ACTION_ATTR_SET_MASKED);
+        uint32_t vm[2] = { v, m };
+        nl_msg_put_unspec(actions, type, vm, exact ? 4 : 8);
+        nl_msg_end_nested(actions, ofs);
+        return true;
+    }
+
+    if (!strcmp(name, "vlan")) {
+        union flow_vlan_hdr v, vm;
+        if (!parse_vlan_fields(p, &v, &vm) || !match_char(p, ')')) {
+            return false;
+        }
+        /* The present bit is not a field of the header: never set. */
+        ovs_be16 tm[2] = { v.tci & ~htons(VLAN_CFI),
+                           vm.tci & ~htons(VLAN_CFI) };
+        size_t ofs = nl_msg_start_nested(actions,
+                                         OVS_ACTION_ATTR_SET_MASKED);
+        nl_msg_put_unspec(actions, OVS_KEY_ATTR_VLAN, tm, sizeof tm);
+        nl_msg_end_nested(actions, ofs);
+        return true;
+    }
+    return false;
+}
+
+static bool
+parse_push_vlan(struct parser *p, struct ofpbuf *actions)
+{
+    struct ovs_action_push_vlan pv = {
+        .vlan_tpid = htons(ETH_TYPE_VLAN_8021Q),
+    };
+    uint16_t tci = VLAN_CFI;
+    for (;;) {
+        char name[16];
+        uint64_t x;
+        skip_spaces(p);
+        if (!read_name(p, name, sizeof name) || !match_char(p, '=')) {
+            return false;
+        }
+        char *text = read_token(p, ",)");
+        bool ok = parse_uint(text, 0xffff, &x);
+        free(text);
+        if (!ok) {
+            return false;
+        }
+        if (!strcmp(name, "vid") && x <= VLAN_VID_MASK) {
+            tci = (tci & ~VLAN_VID_MASK) | x;
+        } else if (!strcmp(name, "pcp") && x <= 7) {
+            tci = (tci & ~VLAN_PCP_MASK) | (x << VLAN_PCP_SHIFT);
+        } else if (!strcmp(name, "cfi") && x <= 1) {
+            tci = (tci & ~VLAN_CFI) | (x ? VLAN_CFI : 0);
+        } else if (!strcmp(name, "tpid")) {
+            pv.vlan_tpid = htons(x);
+        } else {
+            return false;
+        }
+        skip_spaces(p);
+        if (match_char(p, ')')) {
+            break;
+        }
+        if (!match_char(p, ',')) {
+            return false;
+        }
+    }
+    pv.vlan_tci = htons(tci);
+    nl_msg_put_unspec(actions, OVS_ACTION_ATTR_PUSH_VLAN, &pv, sizeof pv);
+    return true;
+}
+
+static char *
+parse_sample(struct parser *p, struct ofpbuf *actions, int depth,
+             const char *outer, bool *ok)
+{
+    static const char prefix[] = "sample=";
+    *ok = false;
+    if (strncmp(p->s, prefix, strlen(prefix))) {
+        return NULL;
+    }
+    p->s += strlen(prefix);
+    char *text = read_token(p, "%");
+    char *end;
+    double pct = strtod(text, &end);
+    bool good = *text && !*end && pct >= 0 && pct <= 100;
+    free(text);
+    if (!good || !match_char(p, '%') || !match_char(p, ',')) {
+        return NULL;
+    }
+    skip_spaces(p);
+    if (strncmp(p->s, "actions(", 8)) {
+        return NULL;
+    }
+    p->s += 8;
+    size_t ofs = nl_msg_start_nested(actions, OVS_ACTION_ATTR_SAMPLE);
+    nl_msg_put_u32(actions, OVS_SAMPLE_ATTR_PROBABILITY,
+                   (uint32_t) (pct / 100.0 * UINT32_MAX + 0.5));
+    size_t inner = nl_msg_start_nested(actions, OVS_SAMPLE_ATTR_ACTIONS);
+    char *error = parse_action_list(p, actions, ')', depth + 1, outer);
+    if (error) {
+        return error;
+    }
+    nl_msg_end_nested(actions, inner);
+    nl_msg_end_nested(actions, ofs);
+    *ok = match_char(p, ')');
+    return NULL;
+}
+
+/* One action at P, appended to ACTIONS.  Returns an error from a nested
+ * list (already positioned), or NULL with *OK saying whether this action
+ * parsed. */
+static char *
+parse_action(struct parser *p, struct ofpbuf *actions, int depth, bool *ok)
+{
+    char name[64];
+    const char *start = p->s;
+
+    *ok = false;
+    if (isdigit((unsigned char) *p->s)) {
+        char *text = read_token(p, ",) \t");
+        uint64_t port;
+        *ok = parse_uint(text, UINT32_MAX, &port);
+        free(text);
+        if (*ok) {
+            nl_msg_put_u32(actions, OVS_ACTION_ATTR_OUTPUT, port);
+        }
+        return NULL;
+    }
+    if (!read_name(p, name, sizeof name)) {
+        return NULL;
+    }
+    if (!strcmp(name, "pop_vlan")) {
+        nl_msg_put_flag(actions, OVS_ACTION_ATTR_POP_VLAN);
+        *ok = true;
+        return NULL;
+    }
+    if (!match_char(p, '(')) {
+        /* A port name? */
+        uint32_t port;
+        if (p->names && p->names->number_of
+            && p->names->number_of(p->names->aux, name, &port)) {
+            nl_msg_put_u32(actions, OVS_ACTION_ATTR_OUTPUT, port);
+            *ok = true;
+        }
+        return NULL;
+    }
+    if (!strcmp(name, "userspace")) {
+        *ok = parse_userspace(p, actions);
+    } else if (!strcmp(name, "set")) {
+        *ok = parse_set(p, actions);
+    } else if (!strcmp(name, "push_vlan")) {
+        *ok = parse_push_vlan(p, actions);
+    } else if (!strcmp(name, "recirc")) {
+        uint32_t v, m;
+        *ok = parse_u32_arg(p, &v, &m) && m == UINT32_MAX;
+        if (*ok) {
+            nl_msg_put_u32(actions, OVS_ACTION_ATTR_RECIRC, v);
+        }
+    } else if (!strcmp(name, "sample")) {
+        return parse_sample(p, actions, depth, start, ok);
+    } else if (!strcmp(name, "clone")) {
+        size_t ofs = nl_msg_start_nested(actions, OVS_ACTION_ATTR_CLONE);
+        char *error = parse_action_list(p, actions, ')', depth + 1, start);
+        if (error) {
+            return error;
+        }
+        nl_msg_end_nested(actions, ofs);
+        *ok = true;
+    }
+    return NULL;
+}
+
+/* Parses a comma-separated action list up to CLOSE (consumed if ')'). */
+static char *
+parse_action_list(struct parser *p, struct ofpbuf *actions, char close,
+                  int depth, const char *outer)
+{
+    if (depth > 8) {
+        return xasprintf("syntax error at %s (actions nested too deeply)",
+                         p->s);
+    }
+    skip_spaces(p);
+    if (close && match_char(p, close)) {
+        return NULL;
+    }
+    size_t list_start = actions->size;
+    for (;;) {
+        const char *start = p->s;
+
+        if (!strncmp(p->s, "drop", 4)
+            && (!p->s[4] || p->s[4] == close || isspace((unsigned char)
+                                                        p->s[4]))) {
+            /* "drop" is the whole list or nothing. */
+            p->s += 4;
+            skip_spaces(p);
+            if (actions->size != list_start
+                || !(close ? match_char(p, close) : !*p->s)) {
+                return xasprintf("syntax error at %s (drop must be the "
+                                 "only action)", start);
+            }
+            return NULL;
+        }
+
+        bool ok;
+        char *error = parse_action(p, actions, depth, &ok);
+        if (error) {
+            return error;
+        }
+        if (!ok) {
+            return xasprintf("syntax error at %s", start);
+        }
+        skip_spaces(p);
+        if (close ? match_char(p, close) : !*p->s) {
+            return NULL;
+        }
+        if (close && !*p->s) {
+            return xasprintf("syntax error at %s (missing `%c')", outer,
+                             close);
+        }
+        if (!match_char(p, ',')) {
+            return xasprintf("syntax error at %s", p->s);
+        }
+        skip_spaces(p);
+        if (!*p->s || *p->s == close) {
+            return xasprintf("syntax error at %s (missing action)", p->s);
+        }
+    }
+}
+
+char *
+odp_actions_from_string(const char *s, const struct odp_port_names *names,
+                        struct ofpbuf *actions)
+{
+    struct parser p = { s, names };
+    skip_spaces(&p);
+    if (!*p.s) {
+        return xstrdup("syntax error at  (no actions: use \"drop\")");
+    }
+    return parse_action_list(&p, actions, '\0', 0, s);
+}
+
+/* Validation
+ * ========== */
+
+static bool
+validate_list(const struct nlattr *actions, size_t len, int depth,
+              char **error);
+
+static bool
+validate_set(const struct nlattr *a, bool masked, char **error)
+{
+    const struct nlattr *k = nl_attr_get(a);
+    size_t len = nl_attr_get_size(a);
+    if (!nl_attr_is_whole(k, len) || NLA_ALIGN(k->nla_len) < len) {
+        *error = xstrdup("set action must hold exactly one key");
+        return false;
+    }
+    uint16_t type = nl_attr_type(k);
+    size_t size = nl_attr_get_size(k);
+    size_t want;
+    const struct set_key *sk = set_key_by_type(type);
+    if (sk) {
+        want = sk->size;
+    } else if (type == OVS_KEY_ATTR_PRIORITY
+               || type == OVS_KEY_ATTR_SKB_MARK) {
+        want = 4;
+    } else if (type == OVS_KEY_ATTR_VLAN) {
+        want = 2;
+    } else {
+        *error = xasprintf("set of key type %"PRIu16" is not supported",
+                           type);
+        return false;
+    }
+    if (size != (masked ? 2 * want : want)) {
+        *error = xasprintf("set of key type %"PRIu16" has %zu bytes, "
+                           "not %zu", type, size, masked ? 2 * want : want);
+        return false;
+    }
+    return true;
+}
+
+static bool
+validate_action(const struct nlattr *a, int depth, char **error)
+{
+    uint16_t type = nl_attr_type(a);
+    size_t size = nl_attr_get_size(a);
+    switch (type) {
+    case OVS_ACTION_ATTR_OUTPUT:
+    case OVS_ACTION_ATTR_RECIRC:
+        if (size != 4) {
+            break;
+        }
+        return true;
+    case OVS_ACTION_ATTR_POP_VLAN:
+        if (size) {
+            break;
+        }
+        return true;
+    case OVS_ACTION_ATTR_PUSH_VLAN:
+        if (size != sizeof(struct ovs_action_push_vlan)) {
+            break;
+        }
+        return true;
+    case OVS_ACTION_ATTR_SET:
+    case OVS_ACTION_ATTR_SET_MASKED:
+        return validate_set(a, type == OVS_ACTION_ATTR_SET_MASKED, error);
+    case OVS_ACTION_ATTR_USERSPACE: {
+        const struct nlattr *u;
+        size_t left;
+        bool have_pid = false;
+        if (!nl_attr_list_is_valid(nl_attr_get(a), size, NULL)) {
+            break;
+        }
+        NL_NESTED_FOR_EACH (u, left, a) {
+            uint16_t ut = nl_attr_type(u);
+            size_t us = nl_attr_get_size(u);
+            if ((ut == OVS_USERSPACE_ATTR_PID && us == 4 && !have_pid)
+                || (ut == OVS_USERSPACE_ATTR_EGRESS_TUN_PORT && us == 4)
+                || (ut == OVS_USERSPACE_ATTR_ACTIONS && !us)
+                || ut == OVS_USERSPACE_ATTR_USERDATA) {
+                have_pid |= ut == OVS_USERSPACE_ATTR_PID;
+                continue;
+            }
+            *error = xstrdup("bad userspace action argument");
+            return false;
+        }
+        if (!have_pid) {
+            *error = xstrdup("userspace action without pid");
+            return false;
+        }
+        return true;
+    }
+    case OVS_ACTION_ATTR_SAMPLE: {
+        const struct nlattr *s;
+        size_t left;
+        bool have_prob = false, have_actions = false;
+        if (!nl_attr_list_is_valid(nl_attr_get(a), size, NULL)) {
+            break;
+        }
+        NL_NESTED_FOR_EACH (s, left, a) {
+            uint16_t st = nl_attr_type(s);
+            if (st == OVS_SAMPLE_ATTR_PROBABILITY
+                && nl_attr_get_size(s) == 4 && !have_prob) {
+                have_prob = true;
+            } else if (st == OVS_SAMPLE_ATTR_ACTIONS && !have_actions) {
+                have_actions = true;
+                if (!validate_list(nl_attr_get(s), nl_attr_get_size(s),
+                                   depth + 1, error)) {
+                    return false;
+                }
+            } else {
+                *error = xstrdup("bad sample action argument");
+                return false;
+            }
+        }
+        if (!have_prob || !have_actions) {
+            *error = xstrdup("sample action needs a probability and "
+                             "actions");
+            return false;
+        }
+        return true;
+    }
+    case OVS_ACTION_ATTR_CLONE:
+        return validate_list(nl_attr_get(a), size, depth + 1, error);
+    default:
+        *error = xasprintf("unsupported action type %"PRIu16, type);
+        return false;
+    }
+    *error = xasprintf("action type %"PRIu16" has a bad length %zu", type,
+                       size);
+    return false;
+}
+
+static bool
+validate_list(const struct nlattr *actions, size_t len, int depth,
+              char **error)
+{
+    if (depth > 8) {
+        *error = xstrdup("actions nested too deeply");
+        return false;
+    }
+    if (!nl_attr_list_is_valid(actions, len, NULL)) {
+        *error = xstrdup("malformed action list");
+        return false;
+    }
+    const struct nlattr *a;
+    size_t left;
+    NL_ATTR_FOR_EACH (a, left, actions, len) {
+        if (!validate_action(a, depth, error)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+bool
+odp_actions_validate(const struct nlattr *actions, size_t len, char **error)
+{
+    char *dummy = NULL;
+    bool ok = validate_list(actions, len, 0, error ? error : &dummy);
+    free(dummy);
+    return ok;
+}

@@ -1,0 +1,34 @@
+# Fuzz targets.  With --enable-fuzz (clang), each target is a libFuzzer
+# program: run it on a copy of its corpus, e.g.
+#   tests/fuzz/fuzz-flow-extract -max_total_time=600 corpus-copy/
+# (utilities/setup.sh fuzz does all of it).  In every build, a replay
+# program runs the same function once over each file of the committed
+# corpus, for the regression tests in tests/datapath-parse.at.
+FUZZ_TARGETS = flow-extract odp-syntax
+EXTRA_DIST += tests/fuzz/corpus
+
+if FUZZ
+noinst_PROGRAMS += tests/fuzz/fuzz-flow-extract
+tests_fuzz_fuzz_flow_extract_SOURCES = tests/fuzz/fuzz-flow-extract.c
+tests_fuzz_fuzz_flow_extract_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_LDFLAGS)
+tests_fuzz_fuzz_flow_extract_LDADD = $(OVS_LIBS)
+noinst_PROGRAMS += tests/fuzz/fuzz-odp-syntax
+tests_fuzz_fuzz_odp_syntax_SOURCES = tests/fuzz/fuzz-odp-syntax.c
+tests_fuzz_fuzz_odp_syntax_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_LDFLAGS)
+tests_fuzz_fuzz_odp_syntax_LDADD = $(OVS_LIBS)
+endif
+
+check_PROGRAMS += tests/fuzz/replay-flow-extract
+tests_fuzz_replay_flow_extract_SOURCES = \
+	tests/fuzz/fuzz-flow-extract.c \
+	tests/fuzz/replay-main.c
+tests_fuzz_replay_flow_extract_CFLAGS = $(AM_CFLAGS)
+tests_fuzz_replay_flow_extract_LDADD = $(OVS_LIBS)
+
+check_PROGRAMS += tests/fuzz/replay-odp-syntax
+tests_fuzz_replay_odp_syntax_SOURCES = \
+	tests/fuzz/fuzz-odp-syntax.c \
+	tests/fuzz/replay-main.c
+tests_fuzz_replay_odp_syntax_CFLAGS = $(AM_CFLAGS)
+tests_fuzz_replay_odp_syntax_LDADD = $(OVS_LIBS)
+EXTRA_DIST += tests/fuzz/flow-extract.dict tests/fuzz/odp-syntax.dict

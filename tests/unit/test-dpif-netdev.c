@@ -1,0 +1,354 @@
+/* Unit tests for the userspace datapath through dpif.h: forwarding by an
+ * installed flow, misses and "userspace" actions handed up through the
+ * channels with key, hash and layer offsets, statistics, a deleted flow
+ * never used again (the exact-match cache included), modify with stats
+ * clear, and a dump resumed by two dump threads seeing every flow once. */
+#include <config.h>
+#include "dpif.h"
+
+#include <arpa/inet.h>
+#include <check.h>
+#include <errno.h>
+#include <linux/netlink.h>
+#include <linux/openvswitch.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include "dp-epoch.h"
+#include "dp-packet.h"
+#include "flow-extract.h"
+#include "netdev.h"
+#include "ofpbuf.h"
+#include "poll-loop.h"
+#include "smap.h"
+#include "util.h"
+#include "check-util.h"
+
+static void
+put_attr(struct ofpbuf *b, uint16_t type, const void *data, size_t len)
+{
+    struct nlattr nla = { .nla_len = NLA_HDRLEN + len, .nla_type = type };
+    ofpbuf_put(b, &nla, sizeof nla);
+    ofpbuf_put(b, data, len);
+    ofpbuf_put_zeros(b, NLA_ALIGN(len) - len);
+}
+
+static void
+put_output(struct ofpbuf *b, uint32_t port)
+{
+    put_attr(b, OVS_ACTION_ATTR_OUTPUT, &port, sizeof port);
+}
+
+static void
+put_userspace(struct ofpbuf *b, const char *cookie)
+{
+    struct ofpbuf inner;
+    uint32_t pid = 0;
+    ofpbuf_init(&inner, 64);
+    put_attr(&inner, OVS_USERSPACE_ATTR_PID, &pid, sizeof pid);
+    put_attr(&inner, OVS_USERSPACE_ATTR_USERDATA, cookie, strlen(cookie));
+    put_attr(b, OVS_ACTION_ATTR_USERSPACE, inner.data, inner.size);
+    ofpbuf_uninit(&inner);
+}
+
+static struct dp_packet *
+udp_packet(uint32_t src, uint16_t sport)
+{
+    struct flow f;
+    memset(&f, 0, sizeof f);
+    f.dl_src = (struct eth_addr) { { 0x50, 0x54, 0, 0, 0, 1 } };
+    f.dl_dst = (struct eth_addr) { { 0x50, 0x54, 0, 0, 0, 2 } };
+    f.dl_type = htons(0x0800);
+    f.nw_src = htonl(src);
+    f.nw_dst = htonl(0x0a000002);
+    f.nw_proto = 17;
+    f.nw_ttl = 64;
+    f.tp_src = htons(sport);
+    f.tp_dst = htons(53);
+    struct dp_packet *p = dp_packet_new(256);
+    flow_compose(p, &f, 18);
+    return p;
+}
+
+/* Megaflow "in_port(PORT)" (everything else wildcarded). */
+static void
+in_port_flow(uint32_t port, struct flow *key, struct flow_wildcards *mask)
+{
+    memset(key, 0, sizeof *key);
+    flow_wildcards_init_catchall(mask);
+    key->in_port = port;
+    WC_MASK_FIELD(mask, in_port);
+}
+
+static uint64_t
+tx_packets(struct netdev *netdev)
+{
+    struct netdev_stats s;
+    netdev_get_stats(netdev, &s);
+    return s.tx_packets;
+}
+
+struct fixture {
+    struct dpif *dpif;
+    struct netdev *p1, *p2;
+    uint32_t port1, port2;
+};
+
+static void
+setup(struct fixture *fx, const char *dp_name)
+{
+    netdev_enable_dummy(true);
+    ck_assert_int_eq(dpif_create(dp_name, "netdev", &fx->dpif), 0);
+    char *n1 = xasprintf("%s-p1", dp_name), *n2 = xasprintf("%s-p2", dp_name);
+    ck_assert_int_eq(netdev_open(n1, "dummy", &fx->p1), 0);
+    ck_assert_int_eq(netdev_open(n2, "dummy", &fx->p2), 0);
+    free(n1);
+    free(n2);
+    fx->port1 = fx->port2 = DPIF_PORT_NONE;
+    ck_assert_int_eq(dpif_port_add(fx->dpif, fx->p1, &fx->port1), 0);
+    ck_assert_int_eq(dpif_port_add(fx->dpif, fx->p2, &fx->port2), 0);
+    ck_assert_uint_eq(fx->port1, 1);
+    ck_assert_uint_eq(fx->port2, 2);
+}
+
+static void
+teardown(struct fixture *fx)
+{
+    netdev_close(fx->p1);
+    netdev_close(fx->p2);
+    ck_assert_int_eq(dpif_delete(fx->dpif), 0);
+    dp_epoch_synchronize();
+    netdev_close_all();
+    poll_loop_destroy_self();
+}
+
+START_TEST(test_forwarding_and_stats)
+{
+    struct fixture fx;
+    setup(&fx, "fwd");
+
+    struct flow key;
+    struct flow_wildcards mask;
+    struct ofpbuf actions;
+    ofpbuf_init(&actions, 64);
+    put_output(&actions, fx.port2);
+    in_port_flow(fx.port1, &key, &mask);
+    ck_assert_int_eq(dpif_flow_put(fx.dpif, DPIF_FP_CREATE, &key, &mask,
+                                   actions.data, actions.size, NULL), 0);
+    ck_assert_int_eq(dpif_flow_put(fx.dpif, DPIF_FP_CREATE, &key, &mask,
+                                   actions.data, actions.size, NULL), EEXIST);
+
+    /* Two keys first, then eight more packets of them: those hit the
+     * exact-match cache. */
+    netdev_dummy_inject(fx.p1, udp_packet(0x0a000001, 1000));
+    netdev_dummy_inject(fx.p1, udp_packet(0x0a000001, 1001));
+    CHECK_WAIT_FOR(tx_packets(fx.p2) == 2);
+    for (int i = 0; i < 8; i++) {
+        netdev_dummy_inject(fx.p1, udp_packet(0x0a000001, 1000 + i % 2));
+    }
+    CHECK_WAIT_FOR(tx_packets(fx.p2) == 10);
+
+    struct dpif_flow f;
+    void *buf;
+    ck_assert_int_eq(dpif_flow_get(fx.dpif, &key, &mask, &f, &buf), 0);
+    ck_assert_uint_eq(f.stats.n_packets, 10);
+    ck_assert_uint_gt(f.stats.n_bytes, 10 * 42);
+    ck_assert_int_gt(f.stats.used, 0);
+    ck_assert_uint_eq(f.actions_len, actions.size);
+    ck_assert(!memcmp(f.actions, actions.data, actions.size));
+    free(buf);
+
+    struct dpif_dp_stats s;
+    dpif_get_dp_stats(fx.dpif, &s);
+    ck_assert_uint_eq(s.n_hit, 10);
+    ck_assert_uint_eq(s.n_missed, 0);
+    ck_assert_uint_eq(s.n_flows, 1);
+    ck_assert_uint_eq(s.n_masks, 1);
+    /* Two distinct keys: the cache served the other eight. */
+    ck_assert_uint_eq(s.n_emc_hit, 8);
+
+    /* Modify with a stats clear: the old stats come back, new ones are
+     * zero, and packets now go to the local port (no tx on p2). */
+    struct dpif_flow_stats old;
+    ofpbuf_clear(&actions);
+    put_output(&actions, DPIF_PORT_LOCAL);
+    ck_assert_int_eq(dpif_flow_put(fx.dpif, DPIF_FP_MODIFY
+                                   | DPIF_FP_ZERO_STATS, &key, &mask,
+                                   actions.data, actions.size, &old), 0);
+    ck_assert_uint_eq(old.n_packets, 10);
+    ck_assert_int_eq(dpif_flow_get(fx.dpif, &key, &mask, &f, &buf), 0);
+    ck_assert_uint_eq(f.stats.n_packets, 0);
+    free(buf);
+    netdev_dummy_inject(fx.p1, udp_packet(0x0a000001, 1000));
+    CHECK_WAIT_FOR(dpif_get_dp_stats(fx.dpif, &s) == 0 && s.n_hit == 11);
+    ck_assert_uint_eq(tx_packets(fx.p2), 10);
+
+    /* other_config:n-rx-threads moves the ports to more threads; the
+     * flows keep forwarding. */
+    struct smap cfg = SMAP_INITIALIZER(&cfg);
+    smap_add(&cfg, "n-rx-threads", "3");
+    ck_assert_int_eq(dpif_set_config(fx.dpif, &cfg), 0);
+    ck_assert_uint_eq(dpif_get_n_rx_threads(fx.dpif), 3);
+    smap_replace(&cfg, "n-rx-threads", "zero");
+    ck_assert_int_eq(dpif_set_config(fx.dpif, &cfg), EINVAL);
+    ck_assert_uint_eq(dpif_get_n_rx_threads(fx.dpif), 3);
+    smap_destroy(&cfg);
+    netdev_dummy_inject(fx.p1, udp_packet(0x0a000001, 1000));
+    CHECK_WAIT_FOR(dpif_get_dp_stats(fx.dpif, &s) == 0 && s.n_hit == 12);
+
+    /* Per port. */
+    struct dpif_port_stats ps;
+    ck_assert_int_eq(dpif_port_get_stats(fx.dpif, fx.port1, &ps), 0);
+    ck_assert_uint_eq(ps.n_hit, 12);
+
+    ofpbuf_uninit(&actions);
+    teardown(&fx);
+}
+END_TEST
+
+START_TEST(test_misses_and_userspace_reach_handlers)
+{
+    struct fixture fx;
+    setup(&fx, "miss");
+    ck_assert_int_eq(dpif_handlers_set(fx.dpif, 1), 0);
+
+    /* A miss: key, hash and offsets come up with the bytes. */
+    struct dp_packet *p = udp_packet(0x0a000009, 4242);
+    struct dp_packet *copy = dp_packet_clone(p);
+    netdev_dummy_inject(fx.p2, p);
+
+    struct dpif_upcall up[DPIF_RECV_MAX];
+    size_t n = 0;
+    struct dpif_dp_stats s;
+    CHECK_WAIT_FOR(dpif_get_dp_stats(fx.dpif, &s) == 0 && s.n_missed == 1);
+    ck_assert_uint_eq(s.n_lost, 0);
+    struct dpif_port_stats ps;
+    dpif_port_get_stats(fx.dpif, fx.port2, &ps);
+    ck_assert_uint_eq(ps.n_upcalls, 1);
+    CHECK_WAIT_FOR((n = dpif_recv(fx.dpif, 0, up, DPIF_RECV_MAX)) == 1);
+    ck_assert_int_eq(up[0].type, DPIF_UC_MISS);
+    ck_assert_uint_eq(up[0].key->in_port, fx.port2);
+    ck_assert_uint_eq(ntohs(up[0].key->tp_src), 4242);
+    ck_assert_uint_eq(up[0].packet.md.in_port, fx.port2);
+    ck_assert_uint_eq(dp_packet_size(&up[0].packet), dp_packet_size(copy));
+    ck_assert(!memcmp(dp_packet_data(&up[0].packet), dp_packet_data(copy),
+                      dp_packet_size(copy)));
+    struct flow k;
+    copy->md.in_port = fx.port2;
+    flow_extract(copy, &k);
+    ck_assert_uint_eq(up[0].hash, dp_packet_flow_hash(copy, &k));
+    ck_assert_uint_eq(up[0].packet.l3_ofs, 14);
+    ck_assert_uint_eq(up[0].packet.l4_ofs, 34);
+    dpif_recv_release(fx.dpif, 0);
+    dp_packet_delete(copy);
+
+    /* A "userspace" action, with its cookie. */
+    struct flow key;
+    struct flow_wildcards mask;
+    struct ofpbuf actions;
+    ofpbuf_init(&actions, 64);
+    put_userspace(&actions, "cookie42");
+    in_port_flow(fx.port1, &key, &mask);
+    ck_assert_int_eq(dpif_flow_put(fx.dpif, DPIF_FP_CREATE, &key, &mask,
+                                   actions.data, actions.size, NULL), 0);
+    netdev_dummy_inject(fx.p1, udp_packet(0x0a000001, 7));
+    CHECK_WAIT_FOR((n = dpif_recv(fx.dpif, 0, up, DPIF_RECV_MAX)) == 1);
+    ck_assert_int_eq(up[0].type, DPIF_UC_ACTION);
+    ck_assert_uint_eq(up[0].userdata_len, 8);
+    ck_assert(!memcmp(up[0].userdata, "cookie42", 8));
+    dpif_recv_release(fx.dpif, 0);
+
+    /* The flow deleted: the next packet of the same key is a miss, even
+     * though the key sits in the exact-match cache. */
+    ck_assert_int_eq(dpif_flow_del(fx.dpif, &key, &mask, NULL), 0);
+    ck_assert_int_eq(dpif_flow_del(fx.dpif, &key, &mask, NULL), ENOENT);
+    netdev_dummy_inject(fx.p1, udp_packet(0x0a000001, 7));
+    CHECK_WAIT_FOR((n = dpif_recv(fx.dpif, 0, up, DPIF_RECV_MAX)) == 1);
+    ck_assert_int_eq(up[0].type, DPIF_UC_MISS);
+    dpif_recv_release(fx.dpif, 0);
+
+    dpif_get_dp_stats(fx.dpif, &s);
+    ck_assert_uint_eq(s.n_missed, 2);
+    ck_assert_uint_eq(s.n_hit, 1);
+    ck_assert_uint_eq(s.n_lost, 0);
+
+    ofpbuf_uninit(&actions);
+    dpif_handlers_set(fx.dpif, 0);
+    teardown(&fx);
+}
+END_TEST
+
+START_TEST(test_dump_resumes_across_threads)
+{
+    enum { N = 300 };
+    struct fixture fx;
+    setup(&fx, "dump");
+
+    struct ofpbuf actions;
+    ofpbuf_init(&actions, 64);
+    put_output(&actions, fx.port2);
+    for (int i = 0; i < N; i++) {
+        struct flow key;
+        struct flow_wildcards mask;
+        in_port_flow(fx.port1, &key, &mask);
+        key.dl_type = htons(0x0800);
+        key.nw_src = htonl(0x0a000000 + i);
+        WC_MASK_FIELD(&mask, dl_type);
+        WC_MASK_FIELD(&mask, nw_src);
+        ck_assert_int_eq(dpif_flow_put(fx.dpif, DPIF_FP_CREATE, &key, &mask,
+                                       actions.data, actions.size, NULL), 0);
+    }
+
+    int seen[N] = { 0 };
+    struct dpif_flow_dump *dump = dpif_flow_dump_create(fx.dpif);
+    struct dpif_flow_dump_thread *t[2] = {
+        dpif_flow_dump_thread_create(dump),
+        dpif_flow_dump_thread_create(dump),
+    };
+    struct dpif_flow flows[7];
+    int n, k = 0;
+    while ((n = dpif_flow_dump_next(t[k++ % 2], flows, 7)) > 0) {
+        for (int i = 0; i < n; i++) {
+            seen[ntohl(flows[i].key.nw_src) - 0x0a000000]++;
+            ck_assert_uint_eq(flows[i].actions_len, actions.size);
+        }
+    }
+    for (int i = 0; i < N; i++) {
+        ck_assert_int_eq(seen[i], 1);
+    }
+    dpif_flow_dump_thread_destroy(t[0]);
+    dpif_flow_dump_thread_destroy(t[1]);
+    dpif_flow_dump_destroy(dump);
+
+    ck_assert_int_eq(dpif_flow_flush(fx.dpif), 0);
+    struct dpif_dp_stats s;
+    dpif_get_dp_stats(fx.dpif, &s);
+    ck_assert_uint_eq(s.n_flows, 0);
+    ck_assert_uint_eq(s.n_masks, 0);
+    ofpbuf_uninit(&actions);
+    teardown(&fx);
+}
+END_TEST
+
+static Suite *
+dpif_netdev_suite(void)
+{
+    Suite *s = suite_create("dpif-netdev");
+    TCase *tc = tcase_create("core");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, test_forwarding_and_stats);
+    tcase_add_test(tc, test_misses_and_userspace_reach_handlers);
+    tcase_add_test(tc, test_dump_resumes_across_threads);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int
+main(void)
+{
+    SRunner *sr = srunner_create(dpif_netdev_suite());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
