@@ -93,6 +93,9 @@ size_t ovsdb_idl_column_index(const struct ovsdb_idl_row *,
                               const struct ovsdb_idl_column *);
 struct ovsdb_idl_row *ovsdb_idl_row_create__(struct ovsdb_idl_table *,
                                              const struct uuid *);
+/* The row of TABLE with UUID, orphans included, or NULL. */
+struct ovsdb_idl_row *ovsdb_idl_find_row(const struct ovsdb_idl_table *,
+                                         const struct uuid *);
 void ovsdb_idl_row_parse(struct ovsdb_idl_row *);
 void ovsdb_idl_row_unparse(struct ovsdb_idl_row *);
 void ovsdb_idl_row_reparse_column(struct ovsdb_idl_row *, size_t column);

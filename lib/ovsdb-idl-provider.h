@@ -72,6 +72,8 @@ struct ovsdb_idl_row {
     bool parsed;                    /* Typed members are filled in. */
     bool mark;                      /* Scratch flag for set building. */
     bool reparse_pending;           /* In idl->reparse (see there). */
+    bool persist_uuid;              /* Inserted by the transaction with a
+                                     * uuid the server is to keep. */
 };
 
 struct ovsdb_idl_column {

@@ -8,9 +8,11 @@
  *   2. one "wait" per row with verified columns, requiring the server's
  *      values to equal what the replica has (timeout 0: fail at once, which
  *      the server reports as "timed out" and we as TRY_AGAIN);
- *   3. "delete", "insert" (with a uuid-name; references to the new row
- *      become "named-uuid"s), "update" of the written columns whose value
- *      changed, and "mutate" for partial set/map updates;
+ *   3. "delete", "insert" (with a uuid-name, and references to the new
+ *      row become "named-uuid"s; or, for ovsdb_idl_txn_insert_persist_uuid(),
+ *      with the "uuid" the server is to give it, which references name
+ *      as they are), "update" of the written columns whose value changed,
+ *      and "mutate" for partial set/map updates;
  *   4. the increment's "mutate" (+= 1) and "select";
  *   5. "comment", and "abort" for a dry run.
  *
@@ -51,6 +53,8 @@ struct txn_insert {
     struct uuid local;          /* The uuid the row had in the replica. */
     struct uuid real;           /* The server's, once known. */
     bool have_real;
+    bool persist;               /* Sent with "uuid": LOCAL is the real one,
+                                 * and references to it need no name. */
 };
 
 struct ovsdb_idl_txn {
@@ -180,19 +184,25 @@ txn_mark(unsigned long **bitmap, const struct ovsdb_idl_row *row, size_t idx)
     bitmap_set1(*bitmap, idx);
 }
 
-const struct ovsdb_idl_row *
-ovsdb_idl_txn_insert(struct ovsdb_idl_txn *txn,
-                     const struct ovsdb_idl_table_class *tc,
-                     const struct uuid *uuid)
+/* Makes the replica row for a row that TXN inserts with uuid UUID, or
+ * returns NULL if the table has a row with that uuid already.  A row that
+ * only references have named so far (an orphan: a reference written before
+ * the insert) becomes the new row, so that those references reach it. */
+static struct ovsdb_idl_row *
+txn_insert__(struct ovsdb_idl_txn *txn, const struct ovsdb_idl_table_class *tc,
+             const struct uuid *uuid)
 {
     struct ovsdb_idl_table *table = ovsdb_idl_table_from_class(txn->idl, tc);
-    struct uuid local;
-    if (uuid) {
-        local = *uuid;
-    } else {
-        uuid_generate(&local);
+    struct ovsdb_idl_row *row = ovsdb_idl_find_row(table, uuid);
+    bool was_orphan = row != NULL;
+
+    if (row && (row->old_datum || row->new_datum
+                || !hmap_node_is_null(&row->txn_node))) {
+        return NULL;
     }
-    struct ovsdb_idl_row *row = ovsdb_idl_row_create__(table, &local);
+    if (!row) {
+        row = ovsdb_idl_row_create__(table, uuid);
+    }
     struct ovsdb_datum *d = xcalloc(tc->n_columns ? tc->n_columns : 1,
                                     sizeof *d);
     for (size_t i = 0; i < tc->n_columns; i++) {
@@ -201,6 +211,37 @@ ovsdb_idl_txn_insert(struct ovsdb_idl_txn *txn,
     row->new_datum = d;
     txn_add_row(txn, row);
     ovsdb_idl_row_parse(row);
+    if (was_orphan) {
+        ovsdb_idl_reparse_referrers(row);
+    }
+    return row;
+}
+
+const struct ovsdb_idl_row *
+ovsdb_idl_txn_insert(struct ovsdb_idl_txn *txn,
+                     const struct ovsdb_idl_table_class *tc,
+                     const struct uuid *uuid)
+{
+    struct uuid local;
+    if (uuid) {
+        local = *uuid;
+    } else {
+        uuid_generate(&local);
+    }
+    struct ovsdb_idl_row *row = txn_insert__(txn, tc, &local);
+    ovs_assert(row);
+    return row;
+}
+
+const struct ovsdb_idl_row *
+ovsdb_idl_txn_insert_persist_uuid(struct ovsdb_idl_txn *txn,
+                                  const struct ovsdb_idl_table_class *tc,
+                                  const struct uuid *uuid)
+{
+    struct ovsdb_idl_row *row = txn_insert__(txn, tc, uuid);
+    if (row) {
+        row->persist_uuid = true;
+    }
     return row;
 }
 
@@ -435,6 +476,7 @@ txn_clear_row_state(struct ovsdb_idl_row *row)
     bitmap_free(row->prereqs);
     bitmap_free(row->partial);
     row->written = row->prereqs = row->partial = NULL;
+    row->persist_uuid = false;
     if (row->adds) {
         ovsdb_idl_row_free_datum(row, row->adds);
         ovsdb_idl_row_free_datum(row, row->dels);
@@ -552,7 +594,8 @@ substitute_uuids(struct ovsdb_idl_txn *txn, json_t *json)
             if (uuid_from_string(&uuid,
                                  json_string_value(json_array_get(json, 1)))) {
                 for (size_t i = 0; i < txn->n_inserts; i++) {
-                    if (uuid_equals(&uuid, &txn->inserts[i].local)) {
+                    if (uuid_equals(&uuid, &txn->inserts[i].local)
+                        && !txn->inserts[i].persist) {
                         json_array_set_new(json, 0, json_string("named-uuid"));
                         char *name = insert_name(&uuid);
                         json_array_set_new(json, 1, json_string(name));
@@ -617,6 +660,7 @@ txn_compose(struct ovsdb_idl_txn *txn, json_t *ops)
             struct txn_insert *ins = &txn->inserts[txn->n_inserts++];
             ins->local = row->uuid;
             ins->have_real = false;
+            ins->persist = row->persist_uuid;
         }
     }
 
@@ -682,13 +726,20 @@ txn_compose(struct ovsdb_idl_txn *txn, json_t *ops)
                                                     &c->type));
         }
         if (!row->old_datum) {
-            char *name = insert_name(&row->uuid);
-            txn_add_op(txn, ops,
-                       json_pack("{s:s, s:s, s:s, s:o}", "op", "insert",
-                                 "table", tc->name, "uuid-name", name,
-                                 "row", row_json),
-                       OP_INSERT, insert_idx++);
-            free(name);
+            json_t *op;
+            if (row->persist_uuid) {
+                char s[UUID_LEN + 1];
+                uuid_format(&row->uuid, s);
+                op = json_pack("{s:s, s:s, s:s, s:o}", "op", "insert",
+                               "table", tc->name, "uuid", s, "row", row_json);
+            } else {
+                char *name = insert_name(&row->uuid);
+                op = json_pack("{s:s, s:s, s:s, s:o}", "op", "insert",
+                               "table", tc->name, "uuid-name", name,
+                               "row", row_json);
+                free(name);
+            }
+            txn_add_op(txn, ops, op, OP_INSERT, insert_idx++);
             any_updates = true;
             continue;
         }

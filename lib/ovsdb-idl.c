@@ -201,7 +201,7 @@ ovsdb_idl_column_index(const struct ovsdb_idl_row *row,
     return column - tc->columns;
 }
 
-static struct ovsdb_idl_row *
+struct ovsdb_idl_row *
 ovsdb_idl_find_row(const struct ovsdb_idl_table *table,
                    const struct uuid *uuid)
 {

@@ -247,10 +247,21 @@ void ovsdb_idl_txn_add_comment(struct ovsdb_idl_txn *, const char *, ...)
  * SUCCESS. */
 void ovsdb_idl_txn_set_dry_run(struct ovsdb_idl_txn *);
 
-/* Inserts a new row (with a fresh local uuid, or UUID if nonnull: the
- * server then uses that uuid).  References to it from other columns written
+/* Inserts a new row.  Its uuid in the replica is a local name until the
+ * commit: a fresh one, or UUID if nonnull (which must not name a row the
+ * replica has; references written before the insert may already use it).
+ * The server chooses the row's real uuid (ovsdb_idl_txn_get_insert_uuid()
+ * tells it after the commit); references to the row from columns written
  * in the same transaction are sent as a "named-uuid". */
 const struct ovsdb_idl_row *ovsdb_idl_txn_insert(
+    struct ovsdb_idl_txn *, const struct ovsdb_idl_table_class *,
+    const struct uuid *);
+/* Inserts a new row that the server is to create with exactly UUID (the
+ * "uuid" member of an "insert" operation, Open vSwitch's extension to RFC
+ * 7047; the server refuses a uuid that its table already has).  Returns
+ * NULL, inserting nothing, if the replica already has a row of that table
+ * with UUID, including one this transaction inserted or deleted. */
+const struct ovsdb_idl_row *ovsdb_idl_txn_insert_persist_uuid(
     struct ovsdb_idl_txn *, const struct ovsdb_idl_table_class *,
     const struct uuid *);
 void ovsdb_idl_txn_delete(const struct ovsdb_idl_row *);

@@ -2,6 +2,7 @@
 #include "stream-ssl.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <event2/buffer.h>
 #include <event2/bufferevent.h>
 #include <event2/bufferevent_ssl.h>
@@ -9,11 +10,13 @@
 #include <openssl/pem.h>
 #include <openssl/ssl.h>
 #include <openssl/x509.h>
+#include <openssl/x509v3.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "stream-provider.h"
 #include "util.h"
@@ -36,6 +39,9 @@ static struct ssl_file private_key;
 static struct ssl_file certificate;
 static struct ssl_file ca_cert;
 static struct ssl_file peer_ca_cert;
+static bool ca_cert_bootstrap;  /* --bootstrap-ca-cert: see stream-ssl.h. */
+static bool ctx_bootstrapping;  /* 'ctx' was built without a CA file, to
+                                 * bootstrap it from the first server. */
 static char *protocols;
 static char *ciphers;
 static SSL_CTX *ctx;            /* NULL until built, or after a change. */
@@ -119,13 +125,9 @@ stream_ssl_set_key_and_cert(const char *private_key_file,
 void
 stream_ssl_set_ca_cert_file(const char *file_name, bool bootstrap)
 {
-    if (bootstrap) {
-        VLOG_ERR("%s: bootstrapping the CA certificate from the peer is not "
-                 "supported; the file must already hold the CA certificate",
-                 file_name);
-    }
     pthread_mutex_lock(&mutex);
     ssl_file_set(&ca_cert, file_name);
+    ca_cert_bootstrap = bootstrap;
     invalidate_ctx();
     pthread_mutex_unlock(&mutex);
 }
@@ -174,6 +176,7 @@ stream_ssl_cleanup(void)
     protocols = NULL;
     free(ciphers);
     ciphers = NULL;
+    ca_cert_bootstrap = false;
     pthread_mutex_unlock(&mutex);
 }
 
@@ -195,34 +198,54 @@ log_openssl_errors(const char *what)
     }
 }
 
-/* Turns 'protocols' into a version range.  Returns false if nothing valid
- * was listed (the caller then uses the default). */
+/* Turns 'protocols' into a version range: the lowest and the highest
+ * version listed (OpenSSL enables a range; a version left out between two
+ * listed ones is enabled too).  Open vSwitch 3.1 knows TLSv1 to TLSv1.3;
+ * which of them OpenSSL then really allows (its security level refuses
+ * TLSv1 and TLSv1.1 by default) is OpenSSL's business.  Returns false,
+ * after logging why, for a list that is empty or names anything else: the
+ * caller then uses the default, as Open vSwitch does with such a list. */
 static bool
 parse_protocols(const char *list, int *minp, int *maxp)
 {
+    static const struct {
+        const char *name;
+        int version;
+    } known[] = {
+        { "TLSv1", TLS1_VERSION },
+        { "TLSv1.1", TLS1_1_VERSION },
+        { "TLSv1.2", TLS1_2_VERSION },
+        { "TLSv1.3", TLS1_3_VERSION },
+    };
     char *copy = xstrdup(list);
     char *save = NULL;
     int min = 0, max = 0;
+    bool ok = true;
 
-    for (char *tok = strtok_r(copy, ", \t", &save); tok;
+    for (char *tok = strtok_r(copy, ", \t", &save); tok && ok;
          tok = strtok_r(NULL, ", \t", &save)) {
-        int version;
-        if (!strcasecmp(tok, "TLSv1.2")) {
-            version = TLS1_2_VERSION;
-        } else if (!strcasecmp(tok, "TLSv1.3")) {
-            version = TLS1_3_VERSION;
-        } else {
-            VLOG_ERR("%s: unsupported TLS protocol (supported: TLSv1.2, "
-                     "TLSv1.3)", tok);
-            continue;
+        int version = 0;
+        for (size_t i = 0; i < ARRAY_SIZE(known); i++) {
+            if (!strcmp(tok, known[i].name)) {
+                version = known[i].version;
+            }
+        }
+        if (!version) {
+            VLOG_ERR("%s: SSL protocol not recognized", tok);
+            ok = false;
+            break;
         }
         min = !min || version < min ? version : min;
         max = version > max ? version : max;
     }
     free(copy);
+    if (ok && !min) {
+        VLOG_ERR("SSL protocol settings invalid");
+        ok = false;
+    }
     *minp = min;
     *maxp = max;
-    return min != 0;
+    return ok;
 }
 
 static X509 *
@@ -264,8 +287,6 @@ build_ctx(void)
 
     int min = TLS1_2_VERSION, max = TLS1_3_VERSION;
     if (protocols && !parse_protocols(protocols, &min, &max)) {
-        VLOG_ERR("--ssl-protocols=%s lists no usable protocol, using "
-                 "TLSv1.2,TLSv1.3", protocols);
         min = TLS1_2_VERSION;
         max = TLS1_3_VERSION;
     }
@@ -292,16 +313,24 @@ build_ctx(void)
                          private_key.name, certificate.name);
         goto error;
     }
-    if (SSL_CTX_load_verify_locations(new_ctx, ca_cert.name, NULL) != 1) {
-        what = xasprintf("%s: loading CA certificate", ca_cert.name);
-        goto error;
-    }
+    /* Without a CA file yet, a --bootstrap-ca-cert client takes it from
+     * the first server it talks to (see bootstrap_verify_cb()). */
+    bool bootstrapping = (ca_cert_bootstrap && access(ca_cert.name, F_OK)
+                          && errno == ENOENT);
+    if (!bootstrapping) {
+        if (SSL_CTX_load_verify_locations(new_ctx, ca_cert.name,
+                                          NULL) != 1) {
+            what = xasprintf("%s: loading CA certificate", ca_cert.name);
+            goto error;
+        }
 
-    /* Tell clients which CAs we accept, so one with several certificates
-     * can pick the right one. */
-    STACK_OF(X509_NAME) *ca_names = SSL_load_client_CA_file(ca_cert.name);
-    if (ca_names) {
-        SSL_CTX_set_client_CA_list(new_ctx, ca_names);
+        /* Tell clients which CAs we accept, so one with several
+         * certificates can pick the right one. */
+        STACK_OF(X509_NAME) *ca_names
+            = SSL_load_client_CA_file(ca_cert.name);
+        if (ca_names) {
+            SSL_CTX_set_client_CA_list(new_ctx, ca_names);
+        }
     }
     ERR_clear_error();
 
@@ -330,6 +359,7 @@ build_ctx(void)
     ssl_file_stamp(&ca_cert);
     ssl_file_stamp(&peer_ca_cert);
     ctx = new_ctx;
+    ctx_bootstrapping = bootstrapping;
     return 0;
 
 error:
@@ -337,6 +367,133 @@ error:
     free(what);
     SSL_CTX_free(new_ctx);
     return EINVAL;
+}
+
+/* Bootstrapping the CA certificate. */
+
+/* The SSL ex_data index that marks a connection dropped right after its
+ * peer's CA certificate was saved (so that its failure is reported as
+ * that, not as a verification error). */
+static int bootstrap_ex_index = -1;
+
+static void
+bootstrap_ex_index_init(void)
+{
+    bootstrap_ex_index = SSL_get_ex_new_index(0, NULL, NULL, NULL, NULL);
+}
+
+static bool
+connection_did_bootstrap(SSL *ssl)
+{
+    return bootstrap_ex_index >= 0
+           && SSL_get_ex_data(ssl, bootstrap_ex_index) != NULL;
+}
+
+/* Whether CERT signed itself: a CA certificate at the top of a chain. */
+static bool
+cert_is_self_signed(X509 *cert)
+{
+    EVP_PKEY *key = X509_get0_pubkey(cert);
+    bool self_signed = (X509_check_issued(cert, cert) == X509_V_OK
+                        && key && X509_verify(cert, key) == 1);
+    ERR_clear_error();
+    return self_signed;
+}
+
+/* Writes CERT to FILE_NAME, which must not exist.  Returns 0, EEXIST if it
+ * exists by now (another process bootstrapped first), or another errno
+ * value (logged). */
+static int
+save_ca_cert(const char *file_name, X509 *cert)
+{
+    int fd = open(file_name, O_WRONLY | O_CREAT | O_EXCL, 0444);
+    if (fd < 0) {
+        if (errno != EEXIST) {
+            VLOG_ERR("%s: could not create CA certificate file (%s)",
+                     file_name, ovs_strerror(errno));
+        }
+        return errno;
+    }
+    FILE *f = fdopen(fd, "w");
+    if (!f) {
+        int error = errno;
+        close(fd);
+        unlink(file_name);
+        return error;
+    }
+    bool ok = PEM_write_X509(f, cert) == 1;
+    ok = !fclose(f) && ok;
+    if (!ok) {
+        VLOG_ERR("%s: could not write CA certificate file", file_name);
+        unlink(file_name);
+        ERR_clear_error();
+        return EIO;
+    }
+    return 0;
+}
+
+/* The certificate verification callback of a client connection while the
+ * CA file does not exist yet (--bootstrap-ca-cert).  Saves the
+ * certificate at the top of the chain that the server sent, if it is a CA
+ * certificate (one that signed itself), and then fails the handshake
+ * either way: nothing is sent over a connection whose peer was never
+ * verified.  The next connection trusts the saved CA and verifies the
+ * server against it. */
+static int
+bootstrap_verify_cb(int preverify_ok OVS_UNUSED, X509_STORE_CTX *store)
+{
+    SSL *ssl = X509_STORE_CTX_get_ex_data(
+        store, SSL_get_ex_data_X509_STORE_CTX_idx());
+    STACK_OF(X509) *chain = X509_STORE_CTX_get0_untrusted(store);
+    X509 *top = (chain && sk_X509_num(chain)
+                 ? sk_X509_value(chain, sk_X509_num(chain) - 1)
+                 : X509_STORE_CTX_get0_cert(store));
+
+    pthread_mutex_lock(&mutex);
+    char *file_name = ca_cert.name ? xstrdup(ca_cert.name) : NULL;
+    pthread_mutex_unlock(&mutex);
+    if (!file_name || !top) {
+        free(file_name);
+        return 0;
+    }
+
+    char subject[256];
+    X509_NAME_oneline(X509_get_subject_name(top), subject, sizeof subject);
+    if (!cert_is_self_signed(top)) {
+        VLOG_ERR("%s: cannot bootstrap the CA certificate: the peer's "
+                 "certificate chain ends in \"%s\", which is not a "
+                 "self-signed CA certificate (the peer should send its CA "
+                 "certificate, e.g. with --peer-ca-cert)",
+                 file_name, subject);
+        free(file_name);
+        return 0;
+    }
+
+    int error = save_ca_cert(file_name, top);
+    if (!error || error == EEXIST) {
+        if (!error) {
+            unsigned char digest[EVP_MAX_MD_SIZE];
+            unsigned int len = 0;
+            char hex[2 * EVP_MAX_MD_SIZE + 1] = "";
+            if (X509_digest(top, EVP_sha1(), digest, &len)) {
+                for (unsigned int i = 0; i < len; i++) {
+                    snprintf(&hex[2 * i], 3, "%02x", digest[i]);
+                }
+            }
+            VLOG_INFO("%s: saved the peer's CA certificate \"%s\" (SHA-1 "
+                      "fingerprint %s); trusting it from now on",
+                      file_name, subject, hex);
+        }
+        if (ssl && bootstrap_ex_index >= 0) {
+            SSL_set_ex_data(ssl, bootstrap_ex_index, (void *) 1);
+        }
+        /* The next connection builds a context that loads the file. */
+        pthread_mutex_lock(&mutex);
+        invalidate_ctx();
+        pthread_mutex_unlock(&mutex);
+    }
+    free(file_name);
+    return 0;
 }
 
 int
@@ -378,6 +535,14 @@ stream_ssl_bufferevent_new(const char *name, struct event_base *base, int fd,
     if (!ctx) {
         error = build_ctx();
     }
+    bool bootstrapping = !error && ctx_bootstrapping;
+    if (bootstrapping && server) {
+        /* There is no CA yet to check clients against. */
+        VLOG_ERR("%s: cannot accept TLS connections before the CA "
+                 "certificate %s has been bootstrapped from a server",
+                 name, ca_cert.name);
+        error = EINVAL;
+    }
     SSL *ssl = error ? NULL : SSL_new(ctx);
     pthread_mutex_unlock(&mutex);
 
@@ -387,6 +552,11 @@ stream_ssl_bufferevent_new(const char *name, struct event_base *base, int fd,
     if (!ssl) {
         log_openssl_errors("SSL_new");
         return ENOMEM;
+    }
+    if (bootstrapping) {
+        static pthread_once_t once = PTHREAD_ONCE_INIT;
+        pthread_once(&once, bootstrap_ex_index_init);
+        SSL_set_verify(ssl, SSL_VERIFY_PEER, bootstrap_verify_cb);
     }
 
     struct bufferevent *bev = bufferevent_openssl_socket_new(
@@ -410,6 +580,15 @@ stream_ssl_report_errors(const char *name, struct bufferevent *bev)
     bool any = false;
 
     SSL *ssl = bufferevent_openssl_get_ssl(bev);
+    if (ssl && connection_did_bootstrap(ssl)) {
+        while (bufferevent_get_openssl_error(bev)) {
+            continue;
+        }
+        VLOG_INFO("%s: closing the connection that bootstrapped the CA "
+                  "certificate; connections from now on verify the peer",
+                  name);
+        return EPROTO;
+    }
     long int verify = ssl ? SSL_get_verify_result(ssl) : X509_V_OK;
     if (verify != X509_V_OK) {
         VLOG_WARN("%s: peer certificate verification failed (%s)",

@@ -26,12 +26,22 @@
  * with a new path (or the same path, after the file changed) takes effect for
  * connections opened afterwards.
  *
- * Bootstrapping the CA certificate from the first peer (Open vSwitch's
- * --bootstrap-ca-cert) is not supported: stream_ssl_set_ca_cert_file() with
- * BOOTSTRAP true logs an error and then uses the file as an ordinary CA
- * certificate if it exists.
+ * Bootstrapping the CA certificate (--bootstrap-ca-cert, that is
+ * stream_ssl_set_ca_cert_file() with BOOTSTRAP true): while the CA file
+ * does not exist, a client connection accepts the server's certificate
+ * chain without verifying it, saves the certificate at its top to the file
+ * if it is a self-signed CA certificate (a server sends its CA with
+ * --peer-ca-cert, see stream_ssl_set_peer_ca_cert_file(); a self-signed
+ * server certificate is its own CA), logs its fingerprint, and then drops
+ * the connection (EPROTO) without sending anything over it.  Connections
+ * from then on trust that CA and verify the server as usual.  Until the
+ * file exists, TLS connections cannot be accepted (no CA to check clients
+ * against).  Trusting the first server met is the user's choice: the file
+ * is created only if it does not exist (O_EXCL), never replaced.
  *
- * The setters copy their arguments.
+ * The setters copy their arguments.  The settings are guarded by a mutex;
+ * the verification callback that bootstraps runs on whichever thread drives
+ * the handshake and takes the same mutex.
  */
 #ifndef STREAM_SSL_H
 #define STREAM_SSL_H 1
@@ -49,8 +59,11 @@ void stream_ssl_set_ca_cert_file(const char *file_name, bool bootstrap);
 /* A CA certificate sent to peers along with our own certificate, so that a
  * peer can see the chain up to a CA it knows. */
 void stream_ssl_set_peer_ca_cert_file(const char *file_name);
-/* LIST is a comma- or space-separated subset of "TLSv1.2" and "TLSv1.3"
- * (default: both).  Anything else is logged and ignored. */
+/* LIST is a comma- or space-separated subset of "TLSv1", "TLSv1.1",
+ * "TLSv1.2" and "TLSv1.3" (default: TLSv1.2,TLSv1.3); the range from the
+ * lowest to the highest listed is enabled, as far as OpenSSL's own
+ * configuration allows.  A list that is empty or names anything else is
+ * logged and the default used. */
 void stream_ssl_set_protocols(const char *list);
 /* LIST is an OpenSSL cipher list for TLS 1.2 (default "HIGH:!aNULL:!MD5"). */
 void stream_ssl_set_ciphers(const char *list);

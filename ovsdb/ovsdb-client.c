@@ -10,9 +10,13 @@
  * same order (see ovs_order_from_json()), and everything else in the order
  * it sorts.
  *
- * Two commands differ on purpose: "restore" keeps the uuids of the rows in
- * the backup (Open vSwitch 3.1 gives them new ones), and "--timestamp" with
- * "--format=json" adds a "time" member instead of crashing.
+ * Some things differ on purpose: "restore" keeps the uuids of the rows in
+ * the backup (Open vSwitch 3.1 gives them new ones); "--timestamp" with
+ * "--format=json" adds a "time" member instead of crashing; an error reply
+ * to "lock", "steal" or "unlock" ends the command with that error (3.1's
+ * waits forever without a word); "ovsdb-client/cond_change" checks the
+ * table and the condition before it sends them (3.1's says "condition
+ * changed" to anything and the server's refusal goes unseen).
  */
 #include <config.h>
 
@@ -85,7 +89,11 @@ struct client_command {
 /* Options. */
 static struct table_style table_style = TABLE_STYLE_DEFAULT;
 static bool timestamp;              /* --timestamp. */
-static bool db_change_aware = true; /* --no-db-change-aware clears it. */
+/* --db-change-aware (1), --no-db-change-aware (0), or neither (-1):
+ * monitors are aware unless told not to be, other commands only if told
+ * to be (a "transact" that waits then gets "canceled" when its database
+ * goes away, instead of losing its connection). */
+static int db_change_aware = -1;
 static bool force;                  /* --force (restore). */
 
 static const struct client_command *get_all_commands(void);
@@ -108,6 +116,10 @@ looks_like_remote(const char *s)
 }
 
 static void fetch_dbs(struct jsonrpc *, struct sset *dbs);
+
+static bool command_keeps_running(const struct client_command *);
+static void detach_now(void);
+static void set_db_change_aware(struct jsonrpc *);
 
 int
 main(int argc, char *argv[])
@@ -179,6 +191,13 @@ main(int argc, char *argv[])
                   command->name);
     }
 
+    bool keeps_running = command_keeps_running(command);
+    if (rpc && db_change_aware == 1 && !keeps_running) {
+        set_db_change_aware(rpc);
+    }
+    if (get_detach() && !keeps_running) {
+        detach_now();
+    }
     command->handler(rpc, server, database, argc - optind, argv + optind);
 
     free(database);
@@ -268,11 +287,11 @@ parse_options(int argc, char *argv[])
             break;
 
         case OPT_DB_CHANGE_AWARE:
-            db_change_aware = true;
+            db_change_aware = 1;
             break;
 
         case OPT_NO_DB_CHANGE_AWARE:
-            db_change_aware = false;
+            db_change_aware = 0;
             break;
 
         case OPT_BOOTSTRAP_CA_CERT:
@@ -1255,23 +1274,50 @@ unixctl_exit_cb(struct unixctl_conn *conn, int argc OVS_UNUSED,
     unixctl_command_reply(conn, NULL);
 }
 
-/* --detach support for the commands that keep running: the process goes
- * into the background once it has printed its first answer, and keeps
- * printing to the stdout it was started with (the daemon library points
- * stdout at /dev/null). */
+/* --detach.  Unlike a daemon, a detached ovsdb-client keeps printing to
+ * the stdout it was started with (the daemon library points it at
+ * /dev/null), and, except for a lock, also to its stderr, as Open
+ * vSwitch's does: that is where its output and its errors go (a monitor
+ * says there why it stopped; a lock ends without a word when the server
+ * goes away).  The commands that keep running (monitors, locks) go into
+ * the background once they have printed their first answer and answer
+ * unixctl commands (see detach_start()); every other command goes into the
+ * background before it starts (see detach_now()). */
 struct detach_state {
     int saved_stdout;
+    int saved_stderr;
     struct unixctl_server *unixctl;
 };
 
 static void
-detach_start(struct detach_state *ds, bool *exiting)
+detach_save_output(struct detach_state *ds, bool keep_stderr)
 {
-    ds->saved_stdout = -1;
+    ds->saved_stdout = dup(STDOUT_FILENO);
+    ds->saved_stderr = keep_stderr ? dup(STDERR_FILENO) : -1;
+}
+
+static void
+detach_restore_output(struct detach_state *ds)
+{
+    int *saved[] = { &ds->saved_stdout, &ds->saved_stderr };
+    int fds[] = { STDOUT_FILENO, STDERR_FILENO };
+    for (size_t i = 0; i < ARRAY_SIZE(fds); i++) {
+        if (*saved[i] >= 0) {
+            dup2(*saved[i], fds[i]);
+            close(*saved[i]);
+            *saved[i] = -1;
+        }
+    }
+}
+
+static void
+detach_start(struct detach_state *ds, bool keep_stderr, bool *exiting)
+{
+    ds->saved_stdout = ds->saved_stderr = -1;
     ds->unixctl = NULL;
     daemonize_start();
     if (get_detach()) {
-        ds->saved_stdout = dup(STDOUT_FILENO);
+        detach_save_output(ds, keep_stderr);
         int error = unixctl_server_create(NULL, &ds->unixctl);
         if (error) {
             ovs_fatal(error, "failed to create unixctl server");
@@ -1284,21 +1330,29 @@ static void
 detach_complete(struct detach_state *ds)
 {
     fflush(stdout);
+    fflush(stderr);
     daemonize_complete();
-    if (ds->saved_stdout >= 0) {
-        dup2(ds->saved_stdout, STDOUT_FILENO);
-        close(ds->saved_stdout);
-        ds->saved_stdout = -1;
-    }
+    detach_restore_output(ds);
 }
 
 static void
 detach_destroy(struct detach_state *ds)
 {
     unixctl_server_destroy(ds->unixctl);
-    if (ds->saved_stdout >= 0) {
-        close(ds->saved_stdout);
-    }
+    detach_restore_output(ds);
+}
+
+/* --detach for every other command: the background process runs it,
+ * printing its answer (or error) where the foreground one would have. */
+static void
+detach_now(void)
+{
+    struct detach_state ds = { .saved_stdout = -1, .saved_stderr = -1 };
+
+    detach_save_output(&ds, true);
+    daemonize_start();
+    daemonize_complete();
+    detach_restore_output(&ds);
 }
 
 static void
@@ -1347,6 +1401,79 @@ recv_answering_echo(struct jsonrpc *rpc)
     }
 }
 
+/* What the unixctl commands of a detached "monitor" act on. */
+struct monitor_control {
+    struct jsonrpc *rpc;
+    const char *database;
+    const struct monitored_table *mts;
+    size_t n_mts;
+    bool blocked;               /* ovsdb-client/block: stop reading. */
+};
+
+/* ovsdb-client/cond_change TABLE COND: asks the server to monitor the rows
+ * of TABLE that satisfy COND from now on ("monitor_cond_change"); the rows
+ * that leave or enter the monitor are printed as deletions and insertions
+ * when the server's update comes.  COND is checked here, so that a typo
+ * is an error of this command rather than a failure nobody sees. */
+static void
+unixctl_cond_change_cb(struct unixctl_conn *conn, int argc OVS_UNUSED,
+                       const char *argv[], void *mc_)
+{
+    struct monitor_control *mc = mc_;
+    const struct monitored_table *mt = NULL;
+
+    for (size_t i = 0; i < mc->n_mts; i++) {
+        if (!strcmp(mc->mts[i].table->name, argv[1])) {
+            mt = &mc->mts[i];
+        }
+    }
+    if (!mt) {
+        char *error = xasprintf("%s: not a monitored table", argv[1]);
+        unixctl_command_reply_error(conn, error);
+        free(error);
+        return;
+    }
+
+    json_error_t json_error;
+    json_t *where = json_loads(argv[2], JSON_DECODE_ANY, &json_error);
+    if (!where) {
+        char *error = xasprintf("%s: %s", argv[2], json_error.text);
+        unixctl_command_reply_error(conn, error);
+        free(error);
+        return;
+    }
+    struct ovsdb_condition cond = OVSDB_CONDITION_INITIALIZER;
+    struct ovsdb_error *error = ovsdb_condition_from_json(mt->table, where,
+                                                          NULL, &cond);
+    ovsdb_condition_destroy(&cond);
+    if (error) {
+        char *s = ovsdb_error_to_string(error);
+        ovsdb_error_destroy(error);
+        unixctl_command_reply_error(conn, s);
+        free(s);
+        json_decref(where);
+        return;
+    }
+
+    /* The monitor was created with a null id: the same again, unchanged. */
+    json_t *params = json_pack("[n, n, {s: [{s: o}]}]", mt->table->name,
+                               "where", where);
+    jsonrpc_send(mc->rpc, jsonrpc_create_request("monitor_cond_change",
+                                                 params, NULL));
+    VLOG_DBG("condition change for %s: %s", mt->table->name, argv[2]);
+    unixctl_command_reply(conn, "condition changed");
+}
+
+/* ovsdb-client/block and ovsdb-client/unblock. */
+static void
+unixctl_block_cb(struct unixctl_conn *conn, int argc OVS_UNUSED,
+                 const char *argv[], void *mc_)
+{
+    struct monitor_control *mc = mc_;
+    mc->blocked = !strcmp(argv[0], "ovsdb-client/block");
+    unixctl_command_reply(conn, NULL);
+}
+
 static void
 do_monitor__(struct jsonrpc *rpc, const char *server, const char *database,
              enum monitor_version version, int argc, char *argv[],
@@ -1385,13 +1512,28 @@ do_monitor__(struct jsonrpc *rpc, const char *server, const char *database,
                             condition, requests, &mts[0]);
     }
 
-    if (db_change_aware) {
+    if (db_change_aware != 0) {
         set_db_change_aware(rpc);
     }
 
     bool exiting = false;
     struct detach_state ds;
-    detach_start(&ds, &exiting);
+    detach_start(&ds, true, &exiting);
+
+    struct monitor_control mc = {
+        .rpc = rpc, .database = database, .mts = mts, .n_mts = n_mts,
+    };
+    if (ds.unixctl) {
+        if (version != MONITOR_V1) {
+            unixctl_command_register("ovsdb-client/cond_change",
+                                     "TABLE COND", 2, 2,
+                                     unixctl_cond_change_cb, &mc);
+        }
+        unixctl_command_register("ovsdb-client/block", "", 0, 0,
+                                 unixctl_block_cb, &mc);
+        unixctl_command_register("ovsdb-client/unblock", "", 0, 0,
+                                 unixctl_block_cb, &mc);
+    }
 
     static const char *const methods[] = {
         [MONITOR_V1] = "monitor",
@@ -1411,7 +1553,7 @@ do_monitor__(struct jsonrpc *rpc, const char *server, const char *database,
         fatal_signal_run();
 
         struct jsonrpc_msg *msg;
-        while ((msg = recv_answering_echo(rpc)) != NULL) {
+        while (!mc.blocked && (msg = recv_answering_echo(rpc)) != NULL) {
             if (msg->type == JSONRPC_REPLY
                        && json_equal(msg->id, request_id)) {
                 const json_t *updates = msg->result;
@@ -1454,13 +1596,21 @@ do_monitor__(struct jsonrpc *rpc, const char *server, const char *database,
                     ovs_fatal(0, "%s: %s database was removed",
                               server, database);
                 }
+            } else if (msg->type == JSONRPC_ERROR) {
+                /* A refused ovsdb-client/cond_change: the monitor keeps
+                 * its condition. */
+                char *s = json_text(msg->error);
+                VLOG_WARN("%s: request failed: %s", server, s);
+                free(s);
             }
             jsonrpc_msg_destroy(msg);
         }
 
         jsonrpc_run(rpc);
         jsonrpc_wait(rpc);
-        jsonrpc_recv_wait(rpc);
+        if (!mc.blocked) {
+            jsonrpc_recv_wait(rpc);
+        }
         unixctl_server_wait(ds.unixctl);
         fatal_signal_wait();
         if (!exiting) {
@@ -1523,15 +1673,37 @@ do_monitor_cond_since(struct jsonrpc *rpc, const char *server,
 
 /* lock, steal, unlock. */
 
+/* A detached lock, steal or unlock answers the unixctl commands "lock",
+ * "steal" and "unlock" LOCK by sending that request over its connection;
+ * the server's reply is printed when it comes, like the first one. */
+static void
+unixctl_lock_cb(struct unixctl_conn *conn, int argc OVS_UNUSED,
+                const char *argv[], void *rpc_)
+{
+    struct jsonrpc *rpc = rpc_;
+    jsonrpc_send(rpc, jsonrpc_create_request(argv[0],
+                                             json_pack("[s]", argv[1]),
+                                             NULL));
+    unixctl_command_reply(conn, NULL);
+}
+
 /* Sends METHOD for LOCK, prints the reply, then keeps the connection (and
- * with it the lock) and prints every "locked" and "stolen" notification
+ * with it the lock) and prints every "locked" and "stolen" notification,
+ * and the reply to every request that the unixctl commands above sent,
  * until killed, or asked to exit when detached. */
 static void
 run_lock_command(struct jsonrpc *rpc, const char *method, const char *lock)
 {
     bool exiting = false;
     struct detach_state ds;
-    detach_start(&ds, &exiting);
+    detach_start(&ds, false, &exiting);
+    if (ds.unixctl) {
+        static const char *const methods[] = { "lock", "steal", "unlock" };
+        for (size_t i = 0; i < ARRAY_SIZE(methods); i++) {
+            unixctl_command_register(methods[i], "LOCK", 1, 1,
+                                     unixctl_lock_cb, rpc);
+        }
+    }
 
     json_t *request_id;
     jsonrpc_send(rpc, jsonrpc_create_request(method, json_pack("[s]", lock),
@@ -1543,11 +1715,21 @@ run_lock_command(struct jsonrpc *rpc, const char *method, const char *lock)
 
         struct jsonrpc_msg *msg;
         while ((msg = recv_answering_echo(rpc)) != NULL) {
-            if (msg->type == JSONRPC_REPLY
-                       && json_equal(msg->id, request_id)) {
+            if (msg->type == JSONRPC_REPLY) {
                 print_json(msg->result);
                 fflush(stdout);
-                detach_complete(&ds);
+                if (json_equal(msg->id, request_id)) {
+                    detach_complete(&ds);
+                }
+            } else if (msg->type == JSONRPC_ERROR) {
+                char *s = json_text(msg->error);
+                if (json_equal(msg->id, request_id)) {
+                    ovs_fatal(0, "%s: %s failed: %s",
+                              jsonrpc_get_name(rpc), method, s);
+                }
+                VLOG_WARN("%s: request failed: %s", jsonrpc_get_name(rpc),
+                          s);
+                free(s);
             } else if (msg->type == JSONRPC_NOTIFY) {
                 puts(msg->method);
                 print_json(msg->params);
@@ -2321,4 +2503,17 @@ static const struct client_command *
 get_all_commands(void)
 {
     return all_commands;
+}
+
+/* The commands that go into the background only once they have printed
+ * their first answer, and then answer unixctl commands. */
+static bool
+command_keeps_running(const struct client_command *command)
+{
+    return (command->handler == do_monitor
+            || command->handler == do_monitor_cond
+            || command->handler == do_monitor_cond_since
+            || command->handler == do_lock
+            || command->handler == do_steal
+            || command->handler == do_unlock);
 }

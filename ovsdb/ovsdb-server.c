@@ -102,7 +102,9 @@ struct server {
      * not given), and what the last reconfiguration handed stream-ssl. */
     char *private_key, *certificate, *ca_cert;
     bool bootstrap_ca_cert;
+    char *ssl_protocols, *ssl_ciphers;
     char *applied_key, *applied_cert, *applied_ca;
+    char *applied_protocols, *applied_ciphers;
 
     /* Active-backup replication.  A backup (BACKUP true) copies its
      * databases from SYNC_FROM through REPLICATION and serves them
@@ -804,6 +806,18 @@ reconfigure_tls(struct server *server)
     if (update_applied(&server->applied_ca, ca) && ca) {
         stream_ssl_set_ca_cert_file(ca, server->bootstrap_ca_cert);
     }
+
+    /* NULL (not given, or a "db:" column without a value) is the
+     * default. */
+    const char *protocols = resolve_tls_setting(server,
+                                                server->ssl_protocols);
+    const char *ciphers = resolve_tls_setting(server, server->ssl_ciphers);
+    if (update_applied(&server->applied_protocols, protocols)) {
+        stream_ssl_set_protocols(protocols);
+    }
+    if (update_applied(&server->applied_ciphers, ciphers)) {
+        stream_ssl_set_ciphers(ciphers);
+    }
 }
 
 static void
@@ -1299,6 +1313,10 @@ main(int argc, char *argv[])
     free(server.applied_key);
     free(server.applied_cert);
     free(server.applied_ca);
+    free(server.ssl_protocols);
+    free(server.ssl_ciphers);
+    free(server.applied_protocols);
+    free(server.applied_ciphers);
     free(unixctl_path);
     stream_ssl_cleanup();
     poll_loop_destroy_self();
@@ -1638,6 +1656,7 @@ parse_options(int argc, char *argv[], struct server *server,
         OPT_REMOTE = UCHAR_MAX + 1,
         OPT_UNIXCTL,
         OPT_BOOTSTRAP_CA_CERT,
+        OPT_PEER_CA_CERT,
         OPT_RUN,
         OPT_SYNC_FROM,
         OPT_SYNC_EXCLUDE,
@@ -1656,6 +1675,7 @@ parse_options(int argc, char *argv[], struct server *server,
         {"active", no_argument, NULL, OPT_ACTIVE},
         {"bootstrap-ca-cert", required_argument, NULL,
          OPT_BOOTSTRAP_CA_CERT},
+        {"peer-ca-cert", required_argument, NULL, OPT_PEER_CA_CERT},
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, 'V'},
         DAEMON_LONG_OPTIONS,
@@ -1729,12 +1749,19 @@ parse_options(int argc, char *argv[], struct server *server,
             server->bootstrap_ca_cert = true;
             break;
 
+        case OPT_PEER_CA_CERT:
+            stream_ssl_set_peer_ca_cert_file(optarg);
+            break;
+
+        /* Also a file name or a "db:" column, like the key. */
         case OPT_SSL_PROTOCOLS:
-            stream_ssl_set_protocols(optarg);
+            free(server->ssl_protocols);
+            server->ssl_protocols = xstrdup(optarg);
             break;
 
         case OPT_SSL_CIPHERS:
-            stream_ssl_set_ciphers(optarg);
+            free(server->ssl_ciphers);
+            server->ssl_ciphers = xstrdup(optarg);
             break;
 
         case 'h':
@@ -1803,10 +1830,15 @@ usage(void)
            "  -p, --private-key=FILE  file with private key\n"
            "  -c, --certificate=FILE  file with certificate for private key\n"
            "  -C, --ca-cert=FILE      file with peer CA certificate\n"
-           "  (each FILE may also be db:DB,TABLE,COLUMN)\n"
+           "  --bootstrap-ca-cert=FILE  file with peer CA certificate "
+           "to read or create\n"
+           "  --peer-ca-cert=FILE     CA certificate sent to peers with "
+           "ours\n"
+           "  (all but --peer-ca-cert may also be db:DB,TABLE,COLUMN)\n"
            "SSL options:\n"
            "  --ssl-protocols=PROTOS  list of SSL protocols to enable\n"
-           "  --ssl-ciphers=CIPHERS   list of SSL ciphers to enable\n");
+           "  --ssl-ciphers=CIPHERS   list of SSL ciphers to enable\n"
+           "  (PROTOS and CIPHERS may also be db:DB,TABLE,COLUMN)\n");
     daemon_usage();
     vlog_usage();
     replay_usage();

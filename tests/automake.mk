@@ -294,6 +294,7 @@ TESTSUITE_AT = \
 	tests/ovsdb-rbac.at \
 	tests/ovsdb-replay.at \
 	tests/ovs-vsctl.at \
+	tests/stream-ssl.at \
 	tests/vswitchd.at \
 	tests/datapath.at \
 	tests/datapath-parse.at \

@@ -519,6 +519,7 @@ parse_options(int argc, char *argv[], struct shash *local_options)
             break;
 
         case OPT_PEER_CA_CERT:
+            stream_ssl_set_peer_ca_cert_file(optarg);
             break;
 
         VLOG_OPTION_HANDLERS
@@ -847,6 +848,7 @@ do_vsctl(const char *comment, struct vsctl_command *commands,
         struct vsctl_command *c = &commands[i];
 
         ctx.command = c;
+        ctx.last_command = i == n_commands - 1;
         ctx.argc = c->argc;
         ctx.argv = c->argv;
         ctx.options = &c->options;

@@ -447,6 +447,9 @@ cmd_add_br(struct vsctl_context *ctx)
     const char *parent_name = NULL;
     int vlan = 0;
 
+    if (!br_name[0]) {
+        vsctl_fatal("bridge name must not be empty string");
+    }
     if (ctx->argc == 4) {
         parent_name = ctx->argv[2];
         vlan = atoi(ctx->argv[3]);
@@ -741,6 +744,16 @@ add_port(struct vsctl_context *ctx, const char *br_name,
          const char *port_name, bool may_exist, bool fake_iface,
          char **iface_names, int n_ifaces, char **settings, int n_settings)
 {
+    /* An empty name would make a port or device that nothing can name. */
+    if (!port_name[0]) {
+        vsctl_fatal("port name must not be empty string");
+    }
+    for (int i = 0; i < n_ifaces; i++) {
+        if (!iface_names[i][0]) {
+            vsctl_fatal("interface name must not be empty string");
+        }
+    }
+
     vsctl_cache_populate(ctx);
     if (may_exist) {
         struct vsctl_port *port = find_port(ctx, port_name, false);
@@ -871,6 +884,10 @@ cmd_add_bond_iface(struct vsctl_context *ctx)
     struct vsctl_port *port = find_port(ctx, ctx->argv[1], true);
     const char *iface_name = ctx->argv[2];
 
+    /* As add-bond (Open vSwitch 3.1's add-bond-iface lets it through). */
+    if (!iface_name[0]) {
+        vsctl_fatal("interface name must not be empty string");
+    }
     if (may_exist) {
         struct vsctl_iface *iface = find_iface(ctx, iface_name, false);
         if (iface) {
@@ -938,6 +955,11 @@ cmd_del_port(struct vsctl_context *ctx)
     vsctl_cache_populate(ctx);
     port = shash_find_data(&ctx->ports, target);
     if (port && !strcmp(target, port->bridge->name)) {
+        /* A bridge's local port goes only with the bridge; with
+         * --if-exists there is simply no such (ordinary) port. */
+        if (!must_exist) {
+            return;
+        }
         vsctl_fatal("cannot delete port %s because it is the local port "
                     "for bridge %s (deleting this port requires deleting "
                     "the entire bridge)", target, port->bridge->name);

@@ -625,9 +625,74 @@ datum_from_string(struct ovsdb_datum *datum, const struct ovsdb_type *type,
 
 /* "column[:key][OPERATOR value]" arguments. */
 
-/* Splits ARG.  A quoted key may contain any character.  *KEYP and *VALUEP
- * are malloc'd or NULL; *OPERATORP is one of OPERATORS or NULL if there is
- * no value.  Returns an error message or NULL. */
+/* What ends the column name and the key of such an argument, outside
+ * double quotes. */
+static const char arg_token_delimiters[] = ":=!<>{} ";
+
+/* Reads one token (a column name or a key) from *P, up to the first
+ * delimiter outside double quotes, and advances *P to that delimiter.
+ * Quotes stay in the token (a quoted key is read later as a quoted
+ * string); a backslash makes the next character literal, and inside quotes
+ * stays in the token too, for the same reason.  Returns the token in
+ * *TOKENP (malloc'd), or an error message with *TOKENP NULL. */
+static char *
+parse_arg_token(const char **p, char **tokenp)
+{
+    const char *start = *p;
+    const char *s = start;
+    struct ds token = DS_EMPTY_INITIALIZER;
+    bool in_quotes = false;
+
+    *tokenp = NULL;
+    for (; *s; s++) {
+        if (*s == '\\') {
+            if (!s[1]) {
+                ds_destroy(&token);
+                return xasprintf("%s: backslash at end of argument", start);
+            }
+            if (in_quotes) {
+                ds_put_char(&token, '\\');
+            }
+            ds_put_char(&token, *++s);
+        } else if (!in_quotes && strchr(arg_token_delimiters, *s)) {
+            break;
+        } else {
+            if (*s == '"') {
+                in_quotes = !in_quotes;
+            }
+            ds_put_char(&token, *s);
+        }
+    }
+    if (in_quotes) {
+        ds_destroy(&token);
+        return xasprintf("%s: quoted string extends past end of argument",
+                         start);
+    }
+    *p = s;
+    *tokenp = ds_steal_cstr(&token);
+    return NULL;
+}
+
+/* Reads the column name at the start of ARG into *NAMEP (malloc'd) and
+ * returns the rest of ARG in *RESTP, or returns an error message. */
+static char *
+parse_arg_column_name(const char *arg, char **namep, const char **restp)
+{
+    const char *p = arg;
+    char *error = parse_arg_token(&p, namep);
+
+    if (!error && !**namep) {
+        free(*namep);
+        *namep = NULL;
+        error = xasprintf("%s: missing column name", arg);
+    }
+    *restp = p;
+    return error;
+}
+
+/* Splits ARG.  *KEYP and *VALUEP are malloc'd or NULL; *OPERATORP is one
+ * of OPERATORS or NULL if there is no value.  Returns an error message or
+ * NULL. */
 static char *
 parse_column_key_value(const char *arg,
                        const struct ovsdb_idl_table_class *tc,
@@ -636,7 +701,8 @@ parse_column_key_value(const char *arg,
                        const char *const *operators, size_t n_operators,
                        char **valuep)
 {
-    const char *p = arg;
+    const char *p;
+    char *name;
     char *error;
 
     *keyp = NULL;
@@ -644,9 +710,10 @@ parse_column_key_value(const char *arg,
     *operatorp = NULL;
 
     /* Column name. */
-    size_t len = strcspn(p, ":=!<>{}");
-    char *name = xmemdup0(p, len);
-    p += len;
+    error = parse_arg_column_name(arg, &name, &p);
+    if (error) {
+        return error;
+    }
     *columnp = find_column(tc, name, &error);
     free(name);
     if (error) {
@@ -656,20 +723,9 @@ parse_column_key_value(const char *arg,
     /* Key. */
     if (*p == ':') {
         p++;
-        if (*p == '"') {
-            const char *q = p + 1;
-            while (*q && *q != '"') {
-                q += (*q == '\\' && q[1]) ? 2 : 1;
-            }
-            if (*q == '"') {
-                q++;
-            }
-            *keyp = xmemdup0(p, q - p);
-            p = q;
-        } else {
-            len = strcspn(p, "=!<>{}");
-            *keyp = xmemdup0(p, len);
-            p += len;
+        error = parse_arg_token(&p, keyp);
+        if (error) {
+            return error;
         }
     }
 
@@ -751,13 +807,17 @@ column_type(const struct ovsdb_idl_column *column)
     return column ? &column->type : &uuid_column_type;
 }
 
-/* --id=@name. */
+/* --id=@name: defines @name.  A command earlier in the call may have
+ * referred to it already (the symbol then exists, not yet created, with the
+ * uuid that reference holds); *WAS_REFERENCEDP says so. */
 static struct ovsdb_symbol *
-create_symbol(struct ovsdb_symbol_table *symtab, const char *id)
+create_symbol(struct ovsdb_symbol_table *symtab, const char *id,
+              bool *was_referencedp)
 {
     if (id[0] != '@') {
         vsctl_fatal("row id \"%s\" does not begin with \"@\"", id);
     }
+    *was_referencedp = ovsdb_symbol_table_get(symtab, id) != NULL;
     struct ovsdb_symbol *symbol = ovsdb_symbol_table_insert(symtab, id);
     if (symbol->created) {
         vsctl_fatal("row id \"%s\" may only be specified on one --id option",
@@ -816,6 +876,9 @@ parse_columns_option(struct vsctl_context *ctx,
             columns[n++] = col;
         }
         free(copy);
+        if (!n) {
+            vsctl_fatal("must specify at least one column name");
+        }
     }
     *columnsp = columns;
     *n_columnsp = n;
@@ -1034,12 +1097,15 @@ cmd_get(struct vsctl_context *ctx)
         return;
     }
     if (id) {
-        struct ovsdb_symbol *symbol = ovsdb_symbol_table_get(ctx->symtab, id);
-        if (symbol && !symbol->created) {
+        /* An existing row's uuid cannot be the one that an earlier
+         * reference to @name already holds. */
+        bool was_referenced;
+        struct ovsdb_symbol *symbol = create_symbol(ctx->symtab, id,
+                                                    &was_referenced);
+        if (was_referenced) {
             vsctl_fatal("row id \"%s\" specified on \"get\" command was "
                         "used before it was defined", id);
         }
-        symbol = create_symbol(ctx->symtab, id);
         symbol->uuid = *ovsdb_idl_row_get_uuid(row);
         /* The row exists already: no reference needs to keep it alive. */
         symbol->strong_ref = true;
@@ -1202,6 +1268,23 @@ cmd_add(struct vsctl_context *ctx)
         ovsdb_datum_destroy(&tmp, &type);
         ovsdb_datum_destroy(&d, &type);
     }
+    /* A column that would outgrow its maximum is refused here when later
+     * commands would read it; the last command's mutation goes to the
+     * server as it is, and the server refuses it (as with Open vSwitch's
+     * ovs-vsctl, which reports the two cases in these two ways). */
+    if (!ctx->last_command && column->type.n_max != UINT_MAX) {
+        struct ovsdb_datum result;
+        ovsdb_datum_clone(&result, ovsdb_idl_read(row, column),
+                          &column->type);
+        ovsdb_datum_union(&result, &add, &type);
+        if (result.n > column->type.n_max) {
+            vsctl_fatal("\"add\" operation would put %u %s in column %s of "
+                        "table %s but the maximum number is %u", result.n,
+                        ovsdb_type_is_map(&column->type) ? "pairs" : "values",
+                        column->name, tc->name, column->type.n_max);
+        }
+        ovsdb_datum_destroy(&result, &column->type);
+    }
     if (add.n) {
         ovsdb_idl_txn_write_partial_add(row, column, &add);
     } else {
@@ -1310,27 +1393,37 @@ cmd_create(struct vsctl_context *ctx)
 {
     const char *id = shash_find_data(ctx->options, "--id");
     const struct ovsdb_idl_table_class *tc = get_table(ctx->argv[1]);
-    const struct uuid *uuid = NULL;
+    const struct ovsdb_idl_row *row;
+    struct uuid uuid;
 
-    if (id) {
-        struct ovsdb_symbol *symbol = ovsdb_symbol_table_get(ctx->symtab, id);
-        if (symbol && !symbol->created) {
-            vsctl_fatal("row id \"%s\" specified on \"get\" command was "
-                        "used before it was defined", id);
+    if (id && uuid_from_string(&uuid, id)) {
+        /* --id=UUID: the server creates the row with that uuid, and later
+         * commands refer to it by that uuid. */
+        row = ovsdb_idl_txn_insert_persist_uuid(ctx->txn, tc, &uuid);
+        if (!row) {
+            vsctl_fatal("cannot create a row with UUID "UUID_FMT" in table "
+                        "%s because that table already has a row with "
+                        "that UUID", UUID_ARGS(&uuid), tc->name);
         }
-        symbol = create_symbol(ctx->symtab, id);
+    } else if (id) {
+        /* --id=@name: a reference to @name written by an earlier command
+         * holds the symbol's uuid, which the row takes as its local
+         * name. */
+        bool was_referenced;
+        struct ovsdb_symbol *symbol = create_symbol(ctx->symtab, id,
+                                                    &was_referenced);
         if (tc->is_root) {
             /* A root row needs no reference to survive. */
             symbol->strong_ref = true;
         }
-        uuid = &symbol->uuid;
-    } else if (!tc->is_root) {
-        VLOG_WARN("applying \"create\" command to table %s without --id "
-                  "option will have no effect", tc->name);
+        row = ovsdb_idl_txn_insert(ctx->txn, tc, &symbol->uuid);
+    } else {
+        if (!tc->is_root) {
+            VLOG_WARN("applying \"create\" command to table %s without "
+                      "--id option will have no effect", tc->name);
+        }
+        row = ovsdb_idl_txn_insert(ctx->txn, tc, NULL);
     }
-
-    const struct ovsdb_idl_row *row = ovsdb_idl_txn_insert(ctx->txn, tc,
-                                                           uuid);
     for (int i = 2; i < ctx->argc; i++) {
         set_column(ctx, tc, row, ctx->argv[i]);
     }
@@ -1536,9 +1629,15 @@ static void
 pre_arg_column(struct vsctl_context *ctx,
                const struct ovsdb_idl_table_class *tc, const char *arg)
 {
-    char *name = xmemdup0(arg, strcspn(arg, ":=!<>{}"));
-    pre_column(ctx, tc, name);
+    const char *rest;
+    char *name;
+    char *error = parse_arg_column_name(arg, &name, &rest);
+
+    if (!error) {
+        pre_column(ctx, tc, name);
+    }
     free(name);
+    free(error);
 }
 
 void

@@ -114,6 +114,9 @@ struct vsctl_context {
     struct ds *output;
     struct table **table;
     struct vsctl_command *command;
+    /* The command is the call's last: nothing after it reads what it
+     * wrote. */
+    bool last_command;
 
     struct ovsdb_idl *idl;
     struct ovsdb_idl_txn *txn;

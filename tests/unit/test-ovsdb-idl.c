@@ -10,6 +10,7 @@
 #include <string.h>
 #include "poll-loop.h"
 #include "smap.h"
+#include "uuid.h"
 #include "tests/idltest-idl.h"
 
 static struct ovsdb_idl *
@@ -156,6 +157,75 @@ START_TEST(test_references_between_new_rows)
 }
 END_TEST
 
+/* Writes into A's "ka" a reference to the row with UUID, which need not
+ * exist. */
+static void
+set_ka_to_uuid(const struct idltest_link1 *a, const struct uuid *uuid)
+{
+    union ovsdb_atom atom = { .uuid = *uuid };
+    struct ovsdb_datum d;
+    ovsdb_datum_init_atom(&d, &atom, OVSDB_TYPE_UUID);
+    ovsdb_idl_txn_write(&a->header_, &idltest_link1_col_ka, &d);
+}
+
+START_TEST(test_insert_with_chosen_uuid)
+{
+    struct ovsdb_idl *idl = create_idl();
+    ovsdb_idl_run(idl);
+    struct ovsdb_idl_txn *txn = ovsdb_idl_txn_create(idl);
+    struct uuid later, kept;
+    ck_assert(uuid_from_string(&later,
+                               "11111111-2222-3333-4444-555555555555"));
+    ck_assert(uuid_from_string(&kept,
+                               "66666666-7777-8888-9999-aaaaaaaaaaaa"));
+
+    /* A reference written before the row it names is inserted reaches the
+     * row once it is. */
+    struct idltest_link1 *a = idltest_link1_insert(txn);
+    set_ka_to_uuid(a, &later);
+    ck_assert_uint_eq(a->n_ka, 0);
+    ck_assert_uint_eq(count_link1(idl), 1);
+    const struct ovsdb_idl_row *b
+        = ovsdb_idl_txn_insert(txn, &idltest_table_link1, &later);
+    ck_assert_ptr_nonnull(b);
+    ck_assert_uint_eq(a->n_ka, 1);
+    ck_assert_ptr_eq(&a->ka[0]->header_, b);
+    ck_assert_uint_eq(count_link1(idl), 2);
+
+    /* The same for a row the server is to create with the given uuid; a
+     * uuid the table has already, here or in this transaction, is
+     * refused. */
+    struct idltest_link1 *c = idltest_link1_insert(txn);
+    set_ka_to_uuid(c, &kept);
+    const struct ovsdb_idl_row *d = ovsdb_idl_txn_insert_persist_uuid(
+        txn, &idltest_table_link1, &kept);
+    ck_assert_ptr_nonnull(d);
+    ck_assert(uuid_equals(ovsdb_idl_row_get_uuid(d), &kept));
+    ck_assert_ptr_eq(&c->ka[0]->header_, d);
+    ck_assert_ptr_null(ovsdb_idl_txn_insert_persist_uuid(
+                           txn, &idltest_table_link1, &kept));
+    ck_assert_ptr_null(ovsdb_idl_txn_insert_persist_uuid(
+                           txn, &idltest_table_link1, &later));
+    /* Another table may have it. */
+    ck_assert_ptr_nonnull(ovsdb_idl_txn_insert_persist_uuid(
+                              txn, &idltest_table_link2, &kept));
+    ck_assert_uint_eq(count_link1(idl), 4);
+
+    ck_assert_int_eq(ovsdb_idl_txn_commit(txn), TXN_TRY_AGAIN);
+    ck_assert_uint_eq(count_link1(idl), 0);
+    ovsdb_idl_txn_destroy(txn);
+
+    /* Once the transaction is gone, the uuids are free again. */
+    txn = ovsdb_idl_txn_create(idl);
+    ck_assert_ptr_nonnull(ovsdb_idl_txn_insert_persist_uuid(
+                              txn, &idltest_table_link1, &kept));
+    ovsdb_idl_txn_abort(txn);
+    ovsdb_idl_txn_destroy(txn);
+    ovsdb_idl_destroy(idl);
+    poll_loop_destroy_self();
+}
+END_TEST
+
 START_TEST(test_unchanged_and_strings)
 {
     struct ovsdb_idl *idl = create_idl();
@@ -241,6 +311,7 @@ ovsdb_idl_suite(void)
     tcase_add_test(tc, test_generated_descriptors);
     tcase_add_test(tc, test_typed_rows_in_txn);
     tcase_add_test(tc, test_references_between_new_rows);
+    tcase_add_test(tc, test_insert_with_chosen_uuid);
     tcase_add_test(tc, test_unchanged_and_strings);
     tcase_add_test(tc, test_lock_and_condition_local);
     suite_add_tcase(s, tc);
