@@ -249,13 +249,17 @@ ovsdb_jsonrpc_server_remove_db(struct ovsdb_jsonrpc_server *svr,
     db->defer_sync = false;
     shash_delete(&svr->dbs, node);
 
-    /* Pending transactions on DB cannot complete any more. */
+    /* Pending transactions on DB cannot complete any more.  A client that
+     * follows database changes hears "canceled"; the others are about to
+     * be disconnected (reconnect_unaware() below), which tells them. */
     struct ovsdb_trigger *trigger;
     LIST_FOR_EACH_SAFE (trigger, node, &db->triggers) {
         struct rpc_trigger *t = CONTAINER_OF(trigger, struct rpc_trigger,
                                              trigger);
-        session_send(t->session, jsonrpc_create_error(
-                         json_string("canceled"), json_incref(t->id)));
+        if (t->session->db_change_aware) {
+            session_send(t->session, jsonrpc_create_error(
+                             json_string("canceled"), json_incref(t->id)));
+        }
         rpc_trigger_destroy(t);
     }
 

@@ -52,9 +52,9 @@ void ovsdb_jsonrpc_server_set_read_only(struct ovsdb_jsonrpc_server *,
  * is already served. */
 bool ovsdb_jsonrpc_server_add_db(struct ovsdb_jsonrpc_server *,
                                  struct ovsdb *db);
-/* Stops serving DB: its monitors are cancelled (sessions that said
- * set_db_change_aware get "monitor_canceled", the others are disconnected,
- * as Open vSwitch does), its triggers fail, and COMMENT is logged. */
+/* Stops serving DB: its monitors and pending transactions end (sessions
+ * that said set_db_change_aware get "monitor_canceled" and "canceled", the
+ * others are disconnected, as Open vSwitch does), and COMMENT is logged. */
 void ovsdb_jsonrpc_server_remove_db(struct ovsdb_jsonrpc_server *,
                                     struct ovsdb *db, const char *comment);
 
