@@ -7,6 +7,8 @@
 # Workloads, each on a fresh database with one bridge:
 #   one-by-one   N add-port calls, one process each         (N = 1000)
 #   one-call     one ovs-vsctl call adding N ports with "--" (N = 1000)
+#   one-call-typed  the same, each port also typed in the same call:
+#                "-- add-port br0 pI -- set Interface pI type=dummy"
 #   big-bridge   the time of one add-port on a bridge that already has
 #                M ports (M = 5000; the median of 5 calls)
 #   big-bridge-applied  the same, but with each side's ovs-vswitchd
@@ -86,6 +88,14 @@ ports_args() {
     for ((i = $1; i <= $2; i++)); do printf -- '-- add-port br0 p%d ' "$i"; done
 }
 
+# typed_ports_args FROM TO: the same, each port also given a type.
+typed_ports_args() {
+    local i
+    for ((i = $1; i <= $2; i++)); do
+        printf -- '-- add-port br0 p%d -- set Interface p%d type=dummy ' "$i" "$i"
+    done
+}
+
 one_by_one() {
     fresh "$1-one"
     local start i
@@ -102,6 +112,15 @@ one_call() {
     start=$(now_ms)
     # shellcheck disable=SC2046
     "$VSCTL" --db="$DB" --no-wait $(ports_args 1 "$n")
+    echo $(( $(now_ms) - start ))
+}
+
+one_call_typed() {
+    fresh "$1-typed"
+    local start
+    start=$(now_ms)
+    # shellcheck disable=SC2046
+    "$VSCTL" --db="$DB" --no-wait $(typed_ports_args 1 "$n")
     echo $(( $(now_ms) - start ))
 }
 
@@ -154,7 +173,7 @@ report() {  # NAME OURS [THEIRS]
     fi
 }
 
-for w in one_by_one one_call big_bridge big_bridge_applied; do
+for w in one_by_one one_call one_call_typed big_bridge big_bridge_applied; do
     vals=()
     for s in "${sides[@]}"; do
         side "$s"
@@ -163,6 +182,7 @@ for w in one_by_one one_call big_bridge big_bridge_applied; do
     case $w in
         one_by_one) name="$n add-port calls, one by one" ;;
         one_call) name="one call adding $n ports" ;;
+        one_call_typed) name="one call adding $n typed ports" ;;
         big_bridge) name="one add-port on a $m-port bridge" ;;
         big_bridge_applied) name="same, waiting for ovs-vswitchd" ;;
     esac

@@ -411,10 +411,13 @@ ovsdb_file_read(const char *file_name, bool rw, struct ovsdb **dbp,
             error = ovsdb_txn_commit(txn, false);
         }
         if (error) {
-            error = ovsdb_wrap_error(error, "%s: transaction %u (at offset "
-                                     "%lld) cannot be applied", file_name,
-                                     n_records + 1,
-                                     (long long int) ovsdb_log_get_offset(log));
+            /* A record that is intact but makes no sense for this schema
+             * ends the log like a damaged tail, as in Open vSwitch: the
+             * database is what the records before it made, and the next
+             * commit overwrites it. */
+            ovsdb_log_unread(log, error);
+            ovsdb_error_destroy(error);
+            error = NULL;
             break;
         }
         n_records++;

@@ -61,6 +61,7 @@ struct ovsdb_log {
     enum log_state state;
     struct ovsdb_error *error;  /* For LOG_ERROR. */
     off_t offset;               /* End of the last good record. */
+    off_t prev_offset;          /* Start of the last record read. */
     off_t tail_bytes;           /* Size of a damaged tail. */
     off_t base;                 /* For ovsdb_log_grew_lots(). */
 };
@@ -360,17 +361,21 @@ parse_header(const struct ovsdb_log *log, const char *header,
 }
 
 /* Records that reading stopped at a damaged tail starting at log->offset,
- * for the reason in PROBLEM (which this function frees). */
+ * for the reason in PROBLEM (which this function frees), an error of KIND
+ * ("syntax error", "I/O error"). */
 static void
-mark_damaged(struct ovsdb_log *log, char *problem)
+mark_damaged(struct ovsdb_log *log, const char *kind, char *problem)
 {
     struct stat st;
     off_t size = !fstat(log->fd, &st) ? st.st_size : log->offset;
 
     log->state = LOG_READ_DAMAGED;
     log->tail_bytes = size > log->offset ? size - log->offset : 0;
-    VLOG_WARN("%s: %s; the log ends at offset %lld, %s the %lld bytes "
-              "after it", log->name, problem, (long long int) log->offset,
+    /* "KIND: FILE: PROBLEM" is how Open vSwitch reports the same damage,
+     * and what monitoring scripts look for. */
+    VLOG_WARN("%s: %s: %s; the log ends at offset %lld, %s the %lld bytes "
+              "after it", kind, log->name, problem,
+              (long long int) log->offset,
               log->mode == OVSDB_LOG_READ_ONLY ? "ignoring" : "discarding",
               (long long int) log->tail_bytes);
     free(problem);
@@ -405,7 +410,8 @@ ovsdb_log_read(struct ovsdb_log *log, json_t **jsonp)
     }
     char *lf = memchr(header, '\n', n_read);
     if (!lf) {
-        mark_damaged(log, (n_read < sizeof header
+        mark_damaged(log, "syntax error",
+                     (n_read < sizeof header
                            ? xasprintf("record header at offset %lld is "
                                        "truncated",
                                        (long long int) log->offset)
@@ -421,10 +427,11 @@ ovsdb_log_read(struct ovsdb_log *log, json_t **jsonp)
     char expected_sha1[41];
     if (memchr(header, '\0', header_len - 1)
         || !parse_header(log, header, &length, expected_sha1)) {
-        mark_damaged(log, xasprintf("parse error at offset %lld in header "
-                                    "line \"%.*s\"",
-                                    (long long int) log->offset,
-                                    (int) MIN(header_len - 1, 80), header));
+        mark_damaged(log, "syntax error",
+                     xasprintf("parse error at offset %lld in header "
+                               "line \"%.*s\"",
+                               (long long int) log->offset,
+                               (int) MIN(header_len - 1, 80), header));
         return NULL;
     }
 
@@ -438,9 +445,10 @@ ovsdb_log_read(struct ovsdb_log *log, json_t **jsonp)
     }
     if (st.st_size < body_offset
         || length > (unsigned long long) (st.st_size - body_offset)) {
-        mark_damaged(log, xasprintf("error reading %llu bytes starting at "
-                                    "offset %lld (End of file)", length,
-                                    (long long int) body_offset));
+        mark_damaged(log, "I/O error",
+                     xasprintf("error reading %llu bytes starting at "
+                               "offset %lld (End of file)", length,
+                               (long long int) body_offset));
         return NULL;
     }
 
@@ -453,9 +461,10 @@ ovsdb_log_read(struct ovsdb_log *log, json_t **jsonp)
     if (n_read < length) {
         /* The file shrank under us. */
         free(body);
-        mark_damaged(log, xasprintf("error reading %llu bytes starting at "
-                                    "offset %lld (End of file)", length,
-                                    (long long int) body_offset));
+        mark_damaged(log, "I/O error",
+                     xasprintf("error reading %llu bytes starting at "
+                               "offset %lld (End of file)", length,
+                               (long long int) body_offset));
         return NULL;
     }
     body[length] = '\0';
@@ -464,11 +473,12 @@ ovsdb_log_read(struct ovsdb_log *log, json_t **jsonp)
     ovsdb_log_sha1_hex(body, length, actual_sha1);
     if (strcmp(actual_sha1, expected_sha1)) {
         free(body);
-        mark_damaged(log, xasprintf("%llu bytes starting at offset %lld "
-                                    "have SHA-1 hash %s but should have "
-                                    "hash %s", length,
-                                    (long long int) body_offset,
-                                    actual_sha1, expected_sha1));
+        mark_damaged(log, "syntax error",
+                     xasprintf("%llu bytes starting at offset %lld "
+                               "have SHA-1 hash %s but should have "
+                               "hash %s", length,
+                               (long long int) body_offset,
+                               actual_sha1, expected_sha1));
         return NULL;
     }
 
@@ -476,13 +486,15 @@ ovsdb_log_read(struct ovsdb_log *log, json_t **jsonp)
     json_t *json = json_loadb(body, length, JSON_DECODE_ANY, &jerror);
     free(body);
     if (!json) {
-        mark_damaged(log, xasprintf("%llu bytes starting at offset %lld are "
-                                    "not valid JSON (%s)", length,
-                                    (long long int) body_offset,
-                                    jerror.text));
+        mark_damaged(log, "syntax error",
+                     xasprintf("%llu bytes starting at offset %lld are "
+                               "not valid JSON (%s)", length,
+                               (long long int) body_offset,
+                               jerror.text));
         return NULL;
     }
 
+    log->prev_offset = log->offset;
     log->offset = body_offset + length;
     *jsonp = json;
     return NULL;
@@ -492,6 +504,15 @@ io_error:
     log->state = LOG_ERROR;
     log->error = ovsdb_error_clone(error);
     return error;
+}
+
+void
+ovsdb_log_unread(struct ovsdb_log *log, const struct ovsdb_error *why)
+{
+    ovs_assert(log->state == LOG_READ && log->offset > log->prev_offset);
+    log->offset = log->prev_offset;
+    char *s = ovsdb_error_to_string(why);
+    mark_damaged(log, "ovsdb error", s);
 }
 
 bool

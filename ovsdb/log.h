@@ -121,6 +121,13 @@ const char *ovsdb_log_get_magic(const struct ovsdb_log *);
 struct ovsdb_error *ovsdb_log_read(struct ovsdb_log *, json_t **jsonp)
     OVS_WARN_UNUSED_RESULT;
 
+/* Makes the record just read part of a damaged tail after all, because
+ * WHY (not freed) says its contents cannot be used: reading ends, and the
+ * next write removes that record and everything after it, as for a
+ * record that failed its checksum.  Only right after ovsdb_log_read()
+ * returned a record. */
+void ovsdb_log_unread(struct ovsdb_log *, const struct ovsdb_error *why);
+
 /* True if reading stopped at a damaged tail (which the next write removes).
  * ovsdb_log_get_tail_bytes() is its size in bytes (0 when intact). */
 bool ovsdb_log_has_damaged_tail(const struct ovsdb_log *);

@@ -318,7 +318,7 @@ START_TEST(test_reads_both_record_forms)
 }
 END_TEST
 
-START_TEST(test_rejects_record_for_unknown_table)
+START_TEST(test_record_for_unknown_table_ends_the_log)
 {
     create_db();
     struct ovsdb_log *log;
@@ -332,13 +332,30 @@ START_TEST(test_rejects_record_for_unknown_table)
     json_decref(json);
     ovsdb_log_close(log);
 
+    /* The database is what the records before it made; the file keeps the
+     * record until a write replaces it. */
     struct ovsdb *db;
-    struct ovsdb_error *error = ovsdb_file_read(db_name, false, &db, NULL);
-    ck_assert_ptr_nonnull(error);
-    ck_assert_ptr_null(db);
-    char *s = ovsdb_error_to_string_free(error);
-    ck_assert_ptr_nonnull(strstr(s, "nosuchtable"));
-    free(s);
+    struct ovsdb_file *file;
+    check_ovsdb_ok(ovsdb_file_read(db_name, true, &db, &file));
+    ck_assert_ptr_nonnull(db);
+    json_decref(transact(db, "[{\"op\": \"insert\", \"table\": \"a\","
+                             " \"row\": {}}]"));
+    ovsdb_file_close(file);
+    ovsdb_destroy(db);
+
+    /* After that commit, nothing of the bad record is left. */
+    check_ovsdb_ok(ovsdb_log_open(db_name, OVSDB_MAGIC, OVSDB_LOG_READ_ONLY, 0,
+                            &log));
+    for (;;) {
+        check_ovsdb_ok(ovsdb_log_read(log, &json));
+        if (!json) {
+            break;
+        }
+        ck_assert_ptr_null(json_object_get(json, "nosuchtable"));
+        json_decref(json);
+    }
+    ck_assert(!ovsdb_log_has_damaged_tail(log));
+    ovsdb_log_close(log);
 }
 END_TEST
 
@@ -618,7 +635,7 @@ ovsdb_file_suite(void)
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, test_reads_open_vswitch_file);
     tcase_add_test(tc, test_reads_both_record_forms);
-    tcase_add_test(tc, test_rejects_record_for_unknown_table);
+    tcase_add_test(tc, test_record_for_unknown_table_ends_the_log);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("write");
