@@ -296,6 +296,7 @@ TESTSUITE_AT = \
 	tests/ovs-vsctl.at \
 	tests/stream-ssl.at \
 	tests/vswitchd.at \
+	tests/switching.at \
 	tests/datapath.at \
 	tests/datapath-parse.at \
 	tests/bench.at

@@ -6,7 +6,7 @@ vswitchd_ovs_vswitchd_SOURCES = \
 	vswitchd/ofport-numbers.c \
 	vswitchd/ofport-numbers.h \
 	vswitchd/ovs-vswitchd.c
-vswitchd_ovs_vswitchd_LDADD = $(OVSREC_LIBS)
+vswitchd_ovs_vswitchd_LDADD = ofproto/libofproto.a $(OVSREC_LIBS)
 $(vswitchd_ovs_vswitchd_OBJECTS): vswitchd/vswitch-idl.h
 
 # The Open_vSwitch database schema (the configuration ovs-vsctl writes and

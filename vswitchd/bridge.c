@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -17,7 +18,9 @@
 #include "hmap.h"
 #include "list.h"
 #include "netdev.h"
+#include "bitmap.h"
 #include "ofport-numbers.h"
+#include "ofproto.h"
 #include "ovsdb-idl.h"
 #include "packets.h"
 #include "poll-loop.h"
@@ -25,6 +28,7 @@
 #include "shash.h"
 #include "smap.h"
 #include "sset.h"
+#include "timeval.h"
 #include "util.h"
 #include "vlog.h"
 #include "vswitchd/vswitch-idl.h"
@@ -33,6 +37,8 @@ VLOG_DEFINE_THIS_MODULE(bridge);
 
 COVERAGE_DEFINE(bridge_reconfigure);
 COVERAGE_DEFINE(bridge_iface_status_written);
+COVERAGE_DEFINE(bridge_iface_stats_written);
+COVERAGE_DEFINE(bridge_stats_checked);
 
 /* The one datapath type this switch runs (its userspace datapath).  The
  * empty type, which Open vSwitch's tools write by default, means it. */
@@ -53,7 +59,15 @@ struct iface {
     struct netdev *netdev;       /* NULL if it could not be opened. */
     int ofport;                  /* 1..OFPP_MAX-1, OFPP_LOCAL, or -1. */
     bool ofport_requested;       /* 'ofport' came from ofport_request. */
+    bool in_ofproto;             /* A port of the bridge's ofproto. */
     char *error;                 /* Why it is not (fully) set up, or NULL. */
+
+    /* Link state as last seen, to count resets (up -> down). */
+    bool carrier;
+    int64_t link_resets;
+    /* Counters as last written to "statistics". */
+    struct netdev_stats stats;
+    bool stats_written;
 
     /* Configuration last applied, to skip unchanged interfaces. */
     struct smap options;
@@ -79,6 +93,8 @@ struct bridge {
     /* The bridge's local port device, which exists whether or not the
      * database lists an interface with the bridge's name. */
     struct netdev *local_netdev;
+    struct ofproto *ofproto;     /* NULL if it could not be created. */
+    bool status_dirty;           /* datapath_id etc. need writing. */
 };
 
 static struct ovsdb_idl *idl;
@@ -93,6 +109,9 @@ static unsigned int reconfigured_seqno;
 /* The Open_vSwitch row's daemon-written columns need (re)writing. */
 static bool system_status_dirty = true;
 static uint64_t last_connectivity_seq;
+/* Interface statistics: how often (ms), and when next. */
+static unsigned int stats_update_interval = 5000;
+static long long int stats_next_update;
 /* Set while another ovs-vswitchd holds the lock (logged once). */
 static bool lock_contended;
 /* True while we own the configuration (connected, locked): only then do
@@ -124,6 +143,10 @@ bridge_omit_own_status_columns(void)
         &ovsrec_interface_col_link_state,
         &ovsrec_interface_col_statistics,
         &ovsrec_interface_col_status,
+        &ovsrec_interface_col_link_resets,
+        &ovsrec_interface_col_link_speed,
+        &ovsrec_bridge_col_datapath_id,
+        &ovsrec_bridge_col_datapath_version,
     };
     for (size_t i = 0; i < ARRAY_SIZE(written); i++) {
         ovsdb_idl_omit_alert(idl, written[i]);
@@ -209,6 +232,10 @@ iface_mark_dirty(struct iface *iface)
 static void
 bridge_release_ofport(struct bridge *br, struct iface *iface)
 {
+    if (iface->in_ofproto) {
+        ofproto_port_del(br->ofproto, iface->ofport);
+        iface->in_ofproto = false;
+    }
     ofport_numbers_release(&br->ofports, iface->ofport);
     iface->ofport = -1;
     iface->ofport_requested = false;
@@ -222,6 +249,18 @@ bridge_take_ofport(struct bridge *br, struct iface *iface, int ofport,
     iface->ofport = ofport;
     iface->ofport_requested = requested;
     iface_mark_dirty(iface);
+    if (br->ofproto && iface->netdev) {
+        int error = ofproto_port_add(br->ofproto, iface->netdev, ofport);
+        if (error) {
+            free(iface->error);
+            iface->error = xasprintf("could not add network device %s to "
+                                     "ofproto (%s)", iface->name,
+                                     ovs_strerror(error));
+            VLOG_WARN("%s", iface->error);
+        } else {
+            iface->in_ofproto = true;
+        }
+    }
 }
 
 static void bridge_number_iface(struct bridge *, struct iface *);
@@ -443,6 +482,73 @@ iface_destroy(struct iface *iface)
 
 /* Ports and bridges. */
 
+/* Gives NORMAL the port: its members and VLAN configuration. */
+static void
+port_configure_bundle(struct port *port)
+{
+    struct bridge *br = port->bridge;
+    const struct ovsrec_port *cfg = port->cfg;
+    if (!br->ofproto) {
+        return;
+    }
+
+    uint16_t *members = xmalloc((ovs_list_size(&port->ifaces) + 1)
+                                * sizeof *members);
+    size_t n = 0;
+    struct iface *iface;
+    LIST_FOR_EACH (iface, port_node, &port->ifaces) {
+        if (iface->in_ofproto || iface->ofport == OFPP_LOCAL) {
+            members[n++] = iface->ofport;
+        }
+    }
+    if (!n) {
+        ofproto_bundle_unregister(br->ofproto, port);
+        free(members);
+        return;
+    }
+
+    struct ofproto_bundle_settings s = {
+        .name = port->name,
+        .members = members,
+        .n_members = n,
+        .vlan = cfg->n_tag && cfg->tag[0] >= 0 && cfg->tag[0] <= 4095
+                ? cfg->tag[0] : -1,
+    };
+    /* The mode Open vSwitch infers: a tag makes an access port. */
+    const char *mode = cfg->vlan_mode;
+    if (!mode) {
+        s.vlan_mode = s.vlan >= 0 ? PORT_VLAN_ACCESS : PORT_VLAN_TRUNK;
+    } else if (!strcmp(mode, "access")) {
+        s.vlan_mode = PORT_VLAN_ACCESS;
+    } else if (!strcmp(mode, "native-tagged")) {
+        s.vlan_mode = PORT_VLAN_NATIVE_TAGGED;
+    } else if (!strcmp(mode, "native-untagged")) {
+        s.vlan_mode = PORT_VLAN_NATIVE_UNTAGGED;
+    } else {
+        s.vlan_mode = PORT_VLAN_TRUNK;
+    }
+    if (s.vlan_mode == PORT_VLAN_ACCESS && s.vlan < 0) {
+        s.vlan = 0;
+    }
+    if (s.vlan_mode != PORT_VLAN_ACCESS && s.vlan_mode != PORT_VLAN_TRUNK
+        && s.vlan < 0) {
+        s.vlan = 0;
+    }
+    unsigned long *trunks = NULL;
+    if (cfg->n_trunks) {
+        trunks = bitmap_allocate(4096);
+        for (size_t i = 0; i < cfg->n_trunks; i++) {
+            if (cfg->trunks[i] >= 0 && cfg->trunks[i] <= 4095) {
+                bitmap_set1(trunks, cfg->trunks[i]);
+            }
+        }
+    }
+    s.trunks = trunks;
+    ofproto_bundle_register(br->ofproto, port, &s);
+    bitmap_free(trunks);
+    free(members);
+}
+
 static struct port *
 port_create(struct bridge *br, const struct ovsrec_port *cfg)
 {
@@ -458,6 +564,9 @@ port_create(struct bridge *br, const struct ovsrec_port *cfg)
 static void
 port_destroy(struct port *port)
 {
+    if (port->bridge->ofproto) {
+        ofproto_bundle_unregister(port->bridge->ofproto, port);
+    }
     struct iface *iface;
     LIST_FOR_EACH_SAFE (iface, port_node, &port->ifaces) {
         iface_destroy(iface);
@@ -486,6 +595,24 @@ bridge_create(const struct ovsrec_bridge *cfg)
     } else {
         netdev_update_flags(br->local_netdev, 0, NETDEV_UP);
     }
+
+    error = ofproto_create(br->name, cfg->datapath_type, &br->ofproto);
+    if (error) {
+        VLOG_ERR("bridge %s: could not create the switch (%s)", br->name,
+                 ovs_strerror(error));
+        br->ofproto = NULL;
+    } else if (br->local_netdev) {
+        error = ofproto_port_add(br->ofproto, br->local_netdev, OFPP_LOCAL);
+        if (error) {
+            VLOG_WARN("bridge %s: could not add local port (%s)", br->name,
+                      ovs_strerror(error));
+        }
+    }
+    if (br->ofproto && cfg->fail_mode
+        && !strcmp(cfg->fail_mode, "secure")) {
+        ofproto_set_fail_mode(br->ofproto, OFPROTO_FAIL_SECURE);
+        ofproto_flush_flows(br->ofproto);
+    }
     VLOG_INFO("bridge %s: added", br->name);
     return br;
 }
@@ -497,6 +624,7 @@ bridge_destroy(struct bridge *br)
     HMAP_FOR_EACH_SAFE (port, name_node, &br->ports) {
         port_destroy(port);
     }
+    ofproto_destroy(br->ofproto);
     if (br->local_netdev) {
         netdev_close(br->local_netdev);
     }
@@ -507,6 +635,95 @@ bridge_destroy(struct bridge *br)
     free(br->datapath_type);
     free(br->name);
     free(br);
+}
+
+/* Settings. */
+
+/* Open_vSwitch other_config. */
+static void
+configure_global(const struct smap *oc)
+{
+    ofproto_set_threads(smap_get_uint(oc, "n-handler-threads", 0),
+                        smap_get_uint(oc, "n-revalidator-threads", 0));
+    ofproto_set_flow_limit(smap_get_uint(oc, "flow-limit", 0));
+    ofproto_set_max_idle(smap_get_uint(oc, "max-idle", 0));
+    stats_update_interval = MAX(smap_get_uint(oc, "stats-update-interval",
+                                              5000), 5000);
+}
+
+/* The bridge's Ethernet address: other_config:hwaddr if valid, else its
+ * local port's. */
+static struct eth_addr
+bridge_pick_hwaddr(struct bridge *br)
+{
+    struct eth_addr ea = { { 0 } };
+    const char *hwaddr = smap_get(&br->cfg->other_config, "hwaddr");
+    if (hwaddr && eth_addr_from_string(hwaddr, &ea)
+        && !eth_addr_is_multicast(ea) && !eth_addr_is_zero(ea)) {
+        if (br->local_netdev) {
+            struct eth_addr cur;
+            if (netdev_get_etheraddr(br->local_netdev, &cur)
+                || !eth_addr_equals(cur, ea)) {
+                netdev_set_etheraddr(br->local_netdev, ea);
+            }
+        }
+        return ea;
+    }
+    if (br->local_netdev) {
+        netdev_get_etheraddr(br->local_netdev, &ea);
+    }
+    return ea;
+}
+
+static void
+bridge_configure(struct bridge *br)
+{
+    if (!br->ofproto) {
+        return;
+    }
+    const struct smap *oc = &br->cfg->other_config;
+    ofproto_set_mac_table_config(br->ofproto,
+                                 smap_get_uint(oc, "mac-aging-time", 300),
+                                 smap_get_uint(oc, "mac-table-size", 2048));
+
+    uint64_t dpid = 0;
+    const char *dpid_s = smap_get(oc, "datapath-id");
+    if (dpid_s && strlen(dpid_s) == 16
+        && strspn(dpid_s, "0123456789abcdefABCDEF") == 16) {
+        dpid = strtoull(dpid_s, NULL, 16);
+    }
+    if (!dpid) {
+        struct eth_addr ea = bridge_pick_hwaddr(br);
+        for (int i = 0; i < ETH_ADDR_LEN; i++) {
+            dpid = (dpid << 8) | ea.ea[i];
+        }
+    } else {
+        bridge_pick_hwaddr(br);
+    }
+    if (dpid != ofproto_get_datapath_id(br->ofproto)) {
+        ofproto_set_datapath_id(br->ofproto, dpid);
+        br->status_dirty = true;
+    }
+}
+
+/* Bridge status: datapath_id and datapath_version. */
+static void
+bridge_write_status(struct bridge *br)
+{
+    const struct ovsrec_bridge *cfg = br->cfg;
+    if (!br->ofproto) {
+        return;
+    }
+    char dpid[17];
+    snprintf(dpid, sizeof dpid, "%016"PRIx64,
+             ofproto_get_datapath_id(br->ofproto));
+    if (!cfg->datapath_id || strcmp(cfg->datapath_id, dpid)) {
+        ovsrec_bridge_set_datapath_id(cfg, dpid);
+    }
+    const char *version = ofproto_datapath_version();
+    if (!cfg->datapath_version || strcmp(cfg->datapath_version, version)) {
+        ovsrec_bridge_set_datapath_version(cfg, version);
+    }
 }
 
 /* Reconciliation. */
@@ -651,6 +868,17 @@ bridge_reconfigure(const struct ovsrec_open_vswitch *ovs)
     shash_destroy(&want_bridges);
     shash_destroy(&want_ports);
     shash_destroy_free_data(&want_ifaces);
+
+    if (ovs) {
+        configure_global(&ovs->other_config);
+    }
+    HMAP_FOR_EACH (br, name_node, &all_bridges) {
+        bridge_configure(br);
+        struct port *port;
+        HMAP_FOR_EACH (port, name_node, &br->ports) {
+            port_configure_bundle(port);
+        }
+    }
 }
 
 /* Status reporting. */
@@ -712,9 +940,41 @@ iface_write_status(struct iface *iface)
     set_string(cfg, cfg->admin_state,
                have_flags ? (flags & NETDEV_UP ? "up" : "down") : NULL,
                ovsrec_interface_set_admin_state);
+    bool carrier = netdev && netdev_get_carrier(netdev);
+    if (iface->carrier && !carrier) {
+        iface->link_resets++;
+    }
+    iface->carrier = carrier;
     set_string(cfg, cfg->link_state,
-               netdev ? (netdev_get_carrier(netdev) ? "up" : "down") : NULL,
+               netdev ? (carrier ? "up" : "down") : NULL,
                ovsrec_interface_set_link_state);
+    set_optional_int(cfg, cfg->link_resets, cfg->n_link_resets,
+                     netdev != NULL, iface->link_resets,
+                     ovsrec_interface_set_link_resets);
+}
+
+/* Writes IFACE's counters if they moved since the last write. */
+static void
+iface_write_stats(struct iface *iface)
+{
+    struct netdev_stats st;
+    netdev_get_stats(iface->netdev, &st);
+    if (iface->stats_written && !memcmp(&st, &iface->stats, sizeof st)) {
+        return;
+    }
+    COVERAGE_INC(bridge_iface_stats_written);
+    iface->stats = st;
+    iface->stats_written = true;
+    static const char *keys[] = {
+        "rx_bytes", "rx_dropped", "rx_errors", "rx_packets",
+        "tx_bytes", "tx_dropped", "tx_errors", "tx_packets",
+    };
+    int64_t values[] = {
+        st.rx_bytes, st.rx_dropped, st.rx_errors, st.rx_packets,
+        st.tx_bytes, st.tx_dropped, st.tx_errors, st.tx_packets,
+    };
+    ovsrec_interface_set_statistics(iface->cfg, keys, values,
+                                    ARRAY_SIZE(keys));
 }
 
 static void
@@ -768,6 +1028,10 @@ bridge_collect_netdev_changes(void)
         struct iface *iface = iface_lookup(netdev_get_name(netdev));
         if (iface && iface->netdev == netdev) {
             iface_mark_dirty(iface);
+            struct bridge *br = iface->port->bridge;
+            if (br->ofproto && iface->ofport > 0) {
+                ofproto_port_changed(br->ofproto, iface->ofport);
+            }
         }
     }
 }
@@ -778,6 +1042,11 @@ bridge_mark_all_dirty(void)
     struct iface *iface;
     HMAP_FOR_EACH (iface, name_node, &all_ifaces) {
         iface_mark_dirty(iface);
+        iface->stats_written = false;
+    }
+    struct bridge *br;
+    HMAP_FOR_EACH (br, name_node, &all_bridges) {
+        br->status_dirty = true;
     }
     system_status_dirty = true;
 }
@@ -844,8 +1113,32 @@ bridge_run(void)
                 iface->dirty = false;
                 iface_write_status(iface);
             }
+            struct bridge *br;
+            HMAP_FOR_EACH (br, name_node, &all_bridges) {
+                if (br->status_dirty) {
+                    br->status_dirty = false;
+                    bridge_write_status(br);
+                }
+            }
+            if (time_msec() >= stats_next_update) {
+                stats_next_update = time_msec() + stats_update_interval;
+                HMAP_FOR_EACH (iface, name_node, &all_ifaces) {
+                    if (iface->netdev) {
+                        COVERAGE_INC(bridge_stats_checked);
+                        iface_write_stats(iface);
+                    }
+                }
+            }
         }
     }
+
+    struct bridge *br;
+    HMAP_FOR_EACH (br, name_node, &all_bridges) {
+        if (br->ofproto) {
+            ofproto_run(br->ofproto);
+        }
+    }
+    ofproto_run_global();
 
     if (ovsdb_idl_loop_commit_and_wait(&idl_loop) < 0) {
         /* The transaction failed (a row we wrote went away, or the
@@ -862,5 +1155,15 @@ bridge_wait(void)
      * ovsdb_idl_loop_commit_and_wait(). */
     if (configuring) {
         seq_wait(connectivity_seq_get(), last_connectivity_seq);
+        if (!hmap_is_empty(&all_ifaces)) {
+            poll_timer_wait_until(stats_next_update);
+        }
     }
+    struct bridge *br;
+    HMAP_FOR_EACH (br, name_node, &all_bridges) {
+        if (br->ofproto) {
+            ofproto_wait(br->ofproto);
+        }
+    }
+    ofproto_wait_global();
 }
