@@ -204,11 +204,7 @@ handle_batch(struct udpif *udpif, struct dpif_upcall *dus, size_t n)
     size_t n_ops = 0;
 
     COVERAGE_INC(upcall_batch);
-    bool may_install = atomic_load(&udpif->n_flows)
-                       < atomic_load(&flow_limit);
-    if (!may_install) {
-        COVERAGE_INC(upcall_flow_limit_hit);
-    }
+    unsigned int limit = atomic_load(&flow_limit);
 
     ovs_rwlock_rdlock(&xlate_rwlock);
     for (size_t i = 0; i < n; i++) {
@@ -222,7 +218,18 @@ handle_batch(struct udpif *udpif, struct dpif_upcall *dus, size_t n)
         const struct nlattr *actions = u->xout.odp_actions.data;
         size_t actions_len = u->xout.odp_actions.size;
 
-        u->install = du->type == DPIF_UC_MISS && may_install;
+        /* Each install counts at once, so concurrent handlers and a big
+         * batch stay within the limit; the revalidators set the count
+         * back to the datapath's after each dump. */
+        u->install = false;
+        if (du->type == DPIF_UC_MISS) {
+            if (atomic_fetch_add(&udpif->n_flows, 1) < limit) {
+                u->install = true;
+            } else {
+                atomic_fetch_sub(&udpif->n_flows, 1);
+                COVERAGE_INC(upcall_flow_limit_hit);
+            }
+        }
         if (u->install) {
             COVERAGE_INC(upcall_miss);
             flow_apply_mask(&u->masked_key, du->key, &u->xout.wc);
@@ -262,6 +269,8 @@ handle_batch(struct udpif *udpif, struct dpif_upcall *dus, size_t n)
             ukey_get(udpif, &u->masked_key, &u->xout.wc, now);
             COVERAGE_INC(upcall_flow_installed);
             installed = true;
+        } else if (u->install) {
+            atomic_fetch_sub(&udpif->n_flows, 1);
         }
         /* A push may have moved a packet off its ring slot. */
         dp_packet_uninit((struct dp_packet *) &dus[i].packet);
