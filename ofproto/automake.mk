@@ -5,6 +5,8 @@ ofproto_libofproto_a_SOURCES = \
 	ofproto/mac-learning.c \
 	ofproto/mac-learning.h \
 	ofproto/ofpact.c \
+	ofproto/ofport-numbers.c \
+	ofproto/ofport-numbers.h \
 	ofproto/ofpact.h \
 	ofproto/ofproto.c \
 	ofproto/ofproto.h \

@@ -108,8 +108,22 @@ format_ipv6(struct ds *s, const char *name, const struct in6_addr *v,
     inet_ntop(AF_INET6, v, buf, sizeof buf);
     ds_put_format(s, "%s=%s", name, buf);
     if (!is_all_ones(m, sizeof *m)) {
-        inet_ntop(AF_INET6, m, buf, sizeof buf);
-        ds_put_format(s, "/%s", buf);
+        /* A prefix prints as /N, any other mask as an address. */
+        int prefix = 0;
+        while (prefix < 128
+               && m->s6_addr[prefix / 8] & (0x80 >> (prefix % 8))) {
+            prefix++;
+        }
+        bool is_prefix = true;
+        for (int i = prefix; i < 128; i++) {
+            is_prefix &= !(m->s6_addr[i / 8] & (0x80 >> (i % 8)));
+        }
+        if (is_prefix) {
+            ds_put_format(s, "/%d", prefix);
+        } else {
+            inet_ntop(AF_INET6, m, buf, sizeof buf);
+            ds_put_format(s, "/%s", buf);
+        }
     }
     ds_put_char(s, ',');
 }
