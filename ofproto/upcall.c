@@ -100,6 +100,8 @@ struct udpif {
     struct hmap ukeys;
 
     struct ovs_list waiters;        /* struct udpif_waiter (main thread). */
+    uint64_t dump_done_seen;        /* dump_done_seq as of the last
+                                     * udpif_run() (main thread). */
 };
 
 void
@@ -655,6 +657,10 @@ udpif_destroy(struct udpif *udpif)
 void
 udpif_run(struct udpif *udpif)
 {
+    /* Read before the count, so that a dump that ends after the count was
+     * taken still wakes the main loop: re-reading the seq in udpif_wait()
+     * could miss it, and then nothing would ask for another dump. */
+    udpif->dump_done_seen = seq_read(udpif->dump_done_seq);
     uint64_t n_dumps = atomic_load(&udpif->n_dumps);
     struct udpif_waiter *w;
     LIST_FOR_EACH_SAFE (w, node, &udpif->waiters) {
@@ -674,7 +680,7 @@ void
 udpif_wait(struct udpif *udpif)
 {
     if (!ovs_list_is_empty(&udpif->waiters)) {
-        seq_wait(udpif->dump_done_seq, seq_read(udpif->dump_done_seq));
+        seq_wait(udpif->dump_done_seq, udpif->dump_done_seen);
         if (atomic_load(&udpif->n_dumps)
             >= CONTAINER_OF(ovs_list_front(&udpif->waiters),
                             struct udpif_waiter, node)->target) {

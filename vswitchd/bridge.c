@@ -39,6 +39,15 @@ COVERAGE_DEFINE(bridge_reconfigure);
 COVERAGE_DEFINE(bridge_iface_status_written);
 COVERAGE_DEFINE(bridge_iface_stats_written);
 COVERAGE_DEFINE(bridge_stats_checked);
+/* Reconciliations with the database: the full one (first configuration,
+ * lock regained, new connection) compares every object; the incremental one
+ * follows the IDL's tracked changes. */
+COVERAGE_DEFINE(bridge_reconfigure_full);
+COVERAGE_DEFINE(bridge_reconfigure_incremental);
+/* Objects a reconciliation or status pass did work for: an idle switch
+ * adds nothing to these, whatever its size. */
+COVERAGE_DEFINE(bridge_port_visited);
+COVERAGE_DEFINE(bridge_iface_visited);
 
 /* The one datapath type this switch runs (its userspace datapath).  The
  * empty type, which Open vSwitch's tools write by default, means it. */
@@ -49,6 +58,9 @@ struct iface {
     struct ovs_list port_node;   /* In port->ifaces. */
     struct ovs_list dirty_node;  /* In dirty_ifaces while 'dirty'. */
     bool dirty;                  /* Reported status may be stale. */
+    struct ovs_list failed_node; /* In failed_ifaces while 'netdev' is
+                                  * NULL, to be retried on the next
+                                  * database change. */
 
     struct port *port;
     char *name;
@@ -81,6 +93,9 @@ struct port {
     char *name;
     const struct ovsrec_port *cfg;
     struct ovs_list ifaces;      /* struct iface's port_node. */
+    struct ovs_list changed_node; /* In changed_ports while 'changed'. */
+    bool changed;                /* NORMAL's view of it needs updating. */
+    unsigned int seen;           /* Pass that last found it in the row. */
 };
 
 struct bridge {
@@ -103,6 +118,12 @@ static struct ovsdb_idl_loop idl_loop;
 static struct hmap all_bridges = HMAP_INITIALIZER(&all_bridges);
 static struct hmap all_ifaces = HMAP_INITIALIZER(&all_ifaces);
 static struct ovs_list dirty_ifaces = OVS_LIST_INITIALIZER(&dirty_ifaces);
+static struct ovs_list failed_ifaces = OVS_LIST_INITIALIZER(&failed_ifaces);
+static struct ovs_list changed_ports = OVS_LIST_INITIALIZER(&changed_ports);
+
+/* The next reconciliation must compare everything (the tracked changes do
+ * not describe the difference from what we hold). */
+static bool need_full_reconfigure = true;
 
 /* Replica seqno that the bridges were last reconciled with. */
 static unsigned int reconfigured_seqno;
@@ -153,12 +174,44 @@ bridge_omit_own_status_columns(void)
     }
 }
 
+/* Columns whose changes the incremental reconciliation follows.  Only
+ * tracked columns put a modified row on the IDL's change lists, so the
+ * columns we write ourselves never show up there. */
+static void
+bridge_track_config_columns(void)
+{
+    static const struct ovsdb_idl_column *const config[] = {
+        &ovsrec_open_vswitch_col_bridges,
+        &ovsrec_open_vswitch_col_other_config,
+        &ovsrec_bridge_col_name,
+        &ovsrec_bridge_col_ports,
+        &ovsrec_bridge_col_datapath_type,
+        &ovsrec_bridge_col_other_config,
+        &ovsrec_bridge_col_fail_mode,
+        &ovsrec_port_col_name,
+        &ovsrec_port_col_interfaces,
+        &ovsrec_port_col_tag,
+        &ovsrec_port_col_trunks,
+        &ovsrec_port_col_vlan_mode,
+        &ovsrec_interface_col_name,
+        &ovsrec_interface_col_type,
+        &ovsrec_interface_col_options,
+        &ovsrec_interface_col_mtu_request,
+        &ovsrec_interface_col_mac,
+        &ovsrec_interface_col_ofport_request,
+    };
+    for (size_t i = 0; i < ARRAY_SIZE(config); i++) {
+        ovsdb_idl_track_add_column(idl, config[i]);
+    }
+}
+
 void
 bridge_init(const char *remote)
 {
     idl = ovsdb_idl_create(remote, &ovsrec_idl_class, true, true);
     ovsdb_idl_set_lock(idl, "ovs_vswitchd");
     bridge_omit_own_status_columns();
+    bridge_track_config_columns();
     idl_loop = (struct ovsdb_idl_loop) OVSDB_IDL_LOOP_INITIALIZER(idl);
 }
 
@@ -218,6 +271,16 @@ iface_lookup(const char *name)
     return NULL;
 }
 
+/* Queues PORT for port_configure_bundle() at the end of the pass. */
+static void
+port_mark_changed(struct port *port)
+{
+    if (!port->changed) {
+        port->changed = true;
+        ovs_list_push_back(&changed_ports, &port->changed_node);
+    }
+}
+
 static void
 iface_mark_dirty(struct iface *iface)
 {
@@ -239,6 +302,7 @@ bridge_release_ofport(struct bridge *br, struct iface *iface)
     ofport_numbers_release(&br->ofports, iface->ofport);
     iface->ofport = -1;
     iface->ofport_requested = false;
+    port_mark_changed(iface->port);
 }
 
 static void
@@ -249,6 +313,7 @@ bridge_take_ofport(struct bridge *br, struct iface *iface, int ofport,
     iface->ofport = ofport;
     iface->ofport_requested = requested;
     iface_mark_dirty(iface);
+    port_mark_changed(iface->port);
     if (br->ofproto && iface->netdev) {
         int error = ofproto_port_add(br->ofproto, iface->netdev, ofport);
         if (error) {
@@ -360,6 +425,7 @@ iface_apply_config(struct iface *iface)
     if (!iface->netdev) {
         return;
     }
+    COVERAGE_INC(bridge_iface_visited);
     bool options_changed = !smap_equals(&iface->options, &cfg->options);
     bool mtu_changed = mtu_request != iface->mtu_request;
     bool mac_changed = !(mac ? iface->mac && !strcmp(mac, iface->mac)
@@ -422,7 +488,10 @@ iface_create(struct port *port, const struct ovsrec_interface *cfg)
     smap_init(&iface->options);
     hmap_insert(&all_ifaces, &iface->name_node, hash_string(iface->name, 0));
     ovs_list_push_back(&port->ifaces, &iface->port_node);
+    ovs_list_push_back(&failed_ifaces, &iface->failed_node);
     iface_mark_dirty(iface);
+    port_mark_changed(port);
+    COVERAGE_INC(bridge_iface_visited);
 
     const char *dp_type = br->cfg->datapath_type;
     if (dp_type[0] && strcmp(dp_type, DATAPATH_TYPE)) {
@@ -443,6 +512,7 @@ iface_create(struct port *port, const struct ovsrec_interface *cfg)
                                          ovs_strerror(error)));
         return;
     }
+    ovs_list_remove(&iface->failed_node);
     netdev_update_flags(iface->netdev, 0, NETDEV_UP);
     /* Force the first application of the configuration. */
     iface->mtu_request = -1;
@@ -463,9 +533,13 @@ iface_destroy(struct iface *iface)
         VLOG_INFO("bridge %s: deleted interface %s on port %d",
                   br->name, iface->name, iface->ofport);
     }
+    COVERAGE_INC(bridge_iface_visited);
     bridge_release_ofport(br, iface);
     if (iface->dirty) {
         ovs_list_remove(&iface->dirty_node);
+    }
+    if (!iface->netdev) {
+        ovs_list_remove(&iface->failed_node);
     }
     hmap_remove(&all_ifaces, &iface->name_node);
     ovs_list_remove(&iface->port_node);
@@ -491,6 +565,7 @@ port_configure_bundle(struct port *port)
     if (!br->ofproto) {
         return;
     }
+    COVERAGE_INC(bridge_port_visited);
 
     uint16_t *members = xmalloc((ovs_list_size(&port->ifaces) + 1)
                                 * sizeof *members);
@@ -558,18 +633,24 @@ port_create(struct bridge *br, const struct ovsrec_port *cfg)
     port->cfg = cfg;
     ovs_list_init(&port->ifaces);
     hmap_insert(&br->ports, &port->name_node, hash_string(port->name, 0));
+    port_mark_changed(port);
+    COVERAGE_INC(bridge_port_visited);
     return port;
 }
 
 static void
 port_destroy(struct port *port)
 {
+    COVERAGE_INC(bridge_port_visited);
     if (port->bridge->ofproto) {
         ofproto_bundle_unregister(port->bridge->ofproto, port);
     }
     struct iface *iface;
     LIST_FOR_EACH_SAFE (iface, port_node, &port->ifaces) {
         iface_destroy(iface);
+    }
+    if (port->changed) {
+        ovs_list_remove(&port->changed_node);
     }
     hmap_remove(&port->bridge->ports, &port->name_node);
     free(port->name);
@@ -781,14 +862,28 @@ collect_wanted(const struct ovsrec_open_vswitch *ovs, struct shash *bridges,
     }
 }
 
+/* Gives NORMAL the ports that changed in this pass. */
 static void
-bridge_reconfigure(const struct ovsrec_open_vswitch *ovs)
+bridge_configure_changed_ports(void)
+{
+    struct port *port;
+    LIST_FOR_EACH_POP (port, changed_node, &changed_ports) {
+        port->changed = false;
+        port_configure_bundle(port);
+    }
+}
+
+/* The full reconciliation: compares every bridge, port and interface with
+ * the database by name.  Used when the tracked changes cannot be trusted to
+ * describe the difference (see bridge_run()). */
+static void
+bridge_reconfigure_full(const struct ovsrec_open_vswitch *ovs)
 {
     struct shash want_bridges = SHASH_INITIALIZER(&want_bridges);
     struct shash want_ports = SHASH_INITIALIZER(&want_ports);
     struct shash want_ifaces = SHASH_INITIALIZER(&want_ifaces);
 
-    COVERAGE_INC(bridge_reconfigure);
+    COVERAGE_INC(bridge_reconfigure_full);
     if (ovs) {
         collect_wanted(ovs, &want_bridges, &want_ports, &want_ifaces);
     }
@@ -801,6 +896,7 @@ bridge_reconfigure(const struct ovsrec_open_vswitch *ovs)
     HMAP_FOR_EACH_SAFE (iface, name_node, &all_ifaces) {
         const struct iface_placement *p
             = shash_find_data(&want_ifaces, iface->name);
+        COVERAGE_INC(bridge_iface_visited);
         if (!p || !iface->netdev
             || strcmp(p->br_cfg->name, iface->port->bridge->name)
             || strcmp(p->port_cfg->name, iface->port->name)
@@ -822,6 +918,8 @@ bridge_reconfigure(const struct ovsrec_open_vswitch *ovs)
             free(key);
             if (!port->cfg) {
                 port_destroy(port);
+            } else {
+                port_mark_changed(port);
             }
         }
     }
@@ -874,11 +972,316 @@ bridge_reconfigure(const struct ovsrec_open_vswitch *ovs)
     }
     HMAP_FOR_EACH (br, name_node, &all_bridges) {
         bridge_configure(br);
-        struct port *port;
-        HMAP_FOR_EACH (port, name_node, &br->ports) {
-            port_configure_bundle(port);
+    }
+    bridge_configure_changed_ports();
+}
+
+/* An interface that the current pass will create, in name order. */
+struct iface_to_create {
+    struct port *port;
+    const struct ovsrec_interface *cfg;
+};
+
+static void
+iface_plan_create(struct shash *to_create, struct port *port,
+                  const struct ovsrec_interface *cfg)
+{
+    if (shash_find(to_create, cfg->name)) {
+        static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(1, 5);
+        VLOG_WARN_RL(&rl, "interface %s is listed by two ports; ignoring "
+                     "the one in port %s", cfg->name, port->name);
+        return;
+    }
+    struct iface_to_create *c = xmalloc(sizeof *c);
+    *c = (struct iface_to_create) { port, cfg };
+    shash_add(to_create, cfg->name, c);
+}
+
+/* Brings PORT's interfaces in line with its row: removes those no longer
+ * listed, plans the new ones.  Costs the port's interfaces only. */
+static void
+port_sync_ifaces(struct port *port, struct shash *to_create)
+{
+    const struct ovsrec_port *cfg = port->cfg;
+    struct iface *iface;
+    LIST_FOR_EACH_SAFE (iface, port_node, &port->ifaces) {
+        bool listed = false;
+        for (size_t i = 0; i < cfg->n_interfaces && !listed; i++) {
+            listed = cfg->interfaces[i] == iface->cfg;
+        }
+        if (!listed) {
+            iface_destroy(iface);
         }
     }
+    for (size_t i = 0; i < cfg->n_interfaces; i++) {
+        const struct ovsrec_interface *iface_cfg = cfg->interfaces[i];
+        struct iface *have = iface_lookup(iface_cfg->name);
+        if (!have || have->port != port) {
+            /* If another port holds it, that port may let it go later in
+             * this pass: creation waits for the end. */
+            iface_plan_create(to_create, port, iface_cfg);
+        }
+    }
+    port_mark_changed(port);
+}
+
+/* Brings BR's ports in line with its "ports" column after the column
+ * changed, in two steps so that a port that moves between two bridges in
+ * one transaction leaves the first before it joins the second.  The column
+ * is scanned for membership (a hash lookup per reference, no per-port
+ * work); only new ports are built.  Ports whose rows were deleted are gone
+ * already (the caller removes them first), so the sweep for the others
+ * runs only when the counts show that a port left without its row being
+ * deleted (it moved to another bridge). */
+static void
+bridge_sync_ports_remove(struct bridge *br)
+{
+    static unsigned int pass;
+    const struct ovsrec_bridge *cfg = br->cfg;
+
+    pass++;
+    size_t n_found = 0;
+    for (size_t i = 0; i < cfg->n_ports; i++) {
+        struct port *port = port_lookup(br, cfg->ports[i]->name);
+        if (port && port->seen != pass) {
+            port->seen = pass;
+            n_found++;
+        }
+    }
+    if (n_found != hmap_count(&br->ports)) {
+        struct port *port;
+        HMAP_FOR_EACH_SAFE (port, name_node, &br->ports) {
+            if (port->seen != pass) {
+                port_destroy(port);
+            }
+        }
+    }
+}
+
+static void
+bridge_sync_ports_add(struct bridge *br, struct shash *to_create)
+{
+    const struct ovsrec_bridge *cfg = br->cfg;
+    for (size_t i = 0; i < cfg->n_ports; i++) {
+        const struct ovsrec_port *port_cfg = cfg->ports[i];
+        struct port *port = port_lookup(br, port_cfg->name);
+        if (!port) {
+            port = port_create(br, port_cfg);
+            port_sync_ifaces(port, to_create);
+        } else if (port->cfg != port_cfg) {
+            /* A new row under an old name: take the row's interfaces. */
+            port->cfg = port_cfg;
+            port_sync_ifaces(port, to_create);
+        }
+    }
+}
+
+/* Finds the port whose row is CFG, in whichever bridge holds it. */
+static struct port *
+port_lookup_by_cfg(const struct ovsrec_port *cfg)
+{
+    struct bridge *br;
+    HMAP_FOR_EACH (br, name_node, &all_bridges) {
+        struct port *port = port_lookup(br, cfg->name);
+        if (port && port->cfg == cfg) {
+            return port;
+        }
+    }
+    return NULL;
+}
+
+static struct iface *
+iface_lookup_by_cfg(const struct ovsrec_interface *cfg)
+{
+    struct iface *iface = iface_lookup(cfg->name);
+    return iface && iface->cfg == cfg ? iface : NULL;
+}
+
+/* Whether the tracked changes include one that the incremental pass does
+ * not handle: a renamed row (the schema makes names immutable, but a
+ * replica may still show it) or a bridge's datapath type. */
+static bool
+tracked_changes_need_full_pass(void)
+{
+    const struct ovsrec_bridge *br_cfg;
+    OVSREC_BRIDGE_FOR_EACH_TRACKED (br_cfg, idl) {
+        if (!ovsrec_bridge_is_new(br_cfg) && !ovsrec_bridge_is_deleted(br_cfg)
+            && (ovsrec_bridge_is_updated(br_cfg, OVSREC_BRIDGE_COL_NAME)
+                || ovsrec_bridge_is_updated(br_cfg,
+                                            OVSREC_BRIDGE_COL_DATAPATH_TYPE))) {
+            return true;
+        }
+    }
+    const struct ovsrec_port *port_cfg;
+    OVSREC_PORT_FOR_EACH_TRACKED (port_cfg, idl) {
+        if (!ovsrec_port_is_new(port_cfg) && !ovsrec_port_is_deleted(port_cfg)
+            && ovsrec_port_is_updated(port_cfg, OVSREC_PORT_COL_NAME)) {
+            return true;
+        }
+    }
+    const struct ovsrec_interface *iface_cfg;
+    OVSREC_INTERFACE_FOR_EACH_TRACKED (iface_cfg, idl) {
+        if (!ovsrec_interface_is_new(iface_cfg)
+            && !ovsrec_interface_is_deleted(iface_cfg)
+            && ovsrec_interface_is_updated(iface_cfg,
+                                           OVSREC_INTERFACE_COL_NAME)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* The incremental reconciliation: visits the rows the IDL tracked as
+ * inserted, deleted or changed in a configuration column since the last
+ * pass, and the objects they belong to, never the whole configuration.
+ * Adding one port to a bridge of 5,000 builds that port; the bridge's
+ * "ports" column is only scanned for membership. */
+static void
+bridge_reconfigure_incremental(const struct ovsrec_open_vswitch *ovs)
+{
+    struct shash to_create = SHASH_INITIALIZER(&to_create);
+
+    COVERAGE_INC(bridge_reconfigure_incremental);
+
+    /* Deleted rows first, so that names they free can be taken again. */
+    const struct ovsrec_interface *iface_cfg;
+    OVSREC_INTERFACE_FOR_EACH_TRACKED (iface_cfg, idl) {
+        if (ovsrec_interface_is_deleted(iface_cfg)) {
+            struct iface *iface = iface_lookup_by_cfg(iface_cfg);
+            if (iface) {
+                port_mark_changed(iface->port);
+                iface_destroy(iface);
+            }
+        }
+    }
+    const struct ovsrec_port *port_cfg;
+    OVSREC_PORT_FOR_EACH_TRACKED (port_cfg, idl) {
+        if (ovsrec_port_is_deleted(port_cfg)) {
+            struct port *port = port_lookup_by_cfg(port_cfg);
+            if (port) {
+                port_destroy(port);
+            }
+        }
+    }
+
+    /* The set of bridges (a handful: compared in full). */
+    bool bridges_changed = ovsrec_open_vswitch_is_updated(
+        ovs, OVSREC_OPEN_VSWITCH_COL_BRIDGES);
+    const struct ovsrec_bridge *br_cfg;
+    OVSREC_BRIDGE_FOR_EACH_TRACKED (br_cfg, idl) {
+        bridges_changed |= ovsrec_bridge_is_new(br_cfg)
+                           || ovsrec_bridge_is_deleted(br_cfg);
+    }
+    if (bridges_changed) {
+        struct bridge *br;
+        HMAP_FOR_EACH_SAFE (br, name_node, &all_bridges) {
+            bool listed = false;
+            for (size_t i = 0; i < ovs->n_bridges && !listed; i++) {
+                listed = ovs->bridges[i] == br->cfg;
+            }
+            if (!listed) {
+                bridge_destroy(br);
+            }
+        }
+        for (size_t i = 0; i < ovs->n_bridges; i++) {
+            if (!bridge_lookup(ovs->bridges[i]->name)) {
+                br = bridge_create(ovs->bridges[i]);
+                bridge_sync_ports_add(br, &to_create);
+            }
+        }
+    }
+
+    /* Bridges whose list of ports changed: every removal, then every
+     * addition. */
+    for (int step = 0; step < 2; step++) {
+        OVSREC_BRIDGE_FOR_EACH_TRACKED (br_cfg, idl) {
+            if (!ovsrec_bridge_is_deleted(br_cfg)
+                && ovsrec_bridge_is_updated(br_cfg,
+                                            OVSREC_BRIDGE_COL_PORTS)) {
+                struct bridge *br = bridge_lookup(br_cfg->name);
+                if (br && br->cfg == br_cfg) {
+                    if (step == 0) {
+                        bridge_sync_ports_remove(br);
+                    } else {
+                        bridge_sync_ports_add(br, &to_create);
+                    }
+                }
+            }
+        }
+    }
+
+    /* Ports changed in place: their interfaces or VLAN settings. */
+    OVSREC_PORT_FOR_EACH_TRACKED (port_cfg, idl) {
+        if (!ovsrec_port_is_deleted(port_cfg)
+            && !ovsrec_port_is_new(port_cfg)) {
+            struct port *port = port_lookup_by_cfg(port_cfg);
+            if (port) {
+                if (ovsrec_port_is_updated(port_cfg,
+                                           OVSREC_PORT_COL_INTERFACES)) {
+                    port_sync_ifaces(port, &to_create);
+                }
+                port_mark_changed(port);
+            }
+        }
+    }
+
+    /* Interfaces changed in place.  A new type needs a new device. */
+    OVSREC_INTERFACE_FOR_EACH_TRACKED (iface_cfg, idl) {
+        if (ovsrec_interface_is_deleted(iface_cfg)
+            || ovsrec_interface_is_new(iface_cfg)) {
+            continue;
+        }
+        struct iface *iface = iface_lookup_by_cfg(iface_cfg);
+        if (!iface) {
+            continue;
+        } else if (strcmp(iface->type, iface_cfg->type)) {
+            struct port *port = iface->port;
+            iface_destroy(iface);
+            iface_plan_create(&to_create, port, iface_cfg);
+        } else if (iface->netdev) {
+            iface_apply_config(iface);
+            bridge_number_iface(iface->port->bridge, iface);
+        }
+    }
+
+    /* Interfaces whose device could not be opened are tried again: the
+     * device may have appeared since. */
+    struct ovs_list retry = OVS_LIST_INITIALIZER(&retry);
+    ovs_list_splice(&retry, failed_ifaces.next, &failed_ifaces);
+    struct iface *iface;
+    LIST_FOR_EACH_SAFE (iface, failed_node, &retry) {
+        struct port *port = iface->port;
+        const struct ovsrec_interface *cfg = iface->cfg;
+        iface_destroy(iface);
+        iface_plan_create(&to_create, port, cfg);
+    }
+
+    /* New interfaces in name order, so that interfaces added together are
+     * numbered predictably (p1 before p2). */
+    const struct shash_node **sorted = shash_sort(&to_create);
+    for (size_t i = 0; i < shash_count(&to_create); i++) {
+        const struct iface_to_create *c = sorted[i]->data;
+        struct iface *have = iface_lookup(c->cfg->name);
+        if (!have) {
+            iface_create(c->port, c->cfg);
+        } else if (have->port != c->port) {
+            static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(1, 5);
+            VLOG_WARN_RL(&rl, "interface %s is in port %s of bridge %s and "
+                         "in port %s of bridge %s; ignoring the second",
+                         c->cfg->name, have->port->name,
+                         have->port->bridge->name, c->port->name,
+                         c->port->bridge->name);
+        }
+    }
+    free(sorted);
+    shash_destroy_free_data(&to_create);
+
+    configure_global(&ovs->other_config);
+    struct bridge *br;
+    HMAP_FOR_EACH (br, name_node, &all_bridges) {
+        bridge_configure(br);
+    }
+    bridge_configure_changed_ports();
 }
 
 /* Status reporting. */
@@ -1066,6 +1469,7 @@ bridge_check_lock(void)
                 bridge_destroy(br);
             }
             reconfigured_seqno = 0;
+            need_full_reconfigure = true;
         }
         return false;
     }
@@ -1091,6 +1495,8 @@ bridge_run(void)
     bool monitoring = ovsdb_idl_is_monitoring(idl);
     if (monitoring && !was_monitoring) {
         bridge_mark_all_dirty();
+        /* The replica may have been rebuilt (new rows for old ones). */
+        need_full_reconfigure = true;
     }
     was_monitoring = monitoring;
 
@@ -1102,9 +1508,19 @@ bridge_run(void)
 
         if (seqno != reconfigured_seqno) {
             reconfigured_seqno = seqno;
-            bridge_reconfigure(ovs);
+            COVERAGE_INC(bridge_reconfigure);
+            if (need_full_reconfigure || !ovs
+                || ovsrec_open_vswitch_is_new(ovs)
+                || tracked_changes_need_full_pass()) {
+                need_full_reconfigure = false;
+                bridge_reconfigure_full(ovs);
+            } else {
+                bridge_reconfigure_incremental(ovs);
+            }
         }
         bridge_collect_netdev_changes();
+        /* Deleted rows are freed here: nothing of ours points at them. */
+        ovsdb_idl_track_clear(idl);
 
         if (txn && ovs) {
             write_system_status(ovs);
