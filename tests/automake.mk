@@ -308,6 +308,7 @@ TESTSUITE_AT = \
 	tests/stream-ssl.at \
 	tests/vswitchd.at \
 	tests/switching.at \
+	tests/switching-system.at \
 	tests/datapath.at \
 	tests/datapath-parse.at \
 	tests/bench.at
