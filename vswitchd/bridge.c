@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <net/if.h>
+#include <stdio.h>
 
 #include "connectivity.h"
 #include "coverage.h"
@@ -1307,6 +1309,30 @@ set_string(const struct ovsrec_interface *cfg, const char *have,
     }
 }
 
+/* IFACE's link speed in bit/s, or 0 if unknown.  Only system devices have
+ * one; the kernel gives it in sysfs (in Mbit/s; an error or -1 while the
+ * link is down or the driver does not know). */
+static int64_t
+iface_link_speed(const struct iface *iface)
+{
+    if (!iface->netdev || strcmp(netdev_get_type(iface->netdev), "system")
+        || strchr(iface->name, '/') || iface->name[0] == '.') {
+        return 0;
+    }
+    char path[64 + IFNAMSIZ];
+    snprintf(path, sizeof path, "/sys/class/net/%s/speed", iface->name);
+    FILE *file = fopen(path, "r");
+    if (!file) {
+        return 0;
+    }
+    long long int mbps;
+    if (fscanf(file, "%lld", &mbps) != 1 || mbps <= 0) {
+        mbps = 0;
+    }
+    fclose(file);
+    return mbps * 1000000;
+}
+
 /* Writes IFACE's state into its row, only the columns whose value differs
  * (the IDL sends nothing for an empty transaction). */
 static void
@@ -1354,6 +1380,9 @@ iface_write_status(struct iface *iface)
     set_optional_int(cfg, cfg->link_resets, cfg->n_link_resets,
                      netdev != NULL, iface->link_resets,
                      ovsrec_interface_set_link_resets);
+    int64_t speed = carrier ? iface_link_speed(iface) : 0;
+    set_optional_int(cfg, cfg->link_speed, cfg->n_link_speed, speed > 0,
+                     speed, ovsrec_interface_set_link_speed);
 }
 
 /* Writes IFACE's counters if they moved since the last write. */
