@@ -20,6 +20,9 @@ bench_udp_blast_SOURCES = bench/udp-blast.c
 bench_udp_blast_LDADD = $(OVS_LIBS)
 EXTRA_DIST += bench/datapath.sh
 
+# Switching: ours against Open vSwitch 3.1 (forwarding, idle cost).
+EXTRA_DIST += bench/switching.sh
+
 # Classifier: ClassBench replay (bench/classbench.sh runs it, and builds
 # the same harness against Open vSwitch's classifier for comparison).
 noinst_PROGRAMS += bench/classbench
