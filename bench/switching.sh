@@ -12,12 +12,24 @@
 #       namespace: 64-byte UDP frames delivered per second (udp-blast
 #       for SECS seconds, counted by the receiver's kernel), and TCP
 #       throughput (one connection, MB/s).  Needs root.
+#   (b) flow setup: one host sends 64-byte frames as fast as it can, each
+#       a new flow (bench/eth-blast: a new source MAC and UDP port pair
+#       each; with NORMAL a megaflow matches the MACs, so each frame needs
+#       an upcall and a megaflow of its own), to a second host: frames
+#       delivered per second (each one set up by a handler) and the share
+#       of the frames sent that were delivered rather than dropped.
+#   (c) fairness: the same flood from a first host, while a third host
+#       sends one new flow every 10 ms to a fourth: the share of the third
+#       host's frames delivered.
 #   (d) idle cost: N dummy ports (5,000) on br0, then SECS2 seconds (20)
 #       of nothing: CPU of the main thread and of the whole process (% of
 #       one core), RSS (kB) and descriptors held.
-#   (b) flow setup and (c) fairness need flows that examine the L4 ports,
-#       i.e. an OpenFlow tool for our switch; they are not measured here
-#       yet (see docs/ofproto.md).
+#
+# (b) and (c) vary the source MAC rather than only the port pair: NORMAL's
+# megaflows ignore L4 ports (as Open vSwitch's do), so only a flow table
+# matching them would make port pairs new flows, and our switch has no
+# OpenFlow tool yet.  The MAC table is made large enough on both sides that
+# the receivers' addresses are never evicted.
 #
 # Each line reads "FIGURE: ours X theirs Y ratio R", R being how many
 # times better ours is (ours/theirs for rates, theirs/ours for costs), or
@@ -121,39 +133,62 @@ line() {
         printf "%s: ours %s theirs %s ratio %.2f\n", f, o, t, r }'
 }
 
+# hosts N NAME: namespaces for the switch (SW) and N hosts (HOST[1..N],
+# 10.9.1.I on eth0, cabled by veth to switch port vI), then NAME's daemons
+# in SW with br0 over v1..vN, every host's MAC learned; sets MAC[1..N].
+hosts() {
+    local n=$1 name=$2 i
+    SW=ovsng-ssw-$id
+    ip netns add $SW
+    namespaces=$SW
+    ip netns exec $SW sysctl -qw net.ipv6.conf.all.disable_ipv6=1 net.ipv6.conf.default.disable_ipv6=1 || true
+    HOST=() MAC=()
+    for ((i = 1; i <= n; i++)); do
+        HOST[$i]=ovsng-sh$i-$id
+        ip netns add ${HOST[$i]}
+        namespaces="$namespaces ${HOST[$i]}"
+        # No IPv6: its neighbour discovery would add frames the receivers
+        # count.
+        ip netns exec ${HOST[$i]} sysctl -qw net.ipv6.conf.all.disable_ipv6=1 net.ipv6.conf.default.disable_ipv6=1 || true
+        ip -n $SW link add v$i type veth peer name eth0 netns ${HOST[$i]}
+        ip -n ${HOST[$i]} addr add 10.9.1.$i/24 dev eth0
+        # The userspace datapaths neither segment nor complete checksums.
+        ip netns exec ${HOST[$i]} ethtool -K eth0 tx off tso off gso off gro off >/dev/null 2>&1 || true
+        ip netns exec $SW ethtool -K v$i tx off gro off >/dev/null 2>&1 || true
+        ip -n ${HOST[$i]} link set eth0 up
+        ip -n ${HOST[$i]} link set lo up
+        ip -n $SW link set v$i up
+        MAC[$i]=$(ip netns exec ${HOST[$i]} cat /sys/class/net/eth0/address)
+    done
+    start "$name" $SW
+    local args=(add-br br0 -- set Bridge br0 datapath_type=netdev
+                other_config:mac-table-size=4000000)
+    for ((i = 1; i <= n; i++)); do args+=(-- add-port br0 v$i); done
+    vsctl "${args[@]}"
+    for ((i = 2; i <= n; i++)); do
+        for _ in $(seq 30); do
+            ip netns exec ${HOST[1]} ping -c 1 -W 1 10.9.1.$i >/dev/null 2>&1 && break
+        done
+    done
+}
+
+unhosts() {
+    stop
+    for ns in $namespaces; do ip netns del $ns; done
+    namespaces=""
+}
+
+rx_packets() { ip netns exec $1 cat /sys/class/net/eth0/statistics/rx_packets; }
+
 # (a) Forwarding through br0 between two namespaces.
 forward_once() {
-    local name=$1 sw=ovsng-fsw-$id a=ovsng-fa-$id b=ovsng-fb-$id
-    ip netns add $sw
-    namespaces="$sw $a $b"
-    ip netns add $a
-    ip netns add $b
-    local pair
-    for pair in "$a va 10.9.1.1" "$b vb 10.9.1.2"; do
-        set -- $pair
-        ip -n $sw link add $2 type veth peer name eth0 netns $1
-        ip -n $1 addr add $3/24 dev eth0
-        # The userspace datapaths neither segment nor complete checksums.
-        ip netns exec $1 ethtool -K eth0 tx off tso off gso off gro off >/dev/null 2>&1 || true
-        ip netns exec $sw ethtool -K $2 tx off gro off >/dev/null 2>&1 || true
-        ip -n $1 link set eth0 up
-        ip -n $1 link set lo up
-        ip -n $sw link set $2 up
-    done
-    start "$name" $sw
-    vsctl add-br br0 -- set Bridge br0 datapath_type=netdev \
-        -- add-port br0 va -- add-port br0 vb
-    # Both MACs learned (and the ports up) before measuring.
-    for _ in $(seq 50); do
-        ip netns exec $a ping -c 1 -W 1 10.9.1.2 >/dev/null 2>&1 && break
-    done
-    ip netns exec $b ping -c 1 -W 1 10.9.1.1 >/dev/null 2>&1 || true
-
+    hosts 2 "$1"
+    local a=${HOST[1]} b=${HOST[2]}
     local rx0 rx1 sent
-    rx0=$(ip netns exec $b cat /sys/class/net/eth0/statistics/rx_packets)
+    rx0=$(rx_packets $b)
     sent=$(ip netns exec $a "$build/bench/udp-blast" 10.9.1.2 9 $secs)
     sleep 0.5
-    rx1=$(ip netns exec $b cat /sys/class/net/eth0/statistics/rx_packets)
+    rx1=$(rx_packets $b)
     UDP_PPS=$(( (rx1 - rx0) / secs ))
     UDP_OFFERED=$(( sent / secs ))
 
@@ -170,18 +205,50 @@ forward_once() {
     wait $server || true
     # Both directions carried tcp_bytes.
     TCP_MBPS=$(awk -v b=$tcp_bytes -v ms=$((t1 - t0)) 'BEGIN { printf "%.1f", 2 * b / 1e6 / (ms / 1000) }')
+    unhosts
+}
 
-    stop
-    for ns in $namespaces; do ip netns del $ns; done
-    namespaces=""
+# (b) New flows from one port.
+setup_once() {
+    hosts 2 "$1"
+    local rx0 rx1 sent
+    rx0=$(rx_packets ${HOST[2]})
+    sent=$(ip netns exec ${HOST[1]} "$build/bench/eth-blast" eth0 ${MAC[2]} $secs)
+    sleep 0.5
+    rx1=$(rx_packets ${HOST[2]})
+    SETUP_RATE=$(( (rx1 - rx0) / secs ))
+    SETUP_SHARE=$(awk -v d=$((rx1 - rx0)) -v s=$sent 'BEGIN { printf "%.1f", s ? 100 * d / s : 0 }')
+    unhosts
+}
+
+# (c) A flooding port and a quiet one.
+fairness_once() {
+    hosts 4 "$1"
+    local rx0 rx1 quiet flood
+    rx0=$(rx_packets ${HOST[4]})
+    ip netns exec ${HOST[1]} "$build/bench/eth-blast" eth0 ${MAC[2]} $secs > "$work/flood.out" &
+    flood=$!
+    quiet=$(ip netns exec ${HOST[3]} "$build/bench/eth-blast" eth0 ${MAC[4]} $secs 10000)
+    wait $flood || true
+    sleep 0.5
+    rx1=$(rx_packets ${HOST[4]})
+    FAIR_SHARE=$(awk -v d=$((rx1 - rx0)) -v s=$quiet 'BEGIN { printf "%.1f", s ? 100 * d / s : 0 }')
+    unhosts
+}
+
+with_namespaces() {
+    if ! ip netns add ovsng-probe-$id 2>/dev/null; then
+        return 1
+    fi
+    ip netns del ovsng-probe-$id
 }
 
 forwarding() {
-    if ! ip netns add ovsng-probe-$id 2>/dev/null; then
-        echo "(a) forwarding: skipped (network namespaces need root)"
+    if ! with_namespaces; then
+        echo "(a) 64-byte UDP delivered, pps: skipped (network namespaces need root)"
+        echo "(a) TCP, one connection both ways, MB/s: skipped"
         return
     fi
-    ip netns del ovsng-probe-$id
     local o_pps o_off o_tcp t_pps= t_off= t_tcp=
     forward_once ours
     o_pps=$UDP_PPS o_off=$UDP_OFFERED o_tcp=$TCP_MBPS
@@ -191,6 +258,38 @@ forwarding() {
     fi
     line "(a) 64-byte UDP delivered, pps (offered: ours $o_off theirs ${t_off:--})" "$o_pps" "$t_pps" rate
     line "(a) TCP, one connection both ways, MB/s" "$o_tcp" "$t_tcp" rate
+}
+
+flow_setup() {
+    if ! with_namespaces; then
+        echo "(b) new flows delivered per second, one port: skipped (network namespaces need root)"
+        echo "(b) share of new-flow frames delivered, %: skipped"
+        return
+    fi
+    local o_rate o_share t_rate= t_share=
+    setup_once ours
+    o_rate=$SETUP_RATE o_share=$SETUP_SHARE
+    if [ $have_theirs = yes ]; then
+        setup_once theirs
+        t_rate=$SETUP_RATE t_share=$SETUP_SHARE
+    fi
+    line "(b) new flows delivered per second, one port" "$o_rate" "$t_rate" rate
+    line "(b) share of new-flow frames delivered, %" "$o_share" "$t_share" rate
+}
+
+fairness() {
+    if ! with_namespaces; then
+        echo "(c) quiet port's new flows delivered while another floods, %: skipped (network namespaces need root)"
+        return
+    fi
+    local o_share t_share=
+    fairness_once ours
+    o_share=$FAIR_SHARE
+    if [ $have_theirs = yes ]; then
+        fairness_once theirs
+        t_share=$FAIR_SHARE
+    fi
+    line "(c) quiet port's new flows delivered while another floods, %" "$o_share" "$t_share" rate
 }
 
 # /proc/PID/stat fields 14 and 15 (utime, stime) in clock ticks.
@@ -233,4 +332,6 @@ idle() {
 }
 
 forwarding
+flow_setup
+fairness
 idle

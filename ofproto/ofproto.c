@@ -525,8 +525,8 @@ ofproto_dump_rules(struct ofproto *ofproto, struct ofproto_rule_info **infosp,
             info->n_packets = atomic_load(&rule->n_packets);
             info->n_bytes = atomic_load(&rule->n_bytes);
             info->n_ofpacts = a->n;
-            info->ofpacts = xmemdup(a->ofpacts,
-                                    MAX(a->n, 1) * sizeof *a->ofpacts);
+            info->ofpacts = a->n ? xmemdup(a->ofpacts,
+                                           a->n * sizeof *a->ofpacts) : NULL;
         }
     }
     qsort(infos, n, sizeof *infos, compare_rule_infos);

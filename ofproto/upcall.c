@@ -365,11 +365,15 @@ revalidate_flow(struct udpif *udpif, const struct dpif_flow *f,
             COVERAGE_INC(revalidate_mask_deleted);
             result = DELETE;
         } else if (xout.odp_actions.size != f->actions_len
-                   || memcmp(xout.odp_actions.data, f->actions,
-                             f->actions_len)) {
+                   || (f->actions_len
+                       && memcmp(xout.odp_actions.data, f->actions,
+                                 f->actions_len))) {
+            /* (A drop flow has no actions, and maybe no buffer.) */
             COVERAGE_INC(revalidate_modified);
-            ofpbuf_put(new_actions, xout.odp_actions.data,
-                       xout.odp_actions.size);
+            if (xout.odp_actions.size) {
+                ofpbuf_put(new_actions, xout.odp_actions.data,
+                           xout.odp_actions.size);
+            }
             result = MODIFY;
         }
     }
