@@ -529,7 +529,9 @@ ofproto_dump_rules(struct ofproto *ofproto, struct ofproto_rule_info **infosp,
                                            a->n * sizeof *a->ofpacts) : NULL;
         }
     }
-    qsort(infos, n, sizeof *infos, compare_rule_infos);
+    if (n) {
+        qsort(infos, n, sizeof *infos, compare_rule_infos);
+    }
     *infosp = infos;
     *np = n;
 }
