@@ -40,6 +40,7 @@ static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(1, 5);
 #define MAX_PORTS 65536             /* Port numbers 0..MAX_PORTS-1. */
 #define UPCALL_RING_SLOTS 256       /* Per port. */
 #define RERANK_EVERY 1024           /* rx wake-ups between subtable ranks. */
+#define WAKE_EVENT UINT32_MAX       /* epoll tag of an rx thread's wake_fd. */
 
 struct dp_netdev;
 
@@ -50,6 +51,10 @@ struct dp_netdev_port {
     struct netdev *netdev;
     struct netdev_rxq *rxq;             /* NULL if the netdev moves none. */
     struct dpif_channel *channel;       /* Upcalls from this port. */
+    /* The rx thread that polls 'rxq' (index in dp->rx_threads), or -1.
+     * Written with the mutex while no rx thread can see the port (before
+     * the port table publishes it, or with the threads stopped). */
+    int rx_thread;
     _Atomic uint64_t n_hit, n_missed, n_malformed;
 };
 
@@ -88,8 +93,7 @@ struct dp_rx_thread {
     int epoll_fd;
     int wake_fd;                        /* eventfd: "exit now". */
     atomic_bool exit;
-    size_t n_ports;
-    struct dp_netdev_port **ports;      /* Fixed for the thread's life. */
+    size_t n_ports;                     /* Ports it polls.  With the mutex. */
     struct emc_cache *emc;
     uint64_t seen_deletions;
 };
@@ -520,9 +524,18 @@ rx_thread_main(void *t_)
 
         dp_epoch_enter();
         for (int i = 0; i < n; i++) {
-            struct dp_netdev_port *port = events[i].data.ptr;
-            if (!port) {
-                continue;       /* wake_fd: 'exit' is checked above. */
+            uint32_t port_no = events[i].data.u32;
+            if (port_no == WAKE_EVENT) {
+                continue;       /* 'exit' is checked above. */
+            }
+            /* Events carry port numbers, not pointers: an event fetched
+             * before its port was deleted may be read after the port is
+             * freed (the grace period cannot cover epoll_wait()).  The
+             * number may name a newer port by then; only this thread's
+             * own ports are read, so no rxq has two readers. */
+            struct dp_netdev_port *port = port_lookup(dp, port_no);
+            if (!port || port->rx_thread != (int) t->id) {
+                continue;
             }
             struct dp_packet_batch batch;
             int error = netdev_rxq_recv(port->rxq, &batch);
@@ -568,7 +581,6 @@ rx_threads_stop(struct dp_netdev *dp)
         xpthread_join(t->thread, NULL);
         close(t->epoll_fd);
         close(t->wake_fd);
-        free(t->ports);
         free(t);
     }
     free(dp->rx_threads);
@@ -576,10 +588,66 @@ rx_threads_stop(struct dp_netdev *dp)
 }
 
 static int
-epoll_add(int epoll_fd, int fd, void *ptr)
+epoll_add(int epoll_fd, int fd, uint32_t port_no)
 {
-    struct epoll_event ev = { .events = EPOLLIN, .data.ptr = ptr };
+    struct epoll_event ev = { .events = EPOLLIN, .data.u32 = port_no };
     return epoll_ctl(epoll_fd, EPOLL_CTL_ADD, fd, &ev) < 0 ? errno : 0;
+}
+
+/* Has rx thread T poll PORT.  With the mutex, before the port table
+ * publishes PORT or with the threads stopped. */
+static void
+rx_thread_poll_port(struct dp_netdev *dp, struct dp_rx_thread *t,
+                    struct dp_netdev_port *port)
+{
+    int error = epoll_add(t->epoll_fd, netdev_rxq_fd(port->rxq),
+                          port->port_no);
+    if (error) {
+        VLOG_WARN("%s: cannot poll port %s (%s)", dp->name,
+                  netdev_get_name(port->netdev), ovs_strerror(error));
+        port->rx_thread = -1;
+        return;
+    }
+    port->rx_thread = t->id;
+    t->n_ports++;
+}
+
+/* A port added while the rx threads run goes to the one with the fewest
+ * ports, without stopping any: restarting every thread and re-polling
+ * every port made adding N ports cost O(N^2) system calls.  With the
+ * mutex, before the port table publishes PORT. */
+static void
+rx_threads_add_port(struct dp_netdev *dp, struct dp_netdev_port *port)
+{
+    port->rx_thread = -1;
+    if (!dp->rx_threads || !port->rxq) {
+        return;
+    }
+    struct dp_rx_thread *least = dp->rx_threads[0];
+    for (unsigned int i = 1; i < dp->n_rx_threads; i++) {
+        if (dp->rx_threads[i]->n_ports < least->n_ports) {
+            least = dp->rx_threads[i];
+        }
+    }
+    rx_thread_poll_port(dp, least, port);
+}
+
+/* Stops polling PORT.  Its thread may still hold an event for it, which
+ * it resolves by number (see rx_thread_main()).  With the mutex. */
+static void
+rx_threads_remove_port(struct dp_netdev *dp, struct dp_netdev_port *port)
+{
+    if (dp->rx_threads && port->rx_thread >= 0) {
+        struct dp_rx_thread *t = dp->rx_threads[port->rx_thread];
+        if (epoll_ctl(t->epoll_fd, EPOLL_CTL_DEL, netdev_rxq_fd(port->rxq),
+                      NULL) < 0) {
+            VLOG_WARN("%s: cannot stop polling port %s (%s)", dp->name,
+                      netdev_get_name(port->netdev), ovs_strerror(errno));
+        }
+        t->n_ports--;
+    }
+    /* 'rx_thread' stays: rx threads may read it until the grace period
+     * that precedes the port's freeing. */
 }
 
 /* Starts dp->n_rx_threads threads over the ports that receive, assigned
@@ -602,8 +670,7 @@ rx_threads_start(struct dp_netdev *dp)
             ovs_fatal(errno, "%s: could not create rx thread descriptors",
                       dp->name);
         }
-        epoll_add(t->epoll_fd, t->wake_fd, NULL);
-        t->ports = xcalloc(table->n ? table->n : 1, sizeof *t->ports);
+        epoll_add(t->epoll_fd, t->wake_fd, WAKE_EVENT);
         t->seen_deletions = atomic_load(&dp->n_deletions);
         dp->rx_threads[i] = t;
     }
@@ -611,17 +678,9 @@ rx_threads_start(struct dp_netdev *dp)
     for (uint32_t p = 0; p < table->n; p++) {
         struct dp_netdev_port *port = table->ports[p];
         if (port && port->rxq) {
-            struct dp_rx_thread *t = dp->rx_threads[next++
-                                                    % dp->n_rx_threads];
-            int error = epoll_add(t->epoll_fd, netdev_rxq_fd(port->rxq),
-                                  port);
-            if (error) {
-                VLOG_WARN("%s: cannot poll port %s (%s)", dp->name,
-                          netdev_get_name(port->netdev),
-                          ovs_strerror(error));
-                continue;
-            }
-            t->ports[t->n_ports++] = port;
+            rx_thread_poll_port(dp, dp->rx_threads[next++
+                                                   % dp->n_rx_threads],
+                                port);
         }
     }
     for (unsigned int i = 0; i < dp->n_rx_threads; i++) {
@@ -662,6 +721,11 @@ dp_create(const char *name, int *errorp)
     hmap_init(&dp->flows);
     dp->n_rx_threads = 1;
     dp->channels = dpif_channel_set_create();
+
+    /* The rx threads run from the start; ports join them as they come. */
+    ovs_mutex_lock(&dp->mutex);
+    rx_threads_start(dp);
+    ovs_mutex_unlock(&dp->mutex);
 
     /* Port 0: the local port, an internal device named after us. */
     struct netdev *netdev;
@@ -941,9 +1005,8 @@ do_port_add(struct dp_netdev *dp, struct netdev *netdev, uint32_t port_no,
     pn->port = port;
     hmap_insert(&dp->ports_by_name, &pn->node, hash_string(name, 0));
 
-    rx_threads_stop(dp);
+    rx_threads_add_port(dp, port);
     port_table_set(dp, port_no, port);
-    rx_threads_start(dp);
     return 0;
 }
 
@@ -967,7 +1030,7 @@ dpif_netdev_port_add(struct dpif *dpif, struct netdev *netdev,
 static void
 do_port_del(struct dp_netdev *dp, struct dp_netdev_port *port)
 {
-    rx_threads_stop(dp);
+    rx_threads_remove_port(dp, port);
     port_table_set(dp, port->port_no, NULL);
     const char *name = netdev_get_name(port->netdev);
     struct port_name_node *pn;
@@ -979,7 +1042,6 @@ do_port_del(struct dp_netdev *dp, struct dp_netdev_port *port)
             break;
         }
     }
-    rx_threads_start(dp);
 
     /* Executors in other threads may still hold the port: wait for them
      * before the netdev goes.  Readers never wait for our mutex. */

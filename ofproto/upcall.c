@@ -85,6 +85,11 @@ struct udpif {
 
     /* Revalidation, set by the leader between barriers. */
     struct dpif_flow_dump *dump;
+    /* Whether this round ends the threads.  The leader decides before the
+     * barrier and every revalidator reads the decision after it: each
+     * reading 'exit' for itself could split them, leaving some at the
+     * next barrier waiting for ones that left. */
+    bool revalidators_exit;
     uint64_t dump_seq_value;        /* Current dump's number. */
     bool need_revalidate;           /* Tables changed since last dump. */
     atomic_bool purge;
@@ -499,7 +504,8 @@ revalidator_main(void *r_)
                 poll_block();
                 ovsrcu_quiesce_end();
             }
-            if (!atomic_load(&udpif->exit)) {
+            udpif->revalidators_exit = atomic_load(&udpif->exit);
+            if (!udpif->revalidators_exit) {
                 COVERAGE_INC(revalidate_dump);
                 udpif->dump_start = time_msec();
                 udpif->dump_seq_value++;
@@ -512,7 +518,7 @@ revalidator_main(void *r_)
         }
 
         barrier_wait(udpif);
-        if (atomic_load(&udpif->exit)) {
+        if (udpif->revalidators_exit) {
             break;
         }
         revalidate(r);
