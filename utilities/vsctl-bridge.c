@@ -88,6 +88,34 @@ vsctl_cache_invalidate(struct vsctl_context *ctx)
 }
 
 void
+vsctl_cache_note_write(struct vsctl_context *ctx,
+                       const struct ovsdb_idl_table_class *tc,
+                       const struct ovsdb_idl_column *column)
+{
+    /* What vsctl_cache_populate() and its helpers read. */
+    static const struct {
+        const char *table;
+        const char *column;
+    } inputs[] = {
+        { "Open_vSwitch", "bridges" },
+        { "Bridge", "name" },
+        { "Bridge", "ports" },
+        { "Port", "name" },
+        { "Port", "interfaces" },
+        { "Port", "tag" },
+        { "Port", "fake_bridge" },
+        { "Interface", "name" },
+    };
+    for (size_t i = 0; i < ARRAY_SIZE(inputs); i++) {
+        if (!strcmp(tc->name, inputs[i].table)
+            && !strcmp(column->name, inputs[i].column)) {
+            vsctl_cache_invalidate(ctx);
+            return;
+        }
+    }
+}
+
+void
 vsctl_context_done(struct vsctl_context *ctx)
 {
     vsctl_cache_invalidate(ctx);
@@ -541,9 +569,9 @@ cmd_add_br(struct vsctl_context *ctx)
 
         vsctl_add_ref(parent->br_cfg, "ports", port);
 
-        struct vsctl_bridge *br = add_bridge_to_cache(ctx, NULL, br_name,
-                                                      parent, vlan);
-        add_iface_to_cache(ctx, add_port_to_cache(ctx, br, port), iface);
+        /* Ports of the parent already on this VLAN now belong to the new
+         * bridge: the cache is rebuilt rather than patched. */
+        vsctl_cache_invalidate(ctx);
     }
 }
 

@@ -1159,6 +1159,7 @@ cmd_get(struct vsctl_context *ctx)
 
 /* set, add, remove, clear. */
 
+/* Writes one "column[:key]=value" of ROW, then tells the cache. */
 static void
 set_column(struct vsctl_context *ctx, const struct ovsdb_idl_table_class *tc,
            const struct ovsdb_idl_row *row, const char *arg)
@@ -1203,6 +1204,7 @@ set_column(struct vsctl_context *ctx, const struct ovsdb_idl_table_class *tc,
     }
     free(key);
     free(value);
+    vsctl_cache_note_write(ctx, tc, column);
 }
 
 /* The row that "set", "add", "remove" and "clear" change: table argv[1],
@@ -1228,7 +1230,6 @@ cmd_set(struct vsctl_context *ctx)
     for (int i = 3; i < ctx->argc; i++) {
         set_column(ctx, tc, row, ctx->argv[i]);
     }
-    vsctl_cache_invalidate(ctx);
 }
 
 static const struct ovsdb_idl_column *
@@ -1290,7 +1291,7 @@ cmd_add(struct vsctl_context *ctx)
     } else {
         ovsdb_datum_destroy(&add, &type);
     }
-    vsctl_cache_invalidate(ctx);
+    vsctl_cache_note_write(ctx, tc, column);
 }
 
 static void
@@ -1360,7 +1361,7 @@ cmd_remove(struct vsctl_context *ctx)
     if (gone.n) {
         ovsdb_idl_txn_write_partial_remove(row, column, &gone);
     }
-    vsctl_cache_invalidate(ctx);
+    vsctl_cache_note_write(ctx, tc, column);
 }
 
 static void
@@ -1382,8 +1383,8 @@ cmd_clear(struct vsctl_context *ctx)
         struct ovsdb_datum d;
         ovsdb_datum_init_empty(&d);
         ovsdb_idl_txn_write(row, column, &d);
+        vsctl_cache_note_write(ctx, tc, column);
     }
-    vsctl_cache_invalidate(ctx);
 }
 
 /* create, destroy. */

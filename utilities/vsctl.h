@@ -295,6 +295,14 @@ void vsctl_cache_populate(struct vsctl_context *);
 /* Drops the cache (after a generic command changed the database under
  * it). */
 void vsctl_cache_invalidate(struct vsctl_context *);
+/* Drops the cache if COLUMN of table TC, which a generic command just
+ * wrote, is one the cache is built from (bridge, port and interface names
+ * and membership, VLAN tags, fake bridges).  Other writes leave it valid:
+ * one call of "add-port ... -- set Interface ... type=..." for every port
+ * of a large bridge must not rebuild the cache once per command. */
+void vsctl_cache_note_write(struct vsctl_context *,
+                            const struct ovsdb_idl_table_class *tc,
+                            const struct ovsdb_idl_column *column);
 struct vsctl_bridge *vsctl_find_bridge(struct vsctl_context *,
                                        const char *name, bool must_exist);
 struct vsctl_bridge *vsctl_find_real_bridge(struct vsctl_context *,
