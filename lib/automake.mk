@@ -191,6 +191,8 @@ lib_libovs_a_SOURCES += \
 lib_libovs_a_SOURCES += \
 	lib/match.c \
 	lib/match.h \
+	lib/nx-match.c \
+	lib/nx-match.h \
 	lib/ofp-fields.c \
 	lib/ofp-fields.h \
 	lib/ofp-fields-text.c \

@@ -232,6 +232,17 @@ format_be16_masked(struct ds *s, const char *name, ovs_be16 value,
     }
 }
 
+/* ICMP (and IGMP) type and code live in the low byte of tp_src and tp_dst
+ * and cannot be masked, so any mask means "exact", printed in decimal. */
+static void
+format_icmp_field(struct ds *s, const char *name, ovs_be16 value,
+                  ovs_be16 mask)
+{
+    if (mask) {
+        ds_put_format(s, "%s=%u,", name, ntohs(value) & 0xff);
+    }
+}
+
 static void
 format_uint32_masked(struct ds *s, const char *name, uint32_t value,
                      uint32_t mask)
@@ -423,7 +434,8 @@ match_format(const struct match *match,
         format_ipv6_netmask(s, "ipv6_src", &f->ipv6_src, &wc->masks.ipv6_src);
         format_ipv6_netmask(s, "ipv6_dst", &f->ipv6_dst, &wc->masks.ipv6_dst);
         if (wc->masks.ipv6_label) {
-            if (wc->masks.ipv6_label == OVS_BE32_MAX) {
+            if ((wc->masks.ipv6_label | htonl(~IPV6_LABEL_MASK))
+                == OVS_BE32_MAX) {
                 ds_put_format(s, "ipv6_label=0x%05"PRIx32",",
                               ntohl(f->ipv6_label));
             } else {
@@ -475,16 +487,16 @@ match_format(const struct match *match,
     }
 
     if (f->dl_type == htons(ETH_TYPE_IP) && f->nw_proto == IPPROTO_ICMP) {
-        format_be16_masked(s, "icmp_type", f->tp_src, wc->masks.tp_src);
-        format_be16_masked(s, "icmp_code", f->tp_dst, wc->masks.tp_dst);
+        format_icmp_field(s, "icmp_type", f->tp_src, wc->masks.tp_src);
+        format_icmp_field(s, "icmp_code", f->tp_dst, wc->masks.tp_dst);
     } else if (f->dl_type == htons(ETH_TYPE_IP)
                && f->nw_proto == IPPROTO_IGMP) {
-        format_be16_masked(s, "igmp_type", f->tp_src, wc->masks.tp_src);
-        format_be16_masked(s, "igmp_code", f->tp_dst, wc->masks.tp_dst);
+        format_icmp_field(s, "igmp_type", f->tp_src, wc->masks.tp_src);
+        format_icmp_field(s, "igmp_code", f->tp_dst, wc->masks.tp_dst);
     } else if (f->dl_type == htons(ETH_TYPE_IPV6)
                && f->nw_proto == IPPROTO_ICMPV6) {
-        format_be16_masked(s, "icmp_type", f->tp_src, wc->masks.tp_src);
-        format_be16_masked(s, "icmp_code", f->tp_dst, wc->masks.tp_dst);
+        format_icmp_field(s, "icmp_type", f->tp_src, wc->masks.tp_src);
+        format_icmp_field(s, "icmp_code", f->tp_dst, wc->masks.tp_dst);
         format_ipv6_netmask(s, "nd_target", &f->nd_target,
                             &wc->masks.nd_target);
         format_eth_masked(s, "nd_sll", f->arp_sha, wc->masks.arp_sha);

@@ -594,7 +594,12 @@ set_flow_value__(const struct mf_field *f, const union mf_value *value,
         flow->tp_dst = value->be16;
         break;
     case MFF_TCP_FLAGS:
-        flow->tcp_flags = value->be16 & htons(TCP_FLAGS_MASK);
+        /* A mask keeps all 16 bits: an exact match is 0xffff and a
+         * 12-bit mask stays a mask, so each re-encodes as it came (3.1
+         * writes NXM_NX_TCP_FLAGS(...) and NXM_NX_TCP_FLAGS_W(.../0fff)
+         * respectively). */
+        flow->tcp_flags = (is_mask ? value->be16
+                           : value->be16 & htons(TCP_FLAGS_MASK));
         break;
     case MFF_ICMPV4_TYPE:
     case MFF_ICMPV6_TYPE:
@@ -697,6 +702,9 @@ mf_set(const struct mf_field *f, const union mf_value *value,
     union mf_value exact, v, m;
     if (!mask) {
         mf_value_set_all_ones(f, &exact);
+        if (f->id == MFF_TCP_FLAGS) {
+            exact.be16 = OVS_BE16_MAX;      /* See set_flow_value__(). */
+        }
         mask = &exact;
     }
 

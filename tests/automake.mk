@@ -246,6 +246,13 @@ tests_unit_test_ofport_numbers_SOURCES = \
 tests_unit_test_ofport_numbers_CFLAGS = $(UNIT_TEST_FLAGS)
 tests_unit_test_ofport_numbers_LDADD = $(UNIT_TEST_LIBS)
 
+# Unit suites: the OpenFlow codec (expected values are Open vSwitch 3.1's).
+UNIT_TESTS += \
+	tests/unit/test-nx-match
+tests_unit_test_nx_match_SOURCES = tests/unit/test-nx-match.c
+tests_unit_test_nx_match_CFLAGS = $(UNIT_TEST_FLAGS)
+tests_unit_test_nx_match_LDADD = $(UNIT_TEST_LIBS)
+
 # Unit suites: the userspace datapath.
 UNIT_TESTS += \
 	tests/unit/test-dpcls \
