@@ -883,6 +883,7 @@ new_part(struct ovs_list *replies, struct ofpbuf *prev)
     enum ofpraw raw;
     ovs_assert(!ofpraw_decode_partial(&raw, oh, ntohs(oh->length)));
     ofpmp_set_more(prev->header, true);
+    ofpmsg_update_length(prev);
     struct ofpbuf *next = ofpraw_alloc_xid(raw, oh->version, oh->xid, 1000);
     ovs_list_push_back(replies, &next->list_node);
     return next;
@@ -904,7 +905,10 @@ ofpmp_reserve(struct ovs_list *replies, size_t len)
 void *
 ofpmp_append(struct ovs_list *replies, size_t len)
 {
-    return ofpbuf_put_zeros(ofpmp_reserve(replies, len), len);
+    struct ofpbuf *msg = ofpmp_reserve(replies, len);
+    void *p = ofpbuf_put_zeros(msg, len);
+    ofpmsg_update_length(msg);
+    return p;
 }
 
 void

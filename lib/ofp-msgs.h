@@ -352,7 +352,10 @@ uint16_t ofpmp_flags(const struct ofp_header *);
 bool ofpmp_more(const struct ofp_header *);
 void ofpmp_set_more(struct ofp_header *, bool more);
 
-/* Multipart replies as a list of ofpbufs (linked by list_node). */
+/* Multipart replies as a list of ofpbufs (linked by list_node).  Every
+ * part's length field stays current through ofpmp_append() and
+ * ofpmp_postappend(); a caller that writes into a part some other way
+ * (after ofpmp_reserve()) calls ofpmp_postappend() when done. */
 void ofpmp_init(struct ovs_list *, const struct ofp_header *request);
 /* Makes room for LEN bytes in the last part, starting a new part (and
  * setting "more" on the previous one) if it would go past 64 kB.  Returns

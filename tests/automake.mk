@@ -248,7 +248,19 @@ tests_unit_test_ofport_numbers_LDADD = $(UNIT_TEST_LIBS)
 
 # Unit suites: the OpenFlow codec (expected values are Open vSwitch 3.1's).
 UNIT_TESTS += \
-	tests/unit/test-nx-match
+	tests/unit/test-nx-match \
+	tests/unit/test-ofp-msgs \
+	tests/unit/test-ofp-fields \
+	tests/unit/test-ofp-port
+tests_unit_test_ofp_fields_SOURCES = tests/unit/test-ofp-fields.c
+tests_unit_test_ofp_fields_CFLAGS = $(UNIT_TEST_FLAGS)
+tests_unit_test_ofp_fields_LDADD = $(UNIT_TEST_LIBS)
+tests_unit_test_ofp_port_SOURCES = tests/unit/test-ofp-port.c
+tests_unit_test_ofp_port_CFLAGS = $(UNIT_TEST_FLAGS)
+tests_unit_test_ofp_port_LDADD = $(UNIT_TEST_LIBS)
+tests_unit_test_ofp_msgs_SOURCES = tests/unit/test-ofp-msgs.c
+tests_unit_test_ofp_msgs_CFLAGS = $(UNIT_TEST_FLAGS)
+tests_unit_test_ofp_msgs_LDADD = $(UNIT_TEST_LIBS)
 tests_unit_test_nx_match_SOURCES = tests/unit/test-nx-match.c
 tests_unit_test_nx_match_CFLAGS = $(UNIT_TEST_FLAGS)
 tests_unit_test_nx_match_LDADD = $(UNIT_TEST_LIBS)
