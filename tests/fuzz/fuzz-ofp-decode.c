@@ -1,0 +1,219 @@
+/* libFuzzer target: the OpenFlow decoders.
+ *
+ * The first input byte picks what the rest is:
+ *   0  an OpenFlow message: header decoding, and error and hello decoding
+ *      when the header says so, must be safe on anything; a header that
+ *      decodes must fit inside the message;
+ *   1  an NXM match (the second byte: bit 0, with a cookie; bits 1-3,
+ *      how many trailing bytes are padding rather than match): what
+ *      decodes strictly must re-encode to bytes that decode to the same
+ *      match and re-encode to the same bytes; loose decoding and printing
+ *      the TLVs must be safe on anything;
+ *   2  an OXM match with its ofp11_match_header, in the version the
+ *      second byte names (1.2 to 1.5), with the same checks;
+ *   3  TLV text ("NXM_OF_IN_PORT(0001), ..."): what parses must print back
+ *      to the same text after a decode and re-encode, if it decodes.
+ * Any disagreement aborts, which libFuzzer reports as a crash. */
+#include <config.h>
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include "match.h"
+#include "nx-match.h"
+#include "ofp-errors.h"
+#include "ofp-msgs.h"
+#include "ofp-protocol.h"
+#include "ofpbuf.h"
+#include "openflow.h"
+#include "util.h"
+#include "vlog.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static void
+fuzz_message(const uint8_t *data, size_t size)
+{
+    if (size < sizeof(struct ofp_header)) {
+        return;
+    }
+    /* The caller of ofpraw_decode() has checked that the header's length
+     * is what it read; make it so. */
+    uint8_t *copy = xmemdup(data, size);
+    struct ofp_header *oh = (struct ofp_header *) copy;
+    size_t len = MIN(size, UINT16_MAX);
+    oh->length = htons(len);
+
+    enum ofpraw raw;
+    if (!ofpraw_decode(&raw, oh)) {
+        if (ofpraw_header_size(raw, oh->version) > len) {
+            abort();
+        }
+        struct ofpbuf b;
+        ofpbuf_use_const(&b, copy, len);
+        if (ofpraw_pull(&raw, &b)) {
+            abort();
+        }
+    }
+    struct ofpbuf payload;
+    enum ofperr error = ofperr_decode_msg(oh, &payload);
+    if (error && !ofperr_is_valid(error)) {
+        abort();
+    }
+    uint32_t bitmap;
+    ofputil_decode_hello(oh, &bitmap);
+    free(copy);
+}
+
+/* Decodes the SIZE bytes at P as VERSION's match (0: NXM, MATCH_LEN bytes
+ * of it plus padding) or fails. */
+static enum ofperr
+pull(const void *p, size_t size, size_t len, enum ofp_version version,
+     bool strict, struct match *match, ovs_be64 *cookie,
+     ovs_be64 *cookie_mask)
+{
+    struct ofpbuf b;
+    ofpbuf_use_const(&b, p, size);
+    if (version) {
+        return (strict ? oxm_pull_match(&b, match)
+                : oxm_pull_match_loose(&b, match));
+    }
+    return (strict
+            ? nx_pull_match(&b, len, match, cookie, cookie_mask)
+            : nx_pull_match_loose(&b, len, match, cookie, cookie_mask));
+}
+
+static void
+put(struct ofpbuf *b, const struct match *match, enum ofp_version version,
+    ovs_be64 cookie, ovs_be64 cookie_mask, int *len)
+{
+    *len = (version ? oxm_put_match(b, match, version)
+            : nx_put_match(b, match, cookie, cookie_mask));
+}
+
+static void
+fuzz_match(const uint8_t *data, size_t size, enum ofp_version version,
+           uint8_t flags)
+{
+    /* Exactly SIZE bytes, so ASan sees any read past them. */
+    uint8_t *copy = xmemdup(data, size);
+    struct match match;
+    bool with_cookie = flags & 1;
+    ovs_be64 cookie = 0, cookie_mask = 0;
+    ovs_be64 *cp = with_cookie ? &cookie : NULL;
+    ovs_be64 *cmp = with_cookie ? &cookie_mask : NULL;
+
+    if (!version) {
+        char *s = nx_match_to_string(copy, size);
+        free(s);
+    }
+    /* For NXM, the second byte's upper bits choose how much of the input
+     * the match length claims (the rest is then padding). */
+    size_t len = version ? size : size - MIN(size, (flags >> 1) & 7);
+    pull(copy, size, len, version, false, &match, cp, cmp);
+
+    if (!pull(copy, size, len, version, true, &match, cp, cmp)) {
+        struct ofpbuf first, second;
+        ofpbuf_init(&first, 64);
+        ofpbuf_init(&second, 64);
+        int first_len, second_len;
+        put(&first, &match, version, cookie, cookie_mask, &first_len);
+
+        struct match again;
+        ovs_be64 cookie2 = 0, cookie_mask2 = 0;
+        enum ofperr error = pull(first.data, first.size, first_len, version,
+                                 true, &again,
+                                 with_cookie ? &cookie2 : NULL,
+                                 with_cookie ? &cookie_mask2 : NULL);
+        if (!version) {
+            /* NXM can say everything a match holds. */
+            if (error || !match_equal(&match, &again)
+                || cookie2 != (cookie & cookie_mask)
+                || cookie_mask2 != cookie_mask) {
+                abort();
+            }
+        }
+        /* OXM splits vlan_tci into vlan_vid and vlan_pcp, so a TCI with
+         * no CFI bit but other bits set comes back different (or not at
+         * all), as in Open vSwitch; what does come back must be a fixed
+         * point. */
+        if (!error) {
+            put(&second, &again, version, cookie2, cookie_mask2,
+                &second_len);
+            if (first.size != second.size
+                || memcmp(first.data, second.data, first.size)) {
+                abort();
+            }
+        }
+        char *text = (version ? oxm_match_to_string(&first, first_len)
+                      : nx_match_to_string(first.data, first_len));
+        free(text);
+        text = match_to_string(&match, NULL, OFP_DEFAULT_PRIORITY);
+        free(text);
+        ofpbuf_uninit(&first);
+        ofpbuf_uninit(&second);
+    }
+    free(copy);
+}
+
+static void
+fuzz_text(const uint8_t *data, size_t size)
+{
+    char *text = xmemdup0((const char *) data, size);
+    struct ofpbuf b;
+    ofpbuf_init(&b, 64);
+    char *error = NULL;
+    int len = nx_match_from_string(text, &b, &error);
+    if (len < 0) {
+        free(error);
+    } else {
+        struct match match;
+        if (!pull(b.data, b.size, len, 0, true, &match, NULL, NULL)) {
+            struct ofpbuf out;
+            ofpbuf_init(&out, 64);
+            int out_len = nx_put_match(&out, &match, 0, 0);
+            char *s = nx_match_to_string(out.data, out_len);
+            struct ofpbuf back;
+            ofpbuf_init(&back, 64);
+            int back_len = nx_match_from_string(s, &back, &error);
+            if (back_len != out_len
+                || memcmp(back.data, out.data, out_len)) {
+                abort();
+            }
+            free(s);
+            ofpbuf_uninit(&back);
+            ofpbuf_uninit(&out);
+        }
+    }
+    ofpbuf_uninit(&b);
+    free(text);
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    static bool inited;
+    if (!inited) {
+        /* Rejections are logged at WARN; they are expected here. */
+        vlog_set_levels_from_string_assert("ANY:ANY:OFF");
+        inited = true;
+    }
+    if (size < 2) {
+        return 0;
+    }
+    switch (data[0]) {
+    case 0:
+        fuzz_message(data + 1, size - 1);
+        break;
+    case 1:
+        fuzz_match(data + 2, size - 2, 0, data[1]);
+        break;
+    case 2:
+        fuzz_match(data + 2, size - 2, OFP12_VERSION + data[1] % 4, 0);
+        break;
+    case 3:
+        fuzz_text(data + 1, size - 1);
+        break;
+    }
+    return 0;
+}
