@@ -193,6 +193,9 @@ lib_libovs_a_SOURCES += \
 	lib/match.h \
 	lib/nx-match.c \
 	lib/nx-match.h \
+	lib/ofp-actions.c \
+	lib/ofp-actions.h \
+	lib/ofp-actions-text.c \
 	lib/ofp-fields.c \
 	lib/ofp-fields.h \
 	lib/ofp-fields-text.c \

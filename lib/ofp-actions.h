@@ -6,33 +6,53 @@
  * of "ofpacts" packed in a buffer: each starts with struct ofpact (type,
  * length) and is padded to a multiple of OFPACT_ALIGNTO bytes, so
  * translation walks a flow's actions with OFPACT_FOR_EACH without
- * allocating.  Instructions are ofpacts too (OFPACT_METER,
+ * allocating.  Instructions are ofpacts too: OFPACT_METER first, then
+ * the Apply-Actions actions, which are bare ofpacts, then
  * OFPACT_CLEAR_ACTIONS, OFPACT_WRITE_ACTIONS with the action set nested
- * inside it, OFPACT_WRITE_METADATA, OFPACT_GOTO_TABLE) and always come in
- * that order after the Apply-Actions actions, which are bare ofpacts; an
- * OpenFlow 1.0 flow is the same list without instructions.  An empty list
- * means drop.
+ * inside it, OFPACT_WRITE_METADATA and OFPACT_GOTO_TABLE, in that order;
+ * an OpenFlow 1.0 flow is the same list without instructions.  An empty
+ * list means drop.
  *
  * The buffer that holds a list is owned by its creator (typically a
  * struct ofpbuf the decoder appended to); nothing inside points outside
  * the list, except `field` pointers into the constant field table.
  *
+ * What is here
+ * ------------
+ * output (with max_len to the controller), controller(...) with reason,
+ * id, max_len and userdata (NXAST_CONTROLLER and NXAST_CONTROLLER2),
+ * enqueue, group, mod_vlan_vid, mod_vlan_pcp, strip_vlan/pop_vlan,
+ * push_vlan, mod_dl_src/dst, mod_nw_src/dst, mod_nw_tos, mod_nw_ttl,
+ * mod_tp_src/dst, dec_ttl, set_queue, pop_queue, set_field, load
+ * (NXAST_REG_LOAD), move (NXAST_REG_MOVE), set_tunnel/set_tunnel64,
+ * resubmit (NXAST_RESUBMIT and NXAST_RESUBMIT_TABLE), note, exit; the
+ * instructions meter, apply_actions, clear_actions, write_actions,
+ * write_metadata (NXAST_WRITE_METADATA in 1.0) and goto_table (resubmit
+ * in 1.0, as Open vSwitch does).  Not yet: learn, conjunction, multipath,
+ * bundle, output_reg, stack push/pop, MPLS, sample, clone, ct, ...; they
+ * decode as OFPBAC_BAD_VENDOR_TYPE (Nicira) or OFPBAC_BAD_TYPE and do not
+ * parse.
+ *
  * Decoding checks every length, vendor, subtype and argument and returns
  * the OpenFlow error for what is wrong (OFPBAC_BAD_TYPE, BAD_LEN,
  * BAD_VENDOR, BAD_VENDOR_TYPE, BAD_ARGUMENT, BAD_OUT_PORT, BAD_SET_*,
- * OFPBIC_* for instructions, NXBRC_MUST_BE_ZERO for padding...).  A
- * decoded list is valid generically; ofpacts_check() then checks it
- * against a match (prerequisites of set_field, port ranges, goto_table
- * targets) and narrows the protocols that can carry it.
+ * OFPBIC_* for instructions, NXBRC_MUST_BE_ZERO for padding).
  *
- * Encoding writes the form each version knows (a set_field becomes
- * mod_nw_src in 1.0, OFPAT_SET_FIELD in 1.2+, NXAST_REG_LOAD for partial
- * writes before 1.5...), remembering in ofpact.raw which wire form an
- * action arrived in so that re-encoding keeps it.
+ * Encoding writes the form each version knows (a set_field is
+ * NXAST_REG_LOAD in 1.0 and 1.1 and OFPAT_SET_FIELD in 1.2+, mod_nw_tos is
+ * set_field:N->ip_dscp in 1.2+), remembering in ofpact.raw which wire form
+ * an action arrived in where the text shows it ("load:" versus
+ * "set_field:", "strip_vlan" versus "pop_vlan").  A few actions depend on
+ * the flow's match in 1.2+ (mod_tp_src needs the IP protocol, mod_vlan_vid
+ * pushes a tag when the flow has none): ofpacts_annotate() records what
+ * the match says before encoding.  Actions a version cannot carry at all
+ * (push_vlan, group and meter in 1.0) are for the caller to rule out
+ * beforehand with ofpacts_encodable_in().
  *
- * Text follows ovs-ofctl: ofpacts_parse_actions()/_instructions() accept
- * its syntax and ofpacts_format() prints it ("output:1,mod_vlan_vid:5",
- * "resubmit(,2)", "load:0x1->NXM_NX_REG0[]", "drop").
+ * Text follows ovs-ofctl 3.1: ofpacts_parse_actions()/_instructions()
+ * accept its syntax and ofpacts_format() prints the list as 3.1 prints a
+ * flow's actions ("output:1,mod_vlan_vid:5", "resubmit(,2)",
+ * "load:0x1->NXM_NX_REG0[]", "drop").
  *
  * Threads: pure functions over caller-owned buffers; any thread. */
 #ifndef OFP_ACTIONS_H
@@ -43,14 +63,12 @@
 #include <stdint.h>
 #include "ofp-errors.h"
 #include "ofp-fields.h"
-#include "ofp-protocol.h"
 #include "openflow.h"
 
 struct ds;
 struct match;
 struct ofpbuf;
 struct ofputil_port_map;
-struct ofputil_table_map;
 
 enum ofpact_type {
     /* Output. */
@@ -58,8 +76,6 @@ enum ofpact_type {
     OFPACT_GROUP,
     OFPACT_CONTROLLER,
     OFPACT_ENQUEUE,
-    OFPACT_OUTPUT_REG,
-    OFPACT_OUTPUT_TRUNC,
 
     /* Header changes. */
     OFPACT_SET_VLAN_VID,
@@ -71,32 +87,24 @@ enum ofpact_type {
     OFPACT_SET_IPV4_SRC,
     OFPACT_SET_IPV4_DST,
     OFPACT_SET_IP_DSCP,
-    OFPACT_SET_IP_ECN,
     OFPACT_SET_IP_TTL,
     OFPACT_SET_L4_SRC_PORT,
     OFPACT_SET_L4_DST_PORT,
     OFPACT_REG_MOVE,
     OFPACT_SET_FIELD,
-    OFPACT_STACK_PUSH,
-    OFPACT_STACK_POP,
     OFPACT_DEC_TTL,
 
     /* Metadata. */
     OFPACT_SET_TUNNEL,
     OFPACT_SET_QUEUE,
     OFPACT_POP_QUEUE,
-    OFPACT_FIN_TIMEOUT,
 
     /* Flow table interaction. */
     OFPACT_RESUBMIT,
-    OFPACT_LEARN,
-    OFPACT_CONJUNCTION,
 
     /* Other. */
     OFPACT_NOTE,
     OFPACT_EXIT,
-    OFPACT_SAMPLE,
-    OFPACT_CLONE,
 
     /* Instructions, in the order they must appear. */
     OFPACT_METER,
@@ -108,18 +116,6 @@ enum ofpact_type {
     N_OFPACTS
 };
 
-/* Instruction types, in OpenFlow order.  Apply-Actions covers every
- * ofpact that is not itself an instruction. */
-enum ovs_instruction_type {
-    OVSINST_OFPIT13_METER,
-    OVSINST_OFPIT11_APPLY_ACTIONS,
-    OVSINST_OFPIT11_CLEAR_ACTIONS,
-    OVSINST_OFPIT11_WRITE_ACTIONS,
-    OVSINST_OFPIT11_WRITE_METADATA,
-    OVSINST_OFPIT11_GOTO_TABLE,
-    N_OVS_INSTRUCTIONS
-};
-
 #define OFPACT_ALIGNTO 8
 #define OFPACT_ALIGN(SIZE) ROUND_UP(SIZE, OFPACT_ALIGNTO)
 
@@ -127,20 +123,11 @@ enum ovs_instruction_type {
  * matters for re-encoding and printing.  OFPACT_RAW_NONE: the default. */
 enum ofpact_raw {
     OFPACT_RAW_NONE = 0,
-    OFPACT_RAW_STRIP_VLAN10,        /* "strip_vlan". */
-    OFPACT_RAW_POP_VLAN11,          /* "pop_vlan". */
-    OFPACT_RAW_REG_LOAD,            /* A set_field that is a "load". */
-    OFPACT_RAW_REG_LOAD2,
-    OFPACT_RAW_SET_TUNNEL64,
-    OFPACT_RAW_RESUBMIT,            /* resubmit:PORT (no table). */
-    OFPACT_RAW_RESUBMIT_TABLE,
-    OFPACT_RAW_DEC_TTL_CNT_IDS,
-    OFPACT_RAW_CONTROLLER2,
-    OFPACT_RAW_OUTPUT_REG2,
-    OFPACT_RAW_LEARN2,
-    OFPACT_RAW_COPY_FIELD13,        /* ONF copy_field in 1.3. */
-    OFPACT_RAW_SAMPLE2,
-    OFPACT_RAW_SAMPLE3,
+    OFPACT_RAW_POP_VLAN,            /* Written "pop_vlan". */
+    OFPACT_RAW_REG_LOAD,            /* A set_field written "load:". */
+    OFPACT_RAW_SET_TUNNEL64,        /* Written "set_tunnel64:". */
+    OFPACT_RAW_RESUBMIT_TABLE,      /* Written "resubmit(PORT,TABLE)". */
+    OFPACT_RAW_CONTROLLER2,         /* Arrived as NXAST_CONTROLLER2. */
 };
 
 struct ofpact {
@@ -198,23 +185,9 @@ struct ofpact_enqueue {
     uint32_t queue;
 };
 
-/* OFPACT_OUTPUT_REG: output to the port in a subfield. */
-struct ofpact_output_reg {
-    struct ofpact ofpact;
-    uint16_t max_len;
-    struct mf_subfield src;
-};
-
-/* OFPACT_OUTPUT_TRUNC. */
-struct ofpact_output_trunc {
-    struct ofpact ofpact;
-    uint32_t port;
-    uint32_t max_len;
-};
-
 /* OFPACT_SET_VLAN_VID / _PCP.  PUSH_VLAN_IF_NEEDED: the 1.0 semantics
- * ("mod_vlan_vid" adds a tag if there is none).  FLOW_HAS_VLAN is filled in
- * by ofpacts_check() for encoding to 1.1+. */
+ * ("mod_vlan_vid" adds a tag if there is none).  FLOW_HAS_VLAN is filled
+ * in by ofpacts_annotate() for encoding to 1.2+. */
 struct ofpact_vlan_vid {
     struct ofpact ofpact;
     uint16_t vlan_vid;
@@ -246,14 +219,10 @@ struct ofpact_ipv4 {
     ovs_be32 ipv4;
 };
 
-/* OFPACT_SET_IP_DSCP (the TOS byte's DSCP bits in place), _ECN, _TTL. */
+/* OFPACT_SET_IP_DSCP (the TOS byte's DSCP bits in place), _TTL. */
 struct ofpact_dscp {
     struct ofpact ofpact;
     uint8_t dscp;
-};
-struct ofpact_ecn {
-    struct ofpact ofpact;
-    uint8_t ecn;
 };
 struct ofpact_ip_ttl {
     struct ofpact ofpact;
@@ -261,7 +230,7 @@ struct ofpact_ip_ttl {
 };
 
 /* OFPACT_SET_L4_SRC_PORT, _DST_PORT.  FLOW_IP_PROTO is filled in by
- * ofpacts_check() so that 1.2+ can name the right field. */
+ * ofpacts_annotate() so that 1.2+ can name the right field. */
 struct ofpact_l4_port {
     struct ofpact ofpact;
     uint16_t port;
@@ -275,29 +244,12 @@ struct ofpact_reg_move {
     struct mf_subfield dst;
 };
 
-/* OFPACT_SET_FIELD: FIELD's VALUE under MASK (both N_BYTES long) follow
- * the struct: value first, then mask. */
+/* OFPACT_SET_FIELD: FIELD's bits under MASK become VALUE's. */
 struct ofpact_set_field {
     struct ofpact ofpact;
     const struct mf_field *field;
-    bool flow_has_vlan;
-    uint8_t pad[7];
     union mf_value value;
     union mf_value mask;
-};
-
-/* OFPACT_STACK_PUSH, OFPACT_STACK_POP. */
-struct ofpact_stack {
-    struct ofpact ofpact;
-    struct mf_subfield subfield;
-};
-
-/* OFPACT_DEC_TTL: controller ids to send a packet-in to when the TTL
- * expires. */
-struct ofpact_cnt_ids {
-    struct ofpact ofpact;
-    uint16_t n_controllers;
-    uint16_t cnt_ids[];
 };
 
 /* OFPACT_SET_TUNNEL. */
@@ -312,13 +264,6 @@ struct ofpact_queue {
     uint32_t queue_id;
 };
 
-/* OFPACT_FIN_TIMEOUT. */
-struct ofpact_fin_timeout {
-    struct ofpact ofpact;
-    uint16_t fin_idle_timeout;
-    uint16_t fin_hard_timeout;
-};
-
 /* OFPACT_RESUBMIT.  IN_PORT OFPP_IN_PORT: the packet's own; TABLE_ID 255:
  * the current table. */
 struct ofpact_resubmit {
@@ -327,75 +272,14 @@ struct ofpact_resubmit {
     uint8_t table_id;
 };
 
-/* OFPACT_LEARN. */
-enum {
-    NX_LEARN_N_BITS_MASK = 0x3ff,
-    NX_LEARN_SRC_FIELD = 0 << 13,
-    NX_LEARN_SRC_IMMEDIATE = 1 << 13,
-    NX_LEARN_SRC_MASK = 1 << 13,
-    NX_LEARN_DST_MATCH = 0 << 11,
-    NX_LEARN_DST_LOAD = 1 << 11,
-    NX_LEARN_DST_OUTPUT = 2 << 11,
-    NX_LEARN_DST_RESERVED = 3 << 11,
-    NX_LEARN_DST_MASK = 3 << 11,
-};
-enum {
-    NX_LEARN_F_SEND_FLOW_REM = 1 << 0,
-    NX_LEARN_F_DELETE_LEARNED = 1 << 1,
-    NX_LEARN_F_WRITE_RESULT = 1 << 2,
-};
-struct ofpact_learn_spec {
-    uint16_t src_type;              /* NX_LEARN_SRC_*. */
-    uint16_t dst_type;              /* NX_LEARN_DST_*. */
-    uint16_t n_bits;
-    struct mf_subfield src;         /* For NX_LEARN_SRC_FIELD. */
-    struct mf_subfield dst;         /* For DST_MATCH and DST_LOAD. */
-    union mf_value src_imm;         /* For NX_LEARN_SRC_IMMEDIATE, right
-                                     * aligned in DST's field width. */
-};
-struct ofpact_learn {
-    struct ofpact ofpact;
-    uint16_t idle_timeout;
-    uint16_t hard_timeout;
-    uint16_t priority;
-    uint8_t table_id;
-    uint16_t flags;                 /* NX_LEARN_F_*. */
-    ovs_be64 cookie;
-    uint16_t fin_idle_timeout;
-    uint16_t fin_hard_timeout;
-    uint32_t limit;
-    struct mf_subfield result_dst;
-    uint32_t n_specs;
-    struct ofpact_learn_spec specs[];
-};
-
-/* OFPACT_CONJUNCTION. */
-struct ofpact_conjunction {
-    struct ofpact ofpact;
-    uint8_t clause;                 /* 0-based. */
-    uint8_t n_clauses;
-    uint32_t id;
-};
-
 /* OFPACT_NOTE. */
 struct ofpact_note {
     struct ofpact ofpact;
-    size_t length;
+    uint16_t length;
     uint8_t data[];
 };
 
-/* OFPACT_SAMPLE. */
-struct ofpact_sample {
-    struct ofpact ofpact;
-    uint16_t probability;
-    uint32_t collector_set_id;
-    uint32_t obs_domain_id;
-    uint32_t obs_point_id;
-    uint32_t sampling_port;
-    uint8_t direction;
-};
-
-/* OFPACT_CLONE, OFPACT_WRITE_ACTIONS: a nested list follows the header. */
+/* OFPACT_WRITE_ACTIONS: a nested list follows the header. */
 struct ofpact_nest {
     struct ofpact ofpact;
     struct ofpact actions[];
@@ -425,96 +309,68 @@ struct ofpact_goto_table {
     uint8_t table_id;
 };
 
-/* Building lists.  ofpact_put() appends a zeroed ofpact of LEN bytes (the
- * fixed part) and makes OFPACTS->header point at it; variable-length
- * actions append their tail and then call ofpact_finish(), which sets the
- * length and pads. */
+/* Building lists.  ofpact_put() appends the zeroed fixed part (LEN bytes)
+ * of a variable-length action and makes OFPACTS->header point at it; the
+ * caller appends its tail and then calls ofpact_finish(), which sets the
+ * length and pads.  ofpact_put_fixed() (OFPACT_PUT) does both for an
+ * action of fixed size. */
 void *ofpact_put(struct ofpbuf *ofpacts, enum ofpact_type, size_t len);
-void *ofpact_finish(struct ofpbuf *ofpacts, struct ofpact *);
+void ofpact_finish(struct ofpbuf *ofpacts, struct ofpact *);
+void *ofpact_put_fixed(struct ofpbuf *ofpacts, enum ofpact_type, size_t len);
 #define OFPACT_PUT(OFPACTS, TYPE, STRUCT) \
-    ((struct STRUCT *) ofpact_put(OFPACTS, TYPE, sizeof(struct STRUCT)))
-struct ofpact_set_field *ofpact_put_set_field(struct ofpbuf *,
-                                              const struct mf_field *,
-                                              const union mf_value *value,
-                                              const union mf_value *mask);
+    ((struct STRUCT *) ofpact_put_fixed(OFPACTS, TYPE, sizeof(struct STRUCT)))
 
+/* "output", "set_field", ... */
 const char *ofpact_name(enum ofpact_type);
-enum ovs_instruction_type ovs_instruction_type_from_ofpact_type(
-    enum ofpact_type);
-const char *ovs_instruction_name_from_type(enum ovs_instruction_type);
+bool ofpact_is_instruction(enum ofpact_type);
 
-/* Decoding.  Appends to OFPACTS; on error OFPACTS keeps its old size. */
+/* Decoding.  Appends to OFPACTS; on error OFPACTS keeps its old size.  The
+ * ACTIONS_LEN bytes are pulled from OPENFLOW in any case. */
 enum ofperr ofpacts_pull_openflow_actions(struct ofpbuf *openflow,
                                           unsigned int actions_len,
                                           enum ofp_version,
                                           struct ofpbuf *ofpacts);
-/* Instructions (1.1+) or, in 1.0, actions.  Clears OFPACTS first. */
+/* Instructions (1.1+) or, in 1.0, actions. */
 enum ofperr ofpacts_pull_openflow_instructions(struct ofpbuf *openflow,
                                                unsigned int instructions_len,
                                                enum ofp_version,
                                                struct ofpbuf *ofpacts);
 
-/* Encoding.  Returns the number of bytes appended. */
+/* Whether every action in the list has a form in VERSION. */
+bool ofpacts_encodable_in(const struct ofpact[], size_t len,
+                          enum ofp_version);
+/* Records in the actions what MATCH says about the flow (its IP protocol,
+ * whether it has a VLAN tag).  Returns OFPBAC_MATCH_INCONSISTENT for
+ * mod_tp_src/dst on a flow that is not TCP, UDP or SCTP. */
+enum ofperr ofpacts_annotate(struct ofpact[], size_t len,
+                             const struct match *);
+
+/* Encoding.  Returns the number of bytes appended.  The list must be
+ * encodable in VERSION. */
 size_t ofpacts_put_openflow_actions(const struct ofpact[], size_t len,
                                     struct ofpbuf *openflow,
                                     enum ofp_version);
-void ofpacts_put_openflow_instructions(const struct ofpact[], size_t len,
-                                       struct ofpbuf *openflow,
-                                       enum ofp_version);
-
-/* Checks ACTIONS against MATCH for a switch with MAX_PORTS ports and
- * N_TABLES tables, in table TABLE_ID (255: unknown), and narrows
- * *USABLE_PROTOCOLS to those that can express the pair.  May annotate
- * actions (flow_has_vlan, flow_ip_proto). */
-enum ofperr ofpacts_check(struct ofpact[], size_t len, struct match *,
-                          uint32_t max_ports, uint8_t table_id,
-                          uint8_t n_tables,
-                          enum ofputil_protocol *usable_protocols);
-/* Like ofpacts_check() but treats any narrowing of PROTOCOL as
- * OFPBAC_MATCH_INCONSISTENT, as a switch must. */
-enum ofperr ofpacts_check_consistency(struct ofpact[], size_t len,
-                                      struct match *, uint32_t max_ports,
-                                      uint8_t table_id, uint8_t n_tables,
-                                      enum ofputil_protocol protocol);
-enum ofperr ofpact_check_output_port(uint32_t port, uint32_t max_ports);
+/* Instructions in 1.1+; actions (instructions converted as 3.1 does) in
+ * 1.0. */
+size_t ofpacts_put_openflow_instructions(const struct ofpact[], size_t len,
+                                         struct ofpbuf *openflow,
+                                         enum ofp_version);
 
 bool ofpacts_equal(const struct ofpact *, size_t, const struct ofpact *,
                    size_t);
-/* Whether ACTIONS output to PORT or GROUP (for out_port / out_group
- * filters). */
-bool ofpacts_output_to_port(const struct ofpact *, size_t, uint32_t port);
-bool ofpacts_output_to_group(const struct ofpact *, size_t, uint32_t group);
-/* The meter instruction's id, or 0. */
-uint32_t ofpacts_get_meter(const struct ofpact *, size_t);
 
 /* Text. */
-struct ofpact_format_params {
-    const struct ofputil_port_map *port_map;
-    const struct ofputil_table_map *table_map;
-    struct ds *s;
-};
 void ofpacts_format(const struct ofpact *, size_t len,
-                    const struct ofpact_format_params *);
-
-struct ofpact_parse_params {
-    const struct ofputil_port_map *port_map;
-    const struct ofputil_table_map *table_map;
-    struct ofpbuf *ofpacts;
-    enum ofputil_protocol *usable_protocols;
-};
-char *ofpacts_parse_actions(const char *, const struct ofpact_parse_params *)
+                    const struct ofputil_port_map *, struct ds *);
+/* Parse S (the part after "actions=") into OFPACTS, appending.  Errors
+ * are malloc'd and worded as 3.1 words them; on error OFPACTS keeps its
+ * old size. */
+char *ofpacts_parse_actions(const char *s, const struct ofputil_port_map *,
+                            struct ofpbuf *ofpacts) OVS_WARN_UNUSED_RESULT;
+char *ofpacts_parse_instructions(const char *s,
+                                 const struct ofputil_port_map *,
+                                 struct ofpbuf *ofpacts)
     OVS_WARN_UNUSED_RESULT;
-char *ofpacts_parse_instructions(const char *,
-                                 const struct ofpact_parse_params *)
-    OVS_WARN_UNUSED_RESULT;
-
-/* The bitmap of OFPACT_* types an OpenFlow 1.0/1.1/1.2+ "actions"
- * capability bitmap names, and back (features replies, table stats). */
-uint64_t ofpact_bitmap_from_openflow(ovs_be32, enum ofp_version);
-ovs_be32 ofpact_bitmap_to_openflow(uint64_t, enum ofp_version);
-void ofpact_bitmap_format(uint64_t, struct ds *);
-uint32_t ovsinst_bitmap_from_openflow(ovs_be32, enum ofp_version);
-ovs_be32 ovsinst_bitmap_to_openflow(uint32_t, enum ofp_version);
 
 /* The packet-in reason names ("no_match", "action", "invalid_ttl",
  * "action_set", "group", "packet_out"). */

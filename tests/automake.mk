@@ -251,7 +251,11 @@ UNIT_TESTS += \
 	tests/unit/test-nx-match \
 	tests/unit/test-ofp-msgs \
 	tests/unit/test-ofp-fields \
-	tests/unit/test-ofp-port
+	tests/unit/test-ofp-port \
+	tests/unit/test-ofp-actions
+tests_unit_test_ofp_actions_SOURCES = tests/unit/test-ofp-actions.c
+tests_unit_test_ofp_actions_CFLAGS = $(UNIT_TEST_FLAGS)
+tests_unit_test_ofp_actions_LDADD = $(UNIT_TEST_LIBS)
 tests_unit_test_ofp_fields_SOURCES = tests/unit/test-ofp-fields.c
 tests_unit_test_ofp_fields_CFLAGS = $(UNIT_TEST_FLAGS)
 tests_unit_test_ofp_fields_LDADD = $(UNIT_TEST_LIBS)
