@@ -12,14 +12,21 @@
  *   2  an OXM match with its ofp11_match_header, in the version the
  *      second byte names (1.2 to 1.5), with the same checks;
  *   3  TLV text ("NXM_OF_IN_PORT(0001), ..."): what parses must print back
- *      to the same text after a decode and re-encode, if it decodes.
+ *      to the same text after a decode and re-encode, if it decodes;
+ *   4  instructions (1.0: actions) in the version the second byte names:
+ *      what decodes must print, and if the version can carry it, encode to
+ *      bytes that decode and re-encode to the same bytes;
+ *   5  action text: what parses must print, and the printed text must
+ *      parse back to the same text.
  * Any disagreement aborts, which libFuzzer reports as a crash. */
 #include <config.h>
 
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include "dynamic-string.h"
 #include "match.h"
+#include "ofp-actions.h"
 #include "nx-match.h"
 #include "ofp-errors.h"
 #include "ofp-msgs.h"
@@ -189,6 +196,84 @@ fuzz_text(const uint8_t *data, size_t size)
     free(text);
 }
 
+static void
+fuzz_instructions(const uint8_t *data, size_t size, enum ofp_version version)
+{
+    uint8_t *copy = xmemdup(data, size);
+    struct ofpbuf wire, ofpacts;
+    ofpbuf_use_const(&wire, copy, size);
+    ofpbuf_init(&ofpacts, 64);
+    if (!ofpacts_pull_openflow_instructions(&wire, size, version, &ofpacts)) {
+        struct ds s = DS_EMPTY_INITIALIZER;
+        ofpacts_format(ofpacts.data, ofpacts.size, NULL, &s);
+        ds_destroy(&s);
+
+        /* A TCP flow, so that every action can be annotated. */
+        struct match match;
+        match_init_catchall(&match);
+        match_set_dl_type(&match, htons(0x0800));
+        match_set_nw_proto(&match, 6);
+        if (!ofpacts_annotate(ofpacts.data, ofpacts.size, &match)
+            && ofpacts_encodable_in(ofpacts.data, ofpacts.size, version)) {
+            struct ofpbuf first, second, again;
+            ofpbuf_init(&first, 64);
+            ofpbuf_init(&second, 64);
+            ofpbuf_init(&again, 64);
+            size_t n = ofpacts_put_openflow_instructions(
+                ofpacts.data, ofpacts.size, &first, version);
+            struct ofpbuf pull;
+            ofpbuf_use_const(&pull, first.data, first.size);
+            if (ofpacts_pull_openflow_instructions(&pull, n, version,
+                                                   &again)
+                || ofpacts_annotate(again.data, again.size, &match)) {
+                abort();
+            }
+            ofpacts_put_openflow_instructions(again.data, again.size,
+                                              &second, version);
+            if (first.size != second.size
+                || memcmp(first.data, second.data, first.size)) {
+                abort();
+            }
+            ofpbuf_uninit(&first);
+            ofpbuf_uninit(&second);
+            ofpbuf_uninit(&again);
+        }
+    }
+    ofpbuf_uninit(&ofpacts);
+    free(copy);
+}
+
+static void
+fuzz_action_text(const uint8_t *data, size_t size)
+{
+    char *text = xmemdup0((const char *) data, size);
+    struct ofpbuf ofpacts;
+    ofpbuf_init(&ofpacts, 64);
+    char *error = ofpacts_parse_instructions(text, NULL, &ofpacts);
+    if (error) {
+        free(error);
+    } else {
+        struct ds first = DS_EMPTY_INITIALIZER;
+        struct ds second = DS_EMPTY_INITIALIZER;
+        ofpacts_format(ofpacts.data, ofpacts.size, NULL, &first);
+        struct ofpbuf again;
+        ofpbuf_init(&again, 64);
+        error = ofpacts_parse_instructions(ds_cstr(&first), NULL, &again);
+        if (error) {
+            abort();
+        }
+        ofpacts_format(again.data, again.size, NULL, &second);
+        if (strcmp(ds_cstr(&first), ds_cstr(&second))) {
+            abort();
+        }
+        ds_destroy(&first);
+        ds_destroy(&second);
+        ofpbuf_uninit(&again);
+    }
+    ofpbuf_uninit(&ofpacts);
+    free(text);
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -213,6 +298,12 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         break;
     case 3:
         fuzz_text(data + 1, size - 1);
+        break;
+    case 4:
+        fuzz_instructions(data + 2, size - 2, OFP10_VERSION + data[1] % 6);
+        break;
+    case 5:
+        fuzz_action_text(data + 1, size - 1);
         break;
     }
     return 0;
