@@ -64,27 +64,11 @@ format_hex_dotted(const uint8_t *p, size_t n, struct ds *s)
 static void
 format_reg_load(const struct ofpact_set_field *sf, struct ds *s)
 {
-    const struct mf_field *f = sf->field;
-    unsigned int n = f->n_bytes;
-    unsigned int bit = 0;
+    unsigned int start = 0, n_bits = 0;
+    uint64_t value;
     bool first = true;
-    while (bit < f->n_bits) {
-        if (bitwise_is_all_zeros(sf->mask.b, n, bit, 1)) {
-            bit++;
-            continue;
-        }
-        unsigned int start = bit;
-        while (bit < f->n_bits && bit - start < 64
-               && !bitwise_is_all_zeros(sf->mask.b, n, bit, 1)) {
-            bit++;
-        }
-        struct mf_subfield dst = { f, start, bit - start };
-        uint8_t v[8] = { 0 };
-        bitwise_copy(sf->value.b, n, start, v, 8, 0, dst.n_bits);
-        uint64_t value = 0;
-        for (int i = 0; i < 8; i++) {
-            value = (value << 8) | v[i];
-        }
+    while (ofpact_set_field_next_run(sf, &start, &n_bits, &value)) {
+        struct mf_subfield dst = { sf->field, start, n_bits };
         if (!first) {
             ds_put_char(s, ',');
         }

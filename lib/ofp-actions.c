@@ -233,51 +233,15 @@ decode_reg_load(const uint8_t *p, struct ofpbuf *ofpacts)
     return 0;
 }
 
+/* The part NXAST_REG_MOVE and OFPAT15_COPY_FIELD share: two field
+ * headers in the LEN bytes at HDRS (then zero padding), and the bit
+ * ranges. */
 static enum ofperr
-decode_reg_move(const uint8_t *p, size_t len, struct ofpbuf *ofpacts)
+decode_move(unsigned int n_bits, unsigned int src_ofs, unsigned int dst_ofs,
+            const uint8_t *hdrs, size_t len, struct ofpbuf *ofpacts)
 {
-    uint16_t n_bits = get_be16(p + 10);
-    uint16_t src_ofs = get_be16(p + 12);
-    uint16_t dst_ofs = get_be16(p + 14);
     struct ofpbuf b;
-    ofpbuf_use_const(&b, p + 16, len - 16);
-    const struct mf_field *src, *dst;
-    enum ofperr error = nx_pull_header(&b, &src, NULL);
-    if (!error) {
-        error = nx_pull_header(&b, &dst, NULL);
-    }
-    if (error) {
-        return error;
-    }
-    if (!is_all_zeros(b.data, b.size)) {
-        return OFPERR_NXBRC_MUST_BE_ZERO;
-    }
-    struct ofpact_reg_move *move = OFPACT_PUT(ofpacts, OFPACT_REG_MOVE,
-                                             ofpact_reg_move);
-    move->src = (struct mf_subfield) { src, src_ofs, n_bits };
-    move->dst = (struct mf_subfield) { dst, dst_ofs, n_bits };
-    error = mf_check_src(&move->src, NULL);
-    if (!error) {
-        error = mf_check_dst(&move->dst, NULL);
-    }
-    return error;
-}
-
-/* OFPAT15_COPY_FIELD: the standard form of a move. */
-static enum ofperr
-decode_copy_field(const uint8_t *p, size_t len, struct ofpbuf *ofpacts)
-{
-    if (len < 16) {
-        return OFPERR_OFPBAC_BAD_LEN;
-    }
-    if (!is_all_zeros(p + 10, 2)) {
-        return OFPERR_NXBRC_MUST_BE_ZERO;
-    }
-    uint16_t n_bits = get_be16(p + 4);
-    uint16_t src_ofs = get_be16(p + 6);
-    uint16_t dst_ofs = get_be16(p + 8);
-    struct ofpbuf b;
-    ofpbuf_use_const(&b, p + 12, len - 12);
+    ofpbuf_use_const(&b, hdrs, len);
     const struct mf_field *src, *dst;
     enum ofperr error = nx_pull_header(&b, &src, NULL);
     if (!error) {
@@ -303,6 +267,27 @@ decode_copy_field(const uint8_t *p, size_t len, struct ofpbuf *ofpacts)
     move->src = s;
     move->dst = d;
     return 0;
+}
+
+static enum ofperr
+decode_reg_move(const uint8_t *p, size_t len, struct ofpbuf *ofpacts)
+{
+    return decode_move(get_be16(p + 10), get_be16(p + 12), get_be16(p + 14),
+                       p + 16, len - 16, ofpacts);
+}
+
+/* OFPAT15_COPY_FIELD: the standard form of a move. */
+static enum ofperr
+decode_copy_field(const uint8_t *p, size_t len, struct ofpbuf *ofpacts)
+{
+    if (len < 16) {
+        return OFPERR_OFPBAC_BAD_LEN;
+    }
+    if (!is_all_zeros(p + 10, 2)) {
+        return OFPERR_NXBRC_MUST_BE_ZERO;
+    }
+    return decode_move(get_be16(p + 4), get_be16(p + 6), get_be16(p + 8),
+                       p + 12, len - 12, ofpacts);
 }
 
 static enum ofperr
@@ -1104,31 +1089,43 @@ put_output(struct ofpbuf *out, uint32_t port, uint16_t max_len,
     }
 }
 
+bool
+ofpact_set_field_next_run(const struct ofpact_set_field *sf,
+                          unsigned int *start, unsigned int *n_bits,
+                          uint64_t *value)
+{
+    const struct mf_field *f = sf->field;
+    unsigned int n = f->n_bytes;
+    unsigned int bit = *start + *n_bits;
+    while (bit < f->n_bits && bitwise_is_all_zeros(sf->mask.b, n, bit, 1)) {
+        bit++;
+    }
+    if (bit >= f->n_bits) {
+        return false;
+    }
+    *start = bit;
+    while (bit < f->n_bits && bit - *start < 64
+           && !bitwise_is_all_zeros(sf->mask.b, n, bit, 1)) {
+        bit++;
+    }
+    *n_bits = bit - *start;
+    uint8_t v[8] = { 0 };
+    bitwise_copy(sf->value.b, n, *start, v, 8, 0, *n_bits);
+    *value = get_be64(v);
+    return true;
+}
+
 /* NXAST_REG_LOAD of SF's contiguous runs of mask bits. */
 static void
 put_reg_load(struct ofpbuf *out, const struct ofpact_set_field *sf)
 {
-    const struct mf_field *f = sf->field;
-    unsigned int n = f->n_bytes;
-    unsigned int bit = 0;
-    while (bit < f->n_bits) {
-        if (bitwise_is_all_zeros(sf->mask.b, n, bit, 1)) {
-            bit++;
-            continue;
-        }
-        unsigned int start = bit;
-        while (bit < f->n_bits && bit - start < 64
-               && !bitwise_is_all_zeros(sf->mask.b, n, bit, 1)) {
-            bit++;
-        }
-        unsigned int n_bits = bit - start;
-        uint8_t v[8] = { 0 };
-        bitwise_copy(sf->value.b, n, start, v, 8, 0, n_bits);
-
+    unsigned int start = 0, n_bits = 0;
+    uint64_t value;
+    while (ofpact_set_field_next_run(sf, &start, &n_bits, &value)) {
         size_t ofs = put_nx(out, NXAST_REG_LOAD, 24);
         put_be16(at(out, ofs) + 10, (start << 6) | (n_bits - 1));
-        put_be32(at(out, ofs) + 12, mf_nxm_header(f->id));
-        memcpy(at(out, ofs) + 16, v, 8);
+        put_be32(at(out, ofs) + 12, mf_nxm_header(sf->field->id));
+        put_be64(at(out, ofs) + 16, value);
     }
 }
 

@@ -252,6 +252,14 @@ struct ofpact_set_field {
     union mf_value mask;
 };
 
+/* Walks the runs of consecutive 1 bits in SF's mask, at most 64 bits each
+ * (the sub-fields an NXAST_REG_LOAD can write): start with *START and
+ * *N_BITS zero; each call moves them to the next run and stores its bits
+ * of the value in *VALUE, or returns false after the last. */
+bool ofpact_set_field_next_run(const struct ofpact_set_field *,
+                               unsigned int *start, unsigned int *n_bits,
+                               uint64_t *value);
+
 /* OFPACT_SET_TUNNEL. */
 struct ofpact_tunnel {
     struct ofpact ofpact;

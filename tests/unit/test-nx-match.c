@@ -164,18 +164,6 @@ static const struct tlv_case oxm_cases[] = {
       "dl_src=00:11:22:00:00:00/ff:ff:ff:00:00:00" },
 };
 
-static char *
-to_hex(const void *p_, size_t n)
-{
-    const uint8_t *p = p_;
-    char *s = xmalloc(2 * n + 1);
-    for (size_t i = 0; i < n; i++) {
-        sprintf(&s[2 * i], "%02x", p[i]);
-    }
-    s[2 * n] = '\0';
-    return s;
-}
-
 /* Text -> bytes -> match -> canonical bytes -> text, for one TLV kind. */
 static void
 check_tlv_case(const struct tlv_case *c, bool oxm)
@@ -187,7 +175,7 @@ check_tlv_case(const struct tlv_case *c, bool oxm)
                : nx_match_from_string(c->input, &b, &error));
     ck_assert_msg(len >= 0, "%s: %s", c->input, error);
     ck_assert_uint_eq(b.size % 8, 0);
-    char *hex = to_hex(b.data, len);
+    char *hex = check_hex(b.data, len);
     ck_assert_str_eq(hex, c->hex);
     free(hex);
 
@@ -541,7 +529,7 @@ START_TEST(test_entries)
     memset(&value, 0, sizeof value);
     value.be32 = htonl(0x0a000001);
     nx_put_entry(&b, mf_from_id(MFF_IPV4_DST), OFP13_VERSION, &value, NULL);
-    char *hex = to_hex(b.data, b.size);
+    char *hex = check_hex(b.data, b.size);
     ck_assert_str_eq(hex, "800018040a000001");
     free(hex);
 
@@ -577,7 +565,7 @@ START_TEST(test_entries)
     /* Headers alone, as in NXAST_REG_MOVE. */
     ofpbuf_clear(&b);
     nx_put_header(&b, MFF_REG(3), 0, false);
-    hex = to_hex(b.data, b.size);
+    hex = check_hex(b.data, b.size);
     ck_assert_str_eq(hex, "00010604");
     free(hex);
     ck_assert_uint_eq(mf_nxm_header(MFF_REG(3)), 0x00010604);

@@ -1206,18 +1206,6 @@ static const struct round_trip round_trips[] = {
 };
 
 static char *
-to_hex(const void *p_, size_t n)
-{
-    const uint8_t *p = p_;
-    char *s = xmalloc(2 * n + 1);
-    for (size_t i = 0; i < n; i++) {
-        sprintf(&s[2 * i], "%02x", p[i]);
-    }
-    s[2 * n] = '\0';
-    return s;
-}
-
-static char *
 format(const struct ofpbuf *ofpacts)
 {
     struct ds s = DS_EMPTY_INITIALIZER;
@@ -1252,7 +1240,7 @@ START_TEST(test_round_trip)
     size_t n = ofpacts_put_openflow_instructions(ofpacts.data, ofpacts.size,
                                                  &wire, c->version);
     ck_assert_uint_eq(n, wire.size);
-    char *hex = to_hex(wire.data, wire.size);
+    char *hex = check_hex(wire.data, wire.size);
     ck_assert_msg(!strcmp(hex, c->hex), "%s in version %d: %s, want %s",
                   c->input, c->version, hex, c->hex);
     free(hex);
@@ -1274,7 +1262,7 @@ START_TEST(test_round_trip)
     ck_assert_int_eq(ofpacts_annotate(decoded.data, decoded.size, &match), 0);
     ofpacts_put_openflow_instructions(decoded.data, decoded.size, &again,
                                       c->version);
-    hex = to_hex(again.data, again.size);
+    hex = check_hex(again.data, again.size);
     ck_assert_str_eq(hex, c->hex);
     free(hex);
 
@@ -1533,7 +1521,7 @@ START_TEST(test_encodable_and_annotate)
     ofpbuf_init(&wire, 0);
     ofpacts_put_openflow_actions(ofpacts.data, ofpacts.size, &wire,
                                  OFP13_VERSION);
-    char *hex = to_hex(wire.data, wire.size);
+    char *hex = check_hex(wire.data, wire.size);
     /* set_field:80->udp_src. */
     ck_assert_str_eq(hex, "0019001080001e020050000000000000");
     free(hex);

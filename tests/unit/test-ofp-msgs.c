@@ -26,17 +26,6 @@ from_hex(const char *hex)
     return b;
 }
 
-static char *
-to_hex(const struct ofpbuf *b)
-{
-    char *s = xmalloc(2 * b->size + 1);
-    for (size_t i = 0; i < b->size; i++) {
-        sprintf(&s[2 * i], "%02x", ((const uint8_t *) b->data)[i]);
-    }
-    s[2 * b->size] = '\0';
-    return s;
-}
-
 struct header_case {
     const char *hex;
     enum ofperr error;
@@ -286,7 +275,7 @@ START_TEST(test_error_encoding)
     ck_assert_str_eq(ofperr_get_name(error), c->name);
 
     struct ofpbuf *reply = ofperr_encode_reply(error, req->data);
-    char *hex = to_hex(reply);
+    char *hex = check_hex(reply->data, reply->size);
     ck_assert_str_eq(hex, c->hex);
     free(hex);
 
@@ -390,7 +379,7 @@ START_TEST(test_hello)
     for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
         set_next_xid(1);
         struct ofpbuf *b = ofputil_encode_hello(cases[i].bitmap);
-        char *hex = to_hex(b);
+        char *hex = check_hex(b->data, b->size);
         ck_assert_str_eq(hex, cases[i].hex);
         free(hex);
         uint32_t bitmap;
