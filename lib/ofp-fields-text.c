@@ -704,6 +704,29 @@ mf_format(const struct mf_field *f, const union mf_value *value,
 
 /* Sub-fields. */
 
+/* Reads a decimal bit number, perhaps negative, at *SP into *N (capped at
+ * 999999 either way), advancing *SP.  False if there is no digit. */
+static bool
+read_bit_number(const char **sp, int *n)
+{
+    const char *s = *sp;
+    bool negative = *s == '-';      /* 3.1 reads "-1" and then refuses it. */
+    s += negative;
+    if (!isdigit((unsigned char) *s)) {
+        return false;
+    }
+    int x = 0;
+    for (; isdigit((unsigned char) *s); s++) {
+        if (x < 1000000) {
+            x = x * 10 + (*s - '0');
+        }
+    }
+    x = MIN(x, 999999);
+    *n = negative ? -x : x;
+    *sp = s;
+    return true;
+}
+
 char *
 mf_parse_subfield__(struct mf_subfield *sf, const char **sp)
 {
@@ -728,23 +751,31 @@ mf_parse_subfield__(struct mf_subfield *sf, const char **sp)
     int start = 0;
     int end = field->n_bits - 1;
     if (*p == '[') {
-        int n = 0;
-        if (!strncmp(p, "[]", 2)) {
-            /* The whole field. */
-        } else if (sscanf(p, "[%d..%d]%n", &start, &end, &n) == 2 && n) {
-        } else if (sscanf(p, "[%d]%n", &start, &n) == 1 && n) {
+        /* Bit numbers are read digit by digit, capped, so that no input
+         * can overflow them (anything past the cap is out of range for
+         * every field anyway). */
+        const char *q = p + 1;
+        bool ok;
+        if (*q == ']') {
+            ok = true;                  /* The whole field. */
+        } else if ((ok = read_bit_number(&q, &start))) {
             end = start;
-        } else {
+            if (!strncmp(q, "..", 2)) {
+                q += 2;
+                ok = read_bit_number(&q, &end);
+            }
+        }
+        if (!ok || *q != ']') {
             return xasprintf("%s: syntax error expecting [] or [<bit>] or "
                              "[<start>..<end>]", *sp);
         }
-        p = strchr(p, ']') + 1;
+        p = q + 1;
     }
 
     if (start > end) {
         return xasprintf("%s: starting bit %d is after ending bit %d",
                          *sp, start, end);
-    } else if (start >= (int) field->n_bits) {
+    } else if (start < 0 || start >= (int) field->n_bits) {
         return xasprintf("%s: starting bit %d is not valid because field "
                          "is only %d bits wide", *sp, start, field->n_bits);
     } else if (end >= (int) field->n_bits) {

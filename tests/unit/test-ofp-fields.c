@@ -67,6 +67,20 @@ START_TEST(test_subfield_errors)
           "32 bits wide" },
         { "reg0[3..2]", "reg0[3..2]: starting bit 3 is after ending bit 2" },
         { "bogus[]", "bogus[]: unknown field `bogus'" },
+        { "NXM_NX_REG0[-1]",
+          "NXM_NX_REG0[-1]: starting bit -1 is not valid because field is "
+          "only 32 bits wide" },
+        { "NXM_NX_REG0[40]",
+          "NXM_NX_REG0[40]: starting bit 40 is not valid because field is "
+          "only 32 bits wide" },
+        /* Too big for an int: refused, never wrapped around (the fuzzer
+         * found this one). */
+        { "NXM_NX_REG0[777777777777777777777]",
+          "NXM_NX_REG0[777777777777777777777]: starting bit 999999 is not "
+          "valid because field is only 32 bits wide" },
+        { "reg0[1..]",
+          "reg0[1..]: syntax error expecting [] or [<bit>] or "
+          "[<start>..<end>]" },
     };
     for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
         struct mf_subfield sf;
