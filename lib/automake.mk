@@ -199,5 +199,7 @@ lib_libovs_a_SOURCES += \
 	lib/ofp-fields.c \
 	lib/ofp-fields.h \
 	lib/ofp-fields-text.c \
+	lib/ofp-match.c \
+	lib/ofp-match.h \
 	lib/ofp-port.c \
 	lib/ofp-port.h

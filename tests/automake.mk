@@ -252,7 +252,11 @@ UNIT_TESTS += \
 	tests/unit/test-ofp-msgs \
 	tests/unit/test-ofp-fields \
 	tests/unit/test-ofp-port \
-	tests/unit/test-ofp-actions
+	tests/unit/test-ofp-actions \
+	tests/unit/test-ofp-match
+tests_unit_test_ofp_match_SOURCES = tests/unit/test-ofp-match.c
+tests_unit_test_ofp_match_CFLAGS = $(UNIT_TEST_FLAGS)
+tests_unit_test_ofp_match_LDADD = $(UNIT_TEST_LIBS)
 tests_unit_test_ofp_actions_SOURCES = tests/unit/test-ofp-actions.c
 tests_unit_test_ofp_actions_CFLAGS = $(UNIT_TEST_FLAGS)
 tests_unit_test_ofp_actions_LDADD = $(UNIT_TEST_LIBS)
