@@ -199,6 +199,8 @@ lib_libovs_a_SOURCES += \
 	lib/ofp-fields.c \
 	lib/ofp-fields.h \
 	lib/ofp-fields-text.c \
+	lib/ofp-flow.c \
+	lib/ofp-flow.h \
 	lib/ofp-match.c \
 	lib/ofp-match.h \
 	lib/ofp-port.c \
