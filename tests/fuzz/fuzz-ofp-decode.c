@@ -17,7 +17,9 @@
  *      what decodes must print, and if the version can carry it, encode to
  *      bytes that decode and re-encode to the same bytes;
  *   5  action text: what parses must print, and the printed text must
- *      parse back to the same text.
+ *      parse back to the same text;
+ *   6  a flow_mod message: what decodes must print, and encode in its own
+ *      protocol to a message that decodes and prints the same.
  * Any disagreement aborts, which libFuzzer reports as a crash. */
 #include <config.h>
 
@@ -29,6 +31,7 @@
 #include "ofp-actions.h"
 #include "nx-match.h"
 #include "ofp-errors.h"
+#include "ofp-flow.h"
 #include "ofp-msgs.h"
 #include "ofp-protocol.h"
 #include "ofpbuf.h"
@@ -274,6 +277,62 @@ fuzz_action_text(const uint8_t *data, size_t size)
     free(text);
 }
 
+static char *
+flow_mod_text(const struct ofp_header *oh, enum ofperr *errorp)
+{
+    struct ofputil_flow_mod fm;
+    struct ofpbuf ofpacts;
+    ofpbuf_init(&ofpacts, 64);
+    *errorp = ofputil_decode_flow_mod(&fm, oh, &ofpacts);
+    char *text = NULL;
+    if (!*errorp) {
+        struct ds s = DS_EMPTY_INITIALIZER;
+        ofputil_flow_mod_format(&fm, oh->version, NULL, &s);
+        text = ds_steal_cstr(&s);
+    }
+    ofpbuf_uninit(&ofpacts);
+    return text;
+}
+
+static void
+fuzz_flow_mod(const uint8_t *data, size_t size)
+{
+    if (size < sizeof(struct ofp_header)) {
+        return;
+    }
+    size_t len = MIN(size, UINT16_MAX);
+    struct ofp_header *oh = xmemdup(data, len);
+    oh->length = htons(len);
+
+    enum ofperr error;
+    char *first = flow_mod_text(oh, &error);
+    if (first) {
+        struct ofputil_flow_mod fm;
+        struct ofpbuf ofpacts;
+        ofpbuf_init(&ofpacts, 64);
+        if (ofputil_decode_flow_mod(&fm, oh, &ofpacts)) {
+            abort();
+        }
+        enum ofpraw raw;
+        ofpraw_decode(&raw, oh);
+        enum ofputil_protocol protocol
+            = (oh->version != OFP10_VERSION
+               ? ofputil_protocol_from_ofp_version(oh->version)
+               : raw == OFPRAW_NXT_FLOW_MOD ? OFPUTIL_P_OF10_NXM_TID
+               : OFPUTIL_P_OF10_STD_TID);
+        struct ofpbuf *msg = ofputil_encode_flow_mod(&fm, protocol);
+        char *second = flow_mod_text(msg->data, &error);
+        if (!second || strcmp(first, second)) {
+            abort();
+        }
+        free(second);
+        ofpbuf_delete(msg);
+        ofpbuf_uninit(&ofpacts);
+        free(first);
+    }
+    free(oh);
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -304,6 +363,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         break;
     case 5:
         fuzz_action_text(data + 1, size - 1);
+        break;
+    case 6:
+        fuzz_flow_mod(data + 1, size - 1);
         break;
     }
     return 0;
