@@ -203,5 +203,7 @@ lib_libovs_a_SOURCES += \
 	lib/ofp-flow.h \
 	lib/ofp-match.c \
 	lib/ofp-match.h \
+	lib/ofp-parse.c \
+	lib/ofp-parse.h \
 	lib/ofp-port.c \
 	lib/ofp-port.h

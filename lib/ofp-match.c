@@ -3,6 +3,7 @@
 #include "ofp-match.h"
 
 #include <string.h>
+#include <netinet/in.h>
 #include "match.h"
 #include "packets.h"
 
@@ -100,24 +101,37 @@ ofputil_normalize_match(struct match *match)
     struct flow *f = &match->flow;
     struct flow_wildcards *w = &match->wc;
     bool dl_type_exact = w->masks.dl_type == OVS_BE16_MAX;
-    bool is_ip = dl_type_exact && f->dl_type == htons(ETH_TYPE_IP);
+    bool is_ip4 = dl_type_exact && f->dl_type == htons(ETH_TYPE_IP);
+    bool is_ip6 = dl_type_exact && f->dl_type == htons(ETH_TYPE_IPV6);
     bool is_arp = dl_type_exact && (f->dl_type == htons(ETH_TYPE_ARP)
                                     || f->dl_type == htons(ETH_TYPE_RARP));
     bool proto_exact = w->masks.nw_proto == UINT8_MAX;
 
-    if (!is_ip && !is_arp) {
+    if (!is_ip4 && !is_arp) {
         f->nw_src = f->nw_dst = 0;
         w->masks.nw_src = w->masks.nw_dst = 0;
+    }
+    if (!is_ip4 && !is_ip6 && !is_arp) {
         f->nw_proto = w->masks.nw_proto = 0;
         proto_exact = false;
     }
-    if (!is_ip) {
+    if (!is_ip4 && !is_ip6) {
         f->nw_tos = w->masks.nw_tos = 0;
+        f->nw_ttl = w->masks.nw_ttl = 0;
+        f->nw_frag = w->masks.nw_frag = 0;
     }
-    bool l4 = (is_ip && proto_exact
-               && (f->nw_proto == IPPROTO_TCP || f->nw_proto == IPPROTO_UDP
-                   || f->nw_proto == IPPROTO_SCTP
-                   || f->nw_proto == IPPROTO_ICMP));
+    if (!is_ip6) {
+        memset(&f->ipv6_src, 0, sizeof f->ipv6_src);
+        memset(&w->masks.ipv6_src, 0, sizeof w->masks.ipv6_src);
+        memset(&f->ipv6_dst, 0, sizeof f->ipv6_dst);
+        memset(&w->masks.ipv6_dst, 0, sizeof w->masks.ipv6_dst);
+        f->ipv6_label = w->masks.ipv6_label = 0;
+    }
+    uint8_t p = f->nw_proto;
+    bool l4 = ((is_ip4 || is_ip6) && proto_exact
+               && (p == IPPROTO_TCP || p == IPPROTO_UDP || p == IPPROTO_SCTP
+                   || (is_ip4 && p == IPPROTO_ICMP)
+                   || (is_ip6 && p == IPPROTO_ICMPV6)));
     if (!l4) {
         f->tp_src = f->tp_dst = 0;
         w->masks.tp_src = w->masks.tp_dst = 0;

@@ -35,7 +35,10 @@ void ofputil_match_to_ofp10_match(const struct match *,
                                   struct ofp10_match *);
 /* Whether MATCH converts to OpenFlow 1.0 and back unchanged. */
 bool ofputil_match_is_ofp10(const struct match *);
-/* Wildcards the fields MATCH's prerequisites do not allow. */
+/* Wildcards the fields MATCH's prerequisites do not allow: IPv4
+ * addresses without an IPv4 or ARP dl_type, IP fields (proto, TOS, TTL,
+ * fragments) without IPv4 or IPv6, IPv6 addresses and label without IPv6,
+ * transport ports without TCP, UDP, SCTP or ICMP(v6). */
 void ofputil_normalize_match(struct match *);
 
 #endif /* ofp-match.h */

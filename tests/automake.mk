@@ -254,7 +254,11 @@ UNIT_TESTS += \
 	tests/unit/test-ofp-port \
 	tests/unit/test-ofp-actions \
 	tests/unit/test-ofp-match \
-	tests/unit/test-ofp-flow
+	tests/unit/test-ofp-flow \
+	tests/unit/test-ofp-parse
+tests_unit_test_ofp_parse_SOURCES = tests/unit/test-ofp-parse.c
+tests_unit_test_ofp_parse_CFLAGS = $(UNIT_TEST_FLAGS)
+tests_unit_test_ofp_parse_LDADD = $(UNIT_TEST_LIBS)
 tests_unit_test_ofp_flow_SOURCES = tests/unit/test-ofp-flow.c
 tests_unit_test_ofp_flow_CFLAGS = $(UNIT_TEST_FLAGS)
 tests_unit_test_ofp_flow_LDADD = $(UNIT_TEST_LIBS)
