@@ -543,8 +543,10 @@ parse_load(const char *arg, struct ofpbuf *ofpacts)
     for (int i = 7; i >= 0; i--, value >>= 8) {
         v[i] = value;
     }
+    /* VALUE has at most 64 bits; a wider destination's upper bits are
+     * zero. */
     bitwise_copy(v, 8, 0, sf->value.b, dst.field->n_bytes, dst.ofs,
-                 dst.n_bits);
+                 MIN(dst.n_bits, 64));
     bitwise_one(sf->mask.b, dst.field->n_bytes, dst.ofs, dst.n_bits);
     return NULL;
 }

@@ -24,6 +24,13 @@ struct parse_case {
 };
 
 static const struct parse_case cases[] = {
+    /* Wider than 64 bits: two loads (the fuzzer found the first version
+     * reading past the value). */
+    { "ipv6,actions=load:5->ipv6_dst",
+      "ADD ipv6 actions=load:0x5->NXM_NX_IPV6_DST[0..63],"
+      "load:0->NXM_NX_IPV6_DST[64..127]",
+      "ADD ipv6 actions=load:0x5->NXM_NX_IPV6_DST[0..63],"
+      "load:0->NXM_NX_IPV6_DST[64..127]" },
     { "nw_src=1.2.3.4,actions=drop",
       "ADD actions=drop",
       "ADD actions=drop" },
