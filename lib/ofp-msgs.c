@@ -380,6 +380,12 @@ ofptype_from_ofpraw(enum ofpraw raw)
 static bool
 version_in(const struct raw_info *info, uint8_t version)
 {
+    /* Only the messages every version shares (hello, error, echo) exist
+     * in versions later than 1.5; anything else is unknown there, as in
+     * 3.1 ("unknown OpenFlow message (version 7, type 5)"). */
+    if (version > OFP15_VERSION && info->min_version != ANYV) {
+        return false;
+    }
     return version >= info->min_version && version <= info->max_version;
 }
 

@@ -19,7 +19,9 @@
  *   5  action text: what parses must print, and the printed text must
  *      parse back to the same text;
  *   6  a flow_mod message: what decodes must print, and encode in its own
- *      protocol to a message that decodes and prints the same.
+ *      protocol to a message that decodes and prints the same;
+ *   7  flow text (add-flow): what parses must encode, in NXM and in
+ *      OpenFlow 1.3 where the actions allow, to messages that decode.
  * Any disagreement aborts, which libFuzzer reports as a crash. */
 #include <config.h>
 
@@ -32,6 +34,7 @@
 #include "nx-match.h"
 #include "ofp-errors.h"
 #include "ofp-flow.h"
+#include "ofp-parse.h"
 #include "ofp-msgs.h"
 #include "ofp-protocol.h"
 #include "ofpbuf.h"
@@ -333,6 +336,41 @@ fuzz_flow_mod(const uint8_t *data, size_t size)
     free(oh);
 }
 
+static void
+fuzz_flow_text(const uint8_t *data, size_t size)
+{
+    char *text = xmemdup0((const char *) data, size);
+    struct ofputil_flow_mod fm;
+    struct ofpbuf ofpacts;
+    ofpbuf_init(&ofpacts, 64);
+    char *error = parse_ofp_flow_mod_str(&fm, text, NULL, OFPFC_ADD,
+                                         &ofpacts);
+    if (error) {
+        free(error);
+    } else if (!ofpacts_annotate(ofpacts.data, ofpacts.size, &fm.match)) {
+        static const enum ofputil_protocol protocols[] = {
+            OFPUTIL_P_OF10_NXM_TID, OFPUTIL_P_OF13_OXM,
+        };
+        for (size_t i = 0; i < ARRAY_SIZE(protocols); i++) {
+            enum ofp_version v = ofputil_protocol_to_ofp_version(
+                protocols[i]);
+            if (!ofpacts_encodable_in(ofpacts.data, ofpacts.size, v)) {
+                continue;
+            }
+            struct ofpbuf *msg = ofputil_encode_flow_mod(&fm, protocols[i]);
+            enum ofperr err;
+            char *printed = flow_mod_text(msg->data, &err);
+            if (!printed) {
+                abort();
+            }
+            free(printed);
+            ofpbuf_delete(msg);
+        }
+    }
+    ofpbuf_uninit(&ofpacts);
+    free(text);
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -366,6 +404,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         break;
     case 6:
         fuzz_flow_mod(data + 1, size - 1);
+        break;
+    case 7:
+        fuzz_flow_text(data + 1, size - 1);
         break;
     }
     return 0;

@@ -38,8 +38,12 @@ static const struct header_case header_cases[] = {
     { "0102000800000002", 0, "OFPT_ECHO_REQUEST" },
     { "0105000800000003", 0, "OFPT_FEATURES_REQUEST" },
     { "0405000800000003", 0, "OFPT_FEATURES_REQUEST" },
-    /* A version no one knows still says hello. */
+    /* A version no one knows still says hello and echoes, and nothing
+     * else. */
     { "0700000800000001", 0, "OFPT_HELLO" },
+    { "0702000800000001", 0, "OFPT_ECHO_REQUEST" },
+    { "0705000800000001", OFPERR_OFPBRC_BAD_TYPE, NULL },
+    { "0005000800000001", OFPERR_OFPBRC_BAD_TYPE, NULL },
     { "0412001000000004000c000000000000", 0,
       "OFPST_TABLE_FEATURES request" },
     /* OFPST_FLOW request without its body. */
