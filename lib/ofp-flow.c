@@ -100,8 +100,10 @@ ofputil_decode_flow_mod(struct ofputil_flow_mod *fm,
         fm->new_cookie = wire_cookie;
         error = decode_flags(wire_flags, OFP10_VERSION, &fm->flags);
         if (!error) {
-            error = ofpacts_pull_openflow_actions(&b, b.size, version,
-                                                  ofpacts);
+            /* An NXT_FLOW_MOD in a later version carries that version's
+             * instructions, as in 3.1. */
+            error = ofpacts_pull_openflow_instructions(&b, b.size, version,
+                                                       ofpacts);
         }
     } else if (raw == OFPRAW_OFPT11_FLOW_MOD) {
         const struct ofp11_flow_mod *ofm = ofpbuf_pull(&b, sizeof *ofm);

@@ -71,7 +71,9 @@ enum ofperr ofputil_decode_flow_mod(struct ofputil_flow_mod *,
                                     struct ofpbuf *ofpacts);
 /* Encodes FM for PROTOCOL (which must be able to express it: the match in
  * 1.0's fixed format for OFPUTIL_P_OF10_STD*, the actions in the version).
- * OFPUTIL_P_OF11_STD is not supported. */
+ * OFPUTIL_P_OF11_STD is not supported; NXT_FLOW_MOD is written in 1.0
+ * only (the decoder also reads it in later versions, with that version's
+ * instructions). */
 struct ofpbuf *ofputil_encode_flow_mod(const struct ofputil_flow_mod *,
                                        enum ofputil_protocol);
 /* The message body as 3.1 prints it (without "OFPT_FLOW_MOD (xid=..):"). */
