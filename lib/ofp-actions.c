@@ -983,6 +983,19 @@ ofpacts_annotate(struct ofpact ofpacts[], size_t len,
     struct ofpact *a;
     OFPACT_FOR_EACH (a, ofpacts, len) {
         switch (a->type) {
+        case OFPACT_OUTPUT:
+            if (check_output_port(((struct ofpact_output *) a)->port)) {
+                return OFPERR_OFPBAC_BAD_OUT_PORT;
+            }
+            break;
+        case OFPACT_ENQUEUE: {
+            uint32_t port = ((struct ofpact_enqueue *) a)->port;
+            if (port >= OFPP_MAX && port != OFPP_IN_PORT
+                && port != OFPP_LOCAL) {
+                return OFPERR_OFPBAC_BAD_OUT_PORT;
+            }
+            break;
+        }
         case OFPACT_SET_VLAN_VID:
             ((struct ofpact_vlan_vid *) a)->flow_has_vlan = has_vlan;
             has_vlan = true;

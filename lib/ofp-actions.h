@@ -349,7 +349,10 @@ bool ofpacts_encodable_in(const struct ofpact[], size_t len,
                           enum ofp_version);
 /* Records in the actions what MATCH says about the flow (its IP protocol,
  * whether it has a VLAN tag).  Returns OFPBAC_MATCH_INCONSISTENT for
- * mod_tp_src/dst on a flow that is not TCP, UDP or SCTP. */
+ * mod_tp_src/dst on a flow that is not TCP, UDP or SCTP, and
+ * OFPBAC_BAD_OUT_PORT for an output or enqueue to a port no switch takes
+ * (ANY, 0xff00..0xfff7), as 3.1 refuses such flows ("actions are invalid
+ * with specified match"). */
 enum ofperr ofpacts_annotate(struct ofpact[], size_t len,
                              const struct match *);
 

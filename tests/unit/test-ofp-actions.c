@@ -1503,6 +1503,23 @@ START_TEST(test_encodable_and_annotate)
         ofpbuf_uninit(&ofpacts);
     }
 
+    /* Ports that parse but that 3.1 then refuses ("actions are invalid
+     * with specified match (OFPBAC_BAD_OUT_PORT)"). */
+    static const char *const bad_ports[] = {
+        "output:65280", "UNSET", "ANY", "enqueue:65280:1",
+    };
+    for (size_t i = 0; i < ARRAY_SIZE(bad_ports); i++) {
+        struct ofpbuf acts;
+        ofpbuf_init(&acts, 0);
+        char *err = ofpacts_parse_instructions(bad_ports[i], NULL, &acts);
+        ck_assert_ptr_null(err);
+        struct match any;
+        match_init_catchall(&any);
+        ck_assert_int_eq(ofpacts_annotate(acts.data, acts.size, &any),
+                         OFPERR_OFPBAC_BAD_OUT_PORT);
+        ofpbuf_uninit(&acts);
+    }
+
     /* mod_tp_src needs to know the protocol. */
     struct ofpbuf ofpacts;
     ofpbuf_init(&ofpacts, 0);
