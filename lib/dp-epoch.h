@@ -34,6 +34,13 @@
  * receive thread's per-packet path, except when a flow's last reference,
  * held by an exact-match cache, is dropped there).
  *
+ * Why not lib/ovs-rcu: its grace period waits for every online thread
+ * to quiesce, and classifier readers (handlers) stay online between
+ * batches.  Port deletion waits for a grace period with the datapath
+ * mutex held; a handler online and blocked on that mutex (flow put)
+ * would never quiesce.  Here only open sections are waited for, and a
+ * section never blocks.
+ *
  * Thread safety: every function may be called from any thread.  A thread
  * gets its slot on its first dp_epoch_enter(); the slot is released when
  * the thread exits.  Sections do not nest. */
