@@ -747,7 +747,7 @@ parse_action(char *key, char *value, char sep,
         return NULL;
     } else if (!strcasecmp(key, "mod_dl_src")
                || !strcasecmp(key, "mod_dl_dst")) {
-        struct eth_addr mac;
+        struct eth_addr mac = { .ea = { 0 } };
         error = parse_mac(value, &mac);
         if (!error) {
             OFPACT_PUT(ofpacts, (!strcasecmp(key, "mod_dl_src")
@@ -757,7 +757,7 @@ parse_action(char *key, char *value, char sep,
         return error;
     } else if (!strcasecmp(key, "mod_nw_src")
                || !strcasecmp(key, "mod_nw_dst")) {
-        ovs_be32 ip;
+        ovs_be32 ip = 0;
         error = parse_ipv4(value, &ip);
         if (!error) {
             OFPACT_PUT(ofpacts, (!strcasecmp(key, "mod_nw_src")
