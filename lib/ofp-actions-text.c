@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "dynamic-string.h"
+#include "nx-match.h"
 #include "ofp-port.h"
 #include "ofpbuf.h"
 #include "packets.h"
@@ -507,6 +508,20 @@ parse_resubmit(char *arg, bool parens, const struct ofputil_port_map *map,
     return NULL;
 }
 
+/* Whether F has an NXM or OXM code that a load, move or set_field can
+ * name on the wire.  dl_vlan and dl_vlan_pcp, the 1.0-style views of the
+ * VLAN header, have none (3.1 writes such actions with a zero header,
+ * which then means in_port: refusing them is the only sane reading). */
+static char *
+check_wire_name(const char *arg, const struct mf_field *f)
+{
+    if (!mf_nxm_header(f->id)) {
+        return xasprintf("%s: field %s has no NXM or OXM code and cannot be "
+                         "written by an action", arg, f->name);
+    }
+    return NULL;
+}
+
 /* "VALUE->DST" of load: DST a sub-field. */
 static char *
 parse_load(const char *arg, struct ofpbuf *ofpacts)
@@ -534,6 +549,10 @@ parse_load(const char *arg, struct ofpbuf *ofpacts)
     if (!dst.field->writable) {
         return xasprintf("%s: destination field %s is not writable", arg,
                          dst.field->name);
+    }
+    error = check_wire_name(arg, dst.field);
+    if (error) {
+        return error;
     }
     struct ofpact_set_field *sf = OFPACT_PUT(ofpacts, OFPACT_SET_FIELD,
                                              ofpact_set_field);
@@ -568,9 +587,13 @@ parse_set_field(const char *arg, const struct ofputil_port_map *map,
     if (!f->writable) {
         return xasprintf("%s is read-only", name);
     }
+    char *error = check_wire_name(arg, f);
+    if (error) {
+        return error;
+    }
     char *value_s = xmemdup0(arg, arrow - arg);
     union mf_value value, mask;
-    char *error = mf_parse(f, value_s, map, &value, &mask);
+    error = mf_parse(f, value_s, map, &value, &mask);
     free(value_s);
     if (error) {
         return error;
@@ -602,6 +625,13 @@ parse_move(const char *arg, struct ofpbuf *ofpacts)
     }
     s += 2;
     error = mf_parse_subfield(&dst, s);
+    if (error) {
+        return error;
+    }
+    error = check_wire_name(arg, src.field);
+    if (!error) {
+        error = check_wire_name(arg, dst.field);
+    }
     if (error) {
         return error;
     }

@@ -1463,6 +1463,22 @@ START_TEST(test_parse_errors)
         ofpbuf_uninit(&ofpacts);
     }
 
+    /* Fields with no wire name cannot be written (3.1 writes a zero
+     * header, which means in_port; found by fuzz-ofp-decode). */
+    static const char *const nameless[] = {
+        "load:1->dl_vlan", "set_field:1->dl_vlan",
+        "move:dl_vlan[]->reg0[0..11]", "load:1->dl_vlan_pcp",
+    };
+    for (size_t i = 0; i < ARRAY_SIZE(nameless); i++) {
+        struct ofpbuf acts;
+        ofpbuf_init(&acts, 0);
+        char *err = ofpacts_parse_instructions(nameless[i], NULL, &acts);
+        ck_assert_msg(err != NULL, "%s parsed", nameless[i]);
+        ck_assert(strstr(err, "has no NXM or OXM code"));
+        free(err);
+        ofpbuf_uninit(&acts);
+    }
+
     /* Instructions are not actions. */
     struct ofpbuf ofpacts;
     ofpbuf_init(&ofpacts, 0);
