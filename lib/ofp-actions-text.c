@@ -10,6 +10,7 @@
 #include <string.h>
 #include "dynamic-string.h"
 #include "nx-match.h"
+#include "ofp-parse.h"
 #include "ofp-port.h"
 #include "ofpbuf.h"
 #include "packets.h"
@@ -369,23 +370,10 @@ next_item(char **sp, char **key, char **value, char *sepp)
 }
 
 static char *
-parse_uint(const char *s, uint64_t max, uint64_t *value)
-{
-    char *end;
-    errno = 0;
-    unsigned long long x = strtoull(s, &end, 0);
-    if (!*s || *end || errno || x > max || *s == '-') {
-        return xasprintf("invalid numeric format %s", s);
-    }
-    *value = x;
-    return NULL;
-}
-
-static char *
 parse_u32(const char *s, uint32_t *value)
 {
     uint64_t x;
-    char *error = parse_uint(s, UINT32_MAX, &x);
+    char *error = ofputil_parse_uint(s, UINT32_MAX, &x);
     *value = x;
     return error;
 }
@@ -444,10 +432,10 @@ parse_controller(char *arg, struct ofpbuf *ofpacts)
                 error = xasprintf("unknown reason \"%s\"", value);
             }
         } else if (!strcmp(key, "max_len")) {
-            error = parse_uint(value, UINT16_MAX, &x);
+            error = ofputil_parse_uint(value, UINT16_MAX, &x);
             oc->max_len = x;
         } else if (!strcmp(key, "id")) {
-            error = parse_uint(value, UINT16_MAX, &x);
+            error = ofputil_parse_uint(value, UINT16_MAX, &x);
             oc->controller_id = x;
         } else if (!strcmp(key, "userdata")) {
             size_t before = ofpacts->size;
@@ -487,7 +475,7 @@ parse_resubmit(char *arg, bool parens, const struct ofputil_port_map *map,
     }
     if (table_s && *table_s) {
         uint64_t x;
-        char *error = parse_uint(table_s, 254, &x);
+        char *error = ofputil_parse_uint(table_s, 254, &x);
         if (error) {
             free(error);
             return xasprintf("%s: resubmit to unknown table", table_s);
@@ -537,7 +525,7 @@ parse_load(const char *arg, struct ofpbuf *ofpacts)
     }
     char *value_s = xmemdup0(arg, arrow - arg);
     uint64_t value;
-    error = parse_uint(value_s, UINT64_MAX, &value);
+    error = ofputil_parse_uint(value_s, UINT64_MAX, &value);
     free(value_s);
     if (error) {
         return error;
@@ -697,7 +685,7 @@ parse_action(char *key, char *value, char sep,
         }
         if (isdigit((unsigned char) *value)) {
             /* controller:MAX_LEN. */
-            error = parse_uint(value, UINT16_MAX, &x);
+            error = ofputil_parse_uint(value, UINT16_MAX, &x);
             if (error) {
                 return error;
             }
@@ -736,7 +724,7 @@ parse_action(char *key, char *value, char sep,
         return error;
     } else if (!strcasecmp(key, "mod_vlan_vid")
                || !strcasecmp(key, "set_vlan_vid")) {
-        error = parse_uint(value, UINT16_MAX, &x);
+        error = ofputil_parse_uint(value, UINT16_MAX, &x);
         if (error || x & ~VLAN_VID_MASK) {
             free(error);
             return xasprintf("%s: not a valid VLAN VID", value);
@@ -748,7 +736,7 @@ parse_action(char *key, char *value, char sep,
         return NULL;
     } else if (!strcasecmp(key, "mod_vlan_pcp")
                || !strcasecmp(key, "set_vlan_pcp")) {
-        error = parse_uint(value, UINT8_MAX, &x);
+        error = ofputil_parse_uint(value, UINT8_MAX, &x);
         if (error || x & ~7) {
             free(error);
             return xasprintf("%s: not a valid VLAN PCP", value);
@@ -766,7 +754,7 @@ parse_action(char *key, char *value, char sep,
             = OFPACT_RAW_POP_VLAN;
         return NULL;
     } else if (!strcasecmp(key, "push_vlan")) {
-        error = parse_uint(value, UINT16_MAX, &x);
+        error = ofputil_parse_uint(value, UINT16_MAX, &x);
         if (error || (x != ETH_TYPE_VLAN_8021Q
                       && x != ETH_TYPE_VLAN_8021AD)) {
             free(error);
@@ -796,7 +784,7 @@ parse_action(char *key, char *value, char sep,
         }
         return error;
     } else if (!strcasecmp(key, "mod_nw_tos")) {
-        error = parse_uint(value, UINT8_MAX, &x);
+        error = ofputil_parse_uint(value, UINT8_MAX, &x);
         if (error || x & ~IP_DSCP_MASK) {
             free(error);
             return xasprintf("%s: not a valid TOS", value);
@@ -804,7 +792,7 @@ parse_action(char *key, char *value, char sep,
         OFPACT_PUT(ofpacts, OFPACT_SET_IP_DSCP, ofpact_dscp)->dscp = x;
         return NULL;
     } else if (!strcasecmp(key, "mod_nw_ttl")) {
-        error = parse_uint(value, UINT8_MAX, &x);
+        error = ofputil_parse_uint(value, UINT8_MAX, &x);
         if (error) {
             free(error);
             return xasprintf("invalid TTL %s", value);
@@ -813,7 +801,7 @@ parse_action(char *key, char *value, char sep,
         return NULL;
     } else if (!strcasecmp(key, "mod_tp_src")
                || !strcasecmp(key, "mod_tp_dst")) {
-        error = parse_uint(value, UINT16_MAX, &x);
+        error = ofputil_parse_uint(value, UINT16_MAX, &x);
         if (!error) {
             OFPACT_PUT(ofpacts, (!strcasecmp(key, "mod_tp_src")
                                  ? OFPACT_SET_L4_SRC_PORT
@@ -842,7 +830,7 @@ parse_action(char *key, char *value, char sep,
         return parse_move(value, ofpacts);
     } else if (!strcasecmp(key, "set_tunnel")
                || !strcasecmp(key, "set_tunnel64")) {
-        error = parse_uint(value, UINT64_MAX, &x);
+        error = ofputil_parse_uint(value, UINT64_MAX, &x);
         if (!error) {
             struct ofpact_tunnel *t = OFPACT_PUT(ofpacts, OFPACT_SET_TUNNEL,
                                                  ofpact_tunnel);
@@ -900,12 +888,12 @@ parse_action(char *key, char *value, char sep,
         uint64_t mask = UINT64_MAX;
         if (slash) {
             *slash = '\0';
-            error = parse_uint(slash + 1, UINT64_MAX, &mask);
+            error = ofputil_parse_uint(slash + 1, UINT64_MAX, &mask);
             if (error) {
                 return error;
             }
         }
-        error = parse_uint(value, UINT64_MAX, &x);
+        error = ofputil_parse_uint(value, UINT64_MAX, &x);
         if (error) {
             return error;
         }
@@ -915,7 +903,7 @@ parse_action(char *key, char *value, char sep,
         md->mask = htonll(mask);
         return NULL;
     } else if (!strcasecmp(key, "goto_table")) {
-        error = parse_uint(value, UINT8_MAX, &x);
+        error = ofputil_parse_uint(value, UINT8_MAX, &x);
         if (error) {
             return error;
         }

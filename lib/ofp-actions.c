@@ -185,6 +185,27 @@ check_output_port(uint32_t port)
     return OFPERR_OFPBAC_BAD_OUT_PORT;
 }
 
+/* Enqueue takes an ordinary port, IN_PORT or LOCAL. */
+static enum ofperr
+check_enqueue_port(uint32_t port)
+{
+    return (port < OFPP_MAX || port == OFPP_IN_PORT || port == OFPP_LOCAL
+            ? 0 : OFPERR_OFPBAC_BAD_OUT_PORT);
+}
+
+static enum ofperr
+decode_output_to(struct ofpbuf *ofpacts, uint32_t port, uint16_t max_len)
+{
+    enum ofperr error = check_output_port(port);
+    if (!error) {
+        struct ofpact_output *out = OFPACT_PUT(ofpacts, OFPACT_OUTPUT,
+                                              ofpact_output);
+        out->port = port;
+        out->max_len = max_len;
+    }
+    return error;
+}
+
 static enum ofperr
 decode_port(const uint8_t *p, enum ofp_version version, uint32_t *port)
 {
@@ -524,25 +545,16 @@ decode_std(const uint8_t *p, size_t len, enum ofp_version version,
 #define WANT_LEN(N) if (len != (N)) return OFPERR_OFPBAC_BAD_LEN
     if (version == OFP10_VERSION) {
         switch (type) {
-        case OFPAT10_OUTPUT: {
+        case OFPAT10_OUTPUT:
             WANT_LEN(8);
-            port = get_be16(p + 4);
-            error = check_output_port(port);
-            if (error) {
-                return error;
-            }
-            struct ofpact_output *out = OFPACT_PUT(ofpacts, OFPACT_OUTPUT,
-                                                  ofpact_output);
-            out->port = port;
-            out->max_len = get_be16(p + 6);
-            return 0;
-        }
+            return decode_output_to(ofpacts, get_be16(p + 4),
+                                    get_be16(p + 6));
         case OFPAT10_ENQUEUE: {
             WANT_LEN(16);
             port = get_be16(p + 4);
-            if (port >= OFPP_MAX && port != OFPP_IN_PORT
-                && port != OFPP_LOCAL) {
-                return OFPERR_OFPBAC_BAD_OUT_PORT;
+            error = check_enqueue_port(port);
+            if (error) {
+                return error;
             }
             struct ofpact_enqueue *eq = OFPACT_PUT(ofpacts, OFPACT_ENQUEUE,
                                                   ofpact_enqueue);
@@ -557,21 +569,11 @@ decode_std(const uint8_t *p, size_t len, enum ofp_version version,
         }
     } else {
         switch (type) {
-        case OFPAT11_OUTPUT: {
+        case OFPAT11_OUTPUT:
             WANT_LEN(16);
             error = decode_port(p + 4, version, &port);
-            if (!error) {
-                error = check_output_port(port);
-            }
-            if (error) {
-                return error;
-            }
-            struct ofpact_output *out = OFPACT_PUT(ofpacts, OFPACT_OUTPUT,
-                                                  ofpact_output);
-            out->port = port;
-            out->max_len = get_be16(p + 8);
-            return 0;
-        }
+            return (error ? error
+                    : decode_output_to(ofpacts, port, get_be16(p + 8)));
         case OFPAT11_PUSH_VLAN: {
             WANT_LEN(8);
             uint16_t ethertype = get_be16(p + 4);
@@ -988,14 +990,11 @@ ofpacts_annotate(struct ofpact ofpacts[], size_t len,
                 return OFPERR_OFPBAC_BAD_OUT_PORT;
             }
             break;
-        case OFPACT_ENQUEUE: {
-            uint32_t port = ((struct ofpact_enqueue *) a)->port;
-            if (port >= OFPP_MAX && port != OFPP_IN_PORT
-                && port != OFPP_LOCAL) {
+        case OFPACT_ENQUEUE:
+            if (check_enqueue_port(((struct ofpact_enqueue *) a)->port)) {
                 return OFPERR_OFPBAC_BAD_OUT_PORT;
             }
             break;
-        }
         case OFPACT_SET_VLAN_VID:
             ((struct ofpact_vlan_vid *) a)->flow_has_vlan = has_vlan;
             has_vlan = true;

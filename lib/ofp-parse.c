@@ -31,8 +31,8 @@ static const struct shorthand shorthands[] = {
     { "arp", ETH_TYPE_ARP, 0 }, { "rarp", ETH_TYPE_RARP, 0 },
 };
 
-static char *
-parse_u64(const char *s, uint64_t max, uint64_t *value)
+char *
+ofputil_parse_uint(const char *s, uint64_t max, uint64_t *value)
 {
     char *end;
     errno = 0;
@@ -139,14 +139,14 @@ parse_flow__(struct ofputil_flow_mod *fm, char *string,
             return xasprintf("field %s missing value", name);
         }
         if (!strcmp(name, "table")) {
-            error = parse_u64(value, 254, &x);
+            error = ofputil_parse_uint(value, 254, &x);
             if (error) {
                 free(error);
                 return xasprintf("unknown table \"%s\"", value);
             }
             fm->table_id = x;
         } else if (!strcmp(name, "priority")) {
-            error = parse_u64(value, UINT16_MAX, &x);
+            error = ofputil_parse_uint(value, UINT16_MAX, &x);
             if (error) {
                 free(error);
                 return xasprintf("invalid priority \"%s\"", value);
@@ -155,7 +155,7 @@ parse_flow__(struct ofputil_flow_mod *fm, char *string,
         } else if (!strcmp(name, "idle_timeout")
                    || !strcmp(name, "hard_timeout")
                    || !strcmp(name, "importance")) {
-            error = parse_u64(value, UINT16_MAX, &x);
+            error = ofputil_parse_uint(value, UINT16_MAX, &x);
             if (error) {
                 return error;
             }
@@ -170,18 +170,18 @@ parse_flow__(struct ofputil_flow_mod *fm, char *string,
                 }
                 *slash = '\0';
                 uint64_t mask;
-                error = parse_u64(slash + 1, UINT64_MAX, &mask);
+                error = ofputil_parse_uint(slash + 1, UINT64_MAX, &mask);
                 if (error) {
                     return error;
                 }
-                error = parse_u64(value, UINT64_MAX, &x);
+                error = ofputil_parse_uint(value, UINT64_MAX, &x);
                 if (error) {
                     return error;
                 }
                 fm->cookie = htonll(x);
                 fm->cookie_mask = htonll(mask);
             } else {
-                error = parse_u64(value, UINT64_MAX, &x);
+                error = ofputil_parse_uint(value, UINT64_MAX, &x);
                 if (error) {
                     return error;
                 }
@@ -193,7 +193,7 @@ parse_flow__(struct ofputil_flow_mod *fm, char *string,
                                  value);
             }
         } else if (del_or_mod && !strcmp(name, "out_group")) {
-            error = parse_u64(value, UINT32_MAX, &x);
+            error = ofputil_parse_uint(value, UINT32_MAX, &x);
             if (error) {
                 return error;
             }

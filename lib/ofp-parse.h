@@ -32,6 +32,12 @@ struct ofpbuf;
 struct ofputil_flow_mod;
 struct ofputil_port_map;
 
+/* Parses S, a decimal, hex (0x) or octal (0) number no greater than MAX,
+ * into *VALUE; on error returns "invalid numeric format S" (malloc'd), as
+ * 3.1 words it.  Shared with the action parser. */
+char *ofputil_parse_uint(const char *s, uint64_t max, uint64_t *value)
+    OVS_WARN_UNUSED_RESULT;
+
 char *parse_ofp_flow_mod_str(struct ofputil_flow_mod *, const char *string,
                              const struct ofputil_port_map *,
                              uint16_t command, struct ofpbuf *ofpacts)
