@@ -20,6 +20,13 @@ bench_udp_blast_SOURCES = bench/udp-blast.c
 bench_udp_blast_LDADD = $(OVS_LIBS)
 EXTRA_DIST += bench/datapath.sh
 
+# Switching: ours against Open vSwitch 3.1 (forwarding, flow setup,
+# fairness, idle cost), with a generator of frames that are each a new flow.
+noinst_PROGRAMS += bench/eth-blast
+bench_eth_blast_SOURCES = bench/eth-blast.c
+bench_eth_blast_LDADD = $(OVS_LIBS)
+EXTRA_DIST += bench/switching.sh
+
 # Classifier: ClassBench replay (bench/classbench.sh runs it, and builds
 # the same harness against Open vSwitch's classifier for comparison).
 noinst_PROGRAMS += bench/classbench

@@ -433,9 +433,9 @@ format_flow_stats(struct ds *out, const struct dpif_flow_stats *s)
     }
 }
 
-static void
-format_dpif_flow(struct ds *out, const struct dpif_flow *f,
-                 const struct odp_port_names *names, bool verbose)
+void
+dpctl_format_dpif_flow(struct ds *out, const struct dpif_flow *f,
+                       const struct odp_port_names *names, bool verbose)
 {
     odp_flow_format(&f->key, &f->mask, names, verbose, out);
     ds_put_cstr(out, ", ");
@@ -497,7 +497,7 @@ cmd_dump_flows(struct ds *out, const struct dpctl_opts *o, int argc,
     while ((n = dpif_flow_dump_next(thread, flows, ARRAY_SIZE(flows))) > 0) {
         for (int i = 0; i < n; i++) {
             if (!filter || flow_passes_filter(&flows[i], &fkey, &fmask)) {
-                format_dpif_flow(out, &flows[i], &names, o->more);
+                dpctl_format_dpif_flow(out, &flows[i], &names, o->more);
                 ds_put_char(out, '\n');
             }
         }
@@ -604,7 +604,7 @@ get_flow(struct dpif *dpif, const struct flow *key,
         return xasprintf("getting flow failed (%s)", ovs_strerror(e));
     }
     struct odp_port_names names = port_names(dpif);
-    format_dpif_flow(out, &f, &names, o->more);
+    dpctl_format_dpif_flow(out, &f, &names, o->more);
     ds_put_char(out, '\n');
     free(buf);
     return NULL;

@@ -27,8 +27,18 @@
 #ifndef DPCTL_H
 #define DPCTL_H 1
 
+#include <stdbool.h>
+
 /* Registers the dpctl/... commands. */
 void dpctl_unixctl_register(void);
+
+/* One flow as "dump-flows" prints it: key, statistics, actions (VERBOSE:
+ * every field, as -m).  ofproto's dpif/dump-flows shares it. */
+struct dpif_flow;
+struct ds;
+struct odp_port_names;
+void dpctl_format_dpif_flow(struct ds *, const struct dpif_flow *,
+                            const struct odp_port_names *, bool verbose);
 /* Housekeeping for the datapaths the process holds (call each main loop
  * iteration). */
 void dpctl_run(void);

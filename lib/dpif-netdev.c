@@ -1088,17 +1088,14 @@ dpif_netdev_port_get_stats(const struct dpif *dpif, uint32_t port_no,
 
 /* Flows. */
 
+/* Puts one flow; DP->mutex held. */
 static int
-dpif_netdev_flow_put(struct dpif *dpif, enum dpif_flow_put_flags flags,
-                     const struct flow *key,
-                     const struct flow_wildcards *mask,
-                     const struct nlattr *actions, size_t actions_len,
-                     struct dpif_flow_stats *stats)
+flow_put__(struct dp_netdev *dp, enum dpif_flow_put_flags flags,
+           const struct flow *key, const struct flow_wildcards *mask,
+           const struct nlattr *actions, size_t actions_len,
+           struct dpif_flow_stats *stats)
 {
-    struct dp_netdev *dp = get_dp(dpif);
     int error = 0;
-
-    ovs_mutex_lock(&dp->mutex);
     struct dp_netdev_flow *flow = flow_find(dp, key, mask);
     if (flow) {
         if (!(flags & DPIF_FP_MODIFY)) {
@@ -1131,6 +1128,21 @@ dpif_netdev_flow_put(struct dpif *dpif, enum dpif_flow_put_flags flags,
                     flow_node_hash(flow->match, mask));
         dpcls_insert(&dp->cls, &flow->cr, mask, flow->match);
     }
+    return error;
+}
+
+static int
+dpif_netdev_flow_put(struct dpif *dpif, enum dpif_flow_put_flags flags,
+                     const struct flow *key,
+                     const struct flow_wildcards *mask,
+                     const struct nlattr *actions, size_t actions_len,
+                     struct dpif_flow_stats *stats)
+{
+    struct dp_netdev *dp = get_dp(dpif);
+
+    ovs_mutex_lock(&dp->mutex);
+    int error = flow_put__(dp, flags, key, mask, actions, actions_len,
+                           stats);
     ovs_mutex_unlock(&dp->mutex);
     return error;
 }
@@ -1331,6 +1343,47 @@ dpif_netdev_execute(struct dpif *dpif, struct dp_packet_batch *batch,
     return 0;
 }
 
+/* A handler's batch: every put under one acquisition of the mutex, every
+ * execute in one epoch section (seeds/000). */
+static void
+dpif_netdev_operate(struct dpif *dpif, struct dpif_op **ops, size_t n_ops)
+{
+    struct dp_netdev *dp = get_dp(dpif);
+    bool any_put = false, any_execute = false;
+
+    for (size_t i = 0; i < n_ops; i++) {
+        if (ops[i]->type == DPIF_OP_FLOW_PUT) {
+            any_put = true;
+        } else {
+            any_execute = true;
+        }
+    }
+    if (any_put) {
+        ovs_mutex_lock(&dp->mutex);
+        for (size_t i = 0; i < n_ops; i++) {
+            struct dpif_op *op = ops[i];
+            if (op->type == DPIF_OP_FLOW_PUT) {
+                op->error = flow_put__(dp, op->put.flags, op->put.key,
+                                       op->put.mask, op->put.actions,
+                                       op->put.actions_len, op->put.stats);
+            }
+        }
+        ovs_mutex_unlock(&dp->mutex);
+    }
+    if (any_execute) {
+        dp_epoch_enter();
+        for (size_t i = 0; i < n_ops; i++) {
+            struct dpif_op *op = ops[i];
+            if (op->type == DPIF_OP_EXECUTE) {
+                execute_actions(dp, op->execute.batch, op->execute.actions,
+                                op->execute.actions_len);
+                op->error = 0;
+            }
+        }
+        dp_epoch_exit();
+    }
+}
+
 /* Upcall handlers. */
 
 static void
@@ -1448,6 +1501,7 @@ const struct dpif_class dpif_netdev_class = {
     .flow_dump_thread_destroy = dpif_netdev_flow_dump_thread_destroy,
     .flow_dump_destroy = dpif_netdev_flow_dump_destroy,
     .execute = dpif_netdev_execute,
+    .operate = dpif_netdev_operate,
     .handlers_set = dpif_netdev_handlers_set,
     .recv = dpif_netdev_recv,
     .recv_release = dpif_netdev_recv_release,

@@ -75,6 +75,8 @@ struct dpif_class {
 
     int (*execute)(struct dpif *, struct dp_packet_batch *,
                    const struct nlattr *, size_t);
+    /* Optional: NULL makes dpif.c run the ops one by one. */
+    void (*operate)(struct dpif *, struct dpif_op **, size_t n_ops);
 
     int (*handlers_set)(struct dpif *, uint32_t n);
     size_t (*recv)(struct dpif *, uint32_t handler_id,

@@ -319,6 +319,33 @@ dpif_execute(struct dpif *dpif, struct dp_packet_batch *batch,
     return dpif->dpif_class->execute(dpif, batch, actions, actions_len);
 }
 
+void
+dpif_operate(struct dpif *dpif, struct dpif_op **ops, size_t n_ops)
+{
+    for (size_t i = 0; i < n_ops; i++) {
+        struct dpif_op *op = ops[i];
+        if (op->type == DPIF_OP_FLOW_PUT && op->put.stats) {
+            memset(op->put.stats, 0, sizeof *op->put.stats);
+        }
+    }
+    if (dpif->dpif_class->operate) {
+        dpif->dpif_class->operate(dpif, ops, n_ops);
+        return;
+    }
+    for (size_t i = 0; i < n_ops; i++) {
+        struct dpif_op *op = ops[i];
+        if (op->type == DPIF_OP_FLOW_PUT) {
+            op->error = dpif->dpif_class->flow_put(
+                dpif, op->put.flags, op->put.key, op->put.mask,
+                op->put.actions, op->put.actions_len, op->put.stats);
+        } else {
+            op->error = dpif->dpif_class->execute(
+                dpif, op->execute.batch, op->execute.actions,
+                op->execute.actions_len);
+        }
+    }
+}
+
 int
 dpif_handlers_set(struct dpif *dpif, uint32_t n_handlers)
 {

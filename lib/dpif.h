@@ -198,6 +198,40 @@ int dpif_flow_dump_destroy(struct dpif_flow_dump *);
 int dpif_execute(struct dpif *, struct dp_packet_batch *,
                  const struct nlattr *actions, size_t actions_len);
 
+/* Batches (seeds/000).  An upcall handler installs all the megaflows of
+ * a batch of misses and executes all its packets with one call:
+ * dpif_operate() runs OPS in order, puts under one acquisition of the
+ * provider's writer lock and executes in one read section, and stores
+ * each op's result in its ERROR (and a put's previous statistics in its
+ * STATS, if nonnull).  Semantics per op are those of dpif_flow_put() and
+ * dpif_execute(). */
+enum dpif_op_type {
+    DPIF_OP_FLOW_PUT,
+    DPIF_OP_EXECUTE,
+};
+
+struct dpif_op {
+    enum dpif_op_type type;
+    int error;                  /* Set by dpif_operate(). */
+    union {
+        struct {
+            enum dpif_flow_put_flags flags;
+            const struct flow *key;
+            const struct flow_wildcards *mask;
+            const struct nlattr *actions;
+            size_t actions_len;
+            struct dpif_flow_stats *stats;
+        } put;
+        struct {
+            struct dp_packet_batch *batch;
+            const struct nlattr *actions;
+            size_t actions_len;
+        } execute;
+    };
+};
+
+void dpif_operate(struct dpif *, struct dpif_op **ops, size_t n_ops);
+
 /* Upcalls. */
 #define DPIF_RECV_MAX 64
 

@@ -235,14 +235,25 @@ tests_unit_test_classifier_threads_LDADD = $(UNIT_TEST_LIBS)
 # Suites with threads that "make check-tsan" runs in a ThreadSanitizer
 # build (configure --enable-tsan; utilities/setup.sh does it in CI).
 TSAN_TESTS = tests/unit/test-classifier-threads \
+	tests/unit/test-ofproto-threads \
 	tests/unit/test-dpif-channel \
 	tests/unit/test-dpif-netdev
 
-# Unit suite: ovs-vswitchd's OpenFlow port numbers.
+# Unit suites: ofproto (rules, translation, NORMAL, MAC learning) and its
+# threads.
+UNIT_TESTS += tests/unit/test-ofproto tests/unit/test-ofproto-threads
+tests_unit_test_ofproto_SOURCES = tests/unit/test-ofproto.c
+tests_unit_test_ofproto_CFLAGS = $(UNIT_TEST_FLAGS)
+tests_unit_test_ofproto_LDADD = ofproto/libofproto.a $(UNIT_TEST_LIBS)
+tests_unit_test_ofproto_threads_SOURCES = tests/unit/test-ofproto-threads.c
+tests_unit_test_ofproto_threads_CFLAGS = $(UNIT_TEST_FLAGS)
+tests_unit_test_ofproto_threads_LDADD = ofproto/libofproto.a $(UNIT_TEST_LIBS)
+
+# Unit suite: OpenFlow port numbers.
 UNIT_TESTS += tests/unit/test-ofport-numbers
 tests_unit_test_ofport_numbers_SOURCES = \
 	tests/unit/test-ofport-numbers.c \
-	vswitchd/ofport-numbers.c
+	ofproto/ofport-numbers.c
 tests_unit_test_ofport_numbers_CFLAGS = $(UNIT_TEST_FLAGS)
 tests_unit_test_ofport_numbers_LDADD = $(UNIT_TEST_LIBS)
 
@@ -331,6 +342,8 @@ TESTSUITE_AT = \
 	tests/ovs-vsctl.at \
 	tests/stream-ssl.at \
 	tests/vswitchd.at \
+	tests/switching.at \
+	tests/switching-system.at \
 	tests/datapath.at \
 	tests/datapath-parse.at \
 	tests/bench.at

@@ -2,7 +2,9 @@
 # One entry point for a fresh Debian 12 machine:
 #
 #   setup.sh sandbox   install what is missing, build, start the daemons in a
-#                      private run directory (./sandbox) and say how to reach them
+#                      private run directory (./sandbox), br0 with two hosts
+#                      in network namespaces (as root) that ping each other,
+#                      and say how to look at it
 #   setup.sh check     install what is missing, build, run every test
 #   setup.sh deps      only install the build and test dependencies
 #   setup.sh build     only (re)build
@@ -114,13 +116,18 @@ build() {
     build_in "$build_dir" $(configure_flags)
 }
 
+# The sandbox's network namespaces: the switch's, and two hosts'.
+SANDBOX_NS="ovsng-sandbox-sw ovsng-sandbox-h1 ovsng-sandbox-h2"
+
 start_sandbox() {
     local sb=$top/sandbox
-    # Stop a previous sandbox's daemons before reusing the directory.
+    # Stop a previous sandbox's daemons and namespaces before reusing the
+    # directory.
     for pidfile in "$sb"/*.pid; do
         [ -e "$pidfile" ] || continue
         kill "$(cat "$pidfile")" 2>/dev/null || true
     done
+    for ns in $SANDBOX_NS; do ip netns del "$ns" 2>/dev/null || true; done
     rm -rf "$sb"
     mkdir -p "$sb"
     export OVS_RUNDIR=$sb OVS_LOGDIR=$sb OVS_DBDIR=$sb OVS_SYSCONFDIR=$sb
@@ -130,10 +137,42 @@ start_sandbox() {
     ovsdb-server -vconsole:off --detach --no-chdir --pidfile --log-file \
         --remote=punix:"$sb/db.sock" "$sb/conf.db"
     ovs-vsctl --no-wait init
-    # Every device is a dummy: bridges and ports made in the sandbox never
-    # touch the host's network.
-    ovs-vswitchd -vconsole:off --detach --no-chdir --pidfile --log-file \
-        --enable-dummy=override
+
+    # With network namespaces (root), the switch runs in one of its own,
+    # and two hosts in theirs are cabled to br0 by veth pairs: nothing
+    # touches the host's own network.  Without them, every device is a
+    # dummy.
+    local sw=ovsng-sandbox-sw h1=ovsng-sandbox-h1 h2=ovsng-sandbox-h2
+    local mode=dummy ping_result=""
+    if ip netns add $sw 2>/dev/null; then
+        mode=netns
+        ip netns add $h1
+        ip netns add $h2
+        local pair
+        for pair in "$h1 p1 10.0.0.1" "$h2 p2 10.0.0.2"; do
+            set -- $pair
+            ip -n $sw link add $2 type veth peer name eth0 netns $1
+            ip -n $1 addr add $3/24 dev eth0
+            # The userspace datapath neither segments nor completes
+            # checksums: the hosts do it themselves.
+            ip netns exec $1 ethtool -K eth0 tx off tso off gso off >/dev/null 2>&1 || true
+            ip -n $1 link set eth0 up
+            ip -n $1 link set lo up
+            ip -n $sw link set $2 up
+        done
+        ip netns exec $sw ovs-vswitchd -vconsole:off --detach --no-chdir \
+            --pidfile --log-file
+        ovs-vsctl add-br br0 -- add-port br0 p1 -- add-port br0 p2
+        if ip netns exec $h1 ping -c 3 -i 0.2 -W 2 10.0.0.2 >"$sb/ping.out" 2>&1; then
+            ping_result="h1 (10.0.0.1) pinged h2 (10.0.0.2) through br0: $(grep -o '[0-9]* received' "$sb/ping.out")"
+        else
+            ping_result="h1 could not ping h2 (see $sb/ping.out and $sb/ovs-vswitchd.log)"
+        fi
+    else
+        ovs-vswitchd -vconsole:off --detach --no-chdir --pidfile --log-file \
+            --enable-dummy=override
+        ovs-vsctl add-br br0 -- add-port br0 p1 -- add-port br0 p2
+    fi
     cat > "$sb/env.sh" <<ENV
 # Source this file to reach the sandbox's daemons.
 export OVS_RUNDIR=$sb OVS_LOGDIR=$sb OVS_DBDIR=$sb OVS_SYSCONFDIR=$sb
@@ -145,17 +184,41 @@ The sandbox is running in $sb:
   ovsdb-server  pid $(cat "$sb/ovsdb-server.pid"), database $sb/conf.db on unix:$sb/db.sock
   ovs-vswitchd  pid $(cat "$sb/ovs-vswitchd.pid"), control socket $(ls "$sb"/ovs-vswitchd.*.ctl)
   logs          $sb/ovsdb-server.log, $sb/ovs-vswitchd.log
+MSG
+    if [ $mode = netns ]; then
+        cat <<MSG
+  bridge br0    in namespace $sw, ports p1 and p2 (veth)
+  hosts         $h1 (10.0.0.1 on eth0, cabled to p1)
+                $h2 (10.0.0.2 on eth0, cabled to p2)
 
-Reach it with:
+$ping_result
+
+Look at it:
   . $sb/env.sh
-  ovs-vsctl add-br br0 -- add-port br0 p1
   ovs-vsctl show
-  ovs-vsctl list Interface
-  ovs-appctl list-commands
-  ovsdb-client dump
+  ovs-appctl fdb/show br0              # the MACs br0 learned
+  ovs-appctl dpif/dump-flows br0       # the megaflows in the datapath
+  ovs-appctl ofproto/trace br0 in_port=1,dl_src=\$(ip -n $h1 -br link show eth0 | awk '{print \$3}'),dl_dst=ff:ff:ff:ff:ff:ff
+  ip netns exec $h2 ping 10.0.0.1
+Stop it with:
+  ovs-appctl exit; ovs-appctl -t ovsdb-server exit
+  for ns in $SANDBOX_NS; do ip netns del \$ns; done
+MSG
+    else
+        cat <<MSG
+  bridge br0    ports p1 and p2 (dummy devices: not root, so no namespaces)
+
+Look at it:
+  . $sb/env.sh
+  ovs-vsctl show
+  ovs-appctl netdev-dummy/receive p1 'eth(src=50:54:00:00:00:01,dst=ff:ff:ff:ff:ff:ff),eth_type(0x0806),arp(sip=10.0.0.1,tip=10.0.0.2,op=1,sha=50:54:00:00:00:01,tha=00:00:00:00:00:00)'
+  ovs-appctl fdb/show br0
+  ovs-appctl dpif/dump-flows br0
+  ovs-appctl ofproto/trace br0 in_port=2,dl_dst=50:54:00:00:00:01
 Stop it with:
   ovs-appctl exit; ovs-appctl -t ovsdb-server exit
 MSG
+    fi
 }
 
 # The fuzz build's own dependencies: never part of the default build.

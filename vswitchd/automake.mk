@@ -3,10 +3,8 @@ sbin_PROGRAMS += vswitchd/ovs-vswitchd
 vswitchd_ovs_vswitchd_SOURCES = \
 	vswitchd/bridge.c \
 	vswitchd/bridge.h \
-	vswitchd/ofport-numbers.c \
-	vswitchd/ofport-numbers.h \
 	vswitchd/ovs-vswitchd.c
-vswitchd_ovs_vswitchd_LDADD = $(OVSREC_LIBS)
+vswitchd_ovs_vswitchd_LDADD = ofproto/libofproto.a $(OVSREC_LIBS)
 $(vswitchd_ovs_vswitchd_OBJECTS): vswitchd/vswitch-idl.h
 
 # The Open_vSwitch database schema (the configuration ovs-vsctl writes and

@@ -6,9 +6,12 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <net/if.h>
+#include <stdio.h>
 
 #include "connectivity.h"
 #include "coverage.h"
@@ -17,7 +20,9 @@
 #include "hmap.h"
 #include "list.h"
 #include "netdev.h"
+#include "bitmap.h"
 #include "ofport-numbers.h"
+#include "ofproto.h"
 #include "ovsdb-idl.h"
 #include "packets.h"
 #include "poll-loop.h"
@@ -25,6 +30,7 @@
 #include "shash.h"
 #include "smap.h"
 #include "sset.h"
+#include "timeval.h"
 #include "util.h"
 #include "vlog.h"
 #include "vswitchd/vswitch-idl.h"
@@ -33,6 +39,17 @@ VLOG_DEFINE_THIS_MODULE(bridge);
 
 COVERAGE_DEFINE(bridge_reconfigure);
 COVERAGE_DEFINE(bridge_iface_status_written);
+COVERAGE_DEFINE(bridge_iface_stats_written);
+COVERAGE_DEFINE(bridge_stats_checked);
+/* Reconciliations with the database: the full one (first configuration,
+ * lock regained, new connection) compares every object; the incremental one
+ * follows the IDL's tracked changes. */
+COVERAGE_DEFINE(bridge_reconfigure_full);
+COVERAGE_DEFINE(bridge_reconfigure_incremental);
+/* Objects a reconciliation or status pass did work for: an idle switch
+ * adds nothing to these, whatever its size. */
+COVERAGE_DEFINE(bridge_port_visited);
+COVERAGE_DEFINE(bridge_iface_visited);
 
 /* The one datapath type this switch runs (its userspace datapath).  The
  * empty type, which Open vSwitch's tools write by default, means it. */
@@ -43,6 +60,9 @@ struct iface {
     struct ovs_list port_node;   /* In port->ifaces. */
     struct ovs_list dirty_node;  /* In dirty_ifaces while 'dirty'. */
     bool dirty;                  /* Reported status may be stale. */
+    struct ovs_list failed_node; /* In failed_ifaces while 'netdev' is
+                                  * NULL, to be retried on the next
+                                  * database change. */
 
     struct port *port;
     char *name;
@@ -53,7 +73,15 @@ struct iface {
     struct netdev *netdev;       /* NULL if it could not be opened. */
     int ofport;                  /* 1..OFPP_MAX-1, OFPP_LOCAL, or -1. */
     bool ofport_requested;       /* 'ofport' came from ofport_request. */
+    bool in_ofproto;             /* A port of the bridge's ofproto. */
     char *error;                 /* Why it is not (fully) set up, or NULL. */
+
+    /* Link state as last seen, to count resets (up -> down). */
+    bool carrier;
+    int64_t link_resets;
+    /* Counters as last written to "statistics". */
+    struct netdev_stats stats;
+    bool stats_written;
 
     /* Configuration last applied, to skip unchanged interfaces. */
     struct smap options;
@@ -67,6 +95,9 @@ struct port {
     char *name;
     const struct ovsrec_port *cfg;
     struct ovs_list ifaces;      /* struct iface's port_node. */
+    struct ovs_list changed_node; /* In changed_ports while 'changed'. */
+    bool changed;                /* NORMAL's view of it needs updating. */
+    unsigned int seen;           /* Pass that last found it in the row. */
 };
 
 struct bridge {
@@ -79,6 +110,8 @@ struct bridge {
     /* The bridge's local port device, which exists whether or not the
      * database lists an interface with the bridge's name. */
     struct netdev *local_netdev;
+    struct ofproto *ofproto;     /* NULL if it could not be created. */
+    bool status_dirty;           /* datapath_id etc. need writing. */
 };
 
 static struct ovsdb_idl *idl;
@@ -87,12 +120,21 @@ static struct ovsdb_idl_loop idl_loop;
 static struct hmap all_bridges = HMAP_INITIALIZER(&all_bridges);
 static struct hmap all_ifaces = HMAP_INITIALIZER(&all_ifaces);
 static struct ovs_list dirty_ifaces = OVS_LIST_INITIALIZER(&dirty_ifaces);
+static struct ovs_list failed_ifaces = OVS_LIST_INITIALIZER(&failed_ifaces);
+static struct ovs_list changed_ports = OVS_LIST_INITIALIZER(&changed_ports);
+
+/* The next reconciliation must compare everything (the tracked changes do
+ * not describe the difference from what we hold). */
+static bool need_full_reconfigure = true;
 
 /* Replica seqno that the bridges were last reconciled with. */
 static unsigned int reconfigured_seqno;
 /* The Open_vSwitch row's daemon-written columns need (re)writing. */
 static bool system_status_dirty = true;
 static uint64_t last_connectivity_seq;
+/* Interface statistics: how often (ms), and when next. */
+static unsigned int stats_update_interval = 5000;
+static long long int stats_next_update;
 /* Set while another ovs-vswitchd holds the lock (logged once). */
 static bool lock_contended;
 /* True while we own the configuration (connected, locked): only then do
@@ -124,9 +166,44 @@ bridge_omit_own_status_columns(void)
         &ovsrec_interface_col_link_state,
         &ovsrec_interface_col_statistics,
         &ovsrec_interface_col_status,
+        &ovsrec_interface_col_link_resets,
+        &ovsrec_interface_col_link_speed,
+        &ovsrec_bridge_col_datapath_id,
+        &ovsrec_bridge_col_datapath_version,
     };
     for (size_t i = 0; i < ARRAY_SIZE(written); i++) {
         ovsdb_idl_omit_alert(idl, written[i]);
+    }
+}
+
+/* Columns whose changes the incremental reconciliation follows.  Only
+ * tracked columns put a modified row on the IDL's change lists, so the
+ * columns we write ourselves never show up there. */
+static void
+bridge_track_config_columns(void)
+{
+    static const struct ovsdb_idl_column *const config[] = {
+        &ovsrec_open_vswitch_col_bridges,
+        &ovsrec_open_vswitch_col_other_config,
+        &ovsrec_bridge_col_name,
+        &ovsrec_bridge_col_ports,
+        &ovsrec_bridge_col_datapath_type,
+        &ovsrec_bridge_col_other_config,
+        &ovsrec_bridge_col_fail_mode,
+        &ovsrec_port_col_name,
+        &ovsrec_port_col_interfaces,
+        &ovsrec_port_col_tag,
+        &ovsrec_port_col_trunks,
+        &ovsrec_port_col_vlan_mode,
+        &ovsrec_interface_col_name,
+        &ovsrec_interface_col_type,
+        &ovsrec_interface_col_options,
+        &ovsrec_interface_col_mtu_request,
+        &ovsrec_interface_col_mac,
+        &ovsrec_interface_col_ofport_request,
+    };
+    for (size_t i = 0; i < ARRAY_SIZE(config); i++) {
+        ovsdb_idl_track_add_column(idl, config[i]);
     }
 }
 
@@ -136,6 +213,7 @@ bridge_init(const char *remote)
     idl = ovsdb_idl_create(remote, &ovsrec_idl_class, true, true);
     ovsdb_idl_set_lock(idl, "ovs_vswitchd");
     bridge_omit_own_status_columns();
+    bridge_track_config_columns();
     idl_loop = (struct ovsdb_idl_loop) OVSDB_IDL_LOOP_INITIALIZER(idl);
 }
 
@@ -195,6 +273,16 @@ iface_lookup(const char *name)
     return NULL;
 }
 
+/* Queues PORT for port_configure_bundle() at the end of the pass. */
+static void
+port_mark_changed(struct port *port)
+{
+    if (!port->changed) {
+        port->changed = true;
+        ovs_list_push_back(&changed_ports, &port->changed_node);
+    }
+}
+
 static void
 iface_mark_dirty(struct iface *iface)
 {
@@ -209,9 +297,14 @@ iface_mark_dirty(struct iface *iface)
 static void
 bridge_release_ofport(struct bridge *br, struct iface *iface)
 {
+    if (iface->in_ofproto) {
+        ofproto_port_del(br->ofproto, iface->ofport);
+        iface->in_ofproto = false;
+    }
     ofport_numbers_release(&br->ofports, iface->ofport);
     iface->ofport = -1;
     iface->ofport_requested = false;
+    port_mark_changed(iface->port);
 }
 
 static void
@@ -222,6 +315,19 @@ bridge_take_ofport(struct bridge *br, struct iface *iface, int ofport,
     iface->ofport = ofport;
     iface->ofport_requested = requested;
     iface_mark_dirty(iface);
+    port_mark_changed(iface->port);
+    if (br->ofproto && iface->netdev) {
+        int error = ofproto_port_add(br->ofproto, iface->netdev, ofport);
+        if (error) {
+            free(iface->error);
+            iface->error = xasprintf("could not add network device %s to "
+                                     "ofproto (%s)", iface->name,
+                                     ovs_strerror(error));
+            VLOG_WARN("%s", iface->error);
+        } else {
+            iface->in_ofproto = true;
+        }
+    }
 }
 
 static void bridge_number_iface(struct bridge *, struct iface *);
@@ -321,6 +427,7 @@ iface_apply_config(struct iface *iface)
     if (!iface->netdev) {
         return;
     }
+    COVERAGE_INC(bridge_iface_visited);
     bool options_changed = !smap_equals(&iface->options, &cfg->options);
     bool mtu_changed = mtu_request != iface->mtu_request;
     bool mac_changed = !(mac ? iface->mac && !strcmp(mac, iface->mac)
@@ -383,7 +490,10 @@ iface_create(struct port *port, const struct ovsrec_interface *cfg)
     smap_init(&iface->options);
     hmap_insert(&all_ifaces, &iface->name_node, hash_string(iface->name, 0));
     ovs_list_push_back(&port->ifaces, &iface->port_node);
+    ovs_list_push_back(&failed_ifaces, &iface->failed_node);
     iface_mark_dirty(iface);
+    port_mark_changed(port);
+    COVERAGE_INC(bridge_iface_visited);
 
     const char *dp_type = br->cfg->datapath_type;
     if (dp_type[0] && strcmp(dp_type, DATAPATH_TYPE)) {
@@ -404,6 +514,7 @@ iface_create(struct port *port, const struct ovsrec_interface *cfg)
                                          ovs_strerror(error)));
         return;
     }
+    ovs_list_remove(&iface->failed_node);
     netdev_update_flags(iface->netdev, 0, NETDEV_UP);
     /* Force the first application of the configuration. */
     iface->mtu_request = -1;
@@ -424,9 +535,13 @@ iface_destroy(struct iface *iface)
         VLOG_INFO("bridge %s: deleted interface %s on port %d",
                   br->name, iface->name, iface->ofport);
     }
+    COVERAGE_INC(bridge_iface_visited);
     bridge_release_ofport(br, iface);
     if (iface->dirty) {
         ovs_list_remove(&iface->dirty_node);
+    }
+    if (!iface->netdev) {
+        ovs_list_remove(&iface->failed_node);
     }
     hmap_remove(&all_ifaces, &iface->name_node);
     ovs_list_remove(&iface->port_node);
@@ -443,6 +558,74 @@ iface_destroy(struct iface *iface)
 
 /* Ports and bridges. */
 
+/* Gives NORMAL the port: its members and VLAN configuration. */
+static void
+port_configure_bundle(struct port *port)
+{
+    struct bridge *br = port->bridge;
+    const struct ovsrec_port *cfg = port->cfg;
+    if (!br->ofproto) {
+        return;
+    }
+    COVERAGE_INC(bridge_port_visited);
+
+    uint16_t *members = xmalloc((ovs_list_size(&port->ifaces) + 1)
+                                * sizeof *members);
+    size_t n = 0;
+    struct iface *iface;
+    LIST_FOR_EACH (iface, port_node, &port->ifaces) {
+        if (iface->in_ofproto || iface->ofport == OFPP_LOCAL) {
+            members[n++] = iface->ofport;
+        }
+    }
+    if (!n) {
+        ofproto_bundle_unregister(br->ofproto, port);
+        free(members);
+        return;
+    }
+
+    struct ofproto_bundle_settings s = {
+        .name = port->name,
+        .members = members,
+        .n_members = n,
+        .vlan = cfg->n_tag && cfg->tag[0] >= 0 && cfg->tag[0] <= 4095
+                ? cfg->tag[0] : -1,
+    };
+    /* The mode Open vSwitch infers: a tag makes an access port. */
+    const char *mode = cfg->vlan_mode;
+    if (!mode) {
+        s.vlan_mode = s.vlan >= 0 ? PORT_VLAN_ACCESS : PORT_VLAN_TRUNK;
+    } else if (!strcmp(mode, "access")) {
+        s.vlan_mode = PORT_VLAN_ACCESS;
+    } else if (!strcmp(mode, "native-tagged")) {
+        s.vlan_mode = PORT_VLAN_NATIVE_TAGGED;
+    } else if (!strcmp(mode, "native-untagged")) {
+        s.vlan_mode = PORT_VLAN_NATIVE_UNTAGGED;
+    } else {
+        s.vlan_mode = PORT_VLAN_TRUNK;
+    }
+    if (s.vlan_mode == PORT_VLAN_ACCESS && s.vlan < 0) {
+        s.vlan = 0;
+    }
+    if (s.vlan_mode != PORT_VLAN_ACCESS && s.vlan_mode != PORT_VLAN_TRUNK
+        && s.vlan < 0) {
+        s.vlan = 0;
+    }
+    unsigned long *trunks = NULL;
+    if (cfg->n_trunks) {
+        trunks = bitmap_allocate(4096);
+        for (size_t i = 0; i < cfg->n_trunks; i++) {
+            if (cfg->trunks[i] >= 0 && cfg->trunks[i] <= 4095) {
+                bitmap_set1(trunks, cfg->trunks[i]);
+            }
+        }
+    }
+    s.trunks = trunks;
+    ofproto_bundle_register(br->ofproto, port, &s);
+    bitmap_free(trunks);
+    free(members);
+}
+
 static struct port *
 port_create(struct bridge *br, const struct ovsrec_port *cfg)
 {
@@ -452,15 +635,24 @@ port_create(struct bridge *br, const struct ovsrec_port *cfg)
     port->cfg = cfg;
     ovs_list_init(&port->ifaces);
     hmap_insert(&br->ports, &port->name_node, hash_string(port->name, 0));
+    port_mark_changed(port);
+    COVERAGE_INC(bridge_port_visited);
     return port;
 }
 
 static void
 port_destroy(struct port *port)
 {
+    COVERAGE_INC(bridge_port_visited);
+    if (port->bridge->ofproto) {
+        ofproto_bundle_unregister(port->bridge->ofproto, port);
+    }
     struct iface *iface;
     LIST_FOR_EACH_SAFE (iface, port_node, &port->ifaces) {
         iface_destroy(iface);
+    }
+    if (port->changed) {
+        ovs_list_remove(&port->changed_node);
     }
     hmap_remove(&port->bridge->ports, &port->name_node);
     free(port->name);
@@ -486,6 +678,24 @@ bridge_create(const struct ovsrec_bridge *cfg)
     } else {
         netdev_update_flags(br->local_netdev, 0, NETDEV_UP);
     }
+
+    error = ofproto_create(br->name, cfg->datapath_type, &br->ofproto);
+    if (error) {
+        VLOG_ERR("bridge %s: could not create the switch (%s)", br->name,
+                 ovs_strerror(error));
+        br->ofproto = NULL;
+    } else if (br->local_netdev) {
+        error = ofproto_port_add(br->ofproto, br->local_netdev, OFPP_LOCAL);
+        if (error) {
+            VLOG_WARN("bridge %s: could not add local port (%s)", br->name,
+                      ovs_strerror(error));
+        }
+    }
+    if (br->ofproto && cfg->fail_mode
+        && !strcmp(cfg->fail_mode, "secure")) {
+        ofproto_set_fail_mode(br->ofproto, OFPROTO_FAIL_SECURE);
+        ofproto_flush_flows(br->ofproto);
+    }
     VLOG_INFO("bridge %s: added", br->name);
     return br;
 }
@@ -497,6 +707,7 @@ bridge_destroy(struct bridge *br)
     HMAP_FOR_EACH_SAFE (port, name_node, &br->ports) {
         port_destroy(port);
     }
+    ofproto_destroy(br->ofproto);
     if (br->local_netdev) {
         netdev_close(br->local_netdev);
     }
@@ -507,6 +718,95 @@ bridge_destroy(struct bridge *br)
     free(br->datapath_type);
     free(br->name);
     free(br);
+}
+
+/* Settings. */
+
+/* Open_vSwitch other_config. */
+static void
+configure_global(const struct smap *oc)
+{
+    ofproto_set_threads(smap_get_uint(oc, "n-handler-threads", 0),
+                        smap_get_uint(oc, "n-revalidator-threads", 0));
+    ofproto_set_flow_limit(smap_get_uint(oc, "flow-limit", 0));
+    ofproto_set_max_idle(smap_get_uint(oc, "max-idle", 0));
+    stats_update_interval = MAX(smap_get_uint(oc, "stats-update-interval",
+                                              5000), 5000);
+}
+
+/* The bridge's Ethernet address: other_config:hwaddr if valid, else its
+ * local port's. */
+static struct eth_addr
+bridge_pick_hwaddr(struct bridge *br)
+{
+    struct eth_addr ea = { { 0 } };
+    const char *hwaddr = smap_get(&br->cfg->other_config, "hwaddr");
+    if (hwaddr && eth_addr_from_string(hwaddr, &ea)
+        && !eth_addr_is_multicast(ea) && !eth_addr_is_zero(ea)) {
+        if (br->local_netdev) {
+            struct eth_addr cur;
+            if (netdev_get_etheraddr(br->local_netdev, &cur)
+                || !eth_addr_equals(cur, ea)) {
+                netdev_set_etheraddr(br->local_netdev, ea);
+            }
+        }
+        return ea;
+    }
+    if (br->local_netdev) {
+        netdev_get_etheraddr(br->local_netdev, &ea);
+    }
+    return ea;
+}
+
+static void
+bridge_configure(struct bridge *br)
+{
+    if (!br->ofproto) {
+        return;
+    }
+    const struct smap *oc = &br->cfg->other_config;
+    ofproto_set_mac_table_config(br->ofproto,
+                                 smap_get_uint(oc, "mac-aging-time", 300),
+                                 smap_get_uint(oc, "mac-table-size", 2048));
+
+    uint64_t dpid = 0;
+    const char *dpid_s = smap_get(oc, "datapath-id");
+    if (dpid_s && strlen(dpid_s) == 16
+        && strspn(dpid_s, "0123456789abcdefABCDEF") == 16) {
+        dpid = strtoull(dpid_s, NULL, 16);
+    }
+    if (!dpid) {
+        struct eth_addr ea = bridge_pick_hwaddr(br);
+        for (int i = 0; i < ETH_ADDR_LEN; i++) {
+            dpid = (dpid << 8) | ea.ea[i];
+        }
+    } else {
+        bridge_pick_hwaddr(br);
+    }
+    if (dpid != ofproto_get_datapath_id(br->ofproto)) {
+        ofproto_set_datapath_id(br->ofproto, dpid);
+        br->status_dirty = true;
+    }
+}
+
+/* Bridge status: datapath_id and datapath_version. */
+static void
+bridge_write_status(struct bridge *br)
+{
+    const struct ovsrec_bridge *cfg = br->cfg;
+    if (!br->ofproto) {
+        return;
+    }
+    char dpid[17];
+    snprintf(dpid, sizeof dpid, "%016"PRIx64,
+             ofproto_get_datapath_id(br->ofproto));
+    if (!cfg->datapath_id || strcmp(cfg->datapath_id, dpid)) {
+        ovsrec_bridge_set_datapath_id(cfg, dpid);
+    }
+    const char *version = ofproto_datapath_version();
+    if (!cfg->datapath_version || strcmp(cfg->datapath_version, version)) {
+        ovsrec_bridge_set_datapath_version(cfg, version);
+    }
 }
 
 /* Reconciliation. */
@@ -564,14 +864,28 @@ collect_wanted(const struct ovsrec_open_vswitch *ovs, struct shash *bridges,
     }
 }
 
+/* Gives NORMAL the ports that changed in this pass. */
 static void
-bridge_reconfigure(const struct ovsrec_open_vswitch *ovs)
+bridge_configure_changed_ports(void)
+{
+    struct port *port;
+    LIST_FOR_EACH_POP (port, changed_node, &changed_ports) {
+        port->changed = false;
+        port_configure_bundle(port);
+    }
+}
+
+/* The full reconciliation: compares every bridge, port and interface with
+ * the database by name.  Used when the tracked changes cannot be trusted to
+ * describe the difference (see bridge_run()). */
+static void
+bridge_reconfigure_full(const struct ovsrec_open_vswitch *ovs)
 {
     struct shash want_bridges = SHASH_INITIALIZER(&want_bridges);
     struct shash want_ports = SHASH_INITIALIZER(&want_ports);
     struct shash want_ifaces = SHASH_INITIALIZER(&want_ifaces);
 
-    COVERAGE_INC(bridge_reconfigure);
+    COVERAGE_INC(bridge_reconfigure_full);
     if (ovs) {
         collect_wanted(ovs, &want_bridges, &want_ports, &want_ifaces);
     }
@@ -584,6 +898,7 @@ bridge_reconfigure(const struct ovsrec_open_vswitch *ovs)
     HMAP_FOR_EACH_SAFE (iface, name_node, &all_ifaces) {
         const struct iface_placement *p
             = shash_find_data(&want_ifaces, iface->name);
+        COVERAGE_INC(bridge_iface_visited);
         if (!p || !iface->netdev
             || strcmp(p->br_cfg->name, iface->port->bridge->name)
             || strcmp(p->port_cfg->name, iface->port->name)
@@ -605,6 +920,8 @@ bridge_reconfigure(const struct ovsrec_open_vswitch *ovs)
             free(key);
             if (!port->cfg) {
                 port_destroy(port);
+            } else {
+                port_mark_changed(port);
             }
         }
     }
@@ -651,6 +968,322 @@ bridge_reconfigure(const struct ovsrec_open_vswitch *ovs)
     shash_destroy(&want_bridges);
     shash_destroy(&want_ports);
     shash_destroy_free_data(&want_ifaces);
+
+    if (ovs) {
+        configure_global(&ovs->other_config);
+    }
+    HMAP_FOR_EACH (br, name_node, &all_bridges) {
+        bridge_configure(br);
+    }
+    bridge_configure_changed_ports();
+}
+
+/* An interface that the current pass will create, in name order. */
+struct iface_to_create {
+    struct port *port;
+    const struct ovsrec_interface *cfg;
+};
+
+static void
+iface_plan_create(struct shash *to_create, struct port *port,
+                  const struct ovsrec_interface *cfg)
+{
+    if (shash_find(to_create, cfg->name)) {
+        static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(1, 5);
+        VLOG_WARN_RL(&rl, "interface %s is listed by two ports; ignoring "
+                     "the one in port %s", cfg->name, port->name);
+        return;
+    }
+    struct iface_to_create *c = xmalloc(sizeof *c);
+    *c = (struct iface_to_create) { port, cfg };
+    shash_add(to_create, cfg->name, c);
+}
+
+/* Brings PORT's interfaces in line with its row: removes those no longer
+ * listed, plans the new ones.  Costs the port's interfaces only. */
+static void
+port_sync_ifaces(struct port *port, struct shash *to_create)
+{
+    const struct ovsrec_port *cfg = port->cfg;
+    struct iface *iface;
+    LIST_FOR_EACH_SAFE (iface, port_node, &port->ifaces) {
+        bool listed = false;
+        for (size_t i = 0; i < cfg->n_interfaces && !listed; i++) {
+            listed = cfg->interfaces[i] == iface->cfg;
+        }
+        if (!listed) {
+            iface_destroy(iface);
+        }
+    }
+    for (size_t i = 0; i < cfg->n_interfaces; i++) {
+        const struct ovsrec_interface *iface_cfg = cfg->interfaces[i];
+        struct iface *have = iface_lookup(iface_cfg->name);
+        if (!have || have->port != port) {
+            /* If another port holds it, that port may let it go later in
+             * this pass: creation waits for the end. */
+            iface_plan_create(to_create, port, iface_cfg);
+        }
+    }
+    port_mark_changed(port);
+}
+
+/* Brings BR's ports in line with its "ports" column after the column
+ * changed, in two steps so that a port that moves between two bridges in
+ * one transaction leaves the first before it joins the second.  The column
+ * is scanned for membership (a hash lookup per reference, no per-port
+ * work); only new ports are built.  Ports whose rows were deleted are gone
+ * already (the caller removes them first), so the sweep for the others
+ * runs only when the counts show that a port left without its row being
+ * deleted (it moved to another bridge). */
+static void
+bridge_sync_ports_remove(struct bridge *br)
+{
+    static unsigned int pass;
+    const struct ovsrec_bridge *cfg = br->cfg;
+
+    pass++;
+    size_t n_found = 0;
+    for (size_t i = 0; i < cfg->n_ports; i++) {
+        struct port *port = port_lookup(br, cfg->ports[i]->name);
+        if (port && port->seen != pass) {
+            port->seen = pass;
+            n_found++;
+        }
+    }
+    if (n_found != hmap_count(&br->ports)) {
+        struct port *port;
+        HMAP_FOR_EACH_SAFE (port, name_node, &br->ports) {
+            if (port->seen != pass) {
+                port_destroy(port);
+            }
+        }
+    }
+}
+
+static void
+bridge_sync_ports_add(struct bridge *br, struct shash *to_create)
+{
+    const struct ovsrec_bridge *cfg = br->cfg;
+    for (size_t i = 0; i < cfg->n_ports; i++) {
+        const struct ovsrec_port *port_cfg = cfg->ports[i];
+        struct port *port = port_lookup(br, port_cfg->name);
+        if (!port) {
+            port = port_create(br, port_cfg);
+            port_sync_ifaces(port, to_create);
+        } else if (port->cfg != port_cfg) {
+            /* A new row under an old name: take the row's interfaces. */
+            port->cfg = port_cfg;
+            port_sync_ifaces(port, to_create);
+        }
+    }
+}
+
+/* Finds the port whose row is CFG, in whichever bridge holds it. */
+static struct port *
+port_lookup_by_cfg(const struct ovsrec_port *cfg)
+{
+    struct bridge *br;
+    HMAP_FOR_EACH (br, name_node, &all_bridges) {
+        struct port *port = port_lookup(br, cfg->name);
+        if (port && port->cfg == cfg) {
+            return port;
+        }
+    }
+    return NULL;
+}
+
+static struct iface *
+iface_lookup_by_cfg(const struct ovsrec_interface *cfg)
+{
+    struct iface *iface = iface_lookup(cfg->name);
+    return iface && iface->cfg == cfg ? iface : NULL;
+}
+
+/* Whether the tracked changes include one that the incremental pass does
+ * not handle: a renamed row (the schema makes names immutable, but a
+ * replica may still show it) or a bridge's datapath type. */
+static bool
+tracked_changes_need_full_pass(void)
+{
+    const struct ovsrec_bridge *br_cfg;
+    OVSREC_BRIDGE_FOR_EACH_TRACKED (br_cfg, idl) {
+        if (!ovsrec_bridge_is_new(br_cfg) && !ovsrec_bridge_is_deleted(br_cfg)
+            && (ovsrec_bridge_is_updated(br_cfg, OVSREC_BRIDGE_COL_NAME)
+                || ovsrec_bridge_is_updated(br_cfg,
+                                            OVSREC_BRIDGE_COL_DATAPATH_TYPE))) {
+            return true;
+        }
+    }
+    const struct ovsrec_port *port_cfg;
+    OVSREC_PORT_FOR_EACH_TRACKED (port_cfg, idl) {
+        if (!ovsrec_port_is_new(port_cfg) && !ovsrec_port_is_deleted(port_cfg)
+            && ovsrec_port_is_updated(port_cfg, OVSREC_PORT_COL_NAME)) {
+            return true;
+        }
+    }
+    const struct ovsrec_interface *iface_cfg;
+    OVSREC_INTERFACE_FOR_EACH_TRACKED (iface_cfg, idl) {
+        if (!ovsrec_interface_is_new(iface_cfg)
+            && !ovsrec_interface_is_deleted(iface_cfg)
+            && ovsrec_interface_is_updated(iface_cfg,
+                                           OVSREC_INTERFACE_COL_NAME)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* The incremental reconciliation: visits the rows the IDL tracked as
+ * inserted, deleted or changed in a configuration column since the last
+ * pass, and the objects they belong to, never the whole configuration.
+ * Adding one port to a bridge of 5,000 builds that port; the bridge's
+ * "ports" column is only scanned for membership. */
+static void
+bridge_reconfigure_incremental(const struct ovsrec_open_vswitch *ovs)
+{
+    struct shash to_create = SHASH_INITIALIZER(&to_create);
+
+    COVERAGE_INC(bridge_reconfigure_incremental);
+
+    /* Deleted rows first, so that names they free can be taken again. */
+    const struct ovsrec_interface *iface_cfg;
+    OVSREC_INTERFACE_FOR_EACH_TRACKED (iface_cfg, idl) {
+        if (ovsrec_interface_is_deleted(iface_cfg)) {
+            struct iface *iface = iface_lookup_by_cfg(iface_cfg);
+            if (iface) {
+                port_mark_changed(iface->port);
+                iface_destroy(iface);
+            }
+        }
+    }
+    const struct ovsrec_port *port_cfg;
+    OVSREC_PORT_FOR_EACH_TRACKED (port_cfg, idl) {
+        if (ovsrec_port_is_deleted(port_cfg)) {
+            struct port *port = port_lookup_by_cfg(port_cfg);
+            if (port) {
+                port_destroy(port);
+            }
+        }
+    }
+
+    /* The set of bridges (a handful: compared in full). */
+    bool bridges_changed = ovsrec_open_vswitch_is_updated(
+        ovs, OVSREC_OPEN_VSWITCH_COL_BRIDGES);
+    const struct ovsrec_bridge *br_cfg;
+    OVSREC_BRIDGE_FOR_EACH_TRACKED (br_cfg, idl) {
+        bridges_changed |= ovsrec_bridge_is_new(br_cfg)
+                           || ovsrec_bridge_is_deleted(br_cfg);
+    }
+    if (bridges_changed) {
+        struct bridge *br;
+        HMAP_FOR_EACH_SAFE (br, name_node, &all_bridges) {
+            bool listed = false;
+            for (size_t i = 0; i < ovs->n_bridges && !listed; i++) {
+                listed = ovs->bridges[i] == br->cfg;
+            }
+            if (!listed) {
+                bridge_destroy(br);
+            }
+        }
+        for (size_t i = 0; i < ovs->n_bridges; i++) {
+            if (!bridge_lookup(ovs->bridges[i]->name)) {
+                br = bridge_create(ovs->bridges[i]);
+                bridge_sync_ports_add(br, &to_create);
+            }
+        }
+    }
+
+    /* Bridges whose list of ports changed: every removal, then every
+     * addition. */
+    for (int step = 0; step < 2; step++) {
+        OVSREC_BRIDGE_FOR_EACH_TRACKED (br_cfg, idl) {
+            if (!ovsrec_bridge_is_deleted(br_cfg)
+                && ovsrec_bridge_is_updated(br_cfg,
+                                            OVSREC_BRIDGE_COL_PORTS)) {
+                struct bridge *br = bridge_lookup(br_cfg->name);
+                if (br && br->cfg == br_cfg) {
+                    if (step == 0) {
+                        bridge_sync_ports_remove(br);
+                    } else {
+                        bridge_sync_ports_add(br, &to_create);
+                    }
+                }
+            }
+        }
+    }
+
+    /* Ports changed in place: their interfaces or VLAN settings. */
+    OVSREC_PORT_FOR_EACH_TRACKED (port_cfg, idl) {
+        if (!ovsrec_port_is_deleted(port_cfg)
+            && !ovsrec_port_is_new(port_cfg)) {
+            struct port *port = port_lookup_by_cfg(port_cfg);
+            if (port) {
+                if (ovsrec_port_is_updated(port_cfg,
+                                           OVSREC_PORT_COL_INTERFACES)) {
+                    port_sync_ifaces(port, &to_create);
+                }
+                port_mark_changed(port);
+            }
+        }
+    }
+
+    /* Interfaces changed in place.  A new type needs a new device. */
+    OVSREC_INTERFACE_FOR_EACH_TRACKED (iface_cfg, idl) {
+        if (ovsrec_interface_is_deleted(iface_cfg)
+            || ovsrec_interface_is_new(iface_cfg)) {
+            continue;
+        }
+        struct iface *iface = iface_lookup_by_cfg(iface_cfg);
+        if (!iface) {
+            continue;
+        } else if (strcmp(iface->type, iface_cfg->type)) {
+            struct port *port = iface->port;
+            iface_destroy(iface);
+            iface_plan_create(&to_create, port, iface_cfg);
+        } else if (iface->netdev) {
+            iface_apply_config(iface);
+            bridge_number_iface(iface->port->bridge, iface);
+        }
+    }
+
+    /* Interfaces whose device could not be opened are tried again: the
+     * device may have appeared since. */
+    struct ovs_list retry = OVS_LIST_INITIALIZER(&retry);
+    ovs_list_splice(&retry, failed_ifaces.next, &failed_ifaces);
+    struct iface *iface;
+    LIST_FOR_EACH_SAFE (iface, failed_node, &retry) {
+        struct port *port = iface->port;
+        const struct ovsrec_interface *cfg = iface->cfg;
+        iface_destroy(iface);
+        iface_plan_create(&to_create, port, cfg);
+    }
+
+    /* New interfaces in name order, so that interfaces added together are
+     * numbered predictably (p1 before p2). */
+    const struct shash_node **sorted = shash_sort(&to_create);
+    for (size_t i = 0; i < shash_count(&to_create); i++) {
+        const struct iface_to_create *c = sorted[i]->data;
+        struct iface *have = iface_lookup(c->cfg->name);
+        if (!have) {
+            iface_create(c->port, c->cfg);
+        } else if (have->port != c->port) {
+            static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(1, 5);
+            VLOG_WARN_RL(&rl, "interface %s is in port %s of bridge %s and "
+                         "in port %s of bridge %s; ignoring the second",
+                         c->cfg->name, have->port->name,
+                         have->port->bridge->name, c->port->name,
+                         c->port->bridge->name);
+        }
+    }
+    free(sorted);
+    shash_destroy_free_data(&to_create);
+
+    configure_global(&ovs->other_config);
+    struct bridge *br;
+    HMAP_FOR_EACH (br, name_node, &all_bridges) {
+        bridge_configure(br);
+    }
+    bridge_configure_changed_ports();
 }
 
 /* Status reporting. */
@@ -674,6 +1307,30 @@ set_string(const struct ovsrec_interface *cfg, const char *have,
     if (want ? !have || strcmp(have, want) : have != NULL) {
         setter(cfg, want);
     }
+}
+
+/* IFACE's link speed in bit/s, or 0 if unknown.  Only system devices have
+ * one; the kernel gives it in sysfs (in Mbit/s; an error or -1 while the
+ * link is down or the driver does not know). */
+static int64_t
+iface_link_speed(const struct iface *iface)
+{
+    if (!iface->netdev || strcmp(netdev_get_type(iface->netdev), "system")
+        || strchr(iface->name, '/') || iface->name[0] == '.') {
+        return 0;
+    }
+    char path[64 + IFNAMSIZ];
+    snprintf(path, sizeof path, "/sys/class/net/%s/speed", iface->name);
+    FILE *file = fopen(path, "r");
+    if (!file) {
+        return 0;
+    }
+    long long int mbps;
+    if (fscanf(file, "%lld", &mbps) != 1 || mbps <= 0) {
+        mbps = 0;
+    }
+    fclose(file);
+    return mbps * 1000000;
 }
 
 /* Writes IFACE's state into its row, only the columns whose value differs
@@ -712,9 +1369,44 @@ iface_write_status(struct iface *iface)
     set_string(cfg, cfg->admin_state,
                have_flags ? (flags & NETDEV_UP ? "up" : "down") : NULL,
                ovsrec_interface_set_admin_state);
+    bool carrier = netdev && netdev_get_carrier(netdev);
+    if (iface->carrier && !carrier) {
+        iface->link_resets++;
+    }
+    iface->carrier = carrier;
     set_string(cfg, cfg->link_state,
-               netdev ? (netdev_get_carrier(netdev) ? "up" : "down") : NULL,
+               netdev ? (carrier ? "up" : "down") : NULL,
                ovsrec_interface_set_link_state);
+    set_optional_int(cfg, cfg->link_resets, cfg->n_link_resets,
+                     netdev != NULL, iface->link_resets,
+                     ovsrec_interface_set_link_resets);
+    int64_t speed = carrier ? iface_link_speed(iface) : 0;
+    set_optional_int(cfg, cfg->link_speed, cfg->n_link_speed, speed > 0,
+                     speed, ovsrec_interface_set_link_speed);
+}
+
+/* Writes IFACE's counters if they moved since the last write. */
+static void
+iface_write_stats(struct iface *iface)
+{
+    struct netdev_stats st;
+    netdev_get_stats(iface->netdev, &st);
+    if (iface->stats_written && !memcmp(&st, &iface->stats, sizeof st)) {
+        return;
+    }
+    COVERAGE_INC(bridge_iface_stats_written);
+    iface->stats = st;
+    iface->stats_written = true;
+    static const char *keys[] = {
+        "rx_bytes", "rx_dropped", "rx_errors", "rx_packets",
+        "tx_bytes", "tx_dropped", "tx_errors", "tx_packets",
+    };
+    int64_t values[] = {
+        st.rx_bytes, st.rx_dropped, st.rx_errors, st.rx_packets,
+        st.tx_bytes, st.tx_dropped, st.tx_errors, st.tx_packets,
+    };
+    ovsrec_interface_set_statistics(iface->cfg, keys, values,
+                                    ARRAY_SIZE(keys));
 }
 
 static void
@@ -768,6 +1460,10 @@ bridge_collect_netdev_changes(void)
         struct iface *iface = iface_lookup(netdev_get_name(netdev));
         if (iface && iface->netdev == netdev) {
             iface_mark_dirty(iface);
+            struct bridge *br = iface->port->bridge;
+            if (br->ofproto && iface->ofport > 0) {
+                ofproto_port_changed(br->ofproto, iface->ofport);
+            }
         }
     }
 }
@@ -778,6 +1474,11 @@ bridge_mark_all_dirty(void)
     struct iface *iface;
     HMAP_FOR_EACH (iface, name_node, &all_ifaces) {
         iface_mark_dirty(iface);
+        iface->stats_written = false;
+    }
+    struct bridge *br;
+    HMAP_FOR_EACH (br, name_node, &all_bridges) {
+        br->status_dirty = true;
     }
     system_status_dirty = true;
 }
@@ -797,6 +1498,7 @@ bridge_check_lock(void)
                 bridge_destroy(br);
             }
             reconfigured_seqno = 0;
+            need_full_reconfigure = true;
         }
         return false;
     }
@@ -822,6 +1524,8 @@ bridge_run(void)
     bool monitoring = ovsdb_idl_is_monitoring(idl);
     if (monitoring && !was_monitoring) {
         bridge_mark_all_dirty();
+        /* The replica may have been rebuilt (new rows for old ones). */
+        need_full_reconfigure = true;
     }
     was_monitoring = monitoring;
 
@@ -833,9 +1537,19 @@ bridge_run(void)
 
         if (seqno != reconfigured_seqno) {
             reconfigured_seqno = seqno;
-            bridge_reconfigure(ovs);
+            COVERAGE_INC(bridge_reconfigure);
+            if (need_full_reconfigure || !ovs
+                || ovsrec_open_vswitch_is_new(ovs)
+                || tracked_changes_need_full_pass()) {
+                need_full_reconfigure = false;
+                bridge_reconfigure_full(ovs);
+            } else {
+                bridge_reconfigure_incremental(ovs);
+            }
         }
         bridge_collect_netdev_changes();
+        /* Deleted rows are freed here: nothing of ours points at them. */
+        ovsdb_idl_track_clear(idl);
 
         if (txn && ovs) {
             write_system_status(ovs);
@@ -844,8 +1558,32 @@ bridge_run(void)
                 iface->dirty = false;
                 iface_write_status(iface);
             }
+            struct bridge *br;
+            HMAP_FOR_EACH (br, name_node, &all_bridges) {
+                if (br->status_dirty) {
+                    br->status_dirty = false;
+                    bridge_write_status(br);
+                }
+            }
+            if (time_msec() >= stats_next_update) {
+                stats_next_update = time_msec() + stats_update_interval;
+                HMAP_FOR_EACH (iface, name_node, &all_ifaces) {
+                    if (iface->netdev) {
+                        COVERAGE_INC(bridge_stats_checked);
+                        iface_write_stats(iface);
+                    }
+                }
+            }
         }
     }
+
+    struct bridge *br;
+    HMAP_FOR_EACH (br, name_node, &all_bridges) {
+        if (br->ofproto) {
+            ofproto_run(br->ofproto);
+        }
+    }
+    ofproto_run_global();
 
     if (ovsdb_idl_loop_commit_and_wait(&idl_loop) < 0) {
         /* The transaction failed (a row we wrote went away, or the
@@ -862,5 +1600,15 @@ bridge_wait(void)
      * ovsdb_idl_loop_commit_and_wait(). */
     if (configuring) {
         seq_wait(connectivity_seq_get(), last_connectivity_seq);
+        if (!hmap_is_empty(&all_ifaces)) {
+            poll_timer_wait_until(stats_next_update);
+        }
     }
+    struct bridge *br;
+    HMAP_FOR_EACH (br, name_node, &all_bridges) {
+        if (br->ofproto) {
+            ofproto_wait(br->ofproto);
+        }
+    }
+    ofproto_wait_global();
 }

@@ -22,7 +22,10 @@
 #include "upcall-sink.h"
 #include "dirs.h"
 #include "fatal-signal.h"
+#include "dynamic-string.h"
 #include "netdev.h"
+#include "ofproto.h"
+#include "ovs-rcu.h"
 #include "poll-loop.h"
 #include "timeval.h"
 #include "unixctl.h"
@@ -50,6 +53,17 @@ exit_cb(struct unixctl_conn *conn, int argc, const char *argv[],
     cleanup = argc > 1;
     exiting = true;
     unixctl_command_reply(conn, NULL);
+}
+
+static void
+memory_show_cb(struct unixctl_conn *conn, int argc OVS_UNUSED,
+               const char *argv[] OVS_UNUSED, void *aux OVS_UNUSED)
+{
+    struct ds s = DS_EMPTY_INITIALIZER;
+    ofproto_get_memory_usage(&s);
+    ds_put_char(&s, '\n');
+    unixctl_command_reply(conn, ds_cstr(&s));
+    ds_destroy(&s);
 }
 
 /* Returns the database name (newly allocated); stores --unixctl's value in
@@ -174,6 +188,8 @@ main(int argc, char *argv[])
      * get theirs with ofproto). */
     dpctl_unixctl_register();
     upcall_sink_register_commands();
+    unixctl_command_register("memory/show", "", 0, 0, memory_show_cb, NULL);
+    ofproto_init();
 
     vlog_log_start_banner(THIS_MODULE);
     bridge_init(remote);
@@ -199,12 +215,18 @@ main(int argc, char *argv[])
         if (exiting) {
             poll_immediate_wake();
         }
+        /* Offline while asleep: handler and revalidator threads need not
+         * wait for us to free what the tables no longer hold. */
+        ovsrcu_quiesce_start();
         poll_block();
+        ovsrcu_quiesce_end();
     }
 
+    ofproto_exit();
     upcall_sink_exit();
     dpctl_exit();
     bridge_exit(cleanup);
+    ovsrcu_synchronize();
     unixctl_server_destroy(unixctl);
     /* Lets libevent finish freeing the closed connections. */
     poll_loop_destroy_self();

@@ -1,7 +1,7 @@
-/* Unit tests for vswitchd/ofport-numbers.h: who holds which OpenFlow port
+/* Unit tests for ofproto/ofport-numbers.h: who holds which OpenFlow port
  * number, and the order automatic numbers come in. */
 #include <config.h>
-#include "vswitchd/ofport-numbers.h"
+#include "ofproto/ofport-numbers.h"
 
 #include <check.h>
 #include <stdlib.h>

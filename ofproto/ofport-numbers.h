@@ -8,15 +8,14 @@
  * port (OFPP_LOCAL) is outside this range and not tracked here.
  *
  * The map owns its memory but not the holders. */
-#ifndef VSWITCHD_OFPORT_NUMBERS_H
-#define VSWITCHD_OFPORT_NUMBERS_H 1
+#ifndef OFPROTO_OFPORT_NUMBERS_H
+#define OFPROTO_OFPORT_NUMBERS_H 1
 
 #include <stdbool.h>
 #include <stdint.h>
 #include "hmap.h"
 
-#define OFPP_MAX 0xff00         /* First number that is not a switch port. */
-#define OFPP_LOCAL 0xfffe       /* The bridge's own port. */
+#include "ofpact.h"          /* OFPP_MAX, OFPP_LOCAL. */
 
 struct ofport_numbers {
     struct hmap holders;        /* struct ofport_holder, by number. */
@@ -39,4 +38,4 @@ void ofport_numbers_release(struct ofport_numbers *, int ofport);
 /* The next free number in the automatic order, or -1 if all are held. */
 int ofport_numbers_next_free(struct ofport_numbers *);
 
-#endif /* vswitchd/ofport-numbers.h */
+#endif /* ofproto/ofport-numbers.h */

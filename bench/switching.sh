@@ -1,0 +1,337 @@
+#! /bin/bash
+# bench/switching.sh: ovs-vswitchd as a switch, ours against Open vSwitch
+# 3.1's ovs-vswitchd with datapath_type=netdev (its userspace datapath), set
+# up the same way in one run.  Each side runs its own ovsdb-server,
+# ovs-vsctl and ovs-vswitchd in a run directory of its own under /tmp; the
+# system's Open vSwitch services are never touched.  Prints, never judges.
+#
+# usage: bench/switching.sh [--smoke] [BUILD_DIR]
+#
+#   (a) forwarding: two network namespaces talk through br0 (NORMAL, no
+#       flows) over two system (veth) ports, the switch in a third
+#       namespace: 64-byte UDP frames delivered per second (udp-blast
+#       for SECS seconds, counted by the receiver's kernel), and TCP
+#       throughput (one connection, MB/s).  Needs root.
+#   (b) flow setup: one host sends 64-byte frames as fast as it can, each
+#       a new flow (bench/eth-blast: a new source MAC and UDP port pair
+#       each; with NORMAL a megaflow matches the MACs, so each frame needs
+#       an upcall and a megaflow of its own), to a second host: frames
+#       delivered per second (each one set up by a handler) and the share
+#       of the frames sent that were delivered rather than dropped.
+#   (c) fairness: the same flood from a first host, while a third host
+#       sends one new flow every 10 ms to a fourth: the share of the third
+#       host's frames delivered.
+#   (d) idle cost: N dummy ports (5,000) on br0, then SECS2 seconds (20)
+#       of nothing: CPU of the main thread and of the whole process (% of
+#       one core), RSS (kB) and descriptors held.
+#
+# (b) and (c) vary the source MAC rather than only the port pair: NORMAL's
+# megaflows ignore L4 ports (as Open vSwitch's do), so only a flow table
+# matching them would make port pairs new flows, and our switch has no
+# OpenFlow tool yet.  The MAC table is made large enough on both sides that
+# the receivers' addresses are never evicted.
+#
+# Each line reads "FIGURE: ours X theirs Y ratio R", R being how many
+# times better ours is (ours/theirs for rates, theirs/ours for costs), or
+# "theirs -" when Open vSwitch 3.1 is not installed.  --smoke runs short
+# and small, to check that everything works.
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+smoke=no
+if [ "${1:-}" = --smoke ]; then smoke=yes; shift; fi
+build=${1:-$top/_build}
+build=$(cd "$build" && pwd)
+if [ $smoke = yes ]; then
+    secs=1 tcp_bytes=2000000 n_idle=50 secs_idle=1
+else
+    secs=5 tcp_bytes=200000000 n_idle=5000 secs_idle=20
+fi
+
+have_theirs=no
+if [ -x /usr/sbin/ovs-vswitchd ] && [ -x /usr/sbin/ovsdb-server ] \
+   && [ -x /usr/bin/ovs-vsctl ]; then
+    have_theirs=yes
+fi
+sides=ours
+[ $have_theirs = yes ] && sides="ours theirs"
+
+work=$(mktemp -d /tmp/sw-bench.XXXXXX)
+id=$$
+namespaces=""
+cleanup() {
+    for pidfile in "$work"/*/*.pid; do
+        [ -e "$pidfile" ] && kill "$(cat "$pidfile")" 2>/dev/null || true
+    done
+    for ns in $namespaces; do ip netns del "$ns" 2>/dev/null || true; done
+    rm -rf "$work"
+}
+trap cleanup EXIT
+
+now_ms() { date +%s%3N; }
+
+# side NAME: the programs of "ours" or "theirs".
+side() {
+    if [ "$1" = ours ]; then
+        SERVER=$build/ovsdb/ovsdb-server TOOL=$build/ovsdb/ovsdb-tool
+        VSCTL=$build/utilities/ovs-vsctl APPCTL=$build/utilities/ovs-appctl
+        VSWITCHD=$build/vswitchd/ovs-vswitchd
+        SCHEMA=$top/vswitchd/vswitch.ovsschema EXTRA=
+    else
+        SERVER=/usr/sbin/ovsdb-server TOOL=/usr/bin/ovsdb-tool
+        VSCTL=/usr/bin/ovs-vsctl APPCTL=/usr/bin/ovs-appctl
+        VSWITCHD=/usr/sbin/ovs-vswitchd
+        SCHEMA=/usr/share/openvswitch/vswitch.ovsschema
+        # Their kernel datapath stays out of it.
+        EXTRA=--disable-system
+    fi
+}
+
+# start NAME [NETNS] [DUMMY]: the side's daemons in $work/NAME (its
+# ovs-vswitchd inside NETNS if given, with dummy devices if DUMMY=yes);
+# sets DIR, DB and PID (ovs-vswitchd's).
+start() {
+    local name=$1 netns=${2:-} dummy=${3:-no}
+    side "$name"
+    DIR=$work/$name.$RANDOM
+    mkdir -p "$DIR"
+    "$TOOL" create "$DIR/conf.db" "$SCHEMA"
+    OVS_RUNDIR=$DIR "$SERVER" --detach --no-chdir --pidfile="$DIR/server.pid" \
+        --unixctl="$DIR/server.ctl" -vconsole:off --log-file="$DIR/server.log" \
+        --remote=punix:"$DIR/db.sock" "$DIR/conf.db"
+    DB=unix:$DIR/db.sock
+    "$VSCTL" --db="$DB" --no-wait init
+    local args=(--detach --no-chdir --pidfile="$DIR/vswitchd.pid"
+                -vconsole:off --log-file="$DIR/vswitchd.log" $EXTRA)
+    [ "$dummy" = yes ] && args+=(--enable-dummy=override)
+    if [ -n "$netns" ]; then
+        ip netns exec "$netns" env OVS_RUNDIR="$DIR" OVS_LOGDIR="$DIR" \
+            "$VSWITCHD" "${args[@]}" "$DB"
+    else
+        OVS_RUNDIR=$DIR OVS_LOGDIR=$DIR "$VSWITCHD" "${args[@]}" "$DB"
+    fi
+    PID=$(cat "$DIR/vswitchd.pid")
+}
+
+stop() {
+    "$APPCTL" -t "$DIR/ovs-vswitchd.$PID.ctl" exit >/dev/null 2>&1 || true
+    "$APPCTL" -t "$DIR/server.ctl" exit >/dev/null 2>&1 || true
+    for _ in $(seq 50); do
+        kill -0 "$PID" 2>/dev/null || break
+        sleep 0.1
+    done
+}
+
+vsctl() { "$VSCTL" --db="$DB" --timeout=600 "$@"; }
+
+# line FIGURE OURS THEIRS rate|cost
+line() {
+    awk -v f="$1" -v o="$2" -v t="$3" -v kind="$4" 'BEGIN {
+        if (t == "") { printf "%s: ours %s theirs -\n", f, o; exit }
+        if (kind == "rate") { r = t > 0 ? o / t : 0 }
+        else { r = o > 0 ? t / o : (t > 0 ? 999 : 1) }
+        printf "%s: ours %s theirs %s ratio %.2f\n", f, o, t, r }'
+}
+
+# hosts N NAME: namespaces for the switch (SW) and N hosts (HOST[1..N],
+# 10.9.1.I on eth0, cabled by veth to switch port vI), then NAME's daemons
+# in SW with br0 over v1..vN, every host's MAC learned; sets MAC[1..N].
+hosts() {
+    local n=$1 name=$2 i
+    SW=ovsng-ssw-$id
+    ip netns add $SW
+    namespaces=$SW
+    ip netns exec $SW sysctl -qw net.ipv6.conf.all.disable_ipv6=1 net.ipv6.conf.default.disable_ipv6=1 || true
+    HOST=() MAC=()
+    for ((i = 1; i <= n; i++)); do
+        HOST[$i]=ovsng-sh$i-$id
+        ip netns add ${HOST[$i]}
+        namespaces="$namespaces ${HOST[$i]}"
+        # No IPv6: its neighbour discovery would add frames the receivers
+        # count.
+        ip netns exec ${HOST[$i]} sysctl -qw net.ipv6.conf.all.disable_ipv6=1 net.ipv6.conf.default.disable_ipv6=1 || true
+        ip -n $SW link add v$i type veth peer name eth0 netns ${HOST[$i]}
+        ip -n ${HOST[$i]} addr add 10.9.1.$i/24 dev eth0
+        # The userspace datapaths neither segment nor complete checksums.
+        ip netns exec ${HOST[$i]} ethtool -K eth0 tx off tso off gso off gro off >/dev/null 2>&1 || true
+        ip netns exec $SW ethtool -K v$i tx off gro off >/dev/null 2>&1 || true
+        ip -n ${HOST[$i]} link set eth0 up
+        ip -n ${HOST[$i]} link set lo up
+        ip -n $SW link set v$i up
+        MAC[$i]=$(ip netns exec ${HOST[$i]} cat /sys/class/net/eth0/address)
+    done
+    start "$name" $SW
+    local args=(add-br br0 -- set Bridge br0 datapath_type=netdev
+                other_config:mac-table-size=4000000)
+    for ((i = 1; i <= n; i++)); do args+=(-- add-port br0 v$i); done
+    vsctl "${args[@]}"
+    for ((i = 2; i <= n; i++)); do
+        for _ in $(seq 30); do
+            ip netns exec ${HOST[1]} ping -c 1 -W 1 10.9.1.$i >/dev/null 2>&1 && break
+        done
+    done
+}
+
+unhosts() {
+    stop
+    for ns in $namespaces; do ip netns del $ns; done
+    namespaces=""
+}
+
+rx_packets() { ip netns exec $1 cat /sys/class/net/eth0/statistics/rx_packets; }
+
+# (a) Forwarding through br0 between two namespaces.
+forward_once() {
+    hosts 2 "$1"
+    local a=${HOST[1]} b=${HOST[2]}
+    local rx0 rx1 sent
+    rx0=$(rx_packets $b)
+    sent=$(ip netns exec $a "$build/bench/udp-blast" 10.9.1.2 9 $secs)
+    sleep 0.5
+    rx1=$(rx_packets $b)
+    UDP_PPS=$(( (rx1 - rx0) / secs ))
+    UDP_OFFERED=$(( sent / secs ))
+
+    ip netns exec $b python3 "$top/tests/tcp-transfer.py" server 10.9.1.2 5001 >/dev/null &
+    local server=$!
+    for _ in $(seq 50); do
+        ip netns exec $b ss -ltn | grep -q 10.9.1.2:5001 && break
+        sleep 0.1
+    done
+    local t0 t1
+    t0=$(now_ms)
+    ip netns exec $a python3 "$top/tests/tcp-transfer.py" client 10.9.1.2 5001 $tcp_bytes >/dev/null
+    t1=$(now_ms)
+    wait $server || true
+    # Both directions carried tcp_bytes.
+    TCP_MBPS=$(awk -v b=$tcp_bytes -v ms=$((t1 - t0)) 'BEGIN { printf "%.1f", 2 * b / 1e6 / (ms / 1000) }')
+    unhosts
+}
+
+# (b) New flows from one port.
+setup_once() {
+    hosts 2 "$1"
+    local rx0 rx1 sent
+    rx0=$(rx_packets ${HOST[2]})
+    sent=$(ip netns exec ${HOST[1]} "$build/bench/eth-blast" eth0 ${MAC[2]} $secs)
+    sleep 0.5
+    rx1=$(rx_packets ${HOST[2]})
+    SETUP_RATE=$(( (rx1 - rx0) / secs ))
+    SETUP_SHARE=$(awk -v d=$((rx1 - rx0)) -v s=$sent 'BEGIN { printf "%.1f", s ? 100 * d / s : 0 }')
+    unhosts
+}
+
+# (c) A flooding port and a quiet one.
+fairness_once() {
+    hosts 4 "$1"
+    local rx0 rx1 quiet flood
+    rx0=$(rx_packets ${HOST[4]})
+    ip netns exec ${HOST[1]} "$build/bench/eth-blast" eth0 ${MAC[2]} $secs > "$work/flood.out" &
+    flood=$!
+    quiet=$(ip netns exec ${HOST[3]} "$build/bench/eth-blast" eth0 ${MAC[4]} $secs 10000)
+    wait $flood || true
+    sleep 0.5
+    rx1=$(rx_packets ${HOST[4]})
+    FAIR_SHARE=$(awk -v d=$((rx1 - rx0)) -v s=$quiet 'BEGIN { printf "%.1f", s ? 100 * d / s : 0 }')
+    unhosts
+}
+
+with_namespaces() {
+    if ! ip netns add ovsng-probe-$id 2>/dev/null; then
+        return 1
+    fi
+    ip netns del ovsng-probe-$id
+}
+
+forwarding() {
+    if ! with_namespaces; then
+        echo "(a) 64-byte UDP delivered, pps: skipped (network namespaces need root)"
+        echo "(a) TCP, one connection both ways, MB/s: skipped"
+        return
+    fi
+    local o_pps o_off o_tcp t_pps= t_off= t_tcp=
+    forward_once ours
+    o_pps=$UDP_PPS o_off=$UDP_OFFERED o_tcp=$TCP_MBPS
+    if [ $have_theirs = yes ]; then
+        forward_once theirs
+        t_pps=$UDP_PPS t_off=$UDP_OFFERED t_tcp=$TCP_MBPS
+    fi
+    line "(a) 64-byte UDP delivered, pps (offered: ours $o_off theirs ${t_off:--})" "$o_pps" "$t_pps" rate
+    line "(a) TCP, one connection both ways, MB/s" "$o_tcp" "$t_tcp" rate
+}
+
+flow_setup() {
+    if ! with_namespaces; then
+        echo "(b) new flows delivered per second, one port: skipped (network namespaces need root)"
+        echo "(b) share of new-flow frames delivered, %: skipped"
+        return
+    fi
+    local o_rate o_share t_rate= t_share=
+    setup_once ours
+    o_rate=$SETUP_RATE o_share=$SETUP_SHARE
+    if [ $have_theirs = yes ]; then
+        setup_once theirs
+        t_rate=$SETUP_RATE t_share=$SETUP_SHARE
+    fi
+    line "(b) new flows delivered per second, one port" "$o_rate" "$t_rate" rate
+    line "(b) share of new-flow frames delivered, %" "$o_share" "$t_share" rate
+}
+
+fairness() {
+    if ! with_namespaces; then
+        echo "(c) quiet port's new flows delivered while another floods, %: skipped (network namespaces need root)"
+        return
+    fi
+    local o_share t_share=
+    fairness_once ours
+    o_share=$FAIR_SHARE
+    if [ $have_theirs = yes ]; then
+        fairness_once theirs
+        t_share=$FAIR_SHARE
+    fi
+    line "(c) quiet port's new flows delivered while another floods, %" "$o_share" "$t_share" rate
+}
+
+# /proc/PID/stat fields 14 and 15 (utime, stime) in clock ticks.
+ticks() { awk '{print $14 + $15}' "$1"; }
+
+idle_once() {
+    local name=$1
+    start "$name" "" yes
+    local args=(add-br br0 -- set Bridge br0 datapath_type=netdev) i
+    for ((i = 1; i <= n_idle; i++)); do args+=(-- add-port br0 "p$i"); done
+    vsctl "${args[@]}"
+    sleep 2
+    local hz m0 p0 m1 p1
+    hz=$(getconf CLK_TCK)
+    m0=$(ticks /proc/$PID/task/$PID/stat)
+    p0=$(ticks /proc/$PID/stat)
+    sleep $secs_idle
+    m1=$(ticks /proc/$PID/task/$PID/stat)
+    p1=$(ticks /proc/$PID/stat)
+    IDLE_MAIN=$(awk -v d=$((m1 - m0)) -v hz=$hz -v s=$secs_idle 'BEGIN { printf "%.2f", 100 * d / hz / s }')
+    IDLE_PROC=$(awk -v d=$((p1 - p0)) -v hz=$hz -v s=$secs_idle 'BEGIN { printf "%.2f", 100 * d / hz / s }')
+    IDLE_RSS=$(awk '/^VmRSS/ {print $2}' /proc/$PID/status)
+    IDLE_FDS=$(ls /proc/$PID/fd | wc -l)
+    stop
+}
+
+idle() {
+    local om op or of tm= tp= tr= tf=
+    idle_once ours
+    om=$IDLE_MAIN op=$IDLE_PROC or=$IDLE_RSS of=$IDLE_FDS
+    if [ $have_theirs = yes ]; then
+        idle_once theirs
+        tm=$IDLE_MAIN tp=$IDLE_PROC tr=$IDLE_RSS tf=$IDLE_FDS
+    fi
+    local what="$n_idle ports, ${secs_idle} s idle"
+    line "(d) $what, main-thread CPU %" "$om" "$tm" cost
+    line "(d) $what, process CPU %" "$op" "$tp" cost
+    line "(d) $what, RSS kB" "$or" "$tr" cost
+    line "(d) $what, descriptors" "$of" "$tf" cost
+}
+
+forwarding
+flow_setup
+fairness
+idle

@@ -1,0 +1,21 @@
+# ofproto: the OpenFlow switch over the datapath (tables, translation,
+# NORMAL and MAC learning, upcall handlers and revalidators, unixctl).
+noinst_LIBRARIES += ofproto/libofproto.a
+ofproto_libofproto_a_SOURCES = \
+	ofproto/mac-learning.c \
+	ofproto/mac-learning.h \
+	ofproto/ofpact.c \
+	ofproto/ofport-numbers.c \
+	ofproto/ofport-numbers.h \
+	ofproto/ofpact.h \
+	ofproto/ofproto.c \
+	ofproto/ofproto.h \
+	ofproto/ofproto-private.h \
+	ofproto/ofproto-text.c \
+	ofproto/ofproto-text.h \
+	ofproto/ofproto-unixctl.c \
+	ofproto/upcall.c \
+	ofproto/upcall.h \
+	ofproto/xlate.c \
+	ofproto/xlate.h
+OFPROTO_LIBS = ofproto/libofproto.a $(OVS_LIBS)

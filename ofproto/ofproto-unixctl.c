@@ -1,0 +1,528 @@
+/* ofproto-unixctl: ofproto's ovs-appctl commands, in Open vSwitch's
+ * syntax and output format:
+ *
+ *   ofproto/trace BRIDGE FLOW [PACKET]     FLOW in OpenFlow syntax
+ *   ofproto/trace [DP] ODP_FLOW [PACKET]   FLOW in datapath syntax
+ *       (PACKET: hex bytes; the flow is then extracted from it, with the
+ *       in_port FLOW gives)
+ *   fdb/show BRIDGE, fdb/flush [BRIDGE], fdb/stats-show BRIDGE
+ *   dpif/show, dpif/dump-flows [-m] BRIDGE
+ *   bridge/dump-flows BRIDGE
+ *   upcall/show, revalidator/wait, revalidator/purge
+ *
+ * Main thread only. */
+#include <config.h>
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include "dp-packet.h"
+#include "dpctl.h"
+#include "dpif.h"
+#include "dynamic-string.h"
+#include "flow-extract.h"
+#include "mac-learning.h"
+#include "netdev.h"
+#include "odp-util.h"
+#include "ofpbuf.h"
+#include "ofproto-private.h"
+#include "ofproto-text.h"
+#include "shash.h"
+#include "timeval.h"
+#include "unixctl.h"
+#include "upcall.h"
+#include "util.h"
+#include "xlate.h"
+
+static struct ofproto *
+find_bridge(struct unixctl_conn *conn, const char *name)
+{
+    struct ofproto *ofproto = ofproto_lookup(name);
+    if (!ofproto) {
+        unixctl_command_reply_error(conn, "no such bridge");
+    }
+    return ofproto;
+}
+
+/* OpenFlow port names of one bridge. */
+static const char *
+ofp_name_of(void *ofproto_, uint16_t ofp_port)
+{
+    const struct ofport *port = ofproto_get_port(ofproto_, ofp_port);
+    return port ? port->name : NULL;
+}
+
+static bool
+ofp_number_of(void *ofproto_, const char *name, uint16_t *ofp_port)
+{
+    const struct ofproto *ofproto = ofproto_;
+    const struct ofport *port;
+    HMAP_FOR_EACH (port, hmap_node, &ofproto->ports) {
+        if (!strcmp(port->name, name)) {
+            *ofp_port = port->ofp_port;
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Datapath port names of the backer. */
+static const char *
+odp_name_of(void *backer, uint32_t odp_port)
+{
+    return backer_port_name(backer, odp_port);
+}
+
+static bool
+odp_number_of(void *backer_, const char *name, uint32_t *odp_port)
+{
+    const struct dpif_backer *backer = backer_;
+    const struct ofport *port;
+    HMAP_FOR_EACH (port, odp_node, &backer->odp_to_ofport) {
+        if (!strcmp(port->name, name)) {
+            *odp_port = port->odp_port;
+            return true;
+        }
+    }
+    return false;
+}
+
+/* ofproto/trace. */
+
+static char *
+parse_packet(const char *hex, struct dp_packet **packetp)
+{
+    struct ofpbuf buf;
+    ofpbuf_init(&buf, 0);
+    size_t n;
+    char *error = NULL;
+    if (ofpbuf_put_hex(&buf, hex, &n)[0] != '\0' || buf.size < 14) {
+        error = xstrdup("trace: packet is not hex bytes of an Ethernet "
+                        "frame");
+    } else {
+        *packetp = dp_packet_clone_data(buf.data, buf.size);
+    }
+    ofpbuf_uninit(&buf);
+    return error;
+}
+
+/* Fills *OFPROTOP and *FLOW (in_port an OpenFlow port) from the trace
+ * arguments. */
+static char *
+parse_trace_args(int argc, const char *argv[], struct ofproto **ofprotop,
+                 struct flow *flow)
+{
+    struct ofproto *ofproto = argc >= 3 ? ofproto_lookup(argv[1]) : NULL;
+    const char *flow_s, *packet_s = NULL;
+    struct flow_wildcards wc;
+    char *error;
+
+    if (ofproto) {
+        flow_s = argv[2];
+        packet_s = argc > 3 ? argv[3] : NULL;
+    } else {
+        /* [DP] ODP_FLOW [PACKET]: the flow is the one with "(". */
+        int i = 1;
+        if (argc > 2 && !strchr(argv[1], '(')) {
+            i = 2;
+        }
+        flow_s = argv[i];
+        packet_s = argc > i + 1 ? argv[i + 1] : NULL;
+        if (!strchr(flow_s, '(')) {
+            return xasprintf("%s: no such bridge", argv[1]);
+        }
+    }
+
+    if (strchr(flow_s, '(')) {
+        struct dpif_backer *backer = ofproto ? ofproto->backer
+                                             : ofproto_first_backer();
+        if (!backer) {
+            return xstrdup("no datapath");
+        }
+        struct odp_port_names names = { odp_name_of, odp_number_of, backer };
+        error = odp_flow_from_string(flow_s, &names, flow, &wc);
+        if (error) {
+            return error;
+        }
+        flow_apply_mask(flow, flow, &wc);
+        const struct ofport *port = backer_odp_to_ofport(backer,
+                                                         flow->in_port);
+        if (!port) {
+            return xasprintf("no OpenFlow port for datapath port %"PRIu32,
+                             flow->in_port);
+        }
+        if (ofproto && port->ofproto != ofproto) {
+            return xasprintf("datapath port %"PRIu32" is not on bridge %s",
+                             flow->in_port, ofproto->name);
+        }
+        ofproto = port->ofproto;
+        flow->in_port = port->ofp_port;
+    } else {
+        struct ofp_port_names names = { ofp_name_of, ofp_number_of,
+                                        ofproto };
+        error = ofp_match_parse(flow_s, &names, flow, &wc, NULL);
+        if (error) {
+            return error;
+        }
+    }
+
+    if (packet_s) {
+        struct dp_packet *packet = NULL;
+        error = parse_packet(packet_s, &packet);
+        if (error) {
+            return error;
+        }
+        uint32_t in_port = flow->in_port;
+        flow_extract(packet, flow);
+        flow->in_port = in_port;
+        dp_packet_delete(packet);
+    }
+    *ofprotop = ofproto;
+    return NULL;
+}
+
+static void
+trace_cmd(struct unixctl_conn *conn, int argc, const char *argv[],
+          void *aux OVS_UNUSED)
+{
+    struct ofproto *ofproto = NULL;
+    struct flow flow;
+    char *error = parse_trace_args(argc, argv, &ofproto, &flow);
+    if (error) {
+        unixctl_command_reply_error(conn, error);
+        free(error);
+        return;
+    }
+
+    struct ds out = DS_EMPTY_INITIALIZER;
+    struct ofp_port_names names = { NULL, NULL, ofproto };
+    ds_put_cstr(&out, "Flow: ");
+    ofp_flow_format(&flow, &names, &out);
+    ds_put_format(&out, "\n\nbridge(\"%s\")\n", ofproto->name);
+    ds_put_char_multiple(&out, '-', strlen(ofproto->name) + 10);
+    ds_put_char(&out, '\n');
+
+    struct xlate_in xin = {
+        .ofproto = ofproto,
+        .flow = flow,
+        .trace = &out,
+    };
+    struct xlate_out xout;
+    xlate_out_init(&xout);
+    ovs_rwlock_rdlock(&xlate_rwlock);
+    xlate_actions(&xin, &xout);
+    WC_MASK_FIELD(&xout.wc, in_port);
+
+    ds_put_cstr(&out, "\nFinal flow: ");
+    if (flow_equal(&flow, &xout.final_flow)) {
+        ds_put_cstr(&out, "unchanged");
+    } else {
+        ofp_flow_format(&xout.final_flow, &names, &out);
+    }
+    ds_put_cstr(&out, "\nMegaflow: ");
+    struct flow masked;
+    flow_apply_mask(&masked, &flow, &xout.wc);
+    ofp_match_format(&masked, &xout.wc, -1, &names, &out);
+    ds_put_cstr(&out, "\nDatapath actions: ");
+    struct odp_port_names odp_names = { NULL, NULL, NULL };
+    odp_actions_format(xout.odp_actions.data, xout.odp_actions.size,
+                       &odp_names, &out);
+    ds_put_char(&out, '\n');
+    ovs_rwlock_unlock(&xlate_rwlock);
+
+    unixctl_command_reply(conn, ds_cstr(&out));
+    ds_destroy(&out);
+    xlate_out_uninit(&xout);
+}
+
+/* fdb/... */
+
+static const char *
+bundle_port_name(void *aux OVS_UNUSED, void *bundle_)
+{
+    static char buf[16];
+    const struct ofbundle *bundle = bundle_;
+    if (ovs_list_is_empty(&bundle->ports)) {
+        return "?";
+    }
+    const struct ofport *port = CONTAINER_OF(ovs_list_front(&bundle->ports),
+                                             struct ofport, bundle_node);
+    if (port->ofp_port == OFPP_LOCAL) {
+        return "LOCAL";
+    }
+    snprintf(buf, sizeof buf, "%"PRIu16, port->ofp_port);
+    return buf;
+}
+
+static void
+fdb_show_cmd(struct unixctl_conn *conn, int argc OVS_UNUSED,
+             const char *argv[], void *aux OVS_UNUSED)
+{
+    struct ofproto *ofproto = find_bridge(conn, argv[1]);
+    if (!ofproto) {
+        return;
+    }
+    struct ds out = DS_EMPTY_INITIALIZER;
+    ds_put_cstr(&out, " port  VLAN  MAC                Age\n");
+    ovs_rwlock_rdlock(&xlate_rwlock);
+    mac_learning_format(ofproto->ml, &out, bundle_port_name, NULL);
+    ovs_rwlock_unlock(&xlate_rwlock);
+    unixctl_command_reply(conn, ds_cstr(&out));
+    ds_destroy(&out);
+}
+
+static void
+fdb_flush_cmd(struct unixctl_conn *conn, int argc, const char *argv[],
+              void *aux OVS_UNUSED)
+{
+    if (argc > 1) {
+        struct ofproto *ofproto = find_bridge(conn, argv[1]);
+        if (!ofproto) {
+            return;
+        }
+        mac_learning_flush(ofproto->ml);
+    } else {
+        struct ofproto *ofproto;
+        HMAP_FOR_EACH (ofproto, hmap_node, &all_ofprotos) {
+            mac_learning_flush(ofproto->ml);
+        }
+    }
+    unixctl_command_reply(conn, "table successfully flushed");
+}
+
+static void
+fdb_stats_show_cmd(struct unixctl_conn *conn, int argc OVS_UNUSED,
+                   const char *argv[], void *aux OVS_UNUSED)
+{
+    struct ofproto *ofproto = find_bridge(conn, argv[1]);
+    if (!ofproto) {
+        return;
+    }
+    struct mac_learning_stats stats;
+    mac_learning_get_stats(ofproto->ml, &stats);
+    struct ds out = DS_EMPTY_INITIALIZER;
+    ds_put_format(&out, "Statistics for bridge \"%s\":\n", ofproto->name);
+    ds_put_format(&out, "  Current/maximum MAC entries in the table: "
+                  "%zu/%zu\n", mac_learning_count(ofproto->ml),
+                  mac_learning_get_max_entries(ofproto->ml));
+    ds_put_format(&out, "  Total number of learned MAC entries     : "
+                  "%"PRIu64"\n", stats.n_learned);
+    ds_put_format(&out, "  Total number of expired MAC entries     : "
+                  "%"PRIu64"\n", stats.n_expired);
+    ds_put_format(&out, "  Total number of evicted MAC entries     : "
+                  "%"PRIu64"\n", stats.n_evicted);
+    ds_put_format(&out, "  Total number of port moved MAC entries  : "
+                  "%"PRIu64"\n", stats.n_moved);
+    unixctl_command_reply(conn, ds_cstr(&out));
+    ds_destroy(&out);
+}
+
+/* dpif/... */
+
+static int
+compare_ofprotos(const void *a_, const void *b_)
+{
+    const struct ofproto *const *a = a_, *const *b = b_;
+    return strcmp((*a)->name, (*b)->name);
+}
+
+static int
+compare_ports_by_name(const void *a_, const void *b_)
+{
+    const struct ofport *const *a = a_, *const *b = b_;
+    return strcmp((*a)->name, (*b)->name);
+}
+
+static void
+dpif_show_cmd(struct unixctl_conn *conn, int argc OVS_UNUSED,
+              const char *argv[] OVS_UNUSED, void *aux OVS_UNUSED)
+{
+    struct ds out = DS_EMPTY_INITIALIZER;
+    struct dpif_backer *backer = ofproto_first_backer();
+    if (backer) {
+        struct dpif_dp_stats stats;
+        memset(&stats, 0, sizeof stats);
+        dpif_get_dp_stats(backer->dpif, &stats);
+        ds_put_format(&out, "%s: hit:%"PRIu64" missed:%"PRIu64"\n",
+                      dpif_base_name(backer->dpif), stats.n_hit,
+                      stats.n_missed);
+
+        size_t n = hmap_count(&all_ofprotos), i = 0;
+        const struct ofproto **ofprotos = xmalloc(n * sizeof *ofprotos);
+        const struct ofproto *ofproto;
+        HMAP_FOR_EACH (ofproto, hmap_node, &all_ofprotos) {
+            ofprotos[i++] = ofproto;
+        }
+        qsort(ofprotos, n, sizeof *ofprotos, compare_ofprotos);
+        for (i = 0; i < n; i++) {
+            ofproto = ofprotos[i];
+            ds_put_format(&out, "  %s:\n", ofproto->name);
+            size_t np = hmap_count(&ofproto->ports), j = 0;
+            const struct ofport **ports = xmalloc((np + 1) * sizeof *ports);
+            const struct ofport *port;
+            HMAP_FOR_EACH (port, hmap_node, &ofproto->ports) {
+                ports[j++] = port;
+            }
+            qsort(ports, np, sizeof *ports, compare_ports_by_name);
+            for (j = 0; j < np; j++) {
+                port = ports[j];
+                ds_put_format(&out, "    %s %"PRIu16"/%"PRIu32": (%s)\n",
+                              port->name, port->ofp_port, port->odp_port,
+                              port->netdev ? netdev_get_type(port->netdev)
+                                           : "?");
+            }
+            free(ports);
+        }
+        free(ofprotos);
+    }
+    unixctl_command_reply(conn, ds_cstr(&out));
+    ds_destroy(&out);
+}
+
+static void
+dpif_dump_flows_cmd(struct unixctl_conn *conn, int argc, const char *argv[],
+                    void *aux OVS_UNUSED)
+{
+    bool verbose = false;
+    const char *bridge = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "-m") || !strcmp(argv[i], "--more")) {
+            verbose = true;
+        } else {
+            bridge = argv[i];
+        }
+    }
+    if (!bridge) {
+        unixctl_command_reply_error(conn, "bridge name required");
+        return;
+    }
+    struct ofproto *ofproto = find_bridge(conn, bridge);
+    if (!ofproto) {
+        return;
+    }
+
+    struct dpif *dpif = ofproto->backer->dpif;
+    struct odp_port_names names = { NULL, NULL, NULL };
+    struct ds out = DS_EMPTY_INITIALIZER;
+    struct dpif_flow_dump *dump = dpif_flow_dump_create(dpif);
+    struct dpif_flow_dump_thread *thread = dpif_flow_dump_thread_create(dump);
+    struct dpif_flow flows[50];
+    int n;
+    while ((n = dpif_flow_dump_next(thread, flows, ARRAY_SIZE(flows))) > 0) {
+        for (int i = 0; i < n; i++) {
+            const struct ofport *port = backer_odp_to_ofport(
+                ofproto->backer, flows[i].key.in_port);
+            if (port && port->ofproto == ofproto) {
+                dpctl_format_dpif_flow(&out, &flows[i], &names, verbose);
+                ds_put_char(&out, '\n');
+            }
+        }
+    }
+    dpif_flow_dump_thread_destroy(thread);
+    dpif_flow_dump_destroy(dump);
+    unixctl_command_reply(conn, ds_cstr(&out));
+    ds_destroy(&out);
+}
+
+static void
+bridge_dump_flows_cmd(struct unixctl_conn *conn, int argc OVS_UNUSED,
+                      const char *argv[], void *aux OVS_UNUSED)
+{
+    struct ofproto *ofproto = find_bridge(conn, argv[1]);
+    if (!ofproto) {
+        return;
+    }
+    struct ofproto_rule_info *infos;
+    size_t n;
+    ofproto_dump_rules(ofproto, &infos, &n);
+    long long int now = time_msec();
+    struct ds out = DS_EMPTY_INITIALIZER;
+    struct ofp_port_names names = { NULL, NULL, NULL };
+    for (size_t i = 0; i < n; i++) {
+        const struct ofproto_rule_info *r = &infos[i];
+        ds_put_format(&out, "duration=%llds, n_packets=%"PRIu64", "
+                      "n_bytes=%"PRIu64", ", (now - r->created) / 1000,
+                      r->n_packets, r->n_bytes);
+        if (r->table_id) {
+            ds_put_format(&out, "table_id=%d, ", r->table_id);
+        }
+        struct flow masked;
+        flow_apply_mask(&masked, &r->match, &r->wc);
+        size_t len = out.length;
+        ofp_match_format(&masked, &r->wc, r->priority, &names, &out);
+        if (out.length != len) {
+            ds_put_char(&out, ',');
+        }
+        ds_put_cstr(&out, "actions=");
+        ofpacts_format(r->ofpacts, r->n_ofpacts, &out);
+        ds_put_char(&out, '\n');
+    }
+    ofproto_rule_infos_free(infos, n);
+    unixctl_command_reply(conn, ds_cstr(&out));
+    ds_destroy(&out);
+}
+
+/* upcall/..., revalidator/... */
+
+static void
+upcall_show_cmd(struct unixctl_conn *conn, int argc OVS_UNUSED,
+                const char *argv[] OVS_UNUSED, void *aux OVS_UNUSED)
+{
+    struct ds out = DS_EMPTY_INITIALIZER;
+    struct dpif_backer *backer = ofproto_first_backer();
+    if (backer) {
+        udpif_format(backer->udpif, &out);
+    }
+    unixctl_command_reply(conn, ds_cstr(&out));
+    ds_destroy(&out);
+}
+
+static void
+revalidator_wait_cmd(struct unixctl_conn *conn, int argc OVS_UNUSED,
+                     const char *argv[] OVS_UNUSED, void *aux OVS_UNUSED)
+{
+    struct dpif_backer *backer = ofproto_first_backer();
+    if (backer) {
+        udpif_wait_for_revalidation(backer->udpif, conn);
+    } else {
+        unixctl_command_reply(conn, NULL);
+    }
+}
+
+static void
+revalidator_purge_cmd(struct unixctl_conn *conn, int argc OVS_UNUSED,
+                      const char *argv[] OVS_UNUSED, void *aux OVS_UNUSED)
+{
+    struct dpif_backer *backer = ofproto_first_backer();
+    if (backer) {
+        udpif_purge(backer->udpif);
+    }
+    unixctl_command_reply(conn, NULL);
+}
+
+void
+ofproto_unixctl_init(void)
+{
+    unixctl_command_register(
+        "ofproto/trace",
+        "{[dp_name] odp_flow | bridge br_flow} [packet]", 1, 3,
+        trace_cmd, NULL);
+    unixctl_command_register("fdb/show", "bridge", 1, 1, fdb_show_cmd,
+                             NULL);
+    unixctl_command_register("fdb/flush", "[bridge]", 0, 1, fdb_flush_cmd,
+                             NULL);
+    unixctl_command_register("fdb/stats-show", "bridge", 1, 1,
+                             fdb_stats_show_cmd, NULL);
+    unixctl_command_register("dpif/show", "", 0, 0, dpif_show_cmd, NULL);
+    unixctl_command_register("dpif/dump-flows", "[-m] bridge", 1, 2,
+                             dpif_dump_flows_cmd, NULL);
+    unixctl_command_register("bridge/dump-flows", "bridge", 1, 1,
+                             bridge_dump_flows_cmd, NULL);
+    unixctl_command_register("upcall/show", "", 0, 0, upcall_show_cmd,
+                             NULL);
+    unixctl_command_register("revalidator/wait", "", 0, 0,
+                             revalidator_wait_cmd, NULL);
+    unixctl_command_register("revalidator/purge", "", 0, 0,
+                             revalidator_purge_cmd, NULL);
+}

@@ -1,0 +1,241 @@
+/* Threaded tests of ofproto/: translator threads racing the main thread's
+ * changes to rules, bundles and ports, and packets through the real
+ * handler and revalidator threads while the tables change.  Run under
+ * ThreadSanitizer by "make check-tsan". */
+#include <config.h>
+
+#include <check.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include "check-util.h"
+#include "dp-packet.h"
+#include "dynamic-string.h"
+#include "flow-extract.h"
+#include "mac-learning.h"
+#include "netdev.h"
+#include "odp-util.h"
+#include "ofproto-private.h"
+#include "ofproto-text.h"
+#include "ovs-rcu.h"
+#include "ovs-thread.h"
+#include "poll-loop.h"
+#include "util.h"
+#include "xlate.h"
+
+struct fixture {
+    struct ofproto *ofproto;
+    struct netdev *ports[4];
+    int bundle_aux[4];
+};
+
+static void
+register_bundle(struct fixture *fx, int i, int vlan)
+{
+    char name[8];
+    snprintf(name, sizeof name, "p%d", i);
+    uint16_t member = i;
+    struct ofproto_bundle_settings s = {
+        .name = name, .members = &member, .n_members = 1,
+        .vlan_mode = vlan >= 0 ? PORT_VLAN_ACCESS : PORT_VLAN_TRUNK,
+        .vlan = vlan,
+    };
+    ofproto_bundle_register(fx->ofproto, &fx->bundle_aux[i], &s);
+}
+
+static void
+setup(struct fixture *fx)
+{
+    netdev_enable_dummy(true);
+    ofproto_init();
+    ofproto_set_threads(2, 2);
+    ck_assert_int_eq(ofproto_create("br0", "netdev", &fx->ofproto), 0);
+    for (int i = 1; i <= 3; i++) {
+        char name[8];
+        snprintf(name, sizeof name, "p%d", i);
+        ck_assert_int_eq(netdev_open(name, "dummy", &fx->ports[i]), 0);
+        netdev_update_flags(fx->ports[i], 0, NETDEV_UP);
+        ck_assert_int_eq(ofproto_port_add(fx->ofproto, fx->ports[i], i), 0);
+        register_bundle(fx, i, -1);
+    }
+}
+
+static void
+teardown(struct fixture *fx)
+{
+    ofproto_destroy(fx->ofproto);
+    for (int i = 1; i <= 3; i++) {
+        netdev_close(fx->ports[i]);
+    }
+    ovsrcu_synchronize();
+    netdev_close_all();
+    poll_loop_destroy_self();
+}
+
+struct translator {
+    struct fixture *fx;
+    atomic_bool *stop;
+    unsigned int n_bad;
+    unsigned int n_done;
+};
+
+/* Translates floods and unicasts from p1 until told to stop, checking
+ * that every answer is one the main thread's changes allow. */
+static void *
+translator_main(void *t_)
+{
+    struct translator *t = t_;
+    static const char *allowed[] = { "2,3", "2", "3", "drop" };
+    unsigned int i = 0;
+
+    while (!atomic_load(t->stop)) {
+        struct flow flow;
+        struct flow_wildcards wc;
+        char s[128];
+        snprintf(s, sizeof s, "in_port=1,dl_src=00:00:00:00:01:%02x,"
+                 "dl_dst=00:00:00:00:02:%02x", i % 7, i % 5);
+        char *error = ofp_match_parse(s, NULL, &flow, &wc, NULL);
+        if (error) {
+            free(error);
+            t->n_bad++;
+            continue;
+        }
+        struct xlate_in xin = { .ofproto = t->fx->ofproto, .flow = flow,
+                                .may_learn = true, .n_packets = 1,
+                                .n_bytes = 60, .used = 1 };
+        struct xlate_out xout;
+        xlate_out_init(&xout);
+        ovs_rwlock_rdlock(&xlate_rwlock);
+        xlate_actions(&xin, &xout);
+        ovs_rwlock_unlock(&xlate_rwlock);
+        struct ds out = DS_EMPTY_INITIALIZER;
+        odp_actions_format(xout.odp_actions.data, xout.odp_actions.size,
+                           NULL, &out);
+        bool ok = false;
+        for (size_t j = 0; j < ARRAY_SIZE(allowed); j++) {
+            ok |= !strcmp(ds_cstr(&out), allowed[j]);
+        }
+        t->n_bad += !ok;
+        ds_destroy(&out);
+        xlate_out_uninit(&xout);
+        ovsrcu_quiesce();
+        i++;
+        t->n_done++;
+    }
+    ovsrcu_quiesce_start();
+    return NULL;
+}
+
+static void
+add_or_delete_rule(struct fixture *fx, bool add)
+{
+    struct ofpact out3 = { .type = OFPACT_OUTPUT, .port = 3 };
+    struct ofproto_flow_mod fm;
+    ofproto_flow_mod_init(&fm);
+    char *error = ofp_match_parse("in_port=1", NULL, &fm.match, &fm.wc,
+                                  NULL);
+    ck_assert_ptr_null(error);
+    fm.priority = 100;
+    fm.command = add ? OFPROTO_FM_ADD : OFPROTO_FM_DELETE_STRICT;
+    fm.ofpacts = &out3;
+    fm.n_ofpacts = 1;
+    ck_assert_int_eq(ofproto_flow_mod(fx->ofproto, &fm), 0);
+}
+
+START_TEST(test_translators_race_changes)
+{
+    struct fixture fx;
+    setup(&fx);
+
+    enum { N = 3 };
+    atomic_bool stop = false;
+    struct translator t[N];
+    pthread_t threads[N];
+    for (int i = 0; i < N; i++) {
+        t[i] = (struct translator) { .fx = &fx, .stop = &stop };
+        threads[i] = ovs_thread_create("xlate", translator_main, &t[i]);
+    }
+    size_t rounds = check_iterations(400, 20);
+    for (size_t i = 0; i < rounds; i++) {
+        add_or_delete_rule(&fx, i % 2 == 0);
+        /* VLAN changes flush learned addresses of the bundle. */
+        register_bundle(&fx, 2, i % 3 == 0 ? 5 : -1);
+        mac_learning_flush(fx.ofproto->ml);
+        ofproto_port_changed(fx.ofproto, 3);
+        ovsrcu_quiesce();
+    }
+    atomic_store(&stop, true);
+    for (int i = 0; i < N; i++) {
+        xpthread_join(threads[i], NULL);
+        ck_assert_uint_eq(t[i].n_bad, 0);
+    }
+    teardown(&fx);
+}
+END_TEST
+
+static uint64_t
+tx_packets(struct netdev *netdev)
+{
+    struct netdev_stats st;
+    netdev_get_stats(netdev, &st);
+    return st.tx_packets;
+}
+
+/* Packets through the datapath, the handlers (misses) and the
+ * revalidators (re-checks after each change), while rules change. */
+START_TEST(test_traffic_through_handlers)
+{
+    struct fixture fx;
+    setup(&fx);
+
+    size_t n = check_iterations(300, 10);
+    for (size_t i = 0; i < n; i++) {
+        struct flow flow;
+        struct flow_wildcards wc;
+        char s[160];
+        snprintf(s, sizeof s, "udp,dl_src=00:00:00:00:01:%02x,"
+                 "dl_dst=ff:ff:ff:ff:ff:ff,nw_src=10.0.0.1,"
+                 "nw_dst=10.0.0.2,tp_src=%zu,tp_dst=53", (unsigned) i % 9,
+                 1000 + i);
+        ck_assert_ptr_null(ofp_match_parse(s, NULL, &flow, &wc, NULL));
+        struct dp_packet *packet = dp_packet_new(0);
+        flow_compose(packet, &flow, 20);
+        ck_assert_int_eq(netdev_dummy_inject(fx.ports[1], packet), 0);
+        if (i % 50 == 25) {
+            /* All traffic from p1 to p3 only, then back to NORMAL. */
+            add_or_delete_rule(&fx, true);
+            CHECK_WAIT_FOR(tx_packets(fx.ports[2]) + tx_packets(fx.ports[3])
+                           >= 1);
+            add_or_delete_rule(&fx, false);
+        }
+        ovsrcu_quiesce();
+    }
+    /* Every packet went out p3 (NORMAL floods there too, and the rule
+     * sends there). */
+    CHECK_WAIT_FOR(tx_packets(fx.ports[3]) == n);
+    ck_assert_uint_le(tx_packets(fx.ports[2]), n);
+    teardown(&fx);
+}
+END_TEST
+
+static Suite *
+ofproto_threads_suite(void)
+{
+    Suite *s = suite_create("ofproto-threads");
+    TCase *tc = tcase_create("core");
+    tcase_set_timeout(tc, 300);
+    tcase_add_test(tc, test_translators_race_changes);
+    tcase_add_test(tc, test_traffic_through_handlers);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int
+main(void)
+{
+    SRunner *sr = srunner_create(ofproto_threads_suite());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
