@@ -271,7 +271,7 @@ format_action(const struct ofpact *a, const struct ofputil_port_map *map,
     case OFPACT_WRITE_ACTIONS: {
         const struct ofpact_nest *on = (const struct ofpact_nest *) a;
         ds_put_cstr(s, "write_actions(");
-        ofpacts_format(on->actions, ofpact_nest_get_action_len(on), map, s);
+        ofpact_list_format(on->actions, ofpact_nest_get_action_len(on), map, s);
         ds_put_char(s, ')');
         break;
     }
@@ -294,7 +294,7 @@ format_action(const struct ofpact *a, const struct ofputil_port_map *map,
 }
 
 void
-ofpacts_format(const struct ofpact *ofpacts, size_t len,
+ofpact_list_format(const struct ofpact *ofpacts, size_t len,
                const struct ofputil_port_map *map, struct ds *s)
 {
     if (!len) {

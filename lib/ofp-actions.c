@@ -137,7 +137,7 @@ ofpact_is_instruction(enum ofpact_type type)
 }
 
 bool
-ofpacts_equal(const struct ofpact *a, size_t a_len,
+ofpact_list_equal(const struct ofpact *a, size_t a_len,
               const struct ofpact *b, size_t b_len)
 {
     return a_len == b_len && (!a_len || !memcmp(a, b, a_len));

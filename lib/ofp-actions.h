@@ -50,9 +50,14 @@
  * beforehand with ofpacts_encodable_in().
  *
  * Text follows ovs-ofctl 3.1: ofpacts_parse_actions()/_instructions()
- * accept its syntax and ofpacts_format() prints the list as 3.1 prints a
+ * accept its syntax and ofpact_list_format() prints the list as 3.1 prints a
  * flow's actions ("output:1,mod_vlan_vid:5", "resubmit(,2)",
  * "load:0x1->NXM_NX_REG0[]", "drop").
+ *
+ * Names: ofproto/ofpact.h, ofproto's interim action list, still owns the
+ * names ofpacts_format() and ofpacts_equal(); the list functions here are
+ * ofpact_list_format() and ofpact_list_equal() so that both can link into
+ * one program until ofproto moves to this module.
  *
  * Threads: pure functions over caller-owned buffers; any thread. */
 #ifndef OFP_ACTIONS_H
@@ -367,11 +372,11 @@ size_t ofpacts_put_openflow_instructions(const struct ofpact[], size_t len,
                                          struct ofpbuf *openflow,
                                          enum ofp_version);
 
-bool ofpacts_equal(const struct ofpact *, size_t, const struct ofpact *,
+bool ofpact_list_equal(const struct ofpact *, size_t, const struct ofpact *,
                    size_t);
 
 /* Text. */
-void ofpacts_format(const struct ofpact *, size_t len,
+void ofpact_list_format(const struct ofpact *, size_t len,
                     const struct ofputil_port_map *, struct ds *);
 /* Parse S (the part after "actions=") into OFPACTS, appending.  Errors
  * are malloc'd and worded as 3.1 words them; on error OFPACTS keeps its

@@ -299,5 +299,5 @@ ofputil_flow_mod_format(const struct ofputil_flow_mod *fm,
         }
     }
     ds_put_cstr(s, " actions=");
-    ofpacts_format(fm->ofpacts, fm->ofpacts_len, map, s);
+    ofpact_list_format(fm->ofpacts, fm->ofpacts_len, map, s);
 }

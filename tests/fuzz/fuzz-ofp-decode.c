@@ -211,7 +211,7 @@ fuzz_instructions(const uint8_t *data, size_t size, enum ofp_version version)
     ofpbuf_init(&ofpacts, 64);
     if (!ofpacts_pull_openflow_instructions(&wire, size, version, &ofpacts)) {
         struct ds s = DS_EMPTY_INITIALIZER;
-        ofpacts_format(ofpacts.data, ofpacts.size, NULL, &s);
+        ofpact_list_format(ofpacts.data, ofpacts.size, NULL, &s);
         ds_destroy(&s);
 
         /* A TCP flow, so that every action can be annotated. */
@@ -261,14 +261,14 @@ fuzz_action_text(const uint8_t *data, size_t size)
     } else {
         struct ds first = DS_EMPTY_INITIALIZER;
         struct ds second = DS_EMPTY_INITIALIZER;
-        ofpacts_format(ofpacts.data, ofpacts.size, NULL, &first);
+        ofpact_list_format(ofpacts.data, ofpacts.size, NULL, &first);
         struct ofpbuf again;
         ofpbuf_init(&again, 64);
         error = ofpacts_parse_instructions(ds_cstr(&first), NULL, &again);
         if (error) {
             abort();
         }
-        ofpacts_format(again.data, again.size, NULL, &second);
+        ofpact_list_format(again.data, again.size, NULL, &second);
         if (strcmp(ds_cstr(&first), ds_cstr(&second))) {
             abort();
         }

@@ -1209,7 +1209,7 @@ static char *
 format(const struct ofpbuf *ofpacts)
 {
     struct ds s = DS_EMPTY_INITIALIZER;
-    ofpacts_format(ofpacts->data, ofpacts->size, NULL, &s);
+    ofpact_list_format(ofpacts->data, ofpacts->size, NULL, &s);
     return ds_steal_cstr(&s);
 }
 
