@@ -176,3 +176,34 @@ lib_libovs_a_SOURCES += \
 	lib/pcap-file.h \
 	lib/upcall-sink.c \
 	lib/upcall-sink.h
+
+# OpenFlow: wire formats, errors, message framing, versions and protocols.
+lib_libovs_a_SOURCES += \
+	lib/openflow.h \
+	lib/ofp-errors.c \
+	lib/ofp-errors.h \
+	lib/ofp-msgs.c \
+	lib/ofp-msgs.h \
+	lib/ofp-protocol.c \
+	lib/ofp-protocol.h
+
+# OpenFlow: fields, matches, ports.
+lib_libovs_a_SOURCES += \
+	lib/match.c \
+	lib/match.h \
+	lib/nx-match.c \
+	lib/nx-match.h \
+	lib/ofp-actions.c \
+	lib/ofp-actions.h \
+	lib/ofp-actions-text.c \
+	lib/ofp-fields.c \
+	lib/ofp-fields.h \
+	lib/ofp-fields-text.c \
+	lib/ofp-flow.c \
+	lib/ofp-flow.h \
+	lib/ofp-match.c \
+	lib/ofp-match.h \
+	lib/ofp-parse.c \
+	lib/ofp-parse.h \
+	lib/ofp-port.c \
+	lib/ofp-port.h

@@ -257,6 +257,41 @@ tests_unit_test_ofport_numbers_SOURCES = \
 tests_unit_test_ofport_numbers_CFLAGS = $(UNIT_TEST_FLAGS)
 tests_unit_test_ofport_numbers_LDADD = $(UNIT_TEST_LIBS)
 
+# Unit suites: the OpenFlow codec (expected values are Open vSwitch 3.1's).
+UNIT_TESTS += \
+	tests/unit/test-nx-match \
+	tests/unit/test-ofp-msgs \
+	tests/unit/test-ofp-fields \
+	tests/unit/test-ofp-port \
+	tests/unit/test-ofp-actions \
+	tests/unit/test-ofp-match \
+	tests/unit/test-ofp-flow \
+	tests/unit/test-ofp-parse
+tests_unit_test_ofp_parse_SOURCES = tests/unit/test-ofp-parse.c
+tests_unit_test_ofp_parse_CFLAGS = $(UNIT_TEST_FLAGS)
+tests_unit_test_ofp_parse_LDADD = $(UNIT_TEST_LIBS)
+tests_unit_test_ofp_flow_SOURCES = tests/unit/test-ofp-flow.c
+tests_unit_test_ofp_flow_CFLAGS = $(UNIT_TEST_FLAGS)
+tests_unit_test_ofp_flow_LDADD = $(UNIT_TEST_LIBS)
+tests_unit_test_ofp_match_SOURCES = tests/unit/test-ofp-match.c
+tests_unit_test_ofp_match_CFLAGS = $(UNIT_TEST_FLAGS)
+tests_unit_test_ofp_match_LDADD = $(UNIT_TEST_LIBS)
+tests_unit_test_ofp_actions_SOURCES = tests/unit/test-ofp-actions.c
+tests_unit_test_ofp_actions_CFLAGS = $(UNIT_TEST_FLAGS)
+tests_unit_test_ofp_actions_LDADD = $(UNIT_TEST_LIBS)
+tests_unit_test_ofp_fields_SOURCES = tests/unit/test-ofp-fields.c
+tests_unit_test_ofp_fields_CFLAGS = $(UNIT_TEST_FLAGS)
+tests_unit_test_ofp_fields_LDADD = $(UNIT_TEST_LIBS)
+tests_unit_test_ofp_port_SOURCES = tests/unit/test-ofp-port.c
+tests_unit_test_ofp_port_CFLAGS = $(UNIT_TEST_FLAGS)
+tests_unit_test_ofp_port_LDADD = $(UNIT_TEST_LIBS)
+tests_unit_test_ofp_msgs_SOURCES = tests/unit/test-ofp-msgs.c
+tests_unit_test_ofp_msgs_CFLAGS = $(UNIT_TEST_FLAGS)
+tests_unit_test_ofp_msgs_LDADD = $(UNIT_TEST_LIBS)
+tests_unit_test_nx_match_SOURCES = tests/unit/test-nx-match.c
+tests_unit_test_nx_match_CFLAGS = $(UNIT_TEST_FLAGS)
+tests_unit_test_nx_match_LDADD = $(UNIT_TEST_LIBS)
+
 # Unit suites: the userspace datapath.
 UNIT_TESTS += \
 	tests/unit/test-dpcls \

@@ -4,7 +4,7 @@
 # (utilities/setup.sh fuzz does all of it).  In every build, a replay
 # program runs the same function once over each file of the committed
 # corpus, for the regression tests in tests/datapath-parse.at.
-FUZZ_TARGETS = flow-extract odp-syntax
+FUZZ_TARGETS = flow-extract odp-syntax ofp-decode
 EXTRA_DIST += tests/fuzz/corpus
 
 if FUZZ
@@ -16,6 +16,10 @@ noinst_PROGRAMS += tests/fuzz/fuzz-odp-syntax
 tests_fuzz_fuzz_odp_syntax_SOURCES = tests/fuzz/fuzz-odp-syntax.c
 tests_fuzz_fuzz_odp_syntax_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_LDFLAGS)
 tests_fuzz_fuzz_odp_syntax_LDADD = $(OVS_LIBS)
+noinst_PROGRAMS += tests/fuzz/fuzz-ofp-decode
+tests_fuzz_fuzz_ofp_decode_SOURCES = tests/fuzz/fuzz-ofp-decode.c
+tests_fuzz_fuzz_ofp_decode_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_LDFLAGS)
+tests_fuzz_fuzz_ofp_decode_LDADD = $(OVS_LIBS)
 endif
 
 check_PROGRAMS += tests/fuzz/replay-flow-extract
@@ -31,4 +35,12 @@ tests_fuzz_replay_odp_syntax_SOURCES = \
 	tests/fuzz/replay-main.c
 tests_fuzz_replay_odp_syntax_CFLAGS = $(AM_CFLAGS)
 tests_fuzz_replay_odp_syntax_LDADD = $(OVS_LIBS)
-EXTRA_DIST += tests/fuzz/flow-extract.dict tests/fuzz/odp-syntax.dict
+
+check_PROGRAMS += tests/fuzz/replay-ofp-decode
+tests_fuzz_replay_ofp_decode_SOURCES = \
+	tests/fuzz/fuzz-ofp-decode.c \
+	tests/fuzz/replay-main.c
+tests_fuzz_replay_ofp_decode_CFLAGS = $(AM_CFLAGS)
+tests_fuzz_replay_ofp_decode_LDADD = $(OVS_LIBS)
+EXTRA_DIST += tests/fuzz/flow-extract.dict tests/fuzz/odp-syntax.dict \
+	tests/fuzz/ofp-decode.dict

@@ -4,6 +4,8 @@
 #include "check-util.h"
 
 #include <check.h>
+#include <stdint.h>
+#include <stdio.h>
 #include "ovsdb-error.h"
 #include "util.h"
 #if __has_include(<valgrind/valgrind.h>)
@@ -34,4 +36,16 @@ check_ovsdb_ok(struct ovsdb_error *error)
         char *s = ovsdb_error_to_string_free(error);
         ck_abort_msg("unexpected error: %s", s);
     }
+}
+
+char *
+check_hex(const void *p_, size_t size)
+{
+    const uint8_t *p = p_;
+    char *s = xmalloc(2 * size + 1);
+    for (size_t i = 0; i < size; i++) {
+        snprintf(&s[2 * i], 3, "%02x", p[i]);
+    }
+    s[2 * size] = '\0';
+    return s;
 }

@@ -32,6 +32,10 @@ struct ovsdb_error;
  * as well, for memory errors). */
 size_t check_iterations(size_t n, size_t divisor);
 
+/* SIZE bytes at P as lower-case hex digits, no separators; the caller
+ * frees the result. */
+char *check_hex(const void *p, size_t size);
+
 /* Parses S (any JSON value, scalars included); the caller owns the
  * result. */
 json_t *check_json_parse(const char *s);

@@ -1,0 +1,530 @@
+/* match: flow plus mask, setters and Open vSwitch's flow syntax.
+ * See match.h. */
+#include <config.h>
+
+#include "match.h"
+
+#include <arpa/inet.h>
+#include <string.h>
+#include "dynamic-string.h"
+#include "hash.h"
+#include "ofp-fields.h"
+#include "ofp-port.h"
+#include "openflow.h"
+#include "packets.h"
+#include "util.h"
+
+void
+match_init_catchall(struct match *match)
+{
+    memset(&match->flow, 0, sizeof match->flow);
+    flow_wildcards_init_catchall(&match->wc);
+}
+
+void
+match_init_exact(struct match *match, const struct flow *flow)
+{
+    match->flow = *flow;
+    flow_wildcards_init_exact(&match->wc);
+}
+
+bool
+match_equal(const struct match *a, const struct match *b)
+{
+    return (flow_equal(&a->flow, &b->flow)
+            && flow_wildcards_equal(&a->wc, &b->wc));
+}
+
+void
+match_zero_wildcarded_fields(struct match *match)
+{
+    flow_apply_mask(&match->flow, &match->flow, &match->wc);
+}
+
+bool
+match_is_catchall(const struct match *match)
+{
+    return flow_wildcards_is_catchall(&match->wc);
+}
+
+uint32_t
+match_hash(const struct match *match, uint32_t basis)
+{
+    return flow_hash(&match->flow, flow_hash(&match->wc.masks, basis));
+}
+
+void
+match_set_in_port(struct match *match, uint32_t port)
+{
+    match->flow.in_port = port;
+    match->wc.masks.in_port = UINT32_MAX;
+}
+
+void
+match_set_dl_type(struct match *match, ovs_be16 dl_type)
+{
+    match->flow.dl_type = dl_type;
+    match->wc.masks.dl_type = OVS_BE16_MAX;
+}
+
+void
+match_set_nw_proto(struct match *match, uint8_t nw_proto)
+{
+    match->flow.nw_proto = nw_proto;
+    match->wc.masks.nw_proto = UINT8_MAX;
+}
+
+void
+match_set_reg(struct match *match, unsigned int idx, uint32_t value)
+{
+    match_set_reg_masked(match, idx, value, UINT32_MAX);
+}
+
+void
+match_set_reg_masked(struct match *match, unsigned int idx, uint32_t value,
+                     uint32_t mask)
+{
+    match->flow.regs[idx] = value & mask;
+    match->wc.masks.regs[idx] = mask;
+}
+
+void
+match_set_metadata_masked(struct match *match, ovs_be64 value, ovs_be64 mask)
+{
+    match->flow.metadata = value & mask;
+    match->wc.masks.metadata = mask;
+}
+
+void
+match_set_tun_id_masked(struct match *match, ovs_be64 value, ovs_be64 mask)
+{
+    match->flow.tunnel.tun_id = value & mask;
+    match->wc.masks.tunnel.tun_id = mask;
+}
+
+void
+match_set_vlan_tci_masked(struct match *match, ovs_be16 tci, ovs_be16 mask)
+{
+    match->flow.vlans[0].tci = tci & mask;
+    match->wc.masks.vlans[0].tci = mask;
+    if (mask) {
+        match->flow.vlans[0].tpid = htons(ETH_TYPE_VLAN_8021Q);
+    }
+    /* The TPID is not part of what OpenFlow matches on. */
+    match->flow.vlans[0].tpid = 0;
+    match->wc.masks.vlans[0].tpid = 0;
+}
+
+void
+match_set_dl_vlan(struct match *match, ovs_be16 vid)
+{
+    if (vid == htons(OFP_VLAN_NONE)) {
+        match_set_vlan_tci_masked(match, 0, OVS_BE16_MAX);
+        return;
+    }
+    ovs_be16 m = htons(VLAN_VID_MASK | VLAN_CFI);
+    match->flow.vlans[0].tci &= ~m;
+    match->flow.vlans[0].tci |= (vid & htons(VLAN_VID_MASK))
+                                | htons(VLAN_CFI);
+    match->wc.masks.vlans[0].tci |= m;
+}
+
+void
+match_set_dl_vlan_pcp(struct match *match, uint8_t pcp)
+{
+    ovs_be16 m = htons(VLAN_PCP_MASK | VLAN_CFI);
+    match->flow.vlans[0].tci &= ~htons(VLAN_PCP_MASK);
+    match->flow.vlans[0].tci |= htons(((pcp & 7) << VLAN_PCP_SHIFT)
+                                      | VLAN_CFI);
+    match->wc.masks.vlans[0].tci |= m;
+}
+
+void
+match_set_vlan_vid_masked(struct match *match, ovs_be16 vid, ovs_be16 mask)
+{
+    ovs_be16 bits = htons(VLAN_VID_MASK | VLAN_CFI);
+    mask &= bits;
+    match->wc.masks.vlans[0].tci = ((match->wc.masks.vlans[0].tci & ~bits)
+                                    | mask);
+    match->flow.vlans[0].tci = ((match->flow.vlans[0].tci & ~bits)
+                                | (vid & mask));
+}
+
+void
+match_set_nw_src_masked(struct match *match, ovs_be32 ip, ovs_be32 mask)
+{
+    match->flow.nw_src = ip & mask;
+    match->wc.masks.nw_src = mask;
+}
+
+void
+match_set_nw_dst_masked(struct match *match, ovs_be32 ip, ovs_be32 mask)
+{
+    match->flow.nw_dst = ip & mask;
+    match->wc.masks.nw_dst = mask;
+}
+
+void
+match_set_tp_src_masked(struct match *match, ovs_be16 port, ovs_be16 mask)
+{
+    match->flow.tp_src = port & mask;
+    match->wc.masks.tp_src = mask;
+}
+
+void
+match_set_tp_dst_masked(struct match *match, ovs_be16 port, ovs_be16 mask)
+{
+    match->flow.tp_dst = port & mask;
+    match->wc.masks.tp_dst = mask;
+}
+
+/* Formatting. */
+
+static void
+format_eth_masked(struct ds *s, const char *name, struct eth_addr eth,
+                  struct eth_addr mask)
+{
+    if (!eth_addr_is_zero(mask)) {
+        ds_put_format(s, "%s="ETH_ADDR_FMT, name, ETH_ADDR_ARGS(eth));
+        if (!eth_addr_equals(mask, (struct eth_addr) {
+                    { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff } })) {
+            ds_put_format(s, "/"ETH_ADDR_FMT, ETH_ADDR_ARGS(mask));
+        }
+        ds_put_char(s, ',');
+    }
+}
+
+static void
+format_ip_netmask(struct ds *s, const char *name, ovs_be32 ip,
+                  ovs_be32 mask)
+{
+    if (mask) {
+        ds_put_format(s, "%s=", name);
+        mf_format_ipv4_masked(ip, mask, s);
+        ds_put_char(s, ',');
+    }
+}
+
+static void
+format_ipv6_netmask(struct ds *s, const char *name,
+                    const struct in6_addr *addr, const struct in6_addr *mask)
+{
+    if (!ipv6_addr_is_zero(mask)) {
+        ds_put_format(s, "%s=", name);
+        mf_format_ipv6_masked(addr, mask, s);
+        ds_put_char(s, ',');
+    }
+}
+
+static void
+format_be16_masked(struct ds *s, const char *name, ovs_be16 value,
+                   ovs_be16 mask)
+{
+    if (mask) {
+        ds_put_format(s, "%s=", name);
+        if (mask == OVS_BE16_MAX) {
+            ds_put_format(s, "%"PRIu16, ntohs(value));
+        } else {
+            ds_put_format(s, "0x%"PRIx16"/0x%"PRIx16, ntohs(value),
+                          ntohs(mask));
+        }
+        ds_put_char(s, ',');
+    }
+}
+
+/* ICMP (and IGMP) type and code live in the low byte of tp_src and tp_dst
+ * and cannot be masked, so any mask means "exact", printed in decimal. */
+static void
+format_icmp_field(struct ds *s, const char *name, ovs_be16 value,
+                  ovs_be16 mask)
+{
+    if (mask) {
+        ds_put_format(s, "%s=%u,", name, ntohs(value) & 0xff);
+    }
+}
+
+static void
+format_uint32_masked(struct ds *s, const char *name, uint32_t value,
+                     uint32_t mask)
+{
+    if (mask) {
+        ds_put_format(s, "%s=%#"PRIx32, name, value);
+        if (mask != UINT32_MAX) {
+            ds_put_format(s, "/%#"PRIx32, mask);
+        }
+        ds_put_char(s, ',');
+    }
+}
+
+static void
+format_be64_masked(struct ds *s, const char *name, ovs_be64 value,
+                   ovs_be64 mask)
+{
+    if (mask) {
+        ds_put_format(s, "%s=%#"PRIx64, name, ntohll(value));
+        if (mask != OVS_BE64_MAX) {
+            ds_put_format(s, "/%#"PRIx64, ntohll(mask));
+        }
+        ds_put_char(s, ',');
+    }
+}
+
+static void
+format_tunnel(struct ds *s, const struct match *match)
+{
+    const struct flow_tnl *t = &match->flow.tunnel;
+    const struct flow_tnl *m = &match->wc.masks.tunnel;
+
+    format_be64_masked(s, "tun_id", t->tun_id, m->tun_id);
+    format_ip_netmask(s, "tun_src", t->ip_src, m->ip_src);
+    format_ip_netmask(s, "tun_dst", t->ip_dst, m->ip_dst);
+    format_ipv6_netmask(s, "tun_ipv6_src", &t->ipv6_src, &m->ipv6_src);
+    format_ipv6_netmask(s, "tun_ipv6_dst", &t->ipv6_dst, &m->ipv6_dst);
+    if (m->ip_tos) {
+        ds_put_format(s, "tun_tos=%"PRIx8",", t->ip_tos);
+    }
+    if (m->ip_ttl) {
+        ds_put_format(s, "tun_ttl=%"PRIu8",", t->ip_ttl);
+    }
+    if (m->flags & FLOW_TNL_F_OAM) {
+        ds_put_cstr(s, "tun_flags=");
+        /* Printed masked-style always: the public field has more bits
+         * than the one (oam) it can carry. */
+        mf_format_flags_masked(s, mf_tun_flag_name,
+                               (t->flags & FLOW_TNL_F_OAM) ? 1 : 0, 1,
+                               0xffff);
+        ds_put_char(s, ',');
+    }
+}
+
+void
+match_format(const struct match *match,
+             const struct ofputil_port_map *port_map, struct ds *s,
+             int priority)
+{
+    const struct flow *f = &match->flow;
+    const struct flow_wildcards *wc = &match->wc;
+    size_t start_len = s->length;
+    bool skip_type = false;
+    bool skip_proto = false;
+
+    if (priority != OFP_DEFAULT_PRIORITY) {
+        ds_put_format(s, "priority=%d,", priority);
+    }
+
+    format_uint32_masked(s, "pkt_mark", f->pkt_mark, wc->masks.pkt_mark);
+    format_uint32_masked(s, "recirc_id", f->recirc_id, wc->masks.recirc_id);
+    format_uint32_masked(s, "dp_hash", f->dp_hash, wc->masks.dp_hash);
+    if (wc->masks.conj_id) {
+        ds_put_format(s, "conj_id=%"PRIu32",", f->conj_id);
+    }
+    if (wc->masks.skb_priority) {
+        ds_put_format(s, "skb_priority=%#"PRIx32",", f->skb_priority);
+    }
+    if (wc->masks.actset_output) {
+        ds_put_cstr(s, "actset_output=");
+        ofputil_format_port(f->actset_output, port_map, s);
+        ds_put_char(s, ',');
+    }
+
+    if (wc->masks.dl_type) {
+        skip_type = true;
+        if (f->dl_type == htons(ETH_TYPE_IP)) {
+            if (wc->masks.nw_proto) {
+                skip_proto = true;
+                switch (f->nw_proto) {
+                case IPPROTO_ICMP: ds_put_cstr(s, "icmp,"); break;
+                case IPPROTO_IGMP: ds_put_cstr(s, "igmp,"); break;
+                case IPPROTO_TCP: ds_put_cstr(s, "tcp,"); break;
+                case IPPROTO_UDP: ds_put_cstr(s, "udp,"); break;
+                case IPPROTO_SCTP: ds_put_cstr(s, "sctp,"); break;
+                default:
+                    ds_put_cstr(s, "ip,");
+                    skip_proto = false;
+                }
+            } else {
+                ds_put_cstr(s, "ip,");
+            }
+        } else if (f->dl_type == htons(ETH_TYPE_IPV6)) {
+            if (wc->masks.nw_proto) {
+                skip_proto = true;
+                switch (f->nw_proto) {
+                case IPPROTO_ICMPV6: ds_put_cstr(s, "icmp6,"); break;
+                case IPPROTO_TCP: ds_put_cstr(s, "tcp6,"); break;
+                case IPPROTO_UDP: ds_put_cstr(s, "udp6,"); break;
+                case IPPROTO_SCTP: ds_put_cstr(s, "sctp6,"); break;
+                default:
+                    ds_put_cstr(s, "ipv6,");
+                    skip_proto = false;
+                }
+            } else {
+                ds_put_cstr(s, "ipv6,");
+            }
+        } else if (f->dl_type == htons(ETH_TYPE_ARP)) {
+            ds_put_cstr(s, "arp,");
+        } else if (f->dl_type == htons(ETH_TYPE_RARP)) {
+            ds_put_cstr(s, "rarp,");
+        } else if (f->dl_type == htons(ETH_TYPE_MPLS)) {
+            ds_put_cstr(s, "mpls,");
+        } else if (f->dl_type == htons(0x8848)) {
+            ds_put_cstr(s, "mplsm,");
+        } else {
+            skip_type = false;
+        }
+    }
+
+    for (int i = 0; i < FLOW_N_REGS; i++) {
+        char name[16];
+        snprintf(name, sizeof name, "reg%d", i);
+        format_uint32_masked(s, name, f->regs[i], wc->masks.regs[i]);
+    }
+
+    format_tunnel(s, match);
+
+    format_be64_masked(s, "metadata", f->metadata, wc->masks.metadata);
+
+    if (wc->masks.in_port) {
+        ds_put_cstr(s, "in_port=");
+        ofputil_format_port(f->in_port, port_map, s);
+        ds_put_char(s, ',');
+    }
+
+    for (int i = 0; i < FLOW_MAX_VLAN_HEADERS; i++) {
+        ovs_be16 tci = f->vlans[i].tci;
+        ovs_be16 mask = wc->masks.vlans[i].tci;
+        if (!mask) {
+            continue;
+        }
+        ovs_be16 vid_mask = mask & htons(VLAN_VID_MASK);
+        ovs_be16 pcp_mask = mask & htons(VLAN_PCP_MASK);
+        ovs_be16 cfi = mask & htons(VLAN_CFI);
+
+        if (i == 0 && cfi && (tci & htons(VLAN_CFI))
+            && (!vid_mask || vid_mask == htons(VLAN_VID_MASK))
+            && (!pcp_mask || pcp_mask == htons(VLAN_PCP_MASK))
+            && (vid_mask || pcp_mask)) {
+            if (vid_mask) {
+                ds_put_format(s, "dl_vlan=%"PRIu16",",
+                              ntohs(tci) & VLAN_VID_MASK);
+            }
+            if (pcp_mask) {
+                ds_put_format(s, "dl_vlan_pcp=%d,",
+                              (ntohs(tci) & VLAN_PCP_MASK) >> VLAN_PCP_SHIFT);
+            }
+        } else {
+            const char *name = i == 0 ? "vlan_tci" : "vlan_tci1";
+            if (mask == OVS_BE16_MAX) {
+                ds_put_format(s, "%s=0x%04"PRIx16",", name, ntohs(tci));
+            } else {
+                ds_put_format(s, "%s=0x%04"PRIx16"/0x%04"PRIx16",",
+                              name, ntohs(tci), ntohs(mask));
+            }
+        }
+    }
+
+    format_eth_masked(s, "dl_src", f->dl_src, wc->masks.dl_src);
+    format_eth_masked(s, "dl_dst", f->dl_dst, wc->masks.dl_dst);
+    if (!skip_type && wc->masks.dl_type) {
+        ds_put_format(s, "dl_type=0x%04"PRIx16",", ntohs(f->dl_type));
+    }
+
+    bool is_arp = (f->dl_type == htons(ETH_TYPE_ARP)
+                   || f->dl_type == htons(ETH_TYPE_RARP));
+    if (f->dl_type == htons(ETH_TYPE_IPV6)) {
+        format_ipv6_netmask(s, "ipv6_src", &f->ipv6_src, &wc->masks.ipv6_src);
+        format_ipv6_netmask(s, "ipv6_dst", &f->ipv6_dst, &wc->masks.ipv6_dst);
+        if (wc->masks.ipv6_label) {
+            if ((wc->masks.ipv6_label | htonl(~IPV6_LABEL_MASK))
+                == OVS_BE32_MAX) {
+                ds_put_format(s, "ipv6_label=0x%05"PRIx32",",
+                              ntohl(f->ipv6_label));
+            } else {
+                ds_put_format(s, "ipv6_label=0x%05"PRIx32"/0x%05"PRIx32",",
+                              ntohl(f->ipv6_label),
+                              ntohl(wc->masks.ipv6_label));
+            }
+        }
+    } else if (is_arp) {
+        format_ip_netmask(s, "arp_spa", f->nw_src, wc->masks.nw_src);
+        format_ip_netmask(s, "arp_tpa", f->nw_dst, wc->masks.nw_dst);
+    } else {
+        format_ip_netmask(s, "nw_src", f->nw_src, wc->masks.nw_src);
+        format_ip_netmask(s, "nw_dst", f->nw_dst, wc->masks.nw_dst);
+    }
+    if (!skip_proto && wc->masks.nw_proto) {
+        ds_put_format(s, "%s=%"PRIu8",", is_arp ? "arp_op" : "nw_proto",
+                      f->nw_proto);
+    }
+    if (is_arp) {
+        format_eth_masked(s, "arp_sha", f->arp_sha, wc->masks.arp_sha);
+        format_eth_masked(s, "arp_tha", f->arp_tha, wc->masks.arp_tha);
+    }
+    if (wc->masks.nw_tos & 0xfc) {
+        ds_put_format(s, "nw_tos=%"PRIu8",", f->nw_tos & 0xfc);
+    }
+    if (wc->masks.nw_tos & 0x03) {
+        ds_put_format(s, "nw_ecn=%"PRIu8",", f->nw_tos & 0x03);
+    }
+    if (wc->masks.nw_ttl) {
+        ds_put_format(s, "nw_ttl=%"PRIu8",", f->nw_ttl);
+    }
+
+    switch (wc->masks.nw_frag & FLOW_NW_FRAG_MASK) {
+    case FLOW_NW_FRAG_ANY | FLOW_NW_FRAG_LATER:
+        ds_put_format(s, "nw_frag=%s,",
+                      f->nw_frag & FLOW_NW_FRAG_ANY
+                      ? (f->nw_frag & FLOW_NW_FRAG_LATER ? "later" : "first")
+                      : (f->nw_frag & FLOW_NW_FRAG_LATER ? "<error>" : "no"));
+        break;
+    case FLOW_NW_FRAG_ANY:
+        ds_put_format(s, "nw_frag=%s,",
+                      f->nw_frag & FLOW_NW_FRAG_ANY ? "yes" : "no");
+        break;
+    case FLOW_NW_FRAG_LATER:
+        ds_put_format(s, "nw_frag=%s,",
+                      f->nw_frag & FLOW_NW_FRAG_LATER ? "later" : "not_later");
+        break;
+    }
+
+    if (f->dl_type == htons(ETH_TYPE_IP) && f->nw_proto == IPPROTO_ICMP) {
+        format_icmp_field(s, "icmp_type", f->tp_src, wc->masks.tp_src);
+        format_icmp_field(s, "icmp_code", f->tp_dst, wc->masks.tp_dst);
+    } else if (f->dl_type == htons(ETH_TYPE_IP)
+               && f->nw_proto == IPPROTO_IGMP) {
+        format_icmp_field(s, "igmp_type", f->tp_src, wc->masks.tp_src);
+        format_icmp_field(s, "igmp_code", f->tp_dst, wc->masks.tp_dst);
+    } else if (f->dl_type == htons(ETH_TYPE_IPV6)
+               && f->nw_proto == IPPROTO_ICMPV6) {
+        format_icmp_field(s, "icmp_type", f->tp_src, wc->masks.tp_src);
+        format_icmp_field(s, "icmp_code", f->tp_dst, wc->masks.tp_dst);
+        format_ipv6_netmask(s, "nd_target", &f->nd_target,
+                            &wc->masks.nd_target);
+        format_eth_masked(s, "nd_sll", f->arp_sha, wc->masks.arp_sha);
+        format_eth_masked(s, "nd_tll", f->arp_tha, wc->masks.arp_tha);
+    } else {
+        format_be16_masked(s, "tp_src", f->tp_src, wc->masks.tp_src);
+        format_be16_masked(s, "tp_dst", f->tp_dst, wc->masks.tp_dst);
+    }
+    if ((f->dl_type == htons(ETH_TYPE_IP)
+         || f->dl_type == htons(ETH_TYPE_IPV6))
+        && f->nw_proto == IPPROTO_TCP && wc->masks.tcp_flags) {
+        ds_put_cstr(s, "tcp_flags=");
+        mf_format_flags_masked(s, mf_tcp_flag_name, ntohs(f->tcp_flags),
+                               ntohs(wc->masks.tcp_flags) & TCP_FLAGS_MASK,
+                               TCP_FLAGS_MASK);
+        ds_put_char(s, ',');
+    }
+
+    if (s->length > start_len) {
+        ds_chomp(s, ',');
+    }
+}
+
+char *
+match_to_string(const struct match *match,
+                const struct ofputil_port_map *port_map, int priority)
+{
+    struct ds s = DS_EMPTY_INITIALIZER;
+    match_format(match, port_map, &s, priority);
+    return ds_steal_cstr(&s);
+}

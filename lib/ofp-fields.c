@@ -1,0 +1,1071 @@
+/* ofp-fields: the field table, values, prerequisites and text.
+ * See ofp-fields.h. */
+#include <config.h>
+
+#include "ofp-fields.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include "dynamic-string.h"
+#include "match.h"
+#include "ofp-port.h"
+#include "util.h"
+
+#define NXM_OF 0x0000
+#define NXM_NX 0x0001
+#define OXM_OF 0x8000
+#define OXM_PKT_REG 0x8001
+
+#define NXM(CLASS, FIELD, LEN) NXM_HEADER(CLASS, FIELD, 0, LEN)
+#define ONF_OXM(FIELD, LEN) NXM_EXP_HEADER(ONF_VENDOR_ID, FIELD, 0, LEN)
+#define NO_OXM { { 0, NULL, 0 }, { 0, NULL, 0 } }
+#define OXM2(H1, N1, V1, H2, N2, V2) { { H1, N1, V1 }, { H2, N2, V2 } }
+#define OXM1(FIELD, LEN, NAME, V) \
+    { { NXM(OXM_OF, FIELD, LEN), NAME, V }, { 0, NULL, 0 } }
+
+/* Fields: id, name, extra name, bytes, bits, maskable, string, prereqs,
+ * writable, NXM header and name, OXM codes, 1.0 and 1.1 support. */
+#define F(ID, NAME, EXTRA, BYTES, BITS, MASK, STR, PREREQ, RW,          \
+          NXMH, NXMNAME, OXMS, OF10, OF11)                              \
+    [MFF_##ID] = { MFF_##ID, NAME, EXTRA, BYTES, BITS, MFM_##MASK,       \
+                   MFS_##STR, MFP_##PREREQ, RW, false, NXMH, NXMNAME,    \
+                   OXMS, MFU_##OF10, MFU_##OF11 }
+
+#define REG(N)                                                          \
+    F(REG##N, "reg" #N, NULL, 4, 32, FULLY, HEXADECIMAL, NONE, true,    \
+      NXM(NXM_NX, N, 4), "NXM_NX_REG" #N, NO_OXM, NONE, NONE)
+#define XREG(N)                                                         \
+    F(XREG##N, "xreg" #N, NULL, 8, 64, FULLY, HEXADECIMAL, NONE, true,  \
+      0, NULL, OXM1X(N), NONE, NONE)
+#define OXM1X(N) \
+    { { NXM(OXM_PKT_REG, N, 8), "OXM_OF_PKT_REG" #N, OFP13_VERSION }, \
+      { 0, NULL, 0 } }
+#define XXREG(N)                                                        \
+    F(XXREG##N, "xxreg" #N, NULL, 16, 128, FULLY, HEXADECIMAL, NONE,    \
+      true, NXM(NXM_NX, 111 + N, 16), "NXM_NX_XXREG" #N, NO_OXM,        \
+      NONE, NONE)
+
+static const struct mf_field fields[MFF_N_IDS] = {
+    F(DP_HASH, "dp_hash", NULL, 4, 32, FULLY, HEXADECIMAL, NONE, false,
+      NXM(NXM_NX, 35, 4), "NXM_NX_DP_HASH", NO_OXM, NONE, NONE),
+    F(RECIRC_ID, "recirc_id", NULL, 4, 32, NONE, DECIMAL, NONE, false,
+      NXM(NXM_NX, 36, 4), "NXM_NX_RECIRC_ID", NO_OXM, NONE, NONE),
+    F(CONJ_ID, "conj_id", NULL, 4, 32, NONE, DECIMAL, NONE, false,
+      NXM(NXM_NX, 37, 4), "NXM_NX_CONJ_ID", NO_OXM, NONE, NONE),
+    F(TUN_ID, "tun_id", "tunnel_id", 8, 64, FULLY, HEXADECIMAL, NONE, true,
+      NXM(NXM_NX, 16, 8), "NXM_NX_TUN_ID",
+      OXM1(38, 8, "OXM_OF_TUNNEL_ID", OFP13_VERSION), NONE, NONE),
+    F(TUN_SRC, "tun_src", NULL, 4, 32, FULLY, IPV4, NONE, true,
+      NXM(NXM_NX, 31, 4), "NXM_NX_TUN_IPV4_SRC", NO_OXM, NONE, NONE),
+    F(TUN_DST, "tun_dst", NULL, 4, 32, FULLY, IPV4, NONE, true,
+      NXM(NXM_NX, 32, 4), "NXM_NX_TUN_IPV4_DST", NO_OXM, NONE, NONE),
+    F(TUN_IPV6_SRC, "tun_ipv6_src", NULL, 16, 128, FULLY, IPV6, NONE, true,
+      NXM(NXM_NX, 109, 16), "NXM_NX_TUN_IPV6_SRC", NO_OXM, NONE, NONE),
+    F(TUN_IPV6_DST, "tun_ipv6_dst", NULL, 16, 128, FULLY, IPV6, NONE, true,
+      NXM(NXM_NX, 110, 16), "NXM_NX_TUN_IPV6_DST", NO_OXM, NONE, NONE),
+    F(TUN_FLAGS, "tun_flags", NULL, 2, 1, FULLY, TNL_FLAGS, NONE, true,
+      NXM(NXM_NX, 104, 2), "NXM_NX_TUN_FLAGS", NO_OXM, NONE, NONE),
+    F(TUN_TTL, "tun_ttl", NULL, 1, 8, NONE, DECIMAL, NONE, true,
+      0, NULL, NO_OXM, NONE, NONE),
+    F(TUN_TOS, "tun_tos", NULL, 1, 8, NONE, DECIMAL, NONE, true,
+      0, NULL, NO_OXM, NONE, NONE),
+    F(METADATA, "metadata", NULL, 8, 64, FULLY, HEXADECIMAL, NONE, true,
+      0, NULL, OXM1(2, 8, "OXM_OF_METADATA", OFP12_VERSION), NONE, ANY),
+    F(IN_PORT, "in_port", NULL, 2, 16, NONE, OFP_PORT, NONE, true,
+      NXM(NXM_OF, 0, 2), "NXM_OF_IN_PORT", NO_OXM, EXACT, EXACT),
+    F(IN_PORT_OXM, "in_port_oxm", NULL, 4, 32, NONE, OFP_PORT_OXM, NONE,
+      true, 0, NULL, OXM1(0, 4, "OXM_OF_IN_PORT", OFP12_VERSION),
+      NONE, EXACT),
+    F(ACTSET_OUTPUT, "actset_output", NULL, 4, 32, NONE, OFP_PORT_OXM, NONE,
+      false, 0, NULL,
+      OXM2(ONF_OXM(43, 4), "ONFOXM_ET_ACTSET_OUTPUT", OFP13_VERSION,
+           NXM(OXM_OF, 43, 4), "OXM_OF_ACTSET_OUTPUT", OFP15_VERSION),
+      NONE, NONE),
+    F(SKB_PRIORITY, "skb_priority", NULL, 4, 32, NONE, HEXADECIMAL, NONE,
+      false, 0, NULL, NO_OXM, NONE, NONE),
+    F(PKT_MARK, "pkt_mark", NULL, 4, 32, FULLY, HEXADECIMAL, NONE, true,
+      NXM(NXM_NX, 33, 4), "NXM_NX_PKT_MARK", NO_OXM, NONE, NONE),
+    REG(0), REG(1), REG(2), REG(3), REG(4), REG(5), REG(6), REG(7),
+    REG(8), REG(9), REG(10), REG(11), REG(12), REG(13), REG(14), REG(15),
+    XREG(0), XREG(1), XREG(2), XREG(3), XREG(4), XREG(5), XREG(6), XREG(7),
+    XXREG(0), XXREG(1), XXREG(2), XXREG(3),
+    F(ETH_SRC, "eth_src", "dl_src", 6, 48, FULLY, ETHERNET, NONE, true,
+      NXM(NXM_OF, 2, 6), "NXM_OF_ETH_SRC",
+      OXM1(4, 6, "OXM_OF_ETH_SRC", OFP12_VERSION), EXACT, ANY),
+    F(ETH_DST, "eth_dst", "dl_dst", 6, 48, FULLY, ETHERNET, NONE, true,
+      NXM(NXM_OF, 1, 6), "NXM_OF_ETH_DST",
+      OXM1(3, 6, "OXM_OF_ETH_DST", OFP12_VERSION), EXACT, ANY),
+    F(ETH_TYPE, "eth_type", "dl_type", 2, 16, NONE, HEXADECIMAL, NONE,
+      false, NXM(NXM_OF, 3, 2), "NXM_OF_ETH_TYPE",
+      OXM1(5, 2, "OXM_OF_ETH_TYPE", OFP12_VERSION), EXACT, EXACT),
+    F(VLAN_TCI, "vlan_tci", NULL, 2, 16, FULLY, HEXADECIMAL, NONE, true,
+      NXM(NXM_OF, 4, 2), "NXM_OF_VLAN_TCI", NO_OXM, EXACT, EXACT),
+    F(DL_VLAN, "dl_vlan", NULL, 2, 12, NONE, DECIMAL, NONE, true,
+      0, NULL, NO_OXM, EXACT, EXACT),
+    F(VLAN_VID, "vlan_vid", NULL, 2, 13, FULLY, DECIMAL, NONE, true,
+      0, NULL, OXM1(6, 2, "OXM_OF_VLAN_VID", OFP12_VERSION), EXACT, EXACT),
+    F(DL_VLAN_PCP, "dl_vlan_pcp", NULL, 1, 3, NONE, DECIMAL, NONE, true,
+      0, NULL, NO_OXM, EXACT, EXACT),
+    F(VLAN_PCP, "vlan_pcp", NULL, 1, 3, NONE, DECIMAL, VLAN_VID, true,
+      0, NULL, OXM1(7, 1, "OXM_OF_VLAN_PCP", OFP12_VERSION), EXACT, EXACT),
+    F(IPV4_SRC, "ip_src", "nw_src", 4, 32, FULLY, IPV4, IPV4, true,
+      NXM(NXM_OF, 7, 4), "NXM_OF_IP_SRC",
+      OXM1(11, 4, "OXM_OF_IPV4_SRC", OFP12_VERSION), CIDR, ANY),
+    F(IPV4_DST, "ip_dst", "nw_dst", 4, 32, FULLY, IPV4, IPV4, true,
+      NXM(NXM_OF, 8, 4), "NXM_OF_IP_DST",
+      OXM1(12, 4, "OXM_OF_IPV4_DST", OFP12_VERSION), CIDR, ANY),
+    F(IPV6_SRC, "ipv6_src", NULL, 16, 128, FULLY, IPV6, IPV6, true,
+      NXM(NXM_NX, 19, 16), "NXM_NX_IPV6_SRC",
+      OXM1(26, 16, "OXM_OF_IPV6_SRC", OFP12_VERSION), NONE, NONE),
+    F(IPV6_DST, "ipv6_dst", NULL, 16, 128, FULLY, IPV6, IPV6, true,
+      NXM(NXM_NX, 20, 16), "NXM_NX_IPV6_DST",
+      OXM1(27, 16, "OXM_OF_IPV6_DST", OFP12_VERSION), NONE, NONE),
+    F(IPV6_LABEL, "ipv6_label", NULL, 4, 20, FULLY, HEXADECIMAL, IPV6,
+      true, NXM(NXM_NX, 27, 4), "NXM_NX_IPV6_LABEL",
+      OXM1(28, 4, "OXM_OF_IPV6_FLABEL", OFP12_VERSION), NONE, NONE),
+    F(IP_PROTO, "nw_proto", "ip_proto", 1, 8, NONE, DECIMAL, IP_ANY, false,
+      NXM(NXM_OF, 6, 1), "NXM_OF_IP_PROTO",
+      OXM1(10, 1, "OXM_OF_IP_PROTO", OFP12_VERSION), EXACT, EXACT),
+    F(IP_DSCP, "nw_tos", NULL, 1, 8, NONE, DECIMAL, IP_ANY, true,
+      NXM(NXM_OF, 5, 1), "NXM_OF_IP_TOS", NO_OXM, EXACT, EXACT),
+    F(IP_DSCP_SHIFTED, "ip_dscp", NULL, 1, 6, NONE, DECIMAL, IP_ANY, true,
+      0, NULL, OXM1(8, 1, "OXM_OF_IP_DSCP", OFP12_VERSION), EXACT, EXACT),
+    F(IP_ECN, "nw_ecn", "ip_ecn", 1, 2, NONE, DECIMAL, IP_ANY, true,
+      NXM(NXM_NX, 28, 1), "NXM_NX_IP_ECN",
+      OXM1(9, 1, "OXM_OF_IP_ECN", OFP12_VERSION), NONE, EXACT),
+    F(IP_TTL, "nw_ttl", NULL, 1, 8, NONE, DECIMAL, IP_ANY, true,
+      NXM(NXM_NX, 29, 1), "NXM_NX_IP_TTL", NO_OXM, NONE, NONE),
+    F(IP_FRAG, "ip_frag", "nw_frag", 1, 2, FULLY, FRAG, IP_ANY, false,
+      NXM(NXM_NX, 26, 1), "NXM_NX_IP_FRAG", NO_OXM, NONE, NONE),
+    F(ARP_OP, "arp_op", NULL, 2, 16, NONE, DECIMAL, ARP, true,
+      NXM(NXM_OF, 15, 2), "NXM_OF_ARP_OP",
+      OXM1(21, 2, "OXM_OF_ARP_OP", OFP12_VERSION), EXACT, EXACT),
+    F(ARP_SPA, "arp_spa", NULL, 4, 32, FULLY, IPV4, ARP, true,
+      NXM(NXM_OF, 16, 4), "NXM_OF_ARP_SPA",
+      OXM1(22, 4, "OXM_OF_ARP_SPA", OFP12_VERSION), CIDR, ANY),
+    F(ARP_TPA, "arp_tpa", NULL, 4, 32, FULLY, IPV4, ARP, true,
+      NXM(NXM_OF, 17, 4), "NXM_OF_ARP_TPA",
+      OXM1(23, 4, "OXM_OF_ARP_TPA", OFP12_VERSION), CIDR, ANY),
+    F(ARP_SHA, "arp_sha", NULL, 6, 48, FULLY, ETHERNET, ARP, true,
+      NXM(NXM_NX, 17, 6), "NXM_NX_ARP_SHA",
+      OXM1(24, 6, "OXM_OF_ARP_SHA", OFP12_VERSION), NONE, NONE),
+    F(ARP_THA, "arp_tha", NULL, 6, 48, FULLY, ETHERNET, ARP, true,
+      NXM(NXM_NX, 18, 6), "NXM_NX_ARP_THA",
+      OXM1(25, 6, "OXM_OF_ARP_THA", OFP12_VERSION), NONE, NONE),
+    F(TCP_SRC, "tcp_src", "tp_src", 2, 16, FULLY, DECIMAL, TCP, true,
+      NXM(NXM_OF, 9, 2), "NXM_OF_TCP_SRC",
+      OXM1(13, 2, "OXM_OF_TCP_SRC", OFP12_VERSION), EXACT, EXACT),
+    F(TCP_DST, "tcp_dst", "tp_dst", 2, 16, FULLY, DECIMAL, TCP, true,
+      NXM(NXM_OF, 10, 2), "NXM_OF_TCP_DST",
+      OXM1(14, 2, "OXM_OF_TCP_DST", OFP12_VERSION), EXACT, EXACT),
+    F(TCP_FLAGS, "tcp_flags", NULL, 2, 12, FULLY, TCP_FLAGS, TCP, false,
+      NXM(NXM_NX, 34, 2), "NXM_NX_TCP_FLAGS",
+      OXM2(ONF_OXM(42, 2), "ONFOXM_ET_TCP_FLAGS", OFP13_VERSION,
+           NXM(OXM_OF, 42, 2), "OXM_OF_TCP_FLAGS", OFP15_VERSION),
+      NONE, NONE),
+    F(UDP_SRC, "udp_src", NULL, 2, 16, FULLY, DECIMAL, UDP, true,
+      NXM(NXM_OF, 11, 2), "NXM_OF_UDP_SRC",
+      OXM1(15, 2, "OXM_OF_UDP_SRC", OFP12_VERSION), EXACT, EXACT),
+    F(UDP_DST, "udp_dst", NULL, 2, 16, FULLY, DECIMAL, UDP, true,
+      NXM(NXM_OF, 12, 2), "NXM_OF_UDP_DST",
+      OXM1(16, 2, "OXM_OF_UDP_DST", OFP12_VERSION), EXACT, EXACT),
+    F(SCTP_SRC, "sctp_src", NULL, 2, 16, FULLY, DECIMAL, SCTP, true,
+      0, NULL, OXM1(17, 2, "OXM_OF_SCTP_SRC", OFP12_VERSION), NONE, EXACT),
+    F(SCTP_DST, "sctp_dst", NULL, 2, 16, FULLY, DECIMAL, SCTP, true,
+      0, NULL, OXM1(18, 2, "OXM_OF_SCTP_DST", OFP12_VERSION), NONE, EXACT),
+    F(ICMPV4_TYPE, "icmp_type", NULL, 1, 8, NONE, DECIMAL, ICMPV4, true,
+      NXM(NXM_OF, 13, 1), "NXM_OF_ICMP_TYPE",
+      OXM1(19, 1, "OXM_OF_ICMPV4_TYPE", OFP12_VERSION), EXACT, EXACT),
+    F(ICMPV4_CODE, "icmp_code", NULL, 1, 8, NONE, DECIMAL, ICMPV4, true,
+      NXM(NXM_OF, 14, 1), "NXM_OF_ICMP_CODE",
+      OXM1(20, 1, "OXM_OF_ICMPV4_CODE", OFP12_VERSION), EXACT, EXACT),
+    F(ICMPV6_TYPE, "icmpv6_type", NULL, 1, 8, NONE, DECIMAL, ICMPV6, true,
+      NXM(NXM_NX, 21, 1), "NXM_NX_ICMPV6_TYPE",
+      OXM1(29, 1, "OXM_OF_ICMPV6_TYPE", OFP12_VERSION), NONE, NONE),
+    F(ICMPV6_CODE, "icmpv6_code", NULL, 1, 8, NONE, DECIMAL, ICMPV6, true,
+      NXM(NXM_NX, 22, 1), "NXM_NX_ICMPV6_CODE",
+      OXM1(30, 1, "OXM_OF_ICMPV6_CODE", OFP12_VERSION), NONE, NONE),
+    F(ND_TARGET, "nd_target", NULL, 16, 128, FULLY, IPV6, ND, true,
+      NXM(NXM_NX, 23, 16), "NXM_NX_ND_TARGET",
+      OXM1(31, 16, "OXM_OF_IPV6_ND_TARGET", OFP12_VERSION), NONE, NONE),
+    F(ND_SLL, "nd_sll", NULL, 6, 48, FULLY, ETHERNET, ND_SOLICIT, true,
+      NXM(NXM_NX, 24, 6), "NXM_NX_ND_SLL",
+      OXM1(32, 6, "OXM_OF_IPV6_ND_SLL", OFP12_VERSION), NONE, NONE),
+    F(ND_TLL, "nd_tll", NULL, 6, 48, FULLY, ETHERNET, ND_ADVERT, true,
+      NXM(NXM_NX, 25, 6), "NXM_NX_ND_TLL",
+      OXM1(33, 6, "OXM_OF_IPV6_ND_TLL", OFP12_VERSION), NONE, NONE),
+};
+
+#undef F
+
+const struct mf_field *
+mf_from_id(enum mf_field_id id)
+{
+    ovs_assert((unsigned) id < MFF_N_IDS);
+    return &fields[id];
+}
+
+const struct mf_field *
+mf_from_name_len(const char *name, size_t len)
+{
+    for (size_t i = 0; i < MFF_N_IDS; i++) {
+        const struct mf_field *f = &fields[i];
+        if ((strlen(f->name) == len && !strncmp(f->name, name, len))
+            || (f->extra_name && strlen(f->extra_name) == len
+                && !strncmp(f->extra_name, name, len))) {
+            return f;
+        }
+    }
+    return NULL;
+}
+
+const struct mf_field *
+mf_from_name(const char *name)
+{
+    return mf_from_name_len(name, strlen(name));
+}
+
+uint64_t
+nxm_no_mask(uint64_t h)
+{
+    if (!nxm_hasmask(h)) {
+        return h;
+    }
+    unsigned int payload = nxm_payload_len(h) / 2;
+    unsigned int exp = nxm_is_experimenter(h) ? 4 : 0;
+    return (h & ~UINT64_C(0x1ff)) | (payload + exp);
+}
+
+uint64_t
+nxm_make_wild(uint64_t h)
+{
+    if (nxm_hasmask(h)) {
+        return h;
+    }
+    unsigned int payload = nxm_payload_len(h) * 2;
+    unsigned int exp = nxm_is_experimenter(h) ? 4 : 0;
+    return (h & ~UINT64_C(0x1ff)) | 0x100 | (payload + exp);
+}
+
+/* Compares the type part of two headers: class, field, experimenter. */
+static bool
+same_type(uint64_t a, uint64_t b)
+{
+    uint64_t type_mask = ~UINT64_C(0x1ff);
+    if (nxm_class(a) != OFPXMC12_EXPERIMENTER) {
+        a &= UINT64_C(0xffffffff);
+    }
+    if (nxm_class(b) != OFPXMC12_EXPERIMENTER) {
+        b &= UINT64_C(0xffffffff);
+    }
+    return (a & type_mask) == (b & type_mask);
+}
+
+const struct mf_field *
+mf_from_nxm_header(uint64_t header)
+{
+    for (size_t i = 0; i < MFF_N_IDS; i++) {
+        const struct mf_field *f = &fields[i];
+        if (f->nxm_header && same_type(f->nxm_header, header)) {
+            return f;
+        }
+        for (size_t j = 0; j < ARRAY_SIZE(f->oxm); j++) {
+            if (f->oxm[j].header && same_type(f->oxm[j].header, header)) {
+                return f;
+            }
+        }
+    }
+    return NULL;
+}
+
+const struct mf_field *
+mf_from_nxm_name(const char *name, size_t len)
+{
+    for (size_t i = 0; i < MFF_N_IDS; i++) {
+        const struct mf_field *f = &fields[i];
+        if (f->nxm_name && strlen(f->nxm_name) == len
+            && !strncmp(f->nxm_name, name, len)) {
+            return f;
+        }
+        for (size_t j = 0; j < ARRAY_SIZE(f->oxm); j++) {
+            const char *n = f->oxm[j].name;
+            if (n && strlen(n) == len && !strncmp(n, name, len)) {
+                return f;
+            }
+        }
+    }
+    return NULL;
+}
+
+uint64_t
+mf_oxm_header(enum mf_field_id id, enum ofp_version version)
+{
+    const struct mf_field *f = mf_from_id(id);
+    if (version >= OFP12_VERSION) {
+        uint64_t best = 0;
+        for (size_t j = 0; j < ARRAY_SIZE(f->oxm); j++) {
+            if (f->oxm[j].header && f->oxm[j].version <= version) {
+                best = f->oxm[j].header;
+            }
+        }
+        if (best) {
+            return best;
+        }
+    }
+    return f->nxm_header ? f->nxm_header : f->oxm[0].header;
+}
+
+const char *
+mf_nxm_name_of_header(uint64_t header)
+{
+    for (size_t i = 0; i < MFF_N_IDS; i++) {
+        const struct mf_field *f = &fields[i];
+        if (f->nxm_header && same_type(f->nxm_header, header)) {
+            return f->nxm_name;
+        }
+        for (size_t j = 0; j < ARRAY_SIZE(f->oxm); j++) {
+            if (f->oxm[j].header && same_type(f->oxm[j].header, header)) {
+                return f->oxm[j].name;
+            }
+        }
+    }
+    return NULL;
+}
+
+const char *
+mf_nxm_name(const struct mf_field *f)
+{
+    return f->nxm_name ? f->nxm_name : f->oxm[0].name;
+}
+
+/* Values. */
+
+static uint32_t
+tun_flags_to_public(uint16_t flags)
+{
+    return (flags & FLOW_TNL_F_OAM) ? 1 : 0;
+}
+
+static uint16_t
+tun_flags_from_public(uint16_t pub)
+{
+    return (pub & 1) ? FLOW_TNL_F_OAM : 0;
+}
+
+/* Reads F from FLOW (which may be a mask) into VALUE. */
+void
+mf_get_value(const struct mf_field *f, const struct flow *flow,
+             union mf_value *value)
+{
+    memset(value, 0, sizeof *value);
+    switch (f->id) {
+    case MFF_DP_HASH: value->be32 = htonl(flow->dp_hash); break;
+    case MFF_RECIRC_ID: value->be32 = htonl(flow->recirc_id); break;
+    case MFF_CONJ_ID: value->be32 = htonl(flow->conj_id); break;
+    case MFF_TUN_ID: value->be64 = flow->tunnel.tun_id; break;
+    case MFF_TUN_SRC: value->be32 = flow->tunnel.ip_src; break;
+    case MFF_TUN_DST: value->be32 = flow->tunnel.ip_dst; break;
+    case MFF_TUN_IPV6_SRC: value->ipv6 = flow->tunnel.ipv6_src; break;
+    case MFF_TUN_IPV6_DST: value->ipv6 = flow->tunnel.ipv6_dst; break;
+    case MFF_TUN_FLAGS:
+        value->be16 = htons(tun_flags_to_public(flow->tunnel.flags));
+        break;
+    case MFF_TUN_TTL: value->u8 = flow->tunnel.ip_ttl; break;
+    case MFF_TUN_TOS: value->u8 = flow->tunnel.ip_tos; break;
+    case MFF_METADATA: value->be64 = flow->metadata; break;
+    case MFF_IN_PORT: value->be16 = htons(flow->in_port); break;
+    case MFF_IN_PORT_OXM:
+        value->be32 = ofputil_port_to_ofp11(flow->in_port);
+        break;
+    case MFF_ACTSET_OUTPUT:
+        value->be32 = ofputil_port_to_ofp11(flow->actset_output);
+        break;
+    case MFF_SKB_PRIORITY: value->be32 = htonl(flow->skb_priority); break;
+    case MFF_PKT_MARK: value->be32 = htonl(flow->pkt_mark); break;
+    case MFF_REG0 ... MFF_REG15:
+        value->be32 = htonl(flow->regs[f->id - MFF_REG0]);
+        break;
+    case MFF_XREG0 ... MFF_XREG7: {
+        unsigned int i = (f->id - MFF_XREG0) * 2;
+        value->be64 = htonll(((uint64_t) flow->regs[i] << 32)
+                             | flow->regs[i + 1]);
+        break;
+    }
+    case MFF_XXREG0 ... MFF_XXREG3: {
+        unsigned int i = (f->id - MFF_XXREG0) * 4;
+        for (unsigned int j = 0; j < 4; j++) {
+            ovs_be32 w = htonl(flow->regs[i + j]);
+            memcpy(&value->b[j * 4], &w, 4);
+        }
+        break;
+    }
+    case MFF_ETH_SRC: value->mac = flow->dl_src; break;
+    case MFF_ETH_DST: value->mac = flow->dl_dst; break;
+    case MFF_ETH_TYPE: value->be16 = flow->dl_type; break;
+    case MFF_VLAN_TCI: value->be16 = flow->vlans[0].tci; break;
+    case MFF_DL_VLAN:
+        value->be16 = flow->vlans[0].tci & htons(VLAN_VID_MASK);
+        break;
+    case MFF_VLAN_VID:
+        value->be16 = flow->vlans[0].tci & htons(VLAN_VID_MASK | VLAN_CFI);
+        break;
+    case MFF_DL_VLAN_PCP:
+    case MFF_VLAN_PCP:
+        value->u8 = (ntohs(flow->vlans[0].tci) & VLAN_PCP_MASK)
+                    >> VLAN_PCP_SHIFT;
+        break;
+    case MFF_IPV4_SRC: value->be32 = flow->nw_src; break;
+    case MFF_IPV4_DST: value->be32 = flow->nw_dst; break;
+    case MFF_IPV6_SRC: value->ipv6 = flow->ipv6_src; break;
+    case MFF_IPV6_DST: value->ipv6 = flow->ipv6_dst; break;
+    case MFF_IPV6_LABEL: value->be32 = flow->ipv6_label; break;
+    case MFF_IP_PROTO: value->u8 = flow->nw_proto; break;
+    case MFF_IP_DSCP: value->u8 = flow->nw_tos & 0xfc; break;
+    case MFF_IP_DSCP_SHIFTED: value->u8 = flow->nw_tos >> 2; break;
+    case MFF_IP_ECN: value->u8 = flow->nw_tos & 0x03; break;
+    case MFF_IP_TTL: value->u8 = flow->nw_ttl; break;
+    case MFF_IP_FRAG: value->u8 = flow->nw_frag & FLOW_NW_FRAG_MASK; break;
+    case MFF_ARP_OP: value->be16 = htons(flow->nw_proto); break;
+    case MFF_ARP_SPA: value->be32 = flow->nw_src; break;
+    case MFF_ARP_TPA: value->be32 = flow->nw_dst; break;
+    case MFF_ARP_SHA:
+    case MFF_ND_SLL:
+        value->mac = flow->arp_sha;
+        break;
+    case MFF_ARP_THA:
+    case MFF_ND_TLL:
+        value->mac = flow->arp_tha;
+        break;
+    case MFF_TCP_SRC:
+    case MFF_UDP_SRC:
+    case MFF_SCTP_SRC:
+        value->be16 = flow->tp_src;
+        break;
+    case MFF_TCP_DST:
+    case MFF_UDP_DST:
+    case MFF_SCTP_DST:
+        value->be16 = flow->tp_dst;
+        break;
+    case MFF_TCP_FLAGS: value->be16 = flow->tcp_flags; break;
+    case MFF_ICMPV4_TYPE:
+    case MFF_ICMPV6_TYPE:
+        value->u8 = ntohs(flow->tp_src);
+        break;
+    case MFF_ICMPV4_CODE:
+    case MFF_ICMPV6_CODE:
+        value->u8 = ntohs(flow->tp_dst);
+        break;
+    case MFF_ND_TARGET: value->ipv6 = flow->nd_target; break;
+    case MFF_N_IDS:
+    default:
+        abort();
+    }
+}
+
+/* Writes VALUE into FLOW (which may be a mask: the same layout applies,
+ * except where noted). */
+static void
+set_flow_value__(const struct mf_field *f, const union mf_value *value,
+                 struct flow *flow, bool is_mask)
+{
+    switch (f->id) {
+    case MFF_DP_HASH: flow->dp_hash = ntohl(value->be32); break;
+    case MFF_RECIRC_ID: flow->recirc_id = ntohl(value->be32); break;
+    case MFF_CONJ_ID: flow->conj_id = ntohl(value->be32); break;
+    case MFF_TUN_ID: flow->tunnel.tun_id = value->be64; break;
+    case MFF_TUN_SRC: flow->tunnel.ip_src = value->be32; break;
+    case MFF_TUN_DST: flow->tunnel.ip_dst = value->be32; break;
+    case MFF_TUN_IPV6_SRC: flow->tunnel.ipv6_src = value->ipv6; break;
+    case MFF_TUN_IPV6_DST: flow->tunnel.ipv6_dst = value->ipv6; break;
+    case MFF_TUN_FLAGS:
+        flow->tunnel.flags = ((flow->tunnel.flags & ~FLOW_TNL_F_OAM)
+                              | tun_flags_from_public(ntohs(value->be16)));
+        break;
+    case MFF_TUN_TTL: flow->tunnel.ip_ttl = value->u8; break;
+    case MFF_TUN_TOS: flow->tunnel.ip_tos = value->u8; break;
+    case MFF_METADATA: flow->metadata = value->be64; break;
+    case MFF_IN_PORT:
+        flow->in_port = is_mask ? (value->be16 ? UINT32_MAX : 0)
+                                : ntohs(value->be16);
+        break;
+    case MFF_IN_PORT_OXM:
+        if (is_mask) {
+            flow->in_port = ntohl(value->be32) ? UINT32_MAX : 0;
+        } else {
+            uint32_t port;
+            ofputil_port_from_ofp11(value->be32, &port);
+            flow->in_port = port;
+        }
+        break;
+    case MFF_ACTSET_OUTPUT:
+        if (is_mask) {
+            flow->actset_output = ntohl(value->be32) ? UINT32_MAX : 0;
+        } else {
+            uint32_t port;
+            ofputil_port_from_ofp11(value->be32, &port);
+            flow->actset_output = port;
+        }
+        break;
+    case MFF_SKB_PRIORITY: flow->skb_priority = ntohl(value->be32); break;
+    case MFF_PKT_MARK: flow->pkt_mark = ntohl(value->be32); break;
+    case MFF_REG0 ... MFF_REG15:
+        flow->regs[f->id - MFF_REG0] = ntohl(value->be32);
+        break;
+    case MFF_XREG0 ... MFF_XREG7: {
+        unsigned int i = (f->id - MFF_XREG0) * 2;
+        uint64_t v = ntohll(value->be64);
+        flow->regs[i] = v >> 32;
+        flow->regs[i + 1] = v;
+        break;
+    }
+    case MFF_XXREG0 ... MFF_XXREG3: {
+        unsigned int i = (f->id - MFF_XXREG0) * 4;
+        for (unsigned int j = 0; j < 4; j++) {
+            ovs_be32 w;
+            memcpy(&w, &value->b[j * 4], 4);
+            flow->regs[i + j] = ntohl(w);
+        }
+        break;
+    }
+    case MFF_ETH_SRC: flow->dl_src = value->mac; break;
+    case MFF_ETH_DST: flow->dl_dst = value->mac; break;
+    case MFF_ETH_TYPE: flow->dl_type = value->be16; break;
+    case MFF_VLAN_TCI: flow->vlans[0].tci = value->be16; break;
+    case MFF_DL_VLAN:
+        flow->vlans[0].tci = ((flow->vlans[0].tci & ~htons(VLAN_VID_MASK))
+                              | (value->be16 & htons(VLAN_VID_MASK)));
+        break;
+    case MFF_VLAN_VID:
+        flow->vlans[0].tci = ((flow->vlans[0].tci
+                               & ~htons(VLAN_VID_MASK | VLAN_CFI))
+                              | (value->be16
+                                 & htons(VLAN_VID_MASK | VLAN_CFI)));
+        break;
+    case MFF_DL_VLAN_PCP:
+    case MFF_VLAN_PCP:
+        flow->vlans[0].tci = ((flow->vlans[0].tci & ~htons(VLAN_PCP_MASK))
+                              | htons((value->u8 << VLAN_PCP_SHIFT)
+                                      & VLAN_PCP_MASK));
+        break;
+    case MFF_IPV4_SRC: flow->nw_src = value->be32; break;
+    case MFF_IPV4_DST: flow->nw_dst = value->be32; break;
+    case MFF_IPV6_SRC: flow->ipv6_src = value->ipv6; break;
+    case MFF_IPV6_DST: flow->ipv6_dst = value->ipv6; break;
+    case MFF_IPV6_LABEL:
+        flow->ipv6_label = value->be32 & htonl(IPV6_LABEL_MASK);
+        break;
+    case MFF_IP_PROTO: flow->nw_proto = value->u8; break;
+    case MFF_IP_DSCP:
+        flow->nw_tos = (flow->nw_tos & 0x03) | (value->u8 & 0xfc);
+        break;
+    case MFF_IP_DSCP_SHIFTED:
+        flow->nw_tos = (flow->nw_tos & 0x03) | ((value->u8 << 2) & 0xfc);
+        break;
+    case MFF_IP_ECN:
+        flow->nw_tos = (flow->nw_tos & 0xfc) | (value->u8 & 0x03);
+        break;
+    case MFF_IP_TTL: flow->nw_ttl = value->u8; break;
+    case MFF_IP_FRAG:
+        flow->nw_frag = ((flow->nw_frag & ~FLOW_NW_FRAG_MASK)
+                         | (value->u8 & FLOW_NW_FRAG_MASK));
+        break;
+    case MFF_ARP_OP: flow->nw_proto = ntohs(value->be16); break;
+    case MFF_ARP_SPA: flow->nw_src = value->be32; break;
+    case MFF_ARP_TPA: flow->nw_dst = value->be32; break;
+    case MFF_ARP_SHA:
+    case MFF_ND_SLL:
+        flow->arp_sha = value->mac;
+        break;
+    case MFF_ARP_THA:
+    case MFF_ND_TLL:
+        flow->arp_tha = value->mac;
+        break;
+    case MFF_TCP_SRC:
+    case MFF_UDP_SRC:
+    case MFF_SCTP_SRC:
+        flow->tp_src = value->be16;
+        break;
+    case MFF_TCP_DST:
+    case MFF_UDP_DST:
+    case MFF_SCTP_DST:
+        flow->tp_dst = value->be16;
+        break;
+    case MFF_TCP_FLAGS:
+        /* A mask keeps all 16 bits: an exact match is 0xffff and a
+         * 12-bit mask stays a mask, so each re-encodes as it came (3.1
+         * writes NXM_NX_TCP_FLAGS(...) and NXM_NX_TCP_FLAGS_W(.../0fff)
+         * respectively). */
+        flow->tcp_flags = (is_mask ? value->be16
+                           : value->be16 & htons(TCP_FLAGS_MASK));
+        break;
+    case MFF_ICMPV4_TYPE:
+    case MFF_ICMPV6_TYPE:
+        flow->tp_src = htons(value->u8);
+        break;
+    case MFF_ICMPV4_CODE:
+    case MFF_ICMPV6_CODE:
+        flow->tp_dst = htons(value->u8);
+        break;
+    case MFF_ND_TARGET: flow->nd_target = value->ipv6; break;
+    case MFF_N_IDS:
+    default:
+        abort();
+    }
+}
+
+void
+mf_set_flow_value(const struct mf_field *f, const union mf_value *value,
+                  struct flow *flow)
+{
+    set_flow_value__(f, value, flow, false);
+}
+
+void
+mf_set_flow_value_masked(const struct mf_field *f,
+                         const union mf_value *value,
+                         const union mf_value *mask, struct flow *flow)
+{
+    union mf_value tmp;
+    mf_get_value(f, flow, &tmp);
+    for (size_t i = 0; i < f->n_bytes; i++) {
+        tmp.b[i] = (tmp.b[i] & ~mask->b[i]) | (value->b[i] & mask->b[i]);
+    }
+    mf_set_flow_value(f, &tmp, flow);
+}
+
+void
+mf_get_mask(const struct mf_field *f, const struct flow_wildcards *wc,
+            union mf_value *mask)
+{
+    mf_get_value(f, &wc->masks, mask);
+    if (f->id == MFF_IN_PORT || f->id == MFF_IN_PORT_OXM
+        || f->id == MFF_ACTSET_OUTPUT) {
+        bool any = (f->id == MFF_ACTSET_OUTPUT ? wc->masks.actset_output
+                    : wc->masks.in_port) != 0;
+        memset(mask, any ? 0xff : 0, f->n_bytes);
+    }
+}
+
+bool
+mf_is_all_wild(const struct mf_field *f, const struct flow_wildcards *wc)
+{
+    union mf_value mask;
+    mf_get_mask(f, wc, &mask);
+    return mf_value_is_zero(f, &mask);
+}
+
+bool
+mf_value_is_zero(const struct mf_field *f, const union mf_value *v)
+{
+    for (size_t i = 0; i < f->n_bytes; i++) {
+        if (v->b[i]) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* The mask of F's meaningful bits: N_BITS low-order ones. */
+static void
+field_bits(const struct mf_field *f, union mf_value *m)
+{
+    memset(m, 0, sizeof *m);
+    bitwise_one(m->b, f->n_bytes, 0, f->n_bits);
+}
+
+bool
+mf_value_is_all_ones(const struct mf_field *f, const union mf_value *v)
+{
+    union mf_value bits;
+    field_bits(f, &bits);
+    for (size_t i = 0; i < f->n_bytes; i++) {
+        if ((v->b[i] & bits.b[i]) != bits.b[i]) {
+            return false;
+        }
+    }
+    return true;
+}
+
+void
+mf_value_set_all_ones(const struct mf_field *f, union mf_value *v)
+{
+    field_bits(f, v);
+}
+
+void
+mf_set(const struct mf_field *f, const union mf_value *value,
+       const union mf_value *mask, struct match *match)
+{
+    union mf_value exact, v, m;
+    if (!mask) {
+        mf_value_set_all_ones(f, &exact);
+        if (f->id == MFF_TCP_FLAGS) {
+            exact.be16 = OVS_BE16_MAX;      /* See set_flow_value__(). */
+        }
+        mask = &exact;
+    }
+
+    switch (f->id) {
+    case MFF_IN_PORT:
+    case MFF_IN_PORT_OXM:
+    case MFF_ACTSET_OUTPUT:
+        if (mf_value_is_zero(f, mask)) {
+            mf_set_wild(f, match);
+        } else {
+            set_flow_value__(f, value, &match->flow, false);
+            if (f->id == MFF_ACTSET_OUTPUT) {
+                match->wc.masks.actset_output = UINT32_MAX;
+            } else {
+                match->wc.masks.in_port = UINT32_MAX;
+            }
+        }
+        return;
+
+    case MFF_DL_VLAN:
+        match_set_dl_vlan(match, value->be16);
+        return;
+
+    case MFF_DL_VLAN_PCP:
+    case MFF_VLAN_PCP:
+        match_set_dl_vlan_pcp(match, value->u8);
+        return;
+
+    case MFF_VLAN_VID:
+        match_set_vlan_vid_masked(match, value->be16, mask->be16);
+        return;
+
+    default:
+        break;
+    }
+
+    /* Generic: value under mask in the flow, mask in the wildcards. */
+    v = *value;
+    m = *mask;
+    for (size_t i = 0; i < f->n_bytes; i++) {
+        v.b[i] &= m.b[i];
+    }
+    set_flow_value__(f, &v, &match->flow, false);
+    set_flow_value__(f, &m, &match->wc.masks, true);
+}
+
+void
+mf_set_wild(const struct mf_field *f, struct match *match)
+{
+    union mf_value zero;
+    memset(&zero, 0, sizeof zero);
+    switch (f->id) {
+    case MFF_IN_PORT:
+    case MFF_IN_PORT_OXM:
+        match->flow.in_port = 0;
+        match->wc.masks.in_port = 0;
+        return;
+    case MFF_ACTSET_OUTPUT:
+        match->flow.actset_output = 0;
+        match->wc.masks.actset_output = 0;
+        return;
+    case MFF_DL_VLAN:
+        match->flow.vlans[0].tci &= ~htons(VLAN_VID_MASK);
+        match->wc.masks.vlans[0].tci &= ~htons(VLAN_VID_MASK);
+        return;
+    case MFF_DL_VLAN_PCP:
+    case MFF_VLAN_PCP:
+        match->flow.vlans[0].tci &= ~htons(VLAN_PCP_MASK);
+        match->wc.masks.vlans[0].tci &= ~htons(VLAN_PCP_MASK);
+        return;
+    default:
+        set_flow_value__(f, &zero, &match->flow, false);
+        set_flow_value__(f, &zero, &match->wc.masks, true);
+        return;
+    }
+}
+
+bool
+mf_is_value_valid(const struct mf_field *f, const union mf_value *value)
+{
+    switch (f->id) {
+    case MFF_IN_PORT_OXM:
+    case MFF_ACTSET_OUTPUT: {
+        uint32_t port;
+        return !ofputil_port_from_ofp11(value->be32, &port);
+    }
+    case MFF_IP_DSCP:
+        return !(value->u8 & ~0xfc);
+    case MFF_IP_DSCP_SHIFTED:
+        return !(value->u8 & ~0x3f);
+    case MFF_IP_ECN:
+        return !(value->u8 & ~0x03);
+    case MFF_IP_FRAG:
+        return !(value->u8 & ~FLOW_NW_FRAG_MASK);
+    case MFF_TCP_FLAGS:
+        return !(value->be16 & ~htons(TCP_FLAGS_MASK));
+    case MFF_TUN_FLAGS:
+        return !(value->be16 & ~htons(1));
+    case MFF_IPV6_LABEL:
+        return !(value->be32 & ~htonl(IPV6_LABEL_MASK));
+    case MFF_DL_VLAN:
+        return !(value->be16 & ~htons(VLAN_VID_MASK));
+    case MFF_VLAN_VID:
+        return !(value->be16 & ~htons(VLAN_VID_MASK | VLAN_CFI));
+    case MFF_DL_VLAN_PCP:
+    case MFF_VLAN_PCP:
+        return !(value->u8 & ~7);
+    default:
+        return true;
+    }
+}
+
+static bool
+is_ip_any(const struct flow *flow)
+{
+    return (flow->dl_type == htons(ETH_TYPE_IP)
+            || flow->dl_type == htons(ETH_TYPE_IPV6));
+}
+
+bool
+mf_are_prereqs_ok(const struct mf_field *f, const struct flow *flow,
+                  struct flow_wildcards *wc)
+{
+    if (wc) {
+        switch (f->prereqs) {
+        case MFP_NONE:
+            break;
+        case MFP_VLAN_VID:
+            wc->masks.vlans[0].tci |= htons(VLAN_CFI);
+            break;
+        case MFP_ARP:
+        case MFP_IPV4:
+        case MFP_IPV6:
+        case MFP_IP_ANY:
+            WC_MASK_FIELD(wc, dl_type);
+            break;
+        case MFP_TCP:
+        case MFP_UDP:
+        case MFP_SCTP:
+        case MFP_ICMPV4:
+        case MFP_ICMPV6:
+            WC_MASK_FIELD(wc, dl_type);
+            WC_MASK_FIELD(wc, nw_proto);
+            break;
+        case MFP_ND:
+        case MFP_ND_SOLICIT:
+        case MFP_ND_ADVERT:
+            WC_MASK_FIELD(wc, dl_type);
+            WC_MASK_FIELD(wc, nw_proto);
+            WC_MASK_FIELD(wc, tp_src);
+            WC_MASK_FIELD(wc, tp_dst);
+            break;
+        }
+    }
+
+    switch (f->prereqs) {
+    case MFP_NONE:
+        return true;
+    case MFP_ARP:
+        return (flow->dl_type == htons(ETH_TYPE_ARP)
+                || flow->dl_type == htons(ETH_TYPE_RARP));
+    case MFP_VLAN_VID:
+        return (flow->vlans[0].tci & htons(VLAN_CFI)) != 0;
+    case MFP_IPV4:
+        return flow->dl_type == htons(ETH_TYPE_IP);
+    case MFP_IPV6:
+        return flow->dl_type == htons(ETH_TYPE_IPV6);
+    case MFP_IP_ANY:
+        return is_ip_any(flow);
+    case MFP_TCP:
+        return is_ip_any(flow) && flow->nw_proto == IPPROTO_TCP
+               && !(flow->nw_frag & FLOW_NW_FRAG_LATER);
+    case MFP_UDP:
+        return is_ip_any(flow) && flow->nw_proto == IPPROTO_UDP
+               && !(flow->nw_frag & FLOW_NW_FRAG_LATER);
+    case MFP_SCTP:
+        return is_ip_any(flow) && flow->nw_proto == IPPROTO_SCTP
+               && !(flow->nw_frag & FLOW_NW_FRAG_LATER);
+    case MFP_ICMPV4:
+        return flow->dl_type == htons(ETH_TYPE_IP)
+               && flow->nw_proto == IPPROTO_ICMP
+               && !(flow->nw_frag & FLOW_NW_FRAG_LATER);
+    case MFP_ICMPV6:
+        return flow->dl_type == htons(ETH_TYPE_IPV6)
+               && flow->nw_proto == IPPROTO_ICMPV6
+               && !(flow->nw_frag & FLOW_NW_FRAG_LATER);
+    case MFP_ND:
+    case MFP_ND_SOLICIT:
+    case MFP_ND_ADVERT: {
+        if (!(flow->dl_type == htons(ETH_TYPE_IPV6)
+              && flow->nw_proto == IPPROTO_ICMPV6
+              && !(flow->nw_frag & FLOW_NW_FRAG_LATER)
+              && flow->tp_dst == htons(0))) {
+            return false;
+        }
+        uint16_t type = ntohs(flow->tp_src);
+        return (f->prereqs == MFP_ND
+                ? type == ND_NEIGHBOR_SOLICIT || type == ND_NEIGHBOR_ADVERT
+                : f->prereqs == MFP_ND_SOLICIT
+                ? type == ND_NEIGHBOR_SOLICIT
+                : type == ND_NEIGHBOR_ADVERT);
+    }
+    }
+    return false;
+}
+
+/* Whether MATCH pins down FIELD exactly (all of its meaningful bits). */
+static bool
+match_is_exact(const struct match *match, enum mf_field_id id)
+{
+    const struct mf_field *f = mf_from_id(id);
+    union mf_value mask;
+    mf_get_mask(f, &match->wc, &mask);
+    return mf_value_is_all_ones(f, &mask);
+}
+
+bool
+mf_are_match_prereqs_ok(const struct mf_field *f, const struct match *m)
+{
+    switch (f->prereqs) {
+    case MFP_NONE:
+        return true;
+    case MFP_VLAN_VID:
+        return (m->wc.masks.vlans[0].tci & htons(VLAN_CFI))
+               && mf_are_prereqs_ok(f, &m->flow, NULL);
+    case MFP_ARP:
+    case MFP_IPV4:
+    case MFP_IPV6:
+    case MFP_IP_ANY:
+        return match_is_exact(m, MFF_ETH_TYPE)
+               && mf_are_prereqs_ok(f, &m->flow, NULL);
+    case MFP_TCP:
+    case MFP_UDP:
+    case MFP_SCTP:
+    case MFP_ICMPV4:
+    case MFP_ICMPV6:
+        return match_is_exact(m, MFF_ETH_TYPE)
+               && match_is_exact(m, MFF_IP_PROTO)
+               && mf_are_prereqs_ok(f, &m->flow, NULL);
+    case MFP_ND:
+    case MFP_ND_SOLICIT:
+    case MFP_ND_ADVERT:
+        return match_is_exact(m, MFF_ETH_TYPE)
+               && match_is_exact(m, MFF_IP_PROTO)
+               && match_is_exact(m, MFF_ICMPV6_TYPE)
+               && match_is_exact(m, MFF_ICMPV6_CODE)
+               && mf_are_prereqs_ok(f, &m->flow, NULL);
+    }
+    return false;
+}
+
+void
+mf_set_prereqs(const struct mf_field *f, struct match *m)
+{
+    switch (f->prereqs) {
+    case MFP_NONE:
+        break;
+    case MFP_VLAN_VID:
+        m->flow.vlans[0].tci |= htons(VLAN_CFI);
+        m->wc.masks.vlans[0].tci |= htons(VLAN_CFI);
+        break;
+    case MFP_ARP:
+        match_set_dl_type(m, htons(ETH_TYPE_ARP));
+        break;
+    case MFP_IPV4:
+        match_set_dl_type(m, htons(ETH_TYPE_IP));
+        break;
+    case MFP_IPV6:
+        match_set_dl_type(m, htons(ETH_TYPE_IPV6));
+        break;
+    case MFP_IP_ANY:
+        match_set_dl_type(m, htons(ETH_TYPE_IP));
+        break;
+    case MFP_TCP:
+    case MFP_UDP:
+    case MFP_SCTP:
+    case MFP_ICMPV4:
+        match_set_dl_type(m, htons(ETH_TYPE_IP));
+        match_set_nw_proto(m, (f->prereqs == MFP_TCP ? IPPROTO_TCP
+                               : f->prereqs == MFP_UDP ? IPPROTO_UDP
+                               : f->prereqs == MFP_SCTP ? IPPROTO_SCTP
+                               : IPPROTO_ICMP));
+        break;
+    case MFP_ICMPV6:
+    case MFP_ND:
+    case MFP_ND_SOLICIT:
+    case MFP_ND_ADVERT:
+        match_set_dl_type(m, htons(ETH_TYPE_IPV6));
+        match_set_nw_proto(m, IPPROTO_ICMPV6);
+        if (f->prereqs != MFP_ICMPV6) {
+            m->flow.tp_src = htons(f->prereqs == MFP_ND_ADVERT
+                                   ? ND_NEIGHBOR_ADVERT
+                                   : ND_NEIGHBOR_SOLICIT);
+            m->wc.masks.tp_src = htons(0xff);
+            m->flow.tp_dst = 0;
+            m->wc.masks.tp_dst = htons(0xff);
+        }
+        break;
+    }
+}
+
+/* Bit helpers over big-endian byte arrays.  Bit 0 is the least
+ * significant bit of the last byte. */
+
+static bool
+get_bit(const uint8_t *p, unsigned int len, unsigned int bit)
+{
+    return (p[len - 1 - bit / 8] >> (bit % 8)) & 1;
+}
+
+static void
+put_bit(uint8_t *p, unsigned int len, unsigned int bit, bool value)
+{
+    uint8_t *byte = &p[len - 1 - bit / 8];
+    uint8_t m = 1u << (bit % 8);
+    *byte = value ? (*byte | m) : (*byte & ~m);
+}
+
+void
+bitwise_copy(const void *src_, unsigned int src_len, unsigned int src_ofs,
+             void *dst_, unsigned int dst_len, unsigned int dst_ofs,
+             unsigned int n_bits)
+{
+    const uint8_t *src = src_;
+    uint8_t *dst = dst_;
+    for (unsigned int i = 0; i < n_bits; i++) {
+        put_bit(dst, dst_len, dst_ofs + i, get_bit(src, src_len, src_ofs + i));
+    }
+}
+
+void
+bitwise_one(void *dst_, unsigned int dst_len, unsigned int dst_ofs,
+            unsigned int n_bits)
+{
+    uint8_t *dst = dst_;
+    for (unsigned int i = 0; i < n_bits; i++) {
+        put_bit(dst, dst_len, dst_ofs + i, true);
+    }
+}
+
+bool
+bitwise_is_all_zeros(const void *p_, unsigned int len, unsigned int ofs,
+                     unsigned int n_bits)
+{
+    const uint8_t *p = p_;
+    for (unsigned int i = 0; i < n_bits; i++) {
+        if (get_bit(p, len, ofs + i)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+int
+bitwise_rscan(const void *p_, unsigned int len)
+{
+    const uint8_t *p = p_;
+    for (unsigned int i = 0; i < len; i++) {
+        if (p[i]) {
+            return (len - 1 - i) * 8 + 31 - __builtin_clz(p[i]);
+        }
+    }
+    return -1;
+}

@@ -1,0 +1,44 @@
+/* ofp-match: OpenFlow 1.0's fixed match and struct match.
+ *
+ * OpenFlow 1.0 flow mods, flow statistics requests and replies and
+ * flow-removed messages carry struct ofp10_match: fixed fields and a
+ * wildcard bitmap, with CIDR prefixes for the IPv4 addresses.  These
+ * functions convert it to and from struct match, the way Open vSwitch 3.1
+ * does (so that a 1.0 flow prints as 3.1 prints it):
+ *
+ *   - dl_vlan OFP_VLAN_NONE (0xffff) means "no VLAN header" (and makes
+ *     dl_vlan_pcp meaningless); another dl_vlan matches a present tag's
+ *     VID; dl_vlan_pcp matches a present tag's priority;
+ *   - nw_tos matches the DSCP bits only;
+ *   - the IPv4 wildcard counts (0..63) become prefix masks, 32 and up
+ *     wildcard the address;
+ *   - fields whose prerequisites the match does not establish (nw_src
+ *     without an IP or ARP dl_type, tp_src without TCP/UDP/SCTP/ICMP) are
+ *     dropped: ofputil_normalize_match().
+ *
+ * A match that 1.0 cannot express (a register, a non-CIDR address mask, a
+ * partial mask elsewhere) is narrowed by ofputil_match_to_ofp10_match() to
+ * what 1.0 can say; ofputil_match_is_ofp10() tells whether it is exact.
+ *
+ * Threads: pure functions. */
+#ifndef OFP_MATCH_H
+#define OFP_MATCH_H 1
+
+#include <stdbool.h>
+#include "openflow.h"
+
+struct match;
+
+void ofputil_match_from_ofp10_match(const struct ofp10_match *,
+                                    struct match *);
+void ofputil_match_to_ofp10_match(const struct match *,
+                                  struct ofp10_match *);
+/* Whether MATCH converts to OpenFlow 1.0 and back unchanged. */
+bool ofputil_match_is_ofp10(const struct match *);
+/* Wildcards the fields MATCH's prerequisites do not allow: IPv4
+ * addresses without an IPv4 or ARP dl_type, IP fields (proto, TOS, TTL,
+ * fragments) without IPv4 or IPv6, IPv6 addresses and label without IPv6,
+ * transport ports without TCP, UDP, SCTP or ICMP(v6). */
+void ofputil_normalize_match(struct match *);
+
+#endif /* ofp-match.h */

@@ -1,0 +1,46 @@
+/* ofp-parse: flows in ovs-ofctl's text syntax.
+ *
+ * "priority=10,tcp,in_port=1,nw_src=10.0.0.0/8,tp_dst=80,actions=output:2"
+ * becomes a struct ofputil_flow_mod, as ovs-ofctl 3.1 reads it for
+ * add-flow (command OFPFC_ADD), mod-flows (OFPFC_MODIFY[_STRICT]) and
+ * del-flows (OFPFC_DELETE[_STRICT]):
+ *
+ *   - keywords: table, priority, cookie (VALUE, or VALUE/MASK to select
+ *     flows outside additions), idle_timeout, hard_timeout, importance,
+ *     out_port and out_group (deletions and modifications), the flags
+ *     send_flow_rem, check_overlap, reset_counts, no_packet_counts,
+ *     no_byte_counts, and actions= (everything after it; required except
+ *     for deletions);
+ *   - the shorthands ip, ipv6, icmp, icmp6, tcp, tcp6, udp, udp6, sctp,
+ *     sctp6, arp, rarp;
+ *   - any field of ofp-fields.h by name, NAME=VALUE[/MASK];
+ *   - fields whose prerequisites the flow does not establish are dropped
+ *     (ofputil_normalize_match()), as 3.1 drops them when it encodes.
+ *
+ * Errors are malloc'd strings worded as 3.1 words them; on error FM and
+ * OFPACTS hold nothing the caller may use.  The actions are appended to
+ * OFPACTS and FM->ofpacts points into it.
+ *
+ * Threads: pure functions. */
+#ifndef OFP_PARSE_H
+#define OFP_PARSE_H 1
+
+#include <stdint.h>
+#include "util.h"
+
+struct ofpbuf;
+struct ofputil_flow_mod;
+struct ofputil_port_map;
+
+/* Parses S, a decimal, hex (0x) or octal (0) number no greater than MAX,
+ * into *VALUE; on error returns "invalid numeric format S" (malloc'd), as
+ * 3.1 words it.  Shared with the action parser. */
+char *ofputil_parse_uint(const char *s, uint64_t max, uint64_t *value)
+    OVS_WARN_UNUSED_RESULT;
+
+char *parse_ofp_flow_mod_str(struct ofputil_flow_mod *, const char *string,
+                             const struct ofputil_port_map *,
+                             uint16_t command, struct ofpbuf *ofpacts)
+    OVS_WARN_UNUSED_RESULT;
+
+#endif /* ofp-parse.h */

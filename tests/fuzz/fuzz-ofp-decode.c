@@ -1,0 +1,418 @@
+/* libFuzzer target: the OpenFlow decoders.
+ *
+ * The first input byte picks what the rest is:
+ *   0  an OpenFlow message: header decoding, and error and hello decoding
+ *      when the header says so, must be safe on anything; a header that
+ *      decodes must fit inside the message;
+ *   1  an NXM match (the second byte: bit 0, with a cookie; bits 1-3,
+ *      how many trailing bytes are padding rather than match): what
+ *      decodes strictly must re-encode to bytes that decode to the same
+ *      match and re-encode to the same bytes; loose decoding and printing
+ *      the TLVs must be safe on anything;
+ *   2  an OXM match with its ofp11_match_header, in the version the
+ *      second byte names (1.2 to 1.5), with the same checks;
+ *   3  TLV text ("NXM_OF_IN_PORT(0001), ..."): what parses must print back
+ *      to the same text after a decode and re-encode, if it decodes;
+ *   4  instructions (1.0: actions) in the version the second byte names:
+ *      what decodes must print, and if the version can carry it, encode to
+ *      bytes that decode and re-encode to the same bytes;
+ *   5  action text: what parses must print, and the printed text must
+ *      parse back to the same text;
+ *   6  a flow_mod message: what decodes must print, and encode in its own
+ *      protocol to a message that decodes and prints the same;
+ *   7  flow text (add-flow): what parses must encode, in NXM and in
+ *      OpenFlow 1.3 where the actions allow, to messages that decode.
+ * Any disagreement aborts, which libFuzzer reports as a crash. */
+#include <config.h>
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include "dynamic-string.h"
+#include "match.h"
+#include "ofp-actions.h"
+#include "nx-match.h"
+#include "ofp-errors.h"
+#include "ofp-flow.h"
+#include "ofp-parse.h"
+#include "ofp-msgs.h"
+#include "ofp-protocol.h"
+#include "ofpbuf.h"
+#include "openflow.h"
+#include "util.h"
+#include "vlog.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static void
+fuzz_message(const uint8_t *data, size_t size)
+{
+    if (size < sizeof(struct ofp_header)) {
+        return;
+    }
+    /* The caller of ofpraw_decode() has checked that the header's length
+     * is what it read; make it so. */
+    uint8_t *copy = xmemdup(data, size);
+    struct ofp_header *oh = (struct ofp_header *) copy;
+    size_t len = MIN(size, UINT16_MAX);
+    oh->length = htons(len);
+
+    enum ofpraw raw;
+    if (!ofpraw_decode(&raw, oh)) {
+        if (ofpraw_header_size(raw, oh->version) > len) {
+            abort();
+        }
+        struct ofpbuf b;
+        ofpbuf_use_const(&b, copy, len);
+        if (ofpraw_pull(&raw, &b)) {
+            abort();
+        }
+    }
+    struct ofpbuf payload;
+    enum ofperr error = ofperr_decode_msg(oh, &payload);
+    if (error && !ofperr_is_valid(error)) {
+        abort();
+    }
+    uint32_t bitmap;
+    ofputil_decode_hello(oh, &bitmap);
+    free(copy);
+}
+
+/* Decodes the SIZE bytes at P as VERSION's match (0: NXM, MATCH_LEN bytes
+ * of it plus padding) or fails. */
+static enum ofperr
+pull(const void *p, size_t size, size_t len, enum ofp_version version,
+     bool strict, struct match *match, ovs_be64 *cookie,
+     ovs_be64 *cookie_mask)
+{
+    struct ofpbuf b;
+    ofpbuf_use_const(&b, p, size);
+    if (version) {
+        return (strict ? oxm_pull_match(&b, match)
+                : oxm_pull_match_loose(&b, match));
+    }
+    return (strict
+            ? nx_pull_match(&b, len, match, cookie, cookie_mask)
+            : nx_pull_match_loose(&b, len, match, cookie, cookie_mask));
+}
+
+static void
+put(struct ofpbuf *b, const struct match *match, enum ofp_version version,
+    ovs_be64 cookie, ovs_be64 cookie_mask, int *len)
+{
+    *len = (version ? oxm_put_match(b, match, version)
+            : nx_put_match(b, match, cookie, cookie_mask));
+}
+
+static void
+fuzz_match(const uint8_t *data, size_t size, enum ofp_version version,
+           uint8_t flags)
+{
+    /* Exactly SIZE bytes, so ASan sees any read past them. */
+    uint8_t *copy = xmemdup(data, size);
+    struct match match;
+    bool with_cookie = flags & 1;
+    ovs_be64 cookie = 0, cookie_mask = 0;
+    ovs_be64 *cp = with_cookie ? &cookie : NULL;
+    ovs_be64 *cmp = with_cookie ? &cookie_mask : NULL;
+
+    if (!version) {
+        char *s = nx_match_to_string(copy, size);
+        free(s);
+    }
+    /* For NXM, the second byte's upper bits choose how much of the input
+     * the match length claims (the rest is then padding). */
+    size_t len = version ? size : size - MIN(size, (flags >> 1) & 7);
+    pull(copy, size, len, version, false, &match, cp, cmp);
+
+    if (!pull(copy, size, len, version, true, &match, cp, cmp)) {
+        struct ofpbuf first, second;
+        ofpbuf_init(&first, 64);
+        ofpbuf_init(&second, 64);
+        int first_len, second_len;
+        put(&first, &match, version, cookie, cookie_mask, &first_len);
+
+        struct match again;
+        ovs_be64 cookie2 = 0, cookie_mask2 = 0;
+        enum ofperr error = pull(first.data, first.size, first_len, version,
+                                 true, &again,
+                                 with_cookie ? &cookie2 : NULL,
+                                 with_cookie ? &cookie_mask2 : NULL);
+        if (!version) {
+            /* NXM can say everything a match holds. */
+            if (error || !match_equal(&match, &again)
+                || cookie2 != (cookie & cookie_mask)
+                || cookie_mask2 != cookie_mask) {
+                abort();
+            }
+        }
+        /* OXM splits vlan_tci into vlan_vid and vlan_pcp, so a TCI with
+         * no CFI bit but other bits set comes back different (or not at
+         * all), as in Open vSwitch; what does come back must be a fixed
+         * point. */
+        if (!error) {
+            put(&second, &again, version, cookie2, cookie_mask2,
+                &second_len);
+            if (first.size != second.size
+                || memcmp(first.data, second.data, first.size)) {
+                abort();
+            }
+        }
+        char *text = (version ? oxm_match_to_string(&first, first_len)
+                      : nx_match_to_string(first.data, first_len));
+        free(text);
+        text = match_to_string(&match, NULL, OFP_DEFAULT_PRIORITY);
+        free(text);
+        ofpbuf_uninit(&first);
+        ofpbuf_uninit(&second);
+    }
+    free(copy);
+}
+
+static void
+fuzz_text(const uint8_t *data, size_t size)
+{
+    char *text = xmemdup0((const char *) data, size);
+    struct ofpbuf b;
+    ofpbuf_init(&b, 64);
+    char *error = NULL;
+    int len = nx_match_from_string(text, &b, &error);
+    if (len < 0) {
+        free(error);
+    } else {
+        struct match match;
+        if (!pull(b.data, b.size, len, 0, true, &match, NULL, NULL)) {
+            struct ofpbuf out;
+            ofpbuf_init(&out, 64);
+            int out_len = nx_put_match(&out, &match, 0, 0);
+            char *s = nx_match_to_string(out.data, out_len);
+            struct ofpbuf back;
+            ofpbuf_init(&back, 64);
+            int back_len = nx_match_from_string(s, &back, &error);
+            if (back_len != out_len
+                || memcmp(back.data, out.data, out_len)) {
+                abort();
+            }
+            free(s);
+            ofpbuf_uninit(&back);
+            ofpbuf_uninit(&out);
+        }
+    }
+    ofpbuf_uninit(&b);
+    free(text);
+}
+
+static void
+fuzz_instructions(const uint8_t *data, size_t size, enum ofp_version version)
+{
+    uint8_t *copy = xmemdup(data, size);
+    struct ofpbuf wire, ofpacts;
+    ofpbuf_use_const(&wire, copy, size);
+    ofpbuf_init(&ofpacts, 64);
+    if (!ofpacts_pull_openflow_instructions(&wire, size, version, &ofpacts)) {
+        struct ds s = DS_EMPTY_INITIALIZER;
+        ofpact_list_format(ofpacts.data, ofpacts.size, NULL, &s);
+        ds_destroy(&s);
+
+        /* A TCP flow, so that every action can be annotated. */
+        struct match match;
+        match_init_catchall(&match);
+        match_set_dl_type(&match, htons(0x0800));
+        match_set_nw_proto(&match, 6);
+        if (!ofpacts_annotate(ofpacts.data, ofpacts.size, &match)
+            && ofpacts_encodable_in(ofpacts.data, ofpacts.size, version)) {
+            struct ofpbuf first, second, again;
+            ofpbuf_init(&first, 64);
+            ofpbuf_init(&second, 64);
+            ofpbuf_init(&again, 64);
+            size_t n = ofpacts_put_openflow_instructions(
+                ofpacts.data, ofpacts.size, &first, version);
+            struct ofpbuf pull;
+            ofpbuf_use_const(&pull, first.data, first.size);
+            if (ofpacts_pull_openflow_instructions(&pull, n, version,
+                                                   &again)
+                || ofpacts_annotate(again.data, again.size, &match)) {
+                abort();
+            }
+            ofpacts_put_openflow_instructions(again.data, again.size,
+                                              &second, version);
+            if (first.size != second.size
+                || memcmp(first.data, second.data, first.size)) {
+                abort();
+            }
+            ofpbuf_uninit(&first);
+            ofpbuf_uninit(&second);
+            ofpbuf_uninit(&again);
+        }
+    }
+    ofpbuf_uninit(&ofpacts);
+    free(copy);
+}
+
+static void
+fuzz_action_text(const uint8_t *data, size_t size)
+{
+    char *text = xmemdup0((const char *) data, size);
+    struct ofpbuf ofpacts;
+    ofpbuf_init(&ofpacts, 64);
+    char *error = ofpacts_parse_instructions(text, NULL, &ofpacts);
+    if (error) {
+        free(error);
+    } else {
+        struct ds first = DS_EMPTY_INITIALIZER;
+        struct ds second = DS_EMPTY_INITIALIZER;
+        ofpact_list_format(ofpacts.data, ofpacts.size, NULL, &first);
+        struct ofpbuf again;
+        ofpbuf_init(&again, 64);
+        error = ofpacts_parse_instructions(ds_cstr(&first), NULL, &again);
+        if (error) {
+            abort();
+        }
+        ofpact_list_format(again.data, again.size, NULL, &second);
+        if (strcmp(ds_cstr(&first), ds_cstr(&second))) {
+            abort();
+        }
+        ds_destroy(&first);
+        ds_destroy(&second);
+        ofpbuf_uninit(&again);
+    }
+    ofpbuf_uninit(&ofpacts);
+    free(text);
+}
+
+static char *
+flow_mod_text(const struct ofp_header *oh, enum ofperr *errorp)
+{
+    struct ofputil_flow_mod fm;
+    struct ofpbuf ofpacts;
+    ofpbuf_init(&ofpacts, 64);
+    *errorp = ofputil_decode_flow_mod(&fm, oh, &ofpacts);
+    char *text = NULL;
+    if (!*errorp) {
+        struct ds s = DS_EMPTY_INITIALIZER;
+        ofputil_flow_mod_format(&fm, oh->version, NULL, &s);
+        text = ds_steal_cstr(&s);
+    }
+    ofpbuf_uninit(&ofpacts);
+    return text;
+}
+
+static void
+fuzz_flow_mod(const uint8_t *data, size_t size)
+{
+    if (size < sizeof(struct ofp_header)) {
+        return;
+    }
+    size_t len = MIN(size, UINT16_MAX);
+    struct ofp_header *oh = xmemdup(data, len);
+    oh->length = htons(len);
+
+    enum ofperr error;
+    char *first = flow_mod_text(oh, &error);
+    if (first) {
+        struct ofputil_flow_mod fm;
+        struct ofpbuf ofpacts;
+        ofpbuf_init(&ofpacts, 64);
+        if (ofputil_decode_flow_mod(&fm, oh, &ofpacts)) {
+            abort();
+        }
+        /* Re-encode in the protocol it came in, where the encoder writes
+         * that form (not NXT_FLOW_MOD after 1.0, nor 1.1). */
+        enum ofpraw raw;
+        ofpraw_decode(&raw, oh);
+        enum ofputil_protocol protocol
+            = (oh->version != OFP10_VERSION
+               ? (raw == OFPRAW_NXT_FLOW_MOD ? 0
+                  : ofputil_protocol_from_ofp_version(oh->version))
+               : raw == OFPRAW_NXT_FLOW_MOD ? OFPUTIL_P_OF10_NXM_TID
+               : OFPUTIL_P_OF10_STD_TID);
+        if (protocol && protocol != OFPUTIL_P_OF11_STD) {
+            struct ofpbuf *msg = ofputil_encode_flow_mod(&fm, protocol);
+            char *second = flow_mod_text(msg->data, &error);
+            if (!second || strcmp(first, second)) {
+                abort();
+            }
+            free(second);
+            ofpbuf_delete(msg);
+        }
+        ofpbuf_uninit(&ofpacts);
+        free(first);
+    }
+    free(oh);
+}
+
+static void
+fuzz_flow_text(const uint8_t *data, size_t size)
+{
+    char *text = xmemdup0((const char *) data, size);
+    struct ofputil_flow_mod fm;
+    struct ofpbuf ofpacts;
+    ofpbuf_init(&ofpacts, 64);
+    char *error = parse_ofp_flow_mod_str(&fm, text, NULL, OFPFC_ADD,
+                                         &ofpacts);
+    if (error) {
+        free(error);
+    } else if (!ofpacts_annotate(ofpacts.data, ofpacts.size, &fm.match)) {
+        static const enum ofputil_protocol protocols[] = {
+            OFPUTIL_P_OF10_NXM_TID, OFPUTIL_P_OF13_OXM,
+        };
+        for (size_t i = 0; i < ARRAY_SIZE(protocols); i++) {
+            enum ofp_version v = ofputil_protocol_to_ofp_version(
+                protocols[i]);
+            if (!ofpacts_encodable_in(ofpacts.data, ofpacts.size, v)) {
+                continue;
+            }
+            struct ofpbuf *msg = ofputil_encode_flow_mod(&fm, protocols[i]);
+            enum ofperr err;
+            char *printed = flow_mod_text(msg->data, &err);
+            if (!printed) {
+                abort();
+            }
+            free(printed);
+            ofpbuf_delete(msg);
+        }
+    }
+    ofpbuf_uninit(&ofpacts);
+    free(text);
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    static bool inited;
+    if (!inited) {
+        /* Rejections are logged at WARN; they are expected here. */
+        vlog_set_levels_from_string_assert("ANY:ANY:OFF");
+        inited = true;
+    }
+    if (size < 2) {
+        return 0;
+    }
+    switch (data[0]) {
+    case 0:
+        fuzz_message(data + 1, size - 1);
+        break;
+    case 1:
+        fuzz_match(data + 2, size - 2, 0, data[1]);
+        break;
+    case 2:
+        fuzz_match(data + 2, size - 2, OFP12_VERSION + data[1] % 4, 0);
+        break;
+    case 3:
+        fuzz_text(data + 1, size - 1);
+        break;
+    case 4:
+        fuzz_instructions(data + 2, size - 2, OFP10_VERSION + data[1] % 6);
+        break;
+    case 5:
+        fuzz_action_text(data + 1, size - 1);
+        break;
+    case 6:
+        fuzz_flow_mod(data + 1, size - 1);
+        break;
+    case 7:
+        fuzz_flow_text(data + 1, size - 1);
+        break;
+    }
+    return 0;
+}
