@@ -715,7 +715,14 @@ ofproto_datapath_name(const struct ofproto *ofproto)
 void
 ofproto_set_fail_mode(struct ofproto *ofproto, enum ofproto_fail_mode mode)
 {
+    if (mode == ofproto->fail_mode) {
+        return;
+    }
     ofproto->fail_mode = mode;
+    ofproto_flush_flows(ofproto);
+    if (mode == OFPROTO_FAIL_STANDALONE) {
+        add_default_rule(ofproto);
+    }
 }
 
 void

@@ -121,6 +121,9 @@ enum ofproto_fail_mode {
     OFPROTO_FAIL_STANDALONE,    /* A learning switch when nothing else. */
     OFPROTO_FAIL_SECURE,        /* Only what the tables say. */
 };
+/* A change of mode empties every table, as Open vSwitch 3.1 does, and a
+ * bridge that becomes standalone gets its priority-0 NORMAL rule back.
+ * Setting the mode it already has changes nothing. */
 void ofproto_set_fail_mode(struct ofproto *, enum ofproto_fail_mode);
 void ofproto_set_datapath_id(struct ofproto *, uint64_t);
 uint64_t ofproto_get_datapath_id(const struct ofproto *);

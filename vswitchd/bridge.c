@@ -691,11 +691,6 @@ bridge_create(const struct ovsrec_bridge *cfg)
                       ovs_strerror(error));
         }
     }
-    if (br->ofproto && cfg->fail_mode
-        && !strcmp(cfg->fail_mode, "secure")) {
-        ofproto_set_fail_mode(br->ofproto, OFPROTO_FAIL_SECURE);
-        ofproto_flush_flows(br->ofproto);
-    }
     VLOG_INFO("bridge %s: added", br->name);
     return br;
 }
@@ -764,6 +759,11 @@ bridge_configure(struct bridge *br)
     if (!br->ofproto) {
         return;
     }
+    /* Before anything else the tables hold: a change empties them. */
+    ofproto_set_fail_mode(br->ofproto,
+                          br->cfg->fail_mode
+                          && !strcmp(br->cfg->fail_mode, "secure")
+                          ? OFPROTO_FAIL_SECURE : OFPROTO_FAIL_STANDALONE);
     const struct smap *oc = &br->cfg->other_config;
     ofproto_set_mac_table_config(br->ofproto,
                                  smap_get_uint(oc, "mac-aging-time", 300),
