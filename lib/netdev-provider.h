@@ -52,6 +52,13 @@ struct netdev {
      * (netdev_count_*()) from any thread. */
     _Atomic uint64_t rx_packets, rx_bytes, rx_errors, rx_dropped;
     _Atomic uint64_t tx_packets, tx_bytes, tx_errors, tx_dropped;
+    /* Whether the counters moved since netdev_pop_moved_counters() last
+     * returned this netdev: a hint read without the lock by the threads
+     * that count, so that only the first move takes it. */
+    _Atomic bool counters_queued;
+    struct ovs_list counters_node;      /* In netdev.c's moved-counters
+                                         * list (under its mutex), or
+                                         * alone. */
 };
 
 /* A receive queue: providers embed it in their own struct. */

@@ -7,6 +7,7 @@
 #include "connectivity.h"
 #include "dp-packet.h"
 #include "netdev-provider.h"
+#include "ovs-thread.h"
 #include "seq.h"
 #include "shash.h"
 #include "smap.h"
@@ -25,6 +26,11 @@ static struct shash netdevs = SHASH_INITIALIZER(&netdevs);
 /* Open netdevs whose change seq moved since netdev_pop_changed() last
  * returned them (struct netdev's changed_node). */
 static struct ovs_list changed_netdevs = OVS_LIST_INITIALIZER(&changed_netdevs);
+/* Open netdevs whose packet counters moved since
+ * netdev_pop_moved_counters() last returned them (counters_node).  Rx and
+ * handler threads add to it, so it has a mutex. */
+static struct ovs_mutex moved_counters_mutex = OVS_MUTEX_INITIALIZER;
+static struct ovs_list moved_counters = OVS_LIST_INITIALIZER(&moved_counters);
 
 #define NETDEV_ALL_FLAGS (NETDEV_UP | NETDEV_PROMISC)
 
@@ -113,6 +119,8 @@ netdev_open(const char *name, const char *type_, struct netdev **netdevp)
     netdev->ref_cnt = 1;
     netdev->change_seq = 1;
     ovs_list_init(&netdev->changed_node);
+    ovs_list_init(&netdev->counters_node);
+    atomic_init(&netdev->counters_queued, false);
 
     int error = class->construct(netdev);
     if (error) {
@@ -145,6 +153,10 @@ netdev_destroy(struct netdev *netdev)
     }
     /* After restoring flags, which may have queued it. */
     ovs_list_remove(&netdev->changed_node);
+    /* No thread counts for it any more: its last rxq and port are gone. */
+    ovs_mutex_lock(&moved_counters_mutex);
+    ovs_list_remove(&netdev->counters_node);
+    ovs_mutex_unlock(&moved_counters_mutex);
     class->destruct(netdev);
     free(netdev->name);
     free(netdev->type);
@@ -382,6 +394,47 @@ counter_add(_Atomic uint64_t *counter, uint64_t n)
     atomic_fetch_add_explicit(counter, n, memory_order_relaxed);
 }
 
+void
+netdev_queue_counters(struct netdev *netdev)
+{
+    ovs_mutex_lock(&moved_counters_mutex);
+    if (ovs_list_is_empty(&netdev->counters_node)) {
+        ovs_list_push_back(&moved_counters, &netdev->counters_node);
+    }
+    ovs_mutex_unlock(&moved_counters_mutex);
+}
+
+/* After the counters of NETDEV moved.  The fence orders the counts before
+ * the look at the flag, against netdev_pop_moved_counters() clearing the
+ * flag before the consumer reads the counts: either this sees the flag
+ * clear and queues again, or the consumer sees these counts. */
+static void
+counters_moved(struct netdev *netdev)
+{
+    atomic_thread_fence(memory_order_seq_cst);
+    if (!atomic_load_explicit(&netdev->counters_queued, memory_order_relaxed)
+        && !atomic_exchange(&netdev->counters_queued, true)) {
+        netdev_queue_counters(netdev);
+    }
+}
+
+struct netdev *
+netdev_pop_moved_counters(void)
+{
+    ovs_mutex_lock(&moved_counters_mutex);
+    struct netdev *netdev = NULL;
+    if (!ovs_list_is_empty(&moved_counters)) {
+        struct ovs_list *node = ovs_list_pop_front(&moved_counters);
+        ovs_list_init(node);
+        netdev = CONTAINER_OF(node, struct netdev, counters_node);
+    }
+    ovs_mutex_unlock(&moved_counters_mutex);
+    if (netdev) {
+        atomic_store(&netdev->counters_queued, false);
+    }
+    return netdev;
+}
+
 int
 netdev_rxq_recv(struct netdev_rxq *rxq, struct dp_packet_batch *batch)
 {
@@ -397,6 +450,9 @@ netdev_rxq_recv(struct netdev_rxq *rxq, struct dp_packet_batch *batch)
         }
         counter_add(&netdev->rx_packets, batch->count);
         counter_add(&netdev->rx_bytes, bytes);
+        if (batch->count) {
+            counters_moved(netdev);
+        }
     }
     return error;
 }
@@ -410,6 +466,7 @@ netdev_send(struct netdev *netdev, const struct dp_packet_batch *batch)
     }
     if (!class->send) {
         counter_add(&netdev->tx_dropped, batch->count);
+        counters_moved(netdev);
         return EOPNOTSUPP;
     }
 
@@ -426,6 +483,7 @@ netdev_send(struct netdev *netdev, const struct dp_packet_batch *batch)
                     ? &netdev->tx_dropped : &netdev->tx_errors,
                     batch->count - n);
     }
+    counters_moved(netdev);
     return error;
 }
 
@@ -433,12 +491,14 @@ void
 netdev_count_rx_errors(struct netdev *netdev, uint64_t n)
 {
     counter_add(&netdev->rx_errors, n);
+    counters_moved(netdev);
 }
 
 void
 netdev_count_rx_dropped(struct netdev *netdev, uint64_t n)
 {
     counter_add(&netdev->rx_dropped, n);
+    counters_moved(netdev);
 }
 
 void

@@ -112,6 +112,19 @@ uint64_t netdev_get_change_seq(const struct netdev *);
  * (ovs-vswitchd's bridge) owns the queue. */
 struct netdev *netdev_pop_changed(void);
 
+/* Returns an open netdev whose packet counters moved since it was last
+ * returned, and takes it off that queue; NULL when none did.  Counters
+ * move only through this module (receive, send, the providers' error and
+ * drop counts), on any thread, and the first move after a pop queues the
+ * netdev, so a consumer that writes statistics visits the devices that
+ * had traffic, not every device.  netdev_queue_counters() queues one as
+ * if they had moved (for a first write, or to write all again).  One
+ * consumer (ovs-vswitchd's bridge) owns the queue; it is main-thread
+ * only, the counting threads never wait for it but on a short mutex the
+ * first time a netdev's counters move. */
+struct netdev *netdev_pop_moved_counters(void);
+void netdev_queue_counters(struct netdev *);
+
 /* The rtnetlink link monitor: a link going up or down, or changing its
  * flags, MTU or address outside the switch reaches its netdev (change seq
  * and connectivity_seq) in the next netdev_run().  netdev_wait() wakes the

@@ -516,6 +516,7 @@ iface_create(struct port *port, const struct ovsrec_interface *cfg)
     }
     ovs_list_remove(&iface->failed_node);
     netdev_update_flags(iface->netdev, 0, NETDEV_UP);
+    netdev_queue_counters(iface->netdev);   /* Its first statistics. */
     /* Force the first application of the configuration. */
     iface->mtu_request = -1;
     iface_apply_config(iface);
@@ -1475,6 +1476,9 @@ bridge_mark_all_dirty(void)
     HMAP_FOR_EACH (iface, name_node, &all_ifaces) {
         iface_mark_dirty(iface);
         iface->stats_written = false;
+        if (iface->netdev) {
+            netdev_queue_counters(iface->netdev);
+        }
     }
     struct bridge *br;
     HMAP_FOR_EACH (br, name_node, &all_bridges) {
@@ -1566,9 +1570,13 @@ bridge_run(void)
                 }
             }
             if (time_msec() >= stats_next_update) {
+                /* Only the devices whose counters moved: an idle
+                 * interface costs nothing here. */
                 stats_next_update = time_msec() + stats_update_interval;
-                HMAP_FOR_EACH (iface, name_node, &all_ifaces) {
-                    if (iface->netdev) {
+                struct netdev *netdev;
+                while ((netdev = netdev_pop_moved_counters()) != NULL) {
+                    iface = iface_lookup(netdev_get_name(netdev));
+                    if (iface && iface->netdev == netdev) {
                         COVERAGE_INC(bridge_stats_checked);
                         iface_write_stats(iface);
                     }
