@@ -301,7 +301,10 @@ idle_once() {
     local args=(add-br br0 -- set Bridge br0 datapath_type=netdev) i
     for ((i = 1; i <= n_idle; i++)); do args+=(-- add-port br0 "p$i"); done
     vsctl "${args[@]}"
-    sleep 2
+    # Past the first statistics pass (at most 5 s away), which writes every
+    # new interface's counters once on both sides: idle cost is what comes
+    # after the setup.
+    sleep 6
     local hz m0 p0 m1 p1
     hz=$(getconf CLK_TCK)
     m0=$(ticks /proc/$PID/task/$PID/stat)
