@@ -97,6 +97,13 @@ void ofputil_flow_mod_format(const struct ofputil_flow_mod *,
                              enum ofp_version,
                              const struct ofputil_port_map *, struct ds *);
 
+/* "1.234s" as 3.1 prints durations: whole seconds alone, milliseconds as
+ * three decimals, anything finer with as many decimals as needed. */
+void ofputil_format_duration(struct ds *, uint32_t sec, uint32_t nsec);
+/* "send_flow_rem check_overlap " (OFPUTIL_FF_* names, each followed by a
+ * space), as dump-flows prints a flow's flags. */
+void ofputil_format_flow_flags(struct ds *, uint16_t flags);
+
 /* One flow_mod message as "ovs-ofctl ofp-print" prints it, after the
  * header line: decodes OH and prints, or returns the decoding error. */
 enum ofperr ofputil_flow_mod_print(struct ds *, const struct ofp_header *oh,
