@@ -45,6 +45,17 @@ char *parse_ofp_flow_mod_str(struct ofputil_flow_mod *, const char *string,
                              uint16_t command, struct ofpbuf *ofpacts)
     OVS_WARN_UNUSED_RESULT;
 
+/* The same, also storing in *USABLE_PROTOCOLS the protocols that can
+ * express the flow, as "ovs-ofctl parse-flow" prints them and add-flow
+ * uses them to pick a flow format (OFPUTIL_P_NONE on error). */
+char *parse_ofp_flow_mod_str_protocols(struct ofputil_flow_mod *,
+                                       const char *string,
+                                       const struct ofputil_port_map *,
+                                       uint16_t command,
+                                       struct ofpbuf *ofpacts,
+                                       enum ofputil_protocol *usable)
+    OVS_WARN_UNUSED_RESULT;
+
 /* Usable protocols: which of OpenFlow 1.0's fixed match, NXM and OXM
  * (and which versions) can express a flow, as 3.1 computes them to pick
  * the flow format ("usable protocols: NXM,OXM" in parse-flow).
