@@ -205,6 +205,7 @@ lib_libovs_a_SOURCES += \
 	lib/ofp-flow-stats.c \
 	lib/ofp-group.h \
 	lib/ofp-meter.h \
+	lib/ofp-packet.c \
 	lib/ofp-packet.h \
 	lib/ofp-match.c \
 	lib/ofp-match.h \
