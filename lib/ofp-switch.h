@@ -135,12 +135,13 @@ enum ofperr ofputil_decode_set_config(const struct ofp_header *,
 /* ------------------------------------------------------------------ */
 /* Switch description (OFPST_DESC). */
 
+/* Each string has room for a full wire field and its terminator. */
 struct ofputil_desc {
-    char mfr_desc[DESC_STR_LEN];
-    char hw_desc[DESC_STR_LEN];
-    char sw_desc[DESC_STR_LEN];
-    char serial_num[SERIAL_NUM_LEN];
-    char dp_desc[DESC_STR_LEN];
+    char mfr_desc[DESC_STR_LEN + 1];
+    char hw_desc[DESC_STR_LEN + 1];
+    char sw_desc[DESC_STR_LEN + 1];
+    char serial_num[SERIAL_NUM_LEN + 1];
+    char dp_desc[DESC_STR_LEN + 1];
 };
 
 struct ofpbuf *ofputil_encode_desc_stats_request(enum ofp_version);
@@ -239,9 +240,11 @@ struct ofpbuf *ofputil_encode_set_async_config(
     const struct ofputil_async_cfg *, uint32_t oams, enum ofp_version);
 /* Decodes a set-async message or a get-async reply of any form into
  * *CFG, starting from BASIS (1.4+ messages may carry only some types).
- * LOOSE ignores unknown property types (as a controller reading a
- * reply does); otherwise they are OFPBPC_BAD_TYPE.  Other errors:
- * OFPBPC_BAD_LEN, OFPACFC_INVALID (a bit the version does not know). */
+ * The fixed layouts (1.0-1.3) drop reason bits they cannot carry.  In
+ * the 1.4+ properties, an unknown property is OFPACFC_UNSUPPORTED and a
+ * reason bit the type does not have OFPACFC_INVALID, unless LOOSE (as a
+ * controller reading a reply may want), which ignores and drops them.
+ * A property of a bad length is OFPBPC_BAD_LEN. */
 enum ofperr ofputil_decode_set_async_config(
     const struct ofp_header *, bool loose,
     const struct ofputil_async_cfg *basis, struct ofputil_async_cfg *cfg);

@@ -63,6 +63,16 @@ enum ofputil_table_miss {
     OFPUTIL_TABLE_MISS_DROP,
 };
 
+/* In 1.0-1.2 table stats, what the layout carried (so the printer
+ * prints only that). */
+enum ofputil_table_features_layout {
+    OFPUTIL_TFL_NONE,           /* 1.3+ table stats: no features. */
+    OFPUTIL_TFL_OF10,           /* Name, wildcards, max_entries. */
+    OFPUTIL_TFL_OF11,           /* + config, instructions, actions. */
+    OFPUTIL_TFL_OF12,           /* + metadata, set-field bitmaps. */
+    OFPUTIL_TFL_OF13,           /* Table features message. */
+};
+
 struct ofputil_table_features {
     uint8_t table_id;
     uint8_t command;                    /* 1.5: OFPTFC_*. */
@@ -75,6 +85,8 @@ struct ofputil_table_features {
     struct ofputil_field_bitmap match;      /* Fields the table matches. */
     struct ofputil_field_bitmap mask;       /* ...of which maskable. */
     struct ofputil_field_bitmap wildcard;   /* ...which may be omitted. */
+    enum ofputil_table_features_layout layout;
+    enum ofputil_table_miss miss_config;    /* 1.1-1.2 table stats. */
 };
 
 struct ofputil_table_stats {
@@ -100,15 +112,6 @@ void ofputil_append_table_stats_reply(struct ofpbuf *reply,
 int ofputil_decode_table_stats_reply(struct ofpbuf *msg,
                                      struct ofputil_table_stats *,
                                      struct ofputil_table_features *);
-/* The entry as 3.1 prints it ("  table 0:\n    active=5, lookup=10,
- * matched=3\n").  PREV_* (NULL for the first table) let the printer
- * abbreviate features equal to the previous table's as 3.1 does. */
-void ofputil_table_stats_format(struct ds *,
-                                const struct ofputil_table_stats *,
-                                const struct ofputil_table_features *,
-                                enum ofp_version,
-                                const struct ofputil_table_map *);
-
 /* ------------------------------------------------------------------ */
 /* Table features (1.3+). */
 
@@ -121,20 +124,42 @@ void ofputil_append_table_features_reply(
 int ofputil_decode_table_features(struct ofpbuf *msg,
                                   struct ofputil_table_features *,
                                   bool loose);
-/* One table as 3.1 prints a table features reply entry.  PREV (NULL for
- * the first) lets equal property blocks print as "(same ... as table N)"
- * the way 3.1 does. */
-void ofputil_table_features_format(struct ds *,
-                                   const struct ofputil_table_features *,
-                                   const struct ofputil_table_features *prev,
-                                   const struct ofputil_table_map *);
+/* ------------------------------------------------------------------ */
+/* Printing table stats and table features replies.
+ *
+ * 3.1 prints consecutive tables that repeat the previous table's stats
+ * and features as "ditto" lines ("  tables 2...253: ditto"), and within a
+ * table block abbreviates what equals the previous table's ("(same
+ * features)", "(same matching)").  The printer remembers the previous
+ * table for that.  Add tables in order, then finish (which flushes a
+ * pending ditto range). */
+struct ofputil_table_stats_printer {
+    enum ofp_version version;
+    bool have_prev;
+    bool prev_was_block;            /* Last output was a full block. */
+    struct ofputil_table_stats prev_stats;
+    struct ofputil_table_features prev_features;
+    int first_ditto, last_ditto;    /* Pending unnamed ditto range, or -1. */
+};
+void ofputil_table_stats_printer_init(struct ofputil_table_stats_printer *,
+                                      enum ofp_version);
+/* STATS is NULL for a table features reply. */
+void ofputil_table_stats_printer_add(struct ofputil_table_stats_printer *,
+                                     struct ds *,
+                                     const struct ofputil_table_stats *stats,
+                                     const struct ofputil_table_features *);
+void ofputil_table_stats_printer_finish(
+    struct ofputil_table_stats_printer *, struct ds *);
 
 /* ------------------------------------------------------------------ */
 /* Table mod (1.1+). */
 
 struct ofputil_table_mod {
     uint8_t table_id;           /* OFPTT_ALL: every table. */
-    enum ofputil_table_miss miss;
+    enum ofputil_table_miss miss;       /* 1.1, 1.2. */
+    bool has_flags14;                   /* 1.4+: the two below apply. */
+    bool eviction;
+    bool vacancy_events;
 };
 
 struct ofpbuf *ofputil_encode_table_mod(const struct ofputil_table_mod *,
