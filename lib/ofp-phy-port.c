@@ -542,7 +542,7 @@ ofputil_decode_port_mod(const struct ofp_header *oh,
         const struct ofp11_port_mod *opm = b.msg;
         error = ofputil_port_from_ofp11(opm->port_no, &pm->port_no);
         if (error) {
-            return OFPERR_OFPPMFC_BAD_PORT;
+            return error;
         }
         pm->hw_addr = opm->hw_addr;
         config = ntohl(opm->config);
@@ -552,7 +552,7 @@ ofputil_decode_port_mod(const struct ofp_header *oh,
         const struct ofp14_port_mod *opm = ofpbuf_pull(&b, sizeof *opm);
         error = ofputil_port_from_ofp11(opm->port_no, &pm->port_no);
         if (error) {
-            return OFPERR_OFPPMFC_BAD_PORT;
+            return error;
         }
         pm->hw_addr = opm->hw_addr;
         config = ntohl(opm->config);
@@ -840,11 +840,8 @@ ofputil_count_port_stats(const struct ofp_header *oh)
     int n = 0;
     for (;;) {
         struct ofputil_port_stats ps;
-        int retval = ofputil_decode_port_stats(&ps, &b);
-        if (retval == EOF) {
+        if (ofputil_decode_port_stats(&ps, &b)) {
             return n;
-        } else if (retval) {
-            return -1;
         }
         n++;
     }

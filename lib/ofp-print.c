@@ -147,10 +147,7 @@ print_phy_ports(struct ds *s, enum ofp_version version, struct ofpbuf *b)
         }
         ports[n++] = pp;
     }
-    if (retval != EOF) {
-        free(ports);
-        return retval;
-    }
+    /* The ports before a bad one are printed, then its error. */
     for (size_t i = 1; i < n; i++) {
         /* Insertion sort: port lists are short, and it is stable. */
         struct ofputil_phy_port pp = ports[i];
@@ -165,7 +162,7 @@ print_phy_ports(struct ds *s, enum ofp_version version, struct ofpbuf *b)
         ofputil_phy_port_format(s, &ports[i], version, NULL);
     }
     free(ports);
-    return 0;
+    return retval == EOF ? 0 : retval;
 }
 
 static enum ofperr
@@ -421,26 +418,19 @@ print_port_stats_reply(struct ds *s, const struct ofp_header *oh,
                        const struct ofputil_port_map *pm,
                        int verbosity OVS_UNUSED)
 {
-    int n = ofputil_count_port_stats(oh);
-    if (n < 0) {
-        /* Find the error the first bad entry gives. */
-        struct ofpbuf b;
-        ofpbuf_use_const(&b, oh, ntohs(oh->length));
-        struct ofputil_port_stats ps;
-        int retval;
-        while (!(retval = ofputil_decode_port_stats(&ps, &b))) {
-            continue;
-        }
-        return retval == EOF ? OFPERR_OFPBRC_BAD_LEN : retval;
-    }
-    ds_put_format(s, " %d ports\n", n);
+    /* The count is of the entries before any bad one, which then stops
+     * the listing with its error. */
+    ds_put_format(s, " %d ports\n", ofputil_count_port_stats(oh));
     struct ofpbuf b;
     ofpbuf_use_const(&b, oh, ntohs(oh->length));
-    struct ofputil_port_stats ps;
-    while (!ofputil_decode_port_stats(&ps, &b)) {
+    for (;;) {
+        struct ofputil_port_stats ps;
+        int retval = ofputil_decode_port_stats(&ps, &b);
+        if (retval) {
+            return retval == EOF ? 0 : retval;
+        }
         ofputil_port_stats_format(s, &ps, pm);
     }
-    return 0;
 }
 
 static enum ofperr
@@ -463,8 +453,11 @@ print_table_stats_reply(struct ds *s, const struct ofp_header *oh,
         }
         ofputil_table_stats_printer_add(&p, s, &ts, &tf);
     }
+    if (retval != EOF) {
+        return retval;
+    }
     ofputil_table_stats_printer_finish(&p, s);
-    return retval == EOF ? 0 : retval;
+    return 0;
 }
 
 static enum ofperr
@@ -486,8 +479,11 @@ print_table_features_reply(struct ds *s, const struct ofp_header *oh,
         }
         ofputil_table_stats_printer_add(&p, s, NULL, &tf);
     }
+    if (retval != EOF) {
+        return retval;
+    }
     ofputil_table_stats_printer_finish(&p, s);
-    return retval == EOF ? 0 : retval;
+    return 0;
 }
 
 static enum ofperr
@@ -671,9 +667,11 @@ ofp_to_string(const void *data, size_t len,
                     }
                     return ds_steal_cstr(&s);
                 }
-                /* Drop what the printer wrote before it failed. */
-                ds_truncate(&s, header_len);
-                ds_put_char(&s, ' ');
+                /* What the printer wrote before it failed stays, as 3.1
+                 * shows it. */
+                if (s.string[s.length - 1] != '\n') {
+                    ds_put_char(&s, ' ');
+                }
             }
         }
         if (error) {

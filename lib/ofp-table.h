@@ -70,7 +70,9 @@ enum ofputil_table_features_layout {
     OFPUTIL_TFL_OF10,           /* Name, wildcards, max_entries. */
     OFPUTIL_TFL_OF11,           /* + config, instructions, actions. */
     OFPUTIL_TFL_OF12,           /* + metadata, set-field bitmaps. */
-    OFPUTIL_TFL_OF13,           /* Table features message. */
+    OFPUTIL_TFL_OF13,           /* 1.3 table features message. */
+    OFPUTIL_TFL_OF14,           /* 1.4+: capabilities say eviction and
+                                 * vacancy events. */
 };
 
 struct ofputil_table_features {
@@ -136,7 +138,6 @@ int ofputil_decode_table_features(struct ofpbuf *msg,
 struct ofputil_table_stats_printer {
     enum ofp_version version;
     bool have_prev;
-    bool prev_was_block;            /* Last output was a full block. */
     struct ofputil_table_stats prev_stats;
     struct ofputil_table_features prev_features;
     int first_ditto, last_ditto;    /* Pending unnamed ditto range, or -1. */
