@@ -359,6 +359,9 @@ TESTSUITE_AT = \
 	tests/datapath.at \
 	tests/datapath-parse.at \
 	tests/bench.at
+# ovs-ofctl against Open vSwitch 3.1's (utilities/ofctl.h).
+TESTSUITE_AT += tests/ofctl-macros.at tests/ofctl-target.at tests/ofctl-flows.at \
+	tests/ofctl-switch.at
 TESTSUITE = $(srcdir)/tests/testsuite
 AUTOM4TE = autom4te
 AUTOTEST = $(AUTOM4TE) -l autotest

@@ -21,3 +21,18 @@ $(utilities_ovs_vsctl_OBJECTS): vswitchd/vswitch-idl.h
 bin_PROGRAMS += utilities/ovs-dpctl
 utilities_ovs_dpctl_SOURCES = utilities/ovs-dpctl.c
 utilities_ovs_dpctl_LDADD = $(OVS_LIBS)
+
+# ovs-ofctl: OpenFlow switch management (see utilities/ofctl.h).
+bin_PROGRAMS += utilities/ovs-ofctl
+utilities_ovs_ofctl_SOURCES = \
+	utilities/ovs-ofctl.c \
+	utilities/ofctl.h \
+	utilities/ofctl-target.c \
+	utilities/ofctl-print.c \
+	utilities/ofctl-flows.c \
+	utilities/ofctl-dump.c \
+	utilities/ofctl-replace.c \
+	utilities/ofctl-names.c \
+	utilities/ofctl-switch.c \
+	utilities/ofctl-echo.c
+utilities_ovs_ofctl_LDADD = $(OVS_LIBS)

@@ -1,0 +1,167 @@
+/* ofctl: the pieces of ovs-ofctl, shared between its files.
+ *
+ * ovs-ofctl talks OpenFlow to a switch (or any OpenFlow peer) and must
+ * print and exit exactly as Open vSwitch 3.1's ovs-ofctl does, so scripts
+ * written against 3.1 keep working.  The program is split by job:
+ *
+ *   ovs-ofctl.c       options, the command table, usage and main();
+ *   ofctl-target.c    turning a SWITCH argument into an OpenFlow connection
+ *                     (bridge name, socket path, unix:/tcp:/ssl:), version
+ *                     negotiation, switching an OpenFlow 1.0 connection's
+ *                     flow format, and the "send and check the answer"
+ *                     helpers every command uses;
+ *   ofctl-print.c     the ofp-print command (messages are printed by
+ *                     lib/ofp-print everywhere);
+ *   ofctl-flows.c     flow text: parse-flow(s), add-flow(s), mod-flows,
+ *                     del-flows, and the usable protocols of a flow;
+ *   ofctl-dump.c      dump-flows (with --sort/--rsort) and dump-aggregate;
+ *   ofctl-replace.c   diff-flows and replace-flows;
+ *   ofctl-names.c     the switch's port and table names (--names);
+ *   ofctl-switch.c    show, dump-desc, dump-tables, dump-table-features,
+ *                     dump-ports, dump-ports-desc, mod-port;
+ *   ofctl-echo.c      probe, ping, benchmark.
+ *
+ * Errors: like 3.1, every failure ends the program through ovs_fatal()
+ * (exit status 1, "ovs-ofctl: ..." on stderr), and an OpenFlow error reply
+ * from the switch is printed (to stderr) and ends it with status 1 too.
+ * Nothing here outlives a command, so the helpers may exit; memory handed
+ * back by them belongs to the caller, and the commands free what they
+ * allocate so that valgrind and ASan stay quiet.
+ *
+ * Threads: main thread only, except the --timeout watchdog in
+ * ovs-ofctl.c, which only raises SIGALRM. */
+#ifndef OFCTL_H
+#define OFCTL_H 1
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "ofp-protocol.h"
+#include "openflow.h"
+
+struct ofpbuf;
+struct ovs_cmdl_context;
+struct ovs_list;
+struct vconn;
+
+/* The command-line options the commands read, set once by main(). */
+struct ofctl_options {
+    /* -O/--protocols: the OpenFlow versions to offer, and the protocols
+     * (version plus 1.0 flow format) those versions allow. */
+    uint32_t allowed_versions;
+    enum ofputil_protocol allowed_protocols;
+    bool strict;                /* --strict: exact matches in mod/del. */
+    int verbosity;              /* -m/--more, each one adds 1. */
+    int use_names;              /* --names 1, --no-names 0, else -1. */
+    bool show_stats;            /* false for --no-stats. */
+    bool readd;                 /* --readd: replace-flows re-adds all. */
+};
+extern struct ofctl_options ofctl_opts;
+
+/* Opening connections (ofctl-target.c). */
+
+/* Opens SWITCH as 3.1 does (see ofctl-target.c), negotiates a version and
+ * returns the vconn in *VCONNP and the protocol it speaks (the version's
+ * base protocol; in 1.0 the standard flow format with table ids off).
+ * SUFFIX is the socket suffix for bridge names: "mgmt", or "snoop".
+ * Every failure is fatal with 3.1's message. */
+enum ofputil_protocol ofctl_open_vconn(const char *name, const char *suffix,
+                                       struct vconn **vconnp);
+
+/* Opens SWITCH and brings the connection to a protocol in USABLE (and in
+ * the allowed protocols), switching a 1.0 connection's flow format or
+ * table-id setting as 3.1 does (the lowest usable protocol first).  Fatal
+ * when none is possible. */
+enum ofputil_protocol ofctl_open_vconn_for_flow_mod(
+    const char *name, enum ofputil_protocol usable, struct vconn **vconnp);
+
+/* Switches VCONN, which speaks *CUR, to WANT with the Nicira messages
+ * 1.0 needs (nothing if *CUR is WANT).  Returns false if the switch
+ * refused; *CUR is what the connection speaks then. */
+bool ofctl_try_set_protocol(struct vconn *, enum ofputil_protocol want,
+                            enum ofputil_protocol *cur);
+
+/* Sends REQUEST on VCONN followed by a barrier; an error reply is printed
+ * and ends the program (status 1).  Takes REQUEST. */
+void ofctl_transact_noreply(struct vconn *, struct ofpbuf *request);
+/* The same for a list of requests (struct ofpbuf's list_node). */
+void ofctl_transact_multiple_noreply(struct vconn *, struct ovs_list *);
+/* Sends REQUEST and returns its reply (the caller frees it).  Fatal on a
+ * connection failure. */
+struct ofpbuf *ofctl_transact(struct vconn *, struct ofpbuf *request);
+
+/* Ends the program with 3.1's wording for a failed exchange with VCONN:
+ * "ovs-ofctl: talking to NAME (strerror)". */
+void ofctl_run(int error, const char *format, ...)
+    OVS_PRINTF_FORMAT(2, 3);
+
+/* Port and table names (ofctl-names.c).  The maps belong to the module.
+ * "to_accept": the maps for parsing a flow sent to SWITCH_NAME (NULL with
+ * --no-names); "to_show": the maps for printing (NULL unless --names or
+ * stdout is a terminal).  Each is read from the switch on first use. */
+struct ofputil_port_map;
+struct ofputil_table_map;
+const struct ofputil_port_map *ofctl_ports_to_accept(const char *switch_name);
+const struct ofputil_table_map *ofctl_tables_to_accept(
+    const char *switch_name);
+const struct ofputil_port_map *ofctl_ports_to_show(const char *switch_name);
+const struct ofputil_table_map *ofctl_tables_to_show(
+    const char *switch_name);
+bool ofctl_should_show_names(void);
+/* Reads SWITCH_NAME's ports over a connection of their own (a features
+ * request in 1.0-1.2, port descriptions in 1.3+) and calls CB for each. */
+struct ofputil_phy_port;
+void ofctl_read_ports(const char *switch_name,
+                      void (*cb)(const struct ofputil_phy_port *, void *aux),
+                      void *aux);
+void ofctl_names_destroy(void);
+
+/* Commands. */
+void ofctl_ofp_print(struct ovs_cmdl_context *);
+void ofctl_parse_flow(struct ovs_cmdl_context *);
+void ofctl_parse_flows(struct ovs_cmdl_context *);
+void ofctl_add_flow(struct ovs_cmdl_context *);
+void ofctl_add_flows(struct ovs_cmdl_context *);
+void ofctl_mod_flows(struct ovs_cmdl_context *);
+void ofctl_del_flows(struct ovs_cmdl_context *);
+void ofctl_dump_flows(struct ovs_cmdl_context *);
+void ofctl_dump_aggregate(struct ovs_cmdl_context *);
+void ofctl_diff_flows(struct ovs_cmdl_context *);
+void ofctl_replace_flows(struct ovs_cmdl_context *);
+void ofctl_show(struct ovs_cmdl_context *);
+void ofctl_dump_desc(struct ovs_cmdl_context *);
+void ofctl_dump_tables(struct ovs_cmdl_context *);
+void ofctl_dump_table_features(struct ovs_cmdl_context *);
+void ofctl_dump_ports(struct ovs_cmdl_context *);
+void ofctl_dump_ports_desc(struct ovs_cmdl_context *);
+void ofctl_mod_port(struct ovs_cmdl_context *);
+void ofctl_probe(struct ovs_cmdl_context *);
+void ofctl_ping(struct ovs_cmdl_context *);
+void ofctl_benchmark(struct ovs_cmdl_context *);
+
+/* Sends the multipart REQUEST on VCONN (taking it) and prints every reply
+ * as 3.1 does, with SWITCH_NAME's names if they are to be shown (never if
+ * SWITCH_NAME is NULL) (ofctl-dump.c). */
+void ofctl_dump_transaction(const char *switch_name, struct vconn *,
+                            struct ofpbuf *request);
+
+/* Opens SWITCH_NAME for a flow dump that can use USABLE, switching the
+ * protocol as 3.1 does for dumps (ofctl-dump.c). */
+enum ofputil_protocol ofctl_open_vconn_for_flow_dump(
+    const char *switch_name, enum ofputil_protocol usable, struct vconn **);
+/* Sends the flow stats REQUEST (taking it) and calls CB for every flow of
+ * every reply; FS and its actions are valid only during the call.  An
+ * error reply is printed and ends the program. */
+struct ofputil_flow_stats;
+void ofctl_dump_flow_stats(struct vconn *, struct ofpbuf *request,
+                           void (*cb)(const struct ofputil_flow_stats *fs,
+                                      void *aux),
+                           void *aux);
+
+/* --sort (DESCENDING false) or --rsort with FIELD_NAME, NULL or
+ * "priority" for the priority; fatal for an unknown field
+ * (ofctl-dump.c). */
+void ofctl_add_sort_criterion(const char *field_name, bool descending);
+
+#endif /* ofctl.h */

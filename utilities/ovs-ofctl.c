@@ -1,0 +1,304 @@
+/* ovs-ofctl: OpenFlow switch management, as Open vSwitch 3.1's tool.
+ *
+ * This file reads the options and dispatches the command; the commands
+ * live in the ofctl-*.c files (see ofctl.h for the map).  Options, usage
+ * text, messages and exit statuses follow 3.1, so that scripts and people
+ * used to it see the same thing. */
+#include <config.h>
+
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "command-line.h"
+#include "dynamic-string.h"
+#include "fatal-signal.h"
+#include "ofctl.h"
+#include "ofp-protocol.h"
+#include "poll-loop.h"
+#include "stream-ssl.h"
+#include "util.h"
+#include "vlog.h"
+
+struct ofctl_options ofctl_opts = {
+    .allowed_versions = OFPUTIL_DEFAULT_VERSIONS,
+    .use_names = -1,
+    .show_stats = true,
+};
+
+static noreturn void usage(void);
+static void parse_options(int argc, char *argv[]);
+
+static const struct ovs_cmdl_command all_commands[] = {
+    { "show", "switch", 1, 1, ofctl_show },
+    { "dump-desc", "switch", 1, 1, ofctl_dump_desc },
+    { "dump-tables", "switch", 1, 1, ofctl_dump_tables },
+    { "dump-table-features", "switch", 1, 1, ofctl_dump_table_features },
+    { "dump-ports", "switch [port]", 1, 2, ofctl_dump_ports },
+    { "dump-ports-desc", "switch [port]", 1, 2, ofctl_dump_ports_desc },
+    { "mod-port", "switch iface act", 3, 3, ofctl_mod_port },
+    { "probe", "target", 1, 1, ofctl_probe },
+    { "ping", "target [n]", 1, 2, ofctl_ping },
+    { "benchmark", "target n count", 3, 3, ofctl_benchmark },
+    { "dump-flows", "switch", 1, 2, ofctl_dump_flows },
+    { "dump-aggregate", "switch", 1, 2, ofctl_dump_aggregate },
+    { "add-flow", "switch flow", 2, 2, ofctl_add_flow },
+    { "replace-flows", "switch file", 2, 2, ofctl_replace_flows },
+    { "diff-flows", "source1 source2", 2, 2, ofctl_diff_flows },
+    { "add-flows", "switch file", 2, 2, ofctl_add_flows },
+    { "mod-flows", "switch flow", 2, 2, ofctl_mod_flows },
+    { "del-flows", "switch [flow]", 1, 2, ofctl_del_flows },
+    { "ofp-print", "\"encoded openflow message\" [verbosity]", 1, 2,
+      ofctl_ofp_print },
+    { "parse-flow", NULL, 1, 1, ofctl_parse_flow },
+    { "parse-flows", NULL, 1, 1, ofctl_parse_flows },
+    { NULL, NULL, 0, 0, NULL },
+};
+
+int
+main(int argc, char *argv[])
+{
+    set_program_name(argv[0]);
+    vlog_set_levels(NULL, VLF_CONSOLE, VLL_WARN);
+    fatal_ignore_sigpipe();
+    parse_options(argc, argv);
+
+    struct ovs_cmdl_context ctx = {
+        .argc = argc - optind,
+        .argv = argv + optind,
+    };
+    ovs_cmdl_run_command(&ctx, all_commands);
+    ofctl_names_destroy();
+    poll_loop_destroy_self();
+    return 0;
+}
+
+/* --timeout: 3.1 arms an alarm, and the process dies by SIGALRM (status
+ * 142) with fatal_signal's "terminating with signal 14" warning, logged by
+ * the main thread, whatever it was blocked in.  lib/vconn's blocking
+ * helpers do not look at fatal signals while they wait (3.1's poll loop
+ * does), so the alarm's handler records the signal with fatal_signal's
+ * own handler and then runs fatal_signal_run() at once.  That logs from a
+ * signal handler, which is only safe because the process is about to die
+ * and its main thread is, in practice, waiting in poll_block(); the clean
+ * way is a poll loop that runs fatal signals, as 3.1's does. */
+static struct sigaction fatal_sigalrm;
+
+static void
+timeout_handler(int sig_nr)
+{
+    if (fatal_sigalrm.sa_handler != SIG_DFL
+        && fatal_sigalrm.sa_handler != SIG_IGN) {
+        fatal_sigalrm.sa_handler(sig_nr);
+    }
+    fatal_signal_run();
+    _exit(128 + sig_nr);
+}
+
+static void
+set_timeout(unsigned int secs)
+{
+    fatal_signal_init();
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = timeout_handler;
+    sigemptyset(&sa.sa_mask);
+    if (sigaction(SIGALRM, &sa, &fatal_sigalrm)) {
+        ovs_fatal(errno, "sigaction(SIGALRM) failed");
+    }
+    alarm(secs);
+}
+
+static void
+parse_options(int argc, char *argv[])
+{
+    enum {
+        OPT_STRICT = UCHAR_MAX + 1,
+        OPT_NAMES,
+        OPT_NO_NAMES,
+        OPT_NO_STATS,
+        OPT_READD,
+        OPT_SORT,
+        OPT_RSORT,
+        VLOG_OPTION_ENUMS,
+        STREAM_SSL_OPTION_ENUMS,
+    };
+    static const struct option long_options[] = {
+        {"timeout", required_argument, NULL, 't'},
+        {"strict", no_argument, NULL, OPT_STRICT},
+        {"more", no_argument, NULL, 'm'},
+        {"names", no_argument, NULL, OPT_NAMES},
+        {"no-names", no_argument, NULL, OPT_NO_NAMES},
+        {"no-stats", no_argument, NULL, OPT_NO_STATS},
+        {"readd", no_argument, NULL, OPT_READD},
+        {"sort", optional_argument, NULL, OPT_SORT},
+        {"rsort", optional_argument, NULL, OPT_RSORT},
+        {"help", no_argument, NULL, 'h'},
+        {"option", no_argument, NULL, 'o'},
+        {"version", no_argument, NULL, 'V'},
+        {"protocols", required_argument, NULL, 'O'},
+        VLOG_LONG_OPTIONS,
+        STREAM_SSL_LONG_OPTIONS,
+        {NULL, 0, NULL, 0},
+    };
+    char *short_options = ovs_cmdl_long_options_to_short_options(long_options);
+
+    for (;;) {
+        int c = getopt_long(argc, argv, short_options, long_options, NULL);
+        if (c == -1) {
+            break;
+        }
+
+        switch (c) {
+        case 't': {
+            unsigned int secs;
+            if (!str_to_uint(optarg, 10, &secs) || !secs) {
+                ovs_fatal(0, "value %s on -t or --timeout is invalid",
+                          optarg);
+            }
+            set_timeout(secs);
+            break;
+        }
+
+        case 'O': {
+            uint32_t versions;
+            char *error = ofputil_versions_from_string(optarg, &versions);
+            if (error) {
+                ovs_fatal(0, "%s", error);
+            }
+            ofctl_opts.allowed_versions = versions;
+            break;
+        }
+
+        case 'm':
+            ofctl_opts.verbosity++;
+            break;
+
+        case OPT_STRICT:
+            ofctl_opts.strict = true;
+            break;
+
+        case OPT_NAMES:
+            ofctl_opts.use_names = 1;
+            break;
+
+        case OPT_NO_NAMES:
+            ofctl_opts.use_names = 0;
+            break;
+
+        case OPT_NO_STATS:
+            ofctl_opts.show_stats = false;
+            break;
+
+        case OPT_READD:
+            ofctl_opts.readd = true;
+            break;
+
+        case OPT_SORT:
+            ofctl_add_sort_criterion(optarg, false);
+            break;
+
+        case OPT_RSORT:
+            ofctl_add_sort_criterion(optarg, true);
+            break;
+
+        case 'h':
+            free(short_options);
+            usage();
+
+        case 'o':
+            ovs_cmdl_print_options(long_options);
+            free(short_options);
+            exit(EXIT_SUCCESS);
+
+        case 'V':
+            ovs_print_version();
+            printf("OpenFlow versions %#x:%#x\n", OFP10_VERSION,
+                   OFP15_VERSION);
+            free(short_options);
+            exit(EXIT_SUCCESS);
+
+        VLOG_OPTION_HANDLERS
+        STREAM_SSL_OPTION_HANDLERS
+
+        case '?':
+            exit(EXIT_FAILURE);
+
+        default:
+            abort();
+        }
+    }
+    free(short_options);
+
+    ofctl_opts.allowed_protocols
+        = ofputil_protocols_from_version_bitmap(ofctl_opts.allowed_versions);
+}
+
+static noreturn void
+usage(void)
+{
+    struct ds versions = DS_EMPTY_INITIALIZER;
+    ofputil_format_version_bitmap_names(&versions, OFPUTIL_DEFAULT_VERSIONS);
+    printf("%s: OpenFlow switch management utility\n"
+           "usage: %s [OPTIONS] COMMAND [ARG...]\n"
+           "\nFor OpenFlow switches:\n"
+           "  show SWITCH                 show OpenFlow information\n"
+           "  dump-desc SWITCH            print switch description\n"
+           "  dump-tables SWITCH          print table stats\n"
+           "  dump-table-features SWITCH  print table features\n"
+           "  mod-port SWITCH IFACE ACT   modify port behavior\n"
+           "  dump-ports SWITCH [PORT]    print port statistics\n"
+           "  dump-ports-desc SWITCH [PORT]  print port descriptions\n"
+           "  add-flow SWITCH FLOW        add flow described by FLOW\n"
+           "  add-flows SWITCH FILE       add flows from FILE\n"
+           "  mod-flows SWITCH FLOW       modify actions of matching FLOWs\n"
+           "  del-flows SWITCH [FLOW]     delete matching FLOWs\n"
+           "  dump-flows SWITCH [FLOW]    print matching FLOWs\n"
+           "  dump-aggregate SWITCH [FLOW]  print aggregate stats for FLOWs\n"
+           "  replace-flows SWITCH FILE   replace flows with those in FILE\n"
+           "  diff-flows SOURCE1 SOURCE2  compare flows from two sources\n"
+           "\nFor OpenFlow switches and controllers:\n"
+           "  probe TARGET                probe whether TARGET is up\n"
+           "  ping TARGET [N]             latency of N-byte echos\n"
+           "  benchmark TARGET N COUNT    bandwidth of COUNT N-byte echos\n"
+           "SWITCH or TARGET is an active OpenFlow connection method.\n"
+           "\nOther commands:\n"
+           "  ofp-print HEX [VERBOSITY]   print the OpenFlow message HEX\n"
+           "  parse-flow FLOW             print FLOW as a flow_mod\n"
+           "  parse-flows FILE            the same for every flow in FILE\n"
+           "\nActive OpenFlow connection methods:\n"
+           "  tcp:HOST[:PORT]         PORT (default: 6653) at remote HOST\n"
+           "  ssl:HOST[:PORT]         SSL PORT (default: 6653) at remote HOST\n"
+           "  unix:FILE               Unix domain socket named FILE\n"
+           "PKI configuration (required to use SSL):\n"
+           "  -p, --private-key=FILE  file with private key\n"
+           "  -c, --certificate=FILE  file with certificate for private key\n"
+           "  -C, --ca-cert=FILE      file with peer CA certificate\n"
+           "\nOpenFlow version options:\n"
+           "  -V, --version           display version information\n"
+           "  -O, --protocols         set allowed OpenFlow versions\n"
+           "                          (default: %s)\n"
+           "\nLogging options:\n"
+           "  -vSPEC, --verbose=SPEC   set logging levels\n"
+           "  -v, --verbose            set maximum verbosity level\n"
+           "  --log-file[=FILE]        enable logging to specified FILE\n"
+           "\nOther options:\n"
+           "  --strict                    use strict match for flow commands\n"
+           "  --readd                     replace flows that haven't changed\n"
+           "  --sort[=field]              sort in ascending order\n"
+           "  --rsort[=field]             sort in descending order\n"
+           "  --no-stats                  do not print flow statistics\n"
+           "  -m, --more                  be more verbose printing OpenFlow\n"
+           "  -t, --timeout=SECS          give up after SECS seconds\n"
+           "  --names                     show port names instead of numbers\n"
+           "  --no-names                  show port numbers, but not names\n"
+           "  -h, --help                  display this help message\n"
+           "  -V, --version               display version information\n",
+           program_name, program_name, ds_cstr(&versions));
+    ds_destroy(&versions);
+    exit(EXIT_SUCCESS);
+}
