@@ -227,8 +227,9 @@ put_prop_32(struct ofpbuf *msg, uint16_t type, uint32_t value, bool is16)
     ofpbuf_put(msg, prop, sizeof prop);
 }
 
-/* 1.5 buckets; as 3.1 writes them, select buckets carry their weight and
- * fast-failover buckets the ports and groups they watch. */
+/* 1.5 buckets; as 3.1 writes them, select buckets carry their weight
+ * (other buckets only a nonzero one) and buckets the port and group they
+ * watch, if any. */
 static void
 put_ofp15_buckets(struct ofpbuf *msg, const struct ovs_list *buckets,
                   uint8_t group_type, enum ofp_version actions_version)
@@ -239,7 +240,7 @@ put_ofp15_buckets(struct ofpbuf *msg, const struct ovs_list *buckets,
         ofpbuf_put_zeros(msg, sizeof(struct ofp15_bucket));
         size_t actions_len = ofpacts_put_openflow_actions(
             b->ofpacts, b->ofpacts_len, msg, actions_version);
-        if (group_type == OFPGT11_SELECT) {
+        if (group_type == OFPGT11_SELECT || b->weight) {
             put_prop_32(msg, OFPGBPT15_WEIGHT, b->weight, true);
         }
         if (b->watch_port != OFPP_ANY) {
