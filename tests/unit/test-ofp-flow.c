@@ -27,6 +27,7 @@
 #include "dynamic-string.h"
 #include "list.h"
 #include "ofp-msgs.h"
+#include "ofp-port.h"
 #include "ofp-protocol.h"
 #include "ofpbuf.h"
 
@@ -814,6 +815,60 @@ START_TEST(test_stats_errors)
 }
 END_TEST
 
+/* dump-flows --no-stats and --names, as 3.1 printed this reply (the
+ * durations with --names are the reply's; 3.1's --names run printed
+ * another dump of the same flows). */
+START_TEST(test_stats_format_options)
+{
+    static const char hex[] =
+        "0111008800000004ffff0000000023200000000000000000003000000000000003"
+        "ef14808000000000000000000100010000000000000000000000000000000000000"
+        "000000000000040020000000000043b5fc000050007000900060001000100000000"
+        "000000090000000000000000000000000000000000000002000100000000000800"
+        "020000";
+    static const char *const no_stats[] = {
+        " actions=drop",
+        " cookie=0x9, table=2, idle_timeout=7, hard_timeout=9, "
+        "priority=5,in_port=1 actions=output:2",
+    };
+    static const char *const names[] = {
+        " cookie=0x0, duration=0.066s, table=0, n_packets=0, n_bytes=0, "
+        "actions=drop",
+        " cookie=0x9, duration=0.071s, table=2, n_packets=0, n_bytes=0, "
+        "idle_timeout=7, hard_timeout=9, priority=5,in_port=p1 "
+        "actions=output:p2",
+    };
+    struct ofputil_port_map map;
+    ofputil_port_map_init(&map);
+    ofputil_port_map_put(&map, 1, "p1");
+    ofputil_port_map_put(&map, 2, "p2");
+
+    struct ofpbuf msg, ofpacts;
+    ofpbuf_init(&msg, 0);
+    ofpbuf_put_hex(&msg, hex, NULL);
+    ofpbuf_init(&ofpacts, 0);
+    for (size_t i = 0; i < 2; i++) {
+        struct ofputil_flow_stats fs;
+        ofpbuf_clear(&ofpacts);
+        ck_assert_int_eq(ofputil_decode_flow_stats_reply(&fs, &msg, false,
+                                                         &ofpacts), 0);
+        struct ds s = DS_EMPTY_INITIALIZER;
+        ofputil_flow_stats_format(&s, &fs, NULL, NULL, false);
+        ck_assert_str_eq(ds_cstr(&s), no_stats[i]);
+        ds_clear(&s);
+        ofputil_flow_stats_format(&s, &fs, &map, NULL, true);
+        ck_assert_str_eq(ds_cstr(&s), names[i]);
+        ds_destroy(&s);
+    }
+    struct ofputil_flow_stats fs;
+    ck_assert_int_eq(ofputil_decode_flow_stats_reply(&fs, &msg, false,
+                                                     &ofpacts), EOF);
+    ofpbuf_uninit(&ofpacts);
+    ofpbuf_uninit(&msg);
+    ofputil_port_map_destroy(&map);
+}
+END_TEST
+
 static Suite *
 ofp_flow_suite(void)
 {
@@ -825,6 +880,7 @@ ofp_flow_suite(void)
     tcase_add_loop_test(tc, test_removed, 0, ARRAY_SIZE(removed_cases));
     tcase_add_test(tc, test_stats_truncations);
     tcase_add_test(tc, test_stats_errors);
+    tcase_add_test(tc, test_stats_format_options);
     suite_add_tcase(s, tc);
     return s;
 }
