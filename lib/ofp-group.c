@@ -46,14 +46,25 @@ ofputil_group_type_to_string(uint8_t type)
     return type < ARRAY_SIZE(names) ? names[type] : "unknown";
 }
 
+/* A bucket's own copy of OFPACTS; never NULL, so that walking an empty
+ * list does no arithmetic on a null pointer. */
+static struct ofpact *
+copy_ofpacts(const struct ofpbuf *ofpacts)
+{
+    struct ofpact *copy = xmalloc(MAX(ofpacts->size, 1));
+    if (ofpacts->size) {
+        memcpy(copy, ofpacts->data, ofpacts->size);
+    }
+    return copy;
+}
+
 static struct ofputil_bucket *
 new_bucket(struct ovs_list *buckets, const struct ofpbuf *ofpacts)
 {
     struct ofputil_bucket *b = xzalloc(sizeof *b);
     b->watch_port = OFPP_ANY;
     b->watch_group = OFPG_ANY;
-    b->ofpacts = ofpacts->size ? xmemdup(ofpacts->data, ofpacts->size)
-                               : NULL;
+    b->ofpacts = copy_ofpacts(ofpacts);
     b->ofpacts_len = ofpacts->size;
     ovs_list_push_back(buckets, &b->list_node);
     return b;
@@ -544,7 +555,7 @@ parse_bucket(char *text, struct ofputil_bucket *b,
     if (error) {
         return error;
     }
-    b->ofpacts = ofpacts->size ? xmemdup(ofpacts->data, ofpacts->size) : NULL;
+    b->ofpacts = copy_ofpacts(ofpacts);
     b->ofpacts_len = ofpacts->size;
     return NULL;
 }
