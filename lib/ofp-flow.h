@@ -35,6 +35,11 @@
  * entries in 1.5 carry OXS statistics too.  OpenFlow 1.1's standard
  * match is not supported (OFPBMC_BAD_TYPE), nor 1.5's aggregate reply.
  *
+ * The *_print() functions decode a whole message and append what 3.1's
+ * ofp-print writes after the header line ("OFPT_... (xid=0x1):"), without
+ * the final newline, or return the decoding error and append nothing
+ * useful; they are the per-type printers for lib/ofp-print.
+ *
  * Threads: pure functions. */
 #ifndef OFP_FLOW_H
 #define OFP_FLOW_H 1

@@ -24,6 +24,11 @@
  * write dump-groups / ofp-print text ("group_id=1,type=all,
  * bucket=actions=output:1,bucket=actions=output:2").
  *
+ * The *_print() functions decode a whole message and append what 3.1's
+ * ofp-print writes after the header line ("OFPT_... (xid=0x1):"), without
+ * the final newline, or return the decoding error and append nothing
+ * useful; they are the per-type printers for lib/ofp-print.
+ *
  * Threads: pure functions. */
 #ifndef OFP_GROUP_H
 #define OFP_GROUP_H 1
