@@ -203,6 +203,7 @@ lib_libovs_a_SOURCES += \
 	lib/ofp-flow.h \
 	lib/ofp-flow-removed.c \
 	lib/ofp-flow-stats.c \
+	lib/ofp-group.c \
 	lib/ofp-group.h \
 	lib/ofp-meter.c \
 	lib/ofp-meter.h \

@@ -31,7 +31,14 @@
  * prints one line of "ovs-ofctl dump-flows".
  *
  * flow_removed: OpenFlow 1.0's, Nicira's NXT_FLOW_REMOVED (NXM), and
- * 1.1+'s (OXM in 1.2+; 1.5 adds nothing ovs-ofctl prints differently).
+ * 1.2-1.4's (OXM) and 1.5's (OXM and OXS statistics).  Flow stats
+ * entries in 1.5 carry OXS statistics too.  OpenFlow 1.1's standard
+ * match is not supported (OFPBMC_BAD_TYPE), nor 1.5's aggregate reply.
+ *
+ * The *_print() functions decode a whole message and append what 3.1's
+ * ofp-print writes after the header line ("OFPT_... (xid=0x1):"), without
+ * the final newline, or return the decoding error and append nothing
+ * useful; they are the per-type printers for lib/ofp-print.
  *
  * Threads: pure functions. */
 #ifndef OFP_FLOW_H
@@ -230,5 +237,32 @@ void ofputil_flow_removed_format(struct ds *,
 enum ofperr ofputil_flow_removed_print(struct ds *, const struct ofp_header *,
                                        const struct ofputil_port_map *,
                                        const struct ofputil_table_map *);
+
+/* OpenFlow 1.5's statistics (OXS), for the ofp-flow*.c encoders: the
+ * duration, idle time, flow, packet and byte counts of a flow stats
+ * entry, aggregate reply or flow_removed.  Unknown values: idle_age -1,
+ * counts UINT64_MAX (left out when encoding). */
+struct ofputil_oxs_stats {
+    uint32_t duration_sec;
+    uint32_t duration_nsec;
+    int idle_age;
+    uint32_t flow_count;
+    uint64_t packet_count;
+    uint64_t byte_count;
+};
+enum ofputil_oxs_field {
+    OFPUTIL_OXS_DURATION = 1 << 0,
+    OFPUTIL_OXS_IDLE_TIME = 1 << 1,
+    OFPUTIL_OXS_FLOW_COUNT = 1 << 3,
+    OFPUTIL_OXS_PACKET_COUNT = 1 << 4,
+    OFPUTIL_OXS_BYTE_COUNT = 1 << 5,
+};
+/* Appends struct ofp_oxs_stat with the FIELDS (OFPUTIL_OXS_*) of STATS,
+ * padded to 8 bytes. */
+void ofputil_put_oxs_stats(struct ofpbuf *, const struct ofputil_oxs_stats *,
+                           unsigned int fields);
+/* Pulls one off B (OFPBRC_BAD_LEN if it does not fit). */
+enum ofperr ofputil_pull_oxs_stats(struct ofpbuf *b,
+                                   struct ofputil_oxs_stats *);
 
 #endif /* ofp-flow.h */

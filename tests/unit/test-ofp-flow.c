@@ -27,6 +27,7 @@
 #include "dynamic-string.h"
 #include "list.h"
 #include "ofp-msgs.h"
+#include "ofp-port.h"
 #include "ofp-protocol.h"
 #include "ofpbuf.h"
 
@@ -402,6 +403,21 @@ END_TEST
 /* Flow and aggregate statistics requests and replies: hex, then the body
  * 3.1 printed. */
 static const struct fm_case stats_cases[] = {
+    /* 1.5: OXS statistics. */
+    { "0613019000000002000100000000000000900000000000640000000000040000"
+      "000000000000000000010012800000040000000280000a020800000000000000"
+      "00000034800200080000000105e69ec080020208000000010000000080020808"
+      "000000000000000080020a080000000000000000000000000004002800000000"
+      "0019001080001001010000000000000000000010000000010000000000000000"
+      "0078000000000007003200000004000000000000000012340001000c80000004"
+      "0000000100000000000000348002000800000010204e43808002020800000010"
+      "0000000080020808000000000000000080020a08000000000000000000000000"
+      "0004001800000000000000100000000200000000000000000078000001008000"
+      "000000000004000000000000000000000001002180000a020800800017080a00"
+      "0000ff000000800014010680001c020050000000000000000000003480020008"
+      "000000101ff2b600800202080000001000000000800208080000000000000000"
+      "80020a08000000000000000000000000",
+      "\n" " cookie=0x0, duration=1.099s, table=0, n_packets=0, n_bytes=0, reset_counts idle_age=1, priority=100,ip,in_port=2 actions=set_field:1->ip_dscp,output:1\n" " cookie=0x1234, duration=16.542s, table=0, n_packets=0, n_bytes=0, idle_timeout=50, reset_counts idle_age=16, priority=7,in_port=1 actions=output:2\n" " cookie=0x0, duration=16.536s, table=1, n_packets=0, n_bytes=0, reset_counts idle_age=16, tcp,nw_src=10.0.0.0/8,tp_dst=80 actions=drop" },
     { "0110002000000004ffff0000000023200000000000000000ffff0000ff000000",
       "" },
     { "011100f800000004ffff00000000232000000000000000000050000000000000"
@@ -516,8 +532,17 @@ static const struct fm_case stats_cases[] = {
       "\n" " cookie=0x0, duration=2s, table=0, n_packets=3, n_bytes=180, idle_age=10, in_port=1 actions=output:2" },
 };
 
-/* flow_removed in 1.0, NXT_FLOW_REMOVED and 1.2-1.4. */
+/* flow_removed in 1.0, NXT_FLOW_REMOVED and 1.2-1.5. */
 static const struct fm_case removed_cases[] = {
+    /* 1.5: OXS statistics. */
+    { "060b005000000000030200090000000100000000000000770001000c80000004"
+      "0000000300000000000000288002000800000000005b8d808002080800000000"
+      "0000000080020a080000000000000000",
+      " priority=9,in_port=3 reason=delete table_id=3 cookie:0x77 duration0.006s idle0 hard1 pkts0 bytes0" },
+    { "060b005000000000030200090000000100000000000000770001000c80000004"
+      "0000000300000000000000288002000800000000008954408002080800000000"
+      "0000000080020a080000000000000000",
+      " priority=9,in_port=3 reason=delete table_id=3 cookie:0x77 duration0.009s idle0 hard1 pkts0 bytes0" },
     { "010b005800000000003820fe0003000000000000000000000000000000000000"
       "0000000000000000000000000000000000000000000000770009020000000000"
       "006acfc00000000000000000000000000000000000000000",
@@ -814,6 +839,60 @@ START_TEST(test_stats_errors)
 }
 END_TEST
 
+/* dump-flows --no-stats and --names, as 3.1 printed this reply (the
+ * durations with --names are the reply's; 3.1's --names run printed
+ * another dump of the same flows). */
+START_TEST(test_stats_format_options)
+{
+    static const char hex[] =
+        "0111008800000004ffff0000000023200000000000000000003000000000000003"
+        "ef14808000000000000000000100010000000000000000000000000000000000000"
+        "000000000000040020000000000043b5fc000050007000900060001000100000000"
+        "000000090000000000000000000000000000000000000002000100000000000800"
+        "020000";
+    static const char *const no_stats[] = {
+        " actions=drop",
+        " cookie=0x9, table=2, idle_timeout=7, hard_timeout=9, "
+        "priority=5,in_port=1 actions=output:2",
+    };
+    static const char *const names[] = {
+        " cookie=0x0, duration=0.066s, table=0, n_packets=0, n_bytes=0, "
+        "actions=drop",
+        " cookie=0x9, duration=0.071s, table=2, n_packets=0, n_bytes=0, "
+        "idle_timeout=7, hard_timeout=9, priority=5,in_port=p1 "
+        "actions=output:p2",
+    };
+    struct ofputil_port_map map;
+    ofputil_port_map_init(&map);
+    ofputil_port_map_put(&map, 1, "p1");
+    ofputil_port_map_put(&map, 2, "p2");
+
+    struct ofpbuf msg, ofpacts;
+    ofpbuf_init(&msg, 0);
+    ofpbuf_put_hex(&msg, hex, NULL);
+    ofpbuf_init(&ofpacts, 0);
+    for (size_t i = 0; i < 2; i++) {
+        struct ofputil_flow_stats fs;
+        ofpbuf_clear(&ofpacts);
+        ck_assert_int_eq(ofputil_decode_flow_stats_reply(&fs, &msg, false,
+                                                         &ofpacts), 0);
+        struct ds s = DS_EMPTY_INITIALIZER;
+        ofputil_flow_stats_format(&s, &fs, NULL, NULL, false);
+        ck_assert_str_eq(ds_cstr(&s), no_stats[i]);
+        ds_clear(&s);
+        ofputil_flow_stats_format(&s, &fs, &map, NULL, true);
+        ck_assert_str_eq(ds_cstr(&s), names[i]);
+        ds_destroy(&s);
+    }
+    struct ofputil_flow_stats fs;
+    ck_assert_int_eq(ofputil_decode_flow_stats_reply(&fs, &msg, false,
+                                                     &ofpacts), EOF);
+    ofpbuf_uninit(&ofpacts);
+    ofpbuf_uninit(&msg);
+    ofputil_port_map_destroy(&map);
+}
+END_TEST
+
 static Suite *
 ofp_flow_suite(void)
 {
@@ -825,6 +904,7 @@ ofp_flow_suite(void)
     tcase_add_loop_test(tc, test_removed, 0, ARRAY_SIZE(removed_cases));
     tcase_add_test(tc, test_stats_truncations);
     tcase_add_test(tc, test_stats_errors);
+    tcase_add_test(tc, test_stats_format_options);
     suite_add_tcase(s, tc);
     return s;
 }
