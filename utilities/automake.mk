@@ -34,5 +34,6 @@ utilities_ovs_ofctl_SOURCES = \
 	utilities/ofctl-replace.c \
 	utilities/ofctl-names.c \
 	utilities/ofctl-switch.c \
+	utilities/ofctl-groups.c \
 	utilities/ofctl-echo.c
 utilities_ovs_ofctl_LDADD = $(OVS_LIBS)

@@ -19,6 +19,8 @@
  *   ofctl-names.c     the switch's port and table names (--names);
  *   ofctl-switch.c    show, dump-desc, dump-tables, dump-table-features,
  *                     dump-ports, dump-ports-desc, mod-port;
+ *   ofctl-groups.c    add-group, del-groups, dump-groups, add-meter,
+ *                     dump-meters;
  *   ofctl-echo.c      probe, ping, benchmark.
  *
  * Errors: like 3.1, every failure ends the program through ovs_fatal()
@@ -136,6 +138,11 @@ void ofctl_dump_table_features(struct ovs_cmdl_context *);
 void ofctl_dump_ports(struct ovs_cmdl_context *);
 void ofctl_dump_ports_desc(struct ovs_cmdl_context *);
 void ofctl_mod_port(struct ovs_cmdl_context *);
+void ofctl_add_group(struct ovs_cmdl_context *);
+void ofctl_del_groups(struct ovs_cmdl_context *);
+void ofctl_dump_groups(struct ovs_cmdl_context *);
+void ofctl_add_meter(struct ovs_cmdl_context *);
+void ofctl_dump_meters(struct ovs_cmdl_context *);
 void ofctl_probe(struct ovs_cmdl_context *);
 void ofctl_ping(struct ovs_cmdl_context *);
 void ofctl_benchmark(struct ovs_cmdl_context *);

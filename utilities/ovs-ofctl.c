@@ -52,6 +52,11 @@ static const struct ovs_cmdl_command all_commands[] = {
     { "add-flows", "switch file", 2, 2, ofctl_add_flows },
     { "mod-flows", "switch flow", 2, 2, ofctl_mod_flows },
     { "del-flows", "switch [flow]", 1, 2, ofctl_del_flows },
+    { "add-group", "switch group", 2, 2, ofctl_add_group },
+    { "del-groups", "switch [group]", 1, 2, ofctl_del_groups },
+    { "dump-groups", "switch [group]", 1, 2, ofctl_dump_groups },
+    { "add-meter", "switch meter", 2, 2, ofctl_add_meter },
+    { "dump-meters", "switch [meter]", 1, 2, ofctl_dump_meters },
     { "ofp-print", "\"encoded openflow message\" [verbosity]", 1, 2,
       ofctl_ofp_print },
     { "parse-flow", NULL, 1, 1, ofctl_parse_flow },
@@ -261,6 +266,11 @@ usage(void)
            "  dump-aggregate SWITCH [FLOW]  print aggregate stats for FLOWs\n"
            "  replace-flows SWITCH FILE   replace flows with those in FILE\n"
            "  diff-flows SOURCE1 SOURCE2  compare flows from two sources\n"
+           "  add-group SWITCH GROUP      add group described by GROUP\n"
+           "  del-groups SWITCH [GROUP]   delete matching GROUPs\n"
+           "  dump-groups SWITCH [GROUP]  print group description\n"
+           "  add-meter SWITCH METER      add meter described by METER\n"
+           "  dump-meters SWITCH [METER]  print METER configuration\n"
            "\nFor OpenFlow switches and controllers:\n"
            "  probe TARGET                probe whether TARGET is up\n"
            "  ping TARGET [N]             latency of N-byte echos\n"
