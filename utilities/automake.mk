@@ -35,5 +35,6 @@ utilities_ovs_ofctl_SOURCES = \
 	utilities/ofctl-names.c \
 	utilities/ofctl-switch.c \
 	utilities/ofctl-groups.c \
+	utilities/ofctl-packet.c \
 	utilities/ofctl-echo.c
 utilities_ovs_ofctl_LDADD = $(OVS_LIBS)

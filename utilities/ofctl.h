@@ -21,6 +21,7 @@
  *                     dump-ports, dump-ports-desc, mod-port;
  *   ofctl-groups.c    add-group, del-groups, dump-groups, add-meter,
  *                     dump-meters;
+ *   ofctl-packet.c    packet-out;
  *   ofctl-echo.c      probe, ping, benchmark.
  *
  * Errors: like 3.1, every failure ends the program through ovs_fatal()
@@ -143,6 +144,7 @@ void ofctl_del_groups(struct ovs_cmdl_context *);
 void ofctl_dump_groups(struct ovs_cmdl_context *);
 void ofctl_add_meter(struct ovs_cmdl_context *);
 void ofctl_dump_meters(struct ovs_cmdl_context *);
+void ofctl_packet_out(struct ovs_cmdl_context *);
 void ofctl_probe(struct ovs_cmdl_context *);
 void ofctl_ping(struct ovs_cmdl_context *);
 void ofctl_benchmark(struct ovs_cmdl_context *);

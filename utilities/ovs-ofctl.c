@@ -52,6 +52,8 @@ static const struct ovs_cmdl_command all_commands[] = {
     { "add-flows", "switch file", 2, 2, ofctl_add_flows },
     { "mod-flows", "switch flow", 2, 2, ofctl_mod_flows },
     { "del-flows", "switch [flow]", 1, 2, ofctl_del_flows },
+    { "packet-out", "switch \"in_port=<port> packet=<hex data> actions=...\"",
+      2, INT_MAX, ofctl_packet_out },
     { "add-group", "switch group", 2, 2, ofctl_add_group },
     { "del-groups", "switch [group]", 1, 2, ofctl_del_groups },
     { "dump-groups", "switch [group]", 1, 2, ofctl_dump_groups },
@@ -266,6 +268,8 @@ usage(void)
            "  dump-aggregate SWITCH [FLOW]  print aggregate stats for FLOWs\n"
            "  replace-flows SWITCH FILE   replace flows with those in FILE\n"
            "  diff-flows SOURCE1 SOURCE2  compare flows from two sources\n"
+           "  packet-out SWITCH IN_PORT ACTIONS PACKET...\n"
+           "                              execute ACTIONS on PACKET\n"
            "  add-group SWITCH GROUP      add group described by GROUP\n"
            "  del-groups SWITCH [GROUP]   delete matching GROUPs\n"
            "  dump-groups SWITCH [GROUP]  print group description\n"
