@@ -29,6 +29,8 @@
 #include "ofp-actions.h"
 #include "ofp-fields.h"
 #include "ofp-flow.h"
+#include "ofp-group.h"
+#include "ofp-meter.h"
 #include "ofp-msgs.h"
 #include "ofp-parse.h"
 #include "ofp-print.h"
@@ -173,33 +175,69 @@ ofctl_open_vconn_for_flow_dump(const char *switch_name,
               "flow formats (%s)", usable_s, allowed_s);
 }
 
+/* The printers print_reply() dispatches to, in one shape. */
+static enum ofperr
+print_aggregate(struct ds *s, const struct ofp_header *oh,
+                const struct ofputil_port_map *port_map OVS_UNUSED,
+                const struct ofputil_table_map *table_map OVS_UNUSED)
+{
+    return ofputil_aggregate_stats_reply_print(s, oh);
+}
+
+static enum ofperr
+print_group_desc(struct ds *s, const struct ofp_header *oh,
+                 const struct ofputil_port_map *port_map,
+                 const struct ofputil_table_map *table_map OVS_UNUSED)
+{
+    return ofputil_group_desc_print(s, oh, port_map);
+}
+
+static enum ofperr
+print_meter_config(struct ds *s, const struct ofp_header *oh,
+                   const struct ofputil_port_map *port_map OVS_UNUSED,
+                   const struct ofputil_table_map *table_map OVS_UNUSED)
+{
+    return ofputil_meter_config_reply_print(s, oh);
+}
+
 /* Prints REPLY as ofp-print does.  Interim: lib/ofp-print does not yet
- * dispatch flow and aggregate statistics replies to lib/ofp-flow's
- * printers (two branches that met here), so this does for those two. */
+ * dispatch the statistics replies of lib/ofp-flow, lib/ofp-group and
+ * lib/ofp-meter to their printers (branches that met here), so this does
+ * for the replies ovs-ofctl dumps. */
 static void
-print_stats_reply(const struct ofpbuf *reply,
-                  const struct ofputil_port_map *port_map,
-                  const struct ofputil_table_map *table_map)
+print_reply(const struct ofpbuf *reply,
+            const struct ofputil_port_map *port_map,
+            const struct ofputil_table_map *table_map)
 {
     const struct ofp_header *oh = reply->data;
-    enum ofptype type;
     enum ofpraw raw;
     if (!ofpraw_decode(&raw, oh)) {
-        type = ofptype_from_ofpraw(raw);
-        if (type == OFPTYPE_FLOW_STATS_REPLY
-            || type == OFPTYPE_AGGREGATE_STATS_REPLY) {
+        enum ofperr (*print)(struct ds *, const struct ofp_header *,
+                             const struct ofputil_port_map *,
+                             const struct ofputil_table_map *) = NULL;
+        switch (ofptype_from_ofpraw(raw)) {
+        case OFPTYPE_FLOW_STATS_REPLY:
+            print = ofputil_flow_stats_reply_print;
+            break;
+        case OFPTYPE_AGGREGATE_STATS_REPLY:
+            print = print_aggregate;
+            break;
+        case OFPTYPE_GROUP_DESC_STATS_REPLY:
+            print = print_group_desc;
+            break;
+        case OFPTYPE_METER_CONFIG_STATS_REPLY:
+            print = print_meter_config;
+            break;
+        default:
+            break;
+        }
+        if (print) {
             struct ds s = DS_EMPTY_INITIALIZER;
             ofp_header_to_string__(oh, raw, &s);
             if (ofpmp_more(oh)) {
                 ds_put_cstr(&s, " flags=[more]");
             }
-            enum ofperr error = (type == OFPTYPE_FLOW_STATS_REPLY
-                                 ? ofputil_flow_stats_reply_print(&s, oh,
-                                                                  port_map,
-                                                                  table_map)
-                                 : ofputil_aggregate_stats_reply_print(&s,
-                                                                       oh));
-            if (!error) {
+            if (!print(&s, oh, port_map, table_map)) {
                 ds_put_char(&s, '\n');
                 fputs(ds_cstr(&s), stdout);
                 ds_destroy(&s);
@@ -226,7 +264,7 @@ ofctl_dump_transaction(const char *switch_name, struct vconn *vconn,
         /* 3.1 reads the names (with --names) when it prints. */
         const struct ofputil_table_map *table_map
             = switch_name ? ofctl_tables_to_show(switch_name) : NULL;
-        print_stats_reply(reply,
+        print_reply(reply,
                           switch_name ? ofctl_ports_to_show(switch_name)
                                       : NULL,
                           table_map);
@@ -297,21 +335,12 @@ ofctl_dump_flow_stats(struct vconn *vconn, struct ofpbuf *request,
                       void *aux)
 {
     struct ovs_list replies;
-    ovs_list_init(&replies);
-    ofctl_run(vconn_dump_multipart(vconn, request, &replies),
-              "talking to %s", vconn_get_name(vconn));
+    ofctl_dump_multipart(vconn, request, &replies);
 
     struct ofpbuf ofpacts;
     ofpbuf_init(&ofpacts, 64);
     struct ofpbuf *reply;
     LIST_FOR_EACH (reply, list_node, &replies) {
-        const struct ofp_header *oh = reply->data;
-        if (oh->type == OFPT_ERROR) {
-            ofp_print(stderr, reply->data, reply->size, NULL,
-                            ofctl_opts.verbosity + 2);
-            exit(EXIT_FAILURE);
-        }
-
         struct ofpbuf msg;
         ofpbuf_use_const(&msg, reply->data, reply->size);
         for (;;) {

@@ -15,13 +15,9 @@
 #include <string.h>
 #include <strings.h>
 #include "command-line.h"
-#include "dynamic-string.h"
-#include "list.h"
 #include "ofctl.h"
 #include "ofp-group.h"
 #include "ofp-meter.h"
-#include "ofp-msgs.h"
-#include "ofp-print.h"
 #include "ofpbuf.h"
 #include "util.h"
 #include "vconn.h"
@@ -80,54 +76,6 @@ parse_group_id(const char *s)
               "nonnegative integers or the keywords ANY or ALL.)", s);
 }
 
-/* Prints a group desc or meter config reply: the header line as
- * lib/ofp-print writes it, then lib/ofp-group's or lib/ofp-meter's body.
- * Interim, like dump-flows': lib/ofp-print does not dispatch these two to
- * their printers yet. */
-static void
-print_reply(const struct ofpbuf *reply)
-{
-    const struct ofp_header *oh = reply->data;
-    enum ofpraw raw;
-    if (!ofpraw_decode(&raw, oh)) {
-        enum ofptype type = ofptype_from_ofpraw(raw);
-        if (type == OFPTYPE_GROUP_DESC_STATS_REPLY
-            || type == OFPTYPE_METER_CONFIG_STATS_REPLY) {
-            struct ds s = DS_EMPTY_INITIALIZER;
-            ofp_header_to_string__(oh, raw, &s);
-            if (ofpmp_more(oh)) {
-                ds_put_cstr(&s, " flags=[more]");
-            }
-            enum ofperr error = (type == OFPTYPE_GROUP_DESC_STATS_REPLY
-                                 ? ofputil_group_desc_print(&s, oh, NULL)
-                                 : ofputil_meter_config_reply_print(&s, oh));
-            if (!error) {
-                ds_put_char(&s, '\n');
-                fputs(ds_cstr(&s), stdout);
-                ds_destroy(&s);
-                return;
-            }
-            ds_destroy(&s);
-        }
-    }
-    ofp_print(stdout, reply->data, reply->size, NULL,
-              ofctl_opts.verbosity + 1);
-}
-
-static void
-dump_and_print(struct vconn *vconn, struct ofpbuf *request)
-{
-    struct ovs_list replies;
-    ovs_list_init(&replies);
-    ofctl_run(vconn_dump_multipart(vconn, request, &replies),
-              "talking to %s", vconn_get_name(vconn));
-    struct ofpbuf *reply;
-    LIST_FOR_EACH (reply, list_node, &replies) {
-        print_reply(reply);
-    }
-    ofpbuf_list_delete(&replies);
-}
-
 void
 ofctl_dump_groups(struct ovs_cmdl_context *ctx)
 {
@@ -135,8 +83,9 @@ ofctl_dump_groups(struct ovs_cmdl_context *ctx)
                                       : OFPG_ALL;
     struct vconn *vconn;
     ofctl_open_vconn(ctx->argv[1], "mgmt", &vconn);
-    dump_and_print(vconn, ofputil_encode_group_desc_request(
-                       vconn_get_version(vconn), group_id));
+    ofctl_dump_transaction(ctx->argv[1], vconn,
+                           ofputil_encode_group_desc_request(
+                               vconn_get_version(vconn), group_id));
     vconn_close(vconn);
 }
 
@@ -178,9 +127,10 @@ ofctl_dump_meters(struct ovs_cmdl_context *ctx)
 
     struct vconn *vconn;
     ofctl_open_vconn_for_flow_mod(ctx->argv[1], usable, &vconn);
-    dump_and_print(vconn, ofputil_encode_meter_request(
-                       vconn_get_version(vconn), OFPUTIL_METER_CONFIG,
-                       mm.meter.meter_id));
+    ofctl_dump_transaction(ctx->argv[1], vconn,
+                           ofputil_encode_meter_request(
+                               vconn_get_version(vconn),
+                               OFPUTIL_METER_CONFIG, mm.meter.meter_id));
     free(mm.meter.bands);
     vconn_close(vconn);
 }

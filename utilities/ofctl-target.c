@@ -205,3 +205,22 @@ ofctl_transact(struct vconn *vconn, struct ofpbuf *request)
               vconn_get_name(vconn));
     return reply;
 }
+
+void
+ofctl_dump_multipart(struct vconn *vconn, struct ofpbuf *request,
+                     struct ovs_list *replies)
+{
+    ovs_list_init(replies);
+    ofctl_run(vconn_dump_multipart(vconn, request, replies),
+              "talking to %s", vconn_get_name(vconn));
+
+    if (!ovs_list_is_empty(replies)) {
+        struct ofpbuf *reply = ofpbuf_from_list(ovs_list_front(replies));
+        const struct ofp_header *oh = reply->data;
+        if (oh->type == OFPT_ERROR) {
+            ovs_list_remove(&reply->list_node);
+            ofpbuf_list_delete(replies);
+            print_error_reply(reply);
+        }
+    }
+}

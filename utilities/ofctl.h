@@ -90,6 +90,11 @@ bool ofctl_try_set_protocol(struct vconn *, enum ofputil_protocol want,
 void ofctl_transact_noreply(struct vconn *, struct ofpbuf *request);
 /* The same for a list of requests (struct ofpbuf's list_node). */
 void ofctl_transact_multiple_noreply(struct vconn *, struct ovs_list *);
+/* Sends the multipart REQUEST (taking it) and puts every part of the reply
+ * into REPLIES, which the caller frees with ofpbuf_list_delete().  An error
+ * reply is printed and ends the program. */
+void ofctl_dump_multipart(struct vconn *, struct ofpbuf *request,
+                          struct ovs_list *replies);
 /* Sends REQUEST and returns its reply (the caller frees it).  Fatal on a
  * connection failure. */
 struct ofpbuf *ofctl_transact(struct vconn *, struct ofpbuf *request);
