@@ -200,6 +200,22 @@ print_meter_config(struct ds *s, const struct ofp_header *oh,
     return ofputil_meter_config_reply_print(s, oh);
 }
 
+static enum ofperr
+print_group_stats(struct ds *s, const struct ofp_header *oh,
+                  const struct ofputil_port_map *port_map OVS_UNUSED,
+                  const struct ofputil_table_map *table_map OVS_UNUSED)
+{
+    return ofputil_group_stats_print(s, oh);
+}
+
+static enum ofperr
+print_meter_stats(struct ds *s, const struct ofp_header *oh,
+                  const struct ofputil_port_map *port_map OVS_UNUSED,
+                  const struct ofputil_table_map *table_map OVS_UNUSED)
+{
+    return ofputil_meter_stats_reply_print(s, oh);
+}
+
 /* Prints REPLY as ofp-print does.  Interim: lib/ofp-print does not yet
  * dispatch the statistics replies of lib/ofp-flow, lib/ofp-group and
  * lib/ofp-meter to their printers (branches that met here), so this does
@@ -227,6 +243,12 @@ print_reply(const struct ofpbuf *reply,
             break;
         case OFPTYPE_METER_CONFIG_STATS_REPLY:
             print = print_meter_config;
+            break;
+        case OFPTYPE_GROUP_STATS_REPLY:
+            print = print_group_stats;
+            break;
+        case OFPTYPE_METER_STATS_REPLY:
+            print = print_meter_stats;
             break;
         default:
             break;

@@ -3,10 +3,12 @@
  * add-group SWITCH GROUP and del-groups SWITCH [GROUP] parse the group
  * text (as lib/ofp-group reads 3.1's syntax), bring the connection to a
  * protocol the group can use (OpenFlow 1.0 carries groups as Nicira
- * extensions), and send the group_mod followed by a barrier; dump-groups
- * SWITCH [GROUP_ID] prints the group descriptions.  add-meter SWITCH
- * METER and dump-meters SWITCH [METER] do the same for meters, which need
- * OpenFlow 1.3 or later.  As in 3.1, a group or meter to send is parsed
+ * extensions), and send the group_mod followed by a barrier (mod-group
+ * modifies, or with --may-create adds or modifies); dump-groups SWITCH
+ * [GROUP_ID] prints the group descriptions and dump-group-stats SWITCH
+ * [GROUP] their counters.  add-meter, mod-meter, del-meters, dump-meters
+ * and meter-stats do the same for meters, which need OpenFlow 1.3 or
+ * later.  As in 3.1, a group or meter to send is parsed
  * with the switch's port names (read on connections of their own first). */
 #include <config.h>
 
@@ -53,6 +55,14 @@ ofctl_add_group(struct ovs_cmdl_context *ctx)
 }
 
 void
+ofctl_mod_group(struct ovs_cmdl_context *ctx)
+{
+    send_group_mod(ctx->argv[1],
+                   ofctl_opts.may_create ? OFPGC_ADD_OR_MOD : OFPGC11_MODIFY,
+                   ctx->argv[2]);
+}
+
+void
 ofctl_del_groups(struct ovs_cmdl_context *ctx)
 {
     /* Without GROUP, every group. */
@@ -90,18 +100,42 @@ ofctl_dump_groups(struct ovs_cmdl_context *ctx)
 }
 
 void
-ofctl_add_meter(struct ovs_cmdl_context *ctx)
+ofctl_dump_group_stats(struct ovs_cmdl_context *ctx)
+{
+    /* 3.1 reads the group as a group_mod's text (with the names). */
+    ofctl_tables_to_accept(ctx->argv[1]);
+    struct ofputil_group_mod gm;
+    enum ofputil_protocol usable;
+    char *error = parse_ofp_group_mod_str(
+        &gm, OFPGC11_DELETE, ctx->argc > 2 ? ctx->argv[2] : "",
+        ofctl_ports_to_accept(ctx->argv[1]), &usable);
+    if (error) {
+        ovs_fatal(0, "%s", error);
+    }
+    uint32_t group_id = ctx->argc > 2 ? gm.group_id : OFPG_ALL;
+    ofputil_uninit_group_mod(&gm);
+
+    struct vconn *vconn;
+    ofctl_open_vconn(ctx->argv[1], "mgmt", &vconn);
+    ofctl_dump_transaction(ctx->argv[1], vconn,
+                           ofputil_encode_group_stats_request(
+                               vconn_get_version(vconn), group_id));
+    vconn_close(vconn);
+}
+
+/* Parses a meter_mod of COMMAND from STRING and sends it to SWITCH_NAME. */
+static void
+send_meter_mod(const char *switch_name, int command, const char *string)
 {
     struct ofputil_meter_mod mm;
     enum ofputil_protocol usable;
-    char *error = parse_ofp_meter_mod_str(&mm, ctx->argv[2], OFPMC13_ADD,
-                                          &usable);
+    char *error = parse_ofp_meter_mod_str(&mm, string, command, &usable);
     if (error) {
         ovs_fatal(0, "%s", error);
     }
 
     struct vconn *vconn;
-    ofctl_open_vconn_for_flow_mod(ctx->argv[1], usable, &vconn);
+    ofctl_open_vconn_for_flow_mod(switch_name, usable, &vconn);
     ofctl_transact_noreply(vconn, ofputil_encode_meter_mod(
                                vconn_get_version(vconn), &mm));
     free(mm.meter.bands);
@@ -109,7 +143,26 @@ ofctl_add_meter(struct ovs_cmdl_context *ctx)
 }
 
 void
-ofctl_dump_meters(struct ovs_cmdl_context *ctx)
+ofctl_mod_meter(struct ovs_cmdl_context *ctx)
+{
+    send_meter_mod(ctx->argv[1], OFPMC13_MODIFY, ctx->argv[2]);
+}
+
+void
+ofctl_del_meters(struct ovs_cmdl_context *ctx)
+{
+    send_meter_mod(ctx->argv[1], OFPMC13_DELETE,
+                   ctx->argc > 2 ? ctx->argv[2] : "meter=all");
+}
+
+void
+ofctl_add_meter(struct ovs_cmdl_context *ctx)
+{
+    send_meter_mod(ctx->argv[1], OFPMC13_ADD, ctx->argv[2]);
+}
+
+static void
+dump_meters(struct ovs_cmdl_context *ctx, enum ofputil_meter_request_type type)
 {
     struct ofputil_meter_mod mm;
     enum ofputil_protocol usable;
@@ -130,7 +183,19 @@ ofctl_dump_meters(struct ovs_cmdl_context *ctx)
     ofctl_dump_transaction(ctx->argv[1], vconn,
                            ofputil_encode_meter_request(
                                vconn_get_version(vconn),
-                               OFPUTIL_METER_CONFIG, mm.meter.meter_id));
+                               type, mm.meter.meter_id));
     free(mm.meter.bands);
     vconn_close(vconn);
+}
+
+void
+ofctl_dump_meters(struct ovs_cmdl_context *ctx)
+{
+    dump_meters(ctx, OFPUTIL_METER_CONFIG);
+}
+
+void
+ofctl_meter_stats(struct ovs_cmdl_context *ctx)
+{
+    dump_meters(ctx, OFPUTIL_METER_STATS);
 }

@@ -19,8 +19,7 @@
  *   ofctl-names.c     the switch's port and table names (--names);
  *   ofctl-switch.c    show, dump-desc, dump-tables, dump-table-features,
  *                     dump-ports, dump-ports-desc, mod-port;
- *   ofctl-groups.c    add-group, del-groups, dump-groups, add-meter,
- *                     dump-meters;
+ *   ofctl-groups.c    groups and meters;
  *   ofctl-packet.c    packet-out;
  *   ofctl-echo.c      probe, ping, benchmark.
  *
@@ -59,6 +58,7 @@ struct ofctl_options {
     int use_names;              /* --names 1, --no-names 0, else -1. */
     bool show_stats;            /* false for --no-stats. */
     bool readd;                 /* --readd: replace-flows re-adds all. */
+    bool may_create;            /* --may-create: mod-group may add. */
 };
 extern struct ofctl_options ofctl_opts;
 
@@ -146,6 +146,11 @@ void ofctl_dump_ports_desc(struct ovs_cmdl_context *);
 void ofctl_mod_port(struct ovs_cmdl_context *);
 void ofctl_add_group(struct ovs_cmdl_context *);
 void ofctl_del_groups(struct ovs_cmdl_context *);
+void ofctl_mod_group(struct ovs_cmdl_context *);
+void ofctl_dump_group_stats(struct ovs_cmdl_context *);
+void ofctl_mod_meter(struct ovs_cmdl_context *);
+void ofctl_del_meters(struct ovs_cmdl_context *);
+void ofctl_meter_stats(struct ovs_cmdl_context *);
 void ofctl_dump_groups(struct ovs_cmdl_context *);
 void ofctl_add_meter(struct ovs_cmdl_context *);
 void ofctl_dump_meters(struct ovs_cmdl_context *);

@@ -56,9 +56,14 @@ static const struct ovs_cmdl_command all_commands[] = {
       2, INT_MAX, ofctl_packet_out },
     { "add-group", "switch group", 2, 2, ofctl_add_group },
     { "del-groups", "switch [group]", 1, 2, ofctl_del_groups },
+    { "mod-group", "switch group", 2, 2, ofctl_mod_group },
     { "dump-groups", "switch [group]", 1, 2, ofctl_dump_groups },
+    { "dump-group-stats", "switch [group]", 1, 2, ofctl_dump_group_stats },
     { "add-meter", "switch meter", 2, 2, ofctl_add_meter },
+    { "mod-meter", "switch meter", 2, 2, ofctl_mod_meter },
+    { "del-meters", "switch [meter]", 1, 2, ofctl_del_meters },
     { "dump-meters", "switch [meter]", 1, 2, ofctl_dump_meters },
+    { "meter-stats", "switch [meter]", 1, 2, ofctl_meter_stats },
     { "ofp-print", "\"encoded openflow message\" [verbosity]", 1, 2,
       ofctl_ofp_print },
     { "parse-flow", NULL, 1, 1, ofctl_parse_flow },
@@ -129,6 +134,7 @@ parse_options(int argc, char *argv[])
         OPT_NO_NAMES,
         OPT_NO_STATS,
         OPT_READD,
+        OPT_MAY_CREATE,
         OPT_SORT,
         OPT_RSORT,
         VLOG_OPTION_ENUMS,
@@ -142,6 +148,7 @@ parse_options(int argc, char *argv[])
         {"no-names", no_argument, NULL, OPT_NO_NAMES},
         {"no-stats", no_argument, NULL, OPT_NO_STATS},
         {"readd", no_argument, NULL, OPT_READD},
+        {"may-create", no_argument, NULL, OPT_MAY_CREATE},
         {"sort", optional_argument, NULL, OPT_SORT},
         {"rsort", optional_argument, NULL, OPT_RSORT},
         {"help", no_argument, NULL, 'h'},
@@ -203,6 +210,10 @@ parse_options(int argc, char *argv[])
 
         case OPT_READD:
             ofctl_opts.readd = true;
+            break;
+
+        case OPT_MAY_CREATE:
+            ofctl_opts.may_create = true;
             break;
 
         case OPT_SORT:
@@ -272,9 +283,14 @@ usage(void)
            "                              execute ACTIONS on PACKET\n"
            "  add-group SWITCH GROUP      add group described by GROUP\n"
            "  del-groups SWITCH [GROUP]   delete matching GROUPs\n"
+           "  [--may-create] mod-group SWITCH GROUP   modify specific group\n"
            "  dump-groups SWITCH [GROUP]  print group description\n"
+           "  dump-group-stats SWITCH [GROUP]  print group statistics\n"
            "  add-meter SWITCH METER      add meter described by METER\n"
+           "  mod-meter SWITCH METER      modify specific METER\n"
+           "  del-meters SWITCH [METER]   delete meters matching METER\n"
            "  dump-meters SWITCH [METER]  print METER configuration\n"
+           "  meter-stats SWITCH [METER]  print meter statistics\n"
            "\nFor OpenFlow switches and controllers:\n"
            "  probe TARGET                probe whether TARGET is up\n"
            "  ping TARGET [N]             latency of N-byte echos\n"
