@@ -332,7 +332,9 @@ ofctl_diff_flows(struct ovs_cmdl_context *ctx)
     }
     free(entries);
     flow_table_destroy(&t);
-    exit(differences ? 2 : 0);
+    if (differences) {
+        ofctl_exit_status = 2;
+    }
 }
 
 /* Appends to REQUESTS the flow_mod COMMAND for E's version INDEX. */

@@ -61,6 +61,9 @@ struct ofctl_options {
     bool may_create;            /* --may-create: mod-group may add. */
 };
 extern struct ofctl_options ofctl_opts;
+/* What main() returns once the command is done (diff-flows: 2 when the
+ * sources differ), so that it can clean up first. */
+extern int ofctl_exit_status;
 
 /* Opening connections (ofctl-target.c). */
 

@@ -29,6 +29,7 @@ struct ofctl_options ofctl_opts = {
     .use_names = -1,
     .show_stats = true,
 };
+int ofctl_exit_status = 0;
 
 static noreturn void usage(void);
 static void parse_options(int argc, char *argv[]);
@@ -86,7 +87,7 @@ main(int argc, char *argv[])
     ovs_cmdl_run_command(&ctx, all_commands);
     ofctl_names_destroy();
     poll_loop_destroy_self();
-    return 0;
+    return ofctl_exit_status;
 }
 
 /* --timeout: 3.1 arms an alarm, and the process dies by SIGALRM (status
