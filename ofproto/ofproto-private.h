@@ -1,5 +1,5 @@
 /* ofproto-private: the structures shared by ofproto's own files
- * (ofproto.c, xlate.c, upcall.c, ofproto-unixctl.c, ofproto-text.c).
+ * (ofproto.c, ofproto-rules.c, xlate.c, upcall.c, ofproto-unixctl.c).
  * Nothing outside ofproto/ includes this.
  *
  * Who may read what, from which thread
@@ -33,6 +33,7 @@
 #include "classifier.h"
 #include "hmap.h"
 #include "list.h"
+#include "ofp-actions.h"
 #include "ofproto.h"
 #include "ovs-rcu.h"
 #include "ovs-thread.h"
@@ -42,6 +43,7 @@ struct dpif;
 struct mac_learning;
 struct seq;
 struct udpif;
+struct xlate_pin_cookie;
 
 extern struct ovs_rwlock xlate_rwlock;
 
@@ -83,8 +85,9 @@ struct oftable {
     struct classifier cls;
 };
 
+/* A rule's actions: lib ofpacts (ofp-actions.h), OFPACTS_LEN bytes. */
 struct rule_actions {
-    size_t n;
+    size_t ofpacts_len;
     struct ofpact ofpacts[];
 };
 
@@ -92,8 +95,8 @@ struct rule {
     struct cls_rule cr;         /* In ofproto->tables[table_id].cls. */
     struct ofproto *ofproto;
     uint8_t table_id;
-    uint64_t cookie;
-    uint16_t idle_timeout, hard_timeout, flags;
+    ovs_be64 cookie;
+    uint16_t idle_timeout, hard_timeout, flags, importance;
     long long int created, modified;    /* time_msec(). */
     _Atomic uint64_t n_packets, n_bytes;
     _Atomic long long int used;         /* Last packet, 0 never. */
@@ -105,6 +108,7 @@ struct rule {
 struct ofproto {
     struct hmap_node hmap_node; /* In all_ofprotos, by name. */
     char *name;
+    uint32_t id;                /* Unique in the process (packet-ins). */
     struct dpif_backer *backer;
     uint64_t datapath_id;
     enum ofproto_fail_mode fail_mode;
@@ -113,6 +117,17 @@ struct ofproto {
     _Atomic ovs_version_t tables_version;
     size_t n_rules;
     struct ovs_list expirable;  /* Rules with timeouts. */
+    struct ovs_list flow_removed;   /* struct ofproto_flow_removed. */
+    struct seq *events_seq;     /* Changes when an event is queued. */
+    /* Packet-ins come from handler threads: the list is under its own
+     * mutex, taken briefly by a handler to append and by the main thread
+     * to pop. */
+    struct ovs_mutex pin_mutex;
+    struct ovs_list packet_ins;
+    size_t n_packet_ins;
+    /* Whether a table miss goes to the controller (a connected controller
+     * speaks OpenFlow 1.0-1.2); read by translators without a lock. */
+    _Atomic bool miss_to_controller;
     long long int next_expiry;  /* LLONG_MAX: none. */
 
     struct hmap ports;          /* struct ofport, by ofp_port. */
@@ -138,9 +153,20 @@ struct dpif_backer *ofproto_get_backer(const char *type);
 /* The backer of type netdev, or NULL if no bridge uses it. */
 struct dpif_backer *ofproto_first_backer(void);
 
+/* The bridge whose 'id' is ID (xlate_rwlock held), or NULL. */
+struct ofproto *ofproto_lookup_by_id(uint32_t id);
+/* Queues a packet-in for the controller (any thread; copies PACKET). */
+void ofproto_queue_packet_in(struct ofproto *, const void *packet,
+                             size_t size, const struct xlate_pin_cookie *);
+
 /* Adds packet and byte counts to RULE (any thread). */
 void rule_credit_stats(struct rule *, uint64_t n_packets, uint64_t n_bytes,
                        long long int used);
+
+/* Rules (ofproto-rules.c). */
+void ofproto_expire_rules(struct ofproto *);
+/* Table 0, priority 0, actions=NORMAL (fail-mode standalone). */
+void ofproto_add_default_rule(struct ofproto *);
 
 /* Registers the unixctl commands (ofproto-unixctl.c). */
 void ofproto_unixctl_init(void);

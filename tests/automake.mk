@@ -243,9 +243,11 @@ TSAN_TESTS = tests/unit/test-classifier-threads \
 # threads.
 UNIT_TESTS += tests/unit/test-ofproto tests/unit/test-ofproto-threads
 tests_unit_test_ofproto_SOURCES = tests/unit/test-ofproto.c
+tests_unit_test_ofproto_SOURCES += tests/unit/ofproto-test-util.h
 tests_unit_test_ofproto_CFLAGS = $(UNIT_TEST_FLAGS)
 tests_unit_test_ofproto_LDADD = ofproto/libofproto.a $(UNIT_TEST_LIBS)
 tests_unit_test_ofproto_threads_SOURCES = tests/unit/test-ofproto-threads.c
+tests_unit_test_ofproto_threads_SOURCES += tests/unit/ofproto-test-util.h
 tests_unit_test_ofproto_threads_CFLAGS = $(UNIT_TEST_FLAGS)
 tests_unit_test_ofproto_threads_LDADD = ofproto/libofproto.a $(UNIT_TEST_LIBS)
 
