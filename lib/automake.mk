@@ -207,3 +207,14 @@ lib_libovs_a_SOURCES += \
 	lib/ofp-parse.h \
 	lib/ofp-port.c \
 	lib/ofp-port.h
+
+# OpenFlow: switch, port and table messages, and the message printer.
+lib_libovs_a_SOURCES += \
+	lib/ofp-phy-port.c \
+	lib/ofp-phy-port.h \
+	lib/ofp-print.c \
+	lib/ofp-print.h \
+	lib/ofp-switch.c \
+	lib/ofp-switch.h \
+	lib/ofp-table.c \
+	lib/ofp-table.h
