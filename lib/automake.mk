@@ -201,6 +201,11 @@ lib_libovs_a_SOURCES += \
 	lib/ofp-fields-text.c \
 	lib/ofp-flow.c \
 	lib/ofp-flow.h \
+	lib/ofp-flow-removed.c \
+	lib/ofp-flow-stats.c \
+	lib/ofp-group.h \
+	lib/ofp-meter.h \
+	lib/ofp-packet.h \
 	lib/ofp-match.c \
 	lib/ofp-match.h \
 	lib/ofp-parse.c \
