@@ -204,7 +204,9 @@ lib_libovs_a_SOURCES += \
 	lib/ofp-flow-removed.c \
 	lib/ofp-flow-stats.c \
 	lib/ofp-group.h \
+	lib/ofp-meter.c \
 	lib/ofp-meter.h \
+	lib/ofp-packet.c \
 	lib/ofp-packet.h \
 	lib/ofp-match.c \
 	lib/ofp-match.h \

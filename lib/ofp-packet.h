@@ -48,6 +48,7 @@
 #include "util.h"
 
 struct ds;
+struct flow;
 struct ofpact;
 struct ofpbuf;
 struct ofputil_port_map;
@@ -65,6 +66,12 @@ struct ofputil_packet_in {
     const void *userdata;       /* controller(userdata=...), NXT_PACKET_IN2. */
     size_t userdata_len;
 };
+
+/* Fills MD with what a packet_in reports of FLOW's pipeline fields, as
+ * 3.1 does: in_port always; tun_id, metadata, registers and pkt_mark when
+ * nonzero. */
+void ofputil_packet_in_metadata_from_flow(struct match *md,
+                                          const struct flow *);
 
 /* Decodes OH, any raw form of packet_in.  LOOSE skips unknown metadata
  * fields and unknown NXT_PACKET_IN2 properties that are not marked

@@ -269,6 +269,14 @@ UNIT_TESTS += \
 	tests/unit/test-ofp-match \
 	tests/unit/test-ofp-flow \
 	tests/unit/test-ofp-parse
+UNIT_TESTS += tests/unit/test-ofp-packet
+UNIT_TESTS += tests/unit/test-ofp-meter
+tests_unit_test_ofp_meter_SOURCES = tests/unit/test-ofp-meter.c
+tests_unit_test_ofp_meter_CFLAGS = $(UNIT_TEST_FLAGS)
+tests_unit_test_ofp_meter_LDADD = $(UNIT_TEST_LIBS)
+tests_unit_test_ofp_packet_SOURCES = tests/unit/test-ofp-packet.c
+tests_unit_test_ofp_packet_CFLAGS = $(UNIT_TEST_FLAGS)
+tests_unit_test_ofp_packet_LDADD = $(UNIT_TEST_LIBS)
 tests_unit_test_ofp_parse_SOURCES = tests/unit/test-ofp-parse.c
 tests_unit_test_ofp_parse_CFLAGS = $(UNIT_TEST_FLAGS)
 tests_unit_test_ofp_parse_LDADD = $(UNIT_TEST_LIBS)
