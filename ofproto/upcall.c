@@ -492,11 +492,10 @@ revalidator_main(void *r_)
     struct revalidator *r = r_;
     struct udpif *udpif = r->udpif;
     bool leader = r->index == 0;
-    uint64_t reval_seen = 0, added_seen = 0, request_seen = 0;
+    uint64_t reval_seen = 0, request_seen = 0;
 
     if (leader) {
         reval_seen = seq_read(udpif->backer->reval_seq);
-        added_seen = seq_read(udpif->flows_added_seq);
         request_seen = seq_read(udpif->request_seq);
     }
     for (;;) {
@@ -512,24 +511,28 @@ revalidator_main(void *r_)
                 uint64_t request = seq_read(udpif->request_seq);
                 long long int now = time_msec();
                 bool have_flows = atomic_load(&udpif->n_flows) > 0;
-                if (reval != reval_seen || added != added_seen
-                    || request != request_seen
+                /* New flows alone do not call for a dump: they only arm
+                 * the periodic one.  Dumping on every installation would
+                 * make a flood of new flows cost a dump of every flow per
+                 * handler batch. */
+                if (reval != reval_seen || request != request_seen
                     || atomic_load(&udpif->purge)
                     || (have_flows
                         && now >= udpif->dump_start + REVALIDATE_INTERVAL)) {
                     udpif->need_revalidate = reval != reval_seen;
                     reval_seen = reval;
-                    added_seen = added;
                     request_seen = request;
                     break;
                 }
                 seq_wait(udpif->exit_seq, exit_seq);
                 seq_wait(udpif->backer->reval_seq, reval);
-                seq_wait(udpif->flows_added_seq, added);
                 seq_wait(udpif->request_seq, request);
                 if (have_flows) {
                     poll_timer_wait_until(udpif->dump_start
                                           + REVALIDATE_INTERVAL);
+                } else {
+                    /* Wake for the first flows, to start the timer. */
+                    seq_wait(udpif->flows_added_seq, added);
                 }
                 ovsrcu_quiesce_start();
                 poll_block();
