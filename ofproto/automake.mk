@@ -2,10 +2,14 @@
 # NORMAL and MAC learning, upcall handlers and revalidators, unixctl).
 noinst_LIBRARIES += ofproto/libofproto.a
 ofproto_libofproto_a_SOURCES = \
+	ofproto/connmgr.c \
+	ofproto/connmgr.h \
 	ofproto/mac-learning.c \
 	ofproto/mac-learning.h \
 	ofproto/ofport-numbers.c \
 	ofproto/ofport-numbers.h \
+	ofproto/ofconn.c \
+	ofproto/ofconn.h \
 	ofproto/ofproto.c \
 	ofproto/ofproto.h \
 	ofproto/ofproto-private.h \

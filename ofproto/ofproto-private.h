@@ -83,6 +83,10 @@ struct ofbundle {
 
 struct oftable {
     struct classifier cls;
+    size_t n_rules;             /* Visible rules (main thread). */
+    /* Packets looked up here and those that matched, added to by the
+     * translations that credit statistics (relaxed atomics). */
+    _Atomic uint64_t n_lookups, n_matched;
 };
 
 /* A rule's actions: lib ofpacts (ofp-actions.h), OFPACTS_LEN bytes. */
@@ -103,6 +107,8 @@ struct rule {
     OVSRCU_TYPE(const struct rule_actions *) actions;
     struct ovs_list expirable_node;     /* ofproto->expirable, if timed. */
     bool removed;                       /* Main thread only. */
+    bool hidden;                        /* Fail-open's: in no dump, query
+                                         * or flow_mod. */
 };
 
 struct ofproto {
@@ -128,6 +134,8 @@ struct ofproto {
     /* Whether a table miss goes to the controller (a connected controller
      * speaks OpenFlow 1.0-1.2); read by translators without a lock. */
     _Atomic bool miss_to_controller;
+    bool has_controllers;       /* Some Bridge:controller is configured. */
+    struct rule *fail_open_rule;    /* Hidden NORMAL rule, or NULL. */
     long long int next_expiry;  /* LLONG_MAX: none. */
 
     struct hmap ports;          /* struct ofport, by ofp_port. */

@@ -169,6 +169,7 @@ rule_delete(struct ofproto *ofproto, struct rule *rule, ovs_version_t version)
         ovs_list_remove(&rule->expirable_node);
     }
     ofproto->n_rules--;
+    ofproto->tables[rule->table_id].n_rules--;
     ovsrcu_postpone(rule_remove_cb, rule);
 }
 
@@ -277,7 +278,7 @@ collect_rules(struct ofproto *ofproto, const struct ofproto_flow_query *q,
                              q->strict ? CLS_ITER_STRICT : CLS_ITER_LOOSE,
                              version) {
             struct rule *rule = CONTAINER_OF(cr, struct rule, cr);
-            if (!rule->removed && rule_selected(rule, q)) {
+            if (!rule->removed && !rule->hidden && rule_selected(rule, q)) {
                 if (*n >= allocated) {
                     *rules = x2nrealloc(*rules, &allocated, sizeof **rules);
                 }
@@ -296,13 +297,15 @@ add_rule(struct ofproto *ofproto, const struct ofputil_flow_mod *fm,
     struct classifier *cls = &ofproto->tables[table_id].cls;
     struct rule *rule = rule_create(ofproto, fm, table_id);
 
-    if (fm->flags & OFPUTIL_FF_CHECK_OVERLAP
+    const struct cls_rule *old_cr = classifier_find_rule_exactly(
+        cls, &rule->cr, version - 1);
+    /* A rule with the very same match and priority is replaced; only a
+     * new one is checked for overlaps (as 3.1 does). */
+    if (!old_cr && fm->flags & OFPUTIL_FF_CHECK_OVERLAP
         && classifier_rule_overlaps(cls, &rule->cr, version - 1)) {
         rule_free(rule);
         return OFPERR_OFPFMFC_OVERLAP;
     }
-    const struct cls_rule *old_cr = classifier_find_rule_exactly(
-        cls, &rule->cr, version - 1);
     if (old_cr) {
         struct rule *old = CONTAINER_OF(old_cr, struct rule, cr);
         /* A replaced rule keeps its counters unless asked otherwise. */
@@ -316,6 +319,7 @@ add_rule(struct ofproto *ofproto, const struct ofputil_flow_mod *fm,
     }
     classifier_insert(cls, &rule->cr, version);
     ofproto->n_rules++;
+    ofproto->tables[table_id].n_rules++;
     rule_schedule_expiry(ofproto, rule);
     return 0;
 }
@@ -422,8 +426,13 @@ ofproto_flow_mod(struct ofproto *ofproto, const struct ofputil_flow_mod *fm)
                 rule_send_removed(ofproto, rules[i], OFPRR_DELETE);
                 rule_delete(ofproto, rules[i], version);
             }
-        } else {
+        } else if (n) {
             modify_rules(rules, n, fm);
+        } else if (fm->new_cookie != OVS_BE64_MAX && !fm->cookie_mask) {
+            /* A modify that selects nothing adds the flow when it carries
+             * a cookie for it: OpenFlow 1.0 and 1.1 modifies without a
+             * cookie mask, as 3.1 decodes them. */
+            error = add_rule(ofproto, fm, version);
         }
         free(rules);
     }
@@ -454,6 +463,16 @@ size_t
 ofproto_count_rules(const struct ofproto *ofproto)
 {
     return ofproto->n_rules;
+}
+
+void
+ofproto_get_table_stats(struct ofproto *ofproto, uint8_t table_id,
+                        struct ofproto_table_stats *ts)
+{
+    struct oftable *t = &ofproto->tables[table_id];
+    ts->n_rules = t->n_rules;
+    ts->n_lookups = atomic_load_explicit(&t->n_lookups, memory_order_relaxed);
+    ts->n_matched = atomic_load_explicit(&t->n_matched, memory_order_relaxed);
 }
 
 static int
@@ -489,12 +508,13 @@ ofproto_query_rules(struct ofproto *ofproto,
         info->flags = rule->flags;
         info->importance = rule->importance;
         info->created = rule->created;
+        info->modified = rule->modified;
         long long int used = atomic_load(&rule->used);
         info->used = used ? used : rule->created;
-        info->n_packets = (rule->flags & OFPUTIL_FF_NO_PKT_COUNTS
-                           ? UINT64_MAX : atomic_load(&rule->n_packets));
-        info->n_bytes = (rule->flags & OFPUTIL_FF_NO_BYT_COUNTS
-                         ? UINT64_MAX : atomic_load(&rule->n_bytes));
+        /* NO_PKT_COUNTS and NO_BYT_COUNTS only allow a switch not to
+         * count; this one counts anyway and says so, as 3.1 does. */
+        info->n_packets = atomic_load(&rule->n_packets);
+        info->n_bytes = atomic_load(&rule->n_bytes);
         info->ofpacts_len = a->ofpacts_len;
         info->ofpacts = a->ofpacts_len ? xmemdup(a->ofpacts, a->ofpacts_len)
                                        : NULL;
@@ -597,6 +617,46 @@ ofproto_add_default_rule(struct ofproto *ofproto)
     fm.ofpacts_len = ofpacts.size;
     ofproto_flow_mod(ofproto, &fm);
     ofpbuf_uninit(&ofpacts);
+}
+
+void
+ofproto_set_fail_open(struct ofproto *ofproto, bool fail_open)
+{
+    if (fail_open == (ofproto->fail_open_rule != NULL)) {
+        return;
+    }
+    ovs_version_t version = ofproto_tables_version(ofproto) + 1;
+    struct classifier *cls = &ofproto->tables[0].cls;
+    classifier_defer(cls);
+    if (fail_open) {
+        uint64_t stub[64 / 8];
+        struct ofpbuf ofpacts;
+        ofpbuf_use_stub(&ofpacts, stub, sizeof stub);
+        OFPACT_PUT(&ofpacts, OFPACT_OUTPUT, ofpact_output)->port
+            = OFPP_NORMAL;
+        struct ofputil_flow_mod fm;
+        ofproto_flow_mod_init(&fm);
+        fm.ofpacts = ofpacts.data;
+        fm.ofpacts_len = ofpacts.size;
+        struct rule *rule = rule_create(ofproto, &fm, 0);
+        ofpbuf_uninit(&ofpacts);
+        /* cls_rule_init() took OpenFlow's default priority; this one is
+         * above every priority OpenFlow can give. */
+        cls_rule_destroy(&rule->cr);
+        cls_rule_init(&rule->cr, &fm.match.flow, &fm.match.wc,
+                      OFPROTO_FAIL_OPEN_PRIORITY);
+        rule->hidden = true;
+        ovs_list_init(&rule->expirable_node);
+        classifier_insert(cls, &rule->cr, version);
+        ofproto->fail_open_rule = rule;
+    } else {
+        struct rule *rule = ofproto->fail_open_rule;
+        ofproto->fail_open_rule = NULL;
+        ofproto->n_rules++;     /* rule_delete() counts it out. */
+        ofproto->tables[0].n_rules++;
+        rule_delete(ofproto, rule, version);
+    }
+    publish_version(ofproto, version);
 }
 
 void

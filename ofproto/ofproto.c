@@ -251,6 +251,8 @@ ofproto_create(const char *name, const char *datapath_type,
     ofproto->fail_mode = OFPROTO_FAIL_STANDALONE;
     for (int i = 0; i < OFPROTO_N_TABLES; i++) {
         classifier_init(&ofproto->tables[i].cls);
+        atomic_init(&ofproto->tables[i].n_lookups, 0);
+        atomic_init(&ofproto->tables[i].n_matched, 0);
     }
     atomic_init(&ofproto->tables_version, OVS_VERSION_MIN);
     ovs_list_init(&ofproto->expirable);
@@ -300,6 +302,7 @@ ofproto_destroy(struct ofproto *ofproto)
 
     /* Every rule out, then wait for the translators that might still be
      * looking at them and run the removals and frees. */
+    ofproto_set_fail_open(ofproto, false);
     ofproto_flush_flows(ofproto);
     ovsrcu_synchronize();
     for (int i = 0; i < OFPROTO_N_TABLES; i++) {
@@ -415,7 +418,26 @@ ofproto_set_fail_mode(struct ofproto *ofproto, enum ofproto_fail_mode mode)
     }
     ofproto->fail_mode = mode;
     ofproto_flush_flows(ofproto);
-    if (mode == OFPROTO_FAIL_STANDALONE) {
+    if (mode == OFPROTO_FAIL_STANDALONE && !ofproto->has_controllers) {
+        ofproto_add_default_rule(ofproto);
+    }
+}
+
+enum ofproto_fail_mode
+ofproto_get_fail_mode(const struct ofproto *ofproto)
+{
+    return ofproto->fail_mode;
+}
+
+void
+ofproto_set_has_controllers(struct ofproto *ofproto, bool has_controllers)
+{
+    if (has_controllers == ofproto->has_controllers) {
+        return;
+    }
+    ofproto->has_controllers = has_controllers;
+    ofproto_flush_flows(ofproto);
+    if (ofproto->fail_mode == OFPROTO_FAIL_STANDALONE && !has_controllers) {
         ofproto_add_default_rule(ofproto);
     }
 }

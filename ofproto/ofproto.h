@@ -144,6 +144,16 @@ enum ofproto_fail_mode {
  * bridge that becomes standalone gets its priority-0 NORMAL rule back.
  * Setting the mode it already has changes nothing. */
 void ofproto_set_fail_mode(struct ofproto *, enum ofproto_fail_mode);
+enum ofproto_fail_mode ofproto_get_fail_mode(const struct ofproto *);
+/* Whether the bridge has controllers configured.  Gaining the first or
+ * losing the last empties the tables (as Open vSwitch 3.1 does), and a
+ * standalone bridge without controllers gets its NORMAL rule back. */
+void ofproto_set_has_controllers(struct ofproto *, bool);
+/* Fail-open: while on, a hidden rule (table 0, priority 0xf0f0f0, above
+ * any OpenFlow priority) forwards everything with NORMAL.  It appears in
+ * no dump or query and no flow_mod touches it. */
+#define OFPROTO_FAIL_OPEN_PRIORITY 0xf0f0f0
+void ofproto_set_fail_open(struct ofproto *, bool);
 void ofproto_set_datapath_id(struct ofproto *, uint64_t);
 uint64_t ofproto_get_datapath_id(const struct ofproto *);
 void ofproto_set_mac_table_config(struct ofproto *, unsigned int idle_time,
@@ -199,12 +209,14 @@ void ofproto_bundle_unregister(struct ofproto *, void *aux);
  *
  *   ADD             table OFPTT_ALL means table 0.  A rule with the same
  *                   match and priority is replaced; it keeps its counters
- *                   unless RESET_COUNTS.  CHECK_OVERLAP refuses a rule of
- *                   the same priority that a packet could match along
- *                   with an existing one (OFPFMFC_OVERLAP).
+ *                   unless RESET_COUNTS.  Otherwise CHECK_OVERLAP refuses
+ *                   a rule of the same priority that a packet could match
+ *                   along with an existing one (OFPFMFC_OVERLAP).
  *   MODIFY[_STRICT] replaces the actions of the selected rules (new_cookie
  *                   too unless UINT64_MAX; RESET_COUNTS zeroes counters);
- *                   selecting nothing changes nothing.
+ *                   selecting nothing adds the flow if new_cookie is not
+ *                   UINT64_MAX and there is no cookie mask (OpenFlow 1.0
+ *                   and 1.1, as 3.1 does), else changes nothing.
  *   DELETE[_STRICT] removes them; those with SEND_FLOW_REM queue a
  *                   flow_removed event with reason OFPRR_DELETE.
  *
@@ -249,9 +261,10 @@ struct ofproto_rule_info {
     ovs_be64 cookie;
     uint16_t idle_timeout, hard_timeout, flags, importance;
     long long int created;      /* time_msec(). */
+    long long int modified;     /* Last modify, or created. */
     long long int used;         /* Last packet (time_msec()), or created. */
-    uint64_t n_packets, n_bytes;    /* UINT64_MAX under NO_PKT_COUNTS /
-                                     * NO_BYT_COUNTS. */
+    uint64_t n_packets, n_bytes;    /* Counted even under NO_PKT_COUNTS
+                                     * and NO_BYT_COUNTS, as 3.1. */
     struct ofpact *ofpacts;     /* Owned by the info. */
     size_t ofpacts_len;         /* Bytes. */
 };
@@ -264,6 +277,15 @@ void ofproto_dump_rules(struct ofproto *, struct ofproto_rule_info **,
                         size_t *n);
 void ofproto_rule_infos_free(struct ofproto_rule_info *, size_t n);
 size_t ofproto_count_rules(const struct ofproto *);
+
+/* One table's rules and the packets translated through it (looked up,
+ * matched), as table stats report them. */
+struct ofproto_table_stats {
+    size_t n_rules;
+    uint64_t n_lookups, n_matched;
+};
+void ofproto_get_table_stats(struct ofproto *, uint8_t table_id,
+                             struct ofproto_table_stats *);
 
 /* Runs OFPACTS (OFPACTS_LEN bytes of lib ofpacts) on PACKET (SIZE bytes)
  * as received on IN_PORT (an OpenFlow port number, or OFPP_NONE /

@@ -549,8 +549,17 @@ xlate_table(struct xlate_ctx *ctx, uint32_t in_port, uint8_t table_id,
     uint8_t saved_table = ctx->table_id;
     ovs_be64 saved_cookie = ctx->rule_cookie;
     ctx->table_id = table_id;
+    const struct xlate_in *xin = ctx->xin;
+    if (xin->n_packets) {
+        struct oftable *t = &ctx->ofproto->tables[table_id];
+        atomic_fetch_add_explicit(&t->n_lookups, xin->n_packets,
+                                  memory_order_relaxed);
+        if (rule) {
+            atomic_fetch_add_explicit(&t->n_matched, xin->n_packets,
+                                      memory_order_relaxed);
+        }
+    }
     if (rule) {
-        const struct xlate_in *xin = ctx->xin;
         if (xin->n_packets) {
             rule_credit_stats(rule, xin->n_packets, xin->n_bytes, xin->used);
         }

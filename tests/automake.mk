@@ -361,6 +361,7 @@ TESTSUITE_AT = \
 	tests/datapath.at \
 	tests/datapath-parse.at \
 	tests/bench.at
+TESTSUITE_AT += tests/ofproto-ofctl.at
 TESTSUITE = $(srcdir)/tests/testsuite
 AUTOM4TE = autom4te
 AUTOTEST = $(AUTOM4TE) -l autotest
