@@ -362,6 +362,7 @@ TESTSUITE_AT = \
 	tests/datapath-parse.at \
 	tests/bench.at
 TESTSUITE_AT += tests/ofproto-ofctl.at
+EXTRA_DIST += tests/ofp-raw.py
 TESTSUITE = $(srcdir)/tests/testsuite
 AUTOM4TE = autom4te
 AUTOTEST = $(AUTOM4TE) -l autotest
