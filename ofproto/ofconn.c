@@ -19,6 +19,7 @@
 #include "ofpbuf.h"
 #include "ofproto-private.h"
 #include "openflow.h"
+#include "poll-loop.h"
 #include "rconn.h"
 #include "timeval.h"
 #include "util.h"
@@ -674,7 +675,7 @@ handle_role_request(struct ofconn *ofconn, const struct ofp_header *oh)
         return error;
     }
     if (ofconn->type != OFCONN_PRIMARY) {
-        /* Roles are for controllers (3.1: OFPERR_OFPRRFC_BAD_ROLE?). */
+        /* Roles are among controllers; a service connection has none. */
         return OFPERR_OFPBRC_EPERM;
     }
     if (rr.role != OFPCR12_ROLE_NOCHANGE) {
@@ -892,11 +893,13 @@ ofconn_run(struct ofconn *ofconn)
         || ofconn->seqno != rconn_get_connection_seqno(ofconn->rconn)) {
         ofconn_reset(ofconn, rconn_get_version(ofconn->rconn));
     }
+    ofconn->backlog = false;
     for (int i = 0; i < OFCONN_BATCH; i++) {
         struct ofpbuf *msg = rconn_recv(ofconn->rconn);
         if (!msg) {
             break;
         }
+        ofconn->backlog = i == OFCONN_BATCH - 1;
         const struct ofp_header *oh = msg->data;
         enum ofperr error = handle_message(ofconn, oh);
         if (error) {
@@ -910,5 +913,9 @@ void
 ofconn_wait(struct ofconn *ofconn)
 {
     rconn_run_wait(ofconn->rconn);
-    rconn_recv_wait(ofconn->rconn);
+    if (ofconn->backlog) {
+        poll_immediate_wake();
+    } else {
+        rconn_recv_wait(ofconn->rconn);
+    }
 }

@@ -49,6 +49,7 @@ struct ofconn {
     uint32_t role;              /* OFPCR12_ROLE_EQUAL/MASTER/SLAVE. */
     struct ofputil_async_cfg async;
     struct rconn_packet_counter *packet_in_counter;
+    bool backlog;               /* Stopped at a full batch: more to read. */
 };
 
 /* Takes ownership of RCONN; registers with MGR. */
