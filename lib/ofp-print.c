@@ -106,6 +106,7 @@ print_error(struct ds *s, const struct ofp_header *oh,
     ds_put_format(s, " %s\n", ofperr_get_name(error));
     if (error == OFPERR_OFPHFC_INCOMPATIBLE || error == OFPERR_OFPHFC_EPERM) {
         ds_put_printable(s, payload.data, payload.size);
+        ds_put_char(s, '\n');
     } else {
         char *inner = ofp_to_string(payload.data, payload.size, pm, 1);
         ds_put_cstr(s, inner);

@@ -351,15 +351,15 @@ struct ofpbuf *
 ofputil_encode_desc_stats_reply(const struct ofp_header *request,
                                 const struct ofputil_desc *d)
 {
+    /* The raw form's fixed body is the whole description. */
     struct ofpbuf *b = ofpraw_alloc_stats_reply(request, 0);
-    struct ofp_desc_stats *ods = ofpbuf_put_zeros(b, sizeof *ods);
+    struct ofp_desc_stats *ods = b->msg;
     put_fixed_string(ods->mfr_desc, sizeof ods->mfr_desc, d->mfr_desc);
     put_fixed_string(ods->hw_desc, sizeof ods->hw_desc, d->hw_desc);
     put_fixed_string(ods->sw_desc, sizeof ods->sw_desc, d->sw_desc);
     put_fixed_string(ods->serial_num, sizeof ods->serial_num,
                      d->serial_num);
     put_fixed_string(ods->dp_desc, sizeof ods->dp_desc, d->dp_desc);
-    ofpmsg_update_length(b);
     return b;
 }
 
@@ -378,6 +378,7 @@ ofputil_decode_desc_stats_reply(const struct ofp_header *oh,
         return OFPERR_OFPBRC_BAD_TYPE;
     }
     const struct ofp_desc_stats *ods = b.msg;
+    memset(d, 0, sizeof *d);
     get_fixed_string(d->mfr_desc, sizeof d->mfr_desc, ods->mfr_desc,
                      sizeof ods->mfr_desc);
     get_fixed_string(d->hw_desc, sizeof d->hw_desc, ods->hw_desc,
@@ -578,8 +579,9 @@ static const char *const role_status_reasons[] = {
 static const char *const table_status_reasons[] = {
     NULL, NULL, NULL, "vacancy_down", "vacancy_up",
 };
-static const char *const requestforward_reasons[] = { "group_mod",
-                                                      "meter_mod" };
+static const char *const requestforward_reasons[] = {
+    "group_mod_request", "meter_mod_request",
+};
 
 static const struct oam_info oam_infos[OAM_N_TYPES] = {
     [OAM_PACKET_IN] = { "PACKET_IN", packet_in_reasons,
