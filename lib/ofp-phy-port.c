@@ -441,7 +441,8 @@ ofputil_encode_port_status(const struct ofputil_port_status *ps,
     struct ofpbuf *b = ofpraw_alloc_xid(raw, version, htonl(0), 0);
     /* The raw form's fixed body covers the reason and, before 1.4, the
      * port too; rebuild the body from the reason on. */
-    ofpbuf_truncate_tail(b, (const char *) b->msg - (const char *) b->data);
+    ofpbuf_truncate_tail(b, (const char *) ofpbuf_tail(b)
+                            - (const char *) b->msg);
     struct ofp_port_status *ops = ofpbuf_put_zeros(b, sizeof *ops);
     ops->reason = ps->reason;
     ofputil_put_phy_port(version, &ps->desc, b);

@@ -927,12 +927,29 @@ matching_equal(const struct ofputil_table_features *a,
             && !memcmp(&a->wildcard, &b->wildcard, sizeof a->wildcard));
 }
 
+/* Whether two tables' instruction features are the same, for 3.1's
+ * abbreviations: the next tables are left out, since each table usually
+ * differs there (it can go only to later tables). */
+static bool
+instruction_features_equal_but_next(
+    const struct ofputil_table_instruction_features *a,
+    const struct ofputil_table_instruction_features *b)
+{
+    return (a->instructions == b->instructions
+            && a->write.actions == b->write.actions
+            && a->apply.actions == b->apply.actions
+            && !memcmp(&a->write.set_fields, &b->write.set_fields,
+                       sizeof a->write.set_fields)
+            && !memcmp(&a->apply.set_fields, &b->apply.set_fields,
+                       sizeof a->apply.set_fields));
+}
+
 static bool
 instructions_equal(const struct ofputil_table_features *a,
                    const struct ofputil_table_features *b)
 {
-    return (!memcmp(&a->nonmiss, &b->nonmiss, sizeof a->nonmiss)
-            && !memcmp(&a->miss, &b->miss, sizeof a->miss));
+    return (instruction_features_equal_but_next(&a->nonmiss, &b->nonmiss)
+            && instruction_features_equal_but_next(&a->miss, &b->miss));
 }
 
 /* Equal apart from the table id and name. */
