@@ -10,6 +10,7 @@
 #include "dynamic-string.h"
 #include "list.h"
 #include "ofp-msgs.h"
+#include "ofp-prop.h"
 #include "ofp-port.h"
 #include "ofpbuf.h"
 #include "util.h"
@@ -162,17 +163,17 @@ pull_ofp14_port(struct ofpbuf *b, struct ofputil_phy_port *pp)
     pp->curr_speed = pp->max_speed = 0;
 
     while (props.size > 0) {
-        const struct ofp_prop_header *ph = props.data;
-        if (props.size < sizeof *ph) {
-            return OFPERR_OFPBPC_BAD_LEN;
+        struct ofpbuf prop;
+        uint16_t type;
+        enum ofperr error = ofpprop_pull(&props, &prop, &type);
+        if (error) {
+            return error;
         }
-        size_t plen = ntohs(ph->len);
-        if (plen < sizeof *ph || ROUND_UP(plen, 8) > props.size) {
-            return OFPERR_OFPBPC_BAD_LEN;
-        }
-        if (ntohs(ph->type) == OFPPDPT14_ETHERNET) {
-            const struct ofp14_port_desc_prop_ethernet *eth = props.data;
-            if (plen != sizeof *eth) {
+        /* Other properties (optical, experimenter) are not ours to
+         * understand; skipping them is what a reader should do. */
+        if (type == OFPPDPT14_ETHERNET) {
+            const struct ofp14_port_desc_prop_ethernet *eth = prop.data;
+            if (prop.size != sizeof *eth) {
                 return OFPERR_OFPBPC_BAD_LEN;
             }
             pp->curr = ntohl(eth->curr) & FEATURES11_MASK;
@@ -182,9 +183,6 @@ pull_ofp14_port(struct ofpbuf *b, struct ofputil_phy_port *pp)
             pp->curr_speed = ntohl(eth->curr_speed);
             pp->max_speed = ntohl(eth->max_speed);
         }
-        /* Other properties (optical, experimenter) are not ours to
-         * understand; skipping them is what a reader should do. */
-        ofpbuf_pull(&props, ROUND_UP(plen, 8));
     }
     return 0;
 }
@@ -394,9 +392,8 @@ ofputil_decode_port_desc_stats_request(const struct ofp_header *oh,
                                        uint32_t *port)
 {
     struct ofpbuf b;
-    ofpbuf_use_const(&b, oh, ntohs(oh->length));
     enum ofpraw raw;
-    enum ofperr error = ofpraw_pull(&raw, &b);
+    enum ofperr error = ofpmsg_pull_body(oh, &b, &raw);
     if (error) {
         return error;
     }
@@ -455,9 +452,8 @@ ofputil_decode_port_status(const struct ofp_header *oh,
                            struct ofputil_port_status *ps)
 {
     struct ofpbuf b;
-    ofpbuf_use_const(&b, oh, ntohs(oh->length));
     enum ofpraw raw;
-    enum ofperr error = ofpraw_pull(&raw, &b);
+    enum ofperr error = ofpmsg_pull_body(oh, &b, &raw);
     if (error) {
         return error;
     }
@@ -524,9 +520,8 @@ ofputil_decode_port_mod(const struct ofp_header *oh,
                         struct ofputil_port_mod *pm, bool loose)
 {
     struct ofpbuf b;
-    ofpbuf_use_const(&b, oh, ntohs(oh->length));
     enum ofpraw raw;
-    enum ofperr error = ofpraw_pull(&raw, &b);
+    enum ofperr error = ofpmsg_pull_body(oh, &b, &raw);
     if (error) {
         return error;
     }
@@ -559,24 +554,21 @@ ofputil_decode_port_mod(const struct ofp_header *oh,
         config = ntohl(opm->config);
         mask = ntohl(opm->mask);
         while (b.size > 0) {
-            const struct ofp_prop_header *ph = b.data;
-            if (b.size < sizeof *ph) {
-                return OFPERR_OFPBPC_BAD_LEN;
+            struct ofpbuf prop;
+            uint16_t type;
+            error = ofpprop_pull(&b, &prop, &type);
+            if (error) {
+                return error;
             }
-            size_t plen = ntohs(ph->len);
-            if (plen < sizeof *ph || ROUND_UP(plen, 8) > b.size) {
-                return OFPERR_OFPBPC_BAD_LEN;
-            }
-            if (ntohs(ph->type) == OFPPMPT14_ETHERNET) {
-                const struct ofp14_port_mod_prop_ethernet *eth = b.data;
-                if (plen != sizeof *eth) {
+            if (type == OFPPMPT14_ETHERNET) {
+                const struct ofp14_port_mod_prop_ethernet *eth = prop.data;
+                if (prop.size != sizeof *eth) {
                     return OFPERR_OFPBPC_BAD_LEN;
                 }
                 pm->advertise = ntohl(eth->advertise);
             } else if (!loose) {
                 return OFPERR_OFPBPC_BAD_TYPE;
             }
-            ofpbuf_pull(&b, ROUND_UP(plen, 8));
         }
     } else {
         return OFPERR_OFPBRC_BAD_TYPE;
@@ -637,9 +629,8 @@ ofputil_decode_port_stats_request(const struct ofp_header *oh,
                                   uint32_t *port)
 {
     struct ofpbuf b;
-    ofpbuf_use_const(&b, oh, ntohs(oh->length));
     enum ofpraw raw;
-    enum ofperr error = ofpraw_pull(&raw, &b);
+    enum ofperr error = ofpmsg_pull_body(oh, &b, &raw);
     if (error) {
         return error;
     }
@@ -752,22 +743,19 @@ pull_ofp14_port_stats(struct ofputil_port_stats *ps, struct ofpbuf *b)
         w[i] = OVS_BE64_MAX;
     }
     while (props.size > 0) {
-        const struct ofp_prop_header *ph = props.data;
-        if (props.size < sizeof *ph) {
-            return OFPERR_OFPBPC_BAD_LEN;
+        struct ofpbuf prop;
+        uint16_t type;
+        error = ofpprop_pull(&props, &prop, &type);
+        if (error) {
+            return error;
         }
-        size_t plen = ntohs(ph->len);
-        if (plen < sizeof *ph || ROUND_UP(plen, 8) > props.size) {
-            return OFPERR_OFPBPC_BAD_LEN;
-        }
-        if (ntohs(ph->type) == OFPPSPT14_ETHERNET) {
-            const struct ofp14_port_stats_prop_ethernet *eth = props.data;
-            if (plen != sizeof *eth) {
+        if (type == OFPPSPT14_ETHERNET) {
+            const struct ofp14_port_stats_prop_ethernet *eth = prop.data;
+            if (prop.size != sizeof *eth) {
                 return OFPERR_OFPBPC_BAD_LEN;
             }
             memcpy(&w[8], &eth->rx_frame_err, 4 * sizeof w[0]);
         }
-        ofpbuf_pull(&props, ROUND_UP(plen, 8));
     }
     counters_from_wire(ps, w);
     return 0;

@@ -366,6 +366,19 @@ print_desc_reply(struct ds *s, const struct ofp_header *oh,
     return 0;
 }
 
+/* The port a port desc or port stats request names, after LABEL. */
+static enum ofperr
+print_port_request(struct ds *s, const char *label, uint32_t port,
+                   enum ofperr error, const struct ofputil_port_map *pm)
+{
+    if (!error) {
+        ds_put_format(s, " %s=", label);
+        ofputil_format_port(port, pm, s);
+        ds_put_char(s, '\n');
+    }
+    return error;
+}
+
 static enum ofperr
 print_port_desc_request(struct ds *s, const struct ofp_header *oh,
                         enum ofpraw raw OVS_UNUSED,
@@ -374,13 +387,7 @@ print_port_desc_request(struct ds *s, const struct ofp_header *oh,
 {
     uint32_t port;
     enum ofperr error = ofputil_decode_port_desc_stats_request(oh, &port);
-    if (error) {
-        return error;
-    }
-    ds_put_cstr(s, " port=");
-    ofputil_format_port(port, pm, s);
-    ds_put_char(s, '\n');
-    return 0;
+    return print_port_request(s, "port", port, error, pm);
 }
 
 static enum ofperr
@@ -404,13 +411,7 @@ print_port_stats_request(struct ds *s, const struct ofp_header *oh,
 {
     uint32_t port;
     enum ofperr error = ofputil_decode_port_stats_request(oh, &port);
-    if (error) {
-        return error;
-    }
-    ds_put_cstr(s, " port_no=");
-    ofputil_format_port(port, pm, s);
-    ds_put_char(s, '\n');
-    return 0;
+    return print_port_request(s, "port_no", port, error, pm);
 }
 
 static enum ofperr

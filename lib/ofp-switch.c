@@ -6,6 +6,7 @@
 #include <string.h>
 #include "dynamic-string.h"
 #include "ofp-msgs.h"
+#include "ofp-prop.h"
 #include "ofp-phy-port.h"
 #include "ofpbuf.h"
 #include "packets.h"
@@ -293,9 +294,8 @@ decode_switch_config(const struct ofp_header *oh, enum ofpraw want,
                      struct ofputil_switch_config *config, bool *flags_ok)
 {
     struct ofpbuf b;
-    ofpbuf_use_const(&b, oh, ntohs(oh->length));
     enum ofpraw raw;
-    enum ofperr error = ofpraw_pull(&raw, &b);
+    enum ofperr error = ofpmsg_pull_body(oh, &b, &raw);
     if (error) {
         return error;
     }
@@ -368,9 +368,8 @@ ofputil_decode_desc_stats_reply(const struct ofp_header *oh,
                                 struct ofputil_desc *d)
 {
     struct ofpbuf b;
-    ofpbuf_use_const(&b, oh, ntohs(oh->length));
     enum ofpraw raw;
-    enum ofperr error = ofpraw_pull(&raw, &b);
+    enum ofperr error = ofpmsg_pull_body(oh, &b, &raw);
     if (error) {
         return error;
     }
@@ -465,9 +464,8 @@ ofputil_decode_role_message(const struct ofp_header *oh,
                             struct ofputil_role_request *rr)
 {
     struct ofpbuf b;
-    ofpbuf_use_const(&b, oh, ntohs(oh->length));
     enum ofpraw raw;
-    enum ofperr error = ofpraw_pull(&raw, &b);
+    enum ofperr error = ofpmsg_pull_body(oh, &b, &raw);
     if (error) {
         return error;
     }
@@ -528,9 +526,8 @@ ofputil_decode_role_status(const struct ofp_header *oh,
                            struct ofputil_role_status *rs)
 {
     struct ofpbuf b;
-    ofpbuf_use_const(&b, oh, ntohs(oh->length));
     enum ofpraw raw;
-    enum ofperr error = ofpraw_pull(&raw, &b);
+    enum ofperr error = ofpmsg_pull_body(oh, &b, &raw);
     if (error) {
         return error;
     }
@@ -706,9 +703,8 @@ ofputil_decode_set_async_config(const struct ofp_header *oh, bool loose,
                                 struct ofputil_async_cfg *cfg)
 {
     struct ofpbuf b;
-    ofpbuf_use_const(&b, oh, ntohs(oh->length));
     enum ofpraw raw;
-    enum ofperr error = ofpraw_pull(&raw, &b);
+    enum ofperr error = ofpmsg_pull_body(oh, &b, &raw);
     if (error) {
         return error;
     }
@@ -733,44 +729,39 @@ ofputil_decode_set_async_config(const struct ofp_header *oh, bool loose,
     }
 
     while (b.size > 0) {
-        if (b.size < sizeof(struct ofp_prop_header)) {
-            return OFPERR_OFPBPC_BAD_LEN;
+        struct ofpbuf prop;
+        uint16_t type;
+        error = ofpprop_pull(&b, &prop, &type);
+        if (error) {
+            return error;
         }
-        const struct ofp_prop_header *ph = b.data;
-        uint16_t type = ntohs(ph->type);
-        uint16_t len = ntohs(ph->len);
-        size_t padded = ROUND_UP(len, 8);
-        if (len < sizeof *ph || padded > b.size) {
-            return OFPERR_OFPBPC_BAD_LEN;
-        }
-        if (type >= 12) {
+        if (type >= 2 * OAM_N_TYPES) {
             /* Experimenter properties included: none is understood. */
             if (!loose) {
                 return OFPERR_OFPACFC_UNSUPPORTED;
             }
-        } else {
-            if (len != 8) {
-                return OFPERR_OFPBPC_BAD_LEN;
-            }
-            int oam = type / 2;
-            bool master = type & 1;
-            ovs_be32 be_mask;
-            memcpy(&be_mask, ph + 1, sizeof be_mask);
-            uint32_t mask = ntohl(be_mask);
-            uint32_t valid = oam_infos[oam].valid14;
-            if (mask & ~valid) {
-                if (!loose) {
-                    return OFPERR_OFPACFC_INVALID;
-                }
-                mask &= valid;
-            }
-            if (master) {
-                cfg->master[oam] = mask;
-            } else {
-                cfg->slave[oam] = mask;
-            }
+            continue;
         }
-        ofpbuf_pull(&b, padded);
+        if (prop.size != 8) {
+            return OFPERR_OFPBPC_BAD_LEN;
+        }
+        int oam = type / 2;
+        bool master = type & 1;
+        ovs_be32 be_mask;
+        memcpy(&be_mask, (const char *) prop.data + 4, sizeof be_mask);
+        uint32_t mask = ntohl(be_mask);
+        uint32_t valid = oam_infos[oam].valid14;
+        if (mask & ~valid) {
+            if (!loose) {
+                return OFPERR_OFPACFC_INVALID;
+            }
+            mask &= valid;
+        }
+        if (master) {
+            cfg->master[oam] = mask;
+        } else {
+            cfg->slave[oam] = mask;
+        }
     }
     return 0;
 }

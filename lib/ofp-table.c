@@ -8,6 +8,7 @@
 #include "dynamic-string.h"
 #include "list.h"
 #include "ofp-msgs.h"
+#include "ofp-prop.h"
 #include "ofp-port.h"
 #include "ofpbuf.h"
 #include "util.h"
@@ -1176,9 +1177,8 @@ ofputil_decode_table_mod(const struct ofp_header *oh,
                          struct ofputil_table_mod *tm)
 {
     struct ofpbuf b;
-    ofpbuf_use_const(&b, oh, ntohs(oh->length));
     enum ofpraw raw;
-    enum ofperr error = ofpraw_pull(&raw, &b);
+    enum ofperr error = ofpmsg_pull_body(oh, &b, &raw);
     if (error) {
         return error;
     }

@@ -299,17 +299,28 @@ UNIT_TESTS += \
 	tests/unit/test-ofp-phy-port \
 	tests/unit/test-ofp-table \
 	tests/unit/test-ofp-print
-tests_unit_test_ofp_switch_SOURCES = tests/unit/test-ofp-switch.c
+tests_unit_test_ofp_switch_SOURCES = \
+	tests/unit/test-ofp-switch.c \
+	tests/unit/check-ofp.c \
+	tests/unit/check-ofp.h
 tests_unit_test_ofp_switch_CFLAGS = $(UNIT_TEST_FLAGS)
 tests_unit_test_ofp_switch_LDADD = $(UNIT_TEST_LIBS)
-tests_unit_test_ofp_phy_port_SOURCES = tests/unit/test-ofp-phy-port.c
+tests_unit_test_ofp_phy_port_SOURCES = \
+	tests/unit/test-ofp-phy-port.c \
+	tests/unit/check-ofp.c \
+	tests/unit/check-ofp.h
 tests_unit_test_ofp_phy_port_CFLAGS = $(UNIT_TEST_FLAGS)
 tests_unit_test_ofp_phy_port_LDADD = $(UNIT_TEST_LIBS)
-tests_unit_test_ofp_table_SOURCES = tests/unit/test-ofp-table.c
+tests_unit_test_ofp_table_SOURCES = \
+	tests/unit/test-ofp-table.c \
+	tests/unit/check-ofp.c \
+	tests/unit/check-ofp.h
 tests_unit_test_ofp_table_CFLAGS = $(UNIT_TEST_FLAGS)
 tests_unit_test_ofp_table_LDADD = $(UNIT_TEST_LIBS)
 tests_unit_test_ofp_print_SOURCES = \
 	tests/unit/test-ofp-print.c \
+	tests/unit/check-ofp.c \
+	tests/unit/check-ofp.h \
 	tests/unit/ofp-print-cases.inc
 tests_unit_test_ofp_print_CFLAGS = $(UNIT_TEST_FLAGS)
 tests_unit_test_ofp_print_LDADD = $(UNIT_TEST_LIBS)

@@ -11,6 +11,7 @@
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
+#include "check-ofp.h"
 #include "check-util.h"
 #include "list.h"
 #include "ofp-msgs.h"
@@ -248,42 +249,6 @@ static const char port_stats_reply_14_text[] =
       "           tx pkts=2, bytes=4, drop=6, errs=8, coll=12\n"
       "           duration=5.500s\n";
 
-static struct ofpbuf *
-from_hex(const char *hex)
-{
-    struct ofpbuf *b = ofpbuf_new(0);
-    ofpbuf_put_hex(b, hex, NULL);
-    return b;
-}
-
-/* Checks that the message at DATA holds HEX and prints as TEXT. */
-static void
-check_bytes(const void *data, size_t size, const char *hex, const char *text)
-{
-    char *got = check_hex(data, size);
-    size_t i = 0;
-    while (got[i] && got[i] == hex[i]) {
-        i++;
-    }
-    ck_assert_msg(!got[i] && !hex[i], "bytes differ at hex offset %zu: "
-                  "expected ...%.40s, got ...%.40s", i, hex + i, got + i);
-    free(got);
-    char *s = ofp_to_string(data, size, NULL, 2);
-    for (i = 0; s[i] && s[i] == text[i]; i++) {
-        continue;
-    }
-    ck_assert_msg(!s[i] && !text[i], "text differs at offset %zu: "
-                  "expected ...%.60s, got ...%.60s", i, text + i, s + i);
-    free(s);
-}
-
-static void
-check_msg(struct ofpbuf *b, const char *hex, const char *text)
-{
-    check_bytes(b->data, b->size, hex, text);
-    ofpbuf_delete(b);
-}
-
 static const struct eth_addr mac = { { 0x50, 0x54, 0, 0, 0, 0x01 } };
 
 static struct ofputil_phy_port
@@ -325,7 +290,7 @@ START_TEST(test_port_status)
     ck_assert_uint_eq(d.desc.config, ps.desc.config);
     ck_assert_uint_eq(d.desc.state, ps.desc.state);
     ck_assert_uint_eq(d.desc.peer, F100);
-    check_msg(b, port_status_10_hex, port_status_10_text);
+    check_ofp_msg(b, port_status_10_hex, port_status_10_text);
 
     /* 1.1+: 1.0-only bits are not sent. */
     ps.reason = OFPPR_MODIFY;
@@ -343,7 +308,7 @@ START_TEST(test_port_status)
     ck_assert_uint_eq(d.desc.port_no, OFPP_LOCAL);
     ck_assert_uint_eq(d.desc.supported, 0xffff);
     ck_assert_uint_eq(d.desc.curr_speed, 10000000);
-    check_msg(b, port_status_11_hex, port_status_11_text);
+    check_ofp_msg(b, port_status_11_hex, port_status_11_text);
 
     ps.reason = OFPPR_DELETE;
     ps.desc = make_port(3, "p3", 0, OFPUTIL_PS_LIVE, 0, 0);
@@ -353,7 +318,7 @@ START_TEST(test_port_status)
     ck_assert_int_eq(ofputil_decode_port_status(b->data, &d), 0);
     ck_assert_str_eq(d.desc.name, "p3");
     ck_assert_uint_eq(d.desc.curr, F1G);
-    check_msg(b, port_status_14_hex, port_status_14_text);
+    check_ofp_msg(b, port_status_14_hex, port_status_14_text);
 
     /* 3.1's errors: an unknown reason; a 1.1 port number 1.0's numbering
      * cannot hold; a 1.4 port whose length overruns the message; a bad
@@ -379,7 +344,7 @@ START_TEST(test_port_status)
           OFPERR_OFPBPC_BAD_LEN },
     };
     for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
-        b = from_hex(bad[i].hex);
+        b = check_ofp_from_hex(bad[i].hex);
         ck_assert_int_eq(ofputil_decode_port_status(b->data, &d),
                          bad[i].error);
         ofpbuf_delete(b);
@@ -396,41 +361,41 @@ START_TEST(test_port_mod)
         .advertise = NETDEV_F_1GB_FD | NETDEV_F_PAUSE_ASYM,
     };
     set_next_xid(1);
-    check_msg(ofputil_encode_port_mod(&pm, OFP10_VERSION), port_mod_10_hex,
+    check_ofp_msg(ofputil_encode_port_mod(&pm, OFP10_VERSION), port_mod_10_hex,
               port_mod_10_text);
     pm.advertise = F1G;
     set_next_xid(1);
-    check_msg(ofputil_encode_port_mod(&pm, OFP13_VERSION), port_mod_13_hex,
+    check_ofp_msg(ofputil_encode_port_mod(&pm, OFP13_VERSION), port_mod_13_hex,
               port_mod_13_text);
     pm = (struct ofputil_port_mod) {
         .port_no = OFPP_LOCAL, .hw_addr = mac, .config = 0,
         .mask = OFPUTIL_PC_PORT_DOWN, .advertise = NETDEV_F_1GB_FD,
     };
     set_next_xid(1);
-    check_msg(ofputil_encode_port_mod(&pm, OFP14_VERSION), port_mod_14_hex,
+    check_ofp_msg(ofputil_encode_port_mod(&pm, OFP14_VERSION), port_mod_14_hex,
               port_mod_14_text);
     /* No advertisement: no Ethernet property. */
     pm.port_no = 3;
     pm.advertise = 0;
     set_next_xid(1);
-    check_msg(ofputil_encode_port_mod(&pm, OFP14_VERSION),
+    check_ofp_msg(ofputil_encode_port_mod(&pm, OFP14_VERSION),
               port_mod_14_noadv_hex, port_mod_14_noadv_text);
 
     struct ofputil_port_mod d;
-    struct ofpbuf *b = from_hex(port_mod_10_hex);
+    struct ofpbuf *b = check_ofp_from_hex(port_mod_10_hex);
     ck_assert_int_eq(ofputil_decode_port_mod(b->data, &d, false), 0);
     ck_assert_uint_eq(d.port_no, 3);
     ck_assert_uint_eq(d.advertise, NETDEV_F_1GB_FD | NETDEV_F_PAUSE_ASYM);
     ck_assert_uint_eq(d.mask, OFPUTIL_PC_PORT_DOWN | OFPUTIL_PC_NO_PACKET_IN);
     ofpbuf_delete(b);
-    b = from_hex(port_mod_14_hex);
+    b = check_ofp_from_hex(port_mod_14_hex);
     ck_assert_int_eq(ofputil_decode_port_mod(b->data, &d, false), 0);
     ck_assert_uint_eq(d.port_no, OFPP_LOCAL);
     ck_assert_uint_eq(d.advertise, NETDEV_F_1GB_FD);
     ofpbuf_delete(b);
 
     /* 1.0-only config bits in 1.1: refused strictly, dropped loosely. */
-    b = from_hex("02100028000000010000000700000000505400000001000000"
+    b = check_ofp_from_hex("02100028000000010000000700000000505400000001000000"
                  "00007f0000007f0000282000000000");
     ck_assert_int_eq(ofputil_decode_port_mod(b->data, &d, false),
                      OFPERR_OFPPMFC_BAD_CONFIG);
@@ -439,17 +404,17 @@ START_TEST(test_port_mod)
     ofpbuf_delete(b);
     /* A port 1.0's numbering cannot hold; a bad property length; an
      * unknown property (strict only). */
-    b = from_hex("021000280000000100 00ff0000000000505400000001000000"
+    b = check_ofp_from_hex("021000280000000100 00ff0000000000505400000001000000"
                  "00000100000041000028200000 0000");
     ck_assert_int_eq(ofputil_decode_port_mod(b->data, &d, true),
                      OFPERR_OFPBAC_BAD_OUT_PORT);
     ofpbuf_delete(b);
-    b = from_hex("0510002800000001000000030000000050540000000100000000000000000001"
+    b = check_ofp_from_hex("0510002800000001000000030000000050540000000100000000000000000001"
                  "0000000700000020");
     ck_assert_int_eq(ofputil_decode_port_mod(b->data, &d, true),
                      OFPERR_OFPBPC_BAD_LEN);
     ofpbuf_delete(b);
-    b = from_hex("0510002800000001000000030000000050540000000100000000000000000001"
+    b = check_ofp_from_hex("0510002800000001000000030000000050540000000100000000000000000001"
                  "0005000800000020");
     ck_assert_int_eq(ofputil_decode_port_mod(b->data, &d, false),
                      OFPERR_OFPBPC_BAD_TYPE);
@@ -462,7 +427,7 @@ END_TEST
 static struct ofpbuf *
 make_port_desc_reply(const char *request_hex)
 {
-    struct ofpbuf *rq = from_hex(request_hex);
+    struct ofpbuf *rq = check_ofp_from_hex(request_hex);
     struct ovs_list replies;
     ofpmp_init(&replies, rq->data);
     struct ofputil_phy_port eth0 = make_port(1, "eth0", 0, 0, F100, 0);
@@ -483,41 +448,41 @@ make_port_desc_reply(const char *request_hex)
 START_TEST(test_port_desc)
 {
     set_next_xid(1);
-    check_msg(ofputil_encode_port_desc_stats_request(OFP10_VERSION,
+    check_ofp_msg(ofputil_encode_port_desc_stats_request(OFP10_VERSION,
                                                      OFPP_ANY),
               port_desc_request_10_hex, port_desc_request_10_text);
     set_next_xid(1);
-    check_msg(ofputil_encode_port_desc_stats_request(OFP13_VERSION,
+    check_ofp_msg(ofputil_encode_port_desc_stats_request(OFP13_VERSION,
                                                      OFPP_ANY),
               port_desc_request_13_hex, port_desc_request_13_text);
     set_next_xid(1);
-    check_msg(ofputil_encode_port_desc_stats_request(OFP15_VERSION, 3),
+    check_ofp_msg(ofputil_encode_port_desc_stats_request(OFP15_VERSION, 3),
               port_desc_request_15_hex, port_desc_request_15_text);
 
     uint32_t port;
-    struct ofpbuf *b = from_hex(port_desc_request_15_hex);
+    struct ofpbuf *b = check_ofp_from_hex(port_desc_request_15_hex);
     ck_assert_int_eq(ofputil_decode_port_desc_stats_request(b->data, &port),
                      0);
     ck_assert_uint_eq(port, 3);
     ofpbuf_delete(b);
-    b = from_hex(port_desc_request_10_hex);
+    b = check_ofp_from_hex(port_desc_request_10_hex);
     ck_assert_int_eq(ofputil_decode_port_desc_stats_request(b->data, &port),
                      0);
     ck_assert_uint_eq(port, OFPP_ANY);
     ofpbuf_delete(b);
 
-    check_msg(make_port_desc_reply(port_desc_request_10_hex),
+    check_ofp_msg(make_port_desc_reply(port_desc_request_10_hex),
               port_desc_reply_10_hex, port_desc_reply_10_text);
-    check_msg(make_port_desc_reply(port_desc_request_13_hex),
+    check_ofp_msg(make_port_desc_reply(port_desc_request_13_hex),
               port_desc_reply_13_hex, port_desc_reply_13_text);
     /* 1.4 has the same request as 1.3, and ports with properties. */
     char *rq14 = xstrdup(port_desc_request_13_hex);
     rq14[1] = '5';
-    check_msg(make_port_desc_reply(rq14), port_desc_reply_14_hex,
+    check_ofp_msg(make_port_desc_reply(rq14), port_desc_reply_14_hex,
               port_desc_reply_14_text);
     free(rq14);
 
-    b = from_hex(port_desc_reply_14_hex);
+    b = check_ofp_from_hex(port_desc_reply_14_hex);
     ofpraw_pull_assert(b);
     struct ofputil_phy_port pp;
     ck_assert_int_eq(ofputil_pull_port_desc_stats_reply(OFP14_VERSION, b,
@@ -536,7 +501,7 @@ END_TEST
 /* The port desc reply splits into parts before 64 kB, every port whole. */
 START_TEST(test_port_desc_split)
 {
-    struct ofpbuf *rq = from_hex(port_desc_request_13_hex);
+    struct ofpbuf *rq = check_ofp_from_hex(port_desc_request_13_hex);
     struct ovs_list replies;
     ofpmp_init(&replies, rq->data);
     for (uint32_t i = 1; i <= 2000; i++) {
@@ -583,7 +548,7 @@ make_stats(uint32_t port_no, uint64_t base)
 static struct ofpbuf *
 make_port_stats_reply(const char *request_hex, bool with_local)
 {
-    struct ofpbuf *rq = from_hex(request_hex);
+    struct ofpbuf *rq = check_ofp_from_hex(request_hex);
     struct ovs_list replies;
     ofpmp_init(&replies, rq->data);
     struct ofputil_port_stats ps = make_stats(1, 1);
@@ -603,32 +568,32 @@ make_port_stats_reply(const char *request_hex, bool with_local)
 START_TEST(test_port_stats)
 {
     set_next_xid(1);
-    check_msg(ofputil_encode_dump_ports_request(OFP10_VERSION, OFPP_ANY),
+    check_ofp_msg(ofputil_encode_dump_ports_request(OFP10_VERSION, OFPP_ANY),
               port_stats_request_10_hex, port_stats_request_10_text);
     set_next_xid(1);
-    check_msg(ofputil_encode_dump_ports_request(OFP13_VERSION, OFPP_ANY),
+    check_ofp_msg(ofputil_encode_dump_ports_request(OFP13_VERSION, OFPP_ANY),
               port_stats_request_13_hex, port_stats_request_13_text);
     set_next_xid(1);
-    check_msg(ofputil_encode_dump_ports_request(OFP13_VERSION, OFPP_LOCAL),
+    check_ofp_msg(ofputil_encode_dump_ports_request(OFP13_VERSION, OFPP_LOCAL),
               port_stats_request_13_local_hex,
               port_stats_request_13_local_text);
     uint32_t port;
-    struct ofpbuf *b = from_hex(port_stats_request_13_local_hex);
+    struct ofpbuf *b = check_ofp_from_hex(port_stats_request_13_local_hex);
     ck_assert_int_eq(ofputil_decode_port_stats_request(b->data, &port), 0);
     ck_assert_uint_eq(port, OFPP_LOCAL);
     ofpbuf_delete(b);
 
-    check_msg(make_port_stats_reply(port_stats_request_10_hex, true),
+    check_ofp_msg(make_port_stats_reply(port_stats_request_10_hex, true),
               port_stats_reply_10_hex, port_stats_reply_10_text);
     char *rq = xstrdup(port_stats_request_13_hex);
     rq[1] = '3';
-    check_msg(make_port_stats_reply(rq, false), port_stats_reply_12_hex,
+    check_ofp_msg(make_port_stats_reply(rq, false), port_stats_reply_12_hex,
               port_stats_reply_12_text);
     rq[1] = '4';
-    check_msg(make_port_stats_reply(rq, false), port_stats_reply_13_hex,
+    check_ofp_msg(make_port_stats_reply(rq, false), port_stats_reply_13_hex,
               port_stats_reply_13_text);
     rq[1] = '5';
-    check_msg(make_port_stats_reply(rq, false), port_stats_reply_14_hex,
+    check_ofp_msg(make_port_stats_reply(rq, false), port_stats_reply_14_hex,
               port_stats_reply_14_text);
     free(rq);
 
@@ -638,7 +603,7 @@ START_TEST(test_port_stats)
         port_stats_reply_13_hex, port_stats_reply_14_hex,
     };
     for (size_t i = 0; i < ARRAY_SIZE(replies); i++) {
-        b = from_hex(replies[i]);
+        b = check_ofp_from_hex(replies[i]);
         struct ofputil_port_stats ps, want = make_stats(1, 1);
         ck_assert_int_eq(ofputil_decode_port_stats(&ps, b), 0);
         ck_assert_uint_eq(ps.port_no, 1);
@@ -647,14 +612,14 @@ START_TEST(test_port_stats)
         ck_assert_uint_eq(ps.tx_bytes, want.tx_bytes);
         ck_assert_uint_eq(ps.duration_sec, i >= 2 ? 5 : UINT32_MAX);
         ofpbuf_delete(b);
-        b = from_hex(replies[i]);
+        b = check_ofp_from_hex(replies[i]);
         ck_assert_int_eq(ofputil_count_port_stats(b->data), i ? 1 : 2);
         ofpbuf_delete(b);
     }
 
     /* A 1.4 entry whose length overruns the message: the count stops
      * there and decoding says why (3.1's error). */
-    b = from_hex("05130088000000010004000000000000005a000000000001000000"
+    b = check_ofp_from_hex("05130088000000010004000000000000005a000000000001000000"
                  "05004c4b400000000000000001000000000000000200000000000000"
                  "030000000000000004000000000000000500000000000000060000"
                  "00000000000700000000000000080000002800000000000000000000"

@@ -11,6 +11,7 @@
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
+#include "check-ofp.h"
 #include "check-util.h"
 #include "ofp-errors.h"
 #include "ofpbuf.h"
@@ -24,14 +25,6 @@ struct print_case {
 static const struct print_case print_cases[] = {
 #include "ofp-print-cases.inc"
 };
-
-static struct ofpbuf *
-from_hex(const char *hex)
-{
-    struct ofpbuf *b = ofpbuf_new(0);
-    ofpbuf_put_hex(b, hex, NULL);
-    return b;
-}
 
 START_TEST(test_print_as_31)
 {
@@ -51,7 +44,7 @@ END_TEST
 START_TEST(test_print_truncations)
 {
     for (size_t i = 0; i < ARRAY_SIZE(print_cases); i++) {
-        struct ofpbuf *b = from_hex(print_cases[i].hex);
+        struct ofpbuf *b = check_ofp_from_hex(print_cases[i].hex);
         for (size_t len = 0; len < b->size; len++) {
             /* A copy of exactly LEN bytes, so ASan sees any overread. */
             void *copy = xmemdup(b->data, len ? len : 1);
@@ -122,7 +115,7 @@ END_TEST
 
 START_TEST(test_print_to_stream)
 {
-    struct ofpbuf *b = from_hex("0413001000000005000300000000000000");
+    struct ofpbuf *b = check_ofp_from_hex("0413001000000005000300000000000000");
     FILE *stream = tmpfile();
     ck_assert_ptr_nonnull(stream);
     ofp_print(stream, b->data, b->size, NULL, 2);

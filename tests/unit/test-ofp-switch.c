@@ -11,6 +11,7 @@
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
+#include "check-ofp.h"
 #include "check-util.h"
 #include "ofp-msgs.h"
 #include "ofp-phy-port.h"
@@ -357,38 +358,6 @@ static const char set_async_14_some_text[] =
       "    TABLE_STATUS: (off)\n"
       "  REQUESTFORWARD: (off)\n";
 
-static struct ofpbuf *
-from_hex(const char *hex)
-{
-    struct ofpbuf *b = ofpbuf_new(0);
-    ofpbuf_put_hex(b, hex, NULL);
-    return b;
-}
-
-/* Checks that B (whose xid the test fixed at 1) holds HEX and prints as
- * TEXT, then frees it. */
-static void
-check_msg(struct ofpbuf *b, const char *hex, const char *text)
-{
-    /* Messages can be long: report where they differ, not all of them. */
-    char *got = check_hex(b->data, b->size);
-    size_t i = 0;
-    while (got[i] && got[i] == hex[i]) {
-        i++;
-    }
-    ck_assert_msg(!got[i] && !hex[i], "bytes differ at hex offset %zu: "
-                  "expected ...%.40s, got ...%.40s", i, hex + i, got + i);
-    free(got);
-    char *s = ofp_to_string(b->data, b->size, NULL, 2);
-    for (i = 0; s[i] && s[i] == text[i]; i++) {
-        continue;
-    }
-    ck_assert_msg(!s[i] && !text[i], "text differs at offset %zu: "
-                  "expected ...%.60s, got ...%.60s", i, text + i, s + i);
-    free(s);
-    ofpbuf_delete(b);
-}
-
 static struct ofputil_phy_port
 make_port(uint32_t port_no, const char *name, uint32_t config,
           uint32_t state, uint32_t features, uint32_t speed)
@@ -408,7 +377,7 @@ make_port(uint32_t port_no, const char *name, uint32_t config,
 START_TEST(test_features)
 {
     set_next_xid(1);
-    check_msg(ofputil_encode_features_request(OFP10_VERSION),
+    check_ofp_msg(ofputil_encode_features_request(OFP10_VERSION),
               features_request_10_hex, features_request_10_text);
 
     struct ofputil_switch_features f = {
@@ -432,7 +401,7 @@ START_TEST(test_features)
     ofputil_put_switch_features_port(&eth0, b);
     ofputil_put_switch_features_port(&local, b);
     ofpmsg_update_length(b);
-    check_msg(b, features_reply_10_hex, features_reply_10_text);
+    check_ofp_msg(b, features_reply_10_hex, features_reply_10_text);
 
     /* 1.2 carries ports in the 1.1 layout and no actions bitmap. */
     f.capabilities = (OFPUTIL_C_FLOW_STATS | OFPUTIL_C_TABLE_STATS
@@ -445,17 +414,17 @@ START_TEST(test_features)
                      1000000);
     ofputil_put_switch_features_port(&eth0, b);
     ofpmsg_update_length(b);
-    check_msg(b, features_reply_12_hex, features_reply_12_text);
+    check_ofp_msg(b, features_reply_12_hex, features_reply_12_text);
 
     /* 1.3: the auxiliary id, no ports even if offered. */
     f.auxiliary_id = 1;
     b = ofputil_encode_switch_features(&f, OFP13_VERSION, htonl(1));
     ofputil_put_switch_features_port(&eth0, b);
     ofpmsg_update_length(b);
-    check_msg(b, features_reply_13_hex, features_reply_13_text);
+    check_ofp_msg(b, features_reply_13_hex, features_reply_13_text);
 
     /* Decoding gives back what 1.3 can carry, and the ports of 1.0. */
-    b = from_hex(features_reply_13_hex);
+    b = check_ofp_from_hex(features_reply_13_hex);
     struct ofputil_switch_features d;
     ck_assert_int_eq(ofputil_pull_switch_features(b, &d), 0);
     ck_assert_uint_eq(d.datapath_id, f.datapath_id);
@@ -467,7 +436,7 @@ START_TEST(test_features)
     ck_assert_uint_eq(b->size, 0);
     ofpbuf_delete(b);
 
-    b = from_hex(features_reply_10_hex);
+    b = check_ofp_from_hex(features_reply_10_hex);
     ck_assert_int_eq(ofputil_pull_switch_features(b, &d), 0);
     ck_assert_uint_eq(d.ofp10_actions, 0xfff);
     struct ofputil_phy_port pp;
@@ -482,7 +451,7 @@ START_TEST(test_features)
     ofpbuf_delete(b);
 
     /* Not a features reply. */
-    b = from_hex(features_request_10_hex);
+    b = check_ofp_from_hex(features_request_10_hex);
     ck_assert_int_eq(ofputil_pull_switch_features(b, &d),
                      OFPERR_OFPBRC_BAD_TYPE);
     ofpbuf_delete(b);
@@ -492,7 +461,7 @@ END_TEST
 START_TEST(test_switch_config)
 {
     set_next_xid(1);
-    check_msg(ofputil_encode_get_config_request(OFP13_VERSION),
+    check_ofp_msg(ofputil_encode_get_config_request(OFP13_VERSION),
               get_config_request_13_hex, get_config_request_13_text);
 
     struct ofputil_switch_config config = {
@@ -503,7 +472,7 @@ START_TEST(test_switch_config)
     struct ofpbuf *rq = ofputil_encode_get_config_request(OFP11_VERSION);
     struct ofp_header *rqh = rq->data;
     rqh->xid = htonl(1);
-    check_msg(ofputil_encode_get_config_reply(rq->data, &config),
+    check_ofp_msg(ofputil_encode_get_config_reply(rq->data, &config),
               get_config_reply_11_hex, get_config_reply_11_text);
     ofpbuf_delete(rq);
 
@@ -511,16 +480,16 @@ START_TEST(test_switch_config)
     config.frag = OFPUTIL_FRAG_DROP;
     config.miss_send_len = UINT16_MAX;
     set_next_xid(1);
-    check_msg(ofputil_encode_set_config(&config, OFP13_VERSION),
+    check_ofp_msg(ofputil_encode_set_config(&config, OFP13_VERSION),
               set_config_13_hex, set_config_13_text);
     config.frag = OFPUTIL_FRAG_NX_MATCH;
     config.invalid_ttl_to_controller = 0;
     config.miss_send_len = 128;
     set_next_xid(1);
-    check_msg(ofputil_encode_set_config(&config, OFP10_VERSION),
+    check_ofp_msg(ofputil_encode_set_config(&config, OFP10_VERSION),
               set_config_10_hex, set_config_10_text);
 
-    struct ofpbuf *b = from_hex(get_config_reply_11_hex);
+    struct ofpbuf *b = check_ofp_from_hex(get_config_reply_11_hex);
     struct ofputil_switch_config d;
     ck_assert_int_eq(ofputil_decode_get_config_reply(b->data, &d), 0);
     ck_assert_int_eq(d.frag, OFPUTIL_FRAG_REASM);
@@ -528,7 +497,7 @@ START_TEST(test_switch_config)
     ck_assert_uint_eq(d.miss_send_len, 128);
     ofpbuf_delete(b);
 
-    b = from_hex(set_config_13_hex);
+    b = check_ofp_from_hex(set_config_13_hex);
     ck_assert_int_eq(ofputil_decode_set_config(b->data, &d), 0);
     ck_assert_int_eq(d.frag, OFPUTIL_FRAG_DROP);
     ck_assert_int_eq(d.invalid_ttl_to_controller, -1);
@@ -536,11 +505,11 @@ START_TEST(test_switch_config)
 
     /* The invalid-TTL bit is a bad flag in 1.3 (3.1's error), but only a
      * reply's business otherwise. */
-    b = from_hex("0409000c0000000100070080");
+    b = check_ofp_from_hex("0409000c0000000100070080");
     ck_assert_int_eq(ofputil_decode_set_config(b->data, &d),
                      OFPERR_OFPSCFC_BAD_FLAGS);
     ofpbuf_delete(b);
-    b = from_hex("0408000c0000000100070080");
+    b = check_ofp_from_hex("0408000c0000000100070080");
     ck_assert_int_eq(ofputil_decode_get_config_reply(b->data, &d), 0);
     ofpbuf_delete(b);
 
@@ -565,17 +534,17 @@ START_TEST(test_desc)
 
     set_next_xid(1);
     struct ofpbuf *rq = ofputil_encode_desc_stats_request(OFP13_VERSION);
-    check_msg(ofpbuf_clone(rq), desc_request_13_hex, desc_request_13_text);
-    check_msg(ofputil_encode_desc_stats_reply(rq->data, &desc),
+    check_ofp_msg(ofpbuf_clone(rq), desc_request_13_hex, desc_request_13_text);
+    check_ofp_msg(ofputil_encode_desc_stats_reply(rq->data, &desc),
               desc_reply_13_hex, desc_reply_13_text);
     ofpbuf_delete(rq);
     set_next_xid(1);
     rq = ofputil_encode_desc_stats_request(OFP10_VERSION);
-    check_msg(ofputil_encode_desc_stats_reply(rq->data, &desc),
+    check_ofp_msg(ofputil_encode_desc_stats_reply(rq->data, &desc),
               desc_reply_10_hex, desc_reply_10_text);
     ofpbuf_delete(rq);
 
-    struct ofpbuf *b = from_hex(desc_reply_13_hex);
+    struct ofpbuf *b = check_ofp_from_hex(desc_reply_13_hex);
     struct ofputil_desc d;
     ck_assert_int_eq(ofputil_decode_desc_stats_reply(b->data, &d), 0);
     ck_assert(!memcmp(&d, &desc, sizeof d));
@@ -591,12 +560,12 @@ START_TEST(test_barrier)
 {
     struct ofpbuf *rq = ofputil_encode_barrier_request(OFP10_VERSION);
     ((struct ofp_header *) rq->data)->xid = htonl(1);
-    check_msg(ofputil_encode_barrier_reply(rq->data), barrier_reply_10_hex,
+    check_ofp_msg(ofputil_encode_barrier_reply(rq->data), barrier_reply_10_hex,
               barrier_reply_10_text);
     ofpbuf_delete(rq);
     rq = ofputil_encode_barrier_request(OFP13_VERSION);
     ((struct ofp_header *) rq->data)->xid = htonl(1);
-    check_msg(ofputil_encode_barrier_reply(rq->data), barrier_reply_13_hex,
+    check_ofp_msg(ofputil_encode_barrier_reply(rq->data), barrier_reply_13_hex,
               barrier_reply_13_text);
     ofpbuf_delete(rq);
 }
@@ -609,11 +578,11 @@ START_TEST(test_roles)
         .generation_id = 5,
     };
     set_next_xid(1);
-    check_msg(ofputil_encode_role_request(&rr, OFP12_VERSION),
+    check_ofp_msg(ofputil_encode_role_request(&rr, OFP12_VERSION),
               role_request_12_hex, role_request_12_text);
     rr = (struct ofputil_role_request) { .role = OFPCR12_ROLE_EQUAL };
     set_next_xid(1);
-    check_msg(ofputil_encode_role_request(&rr, OFP13_VERSION),
+    check_ofp_msg(ofputil_encode_role_request(&rr, OFP13_VERSION),
               role_request_13_nogen_hex, role_request_13_nogen_text);
     /* 1.0 speaks Nicira's form, which has no generation id. */
     rr = (struct ofputil_role_request) {
@@ -622,7 +591,7 @@ START_TEST(test_roles)
     };
     set_next_xid(1);
     struct ofpbuf *nx_rq = ofputil_encode_role_request(&rr, OFP10_VERSION);
-    check_msg(ofpbuf_clone(nx_rq), nx_role_request_10_hex,
+    check_ofp_msg(ofpbuf_clone(nx_rq), nx_role_request_10_hex,
               nx_role_request_10_text);
 
     struct ofputil_role_request d;
@@ -631,24 +600,24 @@ START_TEST(test_roles)
     ck_assert(!d.have_generation_id);
     /* A reply comes in the request's form. */
     d.role = OFPCR12_ROLE_MASTER;
-    check_msg(ofputil_encode_role_reply(nx_rq->data, &d),
+    check_ofp_msg(ofputil_encode_role_reply(nx_rq->data, &d),
               nx_role_reply_10_hex, nx_role_reply_10_text);
     ofpbuf_delete(nx_rq);
 
-    struct ofpbuf *rq = from_hex(role_request_12_hex);
+    struct ofpbuf *rq = check_ofp_from_hex(role_request_12_hex);
     ck_assert_int_eq(ofputil_decode_role_message(rq->data, &d), 0);
     ck_assert_uint_eq(d.role, OFPCR12_ROLE_MASTER);
     ck_assert(d.have_generation_id);
     ck_assert_uint_eq(d.generation_id, 5);
     ofpbuf_delete(rq);
 
-    rq = from_hex(role_request_13_nogen_hex);
+    rq = check_ofp_from_hex(role_request_13_nogen_hex);
     ((struct ofp_header *) rq->data)->type = 24;
     d = (struct ofputil_role_request) {
         .role = OFPCR12_ROLE_SLAVE, .have_generation_id = true,
         .generation_id = 7,
     };
-    check_msg(ofputil_encode_role_reply(rq->data, &d), role_reply_13_hex,
+    check_ofp_msg(ofputil_encode_role_reply(rq->data, &d), role_reply_13_hex,
               role_reply_13_text);
     ofpbuf_delete(rq);
 
@@ -658,7 +627,7 @@ START_TEST(test_roles)
         "0104001400000001000023200000000a00000003",
     };
     for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
-        struct ofpbuf *b = from_hex(bad[i]);
+        struct ofpbuf *b = check_ofp_from_hex(bad[i]);
         ck_assert_int_eq(ofputil_decode_role_message(b->data, &d),
                          OFPERR_OFPRRFC_BAD_ROLE);
         ofpbuf_delete(b);
@@ -675,7 +644,7 @@ START_TEST(test_roles)
     ck_assert_uint_eq(ds.role, rs.role);
     ck_assert_uint_eq(ds.reason, rs.reason);
     ck_assert_uint_eq(ds.generation_id, rs.generation_id);
-    check_msg(b, role_status_14_hex, role_status_14_text);
+    check_ofp_msg(b, role_status_14_hex, role_status_14_text);
 
     ck_assert_str_eq(ofputil_role_to_string(OFPCR12_ROLE_SLAVE), "secondary");
 }
@@ -684,18 +653,18 @@ END_TEST
 START_TEST(test_async_config)
 {
     set_next_xid(1);
-    check_msg(ofputil_encode_get_async_request(OFP13_VERSION),
+    check_ofp_msg(ofputil_encode_get_async_request(OFP13_VERSION),
               get_async_request_13_hex, get_async_request_13_text);
 
     /* The defaults, in 1.3's fixed layout and in 1.4's properties. */
-    struct ofpbuf *rq = from_hex(get_async_request_13_hex);
+    struct ofpbuf *rq = check_ofp_from_hex(get_async_request_13_hex);
     struct ofputil_async_cfg cfg = ofputil_async_cfg_default(OFP13_VERSION);
-    check_msg(ofputil_encode_get_async_reply(rq->data, &cfg),
+    check_ofp_msg(ofputil_encode_get_async_reply(rq->data, &cfg),
               get_async_reply_13_default_hex,
               get_async_reply_13_default_text);
     ((struct ofp_header *) rq->data)->version = OFP14_VERSION;
     cfg = ofputil_async_cfg_default(OFP14_VERSION);
-    check_msg(ofputil_encode_get_async_reply(rq->data, &cfg),
+    check_ofp_msg(ofputil_encode_get_async_reply(rq->data, &cfg),
               get_async_reply_14_default_hex,
               get_async_reply_14_default_text);
     ofpbuf_delete(rq);
@@ -706,7 +675,7 @@ START_TEST(test_async_config)
     cfg.slave[OAM_PACKET_IN] = 0x3;
     cfg.master[OAM_FLOW_REMOVED] = 0xf;
     set_next_xid(1);
-    check_msg(ofputil_encode_set_async_config(&cfg, 0x7, OFP10_VERSION),
+    check_ofp_msg(ofputil_encode_set_async_config(&cfg, 0x7, OFP10_VERSION),
               nx_set_async_config_10_hex, nx_set_async_config_10_text);
 
     /* 1.4, every type, and then only role status. */
@@ -722,14 +691,14 @@ START_TEST(test_async_config)
     ck_assert_int_eq(ofputil_decode_set_async_config(b->data, false, &zero,
                                                      &d), 0);
     ck_assert(!memcmp(&d, &cfg, sizeof d));
-    check_msg(b, set_async_14_hex, set_async_14_text);
+    check_ofp_msg(b, set_async_14_hex, set_async_14_text);
     set_next_xid(1);
-    check_msg(ofputil_encode_set_async_config(&cfg, 1u << OAM_ROLE_STATUS,
+    check_ofp_msg(ofputil_encode_set_async_config(&cfg, 1u << OAM_ROLE_STATUS,
                                               OFP14_VERSION),
               set_async_14_some_hex, set_async_14_some_text);
 
     /* A partial 1.4 message changes only what it carries. */
-    b = from_hex(set_async_14_some_hex);
+    b = check_ofp_from_hex(set_async_14_some_hex);
     struct ofputil_async_cfg basis = ofputil_async_cfg_default(OFP14_VERSION);
     ck_assert_int_eq(ofputil_decode_set_async_config(b->data, false, &basis,
                                                      &d), 0);
@@ -738,7 +707,7 @@ START_TEST(test_async_config)
     ofpbuf_delete(b);
 
     /* 1.3's layout drops the reasons it cannot mean. */
-    b = from_hex("041c0020000000010000010700000003000000070000000700"
+    b = check_ofp_from_hex("041c0020000000010000010700000003000000070000000700"
                  "00000f00000000");
     ck_assert_int_eq(ofputil_decode_set_async_config(b->data, false, &zero,
                                                      &d), 0);
@@ -760,7 +729,7 @@ START_TEST(test_async_config)
           OFPERR_OFPBPC_BAD_LEN },
     };
     for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
-        b = from_hex(bad[i].hex);
+        b = check_ofp_from_hex(bad[i].hex);
         ck_assert_int_eq(ofputil_decode_set_async_config(b->data, false,
                                                          &zero, &d),
                          bad[i].strict);

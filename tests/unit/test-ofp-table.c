@@ -11,6 +11,7 @@
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
+#include "check-ofp.h"
 #include "check-util.h"
 #include "list.h"
 #include "ofp-msgs.h"
@@ -407,35 +408,6 @@ static const char table_mod_14_hex[] =
 static const char table_mod_14_text[] =
       "OFPT_TABLE_MOD (OF1.4) (xid=0x1): table_id=1, eviction=on, vacancy=off\n";
 
-static struct ofpbuf *
-from_hex(const char *hex)
-{
-    struct ofpbuf *b = ofpbuf_new(0);
-    ofpbuf_put_hex(b, hex, NULL);
-    return b;
-}
-
-static void
-check_msg(struct ofpbuf *b, const char *hex, const char *text)
-{
-    char *got = check_hex(b->data, b->size);
-    size_t i = 0;
-    while (got[i] && got[i] == hex[i]) {
-        i++;
-    }
-    ck_assert_msg(!got[i] && !hex[i], "bytes differ at hex offset %zu: "
-                  "expected ...%.40s, got ...%.40s", i, hex + i, got + i);
-    free(got);
-    char *s = ofp_to_string(b->data, b->size, NULL, 2);
-    for (i = 0; s[i] && s[i] == text[i]; i++) {
-        continue;
-    }
-    ck_assert_msg(!s[i] && !text[i], "text differs at offset %zu: "
-                  "expected ...%.60s, got ...%.60s", i, text + i, s + i);
-    free(s);
-    ofpbuf_delete(b);
-}
-
 static void
 fset(struct ofputil_field_bitmap *fb, enum mf_field_id id)
 {
@@ -608,12 +580,12 @@ START_TEST(test_table_stats)
         struct ofputil_table_stats ts;
         struct ofputil_table_features tf;
         ck_assert_int_eq(ofputil_decode_table_stats_reply(&b, &ts, &tf), EOF);
-        check_msg(reply, cases[i].hex, cases[i].text);
+        check_ofp_msg(reply, cases[i].hex, cases[i].text);
         ofpbuf_delete(rq);
     }
 
     /* An entry cut short is 3.1's OFPBRC_BAD_LEN. */
-    struct ofpbuf *b = from_hex("04130020000000010003000000000000"
+    struct ofpbuf *b = check_ofp_from_hex("04130020000000010003000000000000"
                                 "0000000000000005000000000000000a");
     struct ofputil_table_stats ts;
     struct ofputil_table_features tf;
@@ -663,7 +635,7 @@ START_TEST(test_table_features)
         }
         struct ofputil_table_features tf;
         ck_assert_int_eq(ofputil_decode_table_features(&b, &tf, false), EOF);
-        check_msg(reply, cases[i].hex, cases[i].text);
+        check_ofp_msg(reply, cases[i].hex, cases[i].text);
         ofpbuf_delete(rq);
     }
 
@@ -750,7 +722,7 @@ START_TEST(test_table_features)
           OFPERR_OFPBMC_BAD_LEN },
     };
     for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
-        struct ofpbuf *b = from_hex(bad[i].hex);
+        struct ofpbuf *b = check_ofp_from_hex(bad[i].hex);
         struct ofputil_table_features tf;
         ck_assert_int_eq(ofputil_decode_table_features(b, &tf, true),
                          bad[i].error);
@@ -764,17 +736,17 @@ START_TEST(test_table_mod)
     struct ofputil_table_mod tm = { .table_id = 0,
                                     .miss = OFPUTIL_TABLE_MISS_DROP };
     set_next_xid(1);
-    check_msg(ofputil_encode_table_mod(&tm, OFP11_VERSION), table_mod_11_hex,
+    check_ofp_msg(ofputil_encode_table_mod(&tm, OFP11_VERSION), table_mod_11_hex,
               table_mod_11_text);
     tm.table_id = OFPTT_ALL;
     tm.miss = OFPUTIL_TABLE_MISS_CONTINUE;
     set_next_xid(1);
-    check_msg(ofputil_encode_table_mod(&tm, OFP12_VERSION), table_mod_12_hex,
+    check_ofp_msg(ofputil_encode_table_mod(&tm, OFP12_VERSION), table_mod_12_hex,
               table_mod_12_text);
     /* 1.3 has no flags; 1.4 has eviction and vacancy events. */
     tm.table_id = 1;
     set_next_xid(1);
-    check_msg(ofputil_encode_table_mod(&tm, OFP13_VERSION), table_mod_13_hex,
+    check_ofp_msg(ofputil_encode_table_mod(&tm, OFP13_VERSION), table_mod_13_hex,
               table_mod_13_text);
     tm.eviction = true;
     set_next_xid(1);
@@ -783,9 +755,9 @@ START_TEST(test_table_mod)
     ck_assert_int_eq(ofputil_decode_table_mod(b->data, &d), 0);
     ck_assert_uint_eq(d.table_id, 1);
     ck_assert(d.has_flags14 && d.eviction && !d.vacancy_events);
-    check_msg(b, table_mod_14_hex, table_mod_14_text);
+    check_ofp_msg(b, table_mod_14_hex, table_mod_14_text);
 
-    b = from_hex(table_mod_11_hex);
+    b = check_ofp_from_hex(table_mod_11_hex);
     ck_assert_int_eq(ofputil_decode_table_mod(b->data, &d), 0);
     ck_assert_int_eq(d.miss, OFPUTIL_TABLE_MISS_DROP);
     ofpbuf_delete(b);
