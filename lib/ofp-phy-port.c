@@ -135,23 +135,43 @@ pull_ofp11_port(struct ofpbuf *b, struct ofputil_phy_port *pp)
     return 0;
 }
 
+/* 1.4 port descriptions and port statistics are records of a fixed part
+ * of MIN_LEN bytes, whose 16-bit length field at LEN_OFS covers it and the
+ * properties after it.  Pulls one from B: *RECORD points at it, *PROPS
+ * covers its properties.  OFPBRC_BAD_LEN if it is short or overruns B. */
+static enum ofperr
+pull_ofp14_record(struct ofpbuf *b, size_t min_len, size_t len_ofs,
+                  const void **record, struct ofpbuf *props)
+{
+    if (b->size < min_len) {
+        return OFPERR_OFPBRC_BAD_LEN;
+    }
+    ovs_be16 be_len;
+    memcpy(&be_len, (const char *) b->data + len_ofs, sizeof be_len);
+    size_t len = ntohs(be_len);
+    if (len < min_len || len > b->size) {
+        return OFPERR_OFPBRC_BAD_LEN;
+    }
+    *record = b->data;
+    ofpbuf_use_const(props, (const char *) b->data + min_len,
+                     len - min_len);
+    ofpbuf_pull(b, len);
+    return 0;
+}
+
 static int
 pull_ofp14_port(struct ofpbuf *b, struct ofputil_phy_port *pp)
 {
-    if (b->size < sizeof(struct ofp14_port)) {
-        return OFPERR_OFPBRC_BAD_LEN;
-    }
-    const struct ofp14_port *op = b->data;
-    size_t len = ntohs(op->length);
-    if (len < sizeof *op || len > b->size) {
-        return OFPERR_OFPBRC_BAD_LEN;
-    }
+    const struct ofp14_port *op;
     struct ofpbuf props;
-    ofpbuf_use_const(&props, (const char *) op + sizeof *op,
-                     len - sizeof *op);
-    ofpbuf_pull(b, len);
+    enum ofperr error = pull_ofp14_record(
+        b, sizeof *op, offsetof(struct ofp14_port, length),
+        (const void **) &op, &props);
+    if (error) {
+        return error;
+    }
 
-    enum ofperr error = port_from_ofp11(op->port_no, &pp->port_no);
+    error = port_from_ofp11(op->port_no, &pp->port_no);
     if (error) {
         return error;
     }
@@ -718,19 +738,16 @@ ofputil_append_port_stat(struct ovs_list *replies,
 static int
 pull_ofp14_port_stats(struct ofputil_port_stats *ps, struct ofpbuf *b)
 {
-    if (b->size < sizeof(struct ofp14_port_stats)) {
-        return OFPERR_OFPBRC_BAD_LEN;
-    }
-    const struct ofp14_port_stats *op = b->data;
-    size_t len = ntohs(op->length);
-    if (len < sizeof *op || len > b->size) {
-        return OFPERR_OFPBRC_BAD_LEN;
-    }
+    const struct ofp14_port_stats *op;
     struct ofpbuf props;
-    ofpbuf_use_const(&props, op + 1, len - sizeof *op);
-    ofpbuf_pull(b, len);
+    enum ofperr error = pull_ofp14_record(
+        b, sizeof *op, offsetof(struct ofp14_port_stats, length),
+        (const void **) &op, &props);
+    if (error) {
+        return error;
+    }
 
-    enum ofperr error = ofputil_port_from_ofp11(op->port_no, &ps->port_no);
+    error = ofputil_port_from_ofp11(op->port_no, &ps->port_no);
     if (error) {
         return error;
     }
