@@ -220,3 +220,10 @@ lib_libovs_a_SOURCES += \
 	lib/ofp-switch.h \
 	lib/ofp-table.c \
 	lib/ofp-table.h
+
+# OpenFlow connections: messages over streams, kept up by reconnect.
+lib_libovs_a_SOURCES += \
+	lib/rconn.c \
+	lib/rconn.h \
+	lib/vconn.c \
+	lib/vconn.h
