@@ -13,9 +13,9 @@
  * Table features (OFPMP_TABLE_FEATURES, 1.3+) describe each table: name,
  * metadata bits, max entries, capabilities, and properties listing the
  * instructions, next tables, actions and fields supported for flows and
- * for the table-miss flow.  Decoding checks every property length
- * (OFPTFFC_BAD_LEN / OFPBPC_BAD_LEN), table id and property type, with
- * 3.1's errors.
+ * for the table-miss flow.  Decoding checks every length, the table id
+ * and the required properties, with 3.1's errors (OFPBPC_BAD_LEN,
+ * OFPBMC_BAD_LEN, OFPTFFC_BAD_TABLE, OFPTFFC_BAD_FEATURES).
  *
  * Feature sets are kept as bitmaps of wire numbers: instruction types
  * (OFPIT_*: bit N for type N), action types (OFPAT 1.1+ numbering, bit N
