@@ -48,137 +48,7 @@ else
     secs=5 tcp_bytes=200000000 n_idle=5000 secs_idle=20
 fi
 
-have_theirs=no
-if [ -x /usr/sbin/ovs-vswitchd ] && [ -x /usr/sbin/ovsdb-server ] \
-   && [ -x /usr/bin/ovs-vsctl ]; then
-    have_theirs=yes
-fi
-sides=ours
-[ $have_theirs = yes ] && sides="ours theirs"
-
-work=$(mktemp -d /tmp/sw-bench.XXXXXX)
-id=$$
-namespaces=""
-cleanup() {
-    for pidfile in "$work"/*/*.pid; do
-        [ -e "$pidfile" ] && kill "$(cat "$pidfile")" 2>/dev/null || true
-    done
-    for ns in $namespaces; do ip netns del "$ns" 2>/dev/null || true; done
-    rm -rf "$work"
-}
-trap cleanup EXIT
-
-now_ms() { date +%s%3N; }
-
-# side NAME: the programs of "ours" or "theirs".
-side() {
-    if [ "$1" = ours ]; then
-        SERVER=$build/ovsdb/ovsdb-server TOOL=$build/ovsdb/ovsdb-tool
-        VSCTL=$build/utilities/ovs-vsctl APPCTL=$build/utilities/ovs-appctl
-        VSWITCHD=$build/vswitchd/ovs-vswitchd
-        SCHEMA=$top/vswitchd/vswitch.ovsschema EXTRA=
-    else
-        SERVER=/usr/sbin/ovsdb-server TOOL=/usr/bin/ovsdb-tool
-        VSCTL=/usr/bin/ovs-vsctl APPCTL=/usr/bin/ovs-appctl
-        VSWITCHD=/usr/sbin/ovs-vswitchd
-        SCHEMA=/usr/share/openvswitch/vswitch.ovsschema
-        # Their kernel datapath stays out of it.
-        EXTRA=--disable-system
-    fi
-}
-
-# start NAME [NETNS] [DUMMY]: the side's daemons in $work/NAME (its
-# ovs-vswitchd inside NETNS if given, with dummy devices if DUMMY=yes);
-# sets DIR, DB and PID (ovs-vswitchd's).
-start() {
-    local name=$1 netns=${2:-} dummy=${3:-no}
-    side "$name"
-    DIR=$work/$name.$RANDOM
-    mkdir -p "$DIR"
-    "$TOOL" create "$DIR/conf.db" "$SCHEMA"
-    OVS_RUNDIR=$DIR "$SERVER" --detach --no-chdir --pidfile="$DIR/server.pid" \
-        --unixctl="$DIR/server.ctl" -vconsole:off --log-file="$DIR/server.log" \
-        --remote=punix:"$DIR/db.sock" "$DIR/conf.db"
-    DB=unix:$DIR/db.sock
-    "$VSCTL" --db="$DB" --no-wait init
-    local args=(--detach --no-chdir --pidfile="$DIR/vswitchd.pid"
-                -vconsole:off --log-file="$DIR/vswitchd.log" $EXTRA)
-    [ "$dummy" = yes ] && args+=(--enable-dummy=override)
-    if [ -n "$netns" ]; then
-        ip netns exec "$netns" env OVS_RUNDIR="$DIR" OVS_LOGDIR="$DIR" \
-            "$VSWITCHD" "${args[@]}" "$DB"
-    else
-        OVS_RUNDIR=$DIR OVS_LOGDIR=$DIR "$VSWITCHD" "${args[@]}" "$DB"
-    fi
-    PID=$(cat "$DIR/vswitchd.pid")
-}
-
-stop() {
-    "$APPCTL" -t "$DIR/ovs-vswitchd.$PID.ctl" exit >/dev/null 2>&1 || true
-    "$APPCTL" -t "$DIR/server.ctl" exit >/dev/null 2>&1 || true
-    for _ in $(seq 50); do
-        kill -0 "$PID" 2>/dev/null || break
-        sleep 0.1
-    done
-}
-
-vsctl() { "$VSCTL" --db="$DB" --timeout=600 "$@"; }
-
-# line FIGURE OURS THEIRS rate|cost
-line() {
-    awk -v f="$1" -v o="$2" -v t="$3" -v kind="$4" 'BEGIN {
-        if (t == "") { printf "%s: ours %s theirs -\n", f, o; exit }
-        if (kind == "rate") { r = t > 0 ? o / t : 0 }
-        else { r = o > 0 ? t / o : (t > 0 ? 999 : 1) }
-        printf "%s: ours %s theirs %s ratio %.2f\n", f, o, t, r }'
-}
-
-# hosts N NAME: namespaces for the switch (SW) and N hosts (HOST[1..N],
-# 10.9.1.I on eth0, cabled by veth to switch port vI), then NAME's daemons
-# in SW with br0 over v1..vN, every host's MAC learned; sets MAC[1..N].
-hosts() {
-    local n=$1 name=$2 i
-    SW=ovsng-ssw-$id
-    ip netns add $SW
-    namespaces=$SW
-    ip netns exec $SW sysctl -qw net.ipv6.conf.all.disable_ipv6=1 net.ipv6.conf.default.disable_ipv6=1 || true
-    HOST=() MAC=()
-    for ((i = 1; i <= n; i++)); do
-        HOST[$i]=ovsng-sh$i-$id
-        ip netns add ${HOST[$i]}
-        namespaces="$namespaces ${HOST[$i]}"
-        # No IPv6: its neighbour discovery would add frames the receivers
-        # count.
-        ip netns exec ${HOST[$i]} sysctl -qw net.ipv6.conf.all.disable_ipv6=1 net.ipv6.conf.default.disable_ipv6=1 || true
-        ip -n $SW link add v$i type veth peer name eth0 netns ${HOST[$i]}
-        ip -n ${HOST[$i]} addr add 10.9.1.$i/24 dev eth0
-        # The userspace datapaths neither segment nor complete checksums.
-        ip netns exec ${HOST[$i]} ethtool -K eth0 tx off tso off gso off gro off >/dev/null 2>&1 || true
-        ip netns exec $SW ethtool -K v$i tx off gro off >/dev/null 2>&1 || true
-        ip -n ${HOST[$i]} link set eth0 up
-        ip -n ${HOST[$i]} link set lo up
-        ip -n $SW link set v$i up
-        MAC[$i]=$(ip netns exec ${HOST[$i]} cat /sys/class/net/eth0/address)
-    done
-    start "$name" $SW
-    local args=(add-br br0 -- set Bridge br0 datapath_type=netdev
-                other_config:mac-table-size=4000000)
-    for ((i = 1; i <= n; i++)); do args+=(-- add-port br0 v$i); done
-    vsctl "${args[@]}"
-    for ((i = 2; i <= n; i++)); do
-        for _ in $(seq 30); do
-            ip netns exec ${HOST[1]} ping -c 1 -W 1 10.9.1.$i >/dev/null 2>&1 && break
-        done
-    done
-}
-
-unhosts() {
-    stop
-    for ns in $namespaces; do ip netns del $ns; done
-    namespaces=""
-}
-
-rx_packets() { ip netns exec $1 cat /sys/class/net/eth0/statistics/rx_packets; }
+. "$top/bench/switch-lib.sh"
 
 # (a) Forwarding through br0 between two namespaces.
 forward_once() {
@@ -236,28 +106,15 @@ fairness_once() {
     unhosts
 }
 
-with_namespaces() {
-    if ! ip netns add ovsng-probe-$id 2>/dev/null; then
-        return 1
-    fi
-    ip netns del ovsng-probe-$id
-}
-
 forwarding() {
     if ! with_namespaces; then
         echo "(a) 64-byte UDP delivered, pps: skipped (network namespaces need root)"
         echo "(a) TCP, one connection both ways, MB/s: skipped"
         return
     fi
-    local o_pps o_off o_tcp t_pps= t_off= t_tcp=
-    forward_once ours
-    o_pps=$UDP_PPS o_off=$UDP_OFFERED o_tcp=$TCP_MBPS
-    if [ $have_theirs = yes ]; then
-        forward_once theirs
-        t_pps=$UDP_PPS t_off=$UDP_OFFERED t_tcp=$TCP_MBPS
-    fi
-    line "(a) 64-byte UDP delivered, pps (offered: ours $o_off theirs ${t_off:--})" "$o_pps" "$t_pps" rate
-    line "(a) TCP, one connection both ways, MB/s" "$o_tcp" "$t_tcp" rate
+    both forward_once UDP_PPS UDP_OFFERED TCP_MBPS
+    line "(a) 64-byte UDP delivered, pps (offered: ours $OURS_UDP_OFFERED theirs ${THEIRS_UDP_OFFERED:--})" "$OURS_UDP_PPS" "$THEIRS_UDP_PPS" rate
+    line "(a) TCP, one connection both ways, MB/s" "$OURS_TCP_MBPS" "$THEIRS_TCP_MBPS" rate
 }
 
 flow_setup() {
@@ -266,15 +123,9 @@ flow_setup() {
         echo "(b) share of new-flow frames delivered, %: skipped"
         return
     fi
-    local o_rate o_share t_rate= t_share=
-    setup_once ours
-    o_rate=$SETUP_RATE o_share=$SETUP_SHARE
-    if [ $have_theirs = yes ]; then
-        setup_once theirs
-        t_rate=$SETUP_RATE t_share=$SETUP_SHARE
-    fi
-    line "(b) new flows delivered per second, one port" "$o_rate" "$t_rate" rate
-    line "(b) share of new-flow frames delivered, %" "$o_share" "$t_share" rate
+    both setup_once SETUP_RATE SETUP_SHARE
+    line "(b) new flows delivered per second, one port" "$OURS_SETUP_RATE" "$THEIRS_SETUP_RATE" rate
+    line "(b) share of new-flow frames delivered, %" "$OURS_SETUP_SHARE" "$THEIRS_SETUP_SHARE" rate
 }
 
 fairness() {
@@ -282,14 +133,8 @@ fairness() {
         echo "(c) quiet port's new flows delivered while another floods, %: skipped (network namespaces need root)"
         return
     fi
-    local o_share t_share=
-    fairness_once ours
-    o_share=$FAIR_SHARE
-    if [ $have_theirs = yes ]; then
-        fairness_once theirs
-        t_share=$FAIR_SHARE
-    fi
-    line "(c) quiet port's new flows delivered while another floods, %" "$o_share" "$t_share" rate
+    both fairness_once FAIR_SHARE
+    line "(c) quiet port's new flows delivered while another floods, %" "$OURS_FAIR_SHARE" "$THEIRS_FAIR_SHARE" rate
 }
 
 # /proc/PID/stat fields 14 and 15 (utime, stime) in clock ticks.
@@ -320,18 +165,12 @@ idle_once() {
 }
 
 idle() {
-    local om op or of tm= tp= tr= tf=
-    idle_once ours
-    om=$IDLE_MAIN op=$IDLE_PROC or=$IDLE_RSS of=$IDLE_FDS
-    if [ $have_theirs = yes ]; then
-        idle_once theirs
-        tm=$IDLE_MAIN tp=$IDLE_PROC tr=$IDLE_RSS tf=$IDLE_FDS
-    fi
+    both idle_once IDLE_MAIN IDLE_PROC IDLE_RSS IDLE_FDS
     local what="$n_idle ports, ${secs_idle} s idle"
-    line "(d) $what, main-thread CPU %" "$om" "$tm" cost
-    line "(d) $what, process CPU %" "$op" "$tp" cost
-    line "(d) $what, RSS kB" "$or" "$tr" cost
-    line "(d) $what, descriptors" "$of" "$tf" cost
+    line "(d) $what, main-thread CPU %" "$OURS_IDLE_MAIN" "$THEIRS_IDLE_MAIN" cost
+    line "(d) $what, process CPU %" "$OURS_IDLE_PROC" "$THEIRS_IDLE_PROC" cost
+    line "(d) $what, RSS kB" "$OURS_IDLE_RSS" "$THEIRS_IDLE_RSS" cost
+    line "(d) $what, descriptors" "$OURS_IDLE_FDS" "$THEIRS_IDLE_FDS" cost
 }
 
 forwarding
