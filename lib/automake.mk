@@ -221,6 +221,8 @@ lib_libovs_a_SOURCES += \
 	lib/ofp-phy-port.h \
 	lib/ofp-print.c \
 	lib/ofp-print.h \
+	lib/ofp-prop.c \
+	lib/ofp-prop.h \
 	lib/ofp-switch.c \
 	lib/ofp-switch.h \
 	lib/ofp-table.c \

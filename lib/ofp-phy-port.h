@@ -21,8 +21,8 @@
  *
  * Decoders check every length and return the OpenFlow error Open vSwitch
  * 3.1 returns (OFPBRC_BAD_LEN for a short body, OFPBPC_BAD_LEN for a bad
- * property, OFPBRC_BAD_PORT / OFPPMFC_BAD_PORT for an impossible port
- * number).  "pull" functions consume one record from an ofpbuf and return
+ * property, OFPBAC_BAD_OUT_PORT for a port number the internal 1.0
+ * numbering cannot hold).  "pull" functions consume one record from an ofpbuf and return
  * EOF when it is empty.  Encoders return new ofpbufs the caller owns;
  * "append" functions add to a multipart reply list (ofpmp_*()).
  *
@@ -104,8 +104,8 @@ struct ofputil_phy_port {
 
 /* Pulls one port description in VERSION's layout from B.  Returns 0, EOF
  * if B is empty, or an OpenFlow error (OFPBRC_BAD_LEN for a short or
- * overlong 1.4 port, OFPBPC_BAD_LEN for a bad property, OFPBRC_BAD_PORT
- * for an impossible 1.1+ port number). */
+ * overlong 1.4 port, OFPBPC_BAD_LEN for a bad property,
+ * OFPBAC_BAD_OUT_PORT for a 1.1+ port number 1.0 cannot express). */
 int ofputil_pull_phy_port(enum ofp_version, struct ofpbuf *b,
                           struct ofputil_phy_port *);
 /* Appends PP to B in VERSION's layout. */
@@ -146,8 +146,9 @@ struct ofputil_port_status {
 
 struct ofpbuf *ofputil_encode_port_status(const struct ofputil_port_status *,
                                           enum ofp_version);
-/* OFPBRC_BAD_LEN for a wrong length, OFPERR_OFPBRC_BAD_PORT for a bad
- * number; a reason above MODIFY is accepted (3.1 prints its number). */
+/* OFPBRC_BAD_LEN for a wrong length, OFPBAC_BAD_OUT_PORT for a port
+ * number 1.0 cannot express, NXBRC_BAD_REASON for a reason above
+ * MODIFY (3.1's errors). */
 enum ofperr ofputil_decode_port_status(const struct ofp_header *,
                                        struct ofputil_port_status *);
 
@@ -166,7 +167,8 @@ struct ofpbuf *ofputil_encode_port_mod(const struct ofputil_port_mod *,
                                        enum ofp_version);
 /* LOOSE accepts config bits the version does not define (dropping them),
  * as a switch should; strict decoding refuses them with
- * OFPPMFC_BAD_CONFIG.  A bad port number is OFPPMFC_BAD_PORT (1.1+). */
+ * OFPPMFC_BAD_CONFIG.  A port number 1.0 cannot express is
+ * OFPBAC_BAD_OUT_PORT, as 3.1 reports it. */
 enum ofperr ofputil_decode_port_mod(const struct ofp_header *,
                                     struct ofputil_port_mod *, bool loose);
 /* The body 3.1 prints ("port: 1: addr:..\n     config: ..."). */
@@ -200,7 +202,8 @@ void ofputil_append_port_stat(struct ovs_list *replies,
  * start the first time: the header is pulled then).  Returns 0, EOF or
  * an OpenFlow error. */
 int ofputil_decode_port_stats(struct ofputil_port_stats *, struct ofpbuf *b);
-/* The number of entries in the reply OH, or -1 if it is malformed. */
+/* The number of entries in the reply OH that decode, up to the first
+ * that does not. */
 int ofputil_count_port_stats(const struct ofp_header *);
 /* One entry as 3.1 prints it ("  port  1: rx pkts=..., ..."). */
 void ofputil_port_stats_format(struct ds *, const struct ofputil_port_stats *,

@@ -106,6 +106,7 @@ print_error(struct ds *s, const struct ofp_header *oh,
     ds_put_format(s, " %s\n", ofperr_get_name(error));
     if (error == OFPERR_OFPHFC_INCOMPATIBLE || error == OFPERR_OFPHFC_EPERM) {
         ds_put_printable(s, payload.data, payload.size);
+        ds_put_char(s, '\n');
     } else {
         char *inner = ofp_to_string(payload.data, payload.size, pm, 1);
         ds_put_cstr(s, inner);
@@ -147,10 +148,7 @@ print_phy_ports(struct ds *s, enum ofp_version version, struct ofpbuf *b)
         }
         ports[n++] = pp;
     }
-    if (retval != EOF) {
-        free(ports);
-        return retval;
-    }
+    /* The ports before a bad one are printed, then its error. */
     for (size_t i = 1; i < n; i++) {
         /* Insertion sort: port lists are short, and it is stable. */
         struct ofputil_phy_port pp = ports[i];
@@ -165,7 +163,7 @@ print_phy_ports(struct ds *s, enum ofp_version version, struct ofpbuf *b)
         ofputil_phy_port_format(s, &ports[i], version, NULL);
     }
     free(ports);
-    return 0;
+    return retval == EOF ? 0 : retval;
 }
 
 static enum ofperr
@@ -368,6 +366,19 @@ print_desc_reply(struct ds *s, const struct ofp_header *oh,
     return 0;
 }
 
+/* The port a port desc or port stats request names, after LABEL. */
+static enum ofperr
+print_port_request(struct ds *s, const char *label, uint32_t port,
+                   enum ofperr error, const struct ofputil_port_map *pm)
+{
+    if (!error) {
+        ds_put_format(s, " %s=", label);
+        ofputil_format_port(port, pm, s);
+        ds_put_char(s, '\n');
+    }
+    return error;
+}
+
 static enum ofperr
 print_port_desc_request(struct ds *s, const struct ofp_header *oh,
                         enum ofpraw raw OVS_UNUSED,
@@ -376,13 +387,7 @@ print_port_desc_request(struct ds *s, const struct ofp_header *oh,
 {
     uint32_t port;
     enum ofperr error = ofputil_decode_port_desc_stats_request(oh, &port);
-    if (error) {
-        return error;
-    }
-    ds_put_cstr(s, " port=");
-    ofputil_format_port(port, pm, s);
-    ds_put_char(s, '\n');
-    return 0;
+    return print_port_request(s, "port", port, error, pm);
 }
 
 static enum ofperr
@@ -406,13 +411,7 @@ print_port_stats_request(struct ds *s, const struct ofp_header *oh,
 {
     uint32_t port;
     enum ofperr error = ofputil_decode_port_stats_request(oh, &port);
-    if (error) {
-        return error;
-    }
-    ds_put_cstr(s, " port_no=");
-    ofputil_format_port(port, pm, s);
-    ds_put_char(s, '\n');
-    return 0;
+    return print_port_request(s, "port_no", port, error, pm);
 }
 
 static enum ofperr
@@ -421,26 +420,19 @@ print_port_stats_reply(struct ds *s, const struct ofp_header *oh,
                        const struct ofputil_port_map *pm,
                        int verbosity OVS_UNUSED)
 {
-    int n = ofputil_count_port_stats(oh);
-    if (n < 0) {
-        /* Find the error the first bad entry gives. */
-        struct ofpbuf b;
-        ofpbuf_use_const(&b, oh, ntohs(oh->length));
-        struct ofputil_port_stats ps;
-        int retval;
-        while (!(retval = ofputil_decode_port_stats(&ps, &b))) {
-            continue;
-        }
-        return retval == EOF ? OFPERR_OFPBRC_BAD_LEN : retval;
-    }
-    ds_put_format(s, " %d ports\n", n);
+    /* The count is of the entries before any bad one, which then stops
+     * the listing with its error. */
+    ds_put_format(s, " %d ports\n", ofputil_count_port_stats(oh));
     struct ofpbuf b;
     ofpbuf_use_const(&b, oh, ntohs(oh->length));
-    struct ofputil_port_stats ps;
-    while (!ofputil_decode_port_stats(&ps, &b)) {
+    for (;;) {
+        struct ofputil_port_stats ps;
+        int retval = ofputil_decode_port_stats(&ps, &b);
+        if (retval) {
+            return retval == EOF ? 0 : retval;
+        }
         ofputil_port_stats_format(s, &ps, pm);
     }
-    return 0;
 }
 
 static enum ofperr
@@ -463,8 +455,11 @@ print_table_stats_reply(struct ds *s, const struct ofp_header *oh,
         }
         ofputil_table_stats_printer_add(&p, s, &ts, &tf);
     }
+    if (retval != EOF) {
+        return retval;
+    }
     ofputil_table_stats_printer_finish(&p, s);
-    return retval == EOF ? 0 : retval;
+    return 0;
 }
 
 static enum ofperr
@@ -486,8 +481,11 @@ print_table_features_reply(struct ds *s, const struct ofp_header *oh,
         }
         ofputil_table_stats_printer_add(&p, s, NULL, &tf);
     }
+    if (retval != EOF) {
+        return retval;
+    }
     ofputil_table_stats_printer_finish(&p, s);
-    return retval == EOF ? 0 : retval;
+    return 0;
 }
 
 static enum ofperr
@@ -671,9 +669,11 @@ ofp_to_string(const void *data, size_t len,
                     }
                     return ds_steal_cstr(&s);
                 }
-                /* Drop what the printer wrote before it failed. */
-                ds_truncate(&s, header_len);
-                ds_put_char(&s, ' ');
+                /* What the printer wrote before it failed stays, as 3.1
+                 * shows it. */
+                if (s.string[s.length - 1] != '\n') {
+                    ds_put_char(&s, ' ');
+                }
             }
         }
         if (error) {

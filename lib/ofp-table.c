@@ -8,6 +8,7 @@
 #include "dynamic-string.h"
 #include "list.h"
 #include "ofp-msgs.h"
+#include "ofp-prop.h"
 #include "ofp-port.h"
 #include "ofpbuf.h"
 #include "util.h"
@@ -204,7 +205,9 @@ miss_from_ofp11_config(uint32_t config)
     case OFPTC11_TABLE_MISS_CONTROLLER: return OFPUTIL_TABLE_MISS_CONTROLLER;
     case OFPTC11_TABLE_MISS_CONTINUE: return OFPUTIL_TABLE_MISS_CONTINUE;
     case OFPTC11_TABLE_MISS_DROP: return OFPUTIL_TABLE_MISS_DROP;
-    default: return OFPUTIL_TABLE_MISS_DEFAULT;
+    default:
+        /* The fourth value is undefined; 3.1 reads it as "controller". */
+        return OFPUTIL_TABLE_MISS_CONTROLLER;
     }
 }
 
@@ -290,7 +293,6 @@ ofputil_decode_table_stats_reply(struct ofpbuf *msg,
     if (error) {
         return error;
     }
-    const struct ofp_header *oh = msg->header;
     if (!msg->size) {
         return EOF;
     }
@@ -333,16 +335,17 @@ ofputil_decode_table_stats_reply(struct ofpbuf *msg,
                                    & OFPIT_VALID_MASK & ~(1u << OFPIT_METER_);
         /* 1.1 action types 0..24, without the TTL copies. */
         uint64_t valid = 0x1ffffff & ~(UINT64_C(3) << 11);
+        /* 3.1 reads 1.1's write_actions as what both instructions
+         * support. */
         tf->nonmiss.write.actions = ntohl(in->write_actions) & valid;
-        tf->nonmiss.apply.actions = ntohl(in->apply_actions) & valid;
+        tf->nonmiss.apply.actions = tf->nonmiss.write.actions;
         tf->miss_config = miss_from_ofp11_config(ntohl(in->config));
         tf->max_entries = ntohl(in->max_entries);
         tf->miss = tf->nonmiss;
         ts->active_count = ntohl(in->active_count);
         ts->lookup_count = ntohll(in->lookup_count);
         ts->matched_count = ntohll(in->matched_count);
-        (void) oh;
-        return 0;
+            return 0;
     }
     case OFPRAW_OFPST12_TABLE_REPLY: {
         const struct ofp12_table_stats *in = ofpbuf_try_pull(msg,
@@ -536,24 +539,27 @@ ofputil_append_table_features_reply(const struct ofputil_table_features *tf,
 }
 
 /* Parses a property body that is a list of 4-byte instruction or action
- * headers (type, length) into a bitmap of types below LIMIT; longer
- * (experimenter) entries are skipped. */
+ * headers (type, length) into a bitmap of types below LIMIT.  Other
+ * types are skipped, or if UNKNOWN_IS_ERROR (instructions, whose set is
+ * closed) OFPTFFC_BAD_FEATURES, experimenter ones excepted. */
 static enum ofperr
 parse_type_list(const uint8_t *p, size_t len, unsigned int limit,
-                uint64_t *bits)
+                bool unknown_is_error, uint64_t *bits)
 {
     *bits = 0;
     while (len > 0) {
         if (len < 4) {
-            return OFPERR_OFPTFFC_BAD_FEATURES;
+            return OFPERR_OFPBPC_BAD_LEN;
         }
         uint16_t type = (p[0] << 8) | p[1];
         uint16_t elen = (p[2] << 8) | p[3];
         if (elen < 4 || elen > len) {
-            return OFPERR_OFPTFFC_BAD_FEATURES;
+            return OFPERR_OFPBPC_BAD_LEN;
         }
         if (type < limit) {
             *bits |= UINT64_C(1) << type;
+        } else if (unknown_is_error && type != 0xffff) {
+            return OFPERR_OFPTFFC_BAD_FEATURES;
         }
         p += elen;
         len -= elen;
@@ -570,19 +576,23 @@ parse_oxm_list(const uint8_t *p, size_t len,
 {
     while (len > 0) {
         if (len < 4) {
-            return OFPERR_OFPBPC_BAD_LEN;
+            return OFPERR_OFPBMC_BAD_LEN;
         }
         uint32_t h = ((uint32_t) p[0] << 24) | (p[1] << 16) | (p[2] << 8)
                      | p[3];
         size_t hlen = (h >> 16) == OFPXMC12_EXPERIMENTER ? 8 : 4;
         if (hlen > len) {
-            return OFPERR_OFPBPC_BAD_LEN;
+            return OFPERR_OFPBMC_BAD_LEN;
         }
         if (hlen == 4) {
+            /* A header whose length does not fit its field (twice the
+             * field for a masked one) names nothing; 3.1 skips it. */
             const struct mf_field *mf = mf_from_nxm_header(h);
-            if (mf) {
+            bool masked = (h & 0x100) != 0;
+            if (mf && (h & 0xff) == mf->n_bytes * (masked ? 2 : 1)
+                && (!masked || mf->maskable != MFM_NONE)) {
                 fb_set(fields, mf->id);
-                if (masks && h & 0x100) {
+                if (masks && masked) {
                     fb_set(masks, mf->id);
                 }
             }
@@ -598,7 +608,6 @@ ofputil_decode_table_features(struct ofpbuf *msg,
                               struct ofputil_table_features *tf, bool loose)
 {
     memset(tf, 0, sizeof *tf);
-    tf->layout = OFPUTIL_TFL_OF13;
 
     enum ofpraw raw;
     enum ofperr error = (msg->header ? ofpraw_decode(&raw, msg->header)
@@ -611,6 +620,8 @@ ofputil_decode_table_features(struct ofpbuf *msg,
         return OFPERR_OFPBRC_BAD_TYPE;
     }
     const struct ofp_header *oh = msg->header;
+    tf->layout = (oh->version >= OFP14_VERSION ? OFPUTIL_TFL_OF14
+                  : OFPUTIL_TFL_OF13);
     if (!msg->size) {
         return EOF;
     }
@@ -620,7 +631,7 @@ ofputil_decode_table_features(struct ofpbuf *msg,
     const struct ofp13_table_features *otf = msg->data;
     size_t len = ntohs(otf->length);
     if (len < sizeof *otf || len % 8 || len > msg->size) {
-        return OFPERR_OFPBRC_BAD_LEN;
+        return OFPERR_OFPBPC_BAD_LEN;
     }
     ofpbuf_pull(msg, len);
 
@@ -658,7 +669,8 @@ ofputil_decode_table_features(struct ofpbuf *msg,
         switch (type) {
         case OFPTFPT13_INSTRUCTIONS:
         case OFPTFPT13_INSTRUCTIONS_MISS:
-            error = parse_type_list(body, blen, 32, &bits);
+            error = parse_type_list(body, blen, OFPIT_METER_ + 1, true,
+                                    &bits);
             f->instructions = bits & OFPIT_VALID_MASK;
             break;
         case OFPTFPT13_NEXT_TABLES:
@@ -669,12 +681,12 @@ ofputil_decode_table_features(struct ofpbuf *msg,
             break;
         case OFPTFPT13_WRITE_ACTIONS:
         case OFPTFPT13_WRITE_ACTIONS_MISS:
-            error = parse_type_list(body, blen, 64, &bits);
+            error = parse_type_list(body, blen, 64, false, &bits);
             f->write.actions = bits & OFP12_ACTIONS_VALID;
             break;
         case OFPTFPT13_APPLY_ACTIONS:
         case OFPTFPT13_APPLY_ACTIONS_MISS:
-            error = parse_type_list(body, blen, 64, &bits);
+            error = parse_type_list(body, blen, 64, false, &bits);
             f->apply.actions = bits & OFP12_ACTIONS_VALID;
             break;
         case OFPTFPT13_MATCH:
@@ -693,6 +705,9 @@ ofputil_decode_table_features(struct ofpbuf *msg,
             break;
         case OFPTFPT13_EXPERIMENTER:
         case OFPTFPT13_EXPERIMENTER_MISS:
+            if (plen < sizeof(struct ofp_prop_experimenter)) {
+                return OFPERR_OFPBPC_BAD_LEN;
+            }
             break;
         default:
             if (!loose) {
@@ -913,12 +928,29 @@ matching_equal(const struct ofputil_table_features *a,
             && !memcmp(&a->wildcard, &b->wildcard, sizeof a->wildcard));
 }
 
+/* Whether two tables' instruction features are the same, for 3.1's
+ * abbreviations: the next tables are left out, since each table usually
+ * differs there (it can go only to later tables). */
+static bool
+instruction_features_equal_but_next(
+    const struct ofputil_table_instruction_features *a,
+    const struct ofputil_table_instruction_features *b)
+{
+    return (a->instructions == b->instructions
+            && a->write.actions == b->write.actions
+            && a->apply.actions == b->apply.actions
+            && !memcmp(&a->write.set_fields, &b->write.set_fields,
+                       sizeof a->write.set_fields)
+            && !memcmp(&a->apply.set_fields, &b->apply.set_fields,
+                       sizeof a->apply.set_fields));
+}
+
 static bool
 instructions_equal(const struct ofputil_table_features *a,
                    const struct ofputil_table_features *b)
 {
-    return (!memcmp(&a->nonmiss, &b->nonmiss, sizeof a->nonmiss)
-            && !memcmp(&a->miss, &b->miss, sizeof a->miss));
+    return (instruction_features_equal_but_next(&a->nonmiss, &b->nonmiss)
+            && instruction_features_equal_but_next(&a->miss, &b->miss));
 }
 
 /* Equal apart from the table id and name. */
@@ -991,6 +1023,13 @@ format_features(struct ds *s, const struct ofputil_table_features *tf,
         ds_put_format(s, "    metadata: match=%#"PRIx64" write=%#"PRIx64"\n",
                       tf->metadata_match, tf->metadata_write);
     }
+    if (tf->layout == OFPUTIL_TFL_OF14) {
+        ds_put_format(s, "    eviction: %ssupported\n",
+                      tf->capabilities & OFPTC14_EVICTION ? "" : "not ");
+        ds_put_format(s, "    vacancy events: %ssupported\n",
+                      tf->capabilities & OFPTC14_VACANCY_EVENTS
+                      ? "" : "not ");
+    }
     if (tf->layout == OFPUTIL_TFL_OF11 || tf->layout == OFPUTIL_TFL_OF12) {
         ds_put_format(s, "    config=%s\n",
                       (tf->miss_config == OFPUTIL_TABLE_MISS_CONTINUE
@@ -1031,20 +1070,20 @@ ofputil_table_stats_printer_init(struct ofputil_table_stats_printer *p,
     p->first_ditto = p->last_ditto = -1;
 }
 
+/* Layout, as 3.1 writes it: every table entry starts with a newline; a
+ * full block and a ditto range end with one, a named ditto line does not,
+ * so blocks are separated by blank lines and consecutive ditto lines are
+ * not. */
 static void
 flush_dittos(struct ofputil_table_stats_printer *p, struct ds *s)
 {
     if (p->first_ditto < 0) {
         return;
     }
-    if (p->prev_was_block) {
-        ds_put_char(s, '\n');
-        p->prev_was_block = false;
-    }
     if (p->first_ditto == p->last_ditto) {
-        ds_put_format(s, "  table %d: ditto\n", p->first_ditto);
+        ds_put_format(s, "\n  table %d: ditto\n", p->first_ditto);
     } else {
-        ds_put_format(s, "  tables %d...%d: ditto\n",
+        ds_put_format(s, "\n  tables %d...%d: ditto\n",
                       p->first_ditto, p->last_ditto);
     }
     p->first_ditto = p->last_ditto = -1;
@@ -1071,11 +1110,7 @@ ofputil_table_stats_printer_add(struct ofputil_table_stats_printer *p,
     if (ditto) {
         if (tf->name[0]) {
             flush_dittos(p, s);
-            if (p->prev_was_block) {
-                ds_put_char(s, '\n');
-                p->prev_was_block = false;
-            }
-            ds_put_format(s, "  table %"PRIu8" (\"%s\"): ditto\n",
+            ds_put_format(s, "\n  table %"PRIu8" (\"%s\"): ditto",
                           tf->table_id, tf->name);
         } else {
             if (p->first_ditto < 0) {
@@ -1085,8 +1120,7 @@ ofputil_table_stats_printer_add(struct ofputil_table_stats_printer *p,
         }
     } else {
         flush_dittos(p, s);
-        ds_put_char(s, '\n');
-        ds_put_format(s, "  table %"PRIu8, tf->table_id);
+        ds_put_format(s, "\n  table %"PRIu8, tf->table_id);
         if (tf->name[0]) {
             ds_put_format(s, " (\"%s\")", tf->name);
         }
@@ -1097,7 +1131,6 @@ ofputil_table_stats_printer_add(struct ofputil_table_stats_printer *p,
                           stats->lookup_count, stats->matched_count);
         }
         format_features(s, tf, p->have_prev ? &p->prev_features : NULL);
-        p->prev_was_block = true;
     }
     p->have_prev = true;
     if (stats) {
@@ -1111,6 +1144,9 @@ ofputil_table_stats_printer_finish(struct ofputil_table_stats_printer *p,
                                    struct ds *s)
 {
     flush_dittos(p, s);
+    if (s->length && s->string[s->length - 1] != '\n') {
+        ds_put_char(s, '\n');
+    }
 }
 
 /* ------------------------------------------------------------------ */
@@ -1141,9 +1177,8 @@ ofputil_decode_table_mod(const struct ofp_header *oh,
                          struct ofputil_table_mod *tm)
 {
     struct ofpbuf b;
-    ofpbuf_use_const(&b, oh, ntohs(oh->length));
     enum ofpraw raw;
-    enum ofperr error = ofpraw_pull(&raw, &b);
+    enum ofperr error = ofpmsg_pull_body(oh, &b, &raw);
     if (error) {
         return error;
     }
@@ -1156,9 +1191,6 @@ ofputil_decode_table_mod(const struct ofp_header *oh,
     uint32_t config = ntohl(otm->config);
     if (oh->version <= OFP12_VERSION) {
         tm->miss = miss_from_ofp11_config(config);
-        if (tm->miss == OFPUTIL_TABLE_MISS_DEFAULT) {
-            return OFPERR_OFPTMFC_BAD_CONFIG;
-        }
     } else if (oh->version >= OFP14_VERSION) {
         tm->has_flags14 = true;
         tm->eviction = (config & OFPTC14_EVICTION) != 0;

@@ -13,9 +13,9 @@
  * Table features (OFPMP_TABLE_FEATURES, 1.3+) describe each table: name,
  * metadata bits, max entries, capabilities, and properties listing the
  * instructions, next tables, actions and fields supported for flows and
- * for the table-miss flow.  Decoding checks every property length
- * (OFPTFFC_BAD_LEN / OFPBPC_BAD_LEN), table id and property type, with
- * 3.1's errors.
+ * for the table-miss flow.  Decoding checks every length, the table id
+ * and the required properties, with 3.1's errors (OFPBPC_BAD_LEN,
+ * OFPBMC_BAD_LEN, OFPTFFC_BAD_TABLE, OFPTFFC_BAD_FEATURES).
  *
  * Feature sets are kept as bitmaps of wire numbers: instruction types
  * (OFPIT_*: bit N for type N), action types (OFPAT 1.1+ numbering, bit N
@@ -70,7 +70,9 @@ enum ofputil_table_features_layout {
     OFPUTIL_TFL_OF10,           /* Name, wildcards, max_entries. */
     OFPUTIL_TFL_OF11,           /* + config, instructions, actions. */
     OFPUTIL_TFL_OF12,           /* + metadata, set-field bitmaps. */
-    OFPUTIL_TFL_OF13,           /* Table features message. */
+    OFPUTIL_TFL_OF13,           /* 1.3 table features message. */
+    OFPUTIL_TFL_OF14,           /* 1.4+: capabilities say eviction and
+                                 * vacancy events. */
 };
 
 struct ofputil_table_features {
@@ -136,7 +138,6 @@ int ofputil_decode_table_features(struct ofpbuf *msg,
 struct ofputil_table_stats_printer {
     enum ofp_version version;
     bool have_prev;
-    bool prev_was_block;            /* Last output was a full block. */
     struct ofputil_table_stats prev_stats;
     struct ofputil_table_features prev_features;
     int first_ditto, last_ditto;    /* Pending unnamed ditto range, or -1. */

@@ -306,6 +306,42 @@ tests_unit_test_nx_match_SOURCES = tests/unit/test-nx-match.c
 tests_unit_test_nx_match_CFLAGS = $(UNIT_TEST_FLAGS)
 tests_unit_test_nx_match_LDADD = $(UNIT_TEST_LIBS)
 
+# Unit suites: switch, port and table messages and the message printer
+# (expected bytes and text are Open vSwitch 3.1's).
+UNIT_TESTS += \
+	tests/unit/test-ofp-switch \
+	tests/unit/test-ofp-phy-port \
+	tests/unit/test-ofp-table \
+	tests/unit/test-ofp-print
+tests_unit_test_ofp_switch_SOURCES = \
+	tests/unit/test-ofp-switch.c \
+	tests/unit/check-ofp.c \
+	tests/unit/check-ofp.h
+tests_unit_test_ofp_switch_CFLAGS = $(UNIT_TEST_FLAGS)
+tests_unit_test_ofp_switch_LDADD = $(UNIT_TEST_LIBS)
+tests_unit_test_ofp_phy_port_SOURCES = \
+	tests/unit/test-ofp-phy-port.c \
+	tests/unit/check-ofp.c \
+	tests/unit/check-ofp.h
+tests_unit_test_ofp_phy_port_CFLAGS = $(UNIT_TEST_FLAGS)
+tests_unit_test_ofp_phy_port_LDADD = $(UNIT_TEST_LIBS)
+tests_unit_test_ofp_table_SOURCES = \
+	tests/unit/test-ofp-table.c \
+	tests/unit/check-ofp.c \
+	tests/unit/check-ofp.h
+tests_unit_test_ofp_table_CFLAGS = $(UNIT_TEST_FLAGS)
+tests_unit_test_ofp_table_LDADD = $(UNIT_TEST_LIBS)
+tests_unit_test_ofp_print_SOURCES = \
+	tests/unit/test-ofp-print.c \
+	tests/unit/check-ofp.c \
+	tests/unit/check-ofp.h \
+	tests/unit/ofp-print-cases.inc
+tests_unit_test_ofp_print_CFLAGS = $(UNIT_TEST_FLAGS)
+tests_unit_test_ofp_print_LDADD = $(UNIT_TEST_LIBS)
+EXTRA_DIST += \
+	tests/unit/ofp-print-cases.hex \
+	tests/unit/gen-ofp-print-cases.py
+
 # Unit suites: the userspace datapath.
 UNIT_TESTS += \
 	tests/unit/test-dpcls \
