@@ -544,8 +544,10 @@ handle_port_stats_request(struct ofconn *ofconn, const struct ofp_header *oh)
             /* Not counted by our devices: OpenFlow's "unknown". */
             .rx_frame_errors = UINT64_MAX, .rx_over_errors = UINT64_MAX,
             .rx_crc_errors = UINT64_MAX, .collisions = UINT64_MAX,
-            .duration_sec = UINT32_MAX, .duration_nsec = UINT32_MAX,
         };
+        long long int age = MAX(time_msec() - ports[i]->created, 0);
+        ps.duration_sec = age / 1000;
+        ps.duration_nsec = (age % 1000) * 1000000;
         ofputil_append_port_stat(&replies, &ps);
     }
     free(ports);

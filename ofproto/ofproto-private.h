@@ -66,6 +66,7 @@ struct ofport {
     uint16_t ofp_port;
     uint32_t odp_port;
     bool may_enable;            /* Link up: NORMAL may use it. */
+    long long int created;      /* time_msec() it was added. */
     struct ofbundle *bundle;    /* NULL if NORMAL does not know it. */
     struct ovs_list bundle_node;
 };

@@ -562,6 +562,7 @@ ofproto_port_add(struct ofproto *ofproto, struct netdev *netdev,
 
     struct ofport *port = xzalloc(sizeof *port);
     port->ofproto = ofproto;
+    port->created = time_msec();
     /* Our own reference: reopening by name shares the netdev. */
     if (netdev_open(netdev_get_name(netdev), netdev_get_type(netdev),
                     &port->netdev)) {
