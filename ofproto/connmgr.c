@@ -15,6 +15,7 @@
 #include "ofp-errors.h"
 #include "ofp-flow.h"
 #include "ofp-msgs.h"
+#include "ofp-phy-port.h"
 #include "ofp-protocol.h"
 #include "ofpbuf.h"
 #include "ofproto-private.h"
@@ -284,6 +285,19 @@ send_flow_removed(struct connmgr *mgr, const struct ofproto_flow_removed *fr)
 static void
 drain_events(struct connmgr *mgr)
 {
+    struct ofproto_port_status ps;
+    while (ofproto_pop_port_status(mgr->ofproto, &ps)) {
+        struct ofputil_port_status ops = { .reason = ps.reason,
+                                           .desc = ps.desc };
+        struct ofconn *ofconn;
+        LIST_FOR_EACH (ofconn, node, &mgr->ofconns) {
+            if (ofconn_wants_async(ofconn, OAM_PORT_STATUS, ps.reason)) {
+                ofconn_send(ofconn, ofputil_encode_port_status(
+                                &ops, ofputil_protocol_to_ofp_version(
+                                    ofconn->protocol)));
+            }
+        }
+    }
     struct ofproto_flow_removed fr;
     while (ofproto_pop_flow_removed(mgr->ofproto, &fr)) {
         send_flow_removed(mgr, &fr);

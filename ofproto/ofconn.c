@@ -229,25 +229,6 @@ copy_string(char *dst, const char *s, size_t size)
 
 /* Ports, as OpenFlow describes them. */
 
-static void
-ofport_to_phy_port(const struct ofport *port, struct ofputil_phy_port *pp)
-{
-    memset(pp, 0, sizeof *pp);
-    pp->port_no = port->ofp_port;
-    netdev_get_etheraddr(port->netdev, &pp->hw_addr);
-    copy_string(pp->name, port->name, sizeof pp->name);
-    enum netdev_flags flags = 0;
-    netdev_get_flags(port->netdev, &flags);
-    if (!(flags & NETDEV_UP)) {
-        pp->config |= OFPUTIL_PC_PORT_DOWN;
-    }
-    if (!netdev_get_carrier(port->netdev)) {
-        pp->state |= OFPUTIL_PS_LINK_DOWN;
-    } else {
-        pp->state |= OFPUTIL_PS_LIVE;
-    }
-}
-
 static int
 compare_ofports(const void *a_, const void *b_)
 {
@@ -294,7 +275,7 @@ handle_features_request(struct ofconn *ofconn, const struct ofp_header *oh)
         const struct ofport **ports = sorted_ports(ofproto, &n);
         for (size_t i = 0; i < n; i++) {
             struct ofputil_phy_port pp;
-            ofport_to_phy_port(ports[i], &pp);
+            ofport_get_phy_port(ports[i], &pp);
             ofputil_put_switch_features_port(&pp, b);
         }
         free(ports);
@@ -501,7 +482,7 @@ handle_port_desc_request(struct ofconn *ofconn, const struct ofp_header *oh)
     for (size_t i = 0; i < n; i++) {
         if (port_no == OFPP_ANY || port_no == ports[i]->ofp_port) {
             struct ofputil_phy_port pp;
-            ofport_to_phy_port(ports[i], &pp);
+            ofport_get_phy_port(ports[i], &pp);
             ofputil_append_port_desc_stats_reply(&pp, &replies);
         }
     }

@@ -34,6 +34,7 @@
 #include "hmap.h"
 #include "list.h"
 #include "ofp-actions.h"
+#include "ofp-phy-port.h"
 #include "ofproto.h"
 #include "ovs-rcu.h"
 #include "ovs-thread.h"
@@ -67,6 +68,7 @@ struct ofport {
     uint32_t odp_port;
     bool may_enable;            /* Link up: NORMAL may use it. */
     long long int created;      /* time_msec() it was added. */
+    struct ofputil_phy_port pp; /* As last reported in a port_status. */
     struct ofbundle *bundle;    /* NULL if NORMAL does not know it. */
     struct ovs_list bundle_node;
 };
@@ -125,6 +127,7 @@ struct ofproto {
     size_t n_rules;
     struct ovs_list expirable;  /* Rules with timeouts. */
     struct ovs_list flow_removed;   /* struct ofproto_flow_removed. */
+    struct ovs_list port_status;    /* struct ofproto_port_status. */
     struct seq *events_seq;     /* Changes when an event is queued. */
     /* Packet-ins come from handler threads: the list is under its own
      * mutex, taken briefly by a handler to append and by the main thread
@@ -161,6 +164,9 @@ struct ofport *backer_odp_to_ofport(const struct dpif_backer *,
 struct dpif_backer *ofproto_get_backer(const char *type);
 /* The backer of type netdev, or NULL if no bridge uses it. */
 struct dpif_backer *ofproto_first_backer(void);
+
+/* PORT as OpenFlow describes it (features, port desc, port_status). */
+void ofport_get_phy_port(const struct ofport *, struct ofputil_phy_port *);
 
 /* The bridge whose 'id' is ID (xlate_rwlock held), or NULL. */
 struct ofproto *ofproto_lookup_by_id(uint32_t id);

@@ -157,6 +157,10 @@ ofproto_flush_flow_removed(struct ofproto *ofproto)
     while (ofproto_pop_packet_in(ofproto, &pin)) {
         free(pin.packet);
     }
+    struct ofproto_port_status ps;
+    while (ofproto_pop_port_status(ofproto, &ps)) {
+        continue;
+    }
 }
 
 /* Makes RULE invisible from VERSION on and queues its removal. */

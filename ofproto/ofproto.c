@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "bitmap.h"
@@ -32,6 +33,7 @@ VLOG_DEFINE_THIS_MODULE(ofproto);
 
 COVERAGE_DEFINE(ofproto_port_changed);
 COVERAGE_DEFINE(ofproto_packet_in_dropped);
+COVERAGE_DEFINE(ofproto_port_status_dropped);
 
 struct ovs_rwlock xlate_rwlock;
 struct hmap all_ofprotos = HMAP_INITIALIZER(&all_ofprotos);
@@ -258,6 +260,7 @@ ofproto_create(const char *name, const char *datapath_type,
     ovs_list_init(&ofproto->expirable);
     ofproto->next_expiry = LLONG_MAX;
     ovs_list_init(&ofproto->flow_removed);
+    ovs_list_init(&ofproto->port_status);
     ofproto->events_seq = seq_create();
     ovs_mutex_init(&ofproto->pin_mutex);
     ovs_list_init(&ofproto->packet_ins);
@@ -546,6 +549,9 @@ ofproto_port_get_netdev(const struct ofproto *ofproto, uint16_t ofp_port)
     return port ? port->netdev : NULL;
 }
 
+static void queue_port_status(struct ofproto *, uint8_t reason,
+                              const struct ofputil_phy_port *);
+
 int
 ofproto_port_add(struct ofproto *ofproto, struct netdev *netdev,
                  uint16_t ofp_port)
@@ -574,13 +580,70 @@ ofproto_port_add(struct ofproto *ofproto, struct netdev *netdev,
     port->may_enable = netdev_get_carrier(netdev);
     ovs_list_init(&port->bundle_node);
 
+    ofport_get_phy_port(port, &port->pp);
+
     xlate_write_lock();
     hmap_insert(&ofproto->ports, &port->hmap_node, hash_int(ofp_port, 0));
     hmap_insert(&ofproto->backer->odp_to_ofport, &port->odp_node,
                 hash_int(odp_port, 0));
     xlate_write_unlock();
     backer_tables_changed(ofproto->backer);
+    queue_port_status(ofproto, OFPPR_ADD, &port->pp);
     return 0;
+}
+
+void
+ofport_get_phy_port(const struct ofport *port, struct ofputil_phy_port *pp)
+{
+    memset(pp, 0, sizeof *pp);
+    pp->port_no = port->ofp_port;
+    if (port->netdev) {
+        netdev_get_etheraddr(port->netdev, &pp->hw_addr);
+    }
+    snprintf(pp->name, sizeof pp->name, "%s", port->name);
+    enum netdev_flags flags = 0;
+    if (port->netdev) {
+        netdev_get_flags(port->netdev, &flags);
+    }
+    if (!(flags & NETDEV_UP)) {
+        pp->config |= OFPUTIL_PC_PORT_DOWN;
+    }
+    if (!port->netdev || !netdev_get_carrier(port->netdev)) {
+        pp->state |= OFPUTIL_PS_LINK_DOWN;
+    } else {
+        pp->state |= OFPUTIL_PS_LIVE;
+    }
+}
+
+/* Queues a port_status event (bounded, as the other events). */
+static void
+queue_port_status(struct ofproto *ofproto, uint8_t reason,
+                  const struct ofputil_phy_port *desc)
+{
+    if (ovs_list_size(&ofproto->port_status) >= OFPROTO_MAX_EVENTS) {
+        COVERAGE_INC(ofproto_port_status_dropped);
+        return;
+    }
+    struct ofproto_port_status *ps = xzalloc(sizeof *ps);
+    ps->reason = reason;
+    ps->desc = *desc;
+    ovs_list_push_back(&ofproto->port_status, &ps->list_node);
+    seq_change(ofproto->events_seq);
+}
+
+bool
+ofproto_pop_port_status(struct ofproto *ofproto,
+                        struct ofproto_port_status *out)
+{
+    if (ovs_list_is_empty(&ofproto->port_status)) {
+        return false;
+    }
+    struct ofproto_port_status *ps = CONTAINER_OF(
+        ovs_list_pop_front(&ofproto->port_status),
+        struct ofproto_port_status, list_node);
+    *out = *ps;
+    free(ps);
+    return true;
 }
 
 static void
@@ -611,6 +674,7 @@ ofproto_port_del(struct ofproto *ofproto, uint16_t ofp_port)
 {
     struct ofport *port = ofproto_get_port(ofproto, ofp_port);
     if (port) {
+        queue_port_status(ofproto, OFPPR_DELETE, &port->pp);
         ofport_destroy(port);
     }
 }
@@ -636,6 +700,10 @@ ofproto_port_set_number(struct ofproto *ofproto, uint16_t old_ofp_port,
                 hash_int(new_ofp_port, 0));
     xlate_write_unlock();
     backer_tables_changed(ofproto->backer);
+    /* To a controller a renumbered port is one gone and one new. */
+    queue_port_status(ofproto, OFPPR_DELETE, &port->pp);
+    port->pp.port_no = new_ofp_port;
+    queue_port_status(ofproto, OFPPR_ADD, &port->pp);
     return 0;
 }
 
@@ -647,6 +715,12 @@ ofproto_port_changed(struct ofproto *ofproto, uint16_t ofp_port)
         return;
     }
     COVERAGE_INC(ofproto_port_changed);
+    struct ofputil_phy_port pp;
+    ofport_get_phy_port(port, &pp);
+    if (memcmp(&pp, &port->pp, sizeof pp)) {
+        port->pp = pp;
+        queue_port_status(ofproto, OFPPR_MODIFY, &pp);
+    }
     bool may_enable = netdev_get_carrier(port->netdev);
     if (may_enable != port->may_enable) {
         xlate_write_lock();

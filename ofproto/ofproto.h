@@ -98,6 +98,7 @@
 #include "list.h"
 #include "match.h"
 #include "ofp-errors.h"
+#include "ofp-phy-port.h"
 #include "openflow.h"
 #include "packets.h"
 
@@ -314,6 +315,15 @@ struct ofproto_flow_removed {
     uint16_t idle_timeout, hard_timeout;
     uint64_t packet_count, byte_count;
 };
+/* Ports added, deleted, or whose OpenFlow description (config, state)
+ * changed, in order, for port_status messages. */
+struct ofproto_port_status {
+    struct ovs_list list_node;  /* Private to ofproto. */
+    uint8_t reason;             /* OFPPR_ADD, OFPPR_DELETE, OFPPR_MODIFY. */
+    struct ofputil_phy_port desc;
+};
+bool ofproto_pop_port_status(struct ofproto *, struct ofproto_port_status *);
+
 /* Packets sent to the controller (an output to CONTROLLER, a controller
  * action, a table miss when ofproto_set_miss_to_controller() said so, a
  * dec_ttl at TTL 1), queued by the handler threads in arrival order. */
