@@ -201,12 +201,32 @@ lib_libovs_a_SOURCES += \
 	lib/ofp-fields-text.c \
 	lib/ofp-flow.c \
 	lib/ofp-flow.h \
+	lib/ofp-flow-removed.c \
+	lib/ofp-flow-stats.c \
+	lib/ofp-group.h \
+	lib/ofp-meter.c \
+	lib/ofp-meter.h \
+	lib/ofp-packet.c \
+	lib/ofp-packet.h \
 	lib/ofp-match.c \
 	lib/ofp-match.h \
 	lib/ofp-parse.c \
 	lib/ofp-parse.h \
 	lib/ofp-port.c \
 	lib/ofp-port.h
+
+# OpenFlow: switch, port and table messages, and the message printer.
+lib_libovs_a_SOURCES += \
+	lib/ofp-phy-port.c \
+	lib/ofp-phy-port.h \
+	lib/ofp-print.c \
+	lib/ofp-print.h \
+	lib/ofp-prop.c \
+	lib/ofp-prop.h \
+	lib/ofp-switch.c \
+	lib/ofp-switch.h \
+	lib/ofp-table.c \
+	lib/ofp-table.h
 
 # OpenFlow connections: messages over streams, kept up by reconnect.
 lib_libovs_a_SOURCES += \

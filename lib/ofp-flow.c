@@ -301,3 +301,19 @@ ofputil_flow_mod_format(const struct ofputil_flow_mod *fm,
     ds_put_cstr(s, " actions=");
     ofpact_list_format(fm->ofpacts, fm->ofpacts_len, map, s);
 }
+
+enum ofperr
+ofputil_flow_mod_print(struct ds *s, const struct ofp_header *oh,
+                       const struct ofputil_port_map *map)
+{
+    struct ofputil_flow_mod fm;
+    struct ofpbuf ofpacts;
+    ofpbuf_init(&ofpacts, 64);
+    enum ofperr error = ofputil_decode_flow_mod(&fm, oh, &ofpacts);
+    if (!error) {
+        ds_put_char(s, ' ');
+        ofputil_flow_mod_format(&fm, oh->version, map, s);
+    }
+    ofpbuf_uninit(&ofpacts);
+    return error;
+}

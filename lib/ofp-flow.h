@@ -1,4 +1,5 @@
-/* ofp-flow: flow_mod messages, decoded.
+/* ofp-flow: flow_mod, flow statistics, aggregate statistics and
+ * flow_removed messages, decoded.
  *
  * struct ofputil_flow_mod is one flow table modification in the form the
  * switch consumes, whatever version and flow format it came in: OpenFlow
@@ -19,6 +20,19 @@
  * "ovs-ofctl ofp-print" for a flow_mod ("ADD table:2 priority=7,in_port=1
  * cookie:0x5 idle:10 actions=output:2").
  *
+ * Flow statistics.  A request (struct ofputil_flow_stats_request) is
+ * OpenFlow 1.0's OFPST_FLOW / OFPST_AGGREGATE (fixed match), Nicira's
+ * NXST_FLOW / NXST_AGGREGATE (NXM match, may match the cookie) or 1.1+'s
+ * OFPMP_FLOW / OFPMP_AGGREGATE (OXM in 1.2+).  A reply is a multipart
+ * list of entries: ofputil_append_flow_stats_reply() adds one entry to a
+ * list started with ofpmp_init(), splitting into parts as ofp-msgs does;
+ * ofputil_decode_flow_stats_reply() takes one entry at a time off a
+ * reply (call it until it returns EOF).  ofputil_flow_stats_format()
+ * prints one line of "ovs-ofctl dump-flows".
+ *
+ * flow_removed: OpenFlow 1.0's, Nicira's NXT_FLOW_REMOVED (NXM), and
+ * 1.1+'s (OXM in 1.2+; 1.5 adds nothing ovs-ofctl prints differently).
+ *
  * Threads: pure functions. */
 #ifndef OFP_FLOW_H
 #define OFP_FLOW_H 1
@@ -35,6 +49,8 @@ struct ds;
 struct ofpact;
 struct ofpbuf;
 struct ofputil_port_map;
+struct ofputil_table_map;
+struct ovs_list;
 
 /* Flow flags, the same bits as OpenFlow 1.3's. */
 enum ofputil_flow_mod_flags {
@@ -80,5 +96,139 @@ struct ofpbuf *ofputil_encode_flow_mod(const struct ofputil_flow_mod *,
 void ofputil_flow_mod_format(const struct ofputil_flow_mod *,
                              enum ofp_version,
                              const struct ofputil_port_map *, struct ds *);
+
+/* "1.234s" as 3.1 prints durations: whole seconds alone, milliseconds as
+ * three decimals, anything finer with as many decimals as needed. */
+void ofputil_format_duration(struct ds *, uint32_t sec, uint32_t nsec);
+/* "send_flow_rem check_overlap " (OFPUTIL_FF_* names, each followed by a
+ * space), as dump-flows prints a flow's flags. */
+void ofputil_format_flow_flags(struct ds *, uint16_t flags);
+
+/* One flow_mod message as "ovs-ofctl ofp-print" prints it, after the
+ * header line: decodes OH and prints, or returns the decoding error. */
+enum ofperr ofputil_flow_mod_print(struct ds *, const struct ofp_header *oh,
+                                   const struct ofputil_port_map *);
+
+/* Flow and aggregate statistics requests. */
+struct ofputil_flow_stats_request {
+    bool aggregate;             /* Aggregate request, not per flow. */
+    struct match match;
+    ovs_be64 cookie;
+    ovs_be64 cookie_mask;
+    uint32_t out_port;          /* OFPP_ANY (OFPP_NONE): any. */
+    uint32_t out_group;         /* OFPG_ANY: any. */
+    uint8_t table_id;           /* OFPTT_ALL: every table. */
+};
+
+/* Decodes OH, any raw form of a flow or aggregate stats request. */
+enum ofperr ofputil_decode_flow_stats_request(
+    struct ofputil_flow_stats_request *, const struct ofp_header *oh);
+/* Encodes FSR for PROTOCOL: 1.0's OFPST_* for OFPUTIL_P_OF10_STD*, NXST_*
+ * for NXM, OFPMP_* for 1.2+.  OpenFlow 1.1 is not supported. */
+struct ofpbuf *ofputil_encode_flow_stats_request(
+    const struct ofputil_flow_stats_request *, enum ofputil_protocol);
+/* " table=1, out_port=2 in_port=1" as 3.1 prints a request body. */
+void ofputil_flow_stats_request_format(
+    struct ds *, const struct ofputil_flow_stats_request *,
+    const struct ofputil_port_map *, const struct ofputil_table_map *);
+enum ofperr ofputil_flow_stats_request_print(
+    struct ds *, const struct ofp_header *oh,
+    const struct ofputil_port_map *, const struct ofputil_table_map *);
+
+/* One flow in a flow stats reply. */
+struct ofputil_flow_stats {
+    struct match match;
+    ovs_be64 cookie;
+    uint8_t table_id;
+    uint16_t priority;
+    uint16_t idle_timeout;
+    uint16_t hard_timeout;
+    uint32_t duration_sec;
+    uint32_t duration_nsec;
+    int idle_age;               /* Seconds since last hit; -1 unknown. */
+    int hard_age;               /* Seconds since last change; -1 unknown. */
+    uint64_t packet_count;      /* UINT64_MAX: unknown. */
+    uint64_t byte_count;        /* UINT64_MAX: unknown. */
+    const struct ofpact *ofpacts;
+    size_t ofpacts_len;
+    uint16_t flags;             /* OFPUTIL_FF_*, reported in 1.3+. */
+    uint16_t importance;        /* 1.4+. */
+};
+
+/* Pulls one entry off MSG, a flow stats reply: the first call on a fresh
+ * ofpbuf (MSG->header NULL, MSG->data at the message) pulls the headers
+ * too.  Returns 0 with FS filled (its actions appended to OFPACTS, which
+ * the caller clears between calls), EOF when no entries remain, or an
+ * OpenFlow error for a malformed entry (OFPBRC_BAD_LEN).  Matches are
+ * decoded loosely (a switch may report fields we do not know). */
+int ofputil_decode_flow_stats_reply(struct ofputil_flow_stats *,
+                                    struct ofpbuf *msg,
+                                    bool flow_age_extension,
+                                    struct ofpbuf *ofpacts);
+/* Appends FS to REPLIES (see ofpmp_init()), in the reply's raw form. */
+void ofputil_append_flow_stats_reply(const struct ofputil_flow_stats *,
+                                     struct ovs_list *replies);
+/* One line of "ovs-ofctl dump-flows", without the newline:
+ * " cookie=0x0, duration=1.234s, table=0, n_packets=0, n_bytes=0,
+ * idle_timeout=5, priority=7,in_port=1 actions=drop".  SHOW_STATS false
+ * is --no-stats (" priority=7,in_port=1 actions=drop"). */
+void ofputil_flow_stats_format(struct ds *, const struct ofputil_flow_stats *,
+                               const struct ofputil_port_map *,
+                               const struct ofputil_table_map *,
+                               bool show_stats);
+/* A whole flow stats reply as ofp-print prints its body: one "\n" plus
+ * formatted line per entry. */
+enum ofperr ofputil_flow_stats_reply_print(
+    struct ds *, const struct ofp_header *oh,
+    const struct ofputil_port_map *, const struct ofputil_table_map *);
+
+/* Aggregate statistics replies (OFPST_AGGREGATE, NXST_AGGREGATE). */
+struct ofputil_aggregate_stats {
+    uint64_t packet_count;      /* UINT64_MAX: unknown. */
+    uint64_t byte_count;        /* UINT64_MAX: unknown. */
+    uint32_t flow_count;
+};
+struct ofpbuf *ofputil_encode_aggregate_stats_reply(
+    const struct ofputil_aggregate_stats *, const struct ofp_header *request);
+enum ofperr ofputil_decode_aggregate_stats_reply(
+    struct ofputil_aggregate_stats *, const struct ofp_header *reply);
+/* " packet_count=1 byte_count=60 flow_count=2". */
+void ofputil_aggregate_stats_format(struct ds *,
+                                    const struct ofputil_aggregate_stats *);
+enum ofperr ofputil_aggregate_stats_reply_print(struct ds *,
+                                                const struct ofp_header *);
+
+/* flow_removed. */
+struct ofputil_flow_removed {
+    struct match match;
+    ovs_be64 cookie;
+    uint16_t priority;
+    uint8_t reason;             /* OFPRR_*. */
+    uint8_t table_id;           /* 255 if the message has none (1.0). */
+    uint32_t duration_sec;
+    uint32_t duration_nsec;
+    uint16_t idle_timeout;
+    uint16_t hard_timeout;
+    uint64_t packet_count;
+    uint64_t byte_count;
+};
+enum ofperr ofputil_decode_flow_removed(struct ofputil_flow_removed *,
+                                        const struct ofp_header *oh);
+/* Encodes FR for PROTOCOL: 1.0's, NXT_FLOW_REMOVED for NXM, 1.2+'s. */
+struct ofpbuf *ofputil_encode_flow_removed(const struct ofputil_flow_removed *,
+                                           enum ofputil_protocol);
+/* "idle", "hard", "delete", "group_delete", "eviction", "meter_delete";
+ * an unknown reason is printed as its number into BUF. */
+const char *ofp_flow_removed_reason_to_string(uint8_t reason, char *buf,
+                                              size_t bufsize);
+/* " priority=7,in_port=1 reason=idle table_id=0 duration1.000s idle5
+ * pkts0 bytes0" as ofp-print prints a flow_removed body. */
+void ofputil_flow_removed_format(struct ds *,
+                                 const struct ofputil_flow_removed *,
+                                 const struct ofputil_port_map *,
+                                 const struct ofputil_table_map *);
+enum ofperr ofputil_flow_removed_print(struct ds *, const struct ofp_header *,
+                                       const struct ofputil_port_map *,
+                                       const struct ofputil_table_map *);
 
 #endif /* ofp-flow.h */

@@ -73,8 +73,9 @@ next_pair(char **sp, char **name, char **value)
 static char *
 parse_flow__(struct ofputil_flow_mod *fm, char *string,
              const struct ofputil_port_map *map, uint16_t command,
-             struct ofpbuf *ofpacts)
+             struct ofpbuf *ofpacts, bool *table_given)
 {
+    *table_given = false;
     memset(fm, 0, sizeof *fm);
     match_init_catchall(&fm->match);
     fm->priority = OFP_DEFAULT_PRIORITY;
@@ -145,6 +146,7 @@ parse_flow__(struct ofputil_flow_mod *fm, char *string,
                 return xasprintf("unknown table \"%s\"", value);
             }
             fm->table_id = x;
+            *table_given = true;
         } else if (!strcmp(name, "priority")) {
             error = ofputil_parse_uint(value, UINT16_MAX, &x);
             if (error) {
@@ -237,8 +239,177 @@ parse_ofp_flow_mod_str(struct ofputil_flow_mod *fm, const char *string,
                        const struct ofputil_port_map *map, uint16_t command,
                        struct ofpbuf *ofpacts)
 {
+    enum ofputil_protocol usable;
+    return parse_ofp_flow_mod_str_protocols(fm, string, map, command,
+                                            ofpacts, &usable);
+}
+
+char *
+parse_ofp_flow_mod_str_protocols(struct ofputil_flow_mod *fm,
+                                 const char *string,
+                                 const struct ofputil_port_map *map,
+                                 uint16_t command, struct ofpbuf *ofpacts,
+                                 enum ofputil_protocol *usable)
+{
     char *copy = xstrdup(string);
-    char *error = parse_flow__(fm, copy, map, command, ofpacts);
+    bool table_given;
+    char *error = parse_flow__(fm, copy, map, command, ofpacts,
+                               &table_given);
     free(copy);
+    *usable = OFPUTIL_P_NONE;
+    if (!error) {
+        *usable = ofputil_flow_mod_usable_protocols(fm);
+        if (table_given) {
+            /* Naming a table, even table 0, needs table ids (3.1). */
+            *usable &= OFPUTIL_P_TID;
+        }
+    }
     return error;
+}
+
+/* Usable protocols. */
+
+enum ofputil_protocol
+ofputil_usable_protocols(const struct match *match)
+{
+    if (ofputil_match_is_ofp10(match)) {
+        return OFPUTIL_P_ANY;
+    }
+    /* OpenFlow 1.1's standard match adds arbitrary masks on the Ethernet
+     * and IPv4 addresses, the metadata field and the ECN bits to what 1.0
+     * says; anything else takes NXM or OXM. */
+    struct match rest = *match;
+    struct flow_wildcards *wc = &rest.wc;
+    memset(&wc->masks.dl_src, 0, sizeof wc->masks.dl_src);
+    memset(&wc->masks.dl_dst, 0, sizeof wc->masks.dl_dst);
+    wc->masks.metadata = 0;
+    wc->masks.nw_src = 0;
+    wc->masks.nw_dst = 0;
+    wc->masks.nw_tos &= ~0x03;     /* ECN bits. */
+    match_zero_wildcarded_fields(&rest);
+    return (ofputil_match_is_ofp10(&rest)
+            ? OFPUTIL_P_NXM_OXM_ANY | OFPUTIL_P_OF11_STD
+            : OFPUTIL_P_NXM_OXM_ANY);
+}
+
+/* The protocols that can match FIELD exactly: what an action that writes
+ * or reads it may use. */
+static enum ofputil_protocol
+field_usable_protocols(const struct mf_field *field)
+{
+    struct match m;
+    match_init_catchall(&m);
+    mf_set_prereqs(field, &m);
+    union mf_value ones;
+    mf_value_set_all_ones(field, &ones);
+    mf_set(field, &ones, NULL, &m);
+    return ofputil_usable_protocols(&m);
+}
+
+static bool
+match_is_ip(const struct match *m, bool ipv4_only)
+{
+    if (m->wc.masks.dl_type != OVS_BE16_MAX) {
+        return false;
+    }
+    return (m->flow.dl_type == htons(ETH_TYPE_IP)
+            || (!ipv4_only && m->flow.dl_type == htons(ETH_TYPE_IPV6)));
+}
+
+static enum ofputil_protocol
+ofpacts_usable_protocols(const struct ofpact *ofpacts, size_t len,
+                         const struct match *match)
+{
+    enum ofputil_protocol usable = OFPUTIL_P_ANY;
+    static const struct {
+        enum ofp_version version;
+        enum ofputil_protocol protocols;
+    } versions[] = {
+        { OFP10_VERSION, OFPUTIL_P_OF10_ANY },
+        { OFP11_VERSION, OFPUTIL_P_OF11_STD },
+        { OFP12_VERSION, OFPUTIL_P_OF12_OXM },
+        { OFP13_VERSION, OFPUTIL_P_OF13_OXM },
+        { OFP14_VERSION, OFPUTIL_P_OF14_OXM },
+        { OFP15_VERSION, OFPUTIL_P_OF15_OXM },
+    };
+    for (size_t i = 0; i < ARRAY_SIZE(versions); i++) {
+        if (!ofpacts_encodable_in(ofpacts, len, versions[i].version)) {
+            usable &= ~versions[i].protocols;
+        }
+    }
+
+    /* From 1.1 on, header changes need the headers in the match (3.1
+     * refuses them otherwise), so without them only 1.0 can carry the
+     * flow. */
+    ovs_be16 vlan_cfi = htons(VLAN_CFI);
+    bool has_vlan = ((match->wc.masks.vlans[0].tci & vlan_cfi)
+                     && (match->flow.vlans[0].tci & vlan_cfi));
+    const struct ofpact *a;
+    OFPACT_FOR_EACH (a, ofpacts, len) {
+        switch (a->type) {
+        case OFPACT_STRIP_VLAN:
+            if (!has_vlan) {
+                usable &= OFPUTIL_P_OF10_ANY;
+            }
+            break;
+        case OFPACT_SET_IPV4_SRC:
+        case OFPACT_SET_IPV4_DST:
+            if (!match_is_ip(match, true)) {
+                usable &= OFPUTIL_P_OF10_ANY;
+            }
+            break;
+        case OFPACT_SET_IP_DSCP:
+        case OFPACT_SET_IP_TTL:
+        case OFPACT_DEC_TTL:
+            if (!match_is_ip(match, false)) {
+                usable &= OFPUTIL_P_OF10_ANY;
+            }
+            break;
+        case OFPACT_SET_FIELD:
+            /* set_field needs a protocol that can match the field; 3.1
+             * lets "load:" (and "move:") through as Nicira actions. */
+            if (a->raw != OFPACT_RAW_REG_LOAD) {
+                usable &= field_usable_protocols(
+                    ((const struct ofpact_set_field *) a)->field);
+            }
+            break;
+        case OFPACT_WRITE_METADATA:
+            usable &= OFPUTIL_P_NXM_OXM_ANY | OFPUTIL_P_OF11_STD;
+            break;
+        case OFPACT_WRITE_ACTIONS: {
+            const struct ofpact_nest *on = (const void *) a;
+            usable &= ofpacts_usable_protocols(
+                on->actions, ofpact_nest_get_action_len(on), match);
+            break;
+        }
+        default:
+            break;
+        }
+    }
+    return usable;
+}
+
+enum ofputil_protocol
+ofputil_flow_mod_usable_protocols(const struct ofputil_flow_mod *fm)
+{
+    enum ofputil_protocol usable = ofputil_usable_protocols(&fm->match);
+    if (fm->cookie_mask) {
+        usable &= OFPUTIL_P_NXM_OXM_ANY | OFPUTIL_P_OF11_STD;
+    }
+    if (fm->table_id != OFPTT_ALL
+        && (fm->command != OFPFC_ADD || fm->table_id != 0)) {
+        usable &= OFPUTIL_P_TID;
+    }
+    if (fm->out_group != OFPG_ANY) {
+        usable &= OFPUTIL_P_OF11_UP;
+    }
+    if (fm->flags & OFPUTIL_FF_RESET_COUNTS) {
+        usable &= OFPUTIL_P_OF12_UP;
+    }
+    if (fm->flags & (OFPUTIL_FF_NO_PKT_COUNTS | OFPUTIL_FF_NO_BYT_COUNTS)) {
+        usable &= OFPUTIL_P_OF13_UP;
+    }
+    usable &= ofpacts_usable_protocols(fm->ofpacts, fm->ofpacts_len,
+                                       &fm->match);
+    return usable;
 }

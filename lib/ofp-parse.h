@@ -26,8 +26,10 @@
 #define OFP_PARSE_H 1
 
 #include <stdint.h>
+#include "ofp-protocol.h"
 #include "util.h"
 
+struct match;
 struct ofpbuf;
 struct ofputil_flow_mod;
 struct ofputil_port_map;
@@ -42,5 +44,30 @@ char *parse_ofp_flow_mod_str(struct ofputil_flow_mod *, const char *string,
                              const struct ofputil_port_map *,
                              uint16_t command, struct ofpbuf *ofpacts)
     OVS_WARN_UNUSED_RESULT;
+
+/* The same, also storing in *USABLE_PROTOCOLS the protocols that can
+ * express the flow, as "ovs-ofctl parse-flow" prints them and add-flow
+ * uses them to pick a flow format (OFPUTIL_P_NONE on error). */
+char *parse_ofp_flow_mod_str_protocols(struct ofputil_flow_mod *,
+                                       const char *string,
+                                       const struct ofputil_port_map *,
+                                       uint16_t command,
+                                       struct ofpbuf *ofpacts,
+                                       enum ofputil_protocol *usable)
+    OVS_WARN_UNUSED_RESULT;
+
+/* Usable protocols: which of OpenFlow 1.0's fixed match, NXM and OXM
+ * (and which versions) can express a flow, as 3.1 computes them to pick
+ * the flow format ("usable protocols: NXM,OXM" in parse-flow).
+ *
+ * ofputil_usable_protocols() looks at MATCH alone: every protocol when
+ * 1.0's fixed match says it exactly, else NXM and OXM (only NXM when it
+ * needs something OXM lacks).  ofputil_flow_mod_usable_protocols() adds
+ * the rest of a flow_mod: a table other than 255 needs table ids, a cookie
+ * mask NXM or 1.1+, out_group 1.1+, reset_counts 1.1+, the no-counts
+ * flags 1.3+, importance 1.4+, and each action's versions. */
+enum ofputil_protocol ofputil_usable_protocols(const struct match *);
+enum ofputil_protocol ofputil_flow_mod_usable_protocols(
+    const struct ofputil_flow_mod *);
 
 #endif /* ofp-parse.h */

@@ -15,6 +15,7 @@
 #include "ofp-actions.h"
 #include "ofp-flow.h"
 #include "ofp-match.h"
+#include "ofp-protocol.h"
 #include "ofpbuf.h"
 
 struct parse_case {
@@ -250,6 +251,86 @@ START_TEST(test_delete_and_modify)
 }
 END_TEST
 
+/* Usable protocols, as 3.1's "ovs-ofctl -O OpenFlow10,...,OpenFlow15
+ * parse-flow" printed them ("none" for "no usable protocol"). */
+static const struct {
+    const char *flow;
+    const char *usable;
+} usable_cases[] = {
+    { "in_port=1,actions=drop", "any" },
+    { "reg0=5,actions=drop", "NXM,OXM" },
+    { "table=1,actions=drop", "OXM,OpenFlow10+table_id,NXM+table_id,OpenFlow11" },
+    { "table=0,actions=drop", "OXM,OpenFlow10+table_id,NXM+table_id,OpenFlow11" },
+    { "tcp,tp_dst=80,actions=output:1", "any" },
+    { "nw_src=10.0.0.0/255.0.255.0,ip,actions=drop", "NXM,OXM,OpenFlow11" },
+    { "actions=set_field:1->reg0", "NXM,OXM" },
+    { "actions=group:1", "any" },
+    { "importance=5,actions=drop", "any" },
+    { "reset_counts,actions=drop", "OXM" },
+    { "no_packet_counts,actions=drop", "OXM-OpenFlow13,OXM-OpenFlow14,OXM-OpenFlow15" },
+    { "no_byte_counts,actions=drop", "OXM-OpenFlow13,OXM-OpenFlow14,OXM-OpenFlow15" },
+    { "dl_vlan=5,actions=drop", "any" },
+    { "vlan_tci=0x1000/0x1000,actions=drop", "NXM,OXM" },
+    { "tun_id=5,actions=drop", "NXM,OXM" },
+    { "metadata=5,actions=drop", "NXM,OXM,OpenFlow11" },
+    { "actions=write_metadata:5", "NXM,OXM,OpenFlow11" },
+    { "actions=goto_table:1", "any" },
+    { "actions=meter:1", "OXM-OpenFlow13,OXM-OpenFlow14,OXM-OpenFlow15" },
+    { "ipv6,actions=drop", "any" },
+    { "ip,nw_tos=4,actions=drop", "any" },
+    { "ip,nw_ecn=1,actions=drop", "NXM,OXM,OpenFlow11" },
+    { "dl_src=01:00:00:00:00:00/01:00:00:00:00:00,actions=drop", "NXM,OXM,OpenFlow11" },
+    { "arp,arp_sha=00:11:22:33:44:55,actions=drop", "NXM,OXM" },
+    { "ip,nw_ttl=5,actions=drop", "NXM,OXM" },
+    { "tcp,tcp_flags=+syn,actions=drop", "NXM,OXM" },
+    { "ip,ip_frag=no,actions=drop", "NXM,OXM" },
+    { "actions=dec_ttl", "OpenFlow10,NXM" },
+    { "ip,actions=dec_ttl", "any" },
+    { "actions=push_vlan:0x8100", "OXM,OpenFlow11" },
+    { "actions=note:00", "any" },
+    { "actions=resubmit(,1)", "any" },
+    { "actions=controller(userdata=01)", "any" },
+    { "actions=write_actions(output:1)", "any" },
+    { "actions=clear_actions", "any" },
+    { "actions=enqueue:1:2", "any" },
+    { "pkt_mark=1,actions=drop", "NXM,OXM" },
+    { "dl_vlan_pcp=3,actions=drop", "any" },
+    { "actions=mod_vlan_vid:5", "any" },
+    { "actions=strip_vlan", "OpenFlow10,NXM" },
+    { "dl_vlan=5,actions=strip_vlan", "any" },
+    { "actions=set_tunnel:5", "any" },
+    { "actions=mod_nw_ttl:5", "OpenFlow10,NXM" },
+    { "ip,actions=mod_nw_ttl:5", "any" },
+    { "actions=mod_nw_src:1.2.3.4", "OpenFlow10,NXM" },
+    { "ip,actions=mod_nw_src:1.2.3.4", "any" },
+    { "actions=set_field:5->tun_id", "NXM,OXM" },
+    { "metadata=5,reg0=1,actions=drop", "NXM,OXM" },
+    { "actions=move:NXM_NX_REG0[]->NXM_NX_REG1[]", "any" },
+    { "actions=load:5->NXM_NX_REG1[0..7]", "any" },
+    { "ip,actions=mod_nw_tos:4", "any" },
+    { "actions=mod_dl_src:00:11:22:33:44:55", "any" },
+    { "actions=write_actions(set_field:5->tun_id)", "NXM,OXM" },
+    { "ipv6,ipv6_src=::1,actions=drop", "NXM,OXM" },
+    { "tcp,tp_src=0x10/0xf0,actions=drop", "NXM,OXM" },
+};
+
+START_TEST(test_usable_protocols)
+{
+    struct ofputil_flow_mod fm;
+    struct ofpbuf ofpacts;
+    enum ofputil_protocol usable;
+    ofpbuf_init(&ofpacts, 0);
+    char *error = parse_ofp_flow_mod_str_protocols(
+        &fm, usable_cases[_i].flow, NULL, OFPFC_ADD, &ofpacts, &usable);
+    ck_assert_msg(!error, "%s", error);
+    char *s = (usable ? ofputil_protocols_to_string(usable)
+               : xstrdup("none"));
+    ck_assert_str_eq(s, usable_cases[_i].usable);
+    free(s);
+    ofpbuf_uninit(&ofpacts);
+}
+END_TEST
+
 static Suite *
 ofp_parse_suite(void)
 {
@@ -257,6 +338,8 @@ ofp_parse_suite(void)
     TCase *tc = tcase_create("ofp-parse");
     tcase_add_loop_test(tc, test_parse_flow, 0, ARRAY_SIZE(cases));
     tcase_add_test(tc, test_delete_and_modify);
+    tcase_add_loop_test(tc, test_usable_protocols, 0,
+                        ARRAY_SIZE(usable_cases));
     suite_add_tcase(s, tc);
     return s;
 }

@@ -1,0 +1,726 @@
+/* ofp-print: OpenFlow messages as text.  See ofp-print.h. */
+#include <config.h>
+
+#include "ofp-print.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "dynamic-string.h"
+#include "ofp-actions.h"
+#include "ofp-errors.h"
+#include "ofp-flow.h"
+#include "ofp-msgs.h"
+#include "ofp-phy-port.h"
+#include "ofp-port.h"
+#include "ofp-protocol.h"
+#include "ofp-switch.h"
+#include "ofp-table.h"
+#include "ofpbuf.h"
+#include "openflow.h"
+#include "util.h"
+
+/* Every per-message printer appends the body to S (the header line, up to
+ * and including its colon, is already there) and returns 0, or an OpenFlow
+ * error if the body does not decode; the caller then prints the error and
+ * a hex dump of the whole message. */
+typedef enum ofperr print_func(struct ds *s, const struct ofp_header *oh,
+                               enum ofpraw raw,
+                               const struct ofputil_port_map *port_map,
+                               int verbosity);
+
+void
+ofp_header_to_string__(const struct ofp_header *oh, int raw, struct ds *s)
+{
+    ds_put_cstr(s, ofpraw_get_name(raw));
+    if (oh->version != OFP10_VERSION) {
+        const char *name = ofputil_version_short_name(oh->version);
+        if (name) {
+            ds_put_format(s, " (%s)", name);
+        } else {
+            ds_put_format(s, " (OF 0x%02"PRIx8")", oh->version);
+        }
+    }
+    ds_put_format(s, " (xid=0x%"PRIx32"):", ntohl(oh->xid));
+}
+
+/* Multipart flags, printed after the header line when set. */
+static void
+print_stats_flags(struct ds *s, const struct ofp_header *oh)
+{
+    uint16_t flags = ofpmp_flags(oh);
+    if (!flags) {
+        return;
+    }
+    ds_put_cstr(s, " flags=");
+    if (ofpmsg_is_stat_reply(oh) && flags & OFPSF_REPLY_MORE) {
+        ds_put_cstr(s, "[more]");
+        flags &= ~OFPSF_REPLY_MORE;
+    }
+    if (flags) {
+        ds_put_format(s, "[***unknown flags 0x%04"PRIx16"***]", flags);
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* Per-message printers. */
+
+static enum ofperr
+print_nothing(struct ds *s OVS_UNUSED, const struct ofp_header *oh OVS_UNUSED,
+              enum ofpraw raw OVS_UNUSED,
+              const struct ofputil_port_map *pm OVS_UNUSED,
+              int verbosity OVS_UNUSED)
+{
+    return 0;
+}
+
+static enum ofperr
+print_hello(struct ds *s, const struct ofp_header *oh,
+            enum ofpraw raw OVS_UNUSED,
+            const struct ofputil_port_map *pm OVS_UNUSED,
+            int verbosity OVS_UNUSED)
+{
+    uint32_t bitmap;
+    bool ok = ofputil_decode_hello(oh, &bitmap);
+    ds_put_cstr(s, "\n version bitmap: ");
+    ofputil_format_version_bitmap(s, bitmap);
+    ds_put_char(s, '\n');
+    if (!ok) {
+        ds_put_cstr(s, " unknown data in hello:\n");
+        ds_put_hex_dump(s, oh, ntohs(oh->length), 0, true);
+    }
+    return 0;
+}
+
+static enum ofperr
+print_error(struct ds *s, const struct ofp_header *oh,
+            enum ofpraw raw OVS_UNUSED,
+            const struct ofputil_port_map *pm, int verbosity OVS_UNUSED)
+{
+    struct ofpbuf payload;
+    enum ofperr error = ofperr_decode_msg(oh, &payload);
+    if (!error) {
+        return OFPERR_OFPBRC_BAD_LEN;
+    }
+    ds_put_format(s, " %s\n", ofperr_get_name(error));
+    if (error == OFPERR_OFPHFC_INCOMPATIBLE || error == OFPERR_OFPHFC_EPERM) {
+        ds_put_printable(s, payload.data, payload.size);
+        ds_put_char(s, '\n');
+    } else {
+        char *inner = ofp_to_string(payload.data, payload.size, pm, 1);
+        ds_put_cstr(s, inner);
+        free(inner);
+    }
+    return 0;
+}
+
+static enum ofperr
+print_echo(struct ds *s, const struct ofp_header *oh,
+           enum ofpraw raw OVS_UNUSED,
+           const struct ofputil_port_map *pm OVS_UNUSED, int verbosity)
+{
+    size_t len = ntohs(oh->length) - sizeof *oh;
+    ds_put_format(s, " %zu bytes of payload\n", len);
+    if (verbosity > 1) {
+        ds_put_hex_dump(s, oh + 1, len, 0, true);
+    }
+    return 0;
+}
+
+/* Ports sorted by number, as 3.1 lists them in features replies and port
+ * description replies.  B holds the ports in VERSION's layout. */
+static enum ofperr
+print_phy_ports(struct ds *s, enum ofp_version version, struct ofpbuf *b)
+{
+    struct ofputil_phy_port *ports = NULL;
+    size_t n = 0, allocated = 0;
+    int retval;
+    for (;;) {
+        struct ofputil_phy_port pp;
+        retval = ofputil_pull_phy_port(version, b, &pp);
+        if (retval) {
+            break;
+        }
+        if (n >= allocated) {
+            allocated = allocated ? 2 * allocated : 8;
+            ports = xrealloc(ports, allocated * sizeof *ports);
+        }
+        ports[n++] = pp;
+    }
+    /* The ports before a bad one are printed, then its error. */
+    for (size_t i = 1; i < n; i++) {
+        /* Insertion sort: port lists are short, and it is stable. */
+        struct ofputil_phy_port pp = ports[i];
+        size_t j = i;
+        while (j > 0 && ports[j - 1].port_no > pp.port_no) {
+            ports[j] = ports[j - 1];
+            j--;
+        }
+        ports[j] = pp;
+    }
+    for (size_t i = 0; i < n; i++) {
+        ofputil_phy_port_format(s, &ports[i], version, NULL);
+    }
+    free(ports);
+    return retval == EOF ? 0 : retval;
+}
+
+static enum ofperr
+print_features_reply(struct ds *s, const struct ofp_header *oh,
+                     enum ofpraw raw OVS_UNUSED,
+                     const struct ofputil_port_map *pm OVS_UNUSED,
+                     int verbosity OVS_UNUSED)
+{
+    struct ofpbuf b;
+    ofpbuf_use_const(&b, oh, ntohs(oh->length));
+    struct ofputil_switch_features f;
+    enum ofperr error = ofputil_pull_switch_features(&b, &f);
+    if (error) {
+        return error;
+    }
+    ds_put_format(s, " dpid:%016"PRIx64"\n", f.datapath_id);
+    ds_put_format(s, "n_tables:%"PRIu8", n_buffers:%"PRIu32,
+                  f.n_tables, f.n_buffers);
+    if (f.auxiliary_id) {
+        ds_put_format(s, ", auxiliary_id:%"PRIu8, f.auxiliary_id);
+    }
+    ds_put_cstr(s, "\ncapabilities: ");
+    ofputil_capabilities_format(s, f.capabilities);
+    ds_put_char(s, '\n');
+    if (oh->version == OFP10_VERSION && f.ofp10_actions) {
+        ds_put_cstr(s, "actions: ");
+        ofputil_ofp10_actions_format(s, f.ofp10_actions);
+        ds_put_char(s, '\n');
+    }
+    if (ofputil_switch_features_has_ports(oh)) {
+        return print_phy_ports(s, oh->version, &b);
+    }
+    return 0;
+}
+
+static enum ofperr
+print_switch_config(struct ds *s, const struct ofp_header *oh,
+                    enum ofpraw raw,
+                    const struct ofputil_port_map *pm OVS_UNUSED,
+                    int verbosity OVS_UNUSED)
+{
+    struct ofputil_switch_config config;
+    enum ofperr error = (raw == OFPRAW_OFPT_SET_CONFIG
+                         ? ofputil_decode_set_config(oh, &config)
+                         : ofputil_decode_get_config_reply(oh, &config));
+    if (error) {
+        return error;
+    }
+    ds_put_format(s, " frags=%s", ofputil_frag_handling_to_string(
+                      config.frag));
+    if (config.invalid_ttl_to_controller > 0) {
+        ds_put_cstr(s, " invalid_ttl_to_controller");
+    }
+    ds_put_format(s, " miss_send_len=%"PRIu16"\n", config.miss_send_len);
+    return 0;
+}
+
+static enum ofperr
+print_port_status(struct ds *s, const struct ofp_header *oh,
+                  enum ofpraw raw OVS_UNUSED,
+                  const struct ofputil_port_map *pm OVS_UNUSED,
+                  int verbosity OVS_UNUSED)
+{
+    struct ofputil_port_status ps;
+    enum ofperr error = ofputil_decode_port_status(oh, &ps);
+    if (error) {
+        return error;
+    }
+    ds_put_cstr(s, (ps.reason == OFPPR_ADD ? " ADD:"
+                    : ps.reason == OFPPR_DELETE ? " DEL:" : " MOD:"));
+    ofputil_phy_port_format(s, &ps.desc, oh->version, NULL);
+    return 0;
+}
+
+static enum ofperr
+print_flow_mod(struct ds *s, const struct ofp_header *oh,
+               enum ofpraw raw OVS_UNUSED,
+               const struct ofputil_port_map *pm, int verbosity OVS_UNUSED)
+{
+    struct ofpbuf ofpacts;
+    ofpbuf_init(&ofpacts, 64);
+    struct ofputil_flow_mod fm;
+    enum ofperr error = ofputil_decode_flow_mod(&fm, oh, &ofpacts);
+    if (!error) {
+        ds_put_char(s, ' ');
+        ofputil_flow_mod_format(&fm, oh->version, pm, s);
+        ds_put_char(s, '\n');
+    }
+    ofpbuf_uninit(&ofpacts);
+    return error;
+}
+
+static enum ofperr
+print_port_mod(struct ds *s, const struct ofp_header *oh,
+               enum ofpraw raw OVS_UNUSED,
+               const struct ofputil_port_map *pm, int verbosity OVS_UNUSED)
+{
+    struct ofputil_port_mod mod;
+    enum ofperr error = ofputil_decode_port_mod(oh, &mod, true);
+    if (error) {
+        return error;
+    }
+    ds_put_char(s, ' ');
+    ofputil_port_mod_format(s, &mod, pm);
+    return 0;
+}
+
+static enum ofperr
+print_table_mod(struct ds *s, const struct ofp_header *oh,
+                enum ofpraw raw OVS_UNUSED,
+                const struct ofputil_port_map *pm OVS_UNUSED,
+                int verbosity OVS_UNUSED)
+{
+    struct ofputil_table_mod tm;
+    enum ofperr error = ofputil_decode_table_mod(oh, &tm);
+    if (error) {
+        return error;
+    }
+    ofputil_table_mod_format(s, &tm, NULL);
+    return 0;
+}
+
+static enum ofperr
+print_role(struct ds *s, const struct ofp_header *oh,
+           enum ofpraw raw OVS_UNUSED,
+           const struct ofputil_port_map *pm OVS_UNUSED,
+           int verbosity OVS_UNUSED)
+{
+    struct ofputil_role_request rr;
+    enum ofperr error = ofputil_decode_role_message(oh, &rr);
+    if (error) {
+        return error;
+    }
+    ds_put_format(s, " role=%s", ofputil_role_to_string(rr.role));
+    if (rr.have_generation_id) {
+        ds_put_format(s, " generation_id=%"PRIu64, rr.generation_id);
+    }
+    ds_put_char(s, '\n');
+    return 0;
+}
+
+static enum ofperr
+print_role_status(struct ds *s, const struct ofp_header *oh,
+                  enum ofpraw raw OVS_UNUSED,
+                  const struct ofputil_port_map *pm OVS_UNUSED,
+                  int verbosity OVS_UNUSED)
+{
+    struct ofputil_role_status rs;
+    enum ofperr error = ofputil_decode_role_status(oh, &rs);
+    if (error) {
+        return error;
+    }
+    ds_put_format(s, " role=%s", ofputil_role_to_string(rs.role));
+    if (rs.generation_id != UINT64_MAX) {
+        ds_put_format(s, " generation_id=%"PRIu64, rs.generation_id);
+    }
+    ds_put_format(s, " reason=%s\n",
+                  (rs.reason == OFPCRR_MASTER_REQUEST ? "primary_request"
+                   : rs.reason == OFPCRR_CONFIG ? "configuration_changed"
+                   : rs.reason == OFPCRR_EXPERIMENTER
+                   ? "experimenter_data_changed" : "(unknown)"));
+    return 0;
+}
+
+static enum ofperr
+print_async_config(struct ds *s, const struct ofp_header *oh,
+                   enum ofpraw raw OVS_UNUSED,
+                   const struct ofputil_port_map *pm OVS_UNUSED,
+                   int verbosity OVS_UNUSED)
+{
+    /* Whatever the message does not set prints as off. */
+    struct ofputil_async_cfg basis, cfg;
+    memset(&basis, 0, sizeof basis);
+    enum ofperr error = ofputil_decode_set_async_config(oh, false, &basis,
+                                                        &cfg);
+    if (error) {
+        return error;
+    }
+    ds_put_char(s, '\n');
+    ofputil_format_set_async_config(s, &cfg);
+    return 0;
+}
+
+static enum ofperr
+print_desc_reply(struct ds *s, const struct ofp_header *oh,
+                 enum ofpraw raw OVS_UNUSED,
+                 const struct ofputil_port_map *pm OVS_UNUSED,
+                 int verbosity OVS_UNUSED)
+{
+    struct ofputil_desc d;
+    enum ofperr error = ofputil_decode_desc_stats_reply(oh, &d);
+    if (error) {
+        return error;
+    }
+    ds_put_format(s, "\nManufacturer: %s\n", d.mfr_desc);
+    ds_put_format(s, "Hardware: %s\n", d.hw_desc);
+    ds_put_format(s, "Software: %s\n", d.sw_desc);
+    ds_put_format(s, "Serial Num: %s\n", d.serial_num);
+    ds_put_format(s, "DP Description: %s\n", d.dp_desc);
+    return 0;
+}
+
+/* The port a port desc or port stats request names, after LABEL. */
+static enum ofperr
+print_port_request(struct ds *s, const char *label, uint32_t port,
+                   enum ofperr error, const struct ofputil_port_map *pm)
+{
+    if (!error) {
+        ds_put_format(s, " %s=", label);
+        ofputil_format_port(port, pm, s);
+        ds_put_char(s, '\n');
+    }
+    return error;
+}
+
+static enum ofperr
+print_port_desc_request(struct ds *s, const struct ofp_header *oh,
+                        enum ofpraw raw OVS_UNUSED,
+                        const struct ofputil_port_map *pm,
+                        int verbosity OVS_UNUSED)
+{
+    uint32_t port;
+    enum ofperr error = ofputil_decode_port_desc_stats_request(oh, &port);
+    return print_port_request(s, "port", port, error, pm);
+}
+
+static enum ofperr
+print_port_desc_reply(struct ds *s, const struct ofp_header *oh,
+                      enum ofpraw raw OVS_UNUSED,
+                      const struct ofputil_port_map *pm OVS_UNUSED,
+                      int verbosity OVS_UNUSED)
+{
+    struct ofpbuf b;
+    ofpbuf_use_const(&b, oh, ntohs(oh->length));
+    ofpraw_pull_assert(&b);
+    ds_put_char(s, '\n');
+    return print_phy_ports(s, oh->version, &b);
+}
+
+static enum ofperr
+print_port_stats_request(struct ds *s, const struct ofp_header *oh,
+                         enum ofpraw raw OVS_UNUSED,
+                         const struct ofputil_port_map *pm,
+                         int verbosity OVS_UNUSED)
+{
+    uint32_t port;
+    enum ofperr error = ofputil_decode_port_stats_request(oh, &port);
+    return print_port_request(s, "port_no", port, error, pm);
+}
+
+static enum ofperr
+print_port_stats_reply(struct ds *s, const struct ofp_header *oh,
+                       enum ofpraw raw OVS_UNUSED,
+                       const struct ofputil_port_map *pm,
+                       int verbosity OVS_UNUSED)
+{
+    /* The count is of the entries before any bad one, which then stops
+     * the listing with its error. */
+    ds_put_format(s, " %d ports\n", ofputil_count_port_stats(oh));
+    struct ofpbuf b;
+    ofpbuf_use_const(&b, oh, ntohs(oh->length));
+    for (;;) {
+        struct ofputil_port_stats ps;
+        int retval = ofputil_decode_port_stats(&ps, &b);
+        if (retval) {
+            return retval == EOF ? 0 : retval;
+        }
+        ofputil_port_stats_format(s, &ps, pm);
+    }
+}
+
+static enum ofperr
+print_table_stats_reply(struct ds *s, const struct ofp_header *oh,
+                        enum ofpraw raw OVS_UNUSED,
+                        const struct ofputil_port_map *pm OVS_UNUSED,
+                        int verbosity OVS_UNUSED)
+{
+    struct ofpbuf b;
+    ofpbuf_use_const(&b, oh, ntohs(oh->length));
+    struct ofputil_table_stats_printer p;
+    ofputil_table_stats_printer_init(&p, oh->version);
+    int retval;
+    for (;;) {
+        struct ofputil_table_stats ts;
+        struct ofputil_table_features tf;
+        retval = ofputil_decode_table_stats_reply(&b, &ts, &tf);
+        if (retval) {
+            break;
+        }
+        ofputil_table_stats_printer_add(&p, s, &ts, &tf);
+    }
+    if (retval != EOF) {
+        return retval;
+    }
+    ofputil_table_stats_printer_finish(&p, s);
+    return 0;
+}
+
+static enum ofperr
+print_table_features_reply(struct ds *s, const struct ofp_header *oh,
+                           enum ofpraw raw OVS_UNUSED,
+                           const struct ofputil_port_map *pm OVS_UNUSED,
+                           int verbosity OVS_UNUSED)
+{
+    struct ofpbuf b;
+    ofpbuf_use_const(&b, oh, ntohs(oh->length));
+    struct ofputil_table_stats_printer p;
+    ofputil_table_stats_printer_init(&p, oh->version);
+    int retval;
+    for (;;) {
+        struct ofputil_table_features tf;
+        retval = ofputil_decode_table_features(&b, &tf, true);
+        if (retval) {
+            break;
+        }
+        ofputil_table_stats_printer_add(&p, s, NULL, &tf);
+    }
+    if (retval != EOF) {
+        return retval;
+    }
+    ofputil_table_stats_printer_finish(&p, s);
+    return 0;
+}
+
+static enum ofperr
+print_set_flow_format(struct ds *s, const struct ofp_header *oh,
+                      enum ofpraw raw OVS_UNUSED,
+                      const struct ofputil_port_map *pm OVS_UNUSED,
+                      int verbosity OVS_UNUSED)
+{
+    const struct nx_set_flow_format *sff = ofpmsg_body(oh);
+    uint32_t format = ntohl(sff->format);
+    ds_put_format(s, " format=%s\n",
+                  ofputil_nx_flow_format_is_valid(format)
+                  ? ofputil_nx_flow_format_to_string(format) : "(unknown)");
+    return 0;
+}
+
+static enum ofperr
+print_flow_mod_table_id(struct ds *s, const struct ofp_header *oh,
+                        enum ofpraw raw OVS_UNUSED,
+                        const struct ofputil_port_map *pm OVS_UNUSED,
+                        int verbosity OVS_UNUSED)
+{
+    const struct nx_flow_mod_table_id *nfmti = ofpmsg_body(oh);
+    ds_put_format(s, " %s\n", nfmti->set ? "enable" : "disable");
+    return 0;
+}
+
+static enum ofperr
+print_set_packet_in_format(struct ds *s, const struct ofp_header *oh,
+                           enum ofpraw raw OVS_UNUSED,
+                           const struct ofputil_port_map *pm OVS_UNUSED,
+                           int verbosity OVS_UNUSED)
+{
+    enum ofputil_packet_in_format format;
+    enum ofperr error = ofputil_decode_set_packet_in_format(oh, &format);
+    if (error) {
+        return error;
+    }
+    ds_put_format(s, " format=%s\n",
+                  ofputil_packet_in_format_to_string(format));
+    return 0;
+}
+
+/* The printer for TYPE, or NULL if there is none yet.  Requests and
+ * replies whose whole meaning is their header print nothing more. */
+static print_func *
+printer_for_type(enum ofptype type)
+{
+    switch (type) {
+    case OFPTYPE_HELLO: return print_hello;
+    case OFPTYPE_ERROR: return print_error;
+    case OFPTYPE_ECHO_REQUEST:
+    case OFPTYPE_ECHO_REPLY: return print_echo;
+    case OFPTYPE_FEATURES_REQUEST:
+    case OFPTYPE_GET_CONFIG_REQUEST:
+    case OFPTYPE_BARRIER_REQUEST:
+    case OFPTYPE_BARRIER_REPLY:
+    case OFPTYPE_GET_ASYNC_REQUEST:
+    case OFPTYPE_DESC_STATS_REQUEST:
+    case OFPTYPE_TABLE_STATS_REQUEST:
+    case OFPTYPE_TABLE_FEATURES_STATS_REQUEST: return print_nothing;
+    case OFPTYPE_FEATURES_REPLY: return print_features_reply;
+    case OFPTYPE_GET_CONFIG_REPLY:
+    case OFPTYPE_SET_CONFIG: return print_switch_config;
+    case OFPTYPE_PORT_STATUS: return print_port_status;
+    case OFPTYPE_FLOW_MOD: return print_flow_mod;
+    case OFPTYPE_PORT_MOD: return print_port_mod;
+    case OFPTYPE_TABLE_MOD: return print_table_mod;
+    case OFPTYPE_ROLE_REQUEST:
+    case OFPTYPE_ROLE_REPLY: return print_role;
+    case OFPTYPE_ROLE_STATUS: return print_role_status;
+    case OFPTYPE_GET_ASYNC_REPLY:
+    case OFPTYPE_SET_ASYNC_CONFIG: return print_async_config;
+    case OFPTYPE_DESC_STATS_REPLY: return print_desc_reply;
+    case OFPTYPE_PORT_DESC_STATS_REQUEST: return print_port_desc_request;
+    case OFPTYPE_PORT_DESC_STATS_REPLY: return print_port_desc_reply;
+    case OFPTYPE_PORT_STATS_REQUEST: return print_port_stats_request;
+    case OFPTYPE_PORT_STATS_REPLY: return print_port_stats_reply;
+    case OFPTYPE_TABLE_STATS_REPLY: return print_table_stats_reply;
+    case OFPTYPE_TABLE_FEATURES_STATS_REPLY:
+        return print_table_features_reply;
+    case OFPTYPE_SET_FLOW_FORMAT: return print_set_flow_format;
+    case OFPTYPE_FLOW_MOD_TABLE_ID: return print_flow_mod_table_id;
+    case OFPTYPE_SET_PACKET_IN_FORMAT: return print_set_packet_in_format;
+
+    /* Still to come (engineer B's codec): PACKET_IN, FLOW_REMOVED,
+     * PACKET_OUT, GROUP_MOD, METER_MOD, FLOW_STATS_REQUEST/REPLY,
+     * AGGREGATE_STATS_REQUEST/REPLY, GROUP_STATS_REQUEST/REPLY,
+     * GROUP_DESC_STATS_REQUEST/REPLY, GROUP_FEATURES_STATS_REQUEST/REPLY,
+     * METER_STATS_REQUEST/REPLY, METER_CONFIG_STATS_REQUEST/REPLY,
+     * METER_FEATURES_STATS_REQUEST/REPLY.  Not planned yet: queues, table
+     * status and desc, bundles, flow monitors, requestforward, flow age,
+     * controller id, resume, ct_flush_zone. */
+    case OFPTYPE_PACKET_IN:
+    case OFPTYPE_FLOW_REMOVED:
+    case OFPTYPE_PACKET_OUT:
+    case OFPTYPE_GROUP_MOD:
+    case OFPTYPE_QUEUE_GET_CONFIG_REQUEST:
+    case OFPTYPE_QUEUE_GET_CONFIG_REPLY:
+    case OFPTYPE_METER_MOD:
+    case OFPTYPE_TABLE_STATUS:
+    case OFPTYPE_REQUESTFORWARD:
+    case OFPTYPE_BUNDLE_CONTROL:
+    case OFPTYPE_BUNDLE_ADD_MESSAGE:
+    case OFPTYPE_FLOW_STATS_REQUEST:
+    case OFPTYPE_FLOW_STATS_REPLY:
+    case OFPTYPE_AGGREGATE_STATS_REQUEST:
+    case OFPTYPE_AGGREGATE_STATS_REPLY:
+    case OFPTYPE_QUEUE_STATS_REQUEST:
+    case OFPTYPE_QUEUE_STATS_REPLY:
+    case OFPTYPE_GROUP_STATS_REQUEST:
+    case OFPTYPE_GROUP_STATS_REPLY:
+    case OFPTYPE_GROUP_DESC_STATS_REQUEST:
+    case OFPTYPE_GROUP_DESC_STATS_REPLY:
+    case OFPTYPE_GROUP_FEATURES_STATS_REQUEST:
+    case OFPTYPE_GROUP_FEATURES_STATS_REPLY:
+    case OFPTYPE_METER_STATS_REQUEST:
+    case OFPTYPE_METER_STATS_REPLY:
+    case OFPTYPE_METER_CONFIG_STATS_REQUEST:
+    case OFPTYPE_METER_CONFIG_STATS_REPLY:
+    case OFPTYPE_METER_FEATURES_STATS_REQUEST:
+    case OFPTYPE_METER_FEATURES_STATS_REPLY:
+    case OFPTYPE_TABLE_DESC_REQUEST:
+    case OFPTYPE_TABLE_DESC_REPLY:
+    case OFPTYPE_FLOW_MONITOR_STATS_REQUEST:
+    case OFPTYPE_FLOW_MONITOR_STATS_REPLY:
+    case OFPTYPE_FLOW_AGE:
+    case OFPTYPE_SET_CONTROLLER_ID:
+    case OFPTYPE_FLOW_MONITOR_CANCEL:
+    case OFPTYPE_FLOW_MONITOR_PAUSED:
+    case OFPTYPE_FLOW_MONITOR_RESUMED:
+    case OFPTYPE_NXT_RESUME:
+    case OFPTYPE_CT_FLUSH_ZONE:
+        return NULL;
+    }
+    return NULL;
+}
+
+char *
+ofp_to_string(const void *data, size_t len,
+              const struct ofputil_port_map *port_map, int verbosity)
+{
+    struct ds s = DS_EMPTY_INITIALIZER;
+    const struct ofp_header *oh = data;
+
+    if (!len) {
+        ds_put_cstr(&s, "OpenFlow message is empty\n");
+        return ds_steal_cstr(&s);
+    } else if (len < sizeof *oh) {
+        ds_put_format(&s, "OpenFlow packet too short (only %zu bytes):\n",
+                      len);
+    } else if (ntohs(oh->length) > len) {
+        enum ofpraw raw;
+        if (!ofpraw_decode_partial(&raw, oh, len)) {
+            ofp_header_to_string__(oh, raw, &s);
+            ds_put_char(&s, '\n');
+        }
+        ds_put_format(&s, "(***truncated to %zu bytes from %"PRIu16"***)\n",
+                      len, ntohs(oh->length));
+    } else if (ntohs(oh->length) < len) {
+        ds_put_format(&s, "(***only uses %"PRIu16" bytes out of %zu***)\n",
+                      ntohs(oh->length), len);
+    } else {
+        enum ofpraw raw;
+        enum ofperr error = ofpraw_decode(&raw, oh);
+        if (!error) {
+            ofp_header_to_string__(oh, raw, &s);
+            if (ofpmsg_is_stat_request(oh) || ofpmsg_is_stat_reply(oh)) {
+                print_stats_flags(&s, oh);
+            }
+            print_func *printer = printer_for_type(ofptype_from_ofpraw(raw));
+            if (!printer) {
+                /* No decoder for this type: the header, then the bytes. */
+                ds_put_char(&s, '\n');
+            } else {
+                size_t header_len = s.length;
+                error = printer(&s, oh, raw, port_map, verbosity);
+                if (!error) {
+                    if (s.length == header_len) {
+                        ds_put_char(&s, '\n');
+                    }
+                    return ds_steal_cstr(&s);
+                }
+                /* What the printer wrote before it failed stays, as 3.1
+                 * shows it. */
+                if (s.string[s.length - 1] != '\n') {
+                    ds_put_char(&s, ' ');
+                }
+            }
+        }
+        if (error) {
+            ds_put_format(&s, "***decode error: %s***\n",
+                          ofperr_get_name(error));
+        }
+    }
+    ds_put_hex_dump(&s, data, len, 0, true);
+    return ds_steal_cstr(&s);
+}
+
+void
+ofp_print(FILE *stream, const void *oh, size_t len,
+          const struct ofputil_port_map *port_map, int verbosity)
+{
+    char *s = ofp_to_string(oh, len, port_map, verbosity);
+    fputs(s, stream);
+    free(s);
+}
+
+char *
+ofp_hex_to_string(const char *hex, const struct ofputil_port_map *port_map,
+                  int verbosity, char **errorp)
+{
+    struct ofpbuf b;
+    ofpbuf_init(&b, strlen(hex) / 2);
+    const char *p = hex;
+    for (;;) {
+        while (isspace((unsigned char) *p)) {
+            p++;
+        }
+        if (!*p) {
+            break;
+        }
+        if (!isxdigit((unsigned char) p[0])
+            || !isxdigit((unsigned char) p[1])) {
+            ofpbuf_uninit(&b);
+            *errorp = xstrdup("trailing garbage following hex bytes");
+            return NULL;
+        }
+        char byte[3] = { p[0], p[1], '\0' };
+        uint8_t value = strtoul(byte, NULL, 16);
+        ofpbuf_put(&b, &value, 1);
+        p += 2;
+    }
+    *errorp = NULL;
+    char *s = ofp_to_string(b.data, b.size, port_map, verbosity);
+    ofpbuf_uninit(&b);
+    return s;
+}
