@@ -892,7 +892,11 @@ ofputil_port_stats_format(struct ds *s, const struct ofputil_port_stats *ps,
     format_counter(s, "coll", ps->collisions, false);
     ds_put_char(s, '\n');
     if (ps->duration_sec != UINT32_MAX) {
-        ds_put_format(s, "           duration=%"PRIu32".%03"PRIu32"s\n",
-                      ps->duration_sec, ps->duration_nsec / 1000000);
+        /* Whole seconds print without a fraction, as in 3.1. */
+        ds_put_format(s, "           duration=%"PRIu32, ps->duration_sec);
+        if (ps->duration_nsec) {
+            ds_put_format(s, ".%03"PRIu32, ps->duration_nsec / 1000000);
+        }
+        ds_put_cstr(s, "s\n");
     }
 }

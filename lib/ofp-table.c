@@ -13,6 +13,12 @@
 #include "ofpbuf.h"
 #include "util.h"
 
+/* Table mod property types (1.4+). */
+enum {
+    OFPTMPT14_EVICTION = 2,
+    OFPTMPT14_VACANCY = 3,
+};
+
 /* Instruction types (OFPIT_*), as numbered on the wire. */
 enum {
     OFPIT_GOTO_TABLE_ = 1,
@@ -1169,6 +1175,11 @@ ofputil_encode_table_mod(const struct ofputil_table_mod *tm,
                   | (tm->vacancy_events ? OFPTC14_VACANCY_EVENTS : 0));
     }
     otm->config = htonl(config);
+    if (version >= OFP14_VERSION && tm->vacancy_events) {
+        uint8_t vacancy[4] = { tm->vacancy_down, tm->vacancy_up, 0, 0 };
+        put_prop(b, OFPTMPT14_VACANCY, vacancy, sizeof vacancy);
+        ofpmsg_update_length(b);
+    }
     return b;
 }
 
@@ -1195,9 +1206,33 @@ ofputil_decode_table_mod(const struct ofp_header *oh,
         tm->has_flags14 = true;
         tm->eviction = (config & OFPTC14_EVICTION) != 0;
         tm->vacancy_events = (config & OFPTC14_VACANCY_EVENTS) != 0;
+        while (b.size > 0) {
+            struct ofpbuf prop;
+            uint16_t type;
+            error = ofpprop_pull(&b, &prop, &type);
+            if (error) {
+                return error;
+            }
+            const uint8_t *body = (const uint8_t *) prop.data + 4;
+            if (type == OFPTMPT14_VACANCY) {
+                if (prop.size != 8) {
+                    return OFPERR_OFPBPC_BAD_LEN;
+                }
+                if (body[0] > 100 || body[1] > 100 || body[0] > body[1]) {
+                    return OFPERR_OFPBPC_BAD_VALUE;
+                }
+                tm->vacancy_down = body[0];
+                tm->vacancy_up = body[1];
+            } else if (type == OFPTMPT14_EVICTION) {
+                if (prop.size != 8) {
+                    return OFPERR_OFPBPC_BAD_LEN;
+                }
+                tm->has_eviction_prop = true;
+            } else {
+                return OFPERR_OFPBRC_BAD_TYPE;
+            }
+        }
     }
-    /* 1.4 table mod properties (eviction, vacancy thresholds) are not
-     * decoded; their presence does not change the flags above. */
     tm->miss = oh->version <= OFP12_VERSION ? tm->miss
                : OFPUTIL_TABLE_MISS_DEFAULT;
     return 0;
@@ -1221,8 +1256,13 @@ ofputil_table_mod_format(struct ds *s, const struct ofputil_table_mod *tm,
     }
     if (tm->has_flags14) {
         ds_put_format(s, ", eviction=%s, vacancy=%s",
-                      tm->eviction ? "on" : "off",
+                      (tm->has_eviction_prop ? "***error***"
+                       : tm->eviction ? "on" : "off"),
                       tm->vacancy_events ? "on" : "off");
+        if (tm->vacancy_events) {
+            ds_put_format(s, " vacancy:%"PRIu8",%"PRIu8,
+                          tm->vacancy_down, tm->vacancy_up);
+        }
     }
     ds_put_char(s, '\n');
 }
