@@ -735,6 +735,43 @@ ofputil_append_port_stat(struct ovs_list *replies,
     }
 }
 
+/* Open vSwitch's custom counters: an Intel experimenter property of
+ * experimenter type 2 holding a 32-bit count, then per counter a length
+ * byte, the name, and a 64-bit value.  Other experimenter properties are
+ * skipped. */
+#define INTEL_PORT_STATS_CUSTOM 2
+static enum ofperr
+pull_custom_stats(const struct ofpbuf *prop, struct ofputil_port_stats *ps)
+{
+    const struct ofp_prop_experimenter *exp = prop->data;
+    if (prop->size < sizeof *exp + 4) {
+        return prop->size < sizeof *exp ? OFPERR_OFPBPC_BAD_LEN : 0;
+    }
+    if (ntohl(exp->experimenter) != INTEL_VENDOR_ID
+        || ntohl(exp->exp_type) != INTEL_PORT_STATS_CUSTOM) {
+        return 0;
+    }
+    const uint8_t *p = (const uint8_t *) (exp + 1) + 4;
+    const uint8_t *end = (const uint8_t *) prop->data + prop->size;
+    while (p < end) {
+        size_t len = *p;
+        if ((size_t) (end - p) < 1 + len + 8) {
+            return OFPERR_OFPBPC_BAD_LEN;
+        }
+        if (ps->n_custom < ARRAY_SIZE(ps->custom)) {
+            struct ofputil_custom_stat *c = &ps->custom[ps->n_custom++];
+            size_t copy = MIN(len, sizeof c->name - 1);
+            memcpy(c->name, p + 1, copy);
+            c->name[copy] = '\0';
+            ovs_be64 value;
+            memcpy(&value, p + 1 + len, sizeof value);
+            c->value = ntohll(value);
+        }
+        p += 1 + len + 8;
+    }
+    return 0;
+}
+
 static int
 pull_ofp14_port_stats(struct ofputil_port_stats *ps, struct ofpbuf *b)
 {
@@ -772,6 +809,11 @@ pull_ofp14_port_stats(struct ofputil_port_stats *ps, struct ofpbuf *b)
                 return OFPERR_OFPBPC_BAD_LEN;
             }
             memcpy(&w[8], &eth->rx_frame_err, 4 * sizeof w[0]);
+        } else if (type == 0xffff) {
+            error = pull_custom_stats(&prop, ps);
+            if (error) {
+                return error;
+            }
         }
     }
     counters_from_wire(ps, w);
@@ -892,7 +934,20 @@ ofputil_port_stats_format(struct ds *s, const struct ofputil_port_stats *ps,
     format_counter(s, "coll", ps->collisions, false);
     ds_put_char(s, '\n');
     if (ps->duration_sec != UINT32_MAX) {
-        ds_put_format(s, "           duration=%"PRIu32".%03"PRIu32"s\n",
-                      ps->duration_sec, ps->duration_nsec / 1000000);
+        /* Whole seconds print without a fraction, as in 3.1. */
+        ds_put_format(s, "           duration=%"PRIu32, ps->duration_sec);
+        if (ps->duration_nsec) {
+            ds_put_format(s, ".%03"PRIu32, ps->duration_nsec / 1000000);
+        }
+        ds_put_cstr(s, "s\n");
+    }
+    if (ps->n_custom) {
+        ds_put_cstr(s, "           CUSTOM Statistics");
+        for (size_t i = 0; i < ps->n_custom; i++) {
+            ds_put_cstr(s, i % 3 ? " " : "\n                      ");
+            ds_put_format(s, "%s=%"PRIu64",", ps->custom[i].name,
+                          ps->custom[i].value);
+        }
+        ds_put_char(s, '\n');
     }
 }

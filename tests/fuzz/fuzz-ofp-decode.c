@@ -386,9 +386,9 @@ fuzz_flow_text(const uint8_t *data, size_t size)
     free(text);
 }
 
-/* Encodes the same thing twice (fixed xid) and checks the two messages
- * are identical, after checking that the first decodes back to what
- * produced it: ENCODE_AGAIN decodes A and encodes the result. */
+/* The fixed-point check of selector 8: A was encoded from what the input
+ * decoded to, B from what A decodes to (both with the same xid); they
+ * must be the same bytes. */
 static void
 check_same_bytes(const struct ofpbuf *a, const struct ofpbuf *b)
 {

@@ -761,6 +761,42 @@ START_TEST(test_table_mod)
     ck_assert_int_eq(ofputil_decode_table_mod(b->data, &d), 0);
     ck_assert_int_eq(d.miss, OFPUTIL_TABLE_MISS_DROP);
     ofpbuf_delete(b);
+
+    /* Vacancy events carry their thresholds in a property. */
+    tm.vacancy_events = true;
+    tm.vacancy_down = 16;
+    tm.vacancy_up = 50;
+    set_next_xid(1);
+    b = ofputil_encode_table_mod(&tm, OFP14_VERSION);
+    ck_assert_int_eq(ofputil_decode_table_mod(b->data, &d), 0);
+    ck_assert(d.vacancy_events);
+    ck_assert_uint_eq(d.vacancy_down, 16);
+    ck_assert_uint_eq(d.vacancy_up, 50);
+    check_ofp_msg(b, "0511001800000001010000000000000c0003000810320000",
+                  "OFPT_TABLE_MOD (OF1.4) (xid=0x1): table_id=1, "
+                  "eviction=on, vacancy=on vacancy:16,50\n");
+
+    /* 3.1's errors: thresholds down above up, or above 100; a property
+     * of the wrong length; a property table mod does not have. */
+    static const struct {
+        const char *hex;
+        enum ofperr error;
+    } bad[] = {
+        { "0511001800000001020000000000000c0003000850100000",
+          OFPERR_OFPBPC_BAD_VALUE },
+        { "0511001800000001020000000000000800030008106500ff",
+          OFPERR_OFPBPC_BAD_VALUE },
+        { "0511001800000001020000000000000c0003000710320000",
+          OFPERR_OFPBPC_BAD_LEN },
+        { "0511001800000001020000000000000000050008000000ff",
+          OFPERR_OFPBRC_BAD_TYPE },
+    };
+    for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
+        b = check_ofp_from_hex(bad[i].hex);
+        ck_assert_int_eq(ofputil_decode_table_mod(b->data, &d),
+                         bad[i].error);
+        ofpbuf_delete(b);
+    }
 }
 END_TEST
 
