@@ -211,6 +211,7 @@ lib_libovs_a_SOURCES += \
 	lib/ofp-packet.h \
 	lib/ofp-match.c \
 	lib/ofp-match.h \
+	lib/ofp-match11.c \
 	lib/ofp-parse.c \
 	lib/ofp-parse.h \
 	lib/ofp-port.c \

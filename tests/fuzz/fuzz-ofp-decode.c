@@ -492,12 +492,6 @@ more_message_reencode(const struct ofp_header *oh, bool *same_text)
     ofpbuf_init(&ofpacts, 64);
     *same_text = false;
 
-    if (oh->version == OFP11_VERSION && type != OFPTYPE_PACKET_OUT
-        && type != OFPTYPE_GROUP_MOD && type != OFPTYPE_PACKET_IN) {
-        /* 1.1's standard match is not encoded. */
-        ofpbuf_uninit(&ofpacts);
-        return NULL;
-    }
     switch (type) {
     case OFPTYPE_FLOW_STATS_REQUEST:
     case OFPTYPE_AGGREGATE_STATS_REQUEST: {
