@@ -45,3 +45,10 @@ bench_libclassbench_a_SOURCES = \
 	bench/classbench-load.h
 bench_libclassbench_a_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/bench
 EXTRA_DIST += bench/classbench.sh bench/classbench-ovs.c
+
+# OpenFlow: flow_mods, dump-flows and packet-ins, ours against Open vSwitch
+# 3.1 (bench/ofctl.sh), with a controller that only counts packet-ins.
+noinst_PROGRAMS += bench/ofp-sink
+bench_ofp_sink_SOURCES = bench/ofp-sink.c
+bench_ofp_sink_LDADD = $(OVS_LIBS)
+EXTRA_DIST += bench/ofctl.sh bench/switch-lib.sh

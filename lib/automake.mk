@@ -216,3 +216,10 @@ lib_libovs_a_SOURCES += \
 	lib/ofp-parse.h \
 	lib/ofp-port.c \
 	lib/ofp-port.h
+
+# OpenFlow connections: messages over streams, kept up by reconnect.
+lib_libovs_a_SOURCES += \
+	lib/rconn.c \
+	lib/rconn.h \
+	lib/vconn.c \
+	lib/vconn.h

@@ -848,8 +848,17 @@ encode_error(enum ofperr error, enum ofp_version version, ovs_be32 xid,
 struct ofpbuf *
 ofperr_encode_reply(enum ofperr error, const struct ofp_header *req)
 {
-    return encode_error(error, req->version, req->xid, req,
-                        ntohs(req->length));
+    return ofperr_encode_reply_in(error, req->version, req);
+}
+
+struct ofpbuf *
+ofperr_encode_reply_in(enum ofperr error, enum ofp_version version,
+                       const struct ofp_header *req)
+{
+    /* 64 bytes identify the request; more would only echo a big message
+     * back at a peer that already has it. */
+    return encode_error(error, version, req->xid, req,
+                        MIN(ntohs(req->length), 64));
 }
 
 struct ofpbuf *

@@ -265,6 +265,10 @@ enum ofperr ofperr_decode_msg(const struct ofp_header *oh,
  * (the whole request for hello-failed errors' text is not applicable).  An
  * error that VERSION cannot express becomes NXBRC_UNENCODABLE_ERROR. */
 struct ofpbuf *ofperr_encode_reply(enum ofperr, const struct ofp_header *req);
+/* The same in VERSION rather than REQUEST's own (for a request in a version
+ * other than the connection's). */
+struct ofpbuf *ofperr_encode_reply_in(enum ofperr, enum ofp_version,
+                                      const struct ofp_header *req);
 /* An OFPT_ERROR of type HELLO_FAILED in VERSION with TEXT as payload. */
 struct ofpbuf *ofperr_encode_hello(enum ofperr, enum ofp_version,
                                    const char *text);

@@ -89,6 +89,10 @@ tests_unit_test_jsonrpc_LDADD = $(UNIT_TEST_LIBS)
 tests_unit_test_stream_SOURCES = tests/unit/test-stream.c
 tests_unit_test_stream_CFLAGS = $(UNIT_TEST_FLAGS)
 tests_unit_test_stream_LDADD = $(UNIT_TEST_LIBS)
+UNIT_TESTS += tests/unit/test-vconn
+tests_unit_test_vconn_SOURCES = tests/unit/test-vconn.c
+tests_unit_test_vconn_CFLAGS = $(UNIT_TEST_FLAGS)
+tests_unit_test_vconn_LDADD = $(UNIT_TEST_LIBS)
 # The JSON-RPC client and server that tests/jsonrpc.at drives.
 check_PROGRAMS += tests/test-jsonrpc
 tests_test_jsonrpc_SOURCES = tests/test-jsonrpc.c
