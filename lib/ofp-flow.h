@@ -135,7 +135,7 @@ enum ofperr ofputil_decode_flow_stats_request(
  * for NXM, OFPMP_* for 1.1+ (1.1 with its standard match). */
 struct ofpbuf *ofputil_encode_flow_stats_request(
     const struct ofputil_flow_stats_request *, enum ofputil_protocol);
-/* " table=1, out_port=2 in_port=1" as 3.1 prints a request body. */
+/* " table=1 out_port=2 in_port=1" as 3.1 prints a request body. */
 void ofputil_flow_stats_request_format(
     struct ds *, const struct ofputil_flow_stats_request *,
     const struct ofputil_port_map *, const struct ofputil_table_map *);
