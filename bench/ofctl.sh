@@ -81,15 +81,9 @@ flow_mods_once() {
 }
 
 flow_mods() {
-    local o_rate o_dump t_rate= t_dump=
-    flow_mods_once ours
-    o_rate=$MODS_RATE o_dump=$DUMP_SECS
-    if [ $have_theirs = yes ]; then
-        flow_mods_once theirs
-        t_rate=$MODS_RATE t_dump=$DUMP_SECS
-    fi
-    line "flow_mods installed per second ($n_mods rules, one connection, barrier at the end)" "$o_rate" "$t_rate" rate
-    line "dump-flows of $n_dump rules, seconds" "$o_dump" "$t_dump" cost
+    both flow_mods_once MODS_RATE DUMP_SECS
+    line "flow_mods installed per second ($n_mods rules, one connection, barrier at the end)" "$OURS_MODS_RATE" "$THEIRS_MODS_RATE" rate
+    line "dump-flows of $n_dump rules, seconds" "$OURS_DUMP_SECS" "$THEIRS_DUMP_SECS" cost
 }
 
 packet_ins_once() {
@@ -118,14 +112,8 @@ packet_ins() {
         echo "packet-ins received per second: skipped (network namespaces need root)"
         return
     fi
-    local o_rate t_rate=
-    packet_ins_once ours
-    o_rate=$PIN_RATE
-    if [ $have_theirs = yes ]; then
-        packet_ins_once theirs
-        t_rate=$PIN_RATE
-    fi
-    line "packet-ins received per second (64-byte UDP, one controller)" "$o_rate" "$t_rate" rate
+    both packet_ins_once PIN_RATE
+    line "packet-ins received per second (64-byte UDP, one controller)" "$OURS_PIN_RATE" "$THEIRS_PIN_RATE" rate
 }
 
 flow_mods

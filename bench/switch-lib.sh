@@ -83,6 +83,23 @@ stop() {
     done
 }
 
+# both ONCE VAR...: runs ONCE ours, then ONCE theirs if Open vSwitch 3.1 is
+# installed; each VAR that ONCE sets is then in OURS_VAR and THEIRS_VAR
+# (empty without 3.1), ready for line.
+both() {
+    local once=$1 v
+    shift
+    "$once" ours
+    for v in "$@"; do
+        printf -v "OURS_$v" '%s' "${!v}"
+        printf -v "THEIRS_$v" '%s' ''
+    done
+    if [ $have_theirs = yes ]; then
+        "$once" theirs
+        for v in "$@"; do printf -v "THEIRS_$v" '%s' "${!v}"; done
+    fi
+}
+
 vsctl() { "$VSCTL" --db="$DB" --timeout=600 "$@"; }
 
 # line FIGURE OURS THEIRS rate|cost

@@ -112,15 +112,9 @@ forwarding() {
         echo "(a) TCP, one connection both ways, MB/s: skipped"
         return
     fi
-    local o_pps o_off o_tcp t_pps= t_off= t_tcp=
-    forward_once ours
-    o_pps=$UDP_PPS o_off=$UDP_OFFERED o_tcp=$TCP_MBPS
-    if [ $have_theirs = yes ]; then
-        forward_once theirs
-        t_pps=$UDP_PPS t_off=$UDP_OFFERED t_tcp=$TCP_MBPS
-    fi
-    line "(a) 64-byte UDP delivered, pps (offered: ours $o_off theirs ${t_off:--})" "$o_pps" "$t_pps" rate
-    line "(a) TCP, one connection both ways, MB/s" "$o_tcp" "$t_tcp" rate
+    both forward_once UDP_PPS UDP_OFFERED TCP_MBPS
+    line "(a) 64-byte UDP delivered, pps (offered: ours $OURS_UDP_OFFERED theirs ${THEIRS_UDP_OFFERED:--})" "$OURS_UDP_PPS" "$THEIRS_UDP_PPS" rate
+    line "(a) TCP, one connection both ways, MB/s" "$OURS_TCP_MBPS" "$THEIRS_TCP_MBPS" rate
 }
 
 flow_setup() {
@@ -129,15 +123,9 @@ flow_setup() {
         echo "(b) share of new-flow frames delivered, %: skipped"
         return
     fi
-    local o_rate o_share t_rate= t_share=
-    setup_once ours
-    o_rate=$SETUP_RATE o_share=$SETUP_SHARE
-    if [ $have_theirs = yes ]; then
-        setup_once theirs
-        t_rate=$SETUP_RATE t_share=$SETUP_SHARE
-    fi
-    line "(b) new flows delivered per second, one port" "$o_rate" "$t_rate" rate
-    line "(b) share of new-flow frames delivered, %" "$o_share" "$t_share" rate
+    both setup_once SETUP_RATE SETUP_SHARE
+    line "(b) new flows delivered per second, one port" "$OURS_SETUP_RATE" "$THEIRS_SETUP_RATE" rate
+    line "(b) share of new-flow frames delivered, %" "$OURS_SETUP_SHARE" "$THEIRS_SETUP_SHARE" rate
 }
 
 fairness() {
@@ -145,14 +133,8 @@ fairness() {
         echo "(c) quiet port's new flows delivered while another floods, %: skipped (network namespaces need root)"
         return
     fi
-    local o_share t_share=
-    fairness_once ours
-    o_share=$FAIR_SHARE
-    if [ $have_theirs = yes ]; then
-        fairness_once theirs
-        t_share=$FAIR_SHARE
-    fi
-    line "(c) quiet port's new flows delivered while another floods, %" "$o_share" "$t_share" rate
+    both fairness_once FAIR_SHARE
+    line "(c) quiet port's new flows delivered while another floods, %" "$OURS_FAIR_SHARE" "$THEIRS_FAIR_SHARE" rate
 }
 
 # /proc/PID/stat fields 14 and 15 (utime, stime) in clock ticks.
@@ -183,18 +165,12 @@ idle_once() {
 }
 
 idle() {
-    local om op or of tm= tp= tr= tf=
-    idle_once ours
-    om=$IDLE_MAIN op=$IDLE_PROC or=$IDLE_RSS of=$IDLE_FDS
-    if [ $have_theirs = yes ]; then
-        idle_once theirs
-        tm=$IDLE_MAIN tp=$IDLE_PROC tr=$IDLE_RSS tf=$IDLE_FDS
-    fi
+    both idle_once IDLE_MAIN IDLE_PROC IDLE_RSS IDLE_FDS
     local what="$n_idle ports, ${secs_idle} s idle"
-    line "(d) $what, main-thread CPU %" "$om" "$tm" cost
-    line "(d) $what, process CPU %" "$op" "$tp" cost
-    line "(d) $what, RSS kB" "$or" "$tr" cost
-    line "(d) $what, descriptors" "$of" "$tf" cost
+    line "(d) $what, main-thread CPU %" "$OURS_IDLE_MAIN" "$THEIRS_IDLE_MAIN" cost
+    line "(d) $what, process CPU %" "$OURS_IDLE_PROC" "$THEIRS_IDLE_PROC" cost
+    line "(d) $what, RSS kB" "$OURS_IDLE_RSS" "$THEIRS_IDLE_RSS" cost
+    line "(d) $what, descriptors" "$OURS_IDLE_FDS" "$THEIRS_IDLE_FDS" cost
 }
 
 forwarding

@@ -74,6 +74,8 @@ struct dp_netdev_flow {
     struct hmap_node node;              /* In dp->flows, under dp->mutex. */
     struct flow key;                    /* Masked. */
     struct flow_wildcards mask;
+    uint32_t hash;                      /* dpif_flow_hash(&key, &mask). */
+    long long int created;              /* time_msec(). */
     struct miniflow *match;
     _Atomic(struct dp_netdev_actions *) actions;
 
@@ -1182,6 +1184,8 @@ flow_put__(struct dp_netdev *dp, enum dpif_flow_put_flags flags,
         flow = xzalloc(sizeof *flow);
         flow->mask = *mask;
         flow_apply_mask(&flow->key, key, mask);
+        flow->hash = dpif_flow_hash(&flow->key, mask);
+        flow->created = time_msec();
         flow->match = miniflow_create_masked(key, mask);
         atomic_init(&flow->actions, actions_create(actions, actions_len));
         atomic_init(&flow->ref_cnt, 1);
@@ -1258,6 +1262,8 @@ flow_to_dpif_flow(const struct dp_netdev_flow *flow, struct dpif_flow *out,
         &((struct dp_netdev_flow *) flow)->actions, memory_order_acquire);
     out->key = flow->key;
     out->mask = flow->mask;
+    out->hash = flow->hash;
+    out->created = flow->created;
     out->actions_len = a->size;
     flow_get_stats(flow, &out->stats);
 

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "dpif-provider.h"
+#include "flow.h"
 #include "netdev.h"
 #include "smap.h"
 #include "sset.h"
@@ -370,4 +371,10 @@ void
 dpif_recv_wait(struct dpif *dpif, uint32_t handler_id)
 {
     dpif->dpif_class->recv_wait(dpif, handler_id);
+}
+
+uint32_t
+dpif_flow_hash(const struct flow *key, const struct flow_wildcards *mask)
+{
+    return flow_hash(key, flow_hash(&mask->masks, 0));
 }

@@ -169,10 +169,19 @@ int dpif_flow_flush(struct dpif *);
 struct dpif_flow {
     struct flow key;            /* Masked. */
     struct flow_wildcards mask;
+    uint32_t hash;              /* dpif_flow_hash(&key, &mask). */
+    long long int created;      /* time_msec() when installed. */
     const struct nlattr *actions;
     size_t actions_len;
     struct dpif_flow_stats stats;
 };
+
+/* A hash of a datapath flow's masked KEY and MASK.  The datapath computes
+ * it once when it installs a flow and reports it with every dump, so that
+ * whoever keeps state per flow (the revalidators' keys) finds it without
+ * hashing whole flows on every dump. */
+uint32_t dpif_flow_hash(const struct flow *key,
+                        const struct flow_wildcards *mask);
 
 /* Reads the flow KEY under MASK into *FLOW (ENOENT if none); its actions
  * are copied into *ACTIONS_BUF (malloc'd; the caller frees). */

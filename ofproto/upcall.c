@@ -38,6 +38,7 @@ COVERAGE_DEFINE(revalidate_mask_deleted);
 COVERAGE_DEFINE(revalidate_modified);
 
 #define REVALIDATE_INTERVAL 500     /* ms between dumps while flows exist. */
+#define FULL_DUMP_EVERY 10          /* Dumps. */
 #define DEFAULT_FLOW_LIMIT 200000
 #define DEFAULT_MAX_IDLE 10000
 
@@ -48,8 +49,7 @@ struct ukey {
     struct hmap_node hmap_node;     /* In udpif->ukeys. */
     struct flow key;                /* Masked. */
     struct flow_wildcards mask;
-    long long int created;
-    struct dpif_flow_stats stats;   /* As of the last dump. */
+    struct dpif_flow_stats stats;   /* As of the last dump that read it. */
     uint64_t dump_seq;              /* Last dump that saw it. */
 };
 
@@ -94,6 +94,12 @@ struct udpif {
     bool need_revalidate;           /* Tables changed since last dump. */
     atomic_bool purge;
     long long int dump_start;
+    long long int prev_dump_start;  /* The previous dump's dump_start. */
+    /* Whether this dump reads every flow's ukey (and so may sweep the
+     * ukeys of flows that are gone): when revalidating, purging, and
+     * every FULL_DUMP_EVERY dumps.  Other dumps skip flows that saw no
+     * packet since the previous dump. */
+    bool full_dump;
     _Atomic uint64_t n_dumps;       /* Completed. */
     struct seq *dump_done_seq;      /* Changes when a dump completes. */
     struct seq *request_seq;        /* Asks the leader for a dump. */
@@ -129,12 +135,6 @@ udpif_set_max_idle(unsigned int ms)
 
 /* Ukeys. */
 
-static uint32_t
-ukey_hash(const struct flow *key, const struct flow_wildcards *mask)
-{
-    return flow_hash(key, flow_hash(&mask->masks, 0));
-}
-
 static struct ukey *
 ukey_find(struct udpif *udpif, const struct flow *key,
           const struct flow_wildcards *mask, uint32_t hash)
@@ -149,23 +149,35 @@ ukey_find(struct udpif *udpif, const struct flow *key,
     return NULL;
 }
 
-/* The ukey of the flow KEY (masked) under MASK, created if needed. */
+/* The ukey of the flow KEY (masked) under MASK, created if needed.  HASH
+ * is dpif_flow_hash(KEY, MASK), which a dump reports with each flow. */
 static struct ukey *
 ukey_get(struct udpif *udpif, const struct flow *key,
-         const struct flow_wildcards *mask, long long int now)
+         const struct flow_wildcards *mask, uint32_t hash)
 {
-    uint32_t hash = ukey_hash(key, mask);
     ovs_mutex_lock(&udpif->ukeys_mutex);
     struct ukey *ukey = ukey_find(udpif, key, mask, hash);
     if (!ukey) {
         ukey = xzalloc(sizeof *ukey);
         ukey->key = *key;
         ukey->mask = *mask;
-        ukey->created = now;
         hmap_insert(&udpif->ukeys, &ukey->hmap_node, hash);
     }
     ovs_mutex_unlock(&udpif->ukeys_mutex);
     return ukey;
+}
+
+/* Forgets the ukey of a flow the revalidator deleted. */
+static void
+ukey_forget(struct udpif *udpif, const struct dpif_flow *f)
+{
+    ovs_mutex_lock(&udpif->ukeys_mutex);
+    struct ukey *ukey = ukey_find(udpif, &f->key, &f->mask, f->hash);
+    if (ukey) {
+        hmap_remove(&udpif->ukeys, &ukey->hmap_node);
+        free(ukey);
+    }
+    ovs_mutex_unlock(&udpif->ukeys_mutex);
 }
 
 /* Handlers. */
@@ -268,12 +280,12 @@ handle_batch(struct udpif *udpif, struct dpif_upcall *dus, size_t n)
     }
     dpif_operate(udpif->dpif, ops, n_ops);
 
-    long long int now = time_msec();
     bool installed = false;
     for (size_t i = 0; i < n; i++) {
         struct upcall *u = &upcalls[i];
         if (u->install && !u->put.error) {
-            ukey_get(udpif, &u->masked_key, &u->xout.wc, now);
+            ukey_get(udpif, &u->masked_key, &u->xout.wc,
+                     dpif_flow_hash(&u->masked_key, &u->xout.wc));
             COVERAGE_INC(upcall_flow_installed);
             installed = true;
         } else if (u->install) {
@@ -322,15 +334,23 @@ handler_main(void *h_)
 
 enum reval_result { KEEP, MODIFY, DELETE };
 
+/* Whether F is to go: a purge, idle for max-idle, or over the flow limit
+ * and idle for 100 ms. */
+static bool
+flow_is_expired(struct udpif *udpif, const struct dpif_flow *f,
+                long long int now, unsigned int n_flows)
+{
+    long long int idle = now - (f->stats.used ? f->stats.used : f->created);
+    return (atomic_load(&udpif->purge) || idle >= atomic_load(&max_idle)
+            || (n_flows > atomic_load(&flow_limit) && idle >= 100));
+}
+
 static enum reval_result
 revalidate_flow(struct udpif *udpif, const struct dpif_flow *f,
                 struct ukey *ukey, long long int now, bool need_revalidate,
                 unsigned int n_flows, struct ofpbuf *new_actions)
 {
-    long long int used = f->stats.used ? f->stats.used : ukey->created;
-    long long int idle = now - used;
-    if (atomic_load(&udpif->purge) || idle >= atomic_load(&max_idle)
-        || (n_flows > atomic_load(&flow_limit) && idle >= 100)) {
+    if (flow_is_expired(udpif, f, now, n_flows)) {
         COVERAGE_INC(revalidate_idle_deleted);
         return DELETE;
     }
@@ -406,8 +426,19 @@ revalidate(struct revalidator *r)
         ovs_rwlock_rdlock(&xlate_rwlock);
         for (int i = 0; i < n; i++) {
             const struct dpif_flow *f = &flows[i];
-            struct ukey *ukey = ukey_get(udpif, &f->key, &f->mask, now);
             ofpbuf_init(&new_actions[i], 0);
+            if (!udpif->full_dump
+                && f->stats.used < udpif->prev_dump_start) {
+                /* No packet since the previous dump read this flow, so its
+                 * statistics are what its ukey holds and nothing asks for
+                 * a fresh translation: only its age matters, and the ukey
+                 * need not be looked up at all.  (This keeps a dump of
+                 * many quiet flows cheap.) */
+                results[i] = (flow_is_expired(udpif, f, now, n_flows)
+                              ? DELETE : KEEP);
+                continue;
+            }
+            struct ukey *ukey = ukey_get(udpif, &f->key, &f->mask, f->hash);
             results[i] = revalidate_flow(udpif, f, ukey, now,
                                          udpif->need_revalidate, n_flows,
                                          &new_actions[i]);
@@ -420,6 +451,7 @@ revalidate(struct revalidator *r)
             const struct dpif_flow *f = &flows[i];
             if (results[i] == DELETE) {
                 dpif_flow_del(udpif->dpif, &f->key, &f->mask, NULL);
+                ukey_forget(udpif, f);
             } else if (results[i] == MODIFY) {
                 dpif_flow_put(udpif->dpif, DPIF_FP_MODIFY, &f->key,
                               &f->mask, new_actions[i].data,
@@ -461,11 +493,10 @@ revalidator_main(void *r_)
     struct revalidator *r = r_;
     struct udpif *udpif = r->udpif;
     bool leader = r->index == 0;
-    uint64_t reval_seen = 0, added_seen = 0, request_seen = 0;
+    uint64_t reval_seen = 0, request_seen = 0;
 
     if (leader) {
         reval_seen = seq_read(udpif->backer->reval_seq);
-        added_seen = seq_read(udpif->flows_added_seq);
         request_seen = seq_read(udpif->request_seq);
     }
     for (;;) {
@@ -481,24 +512,28 @@ revalidator_main(void *r_)
                 uint64_t request = seq_read(udpif->request_seq);
                 long long int now = time_msec();
                 bool have_flows = atomic_load(&udpif->n_flows) > 0;
-                if (reval != reval_seen || added != added_seen
-                    || request != request_seen
+                /* New flows alone do not call for a dump: they only arm
+                 * the periodic one.  Dumping on every installation would
+                 * make a flood of new flows cost a dump of every flow per
+                 * handler batch. */
+                if (reval != reval_seen || request != request_seen
                     || atomic_load(&udpif->purge)
                     || (have_flows
                         && now >= udpif->dump_start + REVALIDATE_INTERVAL)) {
                     udpif->need_revalidate = reval != reval_seen;
                     reval_seen = reval;
-                    added_seen = added;
                     request_seen = request;
                     break;
                 }
                 seq_wait(udpif->exit_seq, exit_seq);
                 seq_wait(udpif->backer->reval_seq, reval);
-                seq_wait(udpif->flows_added_seq, added);
                 seq_wait(udpif->request_seq, request);
                 if (have_flows) {
                     poll_timer_wait_until(udpif->dump_start
                                           + REVALIDATE_INTERVAL);
+                } else {
+                    /* Wake for the first flows, to start the timer. */
+                    seq_wait(udpif->flows_added_seq, added);
                 }
                 ovsrcu_quiesce_start();
                 poll_block();
@@ -507,8 +542,13 @@ revalidator_main(void *r_)
             udpif->revalidators_exit = atomic_load(&udpif->exit);
             if (!udpif->revalidators_exit) {
                 COVERAGE_INC(revalidate_dump);
+                udpif->prev_dump_start = udpif->dump_start;
                 udpif->dump_start = time_msec();
                 udpif->dump_seq_value++;
+                udpif->full_dump = (udpif->need_revalidate
+                                    || atomic_load(&udpif->purge)
+                                    || !(udpif->dump_seq_value
+                                         % FULL_DUMP_EVERY));
                 struct dpif_dp_stats stats;
                 if (!dpif_get_dp_stats(udpif->dpif, &stats)) {
                     atomic_store(&udpif->n_flows, stats.n_flows);
@@ -527,7 +567,9 @@ revalidator_main(void *r_)
         if (leader) {
             dpif_flow_dump_destroy(udpif->dump);
             udpif->dump = NULL;
-            sweep_ukeys(udpif);
+            if (udpif->full_dump) {
+                sweep_ukeys(udpif);
+            }
             atomic_store(&udpif->purge, false);
             long long int duration = time_msec() - udpif->dump_start;
             atomic_store(&udpif->dump_duration, duration);

@@ -311,6 +311,9 @@ START_TEST(test_dump_resumes_across_threads)
         for (int i = 0; i < n; i++) {
             seen[ntohl(flows[i].key.nw_src) - 0x0a000000]++;
             ck_assert_uint_eq(flows[i].actions_len, actions.size);
+            /* The hash the revalidators find their keys by. */
+            ck_assert_uint_eq(flows[i].hash,
+                              dpif_flow_hash(&flows[i].key, &flows[i].mask));
         }
     }
     for (int i = 0; i < N; i++) {
