@@ -141,6 +141,17 @@ flush_queues(struct rconn *rc)
     rc->last_backlog = 0;
 }
 
+/* After a failure: when a reliable rconn tries again. */
+static void
+log_backoff(const struct rconn *rc, long long int now)
+{
+    int ms = reconnect_timeout(rc->fsm, now);
+    if (rc->target && reconnect_is_enabled(rc->fsm) && ms > 0) {
+        VLOG_INFO("%s: waiting %d seconds before reconnect", rc->name,
+                  (ms + 999) / 1000);
+    }
+}
+
 /* Closes the connection (or attempt), if any; ERROR is why. */
 static void
 drop_connection(struct rconn *rc, int error)
@@ -161,7 +172,7 @@ drop_connection(struct rconn *rc, int error)
         rc->seqno++;
     } else {
         if (error && error != EAGAIN) {
-            VLOG_INFO("%s: connection failed (%s)", rc->name,
+            VLOG_WARN("%s: connection failed (%s)", rc->name,
                       error == EOF ? "End of file" : ovs_strerror(error));
         }
         reconnect_connect_failed(rc->fsm, now, error);
@@ -169,6 +180,7 @@ drop_connection(struct rconn *rc, int error)
     if (error) {
         rc->last_error = error;
     }
+    log_backoff(rc, now);
     vconn_close(rc->vconn);
     rc->vconn = NULL;
     rc->connected = false;
@@ -217,7 +229,9 @@ rconn_connect(struct rconn *rc, const char *target, const char *name)
     rc->target = xstrdup(target);
     set_name(rc, name ? name : target);
     rc->alive = true;
-    reconnect_set_quiet(rc->fsm, false);
+    /* The rconn says what happens in its own words; the state machine's
+     * log lines would repeat them. */
+    reconnect_set_quiet(rc->fsm, true);
     reconnect_set_max_tries(rc->fsm, UINT_MAX);
     if (!needs_probes(target)) {
         reconnect_set_probe_interval(rc->fsm, 0);
@@ -322,6 +336,7 @@ start_connecting(struct rconn *rc)
                   ovs_strerror(error));
         rc->last_error = error;
         reconnect_connect_failed(rc->fsm, now, error);
+        log_backoff(rc, now);
     }
 }
 
