@@ -203,6 +203,7 @@ lib_libovs_a_SOURCES += \
 	lib/ofp-flow.h \
 	lib/ofp-flow-removed.c \
 	lib/ofp-flow-stats.c \
+	lib/ofp-group.c \
 	lib/ofp-group.h \
 	lib/ofp-meter.c \
 	lib/ofp-meter.h \
@@ -210,6 +211,7 @@ lib_libovs_a_SOURCES += \
 	lib/ofp-packet.h \
 	lib/ofp-match.c \
 	lib/ofp-match.h \
+	lib/ofp-match11.c \
 	lib/ofp-parse.c \
 	lib/ofp-parse.h \
 	lib/ofp-port.c \

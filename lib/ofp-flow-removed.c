@@ -11,6 +11,17 @@
 #include "ofpbuf.h"
 #include "util.h"
 
+/* OpenFlow 1.5's flow_removed: this, the OXM match, OXS statistics. */
+struct ofp15_flow_removed {
+    uint8_t table_id;
+    uint8_t reason;
+    ovs_be16 priority;
+    ovs_be16 idle_timeout;
+    ovs_be16 hard_timeout;
+    ovs_be64 cookie;
+} __attribute__((packed));
+OFP_ASSERT(sizeof(struct ofp15_flow_removed) == 16);
+
 enum ofperr
 ofputil_decode_flow_removed(struct ofputil_flow_removed *fr,
                             const struct ofp_header *oh)
@@ -36,12 +47,33 @@ ofputil_decode_flow_removed(struct ofputil_flow_removed *fr,
         fr->idle_timeout = ntohs(ofr->idle_timeout);
         fr->packet_count = ntohll(ofr->packet_count);
         fr->byte_count = ntohll(ofr->byte_count);
+    } else if (raw == OFPRAW_OFPT11_FLOW_REMOVED
+               && oh->version >= OFP15_VERSION) {
+        const struct ofp15_flow_removed *ofr = ofpbuf_pull(&b, sizeof *ofr);
+        error = oxm_pull_match(&b, &fr->match);
+        if (error) {
+            return error;
+        }
+        struct ofputil_oxs_stats st;
+        error = ofputil_pull_oxs_stats(&b, &st);
+        if (error) {
+            return error;
+        }
+        fr->priority = ntohs(ofr->priority);
+        fr->reason = ofr->reason;
+        fr->table_id = ofr->table_id;
+        fr->cookie = ofr->cookie;
+        fr->duration_sec = st.duration_sec;
+        fr->duration_nsec = st.duration_nsec;
+        fr->idle_timeout = ntohs(ofr->idle_timeout);
+        fr->hard_timeout = ntohs(ofr->hard_timeout);
+        fr->packet_count = st.packet_count;
+        fr->byte_count = st.byte_count;
     } else if (raw == OFPRAW_OFPT11_FLOW_REMOVED) {
         const struct ofp11_flow_removed *ofr = ofpbuf_pull(&b, sizeof *ofr);
-        if (oh->version == OFP11_VERSION) {
-            return OFPERR_OFPBMC_BAD_TYPE;
-        }
-        error = oxm_pull_match(&b, &fr->match);
+        error = (oh->version == OFP11_VERSION
+                 ? ofputil_pull_ofp11_match(&b, &fr->match)
+                 : oxm_pull_match(&b, &fr->match));
         if (error) {
             return error;
         }
@@ -118,12 +150,41 @@ ofputil_encode_flow_removed(const struct ofputil_flow_removed *fr,
         nfr->match_len = htons(match_len);
         nfr->packet_count = htonll(fr->packet_count);
         nfr->byte_count = htonll(fr->byte_count);
+    } else if (version >= OFP15_VERSION) {
+        msg = ofpraw_alloc_xid(OFPRAW_OFPT11_FLOW_REMOVED, version,
+                               htonl(0), 64);
+        /* The raw form reserves 1.1's 40 bytes; 1.5's fixed part is 16. */
+        size_t ofs = (uint8_t *) msg->msg - (uint8_t *) msg->data;
+        msg->size = ofs + sizeof(struct ofp15_flow_removed);
+        oxm_put_match(msg, &fr->match, version);
+        struct ofputil_oxs_stats st = {
+            .duration_sec = fr->duration_sec,
+            .duration_nsec = fr->duration_nsec,
+            .idle_age = -1,
+            .packet_count = fr->packet_count,
+            .byte_count = fr->byte_count,
+        };
+        ofputil_put_oxs_stats(msg, &st, (OFPUTIL_OXS_DURATION
+                                         | OFPUTIL_OXS_PACKET_COUNT
+                                         | OFPUTIL_OXS_BYTE_COUNT));
+        struct ofp15_flow_removed *ofr = ofpbuf_at_assert(msg, ofs,
+                                                          sizeof *ofr);
+        ofr->table_id = fr->table_id;
+        ofr->reason = fr->reason;
+        ofr->priority = htons(fr->priority);
+        ofr->idle_timeout = htons(fr->idle_timeout);
+        ofr->hard_timeout = htons(fr->hard_timeout);
+        ofr->cookie = fr->cookie;
     } else {
-        ovs_assert(version >= OFP12_VERSION);
         msg = ofpraw_alloc_xid(OFPRAW_OFPT11_FLOW_REMOVED, version,
                                htonl(0), 0);
         size_t ofs = (uint8_t *) msg->msg - (uint8_t *) msg->data;
-        oxm_put_match(msg, &fr->match, version);
+        if (version == OFP11_VERSION) {
+            struct ofp11_match *om = ofpbuf_put_uninit(msg, sizeof *om);
+            ofputil_match_to_ofp11_match(&fr->match, om);
+        } else {
+            oxm_put_match(msg, &fr->match, version);
+        }
         struct ofp11_flow_removed *ofr = ofpbuf_at_assert(msg, ofs,
                                                           sizeof *ofr);
         ofr->cookie = fr->cookie;

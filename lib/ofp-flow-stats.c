@@ -14,6 +14,22 @@
 #include "ofpbuf.h"
 #include "util.h"
 
+/* OpenFlow 1.5's flow stats entry: this, the OXM match, the OXS
+ * statistics, the instructions. */
+struct ofp15_flow_desc {
+    ovs_be16 length;
+    uint8_t pad[2];
+    uint8_t table_id;
+    uint8_t reason;
+    ovs_be16 priority;
+    ovs_be16 idle_timeout;
+    ovs_be16 hard_timeout;
+    ovs_be16 flags;
+    ovs_be16 importance;
+    ovs_be64 cookie;
+} __attribute__((packed));
+OFP_ASSERT(sizeof(struct ofp15_flow_desc) == 24);
+
 void
 ofputil_format_duration(struct ds *s, uint32_t sec, uint32_t nsec)
 {
@@ -46,6 +62,134 @@ ofputil_format_flow_flags(struct ds *s, uint16_t flags)
             ds_put_format(s, "%s ", names[i]);
         }
     }
+}
+
+/* OpenFlow 1.5's statistics (OXS): a 4-byte header (reserved, length)
+ * and TLVs of class OFPXSC_OPENFLOW_BASIC (0x8002), padded to 8. */
+
+#define OXS_CLASS 0x8002
+enum { OXS_DURATION = 0, OXS_IDLE_TIME = 1, OXS_FLOW_COUNT = 3,
+       OXS_PACKET_COUNT = 4, OXS_BYTE_COUNT = 5 };
+
+static void
+put_oxs(struct ofpbuf *b, unsigned int field, const void *value, size_t len)
+{
+    uint8_t header[4] = { OXS_CLASS >> 8, OXS_CLASS & 0xff, field << 1,
+                          len };
+    ofpbuf_put(b, header, sizeof header);
+    ofpbuf_put(b, value, len);
+}
+
+static void
+put_oxs_time(struct ofpbuf *b, unsigned int field, uint32_t sec,
+             uint32_t nsec)
+{
+    ovs_be32 value[2] = { htonl(sec), htonl(nsec) };
+    put_oxs(b, field, value, sizeof value);
+}
+
+static void
+put_oxs_u64(struct ofpbuf *b, unsigned int field, uint64_t n)
+{
+    ovs_be64 value = htonll(n);
+    put_oxs(b, field, &value, sizeof value);
+}
+
+void
+ofputil_put_oxs_stats(struct ofpbuf *b, const struct ofputil_oxs_stats *st,
+                      unsigned int fields)
+{
+    size_t start = b->size;
+    ofpbuf_put_zeros(b, 4);
+    if (fields & OFPUTIL_OXS_DURATION) {
+        put_oxs_time(b, OXS_DURATION, st->duration_sec, st->duration_nsec);
+    }
+    if (fields & OFPUTIL_OXS_IDLE_TIME && st->idle_age >= 0) {
+        put_oxs_time(b, OXS_IDLE_TIME, st->idle_age, 0);
+    }
+    if (fields & OFPUTIL_OXS_FLOW_COUNT) {
+        ovs_be32 n = htonl(st->flow_count);
+        put_oxs(b, OXS_FLOW_COUNT, &n, sizeof n);
+    }
+    if (fields & OFPUTIL_OXS_PACKET_COUNT && st->packet_count != UINT64_MAX) {
+        put_oxs_u64(b, OXS_PACKET_COUNT, st->packet_count);
+    }
+    if (fields & OFPUTIL_OXS_BYTE_COUNT && st->byte_count != UINT64_MAX) {
+        put_oxs_u64(b, OXS_BYTE_COUNT, st->byte_count);
+    }
+    uint8_t *h = ofpbuf_at_assert(b, start, 4);
+    size_t len = b->size - start;
+    h[2] = len >> 8;
+    h[3] = len;
+    ofpbuf_put_zeros(b, ROUND_UP(len, 8) - len);
+}
+
+enum ofperr
+ofputil_pull_oxs_stats(struct ofpbuf *b, struct ofputil_oxs_stats *st)
+{
+    memset(st, 0, sizeof *st);
+    st->idle_age = -1;
+    st->packet_count = st->byte_count = UINT64_MAX;
+
+    const uint8_t *h = ofpbuf_try_pull(b, 4);
+    if (!h) {
+        return OFPERR_OFPBRC_BAD_LEN;
+    }
+    size_t len = (h[2] << 8) | h[3];
+    if (len < 4 || ROUND_UP(len, 8) - 4 > b->size) {
+        return OFPERR_OFPBRC_BAD_LEN;
+    }
+    const uint8_t *p = ofpbuf_pull(b, ROUND_UP(len, 8) - 4);
+    size_t left = len - 4;
+    while (left) {
+        if (left < 4 || 4 + (size_t) p[3] > left) {
+            return OFPERR_OFPBRC_BAD_LEN;
+        }
+        unsigned int class = (p[0] << 8) | p[1];
+        unsigned int field = p[2] >> 1;
+        size_t vlen = p[3];
+        const uint8_t *v = p + 4;
+        if (class == OXS_CLASS) {
+            ovs_be32 w[2];
+            ovs_be64 q;
+            switch (field) {
+            case OXS_DURATION:
+            case OXS_IDLE_TIME:
+                if (vlen != 8) {
+                    return OFPERR_OFPBRC_BAD_LEN;
+                }
+                memcpy(w, v, 8);
+                if (field == OXS_DURATION) {
+                    st->duration_sec = ntohl(w[0]);
+                    st->duration_nsec = ntohl(w[1]);
+                } else {
+                    st->idle_age = MIN(ntohl(w[0]), INT32_MAX);
+                }
+                break;
+            case OXS_FLOW_COUNT:
+                if (vlen != 4) {
+                    return OFPERR_OFPBRC_BAD_LEN;
+                }
+                memcpy(w, v, 4);
+                st->flow_count = ntohl(w[0]);
+                break;
+            case OXS_PACKET_COUNT:
+            case OXS_BYTE_COUNT:
+                if (vlen != 8) {
+                    return OFPERR_OFPBRC_BAD_LEN;
+                }
+                memcpy(&q, v, 8);
+                *(field == OXS_PACKET_COUNT ? &st->packet_count
+                  : &st->byte_count) = ntohll(q);
+                break;
+            default:
+                break;
+            }
+        }
+        p += 4 + vlen;
+        left -= 4 + vlen;
+    }
+    return 0;
 }
 
 /* Requests. */
@@ -93,9 +237,6 @@ ofputil_decode_flow_stats_request(struct ofputil_flow_stats_request *fsr,
     case OFPRAW_OFPST11_FLOW_REQUEST:
     case OFPRAW_OFPST11_AGGREGATE_REQUEST: {
         const struct ofp11_flow_stats_request *r = ofpbuf_pull(&b, sizeof *r);
-        if (oh->version == OFP11_VERSION) {
-            return OFPERR_OFPBMC_BAD_TYPE;
-        }
         fsr->aggregate = raw == OFPRAW_OFPST11_AGGREGATE_REQUEST;
         fsr->table_id = r->table_id;
         error = ofputil_port_from_ofp11(r->out_port, &fsr->out_port);
@@ -105,7 +246,9 @@ ofputil_decode_flow_stats_request(struct ofputil_flow_stats_request *fsr,
         fsr->out_group = ntohl(r->out_group);
         fsr->cookie = r->cookie;
         fsr->cookie_mask = r->cookie_mask;
-        error = oxm_pull_match(&b, &fsr->match);
+        error = (oh->version == OFP11_VERSION
+                 ? ofputil_pull_ofp11_match(&b, &fsr->match)
+                 : oxm_pull_match(&b, &fsr->match));
         if (error) {
             return error;
         }
@@ -143,11 +286,15 @@ ofputil_encode_flow_stats_request(const struct ofputil_flow_stats_request *fsr,
         r->match_len = htons(match_len);
         r->table_id = fsr->table_id;
     } else {
-        ovs_assert(version >= OFP12_VERSION);
         msg = ofpraw_alloc(fsr->aggregate ? OFPRAW_OFPST11_AGGREGATE_REQUEST
                            : OFPRAW_OFPST11_FLOW_REQUEST, version, 0);
         size_t ofs = (uint8_t *) msg->msg - (uint8_t *) msg->data;
-        oxm_put_match(msg, &fsr->match, version);
+        if (version == OFP11_VERSION) {
+            struct ofp11_match *om = ofpbuf_put_uninit(msg, sizeof *om);
+            ofputil_match_to_ofp11_match(&fsr->match, om);
+        } else {
+            oxm_put_match(msg, &fsr->match, version);
+        }
         struct ofp11_flow_stats_request *r = ofpbuf_at_assert(msg, ofs,
                                                               sizeof *r);
         r->table_id = fsr->table_id;
@@ -220,7 +367,47 @@ ofputil_decode_flow_stats_reply(struct ofputil_flow_stats *fs,
     fs->hard_age = -1;
     size_t instructions_len;
 
-    if (raw == OFPRAW_OFPST11_FLOW_REPLY || raw == OFPRAW_OFPST13_FLOW_REPLY) {
+    if (raw == OFPRAW_OFPST13_FLOW_REPLY && version >= OFP15_VERSION) {
+        /* 1.5: struct ofp15_flow_desc, match, OXS statistics,
+         * instructions. */
+        const struct ofp15_flow_desc *ofd = ofpbuf_try_pull(msg,
+                                                            sizeof *ofd);
+        if (!ofd) {
+            return OFPERR_OFPBRC_BAD_LEN;
+        }
+        size_t length = ntohs(ofd->length);
+        if (length < sizeof *ofd || length - sizeof *ofd > msg->size) {
+            return OFPERR_OFPBRC_BAD_LEN;
+        }
+        size_t before = msg->size;
+        error = oxm_pull_match_loose(msg, &fs->match);
+        if (error) {
+            return error;
+        }
+        struct ofputil_oxs_stats st;
+        error = ofputil_pull_oxs_stats(msg, &st);
+        if (error) {
+            return error;
+        }
+        size_t used = before - msg->size;
+        if (length < sizeof *ofd + used) {
+            return OFPERR_OFPBRC_BAD_LEN;
+        }
+        instructions_len = length - sizeof *ofd - used;
+        fs->table_id = ofd->table_id;
+        fs->priority = ntohs(ofd->priority);
+        fs->idle_timeout = ntohs(ofd->idle_timeout);
+        fs->hard_timeout = ntohs(ofd->hard_timeout);
+        fs->flags = ntohs(ofd->flags);
+        fs->importance = ntohs(ofd->importance);
+        fs->cookie = ofd->cookie;
+        fs->duration_sec = st.duration_sec;
+        fs->duration_nsec = st.duration_nsec;
+        fs->idle_age = st.idle_age;
+        fs->packet_count = st.packet_count;
+        fs->byte_count = st.byte_count;
+    } else if (raw == OFPRAW_OFPST11_FLOW_REPLY
+               || raw == OFPRAW_OFPST13_FLOW_REPLY) {
         const struct ofp11_flow_stats *ofs = ofpbuf_try_pull(msg,
                                                              sizeof *ofs);
         if (!ofs) {
@@ -230,11 +417,12 @@ ofputil_decode_flow_stats_reply(struct ofputil_flow_stats *fs,
         if (length < sizeof *ofs || length - sizeof *ofs > msg->size) {
             return OFPERR_OFPBRC_BAD_LEN;
         }
-        if (version == OFP11_VERSION) {
-            return OFPERR_OFPBMC_BAD_TYPE;
-        }
         size_t before = msg->size;
-        error = oxm_pull_match_loose(msg, &fs->match);
+        const struct ofp11_match_header *omh
+            = msg->size >= sizeof *omh ? msg->data : NULL;
+        error = (omh && omh->type == htons(OFPMT_STANDARD)
+                 ? ofputil_pull_ofp11_match(msg, &fs->match)
+                 : oxm_pull_match_loose(msg, &fs->match));
         if (error) {
             return error;
         }
@@ -345,9 +533,39 @@ ofputil_append_flow_stats_reply(const struct ofputil_flow_stats *fs,
     struct ofpbuf *reply = ofpmp_reserve(replies, 256 + fs->ofpacts_len);
     size_t start_ofs = reply->size;
 
-    if (raw == OFPRAW_OFPST11_FLOW_REPLY || raw == OFPRAW_OFPST13_FLOW_REPLY) {
-        ovs_assert(version >= OFP12_VERSION);
+    if (raw == OFPRAW_OFPST13_FLOW_REPLY && version >= OFP15_VERSION) {
+        ofpbuf_put_zeros(reply, sizeof(struct ofp15_flow_desc));
+        oxm_put_match(reply, &fs->match, version);
+        struct ofputil_oxs_stats st = {
+            .duration_sec = fs->duration_sec,
+            .duration_nsec = fs->duration_nsec,
+            .idle_age = fs->idle_age,
+            .packet_count = fs->packet_count,
+            .byte_count = fs->byte_count,
+        };
+        ofputil_put_oxs_stats(reply, &st, (OFPUTIL_OXS_DURATION
+                                           | OFPUTIL_OXS_IDLE_TIME
+                                           | OFPUTIL_OXS_PACKET_COUNT
+                                           | OFPUTIL_OXS_BYTE_COUNT));
+        ofpacts_put_openflow_instructions(fs->ofpacts, fs->ofpacts_len,
+                                          reply, version);
+        struct ofp15_flow_desc *ofd = ofpbuf_at_assert(reply, start_ofs,
+                                                       sizeof *ofd);
+        ofd->length = htons(reply->size - start_ofs);
+        ofd->table_id = fs->table_id;
+        ofd->priority = htons(fs->priority);
+        ofd->idle_timeout = htons(fs->idle_timeout);
+        ofd->hard_timeout = htons(fs->hard_timeout);
+        ofd->flags = htons(fs->flags);
+        ofd->importance = htons(fs->importance);
+        ofd->cookie = fs->cookie;
+    } else if (raw == OFPRAW_OFPST11_FLOW_REPLY
+               || raw == OFPRAW_OFPST13_FLOW_REPLY) {
         ofpbuf_put_zeros(reply, sizeof(struct ofp11_flow_stats));
+        /* 3.1's switch answers 1.1 with an OXM match here (its requests
+         * and flow_removed use the standard match), with NXM codes for
+         * the fields whose OXM codes came in 1.2; so does this one, and
+         * decoding takes either. */
         oxm_put_match(reply, &fs->match, version);
         ofpacts_put_openflow_instructions(fs->ofpacts, fs->ofpacts_len,
                                           reply, version);

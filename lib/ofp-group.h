@@ -24,6 +24,11 @@
  * write dump-groups / ofp-print text ("group_id=1,type=all,
  * bucket=actions=output:1,bucket=actions=output:2").
  *
+ * The *_print() functions decode a whole message and append what 3.1's
+ * ofp-print writes after the header line ("OFPT_... (xid=0x1):"), without
+ * the final newline, or return the decoding error and append nothing
+ * useful; they are the per-type printers for lib/ofp-print.
+ *
  * Threads: pure functions. */
 #ifndef OFP_GROUP_H
 #define OFP_GROUP_H 1
@@ -83,11 +88,29 @@ struct ofputil_group_stats {
     struct bucket_counter *bucket_stats;   /* Owned by the caller. */
 };
 
+/* The actions a group features reply can announce, in the order 3.1
+ * prints them; each maps to a bit of the version's action numbering
+ * (some exist only in 1.0-1.1, set_field only from 1.2). */
+enum ofputil_group_action {
+    OFPUTIL_GA_OUTPUT, OFPUTIL_GA_GROUP, OFPUTIL_GA_SET_FIELD,
+    OFPUTIL_GA_SET_VLAN_VID, OFPUTIL_GA_SET_VLAN_PCP, OFPUTIL_GA_STRIP_VLAN,
+    OFPUTIL_GA_PUSH_VLAN, OFPUTIL_GA_SET_DL_SRC, OFPUTIL_GA_SET_DL_DST,
+    OFPUTIL_GA_SET_NW_SRC, OFPUTIL_GA_SET_NW_DST, OFPUTIL_GA_SET_NW_TOS,
+    OFPUTIL_GA_SET_NW_ECN, OFPUTIL_GA_SET_NW_TTL, OFPUTIL_GA_SET_TP_SRC,
+    OFPUTIL_GA_SET_TP_DST, OFPUTIL_GA_DEC_TTL, OFPUTIL_GA_SET_MPLS_LABEL,
+    OFPUTIL_GA_SET_MPLS_TC, OFPUTIL_GA_SET_MPLS_TTL, OFPUTIL_GA_DEC_MPLS_TTL,
+    OFPUTIL_GA_PUSH_MPLS, OFPUTIL_GA_POP_MPLS, OFPUTIL_GA_SET_QUEUE,
+    OFPUTIL_GA_ENQUEUE,
+    OFPUTIL_N_GA
+};
+
 struct ofputil_group_features {
     uint32_t types;             /* Bitmap of 1 << OFPGT11_*. */
     uint32_t capabilities;      /* OFPGFC_*. */
     uint32_t max_groups[4];
-    uint64_t ofpacts[4];        /* Bitmap of ofpact types per group type. */
+    uint64_t ofpacts[4];        /* Bitmaps of 1 << OFPUTIL_GA_*, per type;
+                                 * what the version cannot say is dropped
+                                 * when encoding. */
 };
 
 void ofputil_bucket_list_destroy(struct ovs_list *buckets);
@@ -142,7 +165,9 @@ int ofputil_decode_group_stats_reply(struct ofpbuf *msg,
                                      struct ofputil_group_stats *);
 enum ofperr ofputil_group_stats_print(struct ds *, const struct ofp_header *);
 
-/* Group features. */
+/* Group features.  1.0 uses Nicira's form, 1.2+ the standard one; 1.1
+ * (which 3.1 asks in a Nicira form valid only in 1.0 here) is not
+ * supported by the request encoder. */
 struct ofpbuf *ofputil_encode_group_features_request(enum ofp_version);
 struct ofpbuf *ofputil_encode_group_features_reply(
     const struct ofputil_group_features *, const struct ofp_header *request);
@@ -150,5 +175,9 @@ enum ofperr ofputil_decode_group_features_reply(
     const struct ofp_header *, struct ofputil_group_features *);
 enum ofperr ofputil_group_features_print(struct ds *,
                                          const struct ofp_header *);
+
+/* The body of a group desc, group stats or group features request as
+ * ofp-print prints it (" group_id=ALL", or nothing for features). */
+enum ofperr ofputil_group_request_print(struct ds *, const struct ofp_header *);
 
 #endif /* ofp-group.h */

@@ -18,6 +18,11 @@
  * ("meter=1,kbps,burst,band=type=drop,rate=1000,burst_size=100"); the
  * printers write dump-meters / ofp-print text.
  *
+ * The *_print() functions decode a whole message and append what 3.1's
+ * ofp-print writes after the header line ("OFPT_... (xid=0x1):"), without
+ * the final newline, or return the decoding error and append nothing
+ * useful; they are the per-type printers for lib/ofp-print.
+ *
  * Threads: pure functions. */
 #ifndef OFP_METER_H
 #define OFP_METER_H 1

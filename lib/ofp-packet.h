@@ -34,6 +34,11 @@
  * parse_ofp_packet_out_str() reads "ovs-ofctl packet-out"'s text
  * ("in_port=1 packet=<hex> actions=..." or "in_port=1,packet=..,actions=").
  *
+ * The *_print() functions decode a whole message and append what 3.1's
+ * ofp-print writes after the header line ("OFPT_... (xid=0x1):"), without
+ * the final newline, or return the decoding error and append nothing
+ * useful; they are the per-type printers for lib/ofp-print.
+ *
  * Threads: pure functions. */
 #ifndef OFP_PACKET_H
 #define OFP_PACKET_H 1

@@ -275,6 +275,10 @@ UNIT_TESTS += \
 	tests/unit/test-ofp-parse
 UNIT_TESTS += tests/unit/test-ofp-packet
 UNIT_TESTS += tests/unit/test-ofp-meter
+UNIT_TESTS += tests/unit/test-ofp-group
+tests_unit_test_ofp_group_SOURCES = tests/unit/test-ofp-group.c
+tests_unit_test_ofp_group_CFLAGS = $(UNIT_TEST_FLAGS)
+tests_unit_test_ofp_group_LDADD = $(UNIT_TEST_LIBS)
 tests_unit_test_ofp_meter_SOURCES = tests/unit/test-ofp-meter.c
 tests_unit_test_ofp_meter_CFLAGS = $(UNIT_TEST_FLAGS)
 tests_unit_test_ofp_meter_LDADD = $(UNIT_TEST_LIBS)

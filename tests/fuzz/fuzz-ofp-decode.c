@@ -22,7 +22,16 @@
  *      protocol to a message that decodes and prints the same;
  *   7  flow text (add-flow): what parses must encode, in NXM and in
  *      OpenFlow 1.3 where the actions allow, to messages that decode.
- *   8  a switch, port or table message (features, config, role, async
+ *   8  a flow or aggregate stats request or reply, flow_removed,
+ *      packet_in, packet_out, group or meter message: what decodes must
+ *      print, and re-encode in its own version (and flow format or
+ *      packet-in format) to a message that decodes and prints; for the
+ *      requests, flow_removed, packet_out, group_mod and meter_mod the
+ *      printed text must be the same;
+ *   9  packet-out, group and meter text (the second byte picks which and
+ *      the command): what parses must encode in 1.3 (1.0 for packet-out)
+ *      to a message that decodes.
+ *  10  a switch, port or table message (features, config, role, async
  *      config, desc, port status/mod/desc/stats, table stats/features/
  *      mod): ofp_to_string() must be safe on anything; what decodes must
  *      re-encode in the message's version to bytes that decode to the
@@ -39,6 +48,9 @@
 #include "nx-match.h"
 #include "ofp-errors.h"
 #include "ofp-flow.h"
+#include "ofp-group.h"
+#include "ofp-meter.h"
+#include "ofp-packet.h"
 #include "ofp-parse.h"
 #include "ofp-msgs.h"
 #include "ofp-phy-port.h"
@@ -386,7 +398,7 @@ fuzz_flow_text(const uint8_t *data, size_t size)
     free(text);
 }
 
-/* The fixed-point check of selector 8: A was encoded from what the input
+/* The fixed-point check of selector 10: A was encoded from what the input
  * decoded to, B from what A decodes to (both with the same xid); they
  * must be the same bytes. */
 static void
@@ -624,6 +636,247 @@ fuzz_switch_message(const uint8_t *data, size_t size)
         break;
     }
     free(copy);
+/* Prints OH, one of the messages of case 8; NULL if it does not decode
+ * (or is of another kind). */
+static char *
+more_message_text(const struct ofp_header *oh)
+{
+    enum ofptype type;
+    if (ofptype_decode(&type, oh)) {
+        return NULL;
+    }
+    struct ds s = DS_EMPTY_INITIALIZER;
+    enum ofperr error;
+    switch (type) {
+    case OFPTYPE_FLOW_STATS_REQUEST:
+    case OFPTYPE_AGGREGATE_STATS_REQUEST:
+        error = ofputil_flow_stats_request_print(&s, oh, NULL, NULL);
+        break;
+    case OFPTYPE_FLOW_STATS_REPLY:
+        error = ofputil_flow_stats_reply_print(&s, oh, NULL, NULL);
+        break;
+    case OFPTYPE_AGGREGATE_STATS_REPLY:
+        error = ofputil_aggregate_stats_reply_print(&s, oh);
+        break;
+    case OFPTYPE_FLOW_REMOVED:
+        error = ofputil_flow_removed_print(&s, oh, NULL, NULL);
+        break;
+    case OFPTYPE_PACKET_IN:
+        error = ofputil_packet_in_print(&s, oh, NULL, NULL, 2);
+        break;
+    case OFPTYPE_PACKET_OUT:
+        error = ofputil_packet_out_print(&s, oh, NULL, NULL, 2);
+        break;
+    case OFPTYPE_GROUP_MOD:
+        error = ofputil_group_mod_print(&s, oh, NULL);
+        break;
+    case OFPTYPE_GROUP_STATS_REQUEST:
+    case OFPTYPE_GROUP_DESC_STATS_REQUEST:
+    case OFPTYPE_GROUP_FEATURES_STATS_REQUEST:
+        error = ofputil_group_request_print(&s, oh);
+        break;
+    case OFPTYPE_GROUP_DESC_STATS_REPLY:
+        error = ofputil_group_desc_print(&s, oh, NULL);
+        break;
+    case OFPTYPE_GROUP_STATS_REPLY:
+        error = ofputil_group_stats_print(&s, oh);
+        break;
+    case OFPTYPE_GROUP_FEATURES_STATS_REPLY:
+        error = ofputil_group_features_print(&s, oh);
+        break;
+    case OFPTYPE_METER_MOD:
+        error = ofputil_meter_mod_print(&s, oh);
+        break;
+    case OFPTYPE_METER_STATS_REQUEST:
+    case OFPTYPE_METER_CONFIG_STATS_REQUEST:
+    case OFPTYPE_METER_FEATURES_STATS_REQUEST:
+        error = ofputil_meter_request_print(&s, oh);
+        break;
+    case OFPTYPE_METER_CONFIG_STATS_REPLY:
+        error = ofputil_meter_config_reply_print(&s, oh);
+        break;
+    case OFPTYPE_METER_STATS_REPLY:
+        error = ofputil_meter_stats_reply_print(&s, oh);
+        break;
+    case OFPTYPE_METER_FEATURES_STATS_REPLY:
+        error = ofputil_meter_features_reply_print(&s, oh);
+        break;
+    default:
+        error = OFPERR_OFPBRC_BAD_TYPE;
+        break;
+    }
+    if (error) {
+        ds_destroy(&s);
+        return NULL;
+    }
+    return ds_steal_cstr(&s);
+}
+
+/* The protocol OH was written in, for re-encoding. */
+static enum ofputil_protocol
+message_protocol(const struct ofp_header *oh)
+{
+    enum ofpraw raw;
+    ofpraw_decode(&raw, oh);
+    if (oh->version == OFP10_VERSION) {
+        return (!strncmp(ofpraw_get_name(raw), "NX", 2)
+                ? OFPUTIL_P_OF10_NXM : OFPUTIL_P_OF10_STD);
+    }
+    return ofputil_protocol_from_ofp_version(oh->version);
+}
+
+/* Re-encodes OH (which decoded) in its own form; NULL where the encoders
+ * do not write that form.  *SAME_TEXT tells whether the printed text must
+ * survive the trip (not where decoding is loose or normalizes). */
+static struct ofpbuf *
+more_message_reencode(const struct ofp_header *oh, bool *same_text)
+{
+    enum ofptype type;
+    ofptype_decode(&type, oh);
+    enum ofputil_protocol protocol = message_protocol(oh);
+    enum ofpraw raw;
+    ofpraw_decode(&raw, oh);
+    struct ofpbuf ofpacts, *msg = NULL;
+    ofpbuf_init(&ofpacts, 64);
+    *same_text = false;
+
+    switch (type) {
+    case OFPTYPE_FLOW_STATS_REQUEST:
+    case OFPTYPE_AGGREGATE_STATS_REQUEST: {
+        struct ofputil_flow_stats_request fsr;
+        if (!ofputil_decode_flow_stats_request(&fsr, oh)) {
+            msg = ofputil_encode_flow_stats_request(&fsr, protocol);
+            *same_text = true;
+        }
+        break;
+    }
+    case OFPTYPE_FLOW_REMOVED: {
+        struct ofputil_flow_removed fr;
+        if (!ofputil_decode_flow_removed(&fr, oh)
+            && (raw != OFPRAW_NXT_FLOW_REMOVED
+                || oh->version == OFP10_VERSION)) {
+            msg = ofputil_encode_flow_removed(&fr, protocol);
+            *same_text = true;
+        }
+        break;
+    }
+    case OFPTYPE_PACKET_IN: {
+        struct ofputil_packet_in pin;
+        if (!ofputil_decode_packet_in(oh, true, &pin)) {
+            msg = ofputil_encode_packet_in(
+                &pin, protocol,
+                (raw == OFPRAW_NXT_PACKET_IN2 ? OFPUTIL_PACKET_IN_NXT2
+                 : raw == OFPRAW_NXT_PACKET_IN ? OFPUTIL_PACKET_IN_NXT
+                 : OFPUTIL_PACKET_IN_STD));
+        }
+        break;
+    }
+    case OFPTYPE_PACKET_OUT: {
+        struct ofputil_packet_out po;
+        if (!ofputil_decode_packet_out(&po, oh, &ofpacts)) {
+            msg = ofputil_encode_packet_out(&po, protocol);
+            *same_text = oh->version != OFP15_VERSION;
+        }
+        break;
+    }
+    case OFPTYPE_GROUP_MOD: {
+        struct ofputil_group_mod gm;
+        if (!ofputil_decode_group_mod(oh, &gm)) {
+            msg = ofputil_encode_group_mod(oh->version, &gm);
+            ofputil_uninit_group_mod(&gm);
+            *same_text = true;
+        }
+        break;
+    }
+    case OFPTYPE_METER_MOD: {
+        struct ofputil_meter_mod mm;
+        if (!ofputil_decode_meter_mod(oh, &mm, &ofpacts)) {
+            msg = ofputil_encode_meter_mod(oh->version, &mm);
+            *same_text = true;
+        }
+        break;
+    }
+    default:
+        break;
+    }
+    ofpbuf_uninit(&ofpacts);
+    return msg;
+}
+
+static void
+fuzz_more_messages(const uint8_t *data, size_t size)
+{
+    if (size < sizeof(struct ofp_header)) {
+        return;
+    }
+    size_t len = MIN(size, UINT16_MAX);
+    struct ofp_header *oh = xmemdup(data, len);
+    oh->length = htons(len);
+    char *first = more_message_text(oh);
+    if (first) {
+        bool same_text;
+        struct ofpbuf *msg = more_message_reencode(oh, &same_text);
+        if (msg) {
+            char *second = more_message_text(msg->data);
+            if (!second || (same_text && strcmp(first, second))) {
+                abort();
+            }
+            free(second);
+            ofpbuf_delete(msg);
+        }
+        free(first);
+    }
+    free(oh);
+}
+
+static void
+fuzz_more_text(const uint8_t *data, size_t size, uint8_t which)
+{
+    char *text = xmemdup0((const char *) data, size);
+    enum ofputil_protocol usable;
+    char *error;
+    struct ofpbuf *msg = NULL;
+    if (which % 3 == 0) {
+        struct ofputil_packet_out po;
+        struct ofpbuf ofpacts;
+        ofpbuf_init(&ofpacts, 64);
+        error = parse_ofp_packet_out_str(&po, text, NULL, &ofpacts, &usable);
+        if (!error && usable & OFPUTIL_P_OF10_STD) {
+            msg = ofputil_encode_packet_out(&po, OFPUTIL_P_OF10_STD);
+        }
+        if (!error) {
+            free((void *) po.packet);
+        }
+        ofpbuf_uninit(&ofpacts);
+    } else if (which % 3 == 1) {
+        struct ofputil_group_mod gm;
+        static const int commands[] = {
+            OFPGC11_ADD, OFPGC11_MODIFY, OFPGC11_DELETE,
+        };
+        error = parse_ofp_group_mod_str(&gm, commands[which / 3 % 3], text,
+                                        NULL, &usable);
+        if (!error) {
+            msg = ofputil_encode_group_mod(OFP13_VERSION, &gm);
+            ofputil_uninit_group_mod(&gm);
+        }
+    } else {
+        struct ofputil_meter_mod mm;
+        error = parse_ofp_meter_mod_str(&mm, text, which / 3 % 3, &usable);
+        if (!error) {
+            msg = ofputil_encode_meter_mod(OFP13_VERSION, &mm);
+            free(mm.meter.bands);
+        }
+    }
+    free(error);
+    if (msg) {
+        /* What the encoders wrote from parsed text must decode, unless
+         * the text names something the switch refuses (a group mod
+         * check, a bad port), which the decoder reports. */
+        char *printed = more_message_text(msg->data);
+        free(printed);
+        ofpbuf_delete(msg);
+    }
+    free(text);
 }
 
 int
@@ -664,6 +917,12 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         fuzz_flow_text(data + 1, size - 1);
         break;
     case 8:
+        fuzz_more_messages(data + 1, size - 1);
+        break;
+    case 9:
+        fuzz_more_text(data + 2, size - 2, data[1]);
+        break;
+    case 10:
         fuzz_switch_message(data + 1, size - 1);
         break;
     }

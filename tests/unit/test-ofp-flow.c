@@ -27,6 +27,7 @@
 #include "dynamic-string.h"
 #include "list.h"
 #include "ofp-msgs.h"
+#include "ofp-port.h"
 #include "ofp-protocol.h"
 #include "ofpbuf.h"
 
@@ -402,6 +403,21 @@ END_TEST
 /* Flow and aggregate statistics requests and replies: hex, then the body
  * 3.1 printed. */
 static const struct fm_case stats_cases[] = {
+    /* 1.5: OXS statistics. */
+    { "0613019000000002000100000000000000900000000000640000000000040000"
+      "000000000000000000010012800000040000000280000a020800000000000000"
+      "00000034800200080000000105e69ec080020208000000010000000080020808"
+      "000000000000000080020a080000000000000000000000000004002800000000"
+      "0019001080001001010000000000000000000010000000010000000000000000"
+      "0078000000000007003200000004000000000000000012340001000c80000004"
+      "0000000100000000000000348002000800000010204e43808002020800000010"
+      "0000000080020808000000000000000080020a08000000000000000000000000"
+      "0004001800000000000000100000000200000000000000000078000001008000"
+      "000000000004000000000000000000000001002180000a020800800017080a00"
+      "0000ff000000800014010680001c020050000000000000000000003480020008"
+      "000000101ff2b600800202080000001000000000800208080000000000000000"
+      "80020a08000000000000000000000000",
+      "\n" " cookie=0x0, duration=1.099s, table=0, n_packets=0, n_bytes=0, reset_counts idle_age=1, priority=100,ip,in_port=2 actions=set_field:1->ip_dscp,output:1\n" " cookie=0x1234, duration=16.542s, table=0, n_packets=0, n_bytes=0, idle_timeout=50, reset_counts idle_age=16, priority=7,in_port=1 actions=output:2\n" " cookie=0x0, duration=16.536s, table=1, n_packets=0, n_bytes=0, reset_counts idle_age=16, tcp,nw_src=10.0.0.0/8,tp_dst=80 actions=drop" },
     { "0110002000000004ffff0000000023200000000000000000ffff0000ff000000",
       "" },
     { "011100f800000004ffff00000000232000000000000000000050000000000000"
@@ -516,8 +532,17 @@ static const struct fm_case stats_cases[] = {
       "\n" " cookie=0x0, duration=2s, table=0, n_packets=3, n_bytes=180, idle_age=10, in_port=1 actions=output:2" },
 };
 
-/* flow_removed in 1.0, NXT_FLOW_REMOVED and 1.2-1.4. */
+/* flow_removed in 1.0, NXT_FLOW_REMOVED and 1.2-1.5. */
 static const struct fm_case removed_cases[] = {
+    /* 1.5: OXS statistics. */
+    { "060b005000000000030200090000000100000000000000770001000c80000004"
+      "0000000300000000000000288002000800000000005b8d808002080800000000"
+      "0000000080020a080000000000000000",
+      " priority=9,in_port=3 reason=delete table_id=3 cookie:0x77 duration0.006s idle0 hard1 pkts0 bytes0" },
+    { "060b005000000000030200090000000100000000000000770001000c80000004"
+      "0000000300000000000000288002000800000000008954408002080800000000"
+      "0000000080020a080000000000000000",
+      " priority=9,in_port=3 reason=delete table_id=3 cookie:0x77 duration0.009s idle0 hard1 pkts0 bytes0" },
     { "010b005800000000003820fe0003000000000000000000000000000000000000"
       "0000000000000000000000000000000000000000000000770009020000000000"
       "006acfc00000000000000000000000000000000000000000",
@@ -574,6 +599,79 @@ static const struct fm_case removed_cases[] = {
       " priority=7,in_port=1 reason=9 table_id=3 cookie:0x5 duration1s idle5 hard10 pkts3 bytes180" },
 };
 
+/* OpenFlow 1.1 (its standard match): flow mods, flow and aggregate
+ * statistics and flow_removed, from 3.1's ovs-ofctl and ovs-vswitchd. */
+static const struct fm_case v11_cases[] = {
+    { "020e00a000000006000000000000000000000000000000000000000000000005"
+      "ffffffffffffffffffffffff0000000000000058000000000000035701000000"
+      "0000feffffffffff000000000000ffffffffffff00000000080000060a000000"
+      "00ff00ff00000000ffffffff0000005000000000000000000000000000000000"
+      "ffffffffffffffff000400180000000000000010000000010000000000000000",
+      " ADD priority=5,tcp,dl_src=01:00:00:00:00:00/01:00:00:00:00:00,nw_src=10.0.0.0/255.0.255.0,tp_dst=80 actions=output:1" },
+    { "020e008800000006000000000000000000000000000000000000000000008000"
+      "ffffffffffffffffffffffff000000000000005800000000000003f900000000"
+      "0000ffffffffffff000000000000ffffffffffff000703000000000000000000"
+      "ffffffff00000000ffffffff0000000000000000000000000000000000000005"
+      "ffffffffffffff00",
+      " ADD metadata=0x5/0xff,dl_vlan=7,dl_vlan_pcp=3 actions=drop" },
+    { "020e008800000006000000000000000000000000000000000000000000008000"
+      "ffffffffffffffffffffffff0000000000000058000000000000038500000000"
+      "0000ffffffffffff000000000000ffffffffffffffff00000800100100000000"
+      "ffffffff00000000ffffffff0008000000000000000000000000000000000000"
+      "ffffffffffffffff",
+      " ADD icmp,vlan_tci=0x0000,nw_tos=16,icmp_type=8 actions=drop" },
+    { "020e008800000006000000000000000000000000000000000000000000008000"
+      "ffffffffffffffffffffffff000000000000005800000000000003f700000000"
+      "0000ffffffffffff000000000000ffffffffffff000000000806000000000000"
+      "ffffffff01020304000000000000000000000000000000000000000000000000"
+      "ffffffffffffffff",
+      " ADD arp,arp_tpa=1.2.3.4 actions=drop" },
+    { "02120088000000020001000000000000ff000000ffffffffffffffff00000000"
+      "000000000000000000000000000000000000005800000000000003ff00000000"
+      "0000ffffffffffff000000000000ffffffffffff000000000000000000000000"
+      "ffffffff00000000ffffffff0000000000000000000000000000000000000000"
+      "ffffffffffffffff",
+      "" },
+    { "021301b800000002000100000000000000380000000001282920908080000000"
+      "0000000000000000000000000000000000000000000000000000000000000000"
+      "00010004000000000058000000000000352ad700800000000000000000000000"
+      "0000000000000000000000000000000000000000000000000001002380000c02"
+      "100780000e010380000510000000000000000500000000000000ff0000000000"
+      "00500000000000002793d6008000000000000000000000000000000000000000"
+      "000000000000000000000000000000000001001f00000602080080000c020000"
+      "800010010400000c010100001a01080000480000000000001a2a9bc080000000"
+      "0000000000000000000000000000000000000000000000000000000000000000"
+      "0001001200000602080600002204010203040000000000000080000000000001"
+      "06ea050000050000000000000000000000000000000000000000000000000000"
+      "0000000000000000000100310000050c01000000000001000000000000000602"
+      "080000000f080a000000ff00ff0000000c010600001402005000000000000000"
+      "000400180000000000000010000000010000000000000000",
+      "\n" " cookie=0x0, duration=296.690s, table=0, n_packets=0, n_bytes=0, actions=drop\n" " cookie=0x0, duration=0.892s, table=0, n_packets=0, n_bytes=0, metadata=0x5/0xff,dl_vlan=7,dl_vlan_pcp=3 actions=drop\n" " cookie=0x0, duration=0.664s, table=0, n_packets=0, n_bytes=0, icmp,vlan_tci=0x0000/0x1fff,nw_tos=16,icmp_type=8 actions=drop\n" " cookie=0x0, duration=0.439s, table=0, n_packets=0, n_bytes=0, arp,arp_tpa=1.2.3.4 actions=drop\n" " cookie=0x0, duration=1.116s, table=0, n_packets=0, n_bytes=0, priority=5,tcp,dl_src=01:00:00:00:00:00/01:00:00:00:00:00,nw_src=10.0.0.0/255.0.255.0,tp_dst=80 actions=output:1" },
+    { "021200880000000600010000000000000000000000000002ffffffff00000000"
+      "000000000000000000000000000000000000005800000001000003fe00000000"
+      "0000ffffffffffff000000000000ffffffffffff000000000000000000000000"
+      "ffffffff00000000ffffffff0000000000000000000000000000000000000000"
+      "ffffffffffffffff",
+      " table=0 out_port=2 in_port=1" },
+    { "02130010000000060001000000000000",
+      "" },
+    { "02120088000000020002000000000000ff000000ffffffffffffffff00000000"
+      "000000000000000000000000000000000000005800000000000003ff00000000"
+      "0000ffffffffffff000000000000ffffffffffff000000000000000000000000"
+      "ffffffff00000000ffffffff0000000000000000000000000000000000000000"
+      "ffffffffffffffff",
+      "" },
+    { "0213002800000002000200000000000000000000000000000000000000000000"
+      "0000000500000000",
+      " packet_count=0 byte_count=0 flow_count=5" },
+    { "020b00880000000000000000000000770009020300000000006acfc000000001"
+      "000000000000000000000000000000000000005800000003000003fe00000000"
+      "0000ffffffffffff000000000000ffffffffffff000000000000000000000000"
+      "ffffffff00000000ffffffff0000000000000000000000000000000000000000"
+      "ffffffffffffffff",
+      " priority=9,in_port=3 reason=delete table_id=3 cookie:0x77 duration0.007s idle0 hard1 pkts0 bytes0" },
+};
+
 static char *
 print_message(const struct ofp_header *oh, enum ofperr *errorp)
 {
@@ -594,6 +692,9 @@ print_message(const struct ofp_header *oh, enum ofperr *errorp)
             break;
         case OFPTYPE_FLOW_REMOVED:
             error = ofputil_flow_removed_print(&s, oh, NULL, NULL);
+            break;
+        case OFPTYPE_FLOW_MOD:
+            error = ofputil_flow_mod_print(&s, oh, NULL);
             break;
         default:
             ck_abort_msg("unexpected message type %d", (int) type);
@@ -708,6 +809,15 @@ reencode(const struct ofp_header *oh)
         msg = ofputil_encode_flow_removed(&fr, protocol);
         break;
     }
+    case OFPTYPE_FLOW_MOD: {
+        struct ofputil_flow_mod fm;
+        struct ofpbuf ofpacts;
+        ofpbuf_init(&ofpacts, 0);
+        ck_assert_int_eq(ofputil_decode_flow_mod(&fm, oh, &ofpacts), 0);
+        msg = ofputil_encode_flow_mod(&fm, protocol);
+        ofpbuf_uninit(&ofpacts);
+        break;
+    }
     default:
         ck_abort_msg("unexpected message type %d", (int) type);
     }
@@ -746,6 +856,12 @@ END_TEST
 START_TEST(test_removed)
 {
     check_case(&removed_cases[_i]);
+}
+END_TEST
+
+START_TEST(test_v11)
+{
+    check_case(&v11_cases[_i]);
 }
 END_TEST
 
@@ -814,6 +930,60 @@ START_TEST(test_stats_errors)
 }
 END_TEST
 
+/* dump-flows --no-stats and --names, as 3.1 printed this reply (the
+ * durations with --names are the reply's; 3.1's --names run printed
+ * another dump of the same flows). */
+START_TEST(test_stats_format_options)
+{
+    static const char hex[] =
+        "0111008800000004ffff0000000023200000000000000000003000000000000003"
+        "ef14808000000000000000000100010000000000000000000000000000000000000"
+        "000000000000040020000000000043b5fc000050007000900060001000100000000"
+        "000000090000000000000000000000000000000000000002000100000000000800"
+        "020000";
+    static const char *const no_stats[] = {
+        " actions=drop",
+        " cookie=0x9, table=2, idle_timeout=7, hard_timeout=9, "
+        "priority=5,in_port=1 actions=output:2",
+    };
+    static const char *const names[] = {
+        " cookie=0x0, duration=0.066s, table=0, n_packets=0, n_bytes=0, "
+        "actions=drop",
+        " cookie=0x9, duration=0.071s, table=2, n_packets=0, n_bytes=0, "
+        "idle_timeout=7, hard_timeout=9, priority=5,in_port=p1 "
+        "actions=output:p2",
+    };
+    struct ofputil_port_map map;
+    ofputil_port_map_init(&map);
+    ofputil_port_map_put(&map, 1, "p1");
+    ofputil_port_map_put(&map, 2, "p2");
+
+    struct ofpbuf msg, ofpacts;
+    ofpbuf_init(&msg, 0);
+    ofpbuf_put_hex(&msg, hex, NULL);
+    ofpbuf_init(&ofpacts, 0);
+    for (size_t i = 0; i < 2; i++) {
+        struct ofputil_flow_stats fs;
+        ofpbuf_clear(&ofpacts);
+        ck_assert_int_eq(ofputil_decode_flow_stats_reply(&fs, &msg, false,
+                                                         &ofpacts), 0);
+        struct ds s = DS_EMPTY_INITIALIZER;
+        ofputil_flow_stats_format(&s, &fs, NULL, NULL, false);
+        ck_assert_str_eq(ds_cstr(&s), no_stats[i]);
+        ds_clear(&s);
+        ofputil_flow_stats_format(&s, &fs, &map, NULL, true);
+        ck_assert_str_eq(ds_cstr(&s), names[i]);
+        ds_destroy(&s);
+    }
+    struct ofputil_flow_stats fs;
+    ck_assert_int_eq(ofputil_decode_flow_stats_reply(&fs, &msg, false,
+                                                     &ofpacts), EOF);
+    ofpbuf_uninit(&ofpacts);
+    ofpbuf_uninit(&msg);
+    ofputil_port_map_destroy(&map);
+}
+END_TEST
+
 static Suite *
 ofp_flow_suite(void)
 {
@@ -823,8 +993,10 @@ ofp_flow_suite(void)
     tcase_add_test(tc, test_truncations);
     tcase_add_loop_test(tc, test_stats, 0, ARRAY_SIZE(stats_cases));
     tcase_add_loop_test(tc, test_removed, 0, ARRAY_SIZE(removed_cases));
+    tcase_add_loop_test(tc, test_v11, 0, ARRAY_SIZE(v11_cases));
     tcase_add_test(tc, test_stats_truncations);
     tcase_add_test(tc, test_stats_errors);
+    tcase_add_test(tc, test_stats_format_options);
     suite_add_tcase(s, tc);
     return s;
 }
