@@ -400,13 +400,15 @@ TESTSUITE_AT = \
 	tests/switching-system.at \
 	tests/datapath.at \
 	tests/datapath-parse.at \
-	tests/bench.at
+	tests/bench.at \
+	tests/interop-osken.at
 TESTSUITE_AT += tests/ofproto-ofctl.at
 EXTRA_DIST += tests/ofp-raw.py
 TESTSUITE = $(srcdir)/tests/testsuite
 AUTOM4TE = autom4te
 AUTOTEST = $(AUTOM4TE) -l autotest
-EXTRA_DIST += $(TESTSUITE_AT) $(TESTSUITE) tests/atlocal.in tests/package.m4
+EXTRA_DIST += $(TESTSUITE_AT) $(TESTSUITE) tests/atlocal.in tests/package.m4 \
+	tests/osken-run.py
 DISTCLEANFILES += tests/atlocal
 
 $(srcdir)/tests/package.m4: $(top_srcdir)/configure.ac
