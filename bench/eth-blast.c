@@ -1,8 +1,12 @@
-/* bench/eth-blast IFACE DST_MAC SECONDS [INTERVAL_US]: sends 64-byte
- * Ethernet frames (IPv4/UDP) to DST_MAC on IFACE for SECONDS, each from a
- * new source MAC and a new UDP port pair, so that each is a new flow for a
- * switch: as fast as the socket takes them, or one every INTERVAL_US
- * microseconds.  Prints the number sent.  A load generator for
+/* bench/eth-blast IFACE DST_MAC SECONDS [INTERVAL_US [SRC_MAC N_PAIRS]]:
+ * sends 64-byte Ethernet frames (IPv4/UDP) to DST_MAC on IFACE for
+ * SECONDS, each from a new source MAC and a new UDP port pair, so that
+ * each is a new flow for a switch: as fast as the socket takes them
+ * (INTERVAL_US 0), or one every INTERVAL_US microseconds.  With SRC_MAC,
+ * every frame comes from that address and only the port pair changes,
+ * cycling through N_PAIRS pairs (frame N has source port 1024 + N % 60000
+ * and destination port 1024 + N / 60000, N from 1 to N_PAIRS).  Prints the
+ * number sent.  A load generator for
  * bench/switching.sh, run inside a network namespace the benchmark made
  * (needs CAP_NET_RAW there). */
 #include <config.h>
@@ -52,16 +56,20 @@ parse_mac(const char *s, uint8_t mac[6])
 /* Frame number N: source MAC 02:xx:xx:xx:xx:xx (locally administered,
  * never multicast) and UDP ports from N. */
 static void
-make_frame(uint8_t *f, const uint8_t dst[6], uint32_t n)
+make_frame(uint8_t *f, const uint8_t dst[6], const uint8_t *src, uint32_t n)
 {
     memset(f, 0, FRAME_LEN);
     memcpy(f, dst, 6);
-    f[6] = 0x02;
-    f[7] = 0xbe;
-    f[8] = n >> 24;
-    f[9] = n >> 16;
-    f[10] = n >> 8;
-    f[11] = n;
+    if (src) {
+        memcpy(f + 6, src, 6);
+    } else {
+        f[6] = 0x02;
+        f[7] = 0xbe;
+        f[8] = n >> 24;
+        f[9] = n >> 16;
+        f[10] = n >> 8;
+        f[11] = n;
+    }
     f[12] = 0x08;                       /* IPv4. */
     uint8_t *ip = f + 14;
     ip[0] = 0x45;
@@ -92,13 +100,26 @@ int
 main(int argc, char *argv[])
 {
     set_program_name(argv[0]);
-    if (argc != 4 && argc != 5) {
-        ovs_fatal(0, "usage: %s IFACE DST_MAC SECONDS [INTERVAL_US]",
-                  argv[0]);
+    if (argc != 4 && argc != 5 && argc != 7) {
+        ovs_fatal(0, "usage: %s IFACE DST_MAC SECONDS "
+                  "[INTERVAL_US [SRC_MAC N_PAIRS]]", argv[0]);
     }
     uint8_t dst[6];
     if (!parse_mac(argv[2], dst)) {
         ovs_fatal(0, "%s: not an Ethernet address", argv[2]);
+    }
+    uint8_t src_mac[6];
+    const uint8_t *src = NULL;
+    uint32_t n_pairs = UINT32_MAX;
+    if (argc == 7) {
+        if (!parse_mac(argv[5], src_mac)) {
+            ovs_fatal(0, "%s: not an Ethernet address", argv[5]);
+        }
+        src = src_mac;
+        n_pairs = strtoul(argv[6], NULL, 10);
+        if (!n_pairs) {
+            ovs_fatal(0, "N_PAIRS must be positive");
+        }
     }
     double seconds = atof(argv[3]);
     long interval_us = argc == 5 ? atol(argv[4]) : 0;
@@ -136,7 +157,8 @@ main(int argc, char *argv[])
     if (interval_us) {
         double next = start;
         while (now_sec() < end) {
-            make_frame(frames[0], dst, n++);
+            make_frame(frames[0], dst, src, n);
+            n = n % n_pairs + 1;
             if (sendto(fd, frames[0], FRAME_LEN, 0, (struct sockaddr *) &sll,
                        sizeof sll) == FRAME_LEN) {
                 sent++;
@@ -150,7 +172,8 @@ main(int argc, char *argv[])
     } else {
         while (now_sec() < end) {
             for (int i = 0; i < BATCH; i++) {
-                make_frame(frames[i], dst, n++);
+                make_frame(frames[i], dst, src, n);
+                n = n % n_pairs + 1;
             }
             int k = sendmmsg(fd, msgs, BATCH, 0);
             if (k > 0) {

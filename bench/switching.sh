@@ -12,24 +12,24 @@
 #       namespace: 64-byte UDP frames delivered per second (udp-blast
 #       for SECS seconds, counted by the receiver's kernel), and TCP
 #       throughput (one connection, MB/s).  Needs root.
-#   (b) flow setup: one host sends 64-byte frames as fast as it can, each
-#       a new flow (bench/eth-blast: a new source MAC and UDP port pair
-#       each; with NORMAL a megaflow matches the MACs, so each frame needs
-#       an upcall and a megaflow of its own), to a second host: frames
-#       delivered per second (each one set up by a handler) and the share
-#       of the frames sent that were delivered rather than dropped.
-#   (c) fairness: the same flood from a first host, while a third host
-#       sends one new flow every 10 ms to a fourth: the share of the third
-#       host's frames delivered.
+#   (b) flow setup: one host sends 64-byte UDP frames as fast as it can to
+#       a second host, each with a new UDP port pair (bench/eth-blast with
+#       a fixed source MAC), into br0 whose one rule besides NORMAL reads
+#       both ports (moves them into registers, then NORMAL): every frame
+#       needs an upcall and a megaflow of its own.  Frames delivered per
+#       second (each one set up by a handler) and the share of the frames
+#       sent that were delivered rather than dropped.
+#   (c) fairness: a first host floods new flows (a new source MAC and
+#       port pair each, under NORMAL) while a third host sends one new flow
+#       every 10 ms to a fourth: the share of the third host's frames
+#       delivered.
 #   (d) idle cost: N dummy ports (5,000) on br0, then SECS2 seconds (20)
 #       of nothing: CPU of the main thread and of the whole process (% of
 #       one core), RSS (kB) and descriptors held.
 #
-# (b) and (c) vary the source MAC rather than only the port pair: NORMAL's
-# megaflows ignore L4 ports (as Open vSwitch's do), so only a flow table
-# matching them would make port pairs new flows, and our switch has no
-# OpenFlow tool yet.  The MAC table is made large enough on both sides that
-# the receivers' addresses are never evicted.
+# (c) varies the source MAC: NORMAL's megaflows ignore L4 ports (as Open
+# vSwitch's do).  The MAC table is made large enough on both sides that the
+# receivers' addresses are never evicted.
 #
 # Each line reads "FIGURE: ours X theirs Y ratio R", R being how many
 # times better ours is (ours/theirs for rates, theirs/ours for costs), or
@@ -78,12 +78,16 @@ forward_once() {
     unhosts
 }
 
-# (b) New flows from one port.
+# (b) New flows from one port: every frame a new UDP port pair from the same
+# host, and a rule that reads both ports (moving them into registers), so
+# that each pair needs an upcall and a megaflow of its own.
 setup_once() {
     hosts 2 "$1"
+    OVS_RUNDIR=$DIR "$OFCTL" add-flow br0 \
+        "priority=10,udp,actions=move:NXM_OF_UDP_SRC[]->NXM_NX_REG0[0..15],move:NXM_OF_UDP_DST[]->NXM_NX_REG0[16..31],NORMAL"
     local rx0 rx1 sent
     rx0=$(rx_packets ${HOST[2]})
-    sent=$(ip netns exec ${HOST[1]} "$build/bench/eth-blast" eth0 ${MAC[2]} $secs)
+    sent=$(ip netns exec ${HOST[1]} "$build/bench/eth-blast" eth0 ${MAC[2]} $secs 0 ${MAC[1]} 4000000000)
     sleep 0.5
     rx1=$(rx_packets ${HOST[2]})
     SETUP_RATE=$(( (rx1 - rx0) / secs ))

@@ -211,6 +211,7 @@ lib_libovs_a_SOURCES += \
 	lib/ofp-packet.h \
 	lib/ofp-match.c \
 	lib/ofp-match.h \
+	lib/ofp-match11.c \
 	lib/ofp-parse.c \
 	lib/ofp-parse.h \
 	lib/ofp-port.c \
@@ -222,6 +223,8 @@ lib_libovs_a_SOURCES += \
 	lib/ofp-phy-port.h \
 	lib/ofp-print.c \
 	lib/ofp-print.h \
+	lib/ofp-prop.c \
+	lib/ofp-prop.h \
 	lib/ofp-switch.c \
 	lib/ofp-switch.h \
 	lib/ofp-table.c \

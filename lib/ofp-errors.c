@@ -855,10 +855,9 @@ struct ofpbuf *
 ofperr_encode_reply_in(enum ofperr error, enum ofp_version version,
                        const struct ofp_header *req)
 {
-    /* 64 bytes identify the request; more would only echo a big message
-     * back at a peer that already has it. */
-    return encode_error(error, version, req->xid, req,
-                        MIN(ntohs(req->length), 64));
+    /* The whole request goes back, as Open vSwitch 3.1's switch sends it
+     * (encode_error() keeps the reply within 64 kB). */
+    return encode_error(error, version, req->xid, req, ntohs(req->length));
 }
 
 struct ofpbuf *

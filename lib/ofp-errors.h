@@ -261,9 +261,9 @@ bool ofperr_get_numbers(enum ofperr, enum ofp_version,
 enum ofperr ofperr_decode_msg(const struct ofp_header *oh,
                               struct ofpbuf *payload);
 
-/* An OFPT_ERROR reply to REQUEST, carrying up to 64 bytes of the request
- * (the whole request for hello-failed errors' text is not applicable).  An
- * error that VERSION cannot express becomes NXBRC_UNENCODABLE_ERROR. */
+/* An OFPT_ERROR reply to REQUEST, carrying the whole request as Open
+ * vSwitch 3.1's switch does (as much as fits in one message).  An error
+ * that the version cannot express becomes NXBRC_UNENCODABLE_ERROR. */
 struct ofpbuf *ofperr_encode_reply(enum ofperr, const struct ofp_header *req);
 /* The same in VERSION rather than REQUEST's own (for a request in a version
  * other than the connection's). */

@@ -71,10 +71,9 @@ ofputil_decode_flow_removed(struct ofputil_flow_removed *fr,
         fr->byte_count = st.byte_count;
     } else if (raw == OFPRAW_OFPT11_FLOW_REMOVED) {
         const struct ofp11_flow_removed *ofr = ofpbuf_pull(&b, sizeof *ofr);
-        if (oh->version == OFP11_VERSION) {
-            return OFPERR_OFPBMC_BAD_TYPE;
-        }
-        error = oxm_pull_match(&b, &fr->match);
+        error = (oh->version == OFP11_VERSION
+                 ? ofputil_pull_ofp11_match(&b, &fr->match)
+                 : oxm_pull_match(&b, &fr->match));
         if (error) {
             return error;
         }
@@ -177,11 +176,15 @@ ofputil_encode_flow_removed(const struct ofputil_flow_removed *fr,
         ofr->hard_timeout = htons(fr->hard_timeout);
         ofr->cookie = fr->cookie;
     } else {
-        ovs_assert(version >= OFP12_VERSION);
         msg = ofpraw_alloc_xid(OFPRAW_OFPT11_FLOW_REMOVED, version,
                                htonl(0), 0);
         size_t ofs = (uint8_t *) msg->msg - (uint8_t *) msg->data;
-        oxm_put_match(msg, &fr->match, version);
+        if (version == OFP11_VERSION) {
+            struct ofp11_match *om = ofpbuf_put_uninit(msg, sizeof *om);
+            ofputil_match_to_ofp11_match(&fr->match, om);
+        } else {
+            oxm_put_match(msg, &fr->match, version);
+        }
         struct ofp11_flow_removed *ofr = ofpbuf_at_assert(msg, ofs,
                                                           sizeof *ofr);
         ofr->cookie = fr->cookie;

@@ -237,9 +237,6 @@ ofputil_decode_flow_stats_request(struct ofputil_flow_stats_request *fsr,
     case OFPRAW_OFPST11_FLOW_REQUEST:
     case OFPRAW_OFPST11_AGGREGATE_REQUEST: {
         const struct ofp11_flow_stats_request *r = ofpbuf_pull(&b, sizeof *r);
-        if (oh->version == OFP11_VERSION) {
-            return OFPERR_OFPBMC_BAD_TYPE;
-        }
         fsr->aggregate = raw == OFPRAW_OFPST11_AGGREGATE_REQUEST;
         fsr->table_id = r->table_id;
         error = ofputil_port_from_ofp11(r->out_port, &fsr->out_port);
@@ -249,7 +246,9 @@ ofputil_decode_flow_stats_request(struct ofputil_flow_stats_request *fsr,
         fsr->out_group = ntohl(r->out_group);
         fsr->cookie = r->cookie;
         fsr->cookie_mask = r->cookie_mask;
-        error = oxm_pull_match(&b, &fsr->match);
+        error = (oh->version == OFP11_VERSION
+                 ? ofputil_pull_ofp11_match(&b, &fsr->match)
+                 : oxm_pull_match(&b, &fsr->match));
         if (error) {
             return error;
         }
@@ -287,11 +286,15 @@ ofputil_encode_flow_stats_request(const struct ofputil_flow_stats_request *fsr,
         r->match_len = htons(match_len);
         r->table_id = fsr->table_id;
     } else {
-        ovs_assert(version >= OFP12_VERSION);
         msg = ofpraw_alloc(fsr->aggregate ? OFPRAW_OFPST11_AGGREGATE_REQUEST
                            : OFPRAW_OFPST11_FLOW_REQUEST, version, 0);
         size_t ofs = (uint8_t *) msg->msg - (uint8_t *) msg->data;
-        oxm_put_match(msg, &fsr->match, version);
+        if (version == OFP11_VERSION) {
+            struct ofp11_match *om = ofpbuf_put_uninit(msg, sizeof *om);
+            ofputil_match_to_ofp11_match(&fsr->match, om);
+        } else {
+            oxm_put_match(msg, &fsr->match, version);
+        }
         struct ofp11_flow_stats_request *r = ofpbuf_at_assert(msg, ofs,
                                                               sizeof *r);
         r->table_id = fsr->table_id;
@@ -414,11 +417,12 @@ ofputil_decode_flow_stats_reply(struct ofputil_flow_stats *fs,
         if (length < sizeof *ofs || length - sizeof *ofs > msg->size) {
             return OFPERR_OFPBRC_BAD_LEN;
         }
-        if (version == OFP11_VERSION) {
-            return OFPERR_OFPBMC_BAD_TYPE;
-        }
         size_t before = msg->size;
-        error = oxm_pull_match_loose(msg, &fs->match);
+        const struct ofp11_match_header *omh
+            = msg->size >= sizeof *omh ? msg->data : NULL;
+        error = (omh && omh->type == htons(OFPMT_STANDARD)
+                 ? ofputil_pull_ofp11_match(msg, &fs->match)
+                 : oxm_pull_match_loose(msg, &fs->match));
         if (error) {
             return error;
         }
@@ -557,8 +561,11 @@ ofputil_append_flow_stats_reply(const struct ofputil_flow_stats *fs,
         ofd->cookie = fs->cookie;
     } else if (raw == OFPRAW_OFPST11_FLOW_REPLY
                || raw == OFPRAW_OFPST13_FLOW_REPLY) {
-        ovs_assert(version >= OFP12_VERSION);
         ofpbuf_put_zeros(reply, sizeof(struct ofp11_flow_stats));
+        /* 3.1's switch answers 1.1 with an OXM match here (its requests
+         * and flow_removed use the standard match), with NXM codes for
+         * the fields whose OXM codes came in 1.2; so does this one, and
+         * decoding takes either. */
         oxm_put_match(reply, &fs->match, version);
         ofpacts_put_openflow_instructions(fs->ofpacts, fs->ofpacts_len,
                                           reply, version);

@@ -107,10 +107,9 @@ ofputil_decode_flow_mod(struct ofputil_flow_mod *fm,
         }
     } else if (raw == OFPRAW_OFPT11_FLOW_MOD) {
         const struct ofp11_flow_mod *ofm = ofpbuf_pull(&b, sizeof *ofm);
-        if (version == OFP11_VERSION) {
-            return OFPERR_OFPBMC_BAD_TYPE;
-        }
-        error = oxm_pull_match(&b, &fm->match);
+        error = (version == OFP11_VERSION
+                 ? ofputil_pull_ofp11_match(&b, &fm->match)
+                 : oxm_pull_match(&b, &fm->match));
         if (error) {
             return error;
         }
@@ -207,10 +206,14 @@ ofputil_encode_flow_mod(const struct ofputil_flow_mod *fm,
         break;
     }
     default: {
-        ovs_assert(version >= OFP12_VERSION);
         msg = ofpraw_alloc(OFPRAW_OFPT11_FLOW_MOD, version, 0);
         size_t ofs = (uint8_t *) msg->msg - (uint8_t *) msg->data;
-        oxm_put_match(msg, &fm->match, version);
+        if (version == OFP11_VERSION) {
+            struct ofp11_match *om = ofpbuf_put_uninit(msg, sizeof *om);
+            ofputil_match_to_ofp11_match(&fm->match, om);
+        } else {
+            oxm_put_match(msg, &fm->match, version);
+        }
         struct ofp11_flow_mod *ofm = ofpbuf_at_assert(msg, ofs, sizeof *ofm);
         if (fm->command == OFPFC_ADD) {
             ofm->cookie = new_cookie;
@@ -227,7 +230,9 @@ ofputil_encode_flow_mod(const struct ofputil_flow_mod *fm,
         ofm->out_port = ofputil_port_to_ofp11(fm->out_port);
         ofm->out_group = htonl(fm->out_group);
         uint16_t flags = fm->flags;
-        if (version == OFP12_VERSION) {
+        if (version == OFP11_VERSION) {
+            flags &= OFPUTIL_FF_SEND_FLOW_REM | OFPUTIL_FF_CHECK_OVERLAP;
+        } else if (version == OFP12_VERSION) {
             flags &= ~(OFPUTIL_FF_NO_PKT_COUNTS | OFPUTIL_FF_NO_BYT_COUNTS);
         }
         ofm->flags = htons(flags);

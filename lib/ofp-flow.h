@@ -6,8 +6,7 @@
  * 1.0's OFPT_FLOW_MOD (fixed match, table id in the command's high byte
  * when NXT_FLOW_MOD_TABLE_ID is on), Nicira's NXT_FLOW_MOD (NXM match,
  * which may also match the cookie) and OpenFlow 1.2-1.5's OFPT_FLOW_MOD
- * (OXM match, instructions).  OpenFlow 1.1's standard match is not
- * supported (OFPBMC_BAD_TYPE).
+ * (OXM match, instructions; 1.1's with its standard match).
  *
  * Cookies follow Open vSwitch: for ADD, NEW_COOKIE is the flow's cookie;
  * otherwise COOKIE/COOKIE_MASK select flows (1.1+, or NXM's cookie field)
@@ -32,8 +31,10 @@
  *
  * flow_removed: OpenFlow 1.0's, Nicira's NXT_FLOW_REMOVED (NXM), and
  * 1.2-1.4's (OXM) and 1.5's (OXM and OXS statistics).  Flow stats
- * entries in 1.5 carry OXS statistics too.  OpenFlow 1.1's standard
- * match is not supported (OFPBMC_BAD_TYPE), nor 1.5's aggregate reply.
+ * entries in 1.5 carry OXS statistics too.  OpenFlow 1.1 uses its
+ * standard match (3.1's switch answers flow stats with an OXM match in
+ * 1.1, which decoding also takes).  1.5's aggregate reply is not
+ * supported.
  *
  * The *_print() functions decode a whole message and append what 3.1's
  * ofp-print writes after the header line ("OFPT_... (xid=0x1):"), without
@@ -94,7 +95,7 @@ enum ofperr ofputil_decode_flow_mod(struct ofputil_flow_mod *,
                                     struct ofpbuf *ofpacts);
 /* Encodes FM for PROTOCOL (which must be able to express it: the match in
  * 1.0's fixed format for OFPUTIL_P_OF10_STD*, the actions in the version).
- * OFPUTIL_P_OF11_STD is not supported; NXT_FLOW_MOD is written in 1.0
+ * NXT_FLOW_MOD is written in 1.0
  * only (the decoder also reads it in later versions, with that version's
  * instructions). */
 struct ofpbuf *ofputil_encode_flow_mod(const struct ofputil_flow_mod *,
@@ -131,10 +132,10 @@ struct ofputil_flow_stats_request {
 enum ofperr ofputil_decode_flow_stats_request(
     struct ofputil_flow_stats_request *, const struct ofp_header *oh);
 /* Encodes FSR for PROTOCOL: 1.0's OFPST_* for OFPUTIL_P_OF10_STD*, NXST_*
- * for NXM, OFPMP_* for 1.2+.  OpenFlow 1.1 is not supported. */
+ * for NXM, OFPMP_* for 1.1+ (1.1 with its standard match). */
 struct ofpbuf *ofputil_encode_flow_stats_request(
     const struct ofputil_flow_stats_request *, enum ofputil_protocol);
-/* " table=1, out_port=2 in_port=1" as 3.1 prints a request body. */
+/* " table=1 out_port=2 in_port=1" as 3.1 prints a request body. */
 void ofputil_flow_stats_request_format(
     struct ds *, const struct ofputil_flow_stats_request *,
     const struct ofputil_port_map *, const struct ofputil_table_map *);

@@ -1,4 +1,5 @@
-/* ofp-match: OpenFlow 1.0's fixed match and struct match.
+/* ofp-match: OpenFlow 1.0's fixed match, 1.1's standard match and
+ * struct match.
  *
  * OpenFlow 1.0 flow mods, flow statistics requests and replies and
  * flow-removed messages carry struct ofp10_match: fixed fields and a
@@ -25,9 +26,11 @@
 #define OFP_MATCH_H 1
 
 #include <stdbool.h>
+#include "ofp-errors.h"
 #include "openflow.h"
 
 struct match;
+struct ofpbuf;
 
 void ofputil_match_from_ofp10_match(const struct ofp10_match *,
                                     struct match *);
@@ -40,5 +43,20 @@ bool ofputil_match_is_ofp10(const struct match *);
  * fragments) without IPv4 or IPv6, IPv6 addresses and label without IPv6,
  * transport ports without TCP, UDP, SCTP or ICMP(v6). */
 void ofputil_normalize_match(struct match *);
+
+/* OpenFlow 1.1's standard match (struct ofp11_match), as 3.1 reads and
+ * writes it: masks on the Ethernet and IPv4 addresses and the metadata
+ * with 1-bits meaning "ignore"; dl_vlan OFPVID11_NONE for no VLAN and
+ * OFPVID11_ANY for any; nw_tos the DSCP bits (others set:
+ * OFPBMC_BAD_VALUE); the transport ports only for TCP, UDP, SCTP (and the
+ * ICMP type and code) over IPv4; no MPLS.  An in_port 1.0 cannot number
+ * is OFPBMC_BAD_VALUE. */
+enum ofperr ofputil_match_from_ofp11_match(const struct ofp11_match *,
+                                           struct match *);
+void ofputil_match_to_ofp11_match(const struct match *,
+                                  struct ofp11_match *);
+/* Pulls a standard match or an OXM match off B, as its type says
+ * (OFPBMC_BAD_TYPE otherwise; OFPBMC_BAD_LEN if it does not fit). */
+enum ofperr ofputil_pull_ofp11_match(struct ofpbuf *b, struct match *);
 
 #endif /* ofp-match.h */

@@ -10,6 +10,7 @@
 #include "dynamic-string.h"
 #include "list.h"
 #include "ofp-msgs.h"
+#include "ofp-prop.h"
 #include "ofp-port.h"
 #include "ofpbuf.h"
 #include "util.h"
@@ -134,23 +135,43 @@ pull_ofp11_port(struct ofpbuf *b, struct ofputil_phy_port *pp)
     return 0;
 }
 
+/* 1.4 port descriptions and port statistics are records of a fixed part
+ * of MIN_LEN bytes, whose 16-bit length field at LEN_OFS covers it and the
+ * properties after it.  Pulls one from B: *RECORD points at it, *PROPS
+ * covers its properties.  OFPBRC_BAD_LEN if it is short or overruns B. */
+static enum ofperr
+pull_ofp14_record(struct ofpbuf *b, size_t min_len, size_t len_ofs,
+                  const void **record, struct ofpbuf *props)
+{
+    if (b->size < min_len) {
+        return OFPERR_OFPBRC_BAD_LEN;
+    }
+    ovs_be16 be_len;
+    memcpy(&be_len, (const char *) b->data + len_ofs, sizeof be_len);
+    size_t len = ntohs(be_len);
+    if (len < min_len || len > b->size) {
+        return OFPERR_OFPBRC_BAD_LEN;
+    }
+    *record = b->data;
+    ofpbuf_use_const(props, (const char *) b->data + min_len,
+                     len - min_len);
+    ofpbuf_pull(b, len);
+    return 0;
+}
+
 static int
 pull_ofp14_port(struct ofpbuf *b, struct ofputil_phy_port *pp)
 {
-    if (b->size < sizeof(struct ofp14_port)) {
-        return OFPERR_OFPBRC_BAD_LEN;
-    }
-    const struct ofp14_port *op = b->data;
-    size_t len = ntohs(op->length);
-    if (len < sizeof *op || len > b->size) {
-        return OFPERR_OFPBRC_BAD_LEN;
-    }
+    const struct ofp14_port *op;
     struct ofpbuf props;
-    ofpbuf_use_const(&props, (const char *) op + sizeof *op,
-                     len - sizeof *op);
-    ofpbuf_pull(b, len);
+    enum ofperr error = pull_ofp14_record(
+        b, sizeof *op, offsetof(struct ofp14_port, length),
+        (const void **) &op, &props);
+    if (error) {
+        return error;
+    }
 
-    enum ofperr error = port_from_ofp11(op->port_no, &pp->port_no);
+    error = port_from_ofp11(op->port_no, &pp->port_no);
     if (error) {
         return error;
     }
@@ -162,17 +183,17 @@ pull_ofp14_port(struct ofpbuf *b, struct ofputil_phy_port *pp)
     pp->curr_speed = pp->max_speed = 0;
 
     while (props.size > 0) {
-        const struct ofp_prop_header *ph = props.data;
-        if (props.size < sizeof *ph) {
-            return OFPERR_OFPBPC_BAD_LEN;
+        struct ofpbuf prop;
+        uint16_t type;
+        enum ofperr error = ofpprop_pull(&props, &prop, &type);
+        if (error) {
+            return error;
         }
-        size_t plen = ntohs(ph->len);
-        if (plen < sizeof *ph || ROUND_UP(plen, 8) > props.size) {
-            return OFPERR_OFPBPC_BAD_LEN;
-        }
-        if (ntohs(ph->type) == OFPPDPT14_ETHERNET) {
-            const struct ofp14_port_desc_prop_ethernet *eth = props.data;
-            if (plen != sizeof *eth) {
+        /* Other properties (optical, experimenter) are not ours to
+         * understand; skipping them is what a reader should do. */
+        if (type == OFPPDPT14_ETHERNET) {
+            const struct ofp14_port_desc_prop_ethernet *eth = prop.data;
+            if (prop.size != sizeof *eth) {
                 return OFPERR_OFPBPC_BAD_LEN;
             }
             pp->curr = ntohl(eth->curr) & FEATURES11_MASK;
@@ -182,9 +203,6 @@ pull_ofp14_port(struct ofpbuf *b, struct ofputil_phy_port *pp)
             pp->curr_speed = ntohl(eth->curr_speed);
             pp->max_speed = ntohl(eth->max_speed);
         }
-        /* Other properties (optical, experimenter) are not ours to
-         * understand; skipping them is what a reader should do. */
-        ofpbuf_pull(&props, ROUND_UP(plen, 8));
     }
     return 0;
 }
@@ -394,9 +412,8 @@ ofputil_decode_port_desc_stats_request(const struct ofp_header *oh,
                                        uint32_t *port)
 {
     struct ofpbuf b;
-    ofpbuf_use_const(&b, oh, ntohs(oh->length));
     enum ofpraw raw;
-    enum ofperr error = ofpraw_pull(&raw, &b);
+    enum ofperr error = ofpmsg_pull_body(oh, &b, &raw);
     if (error) {
         return error;
     }
@@ -441,7 +458,8 @@ ofputil_encode_port_status(const struct ofputil_port_status *ps,
     struct ofpbuf *b = ofpraw_alloc_xid(raw, version, htonl(0), 0);
     /* The raw form's fixed body covers the reason and, before 1.4, the
      * port too; rebuild the body from the reason on. */
-    ofpbuf_truncate_tail(b, (const char *) b->msg - (const char *) b->data);
+    ofpbuf_truncate_tail(b, (const char *) ofpbuf_tail(b)
+                            - (const char *) b->msg);
     struct ofp_port_status *ops = ofpbuf_put_zeros(b, sizeof *ops);
     ops->reason = ps->reason;
     ofputil_put_phy_port(version, &ps->desc, b);
@@ -454,9 +472,8 @@ ofputil_decode_port_status(const struct ofp_header *oh,
                            struct ofputil_port_status *ps)
 {
     struct ofpbuf b;
-    ofpbuf_use_const(&b, oh, ntohs(oh->length));
     enum ofpraw raw;
-    enum ofperr error = ofpraw_pull(&raw, &b);
+    enum ofperr error = ofpmsg_pull_body(oh, &b, &raw);
     if (error) {
         return error;
     }
@@ -523,9 +540,8 @@ ofputil_decode_port_mod(const struct ofp_header *oh,
                         struct ofputil_port_mod *pm, bool loose)
 {
     struct ofpbuf b;
-    ofpbuf_use_const(&b, oh, ntohs(oh->length));
     enum ofpraw raw;
-    enum ofperr error = ofpraw_pull(&raw, &b);
+    enum ofperr error = ofpmsg_pull_body(oh, &b, &raw);
     if (error) {
         return error;
     }
@@ -558,24 +574,21 @@ ofputil_decode_port_mod(const struct ofp_header *oh,
         config = ntohl(opm->config);
         mask = ntohl(opm->mask);
         while (b.size > 0) {
-            const struct ofp_prop_header *ph = b.data;
-            if (b.size < sizeof *ph) {
-                return OFPERR_OFPBPC_BAD_LEN;
+            struct ofpbuf prop;
+            uint16_t type;
+            error = ofpprop_pull(&b, &prop, &type);
+            if (error) {
+                return error;
             }
-            size_t plen = ntohs(ph->len);
-            if (plen < sizeof *ph || ROUND_UP(plen, 8) > b.size) {
-                return OFPERR_OFPBPC_BAD_LEN;
-            }
-            if (ntohs(ph->type) == OFPPMPT14_ETHERNET) {
-                const struct ofp14_port_mod_prop_ethernet *eth = b.data;
-                if (plen != sizeof *eth) {
+            if (type == OFPPMPT14_ETHERNET) {
+                const struct ofp14_port_mod_prop_ethernet *eth = prop.data;
+                if (prop.size != sizeof *eth) {
                     return OFPERR_OFPBPC_BAD_LEN;
                 }
                 pm->advertise = ntohl(eth->advertise);
             } else if (!loose) {
                 return OFPERR_OFPBPC_BAD_TYPE;
             }
-            ofpbuf_pull(&b, ROUND_UP(plen, 8));
         }
     } else {
         return OFPERR_OFPBRC_BAD_TYPE;
@@ -636,9 +649,8 @@ ofputil_decode_port_stats_request(const struct ofp_header *oh,
                                   uint32_t *port)
 {
     struct ofpbuf b;
-    ofpbuf_use_const(&b, oh, ntohs(oh->length));
     enum ofpraw raw;
-    enum ofperr error = ofpraw_pull(&raw, &b);
+    enum ofperr error = ofpmsg_pull_body(oh, &b, &raw);
     if (error) {
         return error;
     }
@@ -723,22 +735,56 @@ ofputil_append_port_stat(struct ovs_list *replies,
     }
 }
 
+/* Open vSwitch's custom counters: an Intel experimenter property of
+ * experimenter type 2 holding a 32-bit count, then per counter a length
+ * byte, the name, and a 64-bit value.  Other experimenter properties are
+ * skipped. */
+#define INTEL_PORT_STATS_CUSTOM 2
+static enum ofperr
+pull_custom_stats(const struct ofpbuf *prop, struct ofputil_port_stats *ps)
+{
+    const struct ofp_prop_experimenter *exp = prop->data;
+    if (prop->size < sizeof *exp + 4) {
+        return prop->size < sizeof *exp ? OFPERR_OFPBPC_BAD_LEN : 0;
+    }
+    if (ntohl(exp->experimenter) != INTEL_VENDOR_ID
+        || ntohl(exp->exp_type) != INTEL_PORT_STATS_CUSTOM) {
+        return 0;
+    }
+    const uint8_t *p = (const uint8_t *) (exp + 1) + 4;
+    const uint8_t *end = (const uint8_t *) prop->data + prop->size;
+    while (p < end) {
+        size_t len = *p;
+        if ((size_t) (end - p) < 1 + len + 8) {
+            return OFPERR_OFPBPC_BAD_LEN;
+        }
+        if (ps->n_custom < ARRAY_SIZE(ps->custom)) {
+            struct ofputil_custom_stat *c = &ps->custom[ps->n_custom++];
+            size_t copy = MIN(len, sizeof c->name - 1);
+            memcpy(c->name, p + 1, copy);
+            c->name[copy] = '\0';
+            ovs_be64 value;
+            memcpy(&value, p + 1 + len, sizeof value);
+            c->value = ntohll(value);
+        }
+        p += 1 + len + 8;
+    }
+    return 0;
+}
+
 static int
 pull_ofp14_port_stats(struct ofputil_port_stats *ps, struct ofpbuf *b)
 {
-    if (b->size < sizeof(struct ofp14_port_stats)) {
-        return OFPERR_OFPBRC_BAD_LEN;
-    }
-    const struct ofp14_port_stats *op = b->data;
-    size_t len = ntohs(op->length);
-    if (len < sizeof *op || len > b->size) {
-        return OFPERR_OFPBRC_BAD_LEN;
-    }
+    const struct ofp14_port_stats *op;
     struct ofpbuf props;
-    ofpbuf_use_const(&props, op + 1, len - sizeof *op);
-    ofpbuf_pull(b, len);
+    enum ofperr error = pull_ofp14_record(
+        b, sizeof *op, offsetof(struct ofp14_port_stats, length),
+        (const void **) &op, &props);
+    if (error) {
+        return error;
+    }
 
-    enum ofperr error = ofputil_port_from_ofp11(op->port_no, &ps->port_no);
+    error = ofputil_port_from_ofp11(op->port_no, &ps->port_no);
     if (error) {
         return error;
     }
@@ -751,22 +797,24 @@ pull_ofp14_port_stats(struct ofputil_port_stats *ps, struct ofpbuf *b)
         w[i] = OVS_BE64_MAX;
     }
     while (props.size > 0) {
-        const struct ofp_prop_header *ph = props.data;
-        if (props.size < sizeof *ph) {
-            return OFPERR_OFPBPC_BAD_LEN;
+        struct ofpbuf prop;
+        uint16_t type;
+        error = ofpprop_pull(&props, &prop, &type);
+        if (error) {
+            return error;
         }
-        size_t plen = ntohs(ph->len);
-        if (plen < sizeof *ph || ROUND_UP(plen, 8) > props.size) {
-            return OFPERR_OFPBPC_BAD_LEN;
-        }
-        if (ntohs(ph->type) == OFPPSPT14_ETHERNET) {
-            const struct ofp14_port_stats_prop_ethernet *eth = props.data;
-            if (plen != sizeof *eth) {
+        if (type == OFPPSPT14_ETHERNET) {
+            const struct ofp14_port_stats_prop_ethernet *eth = prop.data;
+            if (prop.size != sizeof *eth) {
                 return OFPERR_OFPBPC_BAD_LEN;
             }
             memcpy(&w[8], &eth->rx_frame_err, 4 * sizeof w[0]);
+        } else if (type == 0xffff) {
+            error = pull_custom_stats(&prop, ps);
+            if (error) {
+                return error;
+            }
         }
-        ofpbuf_pull(&props, ROUND_UP(plen, 8));
     }
     counters_from_wire(ps, w);
     return 0;
@@ -886,7 +934,20 @@ ofputil_port_stats_format(struct ds *s, const struct ofputil_port_stats *ps,
     format_counter(s, "coll", ps->collisions, false);
     ds_put_char(s, '\n');
     if (ps->duration_sec != UINT32_MAX) {
-        ds_put_format(s, "           duration=%"PRIu32".%03"PRIu32"s\n",
-                      ps->duration_sec, ps->duration_nsec / 1000000);
+        /* Whole seconds print without a fraction, as in 3.1. */
+        ds_put_format(s, "           duration=%"PRIu32, ps->duration_sec);
+        if (ps->duration_nsec) {
+            ds_put_format(s, ".%03"PRIu32, ps->duration_nsec / 1000000);
+        }
+        ds_put_cstr(s, "s\n");
+    }
+    if (ps->n_custom) {
+        ds_put_cstr(s, "           CUSTOM Statistics");
+        for (size_t i = 0; i < ps->n_custom; i++) {
+            ds_put_cstr(s, i % 3 ? " " : "\n                      ");
+            ds_put_format(s, "%s=%"PRIu64",", ps->custom[i].name,
+                          ps->custom[i].value);
+        }
+        ds_put_char(s, '\n');
     }
 }

@@ -189,6 +189,14 @@ struct ofputil_port_stats {
     uint64_t collisions;
     /* 1.3+.  UINT32_MAX in both: unknown (1.0-1.2). */
     uint32_t duration_sec, duration_nsec;
+    /* 1.4+: the device's own counters, as Open vSwitch reports them in an
+     * Intel experimenter property (decoded only; names longer than the
+     * field are cut, counters past the array dropped). */
+    size_t n_custom;
+    struct ofputil_custom_stat {
+        char name[64];
+        uint64_t value;
+    } custom[32];
 };
 
 /* PORT may be OFPP_ANY ("port_no=ANY" in 3.1's request text). */
@@ -205,7 +213,8 @@ int ofputil_decode_port_stats(struct ofputil_port_stats *, struct ofpbuf *b);
 /* The number of entries in the reply OH that decode, up to the first
  * that does not. */
 int ofputil_count_port_stats(const struct ofp_header *);
-/* One entry as 3.1 prints it ("  port  1: rx pkts=..., ..."). */
+/* One entry as 3.1 prints it ("  port  1: rx pkts=..., ...", and the
+ * "CUSTOM Statistics" block when there are custom counters). */
 void ofputil_port_stats_format(struct ds *, const struct ofputil_port_stats *,
                                const struct ofputil_port_map *);
 

@@ -11,7 +11,10 @@
 #include "ofp-actions.h"
 #include "ofp-errors.h"
 #include "ofp-flow.h"
+#include "ofp-group.h"
+#include "ofp-meter.h"
 #include "ofp-msgs.h"
+#include "ofp-packet.h"
 #include "ofp-phy-port.h"
 #include "ofp-port.h"
 #include "ofp-protocol.h"
@@ -106,6 +109,7 @@ print_error(struct ds *s, const struct ofp_header *oh,
     ds_put_format(s, " %s\n", ofperr_get_name(error));
     if (error == OFPERR_OFPHFC_INCOMPATIBLE || error == OFPERR_OFPHFC_EPERM) {
         ds_put_printable(s, payload.data, payload.size);
+        ds_put_char(s, '\n');
     } else {
         char *inner = ofp_to_string(payload.data, payload.size, pm, 1);
         ds_put_cstr(s, inner);
@@ -237,23 +241,110 @@ print_port_status(struct ds *s, const struct ofp_header *oh,
     return 0;
 }
 
+/* The printers of lib/ofp-flow, ofp-packet, ofp-group and ofp-meter append
+ * a message's body without its final newline; these add it. */
+static enum ofperr
+end_line(struct ds *s, enum ofperr error)
+{
+    if (!error) {
+        ds_put_char(s, '\n');
+    }
+    return error;
+}
+
 static enum ofperr
 print_flow_mod(struct ds *s, const struct ofp_header *oh,
                enum ofpraw raw OVS_UNUSED,
                const struct ofputil_port_map *pm, int verbosity OVS_UNUSED)
 {
-    struct ofpbuf ofpacts;
-    ofpbuf_init(&ofpacts, 64);
-    struct ofputil_flow_mod fm;
-    enum ofperr error = ofputil_decode_flow_mod(&fm, oh, &ofpacts);
-    if (!error) {
-        ds_put_char(s, ' ');
-        ofputil_flow_mod_format(&fm, oh->version, pm, s);
-        ds_put_char(s, '\n');
-    }
-    ofpbuf_uninit(&ofpacts);
-    return error;
+    return end_line(s, ofputil_flow_mod_print(s, oh, pm));
 }
+
+static enum ofperr
+print_flow_stats_request(struct ds *s, const struct ofp_header *oh,
+                         enum ofpraw raw OVS_UNUSED,
+                         const struct ofputil_port_map *pm,
+                         int verbosity OVS_UNUSED)
+{
+    return end_line(s, ofputil_flow_stats_request_print(s, oh, pm, NULL));
+}
+
+static enum ofperr
+print_flow_stats_reply(struct ds *s, const struct ofp_header *oh,
+                       enum ofpraw raw OVS_UNUSED,
+                       const struct ofputil_port_map *pm,
+                       int verbosity OVS_UNUSED)
+{
+    return end_line(s, ofputil_flow_stats_reply_print(s, oh, pm, NULL));
+}
+
+static enum ofperr
+print_aggregate_reply(struct ds *s, const struct ofp_header *oh,
+                      enum ofpraw raw OVS_UNUSED,
+                      const struct ofputil_port_map *pm OVS_UNUSED,
+                      int verbosity OVS_UNUSED)
+{
+    return end_line(s, ofputil_aggregate_stats_reply_print(s, oh));
+}
+
+static enum ofperr
+print_flow_removed(struct ds *s, const struct ofp_header *oh,
+                   enum ofpraw raw OVS_UNUSED,
+                   const struct ofputil_port_map *pm, int verbosity OVS_UNUSED)
+{
+    return end_line(s, ofputil_flow_removed_print(s, oh, pm, NULL));
+}
+
+static enum ofperr
+print_packet_in(struct ds *s, const struct ofp_header *oh,
+                enum ofpraw raw OVS_UNUSED,
+                const struct ofputil_port_map *pm, int verbosity)
+{
+    return end_line(s, ofputil_packet_in_print(s, oh, pm, NULL, verbosity));
+}
+
+static enum ofperr
+print_packet_out(struct ds *s, const struct ofp_header *oh,
+                 enum ofpraw raw OVS_UNUSED,
+                 const struct ofputil_port_map *pm, int verbosity)
+{
+    return end_line(s, ofputil_packet_out_print(s, oh, pm, NULL, verbosity));
+}
+
+static enum ofperr
+print_group_mod(struct ds *s, const struct ofp_header *oh,
+                enum ofpraw raw OVS_UNUSED,
+                const struct ofputil_port_map *pm, int verbosity OVS_UNUSED)
+{
+    return end_line(s, ofputil_group_mod_print(s, oh, pm));
+}
+
+static enum ofperr
+print_group_desc(struct ds *s, const struct ofp_header *oh,
+                 enum ofpraw raw OVS_UNUSED,
+                 const struct ofputil_port_map *pm, int verbosity OVS_UNUSED)
+{
+    return end_line(s, ofputil_group_desc_print(s, oh, pm));
+}
+
+/* The group and meter printers that need nothing but the message. */
+#define PRINT_BODY(NAME, FUNCTION)                                      \
+    static enum ofperr                                                  \
+    NAME(struct ds *s, const struct ofp_header *oh,                     \
+         enum ofpraw raw OVS_UNUSED,                                    \
+         const struct ofputil_port_map *pm OVS_UNUSED,                  \
+         int verbosity OVS_UNUSED)                                      \
+    {                                                                   \
+        return end_line(s, FUNCTION(s, oh));                            \
+    }
+PRINT_BODY(print_group_request, ofputil_group_request_print)
+PRINT_BODY(print_group_stats, ofputil_group_stats_print)
+PRINT_BODY(print_group_features, ofputil_group_features_print)
+PRINT_BODY(print_meter_mod, ofputil_meter_mod_print)
+PRINT_BODY(print_meter_request, ofputil_meter_request_print)
+PRINT_BODY(print_meter_config_reply, ofputil_meter_config_reply_print)
+PRINT_BODY(print_meter_stats_reply, ofputil_meter_stats_reply_print)
+PRINT_BODY(print_meter_features_reply, ofputil_meter_features_reply_print)
 
 static enum ofperr
 print_port_mod(struct ds *s, const struct ofp_header *oh,
@@ -365,6 +456,19 @@ print_desc_reply(struct ds *s, const struct ofp_header *oh,
     return 0;
 }
 
+/* The port a port desc or port stats request names, after LABEL. */
+static enum ofperr
+print_port_request(struct ds *s, const char *label, uint32_t port,
+                   enum ofperr error, const struct ofputil_port_map *pm)
+{
+    if (!error) {
+        ds_put_format(s, " %s=", label);
+        ofputil_format_port(port, pm, s);
+        ds_put_char(s, '\n');
+    }
+    return error;
+}
+
 static enum ofperr
 print_port_desc_request(struct ds *s, const struct ofp_header *oh,
                         enum ofpraw raw OVS_UNUSED,
@@ -373,13 +477,7 @@ print_port_desc_request(struct ds *s, const struct ofp_header *oh,
 {
     uint32_t port;
     enum ofperr error = ofputil_decode_port_desc_stats_request(oh, &port);
-    if (error) {
-        return error;
-    }
-    ds_put_cstr(s, " port=");
-    ofputil_format_port(port, pm, s);
-    ds_put_char(s, '\n');
-    return 0;
+    return print_port_request(s, "port", port, error, pm);
 }
 
 static enum ofperr
@@ -403,13 +501,7 @@ print_port_stats_request(struct ds *s, const struct ofp_header *oh,
 {
     uint32_t port;
     enum ofperr error = ofputil_decode_port_stats_request(oh, &port);
-    if (error) {
-        return error;
-    }
-    ds_put_cstr(s, " port_no=");
-    ofputil_format_port(port, pm, s);
-    ds_put_char(s, '\n');
-    return 0;
+    return print_port_request(s, "port_no", port, error, pm);
 }
 
 static enum ofperr
@@ -569,43 +661,40 @@ printer_for_type(enum ofptype type)
     case OFPTYPE_FLOW_MOD_TABLE_ID: return print_flow_mod_table_id;
     case OFPTYPE_SET_PACKET_IN_FORMAT: return print_set_packet_in_format;
 
-    /* Still to come (engineer B's codec): PACKET_IN, FLOW_REMOVED,
-     * PACKET_OUT, GROUP_MOD, METER_MOD, FLOW_STATS_REQUEST/REPLY,
-     * AGGREGATE_STATS_REQUEST/REPLY, GROUP_STATS_REQUEST/REPLY,
-     * GROUP_DESC_STATS_REQUEST/REPLY, GROUP_FEATURES_STATS_REQUEST/REPLY,
-     * METER_STATS_REQUEST/REPLY, METER_CONFIG_STATS_REQUEST/REPLY,
-     * METER_FEATURES_STATS_REQUEST/REPLY.  Not planned yet: queues, table
-     * status and desc, bundles, flow monitors, requestforward, flow age,
+    case OFPTYPE_PACKET_IN: return print_packet_in;
+    case OFPTYPE_FLOW_REMOVED: return print_flow_removed;
+    case OFPTYPE_PACKET_OUT: return print_packet_out;
+    case OFPTYPE_GROUP_MOD: return print_group_mod;
+    case OFPTYPE_METER_MOD: return print_meter_mod;
+    case OFPTYPE_FLOW_STATS_REQUEST:
+    case OFPTYPE_AGGREGATE_STATS_REQUEST: return print_flow_stats_request;
+    case OFPTYPE_FLOW_STATS_REPLY: return print_flow_stats_reply;
+    case OFPTYPE_AGGREGATE_STATS_REPLY: return print_aggregate_reply;
+    case OFPTYPE_GROUP_STATS_REQUEST:
+    case OFPTYPE_GROUP_DESC_STATS_REQUEST:
+    case OFPTYPE_GROUP_FEATURES_STATS_REQUEST: return print_group_request;
+    case OFPTYPE_GROUP_STATS_REPLY: return print_group_stats;
+    case OFPTYPE_GROUP_DESC_STATS_REPLY: return print_group_desc;
+    case OFPTYPE_GROUP_FEATURES_STATS_REPLY: return print_group_features;
+    case OFPTYPE_METER_STATS_REQUEST:
+    case OFPTYPE_METER_CONFIG_STATS_REQUEST:
+    case OFPTYPE_METER_FEATURES_STATS_REQUEST: return print_meter_request;
+    case OFPTYPE_METER_CONFIG_STATS_REPLY: return print_meter_config_reply;
+    case OFPTYPE_METER_STATS_REPLY: return print_meter_stats_reply;
+    case OFPTYPE_METER_FEATURES_STATS_REPLY:
+        return print_meter_features_reply;
+
+    /* Not printed yet (the header and a hex dump): queues, table status
+     * and desc, bundles, flow monitors, requestforward, flow age,
      * controller id, resume, ct_flush_zone. */
-    case OFPTYPE_PACKET_IN:
-    case OFPTYPE_FLOW_REMOVED:
-    case OFPTYPE_PACKET_OUT:
-    case OFPTYPE_GROUP_MOD:
     case OFPTYPE_QUEUE_GET_CONFIG_REQUEST:
     case OFPTYPE_QUEUE_GET_CONFIG_REPLY:
-    case OFPTYPE_METER_MOD:
     case OFPTYPE_TABLE_STATUS:
     case OFPTYPE_REQUESTFORWARD:
     case OFPTYPE_BUNDLE_CONTROL:
     case OFPTYPE_BUNDLE_ADD_MESSAGE:
-    case OFPTYPE_FLOW_STATS_REQUEST:
-    case OFPTYPE_FLOW_STATS_REPLY:
-    case OFPTYPE_AGGREGATE_STATS_REQUEST:
-    case OFPTYPE_AGGREGATE_STATS_REPLY:
     case OFPTYPE_QUEUE_STATS_REQUEST:
     case OFPTYPE_QUEUE_STATS_REPLY:
-    case OFPTYPE_GROUP_STATS_REQUEST:
-    case OFPTYPE_GROUP_STATS_REPLY:
-    case OFPTYPE_GROUP_DESC_STATS_REQUEST:
-    case OFPTYPE_GROUP_DESC_STATS_REPLY:
-    case OFPTYPE_GROUP_FEATURES_STATS_REQUEST:
-    case OFPTYPE_GROUP_FEATURES_STATS_REPLY:
-    case OFPTYPE_METER_STATS_REQUEST:
-    case OFPTYPE_METER_STATS_REPLY:
-    case OFPTYPE_METER_CONFIG_STATS_REQUEST:
-    case OFPTYPE_METER_CONFIG_STATS_REPLY:
-    case OFPTYPE_METER_FEATURES_STATS_REQUEST:
-    case OFPTYPE_METER_FEATURES_STATS_REPLY:
     case OFPTYPE_TABLE_DESC_REQUEST:
     case OFPTYPE_TABLE_DESC_REPLY:
     case OFPTYPE_FLOW_MONITOR_STATS_REQUEST:

@@ -7,21 +7,27 @@
  * message's own printer writes it.  Bad input never crashes and never
  * reads past LEN; it prints the forms 3.1 prints:
  *
+ *   - no bytes:                "OpenFlow message is empty";
  *   - fewer than 8 bytes:      "OpenFlow packet too short (only N bytes):"
  *                              and a hex dump;
- *   - header length > LEN:     "(***truncated to N bytes from M***)" + hex;
+ *   - header length > LEN:     the header line if the bytes there name a
+ *                              message, "(***truncated to N bytes from
+ *                              M***)" and a hex dump;
  *   - header length < LEN:     "(***only uses M bytes out of N***)" + hex;
  *   - header that does not decode: "***decode error: OFPBRC_...***" + hex;
- *   - body that does not decode:   header line, then
+ *   - body that does not decode:   header line, whatever the printer had
+ *                              printed before the bad part (3.1 shows the
+ *                              ports before a bad one, for example), then
  *                              "***decode error: ...***" and a hex dump.
  *
  * One switch on enum ofptype dispatches to per-message printers, so a new
  * message type is one case.  A type without a printer prints its header
- * line and hex dump of the message, as 3.1 prints what it cannot decode.
+ * line and then, like the forms above, a hex dump of the message.
  *
- * VERBOSITY follows ovs-ofctl: 0 and up print everything ofp-print prints
- * by default; 2+ adds hex dumps of data where 3.1 does.  PORT_MAP (may be
- * NULL) prints port names for --names.
+ * VERBOSITY is ovs-ofctl's (ofp-print's default is 2): above 1, echo
+ * payloads are dumped in hex too; an error's embedded request is printed
+ * at verbosity 1, as 3.1 does.  PORT_MAP (may be NULL) names ports for
+ * --names.
  *
  * Memory: the returned strings are malloc'd and the caller frees them.
  * Threads: no shared state. */
@@ -51,8 +57,8 @@ void ofp_print(FILE *stream, const void *oh, size_t len,
 char *ofp_hex_to_string(const char *hex, const struct ofputil_port_map *,
                         int verbosity, char **errorp);
 
-/* Appends the header line's name part ("OFPT_HELLO (OF1.3) (xid=0x1):")
- * for the message OH (whose header decoded as RAW). */
+/* Appends the header line ("OFPT_HELLO (OF1.3) (xid=0x1):") for the
+ * message OH, whose header decoded as RAW (an enum ofpraw). */
 void ofp_header_to_string__(const struct ofp_header *, int raw, struct ds *);
 
 #endif /* ofp-print.h */

@@ -6,6 +6,7 @@
 #include <string.h>
 #include "dynamic-string.h"
 #include "ofp-msgs.h"
+#include "ofp-prop.h"
 #include "ofp-phy-port.h"
 #include "ofpbuf.h"
 #include "packets.h"
@@ -293,9 +294,8 @@ decode_switch_config(const struct ofp_header *oh, enum ofpraw want,
                      struct ofputil_switch_config *config, bool *flags_ok)
 {
     struct ofpbuf b;
-    ofpbuf_use_const(&b, oh, ntohs(oh->length));
     enum ofpraw raw;
-    enum ofperr error = ofpraw_pull(&raw, &b);
+    enum ofperr error = ofpmsg_pull_body(oh, &b, &raw);
     if (error) {
         return error;
     }
@@ -351,15 +351,15 @@ struct ofpbuf *
 ofputil_encode_desc_stats_reply(const struct ofp_header *request,
                                 const struct ofputil_desc *d)
 {
+    /* The raw form's fixed body is the whole description. */
     struct ofpbuf *b = ofpraw_alloc_stats_reply(request, 0);
-    struct ofp_desc_stats *ods = ofpbuf_put_zeros(b, sizeof *ods);
+    struct ofp_desc_stats *ods = b->msg;
     put_fixed_string(ods->mfr_desc, sizeof ods->mfr_desc, d->mfr_desc);
     put_fixed_string(ods->hw_desc, sizeof ods->hw_desc, d->hw_desc);
     put_fixed_string(ods->sw_desc, sizeof ods->sw_desc, d->sw_desc);
     put_fixed_string(ods->serial_num, sizeof ods->serial_num,
                      d->serial_num);
     put_fixed_string(ods->dp_desc, sizeof ods->dp_desc, d->dp_desc);
-    ofpmsg_update_length(b);
     return b;
 }
 
@@ -368,9 +368,8 @@ ofputil_decode_desc_stats_reply(const struct ofp_header *oh,
                                 struct ofputil_desc *d)
 {
     struct ofpbuf b;
-    ofpbuf_use_const(&b, oh, ntohs(oh->length));
     enum ofpraw raw;
-    enum ofperr error = ofpraw_pull(&raw, &b);
+    enum ofperr error = ofpmsg_pull_body(oh, &b, &raw);
     if (error) {
         return error;
     }
@@ -378,6 +377,7 @@ ofputil_decode_desc_stats_reply(const struct ofp_header *oh,
         return OFPERR_OFPBRC_BAD_TYPE;
     }
     const struct ofp_desc_stats *ods = b.msg;
+    memset(d, 0, sizeof *d);
     get_fixed_string(d->mfr_desc, sizeof d->mfr_desc, ods->mfr_desc,
                      sizeof ods->mfr_desc);
     get_fixed_string(d->hw_desc, sizeof d->hw_desc, ods->hw_desc,
@@ -464,9 +464,8 @@ ofputil_decode_role_message(const struct ofp_header *oh,
                             struct ofputil_role_request *rr)
 {
     struct ofpbuf b;
-    ofpbuf_use_const(&b, oh, ntohs(oh->length));
     enum ofpraw raw;
-    enum ofperr error = ofpraw_pull(&raw, &b);
+    enum ofperr error = ofpmsg_pull_body(oh, &b, &raw);
     if (error) {
         return error;
     }
@@ -527,9 +526,8 @@ ofputil_decode_role_status(const struct ofp_header *oh,
                            struct ofputil_role_status *rs)
 {
     struct ofpbuf b;
-    ofpbuf_use_const(&b, oh, ntohs(oh->length));
     enum ofpraw raw;
-    enum ofperr error = ofpraw_pull(&raw, &b);
+    enum ofperr error = ofpmsg_pull_body(oh, &b, &raw);
     if (error) {
         return error;
     }
@@ -578,8 +576,9 @@ static const char *const role_status_reasons[] = {
 static const char *const table_status_reasons[] = {
     NULL, NULL, NULL, "vacancy_down", "vacancy_up",
 };
-static const char *const requestforward_reasons[] = { "group_mod",
-                                                      "meter_mod" };
+static const char *const requestforward_reasons[] = {
+    "group_mod_request", "meter_mod_request",
+};
 
 static const struct oam_info oam_infos[OAM_N_TYPES] = {
     [OAM_PACKET_IN] = { "PACKET_IN", packet_in_reasons,
@@ -704,9 +703,8 @@ ofputil_decode_set_async_config(const struct ofp_header *oh, bool loose,
                                 struct ofputil_async_cfg *cfg)
 {
     struct ofpbuf b;
-    ofpbuf_use_const(&b, oh, ntohs(oh->length));
     enum ofpraw raw;
-    enum ofperr error = ofpraw_pull(&raw, &b);
+    enum ofperr error = ofpmsg_pull_body(oh, &b, &raw);
     if (error) {
         return error;
     }
@@ -731,44 +729,39 @@ ofputil_decode_set_async_config(const struct ofp_header *oh, bool loose,
     }
 
     while (b.size > 0) {
-        if (b.size < sizeof(struct ofp_prop_header)) {
-            return OFPERR_OFPBPC_BAD_LEN;
+        struct ofpbuf prop;
+        uint16_t type;
+        error = ofpprop_pull(&b, &prop, &type);
+        if (error) {
+            return error;
         }
-        const struct ofp_prop_header *ph = b.data;
-        uint16_t type = ntohs(ph->type);
-        uint16_t len = ntohs(ph->len);
-        size_t padded = ROUND_UP(len, 8);
-        if (len < sizeof *ph || padded > b.size) {
-            return OFPERR_OFPBPC_BAD_LEN;
-        }
-        if (type >= 12) {
+        if (type >= 2 * OAM_N_TYPES) {
             /* Experimenter properties included: none is understood. */
             if (!loose) {
                 return OFPERR_OFPACFC_UNSUPPORTED;
             }
-        } else {
-            if (len != 8) {
-                return OFPERR_OFPBPC_BAD_LEN;
-            }
-            int oam = type / 2;
-            bool master = type & 1;
-            ovs_be32 be_mask;
-            memcpy(&be_mask, ph + 1, sizeof be_mask);
-            uint32_t mask = ntohl(be_mask);
-            uint32_t valid = oam_infos[oam].valid14;
-            if (mask & ~valid) {
-                if (!loose) {
-                    return OFPERR_OFPACFC_INVALID;
-                }
-                mask &= valid;
-            }
-            if (master) {
-                cfg->master[oam] = mask;
-            } else {
-                cfg->slave[oam] = mask;
-            }
+            continue;
         }
-        ofpbuf_pull(&b, padded);
+        if (prop.size != 8) {
+            return OFPERR_OFPBPC_BAD_LEN;
+        }
+        int oam = type / 2;
+        bool master = type & 1;
+        ovs_be32 be_mask;
+        memcpy(&be_mask, (const char *) prop.data + 4, sizeof be_mask);
+        uint32_t mask = ntohl(be_mask);
+        uint32_t valid = oam_infos[oam].valid14;
+        if (mask & ~valid) {
+            if (!loose) {
+                return OFPERR_OFPACFC_INVALID;
+            }
+            mask &= valid;
+        }
+        if (master) {
+            cfg->master[oam] = mask;
+        } else {
+            cfg->slave[oam] = mask;
+        }
     }
     return 0;
 }

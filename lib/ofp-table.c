@@ -4,13 +4,21 @@
 
 #include "ofp-table.h"
 
+#include <stdlib.h>
 #include <string.h>
 #include "dynamic-string.h"
 #include "list.h"
 #include "ofp-msgs.h"
+#include "ofp-prop.h"
 #include "ofp-port.h"
 #include "ofpbuf.h"
 #include "util.h"
+
+/* Table mod property types (1.4+). */
+enum {
+    OFPTMPT14_EVICTION = 2,
+    OFPTMPT14_VACANCY = 3,
+};
 
 /* Instruction types (OFPIT_*), as numbered on the wire. */
 enum {
@@ -790,8 +798,77 @@ static const struct {
     { 19, "push_mpls" }, { 20, "pop_mpls" }, { 21, "set_queue" },
 };
 
-/* Field names, grouping consecutive names that share the part before the
- * first '_' as 3.1 does: "eth_{src,dst,type}". */
+/* Whether NAME is BASE followed by the decimal number N. */
+static bool
+is_numbered(const char *name, const char *base, size_t base_len, long n)
+{
+    if (strncmp(name, base, base_len)) {
+        return false;
+    }
+    char buf[32];
+    snprintf(buf, sizeof buf, "%ld", n);
+    return !strcmp(name + base_len, buf);
+}
+
+/* Appends NAMES[0..N-1] as 3.1 lists fields: names that share the part up
+ * to their first '_' are grouped as "prefix_{rest,rest}", recursively
+ * ("tun_{id,ipv6_{src,dst}}"), and runs of three or more names that count
+ * up by one ("reg0", "reg1", ...) become "reg0...reg15".  SEP separates
+ * the items (a space at the top, a comma inside braces). */
+static void
+format_name_list(struct ds *s, const char *names[], size_t n, char sep)
+{
+    for (size_t i = 0; i < n; ) {
+        if (i) {
+            ds_put_char(s, sep);
+        }
+        const char *name = names[i];
+        const char *us = strchr(name, '_');
+        size_t j = i + 1;
+        if (us) {
+            size_t plen = us - name + 1;
+            while (j < n && !strncmp(names[j], name, plen)) {
+                j++;
+            }
+            if (j - i > 1) {
+                const char *rests[MFF_N_IDS];
+                for (size_t k = i; k < j; k++) {
+                    rests[k - i] = names[k] + plen;
+                }
+                ds_put_buffer(s, name, plen);
+                ds_put_char(s, '{');
+                format_name_list(s, rests, j - i, ',');
+                ds_put_char(s, '}');
+                i = j;
+                continue;
+            }
+        } else {
+            /* A numbered run: BASE then digits, counting up by one. */
+            size_t base_len = strlen(name);
+            while (base_len && name[base_len - 1] >= '0'
+                   && name[base_len - 1] <= '9') {
+                base_len--;
+            }
+            if (base_len < strlen(name)) {
+                long first = strtol(name + base_len, NULL, 10);
+                while (j < n && is_numbered(names[j], name, base_len,
+                                            first + (long) (j - i))) {
+                    j++;
+                }
+                if (j - i >= 3) {
+                    ds_put_format(s, "%s...%s", name, names[j - 1]);
+                    i = j;
+                    continue;
+                }
+                j = i + 1;
+            }
+        }
+        ds_put_cstr(s, name);
+        i = j;
+    }
+}
+
+/* The fields of FB, in field order, as 3.1 lists them. */
 static void
 format_fields(struct ds *s, const struct ofputil_field_bitmap *fb)
 {
@@ -802,32 +879,7 @@ format_fields(struct ds *s, const struct ofputil_field_bitmap *fb)
             names[n++] = mf_from_id(id)->name;
         }
     }
-    for (size_t i = 0; i < n; ) {
-        const char *us = strchr(names[i], '_');
-        size_t plen = us ? us - names[i] + 1 : 0;
-        size_t j = i + 1;
-        if (plen) {
-            while (j < n && !strncmp(names[j], names[i], plen)
-                   && strchr(names[j] + plen, '_') == NULL
-                   && strchr(names[i] + plen, '_') == NULL) {
-                j++;
-            }
-        }
-        if (i) {
-            ds_put_char(s, ' ');
-        }
-        if (j - i > 1) {
-            ds_put_buffer(s, names[i], plen);
-            ds_put_char(s, '{');
-            for (size_t k = i; k < j; k++) {
-                ds_put_format(s, "%s%s", k > i ? "," : "", names[k] + plen);
-            }
-            ds_put_char(s, '}');
-        } else {
-            ds_put_cstr(s, names[i]);
-        }
-        i = j;
-    }
+    format_name_list(s, names, n, ' ');
 }
 
 static void
@@ -887,10 +939,14 @@ instruction_features_empty(const struct ofputil_table_instruction_features
     return !memcmp(f, &zero, sizeof *f);
 }
 
+/* PREV is the previous table's features of the same kind, or NULL: when
+ * its actions are the same, 3.1 says so instead of listing them. */
 static void
 format_instruction_features(struct ds *s, const char *title,
                             const struct ofputil_table_instruction_features
-                            *f)
+                            *f,
+                            const struct ofputil_table_instruction_features
+                            *prev)
 {
     ds_put_format(s, "    instructions (%s):\n", title);
     if (f->next[0] || f->next[1] || f->next[2] || f->next[3]) {
@@ -907,7 +963,14 @@ format_instruction_features(struct ds *s, const char *title,
         }
         ds_put_char(s, '\n');
     }
-    if (action_features_equal(f)) {
+    if (prev && f->write.actions == prev->write.actions
+        && f->apply.actions == prev->apply.actions
+        && !memcmp(&f->write.set_fields, &prev->write.set_fields,
+                   sizeof f->write.set_fields)
+        && !memcmp(&f->apply.set_fields, &prev->apply.set_fields,
+                   sizeof f->apply.set_fields)) {
+        ds_put_cstr(s, "      (same actions)\n");
+    } else if (action_features_equal(f)) {
         ds_put_cstr(s, "      Write-Actions and Apply-Actions features:\n");
         format_action_features(s, f->write.actions, &f->write.set_fields);
     } else {
@@ -927,12 +990,29 @@ matching_equal(const struct ofputil_table_features *a,
             && !memcmp(&a->wildcard, &b->wildcard, sizeof a->wildcard));
 }
 
+/* Whether two tables' instruction features are the same, for 3.1's
+ * abbreviations: the next tables are left out, since each table usually
+ * differs there (it can go only to later tables). */
+static bool
+instruction_features_equal_but_next(
+    const struct ofputil_table_instruction_features *a,
+    const struct ofputil_table_instruction_features *b)
+{
+    return (a->instructions == b->instructions
+            && a->write.actions == b->write.actions
+            && a->apply.actions == b->apply.actions
+            && !memcmp(&a->write.set_fields, &b->write.set_fields,
+                       sizeof a->write.set_fields)
+            && !memcmp(&a->apply.set_fields, &b->apply.set_fields,
+                       sizeof a->apply.set_fields));
+}
+
 static bool
 instructions_equal(const struct ofputil_table_features *a,
                    const struct ofputil_table_features *b)
 {
-    return (!memcmp(&a->nonmiss, &b->nonmiss, sizeof a->nonmiss)
-            && !memcmp(&a->miss, &b->miss, sizeof a->miss));
+    return (instruction_features_equal_but_next(&a->nonmiss, &b->nonmiss)
+            && instruction_features_equal_but_next(&a->miss, &b->miss));
 }
 
 /* Equal apart from the table id and name. */
@@ -1026,13 +1106,19 @@ format_features(struct ds *s, const struct ofputil_table_features *tf,
         ds_put_cstr(s, "    (same instructions)\n");
     } else if (!instruction_features_empty(&tf->nonmiss)
                || !instruction_features_empty(&tf->miss)) {
+        /* 3.1 never abbreviates 1.1 table stats' actions. */
+        const struct ofputil_table_features *aprev
+            = tf->layout == OFPUTIL_TFL_OF11 ? NULL : prev;
         if (!memcmp(&tf->nonmiss, &tf->miss, sizeof tf->miss)) {
             format_instruction_features(s, "table miss and others",
-                                        &tf->nonmiss);
+                                        &tf->nonmiss,
+                                        aprev ? &aprev->nonmiss : NULL);
         } else {
             format_instruction_features(s, "other than table miss",
-                                        &tf->nonmiss);
-            format_instruction_features(s, "table miss", &tf->miss);
+                                        &tf->nonmiss,
+                                        aprev ? &aprev->nonmiss : NULL);
+            format_instruction_features(s, "table miss", &tf->miss,
+                                        aprev ? &aprev->miss : NULL);
         }
     }
 
@@ -1151,6 +1237,11 @@ ofputil_encode_table_mod(const struct ofputil_table_mod *tm,
                   | (tm->vacancy_events ? OFPTC14_VACANCY_EVENTS : 0));
     }
     otm->config = htonl(config);
+    if (version >= OFP14_VERSION && tm->vacancy_events) {
+        uint8_t vacancy[4] = { tm->vacancy_down, tm->vacancy_up, 0, 0 };
+        put_prop(b, OFPTMPT14_VACANCY, vacancy, sizeof vacancy);
+        ofpmsg_update_length(b);
+    }
     return b;
 }
 
@@ -1159,9 +1250,8 @@ ofputil_decode_table_mod(const struct ofp_header *oh,
                          struct ofputil_table_mod *tm)
 {
     struct ofpbuf b;
-    ofpbuf_use_const(&b, oh, ntohs(oh->length));
     enum ofpraw raw;
-    enum ofperr error = ofpraw_pull(&raw, &b);
+    enum ofperr error = ofpmsg_pull_body(oh, &b, &raw);
     if (error) {
         return error;
     }
@@ -1178,9 +1268,33 @@ ofputil_decode_table_mod(const struct ofp_header *oh,
         tm->has_flags14 = true;
         tm->eviction = (config & OFPTC14_EVICTION) != 0;
         tm->vacancy_events = (config & OFPTC14_VACANCY_EVENTS) != 0;
+        while (b.size > 0) {
+            struct ofpbuf prop;
+            uint16_t type;
+            error = ofpprop_pull(&b, &prop, &type);
+            if (error) {
+                return error;
+            }
+            const uint8_t *body = (const uint8_t *) prop.data + 4;
+            if (type == OFPTMPT14_VACANCY) {
+                if (prop.size != 8) {
+                    return OFPERR_OFPBPC_BAD_LEN;
+                }
+                if (body[0] > 100 || body[1] > 100 || body[0] > body[1]) {
+                    return OFPERR_OFPBPC_BAD_VALUE;
+                }
+                tm->vacancy_down = body[0];
+                tm->vacancy_up = body[1];
+            } else if (type == OFPTMPT14_EVICTION) {
+                if (prop.size != 8) {
+                    return OFPERR_OFPBPC_BAD_LEN;
+                }
+                tm->has_eviction_prop = true;
+            } else {
+                return OFPERR_OFPBRC_BAD_TYPE;
+            }
+        }
     }
-    /* 1.4 table mod properties (eviction, vacancy thresholds) are not
-     * decoded; their presence does not change the flags above. */
     tm->miss = oh->version <= OFP12_VERSION ? tm->miss
                : OFPUTIL_TABLE_MISS_DEFAULT;
     return 0;
@@ -1204,8 +1318,13 @@ ofputil_table_mod_format(struct ds *s, const struct ofputil_table_mod *tm,
     }
     if (tm->has_flags14) {
         ds_put_format(s, ", eviction=%s, vacancy=%s",
-                      tm->eviction ? "on" : "off",
+                      (tm->has_eviction_prop ? "***error***"
+                       : tm->eviction ? "on" : "off"),
                       tm->vacancy_events ? "on" : "off");
+        if (tm->vacancy_events) {
+            ds_put_format(s, " vacancy:%"PRIu8",%"PRIu8,
+                          tm->vacancy_down, tm->vacancy_up);
+        }
     }
     ds_put_char(s, '\n');
 }

@@ -13,9 +13,9 @@
  * Table features (OFPMP_TABLE_FEATURES, 1.3+) describe each table: name,
  * metadata bits, max entries, capabilities, and properties listing the
  * instructions, next tables, actions and fields supported for flows and
- * for the table-miss flow.  Decoding checks every property length
- * (OFPTFFC_BAD_LEN / OFPBPC_BAD_LEN), table id and property type, with
- * 3.1's errors.
+ * for the table-miss flow.  Decoding checks every length, the table id
+ * and the required properties, with 3.1's errors (OFPBPC_BAD_LEN,
+ * OFPBMC_BAD_LEN, OFPTFFC_BAD_TABLE, OFPTFFC_BAD_FEATURES).
  *
  * Feature sets are kept as bitmaps of wire numbers: instruction types
  * (OFPIT_*: bit N for type N), action types (OFPAT 1.1+ numbering, bit N
@@ -158,13 +158,22 @@ void ofputil_table_stats_printer_finish(
 struct ofputil_table_mod {
     uint8_t table_id;           /* OFPTT_ALL: every table. */
     enum ofputil_table_miss miss;       /* 1.1, 1.2. */
-    bool has_flags14;                   /* 1.4+: the two below apply. */
+    bool has_flags14;                   /* 1.4+: the rest applies. */
     bool eviction;
     bool vacancy_events;
+    /* The vacancy property's thresholds, in percent (0..100, down <= up);
+     * sent when VACANCY_EVENTS is on. */
+    uint8_t vacancy_down, vacancy_up;
+    /* Whether an eviction property came (its flags are not decoded; 3.1
+     * prints such a message's eviction as "***error***"). */
+    bool has_eviction_prop;
 };
 
 struct ofpbuf *ofputil_encode_table_mod(const struct ofputil_table_mod *,
                                         enum ofp_version);
+/* 1.4+ properties: vacancy (OFPBPC_BAD_LEN unless 8 bytes,
+ * OFPBPC_BAD_VALUE for a threshold above 100 or down above up) and
+ * eviction; any other is OFPBRC_BAD_TYPE, as 3.1 reports it. */
 enum ofperr ofputil_decode_table_mod(const struct ofp_header *,
                                      struct ofputil_table_mod *);
 void ofputil_table_mod_format(struct ds *, const struct ofputil_table_mod *,

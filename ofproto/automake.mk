@@ -2,17 +2,18 @@
 # NORMAL and MAC learning, upcall handlers and revalidators, unixctl).
 noinst_LIBRARIES += ofproto/libofproto.a
 ofproto_libofproto_a_SOURCES = \
+	ofproto/connmgr.c \
+	ofproto/connmgr.h \
 	ofproto/mac-learning.c \
 	ofproto/mac-learning.h \
-	ofproto/ofpact.c \
 	ofproto/ofport-numbers.c \
 	ofproto/ofport-numbers.h \
-	ofproto/ofpact.h \
+	ofproto/ofconn.c \
+	ofproto/ofconn.h \
 	ofproto/ofproto.c \
 	ofproto/ofproto.h \
 	ofproto/ofproto-private.h \
-	ofproto/ofproto-text.c \
-	ofproto/ofproto-text.h \
+	ofproto/ofproto-rules.c \
 	ofproto/ofproto-unixctl.c \
 	ofproto/upcall.c \
 	ofproto/upcall.h \

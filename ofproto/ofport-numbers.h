@@ -15,7 +15,7 @@
 #include <stdint.h>
 #include "hmap.h"
 
-#include "ofpact.h"          /* OFPP_MAX, OFPP_LOCAL. */
+#include "openflow.h"        /* OFPP_MAX, OFPP_LOCAL. */
 
 struct ofport_numbers {
     struct hmap holders;        /* struct ofport_holder, by number. */

@@ -1,5 +1,5 @@
 /* ofproto-private: the structures shared by ofproto's own files
- * (ofproto.c, xlate.c, upcall.c, ofproto-unixctl.c, ofproto-text.c).
+ * (ofproto.c, ofproto-rules.c, xlate.c, upcall.c, ofproto-unixctl.c).
  * Nothing outside ofproto/ includes this.
  *
  * Who may read what, from which thread
@@ -33,6 +33,8 @@
 #include "classifier.h"
 #include "hmap.h"
 #include "list.h"
+#include "ofp-actions.h"
+#include "ofp-phy-port.h"
 #include "ofproto.h"
 #include "ovs-rcu.h"
 #include "ovs-thread.h"
@@ -42,6 +44,7 @@ struct dpif;
 struct mac_learning;
 struct seq;
 struct udpif;
+struct xlate_pin_cookie;
 
 extern struct ovs_rwlock xlate_rwlock;
 
@@ -64,6 +67,8 @@ struct ofport {
     uint16_t ofp_port;
     uint32_t odp_port;
     bool may_enable;            /* Link up: NORMAL may use it. */
+    long long int created;      /* time_msec() it was added. */
+    struct ofputil_phy_port pp; /* As last reported in a port_status. */
     struct ofbundle *bundle;    /* NULL if NORMAL does not know it. */
     struct ovs_list bundle_node;
 };
@@ -81,10 +86,15 @@ struct ofbundle {
 
 struct oftable {
     struct classifier cls;
+    size_t n_rules;             /* Visible rules (main thread). */
+    /* Packets looked up here and those that matched, added to by the
+     * translations that credit statistics (relaxed atomics). */
+    _Atomic uint64_t n_lookups, n_matched;
 };
 
+/* A rule's actions: lib ofpacts (ofp-actions.h), OFPACTS_LEN bytes. */
 struct rule_actions {
-    size_t n;
+    size_t ofpacts_len;
     struct ofpact ofpacts[];
 };
 
@@ -92,19 +102,22 @@ struct rule {
     struct cls_rule cr;         /* In ofproto->tables[table_id].cls. */
     struct ofproto *ofproto;
     uint8_t table_id;
-    uint64_t cookie;
-    uint16_t idle_timeout, hard_timeout, flags;
+    ovs_be64 cookie;
+    uint16_t idle_timeout, hard_timeout, flags, importance;
     long long int created, modified;    /* time_msec(). */
     _Atomic uint64_t n_packets, n_bytes;
     _Atomic long long int used;         /* Last packet, 0 never. */
     OVSRCU_TYPE(const struct rule_actions *) actions;
     struct ovs_list expirable_node;     /* ofproto->expirable, if timed. */
     bool removed;                       /* Main thread only. */
+    bool hidden;                        /* Fail-open's: in no dump, query
+                                         * or flow_mod. */
 };
 
 struct ofproto {
     struct hmap_node hmap_node; /* In all_ofprotos, by name. */
     char *name;
+    uint32_t id;                /* Unique in the process (packet-ins). */
     struct dpif_backer *backer;
     uint64_t datapath_id;
     enum ofproto_fail_mode fail_mode;
@@ -113,6 +126,20 @@ struct ofproto {
     _Atomic ovs_version_t tables_version;
     size_t n_rules;
     struct ovs_list expirable;  /* Rules with timeouts. */
+    struct ovs_list flow_removed;   /* struct ofproto_flow_removed. */
+    struct ovs_list port_status;    /* struct ofproto_port_status. */
+    struct seq *events_seq;     /* Changes when an event is queued. */
+    /* Packet-ins come from handler threads: the list is under its own
+     * mutex, taken briefly by a handler to append and by the main thread
+     * to pop. */
+    struct ovs_mutex pin_mutex;
+    struct ovs_list packet_ins;
+    size_t n_packet_ins;
+    /* Whether a table miss goes to the controller (a connected controller
+     * speaks OpenFlow 1.0-1.2); read by translators without a lock. */
+    _Atomic bool miss_to_controller;
+    bool has_controllers;       /* Some Bridge:controller is configured. */
+    struct rule *fail_open_rule;    /* Hidden NORMAL rule, or NULL. */
     long long int next_expiry;  /* LLONG_MAX: none. */
 
     struct hmap ports;          /* struct ofport, by ofp_port. */
@@ -138,9 +165,23 @@ struct dpif_backer *ofproto_get_backer(const char *type);
 /* The backer of type netdev, or NULL if no bridge uses it. */
 struct dpif_backer *ofproto_first_backer(void);
 
+/* PORT as OpenFlow describes it (features, port desc, port_status). */
+void ofport_get_phy_port(const struct ofport *, struct ofputil_phy_port *);
+
+/* The bridge whose 'id' is ID (xlate_rwlock held), or NULL. */
+struct ofproto *ofproto_lookup_by_id(uint32_t id);
+/* Queues a packet-in for the controller (any thread; copies PACKET). */
+void ofproto_queue_packet_in(struct ofproto *, const void *packet,
+                             size_t size, const struct xlate_pin_cookie *);
+
 /* Adds packet and byte counts to RULE (any thread). */
 void rule_credit_stats(struct rule *, uint64_t n_packets, uint64_t n_bytes,
                        long long int used);
+
+/* Rules (ofproto-rules.c). */
+void ofproto_expire_rules(struct ofproto *);
+/* Table 0, priority 0, actions=NORMAL (fail-mode standalone). */
+void ofproto_add_default_rule(struct ofproto *);
 
 /* Registers the unixctl commands (ofproto-unixctl.c). */
 void ofproto_unixctl_init(void);

@@ -27,7 +27,11 @@
 #include "odp-util.h"
 #include "ofpbuf.h"
 #include "ofproto-private.h"
-#include "ofproto-text.h"
+#include "match.h"
+#include "ofp-actions.h"
+#include "ofp-flow.h"
+#include "ofp-parse.h"
+#include "ofp-port.h"
 #include "shash.h"
 #include "timeval.h"
 #include "unixctl.h"
@@ -45,26 +49,76 @@ find_bridge(struct unixctl_conn *conn, const char *name)
     return ofproto;
 }
 
-/* OpenFlow port names of one bridge. */
-static const char *
-ofp_name_of(void *ofproto_, uint16_t ofp_port)
+/* OpenFlow port names of one bridge, for parsing a trace's flow. */
+static void
+port_map_init(const struct ofproto *ofproto, struct ofputil_port_map *map)
 {
-    const struct ofport *port = ofproto_get_port(ofproto_, ofp_port);
-    return port ? port->name : NULL;
-}
-
-static bool
-ofp_number_of(void *ofproto_, const char *name, uint16_t *ofp_port)
-{
-    const struct ofproto *ofproto = ofproto_;
+    ofputil_port_map_init(map);
     const struct ofport *port;
     HMAP_FOR_EACH (port, hmap_node, &ofproto->ports) {
-        if (!strcmp(port->name, name)) {
-            *ofp_port = port->ofp_port;
-            return true;
+        ofputil_port_map_put(map, port->ofp_port, port->name);
+    }
+}
+
+/* A flow as trace prints it: every field that applies to its protocols,
+ * and the metadata that is not zero. */
+static void
+trace_flow_format(const struct flow *flow, struct ds *s)
+{
+    struct match match;
+    match.flow = *flow;
+    struct flow_wildcards *wc = &match.wc;
+    flow_wildcards_init_catchall(wc);
+    struct flow *m = &wc->masks;
+    WC_MASK_FIELD(wc, in_port);
+    m->vlans[0].tci = OVS_BE16_MAX;
+    WC_MASK_FIELD(wc, dl_src);
+    WC_MASK_FIELD(wc, dl_dst);
+    WC_MASK_FIELD(wc, dl_type);
+    if (flow->metadata) {
+        WC_MASK_FIELD(wc, metadata);
+    }
+    if (flow->tunnel.tun_id) {
+        WC_MASK_FIELD(wc, tunnel.tun_id);
+    }
+    for (int i = 0; i < FLOW_N_REGS; i++) {
+        if (flow->regs[i]) {
+            m->regs[i] = UINT32_MAX;
         }
     }
-    return false;
+    uint16_t dl_type = ntohs(flow->dl_type);
+    if (dl_type == ETH_TYPE_ARP || dl_type == ETH_TYPE_RARP) {
+        WC_MASK_FIELD(wc, nw_src);
+        WC_MASK_FIELD(wc, nw_dst);
+        WC_MASK_FIELD(wc, nw_proto);
+        WC_MASK_FIELD(wc, arp_sha);
+        WC_MASK_FIELD(wc, arp_tha);
+    } else if (dl_type == ETH_TYPE_IP || dl_type == ETH_TYPE_IPV6) {
+        if (dl_type == ETH_TYPE_IP) {
+            WC_MASK_FIELD(wc, nw_src);
+            WC_MASK_FIELD(wc, nw_dst);
+        } else {
+            WC_MASK_FIELD(wc, ipv6_src);
+            WC_MASK_FIELD(wc, ipv6_dst);
+        }
+        WC_MASK_FIELD(wc, nw_proto);
+        WC_MASK_FIELD(wc, nw_tos);
+        WC_MASK_FIELD(wc, nw_ttl);
+        /* nw_frag prints even when zero ("no"). */
+        m->nw_frag = FLOW_NW_FRAG_MASK;
+        if (!(flow->nw_frag & FLOW_NW_FRAG_LATER)
+            && (flow->nw_proto == IPPROTO_TCP || flow->nw_proto == IPPROTO_UDP
+                || flow->nw_proto == IPPROTO_SCTP
+                || flow->nw_proto == IPPROTO_ICMP
+                || flow->nw_proto == IPPROTO_ICMPV6)) {
+            WC_MASK_FIELD(wc, tp_src);
+            WC_MASK_FIELD(wc, tp_dst);
+            if (flow->nw_proto == IPPROTO_TCP) {
+                m->tcp_flags = htons(0x0fff);
+            }
+        }
+    }
+    match_format(&match, NULL, s, OFP_DEFAULT_PRIORITY);
 }
 
 /* Datapath port names of the backer. */
@@ -159,12 +213,21 @@ parse_trace_args(int argc, const char *argv[], struct ofproto **ofprotop,
         ofproto = port->ofproto;
         flow->in_port = port->ofp_port;
     } else {
-        struct ofp_port_names names = { ofp_name_of, ofp_number_of,
-                                        ofproto };
-        error = ofp_match_parse(flow_s, &names, flow, &wc, NULL);
+        /* A flow in ovs-ofctl's syntax: lib's flow parser, taking the
+         * match of a deletion (which needs no actions). */
+        struct ofputil_port_map map;
+        port_map_init(ofproto, &map);
+        struct ofputil_flow_mod fm;
+        struct ofpbuf ofpacts;
+        ofpbuf_init(&ofpacts, 0);
+        error = parse_ofp_flow_mod_str(&fm, flow_s, &map, OFPFC_DELETE,
+                                       &ofpacts);
+        ofputil_port_map_destroy(&map);
+        ofpbuf_uninit(&ofpacts);
         if (error) {
             return error;
         }
+        flow_apply_mask(flow, &fm.match.flow, &fm.match.wc);
     }
 
     if (packet_s) {
@@ -196,9 +259,8 @@ trace_cmd(struct unixctl_conn *conn, int argc, const char *argv[],
     }
 
     struct ds out = DS_EMPTY_INITIALIZER;
-    struct ofp_port_names names = { NULL, NULL, ofproto };
     ds_put_cstr(&out, "Flow: ");
-    ofp_flow_format(&flow, &names, &out);
+    trace_flow_format(&flow, &out);
     ds_put_format(&out, "\n\nbridge(\"%s\")\n", ofproto->name);
     ds_put_char_multiple(&out, '-', strlen(ofproto->name) + 10);
     ds_put_char(&out, '\n');
@@ -218,12 +280,13 @@ trace_cmd(struct unixctl_conn *conn, int argc, const char *argv[],
     if (flow_equal(&flow, &xout.final_flow)) {
         ds_put_cstr(&out, "unchanged");
     } else {
-        ofp_flow_format(&xout.final_flow, &names, &out);
+        trace_flow_format(&xout.final_flow, &out);
     }
     ds_put_cstr(&out, "\nMegaflow: ");
-    struct flow masked;
-    flow_apply_mask(&masked, &flow, &xout.wc);
-    ofp_match_format(&masked, &xout.wc, -1, &names, &out);
+    struct match megaflow;
+    flow_apply_mask(&megaflow.flow, &flow, &xout.wc);
+    megaflow.wc = xout.wc;
+    match_format(&megaflow, NULL, &out, OFP_DEFAULT_PRIORITY);
     ds_put_cstr(&out, "\nDatapath actions: ");
     struct odp_port_names odp_names = { NULL, NULL, NULL };
     odp_actions_format(xout.odp_actions.data, xout.odp_actions.size,
@@ -438,7 +501,6 @@ bridge_dump_flows_cmd(struct unixctl_conn *conn, int argc OVS_UNUSED,
     ofproto_dump_rules(ofproto, &infos, &n);
     long long int now = time_msec();
     struct ds out = DS_EMPTY_INITIALIZER;
-    struct ofp_port_names names = { NULL, NULL, NULL };
     for (size_t i = 0; i < n; i++) {
         const struct ofproto_rule_info *r = &infos[i];
         ds_put_format(&out, "duration=%llds, n_packets=%"PRIu64", "
@@ -447,15 +509,13 @@ bridge_dump_flows_cmd(struct unixctl_conn *conn, int argc OVS_UNUSED,
         if (r->table_id) {
             ds_put_format(&out, "table_id=%d, ", r->table_id);
         }
-        struct flow masked;
-        flow_apply_mask(&masked, &r->match, &r->wc);
         size_t len = out.length;
-        ofp_match_format(&masked, &r->wc, r->priority, &names, &out);
+        match_format(&r->match, NULL, &out, r->priority);
         if (out.length != len) {
             ds_put_char(&out, ',');
         }
         ds_put_cstr(&out, "actions=");
-        ofpacts_format(r->ofpacts, r->n_ofpacts, &out);
+        ofpact_list_format(r->ofpacts, r->ofpacts_len, NULL, &out);
         ds_put_char(&out, '\n');
     }
     ofproto_rule_infos_free(infos, n);

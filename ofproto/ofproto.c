@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "bitmap.h"
@@ -30,9 +31,9 @@
 
 VLOG_DEFINE_THIS_MODULE(ofproto);
 
-COVERAGE_DEFINE(ofproto_flow_mod);
-COVERAGE_DEFINE(ofproto_rule_expired);
 COVERAGE_DEFINE(ofproto_port_changed);
+COVERAGE_DEFINE(ofproto_packet_in_dropped);
+COVERAGE_DEFINE(ofproto_port_status_dropped);
 
 struct ovs_rwlock xlate_rwlock;
 struct hmap all_ofprotos = HMAP_INITIALIZER(&all_ofprotos);
@@ -215,398 +216,6 @@ backer_tables_changed(struct dpif_backer *backer)
     seq_change(backer->reval_seq);
 }
 
-/* Rules. */
-
-static struct rule_actions *
-rule_actions_create(const struct ofpact *ofpacts, size_t n)
-{
-    struct rule_actions *a = xmalloc(sizeof *a + n * sizeof *ofpacts);
-    a->n = n;
-    if (n) {
-        memcpy(a->ofpacts, ofpacts, n * sizeof *ofpacts);
-    }
-    return a;
-}
-
-void
-rule_credit_stats(struct rule *rule, uint64_t n_packets, uint64_t n_bytes,
-                  long long int used)
-{
-    atomic_fetch_add_explicit(&rule->n_packets, n_packets,
-                              memory_order_relaxed);
-    atomic_fetch_add_explicit(&rule->n_bytes, n_bytes, memory_order_relaxed);
-    long long int old = atomic_load_explicit(&rule->used,
-                                             memory_order_relaxed);
-    while (used > old
-           && !atomic_compare_exchange_weak_explicit(
-               &rule->used, &old, used, memory_order_relaxed,
-               memory_order_relaxed)) {
-        continue;
-    }
-}
-
-static void
-rule_free(struct rule *rule)
-{
-    cls_rule_destroy(&rule->cr);
-    free((void *) ovsrcu_get_protected(&rule->actions));
-    free(rule);
-}
-
-/* Second step of removal, a grace period after the rule became invisible:
- * no lookup at a version that sees it can still be running. */
-static void
-rule_remove_cb(struct rule *rule)
-{
-    classifier_remove(&rule->ofproto->tables[rule->table_id].cls, &rule->cr);
-    ovsrcu_postpone(rule_free, rule);
-}
-
-static struct rule *
-rule_create(struct ofproto *ofproto, const struct ofproto_flow_mod *fm,
-            uint8_t table_id)
-{
-    struct rule *rule = xzalloc(sizeof *rule);
-    cls_rule_init(&rule->cr, &fm->match, &fm->wc, fm->priority);
-    rule->ofproto = ofproto;
-    rule->table_id = table_id;
-    rule->cookie = fm->cookie;
-    rule->idle_timeout = fm->idle_timeout;
-    rule->hard_timeout = fm->hard_timeout;
-    rule->flags = fm->flags;
-    rule->created = rule->modified = time_msec();
-    atomic_init(&rule->n_packets, 0);
-    atomic_init(&rule->n_bytes, 0);
-    atomic_init(&rule->used, 0);
-    ovsrcu_set_hidden(&rule->actions,
-                      rule_actions_create(fm->ofpacts, fm->n_ofpacts));
-    return rule;
-}
-
-static void
-rule_schedule_expiry(struct ofproto *ofproto, struct rule *rule)
-{
-    if (rule->idle_timeout || rule->hard_timeout) {
-        ovs_list_push_back(&ofproto->expirable, &rule->expirable_node);
-        ofproto->next_expiry = LLONG_MIN;   /* Recompute. */
-    } else {
-        ovs_list_init(&rule->expirable_node);
-    }
-}
-
-/* Makes RULE invisible from VERSION on and queues its removal. */
-static void
-rule_delete(struct ofproto *ofproto, struct rule *rule, ovs_version_t version)
-{
-    cls_rule_make_invisible_in_version(&rule->cr, version);
-    rule->removed = true;
-    if (rule->idle_timeout || rule->hard_timeout) {
-        ovs_list_remove(&rule->expirable_node);
-    }
-    ofproto->n_rules--;
-    ovsrcu_postpone(rule_remove_cb, rule);
-}
-
-static void
-publish_version(struct ofproto *ofproto, ovs_version_t version)
-{
-    for (int i = 0; i < OFPROTO_N_TABLES; i++) {
-        classifier_publish(&ofproto->tables[i].cls);
-    }
-    atomic_store_explicit(&ofproto->tables_version, version,
-                          memory_order_release);
-    backer_tables_changed(ofproto->backer);
-}
-
-void
-ofproto_flow_mod_init(struct ofproto_flow_mod *fm)
-{
-    memset(fm, 0, sizeof *fm);
-    fm->command = OFPROTO_FM_ADD;
-    flow_wildcards_init_catchall(&fm->wc);
-    fm->priority = 32768;
-    fm->out_port = OFPP_NONE;
-}
-
-static bool
-rule_selected(const struct rule *rule, const struct ofproto_flow_mod *fm)
-{
-    if ((rule->cookie ^ fm->cookie) & fm->cookie_mask) {
-        return false;
-    }
-    if (fm->out_port != OFPP_NONE) {
-        const struct rule_actions *a = ovsrcu_get(&rule->actions);
-        if (!ofpacts_output_to_port(a->ofpacts, a->n, fm->out_port)) {
-            return false;
-        }
-    }
-    return true;
-}
-
-/* Rules of table TABLE_ID selected by FM (strict or loose), visible at
- * VERSION, into *RULES. */
-static void
-collect_rules(struct ofproto *ofproto, const struct ofproto_flow_mod *fm,
-              const struct cls_rule *target, bool strict,
-              ovs_version_t version, struct rule ***rules, size_t *n,
-              size_t *allocated)
-{
-    int first = fm->table_id == 255 ? 0 : fm->table_id;
-    int last = fm->table_id == 255 ? OFPROTO_N_TABLES - 1 : fm->table_id;
-    for (int t = first; t <= last; t++) {
-        const struct cls_rule *cr;
-        CLS_FOR_EACH_TARGET (cr, &ofproto->tables[t].cls, target,
-                             strict ? CLS_ITER_STRICT : CLS_ITER_LOOSE,
-                             version) {
-            struct rule *rule = CONTAINER_OF(cr, struct rule, cr);
-            if (!rule->removed && rule_selected(rule, fm)) {
-                if (*n >= *allocated) {
-                    *rules = x2nrealloc(*rules, allocated, sizeof **rules);
-                }
-                (*rules)[(*n)++] = rule;
-            }
-        }
-    }
-}
-
-static int
-add_rule(struct ofproto *ofproto, const struct ofproto_flow_mod *fm,
-         ovs_version_t version)
-{
-    if (fm->table_id >= OFPROTO_N_TABLES) {
-        return EINVAL;
-    }
-    struct classifier *cls = &ofproto->tables[fm->table_id].cls;
-    struct rule *rule = rule_create(ofproto, fm, fm->table_id);
-
-    if (fm->flags & OFPROTO_FF_CHECK_OVERLAP
-        && classifier_rule_overlaps(cls, &rule->cr, version - 1)) {
-        rule_free(rule);
-        return EEXIST;
-    }
-    const struct cls_rule *old_cr = classifier_find_rule_exactly(
-        cls, &rule->cr, version - 1);
-    if (old_cr) {
-        struct rule *old = CONTAINER_OF(old_cr, struct rule, cr);
-        /* A replaced rule keeps its counters unless asked otherwise. */
-        if (!(fm->flags & OFPROTO_FF_RESET_COUNTS)) {
-            atomic_store(&rule->n_packets, atomic_load(&old->n_packets));
-            atomic_store(&rule->n_bytes, atomic_load(&old->n_bytes));
-            atomic_store(&rule->used, atomic_load(&old->used));
-            rule->created = old->created;
-        }
-        rule_delete(ofproto, old, version);
-    }
-    classifier_insert(cls, &rule->cr, version);
-    ofproto->n_rules++;
-    rule_schedule_expiry(ofproto, rule);
-    return 0;
-}
-
-static void
-modify_rules(struct ofproto *ofproto, struct rule **rules, size_t n,
-             const struct ofproto_flow_mod *fm)
-{
-    long long int now = time_msec();
-    for (size_t i = 0; i < n; i++) {
-        struct rule *rule = rules[i];
-        const struct rule_actions *old = ovsrcu_get_protected(&rule->actions);
-        ovsrcu_set(&rule->actions,
-                   rule_actions_create(fm->ofpacts, fm->n_ofpacts));
-        ovsrcu_postpone(free, (void *) old);
-        rule->modified = now;
-        if (fm->flags & OFPROTO_FF_RESET_COUNTS) {
-            atomic_store(&rule->n_packets, 0);
-            atomic_store(&rule->n_bytes, 0);
-        }
-    }
-}
-
-int
-ofproto_flow_mod(struct ofproto *ofproto, const struct ofproto_flow_mod *fm)
-{
-    COVERAGE_INC(ofproto_flow_mod);
-    if (fm->table_id == 255 && fm->command == OFPROTO_FM_ADD) {
-        return EINVAL;
-    }
-    if (fm->priority < 0 || fm->priority > UINT16_MAX) {
-        return EINVAL;
-    }
-
-    ovs_version_t version = ofproto_tables_version(ofproto) + 1;
-    for (int i = 0; i < OFPROTO_N_TABLES; i++) {
-        classifier_defer(&ofproto->tables[i].cls);
-    }
-
-    int error = 0;
-    if (fm->command == OFPROTO_FM_ADD) {
-        error = add_rule(ofproto, fm, version);
-    } else {
-        struct cls_rule target;
-        cls_rule_init(&target, &fm->match, &fm->wc, fm->priority);
-        bool strict = (fm->command == OFPROTO_FM_MODIFY_STRICT
-                       || fm->command == OFPROTO_FM_DELETE_STRICT);
-        struct rule **rules = NULL;
-        size_t n = 0, allocated = 0;
-        collect_rules(ofproto, fm, &target, strict, version - 1, &rules, &n,
-                      &allocated);
-        cls_rule_destroy(&target);
-
-        if (fm->command == OFPROTO_FM_DELETE
-            || fm->command == OFPROTO_FM_DELETE_STRICT) {
-            for (size_t i = 0; i < n; i++) {
-                rule_delete(ofproto, rules[i], version);
-            }
-        } else if (n) {
-            modify_rules(ofproto, rules, n, fm);
-        } else if (fm->modify_may_add && fm->table_id != 255) {
-            error = add_rule(ofproto, fm, version);
-        }
-        free(rules);
-    }
-    publish_version(ofproto, version);
-    return error;
-}
-
-void
-ofproto_flush_flows(struct ofproto *ofproto)
-{
-    struct ofproto_flow_mod fm;
-    ofproto_flow_mod_init(&fm);
-    fm.command = OFPROTO_FM_DELETE;
-    fm.table_id = 255;
-    ofproto_flow_mod(ofproto, &fm);
-}
-
-size_t
-ofproto_count_rules(const struct ofproto *ofproto)
-{
-    return ofproto->n_rules;
-}
-
-static int
-compare_rule_infos(const void *a_, const void *b_)
-{
-    const struct ofproto_rule_info *a = a_, *b = b_;
-    if (a->table_id != b->table_id) {
-        return a->table_id < b->table_id ? -1 : 1;
-    }
-    return a->priority > b->priority ? -1 : a->priority < b->priority;
-}
-
-void
-ofproto_dump_rules(struct ofproto *ofproto, struct ofproto_rule_info **infosp,
-                   size_t *np)
-{
-    struct ofproto_rule_info *infos = NULL;
-    size_t n = 0, allocated = 0;
-    ovs_version_t version = ofproto_tables_version(ofproto);
-
-    for (int t = 0; t < OFPROTO_N_TABLES; t++) {
-        const struct cls_rule *cr;
-        CLS_FOR_EACH_TARGET (cr, &ofproto->tables[t].cls, NULL,
-                             CLS_ITER_LOOSE, version) {
-            const struct rule *rule = CONTAINER_OF(cr, struct rule, cr);
-            if (n >= allocated) {
-                infos = x2nrealloc(infos, &allocated, sizeof *infos);
-            }
-            struct ofproto_rule_info *info = &infos[n++];
-            const struct rule_actions *a = ovsrcu_get(&rule->actions);
-            info->table_id = t;
-            info->priority = cr->priority;
-            cls_rule_get_match(cr, &info->match, &info->wc);
-            info->cookie = rule->cookie;
-            info->idle_timeout = rule->idle_timeout;
-            info->hard_timeout = rule->hard_timeout;
-            info->flags = rule->flags;
-            info->created = rule->created;
-            long long int used = atomic_load(&rule->used);
-            info->used = used ? used : rule->created;
-            info->n_packets = atomic_load(&rule->n_packets);
-            info->n_bytes = atomic_load(&rule->n_bytes);
-            info->n_ofpacts = a->n;
-            info->ofpacts = a->n ? xmemdup(a->ofpacts,
-                                           a->n * sizeof *a->ofpacts) : NULL;
-        }
-    }
-    if (n) {
-        qsort(infos, n, sizeof *infos, compare_rule_infos);
-    }
-    *infosp = infos;
-    *np = n;
-}
-
-void
-ofproto_rule_infos_free(struct ofproto_rule_info *infos, size_t n)
-{
-    for (size_t i = 0; i < n; i++) {
-        free(infos[i].ofpacts);
-    }
-    free(infos);
-}
-
-/* Timeouts: only the rules that have one are looked at, and only when the
- * earliest is due. */
-static void
-expire_rules(struct ofproto *ofproto)
-{
-    long long int now = time_msec();
-    if (ofproto->next_expiry != LLONG_MIN && now < ofproto->next_expiry) {
-        return;
-    }
-
-    struct rule **expired = NULL;
-    size_t n = 0, allocated = 0;
-    long long int next = LLONG_MAX;
-    struct rule *rule;
-    LIST_FOR_EACH (rule, expirable_node, &ofproto->expirable) {
-        long long int deadline = LLONG_MAX;
-        if (rule->hard_timeout) {
-            deadline = rule->modified + rule->hard_timeout * 1000LL;
-        }
-        if (rule->idle_timeout) {
-            long long int used = atomic_load(&rule->used);
-            used = MAX(used, rule->created);
-            deadline = MIN(deadline, used + rule->idle_timeout * 1000LL);
-        }
-        if (now >= deadline) {
-            if (n >= allocated) {
-                expired = x2nrealloc(expired, &allocated, sizeof *expired);
-            }
-            expired[n++] = rule;
-        } else {
-            next = MIN(next, deadline);
-        }
-    }
-    if (n) {
-        ovs_version_t version = ofproto_tables_version(ofproto) + 1;
-        for (size_t i = 0; i < n; i++) {
-            COVERAGE_INC(ofproto_rule_expired);
-            rule_delete(ofproto, expired[i], version);
-        }
-        publish_version(ofproto, version);
-    }
-    free(expired);
-    /* Idle deadlines move with traffic the revalidators push up: look
-     * again at least once a second while any rule has one. */
-    ofproto->next_expiry = ovs_list_is_empty(&ofproto->expirable)
-                           ? LLONG_MAX : MIN(next, now + 1000);
-}
-
-/* Bridges. */
-
-static void
-add_default_rule(struct ofproto *ofproto)
-{
-    struct ofpact normal = { .type = OFPACT_OUTPUT, .port = OFPP_NORMAL };
-    struct ofproto_flow_mod fm;
-    ofproto_flow_mod_init(&fm);
-    fm.priority = 0;
-    fm.ofpacts = &normal;
-    fm.n_ofpacts = 1;
-    ofproto_flow_mod(ofproto, &fm);
-}
-
 struct ofproto *
 ofproto_lookup(const char *name)
 {
@@ -644,10 +253,20 @@ ofproto_create(const char *name, const char *datapath_type,
     ofproto->fail_mode = OFPROTO_FAIL_STANDALONE;
     for (int i = 0; i < OFPROTO_N_TABLES; i++) {
         classifier_init(&ofproto->tables[i].cls);
+        atomic_init(&ofproto->tables[i].n_lookups, 0);
+        atomic_init(&ofproto->tables[i].n_matched, 0);
     }
     atomic_init(&ofproto->tables_version, OVS_VERSION_MIN);
     ovs_list_init(&ofproto->expirable);
     ofproto->next_expiry = LLONG_MAX;
+    ovs_list_init(&ofproto->flow_removed);
+    ovs_list_init(&ofproto->port_status);
+    ofproto->events_seq = seq_create();
+    ovs_mutex_init(&ofproto->pin_mutex);
+    ovs_list_init(&ofproto->packet_ins);
+    atomic_init(&ofproto->miss_to_controller, false);
+    static uint32_t next_id = 1;
+    ofproto->id = next_id++;
     hmap_init(&ofproto->ports);
     hmap_init(&ofproto->bundles);
     ofproto->ml = mac_learning_create(MAC_DEFAULT_IDLE_TIME,
@@ -657,7 +276,7 @@ ofproto_create(const char *name, const char *datapath_type,
     hmap_insert(&all_ofprotos, &ofproto->hmap_node, hash_string(name, 0));
     xlate_write_unlock();
 
-    add_default_rule(ofproto);
+    ofproto_add_default_rule(ofproto);
     *ofprotop = ofproto;
     return 0;
 }
@@ -686,6 +305,7 @@ ofproto_destroy(struct ofproto *ofproto)
 
     /* Every rule out, then wait for the translators that might still be
      * looking at them and run the removals and frees. */
+    ofproto_set_fail_open(ofproto, false);
     ofproto_flush_flows(ofproto);
     ovsrcu_synchronize();
     for (int i = 0; i < OFPROTO_N_TABLES; i++) {
@@ -694,10 +314,91 @@ ofproto_destroy(struct ofproto *ofproto)
     hmap_destroy(&ofproto->ports);
     hmap_destroy(&ofproto->bundles);
     mac_learning_destroy(ofproto->ml);
+    ofproto_flush_flow_removed(ofproto);
+    ovs_mutex_destroy(&ofproto->pin_mutex);
+    seq_destroy(ofproto->events_seq);
     backer_tables_changed(ofproto->backer);
     backer_unref(ofproto->backer);
     free(ofproto->name);
     free(ofproto);
+}
+
+struct ofproto *
+ofproto_lookup_by_id(uint32_t id)
+{
+    struct ofproto *ofproto;
+    HMAP_FOR_EACH (ofproto, hmap_node, &all_ofprotos) {
+        if (ofproto->id == id) {
+            return ofproto;
+        }
+    }
+    return NULL;
+}
+
+void
+ofproto_queue_packet_in(struct ofproto *ofproto, const void *packet,
+                        size_t size, const struct xlate_pin_cookie *c)
+{
+    struct ofproto_packet_in *pin = xzalloc(sizeof *pin);
+    pin->packet = xmemdup(packet, size);
+    pin->packet_len = size;
+    pin->reason = c->reason;
+    pin->table_id = c->table_id;
+    pin->cookie = c->cookie;
+    pin->max_len = c->max_len;
+    pin->controller_id = c->controller_id;
+    pin->in_port = c->in_port;
+    pin->metadata = c->metadata;
+    memcpy(pin->regs, c->regs, sizeof pin->regs);
+
+    ovs_mutex_lock(&ofproto->pin_mutex);
+    bool full = ofproto->n_packet_ins >= OFPROTO_MAX_EVENTS;
+    if (!full) {
+        ovs_list_push_back(&ofproto->packet_ins, &pin->list_node);
+        ofproto->n_packet_ins++;
+    }
+    ovs_mutex_unlock(&ofproto->pin_mutex);
+    if (full) {
+        COVERAGE_INC(ofproto_packet_in_dropped);
+        free(pin->packet);
+        free(pin);
+    } else {
+        seq_change(ofproto->events_seq);
+    }
+}
+
+bool
+ofproto_pop_packet_in(struct ofproto *ofproto, struct ofproto_packet_in *out)
+{
+    struct ofproto_packet_in *pin = NULL;
+    ovs_mutex_lock(&ofproto->pin_mutex);
+    if (!ovs_list_is_empty(&ofproto->packet_ins)) {
+        pin = CONTAINER_OF(ovs_list_pop_front(&ofproto->packet_ins),
+                           struct ofproto_packet_in, list_node);
+        ofproto->n_packet_ins--;
+    }
+    ovs_mutex_unlock(&ofproto->pin_mutex);
+    if (pin) {
+        *out = *pin;
+        free(pin);
+    }
+    return pin != NULL;
+}
+
+void
+ofproto_set_miss_to_controller(struct ofproto *ofproto, bool miss)
+{
+    if (miss != atomic_load(&ofproto->miss_to_controller)) {
+        atomic_store(&ofproto->miss_to_controller, miss);
+        /* Datapath flows translated the other way must be fixed. */
+        backer_tables_changed(ofproto->backer);
+    }
+}
+
+struct seq *
+ofproto_events_seq(const struct ofproto *ofproto)
+{
+    return ofproto->events_seq;
 }
 
 const char *
@@ -720,8 +421,27 @@ ofproto_set_fail_mode(struct ofproto *ofproto, enum ofproto_fail_mode mode)
     }
     ofproto->fail_mode = mode;
     ofproto_flush_flows(ofproto);
-    if (mode == OFPROTO_FAIL_STANDALONE) {
-        add_default_rule(ofproto);
+    if (mode == OFPROTO_FAIL_STANDALONE && !ofproto->has_controllers) {
+        ofproto_add_default_rule(ofproto);
+    }
+}
+
+enum ofproto_fail_mode
+ofproto_get_fail_mode(const struct ofproto *ofproto)
+{
+    return ofproto->fail_mode;
+}
+
+void
+ofproto_set_has_controllers(struct ofproto *ofproto, bool has_controllers)
+{
+    if (has_controllers == ofproto->has_controllers) {
+        return;
+    }
+    ofproto->has_controllers = has_controllers;
+    ofproto_flush_flows(ofproto);
+    if (ofproto->fail_mode == OFPROTO_FAIL_STANDALONE && !has_controllers) {
+        ofproto_add_default_rule(ofproto);
     }
 }
 
@@ -749,7 +469,7 @@ void
 ofproto_run(struct ofproto *ofproto)
 {
     mac_learning_run(ofproto->ml);
-    expire_rules(ofproto);
+    ofproto_expire_rules(ofproto);
 }
 
 void
@@ -829,6 +549,9 @@ ofproto_port_get_netdev(const struct ofproto *ofproto, uint16_t ofp_port)
     return port ? port->netdev : NULL;
 }
 
+static void queue_port_status(struct ofproto *, uint8_t reason,
+                              const struct ofputil_phy_port *);
+
 int
 ofproto_port_add(struct ofproto *ofproto, struct netdev *netdev,
                  uint16_t ofp_port)
@@ -845,6 +568,7 @@ ofproto_port_add(struct ofproto *ofproto, struct netdev *netdev,
 
     struct ofport *port = xzalloc(sizeof *port);
     port->ofproto = ofproto;
+    port->created = time_msec();
     /* Our own reference: reopening by name shares the netdev. */
     if (netdev_open(netdev_get_name(netdev), netdev_get_type(netdev),
                     &port->netdev)) {
@@ -856,13 +580,70 @@ ofproto_port_add(struct ofproto *ofproto, struct netdev *netdev,
     port->may_enable = netdev_get_carrier(netdev);
     ovs_list_init(&port->bundle_node);
 
+    ofport_get_phy_port(port, &port->pp);
+
     xlate_write_lock();
     hmap_insert(&ofproto->ports, &port->hmap_node, hash_int(ofp_port, 0));
     hmap_insert(&ofproto->backer->odp_to_ofport, &port->odp_node,
                 hash_int(odp_port, 0));
     xlate_write_unlock();
     backer_tables_changed(ofproto->backer);
+    queue_port_status(ofproto, OFPPR_ADD, &port->pp);
     return 0;
+}
+
+void
+ofport_get_phy_port(const struct ofport *port, struct ofputil_phy_port *pp)
+{
+    memset(pp, 0, sizeof *pp);
+    pp->port_no = port->ofp_port;
+    if (port->netdev) {
+        netdev_get_etheraddr(port->netdev, &pp->hw_addr);
+    }
+    snprintf(pp->name, sizeof pp->name, "%s", port->name);
+    enum netdev_flags flags = 0;
+    if (port->netdev) {
+        netdev_get_flags(port->netdev, &flags);
+    }
+    if (!(flags & NETDEV_UP)) {
+        pp->config |= OFPUTIL_PC_PORT_DOWN;
+    }
+    if (!port->netdev || !netdev_get_carrier(port->netdev)) {
+        pp->state |= OFPUTIL_PS_LINK_DOWN;
+    } else {
+        pp->state |= OFPUTIL_PS_LIVE;
+    }
+}
+
+/* Queues a port_status event (bounded, as the other events). */
+static void
+queue_port_status(struct ofproto *ofproto, uint8_t reason,
+                  const struct ofputil_phy_port *desc)
+{
+    if (ovs_list_size(&ofproto->port_status) >= OFPROTO_MAX_EVENTS) {
+        COVERAGE_INC(ofproto_port_status_dropped);
+        return;
+    }
+    struct ofproto_port_status *ps = xzalloc(sizeof *ps);
+    ps->reason = reason;
+    ps->desc = *desc;
+    ovs_list_push_back(&ofproto->port_status, &ps->list_node);
+    seq_change(ofproto->events_seq);
+}
+
+bool
+ofproto_pop_port_status(struct ofproto *ofproto,
+                        struct ofproto_port_status *out)
+{
+    if (ovs_list_is_empty(&ofproto->port_status)) {
+        return false;
+    }
+    struct ofproto_port_status *ps = CONTAINER_OF(
+        ovs_list_pop_front(&ofproto->port_status),
+        struct ofproto_port_status, list_node);
+    *out = *ps;
+    free(ps);
+    return true;
 }
 
 static void
@@ -893,6 +674,7 @@ ofproto_port_del(struct ofproto *ofproto, uint16_t ofp_port)
 {
     struct ofport *port = ofproto_get_port(ofproto, ofp_port);
     if (port) {
+        queue_port_status(ofproto, OFPPR_DELETE, &port->pp);
         ofport_destroy(port);
     }
 }
@@ -918,6 +700,10 @@ ofproto_port_set_number(struct ofproto *ofproto, uint16_t old_ofp_port,
                 hash_int(new_ofp_port, 0));
     xlate_write_unlock();
     backer_tables_changed(ofproto->backer);
+    /* To a controller a renumbered port is one gone and one new. */
+    queue_port_status(ofproto, OFPPR_DELETE, &port->pp);
+    port->pp.port_no = new_ofp_port;
+    queue_port_status(ofproto, OFPPR_ADD, &port->pp);
     return 0;
 }
 
@@ -929,6 +715,12 @@ ofproto_port_changed(struct ofproto *ofproto, uint16_t ofp_port)
         return;
     }
     COVERAGE_INC(ofproto_port_changed);
+    struct ofputil_phy_port pp;
+    ofport_get_phy_port(port, &pp);
+    if (memcmp(&pp, &port->pp, sizeof pp)) {
+        port->pp = pp;
+        queue_port_status(ofproto, OFPPR_MODIFY, &pp);
+    }
     bool may_enable = netdev_get_carrier(port->netdev);
     if (may_enable != port->may_enable) {
         xlate_write_lock();
@@ -1069,8 +861,8 @@ ofproto_bundle_unregister(struct ofproto *ofproto, void *aux)
 
 int
 ofproto_packet_out(struct ofproto *ofproto, const void *data, size_t size,
-                   uint16_t in_port, const struct ofpact *ofpacts,
-                   size_t n_ofpacts)
+                   uint32_t in_port, const struct ofpact *ofpacts,
+                   size_t ofpacts_len)
 {
     if (size < ETH_HEADER_LEN) {
         return EINVAL;
@@ -1087,7 +879,7 @@ ofproto_packet_out(struct ofproto *ofproto, const void *data, size_t size,
         .ofproto = ofproto,
         .flow = flow,
         .ofpacts = ofpacts,
-        .n_ofpacts = n_ofpacts,
+        .ofpacts_len = ofpacts_len,
     };
     struct xlate_out xout;
     xlate_out_init(&xout);

@@ -18,22 +18,35 @@
  * With fail-mode standalone (the default) a new bridge gets one rule,
  * table 0 priority 0 "actions=NORMAL", so it is a learning switch until
  * someone changes its tables; secure leaves the tables empty.  A table
- * with no matching rule drops.
+ * miss drops, or goes to the controller when the connection manager says
+ * a controller wants misses (OpenFlow 1.0-1.2; 1.3+ drop).
  *
  * Rules
  * -----
  *
- * struct ofproto_flow_mod says what OpenFlow's flow_mod says: add, modify
- * (loose or strict), delete (loose or strict), with priority, match,
- * cookie (and a cookie mask selecting what modify and delete touch),
- * idle and hard timeouts, flags, an out_port filter for delete, and the
- * actions (ofpact.h).  Loose matching is OpenFlow's: a rule is selected if
- * the flow_mod's match is at least as general as the rule's (classifier.h,
- * cls_rule_is_loose_match()).  A rule keeps packet and byte counters and
- * the time it was last used (pushed up from the datapath by the
- * revalidators), and expires by its timeouts in ofproto_run().
- * ofproto_packet_out() runs an action list on a packet, as OpenFlow's
- * packet_out does.
+ * A rule is what a flow_mod made it: lib's decoded form (struct
+ * ofputil_flow_mod, lib/ofp-flow.h) with lib's actions and instructions
+ * (lib/ofp-actions.h), so the connection manager hands decoded messages
+ * straight to ofproto_flow_mod().  Loose matching is OpenFlow's: a rule is
+ * selected if the flow_mod's match is at least as general as the rule's
+ * (classifier.h, cls_rule_is_loose_match()).  A rule keeps packet and
+ * byte counters and the time it was last used (pushed up from the
+ * datapath by the revalidators), and expires by its timeouts in
+ * ofproto_run().  ofproto_packet_out() runs an action list on a packet,
+ * as OpenFlow's packet_out does.
+ *
+ * Translation (xlate.h) runs instructions as OpenFlow 1.3 says:
+ * apply_actions at once, write_actions into the action set that runs at
+ * the end of the pipeline, clear_actions, write_metadata, goto_table.
+ *
+ * Events
+ * ------
+ *
+ * Removed rules that asked (flow_removed) and packets for the controller
+ * (packet_in) queue up in the ofproto for the connection manager, which
+ * waits on ofproto_events_seq().  Packet-ins are produced on the handler
+ * threads, so their queue has a mutex; flow_removed events are the main
+ * thread's.
  *
  * Every change to the tables is made visible to translation at once (a
  * classifier version, versions.h) and signals the revalidators, which
@@ -82,12 +95,19 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "flow.h"
-#include "ofpact.h"
+#include "list.h"
+#include "match.h"
+#include "ofp-errors.h"
+#include "ofp-phy-port.h"
+#include "openflow.h"
 #include "packets.h"
 
 struct ds;
 struct netdev;
+struct ofpact;
 struct ofproto;
+struct ofputil_flow_mod;
+struct seq;
 struct smap;
 
 /* Registers the unixctl commands (ofproto/trace, fdb/show, dpif/show...).
@@ -125,6 +145,16 @@ enum ofproto_fail_mode {
  * bridge that becomes standalone gets its priority-0 NORMAL rule back.
  * Setting the mode it already has changes nothing. */
 void ofproto_set_fail_mode(struct ofproto *, enum ofproto_fail_mode);
+enum ofproto_fail_mode ofproto_get_fail_mode(const struct ofproto *);
+/* Whether the bridge has controllers configured.  Gaining the first or
+ * losing the last empties the tables (as Open vSwitch 3.1 does), and a
+ * standalone bridge without controllers gets its NORMAL rule back. */
+void ofproto_set_has_controllers(struct ofproto *, bool);
+/* Fail-open: while on, a hidden rule (table 0, priority 0xf0f0f0, above
+ * any OpenFlow priority) forwards everything with NORMAL.  It appears in
+ * no dump or query and no flow_mod touches it. */
+#define OFPROTO_FAIL_OPEN_PRIORITY 0xf0f0f0
+void ofproto_set_fail_open(struct ofproto *, bool);
 void ofproto_set_datapath_id(struct ofproto *, uint64_t);
 uint64_t ofproto_get_datapath_id(const struct ofproto *);
 void ofproto_set_mac_table_config(struct ofproto *, unsigned int idle_time,
@@ -172,75 +202,159 @@ void ofproto_bundle_register(struct ofproto *, void *aux,
                              const struct ofproto_bundle_settings *);
 void ofproto_bundle_unregister(struct ofproto *, void *aux);
 
-/* Rules. */
-enum ofproto_fm_command {
-    OFPROTO_FM_ADD,
-    OFPROTO_FM_MODIFY,
-    OFPROTO_FM_MODIFY_STRICT,
-    OFPROTO_FM_DELETE,
-    OFPROTO_FM_DELETE_STRICT,
-};
+/* Rules.
+ *
+ * ofproto_flow_mod() applies what a decoded OpenFlow flow_mod says (struct
+ * ofputil_flow_mod, lib/ofp-flow.h; the actions are lib's ofpacts and are
+ * copied):
+ *
+ *   ADD             table OFPTT_ALL means table 0.  A rule with the same
+ *                   match and priority is replaced; it keeps its counters
+ *                   unless RESET_COUNTS.  Otherwise CHECK_OVERLAP refuses
+ *                   a rule of the same priority that a packet could match
+ *                   along with an existing one (OFPFMFC_OVERLAP).
+ *   MODIFY[_STRICT] replaces the actions of the selected rules (new_cookie
+ *                   too unless UINT64_MAX; RESET_COUNTS zeroes counters);
+ *                   selecting nothing adds the flow if new_cookie is not
+ *                   UINT64_MAX and there is no cookie mask (OpenFlow 1.0
+ *                   and 1.1, as 3.1 does), else changes nothing.
+ *   DELETE[_STRICT] removes them; those with SEND_FLOW_REM queue a
+ *                   flow_removed event with reason OFPRR_DELETE.
+ *
+ * Loose selection takes every rule whose match is at least as specific as
+ * the flow_mod's; strict ones need the same match and priority.  Both are
+ * filtered by cookie/cookie_mask, out_port and out_group (an output,
+ * enqueue or controller action to that port, a group action to that
+ * group, in the apply or write actions).  Errors: OFPFMFC_OVERLAP,
+ * OFPBRC_BAD_TABLE_ID, OFPFMFC_BAD_PRIORITY, OFPFMFC_BAD_COMMAND,
+ * OFPBAC_BAD_OUT_PORT for an output to a port no switch has, or
+ * OFPBAC_BAD_OUT_GROUP for a group action (there are no groups yet). */
+#define OFPROTO_N_TABLES 255    /* Tables 0 to 254; 255 is OFPTT_ALL. */
 
-/* Rule flags (OpenFlow's OFPFF_*). */
-#define OFPROTO_FF_SEND_FLOW_REM (1 << 0)
-#define OFPROTO_FF_CHECK_OVERLAP (1 << 1)
-#define OFPROTO_FF_RESET_COUNTS  (1 << 2)
-#define OFPROTO_FF_NO_PKT_COUNTS (1 << 3)
-#define OFPROTO_FF_NO_BYT_COUNTS (1 << 4)
-
-struct ofproto_flow_mod {
-    enum ofproto_fm_command command;
-    uint8_t table_id;           /* 255: every table (modify/delete). */
-    struct flow match;          /* in_port is an OpenFlow port number. */
-    struct flow_wildcards wc;
-    int priority;
-    uint64_t cookie;            /* For add: the new rule's cookie. */
-    uint64_t cookie_mask;       /* Modify/delete: rules whose cookie
-                                 * agrees on these bits (0: any). */
-    uint16_t idle_timeout, hard_timeout;    /* Seconds, 0: none. */
-    uint16_t flags;             /* OFPROTO_FF_*. */
-    uint16_t out_port;          /* Delete: only rules that output here
-                                 * (OFPP_NONE: any). */
-    bool modify_may_add;        /* Modify with no match adds (OF1.0). */
-    const struct ofpact *ofpacts;
-    size_t n_ofpacts;
-};
-/* Initializes FM: command ADD in table 0, catch-all match, priority
- * 32768 (OpenFlow's default), no timeouts, out_port OFPP_NONE. */
-void ofproto_flow_mod_init(struct ofproto_flow_mod *);
-/* Applies FM.  Returns 0, EEXIST (CHECK_OVERLAP found an overlap),
- * EINVAL (bad table or priority), or ENOSPC. */
-int ofproto_flow_mod(struct ofproto *, const struct ofproto_flow_mod *);
-/* Deletes every rule of every table. */
+enum ofperr ofproto_flow_mod(struct ofproto *,
+                             const struct ofputil_flow_mod *);
+/* A flow_mod for programs: ADD in table 0, catch-all match, priority
+ * 32768, no timeouts or flags, cookie 0, no out_port/out_group filter, no
+ * buffer, no actions (drop). */
+void ofproto_flow_mod_init(struct ofputil_flow_mod *);
+/* Deletes every rule of every table (no flow_removed events). */
 void ofproto_flush_flows(struct ofproto *);
 
-/* A rule as ofproto_dump_rules() reports it. */
+/* Which rules a flow stats or aggregate request selects: the same filters
+ * as a flow_mod's delete. */
+struct ofproto_flow_query {
+    struct match match;
+    int priority;               /* STRICT only. */
+    bool strict;
+    uint8_t table_id;           /* OFPTT_ALL: every table. */
+    uint32_t out_port;          /* OFPP_NONE: any. */
+    uint32_t out_group;         /* OFPG_ANY: any. */
+    ovs_be64 cookie, cookie_mask;
+};
+/* Every rule of every table. */
+void ofproto_flow_query_init(struct ofproto_flow_query *);
+
+/* A rule as ofproto_query_rules() reports it. */
 struct ofproto_rule_info {
     uint8_t table_id;
     int priority;
-    struct flow match;
-    struct flow_wildcards wc;
-    uint64_t cookie;
-    uint16_t idle_timeout, hard_timeout, flags;
+    struct match match;
+    ovs_be64 cookie;
+    uint16_t idle_timeout, hard_timeout, flags, importance;
     long long int created;      /* time_msec(). */
+    long long int modified;     /* Last modify, or created. */
     long long int used;         /* Last packet (time_msec()), or created. */
-    uint64_t n_packets, n_bytes;
+    uint64_t n_packets, n_bytes;    /* Counted even under NO_PKT_COUNTS
+                                     * and NO_BYT_COUNTS, as 3.1. */
     struct ofpact *ofpacts;     /* Owned by the info. */
-    size_t n_ofpacts;
+    size_t ofpacts_len;         /* Bytes. */
 };
-/* Every rule, table by table, highest priority first (the caller frees
- * with ofproto_rule_infos_free()). */
+/* The rules Q selects, table by table, highest priority first (the caller
+ * frees with ofproto_rule_infos_free()). */
+void ofproto_query_rules(struct ofproto *, const struct ofproto_flow_query *,
+                         struct ofproto_rule_info **, size_t *n);
+/* Every rule. */
 void ofproto_dump_rules(struct ofproto *, struct ofproto_rule_info **,
                         size_t *n);
 void ofproto_rule_infos_free(struct ofproto_rule_info *, size_t n);
 size_t ofproto_count_rules(const struct ofproto *);
 
-/* Runs OFPACTS on PACKET (SIZE bytes) as received on IN_PORT (an OpenFlow
- * port number, or OFPP_NONE/OFPP_CONTROLLER for none).  EINVAL if the
- * packet is not an Ethernet frame. */
+/* One table's rules and the packets translated through it (looked up,
+ * matched), as table stats report them. */
+struct ofproto_table_stats {
+    size_t n_rules;
+    uint64_t n_lookups, n_matched;
+};
+void ofproto_get_table_stats(struct ofproto *, uint8_t table_id,
+                             struct ofproto_table_stats *);
+
+/* Runs OFPACTS (OFPACTS_LEN bytes of lib ofpacts) on PACKET (SIZE bytes)
+ * as received on IN_PORT (an OpenFlow port number, or OFPP_NONE /
+ * OFPP_CONTROLLER for none), as packet_out does.  EINVAL if the packet is
+ * not an Ethernet frame. */
 int ofproto_packet_out(struct ofproto *, const void *packet, size_t size,
-                       uint16_t in_port, const struct ofpact *,
-                       size_t n_ofpacts);
+                       uint32_t in_port, const struct ofpact *,
+                       size_t ofpacts_len);
+
+/* Events for the connection manager.
+ *
+ * A rule removed by a delete or a timeout that carries SEND_FLOW_REM
+ * queues a flow_removed event.  The queue holds at most OFPROTO_MAX_EVENTS
+ * (more are dropped and counted: with no controller nobody drains it).
+ * ofproto_events_seq() changes whenever an event is queued, so a waiter
+ * needs no timer. */
+#define OFPROTO_MAX_EVENTS 1024
+struct ofproto_flow_removed {
+    struct ovs_list list_node;  /* Private to ofproto. */
+    struct match match;
+    int priority;
+    ovs_be64 cookie;
+    uint8_t table_id;
+    uint8_t reason;             /* OFPRR_*. */
+    uint32_t duration_sec, duration_nsec;
+    uint16_t idle_timeout, hard_timeout;
+    uint64_t packet_count, byte_count;
+};
+/* Ports added, deleted, or whose OpenFlow description (config, state)
+ * changed, in order, for port_status messages. */
+struct ofproto_port_status {
+    struct ovs_list list_node;  /* Private to ofproto. */
+    uint8_t reason;             /* OFPPR_ADD, OFPPR_DELETE, OFPPR_MODIFY. */
+    struct ofputil_phy_port desc;
+};
+bool ofproto_pop_port_status(struct ofproto *, struct ofproto_port_status *);
+
+/* Packets sent to the controller (an output to CONTROLLER, a controller
+ * action, a table miss when ofproto_set_miss_to_controller() said so, a
+ * dec_ttl at TTL 1), queued by the handler threads in arrival order. */
+struct ofproto_packet_in {
+    struct ovs_list list_node;  /* Private to ofproto. */
+    void *packet;               /* The frame as the actions left it. */
+    size_t packet_len;
+    uint8_t reason;             /* OFPR_*, OFPR_IMPLICIT_MISS for a miss. */
+    uint8_t table_id;           /* 0xff for packet-out. */
+    ovs_be64 cookie;            /* The rule's; all ones for a miss. */
+    uint16_t max_len;           /* Bytes to send; UINT16_MAX for a miss or
+                                 * an invalid TTL: the connection's
+                                 * miss_send_len decides. */
+    uint16_t controller_id;
+    uint32_t in_port;           /* OpenFlow port number. */
+    ovs_be64 metadata;
+    uint32_t regs[FLOW_N_REGS];
+};
+/* Moves the oldest packet-in into *PIN (the caller frees PIN->packet);
+ * false if there is none. */
+bool ofproto_pop_packet_in(struct ofproto *, struct ofproto_packet_in *);
+/* Whether a table miss sends the packet to the controller (OpenFlow
+ * 1.0-1.2 controllers want that; 1.3+ drop): the connection manager
+ * says. */
+void ofproto_set_miss_to_controller(struct ofproto *, bool);
+
+/* Moves the oldest flow_removed event into *FR; false if there is none. */
+bool ofproto_pop_flow_removed(struct ofproto *, struct ofproto_flow_removed *);
+/* Drops every queued event of both kinds. */
+void ofproto_flush_flow_removed(struct ofproto *);
+struct seq *ofproto_events_seq(const struct ofproto *);
 
 /* Statistics for Interface:statistics: the port's device counters. */
 struct netdev *ofproto_port_get_netdev(const struct ofproto *, uint16_t);

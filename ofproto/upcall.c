@@ -28,6 +28,8 @@
 
 VLOG_DEFINE_THIS_MODULE(upcall);
 
+COVERAGE_DEFINE(upcall_packet_in);
+COVERAGE_DEFINE(upcall_bad_userdata);
 COVERAGE_DEFINE(upcall_batch);
 COVERAGE_DEFINE(upcall_miss);
 COVERAGE_DEFINE(upcall_flow_installed);
@@ -215,6 +217,28 @@ translate_upcall(struct udpif *udpif, const struct dpif_upcall *du,
     WC_MASK_FIELD(&u->xout.wc, recirc_id);
 }
 
+/* A "userspace" action's upcall: the packet-in translation asked for
+ * (xlate.h, struct xlate_pin_cookie).  xlate_rwlock held for reading. */
+static void
+handle_packet_in(const struct dpif_upcall *du)
+{
+    struct xlate_pin_cookie c;
+    if (du->userdata_len != sizeof c) {
+        COVERAGE_INC(upcall_bad_userdata);
+        return;
+    }
+    memcpy(&c, du->userdata, sizeof c);
+    struct ofproto *ofproto = (c.magic == XLATE_PIN_MAGIC
+                               ? ofproto_lookup_by_id(c.ofproto_id) : NULL);
+    if (!ofproto) {
+        COVERAGE_INC(upcall_bad_userdata);
+        return;
+    }
+    COVERAGE_INC(upcall_packet_in);
+    ofproto_queue_packet_in(ofproto, dp_packet_data(&du->packet),
+                            dp_packet_size(&du->packet), &c);
+}
+
 static void
 handle_batch(struct udpif *udpif, struct dpif_upcall *dus, size_t n)
 {
@@ -227,7 +251,14 @@ handle_batch(struct udpif *udpif, struct dpif_upcall *dus, size_t n)
 
     ovs_rwlock_rdlock(&xlate_rwlock);
     for (size_t i = 0; i < n; i++) {
-        translate_upcall(udpif, &dus[i], &upcalls[i]);
+        if (dus[i].type == DPIF_UC_ACTION) {
+            /* A packet for the controller: nothing to translate or
+             * install, the event is all. */
+            handle_packet_in(&dus[i]);
+            xlate_out_init(&upcalls[i].xout);
+        } else {
+            translate_upcall(udpif, &dus[i], &upcalls[i]);
+        }
     }
     ovs_rwlock_unlock(&xlate_rwlock);
 

@@ -11,7 +11,9 @@
 #include "mac-learning.h"
 #include "netlink.h"
 #include "ofproto-private.h"
-#include "ofproto-text.h"
+#include "match.h"
+#include "ofp-actions.h"
+#include "ofp-port.h"
 #include "util.h"
 
 COVERAGE_DEFINE(xlate_actions);
@@ -28,11 +30,15 @@ struct xlate_ctx {
     struct ofpbuf *odp;
     int depth;                  /* Resubmit nesting. */
     uint8_t table_id;           /* Table being run. */
+    ovs_be64 rule_cookie;       /* Of the rule being run. */
     bool error;                 /* Too deep: the whole result drops. */
+    bool exit;                  /* "exit", or dec_ttl at TTL 1: stop. */
+    bool ttl_exceeded;          /* The latter: the action set is lost. */
+    struct ofpbuf action_set;   /* What write_actions wrote. */
 };
 
 static void do_xlate_actions(struct xlate_ctx *, const struct ofpact *,
-                             size_t n);
+                             size_t ofpacts_len);
 
 static void
 trace_indent(const struct xlate_ctx *ctx, struct ds *s, int extra)
@@ -54,13 +60,6 @@ trace_note(const struct xlate_ctx *ctx, const char *format, ...)
     ds_put_format_valist(s, format, args);
     va_end(args);
     ds_put_char(s, '\n');
-}
-
-static const char *
-port_name_of(void *ofproto_, uint16_t ofp_port)
-{
-    struct ofport *port = ofproto_get_port(ofproto_, ofp_port);
-    return port ? port->name : NULL;
 }
 
 /* Making the datapath packet look like CTX->flow before an output. */
@@ -113,18 +112,129 @@ commit_eth(struct xlate_ctx *ctx)
     ctx->base.dl_dst = ctx->flow.dl_dst;
 }
 
+static void
+commit_ipv4(struct xlate_ctx *ctx)
+{
+    const struct flow *f = &ctx->flow;
+    struct flow *b = &ctx->base;
+    if (f->nw_src == b->nw_src && f->nw_dst == b->nw_dst
+        && f->nw_tos == b->nw_tos && f->nw_ttl == b->nw_ttl) {
+        return;
+    }
+    struct ovs_key_ipv4 kv[2];
+    memset(kv, 0, sizeof kv);
+    kv[0].ipv4_src = f->nw_src;
+    kv[0].ipv4_dst = f->nw_dst;
+    kv[0].ipv4_tos = f->nw_tos;
+    kv[0].ipv4_ttl = f->nw_ttl;
+    kv[1].ipv4_src = f->nw_src ^ b->nw_src ? OVS_BE32_MAX : 0;
+    kv[1].ipv4_dst = f->nw_dst ^ b->nw_dst ? OVS_BE32_MAX : 0;
+    kv[1].ipv4_tos = f->nw_tos ^ b->nw_tos;
+    kv[1].ipv4_ttl = f->nw_ttl != b->nw_ttl ? 0xff : 0;
+    size_t ofs = nl_msg_start_nested(ctx->odp, OVS_ACTION_ATTR_SET_MASKED);
+    nl_msg_put_unspec(ctx->odp, OVS_KEY_ATTR_IPV4, kv, sizeof kv);
+    nl_msg_end_nested(ctx->odp, ofs);
+    b->nw_src = f->nw_src;
+    b->nw_dst = f->nw_dst;
+    b->nw_tos = f->nw_tos;
+    b->nw_ttl = f->nw_ttl;
+}
+
+static void
+commit_ipv6(struct xlate_ctx *ctx)
+{
+    const struct flow *f = &ctx->flow;
+    struct flow *b = &ctx->base;
+    bool src = memcmp(&f->ipv6_src, &b->ipv6_src, sizeof f->ipv6_src);
+    bool dst = memcmp(&f->ipv6_dst, &b->ipv6_dst, sizeof f->ipv6_dst);
+    if (!src && !dst && f->nw_tos == b->nw_tos && f->nw_ttl == b->nw_ttl
+        && f->ipv6_label == b->ipv6_label) {
+        return;
+    }
+    struct ovs_key_ipv6 kv[2];
+    memset(kv, 0, sizeof kv);
+    memcpy(kv[0].ipv6_src, &f->ipv6_src, sizeof kv[0].ipv6_src);
+    memcpy(kv[0].ipv6_dst, &f->ipv6_dst, sizeof kv[0].ipv6_dst);
+    kv[0].ipv6_label = f->ipv6_label;
+    kv[0].ipv6_tclass = f->nw_tos;
+    kv[0].ipv6_hlimit = f->nw_ttl;
+    if (src) {
+        memset(kv[1].ipv6_src, 0xff, sizeof kv[1].ipv6_src);
+    }
+    if (dst) {
+        memset(kv[1].ipv6_dst, 0xff, sizeof kv[1].ipv6_dst);
+    }
+    kv[1].ipv6_label = f->ipv6_label ^ b->ipv6_label ? htonl(IPV6_LABEL_MASK)
+                                                     : 0;
+    kv[1].ipv6_tclass = f->nw_tos ^ b->nw_tos;
+    kv[1].ipv6_hlimit = f->nw_ttl != b->nw_ttl ? 0xff : 0;
+    size_t ofs = nl_msg_start_nested(ctx->odp, OVS_ACTION_ATTR_SET_MASKED);
+    nl_msg_put_unspec(ctx->odp, OVS_KEY_ATTR_IPV6, kv, sizeof kv);
+    nl_msg_end_nested(ctx->odp, ofs);
+    b->ipv6_src = f->ipv6_src;
+    b->ipv6_dst = f->ipv6_dst;
+    b->ipv6_label = f->ipv6_label;
+    b->nw_tos = f->nw_tos;
+    b->nw_ttl = f->nw_ttl;
+}
+
+static void
+commit_l4(struct xlate_ctx *ctx)
+{
+    const struct flow *f = &ctx->flow;
+    struct flow *b = &ctx->base;
+    if ((f->tp_src == b->tp_src && f->tp_dst == b->tp_dst)
+        || f->nw_frag & FLOW_NW_FRAG_LATER) {
+        return;
+    }
+    ovs_be16 kv[4] = {
+        f->tp_src, f->tp_dst,
+        f->tp_src != b->tp_src ? OVS_BE16_MAX : 0,
+        f->tp_dst != b->tp_dst ? OVS_BE16_MAX : 0,
+    };
+    enum ovs_key_attr type = (f->nw_proto == IPPROTO_TCP ? OVS_KEY_ATTR_TCP
+                              : f->nw_proto == IPPROTO_UDP ? OVS_KEY_ATTR_UDP
+                              : OVS_KEY_ATTR_SCTP);
+    size_t ofs = nl_msg_start_nested(ctx->odp, OVS_ACTION_ATTR_SET_MASKED);
+    nl_msg_put_unspec(ctx->odp, type, kv, sizeof kv);
+    nl_msg_end_nested(ctx->odp, ofs);
+    b->tp_src = f->tp_src;
+    b->tp_dst = f->tp_dst;
+}
+
+/* Every header change made so far, before an output or a packet-in.
+ * Only fields the packet has are ever changed (set_field checks the
+ * prerequisites), so the base flow's protocol decides what to commit. */
+static void
+commit_all(struct xlate_ctx *ctx)
+{
+    commit_vlan(ctx);
+    commit_eth(ctx);
+    if (ctx->base.dl_type == htons(ETH_TYPE_IP)) {
+        commit_ipv4(ctx);
+    } else if (ctx->base.dl_type == htons(ETH_TYPE_IPV6)) {
+        commit_ipv6(ctx);
+    }
+    if ((ctx->base.dl_type == htons(ETH_TYPE_IP)
+         || ctx->base.dl_type == htons(ETH_TYPE_IPV6))
+        && (ctx->base.nw_proto == IPPROTO_TCP
+            || ctx->base.nw_proto == IPPROTO_UDP
+            || ctx->base.nw_proto == IPPROTO_SCTP)) {
+        commit_l4(ctx);
+    }
+}
+
 /* Outputs to PORT as the packet now is.  TRACE says whether to account
  * for it in the trace (NORMAL and flooding speak for themselves). */
 static void
 compose_output(struct xlate_ctx *ctx, const struct ofport *port)
 {
-    commit_vlan(ctx);
-    commit_eth(ctx);
+    commit_all(ctx);
     nl_msg_put_u32(ctx->odp, OVS_ACTION_ATTR_OUTPUT, port->odp_port);
 }
 
 static void
-output_to_ofp_port(struct xlate_ctx *ctx, uint16_t ofp_port,
+output_to_ofp_port(struct xlate_ctx *ctx, uint32_t ofp_port,
                    bool allow_in_port)
 {
     if (ofp_port == ctx->flow.in_port && !allow_in_port) {
@@ -352,6 +462,32 @@ xlate_normal(struct xlate_ctx *ctx)
     }
 }
 
+/* Packet-in: a "userspace" datapath action whose userdata says what the
+ * controller is to be told; the datapath hands the packet, as the actions
+ * before it left it, to a handler (upcall.c), which queues the event. */
+static void
+xlate_controller(struct xlate_ctx *ctx, uint8_t reason, uint16_t max_len,
+                 uint16_t controller_id)
+{
+    struct xlate_pin_cookie c = {
+        .magic = XLATE_PIN_MAGIC,
+        .ofproto_id = ctx->ofproto->id,
+        .in_port = ctx->flow.in_port,
+        .max_len = max_len,
+        .controller_id = controller_id,
+        .reason = reason,
+        .table_id = ctx->table_id,
+        .cookie = ctx->rule_cookie,
+        .metadata = ctx->flow.metadata,
+    };
+    memcpy(c.regs, ctx->flow.regs, sizeof c.regs);
+    commit_all(ctx);
+    size_t ofs = nl_msg_start_nested(ctx->odp, OVS_ACTION_ATTR_USERSPACE);
+    nl_msg_put_u32(ctx->odp, OVS_USERSPACE_ATTR_PID, 0);
+    nl_msg_put_unspec(ctx->odp, OVS_USERSPACE_ATTR_USERDATA, &c, sizeof c);
+    nl_msg_end_nested(ctx->odp, ofs);
+}
+
 /* Tables. */
 
 static void
@@ -369,24 +505,27 @@ trace_rule(struct xlate_ctx *ctx, uint8_t table_id, const struct rule *rule)
         ds_put_cstr(s, "drop\n");
         return;
     }
-    struct flow match;
-    struct flow_wildcards wc;
-    cls_rule_get_match(&rule->cr, &match, &wc);
-    struct ofp_port_names names = { port_name_of, NULL, ctx->ofproto };
+    struct match match;
+    cls_rule_get_match(&rule->cr, &match.flow, &match.wc);
     size_t len = s->length;
-    ofp_match_format(&match, &wc, -1, &names, s);
+    match_format(&match, NULL, s, OFP_DEFAULT_PRIORITY);
     if (s->length != len) {
         ds_put_cstr(s, ", ");
     }
     ds_put_format(s, "priority %d", rule->cr.priority);
     if (rule->cookie) {
-        ds_put_format(s, ", cookie %#"PRIx64, rule->cookie);
+        ds_put_format(s, ", cookie %#"PRIx64, ntohll(rule->cookie));
     }
     ds_put_char(s, '\n');
 }
 
+/* Looks the flow up in TABLE_ID (with IN_PORT as its input port unless
+ * OFPP_IN_PORT) and runs the rule found.  A miss is a table miss, to the
+ * controller when one wants it, only when HONOR_MISS: resubmit's misses
+ * are silent, as in Open vSwitch. */
 static void
-xlate_table(struct xlate_ctx *ctx, uint16_t in_port, uint8_t table_id)
+xlate_table(struct xlate_ctx *ctx, uint32_t in_port, uint8_t table_id,
+            bool honor_miss)
 {
     if (ctx->depth >= XLATE_MAX_RESUBMIT_DEPTH) {
         COVERAGE_INC(xlate_too_deep);
@@ -398,7 +537,7 @@ xlate_table(struct xlate_ctx *ctx, uint16_t in_port, uint8_t table_id)
     if (table_id >= OFPROTO_N_TABLES) {
         return;
     }
-    uint16_t saved_in_port = ctx->flow.in_port;
+    uint32_t saved_in_port = ctx->flow.in_port;
     if (in_port != OFPP_IN_PORT) {
         ctx->flow.in_port = in_port;
     }
@@ -407,19 +546,37 @@ xlate_table(struct xlate_ctx *ctx, uint16_t in_port, uint8_t table_id)
         ctx->wc);
     struct rule *rule = cr ? CONTAINER_OF(cr, struct rule, cr) : NULL;
     trace_rule(ctx, table_id, rule);
+    uint8_t saved_table = ctx->table_id;
+    ovs_be64 saved_cookie = ctx->rule_cookie;
+    ctx->table_id = table_id;
+    const struct xlate_in *xin = ctx->xin;
+    if (xin->n_packets) {
+        struct oftable *t = &ctx->ofproto->tables[table_id];
+        atomic_fetch_add_explicit(&t->n_lookups, xin->n_packets,
+                                  memory_order_relaxed);
+        if (rule) {
+            atomic_fetch_add_explicit(&t->n_matched, xin->n_packets,
+                                      memory_order_relaxed);
+        }
+    }
     if (rule) {
-        const struct xlate_in *xin = ctx->xin;
         if (xin->n_packets) {
             rule_credit_stats(rule, xin->n_packets, xin->n_bytes, xin->used);
         }
         const struct rule_actions *actions = ovsrcu_get(&rule->actions);
-        uint8_t saved_table = ctx->table_id;
-        ctx->table_id = table_id;
+        ctx->rule_cookie = rule->cookie;
         ctx->depth++;
-        do_xlate_actions(ctx, actions->ofpacts, actions->n);
+        do_xlate_actions(ctx, actions->ofpacts, actions->ofpacts_len);
         ctx->depth--;
-        ctx->table_id = saved_table;
+    } else if (honor_miss
+               && atomic_load_explicit(&ctx->ofproto->miss_to_controller,
+                                       memory_order_relaxed)) {
+        trace_note(ctx, "table miss: sending to controller");
+        ctx->rule_cookie = OVS_BE64_MAX;
+        xlate_controller(ctx, OFPR_IMPLICIT_MISS, UINT16_MAX, 0);
     }
+    ctx->table_id = saved_table;
+    ctx->rule_cookie = saved_cookie;
     ctx->flow.in_port = saved_in_port;
 }
 
@@ -427,70 +584,243 @@ static void
 trace_action(const struct xlate_ctx *ctx, const struct ofpact *a)
 {
     struct ds *s = ctx->xin->trace;
-    if (s) {
+    if (s && !ofpact_is_instruction(a->type)) {
         ds_put_char_multiple(s, ' ', MAX(ctx->depth, 1) * 4);
-        ofpacts_format(a, 1, s);
+        ofpact_list_format(a, OFPACT_ALIGN(a->len), NULL, s);
         ds_put_char(s, '\n');
     }
 }
 
 static void
-set_vlan_tag(struct xlate_ctx *ctx, uint16_t tpid)
+xlate_output(struct xlate_ctx *ctx, uint32_t port, uint16_t max_len)
+{
+    switch (port) {
+    case OFPP_IN_PORT:
+        output_to_ofp_port(ctx, ctx->flow.in_port, true);
+        break;
+    case OFPP_NORMAL:
+        xlate_normal(ctx);
+        break;
+    case OFPP_FLOOD:
+    case OFPP_ALL:
+        flood_ports(ctx);
+        break;
+    case OFPP_TABLE:
+        xlate_table(ctx, OFPP_IN_PORT, 0, true);
+        break;
+    case OFPP_CONTROLLER:
+        xlate_controller(ctx, OFPR_ACTION, max_len, 0);
+        break;
+    case OFPP_NONE:
+        break;
+    default:
+        output_to_ofp_port(ctx, port, false);
+        break;
+    }
+}
+
+/* Un-wildcards F in the megaflow: a change to a field is committed by
+ * comparing with the packet's value, so the decision depends on it. */
+static void
+mask_field(struct xlate_ctx *ctx, const struct mf_field *f)
+{
+    struct match m;
+    match_init_catchall(&m);
+    union mf_value ones;
+    mf_value_set_all_ones(f, &ones);
+    mf_set(f, &ones, NULL, &m);
+    flow_wildcards_or(ctx->wc, &m.wc);
+}
+
+static bool
+flow_is_ip(struct xlate_ctx *ctx)
+{
+    WC_MASK_FIELD(ctx->wc, dl_type);
+    return (ctx->flow.dl_type == htons(ETH_TYPE_IP)
+            || ctx->flow.dl_type == htons(ETH_TYPE_IPV6));
+}
+
+static bool
+flow_is_l4(struct xlate_ctx *ctx)
+{
+    if (!flow_is_ip(ctx)) {
+        return false;
+    }
+    WC_MASK_FIELD(ctx->wc, nw_proto);
+    WC_MASK_FIELD(ctx->wc, nw_frag);
+    uint8_t p = ctx->flow.nw_proto;
+    return ((p == IPPROTO_TCP || p == IPPROTO_UDP || p == IPPROTO_SCTP)
+            && !(ctx->flow.nw_frag & FLOW_NW_FRAG_LATER));
+}
+
+static void
+push_vlan_if_absent(struct xlate_ctx *ctx)
 {
     union flow_vlan_hdr *v = &ctx->flow.vlans[0];
     if (!flow_vlan_present(v)) {
-        v->tpid = htons(tpid);
+        v->tpid = htons(ETH_TYPE_VLAN_8021Q);
         v->tci = htons(VLAN_CFI);
     }
 }
 
-static void
-do_xlate_actions(struct xlate_ctx *ctx, const struct ofpact *a, size_t n)
+/* The action set (write_actions): at most one action of each kind, one
+ * set_field per field; a later write replaces an earlier one. */
+static bool
+action_set_same_slot(const struct ofpact *a, const struct ofpact *b)
 {
-    for (size_t i = 0; i < n && !ctx->error; i++) {
-        trace_action(ctx, &a[i]);
-        union flow_vlan_hdr *v = &ctx->flow.vlans[0];
-        switch (a[i].type) {
-        case OFPACT_OUTPUT:
-            switch (a[i].port) {
-            case OFPP_IN_PORT:
-                output_to_ofp_port(ctx, ctx->flow.in_port, true);
-                break;
-            case OFPP_NORMAL:
-                xlate_normal(ctx);
-                break;
-            case OFPP_FLOOD:
-            case OFPP_ALL:
-                flood_ports(ctx);
-                break;
-            case OFPP_TABLE:
-                xlate_table(ctx, OFPP_IN_PORT, 0);
-                break;
-            case OFPP_CONTROLLER:
-                trace_note(ctx, "no controller connection, dropping");
-                break;
-            case OFPP_NONE:
-                break;
-            default:
-                output_to_ofp_port(ctx, a[i].port, false);
+    if (a->type != b->type) {
+        return false;
+    }
+    if (a->type == OFPACT_SET_FIELD) {
+        return (((const struct ofpact_set_field *) a)->field
+                == ((const struct ofpact_set_field *) b)->field);
+    }
+    return true;
+}
+
+static void
+action_set_write(struct xlate_ctx *ctx, const struct ofpact *ofpacts,
+                 size_t len)
+{
+    const struct ofpact *a;
+    OFPACT_FOR_EACH (a, ofpacts, len) {
+        struct ofpbuf kept;
+        ofpbuf_init(&kept, ctx->action_set.size);
+        const struct ofpact *old;
+        OFPACT_FOR_EACH (old, ctx->action_set.data, ctx->action_set.size) {
+            if (!action_set_same_slot(old, a)) {
+                ofpbuf_put(&kept, old, OFPACT_ALIGN(old->len));
+            }
+        }
+        ofpbuf_put(&kept, a, OFPACT_ALIGN(a->len));
+        ofpbuf_uninit(&ctx->action_set);
+        ctx->action_set = kept;
+    }
+}
+
+/* OpenFlow's order for the action set: pop, push, dec_ttl, the header
+ * changes, queue, then group or output. */
+static int
+action_set_rank(enum ofpact_type type)
+{
+    switch (type) {
+    case OFPACT_STRIP_VLAN: return 0;
+    case OFPACT_PUSH_VLAN: return 1;
+    case OFPACT_DEC_TTL: return 2;
+    case OFPACT_SET_QUEUE: case OFPACT_POP_QUEUE: return 4;
+    case OFPACT_GROUP: return 5;
+    case OFPACT_OUTPUT: case OFPACT_ENQUEUE: case OFPACT_CONTROLLER:
+        return 6;
+    default: return 3;
+    }
+}
+
+static void
+action_set_execute(struct xlate_ctx *ctx)
+{
+    struct ofpbuf set = ctx->action_set;
+    ofpbuf_init(&ctx->action_set, 0);
+    trace_note(ctx, "executing the action set");
+    for (int rank = 0; rank <= 6 && !ctx->exit && !ctx->error; rank++) {
+        const struct ofpact *a;
+        OFPACT_FOR_EACH (a, set.data, set.size) {
+            if (action_set_rank(a->type) == rank) {
+                do_xlate_actions(ctx, a, OFPACT_ALIGN(a->len));
+            }
+        }
+        /* A group in the set wins over an output. */
+        if (rank == 5) {
+            bool group = false;
+            OFPACT_FOR_EACH (a, set.data, set.size) {
+                group |= a->type == OFPACT_GROUP;
+            }
+            if (group) {
                 break;
             }
+        }
+    }
+    ofpbuf_uninit(&set);
+}
+
+static void
+xlate_dec_ttl(struct xlate_ctx *ctx)
+{
+    if (!flow_is_ip(ctx)) {
+        return;
+    }
+    WC_MASK_FIELD(ctx->wc, nw_ttl);
+    if (ctx->flow.nw_ttl > 1) {
+        ctx->flow.nw_ttl--;
+        return;
+    }
+    /* As in Open vSwitch: the packet goes no further, and the controller
+     * hears of it as an invalid TTL. */
+    trace_note(ctx, "TTL exceeded, sending to controller");
+    xlate_controller(ctx, OFPR_INVALID_TTL, UINT16_MAX, 0);
+    ctx->exit = ctx->ttl_exceeded = true;
+}
+
+static void
+xlate_set_field(struct xlate_ctx *ctx, const struct ofpact_set_field *sf)
+{
+    /* Only a field the packet has: vlan_vid needs a VLAN, tcp_src TCP. */
+    if (mf_are_prereqs_ok(sf->field, &ctx->flow, ctx->wc)) {
+        mask_field(ctx, sf->field);
+        mf_set_flow_value_masked(sf->field, &sf->value, &sf->mask,
+                                 &ctx->flow);
+    }
+}
+
+static void
+do_xlate_actions(struct xlate_ctx *ctx, const struct ofpact *ofpacts,
+                 size_t ofpacts_len)
+{
+    const struct ofpact *a;
+    OFPACT_FOR_EACH (a, ofpacts, ofpacts_len) {
+        if (ctx->error || ctx->exit) {
             break;
-        case OFPACT_RESUBMIT:
-            xlate_table(ctx, a[i].port,
-                        a[i].table == 255 ? ctx->table_id : a[i].table);
+        }
+        trace_action(ctx, a);
+        struct flow *flow = &ctx->flow;
+        union flow_vlan_hdr *v = &flow->vlans[0];
+        switch ((enum ofpact_type) a->type) {
+        case OFPACT_OUTPUT: {
+            const struct ofpact_output *o = (const void *) a;
+            xlate_output(ctx, o->port, o->max_len);
             break;
-        case OFPACT_SET_VLAN_VID:
+        }
+        case OFPACT_ENQUEUE:
+            xlate_output(ctx, ((const struct ofpact_enqueue *) a)->port,
+                         0);
+            break;
+        case OFPACT_CONTROLLER: {
+            const struct ofpact_controller *c = (const void *) a;
+            xlate_controller(ctx, c->reason, c->max_len, c->controller_id);
+            break;
+        }
+        case OFPACT_GROUP:
+            trace_note(ctx, "groups are not supported yet, dropping");
+            break;
+        case OFPACT_SET_VLAN_VID: {
+            const struct ofpact_vlan_vid *vv = (const void *) a;
             WC_MASK_FIELD(ctx->wc, vlans[0]);
-            set_vlan_tag(ctx, ETH_TYPE_VLAN_8021Q);
-            v->tci = htons((ntohs(v->tci) & ~VLAN_VID_MASK) | a[i].vid);
+            if (flow_vlan_present(v) || vv->push_vlan_if_needed) {
+                push_vlan_if_absent(ctx);
+                v->tci = htons((ntohs(v->tci) & ~VLAN_VID_MASK)
+                               | (vv->vlan_vid & VLAN_VID_MASK));
+            }
             break;
-        case OFPACT_SET_VLAN_PCP:
+        }
+        case OFPACT_SET_VLAN_PCP: {
+            const struct ofpact_vlan_pcp *vp = (const void *) a;
             WC_MASK_FIELD(ctx->wc, vlans[0]);
-            set_vlan_tag(ctx, ETH_TYPE_VLAN_8021Q);
-            v->tci = htons((ntohs(v->tci) & ~VLAN_PCP_MASK)
-                           | (a[i].pcp << VLAN_PCP_SHIFT));
+            if (flow_vlan_present(v) || vp->push_vlan_if_needed) {
+                push_vlan_if_absent(ctx);
+                v->tci = htons((ntohs(v->tci) & ~VLAN_PCP_MASK)
+                               | ((vp->vlan_pcp & 7) << VLAN_PCP_SHIFT));
+            }
             break;
+        }
         case OFPACT_STRIP_VLAN:
             WC_MASK_FIELD(ctx->wc, vlans[0]);
             v->qtag = 0;
@@ -499,19 +829,125 @@ do_xlate_actions(struct xlate_ctx *ctx, const struct ofpact *a, size_t n)
             WC_MASK_FIELD(ctx->wc, vlans[0]);
             /* One tag is what this datapath path commits; a push over an
              * existing tag re-tags it with the new TPID. */
-            v->tpid = htons(a[i].tpid);
+            v->tpid = ((const struct ofpact_push_vlan *) a)->ethertype;
             v->tci |= htons(VLAN_CFI);
             break;
         case OFPACT_SET_ETH_SRC:
             WC_MASK_FIELD(ctx->wc, dl_src);
-            ctx->flow.dl_src = a[i].mac;
+            flow->dl_src = ((const struct ofpact_mac *) a)->mac;
             break;
         case OFPACT_SET_ETH_DST:
             WC_MASK_FIELD(ctx->wc, dl_dst);
-            ctx->flow.dl_dst = a[i].mac;
+            flow->dl_dst = ((const struct ofpact_mac *) a)->mac;
             break;
-        case OFPACT_DROP:
-            return;
+        case OFPACT_SET_IPV4_SRC:
+        case OFPACT_SET_IPV4_DST:
+            WC_MASK_FIELD(ctx->wc, dl_type);
+            if (flow->dl_type == htons(ETH_TYPE_IP)) {
+                ovs_be32 ip = ((const struct ofpact_ipv4 *) a)->ipv4;
+                if (a->type == OFPACT_SET_IPV4_SRC) {
+                    WC_MASK_FIELD(ctx->wc, nw_src);
+                    flow->nw_src = ip;
+                } else {
+                    WC_MASK_FIELD(ctx->wc, nw_dst);
+                    flow->nw_dst = ip;
+                }
+            }
+            break;
+        case OFPACT_SET_IP_DSCP:
+            if (flow_is_ip(ctx)) {
+                WC_MASK_FIELD(ctx->wc, nw_tos);
+                flow->nw_tos = ((flow->nw_tos & 0x03)
+                                | (((const struct ofpact_dscp *) a)->dscp
+                                   & 0xfc));
+            }
+            break;
+        case OFPACT_SET_IP_TTL:
+            if (flow_is_ip(ctx)) {
+                WC_MASK_FIELD(ctx->wc, nw_ttl);
+                flow->nw_ttl = ((const struct ofpact_ip_ttl *) a)->ttl;
+            }
+            break;
+        case OFPACT_SET_L4_SRC_PORT:
+        case OFPACT_SET_L4_DST_PORT:
+            if (flow_is_l4(ctx)) {
+                ovs_be16 port = htons(((const struct ofpact_l4_port *)
+                                       a)->port);
+                if (a->type == OFPACT_SET_L4_SRC_PORT) {
+                    WC_MASK_FIELD(ctx->wc, tp_src);
+                    flow->tp_src = port;
+                } else {
+                    WC_MASK_FIELD(ctx->wc, tp_dst);
+                    flow->tp_dst = port;
+                }
+            }
+            break;
+        case OFPACT_REG_MOVE: {
+            const struct ofpact_reg_move *m = (const void *) a;
+            mask_field(ctx, m->src.field);
+            mask_field(ctx, m->dst.field);
+            /* 64 bits at a time: mf_get_subfield's limit. */
+            for (unsigned int done = 0; done < m->src.n_bits; done += 64) {
+                struct mf_subfield src = m->src, dst = m->dst;
+                src.ofs += done;
+                dst.ofs += done;
+                src.n_bits = dst.n_bits = MIN(64, m->src.n_bits - done);
+                mf_set_subfield(&dst, mf_get_subfield(&src, flow), flow);
+            }
+            break;
+        }
+        case OFPACT_SET_FIELD:
+            xlate_set_field(ctx, (const struct ofpact_set_field *) a);
+            break;
+        case OFPACT_DEC_TTL:
+            xlate_dec_ttl(ctx);
+            break;
+        case OFPACT_SET_TUNNEL:
+            flow->tunnel.tun_id = htonll(((const struct ofpact_tunnel *)
+                                          a)->tun_id);
+            break;
+        case OFPACT_SET_QUEUE:
+        case OFPACT_POP_QUEUE:
+            /* No QoS queues on this datapath yet: nothing to select. */
+            break;
+        case OFPACT_RESUBMIT: {
+            const struct ofpact_resubmit *r = (const void *) a;
+            xlate_table(ctx, r->in_port,
+                        r->table_id == 255 ? ctx->table_id : r->table_id,
+                        false);
+            break;
+        }
+        case OFPACT_NOTE:
+            break;
+        case OFPACT_EXIT:
+            ctx->exit = true;
+            break;
+        case OFPACT_METER:
+            trace_note(ctx, "meters are not supported yet, ignored");
+            break;
+        case OFPACT_CLEAR_ACTIONS:
+            ofpbuf_clear(&ctx->action_set);
+            break;
+        case OFPACT_WRITE_ACTIONS: {
+            const struct ofpact_nest *on = (const void *) a;
+            action_set_write(ctx, on->actions,
+                             ofpact_nest_get_action_len(on));
+            break;
+        }
+        case OFPACT_WRITE_METADATA: {
+            const struct ofpact_metadata *md = (const void *) a;
+            flow->metadata = ((flow->metadata & ~md->mask)
+                              | (md->metadata & md->mask));
+            break;
+        }
+        case OFPACT_GOTO_TABLE:
+            xlate_table(ctx, OFPP_IN_PORT,
+                        ((const struct ofpact_goto_table *) a)->table_id,
+                        true);
+            break;
+        case N_OFPACTS:
+        default:
+            break;
         }
     }
 }
@@ -544,13 +980,22 @@ xlate_actions(const struct xlate_in *xin, struct xlate_out *xout)
         .wc = &xout->wc,
         .odp = &xout->odp_actions,
     };
+    ofpbuf_init(&ctx.action_set, 0);
     WC_MASK_FIELD(ctx.wc, in_port);
 
     if (xin->ofpacts) {
-        do_xlate_actions(&ctx, xin->ofpacts, xin->n_ofpacts);
+        ctx.table_id = 0xff;    /* Packet-out: no table. */
+        do_xlate_actions(&ctx, xin->ofpacts, xin->ofpacts_len);
     } else {
-        xlate_table(&ctx, OFPP_IN_PORT, 0);
+        xlate_table(&ctx, OFPP_IN_PORT, 0, true);
     }
+    /* The end of the pipeline: what write_actions collected runs now. */
+    /* "exit" still runs the action set; a TTL drop does not. */
+    if (ctx.action_set.size && !ctx.error && !ctx.ttl_exceeded) {
+        ctx.exit = false;
+        action_set_execute(&ctx);
+    }
+    ofpbuf_uninit(&ctx.action_set);
     if (ctx.error) {
         ofpbuf_clear(&xout->odp_actions);
     }

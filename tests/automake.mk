@@ -247,9 +247,11 @@ TSAN_TESTS = tests/unit/test-classifier-threads \
 # threads.
 UNIT_TESTS += tests/unit/test-ofproto tests/unit/test-ofproto-threads
 tests_unit_test_ofproto_SOURCES = tests/unit/test-ofproto.c
+tests_unit_test_ofproto_SOURCES += tests/unit/ofproto-test-util.h
 tests_unit_test_ofproto_CFLAGS = $(UNIT_TEST_FLAGS)
 tests_unit_test_ofproto_LDADD = ofproto/libofproto.a $(UNIT_TEST_LIBS)
 tests_unit_test_ofproto_threads_SOURCES = tests/unit/test-ofproto-threads.c
+tests_unit_test_ofproto_threads_SOURCES += tests/unit/ofproto-test-util.h
 tests_unit_test_ofproto_threads_CFLAGS = $(UNIT_TEST_FLAGS)
 tests_unit_test_ofproto_threads_LDADD = ofproto/libofproto.a $(UNIT_TEST_LIBS)
 
@@ -307,6 +309,42 @@ tests_unit_test_ofp_msgs_LDADD = $(UNIT_TEST_LIBS)
 tests_unit_test_nx_match_SOURCES = tests/unit/test-nx-match.c
 tests_unit_test_nx_match_CFLAGS = $(UNIT_TEST_FLAGS)
 tests_unit_test_nx_match_LDADD = $(UNIT_TEST_LIBS)
+
+# Unit suites: switch, port and table messages and the message printer
+# (expected bytes and text are Open vSwitch 3.1's).
+UNIT_TESTS += \
+	tests/unit/test-ofp-switch \
+	tests/unit/test-ofp-phy-port \
+	tests/unit/test-ofp-table \
+	tests/unit/test-ofp-print
+tests_unit_test_ofp_switch_SOURCES = \
+	tests/unit/test-ofp-switch.c \
+	tests/unit/check-ofp.c \
+	tests/unit/check-ofp.h
+tests_unit_test_ofp_switch_CFLAGS = $(UNIT_TEST_FLAGS)
+tests_unit_test_ofp_switch_LDADD = $(UNIT_TEST_LIBS)
+tests_unit_test_ofp_phy_port_SOURCES = \
+	tests/unit/test-ofp-phy-port.c \
+	tests/unit/check-ofp.c \
+	tests/unit/check-ofp.h
+tests_unit_test_ofp_phy_port_CFLAGS = $(UNIT_TEST_FLAGS)
+tests_unit_test_ofp_phy_port_LDADD = $(UNIT_TEST_LIBS)
+tests_unit_test_ofp_table_SOURCES = \
+	tests/unit/test-ofp-table.c \
+	tests/unit/check-ofp.c \
+	tests/unit/check-ofp.h
+tests_unit_test_ofp_table_CFLAGS = $(UNIT_TEST_FLAGS)
+tests_unit_test_ofp_table_LDADD = $(UNIT_TEST_LIBS)
+tests_unit_test_ofp_print_SOURCES = \
+	tests/unit/test-ofp-print.c \
+	tests/unit/check-ofp.c \
+	tests/unit/check-ofp.h \
+	tests/unit/ofp-print-cases.inc
+tests_unit_test_ofp_print_CFLAGS = $(UNIT_TEST_FLAGS)
+tests_unit_test_ofp_print_LDADD = $(UNIT_TEST_LIBS)
+EXTRA_DIST += \
+	tests/unit/ofp-print-cases.hex \
+	tests/unit/gen-ofp-print-cases.py
 
 # Unit suites: the userspace datapath.
 UNIT_TESTS += \
@@ -366,10 +404,15 @@ TESTSUITE_AT = \
 # ovs-ofctl against Open vSwitch 3.1's (utilities/ofctl.h).
 TESTSUITE_AT += tests/ofctl-macros.at tests/ofctl-target.at tests/ofctl-flows.at \
 	tests/ofctl-switch.at
+	tests/bench.at \
+	tests/interop-osken.at
+TESTSUITE_AT += tests/ofproto-ofctl.at
+EXTRA_DIST += tests/ofp-raw.py
 TESTSUITE = $(srcdir)/tests/testsuite
 AUTOM4TE = autom4te
 AUTOTEST = $(AUTOM4TE) -l autotest
-EXTRA_DIST += $(TESTSUITE_AT) $(TESTSUITE) tests/atlocal.in tests/package.m4
+EXTRA_DIST += $(TESTSUITE_AT) $(TESTSUITE) tests/atlocal.in tests/package.m4 \
+	tests/osken-run.py
 DISTCLEANFILES += tests/atlocal
 
 $(srcdir)/tests/package.m4: $(top_srcdir)/configure.ac

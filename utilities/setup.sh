@@ -35,6 +35,10 @@ PACKAGES="build-essential autoconf automake libtool pkg-config
 # virtualenv) as an OVSDB client.
 PEER_PACKAGES="openvswitch-switch openvswitch-common python3-venv"
 PY_VENV=${OVS_PYTHON_VENV:-/opt/ovsng-venv}
+# os-ken, a real OpenFlow controller, in a virtualenv of its own (it pins
+# eventlet and friends): 1.4.1 is its last release with simple_switch_13,
+# and it needs current eventlet and dnspython on Debian 12's Python.
+OSKEN_VENV=${OSKEN_VENV:-/opt/ovsng-osken-venv}
 
 as_root() {
     if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi
@@ -82,6 +86,13 @@ install_peers() {
         echo "setup: installing the Python ovs library into $PY_VENV"
         { as_root python3 -m venv "$PY_VENV" && as_root "$PY_VENV/bin/pip" install -q ovs; } \
             || echo "setup: WARNING: could not install the Python ovs library; its tests will be skipped" >&2
+    fi
+    if [ ! -x "$OSKEN_VENV/bin/python" ] || ! "$OSKEN_VENV/bin/python" -c 'import os_ken' 2>/dev/null; then
+        echo "setup: installing os-ken into $OSKEN_VENV"
+        { as_root python3 -m venv "$OSKEN_VENV" \
+              && as_root "$OSKEN_VENV/bin/pip" install -q os-ken==1.4.1 \
+              && as_root "$OSKEN_VENV/bin/pip" install -q -U eventlet dnspython; } \
+            || echo "setup: WARNING: could not install os-ken; its interop test will be skipped" >&2
     fi
 }
 

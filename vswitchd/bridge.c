@@ -21,6 +21,7 @@
 #include "list.h"
 #include "netdev.h"
 #include "bitmap.h"
+#include "connmgr.h"
 #include "ofport-numbers.h"
 #include "ofproto.h"
 #include "ovsdb-idl.h"
@@ -111,6 +112,8 @@ struct bridge {
      * database lists an interface with the bridge's name. */
     struct netdev *local_netdev;
     struct ofproto *ofproto;     /* NULL if it could not be created. */
+    struct connmgr *connmgr;     /* Its OpenFlow connections, with it. */
+    uint64_t controller_status_seqno;   /* Last written to Controller. */
     bool status_dirty;           /* datapath_id etc. need writing. */
 };
 
@@ -170,6 +173,9 @@ bridge_omit_own_status_columns(void)
         &ovsrec_interface_col_link_speed,
         &ovsrec_bridge_col_datapath_id,
         &ovsrec_bridge_col_datapath_version,
+        &ovsrec_controller_col_is_connected,
+        &ovsrec_controller_col_role,
+        &ovsrec_controller_col_status,
     };
     for (size_t i = 0; i < ARRAY_SIZE(written); i++) {
         ovsdb_idl_omit_alert(idl, written[i]);
@@ -190,6 +196,7 @@ bridge_track_config_columns(void)
         &ovsrec_bridge_col_datapath_type,
         &ovsrec_bridge_col_other_config,
         &ovsrec_bridge_col_fail_mode,
+        &ovsrec_bridge_col_controller,
         &ovsrec_port_col_name,
         &ovsrec_port_col_interfaces,
         &ovsrec_port_col_tag,
@@ -685,12 +692,17 @@ bridge_create(const struct ovsrec_bridge *cfg)
         VLOG_ERR("bridge %s: could not create the switch (%s)", br->name,
                  ovs_strerror(error));
         br->ofproto = NULL;
-    } else if (br->local_netdev) {
-        error = ofproto_port_add(br->ofproto, br->local_netdev, OFPP_LOCAL);
-        if (error) {
-            VLOG_WARN("bridge %s: could not add local port (%s)", br->name,
-                      ovs_strerror(error));
+    } else {
+        if (br->local_netdev) {
+            error = ofproto_port_add(br->ofproto, br->local_netdev,
+                                     OFPP_LOCAL);
+            if (error) {
+                VLOG_WARN("bridge %s: could not add local port (%s)",
+                          br->name, ovs_strerror(error));
+            }
         }
+        br->connmgr = connmgr_create(br->ofproto, br->name);
+        br->controller_status_seqno = UINT64_MAX;
     }
     VLOG_INFO("bridge %s: added", br->name);
     return br;
@@ -703,6 +715,7 @@ bridge_destroy(struct bridge *br)
     HMAP_FOR_EACH_SAFE (port, name_node, &br->ports) {
         port_destroy(port);
     }
+    connmgr_destroy(br->connmgr);
     ofproto_destroy(br->ofproto);
     if (br->local_netdev) {
         netdev_close(br->local_netdev);
@@ -754,6 +767,63 @@ bridge_pick_hwaddr(struct bridge *br)
     return ea;
 }
 
+/* Bridge:controller to the connection manager.  Times in the database
+ * are milliseconds; unset ones take Open vSwitch's defaults (a 5 s probe,
+ * an 8 s maximum backoff). */
+static void
+bridge_configure_controllers(struct bridge *br)
+{
+    size_t n = br->cfg->n_controller;
+    struct connmgr_controller_settings *cs = xcalloc(MAX(n, 1), sizeof *cs);
+    for (size_t i = 0; i < n; i++) {
+        const struct ovsrec_controller *c = br->cfg->controller[i];
+        cs[i].target = c->target;
+        cs[i].probe_interval = (c->n_inactivity_probe
+                                ? *c->inactivity_probe / 1000 : 5);
+        cs[i].max_backoff = (c->n_max_backoff
+                             ? MAX(*c->max_backoff / 1000, 1) : 8);
+        cs[i].allowed_versions = 0;
+    }
+    connmgr_set_controllers(br->connmgr, cs, n);
+    free(cs);
+}
+
+/* Controller:is_connected, role and status, written only when the
+ * connection manager says something changed. */
+static void
+bridge_write_controller_status(struct bridge *br)
+{
+    uint64_t seqno = connmgr_status_seqno(br->connmgr);
+    if (seqno == br->controller_status_seqno) {
+        return;
+    }
+    br->controller_status_seqno = seqno;
+    for (size_t i = 0; i < br->cfg->n_controller; i++) {
+        const struct ovsrec_controller *c = br->cfg->controller[i];
+        struct connmgr_status st;
+        if (!connmgr_get_status(br->connmgr, c->target, &st)) {
+            continue;
+        }
+        if (c->is_connected != st.is_connected) {
+            ovsrec_controller_set_is_connected(c, st.is_connected);
+        }
+        if (!c->role || strcmp(c->role, st.role)) {
+            ovsrec_controller_set_role(c, st.role);
+        }
+        struct smap status = SMAP_INITIALIZER(&status);
+        smap_add(&status, "state", st.state);
+        if (st.last_error) {
+            smap_add(&status, "last_error",
+                     st.last_error == EOF ? "End of file"
+                                          : ovs_strerror(st.last_error));
+        }
+        if (!smap_equals(&status, &c->status)) {
+            ovsrec_controller_set_status(c, &status);
+        }
+        smap_destroy(&status);
+    }
+}
+
 static void
 bridge_configure(struct bridge *br)
 {
@@ -765,6 +835,7 @@ bridge_configure(struct bridge *br)
                           br->cfg->fail_mode
                           && !strcmp(br->cfg->fail_mode, "secure")
                           ? OFPROTO_FAIL_SECURE : OFPROTO_FAIL_STANDALONE);
+    bridge_configure_controllers(br);
     const struct smap *oc = &br->cfg->other_config;
     ofproto_set_mac_table_config(br->ofproto,
                                  smap_get_uint(oc, "mac-aging-time", 300),
@@ -1568,6 +1639,9 @@ bridge_run(void)
                     br->status_dirty = false;
                     bridge_write_status(br);
                 }
+                if (br->connmgr) {
+                    bridge_write_controller_status(br);
+                }
             }
             if (time_msec() >= stats_next_update) {
                 /* Only the devices whose counters moved: an idle
@@ -1589,6 +1663,7 @@ bridge_run(void)
     HMAP_FOR_EACH (br, name_node, &all_bridges) {
         if (br->ofproto) {
             ofproto_run(br->ofproto);
+            connmgr_run(br->connmgr);
         }
     }
     ofproto_run_global();
@@ -1616,6 +1691,14 @@ bridge_wait(void)
     HMAP_FOR_EACH (br, name_node, &all_bridges) {
         if (br->ofproto) {
             ofproto_wait(br->ofproto);
+            connmgr_wait(br->connmgr);
+            if (connmgr_status_seqno(br->connmgr)
+                != br->controller_status_seqno
+                && !idl_loop.committing_txn) {
+                /* Controller status to write back (while a commit is in
+                 * flight, its reply wakes us). */
+                poll_immediate_wake();
+            }
         }
     }
     ofproto_wait_global();

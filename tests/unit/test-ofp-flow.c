@@ -599,6 +599,79 @@ static const struct fm_case removed_cases[] = {
       " priority=7,in_port=1 reason=9 table_id=3 cookie:0x5 duration1s idle5 hard10 pkts3 bytes180" },
 };
 
+/* OpenFlow 1.1 (its standard match): flow mods, flow and aggregate
+ * statistics and flow_removed, from 3.1's ovs-ofctl and ovs-vswitchd. */
+static const struct fm_case v11_cases[] = {
+    { "020e00a000000006000000000000000000000000000000000000000000000005"
+      "ffffffffffffffffffffffff0000000000000058000000000000035701000000"
+      "0000feffffffffff000000000000ffffffffffff00000000080000060a000000"
+      "00ff00ff00000000ffffffff0000005000000000000000000000000000000000"
+      "ffffffffffffffff000400180000000000000010000000010000000000000000",
+      " ADD priority=5,tcp,dl_src=01:00:00:00:00:00/01:00:00:00:00:00,nw_src=10.0.0.0/255.0.255.0,tp_dst=80 actions=output:1" },
+    { "020e008800000006000000000000000000000000000000000000000000008000"
+      "ffffffffffffffffffffffff000000000000005800000000000003f900000000"
+      "0000ffffffffffff000000000000ffffffffffff000703000000000000000000"
+      "ffffffff00000000ffffffff0000000000000000000000000000000000000005"
+      "ffffffffffffff00",
+      " ADD metadata=0x5/0xff,dl_vlan=7,dl_vlan_pcp=3 actions=drop" },
+    { "020e008800000006000000000000000000000000000000000000000000008000"
+      "ffffffffffffffffffffffff0000000000000058000000000000038500000000"
+      "0000ffffffffffff000000000000ffffffffffffffff00000800100100000000"
+      "ffffffff00000000ffffffff0008000000000000000000000000000000000000"
+      "ffffffffffffffff",
+      " ADD icmp,vlan_tci=0x0000,nw_tos=16,icmp_type=8 actions=drop" },
+    { "020e008800000006000000000000000000000000000000000000000000008000"
+      "ffffffffffffffffffffffff000000000000005800000000000003f700000000"
+      "0000ffffffffffff000000000000ffffffffffff000000000806000000000000"
+      "ffffffff01020304000000000000000000000000000000000000000000000000"
+      "ffffffffffffffff",
+      " ADD arp,arp_tpa=1.2.3.4 actions=drop" },
+    { "02120088000000020001000000000000ff000000ffffffffffffffff00000000"
+      "000000000000000000000000000000000000005800000000000003ff00000000"
+      "0000ffffffffffff000000000000ffffffffffff000000000000000000000000"
+      "ffffffff00000000ffffffff0000000000000000000000000000000000000000"
+      "ffffffffffffffff",
+      "" },
+    { "021301b800000002000100000000000000380000000001282920908080000000"
+      "0000000000000000000000000000000000000000000000000000000000000000"
+      "00010004000000000058000000000000352ad700800000000000000000000000"
+      "0000000000000000000000000000000000000000000000000001002380000c02"
+      "100780000e010380000510000000000000000500000000000000ff0000000000"
+      "00500000000000002793d6008000000000000000000000000000000000000000"
+      "000000000000000000000000000000000001001f00000602080080000c020000"
+      "800010010400000c010100001a01080000480000000000001a2a9bc080000000"
+      "0000000000000000000000000000000000000000000000000000000000000000"
+      "0001001200000602080600002204010203040000000000000080000000000001"
+      "06ea050000050000000000000000000000000000000000000000000000000000"
+      "0000000000000000000100310000050c01000000000001000000000000000602"
+      "080000000f080a000000ff00ff0000000c010600001402005000000000000000"
+      "000400180000000000000010000000010000000000000000",
+      "\n" " cookie=0x0, duration=296.690s, table=0, n_packets=0, n_bytes=0, actions=drop\n" " cookie=0x0, duration=0.892s, table=0, n_packets=0, n_bytes=0, metadata=0x5/0xff,dl_vlan=7,dl_vlan_pcp=3 actions=drop\n" " cookie=0x0, duration=0.664s, table=0, n_packets=0, n_bytes=0, icmp,vlan_tci=0x0000/0x1fff,nw_tos=16,icmp_type=8 actions=drop\n" " cookie=0x0, duration=0.439s, table=0, n_packets=0, n_bytes=0, arp,arp_tpa=1.2.3.4 actions=drop\n" " cookie=0x0, duration=1.116s, table=0, n_packets=0, n_bytes=0, priority=5,tcp,dl_src=01:00:00:00:00:00/01:00:00:00:00:00,nw_src=10.0.0.0/255.0.255.0,tp_dst=80 actions=output:1" },
+    { "021200880000000600010000000000000000000000000002ffffffff00000000"
+      "000000000000000000000000000000000000005800000001000003fe00000000"
+      "0000ffffffffffff000000000000ffffffffffff000000000000000000000000"
+      "ffffffff00000000ffffffff0000000000000000000000000000000000000000"
+      "ffffffffffffffff",
+      " table=0 out_port=2 in_port=1" },
+    { "02130010000000060001000000000000",
+      "" },
+    { "02120088000000020002000000000000ff000000ffffffffffffffff00000000"
+      "000000000000000000000000000000000000005800000000000003ff00000000"
+      "0000ffffffffffff000000000000ffffffffffff000000000000000000000000"
+      "ffffffff00000000ffffffff0000000000000000000000000000000000000000"
+      "ffffffffffffffff",
+      "" },
+    { "0213002800000002000200000000000000000000000000000000000000000000"
+      "0000000500000000",
+      " packet_count=0 byte_count=0 flow_count=5" },
+    { "020b00880000000000000000000000770009020300000000006acfc000000001"
+      "000000000000000000000000000000000000005800000003000003fe00000000"
+      "0000ffffffffffff000000000000ffffffffffff000000000000000000000000"
+      "ffffffff00000000ffffffff0000000000000000000000000000000000000000"
+      "ffffffffffffffff",
+      " priority=9,in_port=3 reason=delete table_id=3 cookie:0x77 duration0.007s idle0 hard1 pkts0 bytes0" },
+};
+
 static char *
 print_message(const struct ofp_header *oh, enum ofperr *errorp)
 {
@@ -619,6 +692,9 @@ print_message(const struct ofp_header *oh, enum ofperr *errorp)
             break;
         case OFPTYPE_FLOW_REMOVED:
             error = ofputil_flow_removed_print(&s, oh, NULL, NULL);
+            break;
+        case OFPTYPE_FLOW_MOD:
+            error = ofputil_flow_mod_print(&s, oh, NULL);
             break;
         default:
             ck_abort_msg("unexpected message type %d", (int) type);
@@ -733,6 +809,15 @@ reencode(const struct ofp_header *oh)
         msg = ofputil_encode_flow_removed(&fr, protocol);
         break;
     }
+    case OFPTYPE_FLOW_MOD: {
+        struct ofputil_flow_mod fm;
+        struct ofpbuf ofpacts;
+        ofpbuf_init(&ofpacts, 0);
+        ck_assert_int_eq(ofputil_decode_flow_mod(&fm, oh, &ofpacts), 0);
+        msg = ofputil_encode_flow_mod(&fm, protocol);
+        ofpbuf_uninit(&ofpacts);
+        break;
+    }
     default:
         ck_abort_msg("unexpected message type %d", (int) type);
     }
@@ -771,6 +856,12 @@ END_TEST
 START_TEST(test_removed)
 {
     check_case(&removed_cases[_i]);
+}
+END_TEST
+
+START_TEST(test_v11)
+{
+    check_case(&v11_cases[_i]);
 }
 END_TEST
 
@@ -902,6 +993,7 @@ ofp_flow_suite(void)
     tcase_add_test(tc, test_truncations);
     tcase_add_loop_test(tc, test_stats, 0, ARRAY_SIZE(stats_cases));
     tcase_add_loop_test(tc, test_removed, 0, ARRAY_SIZE(removed_cases));
+    tcase_add_loop_test(tc, test_v11, 0, ARRAY_SIZE(v11_cases));
     tcase_add_test(tc, test_stats_truncations);
     tcase_add_test(tc, test_stats_errors);
     tcase_add_test(tc, test_stats_format_options);

@@ -16,7 +16,7 @@
 #include "netdev.h"
 #include "odp-util.h"
 #include "ofproto-private.h"
-#include "ofproto-text.h"
+#include "ofproto-test-util.h"
 #include "ovs-rcu.h"
 #include "ovs-thread.h"
 #include "poll-loop.h"
@@ -90,13 +90,10 @@ translator_main(void *t_)
 
     while (!atomic_load(t->stop)) {
         struct flow flow;
-        struct flow_wildcards wc;
         char s[128];
         snprintf(s, sizeof s, "in_port=1,dl_src=00:00:00:00:01:%02x,"
                  "dl_dst=00:00:00:00:02:%02x", i % 7, i % 5);
-        char *error = ofp_match_parse(s, NULL, &flow, &wc, NULL);
-        if (error) {
-            free(error);
+        if (!test_parse_flow(s, &flow)) {
             t->n_bad++;
             continue;
         }
@@ -129,17 +126,10 @@ translator_main(void *t_)
 static void
 add_or_delete_rule(struct fixture *fx, bool add)
 {
-    struct ofpact out3 = { .type = OFPACT_OUTPUT, .port = 3 };
-    struct ofproto_flow_mod fm;
-    ofproto_flow_mod_init(&fm);
-    char *error = ofp_match_parse("in_port=1", NULL, &fm.match, &fm.wc,
-                                  NULL);
-    ck_assert_ptr_null(error);
-    fm.priority = 100;
-    fm.command = add ? OFPROTO_FM_ADD : OFPROTO_FM_DELETE_STRICT;
-    fm.ofpacts = &out3;
-    fm.n_ofpacts = 1;
-    ck_assert_int_eq(ofproto_flow_mod(fx->ofproto, &fm), 0);
+    ck_assert_int_eq(test_flow_mod(fx->ofproto,
+                                   add ? OFPFC_ADD : OFPFC_DELETE_STRICT,
+                                   add ? "priority=100,in_port=1,actions=3"
+                                       : "priority=100,in_port=1"), 0);
 }
 
 START_TEST(test_translators_race_changes)
@@ -191,13 +181,12 @@ START_TEST(test_traffic_through_handlers)
     size_t n = check_iterations(300, 10);
     for (size_t i = 0; i < n; i++) {
         struct flow flow;
-        struct flow_wildcards wc;
         char s[160];
         snprintf(s, sizeof s, "udp,dl_src=00:00:00:00:01:%02x,"
                  "dl_dst=ff:ff:ff:ff:ff:ff,nw_src=10.0.0.1,"
                  "nw_dst=10.0.0.2,tp_src=%zu,tp_dst=53", (unsigned) i % 9,
                  1000 + i);
-        ck_assert_ptr_null(ofp_match_parse(s, NULL, &flow, &wc, NULL));
+        ck_assert(test_parse_flow(s, &flow));
         struct dp_packet *packet = dp_packet_new(0);
         flow_compose(packet, &flow, 20);
         ck_assert_int_eq(netdev_dummy_inject(fx.ports[1], packet), 0);
@@ -218,6 +207,55 @@ START_TEST(test_traffic_through_handlers)
 }
 END_TEST
 
+/* A controller action: the datapath hands the packet to a handler thread,
+ * which queues the packet-in for the main thread and wakes it. */
+START_TEST(test_packet_in_through_handlers)
+{
+    struct fixture fx;
+    setup(&fx);
+    ck_assert_int_eq(test_flow_mod(fx.ofproto, OFPFC_ADD,
+                                   "priority=100,in_port=1,cookie=0x99,"
+                                   "actions=controller:64"), 0);
+    size_t n = check_iterations(20, 3);
+    size_t sizes[20];
+    for (size_t i = 0; i < n; i++) {
+        struct flow flow;
+        char s[160];
+        snprintf(s, sizeof s, "udp,dl_src=00:00:00:00:01:01,"
+                 "dl_dst=00:00:00:00:02:02,nw_src=10.0.0.1,"
+                 "nw_dst=10.0.0.2,tp_src=%zu,tp_dst=53", 1000 + i);
+        ck_assert(test_parse_flow(s, &flow));
+        struct dp_packet *packet = dp_packet_new(0);
+        flow_compose(packet, &flow, 20 + i);
+        sizes[i] = dp_packet_size(packet);
+        ck_assert_int_eq(netdev_dummy_inject(fx.ports[1], packet), 0);
+    }
+    for (size_t i = 0; i < n; i++) {
+        struct ofproto_packet_in pin;
+        CHECK_WAIT_FOR(ofproto_pop_packet_in(fx.ofproto, &pin));
+        ck_assert_int_eq(pin.reason, OFPR_ACTION);
+        ck_assert_uint_eq(pin.max_len, 64);
+        ck_assert_uint_eq(pin.in_port, 1);
+        ck_assert_uint_eq(pin.table_id, 0);
+        ck_assert_uint_eq(ntohll(pin.cookie), 0x99);
+        /* The whole frame; each packet once (packets of different flows
+         * may come up through the handlers in any order). */
+        bool found = false;
+        for (size_t j = 0; j < n && !found; j++) {
+            if (sizes[j] == pin.packet_len) {
+                sizes[j] = 0;
+                found = true;
+            }
+        }
+        ck_assert_msg(found, "unexpected packet-in of %zu bytes",
+                      pin.packet_len);
+        free(pin.packet);
+    }
+    ck_assert_uint_eq(tx_packets(fx.ports[2]) + tx_packets(fx.ports[3]), 0);
+    teardown(&fx);
+}
+END_TEST
+
 static Suite *
 ofproto_threads_suite(void)
 {
@@ -226,6 +264,7 @@ ofproto_threads_suite(void)
     tcase_set_timeout(tc, 300);
     tcase_add_test(tc, test_translators_race_changes);
     tcase_add_test(tc, test_traffic_through_handlers);
+    tcase_add_test(tc, test_packet_in_through_handlers);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -5,6 +5,7 @@
 
 #include <check.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include "dp-packet.h"
@@ -14,7 +15,8 @@
 #include "netdev.h"
 #include "odp-util.h"
 #include "ofproto-private.h"
-#include "ofproto-text.h"
+#include "ofp-actions.h"
+#include "ofproto-test-util.h"
 #include "ovs-rcu.h"
 #include "poll-loop.h"
 #include "seq.h"
@@ -68,9 +70,7 @@ xlate(struct fixture *fx, const char *flow_s, bool may_learn,
       char **megaflow)
 {
     struct flow flow;
-    struct flow_wildcards wc;
-    char *error = ofp_match_parse(flow_s, NULL, &flow, &wc, NULL);
-    ck_assert_msg(!error, "%s", error);
+    ck_assert_msg(test_parse_flow(flow_s, &flow), "%s", flow_s);
 
     struct xlate_in xin = { .ofproto = fx->ofproto, .flow = flow,
                             .may_learn = may_learn };
@@ -85,15 +85,21 @@ xlate(struct fixture *fx, const char *flow_s, bool may_learn,
                        &s);
     if (megaflow) {
         struct ds m = DS_EMPTY_INITIALIZER;
-        struct flow masked;
-        flow_apply_mask(&masked, &flow, &xout.wc);
-        ofp_match_format(&masked, &xout.wc, -1, NULL, &m);
+        struct match mf;
+        flow_apply_mask(&mf.flow, &flow, &xout.wc);
+        mf.wc = xout.wc;
+        match_format(&mf, NULL, &m, OFP_DEFAULT_PRIORITY);
         *megaflow = ds_steal_cstr(&m);
     }
     xlate_out_uninit(&xout);
     ovsrcu_quiesce();
     return ds_steal_cstr(&s);
 }
+
+#define XLATE_EXPECT_IPV4_TCP \
+    "set(ipv4(dst=10.0.0.9,ttl=63)),set(tcp(dst=8080)),2"
+#define XLATE_EXPECT_TTL_ONLY "set(ipv4(ttl=63)),2"
+#define XLATE_EXPECT_UDP "set(udp(src=53)),2"
 
 #define CHECK_XLATE(FX, FLOW, EXPECTED)                                 \
     do {                                                                \
@@ -103,26 +109,22 @@ xlate(struct fixture *fx, const char *flow_s, bool may_learn,
     } while (0)
 
 /* Adds "MATCH, priority PRIORITY, actions ACTIONS" to TABLE. */
-static int
+static enum ofperr
 add_flow(struct fixture *fx, uint8_t table, const char *match, int priority,
          const char *actions_s, uint64_t cookie, uint16_t flags)
 {
-    struct ofproto_flow_mod fm;
-    ofproto_flow_mod_init(&fm);
-    char *error = ofp_match_parse(match, NULL, &fm.match, &fm.wc, NULL);
-    ck_assert_msg(!error, "%s", error);
-    struct ofpact *ofpacts;
-    size_t n;
-    error = ofpacts_parse(actions_s, &ofpacts, &n, NULL, NULL);
-    ck_assert_msg(!error, "%s", error);
-    fm.table_id = table;
-    fm.priority = priority;
-    fm.cookie = cookie;
+    char *s = xasprintf("table=%d,priority=%d,cookie=%#"PRIx64",%s%s"
+                        "actions=%s", table, priority, cookie, match,
+                        *match ? "," : "", actions_s);
+    struct ofputil_flow_mod fm;
+    struct ofpbuf ofpacts;
+    ofpbuf_init(&ofpacts, 0);
+    char *error = parse_ofp_flow_mod_str(&fm, s, NULL, OFPFC_ADD, &ofpacts);
+    ck_assert_msg(!error, "%s: %s", s, error);
     fm.flags = flags;
-    fm.ofpacts = ofpacts;
-    fm.n_ofpacts = n;
-    int retval = ofproto_flow_mod(fx->ofproto, &fm);
-    free(ofpacts);
+    enum ofperr retval = ofproto_flow_mod(fx->ofproto, &fm);
+    ofpbuf_uninit(&ofpacts);
+    free(s);
     return retval;
 }
 
@@ -219,6 +221,23 @@ rule_packets(struct fixture *fx, uint8_t table, int priority)
     return packets;
 }
 
+/* The cookie of the rule of TABLE with PRIORITY, or all ones. */
+static uint64_t
+rule_cookie(struct fixture *fx, uint8_t table, int priority)
+{
+    struct ofproto_rule_info *infos;
+    size_t n;
+    uint64_t cookie = UINT64_MAX;
+    ofproto_dump_rules(fx->ofproto, &infos, &n);
+    for (size_t i = 0; i < n; i++) {
+        if (infos[i].table_id == table && infos[i].priority == priority) {
+            cookie = ntohll(infos[i].cookie);
+        }
+    }
+    ofproto_rule_infos_free(infos, n);
+    return cookie;
+}
+
 START_TEST(test_flow_mod_semantics)
 {
     struct fixture fx;
@@ -232,66 +251,92 @@ START_TEST(test_flow_mod_semantics)
                      0);
     /* CHECK_OVERLAP refuses a rule of the same priority that overlaps. */
     ck_assert_int_eq(add_flow(&fx, 0, "ip", 10, "drop", 0,
-                              OFPROTO_FF_CHECK_OVERLAP), EEXIST);
+                              OFPUTIL_FF_CHECK_OVERLAP),
+                     OFPERR_OFPFMFC_OVERLAP);
     ck_assert_int_eq(add_flow(&fx, 0, "arp", 10, "drop", 0,
-                              OFPROTO_FF_CHECK_OVERLAP), 0);
+                              OFPUTIL_FF_CHECK_OVERLAP), 0);
     ck_assert_uint_eq(ofproto_count_rules(fx.ofproto), 3);
 
     /* Loose modify of "in_port=1" with cookie 2/0xff changes the tcp rule
      * only. */
-    struct ofpact out1 = { .type = OFPACT_OUTPUT, .port = 1 };
-    struct ofproto_flow_mod fm;
-    ofproto_flow_mod_init(&fm);
-    ck_assert_ptr_null(ofp_match_parse("in_port=1", NULL, &fm.match, &fm.wc,
-                                       NULL));
-    fm.command = OFPROTO_FM_MODIFY;
-    fm.cookie = 2;
-    fm.cookie_mask = 0xff;
-    fm.ofpacts = &out1;
-    fm.n_ofpacts = 1;
-    ck_assert_int_eq(ofproto_flow_mod(fx.ofproto, &fm), 0);
+    ck_assert_int_eq(test_flow_mod(fx.ofproto, OFPFC_MODIFY,
+                                   "in_port=1,cookie=2/0xff,actions=2,3"),
+                     0);
     CHECK_XLATE(&fx, "in_port=2,tcp", "drop");
+    CHECK_XLATE(&fx, "in_port=1,tcp", "2,3");
     CHECK_XLATE(&fx, "in_port=1,udp", "2");
+    /* A modify without a cookie mask sets the cookie. */
+    ck_assert_int_eq(test_flow_mod(fx.ofproto, OFPFC_MODIFY_STRICT,
+                                   "priority=20,in_port=1,tcp,cookie=0x77,"
+                                   "actions=2,3"), 0);
+    ck_assert_uint_eq(rule_cookie(&fx, 0, 20), 0x77);
 
     /* Strict delete needs the exact match and priority. */
-    fm.command = OFPROTO_FM_DELETE_STRICT;
-    fm.cookie_mask = 0;
-    fm.priority = 10;
-    ck_assert_int_eq(ofproto_flow_mod(fx.ofproto, &fm), 0);
+    ck_assert_int_eq(test_flow_mod(fx.ofproto, OFPFC_DELETE_STRICT,
+                                   "priority=10,in_port=1"), 0);
     ck_assert_uint_eq(ofproto_count_rules(fx.ofproto), 3);
-    ck_assert_ptr_null(ofp_match_parse("in_port=1,ip", NULL, &fm.match,
-                                       &fm.wc, NULL));
-    ck_assert_int_eq(ofproto_flow_mod(fx.ofproto, &fm), 0);
+    ck_assert_int_eq(test_flow_mod(fx.ofproto, OFPFC_DELETE_STRICT,
+                                   "priority=10,in_port=1,ip"), 0);
     ck_assert_uint_eq(ofproto_count_rules(fx.ofproto), 2);
 
-    /* Loose delete filtered by out_port: only rules that output there. */
-    ofproto_flow_mod_init(&fm);
-    fm.command = OFPROTO_FM_DELETE;
-    fm.table_id = 255;
-    fm.out_port = 1;
-    ck_assert_int_eq(ofproto_flow_mod(fx.ofproto, &fm), 0);
-    ck_assert_uint_eq(ofproto_count_rules(fx.ofproto), 1);
-
-    /* Modify that matches nothing adds only if asked to (OpenFlow 1.0). */
-    ofproto_flow_mod_init(&fm);
-    ck_assert_ptr_null(ofp_match_parse("udp", NULL, &fm.match, &fm.wc,
-                                       NULL));
-    fm.command = OFPROTO_FM_MODIFY_STRICT;
-    fm.ofpacts = &out1;
-    fm.n_ofpacts = 1;
-    ck_assert_int_eq(ofproto_flow_mod(fx.ofproto, &fm), 0);
-    ck_assert_uint_eq(ofproto_count_rules(fx.ofproto), 1);
-    fm.modify_may_add = true;
-    ck_assert_int_eq(ofproto_flow_mod(fx.ofproto, &fm), 0);
+    /* Loose delete filtered by out_group and out_port: only rules that
+     * send there. */
+    ck_assert_int_eq(test_flow_mod(fx.ofproto, OFPFC_DELETE,
+                                   "out_group=5"), 0);
     ck_assert_uint_eq(ofproto_count_rules(fx.ofproto), 2);
+    ck_assert_int_eq(test_flow_mod(fx.ofproto, OFPFC_DELETE, "out_port=1"),
+                     0);
+    ck_assert_uint_eq(ofproto_count_rules(fx.ofproto), 2);
+    ck_assert_int_eq(test_flow_mod(fx.ofproto, OFPFC_DELETE, "out_port=3"),
+                     0);
+    ck_assert_uint_eq(ofproto_count_rules(fx.ofproto), 1);
 
-    /* Bad requests. */
-    fm.command = OFPROTO_FM_ADD;
-    fm.table_id = 255;
-    ck_assert_int_eq(ofproto_flow_mod(fx.ofproto, &fm), EINVAL);
-    fm.table_id = 0;
+    /* Modify that matches nothing adds nothing, unless it carries a
+     * cookie for a new flow and selects by none (OpenFlow 1.0, 1.1). */
+    ck_assert_int_eq(test_flow_mod(fx.ofproto, OFPFC_MODIFY_STRICT,
+                                   "udp,actions=1"), 0);
+    ck_assert_uint_eq(ofproto_count_rules(fx.ofproto), 1);
+    ck_assert_int_eq(test_flow_mod(fx.ofproto, OFPFC_MODIFY,
+                                   "udp,cookie=0x3/0xff,actions=1"), 0);
+    ck_assert_uint_eq(ofproto_count_rules(fx.ofproto), 1);
+    ck_assert_int_eq(test_flow_mod(fx.ofproto, OFPFC_MODIFY_STRICT,
+                                   "priority=44,udp,cookie=0x3,actions=1"),
+                     0);
+    ck_assert_uint_eq(ofproto_count_rules(fx.ofproto), 2);
+    ck_assert_uint_eq(rule_cookie(&fx, 0, 44), 3);
+    ck_assert_int_eq(test_flow_mod(fx.ofproto, OFPFC_DELETE_STRICT,
+                                   "priority=44,udp"), 0);
+
+    /* Add to "any table" is table 0; bad requests. */
+    struct ofputil_flow_mod fm;
+    ofproto_flow_mod_init(&fm);
+    fm.table_id = OFPTT_ALL;
+    fm.priority = 3;
+    ck_assert_int_eq(ofproto_flow_mod(fx.ofproto, &fm), 0);
+    ck_assert_uint_eq(rule_packets(&fx, 0, 3), 0);
     fm.priority = 70000;
-    ck_assert_int_eq(ofproto_flow_mod(fx.ofproto, &fm), EINVAL);
+    ck_assert_int_eq(ofproto_flow_mod(fx.ofproto, &fm),
+                     OFPERR_OFPFMFC_BAD_PRIORITY);
+    fm.priority = 3;
+    fm.command = 9;
+    ck_assert_int_eq(ofproto_flow_mod(fx.ofproto, &fm),
+                     OFPERR_OFPFMFC_BAD_COMMAND);
+    fm.command = OFPFC_ADD;
+    uint64_t stub[16];
+    struct ofpbuf ofpacts;
+    ofpbuf_use_stub(&ofpacts, stub, sizeof stub);
+    OFPACT_PUT(&ofpacts, OFPACT_OUTPUT, ofpact_output)->port = 0xff05;
+    fm.ofpacts = ofpacts.data;
+    fm.ofpacts_len = ofpacts.size;
+    ck_assert_int_eq(ofproto_flow_mod(fx.ofproto, &fm),
+                     OFPERR_OFPBAC_BAD_OUT_PORT);
+    ofpbuf_clear(&ofpacts);
+    OFPACT_PUT(&ofpacts, OFPACT_GROUP, ofpact_group)->group_id = 1;
+    fm.ofpacts = ofpacts.data;
+    fm.ofpacts_len = ofpacts.size;
+    ck_assert_int_eq(ofproto_flow_mod(fx.ofproto, &fm),
+                     OFPERR_OFPBAC_BAD_OUT_GROUP);
+    ofpbuf_uninit(&ofpacts);
 
     /* Counters: translation with statistics credits every rule on the way,
      * and replacing a rule (same match and priority) keeps them. */
@@ -299,8 +344,7 @@ START_TEST(test_flow_mod_semantics)
                      0);
     ck_assert_int_eq(add_flow(&fx, 1, "", 5, "output:1", 0, 0), 0);
     struct flow flow;
-    struct flow_wildcards wc;
-    ck_assert_ptr_null(ofp_match_parse("in_port=3", NULL, &flow, &wc, NULL));
+    ck_assert(test_parse_flow("in_port=3", &flow));
     struct xlate_in xin = { .ofproto = fx.ofproto, .flow = flow,
                             .n_packets = 3, .n_bytes = 180,
                             .used = time_msec() };
@@ -313,8 +357,16 @@ START_TEST(test_flow_mod_semantics)
     ck_assert_int_eq(add_flow(&fx, 1, "", 5, "output:2", 0, 0), 0);
     ck_assert_uint_eq(rule_packets(&fx, 1, 5), 3);
     ck_assert_int_eq(add_flow(&fx, 1, "", 5, "output:2", 0,
-                              OFPROTO_FF_RESET_COUNTS), 0);
+                              OFPUTIL_FF_RESET_COUNTS), 0);
     ck_assert_uint_eq(rule_packets(&fx, 1, 5), 0);
+    /* "Counting may be switched off" is a permission; the counters go on
+     * (as in 3.1), and the flag is kept. */
+    ck_assert_int_eq(add_flow(&fx, 1, "", 5, "output:2", 0,
+                              OFPUTIL_FF_NO_PKT_COUNTS), 0);
+    xlate_out_init(&xout);
+    xlate_actions(&xin, &xout);
+    xlate_out_uninit(&xout);
+    ck_assert_uint_eq(rule_packets(&fx, 1, 5), 3);
     teardown(&fx);
 }
 END_TEST
@@ -325,27 +377,16 @@ START_TEST(test_timeouts)
     setup(&fx);
     time_stop();
 
-    struct ofproto_flow_mod fm;
-    struct ofpact out2 = { .type = OFPACT_OUTPUT, .port = 2 };
-    ofproto_flow_mod_init(&fm);
-    ck_assert_ptr_null(ofp_match_parse("in_port=1", NULL, &fm.match, &fm.wc,
-                                       NULL));
-    fm.hard_timeout = 4;
-    fm.ofpacts = &out2;
-    fm.n_ofpacts = 1;
-    ck_assert_int_eq(ofproto_flow_mod(fx.ofproto, &fm), 0);
-    ck_assert_ptr_null(ofp_match_parse("in_port=3", NULL, &fm.match, &fm.wc,
-                                       NULL));
-    fm.hard_timeout = 0;
-    fm.idle_timeout = 3;
-    ck_assert_int_eq(ofproto_flow_mod(fx.ofproto, &fm), 0);
+    ck_assert_int_eq(test_flow_mod(fx.ofproto, OFPFC_ADD,
+                                   "in_port=1,hard_timeout=4,actions=2"), 0);
+    ck_assert_int_eq(test_flow_mod(fx.ofproto, OFPFC_ADD,
+                                   "in_port=3,idle_timeout=3,actions=2"), 0);
     ck_assert_uint_eq(ofproto_count_rules(fx.ofproto), 3);
 
     time_warp(2000);
     /* Traffic on the idle rule keeps it. */
     struct flow flow;
-    struct flow_wildcards wc;
-    ck_assert_ptr_null(ofp_match_parse("in_port=3", NULL, &flow, &wc, NULL));
+    ck_assert(test_parse_flow("in_port=3", &flow));
     struct xlate_in xin = { .ofproto = fx.ofproto, .flow = flow,
                             .n_packets = 1, .n_bytes = 60,
                             .used = time_msec() };
@@ -366,6 +407,257 @@ START_TEST(test_timeouts)
     time_warp(1000);
     ofproto_run(fx.ofproto);
     ck_assert_uint_eq(ofproto_count_rules(fx.ofproto), 1);
+    /* None of them asked for flow_removed. */
+    struct ofproto_flow_removed fr;
+    ck_assert(!ofproto_pop_flow_removed(fx.ofproto, &fr));
+    teardown(&fx);
+}
+END_TEST
+
+START_TEST(test_flow_removed)
+{
+    struct fixture fx;
+    setup(&fx);
+    time_stop();
+    ofproto_flush_flows(fx.ofproto);
+
+    ck_assert_int_eq(test_flow_mod(fx.ofproto, OFPFC_ADD,
+                                   "in_port=1,idle_timeout=3,send_flow_rem,"
+                                   "cookie=0x11,priority=7,actions=2"), 0);
+    ck_assert_int_eq(test_flow_mod(fx.ofproto, OFPFC_ADD,
+                                   "table=2,in_port=2,hard_timeout=5,"
+                                   "send_flow_rem,actions=3"), 0);
+    ck_assert_int_eq(test_flow_mod(fx.ofproto, OFPFC_ADD,
+                                   "in_port=3,send_flow_rem,actions=1"), 0);
+    ck_assert_int_eq(test_flow_mod(fx.ofproto, OFPFC_ADD,
+                                   "in_port=4,idle_timeout=1,actions=1"), 0);
+    uint64_t seq = seq_read(ofproto_events_seq(fx.ofproto));
+
+    /* Two packets on the idle rule at 1 s. */
+    time_warp(1000);
+    struct flow flow;
+    ck_assert(test_parse_flow("in_port=1", &flow));
+    struct xlate_in xin = { .ofproto = fx.ofproto, .flow = flow,
+                            .n_packets = 2, .n_bytes = 120,
+                            .used = time_msec() };
+    struct xlate_out xout;
+    xlate_out_init(&xout);
+    xlate_actions(&xin, &xout);
+    xlate_out_uninit(&xout);
+
+    /* At 4.5 s: in_port=1 idled out (silently for in_port=4). */
+    time_warp(3500);
+    ofproto_run(fx.ofproto);
+    ck_assert_uint_eq(ofproto_count_rules(fx.ofproto), 2);
+    ck_assert_uint_ne(seq_read(ofproto_events_seq(fx.ofproto)), seq);
+    struct ofproto_flow_removed fr;
+    ck_assert(ofproto_pop_flow_removed(fx.ofproto, &fr));
+    ck_assert_int_eq(fr.reason, OFPRR_IDLE_TIMEOUT);
+    ck_assert_int_eq(fr.priority, 7);
+    ck_assert_uint_eq(ntohll(fr.cookie), 0x11);
+    ck_assert_uint_eq(fr.table_id, 0);
+    ck_assert_uint_eq(fr.match.flow.in_port, 1);
+    ck_assert_uint_eq(fr.packet_count, 2);
+    ck_assert_uint_eq(fr.byte_count, 120);
+    ck_assert_uint_eq(fr.idle_timeout, 3);
+    ck_assert_uint_eq(fr.duration_sec, 4);
+    ck_assert_uint_eq(fr.duration_nsec, 500000000);
+    ck_assert(!ofproto_pop_flow_removed(fx.ofproto, &fr));
+
+    /* A delete reports the rules it removes that asked. */
+    ck_assert_int_eq(test_flow_mod(fx.ofproto, OFPFC_DELETE, "in_port=3"),
+                     0);
+    ck_assert(ofproto_pop_flow_removed(fx.ofproto, &fr));
+    ck_assert_int_eq(fr.reason, OFPRR_DELETE);
+    ck_assert_uint_eq(fr.match.flow.in_port, 3);
+    ck_assert(!ofproto_pop_flow_removed(fx.ofproto, &fr));
+
+    /* The hard timeout, in table 2. */
+    time_warp(1000);
+    ofproto_run(fx.ofproto);
+    ck_assert(ofproto_pop_flow_removed(fx.ofproto, &fr));
+    ck_assert_int_eq(fr.reason, OFPRR_HARD_TIMEOUT);
+    ck_assert_uint_eq(fr.table_id, 2);
+    ck_assert_uint_eq(fr.hard_timeout, 5);
+    ck_assert_uint_eq(ofproto_count_rules(fx.ofproto), 0);
+    teardown(&fx);
+}
+END_TEST
+
+START_TEST(test_header_actions)
+{
+    struct fixture fx;
+    setup(&fx);
+
+    /* IPv4 and TCP fields, and dec_ttl: one masked set each, before the
+     * output. */
+    ck_assert_int_eq(add_flow(&fx, 0, "in_port=1,tcp", 10,
+                              "set_field:10.0.0.9->ip_dst,"
+                              "set_field:8080->tcp_dst,dec_ttl,output:2",
+                              0, 0), 0);
+    CHECK_XLATE(&fx, "in_port=1,tcp,nw_src=10.0.0.1,nw_dst=10.0.0.2,"
+                "nw_ttl=64,tp_src=5,tp_dst=80", XLATE_EXPECT_IPV4_TCP);
+    /* Setting a field to the value it has changes nothing. */
+    CHECK_XLATE(&fx, "in_port=1,tcp,nw_dst=10.0.0.9,nw_ttl=64,tp_dst=8080",
+                XLATE_EXPECT_TTL_ONLY);
+    /* A TTL that runs out goes to the controller, and no further. */
+    char *a = xlate(&fx, "in_port=1,tcp,nw_ttl=1", false, NULL);
+    ck_assert_msg(strstr(a, "userspace(") && a[strlen(a) - 1] == ')', "%s",
+                  a);
+    free(a);
+
+    /* UDP ports; tcp_dst on a UDP packet is not there to set. */
+    ck_assert_int_eq(add_flow(&fx, 0, "in_port=1,udp", 10,
+                              "set_field:53->udp_src,set_field:9->tcp_dst,"
+                              "output:2", 0, 0), 0);
+    CHECK_XLATE(&fx, "in_port=1,udp,tp_src=1000,tp_dst=7",
+                XLATE_EXPECT_UDP);
+    /* IPv6. */
+    ck_assert_int_eq(add_flow(&fx, 0, "in_port=1,ipv6", 10,
+                              "set_field:fe80::1->ipv6_src,output:2", 0, 0),
+                     0);
+    a = xlate(&fx, "in_port=1,ipv6,ipv6_src=2001:db8::1", false, NULL);
+    ck_assert_msg(strstr(a, "ipv6(src=fe80::1") && strstr(a, "),2"),
+                  "%s", a);
+    free(a);
+    /* Ethernet, and VLAN push/set/pop. */
+    ck_assert_int_eq(add_flow(&fx, 0, "in_port=2", 10,
+                              "set_field:00:00:00:00:00:42->eth_src,"
+                              "push_vlan:0x8100,set_field:4101->vlan_vid,"
+                              "output:3,pop_vlan,output:1", 0, 0), 0);
+    a = xlate(&fx, "in_port=2,dl_src=00:00:00:00:00:01", false, NULL);
+    ck_assert_msg(strstr(a, "push_vlan(vid=5,pcp=0)")
+                  && strstr(a, "eth(src=00:00:00:00:00:42")
+                  && strstr(a, ",3,pop_vlan,1"), "%s", a);
+    free(a);
+    /* Registers and metadata steer the next table. */
+    ck_assert_int_eq(add_flow(&fx, 0, "in_port=3", 10,
+                              "set_field:0x5->reg0,set_field:0x9->metadata,"
+                              "resubmit(,1)", 0, 0), 0);
+    ck_assert_int_eq(add_flow(&fx, 1, "reg0=5,metadata=0x9", 10, "output:1",
+                              0, 0), 0);
+    ck_assert_int_eq(add_flow(&fx, 1, "", 5, "output:2", 0, 0), 0);
+    CHECK_XLATE(&fx, "in_port=3", "1");
+    teardown(&fx);
+}
+END_TEST
+
+START_TEST(test_instructions)
+{
+    struct fixture fx;
+    setup(&fx);
+    ofproto_flush_flows(fx.ofproto);
+
+    /* Apply now, write for the end, metadata and goto for the next table. */
+    ck_assert_int_eq(add_flow(&fx, 0, "in_port=1", 10,
+                              "write_actions(output:3),"
+                              "write_metadata:0x5/0xff,goto_table:1",
+                              0, 0), 0);
+    ck_assert_int_eq(add_flow(&fx, 1, "metadata=0x5/0xff", 10, "output:2",
+                              0, 0), 0);
+    CHECK_XLATE(&fx, "in_port=1", "2,3");
+    /* clear_actions forgets what was written. */
+    ck_assert_int_eq(add_flow(&fx, 1, "metadata=0x5/0xff", 10,
+                              "clear_actions", 0, 0), 0);
+    CHECK_XLATE(&fx, "in_port=1", "drop");
+    /* A later write of the same kind replaces the earlier one. */
+    ck_assert_int_eq(add_flow(&fx, 1, "metadata=0x5/0xff", 10,
+                              "write_actions(output:2)", 0, 0), 0);
+    CHECK_XLATE(&fx, "in_port=1", "2");
+    /* goto_table into a table that misses: dropped (no controller), and
+     * the action set still runs. */
+    ck_assert_int_eq(add_flow(&fx, 0, "in_port=2", 10,
+                              "write_actions(output:1),goto_table:7", 0, 0),
+                     0);
+    CHECK_XLATE(&fx, "in_port=2", "1");
+    teardown(&fx);
+}
+END_TEST
+
+START_TEST(test_controller_and_miss)
+{
+    struct fixture fx;
+    setup(&fx);
+    ofproto_flush_flows(fx.ofproto);
+
+    /* A table miss drops until a controller wants misses. */
+    CHECK_XLATE(&fx, "in_port=1", "drop");
+    ofproto_set_miss_to_controller(fx.ofproto, true);
+    char *a = xlate(&fx, "in_port=1", false, NULL);
+    ck_assert_msg(!strncmp(a, "userspace(", 10), "%s", a);
+    free(a);
+    /* resubmit's misses stay silent. */
+    ck_assert_int_eq(add_flow(&fx, 0, "in_port=2", 10, "resubmit(,3)", 0, 0),
+                     0);
+    CHECK_XLATE(&fx, "in_port=2", "drop");
+    ofproto_set_miss_to_controller(fx.ofproto, false);
+    CHECK_XLATE(&fx, "in_port=1", "drop");
+
+    /* output:CONTROLLER, after the changes before it. */
+    ck_assert_int_eq(add_flow(&fx, 0, "in_port=3", 10,
+                              "mod_dl_dst:00:00:00:00:00:07,"
+                              "controller:64,output:1", 0, 0), 0);
+    a = xlate(&fx, "in_port=3", false, NULL);
+    ck_assert_msg(strstr(a, "set(eth(dst=00:00:00:00:00:07))")
+                  && strstr(a, "userspace(") && strstr(a, "),1"), "%s", a);
+    free(a);
+    teardown(&fx);
+}
+END_TEST
+
+START_TEST(test_flow_query)
+{
+    struct fixture fx;
+    setup(&fx);
+    ofproto_flush_flows(fx.ofproto);
+    ck_assert_int_eq(add_flow(&fx, 0, "in_port=1", 10, "output:2", 0x10, 0),
+                     0);
+    ck_assert_int_eq(add_flow(&fx, 0, "in_port=1,ip", 20, "output:3", 0x21,
+                              0), 0);
+    ck_assert_int_eq(add_flow(&fx, 1, "in_port=2", 10, "output:3", 0x20, 0),
+                     0);
+
+    struct ofproto_flow_query q;
+    struct ofproto_rule_info *infos;
+    size_t n;
+    ofproto_flow_query_init(&q);
+    ofproto_query_rules(fx.ofproto, &q, &infos, &n);
+    ck_assert_uint_eq(n, 3);
+    /* Table by table, highest priority first. */
+    ck_assert_int_eq(infos[0].priority, 20);
+    ck_assert_uint_eq(infos[2].table_id, 1);
+    ofproto_rule_infos_free(infos, n);
+
+    q.table_id = 1;
+    ofproto_query_rules(fx.ofproto, &q, &infos, &n);
+    ck_assert_uint_eq(n, 1);
+    ofproto_rule_infos_free(infos, n);
+
+    q.table_id = OFPTT_ALL;
+    q.cookie = htonll(0x20);
+    q.cookie_mask = htonll(0xf0);
+    ofproto_query_rules(fx.ofproto, &q, &infos, &n);
+    ck_assert_uint_eq(n, 2);
+    ofproto_rule_infos_free(infos, n);
+
+    q.out_port = 3;
+    q.cookie_mask = 0;
+    ofproto_query_rules(fx.ofproto, &q, &infos, &n);
+    ck_assert_uint_eq(n, 2);
+    ofproto_rule_infos_free(infos, n);
+
+    /* Loose: rules at least as specific; strict: the very rule. */
+    q.out_port = OFPP_NONE;
+    match_set_in_port(&q.match, 1);
+    ofproto_query_rules(fx.ofproto, &q, &infos, &n);
+    ck_assert_uint_eq(n, 2);
+    ofproto_rule_infos_free(infos, n);
+    q.strict = true;
+    q.priority = 10;
+    ofproto_query_rules(fx.ofproto, &q, &infos, &n);
+    ck_assert_uint_eq(n, 1);
+    ck_assert_uint_eq(ntohll(infos[0].cookie), 0x10);
+    ofproto_rule_infos_free(infos, n);
     teardown(&fx);
 }
 END_TEST
@@ -421,21 +713,19 @@ START_TEST(test_packet_out)
     setup(&fx);
 
     struct flow flow;
-    struct flow_wildcards wc;
-    ck_assert_ptr_null(ofp_match_parse("udp,dl_src=00:00:00:00:00:01,"
-                                       "dl_dst=00:00:00:00:00:02,"
-                                       "nw_src=10.0.0.1,nw_dst=10.0.0.2",
-                                       NULL, &flow, &wc, NULL));
+    ck_assert(test_parse_flow("udp,dl_src=00:00:00:00:00:01,"
+                              "dl_dst=00:00:00:00:00:02,"
+                              "nw_src=10.0.0.1,nw_dst=10.0.0.2", &flow));
     struct dp_packet packet;
     dp_packet_init(&packet, 0);
     flow_compose(&packet, &flow, 10);
-    struct ofpact acts[2] = {
-        { .type = OFPACT_OUTPUT, .port = 2 },
-        { .type = OFPACT_OUTPUT, .port = 3 },
-    };
+    struct ofpbuf acts;
+    ofpbuf_init(&acts, 0);
+    ck_assert_ptr_null(ofpacts_parse_actions("output:2,output:3", NULL,
+                                             &acts));
     ck_assert_int_eq(ofproto_packet_out(fx.ofproto, dp_packet_data(&packet),
                                         dp_packet_size(&packet), OFPP_NONE,
-                                        acts, 2), 0);
+                                        acts.data, acts.size), 0);
     struct netdev_stats st;
     netdev_get_stats(fx.ports[2], &st);
     ck_assert_uint_eq(st.tx_packets, 1);
@@ -443,85 +733,10 @@ START_TEST(test_packet_out)
     ck_assert_uint_eq(st.tx_packets, 1);
     /* Too short to be a frame. */
     ck_assert_int_eq(ofproto_packet_out(fx.ofproto, "abc", 3, OFPP_NONE,
-                                        acts, 1), EINVAL);
+                                        acts.data, acts.size), EINVAL);
+    ofpbuf_uninit(&acts);
     dp_packet_uninit(&packet);
     teardown(&fx);
-}
-END_TEST
-
-START_TEST(test_ofpacts_text)
-{
-    struct ofpact *a;
-    size_t n;
-    ck_assert_ptr_null(ofpacts_parse("output:1,NORMAL,resubmit(,2),"
-                                     "resubmit(4,),mod_vlan_vid:7,strip_vlan,"
-                                     "push_vlan:0x88a8,"
-                                     "set_field:00:00:00:00:00:05->eth_src,"
-                                     "LOCAL,flood,ALL,in_port", &a, &n,
-                                     NULL, NULL));
-    struct ds s = DS_EMPTY_INITIALIZER;
-    ofpacts_format(a, n, &s);
-    ck_assert_str_eq(ds_cstr(&s),
-                     "output:1,NORMAL,resubmit(,2),resubmit(4,),"
-                     "mod_vlan_vid:7,strip_vlan,push_vlan:0x88a8,"
-                     "mod_dl_src:00:00:00:00:00:05,LOCAL,FLOOD,ALL,IN_PORT");
-    free(a);
-    ds_destroy(&s);
-
-    static const char *bad[] = {
-        "output:", "frobnicate", "mod_vlan_vid:4096", "resubmit(,255)",
-        "push_vlan:0x800", "set_field:1->nw_src", "resubmit(", "output:x",
-    };
-    for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
-        char *error = ofpacts_parse(bad[i], &a, &n, NULL, NULL);
-        ck_assert_msg(error != NULL, "%s accepted", bad[i]);
-        free(error);
-    }
-    ck_assert_ptr_null(ofpacts_parse("drop", &a, &n, NULL, NULL));
-    ck_assert_uint_eq(n, 0);
-    free(a);
-}
-END_TEST
-
-START_TEST(test_match_text)
-{
-    static const char *round_trips[] = {
-        "in_port=1",
-        "tcp,nw_src=10.0.0.0/8,tp_dst=80",
-        "udp6,ipv6_dst=fe80::/10",
-        "vlan_tci=0x1005/0x1fff,dl_dst=01:00:00:00:00:00/01:00:00:00:00:00",
-        "arp,arp_spa=10.0.0.1,arp_op=1",
-        "ip,nw_tos=4,nw_ttl=9,nw_frag=later",
-        "dl_type=0x88cc",
-    };
-    for (size_t i = 0; i < ARRAY_SIZE(round_trips); i++) {
-        struct flow flow;
-        struct flow_wildcards wc;
-        char *error = ofp_match_parse(round_trips[i], NULL, &flow, &wc,
-                                      NULL);
-        ck_assert_msg(!error, "%s: %s", round_trips[i], error);
-        struct ds s = DS_EMPTY_INITIALIZER;
-        ofp_match_format(&flow, &wc, -1, NULL, &s);
-        ck_assert_str_eq(ds_cstr(&s), round_trips[i]);
-        ds_destroy(&s);
-    }
-    static const char *bad[] = {
-        "in_port=", "nw_src=1.2.3", "dl_src=zz", "bogus=1", "priority=1",
-        "tp_dst=70000", "dl_vlan=5000", "nw_frag=sometimes", "ipv6_src=::/200",
-    };
-    for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
-        struct flow flow;
-        struct flow_wildcards wc;
-        char *error = ofp_match_parse(bad[i], NULL, &flow, &wc, NULL);
-        ck_assert_msg(error != NULL, "%s accepted", bad[i]);
-        free(error);
-    }
-    int priority = 0;
-    struct flow flow;
-    struct flow_wildcards wc;
-    ck_assert_ptr_null(ofp_match_parse("priority=7,ip", NULL, &flow, &wc,
-                                       &priority));
-    ck_assert_int_eq(priority, 7);
 }
 END_TEST
 
@@ -597,8 +812,11 @@ ofproto_suite(void)
     tcase_add_test(tc, test_timeouts);
     tcase_add_test(tc, test_normal_learning_and_vlans);
     tcase_add_test(tc, test_packet_out);
-    tcase_add_test(tc, test_ofpacts_text);
-    tcase_add_test(tc, test_match_text);
+    tcase_add_test(tc, test_flow_removed);
+    tcase_add_test(tc, test_header_actions);
+    tcase_add_test(tc, test_instructions);
+    tcase_add_test(tc, test_controller_and_miss);
+    tcase_add_test(tc, test_flow_query);
     tcase_add_test(tc, test_mac_learning);
     suite_add_tcase(s, tc);
     return s;

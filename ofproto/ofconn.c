@@ -1,0 +1,904 @@
+/* ofconn: see ofconn.h. */
+#include <config.h>
+#include "ofconn.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "coverage.h"
+#include "netdev.h"
+#include "ofp-actions.h"
+#include "ofp-errors.h"
+#include "ofp-flow.h"
+#include "ofp-msgs.h"
+#include "ofp-packet.h"
+#include "ofp-phy-port.h"
+#include "ofp-port.h"
+#include "ofp-table.h"
+#include "ofpbuf.h"
+#include "ofproto-private.h"
+#include "openflow.h"
+#include "poll-loop.h"
+#include "rconn.h"
+#include "timeval.h"
+#include "util.h"
+#include "vlog.h"
+
+VLOG_DEFINE_THIS_MODULE(ofconn);
+
+COVERAGE_DEFINE(ofconn_error_reply);
+COVERAGE_DEFINE(ofconn_packet_in_sent);
+COVERAGE_DEFINE(ofconn_packet_in_dropped);
+
+/* Messages handled per connection per ofconn_run(), so one busy
+ * connection cannot starve the rest of the main loop. */
+#define OFCONN_BATCH 50
+/* Packet-ins that may wait in one connection's send queue. */
+#define OFCONN_PACKET_IN_QUEUE 100
+
+static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(5, 5);
+
+struct ofconn *
+ofconn_create(struct connmgr *mgr, struct rconn *rconn,
+              enum ofconn_type type, struct controller *listener)
+{
+    struct ofconn *ofconn = xzalloc(sizeof *ofconn);
+    ofconn->mgr = mgr;
+    ofconn->rconn = rconn;
+    ofconn->type = type;
+    ofconn->listener = listener;
+    ofconn->packet_in_counter = rconn_packet_counter_create();
+    connmgr_register(mgr, ofconn);
+    return ofconn;
+}
+
+void
+ofconn_destroy(struct ofconn *ofconn)
+{
+    if (ofconn) {
+        ovs_list_remove(&ofconn->node);
+        rconn_destroy(ofconn->rconn);
+        rconn_packet_counter_destroy(ofconn->packet_in_counter);
+        free(ofconn);
+    }
+}
+
+/* A new connection of the rconn: everything per connection starts over. */
+static void
+ofconn_reset(struct ofconn *ofconn, int version)
+{
+    ofconn->connected = true;
+    ofconn->seqno = rconn_get_connection_seqno(ofconn->rconn);
+    ofconn->protocol = ofputil_protocol_from_ofp_version(version);
+    ofconn->packet_in_format = OFPUTIL_PACKET_IN_STD;
+    /* Service connections get no asynchronous messages until they ask
+     * for them with a miss_send_len (as Open vSwitch). */
+    ofconn->miss_send_len = (ofconn->type == OFCONN_PRIMARY
+                             ? OFP_DEFAULT_MISS_SEND_LEN : 0);
+    ofconn->role = OFPCR12_ROLE_EQUAL;
+    ofconn->async = ofputil_async_cfg_default(version);
+}
+
+void
+ofconn_send(struct ofconn *ofconn, struct ofpbuf *msg)
+{
+    /* Encoders that build a message in pieces leave its header marked
+     * for the final length; the others have set it already. */
+    if (msg->header) {
+        ofpmsg_update_length(msg);
+    }
+    rconn_send(ofconn->rconn, msg, NULL);
+}
+
+static void
+send_error(struct ofconn *ofconn, enum ofperr error,
+           const struct ofp_header *request)
+{
+    COVERAGE_INC(ofconn_error_reply);
+    VLOG_DBG_RL(&rl, "%s: replying %s", rconn_get_name(ofconn->rconn),
+                ofperr_get_name(error));
+    ofconn_send(ofconn, ofperr_encode_reply(error, request));
+}
+
+static enum ofp_version
+ofconn_version(const struct ofconn *ofconn)
+{
+    return ofputil_protocol_to_ofp_version(ofconn->protocol);
+}
+
+static struct ofproto *
+ofconn_ofproto(const struct ofconn *ofconn)
+{
+    return connmgr_get_ofproto(ofconn->mgr);
+}
+
+const char *
+ofconn_role_name(uint32_t role)
+{
+    return (role == OFPCR12_ROLE_MASTER ? "master"
+            : role == OFPCR12_ROLE_SLAVE ? "slave" : "other");
+}
+
+/* Asynchronous messages. */
+
+bool
+ofconn_wants_async(const struct ofconn *ofconn,
+                   enum ofputil_async_msg_type type, uint8_t reason)
+{
+    if (!ofconn->connected || !rconn_is_connected(ofconn->rconn)) {
+        return false;
+    }
+    if (ofconn->type == OFCONN_SERVICE && !ofconn->miss_send_len) {
+        return false;
+    }
+    const uint32_t *masks = (ofconn->role == OFPCR12_ROLE_SLAVE
+                             ? ofconn->async.slave : ofconn->async.master);
+    return reason < 32 && (masks[type] & (1u << reason));
+}
+
+bool
+ofconn_wants_misses(const struct ofconn *ofconn)
+{
+    return (ofconn_version(ofconn) < OFP13_VERSION
+            && ofconn_wants_async(ofconn, OAM_PACKET_IN, OFPR_NO_MATCH));
+}
+
+void
+ofconn_send_packet_in(struct ofconn *ofconn,
+                      const struct ofproto_packet_in *pin)
+{
+    uint8_t reason = pin->reason;
+    if (reason == OFPR_IMPLICIT_MISS) {
+        /* Only 1.0-1.2 connections hear of table misses. */
+        if (!ofconn_wants_misses(ofconn)) {
+            return;
+        }
+        reason = OFPR_NO_MATCH;
+    } else if (reason == OFPR_EXPLICIT_MISS) {
+        reason = OFPR_NO_MATCH;
+    }
+    /* 1.0-1.2 know "action" for what 1.3 calls action_set and group. */
+    if (ofconn_version(ofconn) < OFP13_VERSION
+        && (reason == OFPR_ACTION_SET || reason == OFPR_GROUP
+            || reason == OFPR_PACKET_OUT)) {
+        reason = OFPR_ACTION;
+    }
+    if (!ofconn_wants_async(ofconn, OAM_PACKET_IN, reason)) {
+        return;
+    }
+    size_t max_len = (pin->max_len == UINT16_MAX ? ofconn->miss_send_len
+                      : pin->max_len);
+    struct ofputil_packet_in opi = {
+        .packet = pin->packet,
+        .packet_len = MIN(pin->packet_len, max_len),
+        .total_len = pin->packet_len,
+        .buffer_id = OFP_NO_BUFFER,
+        .reason = reason,
+        .table_id = pin->table_id,
+        .cookie = pin->cookie,
+    };
+    match_init_catchall(&opi.flow_metadata);
+    match_set_in_port(&opi.flow_metadata, pin->in_port);
+    if (pin->metadata) {
+        match_set_metadata_masked(&opi.flow_metadata, pin->metadata,
+                                  OVS_BE64_MAX);
+    }
+    for (int i = 0; i < FLOW_N_REGS; i++) {
+        if (pin->regs[i]) {
+            match_set_reg(&opi.flow_metadata, i, pin->regs[i]);
+        }
+    }
+    struct ofpbuf *msg = ofputil_encode_packet_in(&opi, ofconn->protocol,
+                                                  ofconn->packet_in_format);
+    if (msg->header) {
+        ofpmsg_update_length(msg);
+    }
+    if (rconn_send_with_limit(ofconn->rconn, msg, ofconn->packet_in_counter,
+                              OFCONN_PACKET_IN_QUEUE)) {
+        COVERAGE_INC(ofconn_packet_in_dropped);
+    } else {
+        COVERAGE_INC(ofconn_packet_in_sent);
+    }
+}
+
+void
+ofconn_set_role(struct ofconn *ofconn, uint32_t role, bool notify)
+{
+    if (ofconn->role == role) {
+        return;
+    }
+    ofconn->role = role;
+    if (notify && ofconn_version(ofconn) >= OFP14_VERSION) {
+        struct ofputil_role_status rs = {
+            .role = role,
+            .reason = OFPCRR_MASTER_REQUEST,
+            .generation_id = UINT64_MAX,
+        };
+        ofconn_send(ofconn,
+                    ofputil_encode_role_status(&rs, ofconn_version(ofconn)));
+    }
+}
+
+/* Copies S into DST (SIZE bytes), cut and always terminated. */
+static void
+copy_string(char *dst, const char *s, size_t size)
+{
+    snprintf(dst, size, "%s", s);
+}
+
+/* Ports, as OpenFlow describes them. */
+
+static int
+compare_ofports(const void *a_, const void *b_)
+{
+    const struct ofport *const *a = a_, *const *b = b_;
+    return (*a)->ofp_port < (*b)->ofp_port ? -1
+           : (*a)->ofp_port > (*b)->ofp_port;
+}
+
+/* The bridge's ports in number order (the caller frees the array). */
+static const struct ofport **
+sorted_ports(const struct ofproto *ofproto, size_t *np)
+{
+    size_t n = 0;
+    const struct ofport **ports = xmalloc(
+        (hmap_count(&ofproto->ports) + 1) * sizeof *ports);
+    const struct ofport *port;
+    HMAP_FOR_EACH (port, hmap_node, &ofproto->ports) {
+        ports[n++] = port;
+    }
+    qsort(ports, n, sizeof *ports, compare_ofports);
+    *np = n;
+    return ports;
+}
+
+/* Handlers.  Each returns 0 or the error to send back. */
+
+static enum ofperr
+handle_features_request(struct ofconn *ofconn, const struct ofp_header *oh)
+{
+    struct ofproto *ofproto = ofconn_ofproto(ofconn);
+    struct ofputil_switch_features f = {
+        .datapath_id = ofproto_get_datapath_id(ofproto),
+        .n_buffers = 0,
+        .n_tables = OFPROTO_N_TABLES - 1,
+        .capabilities = (OFPUTIL_C_FLOW_STATS | OFPUTIL_C_TABLE_STATS
+                         | OFPUTIL_C_PORT_STATS | OFPUTIL_C_QUEUE_STATS
+                         | OFPUTIL_C_ARP_MATCH_IP | OFPUTIL_C_GROUP_STATS),
+        .ofp10_actions = OFPUTIL_OFP10_ACTIONS_ALL,
+    };
+    struct ofpbuf *b = ofputil_encode_switch_features(&f, oh->version,
+                                                      oh->xid);
+    if (ofputil_switch_features_has_ports(b->data)) {
+        size_t n;
+        const struct ofport **ports = sorted_ports(ofproto, &n);
+        for (size_t i = 0; i < n; i++) {
+            struct ofputil_phy_port pp;
+            ofport_get_phy_port(ports[i], &pp);
+            ofputil_put_switch_features_port(&pp, b);
+        }
+        free(ports);
+    }
+    ofconn_send(ofconn, b);
+    return 0;
+}
+
+static enum ofperr
+handle_get_config_request(struct ofconn *ofconn, const struct ofp_header *oh)
+{
+    struct ofputil_switch_config config = {
+        .frag = OFPUTIL_FRAG_NORMAL,
+        .invalid_ttl_to_controller = -1,
+        .miss_send_len = ofconn->miss_send_len,
+    };
+    ofconn_send(ofconn, ofputil_encode_get_config_reply(oh, &config));
+    return 0;
+}
+
+static enum ofperr
+handle_set_config(struct ofconn *ofconn, const struct ofp_header *oh)
+{
+    struct ofputil_switch_config config;
+    enum ofperr error = ofputil_decode_set_config(oh, &config);
+    if (!error) {
+        /* Only "normal" fragment handling exists here; like 3.1 on a
+         * datapath without the others, the request is not refused. */
+        ofconn->miss_send_len = config.miss_send_len;
+    }
+    return error;
+}
+
+static enum ofperr
+handle_barrier_request(struct ofconn *ofconn, const struct ofp_header *oh)
+{
+    /* Every earlier message is fully handled before this one is read. */
+    ofconn_send(ofconn, ofputil_encode_barrier_reply(oh));
+    return 0;
+}
+
+static enum ofperr
+reject_slave(const struct ofconn *ofconn)
+{
+    return (ofconn->role == OFPCR12_ROLE_SLAVE ? OFPERR_OFPBRC_IS_SECONDARY
+            : 0);
+}
+
+static enum ofperr
+handle_flow_mod(struct ofconn *ofconn, const struct ofp_header *oh)
+{
+    enum ofperr error = reject_slave(ofconn);
+    if (error) {
+        return error;
+    }
+    uint64_t stub[1024 / 8];
+    struct ofpbuf ofpacts;
+    ofpbuf_use_stub(&ofpacts, stub, sizeof stub);
+    struct ofputil_flow_mod fm;
+    error = ofputil_decode_flow_mod(&fm, oh, &ofpacts);
+    if (!error && oh->version == OFP10_VERSION
+        && !(ofconn->protocol & OFPUTIL_P_TID)) {
+        /* Without flow_mod_table_id the command's high byte must be zero
+         * and the flow_mod names no table: "any" (adds go to table 0). */
+        error = fm.table_id ? OFPERR_OFPFMFC_BAD_COMMAND : 0;
+        fm.table_id = OFPTT_ALL;
+    }
+    if (!error && oh->version < OFP12_VERSION && fm.command == OFPFC_ADD) {
+        /* OpenFlow 1.0 and 1.1 say an add that replaces a flow zeroes its
+         * counters; 3.1 keeps that as the flow's reset_counts flag (which
+         * OpenFlow 1.3's flow stats then show). */
+        fm.flags |= OFPUTIL_FF_RESET_COUNTS;
+    }
+    if (!error && fm.buffer_id != UINT32_MAX) {
+        /* This switch never buffers packets. */
+        error = OFPERR_OFPBRC_BUFFER_UNKNOWN;
+    }
+    if (!error) {
+        error = ofproto_flow_mod(ofconn_ofproto(ofconn), &fm);
+    }
+    ofpbuf_uninit(&ofpacts);
+    return error;
+}
+
+static void
+rule_info_to_flow_stats(const struct ofproto_rule_info *r, long long int now,
+                        struct ofputil_flow_stats *fs)
+{
+    long long int age = MAX(now - r->created, 0);
+    *fs = (struct ofputil_flow_stats) {
+        .match = r->match,
+        .cookie = r->cookie,
+        .table_id = r->table_id,
+        .priority = r->priority,
+        .idle_timeout = r->idle_timeout,
+        .hard_timeout = r->hard_timeout,
+        .duration_sec = age / 1000,
+        .duration_nsec = (age % 1000) * 1000000,
+        .idle_age = MAX(now - r->used, 0) / 1000,
+        .hard_age = (r->modified > r->created
+                     ? MAX(now - r->modified, 0) / 1000 : -1),
+        .packet_count = r->n_packets,
+        .byte_count = r->n_bytes,
+        .ofpacts = r->ofpacts,
+        .ofpacts_len = r->ofpacts_len,
+        .flags = r->flags,
+        .importance = r->importance,
+    };
+}
+
+static enum ofperr
+handle_flow_stats_request(struct ofconn *ofconn, const struct ofp_header *oh)
+{
+    struct ofputil_flow_stats_request fsr;
+    enum ofperr error = ofputil_decode_flow_stats_request(&fsr, oh);
+    if (error) {
+        return error;
+    }
+    if (fsr.table_id != OFPTT_ALL && fsr.table_id >= OFPROTO_N_TABLES) {
+        return OFPERR_OFPBRC_BAD_TABLE_ID;
+    }
+    struct ofproto_flow_query q;
+    ofproto_flow_query_init(&q);
+    q.match = fsr.match;
+    q.table_id = fsr.table_id;
+    q.out_port = fsr.out_port;
+    q.out_group = fsr.out_group;
+    q.cookie = fsr.cookie;
+    q.cookie_mask = fsr.cookie_mask;
+
+    struct ofproto_rule_info *infos;
+    size_t n;
+    ofproto_query_rules(ofconn_ofproto(ofconn), &q, &infos, &n);
+    long long int now = time_msec();
+    if (fsr.aggregate) {
+        struct ofputil_aggregate_stats as = { 0, 0, 0 };
+        for (size_t i = 0; i < n; i++) {
+            as.flow_count++;
+            as.packet_count += infos[i].n_packets;
+            as.byte_count += infos[i].n_bytes;
+        }
+        ofconn_send(ofconn, ofputil_encode_aggregate_stats_reply(&as, oh));
+    } else {
+        struct ovs_list replies;
+        ofpmp_init(&replies, oh);
+        for (size_t i = 0; i < n; i++) {
+            struct ofputil_flow_stats fs;
+            rule_info_to_flow_stats(&infos[i], now, &fs);
+            ofputil_append_flow_stats_reply(&fs, &replies);
+        }
+        struct ofpbuf *reply;
+        LIST_FOR_EACH_POP (reply, list_node, &replies) {
+            ofconn_send(ofconn, reply);
+        }
+    }
+    ofproto_rule_infos_free(infos, n);
+    return 0;
+}
+
+static enum ofperr
+handle_packet_out(struct ofconn *ofconn, const struct ofp_header *oh)
+{
+    enum ofperr error = reject_slave(ofconn);
+    if (error) {
+        return error;
+    }
+    uint64_t stub[1024 / 8];
+    struct ofpbuf ofpacts;
+    ofpbuf_use_stub(&ofpacts, stub, sizeof stub);
+    struct ofputil_packet_out po;
+    error = ofputil_decode_packet_out(&po, oh, &ofpacts);
+    if (!error && po.buffer_id != OFP_NO_BUFFER) {
+        error = OFPERR_OFPBRC_BUFFER_UNKNOWN;
+    }
+    if (!error) {
+        uint32_t in_port = po.flow_metadata.flow.in_port;
+        struct ofproto *ofproto = ofconn_ofproto(ofconn);
+        if (in_port != OFPP_NONE && in_port != OFPP_CONTROLLER
+            && in_port != OFPP_LOCAL && !ofproto_port_exists(ofproto,
+                                                             in_port)) {
+            error = OFPERR_OFPBRC_BAD_PORT;
+        } else if (ofproto_packet_out(ofproto, po.packet, po.packet_len,
+                                      in_port, po.ofpacts,
+                                      po.ofpacts_len)) {
+            error = OFPERR_OFPBRC_BAD_PACKET;
+        }
+    }
+    ofpbuf_uninit(&ofpacts);
+    return error;
+}
+
+static enum ofperr
+handle_port_desc_request(struct ofconn *ofconn, const struct ofp_header *oh)
+{
+    uint32_t port_no;
+    enum ofperr error = ofputil_decode_port_desc_stats_request(oh, &port_no);
+    if (error) {
+        return error;
+    }
+    struct ovs_list replies;
+    ofpmp_init(&replies, oh);
+    size_t n;
+    const struct ofport **ports = sorted_ports(ofconn_ofproto(ofconn), &n);
+    for (size_t i = 0; i < n; i++) {
+        if (port_no == OFPP_ANY || port_no == ports[i]->ofp_port) {
+            struct ofputil_phy_port pp;
+            ofport_get_phy_port(ports[i], &pp);
+            ofputil_append_port_desc_stats_reply(&pp, &replies);
+        }
+    }
+    free(ports);
+    struct ofpbuf *reply;
+    LIST_FOR_EACH_POP (reply, list_node, &replies) {
+        ofconn_send(ofconn, reply);
+    }
+    return 0;
+}
+
+static enum ofperr
+handle_port_stats_request(struct ofconn *ofconn, const struct ofp_header *oh)
+{
+    uint32_t port_no;
+    enum ofperr error = ofputil_decode_port_stats_request(oh, &port_no);
+    if (error) {
+        return error;
+    }
+    struct ofproto *ofproto = ofconn_ofproto(ofconn);
+    if (port_no != OFPP_ANY && !ofproto_port_exists(ofproto, port_no)) {
+        return OFPERR_OFPBRC_BAD_PORT;
+    }
+    struct ovs_list replies;
+    ofpmp_init(&replies, oh);
+    size_t n;
+    const struct ofport **ports = sorted_ports(ofproto, &n);
+    for (size_t i = 0; i < n; i++) {
+        if (port_no != OFPP_ANY && port_no != ports[i]->ofp_port) {
+            continue;
+        }
+        struct netdev_stats st;
+        netdev_get_stats(ports[i]->netdev, &st);
+        struct ofputil_port_stats ps = {
+            .port_no = ports[i]->ofp_port,
+            .rx_packets = st.rx_packets, .tx_packets = st.tx_packets,
+            .rx_bytes = st.rx_bytes, .tx_bytes = st.tx_bytes,
+            .rx_dropped = st.rx_dropped, .tx_dropped = st.tx_dropped,
+            .rx_errors = st.rx_errors, .tx_errors = st.tx_errors,
+            /* Not counted by our devices: OpenFlow's "unknown". */
+            .rx_frame_errors = UINT64_MAX, .rx_over_errors = UINT64_MAX,
+            .rx_crc_errors = UINT64_MAX, .collisions = UINT64_MAX,
+        };
+        long long int age = MAX(time_msec() - ports[i]->created, 0);
+        ps.duration_sec = age / 1000;
+        ps.duration_nsec = (age % 1000) * 1000000;
+        ofputil_append_port_stat(&replies, &ps);
+    }
+    free(ports);
+    struct ofpbuf *reply;
+    LIST_FOR_EACH_POP (reply, list_node, &replies) {
+        ofconn_send(ofconn, reply);
+    }
+    return 0;
+}
+
+static enum ofperr
+handle_desc_request(struct ofconn *ofconn, const struct ofp_header *oh)
+{
+    struct ofproto *ofproto = ofconn_ofproto(ofconn);
+    struct ofputil_desc d;
+    memset(&d, 0, sizeof d);
+    copy_string(d.mfr_desc, "Nicira, Inc.", sizeof d.mfr_desc);
+    copy_string(d.hw_desc, "Open vSwitch", sizeof d.hw_desc);
+    copy_string(d.sw_desc, PACKAGE_VERSION, sizeof d.sw_desc);
+    copy_string(d.serial_num, "None", sizeof d.serial_num);
+    snprintf(d.dp_desc, sizeof d.dp_desc, "%s", ofproto_name(ofproto));
+    ofconn_send(ofconn, ofputil_encode_desc_stats_reply(oh, &d));
+    return 0;
+}
+
+static void
+field_bitmap_set(struct ofputil_field_bitmap *fb, enum mf_field_id id)
+{
+    fb->bits[id / 64] |= UINT64_C(1) << (id % 64);
+}
+
+/* What table TABLE_ID can do: match (and omit) every field, with a mask
+ * where the field takes one; the instructions and actions translation
+ * runs (xlate.c), set_field on every writable field; goto any later
+ * table. */
+static void
+table_features_init(uint8_t table_id, struct ofputil_table_features *tf)
+{
+    memset(tf, 0, sizeof *tf);
+    tf->table_id = table_id;
+    tf->max_entries = 1000000;
+    tf->metadata_match = tf->metadata_write = UINT64_MAX;
+    tf->miss_config = OFPUTIL_TABLE_MISS_DEFAULT;
+
+    struct ofputil_table_instruction_features *inf = &tf->nonmiss;
+    for (int t = table_id + 1; t < OFPROTO_N_TABLES - 1; t++) {
+        inf->next[t / 64] |= UINT64_C(1) << (t % 64);
+    }
+    /* OFPIT_* bit numbers: goto_table 1, write_metadata 2, write_actions
+     * 3, apply_actions 4, clear_actions 5. */
+    inf->instructions = ((table_id < OFPROTO_N_TABLES - 2 ? 1u << 1 : 0)
+                         | 1u << 2 | 1u << 3 | 1u << 4 | 1u << 5);
+    /* OFPAT 1.1+ numbers: output 0, push_vlan 17, pop_vlan 18, set_queue
+     * 21, set_nw_ttl 23, dec_nw_ttl 24, set_field 25. */
+    uint64_t actions = (1u << 0 | 1u << 17 | 1u << 18 | 1u << 21
+                        | 1u << 23 | 1u << 24 | 1u << 25);
+    inf->write.actions = inf->apply.actions = actions;
+    for (int id = 0; id < MFF_N_IDS; id++) {
+        const struct mf_field *f = mf_from_id(id);
+        field_bitmap_set(&tf->match, id);
+        field_bitmap_set(&tf->wildcard, id);
+        if (f->maskable == MFM_FULLY) {
+            field_bitmap_set(&tf->mask, id);
+        }
+        if (f->writable) {
+            field_bitmap_set(&inf->write.set_fields, id);
+            field_bitmap_set(&inf->apply.set_fields, id);
+        }
+    }
+    tf->miss = tf->nonmiss;
+}
+
+static enum ofperr
+handle_table_features_request(struct ofconn *ofconn,
+                              const struct ofp_header *oh)
+{
+    if (ntohs(oh->length) > ofpraw_header_size(OFPRAW_OFPST13_TABLE_FEATURES_REQUEST,
+                                               oh->version)) {
+        /* A request that would change the tables: not supported (3.1
+         * refuses it too). */
+        return OFPERR_OFPTFFC_EPERM;
+    }
+    struct ovs_list replies;
+    ofpmp_init(&replies, oh);
+    for (int i = 0; i < OFPROTO_N_TABLES - 1; i++) {
+        struct ofputil_table_features tf;
+        table_features_init(i, &tf);
+        ofputil_append_table_features_reply(&tf, &replies);
+    }
+    struct ofpbuf *reply;
+    LIST_FOR_EACH_POP (reply, list_node, &replies) {
+        ofconn_send(ofconn, reply);
+    }
+    return 0;
+}
+
+static enum ofperr
+handle_table_stats_request(struct ofconn *ofconn, const struct ofp_header *oh)
+{
+    struct ofproto *ofproto = ofconn_ofproto(ofconn);
+
+    struct ofpbuf *reply = ofpraw_alloc_stats_reply(oh, 0);
+    for (int i = 0; i < OFPROTO_N_TABLES - 1; i++) {
+        struct ofproto_table_stats st;
+        ofproto_get_table_stats(ofproto, i, &st);
+        struct ofputil_table_stats ts = {
+            .table_id = i,
+            .active_count = st.n_rules,
+            .lookup_count = st.n_lookups,
+            .matched_count = st.n_matched,
+        };
+        /* No name: 3.1 gives its tables none. */
+        struct ofputil_table_features tf;
+        table_features_init(i, &tf);
+        ofputil_append_table_stats_reply(reply, &ts, &tf);
+    }
+    ofconn_send(ofconn, reply);
+    return 0;
+}
+
+static enum ofperr
+handle_role_request(struct ofconn *ofconn, const struct ofp_header *oh)
+{
+    struct ofputil_role_request rr;
+    enum ofperr error = ofputil_decode_role_message(oh, &rr);
+    if (error) {
+        return error;
+    }
+    if (ofconn->type != OFCONN_PRIMARY) {
+        /* Roles are among controllers; a service connection has none. */
+        return OFPERR_OFPBRC_EPERM;
+    }
+    if (rr.role != OFPCR12_ROLE_NOCHANGE) {
+        if (rr.role != OFPCR12_ROLE_EQUAL && rr.have_generation_id
+            && !connmgr_check_generation_id(ofconn->mgr,
+                                            rr.generation_id)) {
+            return OFPERR_OFPRRFC_STALE;
+        }
+        uint32_t old = ofconn->role;
+        ofconn_set_role(ofconn, rr.role, false);
+        if (old != rr.role) {
+            connmgr_role_changed(ofconn->mgr,
+                                 rr.role == OFPCR12_ROLE_MASTER ? ofconn
+                                                                : NULL);
+        }
+    }
+    struct ofputil_role_request reply = {
+        .role = ofconn->role,
+        .have_generation_id = rr.have_generation_id,
+        .generation_id = rr.generation_id,
+    };
+    ofconn_send(ofconn, ofputil_encode_role_reply(oh, &reply));
+    return 0;
+}
+
+static enum ofperr
+handle_set_flow_format(struct ofconn *ofconn, const struct ofp_header *oh)
+{
+    const struct nx_set_flow_format *sff = ofpmsg_body(oh);
+    uint32_t format = ntohl(sff->format);
+    if (!ofputil_nx_flow_format_is_valid(format)) {
+        return OFPERR_OFPBRC_EPERM;
+    }
+    enum ofputil_protocol base = ofputil_nx_flow_format_to_protocol(format);
+    ofconn->protocol = ofputil_protocol_set_base(ofconn->protocol, base);
+    return 0;
+}
+
+static enum ofperr
+handle_flow_mod_table_id(struct ofconn *ofconn, const struct ofp_header *oh)
+{
+    const struct nx_flow_mod_table_id *msg = ofpmsg_body(oh);
+    ofconn->protocol = ofputil_protocol_set_tid(ofconn->protocol,
+                                                msg->set != 0);
+    return 0;
+}
+
+static enum ofperr
+handle_set_packet_in_format(struct ofconn *ofconn,
+                            const struct ofp_header *oh)
+{
+    enum ofputil_packet_in_format format;
+    enum ofperr error = ofputil_decode_set_packet_in_format(oh, &format);
+    if (!error) {
+        ofconn->packet_in_format = format;
+    }
+    return error;
+}
+
+static enum ofperr
+handle_get_async_request(struct ofconn *ofconn, const struct ofp_header *oh)
+{
+    ofconn_send(ofconn, ofputil_encode_get_async_reply(oh, &ofconn->async));
+    return 0;
+}
+
+static enum ofperr
+handle_set_async_config(struct ofconn *ofconn, const struct ofp_header *oh)
+{
+    struct ofputil_async_cfg cfg;
+    enum ofperr error = ofputil_decode_set_async_config(oh, false,
+                                                        &ofconn->async,
+                                                        &cfg);
+    if (!error) {
+        ofconn->async = cfg;
+    }
+    return error;
+}
+
+static enum ofperr
+handle_echo_request(struct ofconn *ofconn, const struct ofp_header *oh)
+{
+    /* The rconn answers echo requests itself; this is for one that gets
+     * through anyway. */
+    struct ofpbuf *reply = ofpraw_alloc_reply(OFPRAW_OFPT_ECHO_REPLY, oh,
+                                              0);
+    ofpbuf_put(reply, ofpmsg_body(oh), ntohs(oh->length) - sizeof *oh);
+    ofconn_send(ofconn, reply);
+    return 0;
+}
+
+static enum ofperr
+handle_message(struct ofconn *ofconn, const struct ofp_header *oh)
+{
+    enum ofptype type;
+    enum ofperr error = ofptype_decode(&type, oh);
+    if (error) {
+        return error;
+    }
+    switch (type) {
+    case OFPTYPE_HELLO:
+    case OFPTYPE_ECHO_REPLY:
+    case OFPTYPE_ERROR:
+        return 0;
+    case OFPTYPE_ECHO_REQUEST:
+        return handle_echo_request(ofconn, oh);
+    case OFPTYPE_FEATURES_REQUEST:
+        return handle_features_request(ofconn, oh);
+    case OFPTYPE_GET_CONFIG_REQUEST:
+        return handle_get_config_request(ofconn, oh);
+    case OFPTYPE_SET_CONFIG:
+        return handle_set_config(ofconn, oh);
+    case OFPTYPE_BARRIER_REQUEST:
+        return handle_barrier_request(ofconn, oh);
+    case OFPTYPE_FLOW_MOD:
+        return handle_flow_mod(ofconn, oh);
+    case OFPTYPE_FLOW_STATS_REQUEST:
+    case OFPTYPE_AGGREGATE_STATS_REQUEST:
+        return handle_flow_stats_request(ofconn, oh);
+    case OFPTYPE_PACKET_OUT:
+        return handle_packet_out(ofconn, oh);
+    case OFPTYPE_PORT_DESC_STATS_REQUEST:
+        return handle_port_desc_request(ofconn, oh);
+    case OFPTYPE_PORT_STATS_REQUEST:
+        return handle_port_stats_request(ofconn, oh);
+    case OFPTYPE_DESC_STATS_REQUEST:
+        return handle_desc_request(ofconn, oh);
+    case OFPTYPE_TABLE_STATS_REQUEST:
+        return handle_table_stats_request(ofconn, oh);
+    case OFPTYPE_TABLE_FEATURES_STATS_REQUEST:
+        return handle_table_features_request(ofconn, oh);
+    case OFPTYPE_ROLE_REQUEST:
+        return handle_role_request(ofconn, oh);
+    case OFPTYPE_SET_FLOW_FORMAT:
+        return handle_set_flow_format(ofconn, oh);
+    case OFPTYPE_FLOW_MOD_TABLE_ID:
+        return handle_flow_mod_table_id(ofconn, oh);
+    case OFPTYPE_SET_PACKET_IN_FORMAT:
+        return handle_set_packet_in_format(ofconn, oh);
+    case OFPTYPE_GET_ASYNC_REQUEST:
+        return handle_get_async_request(ofconn, oh);
+    case OFPTYPE_SET_ASYNC_CONFIG:
+        return handle_set_async_config(ofconn, oh);
+
+    /* Replies and switch-to-controller messages a switch never takes. */
+    case OFPTYPE_FEATURES_REPLY:
+    case OFPTYPE_GET_CONFIG_REPLY:
+    case OFPTYPE_PACKET_IN:
+    case OFPTYPE_FLOW_REMOVED:
+    case OFPTYPE_PORT_STATUS:
+    case OFPTYPE_BARRIER_REPLY:
+    case OFPTYPE_QUEUE_GET_CONFIG_REPLY:
+    case OFPTYPE_ROLE_REPLY:
+    case OFPTYPE_GET_ASYNC_REPLY:
+    case OFPTYPE_ROLE_STATUS:
+    case OFPTYPE_TABLE_STATUS:
+    case OFPTYPE_REQUESTFORWARD:
+    case OFPTYPE_DESC_STATS_REPLY:
+    case OFPTYPE_FLOW_STATS_REPLY:
+    case OFPTYPE_AGGREGATE_STATS_REPLY:
+    case OFPTYPE_TABLE_STATS_REPLY:
+    case OFPTYPE_PORT_STATS_REPLY:
+    case OFPTYPE_QUEUE_STATS_REPLY:
+    case OFPTYPE_GROUP_STATS_REPLY:
+    case OFPTYPE_GROUP_DESC_STATS_REPLY:
+    case OFPTYPE_GROUP_FEATURES_STATS_REPLY:
+    case OFPTYPE_METER_STATS_REPLY:
+    case OFPTYPE_METER_CONFIG_STATS_REPLY:
+    case OFPTYPE_METER_FEATURES_STATS_REPLY:
+    case OFPTYPE_TABLE_FEATURES_STATS_REPLY:
+    case OFPTYPE_TABLE_DESC_REPLY:
+    case OFPTYPE_PORT_DESC_STATS_REPLY:
+    case OFPTYPE_FLOW_MONITOR_STATS_REPLY:
+    case OFPTYPE_FLOW_MONITOR_PAUSED:
+    case OFPTYPE_FLOW_MONITOR_RESUMED:
+        return OFPERR_OFPBRC_BAD_TYPE;
+
+    /* Not implemented yet in this switch. */
+    case OFPTYPE_GROUP_MOD:
+    case OFPTYPE_PORT_MOD:
+    case OFPTYPE_TABLE_MOD:
+    case OFPTYPE_QUEUE_GET_CONFIG_REQUEST:
+    case OFPTYPE_METER_MOD:
+    case OFPTYPE_BUNDLE_CONTROL:
+    case OFPTYPE_BUNDLE_ADD_MESSAGE:
+    case OFPTYPE_QUEUE_STATS_REQUEST:
+    case OFPTYPE_GROUP_STATS_REQUEST:
+    case OFPTYPE_GROUP_DESC_STATS_REQUEST:
+    case OFPTYPE_GROUP_FEATURES_STATS_REQUEST:
+    case OFPTYPE_METER_STATS_REQUEST:
+    case OFPTYPE_METER_CONFIG_STATS_REQUEST:
+    case OFPTYPE_METER_FEATURES_STATS_REQUEST:
+    case OFPTYPE_TABLE_DESC_REQUEST:
+    case OFPTYPE_FLOW_MONITOR_STATS_REQUEST:
+    case OFPTYPE_FLOW_AGE:
+    case OFPTYPE_SET_CONTROLLER_ID:
+    case OFPTYPE_FLOW_MONITOR_CANCEL:
+    case OFPTYPE_NXT_RESUME:
+    case OFPTYPE_CT_FLUSH_ZONE:
+    default:
+        return (ofpmsg_is_stat_request(oh) ? OFPERR_OFPBRC_BAD_STAT
+                : OFPERR_OFPBRC_BAD_TYPE);
+    }
+}
+
+void
+ofconn_run(struct ofconn *ofconn)
+{
+    rconn_run(ofconn->rconn);
+    if (!rconn_is_connected(ofconn->rconn)) {
+        ofconn->connected = false;
+        return;
+    }
+    if (!ofconn->connected
+        || ofconn->seqno != rconn_get_connection_seqno(ofconn->rconn)) {
+        ofconn_reset(ofconn, rconn_get_version(ofconn->rconn));
+    }
+    ofconn->backlog = false;
+    for (int i = 0; i < OFCONN_BATCH; i++) {
+        struct ofpbuf *msg = rconn_recv(ofconn->rconn);
+        if (!msg) {
+            break;
+        }
+        ofconn->backlog = i == OFCONN_BATCH - 1;
+        const struct ofp_header *oh = msg->data;
+        enum ofperr error = handle_message(ofconn, oh);
+        if (error) {
+            send_error(ofconn, error, oh);
+        }
+        ofpbuf_delete(msg);
+    }
+}
+
+void
+ofconn_wait(struct ofconn *ofconn)
+{
+    rconn_run_wait(ofconn->rconn);
+    if (ofconn->backlog) {
+        poll_immediate_wake();
+    } else {
+        rconn_recv_wait(ofconn->rconn);
+    }
+}

@@ -1,0 +1,86 @@
+/* ofconn: one OpenFlow connection of a bridge, and its message handlers.
+ *
+ * Private to the connection manager (connmgr.c), which creates, runs and
+ * destroys these.  An ofconn wraps an rconn (lib/rconn.h: it answers echo
+ * requests and probes by itself) and holds what OpenFlow lets a
+ * controller set per connection: protocol (flow format and table ids),
+ * packet-in format, miss_send_len, role, asynchronous configuration.  All
+ * of it starts over on each new connection of a reconnecting rconn.
+ *
+ * ofconn_run() receives at most a batch of messages per call and answers
+ * each (ofconn.c dispatches on enum ofptype); errors go back as OpenFlow
+ * error messages and the connection stays up.
+ *
+ * Threads: main thread only, as the manager. */
+#ifndef OFPROTO_OFCONN_H
+#define OFPROTO_OFCONN_H 1
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "list.h"
+#include "ofp-protocol.h"
+#include "ofp-switch.h"
+
+struct connmgr;
+struct controller;
+struct ofpbuf;
+struct ofproto;
+struct ofproto_packet_in;
+struct rconn;
+struct rconn_packet_counter;
+
+enum ofconn_type {
+    OFCONN_PRIMARY,             /* A controller. */
+    OFCONN_SERVICE,             /* The management socket (ovs-ofctl). */
+};
+
+struct ofconn {
+    struct ovs_list node;       /* In the manager's list. */
+    struct connmgr *mgr;
+    struct rconn *rconn;
+    enum ofconn_type type;
+    struct controller *listener;    /* Its controller, NULL for service. */
+
+    bool connected;             /* Per-connection state below is set up. */
+    unsigned int seqno;         /* rconn connection it belongs to. */
+    enum ofputil_protocol protocol;
+    enum ofputil_packet_in_format packet_in_format;
+    uint16_t miss_send_len;
+    uint32_t role;              /* OFPCR12_ROLE_EQUAL/MASTER/SLAVE. */
+    struct ofputil_async_cfg async;
+    struct rconn_packet_counter *packet_in_counter;
+    bool backlog;               /* Stopped at a full batch: more to read. */
+};
+
+/* Takes ownership of RCONN; registers with MGR. */
+struct ofconn *ofconn_create(struct connmgr *, struct rconn *,
+                             enum ofconn_type, struct controller *);
+void ofconn_destroy(struct ofconn *);
+void ofconn_run(struct ofconn *);
+void ofconn_wait(struct ofconn *);
+
+/* Sends MSG (taking it) if the connection is up. */
+void ofconn_send(struct ofconn *, struct ofpbuf *msg);
+/* Whether the connection takes asynchronous messages of TYPE with
+ * REASON, given its type, role and configuration. */
+bool ofconn_wants_async(const struct ofconn *, enum ofputil_async_msg_type,
+                        uint8_t reason);
+/* Whether table misses should reach it (OpenFlow 1.0-1.2). */
+bool ofconn_wants_misses(const struct ofconn *);
+void ofconn_send_packet_in(struct ofconn *, const struct ofproto_packet_in *);
+/* Changes the role; a 1.4+ connection demoted by another's request gets
+ * a role_status when NOTIFY. */
+void ofconn_set_role(struct ofconn *, uint32_t role, bool notify);
+/* "other", "master", "slave". */
+const char *ofconn_role_name(uint32_t role);
+
+/* The manager's side, for ofconn.c. */
+void connmgr_register(struct connmgr *, struct ofconn *);
+struct ofproto *connmgr_get_ofproto(const struct connmgr *);
+/* MASTER became master (NULL: some other role change). */
+void connmgr_role_changed(struct connmgr *, struct ofconn *master);
+/* OpenFlow 1.2's generation id check for a master or slave request:
+ * false if GEN is older than the last one seen (stale); else records it. */
+bool connmgr_check_generation_id(struct connmgr *, uint64_t gen);
+
+#endif /* ofproto/ofconn.h */

@@ -1,0 +1,677 @@
+/* ofproto-rules: the OpenFlow tables' rules: flow_mod, queries, timeouts
+ * and the flow_removed events they produce (ofproto.h says the semantics,
+ * ofproto-private.h the threading).  Main thread only, except
+ * rule_credit_stats(). */
+#include <config.h>
+
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include "coverage.h"
+#include "ofp-actions.h"
+#include "ofp-flow.h"
+#include "ofp-port.h"
+#include "ofpbuf.h"
+#include "ofproto-private.h"
+#include "seq.h"
+#include "timeval.h"
+#include "util.h"
+
+COVERAGE_DEFINE(ofproto_flow_mod);
+COVERAGE_DEFINE(ofproto_rule_expired);
+COVERAGE_DEFINE(ofproto_flow_removed_dropped);
+
+static struct rule_actions *
+rule_actions_create(const struct ofpact *ofpacts, size_t ofpacts_len)
+{
+    struct rule_actions *a = xmalloc(sizeof *a + ofpacts_len);
+    a->ofpacts_len = ofpacts_len;
+    if (ofpacts_len) {
+        memcpy(a->ofpacts, ofpacts, ofpacts_len);
+    }
+    return a;
+}
+
+void
+rule_credit_stats(struct rule *rule, uint64_t n_packets, uint64_t n_bytes,
+                  long long int used)
+{
+    atomic_fetch_add_explicit(&rule->n_packets, n_packets,
+                              memory_order_relaxed);
+    atomic_fetch_add_explicit(&rule->n_bytes, n_bytes, memory_order_relaxed);
+    long long int old = atomic_load_explicit(&rule->used,
+                                             memory_order_relaxed);
+    while (used > old
+           && !atomic_compare_exchange_weak_explicit(
+               &rule->used, &old, used, memory_order_relaxed,
+               memory_order_relaxed)) {
+        continue;
+    }
+}
+
+static void
+rule_free(struct rule *rule)
+{
+    cls_rule_destroy(&rule->cr);
+    free((void *) ovsrcu_get_protected(&rule->actions));
+    free(rule);
+}
+
+/* Second step of removal, a grace period after the rule became invisible:
+ * no lookup at a version that sees it can still be running. */
+static void
+rule_remove_cb(struct rule *rule)
+{
+    classifier_remove(&rule->ofproto->tables[rule->table_id].cls, &rule->cr);
+    ovsrcu_postpone(rule_free, rule);
+}
+
+static struct rule *
+rule_create(struct ofproto *ofproto, const struct ofputil_flow_mod *fm,
+            uint8_t table_id)
+{
+    struct rule *rule = xzalloc(sizeof *rule);
+    cls_rule_init(&rule->cr, &fm->match.flow, &fm->match.wc, fm->priority);
+    rule->ofproto = ofproto;
+    rule->table_id = table_id;
+    rule->cookie = fm->new_cookie == OVS_BE64_MAX ? 0 : fm->new_cookie;
+    rule->idle_timeout = fm->idle_timeout;
+    rule->hard_timeout = fm->hard_timeout;
+    rule->flags = fm->flags;
+    rule->importance = fm->importance;
+    rule->created = rule->modified = time_msec();
+    atomic_init(&rule->n_packets, 0);
+    atomic_init(&rule->n_bytes, 0);
+    atomic_init(&rule->used, 0);
+    ovsrcu_set_hidden(&rule->actions,
+                      rule_actions_create(fm->ofpacts, fm->ofpacts_len));
+    return rule;
+}
+
+static void
+rule_schedule_expiry(struct ofproto *ofproto, struct rule *rule)
+{
+    if (rule->idle_timeout || rule->hard_timeout) {
+        ovs_list_push_back(&ofproto->expirable, &rule->expirable_node);
+        ofproto->next_expiry = LLONG_MIN;   /* Recompute. */
+    } else {
+        ovs_list_init(&rule->expirable_node);
+    }
+}
+
+/* Queues a flow_removed event for RULE if it asked for one.  The queue is
+ * bounded: with nobody draining it (no controller) old events would only
+ * pile up, so beyond the bound new ones are dropped and counted. */
+static void
+rule_send_removed(struct ofproto *ofproto, const struct rule *rule,
+                  uint8_t reason)
+{
+    if (!(rule->flags & OFPUTIL_FF_SEND_FLOW_REM)) {
+        return;
+    }
+    if (ovs_list_size(&ofproto->flow_removed) >= OFPROTO_MAX_EVENTS) {
+        COVERAGE_INC(ofproto_flow_removed_dropped);
+        return;
+    }
+    struct ofproto_flow_removed *fr = xzalloc(sizeof *fr);
+    cls_rule_get_match(&rule->cr, &fr->match.flow, &fr->match.wc);
+    fr->priority = rule->cr.priority;
+    fr->cookie = rule->cookie;
+    fr->table_id = rule->table_id;
+    fr->reason = reason;
+    long long int age = MAX(time_msec() - rule->created, 0);
+    fr->duration_sec = age / 1000;
+    fr->duration_nsec = (age % 1000) * 1000000;
+    fr->idle_timeout = rule->idle_timeout;
+    fr->hard_timeout = rule->hard_timeout;
+    fr->packet_count = atomic_load(&((struct rule *) rule)->n_packets);
+    fr->byte_count = atomic_load(&((struct rule *) rule)->n_bytes);
+    ovs_list_push_back(&ofproto->flow_removed, &fr->list_node);
+    seq_change(ofproto->events_seq);
+}
+
+bool
+ofproto_pop_flow_removed(struct ofproto *ofproto,
+                         struct ofproto_flow_removed *out)
+{
+    if (ovs_list_is_empty(&ofproto->flow_removed)) {
+        return false;
+    }
+    struct ofproto_flow_removed *fr = CONTAINER_OF(
+        ovs_list_pop_front(&ofproto->flow_removed),
+        struct ofproto_flow_removed, list_node);
+    *out = *fr;
+    free(fr);
+    return true;
+}
+
+void
+ofproto_flush_flow_removed(struct ofproto *ofproto)
+{
+    struct ofproto_flow_removed fr;
+    while (ofproto_pop_flow_removed(ofproto, &fr)) {
+        continue;
+    }
+    struct ofproto_packet_in pin;
+    while (ofproto_pop_packet_in(ofproto, &pin)) {
+        free(pin.packet);
+    }
+    struct ofproto_port_status ps;
+    while (ofproto_pop_port_status(ofproto, &ps)) {
+        continue;
+    }
+}
+
+/* Makes RULE invisible from VERSION on and queues its removal. */
+static void
+rule_delete(struct ofproto *ofproto, struct rule *rule, ovs_version_t version)
+{
+    cls_rule_make_invisible_in_version(&rule->cr, version);
+    rule->removed = true;
+    if (rule->idle_timeout || rule->hard_timeout) {
+        ovs_list_remove(&rule->expirable_node);
+    }
+    ofproto->n_rules--;
+    ofproto->tables[rule->table_id].n_rules--;
+    ovsrcu_postpone(rule_remove_cb, rule);
+}
+
+static void
+publish_version(struct ofproto *ofproto, ovs_version_t version)
+{
+    for (int i = 0; i < OFPROTO_N_TABLES; i++) {
+        classifier_publish(&ofproto->tables[i].cls);
+    }
+    atomic_store_explicit(&ofproto->tables_version, version,
+                          memory_order_release);
+    seq_change(ofproto->backer->reval_seq);
+}
+
+/* Whether the list (nested write_actions included) sends to PORT (an
+ * output, enqueue or controller action) or to GROUP. */
+static bool
+ofpacts_reference(const struct ofpact *ofpacts, size_t len, uint32_t port,
+                  uint32_t group)
+{
+    const struct ofpact *a;
+    OFPACT_FOR_EACH (a, ofpacts, len) {
+        switch ((enum ofpact_type) a->type) {
+        case OFPACT_OUTPUT:
+            if (((const struct ofpact_output *) a)->port == port) {
+                return true;
+            }
+            break;
+        case OFPACT_ENQUEUE:
+            if (((const struct ofpact_enqueue *) a)->port == port) {
+                return true;
+            }
+            break;
+        case OFPACT_CONTROLLER:
+            if (port == OFPP_CONTROLLER) {
+                return true;
+            }
+            break;
+        case OFPACT_GROUP:
+            if (((const struct ofpact_group *) a)->group_id == group) {
+                return true;
+            }
+            break;
+        case OFPACT_WRITE_ACTIONS: {
+            const struct ofpact_nest *on = (const struct ofpact_nest *) a;
+            if (ofpacts_reference(on->actions,
+                                  ofpact_nest_get_action_len(on), port,
+                                  group)) {
+                return true;
+            }
+            break;
+        }
+        default:
+            break;
+        }
+    }
+    return false;
+}
+
+void
+ofproto_flow_query_init(struct ofproto_flow_query *q)
+{
+    memset(q, 0, sizeof *q);
+    match_init_catchall(&q->match);
+    q->priority = OFP_DEFAULT_PRIORITY;
+    q->table_id = OFPTT_ALL;
+    q->out_port = OFPP_NONE;
+    q->out_group = OFPG_ANY;
+}
+
+static bool
+rule_selected(const struct rule *rule, const struct ofproto_flow_query *q)
+{
+    if ((rule->cookie ^ q->cookie) & q->cookie_mask) {
+        return false;
+    }
+    if (q->out_port != OFPP_NONE || q->out_group != OFPG_ANY) {
+        const struct rule_actions *a = ovsrcu_get(&rule->actions);
+        if (q->out_port != OFPP_NONE
+            && !ofpacts_reference(a->ofpacts, a->ofpacts_len, q->out_port,
+                                  UINT32_MAX - 1)) {
+            return false;
+        }
+        if (q->out_group != OFPG_ANY
+            && !ofpacts_reference(a->ofpacts, a->ofpacts_len, UINT32_MAX - 1,
+                                  q->out_group)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* Rules Q selects, visible at VERSION, appended to *RULES. */
+static void
+collect_rules(struct ofproto *ofproto, const struct ofproto_flow_query *q,
+              ovs_version_t version, struct rule ***rules, size_t *n)
+{
+    struct cls_rule target;
+    cls_rule_init(&target, &q->match.flow, &q->match.wc, q->priority);
+    size_t allocated = *n;
+    int first = q->table_id == OFPTT_ALL ? 0 : q->table_id;
+    int last = q->table_id == OFPTT_ALL ? OFPROTO_N_TABLES - 1 : q->table_id;
+    for (int t = first; t <= last; t++) {
+        const struct cls_rule *cr;
+        CLS_FOR_EACH_TARGET (cr, &ofproto->tables[t].cls, &target,
+                             q->strict ? CLS_ITER_STRICT : CLS_ITER_LOOSE,
+                             version) {
+            struct rule *rule = CONTAINER_OF(cr, struct rule, cr);
+            if (!rule->removed && !rule->hidden && rule_selected(rule, q)) {
+                if (*n >= allocated) {
+                    *rules = x2nrealloc(*rules, &allocated, sizeof **rules);
+                }
+                (*rules)[(*n)++] = rule;
+            }
+        }
+    }
+    cls_rule_destroy(&target);
+}
+
+static enum ofperr
+add_rule(struct ofproto *ofproto, const struct ofputil_flow_mod *fm,
+         ovs_version_t version)
+{
+    uint8_t table_id = fm->table_id == OFPTT_ALL ? 0 : fm->table_id;
+    struct classifier *cls = &ofproto->tables[table_id].cls;
+    struct rule *rule = rule_create(ofproto, fm, table_id);
+
+    const struct cls_rule *old_cr = classifier_find_rule_exactly(
+        cls, &rule->cr, version - 1);
+    /* A rule with the very same match and priority is replaced; only a
+     * new one is checked for overlaps (as 3.1 does). */
+    if (!old_cr && fm->flags & OFPUTIL_FF_CHECK_OVERLAP
+        && classifier_rule_overlaps(cls, &rule->cr, version - 1)) {
+        rule_free(rule);
+        return OFPERR_OFPFMFC_OVERLAP;
+    }
+    if (old_cr) {
+        struct rule *old = CONTAINER_OF(old_cr, struct rule, cr);
+        /* A replaced rule keeps its counters unless asked otherwise. */
+        if (!(fm->flags & OFPUTIL_FF_RESET_COUNTS)) {
+            atomic_store(&rule->n_packets, atomic_load(&old->n_packets));
+            atomic_store(&rule->n_bytes, atomic_load(&old->n_bytes));
+            atomic_store(&rule->used, atomic_load(&old->used));
+            rule->created = old->created;
+        }
+        rule_delete(ofproto, old, version);
+    }
+    classifier_insert(cls, &rule->cr, version);
+    ofproto->n_rules++;
+    ofproto->tables[table_id].n_rules++;
+    rule_schedule_expiry(ofproto, rule);
+    return 0;
+}
+
+static void
+modify_rules(struct rule **rules, size_t n, const struct ofputil_flow_mod *fm)
+{
+    long long int now = time_msec();
+    for (size_t i = 0; i < n; i++) {
+        struct rule *rule = rules[i];
+        const struct rule_actions *old = ovsrcu_get_protected(&rule->actions);
+        ovsrcu_set(&rule->actions,
+                   rule_actions_create(fm->ofpacts, fm->ofpacts_len));
+        ovsrcu_postpone(free, (void *) old);
+        rule->modified = now;
+        if (fm->new_cookie != OVS_BE64_MAX) {
+            rule->cookie = fm->new_cookie;
+        }
+        if (fm->flags & OFPUTIL_FF_RESET_COUNTS) {
+            atomic_store(&rule->n_packets, 0);
+            atomic_store(&rule->n_bytes, 0);
+        }
+    }
+}
+
+/* Output ports a switch can have (ofp-actions' annotate refuses the same
+ * ports; a flow_mod built in a program may not have gone through it), and
+ * groups that exist. */
+static enum ofperr
+check_output_ports(const struct ofpact *ofpacts, size_t len)
+{
+    const struct ofpact *a;
+    OFPACT_FOR_EACH (a, ofpacts, len) {
+        if (a->type == OFPACT_GROUP) {
+            /* No groups exist yet, so every group action names a missing
+             * one, which 3.1 refuses the same way. */
+            return OFPERR_OFPBAC_BAD_OUT_GROUP;
+        }
+        if (a->type == OFPACT_OUTPUT
+            && !ofputil_port_is_valid_output(
+                ((const struct ofpact_output *) a)->port)) {
+            return OFPERR_OFPBAC_BAD_OUT_PORT;
+        }
+        if (a->type == OFPACT_WRITE_ACTIONS) {
+            const struct ofpact_nest *on = (const struct ofpact_nest *) a;
+            enum ofperr error = check_output_ports(
+                on->actions, ofpact_nest_get_action_len(on));
+            if (error) {
+                return error;
+            }
+        }
+    }
+    return 0;
+}
+
+enum ofperr
+ofproto_flow_mod(struct ofproto *ofproto, const struct ofputil_flow_mod *fm)
+{
+    COVERAGE_INC(ofproto_flow_mod);
+    if (fm->table_id >= OFPROTO_N_TABLES && fm->table_id != OFPTT_ALL) {
+        return OFPERR_OFPBRC_BAD_TABLE_ID;
+    }
+    if (fm->priority < 0 || fm->priority > UINT16_MAX) {
+        return OFPERR_OFPFMFC_BAD_PRIORITY;
+    }
+    if (fm->command > OFPFC_DELETE_STRICT) {
+        return OFPERR_OFPFMFC_BAD_COMMAND;
+    }
+    bool deleting = (fm->command == OFPFC_DELETE
+                     || fm->command == OFPFC_DELETE_STRICT);
+    if (!deleting) {
+        enum ofperr error = check_output_ports(fm->ofpacts, fm->ofpacts_len);
+        if (error) {
+            return error;
+        }
+    }
+
+    ovs_version_t version = ofproto_tables_version(ofproto) + 1;
+    for (int i = 0; i < OFPROTO_N_TABLES; i++) {
+        classifier_defer(&ofproto->tables[i].cls);
+    }
+
+    enum ofperr error = 0;
+    if (fm->command == OFPFC_ADD) {
+        error = add_rule(ofproto, fm, version);
+    } else {
+        struct ofproto_flow_query q = {
+            .match = fm->match,
+            .priority = fm->priority,
+            .strict = (fm->command == OFPFC_MODIFY_STRICT
+                       || fm->command == OFPFC_DELETE_STRICT),
+            .table_id = fm->table_id,
+            /* Open vSwitch applies out_port/out_group to modify too. */
+            .out_port = fm->out_port,
+            .out_group = fm->out_group,
+            .cookie = fm->cookie,
+            .cookie_mask = fm->cookie_mask,
+        };
+        struct rule **rules = NULL;
+        size_t n = 0;
+        collect_rules(ofproto, &q, version - 1, &rules, &n);
+        if (deleting) {
+            for (size_t i = 0; i < n; i++) {
+                rule_send_removed(ofproto, rules[i], OFPRR_DELETE);
+                rule_delete(ofproto, rules[i], version);
+            }
+        } else if (n) {
+            modify_rules(rules, n, fm);
+        } else if (fm->new_cookie != OVS_BE64_MAX && !fm->cookie_mask) {
+            /* A modify that selects nothing adds the flow when it carries
+             * a cookie for it: OpenFlow 1.0 and 1.1 modifies without a
+             * cookie mask, as 3.1 decodes them. */
+            error = add_rule(ofproto, fm, version);
+        }
+        free(rules);
+    }
+    publish_version(ofproto, version);
+    return error;
+}
+
+void
+ofproto_flush_flows(struct ofproto *ofproto)
+{
+    ovs_version_t version = ofproto_tables_version(ofproto) + 1;
+    struct ofproto_flow_query q;
+    ofproto_flow_query_init(&q);
+    struct rule **rules = NULL;
+    size_t n = 0;
+    collect_rules(ofproto, &q, version - 1, &rules, &n);
+    for (int i = 0; i < OFPROTO_N_TABLES; i++) {
+        classifier_defer(&ofproto->tables[i].cls);
+    }
+    for (size_t i = 0; i < n; i++) {
+        rule_delete(ofproto, rules[i], version);
+    }
+    free(rules);
+    publish_version(ofproto, version);
+}
+
+size_t
+ofproto_count_rules(const struct ofproto *ofproto)
+{
+    return ofproto->n_rules;
+}
+
+void
+ofproto_get_table_stats(struct ofproto *ofproto, uint8_t table_id,
+                        struct ofproto_table_stats *ts)
+{
+    struct oftable *t = &ofproto->tables[table_id];
+    ts->n_rules = t->n_rules;
+    ts->n_lookups = atomic_load_explicit(&t->n_lookups, memory_order_relaxed);
+    ts->n_matched = atomic_load_explicit(&t->n_matched, memory_order_relaxed);
+}
+
+static int
+compare_rule_infos(const void *a_, const void *b_)
+{
+    const struct ofproto_rule_info *a = a_, *b = b_;
+    if (a->table_id != b->table_id) {
+        return a->table_id < b->table_id ? -1 : 1;
+    }
+    return a->priority > b->priority ? -1 : a->priority < b->priority;
+}
+
+void
+ofproto_query_rules(struct ofproto *ofproto,
+                    const struct ofproto_flow_query *q,
+                    struct ofproto_rule_info **infosp, size_t *np)
+{
+    struct rule **rules = NULL;
+    size_t n = 0;
+    collect_rules(ofproto, q, ofproto_tables_version(ofproto), &rules, &n);
+
+    struct ofproto_rule_info *infos = n ? xcalloc(n, sizeof *infos) : NULL;
+    for (size_t i = 0; i < n; i++) {
+        struct rule *rule = rules[i];
+        struct ofproto_rule_info *info = &infos[i];
+        const struct rule_actions *a = ovsrcu_get(&rule->actions);
+        info->table_id = rule->table_id;
+        info->priority = rule->cr.priority;
+        cls_rule_get_match(&rule->cr, &info->match.flow, &info->match.wc);
+        info->cookie = rule->cookie;
+        info->idle_timeout = rule->idle_timeout;
+        info->hard_timeout = rule->hard_timeout;
+        info->flags = rule->flags;
+        info->importance = rule->importance;
+        info->created = rule->created;
+        info->modified = rule->modified;
+        long long int used = atomic_load(&rule->used);
+        info->used = used ? used : rule->created;
+        /* NO_PKT_COUNTS and NO_BYT_COUNTS only allow a switch not to
+         * count; this one counts anyway and says so, as 3.1 does. */
+        info->n_packets = atomic_load(&rule->n_packets);
+        info->n_bytes = atomic_load(&rule->n_bytes);
+        info->ofpacts_len = a->ofpacts_len;
+        info->ofpacts = a->ofpacts_len ? xmemdup(a->ofpacts, a->ofpacts_len)
+                                       : NULL;
+    }
+    free(rules);
+    if (n) {
+        qsort(infos, n, sizeof *infos, compare_rule_infos);
+    }
+    *infosp = infos;
+    *np = n;
+}
+
+void
+ofproto_dump_rules(struct ofproto *ofproto, struct ofproto_rule_info **infosp,
+                   size_t *np)
+{
+    struct ofproto_flow_query q;
+    ofproto_flow_query_init(&q);
+    ofproto_query_rules(ofproto, &q, infosp, np);
+}
+
+void
+ofproto_rule_infos_free(struct ofproto_rule_info *infos, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        free(infos[i].ofpacts);
+    }
+    free(infos);
+}
+
+/* Timeouts: only the rules that have one are looked at, and only when the
+ * earliest is due. */
+void
+ofproto_expire_rules(struct ofproto *ofproto)
+{
+    long long int now = time_msec();
+    if (ofproto->next_expiry != LLONG_MIN && now < ofproto->next_expiry) {
+        return;
+    }
+
+    struct rule **expired = NULL;
+    uint8_t *reasons = NULL;
+    size_t n = 0, allocated = 0;
+    long long int next = LLONG_MAX;
+    struct rule *rule;
+    LIST_FOR_EACH (rule, expirable_node, &ofproto->expirable) {
+        long long int hard = LLONG_MAX, idle = LLONG_MAX;
+        if (rule->hard_timeout) {
+            hard = rule->modified + rule->hard_timeout * 1000LL;
+        }
+        if (rule->idle_timeout) {
+            long long int used = atomic_load(&rule->used);
+            used = MAX(used, rule->created);
+            idle = used + rule->idle_timeout * 1000LL;
+        }
+        if (now >= MIN(hard, idle)) {
+            if (n >= allocated) {
+                expired = x2nrealloc(expired, &allocated, sizeof *expired);
+                reasons = xrealloc(reasons, allocated);
+            }
+            reasons[n] = now >= hard ? OFPRR_HARD_TIMEOUT
+                                     : OFPRR_IDLE_TIMEOUT;
+            expired[n++] = rule;
+        } else {
+            next = MIN(next, MIN(hard, idle));
+        }
+    }
+    if (n) {
+        ovs_version_t version = ofproto_tables_version(ofproto) + 1;
+        for (int i = 0; i < OFPROTO_N_TABLES; i++) {
+            classifier_defer(&ofproto->tables[i].cls);
+        }
+        for (size_t i = 0; i < n; i++) {
+            COVERAGE_INC(ofproto_rule_expired);
+            rule_send_removed(ofproto, expired[i], reasons[i]);
+            rule_delete(ofproto, expired[i], version);
+        }
+        publish_version(ofproto, version);
+    }
+    free(expired);
+    free(reasons);
+    /* Idle deadlines move with traffic the revalidators push up: look
+     * again at least once a second while any rule has one. */
+    ofproto->next_expiry = ovs_list_is_empty(&ofproto->expirable)
+                           ? LLONG_MAX : MIN(next, now + 1000);
+}
+
+void
+ofproto_add_default_rule(struct ofproto *ofproto)
+{
+    uint64_t stub[64 / 8];
+    struct ofpbuf ofpacts;
+    ofpbuf_use_stub(&ofpacts, stub, sizeof stub);
+    OFPACT_PUT(&ofpacts, OFPACT_OUTPUT, ofpact_output)->port = OFPP_NORMAL;
+
+    struct ofputil_flow_mod fm;
+    ofproto_flow_mod_init(&fm);
+    fm.priority = 0;
+    fm.ofpacts = ofpacts.data;
+    fm.ofpacts_len = ofpacts.size;
+    ofproto_flow_mod(ofproto, &fm);
+    ofpbuf_uninit(&ofpacts);
+}
+
+void
+ofproto_set_fail_open(struct ofproto *ofproto, bool fail_open)
+{
+    if (fail_open == (ofproto->fail_open_rule != NULL)) {
+        return;
+    }
+    ovs_version_t version = ofproto_tables_version(ofproto) + 1;
+    struct classifier *cls = &ofproto->tables[0].cls;
+    classifier_defer(cls);
+    if (fail_open) {
+        uint64_t stub[64 / 8];
+        struct ofpbuf ofpacts;
+        ofpbuf_use_stub(&ofpacts, stub, sizeof stub);
+        OFPACT_PUT(&ofpacts, OFPACT_OUTPUT, ofpact_output)->port
+            = OFPP_NORMAL;
+        struct ofputil_flow_mod fm;
+        ofproto_flow_mod_init(&fm);
+        fm.ofpacts = ofpacts.data;
+        fm.ofpacts_len = ofpacts.size;
+        struct rule *rule = rule_create(ofproto, &fm, 0);
+        ofpbuf_uninit(&ofpacts);
+        /* cls_rule_init() took OpenFlow's default priority; this one is
+         * above every priority OpenFlow can give. */
+        cls_rule_destroy(&rule->cr);
+        cls_rule_init(&rule->cr, &fm.match.flow, &fm.match.wc,
+                      OFPROTO_FAIL_OPEN_PRIORITY);
+        rule->hidden = true;
+        ovs_list_init(&rule->expirable_node);
+        classifier_insert(cls, &rule->cr, version);
+        ofproto->fail_open_rule = rule;
+    } else {
+        struct rule *rule = ofproto->fail_open_rule;
+        ofproto->fail_open_rule = NULL;
+        ofproto->n_rules++;     /* rule_delete() counts it out. */
+        ofproto->tables[0].n_rules++;
+        rule_delete(ofproto, rule, version);
+    }
+    publish_version(ofproto, version);
+}
+
+void
+ofproto_flow_mod_init(struct ofputil_flow_mod *fm)
+{
+    memset(fm, 0, sizeof *fm);
+    match_init_catchall(&fm->match);
+    fm->priority = OFP_DEFAULT_PRIORITY;
+    fm->command = OFPFC_ADD;
+    fm->table_id = 0;
+    fm->buffer_id = UINT32_MAX;
+    fm->out_port = OFPP_NONE;
+    fm->out_group = OFPG_ANY;
+}

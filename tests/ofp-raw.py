@@ -1,0 +1,69 @@
+#!/usr/bin/env python3
+"""ofp-raw.py SOCKET: speaks raw OpenFlow 1.0 to a switch's Unix socket,
+for tests that send what no tool sends.  Reads commands on stdin, one per
+line, and prints what comes back:
+
+  send HEX       sends the bytes (a whole message, header included)
+  recv           prints the next message as "type=T len=L xid=X" plus, for
+                 an error, "error=TYPE/CODE"
+  hello          sends an OpenFlow 1.0 hello and receives the switch's
+  closed         prints "closed" if the switch closed the connection
+"""
+import socket
+import struct
+import sys
+
+
+def recv_exact(sock, n):
+    data = b""
+    while len(data) < n:
+        chunk = sock.recv(n - len(data))
+        if not chunk:
+            return None
+        data += chunk
+    return data
+
+
+def recv_msg(sock):
+    header = recv_exact(sock, 8)
+    if header is None:
+        return None
+    version, type_, length, xid = struct.unpack("!BBHI", header)
+    body = recv_exact(sock, length - 8) if length > 8 else b""
+    return version, type_, length, xid, body
+
+
+def main():
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    sock.settimeout(10)
+    sock.connect(sys.argv[1])
+    for line in sys.stdin:
+        words = line.split()
+        if not words:
+            continue
+        if words[0] == "hello":
+            sock.sendall(struct.pack("!BBHI", 1, 0, 8, 1))
+            msg = recv_msg(sock)
+            print("hello" if msg and msg[1] == 0 else "no hello")
+        elif words[0] == "send":
+            sock.sendall(bytes.fromhex("".join(words[1:])))
+        elif words[0] == "recv":
+            msg = recv_msg(sock)
+            if msg is None:
+                print("closed")
+                continue
+            version, type_, length, xid, body = msg
+            out = "type=%d len=%d xid=%d" % (type_, length, xid)
+            if type_ == 1 and len(body) >= 4:
+                out += " error=%d/%d" % struct.unpack("!HH", body[:4])
+            print(out)
+        elif words[0] == "closed":
+            try:
+                data = sock.recv(1)
+            except OSError:
+                data = b""
+            print("closed" if not data else "open")
+        sys.stdout.flush()
+
+
+main()
