@@ -29,8 +29,6 @@
 #include "ofp-actions.h"
 #include "ofp-fields.h"
 #include "ofp-flow.h"
-#include "ofp-group.h"
-#include "ofp-meter.h"
 #include "ofp-msgs.h"
 #include "ofp-parse.h"
 #include "ofp-print.h"
@@ -175,103 +173,6 @@ ofctl_open_vconn_for_flow_dump(const char *switch_name,
               "flow formats (%s)", usable_s, allowed_s);
 }
 
-/* The printers print_reply() dispatches to, in one shape. */
-static enum ofperr
-print_aggregate(struct ds *s, const struct ofp_header *oh,
-                const struct ofputil_port_map *port_map OVS_UNUSED,
-                const struct ofputil_table_map *table_map OVS_UNUSED)
-{
-    return ofputil_aggregate_stats_reply_print(s, oh);
-}
-
-static enum ofperr
-print_group_desc(struct ds *s, const struct ofp_header *oh,
-                 const struct ofputil_port_map *port_map,
-                 const struct ofputil_table_map *table_map OVS_UNUSED)
-{
-    return ofputil_group_desc_print(s, oh, port_map);
-}
-
-static enum ofperr
-print_meter_config(struct ds *s, const struct ofp_header *oh,
-                   const struct ofputil_port_map *port_map OVS_UNUSED,
-                   const struct ofputil_table_map *table_map OVS_UNUSED)
-{
-    return ofputil_meter_config_reply_print(s, oh);
-}
-
-static enum ofperr
-print_group_stats(struct ds *s, const struct ofp_header *oh,
-                  const struct ofputil_port_map *port_map OVS_UNUSED,
-                  const struct ofputil_table_map *table_map OVS_UNUSED)
-{
-    return ofputil_group_stats_print(s, oh);
-}
-
-static enum ofperr
-print_meter_stats(struct ds *s, const struct ofp_header *oh,
-                  const struct ofputil_port_map *port_map OVS_UNUSED,
-                  const struct ofputil_table_map *table_map OVS_UNUSED)
-{
-    return ofputil_meter_stats_reply_print(s, oh);
-}
-
-/* Prints REPLY as ofp-print does.  Interim: lib/ofp-print does not yet
- * dispatch the statistics replies of lib/ofp-flow, lib/ofp-group and
- * lib/ofp-meter to their printers (branches that met here), so this does
- * for the replies ovs-ofctl dumps. */
-static void
-print_reply(const struct ofpbuf *reply,
-            const struct ofputil_port_map *port_map,
-            const struct ofputil_table_map *table_map)
-{
-    const struct ofp_header *oh = reply->data;
-    enum ofpraw raw;
-    if (!ofpraw_decode(&raw, oh)) {
-        enum ofperr (*print)(struct ds *, const struct ofp_header *,
-                             const struct ofputil_port_map *,
-                             const struct ofputil_table_map *) = NULL;
-        switch (ofptype_from_ofpraw(raw)) {
-        case OFPTYPE_FLOW_STATS_REPLY:
-            print = ofputil_flow_stats_reply_print;
-            break;
-        case OFPTYPE_AGGREGATE_STATS_REPLY:
-            print = print_aggregate;
-            break;
-        case OFPTYPE_GROUP_DESC_STATS_REPLY:
-            print = print_group_desc;
-            break;
-        case OFPTYPE_METER_CONFIG_STATS_REPLY:
-            print = print_meter_config;
-            break;
-        case OFPTYPE_GROUP_STATS_REPLY:
-            print = print_group_stats;
-            break;
-        case OFPTYPE_METER_STATS_REPLY:
-            print = print_meter_stats;
-            break;
-        default:
-            break;
-        }
-        if (print) {
-            struct ds s = DS_EMPTY_INITIALIZER;
-            ofp_header_to_string__(oh, raw, &s);
-            if (ofpmp_more(oh)) {
-                ds_put_cstr(&s, " flags=[more]");
-            }
-            if (!print(&s, oh, port_map, table_map)) {
-                ds_put_char(&s, '\n');
-                fputs(ds_cstr(&s), stdout);
-                ds_destroy(&s);
-                return;
-            }
-            ds_destroy(&s);
-        }
-    }
-    ofp_print(stdout, reply->data, reply->size, port_map,
-              ofctl_opts.verbosity + 1);
-}
-
 void
 ofctl_dump_transaction(const char *switch_name, struct vconn *vconn,
                        struct ofpbuf *request)
@@ -283,13 +184,16 @@ ofctl_dump_transaction(const char *switch_name, struct vconn *vconn,
 
     struct ofpbuf *reply;
     LIST_FOR_EACH (reply, list_node, &replies) {
-        /* 3.1 reads the names (with --names) when it prints. */
-        const struct ofputil_table_map *table_map
-            = switch_name ? ofctl_tables_to_show(switch_name) : NULL;
-        print_reply(reply,
-                          switch_name ? ofctl_ports_to_show(switch_name)
-                                      : NULL,
-                          table_map);
+        /* 3.1 reads the names (with --names) when it prints, tables
+         * first; lib/ofp-print takes no table map, but reading it keeps
+         * the connections, and so the transaction ids, as 3.1's. */
+        const struct ofputil_port_map *port_map = NULL;
+        if (switch_name) {
+            ofctl_tables_to_show(switch_name);
+            port_map = ofctl_ports_to_show(switch_name);
+        }
+        ofp_print(stdout, reply->data, reply->size, port_map,
+                  ofctl_opts.verbosity + 1);
     }
     ofpbuf_list_delete(&replies);
 }
