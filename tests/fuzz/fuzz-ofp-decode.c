@@ -387,7 +387,12 @@ fuzz_flow_text(const uint8_t *data, size_t size)
             struct ofpbuf *msg = ofputil_encode_flow_mod(&fm, protocols[i]);
             enum ofperr err;
             char *printed = flow_mod_text(msg->data, &err);
-            if (!printed) {
+            /* A VLAN match without the CFI bit ("vlan_tci=0xfff") has no
+             * OXM form that decodes: 3.1 encodes it in 1.3 all the same
+             * and its own decoder refuses it with OFPBMC_BAD_PREREQ, and
+             * so do we. */
+            if (!printed && !(protocols[i] == OFPUTIL_P_OF13_OXM
+                              && err == OFPERR_OFPBMC_BAD_PREREQ)) {
                 abort();
             }
             free(printed);
