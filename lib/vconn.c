@@ -767,6 +767,12 @@ pvconn_get_name(const struct pvconn *pvconn)
     return pvconn->name;
 }
 
+void
+pvconn_set_allowed_versions(struct pvconn *pvconn, uint32_t allowed_versions)
+{
+    pvconn->allowed_versions = allowed_or_default(allowed_versions);
+}
+
 uint16_t
 pvconn_get_bound_port(const struct pvconn *pvconn)
 {

@@ -141,6 +141,8 @@ int pvconn_verify_name(const char *name);
 int pvconn_open(const char *name, uint32_t allowed_versions, uint8_t dscp,
                 struct pvconn **pvconnp);
 const char *pvconn_get_name(const struct pvconn *);
+/* The versions offered to connections accepted from now on. */
+void pvconn_set_allowed_versions(struct pvconn *, uint32_t allowed_versions);
 /* The bound TCP port (host byte order) of a ptcp:/pssl: listener, else 0. */
 uint16_t pvconn_get_bound_port(const struct pvconn *);
 /* 0 with a new vconn (negotiation still to come), EAGAIN if no connection

@@ -53,12 +53,14 @@ struct connmgr {
     bool fail_open;             /* The hidden NORMAL rule is in. */
     bool have_generation_id;    /* OpenFlow 1.2 role generation ids. */
     uint64_t generation_id;
+    uint32_t allowed_versions;  /* Bridge:protocols; 0: all. */
 };
 
 static void
-open_listener(const char *name, struct pvconn **pvconnp)
+open_listener(const char *name, uint32_t allowed_versions,
+              struct pvconn **pvconnp)
 {
-    int error = pvconn_open(name, 0, 0, pvconnp);
+    int error = pvconn_open(name, allowed_versions, 0, pvconnp);
     if (error) {
         VLOG_ERR("%s: listening failed (%s)", name, ovs_strerror(error));
         *pvconnp = NULL;
@@ -76,7 +78,7 @@ connmgr_create(struct ofproto *ofproto, const char *bridge_name)
     mgr->events_seq = seq_read(ofproto_events_seq(ofproto));
 
     char *mgmt = xasprintf("punix:%s/%s.mgmt", ovs_rundir(), bridge_name);
-    open_listener(mgmt, &mgr->mgmt);
+    open_listener(mgmt, 0, &mgr->mgmt);
     free(mgmt);
     return mgr;
 }
@@ -147,13 +149,22 @@ static void
 controller_start(struct connmgr *mgr, struct controller *c)
 {
     if (!pvconn_verify_name(c->target)) {
-        open_listener(c->target, &c->pvconn);
+        open_listener(c->target, c->s.allowed_versions, &c->pvconn);
     } else {
         struct rconn *rconn = rconn_create(c->s.probe_interval,
                                            c->s.max_backoff, 0,
                                            c->s.allowed_versions);
         rconn_connect(rconn, c->target, NULL);
         c->ofconn = ofconn_create(mgr, rconn, OFCONN_PRIMARY, c);
+    }
+}
+
+void
+connmgr_set_allowed_versions(struct connmgr *mgr, uint32_t allowed_versions)
+{
+    mgr->allowed_versions = allowed_versions;
+    if (mgr->mgmt) {
+        pvconn_set_allowed_versions(mgr->mgmt, allowed_versions);
     }
 }
 

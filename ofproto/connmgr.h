@@ -76,6 +76,10 @@ void connmgr_set_controllers(struct connmgr *,
                              const struct connmgr_controller_settings *,
                              size_t n);
 bool connmgr_has_controllers(const struct connmgr *);
+/* The OpenFlow versions (a bitmap, bit V for wire version V; 0: every one
+ * supported) that new connections to the management socket offer, from
+ * Bridge:protocols.  Controllers get theirs in their settings. */
+void connmgr_set_allowed_versions(struct connmgr *, uint32_t);
 
 /* What the Controller table shows for TARGET. */
 struct connmgr_status {

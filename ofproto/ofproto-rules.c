@@ -351,7 +351,7 @@ modify_rules(struct rule **rules, size_t n, const struct ofputil_flow_mod *fm)
 
 /* Output ports a switch can have (ofp-actions' annotate refuses the same
  * ports; a flow_mod built in a program may not have gone through it), and
- * groups that exist. */
+ * groups and meters that exist. */
 static enum ofperr
 check_output_ports(const struct ofpact *ofpacts, size_t len)
 {
@@ -361,6 +361,10 @@ check_output_ports(const struct ofpact *ofpacts, size_t len)
             /* No groups exist yet, so every group action names a missing
              * one, which 3.1 refuses the same way. */
             return OFPERR_OFPBAC_BAD_OUT_GROUP;
+        }
+        if (a->type == OFPACT_METER) {
+            /* Nor meters: 3.1 refuses a meter it does not have so. */
+            return OFPERR_OFPMMFC_INVALID_METER;
         }
         if (a->type == OFPACT_OUTPUT
             && !ofputil_port_is_valid_output(

@@ -400,12 +400,11 @@ TESTSUITE_AT = \
 	tests/switching-system.at \
 	tests/datapath.at \
 	tests/datapath-parse.at \
-	tests/bench.at
+	tests/bench.at \
+	tests/interop-osken.at
 # ovs-ofctl against Open vSwitch 3.1's (utilities/ofctl.h).
 TESTSUITE_AT += tests/ofctl-macros.at tests/ofctl-target.at tests/ofctl-flows.at \
 	tests/ofctl-switch.at
-	tests/bench.at \
-	tests/interop-osken.at
 TESTSUITE_AT += tests/ofproto-ofctl.at
 EXTRA_DIST += tests/ofp-raw.py
 TESTSUITE = $(srcdir)/tests/testsuite

@@ -271,6 +271,12 @@ run_checks() {
         [ -f "$build_dir/tests/testsuite.log" ] && tail -n 200 "$build_dir/tests/testsuite.log"
         return $status
     fi
+    # The ovs-ofctl tests again with our ovs-vswitchd as the switch: 3.1's
+    # ovs-ofctl and ours must agree on it, and print what the tests say
+    # 3.1's switch makes them print.
+    OFCTL_SWITCH="$build_dir/vswitchd/ovs-vswitchd" \
+        make -C "$build_dir" check-local TESTSUITEFLAGS="-j$jobs -k ofctl" \
+        || return 1
     if [ "${VALGRIND:-no}" = yes ]; then
         local vg_dir=$build_dir-valgrind
         build_in "$vg_dir" $([ "${WERROR:-no}" = yes ] && echo --enable-werror)

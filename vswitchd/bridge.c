@@ -24,6 +24,7 @@
 #include "connmgr.h"
 #include "ofport-numbers.h"
 #include "ofproto.h"
+#include "ofp-protocol.h"
 #include "ovsdb-idl.h"
 #include "packets.h"
 #include "poll-loop.h"
@@ -770,9 +771,29 @@ bridge_pick_hwaddr(struct bridge *br)
 /* Bridge:controller to the connection manager.  Times in the database
  * are milliseconds; unset ones take Open vSwitch's defaults (a 5 s probe,
  * an 8 s maximum backoff). */
+/* Bridge:protocols as a version bitmap; 0 (every supported version) when
+ * empty, as Open vSwitch 3.1 reads it. */
+static uint32_t
+bridge_allowed_versions(const struct bridge *br)
+{
+    uint32_t versions = 0;
+    for (size_t i = 0; i < br->cfg->n_protocols; i++) {
+        enum ofp_version v = ofputil_version_from_string(br->cfg->protocols[i]);
+        if (v) {
+            versions |= 1u << v;
+        } else {
+            VLOG_WARN("bridge %s: unknown OpenFlow version \"%s\" in "
+                      "protocols", br->name, br->cfg->protocols[i]);
+        }
+    }
+    return versions;
+}
+
 static void
 bridge_configure_controllers(struct bridge *br)
 {
+    uint32_t versions = bridge_allowed_versions(br);
+    connmgr_set_allowed_versions(br->connmgr, versions);
     size_t n = br->cfg->n_controller;
     struct connmgr_controller_settings *cs = xcalloc(MAX(n, 1), sizeof *cs);
     for (size_t i = 0; i < n; i++) {
@@ -782,7 +803,7 @@ bridge_configure_controllers(struct bridge *br)
                                 ? *c->inactivity_probe / 1000 : 5);
         cs[i].max_backoff = (c->n_max_backoff
                              ? MAX(*c->max_backoff / 1000, 1) : 8);
-        cs[i].allowed_versions = 0;
+        cs[i].allowed_versions = versions;
     }
     connmgr_set_controllers(br->connmgr, cs, n);
     free(cs);

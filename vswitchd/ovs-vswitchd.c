@@ -74,6 +74,7 @@ parse_options(int argc, char *argv[], char **unixctl_pathp)
     enum {
         OPT_UNIXCTL = UCHAR_MAX + 1,
         OPT_ENABLE_DUMMY,
+        OPT_DISABLE_SYSTEM,
         DAEMON_OPTION_ENUMS,
         VLOG_OPTION_ENUMS
     };
@@ -82,6 +83,7 @@ parse_options(int argc, char *argv[], char **unixctl_pathp)
         {"version", no_argument, NULL, 'V'},
         {"unixctl", required_argument, NULL, OPT_UNIXCTL},
         {"enable-dummy", optional_argument, NULL, OPT_ENABLE_DUMMY},
+        {"disable-system", no_argument, NULL, OPT_DISABLE_SYSTEM},
         DAEMON_LONG_OPTIONS,
         VLOG_LONG_OPTIONS,
         {NULL, 0, NULL, 0},
@@ -118,6 +120,12 @@ parse_options(int argc, char *argv[], char **unixctl_pathp)
             netdev_enable_dummy(optarg != NULL);
             break;
 
+        case OPT_DISABLE_SYSTEM:
+            /* Open vSwitch's way of keeping its kernel datapath out of a
+             * run; every bridge here is on the userspace datapath
+             * already, so scripts written for it work unchanged. */
+            break;
+
         DAEMON_OPTION_HANDLERS
         VLOG_OPTION_HANDLERS
 
@@ -151,9 +159,9 @@ usage(void)
            "where DATABASE is a socket on which ovsdb-server is listening\n"
            "      (default: \"unix:%s/db.sock\").\n"
            "\n"
-           "This version configures bridges, ports and interfaces from the\n"
-           "database and reports their state; forwarding packets arrives\n"
-           "with the datapath.\n",
+           "Bridges, ports and interfaces come from the database; every\n"
+           "bridge switches on the userspace datapath and speaks OpenFlow\n"
+           "on RUNDIR/BRIDGE.mgmt and to its controllers.\n",
            program_name, program_name, ovs_rundir());
     daemon_usage();
     vlog_usage();
@@ -162,6 +170,8 @@ usage(void)
            "  --enable-dummy[=override]\n"
            "                          allow \"dummy\" interfaces (for tests);\n"
            "                          with override, every device is dummy\n"
+           "  --disable-system        accepted for compatibility (there is\n"
+           "                          no kernel datapath to disable)\n"
            "  -h, --help              display this help message\n"
            "  -V, --version           display version information\n");
     exit(EXIT_SUCCESS);
