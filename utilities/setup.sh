@@ -209,6 +209,7 @@ Look at it:
   ovs-vsctl show
   ovs-appctl fdb/show br0              # the MACs br0 learned
   ovs-appctl dpif/dump-flows br0       # the megaflows in the datapath
+  ovs-ofctl dump-flows br0             # the OpenFlow rules
   ovs-appctl ofproto/trace br0 in_port=1,dl_src=\$(ip -n $h1 -br link show eth0 | awk '{print \$3}'),dl_dst=ff:ff:ff:ff:ff:ff
   ip netns exec $h2 ping 10.0.0.1
 Stop it with:
