@@ -83,6 +83,12 @@ run_hooks(bool at_exit)
 static void
 run_exit_hooks(void)
 {
+    /* stdio flushes its buffers only after every atexit() handler, so
+     * without this a hook that removes a pidfile would announce the
+     * process gone while its last output still sits in a buffer (a
+     * detached "ovsdb-client transact" whose answer a waiting script
+     * reads once the pidfile is gone). */
+    fflush(NULL);
     run_hooks(true);
 }
 
