@@ -28,7 +28,12 @@ VLOG_DEFINE_THIS_MODULE(stream_socket);
 
 /* Reading pauses once this much unread input piles up, so a peer cannot make
  * us buffer without bound while our owner is busy; it resumes as the owner
- * drains the input. */
+ * drains the input.  The pause is ours (the read callback disables EV_READ)
+ * rather than a bufferevent read watermark: libevent 2.1.11 and later keep
+ * re-running the read callback of a bufferevent that sits at its high
+ * watermark, and since that callback leaves the data for the owner, one
+ * event_base_loop(EVLOOP_ONCE) would never return and the owner would never
+ * get to drain it (libevent issue #891). */
 #define STREAM_READ_HIGH_WATERMARK (1024 * 1024)
 
 enum socket_state {
@@ -51,6 +56,7 @@ struct socket_stream {
     int error;                  /* Positive errno value, 0 if none. */
     int send_error;             /* Sending is impossible, receiving not. */
     bool eof;                   /* Peer closed its side. */
+    bool read_paused;           /* EV_READ off: input is at the limit. */
 };
 
 struct socket_pstream {
@@ -103,10 +109,17 @@ socket_stream_fail(struct socket_stream *s, int error)
 }
 
 static void
-socket_read_cb(struct bufferevent *bev OVS_UNUSED, void *s_ OVS_UNUSED)
+socket_read_cb(struct bufferevent *bev, void *s_)
 {
+    struct socket_stream *s = s_;
+
     /* The data stays in the input buffer for recv.  Running at all ends
      * poll_block(), which is what the owner's stream_wait() relies on. */
+    if (evbuffer_get_length(bufferevent_get_input(bev))
+        >= STREAM_READ_HIGH_WATERMARK) {
+        bufferevent_disable(bev, EV_READ);
+        s->read_paused = true;
+    }
 }
 
 static void
@@ -184,7 +197,6 @@ socket_attach_bufferevent(struct socket_stream *s, bool server)
 
     bufferevent_setcb(bev, socket_read_cb, socket_write_cb, socket_event_cb,
                       s);
-    bufferevent_setwatermark(bev, EV_READ, 0, STREAM_READ_HIGH_WATERMARK);
     bufferevent_enable(bev, EV_READ | EV_WRITE);
 
     if (s->pending) {
@@ -337,6 +349,11 @@ socket_recv(struct stream *s_, void *buffer, size_t n)
     struct evbuffer *input = bufferevent_get_input(s->bev);
     if (evbuffer_get_length(input)) {
         int retval = evbuffer_remove(input, buffer, MIN(n, INT_MAX));
+        if (s->read_paused
+            && evbuffer_get_length(input) < STREAM_READ_HIGH_WATERMARK) {
+            s->read_paused = false;
+            bufferevent_enable(s->bev, EV_READ);
+        }
         return retval < 0 ? -EIO : retval;
     } else if (s->error) {
         return -s->error;

@@ -419,6 +419,71 @@ START_TEST(test_large_transfer_and_backlog)
 }
 END_TEST
 
+/* A receiver that stops reading makes the stream stop reading too, once a
+ * bounded amount is buffered, and the event loop keeps running meanwhile
+ * (libevent 2.1.11+ spins inside one loop iteration on a bufferevent held
+ * at a read watermark, which would hang the first poll_block() here); the
+ * data then arrives whole once the receiver reads again. */
+START_TEST(test_unread_input_pauses_reading)
+{
+    enum { N = 8 * 1024 * 1024 };
+    struct pstream *p;
+    struct stream *client, *server;
+    char *path = tmp_file("pause.sock");
+    char *pname = xasprintf("punix:%s", path);
+    char *aname = xasprintf("unix:%s", path);
+
+    ck_assert_int_eq(pstream_open(pname, &p, 0), 0);
+    open_pair(aname, p, &client, &server);
+
+    unsigned char *out = xmalloc(N);
+    for (size_t i = 0; i < N; i++) {
+        out[i] = i * 13 + (i >> 16);
+    }
+    ck_assert_int_eq(stream_send(client, out, N), N);
+
+    /* Run the loop without reading until the sender's backlog stops
+     * shrinking for a while: the receiver has stopped taking data. */
+    size_t last = SIZE_MAX;
+    for (int still = 0; still < 10; ) {
+        stream_run(client);
+        stream_run(server);
+        stream_run_wait(client);
+        stream_send_wait(client);
+        poll_timer_wait(20);
+        poll_block();
+        size_t backlog = stream_get_backlog(client);
+        still = backlog == last ? still + 1 : 0;
+        last = backlog;
+    }
+    ck_assert_uint_gt(last, 0);
+
+    /* Then read a little per loop iteration, as a busy owner does. */
+    unsigned char *in = xmalloc(N);
+    for (size_t got = 0; got < N; ) {
+        int retval = stream_recv(server, in + got, MIN(N - got, 4096));
+        ck_assert_msg(retval > 0 || retval == -EAGAIN, "recv: %d", retval);
+        got += MAX(retval, 0);
+        stream_run(client);
+        stream_run_wait(client);
+        stream_send_wait(client);
+        stream_recv_wait(server);
+        poll_block();
+    }
+    ck_assert(!memcmp(in, out, N));
+    flush(client);
+
+    stream_close(client);
+    stream_close(server);
+    pstream_close(p);
+    free(in);
+    free(out);
+    free(aname);
+    free(pname);
+    free(path);
+}
+END_TEST
+
 START_TEST(test_recv_wait_does_not_spin)
 {
     struct pstream *p;
@@ -804,6 +869,7 @@ stream_suite(void)
     tcase_add_test(tc, test_unix_stale_socket_replaced);
     tcase_add_test(tc, test_unix_long_path);
     tcase_add_test(tc, test_unix_no_listener);
+    tcase_add_test(tc, test_unread_input_pauses_reading);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("tcp");
