@@ -10,8 +10,11 @@
 #include <string.h>
 #include <strings.h>
 #include "dynamic-string.h"
+#include "hash.h"
+#include "hmap.h"
 #include "match.h"
 #include "ofp-port.h"
+#include "ovs-thread.h"
 #include "util.h"
 
 #define NXM_OF 0x0000
@@ -250,32 +253,78 @@ nxm_make_wild(uint64_t h)
     return (h & ~UINT64_C(0x1ff)) | 0x100 | (payload + exp);
 }
 
-/* Compares the type part of two headers: class, field, experimenter. */
-static bool
-same_type(uint64_t a, uint64_t b)
+/* The type part of a header: class, field and (for an experimenter class)
+ * experimenter, without the mask bit and length. */
+static uint64_t
+header_type(uint64_t h)
 {
-    uint64_t type_mask = ~UINT64_C(0x1ff);
-    if (nxm_class(a) != OFPXMC12_EXPERIMENTER) {
-        a &= UINT64_C(0xffffffff);
+    if (nxm_class(h) != OFPXMC12_EXPERIMENTER) {
+        h &= UINT64_C(0xffffffff);
     }
-    if (nxm_class(b) != OFPXMC12_EXPERIMENTER) {
-        b &= UINT64_C(0xffffffff);
+    return h & ~UINT64_C(0x1ff);
+}
+
+/* Every header of every field, by type: decoding a flow dump looks up each
+ * match entry's header, and a scan of the whole field table per entry was
+ * most of ovs-ofctl's time on a large dump.  Where two fields share a type
+ * the first one in table order (its NXM header before its OXM ones) wins,
+ * which is the order a scan would find them in. */
+struct header_index_node {
+    struct hmap_node node;      /* In 'header_index', by header_type(). */
+    uint64_t type;
+    const struct mf_field *field;
+};
+
+static struct hmap header_index = HMAP_INITIALIZER(&header_index);
+static struct header_index_node header_index_nodes[MFF_N_IDS * 3];
+
+static void
+header_index_add(uint64_t header, const struct mf_field *f, size_t *n)
+{
+    uint64_t type = header_type(header);
+    uint32_t hash = hash_uint64(type);
+    const struct header_index_node *node;
+    HMAP_FOR_EACH_WITH_HASH (node, node, hash, &header_index) {
+        if (node->type == type) {
+            return;
+        }
     }
-    return (a & type_mask) == (b & type_mask);
+    struct header_index_node *new = &header_index_nodes[(*n)++];
+    new->type = type;
+    new->field = f;
+    hmap_insert(&header_index, &new->node, hash);
+}
+
+static void
+header_index_init(void)
+{
+    static struct ovsthread_once once = OVSTHREAD_ONCE_INITIALIZER;
+    if (ovsthread_once_start(&once)) {
+        size_t n = 0;
+        for (size_t i = 0; i < MFF_N_IDS; i++) {
+            const struct mf_field *f = &fields[i];
+            if (f->nxm_header) {
+                header_index_add(f->nxm_header, f, &n);
+            }
+            for (size_t j = 0; j < ARRAY_SIZE(f->oxm); j++) {
+                if (f->oxm[j].header) {
+                    header_index_add(f->oxm[j].header, f, &n);
+                }
+            }
+        }
+        ovsthread_once_done(&once);
+    }
 }
 
 const struct mf_field *
 mf_from_nxm_header(uint64_t header)
 {
-    for (size_t i = 0; i < MFF_N_IDS; i++) {
-        const struct mf_field *f = &fields[i];
-        if (f->nxm_header && same_type(f->nxm_header, header)) {
-            return f;
-        }
-        for (size_t j = 0; j < ARRAY_SIZE(f->oxm); j++) {
-            if (f->oxm[j].header && same_type(f->oxm[j].header, header)) {
-                return f;
-            }
+    header_index_init();
+    uint64_t type = header_type(header);
+    const struct header_index_node *node;
+    HMAP_FOR_EACH_WITH_HASH (node, node, hash_uint64(type), &header_index) {
+        if (node->type == type) {
+            return node->field;
         }
     }
     return NULL;
@@ -321,15 +370,17 @@ mf_oxm_header(enum mf_field_id id, enum ofp_version version)
 const char *
 mf_nxm_name_of_header(uint64_t header)
 {
-    for (size_t i = 0; i < MFF_N_IDS; i++) {
-        const struct mf_field *f = &fields[i];
-        if (f->nxm_header && same_type(f->nxm_header, header)) {
-            return f->nxm_name;
-        }
-        for (size_t j = 0; j < ARRAY_SIZE(f->oxm); j++) {
-            if (f->oxm[j].header && same_type(f->oxm[j].header, header)) {
-                return f->oxm[j].name;
-            }
+    const struct mf_field *f = mf_from_nxm_header(header);
+    if (!f) {
+        return NULL;
+    }
+    uint64_t type = header_type(header);
+    if (f->nxm_header && header_type(f->nxm_header) == type) {
+        return f->nxm_name;
+    }
+    for (size_t j = 0; j < ARRAY_SIZE(f->oxm); j++) {
+        if (f->oxm[j].header && header_type(f->oxm[j].header) == type) {
+            return f->oxm[j].name;
         }
     }
     return NULL;

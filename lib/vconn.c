@@ -700,8 +700,9 @@ vconn_transact_multiple_noreply(struct vconn *vconn,
 }
 
 int
-vconn_dump_multipart(struct vconn *vconn, struct ofpbuf *request,
-                     struct ovs_list *replies)
+vconn_dump_multipart_each(struct vconn *vconn, struct ofpbuf *request,
+                          void (*cb)(struct ofpbuf *reply, void *aux),
+                          void *aux)
 {
     ovs_be32 xid = msg_xid(request);
     int error = vconn_send_block(vconn, request);
@@ -713,8 +714,7 @@ vconn_dump_multipart(struct vconn *vconn, struct ofpbuf *request,
         }
         const struct ofp_header *oh = reply->data;
         if (oh->type == OFPT_ERROR) {
-            ofpbuf_list_delete(replies);
-            ovs_list_push_back(replies, &reply->list_node);
+            cb(reply, aux);
             return 0;
         }
         if (!ofpmsg_is_stat_reply(oh)) {
@@ -726,12 +726,35 @@ vconn_dump_multipart(struct vconn *vconn, struct ofpbuf *request,
             break;
         }
         bool more = ofpmp_more(oh);
-        ovs_list_push_back(replies, &reply->list_node);
+        cb(reply, aux);
         if (!more) {
             return 0;
         }
     }
-    ofpbuf_list_delete(replies);
+    return error;
+}
+
+/* vconn_dump_multipart()'s way of collecting: an error reply replaces what
+ * came before it. */
+static void
+collect_reply(struct ofpbuf *reply, void *replies_)
+{
+    struct ovs_list *replies = replies_;
+    if (((const struct ofp_header *) reply->data)->type == OFPT_ERROR) {
+        ofpbuf_list_delete(replies);
+    }
+    ovs_list_push_back(replies, &reply->list_node);
+}
+
+int
+vconn_dump_multipart(struct vconn *vconn, struct ofpbuf *request,
+                     struct ovs_list *replies)
+{
+    int error = vconn_dump_multipart_each(vconn, request, collect_reply,
+                                          replies);
+    if (error) {
+        ofpbuf_list_delete(replies);
+    }
     return error;
 }
 

@@ -135,6 +135,12 @@ int vconn_transact_multiple_noreply(struct vconn *, struct ovs_list *requests,
  * is then the only message in REPLIES. */
 int vconn_dump_multipart(struct vconn *, struct ofpbuf *request,
                          struct ovs_list *replies);
+/* The same, handing each reply part to CB as it arrives (CB owns it), so a
+ * caller can print a large dump while the rest is still on its way.  An
+ * error reply is handed over like a part and ends the dump. */
+int vconn_dump_multipart_each(struct vconn *, struct ofpbuf *request,
+                              void (*cb)(struct ofpbuf *reply, void *aux),
+                              void *aux);
 
 /* Listeners. */
 int pvconn_verify_name(const char *name);

@@ -386,6 +386,38 @@ rule_info_to_flow_stats(const struct ofproto_rule_info *r, long long int now,
     };
 }
 
+/* A flow or aggregate stats reply being built. */
+struct flow_stats_dump {
+    struct ofconn *ofconn;
+    long long int now;
+    struct ovs_list replies;                    /* Flow stats. */
+    struct ofputil_aggregate_stats aggregate;   /* Aggregate. */
+};
+
+static void
+append_flow_stats(const struct ofproto_rule_info *info, void *dump_)
+{
+    struct flow_stats_dump *dump = dump_;
+    struct ofputil_flow_stats fs;
+    rule_info_to_flow_stats(info, dump->now, &fs);
+    ofputil_append_flow_stats_reply(&fs, &dump->replies);
+    /* Every part but the last is complete: sending each as soon as it is
+     * lets the peer decode a large dump while we encode the rest. */
+    while (!ovs_list_is_short(&dump->replies)) {
+        ofconn_send(dump->ofconn,
+                    ofpbuf_from_list(ovs_list_pop_front(&dump->replies)));
+    }
+}
+
+static void
+add_to_aggregate(const struct ofproto_rule_info *info, void *dump_)
+{
+    struct flow_stats_dump *dump = dump_;
+    dump->aggregate.flow_count++;
+    dump->aggregate.packet_count += info->n_packets;
+    dump->aggregate.byte_count += info->n_bytes;
+}
+
 static enum ofperr
 handle_flow_stats_request(struct ofconn *ofconn, const struct ofp_header *oh)
 {
@@ -406,32 +438,19 @@ handle_flow_stats_request(struct ofconn *ofconn, const struct ofp_header *oh)
     q.cookie = fsr.cookie;
     q.cookie_mask = fsr.cookie_mask;
 
-    struct ofproto_rule_info *infos;
-    size_t n;
-    ofproto_query_rules(ofconn_ofproto(ofconn), &q, &infos, &n);
-    long long int now = time_msec();
+    struct flow_stats_dump dump = { .ofconn = ofconn, .now = time_msec() };
     if (fsr.aggregate) {
-        struct ofputil_aggregate_stats as = { 0, 0, 0 };
-        for (size_t i = 0; i < n; i++) {
-            as.flow_count++;
-            as.packet_count += infos[i].n_packets;
-            as.byte_count += infos[i].n_bytes;
-        }
-        ofconn_send(ofconn, ofputil_encode_aggregate_stats_reply(&as, oh));
+        ofproto_query_rules_each(ofconn_ofproto(ofconn), &q,
+                                 add_to_aggregate, &dump);
+        ofconn_send(ofconn, ofputil_encode_aggregate_stats_reply(
+                        &dump.aggregate, oh));
     } else {
-        struct ovs_list replies;
-        ofpmp_init(&replies, oh);
-        for (size_t i = 0; i < n; i++) {
-            struct ofputil_flow_stats fs;
-            rule_info_to_flow_stats(&infos[i], now, &fs);
-            ofputil_append_flow_stats_reply(&fs, &replies);
-        }
-        struct ofpbuf *reply;
-        LIST_FOR_EACH_POP (reply, list_node, &replies) {
-            ofconn_send(ofconn, reply);
-        }
+        ofpmp_init(&dump.replies, oh);
+        ofproto_query_rules_each(ofconn_ofproto(ofconn), &q,
+                                 append_flow_stats, &dump);
+        ofconn_send(ofconn, ofpbuf_from_list(
+                        ovs_list_pop_front(&dump.replies)));
     }
-    ofproto_rule_infos_free(infos, n);
     return 0;
 }
 

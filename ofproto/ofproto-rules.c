@@ -483,14 +483,100 @@ ofproto_get_table_stats(struct ofproto *ofproto, uint8_t table_id,
     ts->n_matched = atomic_load_explicit(&t->n_matched, memory_order_relaxed);
 }
 
+/* A selected rule and where the classifier walk found it, so that the sort
+ * below is stable: rules of one priority keep the classifier's order. */
+struct found_rule {
+    struct rule *rule;
+    size_t position;
+};
+
 static int
-compare_rule_infos(const void *a_, const void *b_)
+compare_found_rules(const void *a_, const void *b_)
 {
-    const struct ofproto_rule_info *a = a_, *b = b_;
-    if (a->table_id != b->table_id) {
-        return a->table_id < b->table_id ? -1 : 1;
+    const struct found_rule *a = a_, *b = b_;
+    const struct rule *ra = a->rule, *rb = b->rule;
+    if (ra->table_id != rb->table_id) {
+        return ra->table_id < rb->table_id ? -1 : 1;
     }
-    return a->priority > b->priority ? -1 : a->priority < b->priority;
+    if (ra->cr.priority != rb->cr.priority) {
+        return ra->cr.priority > rb->cr.priority ? -1 : 1;
+    }
+    return a->position < b->position ? -1 : a->position > b->position;
+}
+
+static void
+rule_to_info(const struct rule *rule, struct ofproto_rule_info *info)
+{
+    const struct rule_actions *a = ovsrcu_get(&rule->actions);
+    info->table_id = rule->table_id;
+    info->priority = rule->cr.priority;
+    cls_rule_get_match(&rule->cr, &info->match.flow, &info->match.wc);
+    info->cookie = rule->cookie;
+    info->idle_timeout = rule->idle_timeout;
+    info->hard_timeout = rule->hard_timeout;
+    info->flags = rule->flags;
+    info->importance = rule->importance;
+    info->created = rule->created;
+    info->modified = rule->modified;
+    long long int used = atomic_load(&rule->used);
+    info->used = used ? used : rule->created;
+    /* NO_PKT_COUNTS and NO_BYT_COUNTS only allow a switch not to count;
+     * this one counts anyway and says so, as 3.1 does. */
+    info->n_packets = atomic_load(&rule->n_packets);
+    info->n_bytes = atomic_load(&rule->n_bytes);
+    info->ofpacts_len = a->ofpacts_len;
+    info->ofpacts = a->ofpacts;
+}
+
+void
+ofproto_query_rules_each(struct ofproto *ofproto,
+                         const struct ofproto_flow_query *q,
+                         void (*cb)(const struct ofproto_rule_info *,
+                                    void *aux),
+                         void *aux)
+{
+    struct rule **rules = NULL;
+    size_t n = 0;
+    collect_rules(ofproto, q, ofproto_tables_version(ofproto), &rules, &n);
+
+    /* Sorting small records rather than the infos themselves (a whole
+     * match each) keeps a large dump's sort cheap, and one info filled at
+     * a time keeps its memory flat. */
+    struct found_rule *found = n ? xmalloc(n * sizeof *found) : NULL;
+    for (size_t i = 0; i < n; i++) {
+        found[i].rule = rules[i];
+        found[i].position = i;
+    }
+    free(rules);
+    if (n) {
+        qsort(found, n, sizeof *found, compare_found_rules);
+    }
+
+    struct ofproto_rule_info info;
+    for (size_t i = 0; i < n; i++) {
+        rule_to_info(found[i].rule, &info);
+        cb(&info, aux);
+    }
+    free(found);
+}
+
+struct rule_info_array {
+    struct ofproto_rule_info *infos;
+    size_t n, allocated;
+};
+
+static void
+copy_rule_info(const struct ofproto_rule_info *info, void *array_)
+{
+    struct rule_info_array *array = array_;
+    if (array->n >= array->allocated) {
+        array->infos = x2nrealloc(array->infos, &array->allocated,
+                                  sizeof *array->infos);
+    }
+    struct ofproto_rule_info *copy = &array->infos[array->n++];
+    *copy = *info;
+    copy->ofpacts = (info->ofpacts_len
+                     ? xmemdup(info->ofpacts, info->ofpacts_len) : NULL);
 }
 
 void
@@ -498,41 +584,10 @@ ofproto_query_rules(struct ofproto *ofproto,
                     const struct ofproto_flow_query *q,
                     struct ofproto_rule_info **infosp, size_t *np)
 {
-    struct rule **rules = NULL;
-    size_t n = 0;
-    collect_rules(ofproto, q, ofproto_tables_version(ofproto), &rules, &n);
-
-    struct ofproto_rule_info *infos = n ? xcalloc(n, sizeof *infos) : NULL;
-    for (size_t i = 0; i < n; i++) {
-        struct rule *rule = rules[i];
-        struct ofproto_rule_info *info = &infos[i];
-        const struct rule_actions *a = ovsrcu_get(&rule->actions);
-        info->table_id = rule->table_id;
-        info->priority = rule->cr.priority;
-        cls_rule_get_match(&rule->cr, &info->match.flow, &info->match.wc);
-        info->cookie = rule->cookie;
-        info->idle_timeout = rule->idle_timeout;
-        info->hard_timeout = rule->hard_timeout;
-        info->flags = rule->flags;
-        info->importance = rule->importance;
-        info->created = rule->created;
-        info->modified = rule->modified;
-        long long int used = atomic_load(&rule->used);
-        info->used = used ? used : rule->created;
-        /* NO_PKT_COUNTS and NO_BYT_COUNTS only allow a switch not to
-         * count; this one counts anyway and says so, as 3.1 does. */
-        info->n_packets = atomic_load(&rule->n_packets);
-        info->n_bytes = atomic_load(&rule->n_bytes);
-        info->ofpacts_len = a->ofpacts_len;
-        info->ofpacts = a->ofpacts_len ? xmemdup(a->ofpacts, a->ofpacts_len)
-                                       : NULL;
-    }
-    free(rules);
-    if (n) {
-        qsort(infos, n, sizeof *infos, compare_rule_infos);
-    }
-    *infosp = infos;
-    *np = n;
+    struct rule_info_array array = { NULL, 0, 0 };
+    ofproto_query_rules_each(ofproto, q, copy_rule_info, &array);
+    *infosp = array.infos;
+    *np = array.n;
 }
 
 void
@@ -548,7 +603,7 @@ void
 ofproto_rule_infos_free(struct ofproto_rule_info *infos, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
-        free(infos[i].ofpacts);
+        free((void *) infos[i].ofpacts);
     }
     free(infos);
 }

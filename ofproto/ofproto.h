@@ -266,13 +266,22 @@ struct ofproto_rule_info {
     long long int used;         /* Last packet (time_msec()), or created. */
     uint64_t n_packets, n_bytes;    /* Counted even under NO_PKT_COUNTS
                                      * and NO_BYT_COUNTS, as 3.1. */
-    struct ofpact *ofpacts;     /* Owned by the info. */
+    const struct ofpact *ofpacts;   /* Owned by the info (but see
+                                     * ofproto_query_rules_each()). */
     size_t ofpacts_len;         /* Bytes. */
 };
 /* The rules Q selects, table by table, highest priority first (the caller
  * frees with ofproto_rule_infos_free()). */
 void ofproto_query_rules(struct ofproto *, const struct ofproto_flow_query *,
                          struct ofproto_rule_info **, size_t *n);
+/* The same rules in the same order, each handed to CB in an info that lives
+ * only for the call: its 'ofpacts' are the rule's own, not a copy, and CB
+ * must not change the tables (main thread, as every writer). */
+void ofproto_query_rules_each(struct ofproto *,
+                              const struct ofproto_flow_query *,
+                              void (*cb)(const struct ofproto_rule_info *,
+                                         void *aux),
+                              void *aux);
 /* Every rule. */
 void ofproto_dump_rules(struct ofproto *, struct ofproto_rule_info **,
                         size_t *n);

@@ -173,29 +173,30 @@ ofctl_open_vconn_for_flow_dump(const char *switch_name,
               "flow formats (%s)", usable_s, allowed_s);
 }
 
+/* Prints one reply of a dump as it arrives, as 3.1 does (which is also
+ * when it reads the names: tables first, on connections of their own, so
+ * the transaction ids stay as 3.1's). */
+static void
+print_reply(struct ofpbuf *reply, void *switch_name_)
+{
+    const char *switch_name = switch_name_;
+    const struct ofputil_port_map *port_map = NULL;
+    if (switch_name) {
+        ofctl_tables_to_show(switch_name);
+        port_map = ofctl_ports_to_show(switch_name);
+    }
+    ofp_print(stdout, reply->data, reply->size, port_map,
+              ofctl_opts.verbosity + 1);
+    ofpbuf_delete(reply);
+}
+
 void
 ofctl_dump_transaction(const char *switch_name, struct vconn *vconn,
                        struct ofpbuf *request)
 {
-    struct ovs_list replies;
-    ovs_list_init(&replies);
-    ofctl_run(vconn_dump_multipart(vconn, request, &replies),
+    ofctl_run(vconn_dump_multipart_each(vconn, request, print_reply,
+                                        (void *) switch_name),
               "talking to %s", vconn_get_name(vconn));
-
-    struct ofpbuf *reply;
-    LIST_FOR_EACH (reply, list_node, &replies) {
-        /* 3.1 reads the names (with --names) when it prints, tables
-         * first; lib/ofp-print takes no table map, but reading it keeps
-         * the connections, and so the transaction ids, as 3.1's. */
-        const struct ofputil_port_map *port_map = NULL;
-        if (switch_name) {
-            ofctl_tables_to_show(switch_name);
-            port_map = ofctl_ports_to_show(switch_name);
-        }
-        ofp_print(stdout, reply->data, reply->size, port_map,
-                  ofctl_opts.verbosity + 1);
-    }
-    ofpbuf_list_delete(&replies);
 }
 
 /* A flow of a sorted dump, with the position it arrived in (the sort is
