@@ -82,6 +82,18 @@ ds_put_cstr(struct ds *ds, const char *s)
 }
 
 void
+ds_put_uint(struct ds *ds, unsigned long long int n)
+{
+    char digits[20];
+    size_t len = 0;
+    do {
+        digits[sizeof digits - ++len] = '0' + n % 10;
+        n /= 10;
+    } while (n);
+    ds_put_buffer(ds, &digits[sizeof digits - len], len);
+}
+
+void
 ds_put_and_free_cstr(struct ds *ds, char *s)
 {
     ds_put_cstr(ds, s);

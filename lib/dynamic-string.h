@@ -63,6 +63,9 @@ ds_put_char(struct ds *ds, char c)
 
 void ds_put_char_multiple(struct ds *, char c, size_t n);
 void ds_put_cstr(struct ds *, const char *);
+/* N in decimal: what ds_put_format(ds, "%llu", n) writes, without the cost of
+ * parsing a format, which dominates printing large flow dumps. */
+void ds_put_uint(struct ds *, unsigned long long int n);
 /* Appends S, which must be malloc'd, and frees it. */
 void ds_put_and_free_cstr(struct ds *, char *s);
 void ds_put_buffer(struct ds *, const char *, size_t n);

@@ -199,7 +199,8 @@ format_ip_netmask(struct ds *s, const char *name, ovs_be32 ip,
                   ovs_be32 mask)
 {
     if (mask) {
-        ds_put_format(s, "%s=", name);
+        ds_put_cstr(s, name);
+        ds_put_char(s, '=');
         mf_format_ipv4_masked(ip, mask, s);
         ds_put_char(s, ',');
     }
@@ -221,9 +222,10 @@ format_be16_masked(struct ds *s, const char *name, ovs_be16 value,
                    ovs_be16 mask)
 {
     if (mask) {
-        ds_put_format(s, "%s=", name);
+        ds_put_cstr(s, name);
+        ds_put_char(s, '=');
         if (mask == OVS_BE16_MAX) {
-            ds_put_format(s, "%"PRIu16, ntohs(value));
+            ds_put_uint(s, ntohs(value));
         } else {
             ds_put_format(s, "0x%"PRIx16"/0x%"PRIx16, ntohs(value),
                           ntohs(mask));
@@ -309,7 +311,12 @@ match_format(const struct match *match,
     bool skip_proto = false;
 
     if (priority != OFP_DEFAULT_PRIORITY) {
-        ds_put_format(s, "priority=%d,", priority);
+        ds_put_cstr(s, "priority=");
+        if (priority < 0) {
+            ds_put_char(s, '-');
+        }
+        ds_put_uint(s, priority < 0 ? -(long long int) priority : priority);
+        ds_put_char(s, ',');
     }
 
     format_uint32_masked(s, "pkt_mark", f->pkt_mark, wc->masks.pkt_mark);

@@ -563,10 +563,17 @@ ipv4_mask_prefix(ovs_be32 mask)
 void
 mf_format_ipv4_masked(ovs_be32 ip, ovs_be32 mask, struct ds *s)
 {
-    ds_put_format(s, IP_FMT, IP_ARGS(ip));
+    const uint8_t *octets = (const uint8_t *) &ip;
+    for (int i = 0; i < 4; i++) {
+        if (i) {
+            ds_put_char(s, '.');
+        }
+        ds_put_uint(s, octets[i]);
+    }
     if (mask != OVS_BE32_MAX) {
         if (ipv4_mask_is_cidr(mask)) {
-            ds_put_format(s, "/%d", ipv4_mask_prefix(mask));
+            ds_put_char(s, '/');
+            ds_put_uint(s, ipv4_mask_prefix(mask));
         } else {
             ds_put_format(s, "/"IP_FMT, IP_ARGS(mask));
         }

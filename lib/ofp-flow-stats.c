@@ -35,7 +35,7 @@ ofputil_format_duration(struct ds *s, uint32_t sec, uint32_t nsec)
 {
     /* 3.1's form: whole seconds alone; milliseconds as three decimals;
      * anything finer with as many decimals as it takes. */
-    ds_put_format(s, "%"PRIu32, sec);
+    ds_put_uint(s, sec);
     if (nsec) {
         if (nsec % 1000000 == 0) {
             ds_put_format(s, ".%03"PRIu32, nsec / 1000000);
@@ -632,11 +632,12 @@ ofputil_append_flow_stats_reply(const struct ofputil_flow_stats *fs,
 static void
 format_count(struct ds *s, const char *name, uint64_t count)
 {
-    ds_put_format(s, "%s=", name);
+    ds_put_cstr(s, name);
+    ds_put_char(s, '=');
     if (count == UINT64_MAX) {
         ds_put_char(s, '?');
     } else {
-        ds_put_format(s, "%"PRIu64, count);
+        ds_put_uint(s, count);
     }
     ds_put_cstr(s, ", ");
 }
@@ -676,21 +677,31 @@ ofputil_flow_stats_format(struct ds *s, const struct ofputil_flow_stats *fs,
         format_count(s, "n_bytes", fs->byte_count);
     }
     if (fs->idle_timeout) {
-        ds_put_format(s, "idle_timeout=%"PRIu16", ", fs->idle_timeout);
+        ds_put_cstr(s, "idle_timeout=");
+        ds_put_uint(s, fs->idle_timeout);
+        ds_put_cstr(s, ", ");
     }
     if (fs->hard_timeout) {
-        ds_put_format(s, "hard_timeout=%"PRIu16", ", fs->hard_timeout);
+        ds_put_cstr(s, "hard_timeout=");
+        ds_put_uint(s, fs->hard_timeout);
+        ds_put_cstr(s, ", ");
     }
     ofputil_format_flow_flags(s, fs->flags);
     if (fs->importance) {
-        ds_put_format(s, "importance=%"PRIu16", ", fs->importance);
+        ds_put_cstr(s, "importance=");
+        ds_put_uint(s, fs->importance);
+        ds_put_cstr(s, ", ");
     }
     if (show_stats && fs->idle_age >= 0) {
-        ds_put_format(s, "idle_age=%d, ", fs->idle_age);
+        ds_put_cstr(s, "idle_age=");
+        ds_put_uint(s, fs->idle_age);
+        ds_put_cstr(s, ", ");
     }
     if (show_stats && fs->hard_age >= 0
         && (uint32_t) fs->hard_age != fs->duration_sec) {
-        ds_put_format(s, "hard_age=%d, ", fs->hard_age);
+        ds_put_cstr(s, "hard_age=");
+        ds_put_uint(s, fs->hard_age);
+        ds_put_cstr(s, ", ");
     }
 
     size_t before = s->length;

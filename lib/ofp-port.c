@@ -366,7 +366,7 @@ ofputil_format_port(uint32_t port, const struct ofputil_port_map *port_map,
     if (reserved) {
         ds_put_cstr(s, reserved);
     } else {
-        ds_put_format(s, "%"PRIu32, port);
+        ds_put_uint(s, port);
     }
 }
 
@@ -430,6 +430,6 @@ ofputil_format_table(uint8_t table, const struct ofputil_table_map *map,
     if (name) {
         ofputil_put_port_name(name, s);
     } else {
-        ds_put_format(s, "%"PRIu8, table);
+        ds_put_uint(s, table);
     }
 }

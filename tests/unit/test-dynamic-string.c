@@ -150,6 +150,26 @@ START_TEST(test_put_format)
 }
 END_TEST
 
+START_TEST(test_put_uint)
+{
+    static const unsigned long long int values[] = {
+        0, 1, 9, 10, 99, 100, 65535, 4294967295ULL, 18446744073709551615ULL,
+    };
+    struct ds s = DS_EMPTY_INITIALIZER;
+    char expected[512];
+    size_t n = 0;
+
+    /* Each value as printf writes it, appended after what came before. */
+    for (size_t i = 0; i < sizeof values / sizeof values[0]; i++) {
+        ds_put_uint(&s, values[i]);
+        ds_put_char(&s, ',');
+        n += snprintf(expected + n, sizeof expected - n, "%llu,", values[i]);
+    }
+    check_ds(&s, expected, n);
+    ds_destroy(&s);
+}
+END_TEST
+
 START_TEST(test_put_printable_and_hex)
 {
     struct ds s = DS_EMPTY_INITIALIZER;
@@ -366,6 +386,7 @@ ds_suite(void)
     tcase_add_test(tc, test_put_char_growth);
     tcase_add_test(tc, test_put_cstr_buffer_multiple);
     tcase_add_test(tc, test_put_format);
+    tcase_add_test(tc, test_put_uint);
     tcase_add_test(tc, test_put_printable_and_hex);
     tcase_add_test(tc, test_hex_dump);
     tcase_add_test(tc, test_strftime_msec);
