@@ -58,6 +58,7 @@ struct rconn {
     struct ovs_list inflight;   /* struct rconn_msg, counted, in the stream. */
     unsigned long long int sent_bytes;
     size_t last_backlog;
+    bool corked;                /* Between rconn_cork() and rconn_uncork(). */
 
     struct vconn *monitors[MAX_MONITORS];
     size_t n_monitors;
@@ -490,6 +491,28 @@ rconn_run(struct rconn *rc)
 }
 
 void
+rconn_cork(struct rconn *rc)
+{
+    if (rc->vconn && rc->connected) {
+        vconn_cork(rc->vconn);
+        rc->corked = true;
+    }
+}
+
+void
+rconn_uncork(struct rconn *rc)
+{
+    if (rc->corked) {
+        rc->corked = false;
+        if (rc->vconn) {
+            vconn_uncork(rc->vconn);
+            /* What the kernel took is no longer counted against limits. */
+            run_tx(rc);
+        }
+    }
+}
+
+void
 rconn_run_wait(struct rconn *rc)
 {
     reconnect_wait(rc->fsm, time_msec());
@@ -581,6 +604,14 @@ int
 rconn_send_with_limit(struct rconn *rc, struct ofpbuf *msg,
                       struct rconn_packet_counter *counter, int queue_limit)
 {
+    if (counter && counter->n_packets >= (unsigned int) queue_limit
+        && rc->corked) {
+        /* Messages gathered under the cork count until written; write them
+         * now, so that the limit measures what the peer has not taken
+         * rather than the size of our batch. */
+        rconn_uncork(rc);
+        rconn_cork(rc);
+    }
     if (counter && counter->n_packets >= (unsigned int) queue_limit) {
         ofpbuf_delete(msg);
         return EAGAIN;

@@ -95,6 +95,12 @@ int rconn_send_with_limit(struct rconn *, struct ofpbuf *msg,
                           struct rconn_packet_counter *counter,
                           int queue_limit);
 
+/* Between these, messages sent are gathered and written at once (see
+ * stream_cork()); for a burst of small messages.  Uncork before the next
+ * poll_block(). */
+void rconn_cork(struct rconn *);
+void rconn_uncork(struct rconn *);
+
 void rconn_add_monitor(struct rconn *, struct vconn *);
 
 const char *rconn_get_name(const struct rconn *);

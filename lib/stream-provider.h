@@ -66,6 +66,8 @@ struct stream_class {
     void (*run)(struct stream *);
     void (*run_wait)(struct stream *);
     void (*wait)(struct stream *, enum stream_wait_type);
+    void (*cork)(struct stream *);      /* May be NULL. */
+    void (*uncork)(struct stream *);    /* May be NULL. */
 };
 
 /* Initializes the front's part of S, a provider's new stream. */

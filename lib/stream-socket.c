@@ -57,6 +57,8 @@ struct socket_stream {
     int send_error;             /* Sending is impossible, receiving not. */
     bool eof;                   /* Peer closed its side. */
     bool read_paused;           /* EV_READ off: input is at the limit. */
+    bool corked;                /* Sends gather in 'corked_output'. */
+    struct evbuffer *corked_output; /* NULL until first corked. */
 };
 
 struct socket_pstream {
@@ -72,6 +74,7 @@ struct socket_pstream {
 };
 
 static const struct stream_class socket_stream_class;
+static void socket_uncork(struct stream *);
 static const struct pstream_class socket_pstream_class;
 
 static struct socket_stream *
@@ -248,6 +251,10 @@ socket_close(struct stream *s_)
 {
     struct socket_stream *s = socket_stream_cast(s_);
 
+    socket_uncork(s_);
+    if (s->corked_output) {
+        evbuffer_free(s->corked_output);
+    }
     if (s->bev) {
         if (s->state == SS_CONNECTED && !s->error) {
             if (s->kind == KIND_SSL) {
@@ -382,7 +389,9 @@ socket_send(struct stream *s_, const void *buffer, size_t n)
     }
 
     int retval;
-    if (s->bev) {
+    if (s->corked && s->bev) {
+        retval = evbuffer_add(s->corked_output, buffer, n);
+    } else if (s->bev) {
         size_t sent = 0;
         if (s->kind != KIND_SSL
             && !evbuffer_get_length(bufferevent_get_output(s->bev))) {
@@ -425,9 +434,57 @@ socket_get_backlog(const struct stream *s_)
 {
     const struct socket_stream *s = socket_stream_cast(s_);
     if (s->bev) {
-        return evbuffer_get_length(bufferevent_get_output(s->bev));
+        return (evbuffer_get_length(bufferevent_get_output(s->bev))
+                + (s->corked_output
+                   ? evbuffer_get_length(s->corked_output) : 0));
     }
     return s->pending ? evbuffer_get_length(s->pending) : 0;
+}
+
+static void
+socket_cork(struct stream *s_)
+{
+    struct socket_stream *s = socket_stream_cast(s_);
+    /* TLS records are the bufferevent's business, and a stream still
+     * connecting queues everything anyway. */
+    if (s->kind == KIND_SSL || !s->bev || s->state != SS_CONNECTED) {
+        return;
+    }
+    if (!s->corked_output) {
+        s->corked_output = evbuffer_new();
+        if (!s->corked_output) {
+            return;
+        }
+    }
+    s->corked = true;
+}
+
+static void
+socket_uncork(struct stream *s_)
+{
+    struct socket_stream *s = socket_stream_cast(s_);
+    if (!s->corked) {
+        return;
+    }
+    s->corked = false;
+    struct evbuffer *gathered = s->corked_output;
+    if (!evbuffer_get_length(gathered)) {
+        return;
+    }
+    struct evbuffer *output = bufferevent_get_output(s->bev);
+    if (!socket_get_error(s_) && !evbuffer_get_length(output)) {
+        /* As in socket_send(): straight to the socket while nothing is
+         * queued ahead, in one writev() for everything gathered. */
+        if (evbuffer_write(gathered, bufferevent_getfd(s->bev)) < 0
+            && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {
+            socket_stream_fail(s, errno);
+            evbuffer_drain(gathered, evbuffer_get_length(gathered));
+            return;
+        }
+    }
+    if (evbuffer_get_length(gathered)) {
+        bufferevent_write_buffer(s->bev, gathered);
+    }
 }
 
 static void
@@ -508,6 +565,8 @@ static const struct stream_class socket_stream_class = {
     .run = socket_run,
     .run_wait = socket_run_wait,
     .wait = socket_wait,
+    .cork = socket_cork,
+    .uncork = socket_uncork,
 };
 
 /* Passive streams. */

@@ -323,6 +323,22 @@ stream_get_backlog(const struct stream *s)
     return backlog;
 }
 
+void
+stream_cork(struct stream *s)
+{
+    if (s->class->cork) {
+        s->class->cork(s);
+    }
+}
+
+void
+stream_uncork(struct stream *s)
+{
+    if (s->class->uncork) {
+        s->class->uncork(s);
+    }
+}
+
 int
 stream_get_error(const struct stream *s)
 {

@@ -133,6 +133,13 @@ int stream_recv(struct stream *, void *buffer, size_t n);
 int stream_send(struct stream *, const void *buffer, size_t n);
 /* Bytes accepted by stream_send() but not yet handed to the kernel. */
 size_t stream_get_backlog(const struct stream *);
+/* Between stream_cork() and stream_uncork(), what stream_send() takes is
+ * only gathered; uncorking hands it all to the kernel in one write.  A
+ * sender of many small messages at once (packet_ins to a controller) so
+ * saves a system call and a TCP segment per message.  Plain sockets only;
+ * elsewhere both are no-ops.  Never stay corked across poll_block(). */
+void stream_cork(struct stream *);
+void stream_uncork(struct stream *);
 /* The positive errno value that broke the stream (a failed connection
  * attempt, a receive or a send error), or 0.  End of file is not an error:
  * stream_recv() reports it. */

@@ -200,6 +200,18 @@ vconn_get_backlog(const struct vconn *vconn)
     return stream_get_backlog(vconn->stream);
 }
 
+void
+vconn_cork(struct vconn *vconn)
+{
+    stream_cork(vconn->stream);
+}
+
+void
+vconn_uncork(struct vconn *vconn)
+{
+    stream_uncork(vconn->stream);
+}
+
 /* Framing. */
 
 static void

@@ -101,6 +101,10 @@ void vconn_set_allowed_versions(struct vconn *, uint32_t allowed_versions);
 const char *vconn_get_peer_name(const struct vconn *);
 /* Bytes queued for sending. */
 size_t vconn_get_backlog(const struct vconn *);
+/* Gather what is sent until uncorked, then write it at once (stream.h's
+ * stream_cork()). */
+void vconn_cork(struct vconn *);
+void vconn_uncork(struct vconn *);
 
 void vconn_run(struct vconn *);
 void vconn_run_wait(struct vconn *);

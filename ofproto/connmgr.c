@@ -267,6 +267,8 @@ accept_from(struct connmgr *mgr, struct pvconn *pvconn,
 }
 
 /* Sends FR to every connection that wants it. */
+static void send_queued_events(struct connmgr *);
+
 static void
 send_flow_removed(struct connmgr *mgr, const struct ofproto_flow_removed *fr)
 {
@@ -295,6 +297,22 @@ send_flow_removed(struct connmgr *mgr, const struct ofproto_flow_removed *fr)
 
 static void
 drain_events(struct connmgr *mgr)
+{
+    /* The events of one iteration go out in one write per connection: a
+     * controller flooded with packet_ins would otherwise cost a system call
+     * and a TCP segment each. */
+    struct ofconn *ofconn;
+    LIST_FOR_EACH (ofconn, node, &mgr->ofconns) {
+        rconn_cork(ofconn->rconn);
+    }
+    send_queued_events(mgr);
+    LIST_FOR_EACH (ofconn, node, &mgr->ofconns) {
+        rconn_uncork(ofconn->rconn);
+    }
+}
+
+static void
+send_queued_events(struct connmgr *mgr)
 {
     struct ofproto_port_status ps;
     while (ofproto_pop_port_status(mgr->ofproto, &ps)) {

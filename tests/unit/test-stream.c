@@ -484,6 +484,54 @@ START_TEST(test_unread_input_pauses_reading)
 }
 END_TEST
 
+/* What is sent under a cork waits, counted in the backlog, and goes out at
+ * uncork after what was already queued, everything in order. */
+START_TEST(test_cork_gathers_in_order)
+{
+    enum { N = 4 * 1024 * 1024 };
+    struct pstream *p;
+    struct stream *client, *server;
+
+    ck_assert_int_eq(pstream_open("ptcp:0:127.0.0.1", &p, 0), 0);
+    char *aname = xasprintf("tcp:127.0.0.1:%d", pstream_get_bound_port(p));
+    open_pair(aname, p, &client, &server);
+
+    /* Corked with nothing queued ahead: nothing reaches the kernel. */
+    stream_cork(client);
+    ck_assert_int_eq(stream_send(client, "ab", 2), 2);
+    ck_assert_int_eq(stream_send(client, "c", 1), 1);
+    ck_assert_uint_eq(stream_get_backlog(client), 3);
+    stream_uncork(client);
+    char buf[3];
+    recv_exactly(server, buf, 3);
+    ck_assert(!memcmp(buf, "abc", 3));
+
+    /* Corked behind a large queue: the gathered bytes come after it. */
+    unsigned char *out = xmalloc(N + 3);
+    for (size_t i = 0; i < N; i++) {
+        out[i] = i * 11 + (i >> 10);
+    }
+    memcpy(out + N, "xyz", 3);
+    ck_assert_int_eq(stream_send(client, out, N), N);
+    size_t queued = stream_get_backlog(client);
+    stream_cork(client);
+    ck_assert_int_eq(stream_send(client, "xyz", 3), 3);
+    ck_assert_uint_eq(stream_get_backlog(client), queued + 3);
+    stream_uncork(client);
+    unsigned char *in = xmalloc(N + 3);
+    recv_exactly(server, in, N + 3);
+    ck_assert(!memcmp(in, out, N + 3));
+    flush(client);
+
+    stream_close(client);
+    stream_close(server);
+    pstream_close(p);
+    free(in);
+    free(out);
+    free(aname);
+}
+END_TEST
+
 START_TEST(test_recv_wait_does_not_spin)
 {
     struct pstream *p;
@@ -880,6 +928,7 @@ stream_suite(void)
     tcase_add_test(tc, test_send_before_connected);
     tcase_add_test(tc, test_large_transfer_and_backlog);
     tcase_add_test(tc, test_recv_wait_does_not_spin);
+    tcase_add_test(tc, test_cork_gathers_in_order);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("names");

@@ -518,6 +518,50 @@ START_TEST(test_rconn_counts_until_sent_and_limits)
 }
 END_TEST
 
+/* Corked, a burst larger than the queue limit still goes out whole when
+ * the peer keeps up: the limit counts what the kernel has not taken, not
+ * what the cork gathered. */
+START_TEST(test_rconn_cork_gathers_without_hitting_limits)
+{
+    char *name = xasprintf("punix:%s/sock", tmpdir);
+    struct pvconn *pv;
+    ck_assert_int_eq(pvconn_open(name, 0, 0, &pv), 0);
+    struct vconn *v;
+    ck_assert_int_eq(vconn_open(name + 1, 0, 0, &v), 0);
+    struct vconn *server = accept_one(pv);
+    struct rconn *rc = rconn_create(0, 8, 0, 0);
+    rconn_connect_unreliably(rc, server, NULL);
+    SPIN_UNTIL((rconn_run(rc), rconn_run_wait(rc), vconn_run(v),
+                vconn_run_wait(v), vconn_connect_wait(v),
+                !vconn_connect(v) && rconn_is_connected(rc)));
+
+    enum { N = 50, LIMIT = 10 };
+    struct rconn_packet_counter *counter = rconn_packet_counter_create();
+    rconn_cork(rc);
+    for (int i = 0; i < N; i++) {
+        struct ofpbuf *echo = ofputil_encode_echo_request(OFP15_VERSION);
+        ((struct ofp_header *) echo->data)->xid = htonl(i);
+        ck_assert_int_eq(rconn_send_with_limit(rc, echo, counter, LIMIT), 0);
+        ck_assert_uint_le(counter->n_packets, LIMIT);
+    }
+    rconn_uncork(rc);
+
+    /* All of them, in order. */
+    for (int i = 0; i < N; i++) {
+        struct ofpbuf *msg = recv_one(v);
+        ck_assert_int_eq(ntohl(((struct ofp_header *) msg->data)->xid), i);
+        ofpbuf_delete(msg);
+    }
+    SPIN_UNTIL((rconn_run(rc), rconn_run_wait(rc), counter->n_packets == 0));
+
+    vconn_close(v);
+    rconn_destroy(rc);
+    rconn_packet_counter_destroy(counter);
+    pvconn_close(pv);
+    free(name);
+}
+END_TEST
+
 static Suite *
 vconn_suite(void)
 {
@@ -538,6 +582,7 @@ vconn_suite(void)
     tcase_add_test(tc, test_rconn_reconnects_after_backoff);
     tcase_add_test(tc, test_rconn_probes_answers_echo_and_gives_up);
     tcase_add_test(tc, test_rconn_counts_until_sent_and_limits);
+    tcase_add_test(tc, test_rconn_cork_gathers_without_hitting_limits);
     suite_add_tcase(s, tc);
     return s;
 }
