@@ -1413,6 +1413,47 @@ dpif_netdev_execute(struct dpif *dpif, struct dp_packet_batch *batch,
 
 /* A handler's batch: every put under one acquisition of the mutex, every
  * execute in one epoch section (seeds/000). */
+/* Runs the executes among OPS in order.  Consecutive ones with the very
+ * same actions (a handler's batch of new flows bound for one port, say) run
+ * as one batch, so that their outputs leave in one send of many packets
+ * instead of one each. */
+static void
+execute_ops(struct dp_netdev *dp, struct dpif_op **ops, size_t n_ops)
+{
+    struct dp_packet_batch group;
+    const struct dpif_op *first = NULL;     /* Whose actions 'group' runs. */
+
+    dp_packet_batch_init(&group);
+    for (size_t i = 0; i < n_ops; i++) {
+        struct dpif_op *op = ops[i];
+        if (op->type != DPIF_OP_EXECUTE) {
+            continue;
+        }
+        op->error = 0;
+        const struct dp_packet_batch *b = op->execute.batch;
+        if (first
+            && (op->execute.actions_len != first->execute.actions_len
+                || memcmp(op->execute.actions, first->execute.actions,
+                          op->execute.actions_len)
+                || group.count + b->count > NETDEV_MAX_BURST)) {
+            execute_actions(dp, &group, first->execute.actions,
+                            first->execute.actions_len);
+            dp_packet_batch_init(&group);
+            first = NULL;
+        }
+        if (!first) {
+            first = op;
+        }
+        for (size_t j = 0; j < b->count; j++) {
+            group.packets[group.count++] = b->packets[j];
+        }
+    }
+    if (first) {
+        execute_actions(dp, &group, first->execute.actions,
+                        first->execute.actions_len);
+    }
+}
+
 static void
 dpif_netdev_operate(struct dpif *dpif, struct dpif_op **ops, size_t n_ops)
 {
@@ -1440,14 +1481,7 @@ dpif_netdev_operate(struct dpif *dpif, struct dpif_op **ops, size_t n_ops)
     }
     if (any_execute) {
         dp_epoch_enter();
-        for (size_t i = 0; i < n_ops; i++) {
-            struct dpif_op *op = ops[i];
-            if (op->type == DPIF_OP_EXECUTE) {
-                execute_actions(dp, op->execute.batch, op->execute.actions,
-                                op->execute.actions_len);
-                op->error = 0;
-            }
-        }
+        execute_ops(dp, ops, n_ops);
         dp_epoch_exit();
     }
 }

@@ -315,8 +315,11 @@ handle_batch(struct udpif *udpif, struct dpif_upcall *dus, size_t n)
     for (size_t i = 0; i < n; i++) {
         struct upcall *u = &upcalls[i];
         if (u->install && !u->put.error) {
-            ukey_get(udpif, &u->masked_key, &u->xout.wc,
-                     dpif_flow_hash(&u->masked_key, &u->xout.wc));
+            /* No ukey yet: a revalidator makes one when it first finds the
+             * flow with packets, from zero statistics, which is what a new
+             * flow has (the packet executed here was credited by the
+             * translation).  Most new flows of a flood never see a second
+             * packet, so this keeps their setup cheap. */
             COVERAGE_INC(upcall_flow_installed);
             installed = true;
         } else if (u->install) {

@@ -2,7 +2,8 @@
  * installed flow, misses and "userspace" actions handed up through the
  * channels with key, hash and layer offsets, statistics, a deleted flow
  * never used again (the exact-match cache included), modify with stats
- * clear, and a dump resumed by two dump threads seeing every flow once. */
+ * clear, a dump resumed by two dump threads seeing every flow once, and
+ * executes sent by their own actions however dpif_operate() groups them. */
 #include <config.h>
 #include "dpif.h"
 
@@ -206,6 +207,69 @@ START_TEST(test_forwarding_and_stats)
 }
 END_TEST
 
+/* Executes of one dpif_operate() call: runs of the same actions may share
+ * a send, but every packet still goes where its own actions say, puts
+ * between them included, and more than a burst's worth too. */
+START_TEST(test_executes_each_packet_by_its_actions)
+{
+    struct fixture fx;
+    setup(&fx, "exec");
+
+    struct ofpbuf to_p1, to_p2;
+    ofpbuf_init(&to_p1, 16);
+    ofpbuf_init(&to_p2, 16);
+    put_output(&to_p1, fx.port1);
+    put_output(&to_p2, fx.port2);
+
+    enum { N = NETDEV_MAX_BURST + 8 };
+    struct dp_packet *packets[N];
+    struct dp_packet_batch batches[N];
+    struct dpif_op execs[N], put;
+    struct dpif_op *ops[N + 1];
+    size_t n_ops = 0, n_to_p1 = 0;
+
+    struct flow key;
+    struct flow_wildcards mask;
+    in_port_flow(fx.port1, &key, &mask);
+    put = (struct dpif_op) {
+        .type = DPIF_OP_FLOW_PUT,
+        .put = { .flags = DPIF_FP_CREATE, .key = &key, .mask = &mask,
+                 .actions = to_p2.data, .actions_len = to_p2.size },
+    };
+    for (size_t i = 0; i < N; i++) {
+        /* Mostly to p2, every fifth to p1; the put in the middle. */
+        const struct ofpbuf *acts = i % 5 == 4 ? &to_p1 : &to_p2;
+        n_to_p1 += acts == &to_p1;
+        packets[i] = udp_packet(0x0a000001, 2000 + i);
+        dp_packet_batch_init_packet(&batches[i], packets[i]);
+        execs[i] = (struct dpif_op) {
+            .type = DPIF_OP_EXECUTE,
+            .execute = { .batch = &batches[i], .actions = acts->data,
+                         .actions_len = acts->size },
+        };
+        if (i == N / 2) {
+            ops[n_ops++] = &put;
+        }
+        ops[n_ops++] = &execs[i];
+    }
+    dpif_operate(fx.dpif, ops, n_ops);
+
+    ck_assert_int_eq(put.error, 0);
+    for (size_t i = 0; i < N; i++) {
+        ck_assert_int_eq(execs[i].error, 0);
+    }
+    CHECK_WAIT_FOR(tx_packets(fx.p1) == n_to_p1
+                   && tx_packets(fx.p2) == N - n_to_p1);
+
+    for (size_t i = 0; i < N; i++) {
+        dp_packet_delete(packets[i]);
+    }
+    ofpbuf_uninit(&to_p1);
+    ofpbuf_uninit(&to_p2);
+    teardown(&fx);
+}
+END_TEST
+
 START_TEST(test_misses_and_userspace_reach_handlers)
 {
     struct fixture fx;
@@ -340,6 +404,7 @@ dpif_netdev_suite(void)
     TCase *tc = tcase_create("core");
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_forwarding_and_stats);
+    tcase_add_test(tc, test_executes_each_packet_by_its_actions);
     tcase_add_test(tc, test_misses_and_userspace_reach_handlers);
     tcase_add_test(tc, test_dump_resumes_across_threads);
     suite_add_tcase(s, tc);
