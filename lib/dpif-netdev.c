@@ -241,11 +241,14 @@ flow_clear_stats(struct dp_netdev_flow *flow)
     atomic_store_explicit(&flow->tcp_flags, 0, memory_order_relaxed);
 }
 
-static uint32_t
-flow_node_hash(const struct miniflow *match, const struct flow_wildcards *wc)
+/* The installed flow MATCH (miniflow_create_masked()) under MASK, or NULL.
+ * With the mutex. */
+static struct dp_netdev_flow *
+flow_find_match(const struct dp_netdev *dp, const struct miniflow *match,
+                const struct flow_wildcards *mask)
 {
-    return hash_words64(flow_u64s_const(&wc->masks), FLOW_U64S,
-                        miniflow_hash(match, 0));
+    struct dpcls_rule *rule = dpcls_find(&dp->cls, mask, match);
+    return rule ? CONTAINER_OF(rule, struct dp_netdev_flow, cr) : NULL;
 }
 
 /* The installed flow KEY under MASK, or NULL.  With the mutex. */
@@ -254,9 +257,9 @@ flow_find(const struct dp_netdev *dp, const struct flow *key,
           const struct flow_wildcards *mask)
 {
     struct miniflow *match = miniflow_create_masked(key, mask);
-    struct dpcls_rule *rule = dpcls_find(&dp->cls, mask, match);
+    struct dp_netdev_flow *flow = flow_find_match(dp, match, mask);
     free(match);
-    return rule ? CONTAINER_OF(rule, struct dp_netdev_flow, cr) : NULL;
+    return flow;
 }
 
 /* With the mutex. */
@@ -1160,7 +1163,10 @@ flow_put__(struct dp_netdev *dp, enum dpif_flow_put_flags flags,
            struct dpif_flow_stats *stats)
 {
     int error = 0;
-    struct dp_netdev_flow *flow = flow_find(dp, key, mask);
+    /* The match serves the lookup and, for a new flow, the flow itself:
+     * made once, as a flood of new flows puts nothing but new ones. */
+    struct miniflow *match = miniflow_create_masked(key, mask);
+    struct dp_netdev_flow *flow = flow_find_match(dp, match, mask);
     if (flow) {
         if (!(flags & DPIF_FP_MODIFY)) {
             error = EEXIST;
@@ -1186,14 +1192,15 @@ flow_put__(struct dp_netdev *dp, enum dpif_flow_put_flags flags,
         flow_apply_mask(&flow->key, key, mask);
         flow->hash = dpif_flow_hash(&flow->key, mask);
         flow->created = time_msec();
-        flow->match = miniflow_create_masked(key, mask);
+        flow->match = match;
+        match = NULL;
         atomic_init(&flow->actions, actions_create(actions, actions_len));
         atomic_init(&flow->ref_cnt, 1);
         atomic_init(&flow->dead, false);
-        hmap_insert(&dp->flows, &flow->node,
-                    flow_node_hash(flow->match, mask));
+        hmap_insert(&dp->flows, &flow->node, flow->hash);
         dpcls_insert(&dp->cls, &flow->cr, mask, flow->match);
     }
+    free(match);
     return error;
 }
 
