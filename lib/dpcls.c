@@ -8,16 +8,32 @@
 #include "util.h"
 
 /* A subtable's hash table: open addressing with linear probing over an
- * array of rule pointers.  A removed rule leaves a tombstone so that
- * probes for rules placed after it keep going; a rebuild (a new array,
- * published atomically) drops the tombstones. */
+ * array of slots, each a rule pointer and that rule's hash.  A removed rule
+ * leaves a tombstone so that probes for rules placed after it keep going; a
+ * rebuild (a new array, published atomically) drops the tombstones.
+ *
+ * The hash sits in the slot so that a probe compares it without touching
+ * the rule: a lookup that misses (every packet of a new flow) walks its
+ * probe sequence without a cache miss per slot.  The table is kept at most
+ * half full, so that walk is short.
+ *
+ * The one writer stores a slot's hash before publishing its rule (release);
+ * a reader loads the rule (acquire), then the hash.  A slot rewritten in
+ * between can pair a removed rule with a newer hash, which only means a
+ * full comparison against that removed rule, as a concurrent removal
+ * allows. */
 #define TOMBSTONE ((struct dpcls_rule *) 1)
+
+struct rule_slot {
+    _Atomic(struct dpcls_rule *) rule;
+    _Atomic uint32_t hash;
+};
 
 struct rule_table {
     uint32_t mask;                      /* Number of slots - 1. */
     uint32_t n_used;                    /* Rules. */
     uint32_t n_tombstones;
-    _Atomic(struct dpcls_rule *) slots[];
+    struct rule_slot slots[];
 };
 
 struct dpcls_subtable {
@@ -149,14 +165,16 @@ static void
 table_place(struct rule_table *t, struct dpcls_rule *rule)
 {
     for (uint32_t i = rule->hash; ; i++) {
-        struct dpcls_rule *r = atomic_load_explicit(
-            &t->slots[i & t->mask], memory_order_relaxed);
+        struct rule_slot *slot = &t->slots[i & t->mask];
+        struct dpcls_rule *r = atomic_load_explicit(&slot->rule,
+                                                    memory_order_relaxed);
         if (!r || r == TOMBSTONE) {
             if (r == TOMBSTONE) {
                 t->n_tombstones--;
             }
-            atomic_store_explicit(&t->slots[i & t->mask], rule,
-                                  memory_order_release);
+            atomic_store_explicit(&slot->hash, rule->hash,
+                                  memory_order_relaxed);
+            atomic_store_explicit(&slot->rule, rule, memory_order_release);
             t->n_used++;
             return;
         }
@@ -170,12 +188,12 @@ table_rebuild(struct dpcls_subtable *st, uint32_t n_rules)
 {
     struct rule_table *old = get_table(st);
     uint32_t n_slots = 8;
-    while (n_slots < n_rules * 2) {
+    while (n_slots < n_rules * 4) {
         n_slots *= 2;
     }
     struct rule_table *t = table_alloc(n_slots);
     for (uint32_t i = 0; i <= old->mask; i++) {
-        struct dpcls_rule *r = atomic_load_explicit(&old->slots[i],
+        struct dpcls_rule *r = atomic_load_explicit(&old->slots[i].rule,
                                                     memory_order_relaxed);
         if (r && r != TOMBSTONE) {
             table_place(t, r);
@@ -204,8 +222,10 @@ dpcls_insert(struct dpcls *cls, struct dpcls_rule *rule,
     rule->subtable = st;
 
     struct rule_table *t = get_table(st);
-    /* Keep at least a quarter of the slots empty, so probes end soon. */
-    if ((t->n_used + t->n_tombstones + 1) * 4 > (t->mask + 1) * 3) {
+    /* Keep at least half of the slots empty, so probes end soon.  (A
+     * rebuild makes the table four times the rules: it stays between a
+     * quarter and half full.) */
+    if ((t->n_used + t->n_tombstones + 1) * 2 > t->mask + 1) {
         table_rebuild(st, t->n_used + 1);
         t = get_table(st);
     }
@@ -220,12 +240,13 @@ dpcls_remove(struct dpcls *cls, struct dpcls_rule *rule)
     struct rule_table *t = get_table(st);
 
     for (uint32_t i = rule->hash; ; i++) {
-        _Atomic(struct dpcls_rule *) *slot = &t->slots[i & t->mask];
-        struct dpcls_rule *r = atomic_load_explicit(slot,
+        struct rule_slot *slot = &t->slots[i & t->mask];
+        struct dpcls_rule *r = atomic_load_explicit(&slot->rule,
                                                     memory_order_relaxed);
         ovs_assert(r);          /* The rule must be in its subtable. */
         if (r == rule) {
-            atomic_store_explicit(slot, TOMBSTONE, memory_order_release);
+            atomic_store_explicit(&slot->rule, TOMBSTONE,
+                                  memory_order_release);
             t->n_used--;
             t->n_tombstones++;
             break;
@@ -236,7 +257,7 @@ dpcls_remove(struct dpcls *cls, struct dpcls_rule *rule)
 
     if (!t->n_used) {
         remove_subtable(cls, st);
-    } else if (t->n_tombstones > (t->mask + 1) / 2) {
+    } else if (t->n_tombstones > (t->mask + 1) / 4) {
         table_rebuild(st, t->n_used);
     }
 }
@@ -246,15 +267,17 @@ static const struct dpcls_rule *
 subtable_lookup(const struct dpcls_subtable *st, const struct flow *flow,
                 uint32_t hash)
 {
-    const struct rule_table *t = get_table(st);
+    struct rule_table *t = get_table(st);
     for (uint32_t i = hash; ; i++) {
+        struct rule_slot *slot = &t->slots[i & t->mask];
         const struct dpcls_rule *r = atomic_load_explicit(
-            &((struct rule_table *) t)->slots[i & t->mask],
-            memory_order_acquire);
+            &slot->rule, memory_order_acquire);
         if (!r) {
             return NULL;
         }
-        if (r != TOMBSTONE && r->hash == hash
+        if (r != TOMBSTONE
+            && atomic_load_explicit(&slot->hash,
+                                    memory_order_relaxed) == hash
             && flow_equal_in_minimask(flow, st->mask, r->match)) {
             return r;
         }

@@ -158,6 +158,58 @@ START_TEST(test_lookup_matches_brute_force)
 }
 END_TEST
 
+/* Churn in one subtable, as a flood of short-lived megaflows makes it:
+ * random inserts and removals, through tombstones and the rebuilds they
+ * trigger, never lose a rule or find a removed one. */
+START_TEST(test_churn_keeps_every_rule_findable)
+{
+    enum { N = 2000, OPS = 40000 };
+    static struct test_rule rules[N];
+    struct dpcls cls;
+    dpcls_init(&cls);
+
+    struct flow_wildcards wc = mask_ip_dst(32);
+    for (int i = 0; i < N; i++) {
+        struct flow f = ip_flow(0, 0x0c000000u + i);
+        rule_init(&rules[i], i, &f, &wc);
+    }
+
+    srandom(11);
+    size_t n_in = 0;
+    for (int k = 0; k < OPS; k++) {
+        struct test_rule *r = &rules[random() % N];
+        if (r->cr.subtable) {
+            dpcls_remove(&cls, &r->cr);
+            n_in--;
+        } else {
+            dpcls_insert(&cls, &r->cr, &r->mask, r->mf);
+            n_in++;
+        }
+        ck_assert_uint_eq(dpcls_n_rules(&cls), n_in);
+        /* The rule just changed and a random other one. */
+        struct test_rule *o = &rules[random() % N];
+        struct flow f = ip_flow(3, ntohl(r->match.nw_dst));
+        ck_assert_int_eq(lookup_id(&cls, &f), r->cr.subtable ? r->id : -1);
+        f = ip_flow(3, ntohl(o->match.nw_dst));
+        ck_assert_int_eq(lookup_id(&cls, &f), o->cr.subtable ? o->id : -1);
+    }
+    for (int i = 0; i < N; i++) {
+        struct flow f = ip_flow(3, ntohl(rules[i].match.nw_dst));
+        ck_assert_int_eq(lookup_id(&cls, &f),
+                         rules[i].cr.subtable ? rules[i].id : -1);
+        if (rules[i].cr.subtable) {
+            dpcls_remove(&cls, &rules[i].cr);
+        }
+    }
+    ck_assert_uint_eq(dpcls_n_rules(&cls), 0);
+    dpcls_destroy(&cls);
+    dp_epoch_synchronize();
+    for (int i = 0; i < N; i++) {
+        free(rules[i].mf);
+    }
+}
+END_TEST
+
 START_TEST(test_subtables_ranked_by_hits)
 {
     struct dpcls cls;
@@ -290,6 +342,7 @@ dpcls_suite(void)
     TCase *tc = tcase_create("core");
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_lookup_matches_brute_force);
+    tcase_add_test(tc, test_churn_keeps_every_rule_findable);
     tcase_add_test(tc, test_subtables_ranked_by_hits);
     tcase_add_test(tc, test_emc_hits_replacement_and_sweep);
     suite_add_tcase(s, tc);
