@@ -145,6 +145,13 @@ settings_equal(const struct connmgr_controller_settings *a,
             && a->allowed_versions == b->allowed_versions);
 }
 
+/* A connection's name in the log, as 3.1 writes it: "br0<->TARGET". */
+static char *
+connection_name(const struct connmgr *mgr, const char *target)
+{
+    return xasprintf("%s<->%s", mgr->name, target);
+}
+
 static void
 controller_start(struct connmgr *mgr, struct controller *c)
 {
@@ -154,7 +161,9 @@ controller_start(struct connmgr *mgr, struct controller *c)
         struct rconn *rconn = rconn_create(c->s.probe_interval,
                                            c->s.max_backoff, 0,
                                            c->s.allowed_versions);
-        rconn_connect(rconn, c->target, NULL);
+        char *name = connection_name(mgr, c->target);
+        rconn_connect(rconn, c->target, name);
+        free(name);
         c->ofconn = ofconn_create(mgr, rconn, OFCONN_PRIMARY, c);
     }
 }
@@ -257,7 +266,9 @@ accept_from(struct connmgr *mgr, struct pvconn *pvconn,
         struct rconn *rconn = rconn_create(
             type == OFCONN_PRIMARY ? listener->s.probe_interval : 0, 0, 0,
             0);
-        rconn_connect_unreliably(rconn, vconn, NULL);
+        char *name = connection_name(mgr, vconn_get_name(vconn));
+        rconn_connect_unreliably(rconn, vconn, name);
+        free(name);
         struct ofconn *ofconn = ofconn_create(mgr, rconn, type, listener);
         (void) ofconn;
         if (type == OFCONN_PRIMARY) {
