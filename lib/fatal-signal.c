@@ -253,6 +253,14 @@ fatal_signal_wait(void)
 }
 
 void
+fatal_signal_block(void)
+{
+    fatal_signal_wait();
+    poll_block();
+    fatal_signal_run();
+}
+
+void
 fatal_ignore_sigpipe(void)
 {
     signal(SIGPIPE, SIG_IGN);

@@ -42,6 +42,12 @@
  * explicit calls are harmless. */
 void fatal_signal_init(void);
 
+/* poll_block() for a program's blocking helpers (connect, send and receive
+ * and wait): waits on the signal pipe too and runs fatal_signal_run()
+ * after, so a signal that arrives while a tool waits ends it from its own
+ * thread, hooks run, as it would from a main loop.  Main thread only. */
+void fatal_signal_block(void);
+
 /* Registers HOOK_CB(AUX) to run when a fatal signal arrives, and also at
  * exit() if RUN_AT_EXIT.  CANCEL_CB(AUX), if nonnull, runs instead in a
  * child process after fatal_signal_fork(), so the child can drop whatever AUX

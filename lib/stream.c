@@ -211,7 +211,7 @@ stream_open_block(int error, long long int timeout, struct stream **streamp)
             if (deadline != LLONG_MAX) {
                 poll_timer_wait_until(deadline);
             }
-            poll_block();
+            fatal_signal_block();
         }
     }
     if (error) {
@@ -486,7 +486,7 @@ pstream_accept_block(struct pstream *p, struct stream **streamp)
     while ((error = pstream_accept(p, streamp)) == EAGAIN
            || error == EINTR || error == ECONNABORTED) {
         pstream_wait(p);
-        poll_block();
+        fatal_signal_block();
     }
     return error;
 }

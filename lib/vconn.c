@@ -9,6 +9,7 @@
 
 #include "dirs.h"
 #include "dynamic-string.h"
+#include "fatal-signal.h"
 #include "list.h"
 #include "ofp-errors.h"
 #include "ofp-msgs.h"
@@ -527,6 +528,9 @@ vconn_send_wait(struct vconn *vconn)
 
 /* Blocking helpers. */
 
+/* The blocking helpers wait with fatal_signal_block(): a tool spends its
+ * life in them, and a --timeout alarm or a Ctrl-C must end it from there. */
+
 int
 vconn_connect_block(struct vconn *vconn, long long int timeout_ms)
 {
@@ -543,7 +547,7 @@ vconn_connect_block(struct vconn *vconn, long long int timeout_ms)
         if (deadline != LLONG_MAX) {
             poll_timer_wait_until(deadline);
         }
-        poll_block();
+        fatal_signal_block();
     }
     return error;
 }
@@ -571,7 +575,7 @@ vconn_send_block(struct vconn *vconn, struct ofpbuf *msg)
         vconn_run(vconn);
         vconn_run_wait(vconn);
         vconn_send_wait(vconn);
-        poll_block();
+        fatal_signal_block();
     }
     return error;
 }
@@ -584,7 +588,7 @@ vconn_recv_block(struct vconn *vconn, struct ofpbuf **msgp)
         vconn_run(vconn);
         vconn_run_wait(vconn);
         vconn_recv_wait(vconn);
-        poll_block();
+        fatal_signal_block();
     }
     return error;
 }

@@ -91,38 +91,13 @@ main(int argc, char *argv[])
 }
 
 /* --timeout: 3.1 arms an alarm, and the process dies by SIGALRM (status
- * 142) with fatal_signal's "terminating with signal 14" warning, logged by
- * the main thread, whatever it was blocked in.  lib/vconn's blocking
- * helpers do not look at fatal signals while they wait (3.1's poll loop
- * does), so the alarm's handler records the signal with fatal_signal's
- * own handler and then runs fatal_signal_run() at once.  That logs from a
- * signal handler, which is only safe because the process is about to die
- * and its main thread is, in practice, waiting in poll_block(); the clean
- * way is a poll loop that runs fatal signals, as 3.1's does. */
-static struct sigaction fatal_sigalrm;
-
-static void
-timeout_handler(int sig_nr)
-{
-    if (fatal_sigalrm.sa_handler != SIG_DFL
-        && fatal_sigalrm.sa_handler != SIG_IGN) {
-        fatal_sigalrm.sa_handler(sig_nr);
-    }
-    fatal_signal_run();
-    _exit(128 + sig_nr);
-}
-
+ * 142) with fatal_signal's "terminating with signal 14" warning.  Every wait
+ * of ovs-ofctl is in lib's blocking helpers, which run fatal signals
+ * (fatal_signal_block()), so arming the alarm is all it takes. */
 static void
 set_timeout(unsigned int secs)
 {
     fatal_signal_init();
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = timeout_handler;
-    sigemptyset(&sa.sa_mask);
-    if (sigaction(SIGALRM, &sa, &fatal_sigalrm)) {
-        ovs_fatal(errno, "sigaction(SIGALRM) failed");
-    }
     alarm(secs);
 }
 
