@@ -127,8 +127,8 @@ void record_string(const struct stream *, char tag, const char *);
 
 /* TLS (stream-ssl.c). */
 
-/* Returns 0 if keys and certificates are configured, else EINVAL after
- * logging what is missing (mentioning NAME). */
+/* Returns 0 if keys and certificates are configured, else ENOPROTOOPT after
+ * logging each one missing.  NAME is the stream being opened. */
 int stream_ssl_check_config(const char *name);
 
 /* Wraps connected socket FD in a TLS bufferevent on BASE that starts the

@@ -5,8 +5,9 @@
  * accepts the peer only if the peer's certificate chains to the CA in
  * --ca-cert.  A peer that presents no certificate, or one signed by another
  * CA, is refused during the handshake and the failure is logged.  Opening an
- * ssl: or pssl: stream before all three files are set fails with EINVAL and
- * a log message naming what is missing.
+ * ssl: or pssl: stream before all three files are set fails with
+ * ENOPROTOOPT and a log message for each one missing (3.1's error and
+ * words).
  *
  * The settings are global to the process and usually set once from the
  * command line with the option helpers below:

@@ -150,6 +150,13 @@ vconn_open(const char *name, uint32_t allowed_versions, uint8_t dscp,
     if (error) {
         return error;
     }
+    /* A connection that fails at once (refused on loopback, say) fails the
+     * open, as 3.1's does: ovs-ofctl then says "connecting to NAME". */
+    error = stream_connect(stream);
+    if (error && error != EAGAIN) {
+        stream_close(stream);
+        return error;
+    }
     *vconnp = vconn_create(name, stream, allowed_versions);
     return 0;
 }

@@ -759,17 +759,17 @@ START_TEST(test_ssl_unconfigured)
 
     stream_ssl_cleanup();
     ck_assert(!stream_ssl_is_configured());
-    ck_assert_int_eq(stream_open("ssl:127.0.0.1:6640", &s, 0), EINVAL);
+    ck_assert_int_eq(stream_open("ssl:127.0.0.1:6640", &s, 0), ENOPROTOOPT);
     ck_assert_ptr_null(s);
-    ck_assert_int_eq(pstream_open("pssl:0:127.0.0.1", &p, 0), EINVAL);
+    ck_assert_int_eq(pstream_open("pssl:0:127.0.0.1", &p, 0), ENOPROTOOPT);
     ck_assert_ptr_null(p);
-    ck_assert_int_eq(stream_verify_name("ssl:127.0.0.1:6640"), EINVAL);
+    ck_assert_int_eq(stream_verify_name("ssl:127.0.0.1:6640"), ENOPROTOOPT);
 
     /* Two of three is not enough. */
     stream_ssl_set_private_key_file("/nonexistent/key.pem");
     stream_ssl_set_certificate_file("/nonexistent/cert.pem");
     ck_assert(!stream_ssl_is_configured());
-    ck_assert_int_eq(pstream_open("pssl:0:127.0.0.1", &p, 0), EINVAL);
+    ck_assert_int_eq(pstream_open("pssl:0:127.0.0.1", &p, 0), ENOPROTOOPT);
     stream_ssl_cleanup();
 }
 END_TEST
