@@ -1267,6 +1267,7 @@ flow_to_dpif_flow(const struct dp_netdev_flow *flow, struct dpif_flow *out,
 {
     struct dp_netdev_actions *a = atomic_load_explicit(
         &((struct dp_netdev_flow *) flow)->actions, memory_order_acquire);
+    out->terse = false;
     out->key = flow->key;
     out->mask = flow->mask;
     out->hash = flow->hash;
@@ -1284,6 +1285,26 @@ flow_to_dpif_flow(const struct dp_netdev_flow *flow, struct dpif_flow *out,
     }
     *buf_used += ROUND_UP(a->size, 8);
     return ofs;
+}
+
+/* Fills OUT terse and returns true if DUMP's terse window takes FLOW. */
+static bool
+flow_to_terse_dpif_flow(const struct dp_netdev_flow *flow,
+                        const struct dpif_flow_dump *dump,
+                        struct dpif_flow *out)
+{
+    long long int used = atomic_load_explicit(
+        &((struct dp_netdev_flow *) flow)->used, memory_order_relaxed);
+    long long int last = used ? used : flow->created;
+    if (used >= dump->terse_quiet_before || last <= dump->terse_idle_before) {
+        return false;
+    }
+    out->terse = true;
+    out->hash = flow->hash;
+    out->created = flow->created;
+    out->actions_len = 0;
+    flow_get_stats(flow, &out->stats);
+    return true;
 }
 
 static int
@@ -1368,8 +1389,10 @@ dpif_netdev_flow_dump_next(struct dpif_flow_dump_thread *thread_,
         for (; node && n < max; node = node->next) {
             struct dp_netdev_flow *flow = CONTAINER_OF(
                 node, struct dp_netdev_flow, node);
-            offsets[n] = flow_to_dpif_flow(flow, &flows[n], &thread->buf,
-                                           &used, &thread->buf_size);
+            if (!flow_to_terse_dpif_flow(flow, thread_->dump, &flows[n])) {
+                offsets[n] = flow_to_dpif_flow(flow, &flows[n], &thread->buf,
+                                               &used, &thread->buf_size);
+            }
             n++;
             dump->offset++;
         }
@@ -1382,7 +1405,9 @@ dpif_netdev_flow_dump_next(struct dpif_flow_dump_thread *thread_,
     ovs_mutex_unlock(&dump->mutex);
 
     for (int i = 0; i < n; i++) {
-        flows[i].actions = (const struct nlattr *) (thread->buf + offsets[i]);
+        flows[i].actions = (flows[i].terse ? NULL
+                            : (const struct nlattr *) (thread->buf
+                                                        + offsets[i]));
     }
     return n;
 }

@@ -23,6 +23,8 @@ struct dpif {
  * can find the class. */
 struct dpif_flow_dump {
     const struct dpif *dpif;
+    /* dpif_flow_dump_set_terse()'s window; a provider may ignore it. */
+    long long int terse_idle_before, terse_quiet_before;
 };
 
 struct dpif_flow_dump_thread {

@@ -283,7 +283,19 @@ dpif_flow_get(const struct dpif *dpif, const struct flow *key,
 struct dpif_flow_dump *
 dpif_flow_dump_create(const struct dpif *dpif)
 {
-    return dpif->dpif_class->flow_dump_create(dpif);
+    struct dpif_flow_dump *dump = dpif->dpif_class->flow_dump_create(dpif);
+    dump->terse_idle_before = LLONG_MAX;
+    dump->terse_quiet_before = LLONG_MIN;
+    return dump;
+}
+
+void
+dpif_flow_dump_set_terse(struct dpif_flow_dump *dump,
+                         long long int idle_before,
+                         long long int quiet_before)
+{
+    dump->terse_idle_before = idle_before;
+    dump->terse_quiet_before = quiet_before;
 }
 
 struct dpif_flow_dump_thread *

@@ -167,6 +167,8 @@ int dpif_flow_flush(struct dpif *);
 /* A flow as get and dump return it.  ACTIONS points into memory of the
  * call that returned it (see each). */
 struct dpif_flow {
+    bool terse;                 /* Only hash, created, stats: see
+                                 * dpif_flow_dump_set_terse(). */
     struct flow key;            /* Masked. */
     struct flow_wildcards mask;
     uint32_t hash;              /* dpif_flow_hash(&key, &mask). */
@@ -194,6 +196,15 @@ struct dpif_flow_dump_thread;
 struct dpif_flow_dump *dpif_flow_dump_create(const struct dpif *);
 struct dpif_flow_dump_thread *dpif_flow_dump_thread_create(
     struct dpif_flow_dump *);
+/* Asks DUMP to report flows terse (dpif_flow 'terse': 'hash', 'created' and
+ * 'stats' filled, nothing else) when they had no packet since QUIET_BEFORE
+ * but were used (or, never used, created) after IDLE_BEFORE: a revalidator
+ * keeps such flows as they are, and copying each one's key and mask was
+ * most of the cost of dumping many quiet flows.  Call before the first
+ * dpif_flow_dump_next(); without it every flow comes whole. */
+void dpif_flow_dump_set_terse(struct dpif_flow_dump *,
+                              long long int idle_before,
+                              long long int quiet_before);
 /* Fills up to MAX flows; 0 at the end.  Their actions stay valid until
  * the thread's next call or its destruction. */
 int dpif_flow_dump_next(struct dpif_flow_dump_thread *,

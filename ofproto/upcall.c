@@ -461,6 +461,10 @@ revalidate(struct revalidator *r)
         for (int i = 0; i < n; i++) {
             const struct dpif_flow *f = &flows[i];
             ofpbuf_init(&new_actions[i], 0);
+            if (f->terse) {
+                results[i] = KEEP;
+                continue;
+            }
             if (!udpif->full_dump
                 && f->stats.used < udpif->prev_dump_start) {
                 /* No packet since the previous dump read this flow, so its
@@ -588,6 +592,18 @@ revalidator_main(void *r_)
                     atomic_store(&udpif->n_flows, stats.n_flows);
                 }
                 udpif->dump = dpif_flow_dump_create(udpif->dpif);
+                if (!udpif->full_dump) {
+                    /* Flows quiet since the previous dump that are not
+                     * about to expire are kept without a look: the
+                     * datapath need not copy them out whole. */
+                    long long int idle_limit
+                        = (atomic_load(&udpif->n_flows)
+                           > atomic_load(&flow_limit)
+                           ? 100 : atomic_load(&max_idle));
+                    dpif_flow_dump_set_terse(
+                        udpif->dump, udpif->dump_start - idle_limit,
+                        udpif->prev_dump_start);
+                }
             }
         }
 

@@ -3,13 +3,15 @@
  * channels with key, hash and layer offsets, statistics, a deleted flow
  * never used again (the exact-match cache included), modify with stats
  * clear, a dump resumed by two dump threads seeing every flow once, and
- * executes sent by their own actions however dpif_operate() groups them. */
+ * executes sent by their own actions however dpif_operate() groups them,
+ * and terse dumps leaving out exactly the flows in their window. */
 #include <config.h>
 #include "dpif.h"
 
 #include <arpa/inet.h>
 #include <check.h>
 #include <errno.h>
+#include <limits.h>
 #include <linux/netlink.h>
 #include <linux/openvswitch.h>
 #include <sched.h>
@@ -270,6 +272,92 @@ START_TEST(test_executes_each_packet_by_its_actions)
 }
 END_TEST
 
+/* Dumps the whole datapath into FLOWS (at most MAX), with the terse window
+ * [IDLE_BEFORE, QUIET_BEFORE) unless SET is false; returns how many. */
+static int
+dump_all(struct dpif *dpif, bool set, long long int idle_before,
+         long long int quiet_before, struct dpif_flow *flows, int max)
+{
+    struct dpif_flow_dump *dump = dpif_flow_dump_create(dpif);
+    if (set) {
+        dpif_flow_dump_set_terse(dump, idle_before, quiet_before);
+    }
+    struct dpif_flow_dump_thread *t = dpif_flow_dump_thread_create(dump);
+    int n = 0, got;
+    while ((got = dpif_flow_dump_next(t, flows + n, max - n)) > 0) {
+        n += got;
+    }
+    dpif_flow_dump_thread_destroy(t);
+    ck_assert_int_eq(dpif_flow_dump_destroy(dump), 0);
+    return n;
+}
+
+/* A terse dump leaves out exactly the flows in its window: quiet since
+ * QUIET_BEFORE, and used (or created) after IDLE_BEFORE; their hash,
+ * creation time and statistics still come. */
+START_TEST(test_terse_dump_window)
+{
+    struct fixture fx;
+    setup(&fx, "terse");
+
+    struct ofpbuf actions;
+    ofpbuf_init(&actions, 64);
+    put_output(&actions, fx.port2);
+    struct flow key1, key2;
+    struct flow_wildcards mask1, mask2;
+    in_port_flow(fx.port1, &key1, &mask1);      /* Gets a packet. */
+    in_port_flow(fx.port2, &key2, &mask2);      /* Never used. */
+    ck_assert_int_eq(dpif_flow_put(fx.dpif, DPIF_FP_CREATE, &key1, &mask1,
+                                   actions.data, actions.size, NULL), 0);
+    ck_assert_int_eq(dpif_flow_put(fx.dpif, DPIF_FP_CREATE, &key2, &mask2,
+                                   actions.data, actions.size, NULL), 0);
+    netdev_dummy_inject(fx.p1, udp_packet(0x0a000001, 1000));
+    CHECK_WAIT_FOR(tx_packets(fx.p2) == 1);
+
+    struct dpif_flow full[4], terse[4];
+    ck_assert_int_eq(dump_all(fx.dpif, false, 0, 0, full, 4), 2);
+    struct dpif_flow *used = (full[0].key.in_port == fx.port1
+                              ? &full[0] : &full[1]);
+    struct dpif_flow *unused = used == &full[0] ? &full[1] : &full[0];
+    ck_assert(!used->terse && !unused->terse);
+    ck_assert_int_gt(used->stats.used, 0);
+    ck_assert_int_eq(unused->stats.used, 0);
+
+    /* A window over all time: both terse, with what matters intact. */
+    ck_assert_int_eq(dump_all(fx.dpif, true, LLONG_MIN, LLONG_MAX,
+                              terse, 4), 2);
+    for (int i = 0; i < 2; i++) {
+        ck_assert(terse[i].terse);
+        const struct dpif_flow *same = (terse[i].hash == used->hash
+                                        ? used : unused);
+        ck_assert_uint_eq(terse[i].hash, same->hash);
+        ck_assert_int_eq(terse[i].created, same->created);
+        ck_assert_uint_eq(terse[i].stats.n_packets, same->stats.n_packets);
+        ck_assert_int_eq(terse[i].stats.used, same->stats.used);
+    }
+
+    /* Quiet only before the packet: the used flow comes whole. */
+    ck_assert_int_eq(dump_all(fx.dpif, true, LLONG_MIN, used->stats.used,
+                              terse, 4), 2);
+    for (int i = 0; i < 2; i++) {
+        ck_assert(terse[i].terse == (terse[i].hash == unused->hash));
+        if (!terse[i].terse) {
+            ck_assert_uint_eq(terse[i].key.in_port, fx.port1);
+            ck_assert_uint_eq(terse[i].actions_len, actions.size);
+        }
+    }
+
+    /* Idle up to their creation or use: about to expire, so whole. */
+    ck_assert_int_eq(dump_all(fx.dpif, true, MAX(used->stats.used,
+                                                 unused->created),
+                              LLONG_MAX, terse, 4), 2);
+    ck_assert(!terse[0].terse && !terse[1].terse);
+
+    ofpbuf_uninit(&actions);
+    teardown(&fx);
+}
+END_TEST
+
 START_TEST(test_misses_and_userspace_reach_handlers)
 {
     struct fixture fx;
@@ -405,6 +493,7 @@ dpif_netdev_suite(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_forwarding_and_stats);
     tcase_add_test(tc, test_executes_each_packet_by_its_actions);
+    tcase_add_test(tc, test_terse_dump_window);
     tcase_add_test(tc, test_misses_and_userspace_reach_handlers);
     tcase_add_test(tc, test_dump_resumes_across_threads);
     suite_add_tcase(s, tc);
