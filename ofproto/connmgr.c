@@ -293,8 +293,8 @@ send_flow_removed(struct connmgr *mgr, const struct ofproto_flow_removed *fr)
     }
 }
 
-static void
-drain_events(struct connmgr *mgr)
+void
+connmgr_send_port_status(struct connmgr *mgr)
 {
     struct ofproto_port_status ps;
     while (ofproto_pop_port_status(mgr->ofproto, &ps)) {
@@ -302,13 +302,43 @@ drain_events(struct connmgr *mgr)
                                            .desc = ps.desc };
         struct ofconn *ofconn;
         LIST_FOR_EACH (ofconn, node, &mgr->ofconns) {
-            if (ofconn_wants_async(ofconn, OAM_PORT_STATUS, ps.reason)) {
-                ofconn_send(ofconn, ofputil_encode_port_status(
-                                &ops, ofputil_protocol_to_ofp_version(
-                                    ofconn->protocol)));
+            /* Before 1.5 the connection that made the change is not
+             * told of it (as 3.1 reads the specifications). */
+            if (ofconn == ps.source && ofputil_protocol_to_ofp_version(
+                    ofconn->protocol) < OFP15_VERSION) {
+                continue;
             }
+            if (!ofconn_wants_async(ofconn, OAM_PORT_STATUS, ps.reason)) {
+                continue;
+            }
+            enum ofp_version version = ofputil_protocol_to_ofp_version(
+                ofconn->protocol);
+            struct ofpbuf *msg = ofputil_encode_port_status(&ops, version);
+            if (ps.has_old_desc) {
+                /* A change this version cannot show (NO_FLOOD in 1.1+,
+                 * say) is no change to this connection. */
+                struct ofputil_port_status old = { .reason = ps.reason,
+                                                   .desc = ps.old_desc };
+                struct ofpbuf *old_msg = ofputil_encode_port_status(&old,
+                                                                    version);
+                bool same = (msg->size == old_msg->size
+                             && !memcmp(msg->data, old_msg->data,
+                                        msg->size));
+                ofpbuf_delete(old_msg);
+                if (same) {
+                    ofpbuf_delete(msg);
+                    continue;
+                }
+            }
+            ofconn_send(ofconn, msg);
         }
     }
+}
+
+static void
+drain_events(struct connmgr *mgr)
+{
+    connmgr_send_port_status(mgr);
     struct ofproto_flow_removed fr;
     while (ofproto_pop_flow_removed(mgr->ofproto, &fr)) {
         send_flow_removed(mgr, &fr);

@@ -360,6 +360,29 @@ handle_flow_mod(struct ofconn *ofconn, const struct ofp_header *oh)
     return error;
 }
 
+static enum ofperr
+handle_port_mod(struct ofconn *ofconn, const struct ofp_header *oh)
+{
+    enum ofperr error = reject_slave(ofconn);
+    if (error) {
+        return error;
+    }
+    /* A 1.4+ property other than Ethernet is OFPBPC_BAD_TYPE, but config
+     * bits the version lacks are dropped, not refused: 3.1 answers so. */
+    struct ofputil_port_mod pm;
+    error = ofputil_decode_port_mod(oh, &pm, false);
+    if (error == OFPERR_OFPPMFC_BAD_CONFIG) {
+        error = ofputil_decode_port_mod(oh, &pm, true);
+    }
+    if (!error) {
+        error = ofproto_port_mod(ofconn_ofproto(ofconn), &pm, ofconn);
+    }
+    if (!error) {
+        connmgr_send_port_status(ofconn->mgr);
+    }
+    return error;
+}
+
 static void
 rule_info_to_flow_stats(const struct ofproto_rule_info *r, long long int now,
                         struct ofputil_flow_stats *fs)
@@ -778,6 +801,8 @@ handle_message(struct ofconn *ofconn, const struct ofp_header *oh)
     case OFPTYPE_FLOW_STATS_REQUEST:
     case OFPTYPE_AGGREGATE_STATS_REQUEST:
         return handle_flow_stats_request(ofconn, oh);
+    case OFPTYPE_PORT_MOD:
+        return handle_port_mod(ofconn, oh);
     case OFPTYPE_PACKET_OUT:
         return handle_packet_out(ofconn, oh);
     case OFPTYPE_PORT_DESC_STATS_REQUEST:
@@ -838,7 +863,6 @@ handle_message(struct ofconn *ofconn, const struct ofp_header *oh)
 
     /* Not implemented yet in this switch. */
     case OFPTYPE_GROUP_MOD:
-    case OFPTYPE_PORT_MOD:
     case OFPTYPE_TABLE_MOD:
     case OFPTYPE_QUEUE_GET_CONFIG_REQUEST:
     case OFPTYPE_METER_MOD:

@@ -82,5 +82,9 @@ void connmgr_role_changed(struct connmgr *, struct ofconn *master);
 /* OpenFlow 1.2's generation id check for a master or slave request:
  * false if GEN is older than the last one seen (stale); else records it. */
 bool connmgr_check_generation_id(struct connmgr *, uint64_t gen);
+/* Sends the bridge's queued port_status events now, so the ones a
+ * port_mod caused go out before the replies to what follows it, as 3.1
+ * sends them. */
+void connmgr_send_port_status(struct connmgr *);
 
 #endif /* ofproto/ofconn.h */

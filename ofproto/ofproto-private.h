@@ -67,6 +67,11 @@ struct ofport {
     uint16_t ofp_port;
     uint32_t odp_port;
     bool may_enable;            /* Link up: NORMAL may use it. */
+    /* The OpenFlow config bits a port_mod set that are not the device's
+     * (OFPUTIL_PC_NO_RECV, NO_FWD, NO_FLOOD, NO_PACKET_IN, NO_STP,
+     * NO_RECV_STP); PORT_DOWN is the netdev's own flag.  Translators read
+     * it under the xlate lock. */
+    uint32_t config;
     long long int created;      /* time_msec() it was added. */
     struct ofputil_phy_port pp; /* As last reported in a port_status. */
     struct ofbundle *bundle;    /* NULL if NORMAL does not know it. */

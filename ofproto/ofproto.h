@@ -179,6 +179,18 @@ int ofproto_port_set_number(struct ofproto *, uint16_t old_ofp_port,
  * depends on. */
 void ofproto_port_changed(struct ofproto *, uint16_t ofp_port);
 bool ofproto_port_exists(const struct ofproto *, uint16_t ofp_port);
+/* OpenFlow's port_mod: changes the config bits of PM->mask to PM->config
+ * (PORT_DOWN turns the device administratively down or up; NO_RECV drops
+ * what the port receives, NO_FWD skips outputs to it, NO_FLOOD keeps it out
+ * of FLOOD and NORMAL's flooding, NO_PACKET_IN keeps its table misses
+ * from the controller; NO_STP and NO_RECV_STP are only recorded, there
+ * being no STP).  A change queues a port_status (OFPPR_MODIFY) carrying
+ * SOURCE, the connection that asked (see struct ofproto_port_status), and
+ * makes the revalidators re-check the datapath flows.  Errors:
+ * OFPPMFC_BAD_PORT (no such port), OFPPMFC_BAD_HW_ADDR (PM->hw_addr is
+ * not the port's). */
+enum ofperr ofproto_port_mod(struct ofproto *, const struct ofputil_port_mod *,
+                             const void *source);
 /* The port's datapath port number, or UINT32_MAX. */
 uint32_t ofproto_port_get_odp_port(const struct ofproto *, uint16_t);
 
@@ -320,6 +332,14 @@ struct ofproto_flow_removed {
 struct ofproto_port_status {
     struct ovs_list list_node;  /* Private to ofproto. */
     uint8_t reason;             /* OFPPR_ADD, OFPPR_DELETE, OFPPR_MODIFY. */
+    /* The connection whose port_mod caused it (only compared, never
+     * dereferenced: before OpenFlow 1.5 the requester is not told), or
+     * NULL. */
+    const void *source;
+    /* For OFPPR_MODIFY, the description before the change: a connection
+     * whose version shows no difference is not told (as 3.1 does). */
+    bool has_old_desc;
+    struct ofputil_phy_port old_desc;
     struct ofputil_phy_port desc;
 };
 bool ofproto_pop_port_status(struct ofproto *, struct ofproto_port_status *);

@@ -6,7 +6,8 @@ line, and prints what comes back:
   send HEX       sends the bytes (a whole message, header included)
   recv           prints the next message as "type=T len=L xid=X" plus, for
                  an error, "error=TYPE/CODE"
-  hello          sends an OpenFlow 1.0 hello and receives the switch's
+  hello [V]      sends a hello of wire version V (1, OpenFlow 1.0, if
+                 omitted) and receives the switch's
   closed         prints "closed" if the switch closed the connection
 """
 import socket
@@ -42,7 +43,8 @@ def main():
         if not words:
             continue
         if words[0] == "hello":
-            sock.sendall(struct.pack("!BBHI", 1, 0, 8, 1))
+            version = int(words[1]) if len(words) > 1 else 1
+            sock.sendall(struct.pack("!BBHI", version, 0, 8, 1))
             msg = recv_msg(sock)
             print("hello" if msg and msg[1] == 0 else "no hello")
         elif words[0] == "send":
