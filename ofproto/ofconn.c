@@ -383,6 +383,38 @@ handle_port_mod(struct ofconn *ofconn, const struct ofp_header *oh)
     return error;
 }
 
+static enum ofperr
+handle_table_mod(struct ofconn *ofconn, const struct ofp_header *oh)
+{
+    enum ofperr error = reject_slave(ofconn);
+    if (error) {
+        return error;
+    }
+    struct ofputil_table_mod tm;
+    error = ofputil_decode_table_mod(oh, &tm);
+    if (!error) {
+        error = ofproto_table_mod(ofconn_ofproto(ofconn), &tm);
+    }
+    return error;
+}
+
+static enum ofperr
+handle_table_desc_request(struct ofconn *ofconn, const struct ofp_header *oh)
+{
+    struct ovs_list replies;
+    ofpmp_init(&replies, oh);
+    for (int i = 0; i < OFPROTO_N_TABLES - 1; i++) {
+        struct ofputil_table_desc td;
+        ofproto_get_table_desc(ofconn_ofproto(ofconn), i, &td);
+        ofputil_append_table_desc_reply(&td, &replies);
+    }
+    struct ofpbuf *reply;
+    LIST_FOR_EACH_POP (reply, list_node, &replies) {
+        ofconn_send(ofconn, reply);
+    }
+    return 0;
+}
+
 static void
 rule_info_to_flow_stats(const struct ofproto_rule_info *r, long long int now,
                         struct ofputil_flow_stats *fs)
@@ -803,6 +835,10 @@ handle_message(struct ofconn *ofconn, const struct ofp_header *oh)
         return handle_flow_stats_request(ofconn, oh);
     case OFPTYPE_PORT_MOD:
         return handle_port_mod(ofconn, oh);
+    case OFPTYPE_TABLE_MOD:
+        return handle_table_mod(ofconn, oh);
+    case OFPTYPE_TABLE_DESC_REQUEST:
+        return handle_table_desc_request(ofconn, oh);
     case OFPTYPE_PACKET_OUT:
         return handle_packet_out(ofconn, oh);
     case OFPTYPE_PORT_DESC_STATS_REQUEST:
@@ -863,7 +899,6 @@ handle_message(struct ofconn *ofconn, const struct ofp_header *oh)
 
     /* Not implemented yet in this switch. */
     case OFPTYPE_GROUP_MOD:
-    case OFPTYPE_TABLE_MOD:
     case OFPTYPE_QUEUE_GET_CONFIG_REQUEST:
     case OFPTYPE_METER_MOD:
     case OFPTYPE_BUNDLE_CONTROL:
@@ -875,7 +910,6 @@ handle_message(struct ofconn *ofconn, const struct ofp_header *oh)
     case OFPTYPE_METER_STATS_REQUEST:
     case OFPTYPE_METER_CONFIG_STATS_REQUEST:
     case OFPTYPE_METER_FEATURES_STATS_REQUEST:
-    case OFPTYPE_TABLE_DESC_REQUEST:
     case OFPTYPE_FLOW_MONITOR_STATS_REQUEST:
     case OFPTYPE_FLOW_AGE:
     case OFPTYPE_SET_CONTROLLER_ID:

@@ -95,6 +95,13 @@ struct oftable {
     /* Packets looked up here and those that matched, added to by the
      * translations that credit statistics (relaxed atomics). */
     _Atomic uint64_t n_lookups, n_matched;
+    /* What a miss does (enum ofputil_table_miss, set by a 1.1/1.2
+     * table_mod; translators read it without a lock). */
+    _Atomic uint8_t miss_config;
+    /* 1.4+ table_mod settings, reported in table desc (main thread). */
+    bool eviction;
+    bool vacancy_events;
+    uint8_t vacancy_down, vacancy_up;
 };
 
 /* A rule's actions: lib ofpacts (ofp-actions.h), OFPACTS_LEN bytes. */

@@ -300,6 +300,24 @@ struct ofproto_table_stats {
 void ofproto_get_table_stats(struct ofproto *, uint8_t table_id,
                              struct ofproto_table_stats *);
 
+/* OpenFlow's table_mod (lib/ofp-table.h) on one table or OFPTT_ALL, as
+ * 3.1 does it: a 1.1/1.2 miss config other than "default" sets what a
+ * miss in the table does (controller: a packet_in with reason no_match to
+ * every connection that takes them, whatever its version; continue: the
+ * next table; drop); 1.4+ sets eviction and vacancy events with their
+ * thresholds, which are recorded and reported (tables here are never
+ * full, so nothing is evicted and no vacancy event fires).  Errors:
+ * OFPTMFC_EPERM for table 254 (it exists but is not OpenFlow's, as in
+ * 3.1), OFPTMFC_BAD_CONFIG for eviction flags other than
+ * OFPUTIL_EVICTION_FLAGS_DEFAULT. */
+struct ofputil_table_mod;
+struct ofputil_table_desc;
+enum ofperr ofproto_table_mod(struct ofproto *,
+                              const struct ofputil_table_mod *);
+/* TABLE_ID's settings as a 1.4 table desc reply reports them. */
+void ofproto_get_table_desc(const struct ofproto *, uint8_t table_id,
+                            struct ofputil_table_desc *);
+
 /* Runs OFPACTS (OFPACTS_LEN bytes of lib ofpacts) on PACKET (SIZE bytes)
  * as received on IN_PORT (an OpenFlow port number, or OFPP_NONE /
  * OFPP_CONTROLLER for none), as packet_out does.  EINVAL if the packet is

@@ -13,6 +13,7 @@
 #include "ofproto-private.h"
 #include "match.h"
 #include "ofp-actions.h"
+#include "ofp-table.h"
 #include "ofp-port.h"
 #include "util.h"
 
@@ -553,6 +554,49 @@ port_config_has(const struct xlate_ctx *ctx, uint32_t ofp_port,
     return port && port->config & bits;
 }
 
+static void xlate_table(struct xlate_ctx *, uint32_t in_port,
+                        uint8_t table_id, bool honor_miss);
+
+/* A miss in TABLE_ID of a packet that came in on IN_PORT: what the
+ * table's miss config (table_mod) says, by default a packet_in while a
+ * connection wants misses. */
+static void
+xlate_miss(struct xlate_ctx *ctx, uint8_t table_id, uint32_t in_port)
+{
+    uint8_t miss = atomic_load_explicit(
+        &ctx->ofproto->tables[table_id].miss_config, memory_order_relaxed);
+    uint8_t reason;
+    switch (miss) {
+    case OFPUTIL_TABLE_MISS_CONTINUE:
+        if (table_id + 1 < OFPROTO_N_TABLES - 1) {
+            xlate_table(ctx, OFPP_IN_PORT, table_id + 1, true);
+        }
+        return;
+    case OFPUTIL_TABLE_MISS_DROP:
+        return;
+    case OFPUTIL_TABLE_MISS_CONTROLLER:
+        /* Every connection that takes no_match hears of it. */
+        reason = OFPR_EXPLICIT_MISS;
+        break;
+    case OFPUTIL_TABLE_MISS_DEFAULT:
+    default:
+        if (!atomic_load_explicit(&ctx->ofproto->miss_to_controller,
+                                  memory_order_relaxed)) {
+            return;
+        }
+        reason = OFPR_IMPLICIT_MISS;
+        break;
+    }
+    if (port_config_has(ctx, in_port, OFPUTIL_PC_NO_PACKET_IN)) {
+        return;
+    }
+    trace_note(ctx, "table miss: sending to controller");
+    ovs_be64 saved_cookie = ctx->rule_cookie;
+    ctx->rule_cookie = OVS_BE64_MAX;
+    xlate_controller(ctx, reason, UINT16_MAX, 0);
+    ctx->rule_cookie = saved_cookie;
+}
+
 /* Looks the flow up in TABLE_ID (with IN_PORT as its input port unless
  * OFPP_IN_PORT) and runs the rule found.  A miss is a table miss, to the
  * controller when one wants it, only when HONOR_MISS: resubmit's misses
@@ -607,14 +651,8 @@ xlate_table(struct xlate_ctx *ctx, uint32_t in_port, uint8_t table_id,
         ctx->depth++;
         do_xlate_actions(ctx, actions->ofpacts, actions->ofpacts_len);
         ctx->depth--;
-    } else if (honor_miss
-               && atomic_load_explicit(&ctx->ofproto->miss_to_controller,
-                                       memory_order_relaxed)
-               && !port_config_has(ctx, saved_in_port,
-                                   OFPUTIL_PC_NO_PACKET_IN)) {
-        trace_note(ctx, "table miss: sending to controller");
-        ctx->rule_cookie = OVS_BE64_MAX;
-        xlate_controller(ctx, OFPR_IMPLICIT_MISS, UINT16_MAX, 0);
+    } else if (honor_miss) {
+        xlate_miss(ctx, table_id, saved_in_port);
     }
     ctx->table_id = saved_table;
     ctx->rule_cookie = saved_cookie;
