@@ -15,6 +15,8 @@ ofproto_libofproto_a_SOURCES = \
 	ofproto/ofproto-private.h \
 	ofproto/ofproto-rules.c \
 	ofproto/ofproto-table-config.c \
+	ofproto/pinsched.c \
+	ofproto/pinsched.h \
 	ofproto/ofproto-unixctl.c \
 	ofproto/upcall.c \
 	ofproto/upcall.h \

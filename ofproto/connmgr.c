@@ -54,6 +54,10 @@ struct connmgr {
     bool have_generation_id;    /* OpenFlow 1.2 role generation ids. */
     uint64_t generation_id;
     uint32_t allowed_versions;  /* Bridge:protocols; 0: all. */
+    /* Rate limiters' counters moved since Controller:status was last
+     * told; it is told again no sooner than 'next_pin_stats'. */
+    bool pin_stats_dirty;
+    long long int next_pin_stats;
 };
 
 static void
@@ -145,6 +149,18 @@ settings_equal(const struct connmgr_controller_settings *a,
             && a->allowed_versions == b->allowed_versions);
 }
 
+const struct connmgr_controller_settings *
+connmgr_controller_get_settings(const struct controller *c)
+{
+    return &c->s;
+}
+
+void
+connmgr_packet_in_stats_changed(struct connmgr *mgr)
+{
+    mgr->pin_stats_dirty = true;
+}
+
 static void
 controller_start(struct connmgr *mgr, struct controller *c)
 {
@@ -191,6 +207,18 @@ connmgr_set_controllers(struct connmgr *mgr,
             = shash_find_data(&wanted, c->target);
         if (!s || !settings_equal(s, &c->s)) {
             controller_destroy(mgr, c);
+            mgr->status_seqno++;
+        } else if (s->rate_limit != c->s.rate_limit
+                   || s->burst_limit != c->s.burst_limit) {
+            c->s.rate_limit = s->rate_limit;
+            c->s.burst_limit = s->burst_limit;
+            struct ofconn *ofconn;
+            LIST_FOR_EACH (ofconn, node, &mgr->ofconns) {
+                if (ofconn->listener == c) {
+                    ofconn_set_rate_limit(ofconn, s->rate_limit,
+                                          s->burst_limit);
+                }
+            }
             mgr->status_seqno++;
         }
     }
@@ -418,6 +446,12 @@ connmgr_run(struct connmgr *mgr)
     /* Flow_mods just handled may have removed rules that report. */
     drain_events(mgr);
     update_ofproto(mgr);
+
+    if (mgr->pin_stats_dirty && time_msec() >= mgr->next_pin_stats) {
+        mgr->pin_stats_dirty = false;
+        mgr->next_pin_stats = time_msec() + CONNMGR_PIN_STATS_INTERVAL;
+        mgr->status_seqno++;
+    }
 }
 
 void
@@ -437,6 +471,9 @@ connmgr_wait(struct connmgr *mgr)
         ofconn_wait(ofconn);
     }
     seq_wait(ofproto_events_seq(mgr->ofproto), mgr->events_seq);
+    if (mgr->pin_stats_dirty) {
+        poll_timer_wait_until(mgr->next_pin_stats);
+    }
 }
 
 void
@@ -495,6 +532,18 @@ connmgr_get_status(const struct connmgr *mgr, const char *target,
     LIST_FOR_EACH (ofconn, node, &mgr->ofconns) {
         if (ofconn->listener != c) {
             continue;
+        }
+        for (int i = 0; i < 2; i++) {
+            if (ofconn->schedulers[i]) {
+                struct pinsched_stats ps;
+                pinsched_get_stats(ofconn->schedulers[i], &ps);
+                struct pinsched_stats *sum = i ? &st->action : &st->miss;
+                sum->n_backlog += ps.n_backlog;
+                sum->n_bypassed += ps.n_bypassed;
+                sum->n_queued += ps.n_queued;
+                sum->n_dropped += ps.n_dropped;
+                st->has_packet_in_stats = true;
+            }
         }
         const struct rconn *rconn = ofconn->rconn;
         if (rconn_is_connected(rconn) || !st->is_connected) {
