@@ -32,11 +32,8 @@ table_mod__(struct ofproto *ofproto, struct oftable *t,
 enum ofperr
 ofproto_table_mod(struct ofproto *ofproto, const struct ofputil_table_mod *tm)
 {
-    /* Eviction is the switch's own policy: only its flags are accepted. */
-    if (tm->eviction_flags != UINT32_MAX
-        && tm->eviction_flags != OFPUTIL_EVICTION_FLAGS_DEFAULT) {
-        return OFPERR_OFPTMFC_BAD_CONFIG;
-    }
+    /* An eviction property's flags are taken and ignored, as 3.1 does:
+     * eviction follows the switch's own policy. */
     if (tm->table_id == N_OPENFLOW_TABLES) {
         /* The last table exists, but not for OpenFlow (as 3.1's hidden
          * one), so it may not be changed. */

@@ -306,10 +306,9 @@ void ofproto_get_table_stats(struct ofproto *, uint8_t table_id,
  * every connection that takes them, whatever its version; continue: the
  * next table; drop); 1.4+ sets eviction and vacancy events with their
  * thresholds, which are recorded and reported (tables here are never
- * full, so nothing is evicted and no vacancy event fires).  Errors:
- * OFPTMFC_EPERM for table 254 (it exists but is not OpenFlow's, as in
- * 3.1), OFPTMFC_BAD_CONFIG for eviction flags other than
- * OFPUTIL_EVICTION_FLAGS_DEFAULT. */
+ * full, so nothing is evicted and no vacancy event fires; an eviction
+ * property's flags are ignored, as in 3.1).  Error: OFPTMFC_EPERM for
+ * table 254 (it exists but is not OpenFlow's, as in 3.1). */
 struct ofputil_table_mod;
 struct ofputil_table_desc;
 enum ofperr ofproto_table_mod(struct ofproto *,
