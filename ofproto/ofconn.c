@@ -754,6 +754,9 @@ handle_table_stats_request(struct ofconn *ofconn, const struct ofp_header *oh)
         /* No name: 3.1 gives its tables none. */
         struct ofputil_table_features tf;
         table_features_init(i, &tf);
+        /* 1.1 and 1.2 report the miss config a table_mod set. */
+        tf.miss_config = atomic_load_explicit(
+            &ofproto->tables[i].miss_config, memory_order_relaxed);
         ofputil_append_table_stats_reply(reply, &ts, &tf);
     }
     ofconn_send(ofconn, reply);

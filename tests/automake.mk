@@ -263,6 +263,14 @@ tests_unit_test_ofport_numbers_SOURCES = \
 tests_unit_test_ofport_numbers_CFLAGS = $(UNIT_TEST_FLAGS)
 tests_unit_test_ofport_numbers_LDADD = $(UNIT_TEST_LIBS)
 
+# Unit suite: the controller packet_in rate limiter.
+UNIT_TESTS += tests/unit/test-pinsched
+tests_unit_test_pinsched_SOURCES = \
+	tests/unit/test-pinsched.c \
+	ofproto/pinsched.c
+tests_unit_test_pinsched_CFLAGS = $(UNIT_TEST_FLAGS)
+tests_unit_test_pinsched_LDADD = $(UNIT_TEST_LIBS)
+
 # Unit suites: the OpenFlow codec (expected values are Open vSwitch 3.1's).
 UNIT_TESTS += \
 	tests/unit/test-nx-match \
