@@ -1259,6 +1259,7 @@ ofputil_decode_table_mod(const struct ofp_header *oh,
         return OFPERR_OFPBRC_BAD_TYPE;
     }
     memset(tm, 0, sizeof *tm);
+    tm->eviction_flags = UINT32_MAX;
     const struct ofp11_table_mod *otm = ofpbuf_pull(&b, sizeof *otm);
     tm->table_id = otm->table_id;
     uint32_t config = ntohl(otm->config);
@@ -1290,6 +1291,9 @@ ofputil_decode_table_mod(const struct ofp_header *oh,
                     return OFPERR_OFPBPC_BAD_LEN;
                 }
                 tm->has_eviction_prop = true;
+                tm->eviction_flags = ((uint32_t) body[0] << 24
+                                      | (uint32_t) body[1] << 16
+                                      | (uint32_t) body[2] << 8 | body[3]);
             } else {
                 return OFPERR_OFPBRC_BAD_TYPE;
             }
@@ -1327,4 +1331,29 @@ ofputil_table_mod_format(struct ds *s, const struct ofputil_table_mod *tm,
         }
     }
     ds_put_char(s, '\n');
+}
+
+void
+ofputil_append_table_desc_reply(const struct ofputil_table_desc *td,
+                                struct ovs_list *replies)
+{
+    struct ofpbuf *reply = ofpmp_reserve(replies, 0);
+    size_t start_ofs = reply->size;
+    /* length (2), table_id, pad, config (4). */
+    uint8_t *head = ofpbuf_put_zeros(reply, 8);
+    head[2] = td->table_id;
+    uint32_t config = ((td->eviction ? OFPTC14_EVICTION : 0)
+                       | (td->vacancy_events ? OFPTC14_VACANCY_EVENTS : 0));
+    ovs_be32 config_be = htonl(config);
+    memcpy(head + 4, &config_be, sizeof config_be);
+    ovs_be32 flags = htonl(td->eviction_flags);
+    put_prop(reply, OFPTMPT14_EVICTION, &flags, sizeof flags);
+    if (td->vacancy_events) {
+        uint8_t vacancy[4] = { td->vacancy_down, td->vacancy_up,
+                               td->vacancy, 0 };
+        put_prop(reply, OFPTMPT14_VACANCY, vacancy, sizeof vacancy);
+    }
+    ovs_be16 len = htons(reply->size - start_ofs);
+    memcpy((uint8_t *) reply->data + start_ofs, &len, sizeof len);
+    ofpmp_postappend(replies, start_ofs);
 }

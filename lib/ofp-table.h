@@ -164,9 +164,10 @@ struct ofputil_table_mod {
     /* The vacancy property's thresholds, in percent (0..100, down <= up);
      * sent when VACANCY_EVENTS is on. */
     uint8_t vacancy_down, vacancy_up;
-    /* Whether an eviction property came (its flags are not decoded; 3.1
-     * prints such a message's eviction as "***error***"). */
+    /* Whether an eviction property came (3.1 prints such a message's
+     * eviction as "***error***"), and its flags (UINT32_MAX if none). */
     bool has_eviction_prop;
+    uint32_t eviction_flags;
 };
 
 struct ofpbuf *ofputil_encode_table_mod(const struct ofputil_table_mod *,
@@ -178,5 +179,26 @@ enum ofperr ofputil_decode_table_mod(const struct ofp_header *,
                                      struct ofputil_table_mod *);
 void ofputil_table_mod_format(struct ds *, const struct ofputil_table_mod *,
                               const struct ofputil_table_map *);
+
+/* ------------------------------------------------------------------ */
+/* Table descriptions (1.4+ OFPMP_TABLE_DESC replies). */
+
+/* The eviction flags 3.1 reports for every table (other, importance,
+ * lifetime). */
+#define OFPUTIL_EVICTION_FLAGS_DEFAULT 7
+
+struct ofputil_table_desc {
+    uint8_t table_id;
+    bool eviction;
+    uint32_t eviction_flags;
+    bool vacancy_events;
+    /* Sent only with VACANCY_EVENTS, in percent. */
+    uint8_t vacancy_down, vacancy_up, vacancy;
+};
+/* Appends TD to the multipart reply list REPLIES (ofpmp_init()): config
+ * bits, the eviction property always, the vacancy property when
+ * VACANCY_EVENTS, as 3.1 writes them. */
+void ofputil_append_table_desc_reply(const struct ofputil_table_desc *,
+                                     struct ovs_list *replies);
 
 #endif /* ofp-table.h */

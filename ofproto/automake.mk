@@ -14,6 +14,9 @@ ofproto_libofproto_a_SOURCES = \
 	ofproto/ofproto.h \
 	ofproto/ofproto-private.h \
 	ofproto/ofproto-rules.c \
+	ofproto/ofproto-table-config.c \
+	ofproto/pinsched.c \
+	ofproto/pinsched.h \
 	ofproto/ofproto-unixctl.c \
 	ofproto/upcall.c \
 	ofproto/upcall.h \

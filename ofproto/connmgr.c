@@ -54,6 +54,10 @@ struct connmgr {
     bool have_generation_id;    /* OpenFlow 1.2 role generation ids. */
     uint64_t generation_id;
     uint32_t allowed_versions;  /* Bridge:protocols; 0: all. */
+    /* Rate limiters' counters moved since Controller:status was last
+     * told; it is told again no sooner than 'next_pin_stats'. */
+    bool pin_stats_dirty;
+    long long int next_pin_stats;
 };
 
 static void
@@ -152,6 +156,18 @@ connection_name(const struct connmgr *mgr, const char *target)
     return xasprintf("%s<->%s", mgr->name, target);
 }
 
+const struct connmgr_controller_settings *
+connmgr_controller_get_settings(const struct controller *c)
+{
+    return &c->s;
+}
+
+void
+connmgr_packet_in_stats_changed(struct connmgr *mgr)
+{
+    mgr->pin_stats_dirty = true;
+}
+
 static void
 controller_start(struct connmgr *mgr, struct controller *c)
 {
@@ -200,6 +216,18 @@ connmgr_set_controllers(struct connmgr *mgr,
             = shash_find_data(&wanted, c->target);
         if (!s || !settings_equal(s, &c->s)) {
             controller_destroy(mgr, c);
+            mgr->status_seqno++;
+        } else if (s->rate_limit != c->s.rate_limit
+                   || s->burst_limit != c->s.burst_limit) {
+            c->s.rate_limit = s->rate_limit;
+            c->s.burst_limit = s->burst_limit;
+            struct ofconn *ofconn;
+            LIST_FOR_EACH (ofconn, node, &mgr->ofconns) {
+                if (ofconn->listener == c) {
+                    ofconn_set_rate_limit(ofconn, s->rate_limit,
+                                          s->burst_limit);
+                }
+            }
             mgr->status_seqno++;
         }
     }
@@ -278,7 +306,6 @@ accept_from(struct connmgr *mgr, struct pvconn *pvconn,
 }
 
 /* Sends FR to every connection that wants it. */
-static void send_queued_events(struct connmgr *);
 
 static void
 send_flow_removed(struct connmgr *mgr, const struct ofproto_flow_removed *fr)
@@ -306,6 +333,66 @@ send_flow_removed(struct connmgr *mgr, const struct ofproto_flow_removed *fr)
     }
 }
 
+void
+connmgr_send_port_status(struct connmgr *mgr)
+{
+    struct ofproto_port_status ps;
+    while (ofproto_pop_port_status(mgr->ofproto, &ps)) {
+        struct ofputil_port_status ops = { .reason = ps.reason,
+                                           .desc = ps.desc };
+        struct ofconn *ofconn;
+        LIST_FOR_EACH (ofconn, node, &mgr->ofconns) {
+            /* Before 1.5 the connection that made the change is not
+             * told of it (as 3.1 reads the specifications). */
+            if (ofconn == ps.source && ofputil_protocol_to_ofp_version(
+                    ofconn->protocol) < OFP15_VERSION) {
+                continue;
+            }
+            if (!ofconn_wants_async(ofconn, OAM_PORT_STATUS, ps.reason)) {
+                continue;
+            }
+            enum ofp_version version = ofputil_protocol_to_ofp_version(
+                ofconn->protocol);
+            struct ofpbuf *msg = ofputil_encode_port_status(&ops, version);
+            if (ps.has_old_desc) {
+                /* A change this version cannot show (NO_FLOOD in 1.1+,
+                 * say) is no change to this connection. */
+                struct ofputil_port_status old = { .reason = ps.reason,
+                                                   .desc = ps.old_desc };
+                struct ofpbuf *old_msg = ofputil_encode_port_status(&old,
+                                                                    version);
+                bool same = (msg->size == old_msg->size
+                             && !memcmp(msg->data, old_msg->data,
+                                        msg->size));
+                ofpbuf_delete(old_msg);
+                if (same) {
+                    ofpbuf_delete(msg);
+                    continue;
+                }
+            }
+            ofconn_send(ofconn, msg);
+        }
+    }
+}
+
+static void
+send_queued_events(struct connmgr *mgr)
+{
+    connmgr_send_port_status(mgr);
+    struct ofproto_flow_removed fr;
+    while (ofproto_pop_flow_removed(mgr->ofproto, &fr)) {
+        send_flow_removed(mgr, &fr);
+    }
+    struct ofproto_packet_in pin;
+    while (ofproto_pop_packet_in(mgr->ofproto, &pin)) {
+        struct ofconn *ofconn;
+        LIST_FOR_EACH (ofconn, node, &mgr->ofconns) {
+            ofconn_send_packet_in(ofconn, &pin);
+        }
+        free(pin.packet);
+    }
+}
+
 static void
 drain_events(struct connmgr *mgr)
 {
@@ -319,36 +406,6 @@ drain_events(struct connmgr *mgr)
     send_queued_events(mgr);
     LIST_FOR_EACH (ofconn, node, &mgr->ofconns) {
         rconn_uncork(ofconn->rconn);
-    }
-}
-
-static void
-send_queued_events(struct connmgr *mgr)
-{
-    struct ofproto_port_status ps;
-    while (ofproto_pop_port_status(mgr->ofproto, &ps)) {
-        struct ofputil_port_status ops = { .reason = ps.reason,
-                                           .desc = ps.desc };
-        struct ofconn *ofconn;
-        LIST_FOR_EACH (ofconn, node, &mgr->ofconns) {
-            if (ofconn_wants_async(ofconn, OAM_PORT_STATUS, ps.reason)) {
-                ofconn_send(ofconn, ofputil_encode_port_status(
-                                &ops, ofputil_protocol_to_ofp_version(
-                                    ofconn->protocol)));
-            }
-        }
-    }
-    struct ofproto_flow_removed fr;
-    while (ofproto_pop_flow_removed(mgr->ofproto, &fr)) {
-        send_flow_removed(mgr, &fr);
-    }
-    struct ofproto_packet_in pin;
-    while (ofproto_pop_packet_in(mgr->ofproto, &pin)) {
-        struct ofconn *ofconn;
-        LIST_FOR_EACH (ofconn, node, &mgr->ofconns) {
-            ofconn_send_packet_in(ofconn, &pin);
-        }
-        free(pin.packet);
     }
 }
 
@@ -417,6 +474,12 @@ connmgr_run(struct connmgr *mgr)
     /* Flow_mods just handled may have removed rules that report. */
     drain_events(mgr);
     update_ofproto(mgr);
+
+    if (mgr->pin_stats_dirty && time_msec() >= mgr->next_pin_stats) {
+        mgr->pin_stats_dirty = false;
+        mgr->next_pin_stats = time_msec() + CONNMGR_PIN_STATS_INTERVAL;
+        mgr->status_seqno++;
+    }
 }
 
 void
@@ -436,6 +499,9 @@ connmgr_wait(struct connmgr *mgr)
         ofconn_wait(ofconn);
     }
     seq_wait(ofproto_events_seq(mgr->ofproto), mgr->events_seq);
+    if (mgr->pin_stats_dirty) {
+        poll_timer_wait_until(mgr->next_pin_stats);
+    }
 }
 
 void
@@ -494,6 +560,18 @@ connmgr_get_status(const struct connmgr *mgr, const char *target,
     LIST_FOR_EACH (ofconn, node, &mgr->ofconns) {
         if (ofconn->listener != c) {
             continue;
+        }
+        for (int i = 0; i < 2; i++) {
+            if (ofconn->schedulers[i]) {
+                struct pinsched_stats ps;
+                pinsched_get_stats(ofconn->schedulers[i], &ps);
+                struct pinsched_stats *sum = i ? &st->action : &st->miss;
+                sum->n_backlog += ps.n_backlog;
+                sum->n_bypassed += ps.n_bypassed;
+                sum->n_queued += ps.n_queued;
+                sum->n_dropped += ps.n_dropped;
+                st->has_packet_in_stats = true;
+            }
         }
         const struct rconn *rconn = ofconn->rconn;
         if (rconn_is_connected(rconn) || !st->is_connected) {

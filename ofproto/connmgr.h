@@ -50,6 +50,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "pinsched.h"
 
 struct connmgr;
 struct ofproto;
@@ -69,6 +70,10 @@ struct connmgr_controller_settings {
     int probe_interval;         /* Seconds; 0: none. */
     int max_backoff;            /* Seconds. */
     uint32_t allowed_versions;  /* 0: the default, 1.0 only... see .c. */
+    /* Packet-ins per second and burst (Controller:controller_rate_limit,
+     * controller_burst_limit; both 0: unlimited; one 0: its default, see
+     * ofproto/pinsched.h).  A change keeps the connection. */
+    int rate_limit, burst_limit;
 };
 /* Replaces the controllers with SETTINGS (N of them).  Unchanged targets
  * keep their connections. */
@@ -89,12 +94,18 @@ struct connmgr_status {
     int last_error;             /* errno, EOF, or 0. */
     long long int sec_since_connect;    /* -1: never. */
     long long int sec_since_disconnect; /* -1: never. */
+    /* With a rate limit: the packet_in counters of table misses and of
+     * the rest, the sum over the target's connections. */
+    bool has_packet_in_stats;
+    struct pinsched_stats miss, action;
 };
 /* False if TARGET is not a configured controller. */
 bool connmgr_get_status(const struct connmgr *, const char *target,
                         struct connmgr_status *);
 /* Changes whenever some controller's connection state or role changes,
- * so the caller writes the Controller table only then. */
+ * so the caller writes the Controller table only then; rate limiters'
+ * counters move it at most once per CONNMGR_PIN_STATS_INTERVAL ms. */
+#define CONNMGR_PIN_STATS_INTERVAL 5000
 uint64_t connmgr_status_seqno(const struct connmgr *);
 
 /* "ovs-appctl bridge/..."-style description of the connections. */

@@ -1,6 +1,7 @@
 /* ofconn: see ofconn.h. */
 #include <config.h>
 #include "ofconn.h"
+#include "connmgr.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -18,6 +19,7 @@
 #include "ofp-table.h"
 #include "ofpbuf.h"
 #include "ofproto-private.h"
+#include "pinsched.h"
 #include "openflow.h"
 #include "poll-loop.h"
 #include "rconn.h"
@@ -30,6 +32,7 @@ VLOG_DEFINE_THIS_MODULE(ofconn);
 COVERAGE_DEFINE(ofconn_error_reply);
 COVERAGE_DEFINE(ofconn_packet_in_sent);
 COVERAGE_DEFINE(ofconn_packet_in_dropped);
+COVERAGE_DEFINE(ofconn_packet_in_rate_limited);
 
 /* Messages handled per connection per ofconn_run(), so one busy
  * connection cannot starve the rest of the main loop. */
@@ -49,8 +52,28 @@ ofconn_create(struct connmgr *mgr, struct rconn *rconn,
     ofconn->type = type;
     ofconn->listener = listener;
     ofconn->packet_in_counter = rconn_packet_counter_create();
+    if (listener) {
+        const struct connmgr_controller_settings *s
+            = connmgr_controller_get_settings(listener);
+        ofconn_set_rate_limit(ofconn, s->rate_limit, s->burst_limit);
+    }
     connmgr_register(mgr, ofconn);
     return ofconn;
+}
+
+void
+ofconn_set_rate_limit(struct ofconn *ofconn, int rate, int burst)
+{
+    for (int i = 0; i < 2; i++) {
+        if (rate <= 0 && burst <= 0) {
+            pinsched_destroy(ofconn->schedulers[i]);
+            ofconn->schedulers[i] = NULL;
+        } else if (ofconn->schedulers[i]) {
+            pinsched_set_limits(ofconn->schedulers[i], rate, burst);
+        } else {
+            ofconn->schedulers[i] = pinsched_create(rate, burst);
+        }
+    }
 }
 
 void
@@ -60,6 +83,9 @@ ofconn_destroy(struct ofconn *ofconn)
         ovs_list_remove(&ofconn->node);
         rconn_destroy(ofconn->rconn);
         rconn_packet_counter_destroy(ofconn->packet_in_counter);
+        for (int i = 0; i < 2; i++) {
+            pinsched_destroy(ofconn->schedulers[i]);
+        }
         free(ofconn);
     }
 }
@@ -78,6 +104,12 @@ ofconn_reset(struct ofconn *ofconn, int version)
                              ? OFP_DEFAULT_MISS_SEND_LEN : 0);
     ofconn->role = OFPCR12_ROLE_EQUAL;
     ofconn->async = ofputil_async_cfg_default(version);
+    /* Packet-ins queued for the previous connection are not this one's. */
+    for (int i = 0; i < 2; i++) {
+        if (ofconn->schedulers[i]) {
+            pinsched_flush(ofconn->schedulers[i]);
+        }
+    }
 }
 
 void
@@ -144,6 +176,26 @@ ofconn_wants_misses(const struct ofconn *ofconn)
             && ofconn_wants_async(ofconn, OAM_PACKET_IN, OFPR_NO_MATCH));
 }
 
+static void
+send_packet_in(struct ofconn *ofconn, struct ofpbuf *msg)
+{
+    if (rconn_send_with_limit(ofconn->rconn, msg, ofconn->packet_in_counter,
+                              OFCONN_PACKET_IN_QUEUE)) {
+        COVERAGE_INC(ofconn_packet_in_dropped);
+    } else {
+        COVERAGE_INC(ofconn_packet_in_sent);
+    }
+}
+
+static void
+send_packet_ins(struct ofconn *ofconn, struct ovs_list *txq)
+{
+    struct ofpbuf *msg;
+    LIST_FOR_EACH_POP (msg, list_node, txq) {
+        send_packet_in(ofconn, msg);
+    }
+}
+
 void
 ofconn_send_packet_in(struct ofconn *ofconn,
                       const struct ofproto_packet_in *pin)
@@ -194,11 +246,15 @@ ofconn_send_packet_in(struct ofconn *ofconn,
     if (msg->header) {
         ofpmsg_update_length(msg);
     }
-    if (rconn_send_with_limit(ofconn->rconn, msg, ofconn->packet_in_counter,
-                              OFCONN_PACKET_IN_QUEUE)) {
-        COVERAGE_INC(ofconn_packet_in_dropped);
+    struct pinsched *ps = ofconn->schedulers[reason == OFPR_NO_MATCH ? 0 : 1];
+    if (ps) {
+        COVERAGE_INC(ofconn_packet_in_rate_limited);
+        struct ovs_list txq = OVS_LIST_INITIALIZER(&txq);
+        pinsched_send(ps, pin->in_port, msg, &txq);
+        send_packet_ins(ofconn, &txq);
+        connmgr_packet_in_stats_changed(ofconn->mgr);
     } else {
-        COVERAGE_INC(ofconn_packet_in_sent);
+        send_packet_in(ofconn, msg);
     }
 }
 
@@ -358,6 +414,61 @@ handle_flow_mod(struct ofconn *ofconn, const struct ofp_header *oh)
     }
     ofpbuf_uninit(&ofpacts);
     return error;
+}
+
+static enum ofperr
+handle_port_mod(struct ofconn *ofconn, const struct ofp_header *oh)
+{
+    enum ofperr error = reject_slave(ofconn);
+    if (error) {
+        return error;
+    }
+    /* A 1.4+ property other than Ethernet is OFPBPC_BAD_TYPE, but config
+     * bits the version lacks are dropped, not refused: 3.1 answers so. */
+    struct ofputil_port_mod pm;
+    error = ofputil_decode_port_mod(oh, &pm, false);
+    if (error == OFPERR_OFPPMFC_BAD_CONFIG) {
+        error = ofputil_decode_port_mod(oh, &pm, true);
+    }
+    if (!error) {
+        error = ofproto_port_mod(ofconn_ofproto(ofconn), &pm, ofconn);
+    }
+    if (!error) {
+        connmgr_send_port_status(ofconn->mgr);
+    }
+    return error;
+}
+
+static enum ofperr
+handle_table_mod(struct ofconn *ofconn, const struct ofp_header *oh)
+{
+    enum ofperr error = reject_slave(ofconn);
+    if (error) {
+        return error;
+    }
+    struct ofputil_table_mod tm;
+    error = ofputil_decode_table_mod(oh, &tm);
+    if (!error) {
+        error = ofproto_table_mod(ofconn_ofproto(ofconn), &tm);
+    }
+    return error;
+}
+
+static enum ofperr
+handle_table_desc_request(struct ofconn *ofconn, const struct ofp_header *oh)
+{
+    struct ovs_list replies;
+    ofpmp_init(&replies, oh);
+    for (int i = 0; i < OFPROTO_N_TABLES - 1; i++) {
+        struct ofputil_table_desc td;
+        ofproto_get_table_desc(ofconn_ofproto(ofconn), i, &td);
+        ofputil_append_table_desc_reply(&td, &replies);
+    }
+    struct ofpbuf *reply;
+    LIST_FOR_EACH_POP (reply, list_node, &replies) {
+        ofconn_send(ofconn, reply);
+    }
+    return 0;
 }
 
 static void
@@ -662,6 +773,9 @@ handle_table_stats_request(struct ofconn *ofconn, const struct ofp_header *oh)
         /* No name: 3.1 gives its tables none. */
         struct ofputil_table_features tf;
         table_features_init(i, &tf);
+        /* 1.1 and 1.2 report the miss config a table_mod set. */
+        tf.miss_config = atomic_load_explicit(
+            &ofproto->tables[i].miss_config, memory_order_relaxed);
         ofputil_append_table_stats_reply(reply, &ts, &tf);
     }
     ofconn_send(ofconn, reply);
@@ -797,6 +911,12 @@ handle_message(struct ofconn *ofconn, const struct ofp_header *oh)
     case OFPTYPE_FLOW_STATS_REQUEST:
     case OFPTYPE_AGGREGATE_STATS_REQUEST:
         return handle_flow_stats_request(ofconn, oh);
+    case OFPTYPE_PORT_MOD:
+        return handle_port_mod(ofconn, oh);
+    case OFPTYPE_TABLE_MOD:
+        return handle_table_mod(ofconn, oh);
+    case OFPTYPE_TABLE_DESC_REQUEST:
+        return handle_table_desc_request(ofconn, oh);
     case OFPTYPE_PACKET_OUT:
         return handle_packet_out(ofconn, oh);
     case OFPTYPE_PORT_DESC_STATS_REQUEST:
@@ -857,8 +977,6 @@ handle_message(struct ofconn *ofconn, const struct ofp_header *oh)
 
     /* Not implemented yet in this switch. */
     case OFPTYPE_GROUP_MOD:
-    case OFPTYPE_PORT_MOD:
-    case OFPTYPE_TABLE_MOD:
     case OFPTYPE_QUEUE_GET_CONFIG_REQUEST:
     case OFPTYPE_METER_MOD:
     case OFPTYPE_BUNDLE_CONTROL:
@@ -870,7 +988,6 @@ handle_message(struct ofconn *ofconn, const struct ofp_header *oh)
     case OFPTYPE_METER_STATS_REQUEST:
     case OFPTYPE_METER_CONFIG_STATS_REQUEST:
     case OFPTYPE_METER_FEATURES_STATS_REQUEST:
-    case OFPTYPE_TABLE_DESC_REQUEST:
     case OFPTYPE_FLOW_MONITOR_STATS_REQUEST:
     case OFPTYPE_FLOW_AGE:
     case OFPTYPE_SET_CONTROLLER_ID:
@@ -895,6 +1012,16 @@ ofconn_run(struct ofconn *ofconn)
         || ofconn->seqno != rconn_get_connection_seqno(ofconn->rconn)) {
         ofconn_reset(ofconn, rconn_get_version(ofconn->rconn));
     }
+    for (int i = 0; i < 2; i++) {
+        if (ofconn->schedulers[i]) {
+            struct ovs_list txq = OVS_LIST_INITIALIZER(&txq);
+            pinsched_run(ofconn->schedulers[i], &txq);
+            if (!ovs_list_is_empty(&txq)) {
+                send_packet_ins(ofconn, &txq);
+                connmgr_packet_in_stats_changed(ofconn->mgr);
+            }
+        }
+    }
     ofconn->backlog = false;
     for (int i = 0; i < OFCONN_BATCH; i++) {
         struct ofpbuf *msg = rconn_recv(ofconn->rconn);
@@ -915,6 +1042,11 @@ void
 ofconn_wait(struct ofconn *ofconn)
 {
     rconn_run_wait(ofconn->rconn);
+    for (int i = 0; i < 2; i++) {
+        if (ofconn->schedulers[i] && ofconn->connected) {
+            pinsched_wait(ofconn->schedulers[i]);
+        }
+    }
     if (ofconn->backlog) {
         poll_immediate_wake();
     } else {

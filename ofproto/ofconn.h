@@ -26,6 +26,7 @@ struct controller;
 struct ofpbuf;
 struct ofproto;
 struct ofproto_packet_in;
+struct pinsched;
 struct rconn;
 struct rconn_packet_counter;
 
@@ -49,6 +50,9 @@ struct ofconn {
     uint32_t role;              /* OFPCR12_ROLE_EQUAL/MASTER/SLAVE. */
     struct ofputil_async_cfg async;
     struct rconn_packet_counter *packet_in_counter;
+    /* Controller rate limits (NULL: none): [0] for table misses (reason
+     * no_match), [1] for every other packet_in, as 3.1 splits them. */
+    struct pinsched *schedulers[2];
     bool backlog;               /* Stopped at a full batch: more to read. */
 };
 
@@ -56,6 +60,8 @@ struct ofconn {
 struct ofconn *ofconn_create(struct connmgr *, struct rconn *,
                              enum ofconn_type, struct controller *);
 void ofconn_destroy(struct ofconn *);
+/* Packet-ins per second and burst (both 0: unlimited); see pinsched.h. */
+void ofconn_set_rate_limit(struct ofconn *, int rate, int burst);
 void ofconn_run(struct ofconn *);
 void ofconn_wait(struct ofconn *);
 
@@ -82,5 +88,15 @@ void connmgr_role_changed(struct connmgr *, struct ofconn *master);
 /* OpenFlow 1.2's generation id check for a master or slave request:
  * false if GEN is older than the last one seen (stale); else records it. */
 bool connmgr_check_generation_id(struct connmgr *, uint64_t gen);
+/* Sends the bridge's queued port_status events now, so the ones a
+ * port_mod caused go out before the replies to what follows it, as 3.1
+ * sends them. */
+void connmgr_send_port_status(struct connmgr *);
+struct connmgr_controller_settings;
+const struct connmgr_controller_settings *connmgr_controller_get_settings(
+    const struct controller *);
+/* A rate limiter's counters moved: Controller:status will be rewritten
+ * (at most every few seconds). */
+void connmgr_packet_in_stats_changed(struct connmgr *);
 
 #endif /* ofproto/ofconn.h */

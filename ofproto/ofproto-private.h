@@ -67,6 +67,11 @@ struct ofport {
     uint16_t ofp_port;
     uint32_t odp_port;
     bool may_enable;            /* Link up: NORMAL may use it. */
+    /* The OpenFlow config bits a port_mod set that are not the device's
+     * (OFPUTIL_PC_NO_RECV, NO_FWD, NO_FLOOD, NO_PACKET_IN, NO_STP,
+     * NO_RECV_STP); PORT_DOWN is the netdev's own flag.  Translators read
+     * it under the xlate lock. */
+    uint32_t config;
     long long int created;      /* time_msec() it was added. */
     struct ofputil_phy_port pp; /* As last reported in a port_status. */
     struct ofbundle *bundle;    /* NULL if NORMAL does not know it. */
@@ -90,6 +95,13 @@ struct oftable {
     /* Packets looked up here and those that matched, added to by the
      * translations that credit statistics (relaxed atomics). */
     _Atomic uint64_t n_lookups, n_matched;
+    /* What a miss does (enum ofputil_table_miss, set by a 1.1/1.2
+     * table_mod; translators read it without a lock). */
+    _Atomic uint8_t miss_config;
+    /* 1.4+ table_mod settings, reported in table desc (main thread). */
+    bool eviction;
+    bool vacancy_events;
+    uint8_t vacancy_down, vacancy_up;
 };
 
 /* A rule's actions: lib ofpacts (ofp-actions.h), OFPACTS_LEN bytes. */

@@ -18,6 +18,7 @@
 #include "hash.h"
 #include "mac-learning.h"
 #include "netdev.h"
+#include "ofp-phy-port.h"
 #include "ofproto-private.h"
 #include "ovs-thread.h"
 #include "poll-loop.h"
@@ -550,7 +551,9 @@ ofproto_port_get_netdev(const struct ofproto *ofproto, uint16_t ofp_port)
 }
 
 static void queue_port_status(struct ofproto *, uint8_t reason,
-                              const struct ofputil_phy_port *);
+                              const struct ofputil_phy_port *,
+                              const struct ofputil_phy_port *old,
+                              const void *source);
 
 int
 ofproto_port_add(struct ofproto *ofproto, struct netdev *netdev,
@@ -588,7 +591,7 @@ ofproto_port_add(struct ofproto *ofproto, struct netdev *netdev,
                 hash_int(odp_port, 0));
     xlate_write_unlock();
     backer_tables_changed(ofproto->backer);
-    queue_port_status(ofproto, OFPPR_ADD, &port->pp);
+    queue_port_status(ofproto, OFPPR_ADD, &port->pp, NULL, NULL);
     return 0;
 }
 
@@ -605,6 +608,7 @@ ofport_get_phy_port(const struct ofport *port, struct ofputil_phy_port *pp)
     if (port->netdev) {
         netdev_get_flags(port->netdev, &flags);
     }
+    pp->config = port->config;
     if (!(flags & NETDEV_UP)) {
         pp->config |= OFPUTIL_PC_PORT_DOWN;
     }
@@ -618,7 +622,8 @@ ofport_get_phy_port(const struct ofport *port, struct ofputil_phy_port *pp)
 /* Queues a port_status event (bounded, as the other events). */
 static void
 queue_port_status(struct ofproto *ofproto, uint8_t reason,
-                  const struct ofputil_phy_port *desc)
+                  const struct ofputil_phy_port *desc,
+                  const struct ofputil_phy_port *old, const void *source)
 {
     if (ovs_list_size(&ofproto->port_status) >= OFPROTO_MAX_EVENTS) {
         COVERAGE_INC(ofproto_port_status_dropped);
@@ -626,6 +631,11 @@ queue_port_status(struct ofproto *ofproto, uint8_t reason,
     }
     struct ofproto_port_status *ps = xzalloc(sizeof *ps);
     ps->reason = reason;
+    ps->source = source;
+    if (old) {
+        ps->has_old_desc = true;
+        ps->old_desc = *old;
+    }
     ps->desc = *desc;
     ovs_list_push_back(&ofproto->port_status, &ps->list_node);
     seq_change(ofproto->events_seq);
@@ -674,7 +684,7 @@ ofproto_port_del(struct ofproto *ofproto, uint16_t ofp_port)
 {
     struct ofport *port = ofproto_get_port(ofproto, ofp_port);
     if (port) {
-        queue_port_status(ofproto, OFPPR_DELETE, &port->pp);
+        queue_port_status(ofproto, OFPPR_DELETE, &port->pp, NULL, NULL);
         ofport_destroy(port);
     }
 }
@@ -701,9 +711,9 @@ ofproto_port_set_number(struct ofproto *ofproto, uint16_t old_ofp_port,
     xlate_write_unlock();
     backer_tables_changed(ofproto->backer);
     /* To a controller a renumbered port is one gone and one new. */
-    queue_port_status(ofproto, OFPPR_DELETE, &port->pp);
+    queue_port_status(ofproto, OFPPR_DELETE, &port->pp, NULL, NULL);
     port->pp.port_no = new_ofp_port;
-    queue_port_status(ofproto, OFPPR_ADD, &port->pp);
+    queue_port_status(ofproto, OFPPR_ADD, &port->pp, NULL, NULL);
     return 0;
 }
 
@@ -718,8 +728,9 @@ ofproto_port_changed(struct ofproto *ofproto, uint16_t ofp_port)
     struct ofputil_phy_port pp;
     ofport_get_phy_port(port, &pp);
     if (memcmp(&pp, &port->pp, sizeof pp)) {
+        struct ofputil_phy_port old = port->pp;
         port->pp = pp;
-        queue_port_status(ofproto, OFPPR_MODIFY, &pp);
+        queue_port_status(ofproto, OFPPR_MODIFY, &pp, &old, NULL);
     }
     bool may_enable = netdev_get_carrier(port->netdev);
     if (may_enable != port->may_enable) {
@@ -732,6 +743,47 @@ ofproto_port_changed(struct ofproto *ofproto, uint16_t ofp_port)
         }
         backer_tables_changed(ofproto->backer);
     }
+}
+
+enum ofperr
+ofproto_port_mod(struct ofproto *ofproto, const struct ofputil_port_mod *pm,
+                 const void *source)
+{
+    struct ofport *port = ofproto_get_port(ofproto, pm->port_no);
+    if (!port) {
+        return OFPERR_OFPPMFC_BAD_PORT;
+    }
+    if (!eth_addr_equals(port->pp.hw_addr, pm->hw_addr)) {
+        return OFPERR_OFPPMFC_BAD_HW_ADDR;
+    }
+    uint32_t toggle = (pm->config ^ port->pp.config) & pm->mask;
+    if (toggle & OFPUTIL_PC_PORT_DOWN) {
+        bool down = pm->config & OFPUTIL_PC_PORT_DOWN;
+        if (!port->netdev
+            || netdev_update_flags(port->netdev, down ? NETDEV_UP : 0,
+                                   down ? 0 : NETDEV_UP)) {
+            /* The device stays as it was, and so does the bit. */
+            toggle &= ~OFPUTIL_PC_PORT_DOWN;
+        }
+    }
+    if (toggle) {
+        xlate_write_lock();
+        port->config ^= toggle & ~OFPUTIL_PC_PORT_DOWN;
+        xlate_write_unlock();
+        /* The device's new state (carrier lost with the admin state, say)
+         * comes in its own port_status once the bridge sees the device
+         * change, as in 3.1: this one reports the config alone. */
+        struct ofputil_phy_port old = port->pp;
+        port->pp.config ^= toggle;
+        queue_port_status(ofproto, OFPPR_MODIFY, &port->pp, &old, source);
+        /* Datapath flows translated with the old bits must be fixed. */
+        backer_tables_changed(ofproto->backer);
+    }
+    if (pm->advertise) {
+        VLOG_DBG("%s: port %s: advertised features are not configurable "
+                 "on this datapath", ofproto->name, port->name);
+    }
+    return 0;
 }
 
 /* Bundles. */

@@ -179,6 +179,18 @@ int ofproto_port_set_number(struct ofproto *, uint16_t old_ofp_port,
  * depends on. */
 void ofproto_port_changed(struct ofproto *, uint16_t ofp_port);
 bool ofproto_port_exists(const struct ofproto *, uint16_t ofp_port);
+/* OpenFlow's port_mod: changes the config bits of PM->mask to PM->config
+ * (PORT_DOWN turns the device administratively down or up; NO_RECV drops
+ * what the port receives, NO_FWD skips outputs to it, NO_FLOOD keeps it out
+ * of FLOOD and NORMAL's flooding, NO_PACKET_IN keeps its table misses
+ * from the controller; NO_STP and NO_RECV_STP are only recorded, there
+ * being no STP).  A change queues a port_status (OFPPR_MODIFY) carrying
+ * SOURCE, the connection that asked (see struct ofproto_port_status), and
+ * makes the revalidators re-check the datapath flows.  Errors:
+ * OFPPMFC_BAD_PORT (no such port), OFPPMFC_BAD_HW_ADDR (PM->hw_addr is
+ * not the port's). */
+enum ofperr ofproto_port_mod(struct ofproto *, const struct ofputil_port_mod *,
+                             const void *source);
 /* The port's datapath port number, or UINT32_MAX. */
 uint32_t ofproto_port_get_odp_port(const struct ofproto *, uint16_t);
 
@@ -297,6 +309,23 @@ struct ofproto_table_stats {
 void ofproto_get_table_stats(struct ofproto *, uint8_t table_id,
                              struct ofproto_table_stats *);
 
+/* OpenFlow's table_mod (lib/ofp-table.h) on one table or OFPTT_ALL, as
+ * 3.1 does it: a 1.1/1.2 miss config other than "default" sets what a
+ * miss in the table does (controller: a packet_in with reason no_match to
+ * every connection that takes them, whatever its version; continue: the
+ * next table; drop); 1.4+ sets eviction and vacancy events with their
+ * thresholds, which are recorded and reported (tables here are never
+ * full, so nothing is evicted and no vacancy event fires; an eviction
+ * property's flags are ignored, as in 3.1).  Error: OFPTMFC_EPERM for
+ * table 254 (it exists but is not OpenFlow's, as in 3.1). */
+struct ofputil_table_mod;
+struct ofputil_table_desc;
+enum ofperr ofproto_table_mod(struct ofproto *,
+                              const struct ofputil_table_mod *);
+/* TABLE_ID's settings as a 1.4 table desc reply reports them. */
+void ofproto_get_table_desc(const struct ofproto *, uint8_t table_id,
+                            struct ofputil_table_desc *);
+
 /* Runs OFPACTS (OFPACTS_LEN bytes of lib ofpacts) on PACKET (SIZE bytes)
  * as received on IN_PORT (an OpenFlow port number, or OFPP_NONE /
  * OFPP_CONTROLLER for none), as packet_out does.  EINVAL if the packet is
@@ -329,6 +358,14 @@ struct ofproto_flow_removed {
 struct ofproto_port_status {
     struct ovs_list list_node;  /* Private to ofproto. */
     uint8_t reason;             /* OFPPR_ADD, OFPPR_DELETE, OFPPR_MODIFY. */
+    /* The connection whose port_mod caused it (only compared, never
+     * dereferenced: before OpenFlow 1.5 the requester is not told), or
+     * NULL. */
+    const void *source;
+    /* For OFPPR_MODIFY, the description before the change: a connection
+     * whose version shows no difference is not told (as 3.1 does). */
+    bool has_old_desc;
+    struct ofputil_phy_port old_desc;
     struct ofputil_phy_port desc;
 };
 bool ofproto_pop_port_status(struct ofproto *, struct ofproto_port_status *);

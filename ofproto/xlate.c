@@ -13,6 +13,7 @@
 #include "ofproto-private.h"
 #include "match.h"
 #include "ofp-actions.h"
+#include "ofp-table.h"
 #include "ofp-port.h"
 #include "util.h"
 
@@ -34,6 +35,8 @@ struct xlate_ctx {
     bool error;                 /* Too deep: the whole result drops. */
     bool exit;                  /* "exit", or dec_ttl at TTL 1: stop. */
     bool ttl_exceeded;          /* The latter: the action set is lost. */
+    bool no_recv;               /* Input port has OFPPC_NO_RECV: the first
+                                 * table is looked up, nothing runs. */
     struct ofpbuf action_set;   /* What write_actions wrote. */
 };
 
@@ -249,6 +252,10 @@ output_to_ofp_port(struct xlate_ctx *ctx, uint32_t ofp_port,
         }
         return;
     }
+    if (port->config & OFPUTIL_PC_NO_FWD) {
+        trace_note(ctx, "OFPPC_NO_FWD set, skipping output");
+        return;
+    }
     compose_output(ctx, port);
 }
 
@@ -260,15 +267,17 @@ compare_ports(const void *a_, const void *b_)
            : (*a)->ofp_port > (*b)->ofp_port;
 }
 
-/* FLOOD and ALL: every port but the input, in port number order. */
+/* FLOOD and ALL: every port but the input, in port number order, but
+ * those with OFPPC_NO_FWD, and for FLOOD those with OFPPC_NO_FLOOD. */
 static void
-flood_ports(struct xlate_ctx *ctx)
+flood_ports(struct xlate_ctx *ctx, bool all)
 {
+    uint32_t skip = OFPUTIL_PC_NO_FWD | (all ? 0 : OFPUTIL_PC_NO_FLOOD);
     size_t n = hmap_count(&ctx->ofproto->ports), i = 0;
     const struct ofport **ports = xmalloc(n * sizeof *ports);
     const struct ofport *port;
     HMAP_FOR_EACH (port, hmap_node, &ctx->ofproto->ports) {
-        if (port->ofp_port != ctx->flow.in_port) {
+        if (port->ofp_port != ctx->flow.in_port && !(port->config & skip)) {
             ports[i++] = port;
         }
     }
@@ -330,6 +339,10 @@ output_normal(struct xlate_ctx *ctx, const struct ofbundle *b, uint16_t vlan,
     if (!port) {
         return;
     }
+    if (port->config & OFPUTIL_PC_NO_FWD) {
+        trace_note(ctx, "OFPPC_NO_FWD set, skipping output");
+        return;
+    }
     uint16_t vid = bundle_output_vid(b, vlan);
     union flow_vlan_hdr saved = ctx->flow.vlans[0];
     if (vid) {
@@ -352,6 +365,19 @@ compare_bundles(const void *a_, const void *b_)
     return pa->ofp_port < pb->ofp_port ? -1 : pa->ofp_port > pb->ofp_port;
 }
 
+/* Whether NORMAL floods to B: not if a member port has OFPPC_NO_FLOOD. */
+static bool
+bundle_is_floodable(const struct ofbundle *b)
+{
+    const struct ofport *port;
+    LIST_FOR_EACH (port, bundle_node, &b->ports) {
+        if (port->config & OFPUTIL_PC_NO_FLOOD) {
+            return false;
+        }
+    }
+    return true;
+}
+
 static void
 flood_normal(struct xlate_ctx *ctx, const struct ofbundle *in_bundle,
              uint16_t vlan, uint8_t pcp)
@@ -361,7 +387,7 @@ flood_normal(struct xlate_ctx *ctx, const struct ofbundle *in_bundle,
     const struct ofbundle *b;
     HMAP_FOR_EACH (b, hmap_node, &ctx->ofproto->bundles) {
         if (b != in_bundle && bundle_includes_vlan(b, vlan)
-            && bundle_pick_port(b)) {
+            && bundle_pick_port(b) && bundle_is_floodable(b)) {
             bundles[i++] = b;
         }
     }
@@ -519,6 +545,58 @@ trace_rule(struct xlate_ctx *ctx, uint8_t table_id, const struct rule *rule)
     ds_put_char(s, '\n');
 }
 
+/* Whether OpenFlow port OFP_PORT exists and has one of the BITS. */
+static bool
+port_config_has(const struct xlate_ctx *ctx, uint32_t ofp_port,
+                uint32_t bits)
+{
+    const struct ofport *port = ofproto_get_port(ctx->ofproto, ofp_port);
+    return port && port->config & bits;
+}
+
+static void xlate_table(struct xlate_ctx *, uint32_t in_port,
+                        uint8_t table_id, bool honor_miss);
+
+/* A miss in TABLE_ID of a packet that came in on IN_PORT: what the
+ * table's miss config (table_mod) says, by default a packet_in while a
+ * connection wants misses. */
+static void
+xlate_miss(struct xlate_ctx *ctx, uint8_t table_id, uint32_t in_port)
+{
+    uint8_t miss = atomic_load_explicit(
+        &ctx->ofproto->tables[table_id].miss_config, memory_order_relaxed);
+    uint8_t reason;
+    switch (miss) {
+    case OFPUTIL_TABLE_MISS_CONTINUE:
+        if (table_id + 1 < OFPROTO_N_TABLES - 1) {
+            xlate_table(ctx, OFPP_IN_PORT, table_id + 1, true);
+        }
+        return;
+    case OFPUTIL_TABLE_MISS_DROP:
+        return;
+    case OFPUTIL_TABLE_MISS_CONTROLLER:
+        /* Every connection that takes no_match hears of it. */
+        reason = OFPR_EXPLICIT_MISS;
+        break;
+    case OFPUTIL_TABLE_MISS_DEFAULT:
+    default:
+        if (!atomic_load_explicit(&ctx->ofproto->miss_to_controller,
+                                  memory_order_relaxed)) {
+            return;
+        }
+        reason = OFPR_IMPLICIT_MISS;
+        break;
+    }
+    if (port_config_has(ctx, in_port, OFPUTIL_PC_NO_PACKET_IN)) {
+        return;
+    }
+    trace_note(ctx, "table miss: sending to controller");
+    ovs_be64 saved_cookie = ctx->rule_cookie;
+    ctx->rule_cookie = OVS_BE64_MAX;
+    xlate_controller(ctx, reason, UINT16_MAX, 0);
+    ctx->rule_cookie = saved_cookie;
+}
+
 /* Looks the flow up in TABLE_ID (with IN_PORT as its input port unless
  * OFPP_IN_PORT) and runs the rule found.  A miss is a table miss, to the
  * controller when one wants it, only when HONOR_MISS: resubmit's misses
@@ -559,7 +637,12 @@ xlate_table(struct xlate_ctx *ctx, uint32_t in_port, uint8_t table_id,
                                       memory_order_relaxed);
         }
     }
-    if (rule) {
+    if (ctx->no_recv) {
+        /* The lookup above counts; the packet goes no further. */
+        if (rule && xin->n_packets) {
+            rule_credit_stats(rule, xin->n_packets, xin->n_bytes, xin->used);
+        }
+    } else if (rule) {
         if (xin->n_packets) {
             rule_credit_stats(rule, xin->n_packets, xin->n_bytes, xin->used);
         }
@@ -568,12 +651,8 @@ xlate_table(struct xlate_ctx *ctx, uint32_t in_port, uint8_t table_id,
         ctx->depth++;
         do_xlate_actions(ctx, actions->ofpacts, actions->ofpacts_len);
         ctx->depth--;
-    } else if (honor_miss
-               && atomic_load_explicit(&ctx->ofproto->miss_to_controller,
-                                       memory_order_relaxed)) {
-        trace_note(ctx, "table miss: sending to controller");
-        ctx->rule_cookie = OVS_BE64_MAX;
-        xlate_controller(ctx, OFPR_IMPLICIT_MISS, UINT16_MAX, 0);
+    } else if (honor_miss) {
+        xlate_miss(ctx, table_id, saved_in_port);
     }
     ctx->table_id = saved_table;
     ctx->rule_cookie = saved_cookie;
@@ -603,7 +682,7 @@ xlate_output(struct xlate_ctx *ctx, uint32_t port, uint16_t max_len)
         break;
     case OFPP_FLOOD:
     case OFPP_ALL:
-        flood_ports(ctx);
+        flood_ports(ctx, port == OFPP_ALL);
         break;
     case OFPP_TABLE:
         xlate_table(ctx, OFPP_IN_PORT, 0, true);
@@ -987,7 +1066,12 @@ xlate_actions(const struct xlate_in *xin, struct xlate_out *xout)
         ctx.table_id = 0xff;    /* Packet-out: no table. */
         do_xlate_actions(&ctx, xin->ofpacts, xin->ofpacts_len);
     } else {
+        /* OFPPC_NO_RECV_STP would drop STP frames only; without STP there
+         * is nothing to tell them from. */
+        ctx.no_recv = port_config_has(&ctx, ctx.flow.in_port,
+                                      OFPUTIL_PC_NO_RECV);
         xlate_table(&ctx, OFPP_IN_PORT, 0, true);
+        ctx.no_recv = false;
     }
     /* The end of the pipeline: what write_actions collected runs now. */
     /* "exit" still runs the action set; a TTL drop does not. */

@@ -263,6 +263,14 @@ tests_unit_test_ofport_numbers_SOURCES = \
 tests_unit_test_ofport_numbers_CFLAGS = $(UNIT_TEST_FLAGS)
 tests_unit_test_ofport_numbers_LDADD = $(UNIT_TEST_LIBS)
 
+# Unit suite: the controller packet_in rate limiter.
+UNIT_TESTS += tests/unit/test-pinsched
+tests_unit_test_pinsched_SOURCES = \
+	tests/unit/test-pinsched.c \
+	ofproto/pinsched.c
+tests_unit_test_pinsched_CFLAGS = $(UNIT_TEST_FLAGS)
+tests_unit_test_pinsched_LDADD = $(UNIT_TEST_LIBS)
+
 # Unit suites: the OpenFlow codec (expected values are Open vSwitch 3.1's).
 UNIT_TESTS += \
 	tests/unit/test-nx-match \
@@ -405,7 +413,7 @@ TESTSUITE_AT = \
 # ovs-ofctl against Open vSwitch 3.1's (utilities/ofctl.h).
 TESTSUITE_AT += tests/ofctl-macros.at tests/ofctl-target.at tests/ofctl-flows.at \
 	tests/ofctl-switch.at
-TESTSUITE_AT += tests/ofproto-ofctl.at
+TESTSUITE_AT += tests/ofproto-ofctl.at tests/ofproto-semantics.at
 EXTRA_DIST += tests/ofp-raw.py
 TESTSUITE = $(srcdir)/tests/testsuite
 AUTOM4TE = autom4te

@@ -804,6 +804,10 @@ bridge_configure_controllers(struct bridge *br)
         cs[i].max_backoff = (c->n_max_backoff
                              ? MAX(*c->max_backoff / 1000, 1) : 8);
         cs[i].allowed_versions = versions;
+        cs[i].rate_limit = (c->n_controller_rate_limit
+                            ? *c->controller_rate_limit : 0);
+        cs[i].burst_limit = (c->n_controller_burst_limit
+                             ? *c->controller_burst_limit : 0);
     }
     connmgr_set_controllers(br->connmgr, cs, n);
     free(cs);
@@ -837,6 +841,29 @@ bridge_write_controller_status(struct bridge *br)
             smap_add(&status, "last_error",
                      st.last_error == EOF ? "End of file"
                                           : ovs_strerror(st.last_error));
+        }
+        if (st.has_packet_in_stats) {
+            /* As 3.1 names them. */
+            static const char *const names[] = { "miss", "action" };
+            for (int j = 0; j < 2; j++) {
+                const struct pinsched_stats *ps = j ? &st.action : &st.miss;
+                const struct {
+                    const char *name;
+                    uint64_t value;
+                } counters[] = {
+                    { "backlog", ps->n_backlog },
+                    { "bypassed", ps->n_bypassed },
+                    { "dropped", ps->n_dropped },
+                    { "queued", ps->n_queued },
+                };
+                for (size_t k = 0; k < ARRAY_SIZE(counters); k++) {
+                    char key[64];
+                    snprintf(key, sizeof key, "packet-in-%s-%s", names[j],
+                             counters[k].name);
+                    smap_add_format(&status, key, "%"PRIu64,
+                                    counters[k].value);
+                }
+            }
         }
         if (!smap_equals(&status, &c->status)) {
             ovsrec_controller_set_status(c, &status);

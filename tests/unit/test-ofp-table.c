@@ -800,6 +800,55 @@ START_TEST(test_table_mod)
 }
 END_TEST
 
+/* The first tables of 3.1's OFPMP_TABLE_DESC reply (OpenFlow 1.4) after
+ * "mod-table br0 1 evict" and "mod-table br0 2 vacancy:10,90". */
+START_TEST(test_table_desc)
+{
+    static const char reply_31[] =
+        "0513" "0048" "00000002" "000e" "0000" "00000000"
+        "0010" "00" "00" "00000000" "0002" "0008" "00000007"
+        "0010" "01" "00" "00000004" "0002" "0008" "00000007"
+        "0018" "02" "00" "00000008" "0002" "0008" "00000007"
+        "0003" "0008" "0a" "5a" "64" "00";
+    struct ofpbuf *request = ofpraw_alloc_xid(OFPRAW_OFPST14_TABLE_DESC_REQUEST,
+                                              OFP14_VERSION, htonl(2), 0);
+    struct ovs_list replies;
+    ofpmp_init(&replies, request->data);
+    for (int i = 0; i < 3; i++) {
+        struct ofputil_table_desc td = {
+            .table_id = i,
+            .eviction = i == 1,
+            .eviction_flags = OFPUTIL_EVICTION_FLAGS_DEFAULT,
+            .vacancy_events = i == 2,
+            .vacancy_down = 10, .vacancy_up = 90, .vacancy = 100,
+        };
+        ofputil_append_table_desc_reply(&td, &replies);
+    }
+    ck_assert_uint_eq(ovs_list_size(&replies), 1);
+    struct ofpbuf *reply = CONTAINER_OF(ovs_list_pop_front(&replies),
+                                        struct ofpbuf, list_node);
+    struct ofpbuf *expected = check_ofp_from_hex(reply_31);
+    ck_assert_uint_eq(reply->size, expected->size);
+    ck_assert(!memcmp(reply->data, expected->data, reply->size));
+    ofpbuf_delete(expected);
+    ofpbuf_delete(reply);
+    ofpbuf_delete(request);
+
+    /* A table mod's eviction property gives its flags. */
+    struct ofpbuf *b = check_ofp_from_hex(
+        "051100180000000101000000000000040002000800000005");
+    struct ofputil_table_mod tm;
+    ck_assert_int_eq(ofputil_decode_table_mod(b->data, &tm), 0);
+    ck_assert(tm.has_eviction_prop);
+    ck_assert_uint_eq(tm.eviction_flags, 5);
+    ofpbuf_delete(b);
+    b = check_ofp_from_hex("05110010000000010100000000000004");
+    ck_assert_int_eq(ofputil_decode_table_mod(b->data, &tm), 0);
+    ck_assert_uint_eq(tm.eviction_flags, UINT32_MAX);
+    ofpbuf_delete(b);
+}
+END_TEST
+
 static Suite *
 ofp_table_suite(void)
 {
@@ -808,6 +857,7 @@ ofp_table_suite(void)
     tcase_add_test(tc, test_table_stats);
     tcase_add_test(tc, test_table_features);
     tcase_add_test(tc, test_table_mod);
+    tcase_add_test(tc, test_table_desc);
     suite_add_tcase(s, tc);
     return s;
 }
