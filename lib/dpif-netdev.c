@@ -72,7 +72,8 @@ struct dp_netdev_actions {
 struct dp_netdev_flow {
     struct dpcls_rule cr;
     struct hmap_node node;              /* In dp->flows, under dp->mutex. */
-    struct flow key;                    /* Masked. */
+    /* The masked key is 'match' (a miniflow, expanded for dumps): a flood
+     * of new flows allocates a whole struct flow less per flow. */
     struct flow_wildcards mask;
     uint32_t hash;                      /* dpif_flow_hash(&key, &mask). */
     long long int created;              /* time_msec(). */
@@ -1189,8 +1190,9 @@ flow_put__(struct dp_netdev *dp, enum dpif_flow_put_flags flags,
     } else {
         flow = xzalloc(sizeof *flow);
         flow->mask = *mask;
-        flow_apply_mask(&flow->key, key, mask);
-        flow->hash = dpif_flow_hash(&flow->key, mask);
+        struct flow masked;
+        flow_apply_mask(&masked, key, mask);
+        flow->hash = dpif_flow_hash(&masked, mask);
         flow->created = time_msec();
         flow->match = match;
         match = NULL;
@@ -1268,7 +1270,7 @@ flow_to_dpif_flow(const struct dp_netdev_flow *flow, struct dpif_flow *out,
     struct dp_netdev_actions *a = atomic_load_explicit(
         &((struct dp_netdev_flow *) flow)->actions, memory_order_acquire);
     out->terse = false;
-    out->key = flow->key;
+    miniflow_expand(flow->match, &out->key);
     out->mask = flow->mask;
     out->hash = flow->hash;
     out->created = flow->created;
