@@ -176,9 +176,11 @@ learn_decode(const uint8_t *p, size_t len, bool learn2,
             q += 6;
         } else {
             size_t wire_bytes = 2 * DIV_ROUND_UP(spec.n_bits, 16);
-            /* Keep the low 128 bits: a wider immediate fits no field, which
-             * learn_check() reports. */
-            size_t keep = MIN(wire_bytes, sizeof spec.imm);
+            /* The value's DIV_ROUND_UP(n_bits, 8) bytes, as 3.1 keeps them,
+             * at most the low 128 bits: a wider immediate fits no field,
+             * which learn_check() reports. */
+            size_t keep = MIN(DIV_ROUND_UP(spec.n_bits, 8),
+                              sizeof spec.imm);
             memcpy(spec.imm + sizeof spec.imm - keep,
                    q + wire_bytes - keep, keep);
             q += wire_bytes;
