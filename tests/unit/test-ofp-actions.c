@@ -15,6 +15,9 @@
 #include <string.h>
 #include "check-util.h"
 #include "dynamic-string.h"
+#include "flow.h"
+#include "learn.h"
+#include "ofp-flow.h"
 #include "match.h"
 #include "ofpbuf.h"
 #include "packets.h"
@@ -1736,6 +1739,85 @@ START_TEST(test_reasons)
 }
 END_TEST
 
+/* learn_execute(): the flow a learn action learns from a packet, as 3.1's
+ * switch installs it (the texts are 3.1's dump-flows for the same learn
+ * and packet), and learn_mask(): what the megaflow must look at. */
+START_TEST(test_learn_execute)
+{
+    static const struct {
+        const char *learn;
+        const char *match;      /* Learned match, "priority=N," first. */
+        const char *actions;
+    } cases[] = {
+        { "learn(table=1,hard_timeout=60,NXM_OF_VLAN_TCI[0..11],"
+          "NXM_OF_ETH_DST[]=NXM_OF_ETH_SRC[],output:NXM_OF_IN_PORT[])",
+          "vlan_tci=0x0000/0x0fff,dl_dst=50:54:00:00:00:01", "output:1" },
+        { "learn(table=2,priority=9,eth_type=0x800,"
+          "NXM_OF_IP_DST[]=NXM_OF_IP_SRC[],load:NXM_OF_IN_PORT[]->"
+          "NXM_NX_REG0[0..15],load:0x5->NXM_NX_REG1[4..7])",
+          "priority=9,ip,nw_dst=10.0.0.1",
+          "load:0x1->NXM_NX_REG0[0..15],load:0x5->NXM_NX_REG1[4..7]" },
+        /* A port that is no destination is left out, as 3.1 does. */
+        { "learn(output:NXM_NX_REG2[])", "", "drop" },
+        { "learn(NXM_NX_REG3[0..7]=0x12,output:NXM_NX_REG2[0..15])",
+          "reg3=0x12/0xff", "output:4660" },
+    };
+    struct flow flow;
+    memset(&flow, 0, sizeof flow);
+    flow.in_port = 1;
+    flow.dl_src = (struct eth_addr) { { 0x50, 0x54, 0, 0, 0, 1 } };
+    flow.dl_dst = (struct eth_addr) { { 0x50, 0x54, 0, 0, 0, 2 } };
+    flow.dl_type = htons(ETH_TYPE_IP);
+    flow.nw_src = htonl(0x0a000001);
+    flow.nw_dst = htonl(0x0a000002);
+    flow.regs[2] = 0xfffe1234;   /* Too wide for a port: no output. */
+
+    for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+        struct ofpbuf ofpacts;
+        ofpbuf_init(&ofpacts, 0);
+        char *error = ofpacts_parse_actions(cases[i].learn, NULL, &ofpacts);
+        ck_assert_msg(!error, "%s: %s", cases[i].learn, error);
+        const struct ofpact_learn *learn = ofpacts.data;
+        ck_assert_int_eq(learn->ofpact.type, OFPACT_LEARN);
+
+        struct ofputil_flow_mod fm;
+        struct ofpbuf learned;
+        ofpbuf_init(&learned, 0);
+        learn_execute(learn, &flow, &fm, &learned);
+        ck_assert_int_eq(fm.command, OFPFC_MODIFY_STRICT);
+        ck_assert_int_eq(fm.table_id, learn->table_id);
+        char *m = match_to_string(&fm.match, NULL, fm.priority);
+        ck_assert_str_eq(m, cases[i].match);
+        free(m);
+        struct ds s = DS_EMPTY_INITIALIZER;
+        ofpact_list_format(fm.ofpacts, fm.ofpacts_len, NULL, &s);
+        ck_assert_str_eq(ds_cstr(&s), cases[i].actions);
+        ds_destroy(&s);
+
+        ofpbuf_uninit(&learned);
+        ofpbuf_uninit(&ofpacts);
+    }
+
+    /* The megaflow of the MAC learning learn: VLAN id, source MAC and
+     * input port, nothing else. */
+    struct ofpbuf ofpacts;
+    ofpbuf_init(&ofpacts, 0);
+    char *error = ofpacts_parse_actions(cases[0].learn, NULL, &ofpacts);
+    ck_assert_ptr_null(error);
+    struct flow_wildcards wc;
+    flow_wildcards_init_catchall(&wc);
+    learn_mask(ofpacts.data, &wc);
+    static const struct eth_addr all_ones = { { 0xff, 0xff, 0xff, 0xff,
+                                                0xff, 0xff } };
+    ck_assert(eth_addr_equals(wc.masks.dl_src, all_ones));
+    ck_assert(eth_addr_is_zero(wc.masks.dl_dst));
+    ck_assert_uint_eq(ntohs(wc.masks.vlans[0].tci), 0x0fff);
+    ck_assert_uint_eq(wc.masks.in_port, UINT32_MAX);
+    ck_assert_uint_eq(wc.masks.dl_type, 0);
+    ofpbuf_uninit(&ofpacts);
+}
+END_TEST
+
 static Suite *
 ofp_actions_suite(void)
 {
@@ -1748,6 +1830,7 @@ ofp_actions_suite(void)
     tcase_add_test(tc, test_parse_errors);
     tcase_add_test(tc, test_encodable_and_annotate);
     tcase_add_test(tc, test_reasons);
+    tcase_add_test(tc, test_learn_execute);
     suite_add_tcase(s, tc);
     return s;
 }
