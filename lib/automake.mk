@@ -193,6 +193,8 @@ lib_libovs_a_SOURCES += \
 	lib/match.h \
 	lib/nx-match.c \
 	lib/nx-match.h \
+	lib/learn.c \
+	lib/learn.h \
 	lib/ofp-actions.c \
 	lib/ofp-actions.h \
 	lib/ofp-actions-text.c \

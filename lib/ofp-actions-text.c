@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "dynamic-string.h"
+#include "learn.h"
 #include "nx-match.h"
 #include "ofp-parse.h"
 #include "ofp-port.h"
@@ -232,6 +233,9 @@ format_action(const struct ofpact *a, const struct ofputil_port_map *map,
         break;
     case OFPACT_POP_QUEUE:
         ds_put_cstr(s, "pop_queue");
+        break;
+    case OFPACT_LEARN:
+        learn_format((const struct ofpact_learn *) a, s);
         break;
     case OFPACT_RESUBMIT: {
         const struct ofpact_resubmit *r = (const struct ofpact_resubmit *) a;
@@ -861,6 +865,8 @@ parse_action(char *key, char *value, char sep,
     } else if (!strcasecmp(key, "exit")) {
         OFPACT_PUT(ofpacts, OFPACT_EXIT, ofpact);
         return NULL;
+    } else if (!strcasecmp(key, "learn")) {
+        return learn_parse(value, map, ofpacts);
     } else if (!strcasecmp(key, "resubmit")) {
         return parse_resubmit(value, sep == '(', map, ofpacts);
     } else if (!strcasecmp(key, "meter")) {

@@ -4,6 +4,7 @@
 #include "ofp-actions.h"
 
 #include <string.h>
+#include "learn.h"
 #include "match.h"
 #include "nx-match.h"
 #include "ofp-port.h"
@@ -51,6 +52,7 @@ enum {
     NXAST_NOTE = 8, NXAST_SET_TUNNEL64 = 9, NXAST_RESUBMIT_TABLE = 14,
     NXAST_EXIT = 17, NXAST_DEC_TTL = 18, NXAST_CONTROLLER = 20,
     NXAST_WRITE_METADATA = 22, NXAST_CONTROLLER2 = 37, NXAST_GROUP = 40,
+    NXAST_LEARN = 16, NXAST_LEARN2 = 45,
 
     /* NXAST_CONTROLLER2 properties. */
     NXAC2PT_MAX_LEN = 0, NXAC2PT_CONTROLLER_ID = 1, NXAC2PT_REASON = 2,
@@ -115,6 +117,7 @@ static const char *const ofpact_names[N_OFPACTS] = {
     [OFPACT_SET_QUEUE] = "set_queue",
     [OFPACT_POP_QUEUE] = "pop_queue",
     [OFPACT_RESUBMIT] = "resubmit",
+    [OFPACT_LEARN] = "learn",
     [OFPACT_NOTE] = "note",
     [OFPACT_EXIT] = "exit",
     [OFPACT_METER] = "meter",
@@ -390,12 +393,14 @@ decode_nx(const uint8_t *p, size_t len, enum ofp_version version,
         [NXAST_SET_TUNNEL64] = 24, [NXAST_RESUBMIT_TABLE] = 16,
         [NXAST_EXIT] = 16, [NXAST_DEC_TTL] = 16, [NXAST_CONTROLLER] = 16,
         [NXAST_WRITE_METADATA] = 32, [NXAST_CONTROLLER2] = 0,
-        [NXAST_GROUP] = 16,
+        [NXAST_GROUP] = 16, [NXAST_LEARN] = 0, [NXAST_LEARN2] = 0,
     };
     bool known = (subtype < ARRAY_SIZE(lengths)
                   && (lengths[subtype] || subtype == NXAST_REG_MOVE
                       || subtype == NXAST_NOTE
-                      || subtype == NXAST_CONTROLLER2));
+                      || subtype == NXAST_CONTROLLER2
+                      || subtype == NXAST_LEARN
+                      || subtype == NXAST_LEARN2));
     if (!known) {
         VLOG_WARN_RL(&rl, "unknown Nicira action subtype %"PRIu16, subtype);
         return OFPERR_OFPBAC_BAD_VENDOR_TYPE;
@@ -482,6 +487,9 @@ decode_nx(const uint8_t *p, size_t len, enum ofp_version version,
     }
     case NXAST_CONTROLLER2:
         return decode_controller2(p, len, ofpacts);
+    case NXAST_LEARN:
+    case NXAST_LEARN2:
+        return learn_decode(p, len, subtype == NXAST_LEARN2, ofpacts);
     case NXAST_GROUP:
         if (version != OFP10_VERSION) {
             return OFPERR_OFPBAC_BAD_VENDOR_TYPE;
@@ -1009,6 +1017,14 @@ ofpacts_annotate(struct ofpact ofpacts[], size_t len,
         case OFPACT_STRIP_VLAN:
             has_vlan = false;
             break;
+        case OFPACT_LEARN: {
+            enum ofperr error = learn_check((struct ofpact_learn *) a,
+                                            match);
+            if (error) {
+                return error;
+            }
+            break;
+        }
         case OFPACT_SET_L4_SRC_PORT:
         case OFPACT_SET_L4_DST_PORT:
             if (proto != IPPROTO_TCP && proto != IPPROTO_UDP
@@ -1574,6 +1590,9 @@ encode_action(const struct ofpact *a, struct ofpbuf *out,
     }
     case OFPACT_EXIT:
         put_nx(out, NXAST_EXIT, 16);
+        break;
+    case OFPACT_LEARN:
+        learn_encode((const struct ofpact_learn *) a, out);
         break;
     case OFPACT_WRITE_METADATA: {
         /* Only reached in 1.0 (instructions are encoded elsewhere). */

@@ -25,10 +25,11 @@
  * push_vlan, mod_dl_src/dst, mod_nw_src/dst, mod_nw_tos, mod_nw_ttl,
  * mod_tp_src/dst, dec_ttl, set_queue, pop_queue, set_field, load
  * (NXAST_REG_LOAD), move (NXAST_REG_MOVE), set_tunnel/set_tunnel64,
- * resubmit (NXAST_RESUBMIT and NXAST_RESUBMIT_TABLE), note, exit; the
+ * resubmit (NXAST_RESUBMIT and NXAST_RESUBMIT_TABLE), learn
+ * (NXAST_LEARN and NXAST_LEARN2, see learn.h), note, exit; the
  * instructions meter, apply_actions, clear_actions, write_actions,
  * write_metadata (NXAST_WRITE_METADATA in 1.0) and goto_table (resubmit
- * in 1.0, as Open vSwitch does).  Not yet: learn, conjunction, multipath,
+ * in 1.0, as Open vSwitch does).  Not yet: conjunction, multipath,
  * bundle, output_reg, stack push/pop, MPLS, sample, clone, ct, ...; they
  * decode as OFPBAC_BAD_VENDOR_TYPE (Nicira) or OFPBAC_BAD_TYPE and do not
  * parse.
@@ -106,6 +107,7 @@ enum ofpact_type {
 
     /* Flow table interaction. */
     OFPACT_RESUBMIT,
+    OFPACT_LEARN,
 
     /* Other. */
     OFPACT_NOTE,
@@ -283,6 +285,48 @@ struct ofpact_resubmit {
     struct ofpact ofpact;
     uint32_t in_port;
     uint8_t table_id;
+};
+
+/* OFPACT_LEARN: the learn action (learn.h has its wire form, text and
+ * execution).  The fixed part is followed by N_SPECS struct
+ * ofpact_learn_spec. */
+#define NX_LEARN_F_SEND_FLOW_REM  (1 << 0)
+#define NX_LEARN_F_DELETE_LEARNED (1 << 1)
+#define NX_LEARN_F_WRITE_RESULT   (1 << 2)   /* result_dst is set. */
+
+/* A spec's header on the wire: source and destination kinds, width. */
+#define NX_LEARN_N_BITS_MASK    0x3ff
+#define NX_LEARN_SRC_FIELD      (0 << 13)
+#define NX_LEARN_SRC_IMMEDIATE  (1 << 13)
+#define NX_LEARN_SRC_MASK       (1 << 13)
+#define NX_LEARN_DST_MATCH      (0 << 11)
+#define NX_LEARN_DST_LOAD       (1 << 11)
+#define NX_LEARN_DST_OUTPUT     (2 << 11)
+#define NX_LEARN_DST_RESERVED   (3 << 11)
+#define NX_LEARN_DST_MASK       (3 << 11)
+
+struct ofpact_learn_spec {
+    struct mf_subfield src;     /* NX_LEARN_SRC_FIELD. */
+    struct mf_subfield dst;     /* NX_LEARN_DST_MATCH or _LOAD. */
+    uint16_t src_type;          /* NX_LEARN_SRC_*. */
+    uint16_t dst_type;          /* NX_LEARN_DST_*. */
+    uint16_t n_bits;
+    /* NX_LEARN_SRC_IMMEDIATE: the value, right-aligned (big-endian) in
+     * the last DIV_ROUND_UP(n_bits, 8) bytes. */
+    uint8_t imm[16];
+};
+
+struct ofpact_learn {
+    struct ofpact ofpact;
+    uint16_t idle_timeout, hard_timeout, fin_idle_timeout, fin_hard_timeout;
+    uint16_t priority;
+    uint16_t flags;             /* NX_LEARN_F_*. */
+    uint8_t table_id;
+    ovs_be64 cookie;
+    uint32_t limit;             /* 0: no limit. */
+    struct mf_subfield result_dst;  /* NX_LEARN_F_WRITE_RESULT. */
+    uint32_t n_specs;
+    struct ofpact_learn_spec specs[];
 };
 
 /* OFPACT_NOTE. */

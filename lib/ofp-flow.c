@@ -4,6 +4,7 @@
 
 #include <string.h>
 #include "dynamic-string.h"
+#include "learn.h"
 #include "nx-match.h"
 #include "ofp-actions.h"
 #include "ofp-match.h"
@@ -147,6 +148,14 @@ ofputil_decode_flow_mod(struct ofputil_flow_mod *fm,
     }
     if (command > OFPFC_DELETE_STRICT) {
         return OFPERR_OFPFMFC_BAD_COMMAND;
+    }
+    if (command != OFPFC_DELETE && command != OFPFC_DELETE_STRICT) {
+        /* A learn's source fields need their prerequisites in the flow's
+         * match, as 3.1 checks when it decodes a flow_mod. */
+        error = learn_check_list(ofpacts->data, ofpacts->size, &fm->match);
+        if (error) {
+            return error;
+        }
     }
     fm->command = command;
     fm->ofpacts = ofpacts->data;

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include "learn.h"
 #include "match.h"
 #include "ofp-actions.h"
 #include "ofp-fields.h"
@@ -230,6 +231,13 @@ parse_flow__(struct ofputil_flow_mod *fm, char *string,
         }
         fm->ofpacts = (struct ofpact *) ((uint8_t *) ofpacts->data + start);
         fm->ofpacts_len = ofpacts->size - start;
+        enum ofperr err = learn_check_list(fm->ofpacts, fm->ofpacts_len,
+                                           &fm->match);
+        if (err) {
+            ofpacts->size = start;
+            return xasprintf("actions are invalid with specified match (%s)",
+                             ofperr_get_name(err));
+        }
     }
     return NULL;
 }

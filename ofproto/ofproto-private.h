@@ -25,7 +25,12 @@
  *     stays valid while it holds the read lock (bundles are flushed from
  *     the MAC table and freed under the write lock).
  *
- * The MAC learning table has its own lock (mac-learning.h). */
+ * The MAC learning table has its own lock (mac-learning.h).
+ *
+ * Learned flows: a translator that runs a learn action with side effects
+ * on (XIN->may_learn) queues the flow_mod under 'learn_mutex' and wakes
+ * the main thread through 'events_seq'; the main thread applies the queue
+ * (ofproto-learn.c). */
 #ifndef OFPROTO_OFPROTO_PRIVATE_H
 #define OFPROTO_OFPROTO_PRIVATE_H 1
 
@@ -154,6 +159,14 @@ struct ofproto {
     struct rule *fail_open_rule;    /* Hidden NORMAL rule, or NULL. */
     long long int next_expiry;  /* LLONG_MAX: none. */
 
+    /* Flows learn actions asked for (ofproto-learn.c): queued by any
+     * thread under 'learn_mutex', applied by the main thread. */
+    struct ovs_mutex learn_mutex;
+    struct ovs_list learned;    /* struct learned_flow. */
+    size_t n_learned;
+    uint64_t events_seen;       /* events_seq when last run (main). */
+    struct ovs_list unlearn;    /* delete_learned work (main thread). */
+
     struct hmap ports;          /* struct ofport, by ofp_port. */
     struct hmap bundles;        /* struct ofbundle, by aux. */
     struct mac_learning *ml;
@@ -194,6 +207,21 @@ void rule_credit_stats(struct rule *, uint64_t n_packets, uint64_t n_bytes,
 void ofproto_expire_rules(struct ofproto *);
 /* Table 0, priority 0, actions=NORMAL (fail-mode standalone). */
 void ofproto_add_default_rule(struct ofproto *);
+
+/* Learned flows (ofproto-learn.c). */
+struct ofpact_learn;
+void ofproto_learn_init(struct ofproto *);
+void ofproto_learn_destroy(struct ofproto *);
+/* Any thread: queues the flow LEARN learns from FLOW for the main thread.
+ * False if the queue was full and the flow was dropped. */
+bool ofproto_queue_learn(struct ofproto *, const struct ofpact_learn *,
+                         const struct flow *);
+/* Main thread: applies the queued flows. */
+void ofproto_run_learn(struct ofproto *);
+/* Main thread: RULE is going; remembers its delete_learned work, which
+ * ofproto_unlearn() does once the change is published. */
+void ofproto_learn_rule_removed(struct ofproto *, const struct rule *);
+void ofproto_unlearn(struct ofproto *);
 
 /* Registers the unixctl commands (ofproto-unixctl.c). */
 void ofproto_unixctl_init(void);

@@ -174,6 +174,7 @@ rule_delete(struct ofproto *ofproto, struct rule *rule, ovs_version_t version)
     }
     ofproto->n_rules--;
     ofproto->tables[rule->table_id].n_rules--;
+    ofproto_learn_rule_removed(ofproto, rule);
     ovsrcu_postpone(rule_remove_cb, rule);
 }
 
@@ -186,6 +187,8 @@ publish_version(struct ofproto *ofproto, ovs_version_t version)
     atomic_store_explicit(&ofproto->tables_version, version,
                           memory_order_release);
     seq_change(ofproto->backer->reval_seq);
+    /* Flows learned by rules that just went, if they asked for it. */
+    ofproto_unlearn(ofproto);
 }
 
 /* Whether the list (nested write_actions included) sends to PORT (an

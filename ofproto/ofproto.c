@@ -265,6 +265,7 @@ ofproto_create(const char *name, const char *datapath_type,
     ofproto->events_seq = seq_create();
     ovs_mutex_init(&ofproto->pin_mutex);
     ovs_list_init(&ofproto->packet_ins);
+    ofproto_learn_init(ofproto);
     atomic_init(&ofproto->miss_to_controller, false);
     static uint32_t next_id = 1;
     ofproto->id = next_id++;
@@ -316,6 +317,7 @@ ofproto_destroy(struct ofproto *ofproto)
     hmap_destroy(&ofproto->bundles);
     mac_learning_destroy(ofproto->ml);
     ofproto_flush_flow_removed(ofproto);
+    ofproto_learn_destroy(ofproto);
     ovs_mutex_destroy(&ofproto->pin_mutex);
     seq_destroy(ofproto->events_seq);
     backer_tables_changed(ofproto->backer);
@@ -470,6 +472,8 @@ void
 ofproto_run(struct ofproto *ofproto)
 {
     mac_learning_run(ofproto->ml);
+    ofproto->events_seen = seq_read(ofproto->events_seq);
+    ofproto_run_learn(ofproto);
     ofproto_expire_rules(ofproto);
 }
 
@@ -477,6 +481,8 @@ void
 ofproto_wait(struct ofproto *ofproto)
 {
     mac_learning_wait(ofproto->ml);
+    /* Translators queue learned flows and change events_seq. */
+    seq_wait(ofproto->events_seq, ofproto->events_seen);
     if (ofproto->next_expiry != LLONG_MAX) {
         poll_timer_wait_until(ofproto->next_expiry == LLONG_MIN
                               ? 0 : ofproto->next_expiry);

@@ -8,6 +8,7 @@
 #include "bitmap.h"
 #include "coverage.h"
 #include "dynamic-string.h"
+#include "learn.h"
 #include "mac-learning.h"
 #include "netlink.h"
 #include "ofproto-private.h"
@@ -839,6 +840,27 @@ xlate_dec_ttl(struct xlate_ctx *ctx)
     ctx->exit = ctx->ttl_exceeded = true;
 }
 
+/* The megaflow looks at what the learned flow is made of.  With side
+ * effects on, the main thread is handed the flow to install; a datapath
+ * flow that runs this comes back here through its revalidator whenever it
+ * has seen packets, which keeps the learned flow alive as 3.1's
+ * re-execution does. */
+static void
+xlate_learn(struct xlate_ctx *ctx, const struct ofpact_learn *learn)
+{
+    learn_mask(learn, ctx->wc);
+    bool queued = false;
+    if (ctx->xin->may_learn) {
+        queued = ofproto_queue_learn(ctx->ofproto, learn, &ctx->flow);
+    } else {
+        trace_note(ctx, "side effects off: nothing learned");
+    }
+    if (learn->flags & NX_LEARN_F_WRITE_RESULT) {
+        mask_field(ctx, learn->result_dst.field);
+        mf_set_subfield(&learn->result_dst, queued, &ctx->flow);
+    }
+}
+
 static void
 xlate_set_field(struct xlate_ctx *ctx, const struct ofpact_set_field *sf)
 {
@@ -996,6 +1018,9 @@ do_xlate_actions(struct xlate_ctx *ctx, const struct ofpact *ofpacts,
                         false);
             break;
         }
+        case OFPACT_LEARN:
+            xlate_learn(ctx, (const struct ofpact_learn *) a);
+            break;
         case OFPACT_NOTE:
             break;
         case OFPACT_EXIT:

@@ -15,6 +15,9 @@
 #include <string.h>
 #include "check-util.h"
 #include "dynamic-string.h"
+#include "flow.h"
+#include "learn.h"
+#include "ofp-flow.h"
 #include "match.h"
 #include "ofpbuf.h"
 #include "packets.h"
@@ -1203,6 +1206,44 @@ static const struct round_trip round_trips[] = {
     { 6, "meter:1,output:2",
       "0004002000000000001d00080000000100000010000000020000000000000000",
       "meter:1,output:2" },
+    /* learn: NXAST_LEARN, and NXAST_LEARN2 for a limit or result_dst;
+     * the same Nicira action in every version. */
+    { 1, "learn(table=1,hard_timeout=60,NXM_OF_VLAN_TCI[0..11],NXM_OF_ETH_DST[]=NXM_OF_ETH_SRC[],output:NXM_OF_IN_PORT[]),resubmit(,1)",
+      "ffff00480000232000100000003c800000000000000000000000010000000000000c0000080200000000080200000030000004060000000002060000101000000002000000000000ffff001000002320000efff801000000",
+      "learn(table=1,hard_timeout=60,NXM_OF_VLAN_TCI[0..11],NXM_OF_ETH_DST[]=NXM_OF_ETH_SRC[],output:NXM_OF_IN_PORT[]),resubmit(,1)" },
+    { 4, "learn(table=1,hard_timeout=60,NXM_OF_VLAN_TCI[0..11],NXM_OF_ETH_DST[]=NXM_OF_ETH_SRC[],output:NXM_OF_IN_PORT[]),resubmit(,1)",
+      "0004006000000000ffff00480000232000100000003c800000000000000000000000010000000000000c0000080200000000080200000030000004060000000002060000101000000002000000000000ffff001000002320000efff801000000",
+      "learn(table=1,hard_timeout=60,NXM_OF_VLAN_TCI[0..11],NXM_OF_ETH_DST[]=NXM_OF_ETH_SRC[],output:NXM_OF_IN_PORT[]),resubmit(,1)" },
+    { 1, "learn()",
+      "ffff002000002320001000000000800000000000000000000000010000000000",
+      "learn(table=1)" },
+    { 1, "learn(table=2,idle_timeout=10,hard_timeout=20,fin_idle_timeout=5,fin_hard_timeout=6,priority=7,cookie=0x99,send_flow_rem,delete_learned)",
+      "ffff0020000023200010000a0014000700000000000000990003020000050006",
+      "learn(table=2,idle_timeout=10,hard_timeout=20,fin_idle_timeout=5,fin_hard_timeout=6,priority=7,send_flow_rem,delete_learned,cookie=0x99)" },
+    { 4, "learn(table=2,idle_timeout=10,hard_timeout=20,fin_idle_timeout=5,fin_hard_timeout=6,priority=7,cookie=0x99,send_flow_rem,delete_learned,limit=5,result_dst=reg0[3])",
+      "0004003800000000ffff003000002320002d000a001400070000000000000099000702000005000600000005000300000001000400000000",
+      "learn(table=2,idle_timeout=10,hard_timeout=20,fin_idle_timeout=5,fin_hard_timeout=6,priority=7,send_flow_rem,delete_learned,cookie=0x99,limit=5,result_dst=NXM_NX_REG0[3])" },
+    { 1, "learn(limit=10)",
+      "ffff002800002320002d000000008000000000000000000000000100000000000000000a00000000",
+      "learn(table=1,limit=10)" },
+    { 1, "learn(eth_type=0x800,NXM_OF_IP_SRC[]=NXM_OF_IP_DST[],ip_dst=10.0.0.1,NXM_OF_IP_DST[0..7]=5,load:0x5->NXM_NX_REG1[0..3],load:NXM_OF_IN_PORT[]->NXM_NX_REG0[0..15],in_port=3,eth_dst=aa:bb:cc:dd:ee:ff,NXM_OF_VLAN_TCI[0..11]=0x123,reg0=0x10,reg1[1]=1,output:NXM_NX_REG0[0..15])",
+      "ffff00a80000232000100000000080000000000000000000000001000000000020100800000006020000002000001004000000000e04000020200a00000100001004000020080005000010040000280400050001020400000810000000020000000100040000201000030000000200002030aabbccddeeff000002060000200c01230000080200002020000000100001000400002001000100010204000110100001000400000000",
+      "learn(table=1,eth_type=0x800,NXM_OF_IP_SRC[]=NXM_OF_IP_DST[],ip_dst=10.0.0.1,NXM_OF_IP_DST[0..7]=0x5,load:0x5->NXM_NX_REG1[0..3],load:NXM_OF_IN_PORT[]->NXM_NX_REG0[0..15],in_port=3,eth_dst=aa:bb:cc:dd:ee:ff,NXM_OF_VLAN_TCI[0..11]=0x123,reg0=0x10,NXM_NX_REG1[1]=0x1,output:NXM_NX_REG0[0..15])" },
+    { 4, "learn(load:0->reg0[],reg1=0,reg2[0..3]=0,NXM_OF_ETH_DST[]=00:00:00:00:00:00)",
+      "0004005800000000ffff005000002320001000000000800000000000000000000000010000000000282000000000000100040000202000000000000102040000200400000001040400002030000000000000000002060000",
+      "learn(table=1,load:0->NXM_NX_REG0[],reg1=0,NXM_NX_REG2[0..3]=0,eth_dst=00:00:00:00:00:00)" },
+    { 1, "learn(reg2[0..3]=010,reg3[0..7]=0x0010)",
+      "ffff003800002320001000000000800000000000000000000000010000000000200400080001040400002008001000010604000000000000",
+      "learn(table=1,NXM_NX_REG2[0..3]=0x8,NXM_NX_REG3[0..7]=0x10)" },
+    { 6, "learn(table=3,priority=0,cookie=0xffffffffffffffff,idle_timeout=65535),resubmit(,3)",
+      "0004003800000000ffff0020000023200010ffff00000000ffffffffffffffff0000030000000000ffff001000002320000efff803000000",
+      "learn(table=3,idle_timeout=65535,priority=0,cookie=0xffffffffffffffff),resubmit(,3)" },
+    { 1, "learn(table=1,NXM_NX_TUN_ID[],tun_id=5,eth_src=NXM_OF_ETH_DST[],load:NXM_NX_REG0[]->NXM_NX_REG1[],load:0xffffffff->NXM_NX_REG2[])",
+      "ffff006800002320001000000000800000000000000000000000010000000000004000012008000000012008000020400000000000000005000120080000003000000206000000000406000008200001000400000001020400002820ffffffff0001040400000000",
+      "learn(table=1,NXM_NX_TUN_ID[],tun_id=0x5,NXM_OF_ETH_SRC[]=NXM_OF_ETH_DST[],load:NXM_NX_REG0[]->NXM_NX_REG1[],load:0xffffffff->NXM_NX_REG2[])" },
+    { 1, "learn(metadata=0x1234,tun_src=1.2.3.4,in_port=LOCAL)",
+      "ffff0048000023200010000000008000000000000000000000000100000000002040000000000000123480000408000020200102030400013e0400002010fffe0000000200000000",
+      "learn(table=1,metadata=0x1234,tun_src=1.2.3.4,in_port=LOCAL)" },
 };
 
 static char *
@@ -1332,6 +1373,87 @@ static const struct decode_case decode_cases[] = {
     { 4, "00040018000000000019001080000a020800000000000000", "OFPBAC_BAD_SET_ARGUMENT" },
     { 4, "00040018000000000019001080000004 0000fffe00000000", "OFPBAC_BAD_SET_ARGUMENT" },
     { 1, "ffff0018000023200006002000000000 0000c802 00010204", "OFPBMC_BAD_FIELD" },
+    /* learn, each row checked with 3.1's ofp-print of a flow_mod. */
+    { 1, "ffff00480000232000100000003c800000000000000000000000010000000000000c0000080200000000080200000030000004060000000002060000101000000002000000000000",
+      "actions=learn(table=1,hard_timeout=60,NXM_OF_VLAN_TCI[0..11],NXM_OF_ETH_DST[]=NXM_OF_ETH_SRC[],output:NXM_OF_IN_PORT[])" },
+    { 1, "ffff00180000232000100000003c80000000000000000000",
+      "OFPBAC_BAD_LEN" },
+    { 1, "ffff00200000232000100000003c800000000000000000000000010000000000",
+      "actions=learn(table=1,hard_timeout=60)" },
+    { 1, "ffff00200000232000100000003c800000000000000000000000010100000000",
+      "OFPBAC_BAD_ARGUMENT" },
+    { 1, "ffff00200000232000100000003c800000000000000000000000ff0000000000",
+      "OFPBAC_BAD_ARGUMENT" },
+    { 1, "ffff00200000232000100000003c800000000000000000000004010000000000",
+      "OFPBAC_BAD_ARGUMENT" },
+    { 1, "ffff00200000232000100000003c800000000000000000000003010000000000",
+      "actions=learn(table=1,hard_timeout=60,send_flow_rem,delete_learned)" },
+    { 1, "ffff00280000232000100000003c800000000000000000000000010000000000180c000008020000",
+      "OFPBAC_BAD_ARGUMENT" },
+    { 1, "ffff00280000232000100000003c8000000000000000000000000100000000003010000500000000",
+      "OFPBAC_BAD_ARGUMENT" },
+    { 1, "ffff00280000232000100000003c800000000000000000000000010000000000000c000008020000",
+      "OFPBAC_BAD_LEN" },
+    { 1, "ffff00300000232000100000003c800000000000000000000000010000000000000cffff080200000000080200000000",
+      "OFPBAC_BAD_SET_TYPE" },
+    { 1, "ffff00300000232000100000003c80000000000000000000000001000000000000200001000400000001010400000000",
+      "OFPBAC_BAD_SET_TYPE" },
+    { 1, "ffff00300000232000100000003c80000000000000000000000001000000000000200001000400280001010400000000",
+      "OFPBAC_BAD_SET_TYPE" },
+    { 1, "ffff00300000232000100000003c80000000000000000000000001000000000008080001000400000000060600000000",
+      "OFPBAC_BAD_SET_TYPE" },
+    { 1, "ffff00300000232000100000003c80000000000000000000000001000000000020100005000002060000000000000000",
+      "actions=learn(table=1,hard_timeout=60,NXM_OF_ETH_DST[0..15]=0x5)" },
+    { 1, "ffff00300000232000100000003c80000000000000000000000001000000000020200000000500000c04000000000000",
+      "OFPBAC_BAD_SET_TYPE" },
+    { 1, "ffff00280000232000100000003c8000000000000000000000000100000000000000000000000001",
+      "OFPBAC_BAD_ARGUMENT" },
+    { 1, "ffff00280000232000100000003c8000000000000000000000000100000000001010000100040000",
+      "actions=learn(table=1,hard_timeout=60,output:NXM_NX_REG0[0..15])" },
+    { 1, "ffff00300000232000100000003c800000000000000000000000010000000000000800000e01000000000e0100000000",
+      "OFPBAC_BAD_SET_TYPE" },
+    { 1, "ffff00300000232000100000003c80000000000000000000000001000000000000200001000400000001030400000000",
+      "OFPBAC_BAD_SET_TYPE" },
+    { 1, "ffff00300000232000100000003c80000000000000000000000001000000000000200001000400000001030500000000",
+      "OFPBAC_BAD_SET_TYPE" },
+    { 1, "ffff00300000232000100000003c80000000000000000000000001000000000000180001000400000000040600000000",
+      "actions=learn(table=1,hard_timeout=60,NXM_OF_ETH_SRC[0..23]=NXM_NX_REG0[0..23])" },
+    { 1, "ffff00300000232000100000003c8000000000000000000000000100000000002010080000000c020000000000000000",
+      "OFPBAC_BAD_SET_TYPE" },
+    { 1, "ffff00300000232000100000003c8000000000000000000000000100000000002801000100000c020000000000000000",
+      "OFPBAC_BAD_SET_TYPE" },
+    { 1, "ffff00300000232000100000003c80000000000000000000000001000000000028100800000006020000000000000000",
+      "OFPBAC_BAD_SET_ARGUMENT" },
+    { 1, "ffff00300000232000100000003c800000000000000000000000010000000000c0100000000200000001000400000000",
+      "actions=learn(table=1,hard_timeout=60,NXM_NX_REG0[0..15]=NXM_OF_IN_PORT[])" },
+    { 1, "ffff00300000232000100000003c80000000000000000000000001000000000004100000000200000001010400000000",
+      "OFPBAC_BAD_SET_TYPE" },
+    { 1, "ffff002800002320002d0000003c8000000000000000000000000100000000000000000a00000000",
+      "actions=learn(table=1,hard_timeout=60,limit=10)" },
+    { 1, "ffff003000002320002d0000003c80000000000000000000000401000000000000000000000300000001000400000000",
+      "actions=learn(table=1,hard_timeout=60,result_dst=NXM_NX_REG0[3])" },
+    { 1, "ffff003000002320002d0000003c80000000000000000000000401000000000000000000000300000000000200000000",
+      "actions=learn(table=1,hard_timeout=60,result_dst=NXM_OF_IN_PORT[3])" },
+    { 1, "ffff003000002320002d0000003c800000000000000000000004010000000000000000000000000000000c0200000000",
+      "OFPBMC_BAD_FIELD" },
+    { 1, "ffff003000002320002d0000003c80000000000000000000000401000000000000000000003000000001000400000000",
+      "actions=learn(table=1,hard_timeout=60,result_dst=NXM_NX_REG0[48])" },
+    { 1, "ffff002800002320002d0000003c8000000000000000000000000100000000000000000000010000",
+      "OFPBAC_BAD_ARGUMENT" },
+    { 1, "ffff002800002320002d0000003c8000000000000000000000000100000000000000000000000001",
+      "NXBAC_MUST_BE_ZERO" },
+    { 1, "ffff002800002320002d0000003c8000000000000000000000080100000000000000000000000000",
+      "OFPBAC_BAD_ARGUMENT" },
+    { 1, "ffff002000002320001000000000000000000000000000000000010000000000",
+      "actions=learn(table=1,priority=0)" },
+    { 1, "ffff002000002320001000000000000000000000000000000000010000000000",
+      "actions=learn(table=1,priority=0)" },
+    { 1, "ffff00380000232000100000003c800000000000000000000000010000000000208000000000000000000000000000000000000100040000",
+      "OFPBAC_BAD_SET_LEN" },
+    { 1, "ffff00300000232000100000003c80000000000000000000000001000000000024100001000100040000000000000000",
+      "actions=learn(table=1,hard_timeout=60,NXM_NX_REG0[0..15]=0x1)" },
+    { 1, "ffff003000002320002d0000003c80000000000000000000000401000000000000000000000000000001000500000000",
+      "OFPBMC_BAD_FIELD" },
 };
 
 START_TEST(test_decode)
@@ -1448,6 +1570,41 @@ START_TEST(test_parse_errors)
         { "mod_nw_src:1.2.3", "1.2.3: could not convert to IP address" },
         { "mod_nw_tos:3", "3: not a valid TOS" },
         { "push_vlan:0x8101", "0x8101: not a valid VLAN ethertype" },
+        { "learn(reg0[0..3]=reg1[0..4])",
+          "reg0[0..3]=reg1[0..4]: bit widths of reg0[0..3] (5) and "
+          "reg1[0..4] (4) differ" },
+        { "learn(table=255)",
+          "table=255: table id 255 not valid for `learn' action" },
+        { "learn(table=xx)", "unknown table \"xx\"" },
+        { "learn(foo=bar)", "foo=bar: unknown keyword foo" },
+        { "learn(reg0[0..3]=0x1f)",
+          "reg0[0..3]=0x1f: reg0[0..3] value 0x1f cannot be parsed as a "
+          "subfield (0x1f: unknown field `0x1f') or an immediate value "
+          "(reg0[0..3]=0x1f: value 0x1f does not fit into 4 bits)" },
+        { "learn(reg0[0..3]=xyz)",
+          "reg0[0..3]=xyz: reg0[0..3] value xyz cannot be parsed as a "
+          "subfield (xyz: unknown field `xyz') or an immediate value "
+          "(reg0[0..3]=xyz: cannot parse integer value)" },
+        { "learn(vlan_tci=0x1005/0x1fff)",
+          "vlan_tci=0x1005/0x1fff: vlan_tci value 0x1005/0x1fff cannot be "
+          "parsed as a subfield (0x1005/0x1fff: unknown field "
+          "`0x1005/0x1fff') or an immediate value (0x1005/0x1fff: "
+          "wildcards not allowed here)" },
+        { "learn(load:0x1f->reg0[0..3])",
+          "0x1f->reg0[0..3]: value does not fit into 4 bits" },
+        { "learn(load:->reg0)", "load: missing source before `->' in "
+          "`->reg0'" },
+        { "learn(load:5)", "load: missing `->' in `5'" },
+        { "learn(load:5x->reg0[])", "load: garbage before `->' in "
+          "`5x->reg0[]'" },
+        { "learn(load:reg1[0..3]->reg0[])",
+          "reg1[0..3]->reg0[]: source field is 4 bits wide but destination "
+          "is 32 bits wide" },
+        { "learn(result_dst=reg0[0..1])",
+          "result_dst in 'learn' action must be a single bit" },
+        { "learn(eth_type=0x800,dl_vlan=5)",
+          "eth_type=0x800,dl_vlan=5: experimenter OXM field 'dl_vlan' not "
+          "supported" },
     };
     for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
         struct ofpbuf ofpacts;
@@ -1582,6 +1739,85 @@ START_TEST(test_reasons)
 }
 END_TEST
 
+/* learn_execute(): the flow a learn action learns from a packet, as 3.1's
+ * switch installs it (the texts are 3.1's dump-flows for the same learn
+ * and packet), and learn_mask(): what the megaflow must look at. */
+START_TEST(test_learn_execute)
+{
+    static const struct {
+        const char *learn;
+        const char *match;      /* Learned match, "priority=N," first. */
+        const char *actions;
+    } cases[] = {
+        { "learn(table=1,hard_timeout=60,NXM_OF_VLAN_TCI[0..11],"
+          "NXM_OF_ETH_DST[]=NXM_OF_ETH_SRC[],output:NXM_OF_IN_PORT[])",
+          "vlan_tci=0x0000/0x0fff,dl_dst=50:54:00:00:00:01", "output:1" },
+        { "learn(table=2,priority=9,eth_type=0x800,"
+          "NXM_OF_IP_DST[]=NXM_OF_IP_SRC[],load:NXM_OF_IN_PORT[]->"
+          "NXM_NX_REG0[0..15],load:0x5->NXM_NX_REG1[4..7])",
+          "priority=9,ip,nw_dst=10.0.0.1",
+          "load:0x1->NXM_NX_REG0[0..15],load:0x5->NXM_NX_REG1[4..7]" },
+        /* A port that is no destination is left out, as 3.1 does. */
+        { "learn(output:NXM_NX_REG2[])", "", "drop" },
+        { "learn(NXM_NX_REG3[0..7]=0x12,output:NXM_NX_REG2[0..15])",
+          "reg3=0x12/0xff", "output:4660" },
+    };
+    struct flow flow;
+    memset(&flow, 0, sizeof flow);
+    flow.in_port = 1;
+    flow.dl_src = (struct eth_addr) { { 0x50, 0x54, 0, 0, 0, 1 } };
+    flow.dl_dst = (struct eth_addr) { { 0x50, 0x54, 0, 0, 0, 2 } };
+    flow.dl_type = htons(ETH_TYPE_IP);
+    flow.nw_src = htonl(0x0a000001);
+    flow.nw_dst = htonl(0x0a000002);
+    flow.regs[2] = 0xfffe1234;   /* Too wide for a port: no output. */
+
+    for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+        struct ofpbuf ofpacts;
+        ofpbuf_init(&ofpacts, 0);
+        char *error = ofpacts_parse_actions(cases[i].learn, NULL, &ofpacts);
+        ck_assert_msg(!error, "%s: %s", cases[i].learn, error);
+        const struct ofpact_learn *learn = ofpacts.data;
+        ck_assert_int_eq(learn->ofpact.type, OFPACT_LEARN);
+
+        struct ofputil_flow_mod fm;
+        struct ofpbuf learned;
+        ofpbuf_init(&learned, 0);
+        learn_execute(learn, &flow, &fm, &learned);
+        ck_assert_int_eq(fm.command, OFPFC_MODIFY_STRICT);
+        ck_assert_int_eq(fm.table_id, learn->table_id);
+        char *m = match_to_string(&fm.match, NULL, fm.priority);
+        ck_assert_str_eq(m, cases[i].match);
+        free(m);
+        struct ds s = DS_EMPTY_INITIALIZER;
+        ofpact_list_format(fm.ofpacts, fm.ofpacts_len, NULL, &s);
+        ck_assert_str_eq(ds_cstr(&s), cases[i].actions);
+        ds_destroy(&s);
+
+        ofpbuf_uninit(&learned);
+        ofpbuf_uninit(&ofpacts);
+    }
+
+    /* The megaflow of the MAC learning learn: VLAN id, source MAC and
+     * input port, nothing else. */
+    struct ofpbuf ofpacts;
+    ofpbuf_init(&ofpacts, 0);
+    char *error = ofpacts_parse_actions(cases[0].learn, NULL, &ofpacts);
+    ck_assert_ptr_null(error);
+    struct flow_wildcards wc;
+    flow_wildcards_init_catchall(&wc);
+    learn_mask(ofpacts.data, &wc);
+    static const struct eth_addr all_ones = { { 0xff, 0xff, 0xff, 0xff,
+                                                0xff, 0xff } };
+    ck_assert(eth_addr_equals(wc.masks.dl_src, all_ones));
+    ck_assert(eth_addr_is_zero(wc.masks.dl_dst));
+    ck_assert_uint_eq(ntohs(wc.masks.vlans[0].tci), 0x0fff);
+    ck_assert_uint_eq(wc.masks.in_port, UINT32_MAX);
+    ck_assert_uint_eq(wc.masks.dl_type, 0);
+    ofpbuf_uninit(&ofpacts);
+}
+END_TEST
+
 static Suite *
 ofp_actions_suite(void)
 {
@@ -1594,6 +1830,7 @@ ofp_actions_suite(void)
     tcase_add_test(tc, test_parse_errors);
     tcase_add_test(tc, test_encodable_and_annotate);
     tcase_add_test(tc, test_reasons);
+    tcase_add_test(tc, test_learn_execute);
     suite_add_tcase(s, tc);
     return s;
 }

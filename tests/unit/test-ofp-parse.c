@@ -157,7 +157,30 @@ static const struct parse_case cases[] = {
       "ADD ipv6,ipv6_dst=2001:db8::/32 actions=dec_ttl,output:1" },
     { "modify",
       "ovs-ofctl: must specify an action",
-      "ovs-ofctl: must specify an action" },
+      "ovs-ofctl: must specify an action" },    /* learn: source fields need the flow's prerequisites, match
+     * destinations those of the learned match so far (3.1 checks both
+     * after parsing). */
+    { "actions=learn(NXM_OF_IP_SRC[])",
+      "ovs-ofctl: actions are invalid with specified match "
+      "(OFPBAC_MATCH_INCONSISTENT)",
+      "ovs-ofctl: actions are invalid with specified match "
+      "(OFPBAC_MATCH_INCONSISTENT)" },
+    { "ip,actions=learn(NXM_OF_IP_SRC[]=NXM_OF_IP_DST[],in_port=3)",
+      "ovs-ofctl: actions are invalid with specified match "
+      "(OFPBAC_MATCH_INCONSISTENT)",
+      "ovs-ofctl: actions are invalid with specified match "
+      "(OFPBAC_MATCH_INCONSISTENT)" },
+    { "actions=learn(load:1->NXM_OF_ETH_TYPE[])",
+      "ovs-ofctl: actions are invalid with specified match "
+      "(OFPBAC_BAD_SET_ARGUMENT)",
+      "ovs-ofctl: actions are invalid with specified match "
+      "(OFPBAC_BAD_SET_ARGUMENT)" },
+    { "tcp,actions=learn(eth_type=0x800,nw_proto=6,tcp_src=5,"
+      "tcp_dst=NXM_OF_TCP_SRC[])",
+      "ADD tcp actions=learn(table=1,eth_type=0x800,nw_proto=6,tcp_src=5,"
+      "NXM_OF_TCP_DST[]=NXM_OF_TCP_SRC[])",
+      "ADD tcp actions=learn(table=1,eth_type=0x800,nw_proto=6,tcp_src=5,"
+      "NXM_OF_TCP_DST[]=NXM_OF_TCP_SRC[])" },
 };
 
 /* Parses C->input as an addition and prints it after encoding and
