@@ -340,10 +340,12 @@ set_packet_in_format(struct vconn *vconn,
 void
 ofctl_monitor(struct ovs_cmdl_context *ctx)
 {
-    /* invalid_ttl exists only in OpenFlow 1.1 and 1.2. */
+    /* invalid_ttl: a flag of OpenFlow 1.1 and 1.2 that Open vSwitch also
+     * takes in 1.0. */
     for (int i = 2; i < ctx->argc; i++) {
         if (!strcmp(ctx->argv[i], "invalid_ttl")) {
-            uint32_t usable = (1u << OFP11_VERSION) | (1u << OFP12_VERSION);
+            uint32_t usable = ((1u << OFP10_VERSION) | (1u << OFP11_VERSION)
+                               | (1u << OFP12_VERSION));
             if (!(ofctl_opts.allowed_versions & usable)) {
                 struct ds versions = DS_EMPTY_INITIALIZER;
                 ofputil_format_version_bitmap_names(&versions, usable);
