@@ -1,6 +1,7 @@
 /* ofconn: see ofconn.h. */
 #include <config.h>
 #include "ofconn.h"
+#include "ofconn-bundle.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -49,6 +50,7 @@ ofconn_create(struct connmgr *mgr, struct rconn *rconn,
     ofconn->type = type;
     ofconn->listener = listener;
     ofconn->packet_in_counter = rconn_packet_counter_create();
+    hmap_init(&ofconn->bundles);
     connmgr_register(mgr, ofconn);
     return ofconn;
 }
@@ -60,6 +62,8 @@ ofconn_destroy(struct ofconn *ofconn)
         ovs_list_remove(&ofconn->node);
         rconn_destroy(ofconn->rconn);
         rconn_packet_counter_destroy(ofconn->packet_in_counter);
+        ofconn_bundles_clear(ofconn);
+        hmap_destroy(&ofconn->bundles);
         free(ofconn);
     }
 }
@@ -78,6 +82,7 @@ ofconn_reset(struct ofconn *ofconn, int version)
                              ? OFP_DEFAULT_MISS_SEND_LEN : 0);
     ofconn->role = OFPCR12_ROLE_EQUAL;
     ofconn->async = ofputil_async_cfg_default(version);
+    ofconn_bundles_clear(ofconn);
 }
 
 void
@@ -91,9 +96,9 @@ ofconn_send(struct ofconn *ofconn, struct ofpbuf *msg)
     rconn_send(ofconn->rconn, msg, NULL);
 }
 
-static void
-send_error(struct ofconn *ofconn, enum ofperr error,
-           const struct ofp_header *request)
+void
+ofconn_send_error(struct ofconn *ofconn, enum ofperr error,
+                  const struct ofp_header *request)
 {
     COVERAGE_INC(ofconn_error_reply);
     VLOG_DBG_RL(&rl, "%s: replying %s", rconn_get_name(ofconn->rconn),
@@ -767,6 +772,10 @@ handle_message(struct ofconn *ofconn, const struct ofp_header *oh)
         return handle_echo_request(ofconn, oh);
     case OFPTYPE_FEATURES_REQUEST:
         return handle_features_request(ofconn, oh);
+    case OFPTYPE_BUNDLE_CONTROL:
+        return ofconn_handle_bundle_control(ofconn, oh);
+    case OFPTYPE_BUNDLE_ADD_MESSAGE:
+        return ofconn_handle_bundle_add(ofconn, oh);
     case OFPTYPE_GET_CONFIG_REQUEST:
         return handle_get_config_request(ofconn, oh);
     case OFPTYPE_SET_CONFIG:
@@ -842,8 +851,6 @@ handle_message(struct ofconn *ofconn, const struct ofp_header *oh)
     case OFPTYPE_TABLE_MOD:
     case OFPTYPE_QUEUE_GET_CONFIG_REQUEST:
     case OFPTYPE_METER_MOD:
-    case OFPTYPE_BUNDLE_CONTROL:
-    case OFPTYPE_BUNDLE_ADD_MESSAGE:
     case OFPTYPE_QUEUE_STATS_REQUEST:
     case OFPTYPE_GROUP_STATS_REQUEST:
     case OFPTYPE_GROUP_DESC_STATS_REQUEST:
@@ -886,7 +893,7 @@ ofconn_run(struct ofconn *ofconn)
         const struct ofp_header *oh = msg->data;
         enum ofperr error = handle_message(ofconn, oh);
         if (error) {
-            send_error(ofconn, error, oh);
+            ofconn_send_error(ofconn, error, oh);
         }
         ofpbuf_delete(msg);
     }
