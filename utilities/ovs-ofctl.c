@@ -145,6 +145,7 @@ parse_options(int argc, char *argv[])
         OPT_SORT,
         OPT_RSORT,
         OPT_TIMESTAMP,
+        OPT_BUNDLE,
         OPT_UNIXCTL,
         DAEMON_OPTION_ENUMS,
         VLOG_OPTION_ENUMS,
@@ -168,6 +169,7 @@ parse_options(int argc, char *argv[])
         {"flow-format", required_argument, NULL, 'F'},
         {"packet-in-format", required_argument, NULL, 'P'},
         {"timestamp", no_argument, NULL, OPT_TIMESTAMP},
+        {"bundle", no_argument, NULL, OPT_BUNDLE},
         {"unixctl", required_argument, NULL, OPT_UNIXCTL},
         DAEMON_LONG_OPTIONS,
         VLOG_LONG_OPTIONS,
@@ -222,6 +224,10 @@ parse_options(int argc, char *argv[])
 
         case OPT_TIMESTAMP:
             ofctl_opts.timestamp = true;
+            break;
+
+        case OPT_BUNDLE:
+            ofctl_opts.bundle = true;
             break;
 
         case OPT_UNIXCTL:
@@ -293,6 +299,17 @@ parse_options(int argc, char *argv[])
         }
     }
     free(short_options);
+
+    /* --bundle needs OpenFlow 1.3 (ONF's extension) or later: 3.1 keeps
+     * the allowed versions that have bundles, or else uses 1.4. */
+    if (ofctl_opts.bundle) {
+        uint32_t with_bundles = ofputil_protocols_to_version_bitmap(
+            OFPUTIL_P_OF13_UP);
+        ofctl_opts.allowed_versions &= with_bundles;
+        if (!ofctl_opts.allowed_versions) {
+            ofctl_opts.allowed_versions = 1u << OFP14_VERSION;
+        }
+    }
 
     /* -F narrows the protocols, and so the versions, that -O allows. */
     enum ofputil_protocol version_protocols
