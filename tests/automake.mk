@@ -404,7 +404,7 @@ TESTSUITE_AT = \
 	tests/interop-osken.at
 # ovs-ofctl against Open vSwitch 3.1's (utilities/ofctl.h).
 TESTSUITE_AT += tests/ofctl-macros.at tests/ofctl-target.at tests/ofctl-flows.at \
-	tests/ofctl-switch.at tests/ofctl-monitor.at
+	tests/ofctl-switch.at tests/ofctl-monitor.at tests/ofctl-bundle.at
 TESTSUITE_AT += tests/ofproto-ofctl.at
 EXTRA_DIST += tests/ofp-raw.py tests/ofp-controller.py
 TESTSUITE = $(srcdir)/tests/testsuite
