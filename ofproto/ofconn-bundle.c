@@ -18,8 +18,9 @@
 
 VLOG_DEFINE_THIS_MODULE(ofconn_bundle);
 
-/* One queued flow_mod: the message as received (for the error reply of a
- * failed commit) and its decoded form, whose actions live in OFPACTS. */
+/* One queued flow_mod: the add message as received (what the error reply
+ * of a failed commit carries, as in 3.1) and the flow_mod's decoded form,
+ * whose actions live in OFPACTS. */
 struct bundle_entry {
     struct ovs_list node;
     struct ofpbuf *msg;
@@ -209,8 +210,8 @@ ofconn_handle_bundle_add(struct ofconn *ofconn, const struct ofp_header *oh)
 
     struct bundle_entry *e = xzalloc(sizeof *e);
     ofpbuf_init(&e->ofpacts, 64);
-    e->msg = ofpbuf_clone_data(badd.msg, ntohs(badd.msg->length));
-    error = ofputil_decode_flow_mod(&e->fm, e->msg->data, &e->ofpacts);
+    e->msg = ofpbuf_clone_data(oh, ntohs(oh->length));
+    error = ofputil_decode_flow_mod(&e->fm, badd.msg, &e->ofpacts);
     if (!error && e->fm.buffer_id != UINT32_MAX) {
         /* This switch never buffers packets. */
         error = OFPERR_OFPBRC_BUFFER_UNKNOWN;
