@@ -227,6 +227,8 @@ lib_libovs_a_SOURCES += \
 	lib/ofp-print.h \
 	lib/ofp-prop.c \
 	lib/ofp-prop.h \
+	lib/ofp-bundle.c \
+	lib/ofp-bundle.h \
 	lib/ofp-switch.c \
 	lib/ofp-switch.h \
 	lib/ofp-table.c \

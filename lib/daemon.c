@@ -197,6 +197,16 @@ monotonic_msec(void)
     return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
 }
 
+/* Standard fds that detaching leaves alone (daemon_save_fd()). */
+static bool saved_fds[3];
+
+void
+daemon_save_fd(int fd)
+{
+    ovs_assert(fd >= 0 && fd < 3);
+    saved_fds[fd] = true;
+}
+
 static void
 close_standard_fds(void)
 {
@@ -206,7 +216,9 @@ close_standard_fds(void)
         return;
     }
     for (int fd = 0; fd < 3; fd++) {
-        dup2(null_fd, fd);
+        if (!saved_fds[fd]) {
+            dup2(null_fd, fd);
+        }
     }
     if (null_fd > 2) {
         close(null_fd);

@@ -108,6 +108,12 @@ void set_pidfile(const char *name);
 /* The pid file's absolute name, or NULL if --pidfile was not given. */
 const char *get_pidfile(void);
 
+/* Keeps standard file descriptor FD (0, 1 or 2) open across --detach
+ * instead of pointing it at /dev/null, for a daemon whose output is its
+ * job (ovs-ofctl monitor prints what it receives on stderr).  Call it
+ * before daemonize_start(). */
+void daemon_save_fd(int fd);
+
 /* Prints the daemon options' help to stdout. */
 void daemon_usage(void);
 

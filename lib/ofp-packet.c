@@ -556,7 +556,7 @@ ofputil_packet_in_format(struct ds *s, const struct ofputil_packet_in *pin,
     }
     ds_put_char(s, '\n');
     ofp_print_packet_summary(s, pin->packet, pin->packet_len);
-    if (verbosity >= 2) {
+    if (verbosity > 2) {
         ds_put_char(s, '\n');
         ds_put_hex_dump(s, pin->packet, pin->packet_len, 0, false);
         ds_chomp(s, '\n');

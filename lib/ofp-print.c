@@ -17,6 +17,7 @@
 #include "ofp-packet.h"
 #include "ofp-phy-port.h"
 #include "ofp-port.h"
+#include "ofp-bundle.h"
 #include "ofp-protocol.h"
 #include "ofp-switch.h"
 #include "ofp-table.h"
@@ -419,6 +420,44 @@ print_role_status(struct ds *s, const struct ofp_header *oh,
 }
 
 static enum ofperr
+print_bundle_ctrl(struct ds *s, const struct ofp_header *oh,
+                  enum ofpraw raw OVS_UNUSED,
+                  const struct ofputil_port_map *pm OVS_UNUSED,
+                  int verbosity OVS_UNUSED)
+{
+    struct ofputil_bundle_ctrl_msg bc;
+    enum ofperr error = ofputil_decode_bundle_ctrl(oh, &bc);
+    if (error) {
+        return error;
+    }
+    ds_put_format(s, "\n bundle_id=%#"PRIx32" type=%s flags=", bc.bundle_id,
+                  ofputil_bundle_ctrl_type_to_string(bc.type));
+    ofputil_format_bundle_flags(s, bc.flags);
+    ds_put_char(s, '\n');
+    return 0;
+}
+
+static enum ofperr
+print_bundle_add(struct ds *s, const struct ofp_header *oh,
+                 enum ofpraw raw OVS_UNUSED,
+                 const struct ofputil_port_map *pm, int verbosity)
+{
+    struct ofputil_bundle_add_msg badd;
+    enum ofperr error = ofputil_decode_bundle_add(oh, &badd);
+    if (error) {
+        return error;
+    }
+    ds_put_format(s, "\n bundle_id=%#"PRIx32" flags=", badd.bundle_id);
+    ofputil_format_bundle_flags(s, badd.flags);
+    ds_put_char(s, '\n');
+    char *inner = ofp_to_string(badd.msg, ntohs(badd.msg->length), pm,
+                                verbosity);
+    ds_put_cstr(s, inner);
+    free(inner);
+    return 0;
+}
+
+static enum ofperr
 print_async_config(struct ds *s, const struct ofp_header *oh,
                    enum ofpraw raw OVS_UNUSED,
                    const struct ofputil_port_map *pm OVS_UNUSED,
@@ -647,6 +686,8 @@ printer_for_type(enum ofptype type)
     case OFPTYPE_ROLE_REQUEST:
     case OFPTYPE_ROLE_REPLY: return print_role;
     case OFPTYPE_ROLE_STATUS: return print_role_status;
+    case OFPTYPE_BUNDLE_CONTROL: return print_bundle_ctrl;
+    case OFPTYPE_BUNDLE_ADD_MESSAGE: return print_bundle_add;
     case OFPTYPE_GET_ASYNC_REPLY:
     case OFPTYPE_SET_ASYNC_CONFIG: return print_async_config;
     case OFPTYPE_DESC_STATS_REPLY: return print_desc_reply;
@@ -685,14 +726,12 @@ printer_for_type(enum ofptype type)
         return print_meter_features_reply;
 
     /* Not printed yet (the header and a hex dump): queues, table status
-     * and desc, bundles, flow monitors, requestforward, flow age,
+     * and desc, flow monitors, requestforward, flow age,
      * controller id, resume, ct_flush_zone. */
     case OFPTYPE_QUEUE_GET_CONFIG_REQUEST:
     case OFPTYPE_QUEUE_GET_CONFIG_REPLY:
     case OFPTYPE_TABLE_STATUS:
     case OFPTYPE_REQUESTFORWARD:
-    case OFPTYPE_BUNDLE_CONTROL:
-    case OFPTYPE_BUNDLE_ADD_MESSAGE:
     case OFPTYPE_QUEUE_STATS_REQUEST:
     case OFPTYPE_QUEUE_STATS_REPLY:
     case OFPTYPE_TABLE_DESC_REQUEST:

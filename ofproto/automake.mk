@@ -10,6 +10,8 @@ ofproto_libofproto_a_SOURCES = \
 	ofproto/ofport-numbers.h \
 	ofproto/ofconn.c \
 	ofproto/ofconn.h \
+	ofproto/ofconn-bundle.c \
+	ofproto/ofconn-bundle.h \
 	ofproto/ofproto.c \
 	ofproto/ofproto.h \
 	ofproto/ofproto-learn.c \

@@ -46,6 +46,7 @@ struct connmgr {
     struct ofproto *ofproto;
     char *name;                 /* The bridge's. */
     struct pvconn *mgmt;        /* punix:<rundir>/<bridge>.mgmt. */
+    struct pvconn *snoop;       /* punix:<rundir>/<bridge>.snoop. */
     struct hmap controllers;    /* struct controller, by target. */
     struct ovs_list ofconns;    /* struct ofconn, every connection. */
     uint64_t events_seq;        /* ofproto_events_seq() last drained. */
@@ -84,6 +85,10 @@ connmgr_create(struct ofproto *ofproto, const char *bridge_name)
     char *mgmt = xasprintf("punix:%s/%s.mgmt", ovs_rundir(), bridge_name);
     open_listener(mgmt, 0, &mgr->mgmt);
     free(mgmt);
+
+    char *snoop = xasprintf("punix:%s/%s.snoop", ovs_rundir(), bridge_name);
+    open_listener(snoop, 0, &mgr->snoop);
+    free(snoop);
     return mgr;
 }
 
@@ -120,6 +125,7 @@ connmgr_destroy(struct connmgr *mgr)
     }
     hmap_destroy(&mgr->controllers);
     pvconn_close(mgr->mgmt);
+    pvconn_close(mgr->snoop);
     if (mgr->fail_open) {
         ofproto_set_fail_open(mgr->ofproto, false);
     }
@@ -305,6 +311,58 @@ accept_from(struct connmgr *mgr, struct pvconn *pvconn,
     }
 }
 
+/* How much a snooper would rather watch OFCONN, as Open vSwitch ranks
+ * controller connections: the master, then an equal, then a slave. */
+static int
+snoop_preference(const struct ofconn *ofconn)
+{
+    switch (ofconn->role) {
+    case OFPCR12_ROLE_MASTER:
+        return 3;
+    case OFPCR12_ROLE_EQUAL:
+        return 2;
+    case OFPCR12_ROLE_SLAVE:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+/* A snooper watches one controller connection, the one it prefers (the
+ * first of equals); with no controller connection it is turned away. */
+static void
+accept_snoopers(struct connmgr *mgr)
+{
+    for (int i = 0; i < 16; i++) {
+        struct vconn *vconn;
+        int error = pvconn_accept(mgr->snoop, &vconn);
+        if (error) {
+            if (error != EAGAIN) {
+                static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(5, 5);
+                VLOG_WARN_RL(&rl, "%s: accept failed (%s)",
+                             pvconn_get_name(mgr->snoop),
+                             ovs_strerror(error));
+            }
+            return;
+        }
+        struct ofconn *best = NULL, *ofconn;
+        LIST_FOR_EACH (ofconn, node, &mgr->ofconns) {
+            if (ofconn->type == OFCONN_PRIMARY
+                && (!best
+                    || snoop_preference(ofconn) > snoop_preference(best))) {
+                best = ofconn;
+            }
+        }
+        if (best) {
+            rconn_add_monitor(best->rconn, vconn);
+        } else {
+            static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(5, 5);
+            VLOG_INFO_RL(&rl, "no controller connection to snoop");
+            vconn_close(vconn);
+        }
+    }
+}
+
 /* Sends FR to every connection that wants it. */
 
 static void
@@ -439,6 +497,9 @@ connmgr_run(struct connmgr *mgr)
     if (mgr->mgmt) {
         accept_from(mgr, mgr->mgmt, OFCONN_SERVICE, NULL);
     }
+    if (mgr->snoop) {
+        accept_snoopers(mgr);
+    }
     struct controller *c;
     HMAP_FOR_EACH (c, node, &mgr->controllers) {
         if (c->pvconn) {
@@ -487,6 +548,9 @@ connmgr_wait(struct connmgr *mgr)
 {
     if (mgr->mgmt) {
         pvconn_wait(mgr->mgmt);
+    }
+    if (mgr->snoop) {
+        pvconn_wait(mgr->snoop);
     }
     struct controller *c;
     HMAP_FOR_EACH (c, node, &mgr->controllers) {

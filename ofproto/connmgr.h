@@ -12,7 +12,12 @@
  *     unix:) is one connection kept up by lib/rconn (reconnect backoff,
  *     inactivity probe with echo); a passive one (ptcp:, pssl:, punix:) is
  *     a listener whose every accepted connection is a controller
- *     connection.
+ *     connection;
+ *   - its snoop socket, punix:<rundir>/<bridge>.snoop, for "ovs-ofctl
+ *     snoop": each connection accepted there gets a copy of every message
+ *     sent and received on one controller connection (lib/rconn monitors),
+ *     the master's if there is one, else an equal's, else a slave's, as
+ *     Open vSwitch picks; without a controller connection it is closed.
  *
  * Every connection has its own state: the negotiated version and protocol
  * (flow format: OpenFlow 1.0's match or NXM, flow_mod_table_id), the

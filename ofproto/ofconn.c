@@ -2,6 +2,7 @@
 #include <config.h>
 #include "ofconn.h"
 #include "connmgr.h"
+#include "ofconn-bundle.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -57,6 +58,7 @@ ofconn_create(struct connmgr *mgr, struct rconn *rconn,
             = connmgr_controller_get_settings(listener);
         ofconn_set_rate_limit(ofconn, s->rate_limit, s->burst_limit);
     }
+    hmap_init(&ofconn->bundles);
     connmgr_register(mgr, ofconn);
     return ofconn;
 }
@@ -86,6 +88,8 @@ ofconn_destroy(struct ofconn *ofconn)
         for (int i = 0; i < 2; i++) {
             pinsched_destroy(ofconn->schedulers[i]);
         }
+        ofconn_bundles_clear(ofconn);
+        hmap_destroy(&ofconn->bundles);
         free(ofconn);
     }
 }
@@ -110,6 +114,7 @@ ofconn_reset(struct ofconn *ofconn, int version)
             pinsched_flush(ofconn->schedulers[i]);
         }
     }
+    ofconn_bundles_clear(ofconn);
 }
 
 void
@@ -123,9 +128,9 @@ ofconn_send(struct ofconn *ofconn, struct ofpbuf *msg)
     rconn_send(ofconn->rconn, msg, NULL);
 }
 
-static void
-send_error(struct ofconn *ofconn, enum ofperr error,
-           const struct ofp_header *request)
+void
+ofconn_send_error(struct ofconn *ofconn, enum ofperr error,
+                  const struct ofp_header *request)
 {
     COVERAGE_INC(ofconn_error_reply);
     VLOG_DBG_RL(&rl, "%s: replying %s", rconn_get_name(ofconn->rconn),
@@ -900,6 +905,10 @@ handle_message(struct ofconn *ofconn, const struct ofp_header *oh)
         return handle_echo_request(ofconn, oh);
     case OFPTYPE_FEATURES_REQUEST:
         return handle_features_request(ofconn, oh);
+    case OFPTYPE_BUNDLE_CONTROL:
+        return ofconn_handle_bundle_control(ofconn, oh);
+    case OFPTYPE_BUNDLE_ADD_MESSAGE:
+        return ofconn_handle_bundle_add(ofconn, oh);
     case OFPTYPE_GET_CONFIG_REQUEST:
         return handle_get_config_request(ofconn, oh);
     case OFPTYPE_SET_CONFIG:
@@ -979,8 +988,6 @@ handle_message(struct ofconn *ofconn, const struct ofp_header *oh)
     case OFPTYPE_GROUP_MOD:
     case OFPTYPE_QUEUE_GET_CONFIG_REQUEST:
     case OFPTYPE_METER_MOD:
-    case OFPTYPE_BUNDLE_CONTROL:
-    case OFPTYPE_BUNDLE_ADD_MESSAGE:
     case OFPTYPE_QUEUE_STATS_REQUEST:
     case OFPTYPE_GROUP_STATS_REQUEST:
     case OFPTYPE_GROUP_DESC_STATS_REQUEST:
@@ -1032,7 +1039,7 @@ ofconn_run(struct ofconn *ofconn)
         const struct ofp_header *oh = msg->data;
         enum ofperr error = handle_message(ofconn, oh);
         if (error) {
-            send_error(ofconn, error, oh);
+            ofconn_send_error(ofconn, error, oh);
         }
         ofpbuf_delete(msg);
     }

@@ -17,6 +17,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include "hmap.h"
 #include "list.h"
 #include "ofp-protocol.h"
 #include "ofp-switch.h"
@@ -54,6 +55,7 @@ struct ofconn {
      * no_match), [1] for every other packet_in, as 3.1 splits them. */
     struct pinsched *schedulers[2];
     bool backlog;               /* Stopped at a full batch: more to read. */
+    struct hmap bundles;        /* ofconn-bundle.c's, by id. */
 };
 
 /* Takes ownership of RCONN; registers with MGR. */
@@ -67,6 +69,9 @@ void ofconn_wait(struct ofconn *);
 
 /* Sends MSG (taking it) if the connection is up. */
 void ofconn_send(struct ofconn *, struct ofpbuf *msg);
+/* Sends ERROR as the error reply to REQUEST. */
+void ofconn_send_error(struct ofconn *, enum ofperr error,
+                       const struct ofp_header *request);
 /* Whether the connection takes asynchronous messages of TYPE with
  * REASON, given its type, role and configuration. */
 bool ofconn_wants_async(const struct ofconn *, enum ofputil_async_msg_type,

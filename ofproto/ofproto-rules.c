@@ -451,6 +451,247 @@ ofproto_flow_mod(struct ofproto *ofproto, const struct ofputil_flow_mod *fm)
     return error;
 }
 
+/* Bundles: a batch of flow_mods applied all or nothing.
+ *
+ * Every change of the batch happens at the one version V the tables will
+ * have next: new rules (adds, and the replacement of each rule a modify
+ * changes, so that a rule's actions never change under a reader) are
+ * inserted at V, replaced and deleted rules become invisible from V.  Each
+ * flow_mod of the batch sees the effect of those before it (lookups at V),
+ * readers see none of it until V is published.  The bookkeeping that
+ * cannot be taken back (rule counts, timeouts, flow_removed events, the
+ * deferred removal) is done only once every flow_mod succeeded; a failure
+ * undoes the batch's changes instead, newest first. */
+struct batch_change {
+    struct rule *added;         /* Inserted at V, or NULL. */
+    struct rule *removed;       /* Invisible from V, or NULL. */
+    bool deleted;               /* REMOVED by a delete: flow_removed. */
+};
+
+struct batch {
+    struct batch_change *changes;
+    size_t n, allocated;
+};
+
+static void
+batch_record(struct batch *b, struct rule *added, struct rule *removed,
+             bool deleted)
+{
+    if (b->n >= b->allocated) {
+        b->changes = x2nrealloc(b->changes, &b->allocated,
+                                sizeof *b->changes);
+    }
+    b->changes[b->n++] = (struct batch_change) {
+        .added = added, .removed = removed, .deleted = deleted,
+    };
+}
+
+/* Common checks of one flow_mod, before it touches anything. */
+static enum ofperr
+check_flow_mod(const struct ofputil_flow_mod *fm)
+{
+    if (fm->table_id >= OFPROTO_N_TABLES && fm->table_id != OFPTT_ALL) {
+        return OFPERR_OFPBRC_BAD_TABLE_ID;
+    }
+    if (fm->priority < 0 || fm->priority > UINT16_MAX) {
+        return OFPERR_OFPFMFC_BAD_PRIORITY;
+    }
+    if (fm->command > OFPFC_DELETE_STRICT) {
+        return OFPERR_OFPFMFC_BAD_COMMAND;
+    }
+    if (fm->command != OFPFC_DELETE && fm->command != OFPFC_DELETE_STRICT) {
+        return check_output_ports(fm->ofpacts, fm->ofpacts_len);
+    }
+    return 0;
+}
+
+static void
+batch_replace(struct batch *b, struct rule *old, struct rule *new,
+              ovs_version_t version, bool keep_counts)
+{
+    if (keep_counts) {
+        atomic_store(&new->n_packets, atomic_load(&old->n_packets));
+        atomic_store(&new->n_bytes, atomic_load(&old->n_bytes));
+        atomic_store(&new->used, atomic_load(&old->used));
+        new->created = old->created;
+    }
+    cls_rule_make_invisible_in_version(&old->cr, version);
+    classifier_insert(&old->ofproto->tables[new->table_id].cls, &new->cr,
+                      version);
+    batch_record(b, new, old, false);
+}
+
+static enum ofperr
+batch_add(struct ofproto *ofproto, const struct ofputil_flow_mod *fm,
+          ovs_version_t version, struct batch *b)
+{
+    uint8_t table_id = fm->table_id == OFPTT_ALL ? 0 : fm->table_id;
+    struct classifier *cls = &ofproto->tables[table_id].cls;
+    struct rule *rule = rule_create(ofproto, fm, table_id);
+
+    const struct cls_rule *old_cr = classifier_find_rule_exactly(
+        cls, &rule->cr, version);
+    if (!old_cr && fm->flags & OFPUTIL_FF_CHECK_OVERLAP
+        && classifier_rule_overlaps(cls, &rule->cr, version)) {
+        rule_free(rule);
+        return OFPERR_OFPFMFC_OVERLAP;
+    }
+    if (old_cr) {
+        batch_replace(b, CONTAINER_OF(old_cr, struct rule, cr), rule,
+                      version, !(fm->flags & OFPUTIL_FF_RESET_COUNTS));
+    } else {
+        classifier_insert(cls, &rule->cr, version);
+        batch_record(b, rule, NULL, false);
+    }
+    return 0;
+}
+
+/* A copy of OLD with FM's actions (and cookie, unless UINT64_MAX). */
+static struct rule *
+rule_modified_copy(const struct rule *old, const struct ofputil_flow_mod *fm)
+{
+    struct rule *rule = xzalloc(sizeof *rule);
+    cls_rule_clone(&rule->cr, &old->cr);
+    rule->ofproto = old->ofproto;
+    rule->table_id = old->table_id;
+    rule->cookie = fm->new_cookie != OVS_BE64_MAX ? fm->new_cookie
+                                                  : old->cookie;
+    rule->idle_timeout = old->idle_timeout;
+    rule->hard_timeout = old->hard_timeout;
+    rule->flags = old->flags;
+    rule->importance = old->importance;
+    rule->created = old->created;
+    rule->modified = time_msec();
+    atomic_init(&rule->n_packets, 0);
+    atomic_init(&rule->n_bytes, 0);
+    atomic_init(&rule->used, 0);
+    ovsrcu_set_hidden(&rule->actions,
+                      rule_actions_create(fm->ofpacts, fm->ofpacts_len));
+    return rule;
+}
+
+static enum ofperr
+batch_flow_mod(struct ofproto *ofproto, const struct ofputil_flow_mod *fm,
+               ovs_version_t version, struct batch *b)
+{
+    enum ofperr error = check_flow_mod(fm);
+    if (error) {
+        return error;
+    }
+    if (fm->command == OFPFC_ADD) {
+        return batch_add(ofproto, fm, version, b);
+    }
+
+    struct ofproto_flow_query q = {
+        .match = fm->match,
+        .priority = fm->priority,
+        .strict = (fm->command == OFPFC_MODIFY_STRICT
+                   || fm->command == OFPFC_DELETE_STRICT),
+        .table_id = fm->table_id,
+        .out_port = fm->out_port,
+        .out_group = fm->out_group,
+        .cookie = fm->cookie,
+        .cookie_mask = fm->cookie_mask,
+    };
+    struct rule **rules = NULL;
+    size_t n = 0;
+    collect_rules(ofproto, &q, version, &rules, &n);
+    if (fm->command == OFPFC_DELETE || fm->command == OFPFC_DELETE_STRICT) {
+        for (size_t i = 0; i < n; i++) {
+            cls_rule_make_invisible_in_version(&rules[i]->cr, version);
+            batch_record(b, NULL, rules[i], true);
+        }
+    } else if (n) {
+        for (size_t i = 0; i < n; i++) {
+            batch_replace(b, rules[i], rule_modified_copy(rules[i], fm),
+                          version, !(fm->flags & OFPUTIL_FF_RESET_COUNTS));
+        }
+    } else if (fm->new_cookie != OVS_BE64_MAX && !fm->cookie_mask) {
+        error = batch_add(ofproto, fm, version, b);
+    }
+    free(rules);
+    return error;
+}
+
+/* The batch succeeded: what changes cannot be undone happens now. */
+static void
+batch_finish(struct ofproto *ofproto, struct batch *b)
+{
+    for (size_t i = 0; i < b->n; i++) {
+        struct batch_change *c = &b->changes[i];
+        if (c->added) {
+            ofproto->n_rules++;
+            ofproto->tables[c->added->table_id].n_rules++;
+            rule_schedule_expiry(ofproto, c->added);
+        }
+        if (c->removed) {
+            struct rule *rule = c->removed;
+            if (c->deleted) {
+                rule_send_removed(ofproto, rule, OFPRR_DELETE);
+            }
+            rule->removed = true;
+            if (rule->idle_timeout || rule->hard_timeout) {
+                ovs_list_remove(&rule->expirable_node);
+            }
+            ofproto->n_rules--;
+            ofproto->tables[rule->table_id].n_rules--;
+            ovsrcu_postpone(rule_remove_cb, rule);
+        }
+    }
+}
+
+/* The batch failed: newest first, each change is taken back.  A rule
+ * inserted at V was never visible, yet a lookup may be walking the
+ * classifier, so it leaves the way every rule does. */
+static void
+batch_undo(struct batch *b, ovs_version_t version)
+{
+    for (size_t i = b->n; i-- > 0; ) {
+        struct batch_change *c = &b->changes[i];
+        if (c->added) {
+            cls_rule_make_invisible_in_version(&c->added->cr, version);
+            ovsrcu_postpone(rule_remove_cb, c->added);
+        }
+        if (c->removed) {
+            cls_rule_restore_visibility(&c->removed->cr);
+        }
+    }
+}
+
+enum ofperr
+ofproto_flow_mod_batch(struct ofproto *ofproto,
+                       const struct ofputil_flow_mod *fms, size_t n,
+                       size_t *failed)
+{
+    ovs_version_t version = ofproto_tables_version(ofproto) + 1;
+    for (int i = 0; i < OFPROTO_N_TABLES; i++) {
+        classifier_defer(&ofproto->tables[i].cls);
+    }
+
+    struct batch b = { .changes = NULL };
+    enum ofperr error = 0;
+    for (size_t i = 0; i < n; i++) {
+        COVERAGE_INC(ofproto_flow_mod);
+        error = batch_flow_mod(ofproto, &fms[i], version, &b);
+        if (error) {
+            *failed = i;
+            break;
+        }
+    }
+    if (error) {
+        batch_undo(&b, version);
+        /* Nothing changed: readers keep the version they have. */
+        for (int i = 0; i < OFPROTO_N_TABLES; i++) {
+            classifier_publish(&ofproto->tables[i].cls);
+        }
+    } else {
+        batch_finish(ofproto, &b);
+        publish_version(ofproto, version);
+    }
+    free(b.changes);
+    return error;
+}
+
 void
 ofproto_flush_flows(struct ofproto *ofproto)
 {

@@ -245,6 +245,15 @@ void ofproto_bundle_unregister(struct ofproto *, void *aux);
 
 enum ofperr ofproto_flow_mod(struct ofproto *,
                              const struct ofputil_flow_mod *);
+/* Applies the N flow_mods of FMS as one atomic change (an OpenFlow
+ * bundle's commit): each sees the effect of those before it, readers see
+ * all of them at once or, if one fails, none.  On failure returns its
+ * error with its index in *FAILED and changes nothing.  Unlike
+ * ofproto_flow_mod(), a modify replaces each rule it changes by a new one
+ * with the new actions (counters kept unless RESET_COUNTS). */
+enum ofperr ofproto_flow_mod_batch(struct ofproto *,
+                                   const struct ofputil_flow_mod *fms,
+                                   size_t n, size_t *failed);
 /* A flow_mod for programs: ADD in table 0, catch-all match, priority
  * 32768, no timeouts or flags, cookie 0, no out_port/out_group filter, no
  * buffer, no actions (drop). */

@@ -412,9 +412,10 @@ TESTSUITE_AT = \
 	tests/interop-osken.at
 # ovs-ofctl against Open vSwitch 3.1's (utilities/ofctl.h).
 TESTSUITE_AT += tests/ofctl-macros.at tests/ofctl-target.at tests/ofctl-flows.at \
-	tests/ofctl-switch.at
+	tests/ofctl-switch.at tests/ofctl-monitor.at tests/ofctl-bundle.at
 TESTSUITE_AT += tests/ofproto-ofctl.at tests/ofproto-semantics.at tests/ofproto-learn.at
-EXTRA_DIST += tests/ofp-raw.py
+EXTRA_DIST += tests/ofp-raw.py tests/ofp-counting-controller.py \
+	tests/ofp-scripted-controller.py
 TESTSUITE = $(srcdir)/tests/testsuite
 AUTOM4TE = autom4te
 AUTOTEST = $(AUTOM4TE) -l autotest

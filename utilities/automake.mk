@@ -36,5 +36,6 @@ utilities_ovs_ofctl_SOURCES = \
 	utilities/ofctl-switch.c \
 	utilities/ofctl-groups.c \
 	utilities/ofctl-packet.c \
-	utilities/ofctl-echo.c
+	utilities/ofctl-echo.c \
+	utilities/ofctl-monitor.c
 utilities_ovs_ofctl_LDADD = $(OVS_LIBS)

@@ -132,7 +132,11 @@ flow_mods_send(const char *switch_name, struct flow_mods *mods)
         struct ofpbuf *msg = ofputil_encode_flow_mod(fm, protocol);
         ovs_list_push_back(&requests, &msg->list_node);
     }
-    ofctl_transact_multiple_noreply(vconn, &requests);
+    if (ofctl_opts.bundle) {
+        ofctl_bundle_transact(vconn, &requests);
+    } else {
+        ofctl_transact_multiple_noreply(vconn, &requests);
+    }
     vconn_close(vconn);
 }
 

@@ -418,7 +418,10 @@ ofctl_replace_flows(struct ovs_cmdl_context *ctx)
     }
     free(entries);
 
-    if (!ovs_list_is_empty(&requests)) {
+    if (ofctl_opts.bundle) {
+        /* 3.1 commits a bundle even when there is nothing to change. */
+        ofctl_bundle_transact(vconn, &requests);
+    } else if (!ovs_list_is_empty(&requests)) {
         ofctl_transact_multiple_noreply(vconn, &requests);
     }
     vconn_close(vconn);

@@ -32,9 +32,12 @@
 #include "dynamic-string.h"
 #include "list.h"
 #include "ofctl.h"
+#include "ofp-bundle.h"
+#include "ofp-errors.h"
 #include "ofp-msgs.h"
 #include "ofp-print.h"
 #include "ofp-protocol.h"
+#include "ofp-switch.h"
 #include "ofpbuf.h"
 #include "util.h"
 #include "vconn.h"
@@ -223,4 +226,134 @@ ofctl_dump_multipart(struct vconn *vconn, struct ofpbuf *request,
             print_error_reply(reply);
         }
     }
+}
+
+/* --bundle (3.1's "atomic bundle transaction"): bundle 0 is opened with
+ * the atomic and ordered flags, every request goes in an add message (with
+ * the request's xid), a barrier collects the errors of the adds, and only
+ * without errors is the bundle committed. */
+
+/* Receives on VCONN until the reply to REQUEST's xid, putting the error
+ * replies that come before it (to earlier messages) into ERRORS.  Returns
+ * the reply (the caller frees it), an error reply included. */
+static struct ofpbuf *
+bundle_recv_reply(struct vconn *vconn, ovs_be32 xid, struct ovs_list *errors)
+{
+    for (;;) {
+        struct ofpbuf *reply;
+        ofctl_run(vconn_recv_block(vconn, &reply), "talking to %s",
+                  vconn_get_name(vconn));
+        const struct ofp_header *oh = reply->data;
+        if (oh->xid == xid) {
+            return reply;
+        }
+        if (oh->type == OFPT_ERROR) {
+            ovs_list_push_back(errors, &reply->list_node);
+        } else {
+            ofpbuf_delete(reply);
+        }
+    }
+}
+
+/* Sends a bundle control message of TYPE and waits for its reply.  Returns
+ * false if the switch answered with an error (added to ERRORS). */
+static bool
+bundle_control(struct vconn *vconn, uint16_t type, struct ovs_list *errors)
+{
+    struct ofputil_bundle_ctrl_msg bc = {
+        .bundle_id = 0,
+        .type = type,
+        .flags = OFPBF_ATOMIC | OFPBF_ORDERED,
+    };
+    struct ofpbuf *request = ofputil_encode_bundle_ctrl_request(
+        vconn_get_version(vconn), &bc);
+    ovs_be32 xid = ((struct ofp_header *) request->data)->xid;
+    ofctl_run(vconn_send_block(vconn, request), "talking to %s",
+              vconn_get_name(vconn));
+    struct ofpbuf *reply = bundle_recv_reply(vconn, xid, errors);
+    const struct ofp_header *oh = reply->data;
+    if (oh->type == OFPT_ERROR) {
+        ovs_list_push_back(errors, &reply->list_node);
+        return false;
+    }
+    struct ofputil_bundle_ctrl_msg rbc;
+    enum ofptype reply_type;
+    if (ofptype_decode(&reply_type, oh)
+        || reply_type != OFPTYPE_BUNDLE_CONTROL
+        || ofputil_decode_bundle_ctrl(oh, &rbc)
+        || rbc.type != type + 1 || rbc.bundle_id != bc.bundle_id) {
+        ofpbuf_delete(reply);
+        ofctl_run(EPROTO, "talking to %s", vconn_get_name(vconn));
+    }
+    ofpbuf_delete(reply);
+    return true;
+}
+
+/* Prints each error of ERRORS as 3.1 does: the name and the request it
+ * answers (the whole one from REQUESTS if its xid is there, else what the
+ * error carries). */
+static void
+bundle_print_errors(struct ovs_list *errors, const struct ovs_list *requests)
+{
+    struct ofpbuf *error;
+    LIST_FOR_EACH_POP (error, list_node, errors) {
+        const struct ofp_header *error_oh = error->data;
+        struct ofpbuf payload;
+        enum ofperr ofperr = ofperr_decode_msg(error_oh, &payload);
+        if (!ofperr) {
+            fprintf(stderr, "***decode error***");
+        } else {
+            const void *msg = payload.data;
+            size_t msg_len = payload.size;
+            const struct ofpbuf *request;
+            LIST_FOR_EACH (request, list_node, requests) {
+                const struct ofp_header *oh = request->data;
+                if (oh->xid == error_oh->xid) {
+                    msg = oh;
+                    msg_len = request->size;
+                    break;
+                }
+            }
+            fprintf(stderr, "Error %s for: ", ofperr_get_name(ofperr));
+            ofp_print(stderr, msg, msg_len, NULL,
+                      ofctl_opts.verbosity + 1);
+        }
+        ofpbuf_delete(error);
+    }
+    fflush(stderr);
+}
+
+void
+ofctl_bundle_transact(struct vconn *vconn, struct ovs_list *requests)
+{
+    struct ovs_list errors = OVS_LIST_INITIALIZER(&errors);
+    if (bundle_control(vconn, OFPBCT_OPEN_REQUEST, &errors)) {
+        const struct ofpbuf *request;
+        LIST_FOR_EACH (request, list_node, requests) {
+            struct ofputil_bundle_add_msg badd = {
+                .bundle_id = 0,
+                .flags = OFPBF_ATOMIC | OFPBF_ORDERED,
+                .msg = request->data,
+            };
+            ofctl_run(vconn_send_block(vconn, ofputil_encode_bundle_add(
+                                           vconn_get_version(vconn), &badd)),
+                      "talking to %s", vconn_get_name(vconn));
+        }
+        struct ofpbuf *barrier = ofputil_encode_barrier_request(
+            vconn_get_version(vconn));
+        ovs_be32 xid = ((struct ofp_header *) barrier->data)->xid;
+        ofctl_run(vconn_send_block(vconn, barrier), "talking to %s",
+                  vconn_get_name(vconn));
+        struct ofpbuf *reply = bundle_recv_reply(vconn, xid, &errors);
+        ofpbuf_delete(reply);
+        if (ovs_list_is_empty(&errors)) {
+            bundle_control(vconn, OFPBCT_COMMIT_REQUEST, &errors);
+        }
+    }
+    if (!ovs_list_is_empty(&errors)) {
+        bundle_print_errors(&errors, requests);
+        ofpbuf_list_delete(requests);
+        ofctl_run(EPROTO, "talking to %s", vconn_get_name(vconn));
+    }
+    ofpbuf_list_delete(requests);
 }

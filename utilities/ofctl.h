@@ -21,7 +21,8 @@
  *                     dump-ports, dump-ports-desc, mod-port;
  *   ofctl-groups.c    groups and meters;
  *   ofctl-packet.c    packet-out;
- *   ofctl-echo.c      probe, ping, benchmark.
+ *   ofctl-echo.c      probe, ping, benchmark;
+ *   ofctl-monitor.c   monitor and snoop (a daemon with unixctl commands).
  *
  * Errors: like 3.1, every failure ends the program through ovs_fatal()
  * (exit status 1, "ovs-ofctl: ..." on stderr), and an OpenFlow error reply
@@ -59,6 +60,11 @@ struct ofctl_options {
     bool show_stats;            /* false for --no-stats. */
     bool readd;                 /* --readd: replace-flows re-adds all. */
     bool may_create;            /* --may-create: mod-group may add. */
+    bool bundle;                /* --bundle: flow changes as a bundle. */
+    int packet_in_format;       /* -P: enum ofputil_packet_in_format, or
+                                 * -1 to let monitor choose. */
+    bool timestamp;             /* --timestamp: monitor, snoop. */
+    char *unixctl_path;         /* --unixctl: monitor, snoop. */
 };
 extern struct ofctl_options ofctl_opts;
 /* What main() returns once the command is done (diff-flows: 2 when the
@@ -93,6 +99,11 @@ bool ofctl_try_set_protocol(struct vconn *, enum ofputil_protocol want,
 void ofctl_transact_noreply(struct vconn *, struct ofpbuf *request);
 /* The same for a list of requests (struct ofpbuf's list_node). */
 void ofctl_transact_multiple_noreply(struct vconn *, struct ovs_list *);
+/* --bundle: sends REQUESTS (taking them) as one atomic, ordered bundle
+ * (OpenFlow 1.4, or ONF's extension in 1.3) and commits it; errors are
+ * printed as 3.1 prints them ("Error NAME for: REQUEST") and end the
+ * program (status 1). */
+void ofctl_bundle_transact(struct vconn *, struct ovs_list *requests);
 /* Sends the multipart REQUEST (taking it) and puts every part of the reply
  * into REPLIES, which the caller frees with ofpbuf_list_delete().  An error
  * reply is printed and ends the program. */
@@ -161,6 +172,8 @@ void ofctl_packet_out(struct ovs_cmdl_context *);
 void ofctl_probe(struct ovs_cmdl_context *);
 void ofctl_ping(struct ovs_cmdl_context *);
 void ofctl_benchmark(struct ovs_cmdl_context *);
+void ofctl_monitor(struct ovs_cmdl_context *);
+void ofctl_snoop(struct ovs_cmdl_context *);
 
 /* Sends the multipart REQUEST on VCONN (taking it) and prints every reply
  * as 3.1 does, with SWITCH_NAME's names if they are to be shown (never if

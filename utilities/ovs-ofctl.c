@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "command-line.h"
+#include "daemon.h"
 #include "dynamic-string.h"
 #include "fatal-signal.h"
 #include "ofctl.h"
@@ -28,6 +29,7 @@ struct ofctl_options ofctl_opts = {
     .allowed_versions = OFPUTIL_DEFAULT_VERSIONS,
     .use_names = -1,
     .show_stats = true,
+    .packet_in_format = -1,
 };
 int ofctl_exit_status = 0;
 
@@ -45,6 +47,9 @@ static const struct ovs_cmdl_command all_commands[] = {
     { "probe", "target", 1, 1, ofctl_probe },
     { "ping", "target [n]", 1, 2, ofctl_ping },
     { "benchmark", "target n count", 3, 3, ofctl_benchmark },
+    { "monitor", "switch [misslen] [invalid_ttl] [watch:[...]]", 1, 3,
+      ofctl_monitor },
+    { "snoop", "switch", 1, 1, ofctl_snoop },
     { "dump-flows", "switch", 1, 2, ofctl_dump_flows },
     { "dump-aggregate", "switch", 1, 2, ofctl_dump_aggregate },
     { "add-flow", "switch flow", 2, 2, ofctl_add_flow },
@@ -86,6 +91,7 @@ main(int argc, char *argv[])
     };
     ovs_cmdl_run_command(&ctx, all_commands);
     ofctl_names_destroy();
+    free(ofctl_opts.unixctl_path);
     poll_loop_destroy_self();
     return ofctl_exit_status;
 }
@@ -113,6 +119,10 @@ parse_options(int argc, char *argv[])
         OPT_MAY_CREATE,
         OPT_SORT,
         OPT_RSORT,
+        OPT_TIMESTAMP,
+        OPT_BUNDLE,
+        OPT_UNIXCTL,
+        DAEMON_OPTION_ENUMS,
         VLOG_OPTION_ENUMS,
         STREAM_SSL_OPTION_ENUMS,
     };
@@ -131,11 +141,18 @@ parse_options(int argc, char *argv[])
         {"option", no_argument, NULL, 'o'},
         {"version", no_argument, NULL, 'V'},
         {"protocols", required_argument, NULL, 'O'},
+        {"flow-format", required_argument, NULL, 'F'},
+        {"packet-in-format", required_argument, NULL, 'P'},
+        {"timestamp", no_argument, NULL, OPT_TIMESTAMP},
+        {"bundle", no_argument, NULL, OPT_BUNDLE},
+        {"unixctl", required_argument, NULL, OPT_UNIXCTL},
+        DAEMON_LONG_OPTIONS,
         VLOG_LONG_OPTIONS,
         STREAM_SSL_LONG_OPTIONS,
         {NULL, 0, NULL, 0},
     };
     char *short_options = ovs_cmdl_long_options_to_short_options(long_options);
+    enum ofputil_protocol flow_formats = OFPUTIL_P_ANY;
 
     for (;;) {
         int c = getopt_long(argc, argv, short_options, long_options, NULL);
@@ -163,6 +180,35 @@ parse_options(int argc, char *argv[])
             ofctl_opts.allowed_versions = versions;
             break;
         }
+
+        case 'F':
+            flow_formats = ofputil_protocols_from_string(optarg);
+            if (!flow_formats) {
+                ovs_fatal(0, "%s: unknown flow protocol", optarg);
+            }
+            break;
+
+        case 'P': {
+            int format = ofputil_packet_in_format_from_string(optarg);
+            if (format < 0) {
+                ovs_fatal(0, "unknown packet-in format `%s'", optarg);
+            }
+            ofctl_opts.packet_in_format = format;
+            break;
+        }
+
+        case OPT_TIMESTAMP:
+            ofctl_opts.timestamp = true;
+            break;
+
+        case OPT_BUNDLE:
+            ofctl_opts.bundle = true;
+            break;
+
+        case OPT_UNIXCTL:
+            free(ofctl_opts.unixctl_path);
+            ofctl_opts.unixctl_path = xstrdup(optarg);
+            break;
 
         case 'm':
             ofctl_opts.verbosity++;
@@ -216,6 +262,7 @@ parse_options(int argc, char *argv[])
             free(short_options);
             exit(EXIT_SUCCESS);
 
+        DAEMON_OPTION_HANDLERS
         VLOG_OPTION_HANDLERS
         STREAM_SSL_OPTION_HANDLERS
 
@@ -228,8 +275,33 @@ parse_options(int argc, char *argv[])
     }
     free(short_options);
 
-    ofctl_opts.allowed_protocols
+    /* --bundle needs OpenFlow 1.3 (ONF's extension) or later: 3.1 keeps
+     * the allowed versions that have bundles, or else uses 1.4. */
+    if (ofctl_opts.bundle) {
+        uint32_t with_bundles = ofputil_protocols_to_version_bitmap(
+            OFPUTIL_P_OF13_UP);
+        ofctl_opts.allowed_versions &= with_bundles;
+        if (!ofctl_opts.allowed_versions) {
+            ofctl_opts.allowed_versions = 1u << OFP14_VERSION;
+        }
+    }
+
+    /* -F narrows the protocols, and so the versions, that -O allows. */
+    enum ofputil_protocol version_protocols
         = ofputil_protocols_from_version_bitmap(ofctl_opts.allowed_versions);
+    if (!(flow_formats & version_protocols)) {
+        char *protocols = ofputil_protocols_to_string(flow_formats);
+        struct ds versions = DS_EMPTY_INITIALIZER;
+        ofputil_format_version_bitmap_names(&versions,
+                                            ofctl_opts.allowed_versions);
+        ovs_fatal(0, "None of the enabled OpenFlow versions (%s) supports "
+                  "any of the enabled flow formats (%s).  (Use -O to enable "
+                  "additional OpenFlow versions or -F to enable additional "
+                  "flow formats.)", ds_cstr(&versions), protocols);
+    }
+    ofctl_opts.allowed_protocols = flow_formats & version_protocols;
+    ofctl_opts.allowed_versions &= ofputil_protocols_to_version_bitmap(
+        ofctl_opts.allowed_protocols);
 }
 
 static noreturn void
@@ -271,6 +343,9 @@ usage(void)
            "  probe TARGET                probe whether TARGET is up\n"
            "  ping TARGET [N]             latency of N-byte echos\n"
            "  benchmark TARGET N COUNT    bandwidth of COUNT N-byte echos\n"
+           "  monitor SWITCH [MISSLEN] [invalid_ttl] [watch:[...]]\n"
+           "                              print packets received from SWITCH\n"
+           "  snoop SWITCH                snoop on SWITCH and its controller\n"
            "SWITCH or TARGET is an active OpenFlow connection method.\n"
            "\nOther commands:\n"
            "  ofp-print HEX [VERBOSITY]   print the OpenFlow message HEX\n"
@@ -298,12 +373,16 @@ usage(void)
            "  --sort[=field]              sort in ascending order\n"
            "  --rsort[=field]             sort in descending order\n"
            "  --no-stats                  do not print flow statistics\n"
+           "  -F, --flow-format=FORMAT    force particular flow format\n"
+           "  -P, --packet-in-format=FRMT force particular packet in format\n"
            "  -m, --more                  be more verbose printing OpenFlow\n"
+           "  --timestamp                 (monitor, snoop) print timestamps\n"
            "  -t, --timeout=SECS          give up after SECS seconds\n"
            "  --names                     show port names instead of numbers\n"
            "  --no-names                  show port numbers, but not names\n"
            "  -h, --help                  display this help message\n"
-           "  -V, --version               display version information\n",
+           "  -V, --version               display version information\n"
+           "  --unixctl=SOCKET            set control socket name\n",
            program_name, program_name, ds_cstr(&versions));
     ds_destroy(&versions);
     exit(EXIT_SUCCESS);

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""ofp-controller.py SOCKET COUNT-FILE: a minimal OpenFlow 1.0 controller
+"""ofp-counting-controller.py SOCKET COUNT-FILE: a minimal OpenFlow 1.0 controller
 for tests.  Listens on the Unix socket SOCKET, takes one switch at a time,
 says hello, answers echo requests, and counts the packet_ins it receives:
 after each one it rewrites COUNT-FILE with the total, so a test can wait
