@@ -27,6 +27,7 @@
 #include "command-line.h"
 #include "daemon.h"
 #include "dynamic-string.h"
+#include "fatal-signal.h"
 #include "ofctl.h"
 #include "ofp-msgs.h"
 #include "ofp-print.h"
@@ -251,7 +252,9 @@ monitor_vconn(struct vconn *vconn, bool reply_to_echo_requests)
             vconn_recv_wait(vconn);
         }
         unixctl_server_wait(server);
-        poll_block();
+        /* A signal (kill, --timeout's alarm) ends the monitor from here,
+         * its pidfile removed, as 3.1's does. */
+        fatal_signal_block();
     }
     vconn_close(vconn);
     unixctl_server_destroy(server);
