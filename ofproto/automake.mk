@@ -12,6 +12,7 @@ ofproto_libofproto_a_SOURCES = \
 	ofproto/ofconn.h \
 	ofproto/ofproto.c \
 	ofproto/ofproto.h \
+	ofproto/ofproto-groups.c \
 	ofproto/ofproto-private.h \
 	ofproto/ofproto-rules.c \
 	ofproto/ofproto-unixctl.c \

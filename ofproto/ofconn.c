@@ -11,6 +11,7 @@
 #include "ofp-actions.h"
 #include "ofp-errors.h"
 #include "ofp-flow.h"
+#include "ofp-group.h"
 #include "ofp-msgs.h"
 #include "ofp-packet.h"
 #include "ofp-phy-port.h"
@@ -436,6 +437,66 @@ handle_flow_stats_request(struct ofconn *ofconn, const struct ofp_header *oh)
 }
 
 static enum ofperr
+handle_group_mod(struct ofconn *ofconn, const struct ofp_header *oh)
+{
+    enum ofperr error = reject_slave(ofconn);
+    if (error) {
+        return error;
+    }
+    struct ofputil_group_mod gm;
+    error = ofputil_decode_group_mod(oh, &gm);
+    if (error) {
+        return error;
+    }
+    error = ofproto_group_mod(ofconn_ofproto(ofconn), &gm);
+    ofputil_uninit_group_mod(&gm);
+    return error;
+}
+
+static void
+send_replies(struct ofconn *ofconn, struct ovs_list *replies)
+{
+    struct ofpbuf *reply;
+    LIST_FOR_EACH_POP (reply, list_node, replies) {
+        ofconn_send(ofconn, reply);
+    }
+}
+
+static enum ofperr
+handle_group_request(struct ofconn *ofconn, const struct ofp_header *oh,
+                     bool stats)
+{
+    uint32_t group_id;
+    enum ofperr error = (stats
+                         ? ofputil_decode_group_stats_request(oh, &group_id)
+                         : ofputil_decode_group_desc_request(oh, &group_id));
+    if (error) {
+        return error;
+    }
+    struct ovs_list replies;
+    ofpmp_init(&replies, oh);
+    if (stats) {
+        ofproto_append_group_stats(ofconn_ofproto(ofconn), group_id,
+                                   &replies);
+    } else {
+        ofproto_append_group_descs(ofconn_ofproto(ofconn), group_id,
+                                   &replies);
+    }
+    send_replies(ofconn, &replies);
+    return 0;
+}
+
+static enum ofperr
+handle_group_features_request(struct ofconn *ofconn,
+                              const struct ofp_header *oh)
+{
+    struct ofputil_group_features gf;
+    ofproto_get_group_features(&gf);
+    ofconn_send(ofconn, ofputil_encode_group_features_reply(&gf, oh));
+    return 0;
+}
+
+static enum ofperr
 handle_packet_out(struct ofconn *ofconn, const struct ofp_header *oh)
 {
     enum ofperr error = reject_slave(ofconn);
@@ -802,6 +863,14 @@ handle_message(struct ofconn *ofconn, const struct ofp_header *oh)
         return handle_get_async_request(ofconn, oh);
     case OFPTYPE_SET_ASYNC_CONFIG:
         return handle_set_async_config(ofconn, oh);
+    case OFPTYPE_GROUP_MOD:
+        return handle_group_mod(ofconn, oh);
+    case OFPTYPE_GROUP_DESC_STATS_REQUEST:
+        return handle_group_request(ofconn, oh, false);
+    case OFPTYPE_GROUP_STATS_REQUEST:
+        return handle_group_request(ofconn, oh, true);
+    case OFPTYPE_GROUP_FEATURES_STATS_REQUEST:
+        return handle_group_features_request(ofconn, oh);
 
     /* Replies and switch-to-controller messages a switch never takes. */
     case OFPTYPE_FEATURES_REPLY:
@@ -837,7 +906,6 @@ handle_message(struct ofconn *ofconn, const struct ofp_header *oh)
         return OFPERR_OFPBRC_BAD_TYPE;
 
     /* Not implemented yet in this switch. */
-    case OFPTYPE_GROUP_MOD:
     case OFPTYPE_PORT_MOD:
     case OFPTYPE_TABLE_MOD:
     case OFPTYPE_QUEUE_GET_CONFIG_REQUEST:
@@ -845,9 +913,6 @@ handle_message(struct ofconn *ofconn, const struct ofp_header *oh)
     case OFPTYPE_BUNDLE_CONTROL:
     case OFPTYPE_BUNDLE_ADD_MESSAGE:
     case OFPTYPE_QUEUE_STATS_REQUEST:
-    case OFPTYPE_GROUP_STATS_REQUEST:
-    case OFPTYPE_GROUP_DESC_STATS_REQUEST:
-    case OFPTYPE_GROUP_FEATURES_STATS_REQUEST:
     case OFPTYPE_METER_STATS_REQUEST:
     case OFPTYPE_METER_CONFIG_STATS_REQUEST:
     case OFPTYPE_METER_FEATURES_STATS_REQUEST:

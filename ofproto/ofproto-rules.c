@@ -351,19 +351,20 @@ modify_rules(struct rule **rules, size_t n, const struct ofputil_flow_mod *fm)
 
 /* Output ports a switch can have (ofp-actions' annotate refuses the same
  * ports; a flow_mod built in a program may not have gone through it), and
- * groups and meters that exist. */
+ * groups that exist; meters do not yet, and 3.1 refuses a meter it does
+ * not have so. */
 static enum ofperr
-check_output_ports(const struct ofpact *ofpacts, size_t len)
+check_output_ports(const struct ofproto *ofproto, const struct ofpact *ofpacts,
+                   size_t len)
 {
     const struct ofpact *a;
     OFPACT_FOR_EACH (a, ofpacts, len) {
-        if (a->type == OFPACT_GROUP) {
-            /* No groups exist yet, so every group action names a missing
-             * one, which 3.1 refuses the same way. */
+        if (a->type == OFPACT_GROUP
+            && !ofproto_group_lookup(
+                ofproto, ((const struct ofpact_group *) a)->group_id)) {
             return OFPERR_OFPBAC_BAD_OUT_GROUP;
         }
         if (a->type == OFPACT_METER) {
-            /* Nor meters: 3.1 refuses a meter it does not have so. */
             return OFPERR_OFPMMFC_INVALID_METER;
         }
         if (a->type == OFPACT_OUTPUT
@@ -374,7 +375,7 @@ check_output_ports(const struct ofpact *ofpacts, size_t len)
         if (a->type == OFPACT_WRITE_ACTIONS) {
             const struct ofpact_nest *on = (const struct ofpact_nest *) a;
             enum ofperr error = check_output_ports(
-                on->actions, ofpact_nest_get_action_len(on));
+                ofproto, on->actions, ofpact_nest_get_action_len(on));
             if (error) {
                 return error;
             }
@@ -399,7 +400,8 @@ ofproto_flow_mod(struct ofproto *ofproto, const struct ofputil_flow_mod *fm)
     bool deleting = (fm->command == OFPFC_DELETE
                      || fm->command == OFPFC_DELETE_STRICT);
     if (!deleting) {
-        enum ofperr error = check_output_ports(fm->ofpacts, fm->ofpacts_len);
+        enum ofperr error = check_output_ports(ofproto, fm->ofpacts,
+                                               fm->ofpacts_len);
         if (error) {
             return error;
         }
@@ -446,6 +448,42 @@ ofproto_flow_mod(struct ofproto *ofproto, const struct ofputil_flow_mod *fm)
     }
     publish_version(ofproto, version);
     return error;
+}
+
+void
+ofproto_delete_group_rules(struct ofproto *ofproto, uint32_t group_id)
+{
+    ovs_version_t version = ofproto_tables_version(ofproto) + 1;
+    struct ofproto_flow_query q;
+    ofproto_flow_query_init(&q);
+    q.out_group = group_id;
+    struct rule **rules = NULL;
+    size_t n = 0;
+    collect_rules(ofproto, &q, version - 1, &rules, &n);
+    if (n) {
+        for (int i = 0; i < OFPROTO_N_TABLES; i++) {
+            classifier_defer(&ofproto->tables[i].cls);
+        }
+        for (size_t i = 0; i < n; i++) {
+            rule_send_removed(ofproto, rules[i], OFPRR_GROUP_DELETE);
+            rule_delete(ofproto, rules[i], version);
+        }
+        publish_version(ofproto, version);
+    }
+    free(rules);
+}
+
+uint32_t
+ofproto_count_group_rules(struct ofproto *ofproto, uint32_t group_id)
+{
+    struct ofproto_flow_query q;
+    ofproto_flow_query_init(&q);
+    q.out_group = group_id;
+    struct rule **rules = NULL;
+    size_t n = 0;
+    collect_rules(ofproto, &q, ofproto_tables_version(ofproto), &rules, &n);
+    free(rules);
+    return n;
 }
 
 void
