@@ -405,7 +405,7 @@ TESTSUITE_AT = \
 # ovs-ofctl against Open vSwitch 3.1's (utilities/ofctl.h).
 TESTSUITE_AT += tests/ofctl-macros.at tests/ofctl-target.at tests/ofctl-flows.at \
 	tests/ofctl-switch.at
-TESTSUITE_AT += tests/ofproto-ofctl.at
+TESTSUITE_AT += tests/ofproto-ofctl.at tests/ofproto-groups.at
 EXTRA_DIST += tests/ofp-raw.py
 TESTSUITE = $(srcdir)/tests/testsuite
 AUTOM4TE = autom4te
