@@ -13,6 +13,7 @@ ofproto_libofproto_a_SOURCES = \
 	ofproto/ofproto.c \
 	ofproto/ofproto.h \
 	ofproto/ofproto-groups.c \
+	ofproto/ofproto-meters.c \
 	ofproto/ofproto-private.h \
 	ofproto/ofproto-rules.c \
 	ofproto/ofproto-unixctl.c \

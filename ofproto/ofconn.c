@@ -12,6 +12,7 @@
 #include "ofp-errors.h"
 #include "ofp-flow.h"
 #include "ofp-group.h"
+#include "ofp-meter.h"
 #include "ofp-msgs.h"
 #include "ofp-packet.h"
 #include "ofp-phy-port.h"
@@ -497,6 +498,54 @@ handle_group_features_request(struct ofconn *ofconn,
 }
 
 static enum ofperr
+handle_meter_mod(struct ofconn *ofconn, const struct ofp_header *oh)
+{
+    enum ofperr error = reject_slave(ofconn);
+    if (error) {
+        return error;
+    }
+    uint64_t stub[256 / 8];
+    struct ofpbuf bands;
+    ofpbuf_use_stub(&bands, stub, sizeof stub);
+    struct ofputil_meter_mod mm;
+    error = ofputil_decode_meter_mod(oh, &mm, &bands);
+    if (!error) {
+        error = ofproto_meter_mod(ofconn_ofproto(ofconn), &mm);
+    }
+    ofpbuf_uninit(&bands);
+    return error;
+}
+
+static enum ofperr
+handle_meter_request(struct ofconn *ofconn, const struct ofp_header *oh,
+                     enum ofptype type)
+{
+    if (type == OFPTYPE_METER_FEATURES_STATS_REQUEST) {
+        struct ofputil_meter_features mf;
+        ofproto_get_meter_features(&mf);
+        ofconn_send(ofconn, ofputil_encode_meter_features_reply(&mf, oh));
+        return 0;
+    }
+    uint32_t meter_id;
+    enum ofperr error = ofputil_decode_meter_request(oh, &meter_id);
+    if (error) {
+        return error;
+    }
+    struct ovs_list replies;
+    ofpmp_init(&replies, oh);
+    struct ofproto *ofproto = ofconn_ofproto(ofconn);
+    error = (type == OFPTYPE_METER_STATS_REQUEST
+             ? ofproto_append_meter_stats(ofproto, meter_id, &replies)
+             : ofproto_append_meter_configs(ofproto, meter_id, &replies));
+    if (error) {
+        ofpbuf_list_delete(&replies);
+        return error;
+    }
+    send_replies(ofconn, &replies);
+    return 0;
+}
+
+static enum ofperr
 handle_packet_out(struct ofconn *ofconn, const struct ofp_header *oh)
 {
     enum ofperr error = reject_slave(ofconn);
@@ -871,6 +920,12 @@ handle_message(struct ofconn *ofconn, const struct ofp_header *oh)
         return handle_group_request(ofconn, oh, true);
     case OFPTYPE_GROUP_FEATURES_STATS_REQUEST:
         return handle_group_features_request(ofconn, oh);
+    case OFPTYPE_METER_MOD:
+        return handle_meter_mod(ofconn, oh);
+    case OFPTYPE_METER_STATS_REQUEST:
+    case OFPTYPE_METER_CONFIG_STATS_REQUEST:
+    case OFPTYPE_METER_FEATURES_STATS_REQUEST:
+        return handle_meter_request(ofconn, oh, type);
 
     /* Replies and switch-to-controller messages a switch never takes. */
     case OFPTYPE_FEATURES_REPLY:
@@ -909,13 +964,9 @@ handle_message(struct ofconn *ofconn, const struct ofp_header *oh)
     case OFPTYPE_PORT_MOD:
     case OFPTYPE_TABLE_MOD:
     case OFPTYPE_QUEUE_GET_CONFIG_REQUEST:
-    case OFPTYPE_METER_MOD:
     case OFPTYPE_BUNDLE_CONTROL:
     case OFPTYPE_BUNDLE_ADD_MESSAGE:
     case OFPTYPE_QUEUE_STATS_REQUEST:
-    case OFPTYPE_METER_STATS_REQUEST:
-    case OFPTYPE_METER_CONFIG_STATS_REQUEST:
-    case OFPTYPE_METER_FEATURES_STATS_REQUEST:
     case OFPTYPE_TABLE_DESC_REQUEST:
     case OFPTYPE_FLOW_MONITOR_STATS_REQUEST:
     case OFPTYPE_FLOW_AGE:

@@ -39,6 +39,7 @@
 #include "hmap.h"
 #include "list.h"
 #include "ofp-actions.h"
+#include "ofp-meter.h"
 #include "ofp-phy-port.h"
 #include "ofproto.h"
 #include "ovs-rcu.h"
@@ -153,6 +154,20 @@ struct ofproto {
     struct hmap bundles;        /* struct ofbundle, by aux. */
     struct mac_learning *ml;
     struct hmap groups;         /* struct ofgroup, by group_id. */
+    struct hmap meters;         /* struct ofmeter, by meter_id. */
+};
+
+/* An OpenFlow meter: its configuration here, its token buckets and
+ * counters in the datapath under 'dp_meter_id' (unique in the process:
+ * bridges share the datapath).  Under xlate_rwlock like groups. */
+struct ofmeter {
+    struct hmap_node hmap_node; /* In ofproto->meters, by meter_id. */
+    uint32_t meter_id;
+    uint32_t dp_meter_id;
+    uint16_t flags;             /* OFPMF13_*. */
+    uint16_t n_bands;
+    struct ofputil_meter_band *bands;   /* Owned. */
+    long long int created;      /* time_msec(). */
 };
 
 /* A group's bucket: its actions and, for select and fast failover
@@ -228,7 +243,18 @@ void ofgroup_credit_stats(struct ofgroup *, struct ofgroup_bucket *,
 /* Frees every group of OFPROTO (ofproto_destroy()). */
 void ofproto_destroy_groups(struct ofproto *);
 
+/* The meter METER_ID of OFPROTO, or NULL (main thread, or xlate_rwlock
+ * held for reading). */
+struct ofmeter *ofproto_meter_lookup(const struct ofproto *,
+                                     uint32_t meter_id);
+/* Frees every meter of OFPROTO (ofproto_destroy()). */
+void ofproto_destroy_meters(struct ofproto *);
+
 /* Rules (ofproto-rules.c). */
+/* Deletes the rules that use meter METER_ID, with flow_removed events of
+ * reason OFPRR_METER_DELETE; counts them (main thread). */
+void ofproto_delete_meter_rules(struct ofproto *, uint32_t meter_id);
+uint32_t ofproto_count_meter_rules(struct ofproto *, uint32_t meter_id);
 /* Deletes the rules whose actions use group GROUP_ID, with flow_removed
  * events of reason OFPRR_GROUP_DELETE (main thread). */
 void ofproto_delete_group_rules(struct ofproto *, uint32_t group_id);

@@ -351,8 +351,7 @@ modify_rules(struct rule **rules, size_t n, const struct ofputil_flow_mod *fm)
 
 /* Output ports a switch can have (ofp-actions' annotate refuses the same
  * ports; a flow_mod built in a program may not have gone through it), and
- * groups that exist; meters do not yet, and 3.1 refuses a meter it does
- * not have so. */
+ * groups and meters that exist. */
 static enum ofperr
 check_output_ports(const struct ofproto *ofproto, const struct ofpact *ofpacts,
                    size_t len)
@@ -364,7 +363,9 @@ check_output_ports(const struct ofproto *ofproto, const struct ofpact *ofpacts,
                 ofproto, ((const struct ofpact_group *) a)->group_id)) {
             return OFPERR_OFPBAC_BAD_OUT_GROUP;
         }
-        if (a->type == OFPACT_METER) {
+        if (a->type == OFPACT_METER
+            && !ofproto_meter_lookup(
+                ofproto, ((const struct ofpact_meter *) a)->meter_id)) {
             return OFPERR_OFPMMFC_INVALID_METER;
         }
         if (a->type == OFPACT_OUTPUT
@@ -471,6 +472,78 @@ ofproto_delete_group_rules(struct ofproto *ofproto, uint32_t group_id)
         publish_version(ofproto, version);
     }
     free(rules);
+}
+
+/* Whether the list (nested write_actions included) uses meter METER_ID. */
+static bool
+ofpacts_use_meter(const struct ofpact *ofpacts, size_t len, uint32_t meter_id)
+{
+    const struct ofpact *a;
+    OFPACT_FOR_EACH (a, ofpacts, len) {
+        if (a->type == OFPACT_METER
+            && ((const struct ofpact_meter *) a)->meter_id == meter_id) {
+            return true;
+        }
+        if (a->type == OFPACT_WRITE_ACTIONS) {
+            const struct ofpact_nest *on = (const struct ofpact_nest *) a;
+            if (ofpacts_use_meter(on->actions, ofpact_nest_get_action_len(on),
+                                  meter_id)) {
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+/* The visible rules that use meter METER_ID (the caller frees the
+ * array). */
+static struct rule **
+collect_meter_rules(struct ofproto *ofproto, uint32_t meter_id,
+                    ovs_version_t version, size_t *np)
+{
+    struct ofproto_flow_query q;
+    ofproto_flow_query_init(&q);
+    struct rule **rules = NULL;
+    size_t n = 0;
+    collect_rules(ofproto, &q, version, &rules, &n);
+    size_t kept = 0;
+    for (size_t i = 0; i < n; i++) {
+        const struct rule_actions *a = ovsrcu_get(&rules[i]->actions);
+        if (ofpacts_use_meter(a->ofpacts, a->ofpacts_len, meter_id)) {
+            rules[kept++] = rules[i];
+        }
+    }
+    *np = kept;
+    return rules;
+}
+
+void
+ofproto_delete_meter_rules(struct ofproto *ofproto, uint32_t meter_id)
+{
+    ovs_version_t version = ofproto_tables_version(ofproto) + 1;
+    size_t n;
+    struct rule **rules = collect_meter_rules(ofproto, meter_id, version - 1,
+                                              &n);
+    if (n) {
+        for (int i = 0; i < OFPROTO_N_TABLES; i++) {
+            classifier_defer(&ofproto->tables[i].cls);
+        }
+        for (size_t i = 0; i < n; i++) {
+            rule_send_removed(ofproto, rules[i], OFPRR_METER_DELETE);
+            rule_delete(ofproto, rules[i], version);
+        }
+        publish_version(ofproto, version);
+    }
+    free(rules);
+}
+
+uint32_t
+ofproto_count_meter_rules(struct ofproto *ofproto, uint32_t meter_id)
+{
+    size_t n;
+    free(collect_meter_rules(ofproto, meter_id,
+                             ofproto_tables_version(ofproto), &n));
+    return n;
 }
 
 uint32_t

@@ -270,6 +270,7 @@ ofproto_create(const char *name, const char *datapath_type,
     hmap_init(&ofproto->ports);
     hmap_init(&ofproto->bundles);
     hmap_init(&ofproto->groups);
+    hmap_init(&ofproto->meters);
     ofproto->ml = mac_learning_create(MAC_DEFAULT_IDLE_TIME,
                                       backer->reval_seq);
 
@@ -314,6 +315,7 @@ ofproto_destroy(struct ofproto *ofproto)
         classifier_destroy(&ofproto->tables[i].cls);
     }
     ofproto_destroy_groups(ofproto);
+    ofproto_destroy_meters(ofproto);
     hmap_destroy(&ofproto->ports);
     hmap_destroy(&ofproto->bundles);
     mac_learning_destroy(ofproto->ml);

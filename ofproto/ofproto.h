@@ -109,6 +109,8 @@ struct ofproto;
 struct ofputil_flow_mod;
 struct ofputil_group_features;
 struct ofputil_group_mod;
+struct ofputil_meter_features;
+struct ofputil_meter_mod;
 struct seq;
 struct smap;
 
@@ -269,6 +271,28 @@ void ofproto_append_group_descs(struct ofproto *, uint32_t group_id,
 void ofproto_append_group_stats(struct ofproto *, uint32_t group_id,
                                 struct ovs_list *replies);
 void ofproto_get_group_features(struct ofputil_group_features *);
+
+/* Meters (ofproto-meters.c; main thread).
+ *
+ * ofproto_meter_mod() applies a decoded meter_mod, as 3.1 does on the
+ * userspace datapath: ADD (OFPMMFC_METER_EXISTS; OFPMMFC_INVALID_METER for
+ * id 0 or above OFPM13_MAX but the slowpath and controller ones;
+ * OFPMMFC_OUT_OF_BANDS beyond 8 bands; OFPMMFC_BAD_BAND for a band other
+ * than drop; OFPMMFC_BAD_RATE for a rate of 0), MODIFY (the same checks,
+ * OFPMMFC_UNKNOWN_METER if missing; counters and buckets start again) and
+ * DELETE (one meter or OFPM13_ALL, and the rules that use it, with
+ * flow_removed reason meter_delete; a missing one is no error).
+ *
+ * The reply helpers append meter config or meter stats entries (METER_ID
+ * or OFPM13_ALL, in meter id order) to REPLIES (ofpmp_init()'d); a meter
+ * named that does not exist is OFPMMFC_UNKNOWN_METER. */
+enum ofperr ofproto_meter_mod(struct ofproto *,
+                              const struct ofputil_meter_mod *);
+enum ofperr ofproto_append_meter_configs(struct ofproto *, uint32_t meter_id,
+                                         struct ovs_list *replies);
+enum ofperr ofproto_append_meter_stats(struct ofproto *, uint32_t meter_id,
+                                       struct ovs_list *replies);
+void ofproto_get_meter_features(struct ofputil_meter_features *);
 
 /* Which rules a flow stats or aggregate request selects: the same filters
  * as a flow_mod's delete. */

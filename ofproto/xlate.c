@@ -1072,9 +1072,16 @@ do_xlate_actions(struct xlate_ctx *ctx, const struct ofpact *ofpacts,
         case OFPACT_EXIT:
             ctx->exit = true;
             break;
-        case OFPACT_METER:
-            trace_note(ctx, "meters are not supported yet, ignored");
+        case OFPACT_METER: {
+            /* The datapath meters; the packets it lets through go on. */
+            const struct ofmeter *m = ofproto_meter_lookup(
+                ctx->ofproto, ((const struct ofpact_meter *) a)->meter_id);
+            if (m) {
+                nl_msg_put_u32(ctx->odp, OVS_ACTION_ATTR_METER,
+                               m->dp_meter_id);
+            }
             break;
+        }
         case OFPACT_CLEAR_ACTIONS:
             ofpbuf_clear(&ctx->action_set);
             break;
