@@ -201,7 +201,11 @@ UNIT_TESTS += \
 	tests/unit/test-dp-packet \
 	tests/unit/test-flow-extract \
 	tests/unit/test-odp-util \
-	tests/unit/test-odp-execute
+	tests/unit/test-odp-execute \
+	tests/unit/test-dp-meter
+tests_unit_test_dp_meter_SOURCES = tests/unit/test-dp-meter.c
+tests_unit_test_dp_meter_CFLAGS = $(UNIT_TEST_FLAGS)
+tests_unit_test_dp_meter_LDADD = $(UNIT_TEST_LIBS)
 tests_unit_test_odp_execute_SOURCES = tests/unit/test-odp-execute.c
 tests_unit_test_odp_execute_CFLAGS = $(UNIT_TEST_FLAGS)
 tests_unit_test_odp_execute_LDADD = $(UNIT_TEST_LIBS)
