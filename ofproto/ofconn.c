@@ -688,13 +688,13 @@ table_features_init(uint8_t table_id, struct ofputil_table_features *tf)
         inf->next[t / 64] |= UINT64_C(1) << (t % 64);
     }
     /* OFPIT_* bit numbers: goto_table 1, write_metadata 2, write_actions
-     * 3, apply_actions 4, clear_actions 5. */
+     * 3, apply_actions 4, clear_actions 5, meter 6. */
     inf->instructions = ((table_id < OFPROTO_N_TABLES - 2 ? 1u << 1 : 0)
-                         | 1u << 2 | 1u << 3 | 1u << 4 | 1u << 5);
+                         | 1u << 2 | 1u << 3 | 1u << 4 | 1u << 5 | 1u << 6);
     /* OFPAT 1.1+ numbers: output 0, push_vlan 17, pop_vlan 18, set_queue
-     * 21, set_nw_ttl 23, dec_nw_ttl 24, set_field 25. */
+     * 21, group 22, set_nw_ttl 23, dec_nw_ttl 24, set_field 25. */
     uint64_t actions = (1u << 0 | 1u << 17 | 1u << 18 | 1u << 21
-                        | 1u << 23 | 1u << 24 | 1u << 25);
+                        | 1u << 22 | 1u << 23 | 1u << 24 | 1u << 25);
     inf->write.actions = inf->apply.actions = actions;
     for (int id = 0; id < MFF_N_IDS; id++) {
         const struct mf_field *f = mf_from_id(id);
