@@ -158,6 +158,8 @@ lib_libovs_a_SOURCES += \
 # cache, upcall channels.
 lib_libovs_a_SOURCES += \
 	lib/dp-epoch.c \
+	lib/dp-meter.c \
+	lib/dp-meter.h \
 	lib/dpctl.c \
 	lib/dpctl.h \
 	lib/dpif.c \

@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include "coverage.h"
 #include "dp-epoch.h"
+#include "dp-meter.h"
 #include "dp-packet.h"
 #include "dpcls.h"
 #include "dpif-channel.h"
@@ -123,6 +124,8 @@ struct dp_netdev {
     struct dpif_channel_handler *handlers;
 
     _Atomic uint64_t n_hit, n_missed, n_lost_unowned, n_mask_hit, n_emc_hit;
+
+    struct dp_meter_table *meters;      /* Its own lock (dp-meter.h). */
 };
 
 struct port_name_node {
@@ -362,6 +365,11 @@ exec_datapath_action(void *ctx_, struct dp_packet_batch *batch,
     switch (nl_attr_type(a)) {
     case OVS_ACTION_ATTR_OUTPUT:
         exec_output(ctx, batch, nl_attr_get_u32(a));
+        break;
+
+    case OVS_ACTION_ATTR_METER:
+        dp_meter_table_run(ctx->dp->meters, nl_attr_get_u32(a), batch,
+                           time_msec());
         break;
 
     case OVS_ACTION_ATTR_USERSPACE: {
@@ -725,6 +733,7 @@ dp_create(const char *name, int *errorp)
     hmap_init(&dp->ports_by_name);
     dpcls_init(&dp->cls);
     hmap_init(&dp->flows);
+    dp->meters = dp_meter_table_create();
     dp->n_rx_threads = 1;
     dp->channels = dpif_channel_set_create();
 
@@ -787,6 +796,7 @@ dp_unref(struct dp_netdev *dp)
         free(atomic_load(&dp->port_table));
         hmap_destroy(&dp->ports_by_name);
         hmap_destroy(&dp->flows);
+        dp_meter_table_destroy(dp->meters);
         dpcls_destroy(&dp->cls);
         dpif_channel_set_destroy(dp->channels);
         ovs_mutex_destroy(&dp->mutex);
@@ -1610,6 +1620,27 @@ dpif_netdev_recv_wait(struct dpif *dpif, uint32_t handler_id)
     }
 }
 
+static int
+dpif_netdev_meter_set(struct dpif *dpif, uint32_t meter_id,
+                      const struct dpif_meter_config *config)
+{
+    return dp_meter_table_set(get_dp(dpif)->meters, meter_id, config);
+}
+
+static int
+dpif_netdev_meter_get(const struct dpif *dpif, uint32_t meter_id,
+                      struct dpif_meter_stats *stats)
+{
+    return dp_meter_table_get(get_dp(dpif)->meters, meter_id, stats);
+}
+
+static int
+dpif_netdev_meter_del(struct dpif *dpif, uint32_t meter_id,
+                      struct dpif_meter_stats *stats)
+{
+    return dp_meter_table_del(get_dp(dpif)->meters, meter_id, stats);
+}
+
 const struct dpif_class dpif_netdev_class = {
     .type = "netdev",
     .enumerate = dpif_netdev_enumerate,
@@ -1638,6 +1669,9 @@ const struct dpif_class dpif_netdev_class = {
     .flow_dump_destroy = dpif_netdev_flow_dump_destroy,
     .execute = dpif_netdev_execute,
     .operate = dpif_netdev_operate,
+    .meter_set = dpif_netdev_meter_set,
+    .meter_get = dpif_netdev_meter_get,
+    .meter_del = dpif_netdev_meter_del,
     .handlers_set = dpif_netdev_handlers_set,
     .recv = dpif_netdev_recv,
     .recv_release = dpif_netdev_recv_release,

@@ -80,6 +80,14 @@ struct dpif_class {
     /* Optional: NULL makes dpif.c run the ops one by one. */
     void (*operate)(struct dpif *, struct dpif_op **, size_t n_ops);
 
+    /* Optional: NULL means no meters (EOPNOTSUPP). */
+    int (*meter_set)(struct dpif *, uint32_t meter_id,
+                     const struct dpif_meter_config *);
+    int (*meter_get)(const struct dpif *, uint32_t meter_id,
+                     struct dpif_meter_stats *);
+    int (*meter_del)(struct dpif *, uint32_t meter_id,
+                     struct dpif_meter_stats *);
+
     int (*handlers_set)(struct dpif *, uint32_t n);
     size_t (*recv)(struct dpif *, uint32_t handler_id,
                    struct dpif_upcall *, size_t max);

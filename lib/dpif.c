@@ -332,6 +332,40 @@ dpif_execute(struct dpif *dpif, struct dp_packet_batch *batch,
     return dpif->dpif_class->execute(dpif, batch, actions, actions_len);
 }
 
+int
+dpif_meter_set(struct dpif *dpif, uint32_t meter_id,
+               const struct dpif_meter_config *config)
+{
+    if (meter_id >= DPIF_METER_MAX || config->n_bands > DPIF_METER_MAX_BANDS) {
+        return EINVAL;
+    }
+    return (dpif->dpif_class->meter_set
+            ? dpif->dpif_class->meter_set(dpif, meter_id, config)
+            : EOPNOTSUPP);
+}
+
+int
+dpif_meter_get(const struct dpif *dpif, uint32_t meter_id,
+               struct dpif_meter_stats *stats)
+{
+    memset(stats, 0, sizeof *stats);
+    return (dpif->dpif_class->meter_get
+            ? dpif->dpif_class->meter_get(dpif, meter_id, stats)
+            : EOPNOTSUPP);
+}
+
+int
+dpif_meter_del(struct dpif *dpif, uint32_t meter_id,
+               struct dpif_meter_stats *stats)
+{
+    if (stats) {
+        memset(stats, 0, sizeof *stats);
+    }
+    return (dpif->dpif_class->meter_del
+            ? dpif->dpif_class->meter_del(dpif, meter_id, stats)
+            : EOPNOTSUPP);
+}
+
 void
 dpif_operate(struct dpif *dpif, struct dpif_op **ops, size_t n_ops)
 {

@@ -218,6 +218,48 @@ int dpif_flow_dump_destroy(struct dpif_flow_dump *);
 int dpif_execute(struct dpif *, struct dp_packet_batch *,
                  const struct nlattr *actions, size_t actions_len);
 
+/* Meters: token buckets the "meter" action (OVS_ACTION_ATTR_METER, a u32
+ * meter id) runs packets through.  Each band has a rate (kbit/s with
+ * 'kbps', else packets/s) and a bucket of 'burst_size' (kbit or packets;
+ * 0: the rate), full when the meter is set, refilled at the rate by the
+ * elapsed time_msec().  A packet costs its bits (kbps) or one packet:
+ * each band whose bucket can pay pays, and if some cannot, the packet
+ * goes over the one of highest rate among those, which drops it and
+ * counts it (as 3.1's userspace datapath does).
+ *
+ * dpif_meter_set() creates or replaces meter METER_ID (below
+ * DPIF_METER_MAX; replacing starts its counters and buckets anew);
+ * dpif_meter_get() reads its counters; dpif_meter_del() removes it
+ * (counters into STATS if nonnull).  A meter action naming no meter
+ * passes packets.  ENOENT for a meter that is not there.  Any thread. */
+#define DPIF_METER_MAX 262144
+#define DPIF_METER_MAX_BANDS 8
+
+struct dpif_meter_band {
+    uint32_t rate;
+    uint32_t burst_size;
+};
+
+struct dpif_meter_config {
+    bool kbps;                  /* Else packets per second. */
+    size_t n_bands;
+    struct dpif_meter_band bands[DPIF_METER_MAX_BANDS];
+};
+
+struct dpif_meter_stats {
+    uint64_t packet_in_count, byte_in_count;
+    size_t n_bands;
+    uint64_t band_packets[DPIF_METER_MAX_BANDS];
+    uint64_t band_bytes[DPIF_METER_MAX_BANDS];
+};
+
+int dpif_meter_set(struct dpif *, uint32_t meter_id,
+                   const struct dpif_meter_config *);
+int dpif_meter_get(const struct dpif *, uint32_t meter_id,
+                   struct dpif_meter_stats *);
+int dpif_meter_del(struct dpif *, uint32_t meter_id,
+                   struct dpif_meter_stats *);
+
 /* Batches (seeds/000).  An upcall handler installs all the megaflows of
  * a batch of misses and executes all its packets with one call:
  * dpif_operate() runs OPS in order, puts under one acquisition of the

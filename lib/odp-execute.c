@@ -465,6 +465,22 @@ execute_sample(void *aux, struct dp_packet_batch *batch,
     }
 }
 
+/* Frees the packets of BEFORE that AFTER (BEFORE with some packets taken
+ * out, the rest in order) no longer has. */
+static void
+delete_dropped(const struct dp_packet_batch *before,
+               const struct dp_packet_batch *after)
+{
+    size_t j = 0;
+    for (size_t i = 0; i < before->count; i++) {
+        if (j < after->count && after->packets[j] == before->packets[i]) {
+            j++;
+        } else {
+            dp_packet_delete(before->packets[i]);
+        }
+    }
+}
+
 static bool
 is_last_action(const struct nlattr *a, size_t left)
 {
@@ -521,6 +537,17 @@ odp_execute_actions(void *aux, struct dp_packet_batch *batch, bool steal,
             }
             execute_nested_on_copies(aux, batch, nl_attr_get(a),
                                      nl_attr_get_size(a), dp_execute);
+            break;
+        case OVS_ACTION_ATTR_METER:
+            /* The datapath takes the packets over the rate out of the
+             * batch; stolen ones are ours to free. */
+            if (dp_execute && nl_attr_get_size(a) == 4) {
+                struct dp_packet_batch before = *batch;
+                dp_execute(aux, batch, a, false);
+                if (steal) {
+                    delete_dropped(&before, batch);
+                }
+            }
             break;
         default:
             /* Output, userspace, recirc: the datapath's. */

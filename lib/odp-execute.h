@@ -7,8 +7,10 @@
  * incrementally, SCTP's CRC32c recomputed), push_vlan and pop_vlan,
  * sample (each packet with the action's probability, on a copy), clone
  * (the nested actions on copies, the originals untouched).  The actions
- * only a datapath can do (output, userspace, recirc) go to the caller's
- * callback, one call per action for the whole batch.
+ * only a datapath can do (output, userspace, recirc, meter) go to the
+ * caller's callback, one call per action for the whole batch; for a meter
+ * the callback takes the packets the meter drops out of the batch (never
+ * freeing them: this module frees the ones it owns).
  *
  * Packets must have been through flow_extract() (their layer offsets say
  * where the headers are); a set of a layer the packet does not have does

@@ -1573,6 +1573,12 @@ format_action(struct ds *ds, const struct nlattr *a,
             return;
         }
         break;
+    case OVS_ACTION_ATTR_METER:
+        if (size == 4) {
+            ds_put_format(ds, "meter(%"PRIu32")", nl_attr_get_u32(a));
+            return;
+        }
+        break;
     default:
         break;
     }
@@ -1900,11 +1906,12 @@ parse_action(struct parser *p, struct ofpbuf *actions, int depth, bool *ok)
         *ok = parse_set(p, actions);
     } else if (!strcmp(name, "push_vlan")) {
         *ok = parse_push_vlan(p, actions);
-    } else if (!strcmp(name, "recirc")) {
+    } else if (!strcmp(name, "recirc") || !strcmp(name, "meter")) {
         uint32_t v, m;
         *ok = parse_u32_arg(p, &v, &m) && m == UINT32_MAX;
         if (*ok) {
-            nl_msg_put_u32(actions, OVS_ACTION_ATTR_RECIRC, v);
+            nl_msg_put_u32(actions, (name[0] == 'r' ? OVS_ACTION_ATTR_RECIRC
+                                     : OVS_ACTION_ATTR_METER), v);
         }
     } else if (!strcmp(name, "sample")) {
         return parse_sample(p, actions, depth, start, ok);
@@ -2037,6 +2044,7 @@ validate_action(const struct nlattr *a, int depth, char **error)
     switch (type) {
     case OVS_ACTION_ATTR_OUTPUT:
     case OVS_ACTION_ATTR_RECIRC:
+    case OVS_ACTION_ATTR_METER:
         if (size != 4) {
             break;
         }

@@ -1080,8 +1080,7 @@ group_actions_from_wire(ovs_be32 wire_be, enum ofp_version version)
 struct ofpbuf *
 ofputil_encode_group_features_request(enum ofp_version version)
 {
-    ovs_assert(version != OFP11_VERSION);
-    struct ofpbuf *msg = ofpraw_alloc(version == OFP10_VERSION
+    struct ofpbuf *msg = ofpraw_alloc(version <= OFP11_VERSION
                                       ? OFPRAW_NXST_GROUP_FEATURES_REQUEST
                                       : OFPRAW_OFPST12_GROUP_FEATURES_REQUEST,
                                       version, 0);

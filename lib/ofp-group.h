@@ -165,9 +165,8 @@ int ofputil_decode_group_stats_reply(struct ofpbuf *msg,
                                      struct ofputil_group_stats *);
 enum ofperr ofputil_group_stats_print(struct ds *, const struct ofp_header *);
 
-/* Group features.  1.0 uses Nicira's form, 1.2+ the standard one; 1.1
- * (which 3.1 asks in a Nicira form valid only in 1.0 here) is not
- * supported by the request encoder. */
+/* Group features.  1.0 and 1.1 use Nicira's form (as 3.1 does), 1.2+
+ * the standard one. */
 struct ofpbuf *ofputil_encode_group_features_request(enum ofp_version);
 struct ofpbuf *ofputil_encode_group_features_reply(
     const struct ofputil_group_features *, const struct ofp_header *request);

@@ -15,6 +15,8 @@ ofproto_libofproto_a_SOURCES = \
 	ofproto/ofproto.c \
 	ofproto/ofproto.h \
 	ofproto/ofproto-learn.c \
+	ofproto/ofproto-groups.c \
+	ofproto/ofproto-meters.c \
 	ofproto/ofproto-private.h \
 	ofproto/ofproto-rules.c \
 	ofproto/ofproto-table-config.c \

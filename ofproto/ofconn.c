@@ -13,6 +13,8 @@
 #include "ofp-actions.h"
 #include "ofp-errors.h"
 #include "ofp-flow.h"
+#include "ofp-group.h"
+#include "ofp-meter.h"
 #include "ofp-msgs.h"
 #include "ofp-packet.h"
 #include "ofp-phy-port.h"
@@ -571,6 +573,114 @@ handle_flow_stats_request(struct ofconn *ofconn, const struct ofp_header *oh)
 }
 
 static enum ofperr
+handle_group_mod(struct ofconn *ofconn, const struct ofp_header *oh)
+{
+    enum ofperr error = reject_slave(ofconn);
+    if (error) {
+        return error;
+    }
+    struct ofputil_group_mod gm;
+    error = ofputil_decode_group_mod(oh, &gm);
+    if (error) {
+        return error;
+    }
+    error = ofproto_group_mod(ofconn_ofproto(ofconn), &gm);
+    ofputil_uninit_group_mod(&gm);
+    return error;
+}
+
+static void
+send_replies(struct ofconn *ofconn, struct ovs_list *replies)
+{
+    struct ofpbuf *reply;
+    LIST_FOR_EACH_POP (reply, list_node, replies) {
+        ofconn_send(ofconn, reply);
+    }
+}
+
+static enum ofperr
+handle_group_request(struct ofconn *ofconn, const struct ofp_header *oh,
+                     bool stats)
+{
+    uint32_t group_id;
+    enum ofperr error = (stats
+                         ? ofputil_decode_group_stats_request(oh, &group_id)
+                         : ofputil_decode_group_desc_request(oh, &group_id));
+    if (error) {
+        return error;
+    }
+    struct ovs_list replies;
+    ofpmp_init(&replies, oh);
+    if (stats) {
+        ofproto_append_group_stats(ofconn_ofproto(ofconn), group_id,
+                                   &replies);
+    } else {
+        ofproto_append_group_descs(ofconn_ofproto(ofconn), group_id,
+                                   &replies);
+    }
+    send_replies(ofconn, &replies);
+    return 0;
+}
+
+static enum ofperr
+handle_group_features_request(struct ofconn *ofconn,
+                              const struct ofp_header *oh)
+{
+    struct ofputil_group_features gf;
+    ofproto_get_group_features(&gf);
+    ofconn_send(ofconn, ofputil_encode_group_features_reply(&gf, oh));
+    return 0;
+}
+
+static enum ofperr
+handle_meter_mod(struct ofconn *ofconn, const struct ofp_header *oh)
+{
+    enum ofperr error = reject_slave(ofconn);
+    if (error) {
+        return error;
+    }
+    uint64_t stub[256 / 8];
+    struct ofpbuf bands;
+    ofpbuf_use_stub(&bands, stub, sizeof stub);
+    struct ofputil_meter_mod mm;
+    error = ofputil_decode_meter_mod(oh, &mm, &bands);
+    if (!error) {
+        error = ofproto_meter_mod(ofconn_ofproto(ofconn), &mm);
+    }
+    ofpbuf_uninit(&bands);
+    return error;
+}
+
+static enum ofperr
+handle_meter_request(struct ofconn *ofconn, const struct ofp_header *oh,
+                     enum ofptype type)
+{
+    if (type == OFPTYPE_METER_FEATURES_STATS_REQUEST) {
+        struct ofputil_meter_features mf;
+        ofproto_get_meter_features(&mf);
+        ofconn_send(ofconn, ofputil_encode_meter_features_reply(&mf, oh));
+        return 0;
+    }
+    uint32_t meter_id;
+    enum ofperr error = ofputil_decode_meter_request(oh, &meter_id);
+    if (error) {
+        return error;
+    }
+    struct ovs_list replies;
+    ofpmp_init(&replies, oh);
+    struct ofproto *ofproto = ofconn_ofproto(ofconn);
+    error = (type == OFPTYPE_METER_STATS_REQUEST
+             ? ofproto_append_meter_stats(ofproto, meter_id, &replies)
+             : ofproto_append_meter_configs(ofproto, meter_id, &replies));
+    if (error) {
+        ofpbuf_list_delete(&replies);
+        return error;
+    }
+    send_replies(ofconn, &replies);
+    return 0;
+}
+
+static enum ofperr
 handle_packet_out(struct ofconn *ofconn, const struct ofp_header *oh)
 {
     enum ofperr error = reject_slave(ofconn);
@@ -713,13 +823,13 @@ table_features_init(uint8_t table_id, struct ofputil_table_features *tf)
         inf->next[t / 64] |= UINT64_C(1) << (t % 64);
     }
     /* OFPIT_* bit numbers: goto_table 1, write_metadata 2, write_actions
-     * 3, apply_actions 4, clear_actions 5. */
+     * 3, apply_actions 4, clear_actions 5, meter 6. */
     inf->instructions = ((table_id < OFPROTO_N_TABLES - 2 ? 1u << 1 : 0)
-                         | 1u << 2 | 1u << 3 | 1u << 4 | 1u << 5);
+                         | 1u << 2 | 1u << 3 | 1u << 4 | 1u << 5 | 1u << 6);
     /* OFPAT 1.1+ numbers: output 0, push_vlan 17, pop_vlan 18, set_queue
-     * 21, set_nw_ttl 23, dec_nw_ttl 24, set_field 25. */
+     * 21, group 22, set_nw_ttl 23, dec_nw_ttl 24, set_field 25. */
     uint64_t actions = (1u << 0 | 1u << 17 | 1u << 18 | 1u << 21
-                        | 1u << 23 | 1u << 24 | 1u << 25);
+                        | 1u << 22 | 1u << 23 | 1u << 24 | 1u << 25);
     inf->write.actions = inf->apply.actions = actions;
     for (int id = 0; id < MFF_N_IDS; id++) {
         const struct mf_field *f = mf_from_id(id);
@@ -950,6 +1060,20 @@ handle_message(struct ofconn *ofconn, const struct ofp_header *oh)
         return handle_get_async_request(ofconn, oh);
     case OFPTYPE_SET_ASYNC_CONFIG:
         return handle_set_async_config(ofconn, oh);
+    case OFPTYPE_GROUP_MOD:
+        return handle_group_mod(ofconn, oh);
+    case OFPTYPE_GROUP_DESC_STATS_REQUEST:
+        return handle_group_request(ofconn, oh, false);
+    case OFPTYPE_GROUP_STATS_REQUEST:
+        return handle_group_request(ofconn, oh, true);
+    case OFPTYPE_GROUP_FEATURES_STATS_REQUEST:
+        return handle_group_features_request(ofconn, oh);
+    case OFPTYPE_METER_MOD:
+        return handle_meter_mod(ofconn, oh);
+    case OFPTYPE_METER_STATS_REQUEST:
+    case OFPTYPE_METER_CONFIG_STATS_REQUEST:
+    case OFPTYPE_METER_FEATURES_STATS_REQUEST:
+        return handle_meter_request(ofconn, oh, type);
 
     /* Replies and switch-to-controller messages a switch never takes. */
     case OFPTYPE_FEATURES_REPLY:
@@ -985,16 +1109,8 @@ handle_message(struct ofconn *ofconn, const struct ofp_header *oh)
         return OFPERR_OFPBRC_BAD_TYPE;
 
     /* Not implemented yet in this switch. */
-    case OFPTYPE_GROUP_MOD:
     case OFPTYPE_QUEUE_GET_CONFIG_REQUEST:
-    case OFPTYPE_METER_MOD:
     case OFPTYPE_QUEUE_STATS_REQUEST:
-    case OFPTYPE_GROUP_STATS_REQUEST:
-    case OFPTYPE_GROUP_DESC_STATS_REQUEST:
-    case OFPTYPE_GROUP_FEATURES_STATS_REQUEST:
-    case OFPTYPE_METER_STATS_REQUEST:
-    case OFPTYPE_METER_CONFIG_STATS_REQUEST:
-    case OFPTYPE_METER_FEATURES_STATS_REQUEST:
     case OFPTYPE_FLOW_MONITOR_STATS_REQUEST:
     case OFPTYPE_FLOW_AGE:
     case OFPTYPE_SET_CONTROLLER_ID:

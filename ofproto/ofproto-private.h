@@ -25,6 +25,11 @@
  *     stays valid while it holds the read lock (bundles are flushed from
  *     the MAC table and freed under the write lock).
  *
+ * Groups (ofproto-groups.c) are in the second class: the main thread
+ * changes a bridge's 'groups' map, and replaces or frees a group, only
+ * under the write lock, so a group a translator looked up stays valid
+ * while it holds the read lock.  Their counters are relaxed atomics.
+ *
  * The MAC learning table has its own lock (mac-learning.h).
  *
  * Learned flows: a translator that runs a learn action with side effects
@@ -39,6 +44,7 @@
 #include "hmap.h"
 #include "list.h"
 #include "ofp-actions.h"
+#include "ofp-meter.h"
 #include "ofp-phy-port.h"
 #include "ofproto.h"
 #include "ovs-rcu.h"
@@ -77,6 +83,8 @@ struct ofport {
      * NO_RECV_STP); PORT_DOWN is the netdev's own flag.  Translators read
      * it under the xlate lock. */
     uint32_t config;
+    bool live;                  /* Link up and admin up: fast failover
+                                 * may use it (xlate_rwlock). */
     long long int created;      /* time_msec() it was added. */
     struct ofputil_phy_port pp; /* As last reported in a port_status. */
     struct ofbundle *bundle;    /* NULL if NORMAL does not know it. */
@@ -170,6 +178,45 @@ struct ofproto {
     struct hmap ports;          /* struct ofport, by ofp_port. */
     struct hmap bundles;        /* struct ofbundle, by aux. */
     struct mac_learning *ml;
+    struct hmap groups;         /* struct ofgroup, by group_id. */
+    struct hmap meters;         /* struct ofmeter, by meter_id. */
+};
+
+/* An OpenFlow meter: its configuration here, its token buckets and
+ * counters in the datapath under 'dp_meter_id' (unique in the process:
+ * bridges share the datapath).  Under xlate_rwlock like groups. */
+struct ofmeter {
+    struct hmap_node hmap_node; /* In ofproto->meters, by meter_id. */
+    uint32_t meter_id;
+    uint32_t dp_meter_id;
+    uint16_t flags;             /* OFPMF13_*. */
+    uint16_t n_bands;
+    struct ofputil_meter_band *bands;   /* Owned. */
+    long long int created;      /* time_msec(). */
+};
+
+/* A group's bucket: its actions and, for select and fast failover
+ * groups, its weight and what it watches. */
+struct ofgroup_bucket {
+    uint32_t bucket_id;
+    uint16_t weight;
+    uint32_t watch_port;        /* OFPP_ANY: none. */
+    uint32_t watch_group;       /* OFPG_ANY: none. */
+    struct ofpact *ofpacts;     /* Owned. */
+    size_t ofpacts_len;
+    _Atomic uint64_t n_packets, n_bytes;
+};
+
+/* An OpenFlow group (OFPGT11_*).  Replaced whole by a modify, so that the
+ * buckets a translator walks never change under it (see above). */
+struct ofgroup {
+    struct hmap_node hmap_node; /* In ofproto->groups, by group_id. */
+    uint32_t group_id;
+    uint8_t type;
+    long long int created;      /* time_msec(). */
+    size_t n_buckets;
+    struct ofgroup_bucket *buckets;
+    _Atomic uint64_t n_packets, n_bytes;
 };
 
 /* All bridges, by name (xlate_rwlock for other threads). */
@@ -203,7 +250,41 @@ void ofproto_queue_packet_in(struct ofproto *, const void *packet,
 void rule_credit_stats(struct rule *, uint64_t n_packets, uint64_t n_bytes,
                        long long int used);
 
+/* The group GROUP_ID of OFPROTO, or NULL (main thread, or xlate_rwlock
+ * held for reading). */
+struct ofgroup *ofproto_group_lookup(const struct ofproto *,
+                                     uint32_t group_id);
+/* Whether GROUP may be used by a fast failover bucket's watch, or a
+ * select bucket (xlate_rwlock held): some bucket of it is live. */
+bool ofgroup_is_live(const struct ofproto *, const struct ofgroup *,
+                     int depth);
+/* Whether BUCKET's watched port and group are live (xlate_rwlock). */
+bool ofgroup_bucket_is_live(const struct ofproto *,
+                            const struct ofgroup_bucket *, int depth);
+/* Adds packet and byte counts to GROUP and BUCKET, each if nonnull (any
+ * thread). */
+void ofgroup_credit_stats(struct ofgroup *, struct ofgroup_bucket *,
+                          uint64_t n_packets, uint64_t n_bytes);
+/* Frees every group of OFPROTO (ofproto_destroy()). */
+void ofproto_destroy_groups(struct ofproto *);
+
+/* The meter METER_ID of OFPROTO, or NULL (main thread, or xlate_rwlock
+ * held for reading). */
+struct ofmeter *ofproto_meter_lookup(const struct ofproto *,
+                                     uint32_t meter_id);
+/* Frees every meter of OFPROTO (ofproto_destroy()). */
+void ofproto_destroy_meters(struct ofproto *);
+
 /* Rules (ofproto-rules.c). */
+/* Deletes the rules that use meter METER_ID, with flow_removed events of
+ * reason OFPRR_METER_DELETE; counts them (main thread). */
+void ofproto_delete_meter_rules(struct ofproto *, uint32_t meter_id);
+uint32_t ofproto_count_meter_rules(struct ofproto *, uint32_t meter_id);
+/* Deletes the rules whose actions use group GROUP_ID, with flow_removed
+ * events of reason OFPRR_GROUP_DELETE (main thread). */
+void ofproto_delete_group_rules(struct ofproto *, uint32_t group_id);
+/* How many rules use group GROUP_ID (main thread). */
+uint32_t ofproto_count_group_rules(struct ofproto *, uint32_t group_id);
 void ofproto_expire_rules(struct ofproto *);
 /* Table 0, priority 0, actions=NORMAL (fail-mode standalone). */
 void ofproto_add_default_rule(struct ofproto *);

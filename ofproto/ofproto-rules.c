@@ -356,17 +356,19 @@ modify_rules(struct rule **rules, size_t n, const struct ofputil_flow_mod *fm)
  * ports; a flow_mod built in a program may not have gone through it), and
  * groups and meters that exist. */
 static enum ofperr
-check_output_ports(const struct ofpact *ofpacts, size_t len)
+check_output_ports(const struct ofproto *ofproto, const struct ofpact *ofpacts,
+                   size_t len)
 {
     const struct ofpact *a;
     OFPACT_FOR_EACH (a, ofpacts, len) {
-        if (a->type == OFPACT_GROUP) {
-            /* No groups exist yet, so every group action names a missing
-             * one, which 3.1 refuses the same way. */
+        if (a->type == OFPACT_GROUP
+            && !ofproto_group_lookup(
+                ofproto, ((const struct ofpact_group *) a)->group_id)) {
             return OFPERR_OFPBAC_BAD_OUT_GROUP;
         }
-        if (a->type == OFPACT_METER) {
-            /* Nor meters: 3.1 refuses a meter it does not have so. */
+        if (a->type == OFPACT_METER
+            && !ofproto_meter_lookup(
+                ofproto, ((const struct ofpact_meter *) a)->meter_id)) {
             return OFPERR_OFPMMFC_INVALID_METER;
         }
         if (a->type == OFPACT_OUTPUT
@@ -377,7 +379,7 @@ check_output_ports(const struct ofpact *ofpacts, size_t len)
         if (a->type == OFPACT_WRITE_ACTIONS) {
             const struct ofpact_nest *on = (const struct ofpact_nest *) a;
             enum ofperr error = check_output_ports(
-                on->actions, ofpact_nest_get_action_len(on));
+                ofproto, on->actions, ofpact_nest_get_action_len(on));
             if (error) {
                 return error;
             }
@@ -402,7 +404,8 @@ ofproto_flow_mod(struct ofproto *ofproto, const struct ofputil_flow_mod *fm)
     bool deleting = (fm->command == OFPFC_DELETE
                      || fm->command == OFPFC_DELETE_STRICT);
     if (!deleting) {
-        enum ofperr error = check_output_ports(fm->ofpacts, fm->ofpacts_len);
+        enum ofperr error = check_output_ports(ofproto, fm->ofpacts,
+                                               fm->ofpacts_len);
         if (error) {
             return error;
         }
@@ -488,7 +491,8 @@ batch_record(struct batch *b, struct rule *added, struct rule *removed,
 
 /* Common checks of one flow_mod, before it touches anything. */
 static enum ofperr
-check_flow_mod(const struct ofputil_flow_mod *fm)
+check_flow_mod(const struct ofproto *ofproto,
+               const struct ofputil_flow_mod *fm)
 {
     if (fm->table_id >= OFPROTO_N_TABLES && fm->table_id != OFPTT_ALL) {
         return OFPERR_OFPBRC_BAD_TABLE_ID;
@@ -500,7 +504,7 @@ check_flow_mod(const struct ofputil_flow_mod *fm)
         return OFPERR_OFPFMFC_BAD_COMMAND;
     }
     if (fm->command != OFPFC_DELETE && fm->command != OFPFC_DELETE_STRICT) {
-        return check_output_ports(fm->ofpacts, fm->ofpacts_len);
+        return check_output_ports(ofproto, fm->ofpacts, fm->ofpacts_len);
     }
     return 0;
 }
@@ -574,7 +578,7 @@ static enum ofperr
 batch_flow_mod(struct ofproto *ofproto, const struct ofputil_flow_mod *fm,
                ovs_version_t version, struct batch *b)
 {
-    enum ofperr error = check_flow_mod(fm);
+    enum ofperr error = check_flow_mod(ofproto, fm);
     if (error) {
         return error;
     }
@@ -690,6 +694,114 @@ ofproto_flow_mod_batch(struct ofproto *ofproto,
     }
     free(b.changes);
     return error;
+}
+
+void
+ofproto_delete_group_rules(struct ofproto *ofproto, uint32_t group_id)
+{
+    ovs_version_t version = ofproto_tables_version(ofproto) + 1;
+    struct ofproto_flow_query q;
+    ofproto_flow_query_init(&q);
+    q.out_group = group_id;
+    struct rule **rules = NULL;
+    size_t n = 0;
+    collect_rules(ofproto, &q, version - 1, &rules, &n);
+    if (n) {
+        for (int i = 0; i < OFPROTO_N_TABLES; i++) {
+            classifier_defer(&ofproto->tables[i].cls);
+        }
+        for (size_t i = 0; i < n; i++) {
+            rule_send_removed(ofproto, rules[i], OFPRR_GROUP_DELETE);
+            rule_delete(ofproto, rules[i], version);
+        }
+        publish_version(ofproto, version);
+    }
+    free(rules);
+}
+
+/* Whether the list (nested write_actions included) uses meter METER_ID. */
+static bool
+ofpacts_use_meter(const struct ofpact *ofpacts, size_t len, uint32_t meter_id)
+{
+    const struct ofpact *a;
+    OFPACT_FOR_EACH (a, ofpacts, len) {
+        if (a->type == OFPACT_METER
+            && ((const struct ofpact_meter *) a)->meter_id == meter_id) {
+            return true;
+        }
+        if (a->type == OFPACT_WRITE_ACTIONS) {
+            const struct ofpact_nest *on = (const struct ofpact_nest *) a;
+            if (ofpacts_use_meter(on->actions, ofpact_nest_get_action_len(on),
+                                  meter_id)) {
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+/* The visible rules that use meter METER_ID (the caller frees the
+ * array). */
+static struct rule **
+collect_meter_rules(struct ofproto *ofproto, uint32_t meter_id,
+                    ovs_version_t version, size_t *np)
+{
+    struct ofproto_flow_query q;
+    ofproto_flow_query_init(&q);
+    struct rule **rules = NULL;
+    size_t n = 0;
+    collect_rules(ofproto, &q, version, &rules, &n);
+    size_t kept = 0;
+    for (size_t i = 0; i < n; i++) {
+        const struct rule_actions *a = ovsrcu_get(&rules[i]->actions);
+        if (ofpacts_use_meter(a->ofpacts, a->ofpacts_len, meter_id)) {
+            rules[kept++] = rules[i];
+        }
+    }
+    *np = kept;
+    return rules;
+}
+
+void
+ofproto_delete_meter_rules(struct ofproto *ofproto, uint32_t meter_id)
+{
+    ovs_version_t version = ofproto_tables_version(ofproto) + 1;
+    size_t n;
+    struct rule **rules = collect_meter_rules(ofproto, meter_id, version - 1,
+                                              &n);
+    if (n) {
+        for (int i = 0; i < OFPROTO_N_TABLES; i++) {
+            classifier_defer(&ofproto->tables[i].cls);
+        }
+        for (size_t i = 0; i < n; i++) {
+            rule_send_removed(ofproto, rules[i], OFPRR_METER_DELETE);
+            rule_delete(ofproto, rules[i], version);
+        }
+        publish_version(ofproto, version);
+    }
+    free(rules);
+}
+
+uint32_t
+ofproto_count_meter_rules(struct ofproto *ofproto, uint32_t meter_id)
+{
+    size_t n;
+    free(collect_meter_rules(ofproto, meter_id,
+                             ofproto_tables_version(ofproto), &n));
+    return n;
+}
+
+uint32_t
+ofproto_count_group_rules(struct ofproto *ofproto, uint32_t group_id)
+{
+    struct ofproto_flow_query q;
+    ofproto_flow_query_init(&q);
+    q.out_group = group_id;
+    struct rule **rules = NULL;
+    size_t n = 0;
+    collect_rules(ofproto, &q, ofproto_tables_version(ofproto), &rules, &n);
+    free(rules);
+    return n;
 }
 
 void

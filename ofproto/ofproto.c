@@ -271,6 +271,8 @@ ofproto_create(const char *name, const char *datapath_type,
     ofproto->id = next_id++;
     hmap_init(&ofproto->ports);
     hmap_init(&ofproto->bundles);
+    hmap_init(&ofproto->groups);
+    hmap_init(&ofproto->meters);
     ofproto->ml = mac_learning_create(MAC_DEFAULT_IDLE_TIME,
                                       backer->reval_seq);
 
@@ -284,6 +286,7 @@ ofproto_create(const char *name, const char *datapath_type,
 }
 
 static void ofport_destroy(struct ofport *);
+static bool port_is_live(const struct ofport *);
 static void bundle_destroy(struct ofbundle *);
 
 void
@@ -313,6 +316,8 @@ ofproto_destroy(struct ofproto *ofproto)
     for (int i = 0; i < OFPROTO_N_TABLES; i++) {
         classifier_destroy(&ofproto->tables[i].cls);
     }
+    ofproto_destroy_groups(ofproto);
+    ofproto_destroy_meters(ofproto);
     hmap_destroy(&ofproto->ports);
     hmap_destroy(&ofproto->bundles);
     mac_learning_destroy(ofproto->ml);
@@ -587,6 +592,7 @@ ofproto_port_add(struct ofproto *ofproto, struct netdev *netdev,
     port->ofp_port = ofp_port;
     port->odp_port = odp_port;
     port->may_enable = netdev_get_carrier(netdev);
+    port->live = port_is_live(port);
     ovs_list_init(&port->bundle_node);
 
     ofport_get_phy_port(port, &port->pp);
@@ -599,6 +605,19 @@ ofproto_port_add(struct ofproto *ofproto, struct netdev *netdev,
     backer_tables_changed(ofproto->backer);
     queue_port_status(ofproto, OFPPR_ADD, &port->pp, NULL, NULL);
     return 0;
+}
+
+/* A port fast failover may use: its link is up and it is not
+ * administratively down (OpenFlow's PORT_DOWN). */
+static bool
+port_is_live(const struct ofport *port)
+{
+    enum netdev_flags flags = 0;
+    if (!port->netdev) {
+        return false;
+    }
+    netdev_get_flags(port->netdev, &flags);
+    return (flags & NETDEV_UP) && netdev_get_carrier(port->netdev);
 }
 
 void
@@ -739,6 +758,14 @@ ofproto_port_changed(struct ofproto *ofproto, uint16_t ofp_port)
         queue_port_status(ofproto, OFPPR_MODIFY, &pp, &old, NULL);
     }
     bool may_enable = netdev_get_carrier(port->netdev);
+    bool live = port_is_live(port);
+    if (live != port->live) {
+        /* Fast failover groups choose by it. */
+        xlate_write_lock();
+        port->live = live;
+        xlate_write_unlock();
+        backer_tables_changed(ofproto->backer);
+    }
     if (may_enable != port->may_enable) {
         xlate_write_lock();
         port->may_enable = may_enable;

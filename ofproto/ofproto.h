@@ -107,6 +107,10 @@ struct netdev;
 struct ofpact;
 struct ofproto;
 struct ofputil_flow_mod;
+struct ofputil_group_features;
+struct ofputil_group_mod;
+struct ofputil_meter_features;
+struct ofputil_meter_mod;
 struct seq;
 struct smap;
 
@@ -240,7 +244,8 @@ void ofproto_bundle_unregister(struct ofproto *, void *aux);
  * group, in the apply or write actions).  Errors: OFPFMFC_OVERLAP,
  * OFPBRC_BAD_TABLE_ID, OFPFMFC_BAD_PRIORITY, OFPFMFC_BAD_COMMAND,
  * OFPBAC_BAD_OUT_PORT for an output to a port no switch has, or
- * OFPBAC_BAD_OUT_GROUP for a group action (there are no groups yet). */
+ * OFPBAC_BAD_OUT_GROUP for a group action naming a group the bridge does
+ * not have. */
 #define OFPROTO_N_TABLES 255    /* Tables 0 to 254; 255 is OFPTT_ALL. */
 
 enum ofperr ofproto_flow_mod(struct ofproto *,
@@ -260,6 +265,55 @@ enum ofperr ofproto_flow_mod_batch(struct ofproto *,
 void ofproto_flow_mod_init(struct ofputil_flow_mod *);
 /* Deletes every rule of every table (no flow_removed events). */
 void ofproto_flush_flows(struct ofproto *);
+
+/* Groups (ofproto-groups.c; main thread).
+ *
+ * ofproto_group_mod() applies a decoded group_mod, as 3.1 does:
+ *   ADD            a new group (OFPGMFC_GROUP_EXISTS if it is there,
+ *                  OFPGMFC_INVALID_GROUP beyond OFPG_MAX, OFPGMFC_BAD_TYPE);
+ *   MODIFY         replaces type and buckets (OFPGMFC_UNKNOWN_GROUP if
+ *                  missing; OFPGC_ADD_OR_MOD adds it instead);
+ *   DELETE         removes the group, or every group for OFPG_ALL, and the
+ *                  rules whose actions use it; a missing one is no error;
+ *   INSERT_BUCKET  adds the buckets before the first, after the last or
+ *                  after the bucket command_bucket_id (OFPGMFC_UNKNOWN_BUCKET,
+ *                  OFPGMFC_BUCKET_EXISTS for a bucket id already there);
+ *   REMOVE_BUCKET  removes the first, the last, all, or one bucket.
+ * Buckets may name groups that do not exist (3.1 checks no chaining);
+ * translation stops loops at its depth limit.  Every change makes the
+ * revalidators check the datapath flows.
+ *
+ * The reply helpers append a group desc or group stats reply's entries
+ * (GROUP_ID or OFPG_ALL, in group id order) to REPLIES (ofpmp_init()'d). */
+enum ofperr ofproto_group_mod(struct ofproto *,
+                              const struct ofputil_group_mod *);
+void ofproto_append_group_descs(struct ofproto *, uint32_t group_id,
+                                struct ovs_list *replies);
+void ofproto_append_group_stats(struct ofproto *, uint32_t group_id,
+                                struct ovs_list *replies);
+void ofproto_get_group_features(struct ofputil_group_features *);
+
+/* Meters (ofproto-meters.c; main thread).
+ *
+ * ofproto_meter_mod() applies a decoded meter_mod, as 3.1 does on the
+ * userspace datapath: ADD (OFPMMFC_METER_EXISTS; OFPMMFC_INVALID_METER for
+ * id 0 or above OFPM13_MAX but the slowpath and controller ones;
+ * OFPMMFC_OUT_OF_BANDS beyond 8 bands; OFPMMFC_BAD_BAND for a band other
+ * than drop; OFPMMFC_BAD_RATE for a rate of 0), MODIFY (the same checks,
+ * OFPMMFC_UNKNOWN_METER if missing; counters and buckets start again) and
+ * DELETE (one meter or OFPM13_ALL, and the rules that use it, with
+ * flow_removed reason meter_delete; a missing one is no error).
+ *
+ * The reply helpers append meter config or meter stats entries (METER_ID
+ * or OFPM13_ALL, in meter id order) to REPLIES (ofpmp_init()'d); a meter
+ * named that does not exist is OFPMMFC_UNKNOWN_METER. */
+enum ofperr ofproto_meter_mod(struct ofproto *,
+                              const struct ofputil_meter_mod *);
+enum ofperr ofproto_append_meter_configs(struct ofproto *, uint32_t meter_id,
+                                         struct ovs_list *replies);
+enum ofperr ofproto_append_meter_stats(struct ofproto *, uint32_t meter_id,
+                                       struct ovs_list *replies);
+void ofproto_get_meter_features(struct ofputil_meter_features *);
 
 /* Which rules a flow stats or aggregate request selects: the same filters
  * as a flow_mod's delete. */

@@ -9,6 +9,7 @@
 #include "coverage.h"
 #include "dynamic-string.h"
 #include "learn.h"
+#include "hash.h"
 #include "mac-learning.h"
 #include "netlink.h"
 #include "ofproto-private.h"
@@ -872,6 +873,155 @@ xlate_set_field(struct xlate_ctx *ctx, const struct ofpact_set_field *sf)
     }
 }
 
+/* Groups. */
+
+/* Runs bucket B of G on a copy of the packet's state: what its actions
+ * change is forgotten afterwards (a datapath set they committed is undone
+ * by the next commit, which compares with the packet as it then is). */
+static void
+xlate_bucket(struct xlate_ctx *ctx, struct ofgroup *g,
+             struct ofgroup_bucket *b)
+{
+    if (ctx->xin->n_packets) {
+        ofgroup_credit_stats(NULL, b, ctx->xin->n_packets,
+                             ctx->xin->n_bytes);
+    }
+    trace_note(ctx, "group %"PRIu32" bucket %"PRIu32, g->group_id,
+               b->bucket_id);
+    struct flow saved_flow = ctx->flow;
+    bool saved_exit = ctx->exit;
+    ctx->depth++;
+    do_xlate_actions(ctx, b->ofpacts, b->ofpacts_len);
+    ctx->depth--;
+    ctx->flow = saved_flow;
+    ctx->exit = saved_exit;
+}
+
+/* The flow's hash for a select group: the Ethernet addresses, VLAN and
+ * type, and for IP the addresses and protocol and the L4 ports, each
+ * source/destination pair combined symmetrically (both directions of a
+ * connection pick the same bucket), as the "hash the 5-tuple" selection
+ * 3.1's datapath does by default.  Every field read is un-wildcarded, so
+ * one megaflow never covers packets that would pick different buckets. */
+static uint32_t
+select_group_hash(struct xlate_ctx *ctx)
+{
+    const struct flow *f = &ctx->flow;
+    struct flow_wildcards *wc = ctx->wc;
+    uint32_t hash = 0;
+
+    WC_MASK_FIELD(wc, dl_src);
+    WC_MASK_FIELD(wc, dl_dst);
+    WC_MASK_FIELD(wc, dl_type);
+    WC_MASK_FIELD(wc, vlans[0]);
+    for (int i = 0; i < ETH_ADDR_LEN; i++) {
+        hash = hash_add(hash, f->dl_src.ea[i] ^ f->dl_dst.ea[i]);
+    }
+    hash = hash_add(hash, ntohs(f->dl_type));
+    hash = hash_add(hash, ntohs(f->vlans[0].tci) & VLAN_VID_MASK);
+
+    bool ip4 = f->dl_type == htons(ETH_TYPE_IP);
+    bool ip6 = f->dl_type == htons(ETH_TYPE_IPV6);
+    if (ip4 || ip6) {
+        WC_MASK_FIELD(wc, nw_proto);
+        if (ip4) {
+            WC_MASK_FIELD(wc, nw_src);
+            WC_MASK_FIELD(wc, nw_dst);
+            hash = hash_add(hash, ntohl(f->nw_src ^ f->nw_dst));
+        } else {
+            WC_MASK_FIELD(wc, ipv6_src);
+            WC_MASK_FIELD(wc, ipv6_dst);
+            for (size_t i = 0; i < sizeof f->ipv6_src; i++) {
+                hash = hash_add(hash, (((const uint8_t *) &f->ipv6_src)[i]
+                                       ^ ((const uint8_t *) &f->ipv6_dst)[i]));
+            }
+        }
+        hash = hash_add(hash, f->nw_proto);
+        if (f->nw_proto == IPPROTO_TCP || f->nw_proto == IPPROTO_UDP
+            || f->nw_proto == IPPROTO_SCTP) {
+            WC_MASK_FIELD(wc, tp_src);
+            WC_MASK_FIELD(wc, tp_dst);
+            hash = hash_add(hash, ntohs(f->tp_src ^ f->tp_dst));
+        }
+    }
+    return hash_finish(hash, 0);
+}
+
+/* A select group's bucket: each live bucket of nonzero weight scores the
+ * hash of its id and the flow's hash, scaled by its weight, and the best
+ * wins (ties: the first).  So a bucket's share follows its weight, and
+ * adding or removing one bucket moves only the flows it wins or held. */
+static struct ofgroup_bucket *
+select_group_bucket(struct xlate_ctx *ctx, struct ofgroup *g)
+{
+    uint32_t basis = select_group_hash(ctx);
+    struct ofgroup_bucket *best = NULL;
+    uint64_t best_score = 0;
+    for (size_t i = 0; i < g->n_buckets; i++) {
+        struct ofgroup_bucket *b = &g->buckets[i];
+        if (!b->weight || !ofgroup_bucket_is_live(ctx->ofproto, b, 0)) {
+            continue;
+        }
+        uint64_t score = ((uint64_t) (hash_int(b->bucket_id, basis) & 0xffff)
+                          + 1) * b->weight;
+        if (!best || score > best_score) {
+            best = b;
+            best_score = score;
+        }
+    }
+    return best;
+}
+
+static void
+xlate_group(struct xlate_ctx *ctx, uint32_t group_id)
+{
+    if (ctx->depth >= XLATE_MAX_RESUBMIT_DEPTH) {
+        COVERAGE_INC(xlate_too_deep);
+        trace_note(ctx, "over max translation depth %d, dropping",
+                   XLATE_MAX_RESUBMIT_DEPTH);
+        ctx->error = true;
+        return;
+    }
+    struct ofgroup *g = ofproto_group_lookup(ctx->ofproto, group_id);
+    if (!g) {
+        trace_note(ctx, "group %"PRIu32" does not exist, dropping",
+                   group_id);
+        return;
+    }
+    if (ctx->xin->n_packets) {
+        ofgroup_credit_stats(g, NULL, ctx->xin->n_packets,
+                             ctx->xin->n_bytes);
+    }
+    struct ofgroup_bucket *b = NULL;
+    switch (g->type) {
+    case OFPGT11_ALL:
+        for (size_t i = 0; i < g->n_buckets && !ctx->error; i++) {
+            xlate_bucket(ctx, g, &g->buckets[i]);
+        }
+        return;
+    case OFPGT11_INDIRECT:
+        b = g->n_buckets ? &g->buckets[0] : NULL;
+        break;
+    case OFPGT11_SELECT:
+        b = select_group_bucket(ctx, g);
+        break;
+    case OFPGT11_FF:
+        for (size_t i = 0; i < g->n_buckets; i++) {
+            if (ofgroup_bucket_is_live(ctx->ofproto, &g->buckets[i], 0)) {
+                b = &g->buckets[i];
+                break;
+            }
+        }
+        break;
+    }
+    if (b) {
+        xlate_bucket(ctx, g, b);
+    } else {
+        trace_note(ctx, "group %"PRIu32" has no live bucket, dropping",
+                   group_id);
+    }
+}
+
 static void
 do_xlate_actions(struct xlate_ctx *ctx, const struct ofpact *ofpacts,
                  size_t ofpacts_len)
@@ -900,7 +1050,7 @@ do_xlate_actions(struct xlate_ctx *ctx, const struct ofpact *ofpacts,
             break;
         }
         case OFPACT_GROUP:
-            trace_note(ctx, "groups are not supported yet, dropping");
+            xlate_group(ctx, ((const struct ofpact_group *) a)->group_id);
             break;
         case OFPACT_SET_VLAN_VID: {
             const struct ofpact_vlan_vid *vv = (const void *) a;
@@ -1026,9 +1176,16 @@ do_xlate_actions(struct xlate_ctx *ctx, const struct ofpact *ofpacts,
         case OFPACT_EXIT:
             ctx->exit = true;
             break;
-        case OFPACT_METER:
-            trace_note(ctx, "meters are not supported yet, ignored");
+        case OFPACT_METER: {
+            /* The datapath meters; the packets it lets through go on. */
+            const struct ofmeter *m = ofproto_meter_lookup(
+                ctx->ofproto, ((const struct ofpact_meter *) a)->meter_id);
+            if (m) {
+                nl_msg_put_u32(ctx->odp, OVS_ACTION_ATTR_METER,
+                               m->dp_meter_id);
+            }
             break;
+        }
         case OFPACT_CLEAR_ACTIONS:
             ofpbuf_clear(&ctx->action_set);
             break;

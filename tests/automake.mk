@@ -201,7 +201,11 @@ UNIT_TESTS += \
 	tests/unit/test-dp-packet \
 	tests/unit/test-flow-extract \
 	tests/unit/test-odp-util \
-	tests/unit/test-odp-execute
+	tests/unit/test-odp-execute \
+	tests/unit/test-dp-meter
+tests_unit_test_dp_meter_SOURCES = tests/unit/test-dp-meter.c
+tests_unit_test_dp_meter_CFLAGS = $(UNIT_TEST_FLAGS)
+tests_unit_test_dp_meter_LDADD = $(UNIT_TEST_LIBS)
 tests_unit_test_odp_execute_SOURCES = tests/unit/test-odp-execute.c
 tests_unit_test_odp_execute_CFLAGS = $(UNIT_TEST_FLAGS)
 tests_unit_test_odp_execute_LDADD = $(UNIT_TEST_LIBS)
@@ -413,7 +417,8 @@ TESTSUITE_AT = \
 # ovs-ofctl against Open vSwitch 3.1's (utilities/ofctl.h).
 TESTSUITE_AT += tests/ofctl-macros.at tests/ofctl-target.at tests/ofctl-flows.at \
 	tests/ofctl-switch.at tests/ofctl-monitor.at tests/ofctl-bundle.at
-TESTSUITE_AT += tests/ofproto-ofctl.at tests/ofproto-semantics.at tests/ofproto-learn.at
+TESTSUITE_AT += tests/ofproto-ofctl.at tests/ofproto-semantics.at tests/ofproto-learn.at \
+	tests/ofproto-groups.at
 EXTRA_DIST += tests/ofp-raw.py tests/ofp-counting-controller.py \
 	tests/ofp-scripted-controller.py
 TESTSUITE = $(srcdir)/tests/testsuite
