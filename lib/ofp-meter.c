@@ -665,14 +665,15 @@ ofputil_meter_stats_reply_print(struct ds *s, const struct ofp_header *oh)
     ofpbuf_use_const(&b, oh, ntohs(oh->length));
     ofpbuf_init(&bands, 64);
     enum ofperr error = 0;
-    for (;;) {
+    for (bool first = true; ; first = false) {
         struct ofputil_meter_stats ms;
         int retval = ofputil_decode_meter_stats(&b, &ms, &bands);
         if (retval) {
             error = retval == EOF ? 0 : retval;
             break;
         }
-        ds_put_char(s, '\n');
+        /* Meters are set apart by a blank line, as in config replies. */
+        ds_put_cstr(s, first ? "\n" : "\n\n");
         format_meter_id(s, ms.meter_id, ':');
         ds_put_format(s, " flow_count:%"PRIu32" packet_in_count:%"PRIu64
                       " byte_in_count:%"PRIu64" duration:",

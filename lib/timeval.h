@@ -49,8 +49,9 @@ void timeval_wait(void);
 
 /* Called by poll_block() around each sleep of the calling thread's loop.
  * A thread that stays awake (works without sleeping) for more than a second
- * gets a rate-limited warning, "Unreasonably long NNNms poll interval (U ms
- * user, S ms system)", as Open vSwitch's daemons log it: a stalled main loop
+ * gets a warning, "Unreasonably long NNNms poll interval (Ums user, Sms
+ * system)", with its page faults, disk blocks and context switches when
+ * there were any, as Open vSwitch's daemons log them: a stalled main loop
  * is what an operator must be told about first. */
 void timeval_poll_sleeping(void);
 void timeval_poll_awake(void);

@@ -7,11 +7,16 @@
 
 #include <check.h>
 #include <pthread.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
+#include <unistd.h>
 #include "poll-loop.h"
 #include "seq.h"
 #include "util.h"
+#include "vlog.h"
 
 static void
 sleep_msec(long msec)
@@ -170,12 +175,64 @@ START_TEST(test_warp_fires_stopped_timer)
 }
 END_TEST
 
+/* A thread awake for over a second is told of, in 3.1's words, with the
+ * page faults it took meanwhile. */
+START_TEST(test_long_poll_interval_is_logged)
+{
+    char name[] = "/tmp/test-timeval-XXXXXX";
+    int fd = mkstemp(name);
+    ck_assert_int_ge(fd, 0);
+    close(fd);
+    ck_assert_int_eq(vlog_set_log_file(name), 0);
+
+    timeval_poll_awake();
+    long long int start = time_msec();
+    size_t n = 0;
+    while (time_msec() < start + 1100) {
+        /* Fresh pages, so that there are faults to report. */
+        char *p = xmalloc(1 << 20);
+        memset(p, n++, 1 << 20);
+        free(p);
+    }
+    timeval_poll_sleeping();
+    vlog_close_log_file();
+
+    FILE *f = fopen(name, "r");
+    ck_assert_ptr_nonnull(f);
+    char line[512];
+    bool interval = false, faults = false;
+    while (fgets(line, sizeof line, f)) {
+        long long int awake, user, sys;
+        const char *w = strstr(line, "|timeval|WARN|");
+        if (!w) {
+            continue;
+        }
+        w += strlen("|timeval|WARN|");
+        if (sscanf(w, "Unreasonably long %lldms poll interval (%lldms user, "
+                   "%lldms system)", &awake, &user, &sys) == 3) {
+            ck_assert_int_ge(awake, 1100);
+            interval = true;
+        }
+        long minor, major;
+        if (sscanf(w, "faults: %ld minor, %ld major", &minor, &major) == 2) {
+            ck_assert_int_gt(minor, 0);
+            faults = true;
+        }
+    }
+    fclose(f);
+    unlink(name);
+    ck_assert(interval);
+    ck_assert(faults);
+}
+END_TEST
+
 static Suite *
 timeval_suite(void)
 {
     Suite *s = suite_create("timeval");
 
     TCase *running = tcase_create("running clock");
+    tcase_add_test(running, test_long_poll_interval_is_logged);
     tcase_add_test(running, test_warp_of_running_clock_stops_it);
     suite_add_tcase(s, running);
 
