@@ -156,10 +156,12 @@ struct ofproto {
     struct seq *events_seq;     /* Changes when an event is queued. */
     /* Packet-ins come from handler threads: the list is under its own
      * mutex, taken briefly by a handler to append and by the main thread
-     * to pop. */
+     * to take everything at once into 'packet_ins_taken' (main thread
+     * only), which it pops without the lock. */
     struct ovs_mutex pin_mutex;
     struct ovs_list packet_ins;
     size_t n_packet_ins;
+    struct ovs_list packet_ins_taken;
     /* Whether a table miss goes to the controller (a connected controller
      * speaks OpenFlow 1.0-1.2); read by translators without a lock. */
     _Atomic bool miss_to_controller;

@@ -265,6 +265,7 @@ ofproto_create(const char *name, const char *datapath_type,
     ofproto->events_seq = seq_create();
     ovs_mutex_init(&ofproto->pin_mutex);
     ovs_list_init(&ofproto->packet_ins);
+    ovs_list_init(&ofproto->packet_ins_taken);
     ofproto_learn_init(ofproto);
     atomic_init(&ofproto->miss_to_controller, false);
     static uint32_t next_id = 1;
@@ -323,6 +324,10 @@ ofproto_destroy(struct ofproto *ofproto)
     mac_learning_destroy(ofproto->ml);
     ofproto_flush_flow_removed(ofproto);
     ofproto_learn_destroy(ofproto);
+    struct ofproto_packet_in pin;
+    while (ofproto_pop_packet_in(ofproto, &pin)) {
+        free(pin.packet);
+    }
     ovs_mutex_destroy(&ofproto->pin_mutex);
     seq_destroy(ofproto->events_seq);
     backer_tables_changed(ofproto->backer);
@@ -361,6 +366,7 @@ ofproto_queue_packet_in(struct ofproto *ofproto, const void *packet,
 
     ovs_mutex_lock(&ofproto->pin_mutex);
     bool full = ofproto->n_packet_ins >= OFPROTO_MAX_EVENTS;
+    bool was_empty = ovs_list_is_empty(&ofproto->packet_ins);
     if (!full) {
         ovs_list_push_back(&ofproto->packet_ins, &pin->list_node);
         ofproto->n_packet_ins++;
@@ -370,7 +376,10 @@ ofproto_queue_packet_in(struct ofproto *ofproto, const void *packet,
         COVERAGE_INC(ofproto_packet_in_dropped);
         free(pin->packet);
         free(pin);
-    } else {
+    } else if (was_empty) {
+        /* Only the first of a run needs to wake the main thread: it takes
+         * the whole list when it drains, after reading the seq, so what is
+         * appended before then goes with it. */
         seq_change(ofproto->events_seq);
     }
 }
@@ -378,19 +387,23 @@ ofproto_queue_packet_in(struct ofproto *ofproto, const void *packet,
 bool
 ofproto_pop_packet_in(struct ofproto *ofproto, struct ofproto_packet_in *out)
 {
-    struct ofproto_packet_in *pin = NULL;
-    ovs_mutex_lock(&ofproto->pin_mutex);
-    if (!ovs_list_is_empty(&ofproto->packet_ins)) {
-        pin = CONTAINER_OF(ovs_list_pop_front(&ofproto->packet_ins),
-                           struct ofproto_packet_in, list_node);
-        ofproto->n_packet_ins--;
+    if (ovs_list_is_empty(&ofproto->packet_ins_taken)) {
+        /* One lock for everything queued so far, not one per packet. */
+        ovs_mutex_lock(&ofproto->pin_mutex);
+        ovs_list_push_back_all(&ofproto->packet_ins_taken,
+                               &ofproto->packet_ins);
+        ofproto->n_packet_ins = 0;
+        ovs_mutex_unlock(&ofproto->pin_mutex);
+        if (ovs_list_is_empty(&ofproto->packet_ins_taken)) {
+            return false;
+        }
     }
-    ovs_mutex_unlock(&ofproto->pin_mutex);
-    if (pin) {
-        *out = *pin;
-        free(pin);
-    }
-    return pin != NULL;
+    struct ofproto_packet_in *pin = CONTAINER_OF(
+        ovs_list_pop_front(&ofproto->packet_ins_taken),
+        struct ofproto_packet_in, list_node);
+    *out = *pin;
+    free(pin);
+    return true;
 }
 
 void
