@@ -429,6 +429,7 @@ START_TEST(test_unread_input_pauses_reading)
     enum { N = 8 * 1024 * 1024 };
     struct pstream *p;
     struct stream *client, *server;
+    make_tmpdir();
     char *path = tmp_file("pause.sock");
     char *pname = xasprintf("punix:%s", path);
     char *aname = xasprintf("unix:%s", path);
@@ -481,6 +482,7 @@ START_TEST(test_unread_input_pauses_reading)
     free(aname);
     free(pname);
     free(path);
+    remove_tmpdir();
 }
 END_TEST
 
