@@ -191,6 +191,7 @@ lib_libovs_a_SOURCES += \
 
 # OpenFlow: fields, matches, ports.
 lib_libovs_a_SOURCES += \
+	lib/be-bytes.h \
 	lib/match.c \
 	lib/match.h \
 	lib/nx-match.c \

@@ -7,6 +7,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include "be-bytes.h"
 #include "dynamic-string.h"
 #include "flow.h"
 #include "match.h"
@@ -22,32 +23,6 @@
 /* Bytes of the fixed parts: nx_action_learn and nx_action_learn2. */
 #define LEARN_LEN 32
 #define LEARN2_LEN 40
-
-static inline uint16_t
-get16(const uint8_t *p)
-{
-    return (p[0] << 8) | p[1];
-}
-
-static inline uint32_t
-get32(const uint8_t *p)
-{
-    return ((uint32_t) get16(p) << 16) | get16(p + 2);
-}
-
-static void
-put16(uint8_t *p, uint16_t x)
-{
-    p[0] = x >> 8;
-    p[1] = x;
-}
-
-static void
-put32(uint8_t *p, uint32_t x)
-{
-    put16(p, x >> 16);
-    put16(p + 2, x);
-}
 
 static struct ofpact_learn *
 learn_header(struct ofpbuf *ofpacts, size_t ofs)
@@ -78,13 +53,13 @@ spec_min_len(uint16_t header)
 static enum ofperr
 get_subfield(const uint8_t *p, unsigned int n_bits, struct mf_subfield *sf)
 {
-    uint32_t header = get32(p);
+    uint32_t header = get_be32(p);
     const struct mf_field *f = mf_from_nxm_header(header);
     if (!f || nxm_hasmask(header) || nxm_length(header) != f->n_bytes) {
         return OFPERR_OFPBAC_BAD_SET_TYPE;
     }
     sf->field = f;
-    sf->ofs = get16(p + 4);
+    sf->ofs = get_be16(p + 4);
     sf->n_bits = n_bits;
     return 0;
 }
@@ -96,28 +71,28 @@ learn_decode(const uint8_t *p, size_t len, bool learn2,
     if (len < (learn2 ? LEARN2_LEN : LEARN_LEN)) {
         return OFPERR_OFPBAC_BAD_LEN;
     }
-    if (learn2 && get16(p + 38)) {
+    if (learn2 && get_be16(p + 38)) {
         return OFPERR_NXBAC_MUST_BE_ZERO;
     }
     size_t ofs = ofpacts->size;
     struct ofpact_learn *learn = ofpact_put(ofpacts, OFPACT_LEARN,
                                             sizeof *learn);
-    learn->idle_timeout = get16(p + 10);
-    learn->hard_timeout = get16(p + 12);
-    learn->priority = get16(p + 14);
+    learn->idle_timeout = get_be16(p + 10);
+    learn->hard_timeout = get_be16(p + 12);
+    learn->priority = get_be16(p + 14);
     memcpy(&learn->cookie, p + 16, 8);
-    learn->flags = get16(p + 24);
+    learn->flags = get_be16(p + 24);
     learn->table_id = p[26];
-    learn->fin_idle_timeout = get16(p + 28);
-    learn->fin_hard_timeout = get16(p + 30);
+    learn->fin_idle_timeout = get_be16(p + 28);
+    learn->fin_hard_timeout = get_be16(p + 30);
     if (p[27] || learn->table_id == 0xff) {
         return OFPERR_OFPBAC_BAD_ARGUMENT;
     }
 
     const uint8_t *q = p + LEARN_LEN, *end = p + len;
     if (learn2) {
-        learn->limit = get32(p + 32);
-        uint16_t result_ofs = get16(p + 36);
+        learn->limit = get_be32(p + 32);
+        uint16_t result_ofs = get_be16(p + 36);
         if (learn->flags & ~(NX_LEARN_F_SEND_FLOW_REM
                              | NX_LEARN_F_DELETE_LEARNED
                              | NX_LEARN_F_WRITE_RESULT)) {
@@ -149,7 +124,7 @@ learn_decode(const uint8_t *p, size_t len, bool learn2,
 
     /* Specs, until the end or a zero header (then only padding). */
     while (end - q >= 2) {
-        uint16_t header = get16(q);
+        uint16_t header = get_be16(q);
         if (!header) {
             break;
         }
@@ -212,8 +187,8 @@ static void
 put_subfield(struct ofpbuf *out, const struct mf_subfield *sf)
 {
     uint8_t *p = ofpbuf_put_uninit(out, 6);
-    put32(p, mf_nxm_header(sf->field->id));
-    put16(p + 4, sf->ofs);
+    put_be32(p, mf_nxm_header(sf->field->id));
+    put_be16(p + 4, sf->ofs);
 }
 
 void
@@ -223,27 +198,27 @@ learn_encode(const struct ofpact_learn *learn, struct ofpbuf *out)
                    || (learn->flags & NX_LEARN_F_WRITE_RESULT));
     size_t ofs = out->size;
     uint8_t *p = ofpbuf_put_zeros(out, learn2 ? LEARN2_LEN : LEARN_LEN);
-    put16(p, 0xffff);
-    put32(p + 4, NX_VENDOR_ID);
-    put16(p + 8, learn2 ? NXAST_LEARN2 : NXAST_LEARN);
-    put16(p + 10, learn->idle_timeout);
-    put16(p + 12, learn->hard_timeout);
-    put16(p + 14, learn->priority);
+    put_be16(p, 0xffff);
+    put_be32(p + 4, NX_VENDOR_ID);
+    put_be16(p + 8, learn2 ? NXAST_LEARN2 : NXAST_LEARN);
+    put_be16(p + 10, learn->idle_timeout);
+    put_be16(p + 12, learn->hard_timeout);
+    put_be16(p + 14, learn->priority);
     memcpy(p + 16, &learn->cookie, 8);
-    put16(p + 24, learn->flags);
+    put_be16(p + 24, learn->flags);
     p[26] = learn->table_id;
-    put16(p + 28, learn->fin_idle_timeout);
-    put16(p + 30, learn->fin_hard_timeout);
+    put_be16(p + 28, learn->fin_idle_timeout);
+    put_be16(p + 30, learn->fin_hard_timeout);
     if (learn2) {
-        put32(p + 32, learn->limit);
+        put_be32(p + 32, learn->limit);
         if (learn->flags & NX_LEARN_F_WRITE_RESULT) {
-            put16(p + 36, learn->result_dst.ofs);
+            put_be16(p + 36, learn->result_dst.ofs);
             nx_put_header(out, learn->result_dst.field->id, 0, false);
         }
     }
     for (uint32_t i = 0; i < learn->n_specs; i++) {
         const struct ofpact_learn_spec *spec = &learn->specs[i];
-        put16(ofpbuf_put_uninit(out, 2),
+        put_be16(ofpbuf_put_uninit(out, 2),
               spec->n_bits | spec->src_type | spec->dst_type);
         if (spec->src_type == NX_LEARN_SRC_FIELD) {
             put_subfield(out, &spec->src);
@@ -261,7 +236,7 @@ learn_encode(const struct ofpact_learn *learn, struct ofpbuf *out)
     }
     size_t len = ROUND_UP(out->size - ofs, 8);
     ofpbuf_put_zeros(out, len - (out->size - ofs));
-    put16((uint8_t *) out->data + ofs + 2, len);
+    put_be16((uint8_t *) out->data + ofs + 2, len);
 }
 
 /* Sets SF's bits in MATCH to the N_BITS-bit value right-aligned in the 16
@@ -882,7 +857,7 @@ learn_execute(const struct ofpact_learn *learn, const struct flow *flow,
             /* A port number that fits 16 bits and names a destination. */
             if (spec->n_bits <= 16
                 || bitwise_is_all_zeros(value, 16, 16, 112)) {
-                uint32_t port = get16(value + 14);
+                uint32_t port = get_be16(value + 14);
                 if (port < OFPP_MAX || port == OFPP_IN_PORT
                     || port == OFPP_FLOOD || port == OFPP_LOCAL
                     || port == OFPP_ALL) {

@@ -4,6 +4,7 @@
 #include "ofp-actions.h"
 
 #include <string.h>
+#include "be-bytes.h"
 #include "learn.h"
 #include "match.h"
 #include "nx-match.h"
@@ -147,24 +148,6 @@ ofpact_list_equal(const struct ofpact *a, size_t a_len,
 }
 
 /* Decoding. */
-
-static inline uint16_t
-get_be16(const uint8_t *p)
-{
-    return (p[0] << 8) | p[1];
-}
-
-static inline uint32_t
-get_be32(const uint8_t *p)
-{
-    return ((uint32_t) get_be16(p) << 16) | get_be16(p + 2);
-}
-
-static inline uint64_t
-get_be64(const uint8_t *p)
-{
-    return ((uint64_t) get_be32(p) << 32) | get_be32(p + 4);
-}
 
 static bool
 is_all_zeros(const uint8_t *p, size_t n)
@@ -1060,27 +1043,6 @@ put_std(struct ofpbuf *out, uint16_t type, size_t len)
     p[2] = len >> 8;
     p[3] = len;
     return p;
-}
-
-static void
-put_be16(uint8_t *p, uint16_t x)
-{
-    p[0] = x >> 8;
-    p[1] = x;
-}
-
-static void
-put_be32(uint8_t *p, uint32_t x)
-{
-    put_be16(p, x >> 16);
-    put_be16(p + 2, x);
-}
-
-static void
-put_be64(uint8_t *p, uint64_t x)
-{
-    put_be32(p, x >> 32);
-    put_be32(p + 4, x);
 }
 
 /* Appends an NX action header for SUBTYPE, LEN bytes in all (zeroed);
