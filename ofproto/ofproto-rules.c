@@ -163,11 +163,12 @@ ofproto_flush_flow_removed(struct ofproto *ofproto)
     }
 }
 
-/* Makes RULE invisible from VERSION on and queues its removal. */
+/* The bookkeeping of a rule that went (already invisible in the version
+ * to be published): counts, expiry, delete_learned, and its removal from
+ * the classifier once readers are done with it. */
 static void
-rule_delete(struct ofproto *ofproto, struct rule *rule, ovs_version_t version)
+rule_retire(struct ofproto *ofproto, struct rule *rule)
 {
-    cls_rule_make_invisible_in_version(&rule->cr, version);
     rule->removed = true;
     if (rule->idle_timeout || rule->hard_timeout) {
         ovs_list_remove(&rule->expirable_node);
@@ -176,6 +177,14 @@ rule_delete(struct ofproto *ofproto, struct rule *rule, ovs_version_t version)
     ofproto->tables[rule->table_id].n_rules--;
     ofproto_learn_rule_removed(ofproto, rule);
     ovsrcu_postpone(rule_remove_cb, rule);
+}
+
+/* Makes RULE invisible from VERSION on and queues its removal. */
+static void
+rule_delete(struct ofproto *ofproto, struct rule *rule, ovs_version_t version)
+{
+    cls_rule_make_invisible_in_version(&rule->cr, version);
+    rule_retire(ofproto, rule);
 }
 
 static void
@@ -296,62 +305,6 @@ collect_rules(struct ofproto *ofproto, const struct ofproto_flow_query *q,
     cls_rule_destroy(&target);
 }
 
-static enum ofperr
-add_rule(struct ofproto *ofproto, const struct ofputil_flow_mod *fm,
-         ovs_version_t version)
-{
-    uint8_t table_id = fm->table_id == OFPTT_ALL ? 0 : fm->table_id;
-    struct classifier *cls = &ofproto->tables[table_id].cls;
-    struct rule *rule = rule_create(ofproto, fm, table_id);
-
-    const struct cls_rule *old_cr = classifier_find_rule_exactly(
-        cls, &rule->cr, version - 1);
-    /* A rule with the very same match and priority is replaced; only a
-     * new one is checked for overlaps (as 3.1 does). */
-    if (!old_cr && fm->flags & OFPUTIL_FF_CHECK_OVERLAP
-        && classifier_rule_overlaps(cls, &rule->cr, version - 1)) {
-        rule_free(rule);
-        return OFPERR_OFPFMFC_OVERLAP;
-    }
-    if (old_cr) {
-        struct rule *old = CONTAINER_OF(old_cr, struct rule, cr);
-        /* A replaced rule keeps its counters unless asked otherwise. */
-        if (!(fm->flags & OFPUTIL_FF_RESET_COUNTS)) {
-            atomic_store(&rule->n_packets, atomic_load(&old->n_packets));
-            atomic_store(&rule->n_bytes, atomic_load(&old->n_bytes));
-            atomic_store(&rule->used, atomic_load(&old->used));
-            rule->created = old->created;
-        }
-        rule_delete(ofproto, old, version);
-    }
-    classifier_insert(cls, &rule->cr, version);
-    ofproto->n_rules++;
-    ofproto->tables[table_id].n_rules++;
-    rule_schedule_expiry(ofproto, rule);
-    return 0;
-}
-
-static void
-modify_rules(struct rule **rules, size_t n, const struct ofputil_flow_mod *fm)
-{
-    long long int now = time_msec();
-    for (size_t i = 0; i < n; i++) {
-        struct rule *rule = rules[i];
-        const struct rule_actions *old = ovsrcu_get_protected(&rule->actions);
-        ovsrcu_set(&rule->actions,
-                   rule_actions_create(fm->ofpacts, fm->ofpacts_len));
-        ovsrcu_postpone(free, (void *) old);
-        rule->modified = now;
-        if (fm->new_cookie != OVS_BE64_MAX) {
-            rule->cookie = fm->new_cookie;
-        }
-        if (fm->flags & OFPUTIL_FF_RESET_COUNTS) {
-            atomic_store(&rule->n_packets, 0);
-            atomic_store(&rule->n_bytes, 0);
-        }
-    }
-}
-
 /* Output ports a switch can have (ofp-actions' annotate refuses the same
  * ports; a flow_mod built in a program may not have gone through it), and
  * groups and meters that exist. */
@@ -388,73 +341,7 @@ check_output_ports(const struct ofproto *ofproto, const struct ofpact *ofpacts,
     return 0;
 }
 
-enum ofperr
-ofproto_flow_mod(struct ofproto *ofproto, const struct ofputil_flow_mod *fm)
-{
-    COVERAGE_INC(ofproto_flow_mod);
-    if (fm->table_id >= OFPROTO_N_TABLES && fm->table_id != OFPTT_ALL) {
-        return OFPERR_OFPBRC_BAD_TABLE_ID;
-    }
-    if (fm->priority < 0 || fm->priority > UINT16_MAX) {
-        return OFPERR_OFPFMFC_BAD_PRIORITY;
-    }
-    if (fm->command > OFPFC_DELETE_STRICT) {
-        return OFPERR_OFPFMFC_BAD_COMMAND;
-    }
-    bool deleting = (fm->command == OFPFC_DELETE
-                     || fm->command == OFPFC_DELETE_STRICT);
-    if (!deleting) {
-        enum ofperr error = check_output_ports(ofproto, fm->ofpacts,
-                                               fm->ofpacts_len);
-        if (error) {
-            return error;
-        }
-    }
-
-    ovs_version_t version = ofproto_tables_version(ofproto) + 1;
-    for (int i = 0; i < OFPROTO_N_TABLES; i++) {
-        classifier_defer(&ofproto->tables[i].cls);
-    }
-
-    enum ofperr error = 0;
-    if (fm->command == OFPFC_ADD) {
-        error = add_rule(ofproto, fm, version);
-    } else {
-        struct ofproto_flow_query q = {
-            .match = fm->match,
-            .priority = fm->priority,
-            .strict = (fm->command == OFPFC_MODIFY_STRICT
-                       || fm->command == OFPFC_DELETE_STRICT),
-            .table_id = fm->table_id,
-            /* Open vSwitch applies out_port/out_group to modify too. */
-            .out_port = fm->out_port,
-            .out_group = fm->out_group,
-            .cookie = fm->cookie,
-            .cookie_mask = fm->cookie_mask,
-        };
-        struct rule **rules = NULL;
-        size_t n = 0;
-        collect_rules(ofproto, &q, version - 1, &rules, &n);
-        if (deleting) {
-            for (size_t i = 0; i < n; i++) {
-                rule_send_removed(ofproto, rules[i], OFPRR_DELETE);
-                rule_delete(ofproto, rules[i], version);
-            }
-        } else if (n) {
-            modify_rules(rules, n, fm);
-        } else if (fm->new_cookie != OVS_BE64_MAX && !fm->cookie_mask) {
-            /* A modify that selects nothing adds the flow when it carries
-             * a cookie for it: OpenFlow 1.0 and 1.1 modifies without a
-             * cookie mask, as 3.1 decodes them. */
-            error = add_rule(ofproto, fm, version);
-        }
-        free(rules);
-    }
-    publish_version(ofproto, version);
-    return error;
-}
-
-/* Bundles: a batch of flow_mods applied all or nothing.
+/* Flow_mods, alone or in bundles: a batch applied all or nothing.
  *
  * Every change of the batch happens at the one version V the tables will
  * have next: new rules (adds, and the replacement of each rule a modify
@@ -592,6 +479,7 @@ batch_flow_mod(struct ofproto *ofproto, const struct ofputil_flow_mod *fm,
         .strict = (fm->command == OFPFC_MODIFY_STRICT
                    || fm->command == OFPFC_DELETE_STRICT),
         .table_id = fm->table_id,
+        /* Open vSwitch applies out_port/out_group to modify too. */
         .out_port = fm->out_port,
         .out_group = fm->out_group,
         .cookie = fm->cookie,
@@ -611,6 +499,9 @@ batch_flow_mod(struct ofproto *ofproto, const struct ofputil_flow_mod *fm,
                           version, !(fm->flags & OFPUTIL_FF_RESET_COUNTS));
         }
     } else if (fm->new_cookie != OVS_BE64_MAX && !fm->cookie_mask) {
+        /* A modify that selects nothing adds the flow when it carries
+         * a cookie for it: OpenFlow 1.0 and 1.1 modifies without a
+         * cookie mask, as 3.1 decodes them. */
         error = batch_add(ofproto, fm, version, b);
     }
     free(rules);
@@ -629,17 +520,10 @@ batch_finish(struct ofproto *ofproto, struct batch *b)
             rule_schedule_expiry(ofproto, c->added);
         }
         if (c->removed) {
-            struct rule *rule = c->removed;
             if (c->deleted) {
-                rule_send_removed(ofproto, rule, OFPRR_DELETE);
+                rule_send_removed(ofproto, c->removed, OFPRR_DELETE);
             }
-            rule->removed = true;
-            if (rule->idle_timeout || rule->hard_timeout) {
-                ovs_list_remove(&rule->expirable_node);
-            }
-            ofproto->n_rules--;
-            ofproto->tables[rule->table_id].n_rules--;
-            ovsrcu_postpone(rule_remove_cb, rule);
+            rule_retire(ofproto, c->removed);
         }
     }
 }
@@ -694,6 +578,16 @@ ofproto_flow_mod_batch(struct ofproto *ofproto,
     }
     free(b.changes);
     return error;
+}
+
+/* One flow_mod is a batch of one: every change to the tables goes through
+ * the same code, so what follows a change (counts, timeouts, flow_removed)
+ * is done in one place. */
+enum ofperr
+ofproto_flow_mod(struct ofproto *ofproto, const struct ofputil_flow_mod *fm)
+{
+    size_t failed;
+    return ofproto_flow_mod_batch(ofproto, fm, 1, &failed);
 }
 
 void
