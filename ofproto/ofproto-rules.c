@@ -809,8 +809,19 @@ ofproto_query_rules_each(struct ofproto *ofproto,
         qsort(found, n, sizeof *found, compare_found_rules);
     }
 
+    /* A large table's rules lie all over the heap, and a dump touches each
+     * once: fetching a few rules (and their actions) ahead overlaps the
+     * cache misses that otherwise take most of a dump's time. */
+    enum { RULE_AHEAD = 8, ACTIONS_AHEAD = 4 };
     struct ofproto_rule_info info;
     for (size_t i = 0; i < n; i++) {
+        if (i + RULE_AHEAD < n) {
+            __builtin_prefetch(found[i + RULE_AHEAD].rule);
+        }
+        if (i + ACTIONS_AHEAD < n) {
+            __builtin_prefetch(
+                ovsrcu_get(&found[i + ACTIONS_AHEAD].rule->actions));
+        }
         rule_to_info(found[i].rule, &info);
         cb(&info, aux);
     }
