@@ -37,8 +37,8 @@
  * Memory: each ring is one anonymous mapping of N_SLOTS * stride bytes,
  * allocated up front but committed by the kernel only as slots are first
  * written, so a quiet port costs address space, not memory (the slots'
- * sequence numbers live in a separate small array, so that initializing
- * them touches no slot).  No file
+ * sequence numbers are kept at the start of the mapping in a form whose
+ * initial value is zero, so creating a channel writes none of it).  No file
  * descriptor belongs to a channel or to a handler: waking goes through
  * the handler threads' poll loops (poll_loop_wake()).
  *
