@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 #include "ovs-thread.h"
 #include "poll-loop.h"
 #include "util.h"
@@ -241,6 +242,22 @@ dpif_channel_get_stats(const struct dpif_channel *ch_,
     stats->n_lost = atomic_load_explicit(&ch->n_lost, memory_order_relaxed);
     stats->n_received = atomic_load_explicit(&ch->n_received,
                                              memory_order_relaxed);
+}
+
+size_t
+dpif_channel_resident_bytes(const struct dpif_channel *ch)
+{
+    size_t page = sysconf(_SC_PAGESIZE);
+    size_t n_pages = DIV_ROUND_UP(ch->map_size, page);
+    unsigned char *in_core = xmalloc(n_pages);
+    size_t resident = 0;
+    if (!mincore(ch->map, ch->map_size, in_core)) {
+        for (size_t i = 0; i < n_pages; i++) {
+            resident += (in_core[i] & 1) * page;
+        }
+    }
+    free(in_core);
+    return resident;
 }
 
 uint32_t

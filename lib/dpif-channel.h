@@ -125,6 +125,9 @@ void dpif_channel_get_stats(const struct dpif_channel *,
                             struct dpif_channel_stats *);
 uint32_t dpif_channel_port(const struct dpif_channel *);
 size_t dpif_channel_n_slots(const struct dpif_channel *);
+/* Bytes of CH's ring (slots and sequence numbers) the kernel has
+ * committed: zero until upcalls first pass through. */
+size_t dpif_channel_resident_bytes(const struct dpif_channel *);
 
 /* Handler side. */
 void dpif_channel_handler_init(struct dpif_channel_handler *,
