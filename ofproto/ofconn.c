@@ -3,6 +3,7 @@
 #include "ofconn.h"
 #include "connmgr.h"
 #include "ofconn-bundle.h"
+#include "ofmonitor.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -61,6 +62,7 @@ ofconn_create(struct connmgr *mgr, struct rconn *rconn,
         ofconn_set_rate_limit(ofconn, s->rate_limit, s->burst_limit);
     }
     hmap_init(&ofconn->bundles);
+    hmap_init(&ofconn->monitors);
     connmgr_register(mgr, ofconn);
     return ofconn;
 }
@@ -92,6 +94,8 @@ ofconn_destroy(struct ofconn *ofconn)
         }
         ofconn_bundles_clear(ofconn);
         hmap_destroy(&ofconn->bundles);
+        ofmonitor_destroy_all(ofconn);
+        hmap_destroy(&ofconn->monitors);
         free(ofconn);
     }
 }
@@ -117,6 +121,7 @@ ofconn_reset(struct ofconn *ofconn, int version)
         }
     }
     ofconn_bundles_clear(ofconn);
+    ofmonitor_destroy_all(ofconn);
 }
 
 void
@@ -1074,6 +1079,10 @@ handle_message(struct ofconn *ofconn, const struct ofp_header *oh)
     case OFPTYPE_METER_CONFIG_STATS_REQUEST:
     case OFPTYPE_METER_FEATURES_STATS_REQUEST:
         return handle_meter_request(ofconn, oh, type);
+    case OFPTYPE_FLOW_MONITOR_STATS_REQUEST:
+        return ofmonitor_handle_request(ofconn, oh);
+    case OFPTYPE_FLOW_MONITOR_CANCEL:
+        return ofmonitor_handle_cancel(ofconn, oh);
 
     /* Replies and switch-to-controller messages a switch never takes. */
     case OFPTYPE_FEATURES_REPLY:
@@ -1111,10 +1120,8 @@ handle_message(struct ofconn *ofconn, const struct ofp_header *oh)
     /* Not implemented yet in this switch. */
     case OFPTYPE_QUEUE_GET_CONFIG_REQUEST:
     case OFPTYPE_QUEUE_STATS_REQUEST:
-    case OFPTYPE_FLOW_MONITOR_STATS_REQUEST:
     case OFPTYPE_FLOW_AGE:
     case OFPTYPE_SET_CONTROLLER_ID:
-    case OFPTYPE_FLOW_MONITOR_CANCEL:
     case OFPTYPE_NXT_RESUME:
     case OFPTYPE_CT_FLUSH_ZONE:
     default:
@@ -1153,7 +1160,11 @@ ofconn_run(struct ofconn *ofconn)
         }
         ofconn->backlog = i == OFCONN_BATCH - 1;
         const struct ofp_header *oh = msg->data;
+        /* Flow monitors tell this connection's own table changes apart. */
+        struct ofproto *ofproto = ofconn_ofproto(ofconn);
+        ofproto_set_change_origin(ofproto, ofconn, oh->xid);
         enum ofperr error = handle_message(ofconn, oh);
+        ofproto_set_change_origin(ofproto, NULL, htonl(0));
         if (error) {
             ofconn_send_error(ofconn, error, oh);
         }

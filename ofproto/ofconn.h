@@ -56,6 +56,8 @@ struct ofconn {
     struct pinsched *schedulers[2];
     bool backlog;               /* Stopped at a full batch: more to read. */
     struct hmap bundles;        /* ofconn-bundle.c's, by id. */
+    struct hmap monitors;       /* ofmonitor.c's flow monitors, by id. */
+    uint64_t monitor_abbrev_serial; /* Request last abbreviated. */
 };
 
 /* Takes ownership of RCONN; registers with MGR. */

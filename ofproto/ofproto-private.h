@@ -182,6 +182,13 @@ struct ofproto {
     struct mac_learning *ml;
     struct hmap groups;         /* struct ofgroup, by group_id. */
     struct hmap meters;         /* struct ofmeter, by meter_id. */
+
+    /* Flow monitors' view of table changes (main thread). */
+    void (*flow_change_cb)(const struct ofproto_flow_change *, void *aux);
+    void *flow_change_aux;
+    const void *change_origin;
+    ovs_be32 change_xid;
+    uint64_t change_serial;
 };
 
 /* An OpenFlow meter: its configuration here, its token buckets and
@@ -278,6 +285,10 @@ struct ofmeter *ofproto_meter_lookup(const struct ofproto *,
 void ofproto_destroy_meters(struct ofproto *);
 
 /* Rules (ofproto-rules.c). */
+/* Whether the actions (nested write_actions included) send to PORT (an
+ * output, enqueue or controller action) or to GROUP. */
+bool ofproto_ofpacts_reference(const struct ofpact *, size_t len,
+                               uint32_t port, uint32_t group);
 /* Deletes the rules that use meter METER_ID, with flow_removed events of
  * reason OFPRR_METER_DELETE; counts them (main thread). */
 void ofproto_delete_meter_rules(struct ofproto *, uint32_t meter_id);

@@ -1,0 +1,39 @@
+/* ofmonitor: OpenFlow flow monitors on one connection.
+ *
+ * A controller asks, with a flow monitor request (lib/ofp-monitor.h), to
+ * hear about changes to the flows that match a filter (table, out_port,
+ * out_group, match) and of which kinds (initial dump, add, delete, modify,
+ * with or without actions, its own changes in full or abbreviated).  Each
+ * connection keeps its monitors by id in 'ofconn->monitors'; they go with
+ * the connection (or a reconnection of it).
+ *
+ * ofproto reports every table change through the callback connmgr sets
+ * (ofproto_set_flow_change_cb()), which hands it to ofmonitor_report() for
+ * each connection: matching monitors' flags are combined and one update
+ * is sent, full, or abbreviated (the request's xid, once per request) for
+ * a change the connection made itself without the "own" flag.
+ *
+ * Threads: main thread only.  A monitor belongs to its connection and is
+ * freed by ofmonitor_destroy_all(). */
+#ifndef OFPROTO_OFMONITOR_H
+#define OFPROTO_OFMONITOR_H 1
+
+#include "ofp-errors.h"
+
+struct ofconn;
+struct ofp_header;
+struct ofproto_flow_change;
+
+/* NXST/ONFST/OFPMP flow monitor request: adds (or in 1.4+ modifies or
+ * deletes) the monitors and replies with the initial dump. */
+enum ofperr ofmonitor_handle_request(struct ofconn *,
+                                     const struct ofp_header *);
+/* NXT/ONFT flow monitor cancel. */
+enum ofperr ofmonitor_handle_cancel(struct ofconn *,
+                                    const struct ofp_header *);
+/* Sends CHANGE to OFCONN if one of its monitors wants it. */
+void ofmonitor_report(struct ofconn *, const struct ofproto_flow_change *);
+/* Frees every monitor of OFCONN. */
+void ofmonitor_destroy_all(struct ofconn *);
+
+#endif /* ofproto/ofmonitor.h */
