@@ -56,6 +56,7 @@ ofconn_create(struct connmgr *mgr, struct rconn *rconn,
     ofconn->type = type;
     ofconn->listener = listener;
     ofconn->packet_in_counter = rconn_packet_counter_create();
+    ofconn->monitor_counter = rconn_packet_counter_create();
     if (listener) {
         const struct connmgr_controller_settings *s
             = connmgr_controller_get_settings(listener);
@@ -89,6 +90,7 @@ ofconn_destroy(struct ofconn *ofconn)
         ovs_list_remove(&ofconn->node);
         rconn_destroy(ofconn->rconn);
         rconn_packet_counter_destroy(ofconn->packet_in_counter);
+        rconn_packet_counter_destroy(ofconn->monitor_counter);
         for (int i = 0; i < 2; i++) {
             pinsched_destroy(ofconn->schedulers[i]);
         }
@@ -122,17 +124,25 @@ ofconn_reset(struct ofconn *ofconn, int version)
     }
     ofconn_bundles_clear(ofconn);
     ofmonitor_destroy_all(ofconn);
+    ofconn->monitor_paused = false;
 }
 
 void
 ofconn_send(struct ofconn *ofconn, struct ofpbuf *msg)
+{
+    ofconn_send_counted(ofconn, msg, NULL);
+}
+
+void
+ofconn_send_counted(struct ofconn *ofconn, struct ofpbuf *msg,
+                    struct rconn_packet_counter *counter)
 {
     /* Encoders that build a message in pieces leave its header marked
      * for the final length; the others have set it already. */
     if (msg->header) {
         ofpmsg_update_length(msg);
     }
-    rconn_send(ofconn->rconn, msg, NULL);
+    rconn_send(ofconn->rconn, msg, counter);
 }
 
 void
@@ -1142,6 +1152,7 @@ ofconn_run(struct ofconn *ofconn)
         || ofconn->seqno != rconn_get_connection_seqno(ofconn->rconn)) {
         ofconn_reset(ofconn, rconn_get_version(ofconn->rconn));
     }
+    ofmonitor_run(ofconn);
     for (int i = 0; i < 2; i++) {
         if (ofconn->schedulers[i]) {
             struct ovs_list txq = OVS_LIST_INITIALIZER(&txq);
@@ -1186,4 +1197,5 @@ ofconn_wait(struct ofconn *ofconn)
     } else {
         rconn_recv_wait(ofconn->rconn);
     }
+    ofmonitor_wait(ofconn);
 }

@@ -18,6 +18,8 @@
 #include "ofpbuf.h"
 #include "ofproto-private.h"
 #include "ofproto.h"
+#include "poll-loop.h"
+#include "rconn.h"
 #include "util.h"
 
 struct ofmonitor {
@@ -29,6 +31,12 @@ struct ofmonitor {
     uint32_t out_group;         /* OFPG_ANY: any. */
     struct match match;
 };
+
+static enum ofp_version
+ofconn_monitor_version(const struct ofconn *ofconn)
+{
+    return ofputil_protocol_to_ofp_version(ofconn->protocol);
+}
 
 static struct ofmonitor *
 ofmonitor_lookup(struct ofconn *ofconn, uint32_t id)
@@ -131,12 +139,33 @@ fill_update(struct ofputil_flow_update *u, int event, uint8_t reason,
     }
 }
 
+/* Updates counted until the kernel took them: past this backlog the
+ * monitors of the connection pause, as 3.1's do. */
+#define OFMONITOR_PAUSE_BYTES (128 * 1024)
+
 static void
 send_replies(struct ofconn *ofconn, struct ovs_list *replies)
 {
     struct ofpbuf *msg;
     LIST_FOR_EACH_POP (msg, list_node, replies) {
-        ofconn_send(ofconn, msg);
+        ofconn_send_counted(ofconn, msg, ofconn->monitor_counter);
+    }
+}
+
+/* Sends the updates in REPLIES; if that makes the backlog too long,
+ * pauses the connection's monitors and says so. */
+static void
+send_updates(struct ofconn *ofconn, struct ovs_list *replies)
+{
+    send_replies(ofconn, replies);
+    if (!ofconn->monitor_paused
+        && ofconn->monitor_counter->n_bytes > OFMONITOR_PAUSE_BYTES) {
+        struct ofproto *ofproto = connmgr_get_ofproto(ofconn->mgr);
+        ofconn->monitor_paused = true;
+        ofconn->monitor_paused_seqno = ofproto_get_change_seqno(ofproto);
+        ofconn_send_counted(ofconn, ofputil_encode_flow_monitor_pause(
+                                OFPFME_PAUSED, ofconn_monitor_version(ofconn)),
+                            ofconn->monitor_counter);
     }
 }
 
@@ -282,6 +311,14 @@ ofmonitor_report(struct ofconn *ofconn, const struct ofproto_flow_change *c)
     if (hmap_is_empty(&ofconn->monitors) || !ofconn->connected) {
         return;
     }
+    if (ofconn->monitor_paused
+        && (c->event != OFPFME_REMOVED
+            || c->rule->add_seqno > ofconn->monitor_paused_seqno)) {
+        /* Paused, only the removal of a flow the controller heard of
+         * goes out; what was added or changed meanwhile is sent on
+         * resuming. */
+        return;
+    }
     uint16_t wanted = (c->event == OFPFME_ADDED ? NXFMF_ADD
                        : c->event == OFPFME_REMOVED ? NXFMF_DELETE
                        : NXFMF_MODIFY);
@@ -299,7 +336,8 @@ ofmonitor_report(struct ofconn *ofconn, const struct ofproto_flow_change *c)
     }
 
     struct ofputil_flow_update u;
-    if (c->origin == ofconn && !(flags & NXFMF_OWN)) {
+    if (c->origin == ofconn && !(flags & NXFMF_OWN)
+        && !ofconn->monitor_paused) {
         /* Its own change: one abbreviated update per request. */
         if (ofconn->monitor_abbrev_serial == c->origin_serial) {
             return;
@@ -313,8 +351,72 @@ ofmonitor_report(struct ofconn *ofconn, const struct ofproto_flow_change *c)
                     flags & NXFMF_ACTIONS);
     }
     struct ovs_list replies;
-    ofputil_start_flow_update_async(
-        &replies, ofputil_protocol_to_ofp_version(ofconn->protocol));
+    ofputil_start_flow_update_async(&replies, ofconn_monitor_version(ofconn));
     ofputil_append_flow_update(&u, &replies);
-    send_replies(ofconn, &replies);
+    send_updates(ofconn, &replies);
+}
+
+/* Resuming: every flow added or modified since the pause that a monitor
+ * selects, as ADDED, then "resumed". */
+struct resume_dump {
+    struct ofconn *ofconn;
+    struct ovs_list *replies;
+    size_t n;                   /* Updates appended. */
+};
+
+static void
+resume_rule(const struct ofproto_rule_info *info, void *dump_)
+{
+    struct resume_dump *dump = dump_;
+    struct ofconn *ofconn = dump->ofconn;
+    if (info->modify_seqno <= ofconn->monitor_paused_seqno) {
+        return;
+    }
+    uint16_t flags = 0;
+    const struct ofmonitor *m;
+    HMAP_FOR_EACH (m, node, &ofconn->monitors) {
+        if (ofmonitor_selects(m, info, NULL, 0)) {
+            flags |= m->flags;
+        }
+    }
+    if (flags) {
+        struct ofputil_flow_update u;
+        fill_update(&u, OFPFME_ADDED, 0, info, flags & NXFMF_ACTIONS);
+        ofputil_append_flow_update(&u, dump->replies);
+        dump->n++;
+    }
+}
+
+void
+ofmonitor_run(struct ofconn *ofconn)
+{
+    if (!ofconn->monitor_paused || ofconn->monitor_counter->n_packets) {
+        return;
+    }
+    struct ovs_list replies;
+    ofputil_start_flow_update_async(&replies, ofconn_monitor_version(ofconn));
+    struct resume_dump dump = { .ofconn = ofconn, .replies = &replies };
+    struct ofproto_flow_query q;
+    ofproto_flow_query_init(&q);
+    ofproto_query_rules_each(connmgr_get_ofproto(ofconn->mgr), &q,
+                             resume_rule, &dump);
+    if (dump.n) {
+        send_replies(ofconn, &replies);
+    } else {
+        ofpbuf_list_delete(&replies);
+    }
+    ofconn->monitor_paused = false;
+    ofconn_send_counted(ofconn, ofputil_encode_flow_monitor_pause(
+                            OFPFME_RESUMED, ofconn_monitor_version(ofconn)),
+                        ofconn->monitor_counter);
+}
+
+void
+ofmonitor_wait(struct ofconn *ofconn)
+{
+    /* The backlog drains as the peer reads, which wakes the loop through
+     * the connection's own events; then ofmonitor_run() resumes. */
+    if (ofconn->monitor_paused && !ofconn->monitor_counter->n_packets) {
+        poll_immediate_wake();
+    }
 }

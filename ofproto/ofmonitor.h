@@ -36,4 +36,13 @@ void ofmonitor_report(struct ofconn *, const struct ofproto_flow_change *);
 /* Frees every monitor of OFCONN. */
 void ofmonitor_destroy_all(struct ofconn *);
 
+/* Pause and resume, as 3.1: once more than 128 kB of a connection's
+ * updates wait for the kernel, its monitors pause ("paused" is sent):
+ * only removals of flows added before go out.  When the backlog is gone,
+ * ofmonitor_run() sends every flow added or modified meanwhile that a
+ * monitor selects, as ADDED, then "resumed".  Rules carry the seqnos
+ * that say which (ofproto_rule_info's add_seqno, modify_seqno). */
+void ofmonitor_run(struct ofconn *);
+void ofmonitor_wait(struct ofconn *);
+
 #endif /* ofproto/ofmonitor.h */

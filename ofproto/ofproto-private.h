@@ -137,6 +137,9 @@ struct rule {
     bool removed;                       /* Main thread only. */
     bool hidden;                        /* Fail-open's: in no dump, query
                                          * or flow_mod. */
+    /* ofproto->change_seqno when the flow was added (kept across
+     * modifies) and last added or modified, for paused flow monitors. */
+    uint64_t add_seqno, modify_seqno;
 };
 
 struct ofproto {
@@ -189,6 +192,7 @@ struct ofproto {
     const void *change_origin;
     ovs_be32 change_xid;
     uint64_t change_serial;
+    uint64_t change_seqno;      /* Counts rule adds and modifies. */
 };
 
 /* An OpenFlow meter: its configuration here, its token buckets and

@@ -120,6 +120,12 @@ ofproto_set_change_origin(struct ofproto *ofproto, const void *origin,
     ofproto->change_serial++;
 }
 
+uint64_t
+ofproto_get_change_seqno(const struct ofproto *ofproto)
+{
+    return ofproto->change_seqno;
+}
+
 static void rule_to_info(const struct rule *, struct ofproto_rule_info *);
 
 /* Tells the flow monitors that RULE was added, removed (for REASON) or
@@ -565,6 +571,9 @@ batch_finish(struct ofproto *ofproto, struct batch *b)
             ofproto->n_rules++;
             ofproto->tables[c->added->table_id].n_rules++;
             rule_schedule_expiry(ofproto, c->added);
+            c->added->modify_seqno = ++ofproto->change_seqno;
+            c->added->add_seqno = (c->removed ? c->removed->add_seqno
+                                   : c->added->modify_seqno);
             if (!c->removed) {
                 rule_report_change(ofproto, c->added, OFPFME_ADDED, 0, NULL);
             } else {
@@ -838,6 +847,8 @@ rule_to_info(const struct rule *rule, struct ofproto_rule_info *info)
     info->n_bytes = atomic_load(&rule->n_bytes);
     info->ofpacts_len = a->ofpacts_len;
     info->ofpacts = a->ofpacts;
+    info->add_seqno = rule->add_seqno;
+    info->modify_seqno = rule->modify_seqno;
 }
 
 void

@@ -339,6 +339,8 @@ struct ofproto_rule_info {
     long long int created;      /* time_msec(). */
     long long int modified;     /* Last modify, or created. */
     long long int used;         /* Last packet (time_msec()), or created. */
+    uint64_t add_seqno;         /* ofproto_get_change_seqno() when added */
+    uint64_t modify_seqno;      /* ... and when last added or modified. */
     uint64_t n_packets, n_bytes;    /* Counted even under NO_PKT_COUNTS
                                      * and NO_BYT_COUNTS, as 3.1. */
     const struct ofpact *ofpacts;   /* Owned by the info (but see
@@ -385,6 +387,8 @@ void ofproto_set_flow_change_cb(struct ofproto *,
                                 void (*cb)(const struct ofproto_flow_change *,
                                            void *aux),
                                 void *aux);
+/* Counts rule additions and modifications (main thread). */
+uint64_t ofproto_get_change_seqno(const struct ofproto *);
 /* Changes until the next call are made for ORIGIN's request XID (ORIGIN
  * NULL: for nobody, e.g. expiry).  Main thread. */
 void ofproto_set_change_origin(struct ofproto *, const void *origin,
