@@ -492,9 +492,11 @@ ofputil_decode_flow_update(struct ofputil_flow_update *update,
     if (error) {
         return error;
     }
-    update->ofpacts = (const struct ofpact *) ((const char *) ofpacts->data
-                                               + ofpacts_start);
     update->ofpacts_len = ofpacts->size - ofpacts_start;
+    update->ofpacts = (update->ofpacts_len
+                       ? (const struct ofpact *) ((const char *) ofpacts->data
+                                                  + ofpacts_start)
+                       : NULL);
     return 0;
 
 bad_len:

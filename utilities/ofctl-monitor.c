@@ -365,7 +365,7 @@ send_flow_monitor_request(const char *switch_name, struct vconn *vconn,
                   "allowed flow formats (%s)", usable_s, allowed_s);
     }
 
-    struct ofpbuf *msg = ofpbuf_new(0);
+    struct ofpbuf *msg = ofpbuf_new(64);
     ofputil_append_flow_monitor_request(&rq, msg, vconn_get_version(vconn));
     ofctl_dump_transaction(switch_name, vconn, msg);
     fflush(stdout);

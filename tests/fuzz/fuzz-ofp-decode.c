@@ -693,9 +693,9 @@ flow_monitor_reencode(const struct ofp_header *oh, bool request)
     struct ofpbuf *out = NULL;
     struct ovs_list replies;
     struct ofpbuf ofpacts;
-    ofpbuf_init(&ofpacts, 0);
+    ofpbuf_init(&ofpacts, 64);
     if (request) {
-        out = ofpbuf_new(0);
+        out = ofpbuf_new(64);
     } else {
         ofputil_start_flow_update_async(&replies, oh->version);
     }

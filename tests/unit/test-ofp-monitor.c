@@ -106,7 +106,7 @@ START_TEST(test_request_round_trip)
     const struct ofp_header *oh = msg->data;
     struct ofpbuf b;
     ofpbuf_use_const(&b, msg->data, msg->size);
-    struct ofpbuf *out = ofpbuf_new(0);
+    struct ofpbuf *out = ofpbuf_new(64);
     int n = 0;
     for (;;) {
         struct ofputil_flow_monitor_request rq;
@@ -135,7 +135,7 @@ START_TEST(test_reply_round_trip)
     struct ovs_list out;
     ofputil_start_flow_update_async(&out, oh->version);
     struct ofpbuf ofpacts;
-    ofpbuf_init(&ofpacts, 0);
+    ofpbuf_init(&ofpacts, 64);
     for (;;) {
         struct ofputil_flow_update u;
         ofpbuf_clear(&ofpacts);
@@ -204,7 +204,7 @@ START_TEST(test_errors)
     } else {
         struct ofputil_flow_update u;
         struct ofpbuf ofpacts;
-        ofpbuf_init(&ofpacts, 0);
+        ofpbuf_init(&ofpacts, 64);
         retval = ofputil_decode_flow_update(&u, &b, &ofpacts);
         ofpbuf_uninit(&ofpacts);
     }
