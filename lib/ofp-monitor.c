@@ -98,15 +98,16 @@ stats_name_len(enum ofpraw raw)
     return space ? space - name : (int) strlen(name);
 }
 
+/* FLAGS are Nicira's; WIRE_FLAGS what the message said, for the log. */
 static enum ofperr
-check_nx_flags(enum ofpraw raw, uint16_t flags)
+check_nx_flags(enum ofpraw raw, uint16_t flags, uint16_t wire_flags)
 {
     /* A monitor that reports neither additions, deletions nor changes is
      * refused even with "initial", as 3.1 does. */
     if (flags & ~NXFMF_ALL
         || !(flags & (NXFMF_ADD | NXFMF_DELETE | NXFMF_MODIFY))) {
         VLOG_WARN_RL(&rl, "%.*s has bad flags %#"PRIx16,
-                     stats_name_len(raw), ofpraw_get_name(raw), flags);
+                     stats_name_len(raw), ofpraw_get_name(raw), wire_flags);
         return OFPERR_OFPMOFC_BAD_FLAGS;
     }
     return 0;
@@ -181,7 +182,7 @@ ofputil_decode_flow_monitor_request(struct ofputil_flow_monitor_request *rq,
         rq->flags = ntohs(nfmr->flags);
         rq->out_port = ntohs(nfmr->out_port);
         rq->table_id = nfmr->table_id;
-        error = check_nx_flags(raw, rq->flags);
+        error = check_nx_flags(raw, rq->flags, rq->flags);
         if (error) {
             return error;
         }
@@ -201,7 +202,7 @@ ofputil_decode_flow_monitor_request(struct ofputil_flow_monitor_request *rq,
         rq->table_id = ofmr->table_id;
         error = ofputil_port_from_ofp11(ofmr->out_port, &rq->out_port);
         if (!error) {
-            error = check_nx_flags(raw, rq->flags);
+            error = check_nx_flags(raw, rq->flags, rq->flags);
         }
         if (error) {
             return error;
@@ -229,7 +230,7 @@ ofputil_decode_flow_monitor_request(struct ofputil_flow_monitor_request *rq,
             return error;
         }
         if (rq->command != OFPFMC14_DELETE) {
-            error = check_nx_flags(raw, rq->flags);
+            error = check_nx_flags(raw, rq->flags, ntohs(ofmr->flags));
             if (error) {
                 return error;
             }
@@ -311,7 +312,12 @@ ofputil_flow_monitor_request_format(
     const struct ofputil_port_map *port_map,
     const struct ofputil_table_map *table_map)
 {
-    ds_put_format(s, " id=%"PRIu32" flags=", rq->id);
+    ds_put_format(s, " id=%"PRIu32, rq->id);
+    if (rq->command == OFPFMC14_DELETE) {
+        ds_put_cstr(s, " command=delete");
+        return;
+    }
+    ds_put_cstr(s, " flags=");
     format_flags(s, rq->flags);
     if (rq->out_port != OFPP_NONE) {
         ds_put_cstr(s, " out_port=");
