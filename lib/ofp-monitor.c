@@ -548,8 +548,11 @@ ofputil_append_flow_update(const struct ofputil_flow_update *update,
     } else if (version >= OFP14_VERSION) {
         ofpbuf_put_zeros(msg, sizeof(struct ofp14_flow_update_full));
         oxm_put_match(msg, &update->match, version);
-        ofpacts_put_openflow_instructions(update->ofpacts,
-                                          update->ofpacts_len, msg, version);
+        if (update->ofpacts_len) {
+            ofpacts_put_openflow_instructions(update->ofpacts,
+                                              update->ofpacts_len, msg,
+                                              version);
+        }
         struct ofp14_flow_update_full *ofuf
             = (void *) ((char *) msg->data + start);
         ofuf->length = htons(msg->size - start);
@@ -565,13 +568,18 @@ ofputil_append_flow_update(const struct ofputil_flow_update *update,
         int match_len;
         if (version < OFP13_VERSION) {
             match_len = nx_put_match(msg, &update->match, 0, 0);
-            ofpacts_put_openflow_actions(update->ofpacts, update->ofpacts_len,
-                                         msg, version);
+            if (update->ofpacts_len) {
+                ofpacts_put_openflow_actions(update->ofpacts,
+                                             update->ofpacts_len, msg,
+                                             version);
+            }
         } else {
             match_len = oxm_put_match(msg, &update->match, version);
-            ofpacts_put_openflow_instructions(update->ofpacts,
-                                              update->ofpacts_len, msg,
-                                              version);
+            if (update->ofpacts_len) {
+                ofpacts_put_openflow_instructions(update->ofpacts,
+                                                  update->ofpacts_len, msg,
+                                                  version);
+            }
         }
         struct nx_flow_update_full *nfuf
             = (void *) ((char *) msg->data + start);
