@@ -80,7 +80,11 @@ report_flow_change(const struct ofproto_flow_change *change, void *mgr_)
     struct connmgr *mgr = mgr_;
     struct ofconn *ofconn;
     LIST_FOR_EACH (ofconn, node, &mgr->ofconns) {
-        ofmonitor_report(ofconn, change);
+        if (change) {
+            ofmonitor_report(ofconn, change);
+        } else {
+            ofmonitor_flush(ofconn);
+        }
     }
 }
 

@@ -64,6 +64,7 @@ ofconn_create(struct connmgr *mgr, struct rconn *rconn,
     }
     hmap_init(&ofconn->bundles);
     hmap_init(&ofconn->monitors);
+    ovs_list_init(&ofconn->monitor_updates);
     connmgr_register(mgr, ofconn);
     return ofconn;
 }

@@ -58,6 +58,8 @@ struct ofconn {
     struct hmap bundles;        /* ofconn-bundle.c's, by id. */
     struct hmap monitors;       /* ofmonitor.c's flow monitors, by id. */
     uint64_t monitor_abbrev_serial; /* Request last abbreviated. */
+    struct ovs_list monitor_updates;    /* Replies of the operation under
+                                         * way (ofmonitor_flush()). */
     struct rconn_packet_counter *monitor_counter;   /* Updates unsent. */
     bool monitor_paused;        /* Backlog too long: updates held. */
     uint64_t monitor_paused_seqno;  /* ofproto's change seqno then. */

@@ -64,6 +64,7 @@ ofmonitor_destroy_all(struct ofconn *ofconn)
     HMAP_FOR_EACH_SAFE (m, node, &ofconn->monitors) {
         ofmonitor_destroy(ofconn, m);
     }
+    ofpbuf_list_delete(&ofconn->monitor_updates);
 }
 
 static void
@@ -157,15 +158,19 @@ send_replies(struct ofconn *ofconn, struct ovs_list *replies)
 static void
 send_updates(struct ofconn *ofconn, struct ovs_list *replies)
 {
-    send_replies(ofconn, replies);
-    if (!ofconn->monitor_paused
-        && ofconn->monitor_counter->n_bytes > OFMONITOR_PAUSE_BYTES) {
-        struct ofproto *ofproto = connmgr_get_ofproto(ofconn->mgr);
-        ofconn->monitor_paused = true;
-        ofconn->monitor_paused_seqno = ofproto_get_change_seqno(ofproto);
-        ofconn_send_counted(ofconn, ofputil_encode_flow_monitor_pause(
-                                OFPFME_PAUSED, ofconn_monitor_version(ofconn)),
-                            ofconn->monitor_counter);
+    struct ofpbuf *msg;
+    LIST_FOR_EACH_POP (msg, list_node, replies) {
+        ofconn_send_counted(ofconn, msg, ofconn->monitor_counter);
+        if (!ofconn->monitor_paused
+            && ofconn->monitor_counter->n_bytes > OFMONITOR_PAUSE_BYTES) {
+            struct ofproto *ofproto = connmgr_get_ofproto(ofconn->mgr);
+            ofconn->monitor_paused = true;
+            ofconn->monitor_paused_seqno = ofproto_get_change_seqno(ofproto);
+            ofconn_send_counted(ofconn, ofputil_encode_flow_monitor_pause(
+                                    OFPFME_PAUSED,
+                                    ofconn_monitor_version(ofconn)),
+                                ofconn->monitor_counter);
+        }
     }
 }
 
@@ -350,10 +355,19 @@ ofmonitor_report(struct ofconn *ofconn, const struct ofproto_flow_change *c)
         fill_update(&u, c->event, c->reason, c->rule,
                     flags & NXFMF_ACTIONS);
     }
-    struct ovs_list replies;
-    ofputil_start_flow_update_async(&replies, ofconn_monitor_version(ofconn));
-    ofputil_append_flow_update(&u, &replies);
-    send_updates(ofconn, &replies);
+    if (ovs_list_is_empty(&ofconn->monitor_updates)) {
+        ofputil_start_flow_update_async(&ofconn->monitor_updates,
+                                        ofconn_monitor_version(ofconn));
+    }
+    ofputil_append_flow_update(&u, &ofconn->monitor_updates);
+}
+
+void
+ofmonitor_flush(struct ofconn *ofconn)
+{
+    if (!ovs_list_is_empty(&ofconn->monitor_updates)) {
+        send_updates(ofconn, &ofconn->monitor_updates);
+    }
 }
 
 /* Resuming: every flow added or modified since the pause that a monitor

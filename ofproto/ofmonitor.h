@@ -31,8 +31,11 @@ enum ofperr ofmonitor_handle_request(struct ofconn *,
 /* NXT/ONFT flow monitor cancel. */
 enum ofperr ofmonitor_handle_cancel(struct ofconn *,
                                     const struct ofp_header *);
-/* Sends CHANGE to OFCONN if one of its monitors wants it. */
+/* Adds CHANGE to OFCONN's pending updates if one of its monitors wants
+ * it; ofmonitor_flush() sends them, in one reply (more if it grows past
+ * 64 kB), as 3.1 sends one operation's updates. */
 void ofmonitor_report(struct ofconn *, const struct ofproto_flow_change *);
+void ofmonitor_flush(struct ofconn *);
 /* Frees every monitor of OFCONN. */
 void ofmonitor_destroy_all(struct ofconn *);
 

@@ -152,6 +152,16 @@ rule_report_change(struct ofproto *ofproto, const struct rule *rule,
     ofproto->flow_change_cb(&change, ofproto->flow_change_aux);
 }
 
+/* The changes reported since the last call are one operation's: the
+ * monitors send them together (3.1 sends one reply per operation). */
+static void
+rule_report_flush(struct ofproto *ofproto)
+{
+    if (ofproto->flow_change_cb) {
+        ofproto->flow_change_cb(NULL, ofproto->flow_change_aux);
+    }
+}
+
 /* Queues a flow_removed event for RULE if it asked for one.  The queue is
  * bounded: with nobody draining it (no controller) old events would only
  * pile up, so beyond the bound new ones are dropped and counted. */
@@ -597,6 +607,7 @@ batch_finish(struct ofproto *ofproto, struct batch *b)
             rule_retire(ofproto, c->removed);
         }
     }
+    rule_report_flush(ofproto);
 }
 
 /* The batch failed: newest first, each change is taken back.  A rule
@@ -679,6 +690,7 @@ ofproto_delete_group_rules(struct ofproto *ofproto, uint32_t group_id)
             rule_send_removed(ofproto, rules[i], OFPRR_GROUP_DELETE);
             rule_delete(ofproto, rules[i], version);
         }
+        rule_report_flush(ofproto);
         publish_version(ofproto, version);
     }
     free(rules);
@@ -742,6 +754,7 @@ ofproto_delete_meter_rules(struct ofproto *ofproto, uint32_t meter_id)
             rule_send_removed(ofproto, rules[i], OFPRR_METER_DELETE);
             rule_delete(ofproto, rules[i], version);
         }
+        rule_report_flush(ofproto);
         publish_version(ofproto, version);
     }
     free(rules);
@@ -985,6 +998,7 @@ ofproto_expire_rules(struct ofproto *ofproto)
             rule_send_removed(ofproto, expired[i], reasons[i]);
             rule_delete(ofproto, expired[i], version);
         }
+        rule_report_flush(ofproto);
         publish_version(ofproto, version);
     }
     free(expired);

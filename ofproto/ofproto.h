@@ -370,7 +370,9 @@ size_t ofproto_count_rules(const struct ofproto *);
  * the deletion of a group or meter it uses, learned flows) is handed to
  * the callback set with ofproto_set_flow_change_cb(), in the main thread,
  * when it is decided and before the new tables are published; RULE and
- * the actions live only for the call. */
+ * the actions live only for the call.  After the changes of one
+ * operation (a flow_mod, a bundle commit, a group's deletion, one round
+ * of expiry) the callback gets a null CHANGE: "send them now". */
 struct ofproto_flow_change {
     int event;                  /* OFPFME_ADDED, _REMOVED or _MODIFIED
                                  * (lib/ofp-monitor.h). */
