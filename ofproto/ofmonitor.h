@@ -9,9 +9,10 @@
  *
  * ofproto reports every table change through the callback connmgr sets
  * (ofproto_set_flow_change_cb()), which hands it to ofmonitor_report() for
- * each connection: matching monitors' flags are combined and one update
- * is sent, full, or abbreviated (the request's xid, once per request) for
- * a change the connection made itself without the "own" flag.
+ * each connection: matching monitors' flags are combined into one update,
+ * full, or abbreviated (the request's xid, once per request) for a change
+ * the connection made itself without the "own" flag, and queued until the
+ * operation's end (a null change: ofmonitor_flush()).
  *
  * Threads: main thread only.  A monitor belongs to its connection and is
  * freed by ofmonitor_destroy_all(). */
