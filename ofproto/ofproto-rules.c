@@ -795,8 +795,12 @@ ofproto_flush_flows(struct ofproto *ofproto)
         classifier_defer(&ofproto->tables[i].cls);
     }
     for (size_t i = 0; i < n; i++) {
+        /* No flow_removed here, but monitors hear of it (as in 3.1). */
+        rule_report_change(ofproto, rules[i], OFPFME_REMOVED, OFPRR_DELETE,
+                           NULL);
         rule_delete(ofproto, rules[i], version);
     }
+    rule_report_flush(ofproto);
     free(rules);
     publish_version(ofproto, version);
 }
