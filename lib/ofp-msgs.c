@@ -610,8 +610,8 @@ warn_bad_length(enum ofpraw raw, const struct raw_info *info,
                      ofpraw_get_name(raw), len, min);
     } else {
         VLOG_WARN_RL(&rl, "received %s with incorrect length %zu"
-                     " (expected length at least %zu bytes and "
-                     "a multiple of %u beyond that)",
+                     " (must be exactly %zu bytes or longer by an "
+                     "integer multiple of %u bytes)",
                      ofpraw_get_name(raw), len, min, info->unit);
     }
 }
