@@ -709,7 +709,7 @@ mf_format(const struct mf_field *f, const union mf_value *value,
 
     case MFS_TNL_FLAGS:
         mf_format_flags_masked(s, tun_flag_name, ntohs(value->be16),
-                               mask ? ntohs(mask->be16) : 1, 0xffff);
+                               mask ? ntohs(mask->be16) : 0xffff, 0xffff);
         break;
 
     case MFS_TCP_FLAGS:
