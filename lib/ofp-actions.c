@@ -953,43 +953,72 @@ set_field_fits_match(const struct mf_field *f, const struct match *match)
     return mf_are_match_prereqs_ok(f, match);
 }
 
-enum ofperr
-ofpacts_check_prereqs(const struct ofpact ofpacts[], size_t len,
-                      const struct match *match)
+static enum ofperr
+check_prereqs__(const struct ofpact ofpacts[], size_t len, struct match *m)
 {
     const struct ofpact *a;
     OFPACT_FOR_EACH (a, ofpacts, len) {
-        if (a->type == OFPACT_SET_FIELD) {
+        switch (a->type) {
+        case OFPACT_SET_FIELD: {
             const struct mf_field *f
                 = ((const struct ofpact_set_field *) a)->field;
-            if (!set_field_fits_match(f, match)) {
+            if (!set_field_fits_match(f, m)) {
                 VLOG_WARN_RL(&rl, "set_field %s lacks correct prerequisites",
                              f->name);
                 return OFPERR_OFPBAC_MATCH_INCONSISTENT;
             }
-        } else if (a->type == OFPACT_REG_MOVE) {
-            const struct ofpact_reg_move *m
+            break;
+        }
+        case OFPACT_REG_MOVE: {
+            const struct ofpact_reg_move *rm
                 = (const struct ofpact_reg_move *) a;
-            if (!mf_are_match_prereqs_ok(m->src.field, match)) {
+            if (!mf_are_match_prereqs_ok(rm->src.field, m)) {
                 VLOG_WARN_RL(&rl, "source field %s lacks correct "
-                             "prerequisites", m->src.field->name);
+                             "prerequisites", rm->src.field->name);
                 return OFPERR_OFPBAC_MATCH_INCONSISTENT;
             }
-            if (!mf_are_match_prereqs_ok(m->dst.field, match)) {
+            if (!mf_are_match_prereqs_ok(rm->dst.field, m)) {
                 VLOG_WARN_RL(&rl, "destination field %s lacks correct "
-                             "prerequisites", m->dst.field->name);
+                             "prerequisites", rm->dst.field->name);
                 return OFPERR_OFPBAC_MATCH_INCONSISTENT;
             }
-        } else if (a->type == OFPACT_WRITE_ACTIONS) {
+            break;
+        }
+        /* The actions before change what the packet has, as 3.1 follows
+         * them: a pushed tag may be set, a popped one not. */
+        case OFPACT_PUSH_VLAN:
+        case OFPACT_SET_VLAN_VID:
+        case OFPACT_SET_VLAN_PCP:
+            m->flow.vlans[0].tci |= htons(VLAN_CFI);
+            m->wc.masks.vlans[0].tci |= htons(VLAN_CFI);
+            break;
+        case OFPACT_STRIP_VLAN:
+            m->flow.vlans[0].tci = 0;
+            m->wc.masks.vlans[0].tci = OVS_BE16_MAX;
+            break;
+        case OFPACT_WRITE_ACTIONS: {
             const struct ofpact_nest *on = (const struct ofpact_nest *) a;
-            enum ofperr error = ofpacts_check_prereqs(
-                on->actions, ofpact_nest_get_action_len(on), match);
+            struct match nested = *m;
+            enum ofperr error = check_prereqs__(
+                on->actions, ofpact_nest_get_action_len(on), &nested);
             if (error) {
                 return error;
             }
+            break;
+        }
+        default:
+            break;
         }
     }
     return 0;
+}
+
+enum ofperr
+ofpacts_check_prereqs(const struct ofpact ofpacts[], size_t len,
+                      const struct match *match)
+{
+    struct match m = *match;
+    return check_prereqs__(ofpacts, len, &m);
 }
 
 enum ofperr

@@ -212,6 +212,13 @@ static const struct parse_case cases[] = {
       "(OFPBAC_MATCH_INCONSISTENT)",
       "ovs-ofctl: actions are invalid with specified match "
       "(OFPBAC_MATCH_INCONSISTENT)" },
+    /* The check follows the actions: a pushed tag may be set, a popped
+     * one not. */
+    { "dl_vlan=1,actions=pop_vlan,set_field:3->vlan_pcp",
+      "ovs-ofctl: actions are invalid with specified match "
+      "(OFPBAC_MATCH_INCONSISTENT)",
+      "ovs-ofctl: actions are invalid with specified match "
+      "(OFPBAC_MATCH_INCONSISTENT)" },
     { "actions=output:65280",
       "ovs-ofctl: actions are invalid with specified match "
       "(OFPBAC_BAD_OUT_PORT)",
@@ -394,6 +401,10 @@ static const struct {
     { "actions=set_field:1->metadata", "NXM,OXM,OpenFlow11" },
     { "actions=set_field:1->in_port", "any" },
     { "ip,actions=mod_tp_src:1", "OpenFlow10,NXM" },
+    { "actions=push_vlan:0x8100,set_field:3->vlan_pcp",
+      "OXM,OpenFlow11" },
+    { "in_port=2,actions=push_vlan:0x8100,set_field:4101->vlan_vid",
+      "OXM,OpenFlow11" },
 };
 
 START_TEST(test_usable_protocols)
