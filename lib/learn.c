@@ -387,12 +387,7 @@ learn_format(const struct ofpact_learn *learn, struct ds *s)
                        imm + n_bytes - MIN(n_bytes, f->n_bytes),
                        MIN(n_bytes, f->n_bytes));
                 ds_put_format(s, "%s=", f->name);
-                if (f->string == MFS_HEXADECIMAL
-                    && mf_value_is_zero(f, &value)) {
-                    ds_put_char(s, '0');    /* 3.1's hex for zero. */
-                } else {
-                    mf_format(f, &value, NULL, NULL, s);
-                }
+                mf_format(f, &value, NULL, NULL, s);
             } else {
                 mf_format_subfield(&spec->dst, s);
                 ds_put_char(s, '=');

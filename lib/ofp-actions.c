@@ -907,17 +907,6 @@ ofpacts_pull_openflow_instructions(struct ofpbuf *openflow,
 
 /* Checks and annotation. */
 
-static bool
-set_field_has_std(const struct ofpact_set_field *sf)
-{
-    struct ofpbuf scratch;
-    uint64_t stub[8];
-    ofpbuf_use_stub(&scratch, stub, sizeof stub);
-    bool has = encode_set_field_as_std(sf, &scratch, OFP11_VERSION);
-    ofpbuf_uninit(&scratch);
-    return has;
-}
-
 bool
 ofpacts_encodable_in(const struct ofpact ofpacts[], size_t len,
                      enum ofp_version version)
@@ -935,17 +924,6 @@ ofpacts_encodable_in(const struct ofpact ofpacts[], size_t len,
                 return false;
             }
             break;
-        case OFPACT_SET_FIELD: {
-            /* 1.1 has neither set_field nor Nicira's load. */
-            const struct ofpact_set_field *sf
-                = (const struct ofpact_set_field *) a;
-            if (version == OFP11_VERSION && a->raw != OFPACT_RAW_REG_LOAD
-                && (!mf_value_is_all_ones(sf->field, &sf->mask)
-                    || !set_field_has_std(sf))) {
-                return false;
-            }
-            break;
-        }
         case OFPACT_WRITE_ACTIONS:
             if (!ofpacts_encodable_in(((const struct ofpact_nest *) a)
                                       ->actions,
@@ -960,6 +938,87 @@ ofpacts_encodable_in(const struct ofpact ofpacts[], size_t len,
         }
     }
     return true;
+}
+
+/* Whether a set_field (or load) to F fits MATCH: F's prerequisites, and
+ * for vlan_vid a tag in the match, which 3.1 also requires. */
+static bool
+set_field_fits_match(const struct mf_field *f, const struct match *match)
+{
+    if (f->id == MFF_VLAN_VID
+        && !((match->wc.masks.vlans[0].tci & htons(VLAN_CFI))
+             && flow_vlan_present(&match->flow.vlans[0]))) {
+        return false;
+    }
+    return mf_are_match_prereqs_ok(f, match);
+}
+
+static enum ofperr
+check_prereqs__(const struct ofpact ofpacts[], size_t len, struct match *m)
+{
+    const struct ofpact *a;
+    OFPACT_FOR_EACH (a, ofpacts, len) {
+        switch (a->type) {
+        case OFPACT_SET_FIELD: {
+            const struct mf_field *f
+                = ((const struct ofpact_set_field *) a)->field;
+            if (!set_field_fits_match(f, m)) {
+                VLOG_WARN_RL(&rl, "set_field %s lacks correct prerequisites",
+                             f->name);
+                return OFPERR_OFPBAC_MATCH_INCONSISTENT;
+            }
+            break;
+        }
+        case OFPACT_REG_MOVE: {
+            const struct ofpact_reg_move *rm
+                = (const struct ofpact_reg_move *) a;
+            if (!mf_are_match_prereqs_ok(rm->src.field, m)) {
+                VLOG_WARN_RL(&rl, "source field %s lacks correct "
+                             "prerequisites", rm->src.field->name);
+                return OFPERR_OFPBAC_MATCH_INCONSISTENT;
+            }
+            if (!mf_are_match_prereqs_ok(rm->dst.field, m)) {
+                VLOG_WARN_RL(&rl, "destination field %s lacks correct "
+                             "prerequisites", rm->dst.field->name);
+                return OFPERR_OFPBAC_MATCH_INCONSISTENT;
+            }
+            break;
+        }
+        /* The actions before change what the packet has, as 3.1 follows
+         * them: a pushed tag may be set, a popped one not. */
+        case OFPACT_PUSH_VLAN:
+        case OFPACT_SET_VLAN_VID:
+        case OFPACT_SET_VLAN_PCP:
+            m->flow.vlans[0].tci |= htons(VLAN_CFI);
+            m->wc.masks.vlans[0].tci |= htons(VLAN_CFI);
+            break;
+        case OFPACT_STRIP_VLAN:
+            m->flow.vlans[0].tci = 0;
+            m->wc.masks.vlans[0].tci = OVS_BE16_MAX;
+            break;
+        case OFPACT_WRITE_ACTIONS: {
+            const struct ofpact_nest *on = (const struct ofpact_nest *) a;
+            struct match nested = *m;
+            enum ofperr error = check_prereqs__(
+                on->actions, ofpact_nest_get_action_len(on), &nested);
+            if (error) {
+                return error;
+            }
+            break;
+        }
+        default:
+            break;
+        }
+    }
+    return 0;
+}
+
+enum ofperr
+ofpacts_check_prereqs(const struct ofpact ofpacts[], size_t len,
+                      const struct match *match)
+{
+    struct match m = *match;
+    return check_prereqs__(ofpacts, len, &m);
 }
 
 enum ofperr
@@ -1010,11 +1069,12 @@ ofpacts_annotate(struct ofpact ofpacts[], size_t len,
         }
         case OFPACT_SET_L4_SRC_PORT:
         case OFPACT_SET_L4_DST_PORT:
-            if (proto != IPPROTO_TCP && proto != IPPROTO_UDP
-                && proto != IPPROTO_SCTP) {
-                return OFPERR_OFPBAC_MATCH_INCONSISTENT;
-            }
-            ((struct ofpact_l4_port *) a)->flow_ip_proto = proto;
+            /* Without TCP, UDP or SCTP in the match only 1.0 and NXM can
+             * carry the flow (ofputil_flow_mod_usable_protocols()); 1.2+
+             * then get 1.1's action, as from 3.1. */
+            ((struct ofpact_l4_port *) a)->flow_ip_proto
+                = (proto == IPPROTO_TCP || proto == IPPROTO_UDP
+                   || proto == IPPROTO_SCTP ? proto : 0);
             break;
         case OFPACT_WRITE_ACTIONS: {
             struct ofpact_nest *on = (struct ofpact_nest *) a;
@@ -1444,7 +1504,11 @@ encode_action(const struct ofpact *a, struct ofpbuf *out,
     case OFPACT_SET_L4_DST_PORT: {
         const struct ofpact_l4_port *l4 = (const struct ofpact_l4_port *) a;
         bool src = a->type == OFPACT_SET_L4_SRC_PORT;
-        if (v10 || v11) {
+        if (v10 || v11 || !l4->flow_ip_proto) {
+            /* Without a transport protocol from the match (a packet_out's,
+             * or a flow that 3.1 would refuse) there is no set_field to
+             * choose: 3.1 then sends 1.1's action, which 1.2+ still
+             * decode, and the switch answers OFPBAC_MATCH_INCONSISTENT. */
             p = put_std(out, (v10
                               ? (src ? OFPAT10_SET_TP_SRC : OFPAT10_SET_TP_DST)
                               : (src ? OFPAT11_SET_TP_SRC
@@ -1452,7 +1516,6 @@ encode_action(const struct ofpact *a, struct ofpbuf *out,
             put_be16(p + 4, l4->port);
         } else {
             enum mf_field_id id;
-            ovs_assert(l4->flow_ip_proto);  /* ofpacts_annotate(). */
             if (l4->flow_ip_proto == IPPROTO_TCP) {
                 id = src ? MFF_TCP_SRC : MFF_TCP_DST;
             } else if (l4->flow_ip_proto == IPPROTO_UDP) {

@@ -629,13 +629,24 @@ mf_format(const struct mf_field *f, const union mf_value *value,
 {
     if (mask && is_all_ones_bytes(mask->b, f->n_bytes)) {
         mask = NULL;
+    } else if (mask && is_all_zeros_bytes(mask->b, f->n_bytes)) {
+        /* 3.1 prints a fully wildcarded value this way, whatever the
+         * field's syntax (set_field:ANY->tun_id). */
+        ds_put_cstr(s, "ANY");
+        return;
     }
 
     switch (f->string) {
     case MFS_DECIMAL:
     case MFS_HEXADECIMAL:
         if (f->string == MFS_HEXADECIMAL) {
-            ds_put_hex(s, value->b, f->n_bytes);
+            /* 3.1 writes a zero hex value as a bare "0" (set_field:0->reg0,
+             * reg0=0 in learn), unlike ds_put_hex()'s "0x0". */
+            if (is_all_zeros_bytes(value->b, f->n_bytes)) {
+                ds_put_char(s, '0');
+            } else {
+                ds_put_hex(s, value->b, f->n_bytes);
+            }
         } else {
             unsigned long long int x = 0;
             for (size_t i = 0; i < f->n_bytes; i++) {
@@ -698,7 +709,7 @@ mf_format(const struct mf_field *f, const union mf_value *value,
 
     case MFS_TNL_FLAGS:
         mf_format_flags_masked(s, tun_flag_name, ntohs(value->be16),
-                               mask ? ntohs(mask->be16) : 1, 0xffff);
+                               mask ? ntohs(mask->be16) : 0xffff, 0xffff);
         break;
 
     case MFS_TCP_FLAGS:

@@ -652,13 +652,17 @@ set_flow_value__(const struct mf_field *f, const union mf_value *value,
         flow->tcp_flags = (is_mask ? value->be16
                            : value->be16 & htons(TCP_FLAGS_MASK));
         break;
+    /* An exact ICMP type or code masks all 16 bits of the port it lives
+     * in, as 3.1's does, so that OpenFlow 1.0's tp_src/tp_dst carry it. */
     case MFF_ICMPV4_TYPE:
     case MFF_ICMPV6_TYPE:
-        flow->tp_src = htons(value->u8);
+        flow->tp_src = (is_mask && value->u8 ? OVS_BE16_MAX
+                        : htons(value->u8));
         break;
     case MFF_ICMPV4_CODE:
     case MFF_ICMPV6_CODE:
-        flow->tp_dst = htons(value->u8);
+        flow->tp_dst = (is_mask && value->u8 ? OVS_BE16_MAX
+                        : htons(value->u8));
         break;
     case MFF_ND_TARGET: flow->nd_target = value->ipv6; break;
     case MFF_N_IDS:

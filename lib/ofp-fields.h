@@ -280,7 +280,8 @@ char *mf_parse(const struct mf_field *, const char *,
 char *mf_parse_field(const struct mf_field *, const char *s,
                      const struct ofputil_port_map *, struct match *)
     OVS_WARN_UNUSED_RESULT;
-/* Appends VALUE (and "/MASK" unless MASK is NULL or all ones). */
+/* Appends VALUE (and "/MASK" unless MASK is NULL or all ones; "ANY" if MASK
+ * is all zeros), in 3.1's syntax for F. */
 void mf_format(const struct mf_field *, const union mf_value *value,
                const union mf_value *mask, const struct ofputil_port_map *,
                struct ds *);

@@ -100,12 +100,31 @@ put_oxs_u64(struct ofpbuf *b, unsigned int field, uint64_t n)
     put_oxs(b, field, &value, sizeof value);
 }
 
+/* Starts an OXS statistics block in B; returns where, for oxs_end(). */
+static size_t
+oxs_begin(struct ofpbuf *b)
+{
+    size_t start = b->size;
+    ofpbuf_put_zeros(b, 4);
+    return start;
+}
+
+/* Writes the length of the block that began at START and pads it. */
+static void
+oxs_end(struct ofpbuf *b, size_t start)
+{
+    uint8_t *h = ofpbuf_at_assert(b, start, 4);
+    size_t len = b->size - start;
+    h[2] = len >> 8;
+    h[3] = len;
+    ofpbuf_put_zeros(b, ROUND_UP(len, 8) - len);
+}
+
 void
 ofputil_put_oxs_stats(struct ofpbuf *b, const struct ofputil_oxs_stats *st,
                       unsigned int fields)
 {
-    size_t start = b->size;
-    ofpbuf_put_zeros(b, 4);
+    size_t start = oxs_begin(b);
     if (fields & OFPUTIL_OXS_DURATION) {
         put_oxs_time(b, OXS_DURATION, st->duration_sec, st->duration_nsec);
     }
@@ -122,11 +141,7 @@ ofputil_put_oxs_stats(struct ofpbuf *b, const struct ofputil_oxs_stats *st,
     if (fields & OFPUTIL_OXS_BYTE_COUNT && st->byte_count != UINT64_MAX) {
         put_oxs_u64(b, OXS_BYTE_COUNT, st->byte_count);
     }
-    uint8_t *h = ofpbuf_at_assert(b, start, 4);
-    size_t len = b->size - start;
-    h[2] = len >> 8;
-    h[3] = len;
-    ofpbuf_put_zeros(b, ROUND_UP(len, 8) - len);
+    oxs_end(b, start);
 }
 
 enum ofperr
@@ -751,10 +766,20 @@ ofputil_encode_aggregate_stats_reply(const struct ofputil_aggregate_stats *as,
                                      const struct ofp_header *request)
 {
     struct ofpbuf *msg = ofpraw_alloc_stats_reply(request, 0);
-    struct ofp_aggregate_stats_reply *r = msg->msg;
-    r->packet_count = htonll(as->packet_count);
-    r->byte_count = htonll(as->byte_count);
-    r->flow_count = htonl(as->flow_count);
+    if (request->version >= OFP15_VERSION) {
+        /* 1.5's ofp_stats, in 3.1's order: packets, bytes, flows. */
+        size_t start = oxs_begin(msg);
+        put_oxs_u64(msg, OXS_PACKET_COUNT, as->packet_count);
+        put_oxs_u64(msg, OXS_BYTE_COUNT, as->byte_count);
+        ovs_be32 n = htonl(as->flow_count);
+        put_oxs(msg, OXS_FLOW_COUNT, &n, sizeof n);
+        oxs_end(msg, start);
+    } else {
+        struct ofp_aggregate_stats_reply *r = msg->msg;
+        r->packet_count = htonll(as->packet_count);
+        r->byte_count = htonll(as->byte_count);
+        r->flow_count = htonl(as->flow_count);
+    }
     ofpmsg_update_length(msg);
     return msg;
 }
@@ -769,6 +794,17 @@ ofputil_decode_aggregate_stats_reply(struct ofputil_aggregate_stats *as,
     enum ofperr error = ofpraw_pull(&raw, &b);
     if (error) {
         return error;
+    }
+    if (raw == OFPRAW_OFPST15_AGGREGATE_REPLY) {
+        struct ofputil_oxs_stats st;
+        error = ofputil_pull_oxs_stats(&b, &st);
+        if (error) {
+            return error;
+        }
+        as->packet_count = st.packet_count;
+        as->byte_count = st.byte_count;
+        as->flow_count = st.flow_count;
+        return 0;
     }
     if (raw != OFPRAW_OFPST_AGGREGATE_REPLY
         && raw != OFPRAW_NXST_AGGREGATE_REPLY) {

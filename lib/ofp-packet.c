@@ -12,6 +12,7 @@
 #include "ofp-actions.h"
 #include "ofp-fields.h"
 #include "ofp-msgs.h"
+#include "ofp-parse.h"
 #include "ofp-port.h"
 #include "ofpbuf.h"
 #include "packets.h"
@@ -865,11 +866,7 @@ parse_ofp_packet_out_str(struct ofputil_packet_out *po, const char *string,
     po->ofpacts = (const struct ofpact *) ((const uint8_t *) ofpacts->data
                                            + ofpacts_start);
     po->ofpacts_len = ofpacts->size - ofpacts_start;
-    for (enum ofp_version v = OFP10_VERSION; v <= OFP15_VERSION; v++) {
-        if (!ofpacts_encodable_in(po->ofpacts, po->ofpacts_len, v)) {
-            *usable_protocols &= ~ofputil_protocols_from_version_bitmap(
-                1u << v);
-        }
-    }
+    *usable_protocols &= ofputil_actions_usable_protocols(po->ofpacts,
+                                                         po->ofpacts_len);
     return NULL;
 }

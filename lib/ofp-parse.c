@@ -73,12 +73,33 @@ next_pair(char **sp, char **name, char **value)
     return true;
 }
 
+/* What naming field F, in a match or as a set_field destination, allows
+ * beyond what its value needs: 3.1 keeps, per field, the protocols that can
+ * say it, and a few fields that 1.0's match could carry in a shared slot
+ * (SCTP ports in tp_src/tp_dst, the 1.1+ in_port) are listed there as
+ * OpenFlow 1.1 or later only.  So "sctp,sctp_src=1" takes 1.1, NXM or OXM
+ * while "sctp,tp_src=1" may go in 1.0. */
+static enum ofputil_protocol
+field_name_usable_protocols(const struct mf_field *f)
+{
+    switch (f->id) {
+    case MFF_IN_PORT_OXM:
+    case MFF_SCTP_SRC:
+    case MFF_SCTP_DST:
+        return OFPUTIL_P_NXM_OXM_ANY | OFPUTIL_P_OF11_STD;
+    default:
+        return OFPUTIL_P_ANY;
+    }
+}
+
 static char *
 parse_flow__(struct ofputil_flow_mod *fm, char *string,
              const struct ofputil_port_map *map, uint16_t command,
-             struct ofpbuf *ofpacts, bool *table_given)
+             struct ofpbuf *ofpacts, bool *table_given,
+             enum ofputil_protocol *fields_usable)
 {
     *table_given = false;
+    *fields_usable = OFPUTIL_P_ANY;
     memset(fm, 0, sizeof *fm);
     match_init_catchall(&fm->match);
     fm->priority = OFP_DEFAULT_PRIORITY;
@@ -208,6 +229,7 @@ parse_flow__(struct ofputil_flow_mod *fm, char *string,
             if (!f) {
                 return xasprintf("unknown keyword %s", name);
             }
+            *fields_usable &= field_name_usable_protocols(f);
             if (f->id == MFF_IN_PORT || f->id == MFF_IN_PORT_OXM) {
                 uint32_t port;
                 if (!ofputil_port_from_string(value, map, &port)) {
@@ -233,8 +255,14 @@ parse_flow__(struct ofputil_flow_mod *fm, char *string,
         }
         fm->ofpacts = (struct ofpact *) ((uint8_t *) ofpacts->data + start);
         fm->ofpacts_len = ofpacts->size - start;
-        enum ofperr err = learn_check_list(fm->ofpacts, fm->ofpacts_len,
-                                           &fm->match);
+        /* Annotating also checks learns and output ports. */
+        enum ofperr err = ofpacts_annotate(
+            (struct ofpact *) ((uint8_t *) ofpacts->data + start),
+            fm->ofpacts_len, &fm->match);
+        if (!err) {
+            err = ofpacts_check_prereqs(fm->ofpacts, fm->ofpacts_len,
+                                        &fm->match);
+        }
         if (err) {
             ofpacts->size = start;
             return xasprintf("actions are invalid with specified match (%s)",
@@ -263,12 +291,13 @@ parse_ofp_flow_mod_str_protocols(struct ofputil_flow_mod *fm,
 {
     char *copy = xstrdup(string);
     bool table_given;
+    enum ofputil_protocol fields_usable;
     char *error = parse_flow__(fm, copy, map, command, ofpacts,
-                               &table_given);
+                               &table_given, &fields_usable);
     free(copy);
     *usable = OFPUTIL_P_NONE;
     if (!error) {
-        *usable = ofputil_flow_mod_usable_protocols(fm);
+        *usable = ofputil_flow_mod_usable_protocols(fm) & fields_usable;
         if (table_given) {
             /* Naming a table, even table 0, needs table ids (3.1). */
             *usable &= OFPUTIL_P_TID;
@@ -282,6 +311,17 @@ parse_ofp_flow_mod_str_protocols(struct ofputil_flow_mod *fm,
 enum ofputil_protocol
 ofputil_usable_protocols(const struct match *match)
 {
+    /* 1.0's and 1.1's matches could carry an IPv6 flow's protocol, DSCP,
+     * ECN and ports in their IPv4 slots, but 3.1 sends IPv6 L3 and L4
+     * matches only in NXM or OXM (so "tcp6" on a 1.0 connection switches
+     * to NXM), and switches read them that way. */
+    const struct flow_wildcards *wc = &match->wc;
+    if (match->flow.dl_type == htons(ETH_TYPE_IPV6)
+        && wc->masks.dl_type == OVS_BE16_MAX
+        && (wc->masks.nw_proto || wc->masks.nw_tos
+            || wc->masks.tp_src || wc->masks.tp_dst)) {
+        return OFPUTIL_P_NXM_OXM_ANY;
+    }
     if (ofputil_match_is_ofp10(match)) {
         return OFPUTIL_P_ANY;
     }
@@ -289,13 +329,13 @@ ofputil_usable_protocols(const struct match *match)
      * and IPv4 addresses, the metadata field and the ECN bits to what 1.0
      * says; anything else takes NXM or OXM. */
     struct match rest = *match;
-    struct flow_wildcards *wc = &rest.wc;
-    memset(&wc->masks.dl_src, 0, sizeof wc->masks.dl_src);
-    memset(&wc->masks.dl_dst, 0, sizeof wc->masks.dl_dst);
-    wc->masks.metadata = 0;
-    wc->masks.nw_src = 0;
-    wc->masks.nw_dst = 0;
-    wc->masks.nw_tos &= ~0x03;     /* ECN bits. */
+    struct flow_wildcards *rest_wc = &rest.wc;
+    memset(&rest_wc->masks.dl_src, 0, sizeof rest_wc->masks.dl_src);
+    memset(&rest_wc->masks.dl_dst, 0, sizeof rest_wc->masks.dl_dst);
+    rest_wc->masks.metadata = 0;
+    rest_wc->masks.nw_src = 0;
+    rest_wc->masks.nw_dst = 0;
+    rest_wc->masks.nw_tos &= ~0x03;     /* ECN bits. */
     match_zero_wildcarded_fields(&rest);
     return (ofputil_match_is_ofp10(&rest)
             ? OFPUTIL_P_NXM_OXM_ANY | OFPUTIL_P_OF11_STD
@@ -313,7 +353,7 @@ field_usable_protocols(const struct mf_field *field)
     union mf_value ones;
     mf_value_set_all_ones(field, &ones);
     mf_set(field, &ones, NULL, &m);
-    return ofputil_usable_protocols(&m);
+    return ofputil_usable_protocols(&m) & field_name_usable_protocols(field);
 }
 
 static bool
@@ -326,9 +366,8 @@ match_is_ip(const struct match *m, bool ipv4_only)
             || (!ipv4_only && m->flow.dl_type == htons(ETH_TYPE_IPV6)));
 }
 
-static enum ofputil_protocol
-ofpacts_usable_protocols(const struct ofpact *ofpacts, size_t len,
-                         const struct match *match)
+enum ofputil_protocol
+ofputil_actions_usable_protocols(const struct ofpact *ofpacts, size_t len)
 {
     enum ofputil_protocol usable = OFPUTIL_P_ANY;
     static const struct {
@@ -347,6 +386,31 @@ ofpacts_usable_protocols(const struct ofpact *ofpacts, size_t len,
             usable &= ~versions[i].protocols;
         }
     }
+
+    const struct ofpact *a;
+    OFPACT_FOR_EACH (a, ofpacts, len) {
+        if (a->type == OFPACT_SET_FIELD && a->raw != OFPACT_RAW_REG_LOAD) {
+            /* set_field needs a protocol that can match the field; 3.1
+             * lets "load:" (and "move:") through as Nicira actions. */
+            usable &= field_usable_protocols(
+                ((const struct ofpact_set_field *) a)->field);
+        } else if (a->type == OFPACT_WRITE_ACTIONS) {
+            const struct ofpact_nest *on = (const void *) a;
+            usable &= ofputil_actions_usable_protocols(
+                on->actions, ofpact_nest_get_action_len(on));
+        }
+    }
+    return usable;
+}
+
+/* ofputil_actions_usable_protocols() and, as 3.1 has it for flows, header
+ * changes that the match does not allow. */
+static enum ofputil_protocol
+ofpacts_usable_protocols(const struct ofpact *ofpacts, size_t len,
+                         const struct match *match)
+{
+    enum ofputil_protocol usable = ofputil_actions_usable_protocols(ofpacts,
+                                                                    len);
 
     /* From 1.1 on, header changes need the headers in the match (3.1
      * refuses them otherwise), so without them only 1.0 can carry the
@@ -375,12 +439,14 @@ ofpacts_usable_protocols(const struct ofpact *ofpacts, size_t len,
                 usable &= OFPUTIL_P_OF10_ANY;
             }
             break;
-        case OFPACT_SET_FIELD:
-            /* set_field needs a protocol that can match the field; 3.1
-             * lets "load:" (and "move:") through as Nicira actions. */
-            if (a->raw != OFPACT_RAW_REG_LOAD) {
-                usable &= field_usable_protocols(
-                    ((const struct ofpact_set_field *) a)->field);
+        case OFPACT_SET_L4_SRC_PORT:
+        case OFPACT_SET_L4_DST_PORT:
+            if (!match_is_ip(match, false)
+                || match->wc.masks.nw_proto != UINT8_MAX
+                || (match->flow.nw_proto != IPPROTO_TCP
+                    && match->flow.nw_proto != IPPROTO_UDP
+                    && match->flow.nw_proto != IPPROTO_SCTP)) {
+                usable &= OFPUTIL_P_OF10_ANY;
             }
             break;
         case OFPACT_WRITE_METADATA:

@@ -25,11 +25,13 @@
 #ifndef OFP_PARSE_H
 #define OFP_PARSE_H 1
 
+#include <stddef.h>
 #include <stdint.h>
 #include "ofp-protocol.h"
 #include "util.h"
 
 struct match;
+struct ofpact;
 struct ofpbuf;
 struct ofputil_flow_mod;
 struct ofputil_port_map;
@@ -67,6 +69,14 @@ char *parse_ofp_flow_mod_str_protocols(struct ofputil_flow_mod *,
  * mask NXM or 1.1+, out_group 1.1+, reset_counts 1.1+, the no-counts
  * flags 1.3+, importance 1.4+, and each action's versions. */
 enum ofputil_protocol ofputil_usable_protocols(const struct match *);
+/* What actions alone allow (a packet_out's, or a flow's before its match
+ * is considered): the versions that can encode each action, and for a
+ * set_field the protocols that can match its field ("set_field:1->reg0"
+ * needs NXM or OXM even where Nicira's load could carry it). */
+enum ofputil_protocol ofputil_actions_usable_protocols(const struct ofpact *,
+                                                       size_t len);
+enum ofputil_protocol ofputil_flow_mod_usable_protocols(
+    const struct ofputil_flow_mod *);
 
 /* Parses SPEC, the part of "ovs-ofctl monitor ... watch:SPEC" after the
  * colon, into RQ with 3.1's syntax and errors (each call takes the next
@@ -80,7 +90,5 @@ char *parse_flow_monitor_request(struct ofputil_flow_monitor_request *,
                                  const struct ofputil_table_map *,
                                  enum ofputil_protocol *usable)
     OVS_WARN_UNUSED_RESULT;
-enum ofputil_protocol ofputil_flow_mod_usable_protocols(
-    const struct ofputil_flow_mod *);
 
 #endif /* ofp-parse.h */

@@ -39,6 +39,8 @@ struct controller {
     struct hmap_node node;      /* In connmgr->controllers, by target. */
     char *target;
     struct connmgr_controller_settings s;
+    enum ofconn_type type;      /* From s.type and the target (see .h). */
+    bool passive;               /* A listening target. */
     struct ofconn *ofconn;      /* Active target: its one connection. */
     struct pvconn *pvconn;      /* Passive target: the listener. */
 };
@@ -168,7 +170,8 @@ static bool
 settings_equal(const struct connmgr_controller_settings *a,
                const struct connmgr_controller_settings *b)
 {
-    return (a->probe_interval == b->probe_interval
+    return (a->type == b->type
+            && a->probe_interval == b->probe_interval
             && a->max_backoff == b->max_backoff
             && a->allowed_versions == b->allowed_versions);
 }
@@ -195,7 +198,12 @@ connmgr_packet_in_stats_changed(struct connmgr *mgr)
 static void
 controller_start(struct connmgr *mgr, struct controller *c)
 {
-    if (!pvconn_verify_name(c->target)) {
+    bool passive = !pvconn_verify_name(c->target);
+    c->passive = passive;
+    c->type = (c->s.type == CONNMGR_CONTROLLER_SERVICE ? OFCONN_SERVICE
+               : c->s.type == CONNMGR_CONTROLLER_PRIMARY ? OFCONN_PRIMARY
+               : passive ? OFCONN_SERVICE : OFCONN_PRIMARY);
+    if (passive) {
         open_listener(c->target, c->s.allowed_versions, &c->pvconn);
     } else {
         struct rconn *rconn = rconn_create(c->s.probe_interval,
@@ -204,7 +212,7 @@ controller_start(struct connmgr *mgr, struct controller *c)
         char *name = connection_name(mgr, c->target);
         rconn_connect(rconn, c->target, name);
         free(name);
-        c->ofconn = ofconn_create(mgr, rconn, OFCONN_PRIMARY, c);
+        c->ofconn = ofconn_create(mgr, rconn, c->type, c);
     }
 }
 
@@ -283,7 +291,13 @@ connmgr_set_controllers(struct connmgr *mgr,
 bool
 connmgr_has_controllers(const struct connmgr *mgr)
 {
-    return !hmap_is_empty(&mgr->controllers);
+    const struct controller *c;
+    HMAP_FOR_EACH (c, node, &mgr->controllers) {
+        if (c->type == OFCONN_PRIMARY) {
+            return true;
+        }
+    }
+    return false;
 }
 
 /* Whether some controller connection is up. */
@@ -315,9 +329,11 @@ accept_from(struct connmgr *mgr, struct pvconn *pvconn,
             }
             return;
         }
+        /* A controller target's connections are probed, whatever their
+         * type (3.1 probes a service target's too); the management
+         * socket's are not. */
         struct rconn *rconn = rconn_create(
-            type == OFCONN_PRIMARY ? listener->s.probe_interval : 0, 0, 0,
-            0);
+            listener ? listener->s.probe_interval : 0, 0, 0, 0);
         char *name = connection_name(mgr, vconn_get_name(vconn));
         rconn_connect_unreliably(rconn, vconn, name);
         free(name);
@@ -521,7 +537,7 @@ connmgr_run(struct connmgr *mgr)
     struct controller *c;
     HMAP_FOR_EACH (c, node, &mgr->controllers) {
         if (c->pvconn) {
-            accept_from(mgr, c->pvconn, OFCONN_PRIMARY, c);
+            accept_from(mgr, c->pvconn, c->type, c);
         }
     }
 
@@ -634,6 +650,10 @@ connmgr_get_status(const struct connmgr *mgr, const char *target,
         return false;
     }
     memset(st, 0, sizeof *st);
+    if (c->passive) {
+        st->passive = true;
+        return true;
+    }
     st->role = "other";
     st->state = c->pvconn ? "LISTENING" : "VOID";
     st->sec_since_connect = st->sec_since_disconnect = -1;

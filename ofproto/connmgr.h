@@ -69,9 +69,22 @@ void connmgr_destroy(struct connmgr *);
 void connmgr_run(struct connmgr *);
 void connmgr_wait(struct connmgr *);
 
+/* Controller:type.  As in 3.1, a "service" connection is no controller:
+ * it does not count for fail-mode (a standalone bridge keeps its NORMAL
+ * rule, and fail-open never starts for it), gets no asynchronous messages
+ * (packet_in, port_status, flow_removed...) until it sets a miss_send_len.
+ * By default passive targets (ptcp:, pssl:, punix:) are services and
+ * active ones primary. */
+enum connmgr_controller_type {
+    CONNMGR_CONTROLLER_DEFAULT,
+    CONNMGR_CONTROLLER_PRIMARY,
+    CONNMGR_CONTROLLER_SERVICE,
+};
+
 /* One Bridge:controller row. */
 struct connmgr_controller_settings {
     const char *target;         /* "tcp:IP[:PORT]", "ptcp:...", ... */
+    enum connmgr_controller_type type;
     int probe_interval;         /* Seconds; 0: none. */
     int max_backoff;            /* Seconds. */
     uint32_t allowed_versions;  /* 0: the default, 1.0 only... see .c. */
@@ -93,6 +106,9 @@ void connmgr_set_allowed_versions(struct connmgr *, uint32_t);
 
 /* What the Controller table shows for TARGET. */
 struct connmgr_status {
+    bool passive;               /* A listening target (ptcp:...), whatever
+                                 * its type: 3.1 shows only is_connected,
+                                 * false, for it. */
     bool is_connected;
     const char *role;           /* "other", "master", "slave". */
     const char *state;          /* rconn state: "ACTIVE", "BACKOFF"... */

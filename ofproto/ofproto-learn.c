@@ -79,34 +79,6 @@ ofproto_learn_destroy(struct ofproto *ofproto)
     ovs_mutex_destroy(&ofproto->learn_mutex);
 }
 
-bool
-ofproto_queue_learn(struct ofproto *ofproto, const struct ofpact_learn *learn,
-                    const struct flow *flow)
-{
-    struct learned_flow *lf = xzalloc(sizeof *lf);
-    ofpbuf_init(&lf->ofpacts, 64);
-    learn_execute(learn, flow, &lf->fm, &lf->ofpacts);
-    /* The buffer may have moved while the actions were appended. */
-    lf->fm.ofpacts = lf->ofpacts.data;
-    lf->limit = learn->limit;
-
-    ovs_mutex_lock(&ofproto->learn_mutex);
-    bool full = ofproto->n_learned >= OFPROTO_MAX_EVENTS;
-    if (!full) {
-        ovs_list_push_back(&ofproto->learned, &lf->list_node);
-        ofproto->n_learned++;
-    }
-    ovs_mutex_unlock(&ofproto->learn_mutex);
-    if (full) {
-        COVERAGE_INC(learn_dropped);
-        learned_flow_free(lf);
-        return false;
-    }
-    COVERAGE_INC(learn_queued);
-    seq_change(ofproto->events_seq);
-    return true;
-}
-
 /* The visible rule of TABLE_ID with exactly FM's match and priority. */
 static struct rule *
 find_rule_exactly(struct ofproto *ofproto, const struct ofputil_flow_mod *fm)
@@ -163,16 +135,120 @@ count_cookie(const struct rule *rule, const void *aux_)
     return rule->cookie == aux->cookie && ++*aux->n >= aux->limit;
 }
 
+/* Any thread (translators reach RULE through the classifier). */
 static bool
 same_learned_flow(const struct rule *rule, const struct ofputil_flow_mod *fm)
 {
-    const struct rule_actions *a = ovsrcu_get_protected(&rule->actions);
+    const struct rule_actions *a = ovsrcu_get(&rule->actions);
     return (rule->cookie == fm->new_cookie
             && rule->idle_timeout == fm->idle_timeout
             && rule->hard_timeout == fm->hard_timeout
             && rule->flags == fm->flags
             && ofpact_list_equal(a->ofpacts, a->ofpacts_len,
                                  fm->ofpacts, fm->ofpacts_len));
+}
+
+/* Any thread.  The rule of FM's table with exactly FM's match and priority
+ * that a lookup at the current version sees (translators may iterate the
+ * classifier; a rule's cookie, timeouts, flags and actions pointer do not
+ * change once it is published, a modification being a new rule). */
+static const struct rule *
+find_visible_rule_exactly(struct ofproto *ofproto,
+                          const struct ofputil_flow_mod *fm)
+{
+    struct cls_rule target;
+    cls_rule_init(&target, &fm->match.flow, &fm->match.wc, fm->priority);
+    const struct cls_rule *cr = classifier_find_rule_exactly(
+        &ofproto->tables[fm->table_id].cls, &target,
+        ofproto_tables_version(ofproto));
+    cls_rule_destroy(&target);
+    const struct rule *rule = cr ? CONTAINER_OF(cr, struct rule, cr) : NULL;
+    return rule && !rule->hidden ? rule : NULL;
+}
+
+/* Any thread.  Whether TABLE_ID already holds LIMIT flows with COOKIE,
+ * counting the flows queued for it and not yet applied. */
+static bool
+table_at_limit(struct ofproto *ofproto, uint8_t table_id, ovs_be64 cookie,
+               uint32_t limit)
+{
+    uint32_t n = 0;
+    ovs_mutex_lock(&ofproto->learn_mutex);
+    const struct learned_flow *queued;
+    LIST_FOR_EACH (queued, list_node, &ofproto->learned) {
+        if (queued->fm.table_id == table_id
+            && queued->fm.new_cookie == cookie) {
+            n++;
+        }
+    }
+    ovs_mutex_unlock(&ofproto->learn_mutex);
+    if (n >= limit) {
+        return true;
+    }
+
+    struct match catchall;
+    match_init_catchall(&catchall);
+    struct cls_rule target;
+    cls_rule_init(&target, &catchall.flow, &catchall.wc, 0);
+    const struct cls_rule *cr;
+    CLS_FOR_EACH_TARGET (cr, &ofproto->tables[table_id].cls, &target,
+                         CLS_ITER_LOOSE, ofproto_tables_version(ofproto)) {
+        const struct rule *rule = CONTAINER_OF(cr, struct rule, cr);
+        if (!rule->hidden && rule->cookie == cookie && ++n >= limit) {
+            break;
+        }
+    }
+    cls_rule_destroy(&target);
+    return n >= limit;
+}
+
+bool
+ofproto_learn(struct ofproto *ofproto, const struct ofpact_learn *learn,
+              const struct flow *flow, bool side_effects)
+{
+    struct learned_flow *lf = xzalloc(sizeof *lf);
+    ofpbuf_init(&lf->ofpacts, 64);
+    learn_execute(learn, flow, &lf->fm, &lf->ofpacts);
+    /* The buffer may have moved while the actions were appended. */
+    lf->fm.ofpacts = lf->ofpacts.data;
+    lf->limit = learn->limit;
+
+    /* As in 3.1, learning a flow that is already there (same match,
+     * priority, cookie, timeouts, flags and actions) succeeds whatever the
+     * limit; a new one fails once the table has LIMIT flows with its
+     * cookie. */
+    bool learned = true;
+    if (learn->limit) {
+        const struct rule *rule = find_visible_rule_exactly(ofproto,
+                                                            &lf->fm);
+        if (!rule || !same_learned_flow(rule, &lf->fm)) {
+            learned = !table_at_limit(ofproto, lf->fm.table_id,
+                                      lf->fm.new_cookie, learn->limit);
+        }
+    }
+    if (!learned) {
+        COVERAGE_INC(learn_over_limit);
+    }
+    if (!learned || !side_effects) {
+        learned_flow_free(lf);
+        return learned;
+    }
+
+    ovs_mutex_lock(&ofproto->learn_mutex);
+    bool full = ofproto->n_learned >= OFPROTO_MAX_EVENTS;
+    if (!full) {
+        ovs_list_push_back(&ofproto->learned, &lf->list_node);
+        ofproto->n_learned++;
+    }
+    ovs_mutex_unlock(&ofproto->learn_mutex);
+    if (full) {
+        COVERAGE_INC(learn_dropped);
+        learned_flow_free(lf);
+        return false;
+    }
+    COVERAGE_INC(learn_queued);
+    seq_change(ofproto->events_seq);
+    return true;
 }
 
 static void
@@ -187,6 +263,8 @@ apply_learned_flow(struct ofproto *ofproto, struct learned_flow *lf)
         return;
     }
     if (!rule && lf->limit) {
+        /* The translator checked, but flows queued by other threads in
+         * between may have filled the table since: it never goes over. */
         uint32_t n = 0;
         struct cookie_count aux = { fm->new_cookie, lf->limit, &n };
         if (any_rule(ofproto, fm->table_id, count_cookie, &aux)) {

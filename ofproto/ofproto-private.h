@@ -310,10 +310,13 @@ void ofproto_add_default_rule(struct ofproto *);
 struct ofpact_learn;
 void ofproto_learn_init(struct ofproto *);
 void ofproto_learn_destroy(struct ofproto *);
-/* Any thread: queues the flow LEARN learns from FLOW for the main thread.
- * False if the queue was full and the flow was dropped. */
-bool ofproto_queue_learn(struct ofproto *, const struct ofpact_learn *,
-                         const struct flow *);
+/* Any thread: whether LEARN learns from FLOW, which is what its result_dst
+ * receives: false if LEARN's limit stops it (the table has that many flows
+ * with its cookie, counting those queued, and the flow is not one of them)
+ * or if the queue is full.  With SIDE_EFFECTS the flow is queued for the
+ * main thread to apply. */
+bool ofproto_learn(struct ofproto *, const struct ofpact_learn *,
+                   const struct flow *, bool side_effects);
 /* Main thread: applies the queued flows. */
 void ofproto_run_learn(struct ofproto *);
 /* Main thread: RULE is going; remembers its delete_learned work, which

@@ -973,9 +973,17 @@ ofproto_packet_out(struct ofproto *ofproto, const void *data, size_t size,
     flow_extract(packet, &flow);
     flow.in_port = in_port;
 
+    /* A packet sent out is a packet seen, as in 3.1: NORMAL learns its
+     * source MAC, learn actions learn from it, and the rules it is
+     * resubmitted through count it (it never makes a datapath flow, so
+     * nothing else would). */
     struct xlate_in xin = {
         .ofproto = ofproto,
         .flow = flow,
+        .may_learn = true,
+        .n_packets = 1,
+        .n_bytes = size,
+        .used = time_msec(),
         .ofpacts = ofpacts,
         .ofpacts_len = ofpacts_len,
     };

@@ -850,15 +850,16 @@ static void
 xlate_learn(struct xlate_ctx *ctx, const struct ofpact_learn *learn)
 {
     learn_mask(learn, ctx->wc);
-    bool queued = false;
-    if (ctx->xin->may_learn) {
-        queued = ofproto_queue_learn(ctx->ofproto, learn, &ctx->flow);
-    } else {
+    bool learned = ofproto_learn(ctx->ofproto, learn, &ctx->flow,
+                                 ctx->xin->may_learn);
+    if (!ctx->xin->may_learn) {
         trace_note(ctx, "side effects off: nothing learned");
+    } else if (!learned) {
+        trace_note(ctx, "not learned (limit reached)");
     }
     if (learn->flags & NX_LEARN_F_WRITE_RESULT) {
         mask_field(ctx, learn->result_dst.field);
-        mf_set_subfield(&learn->result_dst, queued, &ctx->flow);
+        mf_set_subfield(&learn->result_dst, learned, &ctx->flow);
     }
 }
 

@@ -19,24 +19,12 @@
 #include "ofctl.h"
 #include "ofp-actions.h"
 #include "ofp-packet.h"
+#include "ofp-parse.h"
 #include "ofp-port.h"
 #include "ofp-protocol.h"
 #include "ofpbuf.h"
 #include "util.h"
 #include "vconn.h"
-
-/* The protocols whose version can express every action in OFPACTS. */
-static enum ofputil_protocol
-actions_usable_protocols(const struct ofpbuf *ofpacts)
-{
-    enum ofputil_protocol usable = OFPUTIL_P_ANY;
-    for (enum ofp_version v = OFP10_VERSION; v <= OFP15_VERSION; v++) {
-        if (!ofpacts_encodable_in(ofpacts->data, ofpacts->size, v)) {
-            usable &= ~ofputil_protocols_from_version_bitmap(1u << v);
-        }
-    }
-    return usable;
-}
 
 /* HEX as an Ethernet frame into PACKET; NULL or 3.1's error message. */
 static const char *
@@ -98,8 +86,10 @@ ofctl_packet_out(struct ovs_cmdl_context *ctx)
         po.ofpacts = ofpacts.data;
         po.ofpacts_len = ofpacts.size;
 
+        enum ofputil_protocol usable = ofputil_actions_usable_protocols(
+            ofpacts.data, ofpacts.size);
         enum ofputil_protocol protocol = ofctl_open_vconn_for_flow_mod(
-            switch_name, actions_usable_protocols(&ofpacts), &vconn);
+            switch_name, usable, &vconn);
         struct ofpbuf packet;
         ofpbuf_init(&packet, 64);
         for (int i = 4; i < ctx->argc; i++) {

@@ -198,6 +198,15 @@ bridge_track_config_columns(void)
         &ovsrec_bridge_col_other_config,
         &ovsrec_bridge_col_fail_mode,
         &ovsrec_bridge_col_controller,
+        /* What bridge_configure_controllers() reads of a Controller row,
+         * so that changing it in place (set Controller br0 type=primary)
+         * reconfigures too. */
+        &ovsrec_controller_col_target,
+        &ovsrec_controller_col_type,
+        &ovsrec_controller_col_inactivity_probe,
+        &ovsrec_controller_col_max_backoff,
+        &ovsrec_controller_col_controller_rate_limit,
+        &ovsrec_controller_col_controller_burst_limit,
         &ovsrec_port_col_name,
         &ovsrec_port_col_interfaces,
         &ovsrec_port_col_tag,
@@ -799,6 +808,10 @@ bridge_configure_controllers(struct bridge *br)
     for (size_t i = 0; i < n; i++) {
         const struct ovsrec_controller *c = br->cfg->controller[i];
         cs[i].target = c->target;
+        cs[i].type = (!c->type ? CONNMGR_CONTROLLER_DEFAULT
+                      : !strcmp(c->type, "service")
+                      ? CONNMGR_CONTROLLER_SERVICE
+                      : CONNMGR_CONTROLLER_PRIMARY);
         cs[i].probe_interval = (c->n_inactivity_probe
                                 ? *c->inactivity_probe / 1000 : 5);
         cs[i].max_backoff = (c->n_max_backoff
@@ -827,6 +840,18 @@ bridge_write_controller_status(struct bridge *br)
         const struct ovsrec_controller *c = br->cfg->controller[i];
         struct connmgr_status st;
         if (!connmgr_get_status(br->connmgr, c->target, &st)) {
+            continue;
+        }
+        if (st.passive) {
+            if (c->is_connected) {
+                ovsrec_controller_set_is_connected(c, false);
+            }
+            if (c->role) {
+                ovsrec_controller_set_role(c, NULL);
+            }
+            if (!smap_is_empty(&c->status)) {
+                ovsrec_controller_set_status(c, NULL);
+            }
             continue;
         }
         if (c->is_connected != st.is_connected) {

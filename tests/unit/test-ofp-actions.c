@@ -1244,6 +1244,50 @@ static const struct round_trip round_trips[] = {
     { 1, "learn(metadata=0x1234,tun_src=1.2.3.4,in_port=LOCAL)",
       "ffff0048000023200010000000008000000000000000000000000100000000002040000000000000123480000408000020200102030400013e0400002010fffe0000000200000000",
       "learn(table=1,metadata=0x1234,tun_src=1.2.3.4,in_port=LOCAL)" },
+    /* An unmasked tun_flags prints its flags exactly ("0", "oam"). */
+    { 4, "set_field:0->tun_flags",
+      "0004001800000000001900100001d0020000000000000000",
+      "set_field:0->tun_flags" },
+    { 4, "set_field:+oam->tun_flags",
+      "0004001800000000001900100001d0020001000000000000",
+      "set_field:oam->tun_flags" },
+    /* Zero hex values print as "0" (as 3.1 prints them), not "0x0". */
+    { 4, "set_field:0x0->reg0",
+      "000400180000000000190010000100040000000000000000",
+      "set_field:0->reg0" },
+    { 4, "set_field:0->tun_id",
+      "00040018000000000019001080004c080000000000000000",
+      "set_field:0->tun_id" },
+    { 4, "set_tunnel:0",
+      "00040018000000000019001080004c080000000000000000",
+      "set_field:0->tun_id" },
+    { 4, "set_field:0->metadata",
+      "000400180000000000190010800004080000000000000000",
+      "set_field:0->metadata" },
+    { 4, "set_field:0->pkt_mark",
+      "000400180000000000190010000142040000000000000000",
+      "set_field:0->pkt_mark" },
+    { 4, "set_field:0->xreg0",
+      "000400180000000000190010800100080000000000000000",
+      "set_field:0->xreg0" },
+    { 4, "set_field:0->xxreg0",
+      "0004002000000000001900180001de1000000000000000000000000000000000",
+      "set_field:0->xxreg0" },
+    { 4, "set_field:0x12->tun_id",
+      "00040018000000000019001080004c080000000000000012",
+      "set_field:0x12->tun_id" },
+    { 6, "set_field:0/0xff->reg0",
+      "0004001800000000001900100001010800000000000000ff",
+      "set_field:0/0xff->reg0" },
+    { 6, "set_field:0x0/0x1->xxreg0",
+      "0004003000000000001900280001df200000000000000000000000000000000000000000000000000000000000000001",
+      "set_field:0/0x1->xxreg0" },
+    { 6, "set_field:0x5/0x7->tun_id",
+      "00040020000000000019001880004d1000000000000000050000000000000007",
+      "set_field:0x5/0x7->tun_id" },
+    { 1, "learn(reg0=0,metadata=0,tun_id=0)",
+      "ffff005000002320001000000000800000000000000000000000010000000000202000000000000100040000204000000000000000008000040800002040000000000000000000012008000000000000",
+      "learn(table=1,reg0=0,metadata=0,tun_id=0)" },
 };
 
 static char *
@@ -1332,6 +1376,12 @@ struct decode_case {
 
 static const struct decode_case decode_cases[] = {
     { 1, "00000008fff00000", "OFPBAC_BAD_OUT_PORT" },
+    /* An all-zero set_field mask prints as 3.1 prints it (and, as in
+     * 3.1, "ANY" does not parse back). */
+    { 6, "00040020000000000019001880004d1000000000000000000000000000000000",
+      "actions=set_field:ANY->tun_id" },
+    { 6, "00040018000000000019001080001d040000000000000000",
+      "actions=set_field:ANY->tcp_dst" },
     { 1, "0000000400010000", "OFPBAC_BAD_LEN" },
     { 1, "000000090001000000000000000000", "OFPBRC_BAD_LEN" },
     { 1, "0001000800010000", "actions=mod_vlan_vid:1" },
@@ -1658,7 +1708,8 @@ START_TEST(test_encodable_and_annotate)
         { "push_vlan:0x8100", { false, true, true, true, true, true } },
         { "meter:1,output:2", { false, false, false, true, true, true } },
         { "group:7", { true, true, true, true, true, true } },
-        { "set_field:0x5->tun_id", { true, false, true, true, true, true } },
+        /* 1.1 has no set_field; 3.1 sends Nicira's load there. */
+        { "set_field:0x5->tun_id", { true, true, true, true, true, true } },
         { "load:0x5->NXM_NX_TUN_ID[]",
           { true, true, true, true, true, true } },
     };
@@ -1693,7 +1744,8 @@ START_TEST(test_encodable_and_annotate)
         ofpbuf_uninit(&acts);
     }
 
-    /* mod_tp_src needs to know the protocol. */
+    /* mod_tp_src needs to know the protocol for 1.2+'s set_field; without
+     * one, 3.1 sends 1.1's action (a packet_out's, say). */
     struct ofpbuf ofpacts;
     ofpbuf_init(&ofpacts, 0);
     char *error = ofpacts_parse_instructions("mod_tp_src:80", NULL,
@@ -1702,7 +1754,15 @@ START_TEST(test_encodable_and_annotate)
     struct match match;
     match_init_catchall(&match);
     ck_assert_int_eq(ofpacts_annotate(ofpacts.data, ofpacts.size, &match),
-                     OFPERR_OFPBAC_MATCH_INCONSISTENT);
+                     0);
+    struct ofpbuf v11;
+    ofpbuf_init(&v11, 0);
+    ofpacts_put_openflow_actions(ofpacts.data, ofpacts.size, &v11,
+                                 OFP13_VERSION);
+    char *v11_hex = check_hex(v11.data, v11.size);
+    ck_assert_str_eq(v11_hex, "0009000800500000");
+    free(v11_hex);
+    ofpbuf_uninit(&v11);
     match_set_dl_type(&match, htons(ETH_TYPE_IP));
     match_set_nw_proto(&match, IPPROTO_UDP);
     ck_assert_int_eq(ofpacts_annotate(ofpacts.data, ofpacts.size, &match),

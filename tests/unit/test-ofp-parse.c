@@ -180,7 +180,56 @@ static const struct parse_case cases[] = {
       "ADD tcp actions=learn(table=1,eth_type=0x800,nw_proto=6,tcp_src=5,"
       "NXM_OF_TCP_DST[]=NXM_OF_TCP_SRC[])",
       "ADD tcp actions=learn(table=1,eth_type=0x800,nw_proto=6,tcp_src=5,"
-      "NXM_OF_TCP_DST[]=NXM_OF_TCP_SRC[])" },
+      "NXM_OF_TCP_DST[]=NXM_OF_TCP_SRC[])" },    /* set_field, load and move need their fields' prerequisites in the
+     * match (vlan_vid a tag), as 3.1 checks after parsing. */
+    { "actions=set_field:1->tcp_src",
+      "ovs-ofctl: actions are invalid with specified match "
+      "(OFPBAC_MATCH_INCONSISTENT)",
+      "ovs-ofctl: actions are invalid with specified match "
+      "(OFPBAC_MATCH_INCONSISTENT)" },
+    { "tcp,actions=set_field:0->vlan_vid",
+      "ovs-ofctl: actions are invalid with specified match "
+      "(OFPBAC_MATCH_INCONSISTENT)",
+      "ovs-ofctl: actions are invalid with specified match "
+      "(OFPBAC_MATCH_INCONSISTENT)" },
+    { "ip,actions=set_field:1->vlan_pcp",
+      "ovs-ofctl: actions are invalid with specified match "
+      "(OFPBAC_MATCH_INCONSISTENT)",
+      "ovs-ofctl: actions are invalid with specified match "
+      "(OFPBAC_MATCH_INCONSISTENT)" },
+    { "tcp,actions=load:0->NXM_NX_IPV6_SRC[0..63]",
+      "ovs-ofctl: actions are invalid with specified match "
+      "(OFPBAC_MATCH_INCONSISTENT)",
+      "ovs-ofctl: actions are invalid with specified match "
+      "(OFPBAC_MATCH_INCONSISTENT)" },
+    { "tcp,actions=move:NXM_NX_REG0[0..15]->NXM_OF_UDP_SRC[]",
+      "ovs-ofctl: actions are invalid with specified match "
+      "(OFPBAC_MATCH_INCONSISTENT)",
+      "ovs-ofctl: actions are invalid with specified match "
+      "(OFPBAC_MATCH_INCONSISTENT)" },
+    { "tcp,actions=write_actions(set_field:1->udp_src)",
+      "ovs-ofctl: actions are invalid with specified match "
+      "(OFPBAC_MATCH_INCONSISTENT)",
+      "ovs-ofctl: actions are invalid with specified match "
+      "(OFPBAC_MATCH_INCONSISTENT)" },
+    /* The check follows the actions: a pushed tag may be set, a popped
+     * one not. */
+    { "dl_vlan=1,actions=pop_vlan,set_field:3->vlan_pcp",
+      "ovs-ofctl: actions are invalid with specified match "
+      "(OFPBAC_MATCH_INCONSISTENT)",
+      "ovs-ofctl: actions are invalid with specified match "
+      "(OFPBAC_MATCH_INCONSISTENT)" },
+    { "actions=output:65280",
+      "ovs-ofctl: actions are invalid with specified match "
+      "(OFPBAC_BAD_OUT_PORT)",
+      "ovs-ofctl: actions are invalid with specified match "
+      "(OFPBAC_BAD_OUT_PORT)" },
+    { "tcp6,tp_dst=22,actions=drop",
+      "ADD tcp6,tp_dst=22 actions=drop",
+      "ADD tcp6,tp_dst=22 actions=drop" },
+    { "tcp,actions=mod_tp_src:1",
+      "ADD tcp actions=mod_tp_src:1",
+      "ADD tcp actions=set_field:1->tcp_src" },
 };
 
 /* Parses C->input as an addition and prints it after encoding and
@@ -334,7 +383,28 @@ static const struct {
     { "actions=mod_dl_src:00:11:22:33:44:55", "any" },
     { "actions=write_actions(set_field:5->tun_id)", "NXM,OXM" },
     { "ipv6,ipv6_src=::1,actions=drop", "NXM,OXM" },
-    { "tcp,tp_src=0x10/0xf0,actions=drop", "NXM,OXM" },
+    { "tcp,tp_src=0x10/0xf0,actions=drop", "NXM,OXM" },    /* 3.1 sends IPv6 L3 and L4 matches only in NXM or OXM. */
+    { "tcp6,actions=drop", "NXM,OXM" },
+    { "udp6,tp_dst=53,actions=drop", "NXM,OXM" },
+    { "icmp6,actions=drop", "NXM,OXM" },
+    { "ipv6,nw_tos=4,actions=drop", "NXM,OXM" },
+    { "ipv6,nw_ecn=1,actions=drop", "NXM,OXM" },
+    { "dl_type=0x86dd,nw_proto=6,actions=drop", "NXM,OXM" },
+    { "tcp6,actions=set_field:00:00:00:00:00:01->eth_src", "NXM,OXM" },
+    { "icmp,icmp_type=3,icmp_code=1,actions=drop", "any" },
+    /* Fields that 3.1 lists as 1.1+ whatever 1.0 could carry. */
+    { "sctp,sctp_src=1,actions=drop", "NXM,OXM,OpenFlow11" },
+    { "sctp,tp_src=1,actions=drop", "any" },
+    { "in_port_oxm=1,actions=drop", "NXM,OXM,OpenFlow11" },
+    { "sctp,actions=set_field:1->sctp_dst", "NXM,OXM,OpenFlow11" },
+    /* 1.1 carries these set_fields as Nicira's load. */
+    { "actions=set_field:1->metadata", "NXM,OXM,OpenFlow11" },
+    { "actions=set_field:1->in_port", "any" },
+    { "ip,actions=mod_tp_src:1", "OpenFlow10,NXM" },
+    { "actions=push_vlan:0x8100,set_field:3->vlan_pcp",
+      "OXM,OpenFlow11" },
+    { "in_port=2,actions=push_vlan:0x8100,set_field:4101->vlan_vid",
+      "OXM,OpenFlow11" },
 };
 
 START_TEST(test_usable_protocols)
