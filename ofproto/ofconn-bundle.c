@@ -2,6 +2,7 @@
 #include <config.h>
 #include "ofconn-bundle.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include "hash.h"
 #include "hmap.h"
@@ -12,7 +13,9 @@
 #include "ofp-msgs.h"
 #include "ofpbuf.h"
 #include "ofproto.h"
+#include "poll-loop.h"
 #include "rconn.h"
+#include "timeval.h"
 #include "util.h"
 #include "vlog.h"
 
@@ -33,9 +36,23 @@ struct bundle {
     uint32_t id;
     uint16_t flags;
     bool closed;
+    long long int used;         /* Opened, added to or closed (msec). */
+    struct ofpbuf *msg;         /* The message that created it, which its
+                                 * OFPBFC_TIMEOUT error carries. */
     struct ovs_list entries;    /* struct bundle_entry, in order. */
     size_t n_entries;
 };
+
+/* other_config:bundle-idle-timeout, 3.1's default 10 s. */
+#define BUNDLE_IDLE_TIMEOUT_DEFAULT 10000
+static long long int bundle_idle_timeout = BUNDLE_IDLE_TIMEOUT_DEFAULT;
+
+void
+ofproto_set_bundle_idle_timeout(unsigned int seconds)
+{
+    bundle_idle_timeout = (seconds ? seconds * 1000LL
+                           : BUNDLE_IDLE_TIMEOUT_DEFAULT);
+}
 
 static struct bundle *
 bundle_find(const struct ofconn *ofconn, uint32_t id)
@@ -51,11 +68,14 @@ bundle_find(const struct ofconn *ofconn, uint32_t id)
 }
 
 static struct bundle *
-bundle_create(struct ofconn *ofconn, uint32_t id, uint16_t flags)
+bundle_create(struct ofconn *ofconn, uint32_t id, uint16_t flags,
+              const struct ofp_header *oh)
 {
     struct bundle *bundle = xzalloc(sizeof *bundle);
     bundle->id = id;
     bundle->flags = flags;
+    bundle->used = time_msec();
+    bundle->msg = ofpbuf_clone_data(oh, ntohs(oh->length));
     ovs_list_init(&bundle->entries);
     hmap_insert(&ofconn->bundles, &bundle->node, hash_int(id, 0));
     return bundle;
@@ -71,6 +91,7 @@ bundle_destroy(struct ofconn *ofconn, struct bundle *bundle)
         free(e);
     }
     hmap_remove(&ofconn->bundles, &bundle->node);
+    ofpbuf_delete(bundle->msg);
     free(bundle);
 }
 
@@ -127,7 +148,7 @@ ofconn_handle_bundle_control(struct ofconn *ofconn,
             bundle_destroy(ofconn, bundle);
             return OFPERR_OFPBFC_BAD_ID;
         }
-        bundle_create(ofconn, bc.bundle_id, bc.flags);
+        bundle_create(ofconn, bc.bundle_id, bc.flags, oh);
         reply.type = OFPBCT_OPEN_REPLY;
         break;
 
@@ -144,6 +165,7 @@ ofconn_handle_bundle_control(struct ofconn *ofconn,
             return OFPERR_OFPBFC_BAD_FLAGS;
         }
         bundle->closed = true;
+        bundle->used = time_msec();
         reply.type = OFPBCT_CLOSE_REPLY;
         break;
 
@@ -199,7 +221,7 @@ ofconn_handle_bundle_add(struct ofconn *ofconn, const struct ofp_header *oh)
 
     struct bundle *bundle = bundle_find(ofconn, badd.bundle_id);
     if (!bundle) {
-        bundle = bundle_create(ofconn, badd.bundle_id, badd.flags);
+        bundle = bundle_create(ofconn, badd.bundle_id, badd.flags, oh);
     } else if (bundle->closed) {
         bundle_destroy(ofconn, bundle);
         return OFPERR_OFPBFC_BUNDLE_CLOSED;
@@ -226,5 +248,33 @@ ofconn_handle_bundle_add(struct ofconn *ofconn, const struct ofp_header *oh)
     e->fm.ofpacts = e->ofpacts.data;
     ovs_list_push_back(&bundle->entries, &e->node);
     bundle->n_entries++;
+    bundle->used = time_msec();
     return 0;
+}
+
+void
+ofconn_bundles_run(struct ofconn *ofconn)
+{
+    long long int now = time_msec();
+    struct bundle *bundle;
+    HMAP_FOR_EACH_SAFE (bundle, node, &ofconn->bundles) {
+        if (now >= bundle->used + bundle_idle_timeout) {
+            ofconn_send_error(ofconn, OFPERR_OFPBFC_TIMEOUT,
+                              bundle->msg->data);
+            bundle_destroy(ofconn, bundle);
+        }
+    }
+}
+
+void
+ofconn_bundles_wait(const struct ofconn *ofconn)
+{
+    long long int next = LLONG_MAX;
+    const struct bundle *bundle;
+    HMAP_FOR_EACH (bundle, node, &ofconn->bundles) {
+        next = MIN(next, bundle->used + bundle_idle_timeout);
+    }
+    if (next != LLONG_MAX) {
+        poll_timer_wait_until(next);
+    }
 }

@@ -30,5 +30,9 @@ enum ofperr ofconn_handle_bundle_add(struct ofconn *,
                                      const struct ofp_header *);
 /* Discards every bundle of the connection. */
 void ofconn_bundles_clear(struct ofconn *);
+/* Expires the bundles idle for the bundle idle timeout; the wait arms a
+ * timer only while the connection has a bundle. */
+void ofconn_bundles_run(struct ofconn *);
+void ofconn_bundles_wait(const struct ofconn *);
 
 #endif /* ofproto/ofconn-bundle.h */

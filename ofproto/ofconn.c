@@ -1145,6 +1145,7 @@ ofconn_run(struct ofconn *ofconn)
             }
         }
     }
+    ofconn_bundles_run(ofconn);
     ofconn->backlog = false;
     for (int i = 0; i < OFCONN_BATCH; i++) {
         struct ofpbuf *msg = rconn_recv(ofconn->rconn);
@@ -1170,6 +1171,7 @@ ofconn_wait(struct ofconn *ofconn)
             pinsched_wait(ofconn->schedulers[i]);
         }
     }
+    ofconn_bundles_wait(ofconn);
     if (ofconn->backlog) {
         poll_immediate_wake();
     } else {

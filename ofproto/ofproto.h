@@ -170,6 +170,9 @@ void ofproto_set_threads(unsigned int n_handlers,
                          unsigned int n_revalidators);
 void ofproto_set_flow_limit(unsigned int);
 void ofproto_set_max_idle(unsigned int max_idle_ms);
+/* How long an OpenFlow bundle may stay idle before it is discarded
+ * (other_config:bundle-idle-timeout, seconds; 0: 3.1's default, 10). */
+void ofproto_set_bundle_idle_timeout(unsigned int seconds);
 /* The datapath's version string, for Bridge:datapath_version. */
 const char *ofproto_datapath_version(void);
 
