@@ -328,7 +328,8 @@ handle_features_request(struct ofconn *ofconn, const struct ofp_header *oh)
         .n_tables = OFPROTO_N_TABLES - 1,
         .capabilities = (OFPUTIL_C_FLOW_STATS | OFPUTIL_C_TABLE_STATS
                          | OFPUTIL_C_PORT_STATS | OFPUTIL_C_QUEUE_STATS
-                         | OFPUTIL_C_ARP_MATCH_IP | OFPUTIL_C_GROUP_STATS),
+                         | OFPUTIL_C_ARP_MATCH_IP | OFPUTIL_C_GROUP_STATS
+                         | OFPUTIL_C_BUNDLES),
         .ofp10_actions = OFPUTIL_OFP10_ACTIONS_ALL,
     };
     struct ofpbuf *b = ofputil_encode_switch_features(&f, oh->version,
