@@ -53,7 +53,6 @@ struct bundle {
     struct ofpbuf *msg;         /* The message that created it, which its
                                  * OFPBFC_TIMEOUT error carries. */
     struct ovs_list entries;    /* struct bundle_entry, in order. */
-    size_t n_entries;
 };
 
 /* other_config:bundle-idle-timeout, 3.1's default 10 s. */
@@ -369,7 +368,6 @@ ofconn_handle_bundle_add(struct ofconn *ofconn, const struct ofp_header *oh)
         return OFPERR_OFPBFC_BAD_FLAGS;
     }
     ovs_list_push_back(&bundle->entries, &e->node);
-    bundle->n_entries++;
     bundle->used = time_msec();
     return 0;
 }
