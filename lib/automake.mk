@@ -212,6 +212,8 @@ lib_libovs_a_SOURCES += \
 	lib/ofp-group.h \
 	lib/ofp-meter.c \
 	lib/ofp-meter.h \
+	lib/ofp-monitor.c \
+	lib/ofp-monitor.h \
 	lib/ofp-packet.c \
 	lib/ofp-packet.h \
 	lib/ofp-match.c \

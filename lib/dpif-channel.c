@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 #include "ovs-thread.h"
 #include "poll-loop.h"
 #include "util.h"
@@ -19,13 +20,18 @@ struct dpif_channel {
     struct dpif_channel_set *set;
     uint32_t port;
 
-    /* The ring: slot I lives at base + (I & mask) * stride. */
-    uint8_t *base;
+    /* The ring: slot I lives at base + (I & mask) * stride.  Slot I's
+     * sequence number is stored less I, in 'seqs' at the start of the same
+     * mapping: the initial numbers (slot I free at position I) are then all
+     * zero, which is what a fresh mapping reads, so creating a channel
+     * touches none of its pages. */
+    uint8_t *map;
     size_t map_size;
+    uint8_t *base;
     size_t stride;
     uint64_t mask;
     size_t packet_max;
-    _Atomic uint64_t *seqs;             /* Sequence number of each slot. */
+    _Atomic uint64_t *seqs;
 
     /* Producers reserve at 'head' (compare-and-swap); the one consumer
      * holding the channel claims at 'tail'. */
@@ -51,10 +57,19 @@ slot_at(const struct dpif_channel *ch, uint64_t pos)
                                          + (pos & ch->mask) * ch->stride);
 }
 
-static _Atomic uint64_t *
-seq_at(const struct dpif_channel *ch, uint64_t pos)
+static uint64_t
+seq_load(const struct dpif_channel *ch, uint64_t pos, memory_order order)
 {
-    return &ch->seqs[pos & ch->mask];
+    uint64_t i = pos & ch->mask;
+    return atomic_load_explicit(&ch->seqs[i], order) + i;
+}
+
+static void
+seq_store(struct dpif_channel *ch, uint64_t pos, uint64_t seq,
+          memory_order order)
+{
+    uint64_t i = pos & ch->mask;
+    atomic_store_explicit(&ch->seqs[i], seq - i, order);
 }
 
 /* The ring position a slot handed out by dpif_channel_reserve() is at. */
@@ -101,21 +116,19 @@ dpif_channel_create(struct dpif_channel_set *set, uint32_t port,
     ch->mask = n - 1;
     ch->packet_max = packet_max;
     ch->stride = ROUND_UP(sizeof(struct dpif_channel_slot) + packet_max, 64);
-    ch->map_size = n * ch->stride;
+    size_t seqs_size = ROUND_UP(n * sizeof *ch->seqs, 64);
+    ch->map_size = seqs_size + n * ch->stride;
     /* MAP_NORESERVE: pages are committed only when a slot is first
      * written, so a quiet port's ring costs almost nothing. */
-    void *base = mmap(NULL, ch->map_size, PROT_READ | PROT_WRITE,
-                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (base == MAP_FAILED) {
+    void *map = mmap(NULL, ch->map_size, PROT_READ | PROT_WRITE,
+                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (map == MAP_FAILED) {
         ovs_fatal(errno, "could not map an upcall ring of %zu bytes",
                   ch->map_size);
     }
-    ch->base = base;
-    ch->seqs = xmalloc(n * sizeof *ch->seqs);
-    for (uint64_t i = 0; i < n; i++) {
-        /* Slot I is free for the producer at position I. */
-        atomic_init(&ch->seqs[i], i);
-    }
+    ch->map = map;
+    ch->seqs = map;
+    ch->base = ch->map + seqs_size;
     atomic_init(&ch->head, 0);
     atomic_init(&ch->queued, false);
     ovs_list_init(&ch->ready_node);
@@ -127,8 +140,7 @@ static void
 channel_unref_locked(struct dpif_channel *ch)
 {
     if (!--ch->ref_cnt) {
-        munmap(ch->base, ch->map_size);
-        free(ch->seqs);
+        munmap(ch->map, ch->map_size);
         free(ch);
     }
 }
@@ -158,8 +170,7 @@ dpif_channel_reserve(struct dpif_channel *ch, size_t packet_len)
 
     uint64_t pos = atomic_load_explicit(&ch->head, memory_order_relaxed);
     for (;;) {
-        uint64_t seq = atomic_load_explicit(seq_at(ch, pos),
-                                            memory_order_acquire);
+        uint64_t seq = seq_load(ch, pos, memory_order_acquire);
         if (seq == pos) {
             if (atomic_compare_exchange_weak_explicit(
                     &ch->head, &pos, pos + 1,
@@ -201,9 +212,9 @@ dpif_channel_commit(struct dpif_channel *ch, struct dpif_channel_slot *slot)
 {
     /* The position this slot was reserved at is its current seq; the
      * consumer at that position waits for seq == pos + 1. */
-    _Atomic uint64_t *seq = &ch->seqs[slot_index(ch, slot)];
-    uint64_t pos = atomic_load_explicit(seq, memory_order_relaxed);
-    atomic_store_explicit(seq, pos + 1, memory_order_release);
+    uint64_t index = slot_index(ch, slot);
+    uint64_t pos = seq_load(ch, index, memory_order_relaxed);
+    seq_store(ch, index, pos + 1, memory_order_release);
     atomic_fetch_add_explicit(&ch->n_queued, 1, memory_order_relaxed);
 
     /* seq_cst exchange: pairs with the consumer's store of false followed
@@ -218,7 +229,7 @@ dpif_channel_commit(struct dpif_channel *ch, struct dpif_channel_slot *slot)
 static bool
 channel_has_upcall(const struct dpif_channel *ch)
 {
-    return atomic_load(seq_at(ch, ch->tail)) == ch->tail + 1;
+    return seq_load(ch, ch->tail, memory_order_seq_cst) == ch->tail + 1;
 }
 
 void
@@ -231,6 +242,22 @@ dpif_channel_get_stats(const struct dpif_channel *ch_,
     stats->n_lost = atomic_load_explicit(&ch->n_lost, memory_order_relaxed);
     stats->n_received = atomic_load_explicit(&ch->n_received,
                                              memory_order_relaxed);
+}
+
+size_t
+dpif_channel_resident_bytes(const struct dpif_channel *ch)
+{
+    size_t page = sysconf(_SC_PAGESIZE);
+    size_t n_pages = DIV_ROUND_UP(ch->map_size, page);
+    unsigned char *in_core = xmalloc(n_pages);
+    size_t resident = 0;
+    if (!mincore(ch->map, ch->map_size, in_core)) {
+        for (size_t i = 0; i < n_pages; i++) {
+            resident += (in_core[i] & 1) * page;
+        }
+    }
+    free(in_core);
+    return resident;
 }
 
 uint32_t
@@ -277,8 +304,7 @@ dpif_channel_release(struct dpif_channel_handler *h)
         struct dpif_channel *ch = h->held[i].channel;
         uint64_t pos = h->held[i].pos;
         /* Free for the producer one lap later. */
-        atomic_store_explicit(seq_at(ch, pos), pos + ch->mask + 1,
-                              memory_order_release);
+        seq_store(ch, pos, pos + ch->mask + 1, memory_order_release);
         /* recv took one reference per run of slots from one channel. */
         if (i + 1 == h->n_held || h->held[i + 1].channel != ch) {
             channel_unref_locked(ch);

@@ -37,8 +37,8 @@
  * Memory: each ring is one anonymous mapping of N_SLOTS * stride bytes,
  * allocated up front but committed by the kernel only as slots are first
  * written, so a quiet port costs address space, not memory (the slots'
- * sequence numbers live in a separate small array, so that initializing
- * them touches no slot).  No file
+ * sequence numbers are kept at the start of the mapping in a form whose
+ * initial value is zero, so creating a channel writes none of it).  No file
  * descriptor belongs to a channel or to a handler: waking goes through
  * the handler threads' poll loops (poll_loop_wake()).
  *
@@ -125,6 +125,9 @@ void dpif_channel_get_stats(const struct dpif_channel *,
                             struct dpif_channel_stats *);
 uint32_t dpif_channel_port(const struct dpif_channel *);
 size_t dpif_channel_n_slots(const struct dpif_channel *);
+/* Bytes of CH's ring (slots and sequence numbers) the kernel has
+ * committed: zero until upcalls first pass through. */
+size_t dpif_channel_resident_bytes(const struct dpif_channel *);
 
 /* Handler side. */
 void dpif_channel_handler_init(struct dpif_channel_handler *,

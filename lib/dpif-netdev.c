@@ -39,7 +39,11 @@ COVERAGE_DEFINE(dpif_netdev_upcall_lost);
 static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(1, 5);
 
 #define MAX_PORTS 65536             /* Port numbers 0..MAX_PORTS-1. */
-#define UPCALL_RING_SLOTS 256       /* Per port. */
+/* Upcalls a port's ring holds: enough to ride out a handler that is off
+ * the CPU for a few milliseconds while a port floods half a million
+ * upcalls a second (256 lost most of a packet-in flood on two cores).
+ * Quiet ports pay nothing for the depth (dpif-channel.h). */
+#define UPCALL_RING_SLOTS 2048      /* Per port. */
 #define RERANK_EVERY 1024           /* rx wake-ups between subtable ranks. */
 #define WAKE_EVENT UINT32_MAX       /* epoll tag of an rx thread's wake_fd. */
 

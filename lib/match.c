@@ -381,9 +381,11 @@ match_format(const struct match *match,
     }
 
     for (int i = 0; i < FLOW_N_REGS; i++) {
-        char name[16];
-        snprintf(name, sizeof name, "reg%d", i);
-        format_uint32_masked(s, name, f->regs[i], wc->masks.regs[i]);
+        if (wc->masks.regs[i]) {
+            char name[16];
+            snprintf(name, sizeof name, "reg%d", i);
+            format_uint32_masked(s, name, f->regs[i], wc->masks.regs[i]);
+        }
     }
 
     format_tunnel(s, match);

@@ -24,6 +24,7 @@ enum ofpraw_kind {
     K_NXT,              /* Vendor message, Nicira vendor id, subtype. */
     K_ONFT,             /* Vendor message, ONF id, subtype. */
     K_NXST,             /* Vendor statistics, Nicira id, subtype. */
+    K_ONFST,            /* Vendor statistics, ONF id, subtype. */
 };
 
 /* One raw form.  The body (what follows all headers) must be MIN_BODY
@@ -59,6 +60,9 @@ static const struct raw_info raws[OFPRAW_N_RAWS] = {
                        NUM, BODY, UNIT }
 #define NXST(RAW, TYPE, MIN, MAX, REQ, NUM, BODY, UNIT) \
     [OFPRAW_##RAW] = { NULL, OFPTYPE_##TYPE, K_NXST, MIN, MAX, REQ, \
+                       NUM, BODY, UNIT }
+#define ONFST(RAW, TYPE, MIN, MAX, REQ, NUM, BODY, UNIT) \
+    [OFPRAW_##RAW] = { NULL, OFPTYPE_##TYPE, K_ONFST, MIN, MAX, REQ, \
                        NUM, BODY, UNIT }
     T(OFPT_HELLO, HELLO, ANYV, ALL, 0, 0, 1),
     T(OFPT_ERROR, ERROR, ANYV, ALL, 1, 4, 1),
@@ -229,11 +233,15 @@ static const struct raw_info raws[OFPRAW_N_RAWS] = {
     ST(OFPST14_FLOW_MONITOR_REQUEST, FLOW_MONITOR_STATS_REQUEST,
        5, ALL, true, 16, 0, 8),
     NXST(NXST_FLOW_MONITOR_REQUEST, FLOW_MONITOR_STATS_REQUEST,
-         1, 1, true, NXST_FLOW_MONITOR, 0, 8),
+         1, 3, true, NXST_FLOW_MONITOR, 0, 8),
+    ONFST(ONFST13_FLOW_MONITOR_REQUEST, FLOW_MONITOR_STATS_REQUEST,
+          4, 4, true, ONF_FLOW_MONITOR, 0, 8),
     ST(OFPST14_FLOW_MONITOR_REPLY, FLOW_MONITOR_STATS_REPLY,
        5, ALL, false, 16, 0, 8),
     NXST(NXST_FLOW_MONITOR_REPLY, FLOW_MONITOR_STATS_REPLY,
-         1, 1, false, NXST_FLOW_MONITOR, 0, 8),
+         1, 3, false, NXST_FLOW_MONITOR, 0, 8),
+    ONFST(ONFST13_FLOW_MONITOR_REPLY, FLOW_MONITOR_STATS_REPLY,
+          4, 4, false, ONF_FLOW_MONITOR, 0, 8),
 
     NXT(NXT_SET_FLOW_FORMAT, SET_FLOW_FORMAT, 1, 1,
         NXT_SET_FLOW_FORMAT, 4, 0),
@@ -244,12 +252,18 @@ static const struct raw_info raws[OFPRAW_N_RAWS] = {
     NXT(NXT_FLOW_AGE, FLOW_AGE, 1, ALL, NXT_FLOW_AGE, 0, 0),
     NXT(NXT_SET_CONTROLLER_ID, SET_CONTROLLER_ID, 1, ALL,
         NXT_SET_CONTROLLER_ID, 8, 0),
-    NXT(NXT_FLOW_MONITOR_CANCEL, FLOW_MONITOR_CANCEL, 1, ALL,
+    NXT(NXT_FLOW_MONITOR_CANCEL, FLOW_MONITOR_CANCEL, 1, 3,
         NXT_FLOW_MONITOR_CANCEL, 4, 0),
-    NXT(NXT_FLOW_MONITOR_PAUSED, FLOW_MONITOR_PAUSED, 1, ALL,
+    NXT(NXT_FLOW_MONITOR_PAUSED, FLOW_MONITOR_PAUSED, 1, 3,
         NXT_FLOW_MONITOR_PAUSED, 0, 0),
-    NXT(NXT_FLOW_MONITOR_RESUMED, FLOW_MONITOR_RESUMED, 1, ALL,
+    NXT(NXT_FLOW_MONITOR_RESUMED, FLOW_MONITOR_RESUMED, 1, 3,
         NXT_FLOW_MONITOR_RESUMED, 0, 0),
+    ONFT(ONFT13_FLOW_MONITOR_CANCEL, FLOW_MONITOR_CANCEL, 4, 4,
+         ONF_FLOW_MONITOR, 4, 0),
+    ONFT(ONFT13_FLOW_MONITOR_PAUSED, FLOW_MONITOR_PAUSED, 4, 4,
+         ONF_FLOW_MONITOR + 1, 0, 0),
+    ONFT(ONFT13_FLOW_MONITOR_RESUMED, FLOW_MONITOR_RESUMED, 4, 4,
+         ONF_FLOW_MONITOR + 2, 0, 0),
     NXT(NXT_RESUME, NXT_RESUME, 1, ALL, NXT_RESUME, 0, 8),
     NXT(NXT_CT_FLUSH_ZONE, CT_FLUSH_ZONE, 1, ALL, NXT_CT_FLUSH_ZONE, 4, 0),
 #undef T
@@ -257,6 +271,7 @@ static const struct raw_info raws[OFPRAW_N_RAWS] = {
 #undef ONFT
 #undef ST
 #undef NXST
+#undef ONFST
 };
 
 /* Names are derived once from the enumerator spelling: OFPT13_X prints as
@@ -316,10 +331,13 @@ static const char *const raw_enum_names[OFPRAW_N_RAWS] = {
     N(OFPST11_PORT_DESC_REPLY), N(OFPST14_PORT_DESC_REPLY),
     N(OFPST14_FLOW_MONITOR_REQUEST), N(NXST_FLOW_MONITOR_REQUEST),
     N(OFPST14_FLOW_MONITOR_REPLY), N(NXST_FLOW_MONITOR_REPLY),
+    N(ONFST13_FLOW_MONITOR_REQUEST), N(ONFST13_FLOW_MONITOR_REPLY),
     N(NXT_SET_FLOW_FORMAT), N(NXT_FLOW_MOD_TABLE_ID),
     N(NXT_SET_PACKET_IN_FORMAT), N(NXT_FLOW_AGE), N(NXT_SET_CONTROLLER_ID),
     N(NXT_FLOW_MONITOR_CANCEL), N(NXT_FLOW_MONITOR_PAUSED),
-    N(NXT_FLOW_MONITOR_RESUMED), N(NXT_RESUME), N(NXT_CT_FLUSH_ZONE),
+    N(NXT_FLOW_MONITOR_RESUMED), N(ONFT13_FLOW_MONITOR_CANCEL),
+    N(ONFT13_FLOW_MONITOR_PAUSED), N(ONFT13_FLOW_MONITOR_RESUMED),
+    N(NXT_RESUME), N(NXT_CT_FLUSH_ZONE),
 #undef N
 };
 
@@ -338,7 +356,7 @@ make_name(const char *enum_name, enum ofpraw_kind kind)
         p++;
     }
     ds_put_cstr(&s, p);
-    if (kind == K_OFPST || kind == K_NXST) {
+    if (kind == K_OFPST || kind == K_NXST || kind == K_ONFST) {
         char *str = ds_cstr(&s);
         size_t n = strlen(str);
         if (n > 8 && !strcmp(str + n - 8, "_REQUEST")) {
@@ -423,6 +441,7 @@ ofpraw_header_size(enum ofpraw raw, enum ofp_version version)
         return (version == OFP10_VERSION ? sizeof(struct ofp10_stats_msg)
                 : sizeof(struct ofp11_stats_msg));
     case K_NXST:
+    case K_ONFST:
         return (version == OFP10_VERSION ? sizeof(struct nx10_stats_msg)
                 : sizeof(struct ofp11_vendor_stats_msg));
     }
@@ -503,7 +522,8 @@ read_header(const struct ofp_header *oh, size_t length,
             key->vendor = ntohl(vp[0]);
             uint32_t subtype = ntohl(vp[1]);
             key->hdr_len = vlen;
-            if (key->vendor != NX_VENDOR_ID) {
+            if (key->vendor != NX_VENDOR_ID
+                && key->vendor != ONF_VENDOR_ID) {
                 VLOG_WARN_RL(&rl, "OpenFlow message has unknown vendor %#"
                              PRIx32, key->vendor);
                 return OFPERR_OFPBRC_BAD_VENDOR;
@@ -511,7 +531,7 @@ read_header(const struct ofp_header *oh, size_t length,
             if (subtype > UINT16_MAX) {
                 return OFPERR_OFPBRC_BAD_SUBTYPE;
             }
-            key->kind = K_NXST;
+            key->kind = key->vendor == NX_VENDOR_ID ? K_NXST : K_ONFST;
             key->number = subtype;
         }
     }
@@ -528,6 +548,7 @@ find_raw(const struct header_key *key, const struct ofp_header *oh,
         const struct raw_info *info = &raws[i];
         if (info->kind == key->kind && info->number == key->number
             && (info->kind != K_OFPST && info->kind != K_NXST
+                && info->kind != K_ONFST
                 ? true : info->request == key->request)
             && version_in(info, oh->version)) {
             *rawp = i;
@@ -552,6 +573,7 @@ find_raw(const struct header_key *key, const struct ofp_header *oh,
                      oh->version, oh->type, key->number);
         return OFPERR_OFPBRC_BAD_STAT;
     case K_NXST:
+    case K_ONFST:
         VLOG_WARN_RL(&rl, "unknown OpenFlow message (version %"PRIu8
                      ", type %"PRIu8", stat 65535, vendor %#"PRIx32
                      ", subtype %"PRIu16")", oh->version, oh->type,
@@ -588,8 +610,8 @@ warn_bad_length(enum ofpraw raw, const struct raw_info *info,
                      ofpraw_get_name(raw), len, min);
     } else {
         VLOG_WARN_RL(&rl, "received %s with incorrect length %zu"
-                     " (expected length at least %zu bytes and "
-                     "a multiple of %u beyond that)",
+                     " (must be exactly %zu bytes or longer by an "
+                     "integer multiple of %u bytes)",
                      ofpraw_get_name(raw), len, min, info->unit);
     }
 }
@@ -679,7 +701,8 @@ ofpraw_stats_request_to_reply(enum ofpraw raw, enum ofp_version version)
 {
     const struct raw_info *req = &raws[raw];
     ovs_assert(req->request
-               && (req->kind == K_OFPST || req->kind == K_NXST));
+               && (req->kind == K_OFPST || req->kind == K_NXST
+                   || req->kind == K_ONFST));
     for (size_t i = 0; i < OFPRAW_N_RAWS; i++) {
         const struct raw_info *info = &raws[i];
         if (info->kind == req->kind && !info->request
@@ -734,7 +757,8 @@ ofpraw_put_xid(enum ofpraw raw, enum ofp_version version, ovs_be32 xid,
         break;
     }
     case K_OFPST:
-    case K_NXST: {
+    case K_NXST:
+    case K_ONFST: {
         struct ofp10_stats_msg *osm = (void *) oh;
         oh->type = (info->request ? stats_request_type(version)
                     : stats_reply_type(version));
@@ -746,7 +770,8 @@ ofpraw_put_xid(enum ofpraw raw, enum ofp_version version, ovs_be32 xid,
                                 ? sizeof(struct ofp10_stats_msg)
                                 : sizeof(struct ofp11_stats_msg));
             ovs_be32 *vp = (void *) ((char *) oh + stats_len);
-            vp[0] = htonl(NX_VENDOR_ID);
+            vp[0] = htonl(info->kind == K_NXST ? NX_VENDOR_ID
+                          : ONF_VENDOR_ID);
             vp[1] = htonl(info->number);
         }
         break;

@@ -3,6 +3,7 @@
 #include "ofp-parse.h"
 
 #include <errno.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include "learn.h"
@@ -11,6 +12,7 @@
 #include "ofp-fields.h"
 #include "ofp-flow.h"
 #include "ofp-match.h"
+#include "ofp-monitor.h"
 #include "ofp-port.h"
 #include "ofpbuf.h"
 #include "packets.h"
@@ -420,4 +422,99 @@ ofputil_flow_mod_usable_protocols(const struct ofputil_flow_mod *fm)
     usable &= ofpacts_usable_protocols(fm->ofpacts, fm->ofpacts_len,
                                        &fm->match);
     return usable;
+}
+
+/* Flow monitor requests ("ovs-ofctl monitor ... watch:SPEC"). */
+
+char *
+parse_flow_monitor_request(struct ofputil_flow_monitor_request *rq,
+                           const char *spec,
+                           const struct ofputil_port_map *port_map,
+                           const struct ofputil_table_map *table_map,
+                           enum ofputil_protocol *usable)
+{
+    /* Each request of a process gets the next id, from 0, as 3.1's. */
+    static atomic_uint next_id;
+
+    memset(rq, 0, sizeof *rq);
+    rq->id = atomic_fetch_add(&next_id, 1);
+    rq->command = OFPFMC14_ADD;
+    rq->flags = NXFMF_ALL;
+    rq->out_port = OFPP_NONE;
+    rq->out_group = OFPG_ANY;
+    rq->table_id = 0xff;
+    match_init_catchall(&rq->match);
+    *usable = OFPUTIL_P_ANY;
+
+    char *copy = xstrdup(spec);
+    char *s = copy, *name, *value;
+    char *error = NULL;
+    while (!error && next_pair(&s, &name, &value)) {
+        static const char *const negations[] = {
+            "!initial", "!add", "!delete", "!modify", "!actions", "!own",
+        };
+        bool negation = false;
+        for (size_t i = 0; i < ARRAY_SIZE(negations); i++) {
+            if (!strcmp(name, negations[i])) {
+                rq->flags &= ~(1u << i);
+                negation = true;
+            }
+        }
+        if (negation) {
+            continue;
+        }
+
+        const struct shorthand *sh = NULL;
+        for (size_t i = 0; i < ARRAY_SIZE(shorthands); i++) {
+            if (!strcmp(name, shorthands[i].name)) {
+                sh = &shorthands[i];
+            }
+        }
+        if (sh) {
+            match_set_dl_type(&rq->match, htons(sh->dl_type));
+            if (sh->nw_proto) {
+                match_set_nw_proto(&rq->match, sh->nw_proto);
+            }
+            continue;
+        }
+
+        const struct mf_field *f = mf_from_name(name);
+        if (f) {
+            if (f->id == MFF_IN_PORT || f->id == MFF_IN_PORT_OXM) {
+                uint32_t port;
+                if (!value || !ofputil_port_from_string(value, port_map,
+                                                        &port)) {
+                    error = xasprintf("%s: invalid or unknown port for %s",
+                                      value ? value : "", name);
+                } else {
+                    match_set_in_port(&rq->match, port);
+                }
+            } else {
+                error = mf_parse_field(f, value ? value : "", port_map,
+                                       &rq->match);
+            }
+            continue;
+        }
+
+        if (!value || !*value) {
+            error = xasprintf("%s: field %s missing value", spec, name);
+        } else if (!strcmp(name, "table")) {
+            if (!ofputil_table_from_string(value, table_map,
+                                           &rq->table_id)) {
+                error = xasprintf("unknown table \"%s\"", value);
+            }
+        } else if (!strcmp(name, "out_port")) {
+            /* 3.1 reads a bare number here (atoi()), names and all. */
+            rq->out_port = (uint16_t) atoi(value);
+        } else if (!strcmp(name, "out_group")) {
+            rq->out_group = (uint32_t) strtoul(value, NULL, 10);
+        } else {
+            error = xasprintf("%s: unknown keyword %s", spec, name);
+        }
+    }
+    free(copy);
+    if (!error) {
+        *usable = ofputil_usable_protocols(&rq->match);
+    }
+    return error;
 }

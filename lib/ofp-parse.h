@@ -67,6 +67,19 @@ char *parse_ofp_flow_mod_str_protocols(struct ofputil_flow_mod *,
  * mask NXM or 1.1+, out_group 1.1+, reset_counts 1.1+, the no-counts
  * flags 1.3+, importance 1.4+, and each action's versions. */
 enum ofputil_protocol ofputil_usable_protocols(const struct match *);
+
+/* Parses SPEC, the part of "ovs-ofctl monitor ... watch:SPEC" after the
+ * colon, into RQ with 3.1's syntax and errors (each call takes the next
+ * monitor id, from 0), and sets *USABLE to the protocols that can carry
+ * its match.  Returns NULL or a malloc'd error. */
+struct ofputil_flow_monitor_request;
+struct ofputil_table_map;
+char *parse_flow_monitor_request(struct ofputil_flow_monitor_request *,
+                                 const char *spec,
+                                 const struct ofputil_port_map *,
+                                 const struct ofputil_table_map *,
+                                 enum ofputil_protocol *usable)
+    OVS_WARN_UNUSED_RESULT;
 enum ofputil_protocol ofputil_flow_mod_usable_protocols(
     const struct ofputil_flow_mod *);
 

@@ -13,6 +13,7 @@
 #include "ofp-flow.h"
 #include "ofp-group.h"
 #include "ofp-meter.h"
+#include "ofp-monitor.h"
 #include "ofp-msgs.h"
 #include "ofp-packet.h"
 #include "ofp-phy-port.h"
@@ -658,6 +659,33 @@ print_set_packet_in_format(struct ds *s, const struct ofp_header *oh,
     return 0;
 }
 
+static enum ofperr
+print_flow_monitor_request(struct ds *s, const struct ofp_header *oh,
+                           enum ofpraw raw OVS_UNUSED,
+                           const struct ofputil_port_map *pm,
+                           int verbosity OVS_UNUSED)
+{
+    return ofputil_flow_monitor_request_print(s, oh, pm, NULL);
+}
+
+static enum ofperr
+print_flow_monitor_reply(struct ds *s, const struct ofp_header *oh,
+                         enum ofpraw raw OVS_UNUSED,
+                         const struct ofputil_port_map *pm,
+                         int verbosity OVS_UNUSED)
+{
+    return ofputil_flow_monitor_reply_print(s, oh, pm, NULL);
+}
+
+static enum ofperr
+print_flow_monitor_cancel(struct ds *s, const struct ofp_header *oh,
+                          enum ofpraw raw OVS_UNUSED,
+                          const struct ofputil_port_map *pm OVS_UNUSED,
+                          int verbosity OVS_UNUSED)
+{
+    return ofputil_flow_monitor_cancel_print(s, oh);
+}
+
 /* The printer for TYPE, or NULL if there is none yet.  Requests and
  * replies whose whole meaning is their header print nothing more. */
 static print_func *
@@ -724,9 +752,14 @@ printer_for_type(enum ofptype type)
     case OFPTYPE_METER_STATS_REPLY: return print_meter_stats_reply;
     case OFPTYPE_METER_FEATURES_STATS_REPLY:
         return print_meter_features_reply;
+    case OFPTYPE_FLOW_MONITOR_STATS_REQUEST: return print_flow_monitor_request;
+    case OFPTYPE_FLOW_MONITOR_STATS_REPLY: return print_flow_monitor_reply;
+    case OFPTYPE_FLOW_MONITOR_CANCEL: return print_flow_monitor_cancel;
+    case OFPTYPE_FLOW_MONITOR_PAUSED:
+    case OFPTYPE_FLOW_MONITOR_RESUMED: return print_nothing;
 
     /* Not printed yet (the header and a hex dump): queues, table status
-     * and desc, flow monitors, requestforward, flow age,
+     * and desc, requestforward, flow age,
      * controller id, resume, ct_flush_zone. */
     case OFPTYPE_QUEUE_GET_CONFIG_REQUEST:
     case OFPTYPE_QUEUE_GET_CONFIG_REPLY:
@@ -736,13 +769,8 @@ printer_for_type(enum ofptype type)
     case OFPTYPE_QUEUE_STATS_REPLY:
     case OFPTYPE_TABLE_DESC_REQUEST:
     case OFPTYPE_TABLE_DESC_REPLY:
-    case OFPTYPE_FLOW_MONITOR_STATS_REQUEST:
-    case OFPTYPE_FLOW_MONITOR_STATS_REPLY:
     case OFPTYPE_FLOW_AGE:
     case OFPTYPE_SET_CONTROLLER_ID:
-    case OFPTYPE_FLOW_MONITOR_CANCEL:
-    case OFPTYPE_FLOW_MONITOR_PAUSED:
-    case OFPTYPE_FLOW_MONITOR_RESUMED:
     case OFPTYPE_NXT_RESUME:
     case OFPTYPE_CT_FLUSH_ZONE:
         return NULL;

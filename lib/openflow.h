@@ -1342,6 +1342,11 @@ enum {
     NXST_IPFIX_FLOW = 4,
 };
 
+/* ONF's flow monitor extension for OpenFlow 1.3: the multipart request
+ * and reply and the cancel message share this subtype; paused and resumed
+ * are the next two. */
+enum { ONF_FLOW_MONITOR = 1870 };
+
 /* Flow formats for NXT_SET_FLOW_FORMAT. */
 enum { NXFF_OPENFLOW10 = 0, NXFF_NXM = 2 };
 struct nx_set_flow_format {

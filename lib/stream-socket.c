@@ -59,7 +59,16 @@ struct socket_stream {
     bool read_paused;           /* EV_READ off: input is at the limit. */
     bool corked;                /* Sends gather in 'corked_output'. */
     struct evbuffer *corked_output; /* NULL until first corked. */
+    size_t queued_at_last_push; /* Output queued after the last push. */
 };
+
+/* Once this much more has queued in a connection's output since the last
+ * try, a send tries to hand the kernel what it will take now, instead of
+ * leaving all of it to the event loop.  A large reply (a flow dump of many
+ * parts) then reaches the peer while it is still being built, so the peer
+ * decodes as we encode; the interval keeps a connection whose peer is
+ * not reading from costing a failed write per message. */
+#define SOCKET_PUSH_INTERVAL (64 * 1024)
 
 struct socket_pstream {
     struct pstream up;
@@ -393,8 +402,30 @@ socket_send(struct stream *s_, const void *buffer, size_t n)
         retval = evbuffer_add(s->corked_output, buffer, n);
     } else if (s->bev) {
         size_t sent = 0;
-        if (s->kind != KIND_SSL
-            && !evbuffer_get_length(bufferevent_get_output(s->bev))) {
+        struct evbuffer *output = bufferevent_get_output(s->bev);
+        size_t queued = evbuffer_get_length(output);
+        if (queued < s->queued_at_last_push) {
+            /* The event loop wrote some since. */
+            s->queued_at_last_push = queued;
+        }
+        if (s->kind != KIND_SSL && queued
+            && queued >= s->queued_at_last_push + SOCKET_PUSH_INTERVAL) {
+            /* A socket bufferevent keeps its output's start frozen, so
+             * that only its own write callback drains it; do as it does. */
+            evbuffer_unfreeze(output, 1);
+            int written = evbuffer_write(output, bufferevent_getfd(s->bev));
+            int write_errno = errno;
+            evbuffer_freeze(output, 1);
+            if (written < 0 && write_errno != EAGAIN
+                && write_errno != EWOULDBLOCK && write_errno != EINTR) {
+                int send_errno = write_errno;
+                socket_stream_fail(s, send_errno);
+                return -send_errno;
+            }
+            queued = evbuffer_get_length(output);
+            s->queued_at_last_push = queued;
+        }
+        if (s->kind != KIND_SSL && !queued) {
             /* Nothing is queued, so writing straight to the socket keeps the
              * order and saves what going through the bufferevent costs: a
              * write event armed and disarmed (two epoll_ctl calls) and a

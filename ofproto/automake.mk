@@ -9,6 +9,8 @@ ofproto_libofproto_a_SOURCES = \
 	ofproto/ofport-numbers.c \
 	ofproto/ofport-numbers.h \
 	ofproto/ofconn.c \
+	ofproto/ofmonitor.c \
+	ofproto/ofmonitor.h \
 	ofproto/ofconn.h \
 	ofproto/ofconn-bundle.c \
 	ofproto/ofconn-bundle.h \

@@ -12,6 +12,7 @@
 #include "dynamic-string.h"
 #include "hash.h"
 #include "ofconn.h"
+#include "ofmonitor.h"
 #include "ofp-errors.h"
 #include "ofp-flow.h"
 #include "ofp-msgs.h"
@@ -72,6 +73,21 @@ open_listener(const char *name, uint32_t allowed_versions,
     }
 }
 
+/* ofproto's flow change callback: to every connection's monitors. */
+static void
+report_flow_change(const struct ofproto_flow_change *change, void *mgr_)
+{
+    struct connmgr *mgr = mgr_;
+    struct ofconn *ofconn;
+    LIST_FOR_EACH (ofconn, node, &mgr->ofconns) {
+        if (change) {
+            ofmonitor_report(ofconn, change);
+        } else {
+            ofmonitor_flush(ofconn);
+        }
+    }
+}
+
 struct connmgr *
 connmgr_create(struct ofproto *ofproto, const char *bridge_name)
 {
@@ -81,6 +97,7 @@ connmgr_create(struct ofproto *ofproto, const char *bridge_name)
     hmap_init(&mgr->controllers);
     ovs_list_init(&mgr->ofconns);
     mgr->events_seq = seq_read(ofproto_events_seq(ofproto));
+    ofproto_set_flow_change_cb(ofproto, report_flow_change, mgr);
 
     char *mgmt = xasprintf("punix:%s/%s.mgmt", ovs_rundir(), bridge_name);
     open_listener(mgmt, 0, &mgr->mgmt);
@@ -115,6 +132,7 @@ connmgr_destroy(struct connmgr *mgr)
     if (!mgr) {
         return;
     }
+    ofproto_set_flow_change_cb(mgr->ofproto, NULL, NULL);
     struct controller *c;
     HMAP_FOR_EACH_SAFE (c, node, &mgr->controllers) {
         controller_destroy(mgr, c);

@@ -3,6 +3,7 @@
 #include "ofconn.h"
 #include "connmgr.h"
 #include "ofconn-bundle.h"
+#include "ofmonitor.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -55,12 +56,15 @@ ofconn_create(struct connmgr *mgr, struct rconn *rconn,
     ofconn->type = type;
     ofconn->listener = listener;
     ofconn->packet_in_counter = rconn_packet_counter_create();
+    ofconn->monitor_counter = rconn_packet_counter_create();
     if (listener) {
         const struct connmgr_controller_settings *s
             = connmgr_controller_get_settings(listener);
         ofconn_set_rate_limit(ofconn, s->rate_limit, s->burst_limit);
     }
     hmap_init(&ofconn->bundles);
+    hmap_init(&ofconn->monitors);
+    ovs_list_init(&ofconn->monitor_updates);
     connmgr_register(mgr, ofconn);
     return ofconn;
 }
@@ -87,11 +91,14 @@ ofconn_destroy(struct ofconn *ofconn)
         ovs_list_remove(&ofconn->node);
         rconn_destroy(ofconn->rconn);
         rconn_packet_counter_destroy(ofconn->packet_in_counter);
+        rconn_packet_counter_destroy(ofconn->monitor_counter);
         for (int i = 0; i < 2; i++) {
             pinsched_destroy(ofconn->schedulers[i]);
         }
         ofconn_bundles_clear(ofconn);
         hmap_destroy(&ofconn->bundles);
+        ofmonitor_destroy_all(ofconn);
+        hmap_destroy(&ofconn->monitors);
         free(ofconn);
     }
 }
@@ -117,17 +124,26 @@ ofconn_reset(struct ofconn *ofconn, int version)
         }
     }
     ofconn_bundles_clear(ofconn);
+    ofmonitor_destroy_all(ofconn);
+    ofconn->monitor_paused = false;
 }
 
 void
 ofconn_send(struct ofconn *ofconn, struct ofpbuf *msg)
+{
+    ofconn_send_counted(ofconn, msg, NULL);
+}
+
+void
+ofconn_send_counted(struct ofconn *ofconn, struct ofpbuf *msg,
+                    struct rconn_packet_counter *counter)
 {
     /* Encoders that build a message in pieces leave its header marked
      * for the final length; the others have set it already. */
     if (msg->header) {
         ofpmsg_update_length(msg);
     }
-    rconn_send(ofconn->rconn, msg, NULL);
+    rconn_send(ofconn->rconn, msg, counter);
 }
 
 void
@@ -1075,6 +1091,10 @@ handle_message(struct ofconn *ofconn, const struct ofp_header *oh)
     case OFPTYPE_METER_CONFIG_STATS_REQUEST:
     case OFPTYPE_METER_FEATURES_STATS_REQUEST:
         return handle_meter_request(ofconn, oh, type);
+    case OFPTYPE_FLOW_MONITOR_STATS_REQUEST:
+        return ofmonitor_handle_request(ofconn, oh);
+    case OFPTYPE_FLOW_MONITOR_CANCEL:
+        return ofmonitor_handle_cancel(ofconn, oh);
 
     /* Replies and switch-to-controller messages a switch never takes. */
     case OFPTYPE_FEATURES_REPLY:
@@ -1112,10 +1132,8 @@ handle_message(struct ofconn *ofconn, const struct ofp_header *oh)
     /* Not implemented yet in this switch. */
     case OFPTYPE_QUEUE_GET_CONFIG_REQUEST:
     case OFPTYPE_QUEUE_STATS_REQUEST:
-    case OFPTYPE_FLOW_MONITOR_STATS_REQUEST:
     case OFPTYPE_FLOW_AGE:
     case OFPTYPE_SET_CONTROLLER_ID:
-    case OFPTYPE_FLOW_MONITOR_CANCEL:
     case OFPTYPE_NXT_RESUME:
     case OFPTYPE_CT_FLUSH_ZONE:
     default:
@@ -1136,6 +1154,7 @@ ofconn_run(struct ofconn *ofconn)
         || ofconn->seqno != rconn_get_connection_seqno(ofconn->rconn)) {
         ofconn_reset(ofconn, rconn_get_version(ofconn->rconn));
     }
+    ofmonitor_run(ofconn);
     for (int i = 0; i < 2; i++) {
         if (ofconn->schedulers[i]) {
             struct ovs_list txq = OVS_LIST_INITIALIZER(&txq);
@@ -1155,7 +1174,11 @@ ofconn_run(struct ofconn *ofconn)
         }
         ofconn->backlog = i == OFCONN_BATCH - 1;
         const struct ofp_header *oh = msg->data;
+        /* Flow monitors tell this connection's own table changes apart. */
+        struct ofproto *ofproto = ofconn_ofproto(ofconn);
+        ofproto_set_change_origin(ofproto, ofconn, oh->xid);
         enum ofperr error = handle_message(ofconn, oh);
+        ofproto_set_change_origin(ofproto, NULL, htonl(0));
         if (error) {
             ofconn_send_error(ofconn, error, oh);
         }
@@ -1178,4 +1201,5 @@ ofconn_wait(struct ofconn *ofconn)
     } else {
         rconn_recv_wait(ofconn->rconn);
     }
+    ofmonitor_wait(ofconn);
 }

@@ -56,6 +56,13 @@ struct ofconn {
     struct pinsched *schedulers[2];
     bool backlog;               /* Stopped at a full batch: more to read. */
     struct hmap bundles;        /* ofconn-bundle.c's, by id. */
+    struct hmap monitors;       /* ofmonitor.c's flow monitors, by id. */
+    uint64_t monitor_abbrev_serial; /* Request last abbreviated. */
+    struct ovs_list monitor_updates;    /* Replies of the operation under
+                                         * way (ofmonitor_flush()). */
+    struct rconn_packet_counter *monitor_counter;   /* Updates unsent. */
+    bool monitor_paused;        /* Backlog too long: updates held. */
+    uint64_t monitor_paused_seqno;  /* ofproto's change seqno then. */
 };
 
 /* Takes ownership of RCONN; registers with MGR. */
@@ -69,6 +76,9 @@ void ofconn_wait(struct ofconn *);
 
 /* Sends MSG (taking it) if the connection is up. */
 void ofconn_send(struct ofconn *, struct ofpbuf *msg);
+/* The same, counting MSG in COUNTER until the kernel took it. */
+void ofconn_send_counted(struct ofconn *, struct ofpbuf *msg,
+                         struct rconn_packet_counter *counter);
 /* Sends ERROR as the error reply to REQUEST. */
 void ofconn_send_error(struct ofconn *, enum ofperr error,
                        const struct ofp_header *request);

@@ -137,6 +137,9 @@ struct rule {
     bool removed;                       /* Main thread only. */
     bool hidden;                        /* Fail-open's: in no dump, query
                                          * or flow_mod. */
+    /* ofproto->change_seqno when the flow was added (kept across
+     * modifies) and last added or modified, for paused flow monitors. */
+    uint64_t add_seqno, modify_seqno;
 };
 
 struct ofproto {
@@ -182,6 +185,14 @@ struct ofproto {
     struct mac_learning *ml;
     struct hmap groups;         /* struct ofgroup, by group_id. */
     struct hmap meters;         /* struct ofmeter, by meter_id. */
+
+    /* Flow monitors' view of table changes (main thread). */
+    void (*flow_change_cb)(const struct ofproto_flow_change *, void *aux);
+    void *flow_change_aux;
+    const void *change_origin;
+    ovs_be32 change_xid;
+    uint64_t change_serial;
+    uint64_t change_seqno;      /* Counts rule adds and modifies. */
 };
 
 /* An OpenFlow meter: its configuration here, its token buckets and
@@ -278,6 +289,10 @@ struct ofmeter *ofproto_meter_lookup(const struct ofproto *,
 void ofproto_destroy_meters(struct ofproto *);
 
 /* Rules (ofproto-rules.c). */
+/* Whether the actions (nested write_actions included) send to PORT (an
+ * output, enqueue or controller action) or to GROUP. */
+bool ofproto_ofpacts_reference(const struct ofpact *, size_t len,
+                               uint32_t port, uint32_t group);
 /* Deletes the rules that use meter METER_ID, with flow_removed events of
  * reason OFPRR_METER_DELETE; counts them (main thread). */
 void ofproto_delete_meter_rules(struct ofproto *, uint32_t meter_id);

@@ -357,6 +357,8 @@ struct ofproto_rule_info {
     long long int created;      /* time_msec(). */
     long long int modified;     /* Last modify, or created. */
     long long int used;         /* Last packet (time_msec()), or created. */
+    uint64_t add_seqno;         /* ofproto_get_change_seqno() when added */
+    uint64_t modify_seqno;      /* ... and when last added or modified. */
     uint64_t n_packets, n_bytes;    /* Counted even under NO_PKT_COUNTS
                                      * and NO_BYT_COUNTS, as 3.1. */
     const struct ofpact *ofpacts;   /* Owned by the info (but see
@@ -380,6 +382,37 @@ void ofproto_dump_rules(struct ofproto *, struct ofproto_rule_info **,
                         size_t *n);
 void ofproto_rule_infos_free(struct ofproto_rule_info *, size_t n);
 size_t ofproto_count_rules(const struct ofproto *);
+
+/* Flow table changes as flow monitors see them (ofproto/ofmonitor.h).
+ * Every change to a visible rule (a flow_mod or bundle commit, expiry,
+ * the deletion of a group or meter it uses, learned flows) is handed to
+ * the callback set with ofproto_set_flow_change_cb(), in the main thread,
+ * when it is decided and before the new tables are published; RULE and
+ * the actions live only for the call.  After the changes of one
+ * operation (a flow_mod, a bundle commit, a group's deletion, one round
+ * of expiry) the callback gets a null CHANGE: "send them now". */
+struct ofproto_flow_change {
+    int event;                  /* OFPFME_ADDED, _REMOVED or _MODIFIED
+                                 * (lib/ofp-monitor.h). */
+    uint8_t reason;             /* OFPRR_*, for REMOVED. */
+    const struct ofproto_rule_info *rule;   /* MODIFIED: new actions. */
+    const struct ofpact *old_ofpacts;       /* MODIFIED: the old ones. */
+    size_t old_ofpacts_len;
+    const void *origin;         /* Who asked (ofproto_set_change_origin()),
+                                 * or NULL. */
+    ovs_be32 xid;               /* The request of ORIGIN that did it. */
+    uint64_t origin_serial;     /* Different for each request. */
+};
+void ofproto_set_flow_change_cb(struct ofproto *,
+                                void (*cb)(const struct ofproto_flow_change *,
+                                           void *aux),
+                                void *aux);
+/* Counts rule additions and modifications (main thread). */
+uint64_t ofproto_get_change_seqno(const struct ofproto *);
+/* Changes until the next call are made for ORIGIN's request XID (ORIGIN
+ * NULL: for nobody, e.g. expiry).  Main thread. */
+void ofproto_set_change_origin(struct ofproto *, const void *origin,
+                               ovs_be32 xid);
 
 /* One table's rules and the packets translated through it (looked up,
  * matched), as table stats report them. */

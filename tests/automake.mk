@@ -287,6 +287,11 @@ UNIT_TESTS += \
 	tests/unit/test-ofp-parse
 UNIT_TESTS += tests/unit/test-ofp-packet
 UNIT_TESTS += tests/unit/test-ofp-meter
+UNIT_TESTS += tests/unit/test-ofp-monitor
+tests_unit_test_ofp_monitor_SOURCES = tests/unit/test-ofp-monitor.c \
+	tests/unit/check-ofp.c tests/unit/check-ofp.h
+tests_unit_test_ofp_monitor_CFLAGS = $(UNIT_TEST_FLAGS)
+tests_unit_test_ofp_monitor_LDADD = $(UNIT_TEST_LIBS)
 UNIT_TESTS += tests/unit/test-ofp-group
 tests_unit_test_ofp_group_SOURCES = tests/unit/test-ofp-group.c
 tests_unit_test_ofp_group_CFLAGS = $(UNIT_TEST_FLAGS)
@@ -418,7 +423,7 @@ TESTSUITE_AT = \
 TESTSUITE_AT += tests/ofctl-macros.at tests/ofctl-target.at tests/ofctl-flows.at \
 	tests/ofctl-switch.at tests/ofctl-monitor.at tests/ofctl-bundle.at
 TESTSUITE_AT += tests/ofproto-ofctl.at tests/ofproto-semantics.at tests/ofproto-learn.at \
-	tests/ofproto-groups.at tests/ofproto-bundle.at
+	tests/ofproto-groups.at tests/ofproto-bundle.at tests/ofctl-flowmon.at
 EXTRA_DIST += tests/ofp-raw.py tests/ofp-counting-controller.py \
 	tests/ofp-scripted-controller.py
 TESTSUITE = $(srcdir)/tests/testsuite

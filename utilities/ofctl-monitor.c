@@ -29,7 +29,9 @@
 #include "dynamic-string.h"
 #include "fatal-signal.h"
 #include "ofctl.h"
+#include "ofp-monitor.h"
 #include "ofp-msgs.h"
+#include "ofp-parse.h"
 #include "ofp-print.h"
 #include "ofp-protocol.h"
 #include "ofp-switch.h"
@@ -340,6 +342,35 @@ set_packet_in_format(struct vconn *vconn,
     return true;
 }
 
+/* watch:SPEC: asks the switch for a flow monitor and prints its reply (the
+ * initial dump) on stdout, as 3.1 does; the updates that follow arrive
+ * with the other asynchronous messages. */
+static void
+send_flow_monitor_request(const char *switch_name, struct vconn *vconn,
+                          const char *spec)
+{
+    struct ofputil_flow_monitor_request rq;
+    enum ofputil_protocol usable;
+    char *error = parse_flow_monitor_request(
+        &rq, spec, ofctl_ports_to_accept(switch_name),
+        ofctl_tables_to_accept(switch_name), &usable);
+    if (error) {
+        ovs_fatal(0, "%s", error);
+    }
+    enum ofputil_protocol allowed = ofctl_opts.allowed_protocols;
+    if (!(usable & allowed)) {
+        char *allowed_s = ofputil_protocols_to_string(allowed);
+        char *usable_s = ofputil_protocols_to_string(usable);
+        ovs_fatal(0, "none of the usable flow formats (%s) is among the "
+                  "allowed flow formats (%s)", usable_s, allowed_s);
+    }
+
+    struct ofpbuf *msg = ofpbuf_new(64);
+    ofputil_append_flow_monitor_request(&rq, msg, vconn_get_version(vconn));
+    ofctl_dump_transaction(switch_name, vconn, msg);
+    fflush(stdout);
+}
+
 void
 ofctl_monitor(struct ovs_cmdl_context *ctx)
 {
@@ -372,8 +403,10 @@ ofctl_monitor(struct ovs_cmdl_context *ctx)
             set_switch_config(vconn, &config);
         } else if (!strcmp(arg, "invalid_ttl")) {
             set_invalid_ttl_to_controller(vconn);
+        } else if (!strncmp(arg, "watch:", 6)) {
+            send_flow_monitor_request(ctx->argv[1], vconn, arg + 6);
         } else {
-            /* watch: (flow monitors) and resume are not implemented. */
+            /* "resume" (continuations) is not implemented. */
             ovs_fatal(0, "%s: unsupported \"monitor\" argument", arg);
         }
     }

@@ -33,7 +33,8 @@
  *      to a message that decodes.
  *  10  a switch, port or table message (features, config, role, async
  *      config, desc, port status/mod/desc/stats, table stats/features/
- *      mod): ofp_to_string() must be safe on anything; what decodes must
+ *      mod, flow monitor request/reply): ofp_to_string() must be safe on
+ *      anything; what decodes must
  *      re-encode in the message's version to bytes that decode to the
  *      same thing and re-encode to the same bytes.
  * Any disagreement aborts, which libFuzzer reports as a crash. */
@@ -50,6 +51,7 @@
 #include "ofp-flow.h"
 #include "ofp-group.h"
 #include "ofp-meter.h"
+#include "ofp-monitor.h"
 #include "ofp-packet.h"
 #include "ofp-phy-port.h"
 #include "ofp-print.h"
@@ -681,6 +683,73 @@ fuzz_switch_config(const struct ofp_header *oh, enum ofptype type)
     ofpbuf_delete(m2);
 }
 
+/* Flow monitor requests (REQUEST) or replies: every entry decoded is
+ * encoded again; that message must decode and re-encode to itself. */
+static struct ofpbuf *
+flow_monitor_reencode(const struct ofp_header *oh, bool request)
+{
+    struct ofpbuf b;
+    ofpbuf_use_const(&b, oh, ntohs(oh->length));
+    struct ofpbuf *out = NULL;
+    struct ovs_list replies;
+    struct ofpbuf ofpacts;
+    ofpbuf_init(&ofpacts, 64);
+    if (request) {
+        out = ofpbuf_new(64);
+    } else {
+        ofputil_start_flow_update_async(&replies, oh->version);
+    }
+    int retval;
+    for (;;) {
+        if (request) {
+            struct ofputil_flow_monitor_request rq;
+            retval = ofputil_decode_flow_monitor_request(&rq, &b);
+            if (!retval) {
+                set_next_xid(1);
+                ofputil_append_flow_monitor_request(&rq, out, oh->version);
+            }
+        } else {
+            struct ofputil_flow_update u;
+            ofpbuf_clear(&ofpacts);
+            retval = ofputil_decode_flow_update(&u, &b, &ofpacts);
+            if (!retval) {
+                ofputil_append_flow_update(&u, &replies);
+            }
+        }
+        if (retval) {
+            break;
+        }
+    }
+    ofpbuf_uninit(&ofpacts);
+    if (!request) {
+        /* One part: anything longer is left alone. */
+        if (retval == EOF && ovs_list_is_singleton(&replies)) {
+            out = ofpbuf_from_list(ovs_list_pop_front(&replies));
+        }
+        ofpbuf_list_delete(&replies);
+    }
+    if (retval != EOF || !out || !out->size) {
+        ofpbuf_delete(out);
+        return NULL;
+    }
+    return out;
+}
+
+static void
+fuzz_flow_monitor(const struct ofp_header *oh, bool request)
+{
+    struct ofpbuf *m1 = flow_monitor_reencode(oh, request);
+    if (m1) {
+        struct ofpbuf *m2 = flow_monitor_reencode(m1->data, request);
+        if (!m2) {
+            abort();
+        }
+        check_same_bytes(m1, m2);
+        ofpbuf_delete(m2);
+    }
+    ofpbuf_delete(m1);
+}
+
 static void
 fuzz_role(const struct ofp_header *oh)
 {
@@ -879,6 +948,12 @@ fuzz_switch_message(const uint8_t *data, size_t size)
         break;
     case OFPTYPE_TABLE_FEATURES_STATS_REPLY:
         fuzz_table_features(oh);
+        break;
+    case OFPTYPE_FLOW_MONITOR_STATS_REQUEST:
+        fuzz_flow_monitor(oh, true);
+        break;
+    case OFPTYPE_FLOW_MONITOR_STATS_REPLY:
+        fuzz_flow_monitor(oh, false);
         break;
     default:
         break;

@@ -10,6 +10,7 @@
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "ovs-thread.h"
 #include "poll-loop.h"
 #include "seq.h"
@@ -74,6 +75,43 @@ START_TEST(test_order_and_wrap_around)
 
     dpif_channel_handler_uninit(&h);
     dpif_channel_destroy(ch);
+    dpif_channel_set_destroy(set);
+}
+END_TEST
+
+/* A port's ring is deep (to ride out a handler's scheduling gaps), so a
+ * switch with thousands of quiet ports must not pay for the depth: making
+ * a channel writes none of its ring, sequence numbers included. */
+START_TEST(test_new_channels_commit_no_memory)
+{
+    enum { N_CHANNELS = 100, N_SLOTS = 2048 };
+    struct dpif_channel_set *set = dpif_channel_set_create();
+    struct dpif_channel **chs = xcalloc(N_CHANNELS, sizeof *chs);
+
+    for (int i = 0; i < N_CHANNELS; i++) {
+        chs[i] = dpif_channel_create(set, i, N_SLOTS, 1522);
+        ck_assert_uint_eq(dpif_channel_n_slots(chs[i]), N_SLOTS);
+        ck_assert_uint_eq(dpif_channel_resident_bytes(chs[i]), 0);
+    }
+
+    /* Each still works from its first slot on, and an upcall commits
+     * only the pages it wrote: far less than the ring. */
+    ck_assert(put(chs[N_CHANNELS - 1], 7));
+    size_t resident = dpif_channel_resident_bytes(chs[N_CHANNELS - 1]);
+    ck_assert_uint_gt(resident, 0);
+    ck_assert_uint_le(resident, 4 * (size_t) sysconf(_SC_PAGESIZE));
+    struct dpif_channel_handler h;
+    const struct dpif_channel_slot *slots[DPIF_CHANNEL_MAX_BATCH];
+    dpif_channel_handler_init(&h, set);
+    ck_assert_uint_eq(dpif_channel_recv(&h, slots, DPIF_CHANNEL_MAX_BATCH), 1);
+    ck_assert_uint_eq(id_of(slots[0]), 7);
+    dpif_channel_release(&h);
+    dpif_channel_handler_uninit(&h);
+
+    for (int i = 0; i < N_CHANNELS; i++) {
+        dpif_channel_destroy(chs[i]);
+    }
+    free(chs);
     dpif_channel_set_destroy(set);
 }
 END_TEST
@@ -353,6 +391,7 @@ channel_suite(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_order_and_wrap_around);
     tcase_add_test(tc, test_full_ring_loses_and_counts);
+    tcase_add_test(tc, test_new_channels_commit_no_memory);
     tcase_add_test(tc, test_round_robin_across_channels);
     tcase_add_test(tc, test_one_sleeping_handler_woken_per_channel);
     tcase_add_test(tc, test_producers_and_handlers_in_parallel);

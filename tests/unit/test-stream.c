@@ -486,6 +486,80 @@ START_TEST(test_unread_input_pauses_reading)
 }
 END_TEST
 
+/* A sender that keeps sending without returning to the event loop (a flow
+ * dump of many reply parts) hands the kernel what it will take as it goes,
+ * so a peer reading meanwhile gets the data while it is being produced:
+ * the backlog stays bounded instead of holding everything past the first
+ * socket buffer until the loop runs. */
+START_TEST(test_long_send_reaches_reading_peer)
+{
+    enum { MSG = 32 * 1024, N_MSGS = 128 };
+    struct pstream *p;
+    struct stream *server;
+    make_tmpdir();
+    char *path = tmp_file("push.sock");
+    char *pname = xasprintf("punix:%s", path);
+    ck_assert_int_eq(pstream_open(pname, &p, 0), 0);
+
+    int peer = socket(AF_UNIX, SOCK_STREAM, 0);
+    ck_assert_int_ge(peer, 0);
+    struct sockaddr_un sun = { .sun_family = AF_UNIX };
+    ck_assert_uint_lt(strlen(path), sizeof sun.sun_path);
+    strcpy(sun.sun_path, path);
+    ck_assert_int_eq(connect(peer, (struct sockaddr *) &sun, sizeof sun), 0);
+    ck_assert_int_eq(set_nonblocking(peer), 0);
+    ck_assert_int_eq(pstream_accept_block(p, &server), 0);
+    connect_block(server);
+
+    unsigned char *out = xmalloc(MSG * N_MSGS);
+    unsigned char *in = xmalloc(MSG * N_MSGS);
+    for (size_t i = 0; i < MSG * N_MSGS; i++) {
+        out[i] = i * 7 + (i >> 12);
+    }
+    /* The peer is busy at first: the socket fills and output queues. */
+    int i = 0;
+    while (!stream_get_backlog(server)) {
+        ck_assert_int_lt(i, N_MSGS / 2);
+        ck_assert_int_eq(stream_send(server, out + i * MSG, MSG), MSG);
+        i++;
+    }
+    size_t got = 0;
+    for (; i < N_MSGS; i++) {
+        ck_assert_int_eq(stream_send(server, out + i * MSG, MSG), MSG);
+        ssize_t n;
+        while ((n = read(peer, in + got, MSG * N_MSGS - got)) > 0) {
+            got += n;
+        }
+        ck_assert_msg(stream_get_backlog(server) <= 4 * MSG,
+                      "backlog %zu after message %d",
+                      stream_get_backlog(server), i);
+    }
+
+    /* The rest arrives through the loop, everything in order. */
+    while (got < MSG * N_MSGS) {
+        stream_run(server);
+        stream_run_wait(server);
+        stream_send_wait(server);
+        poll_timer_wait(10);
+        poll_block();
+        ssize_t n;
+        while ((n = read(peer, in + got, MSG * N_MSGS - got)) > 0) {
+            got += n;
+        }
+    }
+    ck_assert(!memcmp(in, out, MSG * N_MSGS));
+
+    close(peer);
+    stream_close(server);
+    pstream_close(p);
+    free(in);
+    free(out);
+    free(pname);
+    free(path);
+    remove_tmpdir();
+}
+END_TEST
+
 /* What is sent under a cork waits, counted in the backlog, and goes out at
  * uncork after what was already queued, everything in order. */
 START_TEST(test_cork_gathers_in_order)
@@ -920,6 +994,7 @@ stream_suite(void)
     tcase_add_test(tc, test_unix_long_path);
     tcase_add_test(tc, test_unix_no_listener);
     tcase_add_test(tc, test_unread_input_pauses_reading);
+    tcase_add_test(tc, test_long_send_reaches_reading_peer);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("tcp");
