@@ -7,7 +7,8 @@
  * A bundle add message carries one whole OpenFlow message of the same
  * version and xid to queue in a bundle; only messages that change the
  * switch (flow_mod, group_mod, port_mod, packet_out) may be bundled, as in
- * Open vSwitch 3.1.  Properties are not used.
+ * Open vSwitch 3.1.  Properties are not sent, and read past when decoding
+ * (3.1 decodes none).
  *
  * Decoders take a whole message whose header ofpraw_decode() accepted and
  * return the OpenFlow error 3.1 returns; an add message's inner message

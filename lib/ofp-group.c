@@ -13,6 +13,11 @@
 #include "ofp-port.h"
 #include "ofpbuf.h"
 #include "util.h"
+#include "vlog.h"
+
+VLOG_DEFINE_THIS_MODULE(ofp_group);
+
+static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(1, 5);
 
 /* Buckets. */
 
@@ -117,6 +122,23 @@ pull_ofp11_buckets(struct ofpbuf *msg, size_t buckets_len,
     return error;
 }
 
+static bool
+buckets_have_duplicate_ids(const struct ovs_list *buckets)
+{
+    const struct ofputil_bucket *a, *b;
+    LIST_FOR_EACH (a, list_node, buckets) {
+        LIST_FOR_EACH (b, list_node, buckets) {
+            if (a == b) {
+                break;
+            }
+            if (a->bucket_id == b->bucket_id) {
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
 /* Pulls BUCKETS_LEN bytes of 1.5 buckets (also NXT_GROUP_MOD's) off MSG;
  * their actions are in ACTIONS_VERSION's encoding. */
 static enum ofperr
@@ -200,6 +222,10 @@ pull_ofp15_buckets(struct ofpbuf *msg, size_t buckets_len,
         }
     }
     ofpbuf_uninit(&ofpacts);
+    if (!error && buckets_have_duplicate_ids(buckets)) {
+        VLOG_WARN_RL(&rl, "Duplicate bucket id");
+        error = OFPERR_OFPGMFC_BAD_BUCKET;
+    }
     if (error) {
         ofputil_bucket_list_destroy(buckets);
     }
@@ -495,48 +521,40 @@ parse_bucket(char *text, struct ofputil_bucket *b,
              const struct ofputil_port_map *port_map, struct ofpbuf *ofpacts)
 {
     /* "weight:N,watch_port:P,watch_group:G,bucket_id:N,actions=..." or
-     * bare actions. */
+     * bare actions; 3.1 takes "=" as well as ":" after each key. */
     char *actions = text;
     for (;;) {
         char *p = actions + strspn(actions, ", ");
-        char *colon = strchr(p, ':');
-        size_t name_len = colon ? (size_t) (colon - p) : 0;
-        char *value;
         if (!strncmp(p, "actions=", 8)) {
             actions = p + 8;
             break;
         }
-        if (!colon || !strchr("wb", p[0])
-            || (strncmp(p, "weight", name_len)
-                && strncmp(p, "watch_port", name_len)
-                && strncmp(p, "watch_group", name_len)
-                && strncmp(p, "bucket_id", name_len))
-            || (name_len != 6 && name_len != 10 && name_len != 11
-                && name_len != 9)) {
+        size_t name_len = strcspn(p, ":=,");
+        if (p[name_len] != ':' && p[name_len] != '=') {
             actions = p;
             break;
         }
-        value = colon + 1;
+        char *value = p + name_len + 1;
         char *end = value + strcspn(value, ",");
         char saved = *end;
         *end = '\0';
         uint64_t x;
         char *error = NULL;
-        if (!strncmp(p, "weight:", 7)) {
+        if (name_len == 6 && !strncmp(p, "weight", 6)) {
             error = ofputil_parse_uint(value, UINT16_MAX, &x);
             if (error) {
                 free(error);
                 error = xasprintf("invalid weight \"%s\"", value);
             }
             b->weight = x;
-        } else if (!strncmp(p, "watch_port:", 11)) {
+        } else if (name_len == 10 && !strncmp(p, "watch_port", 10)) {
             if (!ofputil_port_from_string(value, port_map, &b->watch_port)) {
                 error = xasprintf("%s: invalid watch_port", value);
             }
-        } else if (!strncmp(p, "watch_group:", 12)) {
+        } else if (name_len == 11 && !strncmp(p, "watch_group", 11)) {
             error = ofputil_parse_uint(value, UINT32_MAX, &x);
             b->watch_group = x;
-        } else if (!strncmp(p, "bucket_id:", 10)) {
+        } else if (name_len == 9 && !strncmp(p, "bucket_id", 9)) {
             error = ofputil_parse_uint(value, UINT32_MAX, &x);
             b->bucket_id = x;
         } else {
@@ -566,6 +584,9 @@ parse_group__(struct ofputil_group_mod *gm, int command, char *string,
               enum ofputil_protocol *usable)
 {
     bool have_group_id = false, have_type = false;
+    bool have_command_bucket_id = false;
+    bool bucket_command = (command == OFPGC15_INSERT_BUCKET
+                           || command == OFPGC15_REMOVE_BUCKET);
     /* Split off the buckets: each "bucket=" starts one. */
     char *bucket_text = strstr(string, "bucket=");
     if (bucket_text) {
@@ -597,8 +618,27 @@ parse_group__(struct ofputil_group_mod *gm, int command, char *string,
                 }
             }
             have_group_id = true;
+        } else if (!strcmp(field, "command_bucket_id")) {
+            if (!bucket_command) {
+                return xstrdup("command bucket id is not needed");
+            }
+            if (!strcmp(value, "all")) {
+                gm->command_bucket_id = OFPG15_BUCKET_ALL;
+            } else if (!strcmp(value, "first")) {
+                gm->command_bucket_id = OFPG15_BUCKET_FIRST;
+            } else if (!strcmp(value, "last")) {
+                gm->command_bucket_id = OFPG15_BUCKET_LAST;
+            } else {
+                uint64_t x;
+                char *error = ofputil_parse_uint(value, UINT32_MAX, &x);
+                if (error) {
+                    return error;
+                }
+                gm->command_bucket_id = x;
+            }
+            have_command_bucket_id = true;
         } else if (!strcmp(field, "type")) {
-            if (command == OFPGC11_DELETE) {
+            if (command == OFPGC11_DELETE || bucket_command) {
                 return xstrdup("type is not needed");
             }
             if (!strcmp(value, "all")) {
@@ -626,16 +666,24 @@ parse_group__(struct ofputil_group_mod *gm, int command, char *string,
             return xstrdup("must specify a group_id");
         }
     }
-    if (command != OFPGC11_DELETE && !have_type) {
+    if (command == OFPGC15_INSERT_BUCKET) {
+        if (!have_command_bucket_id) {
+            return xstrdup("must specify a command bucket id");
+        }
+        if (gm->command_bucket_id == OFPG15_BUCKET_ALL) {
+            return xstrdup("command_bucket_id=all is not permitted");
+        }
+    }
+    if (command != OFPGC11_DELETE && !bucket_command && !have_type) {
         return xstrdup("must specify a type");
     }
-    if (command == OFPGC11_DELETE && bucket_text) {
+    if ((command == OFPGC11_DELETE || command == OFPGC15_REMOVE_BUCKET)
+        && bucket_text) {
         return xstrdup("bucket is not needed");
     }
 
     struct ofpbuf ofpacts;
     ofpbuf_init(&ofpacts, 64);
-    uint32_t bucket_id = 0;
     while (bucket_text) {
         char *next = strstr(bucket_text, "bucket=");
         if (next) {
@@ -646,15 +694,17 @@ parse_group__(struct ofputil_group_mod *gm, int command, char *string,
         b->weight = gm->type == OFPGT11_SELECT ? 1 : 0;
         b->watch_port = OFPP_ANY;
         b->watch_group = OFPG_ANY;
-        b->bucket_id = bucket_id++;
+        b->bucket_id = OFPG15_BUCKET_ALL;   /* Not given, so far. */
         ovs_list_push_back(&gm->buckets, &b->list_node);
         char *error = parse_bucket(bucket_text, b, port_map, &ofpacts);
         if (error) {
             ofpbuf_uninit(&ofpacts);
             return error;
         }
+        /* Inserted buckets join a group whose type the text does not
+         * say: any weight goes, as in 3.1. */
         if (b->weight != (gm->type == OFPGT11_SELECT ? 1 : 0)
-            && gm->type != OFPGT11_SELECT) {
+            && gm->type != OFPGT11_SELECT && !bucket_command) {
             ofpbuf_uninit(&ofpacts);
             return xstrdup("Only select groups can have bucket weights.");
         }
@@ -662,11 +712,31 @@ parse_group__(struct ofputil_group_mod *gm, int command, char *string,
     }
     ofpbuf_uninit(&ofpacts);
 
+    /* Buckets without a bucket_id are numbered in order, from 0, or from
+     * 1 if a bucket says 0, as 3.1 numbers them (which may clash with
+     * the others' ids; the switch then says so). */
+    struct ofputil_bucket *b;
+    uint32_t next_id = 0;
+    LIST_FOR_EACH (b, list_node, &gm->buckets) {
+        if (b->bucket_id == 0) {
+            next_id = 1;
+        }
+    }
+    LIST_FOR_EACH (b, list_node, &gm->buckets) {
+        if (b->bucket_id == OFPG15_BUCKET_ALL) {
+            b->bucket_id = next_id++;
+        }
+    }
+
     if (gm->type == OFPGT11_INDIRECT && command != OFPGC11_DELETE
         && ovs_list_size(&gm->buckets) > 1) {
         return xstrdup("Indirect groups can have at most one bucket.");
     }
-    *usable = OFPUTIL_P_OF11_UP | OFPUTIL_P_OF10_ANY;
+    /* Bucket commands exist in 1.5, and as Nicira's in 1.0; 3.1 lets an
+     * insert through to 1.1-1.4 too, where its encoder then gives up. */
+    *usable = (command == OFPGC15_REMOVE_BUCKET
+               ? OFPUTIL_P_OF15_UP | OFPUTIL_P_OF10_ANY
+               : OFPUTIL_P_OF11_UP | OFPUTIL_P_OF10_ANY);
     return NULL;
 }
 

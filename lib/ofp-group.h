@@ -92,7 +92,8 @@ struct ofputil_group_stats {
  * prints them; each maps to a bit of the version's action numbering
  * (some exist only in 1.0-1.1, set_field only from 1.2). */
 enum ofputil_group_action {
-    OFPUTIL_GA_OUTPUT, OFPUTIL_GA_GROUP, OFPUTIL_GA_SET_FIELD,
+    OFPUTIL_GA_OUTPUT, OFPUTIL_GA_GROUP, OFPUTIL_GA_ENQUEUE,
+    OFPUTIL_GA_SET_FIELD,
     OFPUTIL_GA_SET_VLAN_VID, OFPUTIL_GA_SET_VLAN_PCP, OFPUTIL_GA_STRIP_VLAN,
     OFPUTIL_GA_PUSH_VLAN, OFPUTIL_GA_SET_DL_SRC, OFPUTIL_GA_SET_DL_DST,
     OFPUTIL_GA_SET_NW_SRC, OFPUTIL_GA_SET_NW_DST, OFPUTIL_GA_SET_NW_TOS,
@@ -100,7 +101,6 @@ enum ofputil_group_action {
     OFPUTIL_GA_SET_TP_DST, OFPUTIL_GA_DEC_TTL, OFPUTIL_GA_SET_MPLS_LABEL,
     OFPUTIL_GA_SET_MPLS_TC, OFPUTIL_GA_SET_MPLS_TTL, OFPUTIL_GA_DEC_MPLS_TTL,
     OFPUTIL_GA_PUSH_MPLS, OFPUTIL_GA_POP_MPLS, OFPUTIL_GA_SET_QUEUE,
-    OFPUTIL_GA_ENQUEUE,
     OFPUTIL_N_GA
 };
 
@@ -125,7 +125,9 @@ enum ofperr ofputil_decode_group_mod(const struct ofp_header *,
 struct ofpbuf *ofputil_encode_group_mod(enum ofp_version,
                                         const struct ofputil_group_mod *);
 /* COMMAND is OFPGC11_ADD, MODIFY, DELETE or OFPGC_ADD_OR_MOD (as
- * add-group, mod-group [--may-create], del-groups). */
+ * add-group, mod-group [--may-create], del-groups), or
+ * OFPGC15_INSERT_BUCKET or REMOVE_BUCKET (insert-buckets, remove-buckets:
+ * no type, a command_bucket_id of first, last, all or a number). */
 char *parse_ofp_group_mod_str(struct ofputil_group_mod *, int command,
                               const char *string,
                               const struct ofputil_port_map *,

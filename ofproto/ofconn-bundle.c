@@ -2,6 +2,7 @@
 #include <config.h>
 #include "ofconn-bundle.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include "hash.h"
 #include "hmap.h"
@@ -9,23 +10,38 @@
 #include "ofconn.h"
 #include "ofp-bundle.h"
 #include "ofp-flow.h"
+#include "ofp-group.h"
 #include "ofp-msgs.h"
+#include "ofp-packet.h"
+#include "ofp-phy-port.h"
 #include "ofpbuf.h"
-#include "ofproto.h"
+#include "ofproto-private.h"
+#include "packets.h"
+#include "poll-loop.h"
 #include "rconn.h"
+#include "timeval.h"
 #include "util.h"
 #include "vlog.h"
 
 VLOG_DEFINE_THIS_MODULE(ofconn_bundle);
 
-/* One queued flow_mod: the add message as received (what the error reply
- * of a failed commit carries, as in 3.1) and the flow_mod's decoded form,
- * whose actions live in OFPACTS. */
+/* One queued message: the add message as received (what the error reply
+ * of a failed commit carries, as in 3.1), and its inner message decoded,
+ * checked as far as it can be before the commit.  Actions (a flow_mod's,
+ * a packet_out's) live in OFPACTS; a packet_out's packet points into
+ * MSG. */
 struct bundle_entry {
     struct ovs_list node;
     struct ofpbuf *msg;
-    struct ofputil_flow_mod fm;
+    enum ofptype type;          /* FLOW_MOD, GROUP_MOD, PORT_MOD or
+                                 * PACKET_OUT. */
     struct ofpbuf ofpacts;
+    union {
+        struct ofputil_flow_mod fm;
+        struct ofputil_group_mod gm;
+        struct ofputil_port_mod pm;
+        struct ofputil_packet_out po;
+    };
 };
 
 struct bundle {
@@ -33,9 +49,22 @@ struct bundle {
     uint32_t id;
     uint16_t flags;
     bool closed;
+    long long int used;         /* Opened, added to or closed (msec). */
+    struct ofpbuf *msg;         /* The message that created it, which its
+                                 * OFPBFC_TIMEOUT error carries. */
     struct ovs_list entries;    /* struct bundle_entry, in order. */
-    size_t n_entries;
 };
+
+/* other_config:bundle-idle-timeout, 3.1's default 10 s. */
+#define BUNDLE_IDLE_TIMEOUT_DEFAULT 10000
+static long long int bundle_idle_timeout = BUNDLE_IDLE_TIMEOUT_DEFAULT;
+
+void
+ofproto_set_bundle_idle_timeout(unsigned int seconds)
+{
+    bundle_idle_timeout = (seconds ? seconds * 1000LL
+                           : BUNDLE_IDLE_TIMEOUT_DEFAULT);
+}
 
 static struct bundle *
 bundle_find(const struct ofconn *ofconn, uint32_t id)
@@ -51,14 +80,28 @@ bundle_find(const struct ofconn *ofconn, uint32_t id)
 }
 
 static struct bundle *
-bundle_create(struct ofconn *ofconn, uint32_t id, uint16_t flags)
+bundle_create(struct ofconn *ofconn, uint32_t id, uint16_t flags,
+              const struct ofp_header *oh)
 {
     struct bundle *bundle = xzalloc(sizeof *bundle);
     bundle->id = id;
     bundle->flags = flags;
+    bundle->used = time_msec();
+    bundle->msg = ofpbuf_clone_data(oh, ntohs(oh->length));
     ovs_list_init(&bundle->entries);
     hmap_insert(&ofconn->bundles, &bundle->node, hash_int(id, 0));
     return bundle;
+}
+
+static void
+bundle_entry_free(struct bundle_entry *e)
+{
+    if (e->type == OFPTYPE_GROUP_MOD) {
+        ofputil_uninit_group_mod(&e->gm);
+    }
+    ofpbuf_delete(e->msg);
+    ofpbuf_uninit(&e->ofpacts);
+    free(e);
 }
 
 static void
@@ -66,11 +109,10 @@ bundle_destroy(struct ofconn *ofconn, struct bundle *bundle)
 {
     struct bundle_entry *e;
     LIST_FOR_EACH_POP (e, node, &bundle->entries) {
-        ofpbuf_delete(e->msg);
-        ofpbuf_uninit(&e->ofpacts);
-        free(e);
+        bundle_entry_free(e);
     }
     hmap_remove(&ofconn->bundles, &bundle->node);
+    ofpbuf_delete(bundle->msg);
     free(bundle);
 }
 
@@ -83,37 +125,90 @@ ofconn_bundles_clear(struct ofconn *ofconn)
     }
 }
 
-/* Applies BUNDLE's flow_mods at once.  A failing one gets its own error
- * reply; the commit then fails with OFPBFC_MSG_FAILED. */
+/* Checks a port_mod of a bundle without applying it: what
+ * ofproto_port_mod() would refuse. */
+static enum ofperr
+check_port_mod(const struct ofproto *ofproto,
+               const struct ofputil_port_mod *pm)
+{
+    const struct ofport *port = ofproto_get_port(ofproto, pm->port_no);
+    if (!port) {
+        return OFPERR_OFPPMFC_BAD_PORT;
+    }
+    if (!eth_addr_equals(port->pp.hw_addr, pm->hw_addr)) {
+        return OFPERR_OFPPMFC_BAD_HW_ADDR;
+    }
+    return 0;
+}
+
+/* Applies BUNDLE.  Its flow_mods and group_mods are one transaction
+ * (ofproto_txn), in order.  Port_mods cannot be taken back, so an atomic
+ * bundle refuses them (OFPBFC_MSG_FAILED, as 3.1); in another bundle they
+ * are checked in their turn and applied once the transaction has
+ * committed.  Packet_outs run last, on the new tables.  A failing message
+ * gets its own error reply; the commit then fails with
+ * OFPBFC_MSG_FAILED and nothing has changed. */
 static enum ofperr
 bundle_commit(struct ofconn *ofconn, struct bundle *bundle)
 {
-    struct ofputil_flow_mod *fms = xcalloc(MAX(bundle->n_entries, 1),
-                                           sizeof *fms);
-    const struct bundle_entry **entries
-        = xcalloc(MAX(bundle->n_entries, 1), sizeof *entries);
-    size_t n = 0;
+    struct ofproto *ofproto = connmgr_get_ofproto(ofconn->mgr);
+    struct ofproto_txn *txn = ofproto_txn_begin(ofproto);
     const struct bundle_entry *e;
+    enum ofperr error = 0;
     LIST_FOR_EACH (e, node, &bundle->entries) {
-        entries[n] = e;
-        fms[n++] = e->fm;
+        switch (e->type) {
+        case OFPTYPE_FLOW_MOD:
+            error = ofproto_txn_flow_mod(txn, &e->fm);
+            break;
+        case OFPTYPE_GROUP_MOD:
+            error = ofproto_txn_group_mod(txn, &e->gm);
+            break;
+        case OFPTYPE_PORT_MOD:
+            error = (bundle->flags & OFPBF_ATOMIC ? OFPERR_OFPBFC_MSG_FAILED
+                     : check_port_mod(ofproto, &e->pm));
+            break;
+        default:
+            break;
+        }
+        if (error) {
+            break;
+        }
     }
-    size_t failed = 0;
-    enum ofperr error = ofproto_flow_mod_batch(
-        connmgr_get_ofproto(ofconn->mgr), fms, n, &failed);
     if (error) {
-        ofconn_send_error(ofconn, error, entries[failed]->msg->data);
-        error = OFPERR_OFPBFC_MSG_FAILED;
+        ofproto_txn_abort(txn);
+        ofconn_send_error(ofconn, error, e->msg->data);
+        return OFPERR_OFPBFC_MSG_FAILED;
     }
-    free(entries);
-    free(fms);
-    return error;
+    ofproto_txn_commit(txn);
+
+    bool port_changed = false;
+    LIST_FOR_EACH (e, node, &bundle->entries) {
+        if (e->type == OFPTYPE_PORT_MOD) {
+            /* Checked above; the ports cannot have changed since. */
+            ofproto_port_mod(ofproto, &e->pm, ofconn);
+            port_changed = true;
+        }
+    }
+    if (port_changed) {
+        connmgr_send_port_status(ofconn->mgr);
+    }
+    LIST_FOR_EACH (e, node, &bundle->entries) {
+        if (e->type == OFPTYPE_PACKET_OUT) {
+            ofproto_packet_out(ofproto, e->po.packet, e->po.packet_len,
+                               e->po.flow_metadata.flow.in_port,
+                               e->po.ofpacts, e->po.ofpacts_len);
+        }
+    }
+    return 0;
 }
 
 enum ofperr
 ofconn_handle_bundle_control(struct ofconn *ofconn,
                              const struct ofp_header *oh)
 {
+    if (ofconn->role == OFPCR12_ROLE_SLAVE) {
+        return OFPERR_OFPBRC_IS_SECONDARY;
+    }
     struct ofputil_bundle_ctrl_msg bc;
     enum ofperr error = ofputil_decode_bundle_ctrl(oh, &bc);
     if (error) {
@@ -127,7 +222,7 @@ ofconn_handle_bundle_control(struct ofconn *ofconn,
             bundle_destroy(ofconn, bundle);
             return OFPERR_OFPBFC_BAD_ID;
         }
-        bundle_create(ofconn, bc.bundle_id, bc.flags);
+        bundle_create(ofconn, bc.bundle_id, bc.flags, oh);
         reply.type = OFPBCT_OPEN_REPLY;
         break;
 
@@ -144,6 +239,7 @@ ofconn_handle_bundle_control(struct ofconn *ofconn,
             return OFPERR_OFPBFC_BAD_FLAGS;
         }
         bundle->closed = true;
+        bundle->used = time_msec();
         reply.type = OFPBCT_CLOSE_REPLY;
         break;
 
@@ -175,56 +271,130 @@ ofconn_handle_bundle_control(struct ofconn *ofconn,
     return 0;
 }
 
+/* Decodes and checks E's inner message INNER, E->type, as 3.1 does when
+ * it is added: a flow_mod's or group_mod's syntax (the tables are checked
+ * at the commit), a port_mod's, a packet_out's and its in_port. */
+static enum ofperr
+bundle_entry_decode(struct ofconn *ofconn, struct bundle_entry *e,
+                    const struct ofp_header *inner)
+{
+    enum ofperr error;
+    switch (e->type) {
+    case OFPTYPE_FLOW_MOD:
+        error = ofputil_decode_flow_mod(&e->fm, inner, &e->ofpacts);
+        if (!error && e->fm.buffer_id != UINT32_MAX) {
+            /* This switch never buffers packets. */
+            error = OFPERR_OFPBRC_BUFFER_UNKNOWN;
+        }
+        /* The decoded actions point into OFPACTS, which may have moved. */
+        e->fm.ofpacts = e->ofpacts.data;
+        return error;
+
+    case OFPTYPE_GROUP_MOD:
+        /* On error the bucket list is left empty, to free as ever. */
+        return ofputil_decode_group_mod(inner, &e->gm);
+
+    case OFPTYPE_PORT_MOD:
+        return ofputil_decode_port_mod(inner, &e->pm, false);
+
+    case OFPTYPE_PACKET_OUT: {
+        error = ofputil_decode_packet_out(&e->po, inner, &e->ofpacts);
+        if (error) {
+            return error;
+        }
+        e->po.ofpacts = e->ofpacts.data;
+        if (e->po.buffer_id != OFP_NO_BUFFER) {
+            return OFPERR_OFPBRC_BUFFER_UNKNOWN;
+        }
+        uint32_t in_port = e->po.flow_metadata.flow.in_port;
+        if (in_port != OFPP_NONE && in_port != OFPP_CONTROLLER
+            && in_port != OFPP_LOCAL
+            && !ofproto_port_exists(connmgr_get_ofproto(ofconn->mgr),
+                                    in_port)) {
+            return OFPERR_OFPBRC_BAD_PORT;
+        }
+        if (e->po.packet_len < ETH_HEADER_LEN) {
+            return OFPERR_OFPBRC_BAD_PACKET;
+        }
+        return 0;
+    }
+
+    default:
+        /* ofputil_decode_bundle_add() lets no other type through. */
+        return OFPERR_OFPBFC_MSG_UNSUP;
+    }
+}
+
 enum ofperr
 ofconn_handle_bundle_add(struct ofconn *ofconn, const struct ofp_header *oh)
 {
+    if (ofconn->role == OFPCR12_ROLE_SLAVE) {
+        return OFPERR_OFPBRC_IS_SECONDARY;
+    }
     struct ofputil_bundle_add_msg badd;
     enum ofperr error = ofputil_decode_bundle_add(oh, &badd);
     if (error) {
         return error;
     }
-    enum ofptype type;
-    error = ofptype_decode(&type, badd.msg);
-    if (error) {
-        return error;
-    }
-    if (type != OFPTYPE_FLOW_MOD) {
-        /* Group and port mods are not implemented by this switch, and
-         * packet-outs have nothing to wait for. */
-        return OFPERR_OFPBFC_MSG_UNSUP;
-    }
-    if (ofconn->role == OFPCR12_ROLE_SLAVE) {
-        return OFPERR_OFPBRC_IS_SECONDARY;
-    }
 
-    struct bundle *bundle = bundle_find(ofconn, badd.bundle_id);
-    if (!bundle) {
-        bundle = bundle_create(ofconn, badd.bundle_id, badd.flags);
-    } else if (bundle->closed) {
-        bundle_destroy(ofconn, bundle);
-        return OFPERR_OFPBFC_BUNDLE_CLOSED;
-    } else if (bundle->flags != badd.flags) {
-        bundle_destroy(ofconn, bundle);
-        return OFPERR_OFPBFC_BAD_FLAGS;
-    }
-
+    /* Decoded from a copy of the message, which the entry keeps: a
+     * packet_out's packet points into it. */
     struct bundle_entry *e = xzalloc(sizeof *e);
     ofpbuf_init(&e->ofpacts, 64);
     e->msg = ofpbuf_clone_data(oh, ntohs(oh->length));
-    error = ofputil_decode_flow_mod(&e->fm, badd.msg, &e->ofpacts);
-    if (!error && e->fm.buffer_id != UINT32_MAX) {
-        /* This switch never buffers packets. */
-        error = OFPERR_OFPBRC_BUFFER_UNKNOWN;
+    const struct ofp_header *inner = (const struct ofp_header *)
+        ((const char *) e->msg->data
+         + ((const char *) badd.msg - (const char *) oh));
+    error = ofptype_decode(&e->type, inner);
+    if (!error) {
+        error = bundle_entry_decode(ofconn, e, inner);
     }
     if (error) {
-        ofpbuf_delete(e->msg);
-        ofpbuf_uninit(&e->ofpacts);
-        free(e);
+        bundle_entry_free(e);
         return error;
     }
-    /* The decoded actions point into OFPACTS, which may have moved. */
-    e->fm.ofpacts = e->ofpacts.data;
+
+    /* The bundle comes into being only for a message that decoded. */
+    struct bundle *bundle = bundle_find(ofconn, badd.bundle_id);
+    if (!bundle) {
+        bundle = bundle_create(ofconn, badd.bundle_id, badd.flags, oh);
+    } else if (bundle->closed) {
+        bundle_destroy(ofconn, bundle);
+        bundle_entry_free(e);
+        return OFPERR_OFPBFC_BUNDLE_CLOSED;
+    } else if (bundle->flags != badd.flags) {
+        bundle_destroy(ofconn, bundle);
+        bundle_entry_free(e);
+        return OFPERR_OFPBFC_BAD_FLAGS;
+    }
     ovs_list_push_back(&bundle->entries, &e->node);
-    bundle->n_entries++;
+    bundle->used = time_msec();
     return 0;
+}
+
+void
+ofconn_bundles_run(struct ofconn *ofconn)
+{
+    long long int now = time_msec();
+    struct bundle *bundle;
+    HMAP_FOR_EACH_SAFE (bundle, node, &ofconn->bundles) {
+        if (now >= bundle->used + bundle_idle_timeout) {
+            ofconn_send_error(ofconn, OFPERR_OFPBFC_TIMEOUT,
+                              bundle->msg->data);
+            bundle_destroy(ofconn, bundle);
+        }
+    }
+}
+
+void
+ofconn_bundles_wait(const struct ofconn *ofconn)
+{
+    long long int next = LLONG_MAX;
+    const struct bundle *bundle;
+    HMAP_FOR_EACH (bundle, node, &ofconn->bundles) {
+        next = MIN(next, bundle->used + bundle_idle_timeout);
+    }
+    if (next != LLONG_MAX) {
+        poll_timer_wait_until(next);
+    }
 }

@@ -344,7 +344,8 @@ handle_features_request(struct ofconn *ofconn, const struct ofp_header *oh)
         .n_tables = OFPROTO_N_TABLES - 1,
         .capabilities = (OFPUTIL_C_FLOW_STATS | OFPUTIL_C_TABLE_STATS
                          | OFPUTIL_C_PORT_STATS | OFPUTIL_C_QUEUE_STATS
-                         | OFPUTIL_C_ARP_MATCH_IP | OFPUTIL_C_GROUP_STATS),
+                         | OFPUTIL_C_ARP_MATCH_IP | OFPUTIL_C_GROUP_STATS
+                         | OFPUTIL_C_BUNDLES),
         .ofp10_actions = OFPUTIL_OFP10_ACTIONS_ALL,
     };
     struct ofpbuf *b = ofputil_encode_switch_features(&f, oh->version,
@@ -1164,6 +1165,7 @@ ofconn_run(struct ofconn *ofconn)
             }
         }
     }
+    ofconn_bundles_run(ofconn);
     ofconn->backlog = false;
     for (int i = 0; i < OFCONN_BATCH; i++) {
         struct ofpbuf *msg = rconn_recv(ofconn->rconn);
@@ -1193,6 +1195,7 @@ ofconn_wait(struct ofconn *ofconn)
             pinsched_wait(ofconn->schedulers[i]);
         }
     }
+    ofconn_bundles_wait(ofconn);
     if (ofconn->backlog) {
         poll_immediate_wake();
     } else {

@@ -163,39 +163,72 @@ group_free(struct ofgroup *g)
     free(g);
 }
 
-/* Puts NEW in OLD's place (or in the map, if OLD is NULL) and frees OLD,
- * under the write lock: no translator can be looking at OLD any more. */
+/* A bundle's commit (ofproto.h's ofproto_txn): its group changes are made
+ * in place, in order, with xlate_rwlock held for writing from begin to
+ * commit or abort, so no translation sees part of them; the groups they
+ * replace or delete are kept until then, to be freed or put back. */
+struct group_change {
+    struct ofgroup *old;        /* Taken out of the map, or NULL. */
+    struct ofgroup *new;        /* Put in, or NULL. */
+};
+
+struct ofproto_txn {
+    struct ofproto *ofproto;
+    struct ofproto_batch *batch;
+    struct group_change *changes;
+    size_t n_changes, allocated;
+};
+
+/* Puts NEW in OLD's place (or in the map, if OLD is NULL; or takes OLD
+ * out, if NEW is NULL).  Alone (TXN null), under the write lock and
+ * freeing OLD at once: no translator can be looking at it any more. */
 static void
-group_replace(struct ofproto *ofproto, struct ofgroup *old,
-              struct ofgroup *new)
+group_change(struct ofproto *ofproto, struct ofproto_txn *txn,
+             struct ofgroup *old, struct ofgroup *new)
 {
-    ovs_rwlock_wrlock(&xlate_rwlock);
-    if (old) {
+    if (!txn) {
+        ovs_rwlock_wrlock(&xlate_rwlock);
+    }
+    if (old && new) {
         hmap_replace(&ofproto->groups, &old->hmap_node, &new->hmap_node);
-    } else {
+    } else if (new) {
         hmap_insert(&ofproto->groups, &new->hmap_node,
                     hash_int(new->group_id, 0));
+    } else {
+        hmap_remove(&ofproto->groups, &old->hmap_node);
     }
-    ovs_rwlock_unlock(&xlate_rwlock);
-    if (old) {
-        group_free(old);
+    if (txn) {
+        if (txn->n_changes >= txn->allocated) {
+            txn->changes = x2nrealloc(txn->changes, &txn->allocated,
+                                      sizeof *txn->changes);
+        }
+        txn->changes[txn->n_changes++] = (struct group_change) {
+            .old = old, .new = new,
+        };
+    } else {
+        ovs_rwlock_unlock(&xlate_rwlock);
+        if (old) {
+            group_free(old);
+        }
     }
     seq_change(ofproto->backer->reval_seq);
 }
 
 static void
-group_delete(struct ofproto *ofproto, struct ofgroup *g)
+group_delete(struct ofproto *ofproto, struct ofproto_txn *txn,
+             struct ofgroup *g)
 {
-    ofproto_delete_group_rules(ofproto, g->group_id);
-    ovs_rwlock_wrlock(&xlate_rwlock);
-    hmap_remove(&ofproto->groups, &g->hmap_node);
-    ovs_rwlock_unlock(&xlate_rwlock);
-    group_free(g);
-    seq_change(ofproto->backer->reval_seq);
+    if (txn) {
+        ofproto_batch_delete_group_rules(txn->batch, g->group_id);
+    } else {
+        ofproto_delete_group_rules(ofproto, g->group_id);
+    }
+    group_change(ofproto, txn, g, NULL);
 }
 
 static enum ofperr
-add_group(struct ofproto *ofproto, const struct ofputil_group_mod *gm)
+add_group(struct ofproto *ofproto, struct ofproto_txn *txn,
+          const struct ofputil_group_mod *gm)
 {
     if (ofproto_group_lookup(ofproto, gm->group_id)) {
         return OFPERR_OFPGMFC_GROUP_EXISTS;
@@ -203,36 +236,38 @@ add_group(struct ofproto *ofproto, const struct ofputil_group_mod *gm)
     if (hmap_count(&ofproto->groups) >= OFPROTO_MAX_GROUPS) {
         return OFPERR_OFPGMFC_OUT_OF_GROUPS;
     }
-    group_replace(ofproto, NULL, group_create(gm));
+    group_change(ofproto, txn, NULL, group_create(gm));
     return 0;
 }
 
 static enum ofperr
-modify_group(struct ofproto *ofproto, const struct ofputil_group_mod *gm)
+modify_group(struct ofproto *ofproto, struct ofproto_txn *txn,
+             const struct ofputil_group_mod *gm)
 {
     struct ofgroup *old = ofproto_group_lookup(ofproto, gm->group_id);
     if (!old) {
-        return (gm->command == OFPGC_ADD_OR_MOD ? add_group(ofproto, gm)
+        return (gm->command == OFPGC_ADD_OR_MOD ? add_group(ofproto, txn, gm)
                 : OFPERR_OFPGMFC_UNKNOWN_GROUP);
     }
     struct ofgroup *new = group_create(gm);
     new->created = old->created;
-    group_replace(ofproto, old, new);
+    group_change(ofproto, txn, old, new);
     return 0;
 }
 
 static void
-delete_groups(struct ofproto *ofproto, uint32_t group_id)
+delete_groups(struct ofproto *ofproto, struct ofproto_txn *txn,
+              uint32_t group_id)
 {
     if (group_id == OFPG_ALL) {
         struct ofgroup *g;
         HMAP_FOR_EACH_SAFE (g, hmap_node, &ofproto->groups) {
-            group_delete(ofproto, g);
+            group_delete(ofproto, txn, g);
         }
     } else {
         struct ofgroup *g = ofproto_group_lookup(ofproto, group_id);
         if (g) {
-            group_delete(ofproto, g);
+            group_delete(ofproto, txn, g);
         }
     }
 }
@@ -250,7 +285,8 @@ find_bucket(const struct ofgroup *g, uint32_t bucket_id)
 }
 
 static enum ofperr
-insert_buckets(struct ofproto *ofproto, const struct ofputil_group_mod *gm)
+insert_buckets(struct ofproto *ofproto, struct ofproto_txn *txn,
+               const struct ofputil_group_mod *gm)
 {
     struct ofgroup *old = ofproto_group_lookup(ofproto, gm->group_id);
     if (!old) {
@@ -293,12 +329,13 @@ insert_buckets(struct ofproto *ofproto, const struct ofputil_group_mod *gm)
     for (size_t i = pos; i < old->n_buckets; i++) {
         bucket_copy(&new->buckets[j++], &old->buckets[i]);
     }
-    group_replace(ofproto, old, new);
+    group_change(ofproto, txn, old, new);
     return 0;
 }
 
 static enum ofperr
-remove_buckets(struct ofproto *ofproto, const struct ofputil_group_mod *gm)
+remove_buckets(struct ofproto *ofproto, struct ofproto_txn *txn,
+               const struct ofputil_group_mod *gm)
 {
     struct ofgroup *old = ofproto_group_lookup(ofproto, gm->group_id);
     if (!old) {
@@ -337,12 +374,13 @@ remove_buckets(struct ofproto *ofproto, const struct ofputil_group_mod *gm)
             bucket_copy(&new->buckets[j++], &old->buckets[i]);
         }
     }
-    group_replace(ofproto, old, new);
+    group_change(ofproto, txn, old, new);
     return 0;
 }
 
-enum ofperr
-ofproto_group_mod(struct ofproto *ofproto, const struct ofputil_group_mod *gm)
+static enum ofperr
+group_mod(struct ofproto *ofproto, struct ofproto_txn *txn,
+          const struct ofputil_group_mod *gm)
 {
     COVERAGE_INC(ofproto_group_mod);
     switch (gm->command) {
@@ -355,18 +393,91 @@ ofproto_group_mod(struct ofproto *ofproto, const struct ofputil_group_mod *gm)
         if (gm->type > OFPGT11_FF) {
             return OFPERR_OFPGMFC_BAD_TYPE;
         }
-        return (gm->command == OFPGC11_ADD ? add_group(ofproto, gm)
-                : modify_group(ofproto, gm));
+        return (gm->command == OFPGC11_ADD ? add_group(ofproto, txn, gm)
+                : modify_group(ofproto, txn, gm));
     case OFPGC11_DELETE:
-        delete_groups(ofproto, gm->group_id);
+        delete_groups(ofproto, txn, gm->group_id);
         return 0;
     case OFPGC15_INSERT_BUCKET:
-        return insert_buckets(ofproto, gm);
+        return insert_buckets(ofproto, txn, gm);
     case OFPGC15_REMOVE_BUCKET:
-        return remove_buckets(ofproto, gm);
+        return remove_buckets(ofproto, txn, gm);
     default:
         return OFPERR_OFPGMFC_BAD_COMMAND;
     }
+}
+
+enum ofperr
+ofproto_group_mod(struct ofproto *ofproto, const struct ofputil_group_mod *gm)
+{
+    return group_mod(ofproto, NULL, gm);
+}
+
+struct ofproto_txn *
+ofproto_txn_begin(struct ofproto *ofproto)
+{
+    struct ofproto_txn *txn = xzalloc(sizeof *txn);
+    txn->ofproto = ofproto;
+    ovs_rwlock_wrlock(&xlate_rwlock);
+    txn->batch = ofproto_batch_begin(ofproto);
+    return txn;
+}
+
+enum ofperr
+ofproto_txn_flow_mod(struct ofproto_txn *txn,
+                     const struct ofputil_flow_mod *fm)
+{
+    return ofproto_batch_flow_mod(txn->batch, fm);
+}
+
+enum ofperr
+ofproto_txn_group_mod(struct ofproto_txn *txn,
+                      const struct ofputil_group_mod *gm)
+{
+    return group_mod(txn->ofproto, txn, gm);
+}
+
+void
+ofproto_txn_commit(struct ofproto_txn *txn)
+{
+    ofproto_batch_commit(txn->batch);
+    ovs_rwlock_unlock(&xlate_rwlock);
+    for (size_t i = 0; i < txn->n_changes; i++) {
+        if (txn->changes[i].old) {
+            group_free(txn->changes[i].old);
+        }
+    }
+    free(txn->changes);
+    free(txn);
+}
+
+void
+ofproto_txn_abort(struct ofproto_txn *txn)
+{
+    struct ofproto *ofproto = txn->ofproto;
+    ofproto_batch_abort(txn->batch);
+    /* Newest first, so a group changed twice gets its first self back. */
+    for (size_t i = txn->n_changes; i-- > 0; ) {
+        struct group_change *c = &txn->changes[i];
+        if (c->old && c->new) {
+            hmap_replace(&ofproto->groups, &c->new->hmap_node,
+                         &c->old->hmap_node);
+        } else if (c->new) {
+            hmap_remove(&ofproto->groups, &c->new->hmap_node);
+        } else {
+            hmap_insert(&ofproto->groups, &c->old->hmap_node,
+                        hash_int(c->old->group_id, 0));
+        }
+        if (c->new) {
+            group_free(c->new);
+        }
+    }
+    ovs_rwlock_unlock(&xlate_rwlock);
+    if (txn->n_changes) {
+        seq_change(ofproto->backer->reval_seq);
+    }
+    free(txn->changes);
+    free(txn);
 }
 
 static int

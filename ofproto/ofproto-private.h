@@ -300,6 +300,20 @@ uint32_t ofproto_count_meter_rules(struct ofproto *, uint32_t meter_id);
 /* Deletes the rules whose actions use group GROUP_ID, with flow_removed
  * events of reason OFPRR_GROUP_DELETE (main thread). */
 void ofproto_delete_group_rules(struct ofproto *, uint32_t group_id);
+/* A batch of flow_mods (ofproto_flow_mod_batch()'s) driven step by step,
+ * for a bundle commit that changes groups between its flow_mods (main
+ * thread): each step sees those before it; commit makes them all visible
+ * at once (and does their bookkeeping), abort takes them all back.  Both
+ * free the batch.  delete_group_rules deletes, in the batch, the rules
+ * visible in it that use GROUP_ID (flow_removed reason GROUP_DELETE). */
+struct ofproto_batch;
+struct ofproto_batch *ofproto_batch_begin(struct ofproto *);
+enum ofperr ofproto_batch_flow_mod(struct ofproto_batch *,
+                                   const struct ofputil_flow_mod *);
+void ofproto_batch_delete_group_rules(struct ofproto_batch *,
+                                      uint32_t group_id);
+void ofproto_batch_commit(struct ofproto_batch *);
+void ofproto_batch_abort(struct ofproto_batch *);
 /* How many rules use group GROUP_ID (main thread). */
 uint32_t ofproto_count_group_rules(struct ofproto *, uint32_t group_id);
 void ofproto_expire_rules(struct ofproto *);

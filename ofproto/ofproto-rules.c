@@ -419,6 +419,7 @@ struct batch_change {
     struct rule *added;         /* Inserted at V, or NULL. */
     struct rule *removed;       /* Invisible from V, or NULL. */
     bool deleted;               /* REMOVED by a delete: flow_removed. */
+    uint8_t reason;             /* Its OFPRR_*, if DELETED. */
 };
 
 struct batch {
@@ -436,6 +437,7 @@ batch_record(struct batch *b, struct rule *added, struct rule *removed,
     }
     b->changes[b->n++] = (struct batch_change) {
         .added = added, .removed = removed, .deleted = deleted,
+        .reason = OFPRR_DELETE,
     };
 }
 
@@ -602,7 +604,7 @@ batch_finish(struct ofproto *ofproto, struct batch *b)
         }
         if (c->removed) {
             if (c->deleted) {
-                rule_send_removed(ofproto, c->removed, OFPRR_DELETE);
+                rule_send_removed(ofproto, c->removed, c->reason);
             }
             rule_retire(ofproto, c->removed);
         }
@@ -628,38 +630,87 @@ batch_undo(struct batch *b, ovs_version_t version)
     }
 }
 
+/* The batch as other modules drive it (ofproto-private.h). */
+struct ofproto_batch {
+    struct ofproto *ofproto;
+    ovs_version_t version;
+    struct batch b;
+};
+
+struct ofproto_batch *
+ofproto_batch_begin(struct ofproto *ofproto)
+{
+    struct ofproto_batch *ob = xzalloc(sizeof *ob);
+    ob->ofproto = ofproto;
+    ob->version = ofproto_tables_version(ofproto) + 1;
+    for (int i = 0; i < OFPROTO_N_TABLES; i++) {
+        classifier_defer(&ofproto->tables[i].cls);
+    }
+    return ob;
+}
+
+enum ofperr
+ofproto_batch_flow_mod(struct ofproto_batch *ob,
+                       const struct ofputil_flow_mod *fm)
+{
+    COVERAGE_INC(ofproto_flow_mod);
+    return batch_flow_mod(ob->ofproto, fm, ob->version, &ob->b);
+}
+
+void
+ofproto_batch_delete_group_rules(struct ofproto_batch *ob, uint32_t group_id)
+{
+    struct ofproto_flow_query q;
+    ofproto_flow_query_init(&q);
+    q.out_group = group_id;
+    struct rule **rules = NULL;
+    size_t n = 0;
+    collect_rules(ob->ofproto, &q, ob->version, &rules, &n);
+    for (size_t i = 0; i < n; i++) {
+        cls_rule_make_invisible_in_version(&rules[i]->cr, ob->version);
+        batch_record(&ob->b, NULL, rules[i], true);
+        ob->b.changes[ob->b.n - 1].reason = OFPRR_GROUP_DELETE;
+    }
+    free(rules);
+}
+
+void
+ofproto_batch_commit(struct ofproto_batch *ob)
+{
+    batch_finish(ob->ofproto, &ob->b);
+    publish_version(ob->ofproto, ob->version);
+    free(ob->b.changes);
+    free(ob);
+}
+
+void
+ofproto_batch_abort(struct ofproto_batch *ob)
+{
+    batch_undo(&ob->b, ob->version);
+    /* Nothing changed: readers keep the version they have. */
+    for (int i = 0; i < OFPROTO_N_TABLES; i++) {
+        classifier_publish(&ob->ofproto->tables[i].cls);
+    }
+    free(ob->b.changes);
+    free(ob);
+}
+
 enum ofperr
 ofproto_flow_mod_batch(struct ofproto *ofproto,
                        const struct ofputil_flow_mod *fms, size_t n,
                        size_t *failed)
 {
-    ovs_version_t version = ofproto_tables_version(ofproto) + 1;
-    for (int i = 0; i < OFPROTO_N_TABLES; i++) {
-        classifier_defer(&ofproto->tables[i].cls);
-    }
-
-    struct batch b = { .changes = NULL };
-    enum ofperr error = 0;
+    struct ofproto_batch *ob = ofproto_batch_begin(ofproto);
     for (size_t i = 0; i < n; i++) {
-        COVERAGE_INC(ofproto_flow_mod);
-        error = batch_flow_mod(ofproto, &fms[i], version, &b);
+        enum ofperr error = ofproto_batch_flow_mod(ob, &fms[i]);
         if (error) {
             *failed = i;
-            break;
+            ofproto_batch_abort(ob);
+            return error;
         }
     }
-    if (error) {
-        batch_undo(&b, version);
-        /* Nothing changed: readers keep the version they have. */
-        for (int i = 0; i < OFPROTO_N_TABLES; i++) {
-            classifier_publish(&ofproto->tables[i].cls);
-        }
-    } else {
-        batch_finish(ofproto, &b);
-        publish_version(ofproto, version);
-    }
-    free(b.changes);
-    return error;
+    ofproto_batch_commit(ob);
+    return 0;
 }
 
 /* One flow_mod is a batch of one: every change to the tables goes through

@@ -170,6 +170,9 @@ void ofproto_set_threads(unsigned int n_handlers,
                          unsigned int n_revalidators);
 void ofproto_set_flow_limit(unsigned int);
 void ofproto_set_max_idle(unsigned int max_idle_ms);
+/* How long an OpenFlow bundle may stay idle before it is discarded
+ * (other_config:bundle-idle-timeout, seconds; 0: 3.1's default, 10). */
+void ofproto_set_bundle_idle_timeout(unsigned int seconds);
 /* The datapath's version string, for Bridge:datapath_version. */
 const char *ofproto_datapath_version(void);
 
@@ -287,6 +290,21 @@ void ofproto_flush_flows(struct ofproto *);
  * (GROUP_ID or OFPG_ALL, in group id order) to REPLIES (ofpmp_init()'d). */
 enum ofperr ofproto_group_mod(struct ofproto *,
                               const struct ofputil_group_mod *);
+/* An OpenFlow bundle's commit: flow_mods and group_mods applied in order,
+ * each seeing those before it (a flow may use a group the bundle added),
+ * and seen by packets all at once or, after an abort, not at all.  A
+ * group delete deletes, in the transaction, the rules that use the group.
+ * Between begin and commit or abort the translators' lock is held for
+ * writing: nothing else may run in between (no packet_out, no port_mod).
+ * Commit and abort free the transaction. */
+struct ofproto_txn;
+struct ofproto_txn *ofproto_txn_begin(struct ofproto *);
+enum ofperr ofproto_txn_flow_mod(struct ofproto_txn *,
+                                 const struct ofputil_flow_mod *);
+enum ofperr ofproto_txn_group_mod(struct ofproto_txn *,
+                                  const struct ofputil_group_mod *);
+void ofproto_txn_commit(struct ofproto_txn *);
+void ofproto_txn_abort(struct ofproto_txn *);
 void ofproto_append_group_descs(struct ofproto *, uint32_t group_id,
                                 struct ovs_list *replies);
 void ofproto_append_group_stats(struct ofproto *, uint32_t group_id,

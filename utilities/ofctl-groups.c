@@ -1,28 +1,120 @@
 /* ofctl-groups: groups and meters.
  *
- * add-group SWITCH GROUP and del-groups SWITCH [GROUP] parse the group
- * text (as lib/ofp-group reads 3.1's syntax), bring the connection to a
- * protocol the group can use (OpenFlow 1.0 carries groups as Nicira
- * extensions), and send the group_mod followed by a barrier (mod-group
- * modifies, or with --may-create adds or modifies); dump-groups SWITCH
- * [GROUP_ID] prints the group descriptions and dump-group-stats SWITCH
- * [GROUP] their counters.  add-meter, mod-meter, del-meters, dump-meters
- * and meter-stats do the same for meters, which need OpenFlow 1.3 or
- * later.  As in 3.1, a group or meter to send is parsed
- * with the switch's port names (read on connections of their own first). */
+ * add-group SWITCH GROUP, add-groups SWITCH FILE (one group a line, "-"
+ * for stdin), mod-group, del-groups SWITCH [GROUP], insert-buckets and
+ * remove-buckets SWITCH [GROUP] parse the group text (as lib/ofp-group
+ * reads 3.1's syntax), bring the connection to a protocol the groups can
+ * use (OpenFlow 1.0 carries groups as Nicira extensions, and only 1.0 and
+ * 1.5 have bucket commands), and send each group_mod followed by a
+ * barrier (mod-group modifies, or with --may-create adds or modifies); with
+ * --bundle, as one atomic bundle instead (ofctl_bundle_transact()).
+ * dump-groups SWITCH [GROUP_ID] prints the group descriptions,
+ * dump-group-stats SWITCH [GROUP] their counters, dump-group-features
+ * SWITCH what the switch's groups can do.  add-meter, mod-meter,
+ * del-meters, dump-meters and meter-stats do the same for meters, which
+ * need OpenFlow 1.3 or later.  As in 3.1, a group or meter to send is
+ * parsed with the switch's port names (read on connections of their own
+ * first). */
 #include <config.h>
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include "command-line.h"
+#include "dynamic-string.h"
+#include "list.h"
 #include "ofctl.h"
 #include "ofp-group.h"
 #include "ofp-meter.h"
 #include "ofpbuf.h"
 #include "util.h"
 #include "vconn.h"
+
+/* Parsed group_mods on their way to a switch, and the protocols all of
+ * them can use.  Each group_mod is allocated on its own: its bucket list
+ * head must not move. */
+struct group_mods {
+    struct ofputil_group_mod **gms;
+    size_t n, allocated;
+    enum ofputil_protocol usable;
+};
+
+static void
+group_mods_parse(struct group_mods *mods, int command, const char *string,
+                 const struct ofputil_port_map *port_map,
+                 const char *file_name, int line_number)
+{
+    if (mods->n >= mods->allocated) {
+        mods->gms = x2nrealloc(mods->gms, &mods->allocated,
+                               sizeof *mods->gms);
+    }
+    enum ofputil_protocol usable;
+    struct ofputil_group_mod *gm = xmalloc(sizeof *gm);
+    char *error = parse_ofp_group_mod_str(gm, command, string, port_map,
+                                          &usable);
+    if (error) {
+        free(gm);
+        if (file_name) {
+            ovs_fatal(0, "%s:%d: %s", file_name, line_number, error);
+        }
+        ovs_fatal(0, "%s", error);
+    }
+    mods->usable &= usable;
+    mods->gms[mods->n++] = gm;
+}
+
+/* 3.1's encoder refuses a bucket command in OpenFlow 1.1 to 1.4 (which
+ * the insert's usable protocols let through). */
+static void
+check_group_mod_version(const struct ofputil_group_mod *gm,
+                        enum ofp_version version)
+{
+    if (version >= OFP11_VERSION && version <= OFP14_VERSION
+        && (gm->command == OFPGC15_INSERT_BUCKET
+            || gm->command == OFPGC15_REMOVE_BUCKET)) {
+        ovs_fatal(0, "%s needs OpenFlow 1.5 or later ('-O OpenFlow15')",
+                  gm->command == OFPGC15_INSERT_BUCKET ? "insert-bucket"
+                  : "remove-bucket");
+    }
+}
+
+/* Sends MODS (freeing them) to SWITCH_NAME: every one then a barrier, or
+ * with --bundle as one bundle. */
+static void
+group_mods_send(const char *switch_name, struct group_mods *mods)
+{
+    if (ofctl_opts.bundle) {
+        /* Bundles need OpenFlow 1.3 or later (3.1 says so in the usable
+         * protocols of its error). */
+        mods->usable &= OFPUTIL_P_OF13_UP;
+    }
+    struct vconn *vconn;
+    ofctl_open_vconn_for_flow_mod(switch_name, mods->usable, &vconn);
+    enum ofp_version version = vconn_get_version(vconn);
+
+    /* Without --bundle, one at a time, each with its barrier (and so its
+     * xids), as 3.1: an error stops the program before the next group
+     * goes. */
+    struct ovs_list requests = OVS_LIST_INITIALIZER(&requests);
+    for (size_t i = 0; i < mods->n; i++) {
+        check_group_mod_version(mods->gms[i], version);
+        struct ofpbuf *msg = ofputil_encode_group_mod(version, mods->gms[i]);
+        ofputil_uninit_group_mod(mods->gms[i]);
+        free(mods->gms[i]);
+        if (ofctl_opts.bundle) {
+            ovs_list_push_back(&requests, &msg->list_node);
+        } else {
+            ofctl_transact_noreply(vconn, msg);
+        }
+    }
+    free(mods->gms);
+    if (ofctl_opts.bundle) {
+        ofctl_bundle_transact(vconn, &requests);
+    }
+    vconn_close(vconn);
+}
 
 /* Parses a group_mod of COMMAND from STRING for SWITCH_NAME and sends it. */
 static void
@@ -32,26 +124,42 @@ send_group_mod(const char *switch_name, int command, const char *string)
     const struct ofputil_port_map *port_map
         = ofctl_ports_to_accept(switch_name);
 
-    struct ofputil_group_mod gm;
-    enum ofputil_protocol usable;
-    char *error = parse_ofp_group_mod_str(&gm, command, string, port_map,
-                                          &usable);
-    if (error) {
-        ovs_fatal(0, "%s", error);
-    }
-
-    struct vconn *vconn;
-    ofctl_open_vconn_for_flow_mod(switch_name, usable, &vconn);
-    ofctl_transact_noreply(vconn, ofputil_encode_group_mod(
-                               vconn_get_version(vconn), &gm));
-    ofputil_uninit_group_mod(&gm);
-    vconn_close(vconn);
+    struct group_mods mods = { .usable = OFPUTIL_P_ANY };
+    group_mods_parse(&mods, command, string, port_map, NULL, 0);
+    group_mods_send(switch_name, &mods);
 }
 
 void
 ofctl_add_group(struct ovs_cmdl_context *ctx)
 {
     send_group_mod(ctx->argv[1], OFPGC11_ADD, ctx->argv[2]);
+}
+
+void
+ofctl_add_groups(struct ovs_cmdl_context *ctx)
+{
+    const char *switch_name = ctx->argv[1];
+    const char *file_name = ctx->argv[2];
+    ofctl_tables_to_accept(switch_name);
+    const struct ofputil_port_map *port_map
+        = ofctl_ports_to_accept(switch_name);
+
+    FILE *stream = !strcmp(file_name, "-") ? stdin : fopen(file_name, "r");
+    if (!stream) {
+        ovs_fatal(0, "%s: open failed (%s)", file_name, ovs_strerror(errno));
+    }
+    struct group_mods mods = { .usable = OFPUTIL_P_ANY };
+    struct ds line = DS_EMPTY_INITIALIZER;
+    int line_number = 0;
+    while (!ds_get_preprocessed_line(&line, stream, &line_number)) {
+        group_mods_parse(&mods, OFPGC11_ADD, ds_cstr(&line), port_map,
+                         file_name, line_number);
+    }
+    ds_destroy(&line);
+    if (stream != stdin) {
+        fclose(stream);
+    }
+    group_mods_send(switch_name, &mods);
 }
 
 void
@@ -68,6 +176,31 @@ ofctl_del_groups(struct ovs_cmdl_context *ctx)
     /* Without GROUP, every group. */
     send_group_mod(ctx->argv[1], OFPGC11_DELETE,
                    ctx->argc > 2 ? ctx->argv[2] : "group_id=all");
+}
+
+void
+ofctl_insert_buckets(struct ovs_cmdl_context *ctx)
+{
+    send_group_mod(ctx->argv[1], OFPGC15_INSERT_BUCKET,
+                   ctx->argc > 2 ? ctx->argv[2] : "");
+}
+
+void
+ofctl_remove_buckets(struct ovs_cmdl_context *ctx)
+{
+    send_group_mod(ctx->argv[1], OFPGC15_REMOVE_BUCKET,
+                   ctx->argc > 2 ? ctx->argv[2] : "");
+}
+
+void
+ofctl_dump_group_features(struct ovs_cmdl_context *ctx)
+{
+    struct vconn *vconn;
+    ofctl_open_vconn(ctx->argv[1], "mgmt", &vconn);
+    ofctl_dump_transaction(ctx->argv[1], vconn,
+                           ofputil_encode_group_features_request(
+                               vconn_get_version(vconn)));
+    vconn_close(vconn);
 }
 
 /* A group id as dump-groups takes it: a number, "all" or "any". */

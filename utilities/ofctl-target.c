@@ -144,8 +144,15 @@ enum ofputil_protocol
 ofctl_open_vconn_for_flow_mod(const char *name, enum ofputil_protocol usable,
                               struct vconn **vconnp)
 {
-    enum ofputil_protocol cur = ofctl_open_vconn(name, "mgmt", vconnp);
     enum ofputil_protocol allowed = ofctl_opts.allowed_protocols;
+    /* As 3.1: this is known before connecting. */
+    if (!(usable & allowed)) {
+        char *usable_s = ofputil_protocols_to_string(usable);
+        char *allowed_s = ofputil_protocols_to_string(allowed);
+        ovs_fatal(0, "none of the usable flow formats (%s) is among the "
+                  "allowed flow formats (%s)", usable_s, allowed_s);
+    }
+    enum ofputil_protocol cur = ofctl_open_vconn(name, "mgmt", vconnp);
 
     /* The connection's own protocol, if the flows can use it. */
     if (usable & allowed & cur) {
@@ -162,9 +169,8 @@ ofctl_open_vconn_for_flow_mod(const char *name, enum ofputil_protocol usable,
     }
 
     char *usable_s = ofputil_protocols_to_string(usable);
-    char *allowed_s = ofputil_protocols_to_string(allowed);
-    ovs_fatal(0, "none of the usable flow formats (%s) is among the allowed "
-              "flow formats (%s)", usable_s, allowed_s);
+    ovs_fatal(0, "switch does not support any of the usable flow formats "
+              "(%s)", usable_s);
 }
 
 /* 3.1 prints error replies at verbosity two above -m's, so that the

@@ -61,8 +61,12 @@ static const struct ovs_cmdl_command all_commands[] = {
     { "packet-out", "switch \"in_port=<port> packet=<hex data> actions=...\"",
       2, INT_MAX, ofctl_packet_out },
     { "add-group", "switch group", 2, 2, ofctl_add_group },
+    { "add-groups", "switch file", 2, 2, ofctl_add_groups },
     { "del-groups", "switch [group]", 1, 2, ofctl_del_groups },
     { "mod-group", "switch group", 2, 2, ofctl_mod_group },
+    { "insert-buckets", "switch [group]", 1, 2, ofctl_insert_buckets },
+    { "remove-buckets", "switch [group]", 1, 2, ofctl_remove_buckets },
+    { "dump-group-features", "switch", 1, 1, ofctl_dump_group_features },
     { "dump-groups", "switch [group]", 1, 2, ofctl_dump_groups },
     { "dump-group-stats", "switch [group]", 1, 2, ofctl_dump_group_stats },
     { "add-meter", "switch meter", 2, 2, ofctl_add_meter },
@@ -330,8 +334,12 @@ usage(void)
            "  packet-out SWITCH IN_PORT ACTIONS PACKET...\n"
            "                              execute ACTIONS on PACKET\n"
            "  add-group SWITCH GROUP      add group described by GROUP\n"
-           "  del-groups SWITCH [GROUP]   delete matching GROUPs\n"
+           "  add-groups SWITCH FILE      add group from FILE\n"
            "  [--may-create] mod-group SWITCH GROUP   modify specific group\n"
+           "  del-groups SWITCH [GROUP]   delete matching GROUPs\n"
+           "  insert-buckets SWITCH [GROUP] add buckets to GROUP\n"
+           "  remove-buckets SWITCH [GROUP] remove buckets from GROUP\n"
+           "  dump-group-features SWITCH  print group features\n"
            "  dump-groups SWITCH [GROUP]  print group description\n"
            "  dump-group-stats SWITCH [GROUP]  print group statistics\n"
            "  add-meter SWITCH METER      add meter described by METER\n"

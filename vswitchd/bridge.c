@@ -749,6 +749,8 @@ configure_global(const struct smap *oc)
                         smap_get_uint(oc, "n-revalidator-threads", 0));
     ofproto_set_flow_limit(smap_get_uint(oc, "flow-limit", 0));
     ofproto_set_max_idle(smap_get_uint(oc, "max-idle", 0));
+    ofproto_set_bundle_idle_timeout(smap_get_uint(oc, "bundle-idle-timeout",
+                                                  0));
     stats_update_interval = MAX(smap_get_uint(oc, "stats-update-interval",
                                               5000), 5000);
 }

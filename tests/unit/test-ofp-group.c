@@ -11,6 +11,7 @@
 #include "ofp-group.h"
 
 #include <check.h>
+#include <inttypes.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -287,7 +288,34 @@ static const struct {
       "invalid weight \"x\"" },
     { OFPGC11_DELETE, "group_id=1,type=all", "type is not needed" },
     { OFPGC11_DELETE, "group_id=1,bucket=output:1", "bucket is not needed" },
+    { OFPGC11_ADD, "group_id=1,type=all,command_bucket_id=1",
+      "command bucket id is not needed" },
+    { OFPGC15_INSERT_BUCKET, "group_id=1,type=all,command_bucket_id=last,"
+      "bucket=output:1", "type is not needed" },
+    { OFPGC15_INSERT_BUCKET, "group_id=1,bucket=output:1",
+      "must specify a command bucket id" },
+    { OFPGC15_INSERT_BUCKET, "group_id=1,command_bucket_id=all,"
+      "bucket=output:1", "command_bucket_id=all is not permitted" },
+    { OFPGC15_INSERT_BUCKET, "command_bucket_id=last,bucket=output:1",
+      "must specify a group_id" },
+    { OFPGC15_INSERT_BUCKET, "group_id=1,command_bucket_id=x",
+      "invalid numeric format x" },
+    { OFPGC15_REMOVE_BUCKET, "group_id=1,bucket=output:1",
+      "bucket is not needed" },
+    { OFPGC15_REMOVE_BUCKET, "group_id=1,type=all", "type is not needed" },
 };
+
+/* The bucket ids of GM's buckets, in order, as "1 5 2". */
+static char *
+bucket_ids(const struct ofputil_group_mod *gm)
+{
+    struct ds s = DS_EMPTY_INITIALIZER;
+    const struct ofputil_bucket *b;
+    LIST_FOR_EACH (b, list_node, &gm->buckets) {
+        ds_put_format(&s, "%s%"PRIu32, s.length ? " " : "", b->bucket_id);
+    }
+    return ds_steal_cstr(&s);
+}
 
 static char *
 print_message(const struct ofp_header *oh)
@@ -494,6 +522,97 @@ START_TEST(test_parse_errors)
 }
 END_TEST
 
+/* insert-buckets and remove-buckets text: the command bucket id, the
+ * protocols (1.5, or Nicira's in 1.0; an insert also 1.1-1.4, which 3.1's
+ * ovs-ofctl refuses when encoding), and 1.5's bytes decode back. */
+START_TEST(test_parse_bucket_commands)
+{
+    struct ofputil_group_mod gm;
+    enum ofputil_protocol usable;
+    char *error = parse_ofp_group_mod_str(
+        &gm, OFPGC15_INSERT_BUCKET,
+        "group_id=20,command_bucket_id=last,bucket=bucket_id=2,weight=3,"
+        "output:3,bucket=watch_port:1,output:1", NULL, &usable);
+    ck_assert_msg(!error, "%s", error);
+    ck_assert_uint_eq(gm.command_bucket_id, OFPG15_BUCKET_LAST);
+    ck_assert_uint_eq(usable, OFPUTIL_P_OF11_UP | OFPUTIL_P_OF10_ANY);
+    char *ids = bucket_ids(&gm);
+    ck_assert_str_eq(ids, "2 0");
+    free(ids);
+
+    struct ofpbuf *msg = ofputil_encode_group_mod(OFP15_VERSION, &gm);
+    struct ofputil_group_mod back;
+    ck_assert_int_eq(ofputil_decode_group_mod(msg->data, &back), 0);
+    ck_assert_uint_eq(back.command, OFPGC15_INSERT_BUCKET);
+    ck_assert_uint_eq(back.group_id, 20);
+    ck_assert_uint_eq(back.command_bucket_id, OFPG15_BUCKET_LAST);
+    const struct ofputil_bucket *b = CONTAINER_OF(
+        ovs_list_front(&back.buckets), struct ofputil_bucket, list_node);
+    ck_assert_uint_eq(b->weight, 3);
+    b = CONTAINER_OF(ovs_list_back(&back.buckets), struct ofputil_bucket,
+                     list_node);
+    ck_assert_uint_eq(b->watch_port, 1);
+    ofputil_uninit_group_mod(&back);
+    ofpbuf_delete(msg);
+    ofputil_uninit_group_mod(&gm);
+
+    error = parse_ofp_group_mod_str(&gm, OFPGC15_REMOVE_BUCKET,
+                                    "group_id=20", NULL, &usable);
+    ck_assert_msg(!error, "%s", error);
+    ck_assert_uint_eq(gm.command_bucket_id, OFPG15_BUCKET_ALL);
+    ck_assert_uint_eq(usable, OFPUTIL_P_OF15_UP | OFPUTIL_P_OF10_ANY);
+    ofputil_uninit_group_mod(&gm);
+
+    error = parse_ofp_group_mod_str(&gm, OFPGC15_REMOVE_BUCKET,
+                                    "group_id=20,command_bucket_id=7",
+                                    NULL, &usable);
+    ck_assert_msg(!error, "%s", error);
+    ck_assert_uint_eq(gm.command_bucket_id, 7);
+    ofputil_uninit_group_mod(&gm);
+}
+END_TEST
+
+/* Buckets without an id are numbered as 3.1 numbers them: from 0, or from
+ * 1 when a bucket says 0; "=" works as ":" after a bucket's keys.  1.5
+ * buckets with the same id are OFPGMFC_BAD_BUCKET. */
+START_TEST(test_bucket_ids)
+{
+    static const struct {
+        const char *text;
+        const char *ids;
+    } id_cases[] = {
+        { "group_id=1,type=all,bucket=output:1,bucket=output:2", "0 1" },
+        { "group_id=1,type=all,bucket=output:1,bucket=bucket_id=5,output:2,"
+          "bucket=output:3,bucket=bucket_id:0,output:1", "1 5 2 0" },
+        { "group_id=1,type=all,bucket=bucket_id=8,output:1,bucket=output:2",
+          "8 0" },
+        { "group_id=1,type=all,bucket=bucket_id=1,output:1,bucket=output:2,"
+          "bucket=output:3", "1 0 1" },
+    };
+    for (size_t i = 0; i < ARRAY_SIZE(id_cases); i++) {
+        struct ofputil_group_mod gm;
+        enum ofputil_protocol usable;
+        char *error = parse_ofp_group_mod_str(&gm, OFPGC11_ADD,
+                                              id_cases[i].text, NULL,
+                                              &usable);
+        ck_assert_msg(!error, "%s", error);
+        char *ids = bucket_ids(&gm);
+        ck_assert_str_eq(ids, id_cases[i].ids);
+        free(ids);
+
+        struct ofpbuf *msg = ofputil_encode_group_mod(OFP15_VERSION, &gm);
+        struct ofputil_group_mod back;
+        ck_assert_int_eq(ofputil_decode_group_mod(msg->data, &back),
+                         i == 3 ? OFPERR_OFPGMFC_BAD_BUCKET : 0);
+        ck_assert(i == 3 || ovs_list_size(&back.buckets)
+                            == ovs_list_size(&gm.buckets));
+        ofputil_uninit_group_mod(&back);
+        ofpbuf_delete(msg);
+        ofputil_uninit_group_mod(&gm);
+    }
+}
+END_TEST
+
 /* Malformed group_mods get 3.1's errors; truncations of every message
  * decode or fail cleanly. */
 START_TEST(test_malformed)
@@ -541,6 +660,8 @@ ofp_group_suite(void)
     tcase_add_loop_test(tc, test_parse, 0, ARRAY_SIZE(parse_cases));
     tcase_add_loop_test(tc, test_parse_errors, 0, ARRAY_SIZE(parse_errors));
     tcase_add_test(tc, test_malformed);
+    tcase_add_test(tc, test_parse_bucket_commands);
+    tcase_add_test(tc, test_bucket_ids);
     suite_add_tcase(s, tc);
     return s;
 }
