@@ -585,7 +585,14 @@ parse_set_field(const char *arg, const struct ofputil_port_map *map,
     }
     char *value_s = xmemdup0(arg, arrow - arg);
     union mf_value value, mask;
-    error = mf_parse(f, value_s, map, &value, &mask);
+    if (!strcmp(value_s, "ANY")) {
+        /* What a set_field with an all-zero mask prints as (mf_format(),
+         * as 3.1) reads back as one; 3.1 prints it but does not read it. */
+        memset(&value, 0, sizeof value);
+        memset(&mask, 0, sizeof mask);
+    } else {
+        error = mf_parse(f, value_s, map, &value, &mask);
+    }
     free(value_s);
     if (error) {
         return error;

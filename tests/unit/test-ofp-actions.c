@@ -1071,6 +1071,10 @@ static const struct round_trip round_trips[] = {
     { 6, "set_field:1->in_port",
       "000400180000000000190010000000020001000000000000",
       "set_field:1->in_port" },
+    /* An all-zero mask prints as 3.1 prints it, and reads back. */
+    { 6, "set_field:ANY->reg0",
+      "000400180000000000190010000101080000000000000000",
+      "set_field:ANY->reg0" },
     { 6, "load:0x1->NXM_NX_REG0[]",
       "000400180000000000190010000100040000000100000000",
       "set_field:0x1->reg0" },
@@ -1376,8 +1380,8 @@ struct decode_case {
 
 static const struct decode_case decode_cases[] = {
     { 1, "00000008fff00000", "OFPBAC_BAD_OUT_PORT" },
-    /* An all-zero set_field mask prints as 3.1 prints it (and, as in
-     * 3.1, "ANY" does not parse back). */
+    /* An all-zero set_field mask prints as 3.1 prints it ("ANY", which
+     * 3.1 does not read back but ours does). */
     { 6, "00040020000000000019001880004d1000000000000000000000000000000000",
       "actions=set_field:ANY->tun_id" },
     { 6, "00040018000000000019001080001d040000000000000000",
