@@ -108,6 +108,7 @@ struct dp_rx_thread {
 
 struct dp_netdev {
     char *name;
+    const struct dpif_class *class;     /* dpif_netdev_class or the dummy. */
     unsigned int ref_cnt;               /* Handles + the registry. */
     bool destroyed;
 
@@ -712,12 +713,15 @@ rx_threads_start(struct dp_netdev *dp)
 /* Datapaths. */
 
 static void
-dpif_netdev_enumerate(struct sset *names)
+dpif_netdev_enumerate(const struct dpif_class *class, struct sset *names)
 {
     ovs_mutex_lock(&dp_netdevs_mutex);
     struct shash_node *node;
     SHASH_FOR_EACH (node, &dp_netdevs) {
-        sset_add(names, node->name);
+        const struct dp_netdev *dp = node->data;
+        if (dp->class == class) {
+            sset_add(names, node->name);
+        }
     }
     ovs_mutex_unlock(&dp_netdevs_mutex);
 }
@@ -726,10 +730,11 @@ static int do_port_add(struct dp_netdev *, struct netdev *, uint32_t port_no,
                        bool own_ref);
 
 static struct dp_netdev *
-dp_create(const char *name, int *errorp)
+dp_create(const struct dpif_class *class, const char *name, int *errorp)
 {
     struct dp_netdev *dp = xzalloc(sizeof *dp);
     dp->name = xstrdup(name);
+    dp->class = class;
     dp->ref_cnt = 1;
     ovs_mutex_init(&dp->mutex);
     struct port_table *t = xzalloc(sizeof *t);
@@ -748,7 +753,8 @@ dp_create(const char *name, int *errorp)
 
     /* Port 0: the local port, an internal device named after us. */
     struct netdev *netdev;
-    int error = netdev_open(name, "internal", &netdev);
+    int error = netdev_open(name, dpif_port_open_type(class->type, "internal"),
+                            &netdev);
     if (!error) {
         ovs_mutex_lock(&dp->mutex);
         error = do_port_add(dp, netdev, DPIF_PORT_LOCAL, true);
@@ -762,18 +768,21 @@ static void dp_destroy(struct dp_netdev *);
 static void dp_unref(struct dp_netdev *);
 
 static int
-dpif_netdev_open(const char *name, bool create, struct dpif **dpifp)
+dpif_netdev_open(const struct dpif_class *class, const char *name,
+                 bool create, struct dpif **dpifp)
 {
     int error = 0;
 
     ovs_mutex_lock(&dp_netdevs_mutex);
     struct dp_netdev *dp = shash_find_data(&dp_netdevs, name);
-    if (create && dp) {
+    if (dp && dp->class != class) {
+        error = EINVAL;
+    } else if (create && dp) {
         error = EEXIST;
     } else if (!create && !dp) {
         error = ENODEV;
     } else if (!dp) {
-        dp = dp_create(name, &error);
+        dp = dp_create(class, name, &error);
         if (error) {
             dp_destroy(dp);
             dp_unref(dp);
@@ -953,10 +962,24 @@ port_table_set(struct dp_netdev *dp, uint32_t port_no,
     dp_epoch_postpone(free, old);
 }
 
+/* The first free number from 1 up; on the dummy datapath first the number
+ * NAME carries (its first run of digits, plus 100 for a name that starts
+ * with "br", so that a bridge's local device stays clear of the "pN" ports
+ * tests number after themselves).  With the mutex. */
 static uint32_t
-choose_port_no(const struct dp_netdev *dp)
+choose_port_no(const struct dp_netdev *dp, const char *name)
 {
     struct port_table *t = get_port_table(dp);
+    if (dp->class == &dpif_dummy_class) {
+        const char *digits = strpbrk(name, "0123456789");
+        if (digits) {
+            unsigned long n = strtoul(digits, NULL, 10)
+                              + (!strncmp(name, "br", 2) ? 100 : 0);
+            if (n > 0 && n < MAX_PORTS && (n >= t->n || !t->ports[n])) {
+                return n;
+            }
+        }
+    }
     for (uint32_t i = 1; i < t->n; i++) {
         if (!t->ports[i]) {
             return i;
@@ -983,7 +1006,7 @@ do_port_add(struct dp_netdev *dp, struct netdev *netdev, uint32_t port_no,
         return EEXIST;
     }
     if (port_no == DPIF_PORT_NONE) {
-        port_no = choose_port_no(dp);
+        port_no = choose_port_no(dp, name);
     }
     if (port_no >= MAX_PORTS) {
         return EFBIG;
@@ -1036,8 +1059,9 @@ dpif_netdev_port_add(struct dpif *dpif, struct netdev *netdev,
 {
     struct dp_netdev *dp = get_dp(dpif);
     ovs_mutex_lock(&dp->mutex);
-    uint32_t port_no = *port_nop == DPIF_PORT_NONE ? choose_port_no(dp)
-                                                   : *port_nop;
+    uint32_t port_no = (*port_nop == DPIF_PORT_NONE
+                        ? choose_port_no(dp, netdev_get_name(netdev))
+                        : *port_nop);
     int error = do_port_add(dp, netdev, port_no, false);
     ovs_mutex_unlock(&dp->mutex);
     if (!error) {
@@ -1645,39 +1669,49 @@ dpif_netdev_meter_del(struct dpif *dpif, uint32_t meter_id,
     return dp_meter_table_del(get_dp(dpif)->meters, meter_id, stats);
 }
 
+/* One implementation under two type names. */
+#define DPIF_NETDEV_FUNCTIONS                                          \
+    .enumerate = dpif_netdev_enumerate,                                \
+    .open = dpif_netdev_open,                                          \
+    .close = dpif_netdev_close,                                        \
+    .destroy = dpif_netdev_destroy,                                    \
+    .run = dpif_netdev_run,                                            \
+    .wait = dpif_netdev_wait,                                          \
+    .set_n_rx_threads = dpif_netdev_set_n_rx_threads,                  \
+    .get_n_rx_threads = dpif_netdev_get_n_rx_threads,                  \
+    .get_stats = dpif_netdev_get_stats,                                \
+    .port_add = dpif_netdev_port_add,                                  \
+    .port_del = dpif_netdev_port_del,                                  \
+    .port_query_by_number = dpif_netdev_port_query_by_number,          \
+    .port_query_by_name = dpif_netdev_port_query_by_name,              \
+    .port_list = dpif_netdev_port_list,                                \
+    .port_get_stats = dpif_netdev_port_get_stats,                      \
+    .flow_put = dpif_netdev_flow_put,                                  \
+    .flow_del = dpif_netdev_flow_del,                                  \
+    .flow_flush = dpif_netdev_flow_flush,                              \
+    .flow_get = dpif_netdev_flow_get,                                  \
+    .flow_dump_create = dpif_netdev_flow_dump_create,                  \
+    .flow_dump_thread_create = dpif_netdev_flow_dump_thread_create,    \
+    .flow_dump_next = dpif_netdev_flow_dump_next,                      \
+    .flow_dump_thread_destroy = dpif_netdev_flow_dump_thread_destroy,  \
+    .flow_dump_destroy = dpif_netdev_flow_dump_destroy,                \
+    .execute = dpif_netdev_execute,                                    \
+    .operate = dpif_netdev_operate,                                    \
+    .meter_set = dpif_netdev_meter_set,                                \
+    .meter_get = dpif_netdev_meter_get,                                \
+    .meter_del = dpif_netdev_meter_del,                                \
+    .handlers_set = dpif_netdev_handlers_set,                          \
+    .recv = dpif_netdev_recv,                                          \
+    .recv_release = dpif_netdev_recv_release,                          \
+    .recv_wait = dpif_netdev_recv_wait,
+
 const struct dpif_class dpif_netdev_class = {
     .type = "netdev",
-    .enumerate = dpif_netdev_enumerate,
-    .open = dpif_netdev_open,
-    .close = dpif_netdev_close,
-    .destroy = dpif_netdev_destroy,
-    .run = dpif_netdev_run,
-    .wait = dpif_netdev_wait,
-    .set_n_rx_threads = dpif_netdev_set_n_rx_threads,
-    .get_n_rx_threads = dpif_netdev_get_n_rx_threads,
-    .get_stats = dpif_netdev_get_stats,
-    .port_add = dpif_netdev_port_add,
-    .port_del = dpif_netdev_port_del,
-    .port_query_by_number = dpif_netdev_port_query_by_number,
-    .port_query_by_name = dpif_netdev_port_query_by_name,
-    .port_list = dpif_netdev_port_list,
-    .port_get_stats = dpif_netdev_port_get_stats,
-    .flow_put = dpif_netdev_flow_put,
-    .flow_del = dpif_netdev_flow_del,
-    .flow_flush = dpif_netdev_flow_flush,
-    .flow_get = dpif_netdev_flow_get,
-    .flow_dump_create = dpif_netdev_flow_dump_create,
-    .flow_dump_thread_create = dpif_netdev_flow_dump_thread_create,
-    .flow_dump_next = dpif_netdev_flow_dump_next,
-    .flow_dump_thread_destroy = dpif_netdev_flow_dump_thread_destroy,
-    .flow_dump_destroy = dpif_netdev_flow_dump_destroy,
-    .execute = dpif_netdev_execute,
-    .operate = dpif_netdev_operate,
-    .meter_set = dpif_netdev_meter_set,
-    .meter_get = dpif_netdev_meter_get,
-    .meter_del = dpif_netdev_meter_del,
-    .handlers_set = dpif_netdev_handlers_set,
-    .recv = dpif_netdev_recv,
-    .recv_release = dpif_netdev_recv_release,
-    .recv_wait = dpif_netdev_recv_wait,
+    DPIF_NETDEV_FUNCTIONS
 };
+
+const struct dpif_class dpif_dummy_class = {
+    .type = "dummy",
+    DPIF_NETDEV_FUNCTIONS
+};
+

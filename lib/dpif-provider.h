@@ -34,10 +34,12 @@ struct dpif_flow_dump_thread {
 struct dpif_class {
     const char *type;
 
-    void (*enumerate)(struct sset *names);
+    /* Adds the names of this class's datapaths to NAMES. */
+    void (*enumerate)(const struct dpif_class *, struct sset *names);
     /* CREATE: make it (EEXIST if it exists); else open it (ENODEV if it
-     * does not). */
-    int (*open)(const char *name, bool create, struct dpif **);
+     * does not; EINVAL if a datapath of another class has NAME). */
+    int (*open)(const struct dpif_class *, const char *name, bool create,
+                struct dpif **);
     void (*close)(struct dpif *);
     int (*destroy)(struct dpif *);      /* Destroys; the handle stays. */
     void (*run)(struct dpif *);
@@ -96,5 +98,9 @@ struct dpif_class {
 };
 
 extern const struct dpif_class dpif_netdev_class;
+/* The same datapath under the type "dummy", for tests (dpif_enable_dummy()):
+ * it numbers a port after the digits in its name, as Open vSwitch's dummy
+ * datapath does, so tests can predict datapath port numbers. */
+extern const struct dpif_class dpif_dummy_class;
 
 #endif /* dpif-provider.h */

@@ -14,9 +14,21 @@
 
 VLOG_DEFINE_THIS_MODULE(dpif);
 
-static const struct dpif_class *const dpif_classes[] = {
+/* The dummy class joins only once dpif_enable_dummy() has run (before any
+ * other thread starts, so readers need no lock). */
+static const struct dpif_class *dpif_classes[] = {
     &dpif_netdev_class,
+    NULL,
 };
+static size_t n_dpif_classes = 1;
+
+void
+dpif_enable_dummy(void)
+{
+    if (n_dpif_classes == 1) {
+        dpif_classes[n_dpif_classes++] = &dpif_dummy_class;
+    }
+}
 
 static const struct dpif_class *
 find_class(const char *type)
@@ -24,12 +36,29 @@ find_class(const char *type)
     if (!type || !type[0]) {
         type = "netdev";
     }
-    for (size_t i = 0; i < ARRAY_SIZE(dpif_classes); i++) {
+    for (size_t i = 0; i < n_dpif_classes; i++) {
         if (!strcmp(dpif_classes[i]->type, type)) {
             return dpif_classes[i];
         }
     }
     return NULL;
+}
+
+bool
+dpif_type_is_supported(const char *type)
+{
+    return find_class(type) != NULL;
+}
+
+const char *
+dpif_port_open_type(const char *dp_type, const char *port_type)
+{
+    const struct dpif_class *class = find_class(dp_type);
+    if (class == &dpif_dummy_class && port_type
+        && !strcmp(port_type, "internal")) {
+        return "dummy-internal";
+    }
+    return port_type;
 }
 
 static int
@@ -46,7 +75,7 @@ do_open(const char *name, const char *type, bool create, struct dpif **dpifp)
         return EINVAL;
     }
     struct dpif *dpif;
-    int error = class->open(name, create, &dpif);
+    int error = class->open(class, name, create, &dpif);
     if (!error) {
         dpif->dpif_class = class;
         dpif->name = xstrdup(name);
@@ -91,14 +120,14 @@ dpif_enumerate(const char *type, struct sset *names)
 {
     const struct dpif_class *class = find_class(type);
     if (class) {
-        class->enumerate(names);
+        class->enumerate(class, names);
     }
 }
 
 void
 dpif_enumerate_types(struct sset *types)
 {
-    for (size_t i = 0; i < ARRAY_SIZE(dpif_classes); i++) {
+    for (size_t i = 0; i < n_dpif_classes; i++) {
         sset_add(types, dpif_classes[i]->type);
     }
 }

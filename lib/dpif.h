@@ -79,6 +79,20 @@ int dpif_delete(struct dpif *);
 void dpif_enumerate(const char *type, struct sset *names);
 /* Adds to TYPES every type dpif_create() accepts. */
 void dpif_enumerate_types(struct sset *types);
+/* Whether dpif_create() accepts TYPE ("" means "netdev"). */
+bool dpif_type_is_supported(const char *type);
+
+/* Makes the "dummy" datapath type available: the userspace datapath under
+ * another name, for tests, numbering ports after their names (see
+ * dpif-provider.h).  Call from the main thread before any datapath opens;
+ * ovs-vswitchd does for --enable-dummy. */
+void dpif_enable_dummy(void);
+
+/* The netdev type a port of PORT_TYPE (an Interface's "type") opens as on
+ * a datapath of DP_TYPE: on the dummy datapath an "internal" port is a
+ * "dummy-internal" device, everything else opens as named.  The result is
+ * PORT_TYPE itself or a static string. */
+const char *dpif_port_open_type(const char *dp_type, const char *port_type);
 const char *dpif_name(const struct dpif *);
 const char *dpif_type(const struct dpif *);
 /* "TYPE@NAME", as ovs-dpctl prints it. */

@@ -48,14 +48,20 @@ netdev_initialize(void)
 }
 
 void
-netdev_enable_dummy(bool override)
+netdev_enable_dummy(enum netdev_dummy_level level)
 {
     static bool commands_registered;
 
     netdev_initialize();
+    /* One class under three names: what tests call a datapath's internal
+     * device and a PMD device are, in memory, the same thing. */
     shash_replace(&netdev_classes, "dummy", &netdev_dummy_class);
-    if (override) {
+    shash_replace(&netdev_classes, "dummy-internal", &netdev_dummy_class);
+    shash_replace(&netdev_classes, "dummy-pmd", &netdev_dummy_class);
+    if (level >= NETDEV_DUMMY_SYSTEM) {
         shash_replace(&netdev_classes, "system", &netdev_dummy_class);
+    }
+    if (level >= NETDEV_DUMMY_OVERRIDE) {
         shash_replace(&netdev_classes, "internal", &netdev_dummy_class);
         shash_replace(&netdev_classes, "tap", &netdev_dummy_class);
     }

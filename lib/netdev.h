@@ -11,8 +11,10 @@
  *               has one with the bridge's name: its local port.
  *   "tap"       a tap device that already exists (opened, not created).
  *   "dummy"     a device that lives only in this process, for tests and the
- *               sandbox.  Only available after netdev_enable_dummy(); with
- *               OVERRIDE true, "system", "internal" and "tap" are served by
+ *               sandbox ("dummy-internal" and "dummy-pmd" are the same
+ *               device under the names Open vSwitch's tests use).  Only
+ *               available after netdev_enable_dummy(); at its higher
+ *               levels "system" (and "internal" and "tap") are served by
  *               the dummy provider too, so a test can name any device
  *               without touching the host.  Like Open vSwitch's, a new
  *               dummy device is administratively down (the code adding it
@@ -48,11 +50,20 @@ struct netdev;
 struct smap;
 struct sset;
 
-/* Makes the "dummy" type available (and, with OVERRIDE, serves "system",
- * "internal" and "tap" with it).  Also registers the ovs-appctl commands
- * "netdev-dummy/set-admin-state" and "netdev-dummy/carrier" (see
- * netdev-dummy.c).  Call once, before opening netdevs. */
-void netdev_enable_dummy(bool override);
+/* How far dummy devices stand in for real ones (ovs-vswitchd's
+ * --enable-dummy[=system|override]). */
+enum netdev_dummy_level {
+    NETDEV_DUMMY_ADD,           /* Only add "dummy", "dummy-internal" and
+                                 * "dummy-pmd" beside the real types. */
+    NETDEV_DUMMY_SYSTEM,        /* Also serve "system" with dummies. */
+    NETDEV_DUMMY_OVERRIDE,      /* Also "internal" and "tap": nothing
+                                 * touches the host. */
+};
+
+/* Makes the dummy types available, and at LEVEL serves real types with
+ * them.  Also registers the netdev-dummy/ ovs-appctl commands (see
+ * netdev-dummy.c).  Call from the main thread before opening netdevs. */
+void netdev_enable_dummy(enum netdev_dummy_level level);
 
 /* Adds the name of every type netdev_open() accepts to TYPES (what
  * ovs-vswitchd reports in Open_vSwitch:iface_types). */

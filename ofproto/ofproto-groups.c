@@ -17,6 +17,11 @@
 #include "seq.h"
 #include "timeval.h"
 #include "util.h"
+#include "vlog.h"
+
+/* Open vSwitch logs how it builds a bridge's groups as "ofproto_dpif", the
+ * module name operators and test harnesses set levels for. */
+VLOG_DEFINE_THIS_MODULE(ofproto_dpif);
 
 COVERAGE_DEFINE(ofproto_group_mod);
 

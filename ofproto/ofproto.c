@@ -86,10 +86,11 @@ default_thread_counts(unsigned int *n_handlers, unsigned int *n_revalidators)
 
 /* Backers. */
 
-static const char *
+/* Open vSwitch's names: one datapath per type, "ovs-TYPE". */
+static char *
 backer_dp_name(const char *type)
 {
-    return !strcmp(type, "netdev") ? "ovs-netdev" : type;
+    return xasprintf("ovs-%s", type);
 }
 
 static struct dpif_backer *
@@ -102,7 +103,7 @@ backer_ref(const char *type, int *errorp)
     }
 
     struct dpif *dpif;
-    const char *name = backer_dp_name(type);
+    char *name = backer_dp_name(type);
     int error = dpif_create(name, type, &dpif);
     if (error == EEXIST) {
         error = dpif_open(name, type, &dpif);
@@ -110,9 +111,11 @@ backer_ref(const char *type, int *errorp)
     if (error) {
         VLOG_ERR("could not create datapath %s of type %s (%s)", name, type,
                  ovs_strerror(error));
+        free(name);
         *errorp = error;
         return NULL;
     }
+    free(name);
     /* Flows left by a previous life of this process mean nothing now. */
     dpif_flow_flush(dpif);
 
@@ -236,14 +239,15 @@ ofproto_create(const char *name, const char *datapath_type,
 {
     *ofprotop = NULL;
     ofproto_init();
-    if (datapath_type[0] && strcmp(datapath_type, "netdev")) {
+    const char *type = datapath_type[0] ? datapath_type : "netdev";
+    if (!dpif_type_is_supported(type)) {
         return EAFNOSUPPORT;
     }
     if (ofproto_lookup(name)) {
         return EEXIST;
     }
     int error = 0;
-    struct dpif_backer *backer = backer_ref("netdev", &error);
+    struct dpif_backer *backer = backer_ref(type, &error);
     if (!backer) {
         return error;
     }

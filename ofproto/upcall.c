@@ -26,7 +26,7 @@
 #include "vlog.h"
 #include "xlate.h"
 
-VLOG_DEFINE_THIS_MODULE(upcall);
+VLOG_DEFINE_THIS_MODULE(ofproto_dpif_upcall);
 
 COVERAGE_DEFINE(upcall_packet_in);
 COVERAGE_DEFINE(upcall_bad_userdata);

@@ -18,6 +18,11 @@
 #include "ofp-table.h"
 #include "ofp-port.h"
 #include "util.h"
+#include "vlog.h"
+
+/* Open vSwitch's name for its translation module, which operators and
+ * test harnesses name with -v and vlog/set. */
+VLOG_DEFINE_THIS_MODULE(ofproto_dpif_xlate);
 
 COVERAGE_DEFINE(xlate_actions);
 COVERAGE_DEFINE(xlate_too_deep);

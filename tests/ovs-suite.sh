@@ -12,9 +12,14 @@
 #   ours    OUR_PROGRAMS below, from our build (BUILD_DIR, default ./_build),
 #           put first on the suite's AUTOTEST_PATH through a directory of
 #           symbolic links in the scratch directory;
-#   theirs  everything else the suite runs (ovs-vswitchd, ovs-ofctl,
-#           ovs-pki, ...) from Debian's Open vSwitch 3.1 (/usr/bin,
-#           /usr/sbin), after ours on the path.
+#           every daemon and tool we build is there: the database
+#           (ovsdb-server, ovsdb-tool, ovsdb-client), the switch
+#           (ovs-vswitchd) and its tools (ovs-vsctl, ovs-appctl, ovs-ofctl,
+#           ovs-dpctl);
+#   theirs  only what we do not build (ovs-pki, ovs-testcontroller,
+#           ovs-pcap, ovs-tcpdump, test-* helpers of the suite's own
+#           build, ...) from Debian's Open vSwitch 3.1 (/usr/bin,
+#           /usr/sbin) or the suite's build, after ours on the path.
 # The suite itself comes from Debian's openvswitch-source package, unpacked
 # and configured once in a scratch directory outside this tree (SUITE_DIR,
 # default /var/tmp/ovsng-ovs-suite).  Nothing of Open vSwitch is linked
@@ -40,7 +45,8 @@ jobs=$(nproc 2>/dev/null || echo 2)
 DEFAULT_FILES="ovsdb-tool.at ovsdb-server.at ovsdb-monitor.at ovsdb-client.at
                ovsdb-lock.at ovsdb-rbac.at ovs-vsctl.at"
 OUR_PROGRAMS="ovsdb-server:ovsdb ovsdb-tool:ovsdb ovsdb-client:ovsdb
-              ovs-vsctl:utilities ovs-appctl:utilities"
+              ovs-vswitchd:vswitchd ovs-vsctl:utilities ovs-appctl:utilities
+              ovs-ofctl:utilities ovs-dpctl:utilities"
 
 mode=ours expect_file= keywords=()
 files=()

@@ -22,6 +22,7 @@
 #include "netdev.h"
 #include "bitmap.h"
 #include "connmgr.h"
+#include "dpif.h"
 #include "ofport-numbers.h"
 #include "ofproto.h"
 #include "ofp-protocol.h"
@@ -53,8 +54,9 @@ COVERAGE_DEFINE(bridge_reconfigure_incremental);
 COVERAGE_DEFINE(bridge_port_visited);
 COVERAGE_DEFINE(bridge_iface_visited);
 
-/* The one datapath type this switch runs (its userspace datapath).  The
- * empty type, which Open vSwitch's tools write by default, means it. */
+/* The datapath type this switch runs by default (its userspace datapath).
+ * The empty type, which Open vSwitch's tools write by default, means it;
+ * with --enable-dummy there is also "dummy" (dpif.h). */
 #define DATAPATH_TYPE "netdev"
 
 struct iface {
@@ -513,16 +515,22 @@ iface_create(struct port *port, const struct ovsrec_interface *cfg)
     COVERAGE_INC(bridge_iface_visited);
 
     const char *dp_type = br->cfg->datapath_type;
-    if (dp_type[0] && strcmp(dp_type, DATAPATH_TYPE)) {
+    if (!dpif_type_is_supported(dp_type)) {
+        struct sset types = SSET_INITIALIZER(&types);
+        dpif_enumerate_types(&types);
+        char *list = sset_join(&types, ", ", "");
         iface_set_error(iface, xasprintf("bridge %s: datapath type %s is "
-                                         "not supported (only \"%s\")",
-                                         br->name, dp_type, DATAPATH_TYPE));
+                                         "not supported (only %s)",
+                                         br->name, dp_type, list));
+        free(list);
+        sset_destroy(&types);
         return;
     }
 
     /* The interface named after its bridge is the bridge's local port,
      * always the device the bridge created, whatever its type says. */
-    const char *type = !strcmp(cfg->name, br->name) ? "internal" : cfg->type;
+    const char *type = dpif_port_open_type(
+        dp_type, !strcmp(cfg->name, br->name) ? "internal" : cfg->type);
     int error = netdev_open(cfg->name, type, &iface->netdev);
     if (error) {
         iface->netdev = NULL;
@@ -688,7 +696,10 @@ bridge_create(const struct ovsrec_bridge *cfg)
     ofport_numbers_init(&br->ofports);
     hmap_insert(&all_bridges, &br->name_node, hash_string(br->name, 0));
 
-    int error = netdev_open(br->name, "internal", &br->local_netdev);
+    int error = netdev_open(br->name,
+                            dpif_port_open_type(cfg->datapath_type,
+                                                "internal"),
+                            &br->local_netdev);
     if (error) {
         br->local_netdev = NULL;
         VLOG_WARN("bridge %s: could not open local port %s (%s)",
@@ -1556,6 +1567,24 @@ iface_write_stats(struct iface *iface)
                                     ARRAY_SIZE(keys));
 }
 
+/* Writes TYPES into one of the Open_vSwitch row's set-of-strings columns
+ * (now HAVE, N_HAVE) with SET, unless it already holds exactly them. */
+static void
+set_types_column(const struct ovsrec_open_vswitch *ovs,
+                 const struct sset *types, char **have, size_t n_have,
+                 void (*set)(const struct ovsrec_open_vswitch *,
+                             const char **, size_t))
+{
+    struct sset old = SSET_INITIALIZER(&old);
+    sset_add_array(&old, have, n_have);
+    if (!sset_equals(types, &old)) {
+        const char **sorted = sset_sort(types);
+        set(ovs, sorted, sset_count(types));
+        free(sorted);
+    }
+    sset_destroy(&old);
+}
+
 static void
 write_system_status(const struct ovsrec_open_vswitch *ovs)
 {
@@ -1576,23 +1605,15 @@ write_system_status(const struct ovsrec_open_vswitch *ovs)
         ovsrec_open_vswitch_set_db_version(ovs, db_version);
     }
 
-    const char *dp_types[] = { DATAPATH_TYPE };
-    if (ovs->n_datapath_types != 1
-        || strcmp(ovs->datapath_types[0], DATAPATH_TYPE)) {
-        ovsrec_open_vswitch_set_datapath_types(ovs, dp_types, 1);
-    }
-
     struct sset types = SSET_INITIALIZER(&types);
+    dpif_enumerate_types(&types);
+    set_types_column(ovs, &types, ovs->datapath_types, ovs->n_datapath_types,
+                     ovsrec_open_vswitch_set_datapath_types);
+    sset_clear(&types);
     netdev_get_types(&types);
-    struct sset have = SSET_INITIALIZER(&have);
-    sset_add_array(&have, ovs->iface_types, ovs->n_iface_types);
-    if (!sset_equals(&types, &have)) {
-        const char **sorted = sset_sort(&types);
-        ovsrec_open_vswitch_set_iface_types(ovs, sorted, sset_count(&types));
-        free(sorted);
-    }
+    set_types_column(ovs, &types, ovs->iface_types, ovs->n_iface_types,
+                     ovsrec_open_vswitch_set_iface_types);
     sset_destroy(&types);
-    sset_destroy(&have);
 }
 
 /* Queues the interfaces whose device changed since the last call: the

@@ -19,6 +19,7 @@
 #include "coverage.h"
 #include "daemon.h"
 #include "dpctl.h"
+#include "dpif.h"
 #include "upcall-sink.h"
 #include "dirs.h"
 #include "fatal-signal.h"
@@ -75,6 +76,7 @@ parse_options(int argc, char *argv[], char **unixctl_pathp)
         OPT_UNIXCTL = UCHAR_MAX + 1,
         OPT_ENABLE_DUMMY,
         OPT_DISABLE_SYSTEM,
+        OPT_DISABLE_SYSTEM_ROUTE,
         DAEMON_OPTION_ENUMS,
         VLOG_OPTION_ENUMS
     };
@@ -84,6 +86,7 @@ parse_options(int argc, char *argv[], char **unixctl_pathp)
         {"unixctl", required_argument, NULL, OPT_UNIXCTL},
         {"enable-dummy", optional_argument, NULL, OPT_ENABLE_DUMMY},
         {"disable-system", no_argument, NULL, OPT_DISABLE_SYSTEM},
+        {"disable-system-route", no_argument, NULL, OPT_DISABLE_SYSTEM_ROUTE},
         DAEMON_LONG_OPTIONS,
         VLOG_LONG_OPTIONS,
         {NULL, 0, NULL, 0},
@@ -113,17 +116,30 @@ parse_options(int argc, char *argv[], char **unixctl_pathp)
             break;
 
         case OPT_ENABLE_DUMMY:
-            if (optarg && strcmp(optarg, "override")) {
+            if (!optarg) {
+                netdev_enable_dummy(NETDEV_DUMMY_ADD);
+            } else if (!strcmp(optarg, "system")) {
+                netdev_enable_dummy(NETDEV_DUMMY_SYSTEM);
+            } else if (!strcmp(optarg, "override")) {
+                netdev_enable_dummy(NETDEV_DUMMY_OVERRIDE);
+            } else {
                 ovs_fatal(0, "--enable-dummy: unknown argument \"%s\" "
-                          "(only \"override\" is accepted)", optarg);
+                          "(\"system\" or \"override\" accepted)", optarg);
             }
-            netdev_enable_dummy(optarg != NULL);
+            dpif_enable_dummy();
             break;
 
         case OPT_DISABLE_SYSTEM:
             /* Open vSwitch's way of keeping its kernel datapath out of a
              * run; every bridge here is on the userspace datapath
              * already, so scripts written for it work unchanged. */
+            break;
+
+        case OPT_DISABLE_SYSTEM_ROUTE:
+            /* Open vSwitch's way of keeping the kernel's routing table out
+             * of its tunnel routing.  This switch has no routing table yet
+             * (it arrives with tunnels), so there is nothing to keep out;
+             * accepted so that harnesses written for it start us. */
             break;
 
         DAEMON_OPTION_HANDLERS
@@ -167,11 +183,15 @@ usage(void)
     vlog_usage();
     printf("\nOther options:\n"
            "  --unixctl=SOCKET        override default control socket name\n"
-           "  --enable-dummy[=override]\n"
-           "                          allow \"dummy\" interfaces (for tests);\n"
-           "                          with override, every device is dummy\n"
+           "  --enable-dummy[=system|override]\n"
+           "                          allow \"dummy\" interfaces and the\n"
+           "                          \"dummy\" datapath type (for tests);\n"
+           "                          with system, \"system\" interfaces\n"
+           "                          are dummies, with override every one\n"
            "  --disable-system        accepted for compatibility (there is\n"
            "                          no kernel datapath to disable)\n"
+           "  --disable-system-route  accepted for compatibility (no routes\n"
+           "                          are read from the kernel)\n"
            "  -h, --help              display this help message\n"
            "  -V, --version           display version information\n");
     exit(EXIT_SUCCESS);

@@ -100,7 +100,7 @@ struct fixture {
 static void
 setup(struct fixture *fx, const char *dp_name)
 {
-    netdev_enable_dummy(true);
+    netdev_enable_dummy(NETDEV_DUMMY_OVERRIDE);
     ck_assert_int_eq(dpif_create(dp_name, "netdev", &fx->dpif), 0);
     char *n1 = xasprintf("%s-p1", dp_name), *n2 = xasprintf("%s-p2", dp_name);
     ck_assert_int_eq(netdev_open(n1, "dummy", &fx->p1), 0);

@@ -86,7 +86,7 @@ get_flags(const struct netdev *netdev)
 static void
 dummy_setup(void)
 {
-    netdev_enable_dummy(false);
+    netdev_enable_dummy(NETDEV_DUMMY_ADD);
 }
 
 static void
@@ -112,7 +112,7 @@ START_TEST(test_types_before_and_after_dummy)
     ck_assert_int_eq(netdev_open("d0", "dummy", &netdev), EAFNOSUPPORT);
     ck_assert_ptr_null(netdev);
 
-    netdev_enable_dummy(false);
+    netdev_enable_dummy(NETDEV_DUMMY_ADD);
     sset_clear(&types);
     netdev_get_types(&types);
     ck_assert(sset_contains(&types, "dummy"));
@@ -510,7 +510,7 @@ appctl(char **argv)
 static void
 appctl_setup(void)
 {
-    netdev_enable_dummy(false);
+    netdev_enable_dummy(NETDEV_DUMMY_ADD);
     ck_assert_int_eq(unixctl_server_create(NULL, &server), 0);
     ck_assert_ptr_nonnull(server);
 }
@@ -945,7 +945,7 @@ START_TEST(test_override)
 {
     bool host_has_br = if_nametoindex("ovsng-br0") != 0;
 
-    netdev_enable_dummy(true);
+    netdev_enable_dummy(NETDEV_DUMMY_OVERRIDE);
 
     struct sset types = SSET_INITIALIZER(&types);
     netdev_get_types(&types);

@@ -46,7 +46,7 @@ register_bundle(struct fixture *fx, int i, int vlan)
 static void
 setup(struct fixture *fx)
 {
-    netdev_enable_dummy(true);
+    netdev_enable_dummy(NETDEV_DUMMY_OVERRIDE);
     ofproto_init();
     ofproto_set_threads(2, 2);
     ck_assert_int_eq(ofproto_create("br0", "netdev", &fx->ofproto), 0);

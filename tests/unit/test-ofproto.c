@@ -33,7 +33,7 @@ struct fixture {
 static void
 setup(struct fixture *fx)
 {
-    netdev_enable_dummy(true);
+    netdev_enable_dummy(NETDEV_DUMMY_OVERRIDE);
     ofproto_init();
     ck_assert_int_eq(ofproto_create("br0", "netdev", &fx->ofproto), 0);
     for (int i = 1; i <= 3; i++) {
