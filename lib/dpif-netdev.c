@@ -970,7 +970,7 @@ static uint32_t
 choose_port_no(const struct dp_netdev *dp, const char *name)
 {
     struct port_table *t = get_port_table(dp);
-    if (dp->class == &dpif_dummy_class) {
+    if (dp->class->dummy) {
         const char *digits = strpbrk(name, "0123456789");
         if (digits) {
             unsigned long n = strtoul(digits, NULL, 10)
@@ -1712,6 +1712,13 @@ const struct dpif_class dpif_netdev_class = {
 
 const struct dpif_class dpif_dummy_class = {
     .type = "dummy",
+    .dummy = true,
+    DPIF_NETDEV_FUNCTIONS
+};
+
+const struct dpif_class dpif_system_dummy_class = {
+    .type = "system",
+    .dummy = true,
     DPIF_NETDEV_FUNCTIONS
 };
 

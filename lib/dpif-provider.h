@@ -33,6 +33,9 @@ struct dpif_flow_dump_thread {
 
 struct dpif_class {
     const char *type;
+    /* Numbers ports after their names and opens "internal" ports as
+     * "dummy-internal" devices: the test datapath (dpif_enable_dummy()). */
+    bool dummy;
 
     /* Adds the names of this class's datapaths to NAMES. */
     void (*enumerate)(const struct dpif_class *, struct sset *names);
@@ -102,5 +105,9 @@ extern const struct dpif_class dpif_netdev_class;
  * it numbers a port after the digits in its name, as Open vSwitch's dummy
  * datapath does, so tests can predict datapath port numbers. */
 extern const struct dpif_class dpif_dummy_class;
+/* The same again under the type "system", which has no kernel datapath
+ * behind it here: with --enable-dummy=system or =override, Open vSwitch
+ * serves its "system" type with a dummy datapath too. */
+extern const struct dpif_class dpif_system_dummy_class;
 
 #endif /* dpif-provider.h */

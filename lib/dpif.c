@@ -14,19 +14,23 @@
 
 VLOG_DEFINE_THIS_MODULE(dpif);
 
-/* The dummy class joins only once dpif_enable_dummy() has run (before any
+/* The dummy classes join only once dpif_enable_dummy() has run (before any
  * other thread starts, so readers need no lock). */
 static const struct dpif_class *dpif_classes[] = {
     &dpif_netdev_class,
+    NULL,
     NULL,
 };
 static size_t n_dpif_classes = 1;
 
 void
-dpif_enable_dummy(void)
+dpif_enable_dummy(bool system_too)
 {
     if (n_dpif_classes == 1) {
         dpif_classes[n_dpif_classes++] = &dpif_dummy_class;
+        if (system_too) {
+            dpif_classes[n_dpif_classes++] = &dpif_system_dummy_class;
+        }
     }
 }
 
@@ -54,7 +58,7 @@ const char *
 dpif_port_open_type(const char *dp_type, const char *port_type)
 {
     const struct dpif_class *class = find_class(dp_type);
-    if (class == &dpif_dummy_class && port_type
+    if (class && class->dummy && port_type
         && !strcmp(port_type, "internal")) {
         return "dummy-internal";
     }

@@ -84,9 +84,11 @@ bool dpif_type_is_supported(const char *type);
 
 /* Makes the "dummy" datapath type available: the userspace datapath under
  * another name, for tests, numbering ports after their names (see
- * dpif-provider.h).  Call from the main thread before any datapath opens;
- * ovs-vswitchd does for --enable-dummy. */
-void dpif_enable_dummy(void);
+ * dpif-provider.h); with SYSTEM_TOO, the "system" type too (there is no
+ * kernel datapath here to serve it).  Call from the main thread before any
+ * datapath opens; ovs-vswitchd does for --enable-dummy (SYSTEM_TOO for
+ * =system and =override). */
+void dpif_enable_dummy(bool system_too);
 
 /* The netdev type a port of PORT_TYPE (an Interface's "type") opens as on
  * a datapath of DP_TYPE: on the dummy datapath an "internal" port is a

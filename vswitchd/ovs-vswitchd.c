@@ -126,7 +126,7 @@ parse_options(int argc, char *argv[], char **unixctl_pathp)
                 ovs_fatal(0, "--enable-dummy: unknown argument \"%s\" "
                           "(\"system\" or \"override\" accepted)", optarg);
             }
-            dpif_enable_dummy();
+            dpif_enable_dummy(optarg != NULL);
             break;
 
         case OPT_DISABLE_SYSTEM:
