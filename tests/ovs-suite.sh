@@ -35,6 +35,8 @@
 #   -j N              run N tests at once (default: number of CPUs)
 #   -k KEYWORDS       only the tests of FILEs that match KEYWORDS (the
 #                     suite's -k syntax: comma means "and", several -k "or")
+#   NUM or NUM-NUM    (in place of FILEs) run these test numbers, whatever
+#                     file they are in
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -49,7 +51,7 @@ OUR_PROGRAMS="ovsdb-server:ovsdb ovsdb-tool:ovsdb ovsdb-client:ovsdb
               ovs-ofctl:utilities ovs-dpctl:utilities"
 
 mode=ours expect_file= keywords=()
-files=()
+files=() numbers=()
 while [ $# -gt 0 ]; do
     case $1 in
         --theirs) mode=theirs ;;
@@ -60,11 +62,12 @@ while [ $# -gt 0 ]; do
         -k) keywords+=(-k "$2"); shift ;;
         -h|--help) sed -n '2,/^set -e/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
         -*) echo "ovs-suite: unknown option $1" >&2; exit 2 ;;
+        [0-9]*) numbers+=("$1") ;;
         *) files+=("$1") ;;
     esac
     shift
 done
-[ ${#files[@]} -gt 0 ] || files=($DEFAULT_FILES)
+[ ${#files[@]} -gt 0 ] || [ ${#numbers[@]} -gt 0 ] || files=($DEFAULT_FILES)
 
 as_root() {
     if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi
@@ -120,11 +123,16 @@ fi
 # The tests of the chosen files (and keywords), by number.
 testsuite=$src/tests/testsuite
 listing=$("$testsuite" -C "$src/tests" -l "${keywords[@]}")
-numbers=()
-for f in "${files[@]}"; do
-    mapfile -t -O ${#numbers[@]} numbers < <(echo "$listing" \
-        | awk -v f="$f" '$2 ~ "^" f ":" { sub(":", "", $1); print $1 }')
-done
+if [ ${#numbers[@]} -gt 0 ]; then
+    # The files the chosen numbers are in, for the summary.
+    mapfile -t files < <("$testsuite" -C "$src/tests" -l "${numbers[@]}" \
+        | awk '$1 ~ /^[0-9]+:$/ { sub(/:.*/, "", $2); print $2 }' | sort -u)
+else
+    for f in "${files[@]}"; do
+        mapfile -t -O ${#numbers[@]} numbers < <(echo "$listing" \
+            | awk -v f="$f" '$2 ~ "^" f ":" { sub(":", "", $1); print $1 }')
+    done
+fi
 [ ${#numbers[@]} -gt 0 ] || { echo "ovs-suite: no tests in ${files[*]}" >&2; exit 2; }
 
 echo "ovs-suite: running ${#numbers[@]} tests of ${files[*]} ($mode programs)"
