@@ -331,7 +331,9 @@ ds_get_preprocessed_line(struct ds *ds, FILE *file, int *line_number)
             (*line_number)++;
         }
 
-        char *comment = memchr(ds->string, '#', ds->length);
+        /* An empty line may have no buffer yet. */
+        char *comment = ds->length ? memchr(ds->string, '#', ds->length)
+                                   : NULL;
         if (comment) {
             ds_truncate(ds, comment - ds->string);
         }

@@ -324,7 +324,9 @@ dump_flows_sorted(const char *switch_name, struct vconn *vconn,
         = ofctl_ports_to_show(switch_name);
 
     /* The flows point into their own buffers, which do not move. */
-    qsort(flows.flows, flows.n, sizeof *flows.flows, compare_flows);
+    if (flows.n) {
+        qsort(flows.flows, flows.n, sizeof *flows.flows, compare_flows);
+    }
 
     struct ds s = DS_EMPTY_INITIALIZER;
     for (size_t i = 0; i < flows.n; i++) {
