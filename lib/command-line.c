@@ -8,6 +8,9 @@
 #include <string.h>
 
 #include "util.h"
+#include "vlog.h"
+
+VLOG_DEFINE_THIS_MODULE(command_line);
 
 char *
 ovs_cmdl_long_options_to_short_options(const struct option *options)

@@ -481,12 +481,18 @@ dp_packet_flow_hash(struct dp_packet *packet, const struct flow *flow)
 
 /* Composing. */
 
+/* What the payload of a composed packet holds. */
+enum payload_fill {
+    PAYLOAD_COUNTING,           /* 0, 1, 2, ... */
+    PAYLOAD_ZEROS,
+};
+
 static void
-put_payload(struct dp_packet *p, size_t n)
+put_payload(struct dp_packet *p, size_t n, enum payload_fill fill)
 {
     uint8_t *b = dp_packet_put_uninit(p, n);
     for (size_t i = 0; i < n; i++) {
-        b[i] = i;
+        b[i] = fill == PAYLOAD_COUNTING ? i : 0;
     }
 }
 
@@ -494,7 +500,7 @@ put_payload(struct dp_packet *p, size_t n)
  * L4 length.  The checksum is left for the caller (it needs L3). */
 static size_t
 compose_l4(struct dp_packet *p, const struct flow *flow, size_t l7_len,
-           bool is_ipv6)
+           enum payload_fill fill, bool is_ipv6)
 {
     size_t l4_ofs = dp_packet_size(p);
     uint8_t proto = flow->nw_proto;
@@ -506,7 +512,6 @@ compose_l4(struct dp_packet *p, const struct flow *flow, size_t l7_len,
         tcp->tcp_dst = flow->tp_dst;
         tcp->tcp_ctl = htons((5 << 12) | (ntohs(flow->tcp_flags)
                                           & TCP_FLAGS_MASK));
-        tcp->tcp_winsz = htons(1024);
     } else if (proto == IPPROTO_UDP) {
         struct udp_header *udp = dp_packet_put_zeros(p, UDP_HEADER_LEN);
         udp->udp_src = flow->tp_src;
@@ -559,11 +564,11 @@ compose_l4(struct dp_packet *p, const struct flow *flow, size_t l7_len,
         }
     } else {
         p->l4_ofs = DP_PACKET_OFS_NONE;
-        put_payload(p, l7_len);
+        put_payload(p, l7_len, fill);
         return dp_packet_size(p) - l4_ofs;
     }
     p->payload_ofs = dp_packet_size(p);
-    put_payload(p, l7_len);
+    put_payload(p, l7_len, fill);
     return dp_packet_size(p) - l4_ofs;
 }
 
@@ -600,7 +605,8 @@ finish_l4_csum(struct dp_packet *p, uint8_t proto, uint32_t pseudo,
 }
 
 static void
-compose_ipv4(struct dp_packet *p, const struct flow *flow, size_t l7_len)
+compose_ipv4(struct dp_packet *p, const struct flow *flow, size_t l7_len,
+             enum payload_fill fill)
 {
     size_t l3_ofs = dp_packet_size(p);
     struct ip_header *ip = dp_packet_put_zeros(p, IP_HEADER_LEN);
@@ -619,10 +625,10 @@ compose_ipv4(struct dp_packet *p, const struct flow *flow, size_t l7_len)
 
     size_t l4_len;
     if (flow->nw_frag & FLOW_NW_FRAG_LATER) {
-        put_payload(p, l7_len);
+        put_payload(p, l7_len, fill);
         l4_len = l7_len;
     } else {
-        l4_len = compose_l4(p, flow, l7_len, false);
+        l4_len = compose_l4(p, flow, l7_len, fill, false);
     }
     ip = dp_packet_l3(p);           /* The buffer may have moved. */
     ip->ip_tot_len = htons(IP_HEADER_LEN + l4_len);
@@ -633,7 +639,8 @@ compose_ipv4(struct dp_packet *p, const struct flow *flow, size_t l7_len)
 }
 
 static void
-compose_ipv6(struct dp_packet *p, const struct flow *flow, size_t l7_len)
+compose_ipv6(struct dp_packet *p, const struct flow *flow, size_t l7_len,
+             enum payload_fill fill)
 {
     size_t l3_ofs = dp_packet_size(p);
     struct ipv6_header *ip6 = dp_packet_put_zeros(p, IPV6_HEADER_LEN);
@@ -658,9 +665,9 @@ compose_ipv6(struct dp_packet *p, const struct flow *flow, size_t l7_len)
     }
 
     if (flow->nw_frag & FLOW_NW_FRAG_LATER) {
-        put_payload(p, l7_len);
+        put_payload(p, l7_len, fill);
     } else {
-        compose_l4(p, flow, l7_len, true);
+        compose_l4(p, flow, l7_len, fill, true);
     }
     ip6 = dp_packet_l3(p);
     ip6->ip6_plen = htons(dp_packet_size(p) - l3_ofs - IPV6_HEADER_LEN);
@@ -688,8 +695,9 @@ compose_arp(struct dp_packet *p, const struct flow *flow)
     arp->ar_tpa = flow->nw_dst;
 }
 
-void
-flow_compose(struct dp_packet *p, const struct flow *flow, size_t l7_len)
+static void
+flow_compose__(struct dp_packet *p, const struct flow *flow, size_t l7_len,
+               enum payload_fill fill)
 {
     dp_packet_clear(p, DP_PACKET_HEADROOM);
     p->md.in_port = flow->in_port;
@@ -719,17 +727,40 @@ flow_compose(struct dp_packet *p, const struct flow *flow, size_t l7_len)
         ovs_be16 len = htons(3 + l7_len);
         dp_packet_put(p, &len, 2);
         dp_packet_put(p, "\x42\x42\x03", 3);
-        put_payload(p, l7_len);
+        put_payload(p, l7_len, fill);
         return;
     }
     dp_packet_put(p, &flow->dl_type, 2);
     if (type == ETH_TYPE_IP) {
-        compose_ipv4(p, flow, l7_len);
+        compose_ipv4(p, flow, l7_len, fill);
     } else if (type == ETH_TYPE_IPV6) {
-        compose_ipv6(p, flow, l7_len);
+        compose_ipv6(p, flow, l7_len, fill);
     } else if (type == ETH_TYPE_ARP || type == ETH_TYPE_RARP) {
         compose_arp(p, flow);
     } else {
-        put_payload(p, l7_len);
+        put_payload(p, l7_len, fill);
     }
+}
+
+void
+flow_compose(struct dp_packet *p, const struct flow *flow, size_t l7_len)
+{
+    flow_compose__(p, flow, l7_len, PAYLOAD_COUNTING);
+}
+
+bool
+flow_compose_sized(struct dp_packet *p, const struct flow *flow,
+                   size_t total_len)
+{
+    flow_compose__(p, flow, 0, PAYLOAD_ZEROS);
+    size_t headers = dp_packet_size(p);
+    if (total_len < headers) {
+        return false;
+    }
+    flow_compose__(p, flow, total_len - headers, PAYLOAD_ZEROS);
+    if (dp_packet_size(p) < total_len) {
+        /* ARP and ND have nowhere to carry data: a trailer pads them. */
+        dp_packet_put_zeros(p, total_len - dp_packet_size(p));
+    }
+    return true;
 }

@@ -39,6 +39,7 @@
 #ifndef FLOW_EXTRACT_H
 #define FLOW_EXTRACT_H 1
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -73,5 +74,11 @@ uint32_t dp_packet_flow_hash(struct dp_packet *packet,
  * FLOW back for any flow that a packet can carry. */
 void flow_compose(struct dp_packet *packet, const struct flow *flow,
                   size_t l7_len);
+/* The same, for a frame of exactly TOTAL_LEN bytes whose payload is zeros
+ * (lengths and checksums cover it; a frame without a length field, ARP
+ * say, gets a zero trailer).  False, with PACKET holding just the headers,
+ * if they alone are longer than TOTAL_LEN. */
+bool flow_compose_sized(struct dp_packet *packet, const struct flow *flow,
+                        size_t total_len);
 
 #endif /* flow-extract.h */

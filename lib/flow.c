@@ -4,6 +4,9 @@
 #include <string.h>
 #include "hash.h"
 #include "util.h"
+#include "vlog.h"
+
+VLOG_DEFINE_THIS_MODULE(flow);
 
 const uint8_t flow_stage_end[FLOW_N_STAGES] = {
     FLOW_STAGE_METADATA_END,

@@ -3,6 +3,9 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include "vlog.h"
+
+VLOG_DEFINE_THIS_MODULE(hmap);
 
 void
 hmap_init(struct hmap *hmap)

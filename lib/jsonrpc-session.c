@@ -15,7 +15,7 @@
 #include "util.h"
 #include "vlog.h"
 
-VLOG_DEFINE_THIS_MODULE(jsonrpc_session);
+VLOG_USE_MODULE(jsonrpc);
 
 /* A session answers at most this many echo requests per jsonrpc_session_recv()
  * call before returning, to bound the work done in one call. */

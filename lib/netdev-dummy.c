@@ -23,13 +23,18 @@
  *
  * Packets:
  *
- *   netdev-dummy/receive NETDEV PACKET...
+ *   netdev-dummy/receive NETDEV [--qid QID] PACKET [--len LEN]...
  *       Makes each PACKET arrive on NETDEV, as if from its cable.  A PACKET
  *       is hex bytes (spaces allowed between bytes) or a flow in the
  *       datapath flow syntax (odp-util.h), which becomes a packet with
- *       those headers (flow_compose()).  It is it is queued for the datapath
- *       port's receive queue (dropped and counted as rx_dropped when no
- *       datapath has the device, or more than DUMMY_RXQ_MAX are waiting).
+ *       those headers (flow_compose()) and, as Open vSwitch's dummy makes
+ *       them, 64 bytes of payload (0, 1, ... 63) when it is UDP, TCP
+ *       without SYN, FIN or RST, or an ICMP or ICMPv6 echo; "--len LEN"
+ *       after a flow makes it LEN bytes (at least 60) instead, padded with
+ *       zeros.  A dummy device has one receive queue, so QID can only be 0.
+ *       Each packet is queued for the datapath port's receive queue
+ *       (dropped and counted as rx_dropped when no datapath has the
+ *       device, or more than DUMMY_RXQ_MAX are waiting).
  *
  * Options (Interface options, or ovs-dpctl add-if's): "pcap=FILE" writes
  * every packet received and sent to FILE, "rx_pcap=FILE" the received
@@ -566,10 +571,43 @@ netdev_dummy_inject(struct netdev *netdev, struct dp_packet *packet)
     return 0;
 }
 
-/* Parses S, a packet in hex or a flow, into a new packet.  Returns NULL
- * and sets *ERRP if S is neither. */
+/* The payload Open vSwitch's dummy device gives a packet made from FLOW:
+ * data for the protocols that carry it in a first packet, none for
+ * connection control (SYN, FIN, RST) and ICMP errors. */
+static size_t
+default_payload_len(const struct flow *flow)
+{
+    enum { DEFAULT_PAYLOAD = 64 };
+    bool ip = flow->dl_type == htons(ETH_TYPE_IP);
+    bool ipv6 = flow->dl_type == htons(ETH_TYPE_IPV6);
+
+    if ((!ip && !ipv6) || flow->nw_frag & FLOW_NW_FRAG_LATER) {
+        return 0;
+    }
+    uint16_t icmp_type = ntohs(flow->tp_src);
+    switch (flow->nw_proto) {
+    case IPPROTO_UDP:
+        return DEFAULT_PAYLOAD;
+    case IPPROTO_TCP:
+        return (ntohs(flow->tcp_flags) & (TCP_SYN | TCP_FIN | TCP_RST)
+                ? 0 : DEFAULT_PAYLOAD);
+    case IPPROTO_ICMP:
+        return (ip && (icmp_type == ICMP4_ECHO_REQUEST
+                       || icmp_type == ICMP4_ECHO_REPLY)
+                ? DEFAULT_PAYLOAD : 0);
+    case IPPROTO_ICMPV6:
+        return (ipv6 && (icmp_type == 128 || icmp_type == 129)
+                ? DEFAULT_PAYLOAD : 0);
+    default:
+        return 0;
+    }
+}
+
+/* Parses S, a packet in hex or a flow, into a new packet; a flow's packet
+ * is LEN bytes long if LEN is nonzero.  Returns NULL and sets *ERRP if S is
+ * neither or LEN does not fit. */
 static struct dp_packet *
-parse_packet(const char *s, char **errp)
+parse_packet(const char *s, size_t len, char **errp)
 {
     struct ofpbuf buf;
     ofpbuf_init(&buf, 128);
@@ -585,10 +623,20 @@ parse_packet(const char *s, char **errp)
             free(error);
         } else {
             packet = dp_packet_new(128);
-            flow_compose(packet, &flow, 0);
+            if (!len) {
+                flow_compose(packet, &flow, default_payload_len(&flow));
+            } else if (!flow_compose_sized(packet, &flow, len)) {
+                *errp = xasprintf("--len %zu is shorter than the packet's "
+                                  "%"PRIu32" bytes of headers", len,
+                                  dp_packet_size(packet));
+                dp_packet_delete(packet);
+                packet = NULL;
+            }
         }
     } else if (!buf.size) {
         *errp = xstrdup("bad packet: empty");
+    } else if (len) {
+        *errp = xstrdup("--len applies only to a packet given as a flow");
     } else {
         packet = dp_packet_clone_data(buf.data, buf.size);
     }
@@ -609,25 +657,49 @@ netdev_dummy_receive_cmd(struct unixctl_conn *conn, int argc,
     /* Parse everything first: a bad packet injects nothing. */
     struct dp_packet_batch batch;
     dp_packet_batch_init(&batch);
-    for (int i = 2; i < argc; i++) {
-        char *error = NULL;
-        struct dp_packet *packet = NULL;
+    char *error = NULL;
+    int i = 2;
+    if (i + 1 < argc && !strcmp(argv[i], "--qid")) {
+        unsigned int qid;
+        if (!str_to_uint(argv[i + 1], 10, &qid) || qid != 0) {
+            error = xasprintf("bad rx queue id %s (a dummy device has one "
+                              "receive queue, 0)", argv[i + 1]);
+        }
+        i += 2;
+    }
+    while (!error && i < argc) {
+        const char *packet_s = argv[i++];
+        unsigned int len = 0;
+        if (i < argc && !strcmp(argv[i], "--len")) {
+            if (i + 1 >= argc || !str_to_uint(argv[i + 1], 10, &len)
+                || len < ETH_TOTAL_MIN) {
+                error = xasprintf("--len needs a packet length of at least "
+                                  "%d bytes", ETH_TOTAL_MIN);
+                break;
+            }
+            i += 2;
+        }
         if (dp_packet_batch_is_full(&batch)) {
             error = xasprintf("at most %d packets per command",
                               NETDEV_MAX_BURST);
-        } else {
-            packet = parse_packet(argv[i], &error);
+            break;
         }
-        if (!packet) {
-            dp_packet_batch_delete(&batch);
-            unixctl_command_reply_error(conn, error);
-            free(error);
-            return;
+        struct dp_packet *packet = parse_packet(packet_s, len, &error);
+        if (packet) {
+            dp_packet_batch_add(&batch, packet);
         }
-        dp_packet_batch_add(&batch, packet);
     }
-    for (size_t i = 0; i < batch.count; i++) {
-        netdev_dummy_queue_rx(dev, batch.packets[i]);
+    if (!error && !batch.count) {
+        error = xstrdup("no packet to receive");
+    }
+    if (error) {
+        dp_packet_batch_delete(&batch);
+        unixctl_command_reply_error(conn, error);
+        free(error);
+        return;
+    }
+    for (size_t j = 0; j < batch.count; j++) {
+        netdev_dummy_queue_rx(dev, batch.packets[j]);
     }
     unixctl_command_reply(conn, NULL);
 }
@@ -635,7 +707,8 @@ netdev_dummy_receive_cmd(struct unixctl_conn *conn, int argc,
 void
 netdev_dummy_register_commands(void)
 {
-    unixctl_command_register("netdev-dummy/receive", "name packet...",
+    unixctl_command_register("netdev-dummy/receive",
+                             "name [--qid queue_id] packet|flow [--len number]...",
                              2, INT_MAX, netdev_dummy_receive_cmd, NULL);
     unixctl_command_register("netdev-dummy/set-admin-state",
                              "[netdev] up|down", 1, 2,

@@ -3,6 +3,9 @@
 
 #include "ofpbuf.h"
 #include "util.h"
+#include "vlog.h"
+
+VLOG_DEFINE_THIS_MODULE(netlink);
 
 void *
 nl_msg_put_unspec_uninit(struct ofpbuf *buf, uint16_t type, size_t size)

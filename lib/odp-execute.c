@@ -12,6 +12,9 @@
 #include "netlink.h"
 #include "odp-util.h"
 #include "packets.h"
+#include "vlog.h"
+
+VLOG_DEFINE_THIS_MODULE(odp_execute);
 
 /* Merging a set's value into a header field: the whole value for a plain
  * set, only the mask's bits for a masked one. */

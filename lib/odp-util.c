@@ -13,6 +13,9 @@
 #include "netlink.h"
 #include "ofpbuf.h"
 #include "packets.h"
+#include "vlog.h"
+
+VLOG_DEFINE_THIS_MODULE(odp_util);
 
 /* Fields
  * ======

@@ -9,6 +9,9 @@
 #include "list.h"
 #include "ovs-thread.h"
 #include "util.h"
+#include "vlog.h"
+
+VLOG_DEFINE_THIS_MODULE(ovs_rcu);
 
 /* UINT64_MAX in 'seen' means offline: the thread holds no pointers. */
 #define OFFLINE UINT64_MAX

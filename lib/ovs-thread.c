@@ -12,6 +12,8 @@
 #include "util.h"
 #include "vlog.h"
 
+VLOG_DEFINE_THIS_MODULE(ovs_thread);
+
 /* Every failure below is a programming error, never a runtime condition, so
  * the wrappers abort (leaving a core) and name the caller's location. */
 static void

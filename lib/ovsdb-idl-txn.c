@@ -35,7 +35,7 @@
 #include "poll-loop.h"
 #include "vlog.h"
 
-VLOG_DEFINE_THIS_MODULE(ovsdb_idl_txn);
+VLOG_USE_MODULE(ovsdb_idl);
 
 COVERAGE_DEFINE(txn_commit);
 

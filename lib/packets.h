@@ -42,6 +42,8 @@ struct eth_addr eth_addr_random(void);
 
 /* Ethernet. */
 #define ETH_HEADER_LEN 14
+/* The shortest Ethernet frame on the wire, without its CRC. */
+#define ETH_TOTAL_MIN 60
 #define ETH_TYPE_MIN 0x600          /* Smaller: an 802.3 length field. */
 #define ETH_TYPE_IP 0x0800
 #define ETH_TYPE_ARP 0x0806

@@ -5,6 +5,9 @@
 #include <stdint.h>
 #include <sys/time.h>
 #include "dp-packet.h"
+#include "vlog.h"
+
+VLOG_DEFINE_THIS_MODULE(pcap);
 
 #define PCAP_MAGIC 0xa1b2c3d4
 #define PCAP_MAGIC_SWAPPED 0xd4c3b2a1

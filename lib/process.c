@@ -13,6 +13,9 @@
 #include "list.h"
 #include "poll-loop.h"
 #include "util.h"
+#include "vlog.h"
+
+VLOG_DEFINE_THIS_MODULE(process);
 
 struct process {
     struct ovs_list node;       /* In 'processes' until reaped. */

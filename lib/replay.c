@@ -15,7 +15,7 @@
 #include "util.h"
 #include "vlog.h"
 
-VLOG_DEFINE_THIS_MODULE(replay);
+VLOG_DEFINE_THIS_MODULE(ovs_replay);
 
 #define REPLAY_MAGIC "OVSNG-REPLAY 1"
 

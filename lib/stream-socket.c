@@ -24,7 +24,7 @@
 #include "util.h"
 #include "vlog.h"
 
-VLOG_DEFINE_THIS_MODULE(stream_socket);
+VLOG_DEFINE_THIS_MODULE(stream_fd);
 
 /* Reading pauses once this much unread input piles up, so a peer cannot make
  * us buffer without bound while our owner is busy; it resumes as the owner

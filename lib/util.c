@@ -8,6 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "vlog.h"
+
+VLOG_DEFINE_THIS_MODULE(util);
 
 const char *program_name = "ovs";
 

@@ -8,6 +8,9 @@
 #include <sys/random.h>
 #include "replay.h"
 #include "util.h"
+#include "vlog.h"
+
+VLOG_DEFINE_THIS_MODULE(uuid);
 
 /* Fills BUF with N bytes from the kernel's random source.  getrandom() only
  * fails on a kernel too old for it or when interrupted; neither is worth

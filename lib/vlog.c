@@ -214,16 +214,37 @@ vlog_insert_module(struct vlog_module *module)
     ovs_mutex_unlock(&levels_mutex);
 }
 
+/* Open vSwitch module names that one of our modules covers under another
+ * name (see vlog.h), sorted by alias. */
+static const struct vlog_alias {
+    const char *alias;
+    const char *module;
+} vlog_aliases[] = {
+    { "daemon_unix", "daemon" },
+    { "socket_util_unix", "socket_util" },
+    { "stream_tcp", "stream_fd" },
+    { "stream_unix", "stream_fd" },
+};
+
+static struct vlog_module *
+module_from_name__(const char *name)
+{
+    for (struct vlog_module *m = modules; m; m = m->next) {
+        if (!strcasecmp(m->name, name)) {
+            return m;
+        }
+    }
+    return NULL;
+}
+
 struct vlog_module *
 vlog_module_from_name(const char *name)
 {
-    struct vlog_module *found = NULL;
-
     ovs_mutex_lock(&levels_mutex);
-    for (struct vlog_module *m = modules; m; m = m->next) {
-        if (!strcasecmp(m->name, name)) {
-            found = m;
-            break;
+    struct vlog_module *found = module_from_name__(name);
+    for (size_t i = 0; !found && i < ARRAY_SIZE(vlog_aliases); i++) {
+        if (!strcasecmp(vlog_aliases[i].alias, name)) {
+            found = module_from_name__(vlog_aliases[i].module);
         }
     }
     ovs_mutex_unlock(&levels_mutex);
@@ -480,12 +501,32 @@ vlog_get_levels(void)
     ds_put_cstr(&s, "                 console    syslog    file\n");
     ds_put_cstr(&s, "                 -------    ------    ------\n");
 
+    /* Modules and aliases (of linked modules) merged in name order. */
     ovs_mutex_lock(&levels_mutex);
-    for (const struct vlog_module *m = modules; m; m = m->next) {
-        ds_put_format(&s, "%-16s  %4s       %4s       %4s\n", m->name,
-                      level_names[read_level(&m->levels[VLF_CONSOLE])],
-                      level_names[read_level(&m->levels[VLF_SYSLOG])],
-                      level_names[read_level(&m->levels[VLF_FILE])]);
+    const struct vlog_module *m = modules;
+    size_t a = 0;
+    for (;;) {
+        const struct vlog_module *alias_of = NULL;
+        while (a < ARRAY_SIZE(vlog_aliases)
+               && !(alias_of = module_from_name__(vlog_aliases[a].module))) {
+            a++;
+        }
+        const char *name;
+        const struct vlog_module *levels;
+        if (alias_of && (!m || strcmp(vlog_aliases[a].alias, m->name) < 0)) {
+            name = vlog_aliases[a++].alias;
+            levels = alias_of;
+        } else if (m) {
+            name = m->name;
+            levels = m;
+            m = m->next;
+        } else {
+            break;
+        }
+        ds_put_format(&s, "%-16s  %4s       %4s       %4s\n", name,
+                      level_names[read_level(&levels->levels[VLF_CONSOLE])],
+                      level_names[read_level(&levels->levels[VLF_SYSLOG])],
+                      level_names[read_level(&levels->levels[VLF_FILE])]);
     }
     ovs_mutex_unlock(&levels_mutex);
 

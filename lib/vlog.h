@@ -12,7 +12,16 @@
  * A module registers itself before main() runs, so `ovs-appctl vlog/list`
  * always shows every module linked into the program, whether or not it has
  * logged yet.  A module name may be defined only once per program (a second
- * definition is a link error).
+ * definition is a link error); another file that belongs to the same module
+ * says VLOG_USE_MODULE(name) instead.
+ *
+ * Module names are Open vSwitch's wherever a module has a counterpart
+ * there, because operators and scripts type them (`vlog/set
+ * ofproto_dpif_upcall:dbg`) and grep log lines for them.  Where one of our
+ * modules covers several of Open vSwitch's (stream_fd also does what its
+ * stream_tcp and stream_unix do), those names are aliases: vlog.c keeps the
+ * table, a spec may use either name, and `vlog/list` shows an alias as a
+ * row of its own with its module's levels.
  *
  * Levels and destinations
  * -----------------------
@@ -147,10 +156,16 @@ void vlog_insert_module(struct vlog_module *);
     VLOG_DEFINE_MODULE(MODULE);                                             \
     static struct vlog_module *const this_module OVS_UNUSED = &VLM_##MODULE
 
+/* Makes VLOG_*() in this file log to MODULE, which another file of the
+ * program defines. */
+#define VLOG_USE_MODULE(MODULE)                                             \
+    extern struct vlog_module VLM_##MODULE;                                 \
+    static struct vlog_module *const this_module OVS_UNUSED = &VLM_##MODULE
+
 /* The module of the current file, for calling the functions directly. */
 #define THIS_MODULE this_module
 
-/* Looks up a module by name (case-insensitive); NULL if none. */
+/* Looks up a module by name or alias (case-insensitive); NULL if none. */
 struct vlog_module *vlog_module_from_name(const char *name);
 const char *vlog_get_module_name(const struct vlog_module *);
 

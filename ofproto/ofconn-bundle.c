@@ -23,7 +23,7 @@
 #include "util.h"
 #include "vlog.h"
 
-VLOG_DEFINE_THIS_MODULE(ofconn_bundle);
+VLOG_DEFINE_THIS_MODULE(bundles);
 
 /* One queued message: the add message as received (what the error reply
  * of a failed commit carries, as in 3.1), and its inner message decoded,

@@ -31,7 +31,8 @@
 #include "util.h"
 #include "vlog.h"
 
-VLOG_DEFINE_THIS_MODULE(ofconn);
+/* Open vSwitch logs its controller connections as "connmgr". */
+VLOG_USE_MODULE(connmgr);
 
 COVERAGE_DEFINE(ofconn_error_reply);
 COVERAGE_DEFINE(ofconn_packet_in_sent);

@@ -21,7 +21,7 @@
 #include "util.h"
 #include "vlog.h"
 
-VLOG_DEFINE_THIS_MODULE(ofproto_meters);
+VLOG_USE_MODULE(ofproto);
 
 COVERAGE_DEFINE(ofproto_meter_mod);
 
