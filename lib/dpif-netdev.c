@@ -1484,7 +1484,7 @@ dpif_netdev_execute(struct dpif *dpif, struct dp_packet_batch *batch,
 }
 
 /* A handler's batch: every put under one acquisition of the mutex, every
- * execute in one epoch section (seeds/000). */
+ * execute in one epoch section. */
 /* Runs the executes among OPS in order.  Consecutive ones with the very
  * same actions (a handler's batch of new flows bound for one port, say) run
  * as one batch, so that their outputs leave in one send of many packets

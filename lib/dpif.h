@@ -276,7 +276,7 @@ int dpif_meter_get(const struct dpif *, uint32_t meter_id,
 int dpif_meter_del(struct dpif *, uint32_t meter_id,
                    struct dpif_meter_stats *);
 
-/* Batches (seeds/000).  An upcall handler installs all the megaflows of
+/* Batches.  An upcall handler installs all the megaflows of
  * a batch of misses and executes all its packets with one call:
  * dpif_operate() runs OPS in order, puts under one acquisition of the
  * provider's writer lock and executes in one read section, and stores

@@ -55,11 +55,6 @@
  * flow's actions ("output:1,mod_vlan_vid:5", "resubmit(,2)",
  * "load:0x1->NXM_NX_REG0[]", "drop").
  *
- * Names: ofproto/ofpact.h, ofproto's interim action list, still owns the
- * names ofpacts_format() and ofpacts_equal(); the list functions here are
- * ofpact_list_format() and ofpact_list_equal() so that both can link into
- * one program until ofproto moves to this module.
- *
  * Threads: pure functions over caller-owned buffers; any thread. */
 #ifndef OFP_ACTIONS_H
 #define OFP_ACTIONS_H 1

@@ -60,7 +60,7 @@
  * port); ofproto_port_del() removes it.  ofproto_port_changed() tells the
  * switch that a port's device changed (carrier, flags): the caller queues
  * ports whose device moved and calls this for each, so nothing here sweeps
- * every port (DESIGN.md, seeds/004).  ofproto_bundle_register() gives
+ * every port.  ofproto_bundle_register() gives
  * NORMAL a port: its member ports (several make a bond; NORMAL sends on
  * the first member whose link is up) and its VLAN mode:
  *

@@ -4,7 +4,7 @@
  * up to DPIF_RECV_MAX upcalls at once from the datapath's channels
  * (dpif.h), translates the whole batch under one read acquisition of the
  * xlate lock, then installs every megaflow of the batch and executes
- * every packet of it in one dpif_operate() call (seeds/000).  A miss on
+ * every packet of it in one dpif_operate() call.  A miss on
  * a port that belongs to no bridge installs a drop flow.  While the
  * datapath holds other_config:flow-limit flows or more, misses are
  * executed but not installed.
