@@ -28,5 +28,7 @@ ofproto_libofproto_a_SOURCES = \
 	ofproto/upcall.c \
 	ofproto/upcall.h \
 	ofproto/xlate.c \
-	ofproto/xlate.h
+	ofproto/xlate.h \
+	ofproto/xlate-trace.c \
+	ofproto/xlate-trace.h
 OFPROTO_LIBS = ofproto/libofproto.a $(OVS_LIBS)

@@ -38,6 +38,7 @@
 #include "upcall.h"
 #include "util.h"
 #include "xlate.h"
+#include "xlate-trace.h"
 
 static struct ofproto *
 find_bridge(struct unixctl_conn *conn, const char *name)
@@ -261,20 +262,24 @@ trace_cmd(struct unixctl_conn *conn, int argc, const char *argv[],
     struct ds out = DS_EMPTY_INITIALIZER;
     ds_put_cstr(&out, "Flow: ");
     trace_flow_format(&flow, &out);
-    ds_put_format(&out, "\n\nbridge(\"%s\")\n", ofproto->name);
-    ds_put_char_multiple(&out, '-', strlen(ofproto->name) + 10);
     ds_put_char(&out, '\n');
 
+    struct xtrace trace;
+    xtrace_init(&trace);
+    xtrace_enter(&trace, xtrace_add(&trace, XTRACE_BRIDGE, "bridge(\"%s\")",
+                                    ofproto->name));
     struct xlate_in xin = {
         .ofproto = ofproto,
         .flow = flow,
-        .trace = &out,
+        .trace = &trace,
     };
     struct xlate_out xout;
     xlate_out_init(&xout);
     ovs_rwlock_rdlock(&xlate_rwlock);
     xlate_actions(&xin, &xout);
     WC_MASK_FIELD(&xout.wc, in_port);
+    xtrace_format(&trace, &out);
+    xtrace_destroy(&trace);
 
     ds_put_cstr(&out, "\nFinal flow: ");
     if (flow_equal(&flow, &xout.final_flow)) {

@@ -19,6 +19,7 @@
 #include "ofp-port.h"
 #include "util.h"
 #include "vlog.h"
+#include "xlate-trace.h"
 
 /* Open vSwitch's name for its translation module, which operators and
  * test harnesses name with -v and vlog/set. */
@@ -50,26 +51,20 @@ struct xlate_ctx {
 static void do_xlate_actions(struct xlate_ctx *, const struct ofpact *,
                              size_t ofpacts_len);
 
-static void
-trace_indent(const struct xlate_ctx *ctx, struct ds *s, int extra)
-{
-    ds_put_char_multiple(s, ' ', ctx->depth * 4 + extra);
-}
-
+/* Adds a note ("-> ...") to the trace, if any. */
 static void OVS_PRINTF_FORMAT(2, 3)
 trace_note(const struct xlate_ctx *ctx, const char *format, ...)
 {
-    struct ds *s = ctx->xin->trace;
-    if (!s) {
+    struct xtrace *t = ctx->xin->trace;
+    if (!t) {
         return;
     }
-    trace_indent(ctx, s, 1);
-    ds_put_cstr(s, "-> ");
     va_list args;
     va_start(args, format);
-    ds_put_format_valist(s, format, args);
+    char *text = xvasprintf(format, args);
     va_end(args);
-    ds_put_char(s, '\n');
+    xtrace_add(t, XTRACE_DETAIL, "%s", text);
+    free(text);
 }
 
 /* Making the datapath packet look like CTX->flow before an output. */
@@ -254,8 +249,8 @@ output_to_ofp_port(struct xlate_ctx *ctx, uint32_t ofp_port,
     const struct ofport *port = ofproto_get_port(ctx->ofproto, ofp_port);
     if (!port) {
         if (ctx->xin->trace) {
-            trace_indent(ctx, ctx->xin->trace, 1);
-            ds_put_cstr(ctx->xin->trace, ">> Nonexistent output port\n");
+            xtrace_add(ctx->xin->trace, XTRACE_WARN,
+                       "Nonexistent output port");
         }
         return;
     }
@@ -523,33 +518,39 @@ xlate_controller(struct xlate_ctx *ctx, uint8_t reason, uint16_t max_len,
 
 /* Tables. */
 
-static void
+/* Adds the lookup in TABLE_ID that found RULE (NULL for a miss) to the
+ * trace, if any, and returns its node, under which the rule's actions go;
+ * NULL without a trace. */
+static struct xtrace_node *
 trace_rule(struct xlate_ctx *ctx, uint8_t table_id, const struct rule *rule)
 {
-    struct ds *s = ctx->xin->trace;
-    if (!s) {
-        return;
+    struct xtrace *t = ctx->xin->trace;
+    if (!t) {
+        return NULL;
     }
-    trace_indent(ctx, s, 1);
-    ds_put_format(s, "%d. ", table_id);
     if (!rule) {
-        ds_put_cstr(s, "No match.\n");
-        trace_indent(ctx, s, 4);
-        ds_put_cstr(s, "drop\n");
-        return;
+        struct xtrace_node *n = xtrace_add(t, XTRACE_TABLE, "%2d. No match.",
+                                           table_id);
+        struct ovs_list *saved = xtrace_enter(t, n);
+        xtrace_add(t, XTRACE_ACTION, "drop");
+        xtrace_leave(t, saved);
+        return n;
     }
+    struct ds s = DS_EMPTY_INITIALIZER;
     struct match match;
     cls_rule_get_match(&rule->cr, &match.flow, &match.wc);
-    size_t len = s->length;
-    match_format(&match, NULL, s, OFP_DEFAULT_PRIORITY);
-    if (s->length != len) {
-        ds_put_cstr(s, ", ");
+    match_format(&match, NULL, &s, OFP_DEFAULT_PRIORITY);
+    if (s.length) {
+        ds_put_cstr(&s, ", ");
     }
-    ds_put_format(s, "priority %d", rule->cr.priority);
+    ds_put_format(&s, "priority %d", rule->cr.priority);
     if (rule->cookie) {
-        ds_put_format(s, ", cookie %#"PRIx64, ntohll(rule->cookie));
+        ds_put_format(&s, ", cookie %#"PRIx64, ntohll(rule->cookie));
     }
-    ds_put_char(s, '\n');
+    struct xtrace_node *n = xtrace_add(t, XTRACE_TABLE, "%2d. %s", table_id,
+                                       ds_cstr(&s));
+    ds_destroy(&s);
+    return n;
 }
 
 /* Whether OpenFlow port OFP_PORT exists and has one of the BITS. */
@@ -630,7 +631,7 @@ xlate_table(struct xlate_ctx *ctx, uint32_t in_port, uint8_t table_id,
         &ctx->ofproto->tables[table_id].cls, ctx->version, &ctx->flow,
         ctx->wc);
     struct rule *rule = cr ? CONTAINER_OF(cr, struct rule, cr) : NULL;
-    trace_rule(ctx, table_id, rule);
+    struct xtrace_node *trace_node = trace_rule(ctx, table_id, rule);
     uint8_t saved_table = ctx->table_id;
     ovs_be64 saved_cookie = ctx->rule_cookie;
     ctx->table_id = table_id;
@@ -655,9 +656,19 @@ xlate_table(struct xlate_ctx *ctx, uint32_t in_port, uint8_t table_id,
         }
         const struct rule_actions *actions = ovsrcu_get(&rule->actions);
         ctx->rule_cookie = rule->cookie;
+        struct ovs_list *trace_saved = NULL;
+        if (trace_node) {
+            trace_saved = xtrace_enter(ctx->xin->trace, trace_node);
+            if (!actions->ofpacts_len) {
+                xtrace_add(ctx->xin->trace, XTRACE_ACTION, "drop");
+            }
+        }
         ctx->depth++;
         do_xlate_actions(ctx, actions->ofpacts, actions->ofpacts_len);
         ctx->depth--;
+        if (trace_node) {
+            xtrace_leave(ctx->xin->trace, trace_saved);
+        }
     } else if (honor_miss) {
         xlate_miss(ctx, table_id, saved_in_port);
     }
@@ -669,11 +680,12 @@ xlate_table(struct xlate_ctx *ctx, uint32_t in_port, uint8_t table_id,
 static void
 trace_action(const struct xlate_ctx *ctx, const struct ofpact *a)
 {
-    struct ds *s = ctx->xin->trace;
-    if (s && !ofpact_is_instruction(a->type)) {
-        ds_put_char_multiple(s, ' ', MAX(ctx->depth, 1) * 4);
-        ofpact_list_format(a, OFPACT_ALIGN(a->len), NULL, s);
-        ds_put_char(s, '\n');
+    struct xtrace *t = ctx->xin->trace;
+    if (t && !ofpact_is_instruction(a->type)) {
+        struct ds s = DS_EMPTY_INITIALIZER;
+        ofpact_list_format(a, OFPACT_ALIGN(a->len), NULL, &s);
+        xtrace_add(t, XTRACE_ACTION, "%s", ds_cstr(&s));
+        ds_destroy(&s);
     }
 }
 

@@ -18,8 +18,8 @@
  *
  * Side effects are explicit in XIN: may_learn (MAC learning), stats
  * (credited to every rule the translation went through: the handler's
- * first packet, a revalidator's pushed deltas) and trace (a text account
- * for ofproto/trace).  Without them translation only reads.
+ * first packet, a revalidator's pushed deltas) and trace (the account
+ * ofproto/trace prints, xlate-trace.h).  Without them translation only reads.
  *
  * Threads: any thread, with xlate_rwlock held for reading and inside an
  * RCU read period (ofproto-private.h). */
@@ -31,8 +31,8 @@
 #include "flow.h"
 #include "ofpbuf.h"
 
-struct ds;
 struct ofpact;
+struct xtrace;
 struct ofproto;
 
 #define XLATE_MAX_RESUBMIT_DEPTH 64
@@ -43,7 +43,7 @@ struct xlate_in {
     bool may_learn;
     uint64_t n_packets, n_bytes;    /* Credited to the rules, if nonzero. */
     long long int used;
-    struct ds *trace;           /* ofproto/trace's account, or NULL. */
+    struct xtrace *trace;       /* ofproto/trace's account, or NULL. */
     /* Packet-out: run these instead of looking up table 0. */
     const struct ofpact *ofpacts;
     size_t ofpacts_len;         /* Bytes. */
