@@ -207,8 +207,8 @@ ofpact_nx_decode_nx(uint16_t subtype, const uint8_t *p, size_t len,
     case NXAST_CHECK_PKT_LARGER: {
         struct mf_subfield dst;
         size_t hdr_len;
-        enum ofperr error = ofpact_decode_subfield(p + 12, 4,
-                                                   get_be16(p + 16), 1,
+        enum ofperr error = ofpact_decode_subfield(p + 14, 4,
+                                                   get_be16(p + 12), 1,
                                                    &dst, &hdr_len);
         if (!error) {
             error = mf_check_dst(&dst, NULL);
@@ -361,8 +361,8 @@ ofpact_nx_encode(const struct ofpact *a, struct ofpbuf *out,
         const struct ofpact_check_pkt_larger *c = (const void *) a;
         ofs = ofpact_put_nx(out, NXAST_CHECK_PKT_LARGER, 24);
         put_be16(ofpact_at(out, ofs) + 10, c->pkt_len);
-        put_be32(ofpact_at(out, ofs) + 12, mf_nxm_header(c->dst.field->id));
-        put_be16(ofpact_at(out, ofs) + 16, c->dst.ofs);
+        put_be16(ofpact_at(out, ofs) + 12, c->dst.ofs);
+        put_be32(ofpact_at(out, ofs) + 14, mf_nxm_header(c->dst.field->id));
         break;
     }
     case OFPACT_STACK_PUSH:

@@ -395,6 +395,16 @@ ofpact_next_item(char **sp, char **key, char **value, char *sepp)
         (*key)[key_len] = '\0';
         if (!depth) {
             s[-1] = '\0';
+            if (!strncmp(s, "->", 2)) {
+                /* "check_pkt_larger(LEN)->DST": the value is "LEN->DST". */
+                size_t n = strcspn(s, ", \t\r\n");
+                memmove(s - 1, s, n);
+                s[n - 1] = '\0';
+                s += n;
+                if (*s) {
+                    s++;
+                }
+            }
         }
         *value = v;
     } else if (sep == ':' || sep == '=') {
