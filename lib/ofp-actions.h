@@ -29,10 +29,14 @@
  * (NXAST_LEARN and NXAST_LEARN2, see learn.h), note, exit; the
  * instructions meter, apply_actions, clear_actions, write_actions,
  * write_metadata (NXAST_WRITE_METADATA in 1.0) and goto_table (resubmit
- * in 1.0, as Open vSwitch does).  Not yet: conjunction, multipath,
- * bundle, output_reg, stack push/pop, MPLS, sample, clone, ct, ...; they
- * decode as OFPBAC_BAD_VENDOR_TYPE (Nicira) or OFPBAC_BAD_TYPE and do not
- * parse.
+ * in 1.0, as Open vSwitch does).  Also, each family in a file of its own
+ * behind ofp-actions-private.h: ct, nat, ct_clear (ofp-actions-ct.c);
+ * the MPLS actions (ofp-actions-mpls.c); encap, decap, dec_nsh_ttl
+ * (ofp-actions-encap.c); bundle, bundle_load (bundle.c); multipath
+ * (multipath.c); and output:FIELD, output(port=,max_len=), dec_ttl(ids),
+ * fin_timeout, conjunction, clone, check_pkt_larger, push/pop,
+ * delete_field, sample, resubmit(...,ct), debug_recirc and debug_slow
+ * (ofp-actions-nx.c); mod_nw_ecn is here.
  *
  * Decoding checks every length, vendor, subtype and argument and returns
  * the OpenFlow error for what is wrong (OFPBAC_BAD_TYPE, BAD_LEN,
