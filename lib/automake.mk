@@ -201,6 +201,13 @@ lib_libovs_a_SOURCES += \
 	lib/ofp-actions.c \
 	lib/ofp-actions.h \
 	lib/ofp-actions-text.c \
+	lib/ofp-actions-private.h \
+	lib/ofp-actions-ct.c \
+	lib/ofp-actions-encap.c \
+	lib/ofp-actions-mpls.c \
+	lib/ofp-actions-nx.c \
+	lib/bundle.c \
+	lib/multipath.c \
 	lib/ofp-fields.c \
 	lib/ofp-fields.h \
 	lib/ofp-fields-text.c \

@@ -341,7 +341,6 @@ match_format(const struct match *match,
                 skip_proto = true;
                 switch (f->nw_proto) {
                 case IPPROTO_ICMP: ds_put_cstr(s, "icmp,"); break;
-                case IPPROTO_IGMP: ds_put_cstr(s, "igmp,"); break;
                 case IPPROTO_TCP: ds_put_cstr(s, "tcp,"); break;
                 case IPPROTO_UDP: ds_put_cstr(s, "udp,"); break;
                 case IPPROTO_SCTP: ds_put_cstr(s, "sctp,"); break;
@@ -498,10 +497,6 @@ match_format(const struct match *match,
     if (f->dl_type == htons(ETH_TYPE_IP) && f->nw_proto == IPPROTO_ICMP) {
         format_icmp_field(s, "icmp_type", f->tp_src, wc->masks.tp_src);
         format_icmp_field(s, "icmp_code", f->tp_dst, wc->masks.tp_dst);
-    } else if (f->dl_type == htons(ETH_TYPE_IP)
-               && f->nw_proto == IPPROTO_IGMP) {
-        format_icmp_field(s, "igmp_type", f->tp_src, wc->masks.tp_src);
-        format_icmp_field(s, "igmp_code", f->tp_dst, wc->masks.tp_dst);
     } else if (f->dl_type == htons(ETH_TYPE_IPV6)
                && f->nw_proto == IPPROTO_ICMPV6) {
         format_icmp_field(s, "icmp_type", f->tp_src, wc->masks.tp_src);

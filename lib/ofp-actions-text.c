@@ -16,8 +16,10 @@
 #include "ofpbuf.h"
 #include "packets.h"
 #include "util.h"
+#include "ofp-actions-private.h"
 
 #define IP_DSCP_MASK 0xfc
+#define IP_ECN_MASK 0x03
 
 /* Packet-in reasons. */
 
@@ -218,7 +220,53 @@ format_action(const struct ofpact *a, const struct ofputil_port_map *map,
         break;
     }
     case OFPACT_DEC_TTL:
-        ds_put_cstr(s, "dec_ttl");
+        if (a->raw == OFPACT_RAW_DEC_TTL_CNT_IDS) {
+            ofpact_nx_format(a, map, s);
+        } else {
+            ds_put_cstr(s, "dec_ttl");
+        }
+        break;
+    case OFPACT_SET_IP_ECN:
+        ds_put_format(s, "mod_nw_ecn:%"PRIu8,
+                      ((const struct ofpact_ecn *) a)->ecn);
+        break;
+    case OFPACT_CT:
+    case OFPACT_CT_CLEAR:
+    case OFPACT_NAT:
+        ofpact_ct_format(a, map, s);
+        break;
+    case OFPACT_SET_MPLS_LABEL:
+    case OFPACT_SET_MPLS_TC:
+    case OFPACT_SET_MPLS_TTL:
+    case OFPACT_DEC_MPLS_TTL:
+    case OFPACT_PUSH_MPLS:
+    case OFPACT_POP_MPLS:
+        ofpact_mpls_format(a, map, s);
+        break;
+    case OFPACT_ENCAP:
+    case OFPACT_DECAP:
+    case OFPACT_DEC_NSH_TTL:
+        ofpact_encap_format(a, map, s);
+        break;
+    case OFPACT_BUNDLE:
+        bundle_format(a, map, s);
+        break;
+    case OFPACT_MULTIPATH:
+        multipath_format(a, map, s);
+        break;
+    case OFPACT_OUTPUT_REG:
+    case OFPACT_OUTPUT_TRUNC:
+    case OFPACT_FIN_TIMEOUT:
+    case OFPACT_CONJUNCTION:
+    case OFPACT_CLONE:
+    case OFPACT_CHECK_PKT_LARGER:
+    case OFPACT_STACK_PUSH:
+    case OFPACT_STACK_POP:
+    case OFPACT_DELETE_FIELD:
+    case OFPACT_SAMPLE:
+    case OFPACT_DEBUG_RECIRC:
+    case OFPACT_DEBUG_SLOW:
+        ofpact_nx_format(a, map, s);
         break;
     case OFPACT_SET_TUNNEL: {
         const struct ofpact_tunnel *t = (const struct ofpact_tunnel *) a;
@@ -239,8 +287,9 @@ format_action(const struct ofpact *a, const struct ofputil_port_map *map,
         break;
     case OFPACT_RESUBMIT: {
         const struct ofpact_resubmit *r = (const struct ofpact_resubmit *) a;
-        if (r->in_port != OFPP_IN_PORT && r->table_id == 255
-            && a->raw != OFPACT_RAW_RESUBMIT_TABLE) {
+        /* By the values alone, as 3.1 prints it (which loses the "ct" of
+         * a resubmit to a port in the current table). */
+        if (r->in_port != OFPP_IN_PORT && r->table_id == 255) {
             ds_put_cstr(s, "resubmit:");
             ofputil_format_port(r->in_port, map, s);
         } else {
@@ -251,6 +300,9 @@ format_action(const struct ofpact *a, const struct ofputil_port_map *map,
             ds_put_char(s, ',');
             if (r->table_id != 255) {
                 ds_put_format(s, "%"PRIu8, r->table_id);
+            }
+            if (a->raw == OFPACT_RAW_RESUBMIT_CT) {
+                ds_put_cstr(s, ",ct");
             }
             ds_put_char(s, ')');
         }
@@ -319,8 +371,8 @@ ofpact_list_format(const struct ofpact *ofpacts, size_t len,
 /* Splits the next "key[:value]" or "key(value)" off *SP (a writable
  * string), as 3.1's option parser does: commas and white space separate
  * items, parentheses nest.  Returns false at the end. */
-static bool
-next_item(char **sp, char **key, char **value, char *sepp)
+bool
+ofpact_next_item(char **sp, char **key, char **value, char *sepp)
 {
     char *s = *sp + strspn(*sp, ", \t\r\n");
     if (!*s) {
@@ -343,6 +395,16 @@ next_item(char **sp, char **key, char **value, char *sepp)
         (*key)[key_len] = '\0';
         if (!depth) {
             s[-1] = '\0';
+            if (!strncmp(s, "->", 2)) {
+                /* "check_pkt_larger(LEN)->DST": the value is "LEN->DST". */
+                size_t n = strcspn(s, ", \t\r\n");
+                memmove(s - 1, s, n);
+                s[n - 1] = '\0';
+                s += n;
+                if (*s) {
+                    s++;
+                }
+            }
         }
         *value = v;
     } else if (sep == ':' || sep == '=') {
@@ -373,8 +435,8 @@ next_item(char **sp, char **key, char **value, char *sepp)
     return true;
 }
 
-static char *
-parse_u32(const char *s, uint32_t *value)
+char *
+ofpact_parse_u32(const char *s, uint32_t *value)
 {
     uint64_t x;
     char *error = ofputil_parse_uint(s, UINT32_MAX, &x);
@@ -427,7 +489,7 @@ parse_controller(char *arg, struct ofpbuf *ofpacts)
     size_t ofs = (uint8_t *) oc - (uint8_t *) ofpacts->data;
 
     char *key, *value;
-    while (next_item(&arg, &key, &value, NULL)) {
+    while (ofpact_next_item(&arg, &key, &value, NULL)) {
         oc = ofpbuf_at_assert(ofpacts, ofs, sizeof *oc);
         uint64_t x;
         char *error = NULL;
@@ -466,12 +528,25 @@ parse_resubmit(char *arg, bool parens, const struct ofputil_port_map *map,
 {
     uint32_t in_port = OFPP_IN_PORT;
     uint8_t table = 255;
-    char *port_s = arg, *table_s = NULL;
+    char *port_s = arg, *table_s = NULL, *ct_s = NULL;
     if (parens) {
         char *comma = strchr(arg, ',');
         if (comma) {
             *comma = '\0';
             table_s = comma + 1;
+            comma = strchr(table_s, ',');
+            if (comma) {
+                *comma = '\0';
+                ct_s = comma + 1;
+                /* 3.1 reads the third argument only up to a comma. */
+                comma = strchr(ct_s, ',');
+                if (comma) {
+                    *comma = '\0';
+                }
+                if (strcmp(ct_s, "ct")) {
+                    return xasprintf("%s: unknown parameter", ct_s);
+                }
+            }
         }
     }
     if (*port_s && !ofputil_port_from_string(port_s, map, &in_port)) {
@@ -494,7 +569,9 @@ parse_resubmit(char *arg, bool parens, const struct ofputil_port_map *map,
                                            ofpact_resubmit);
     r->in_port = in_port;
     r->table_id = table;
-    if (parens) {
+    if (ct_s) {
+        r->ofpact.raw = OFPACT_RAW_RESUBMIT_CT;
+    } else if (parens) {
         r->ofpact.raw = OFPACT_RAW_RESUBMIT_TABLE;
     }
     return NULL;
@@ -679,17 +756,69 @@ parse_ipv4(const char *s, ovs_be32 *ip)
 /* One action KEY with argument VALUE. */
 static char *
 parse_action(char *key, char *value, char sep,
-             const struct ofputil_port_map *map, struct ofpbuf *ofpacts,
-             bool *is_drop)
+             const struct ofpact_parse_ctx *ctx, bool *is_drop)
 {
+    const struct ofputil_port_map *map = ctx->port_map;
+    struct ofpbuf *ofpacts = ctx->ofpacts;
     uint64_t x;
     char *error;
+
+    /* The actions of the family files, by name. */
+    static const struct {
+        const char *name;
+        char *(*parse)(const char *key, char *arg,
+                       const struct ofpact_parse_ctx *);
+    } families[] = {
+        { "ct", ofpact_ct_parse }, { "nat", ofpact_ct_parse },
+        { "ct_clear", ofpact_ct_parse },
+        { "push_mpls", ofpact_mpls_parse }, { "pop_mpls", ofpact_mpls_parse },
+        { "set_mpls_label", ofpact_mpls_parse },
+        { "set_mpls_tc", ofpact_mpls_parse },
+        { "set_mpls_ttl", ofpact_mpls_parse },
+        { "dec_mpls_ttl", ofpact_mpls_parse },
+        { "encap", ofpact_encap_parse }, { "decap", ofpact_encap_parse },
+        { "dec_nsh_ttl", ofpact_encap_parse },
+        { "bundle", bundle_parse }, { "bundle_load", bundle_parse },
+        { "multipath", multipath_parse },
+        { "fin_timeout", ofpact_nx_parse }, { "conjunction", ofpact_nx_parse },
+        { "clone", ofpact_nx_parse }, { "check_pkt_larger", ofpact_nx_parse },
+        { "push", ofpact_nx_parse }, { "pop", ofpact_nx_parse },
+        { "delete_field", ofpact_nx_parse }, { "sample", ofpact_nx_parse },
+        { "debug_recirc", ofpact_nx_parse }, { "debug_slow", ofpact_nx_parse },
+        { "dec_ttl", ofpact_nx_parse },
+    };
+    for (size_t i = 0; i < ARRAY_SIZE(families); i++) {
+        if (!strcasecmp(key, families[i].name)) {
+            return families[i].parse(families[i].name, value, ctx);
+        }
+    }
 
     if (!strcasecmp(key, "drop")) {
         *is_drop = true;
         return NULL;
     } else if (!strcasecmp(key, "output")) {
-        return parse_output_port(value, map, ofpacts);
+        if (sep == '(' || (strstr(value, "port") && strstr(value, "max_len"))) {
+            return ofpact_nx_parse("output_trunc", value, ctx);
+        }
+        uint32_t port;
+        if (ofputil_port_from_string(value, map, &port)) {
+            return parse_output_port(value, map, ofpacts);
+        }
+        struct mf_subfield src;
+        error = mf_parse_subfield(&src, value);
+        if (!error) {
+            return ofpact_nx_parse("output_reg", value, ctx);
+        }
+        free(error);
+        return xasprintf("%s: output to unknown port", value);
+    } else if (!strcasecmp(key, "mod_nw_ecn")) {
+        error = ofputil_parse_uint(value, UINT8_MAX, &x);
+        if (error || x & ~IP_ECN_MASK) {
+            free(error);
+            return xasprintf("%s: not a valid ECN", value);
+        }
+        OFPACT_PUT(ofpacts, OFPACT_SET_IP_ECN, ofpact_ecn)->ecn = x;
+        return NULL;
     } else if (!strcasecmp(key, "controller")) {
         if (!*value) {
             return parse_output_port("CONTROLLER", map, ofpacts);
@@ -717,7 +846,7 @@ parse_action(char *key, char *value, char sep,
         if (!ofputil_port_from_string(value, map, &port)) {
             return xasprintf("%s: enqueue to unknown port", value);
         }
-        error = parse_u32(sep + 1, &queue);
+        error = ofpact_parse_u32(sep + 1, &queue);
         if (error) {
             return error;
         }
@@ -728,7 +857,7 @@ parse_action(char *key, char *value, char sep,
         return NULL;
     } else if (!strcasecmp(key, "group")) {
         uint32_t id;
-        error = parse_u32(value, &id);
+        error = ofpact_parse_u32(value, &id);
         if (!error) {
             OFPACT_PUT(ofpacts, OFPACT_GROUP, ofpact_group)->group_id = id;
         }
@@ -820,12 +949,9 @@ parse_action(char *key, char *value, char sep,
                        ofpact_l4_port)->port = x;
         }
         return error;
-    } else if (!strcasecmp(key, "dec_ttl")) {
-        OFPACT_PUT(ofpacts, OFPACT_DEC_TTL, ofpact);
-        return NULL;
     } else if (!strcasecmp(key, "set_queue")) {
         uint32_t q;
-        error = parse_u32(value, &q);
+        error = ofpact_parse_u32(value, &q);
         if (!error) {
             OFPACT_PUT(ofpacts, OFPACT_SET_QUEUE, ofpact_queue)->queue_id = q;
         }
@@ -878,7 +1004,7 @@ parse_action(char *key, char *value, char sep,
         return parse_resubmit(value, sep == '(', map, ofpacts);
     } else if (!strcasecmp(key, "meter")) {
         uint32_t id;
-        error = parse_u32(value, &id);
+        error = ofpact_parse_u32(value, &id);
         if (!error) {
             OFPACT_PUT(ofpacts, OFPACT_METER, ofpact_meter)->meter_id = id;
         }
@@ -933,10 +1059,34 @@ parse_action(char *key, char *value, char sep,
     return xasprintf("unknown action %s", key);
 }
 
+/* A conjunction makes its flow part of a conjunctive match, which nothing
+ * but another conjunction (or a note) may accompany. */
 static char *
-parse_list(const char *s_, const struct ofputil_port_map *map,
-           struct ofpbuf *ofpacts, bool allow_instructions)
+check_conjunction_alone(const struct ofpact *ofpacts, size_t len)
 {
+    const struct ofpact *a, *other = NULL;
+    bool conj = false;
+    OFPACT_FOR_EACH (a, ofpacts, len) {
+        if (a->type == OFPACT_CONJUNCTION) {
+            conj = true;
+        } else if (a->type != OFPACT_NOTE && !other) {
+            other = a;
+        }
+    }
+    if (conj && other) {
+        return xasprintf("\"conjunction\" actions may be used along with "
+                         "\"note\" but not any other kind of action (such as "
+                         "the \"%s\" action used here)",
+                         ofpact_name(other->type));
+    }
+    return NULL;
+}
+
+static char *
+parse_list(const char *s_, const struct ofpact_parse_ctx *ctx,
+           bool allow_instructions)
+{
+    struct ofpbuf *ofpacts = ctx->ofpacts;
     char *copy = xstrdup(s_), *s = copy;
     size_t start = ofpacts->size;
     bool is_drop = false;
@@ -944,9 +1094,9 @@ parse_list(const char *s_, const struct ofputil_port_map *map,
     int n = 0;
 
     char sep;
-    while (next_item(&s, &key, &value, &sep)) {
+    while (ofpact_next_item(&s, &key, &value, &sep)) {
         n++;
-        error = parse_action(key, value, sep, map, ofpacts, &is_drop);
+        error = parse_action(key, value, sep, ctx, &is_drop);
         if (error) {
             goto out;
         }
@@ -954,6 +1104,12 @@ parse_list(const char *s_, const struct ofputil_port_map *map,
     if (is_drop && n > 1) {
         error = xstrdup("\"drop\" must not be accompanied by any other "
                         "action or instruction");
+        goto out;
+    }
+    error = check_conjunction_alone(
+        (const struct ofpact *) ((uint8_t *) ofpacts->data + start),
+        ofpacts->size - start);
+    if (error) {
         goto out;
     }
 
@@ -1003,12 +1159,20 @@ char *
 ofpacts_parse_actions(const char *s, const struct ofputil_port_map *map,
                       struct ofpbuf *ofpacts)
 {
-    return parse_list(s, map, ofpacts, false);
+    struct ofpact_parse_ctx ctx = { .port_map = map, .ofpacts = ofpacts };
+    return parse_list(s, &ctx, false);
 }
 
 char *
 ofpacts_parse_instructions(const char *s, const struct ofputil_port_map *map,
                            struct ofpbuf *ofpacts)
 {
-    return parse_list(s, map, ofpacts, true);
+    struct ofpact_parse_ctx ctx = { .port_map = map, .ofpacts = ofpacts };
+    return parse_list(s, &ctx, true);
+}
+
+char *
+ofpacts_parse_nested(const char *s, const struct ofpact_parse_ctx *ctx)
+{
+    return parse_list(s, ctx, false);
 }

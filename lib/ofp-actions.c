@@ -9,14 +9,17 @@
 #include "match.h"
 #include "nx-match.h"
 #include "ofp-port.h"
+#include "ofp-protocol.h"
 #include "ofpbuf.h"
 #include "packets.h"
 #include "util.h"
 #include "vlog.h"
+#include "ofp-actions-private.h"
 
 VLOG_DEFINE_THIS_MODULE(ofp_actions);
 
 #define IP_DSCP_MASK 0xfc
+#define IP_ECN_MASK 0x03
 
 static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(1, 5);
 
@@ -42,18 +45,8 @@ enum {
     /* OpenFlow 1.1+. */
     OFPAT11_OUTPUT = 0, OFPAT11_PUSH_VLAN = 17, OFPAT11_POP_VLAN = 18,
     OFPAT11_SET_QUEUE = 21, OFPAT11_GROUP = 22, OFPAT11_SET_NW_TTL = 23,
-    OFPAT11_DEC_NW_TTL = 24, OFPAT12_SET_FIELD = 25,
+    OFPAT11_DEC_NW_TTL = 24,
     OFPAT15_COPY_FIELD = 28, OFPAT15_METER = 29,
-
-    OFPAT_VENDOR = 0xffff,
-
-    /* Nicira subtypes. */
-    NXAST_RESUBMIT = 1, NXAST_SET_TUNNEL = 2, NXAST_SET_QUEUE = 4,
-    NXAST_POP_QUEUE = 5, NXAST_REG_MOVE = 6, NXAST_REG_LOAD = 7,
-    NXAST_NOTE = 8, NXAST_SET_TUNNEL64 = 9, NXAST_RESUBMIT_TABLE = 14,
-    NXAST_EXIT = 17, NXAST_DEC_TTL = 18, NXAST_CONTROLLER = 20,
-    NXAST_WRITE_METADATA = 22, NXAST_CONTROLLER2 = 37, NXAST_GROUP = 40,
-    NXAST_LEARN = 16, NXAST_LEARN2 = 45,
 
     /* NXAST_CONTROLLER2 properties. */
     NXAC2PT_MAX_LEN = 0, NXAC2PT_CONTROLLER_ID = 1, NXAC2PT_REASON = 2,
@@ -126,6 +119,33 @@ static const char *const ofpact_names[N_OFPACTS] = {
     [OFPACT_WRITE_ACTIONS] = "write_actions",
     [OFPACT_WRITE_METADATA] = "write_metadata",
     [OFPACT_GOTO_TABLE] = "goto_table",
+    [OFPACT_OUTPUT_REG] = "output_reg",
+    [OFPACT_OUTPUT_TRUNC] = "output_trunc",
+    [OFPACT_BUNDLE] = "bundle",
+    [OFPACT_SET_IP_ECN] = "mod_nw_ecn",
+    [OFPACT_SET_MPLS_LABEL] = "set_mpls_label",
+    [OFPACT_SET_MPLS_TC] = "set_mpls_tc",
+    [OFPACT_SET_MPLS_TTL] = "set_mpls_ttl",
+    [OFPACT_DEC_MPLS_TTL] = "dec_mpls_ttl",
+    [OFPACT_PUSH_MPLS] = "push_mpls",
+    [OFPACT_POP_MPLS] = "pop_mpls",
+    [OFPACT_DEC_NSH_TTL] = "dec_nsh_ttl",
+    [OFPACT_DELETE_FIELD] = "delete_field",
+    [OFPACT_ENCAP] = "encap",
+    [OFPACT_DECAP] = "decap",
+    [OFPACT_STACK_PUSH] = "push",
+    [OFPACT_STACK_POP] = "pop",
+    [OFPACT_CONJUNCTION] = "conjunction",
+    [OFPACT_MULTIPATH] = "multipath",
+    [OFPACT_FIN_TIMEOUT] = "fin_timeout",
+    [OFPACT_CLONE] = "clone",
+    [OFPACT_CHECK_PKT_LARGER] = "check_pkt_larger",
+    [OFPACT_CT] = "ct",
+    [OFPACT_CT_CLEAR] = "ct_clear",
+    [OFPACT_NAT] = "nat",
+    [OFPACT_SAMPLE] = "sample",
+    [OFPACT_DEBUG_RECIRC] = "debug_recirc",
+    [OFPACT_DEBUG_SLOW] = "debug_slow",
 };
 
 const char *
@@ -149,8 +169,8 @@ ofpact_list_equal(const struct ofpact *a, size_t a_len,
 
 /* Decoding. */
 
-static bool
-is_all_zeros(const uint8_t *p, size_t n)
+bool
+ofpact_is_all_zeros(const uint8_t *p, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
         if (p[i]) {
@@ -202,6 +222,19 @@ decode_port(const uint8_t *p, enum ofp_version version, uint32_t *port)
     ovs_be32 be;
     memcpy(&be, p, 4);
     return ofputil_port_from_ofp11(be, port);
+}
+
+/* dec_ttl without controller ids: one id, 0. */
+static void
+put_plain_dec_ttl(struct ofpbuf *ofpacts)
+{
+    struct ofpact_cnt_ids *ids = ofpact_put(ofpacts, OFPACT_DEC_TTL,
+                                            sizeof *ids);
+    uint16_t zero = 0;
+    ofpbuf_put(ofpacts, &zero, sizeof zero);
+    ids = ofpacts->header;
+    ids->n_controllers = 1;
+    ofpact_finish(ofpacts, &ids->ofpact);
 }
 
 /* NXAST_REG_LOAD: a set_field of a sub-field. */
@@ -257,7 +290,7 @@ decode_move(unsigned int n_bits, unsigned int src_ofs, unsigned int dst_ofs,
     if (error) {
         return error;
     }
-    if (!is_all_zeros(b.data, b.size)) {
+    if (!ofpact_is_all_zeros(b.data, b.size)) {
         return OFPERR_NXBRC_MUST_BE_ZERO;
     }
     struct mf_subfield s = { src, src_ofs, n_bits };
@@ -290,7 +323,7 @@ decode_copy_field(const uint8_t *p, size_t len, struct ofpbuf *ofpacts)
     if (len < 16) {
         return OFPERR_OFPBAC_BAD_LEN;
     }
-    if (!is_all_zeros(p + 10, 2)) {
+    if (!ofpact_is_all_zeros(p + 10, 2)) {
         return OFPERR_NXBRC_MUST_BE_ZERO;
     }
     return decode_move(get_be16(p + 4), get_be16(p + 6), get_be16(p + 8),
@@ -300,7 +333,7 @@ decode_copy_field(const uint8_t *p, size_t len, struct ofpbuf *ofpacts)
 static enum ofperr
 decode_controller2(const uint8_t *p, size_t len, struct ofpbuf *ofpacts)
 {
-    if (!is_all_zeros(p + 10, 6)) {
+    if (!ofpact_is_all_zeros(p + 10, 6)) {
         return OFPERR_NXBRC_MUST_BE_ZERO;
     }
     size_t start = ofpacts->size;
@@ -368,24 +401,54 @@ decode_nx(const uint8_t *p, size_t len, enum ofp_version version,
 {
     uint16_t subtype = get_be16(p + 8);
 
-    /* Fixed lengths (0: variable, at least 16). */
-    static const uint8_t lengths[] = {
-        [NXAST_RESUBMIT] = 16, [NXAST_SET_TUNNEL] = 16,
-        [NXAST_SET_QUEUE] = 16, [NXAST_POP_QUEUE] = 16,
-        [NXAST_REG_MOVE] = 0, [NXAST_REG_LOAD] = 24, [NXAST_NOTE] = 0,
-        [NXAST_SET_TUNNEL64] = 24, [NXAST_RESUBMIT_TABLE] = 16,
-        [NXAST_EXIT] = 16, [NXAST_DEC_TTL] = 16, [NXAST_CONTROLLER] = 16,
-        [NXAST_WRITE_METADATA] = 32, [NXAST_CONTROLLER2] = 0,
-        [NXAST_GROUP] = 16, [NXAST_LEARN] = 0, [NXAST_LEARN2] = 0,
+    /* The length each subtype must have: exactly, or at least ("min"). */
+    struct nx_len {
+        uint8_t len;
+        bool min;
+        enum ofp_version since;     /* Decoded from this version on. */
     };
-    bool known = (subtype < ARRAY_SIZE(lengths)
-                  && (lengths[subtype] || subtype == NXAST_REG_MOVE
-                      || subtype == NXAST_NOTE
-                      || subtype == NXAST_CONTROLLER2
-                      || subtype == NXAST_LEARN
-                      || subtype == NXAST_LEARN2));
-    if (!known) {
-        VLOG_WARN_RL(&rl, "unknown Nicira action subtype %"PRIu16, subtype);
+#define EXACT(N) { N, false, OFP10_VERSION }
+#define AT_LEAST(N) { N, true, OFP10_VERSION }
+    static const struct nx_len lengths[] = {
+        [NXAST_RESUBMIT] = EXACT(16), [NXAST_SET_TUNNEL] = EXACT(16),
+        [NXAST_SET_QUEUE] = EXACT(16), [NXAST_POP_QUEUE] = EXACT(16),
+        [NXAST_REG_MOVE] = AT_LEAST(16), [NXAST_REG_LOAD] = EXACT(24),
+        [NXAST_NOTE] = AT_LEAST(16), [NXAST_SET_TUNNEL64] = EXACT(24),
+        [NXAST_MULTIPATH] = EXACT(32), [NXAST_BUNDLE] = AT_LEAST(32),
+        [NXAST_BUNDLE_LOAD] = AT_LEAST(32), [NXAST_RESUBMIT_TABLE] = EXACT(16),
+        [NXAST_OUTPUT_REG] = EXACT(24), [NXAST_LEARN] = AT_LEAST(16),
+        [NXAST_EXIT] = EXACT(16), [NXAST_DEC_TTL] = EXACT(16),
+        [NXAST_FIN_TIMEOUT] = EXACT(16), [NXAST_CONTROLLER] = EXACT(16),
+        [NXAST_DEC_TTL_CNT_IDS] = AT_LEAST(16),
+        [NXAST_WRITE_METADATA] = EXACT(32), [NXAST_PUSH_MPLS] = EXACT(16),
+        [NXAST_POP_MPLS] = EXACT(16), [NXAST_SET_MPLS_TTL] = EXACT(16),
+        [NXAST_DEC_MPLS_TTL] = EXACT(16), [NXAST_STACK_PUSH] = EXACT(24),
+        [NXAST_STACK_POP] = EXACT(24), [NXAST_SAMPLE] = EXACT(24),
+        [NXAST_SET_MPLS_LABEL] = EXACT(16), [NXAST_SET_MPLS_TC] = EXACT(16),
+        [NXAST_OUTPUT_REG2] = AT_LEAST(24), [NXAST_CONJUNCTION] = EXACT(16),
+        [NXAST_CT] = AT_LEAST(24), [NXAST_NAT] = AT_LEAST(16),
+        [NXAST_CONTROLLER2] = AT_LEAST(16), [NXAST_SAMPLE2] = EXACT(32),
+        [NXAST_OUTPUT_TRUNC] = EXACT(16), [NXAST_GROUP] = EXACT(16),
+        [NXAST_SAMPLE3] = EXACT(32), [NXAST_CLONE] = AT_LEAST(16),
+        [NXAST_CT_CLEAR] = EXACT(16), [NXAST_RESUBMIT_TABLE_CT] = EXACT(16),
+        [NXAST_LEARN2] = AT_LEAST(16),
+        [NXAST_ENCAP] = { 16, true, OFP13_VERSION },
+        [NXAST_DECAP] = { 16, false, OFP13_VERSION },
+        [NXAST_DEC_NSH_TTL] = { 16, false, OFP13_VERSION },
+        [NXAST_CHECK_PKT_LARGER] = EXACT(24),
+        [NXAST_DELETE_FIELD] = AT_LEAST(24),
+    };
+#undef EXACT
+#undef AT_LEAST
+    const struct nx_len *nl = (subtype < ARRAY_SIZE(lengths)
+                               && lengths[subtype].len
+                               ? &lengths[subtype] : NULL);
+    if (!nl || version < nl->since) {
+        /* The debugging actions (NXAST_DEBUG_RECIRC, NXAST_DEBUG_SLOW) are
+         * written but never read back, as by 3.1. */
+        VLOG_WARN_RL(&rl, "unknown %s action for vendor %#"PRIx32" and "
+                     "type %"PRIu16, ofputil_version_to_string(version),
+                     (uint32_t) NX_VENDOR_ID, subtype);
         return OFPERR_OFPBAC_BAD_VENDOR_TYPE;
     }
     if (version >= OFP15_VERSION
@@ -393,14 +456,14 @@ decode_nx(const uint8_t *p, size_t len, enum ofp_version version,
         /* 1.5 has set_field with masks and copy_field instead. */
         return OFPERR_OFPBAC_BAD_VENDOR_TYPE;
     }
-    if (lengths[subtype] ? len != lengths[subtype] : len < 16) {
+    if (nl->min ? len < nl->len : len != nl->len) {
         return OFPERR_OFPBAC_BAD_LEN;
     }
 
     switch (subtype) {
     case NXAST_RESUBMIT:
     case NXAST_RESUBMIT_TABLE: {
-        if (subtype == NXAST_RESUBMIT_TABLE && !is_all_zeros(p + 13, 3)) {
+        if (subtype == NXAST_RESUBMIT_TABLE && !ofpact_is_all_zeros(p + 13, 3)) {
             return OFPERR_NXBRC_MUST_BE_ZERO;
         }
         struct ofpact_resubmit *r = OFPACT_PUT(ofpacts, OFPACT_RESUBMIT,
@@ -447,7 +510,7 @@ decode_nx(const uint8_t *p, size_t len, enum ofp_version version,
         OFPACT_PUT(ofpacts, OFPACT_EXIT, ofpact);
         return 0;
     case NXAST_DEC_TTL:
-        OFPACT_PUT(ofpacts, OFPACT_DEC_TTL, ofpact);
+        put_plain_dec_ttl(ofpacts);
         return 0;
     case NXAST_CONTROLLER: {
         struct ofpact_controller *oc = ofpact_put(ofpacts, OFPACT_CONTROLLER,
@@ -459,7 +522,7 @@ decode_nx(const uint8_t *p, size_t len, enum ofp_version version,
         return 0;
     }
     case NXAST_WRITE_METADATA: {
-        if (!is_all_zeros(p + 10, 6)) {
+        if (!ofpact_is_all_zeros(p + 10, 6)) {
             return OFPERR_NXBRC_MUST_BE_ZERO;
         }
         struct ofpact_metadata *md = OFPACT_PUT(ofpacts, OFPACT_WRITE_METADATA,
@@ -480,6 +543,42 @@ decode_nx(const uint8_t *p, size_t len, enum ofp_version version,
         OFPACT_PUT(ofpacts, OFPACT_GROUP, ofpact_group)->group_id
             = get_be32(p + 12);
         return 0;
+    case NXAST_CT:
+    case NXAST_NAT:
+    case NXAST_CT_CLEAR:
+        return ofpact_ct_decode_nx(subtype, p, len, version, ofpacts);
+    case NXAST_PUSH_MPLS:
+    case NXAST_POP_MPLS:
+    case NXAST_SET_MPLS_TTL:
+    case NXAST_DEC_MPLS_TTL:
+    case NXAST_SET_MPLS_LABEL:
+    case NXAST_SET_MPLS_TC:
+        return ofpact_mpls_decode_nx(subtype, p, len, version, ofpacts);
+    case NXAST_ENCAP:
+    case NXAST_DECAP:
+    case NXAST_DEC_NSH_TTL:
+        return ofpact_encap_decode_nx(subtype, p, len, version, ofpacts);
+    case NXAST_BUNDLE:
+    case NXAST_BUNDLE_LOAD:
+        return bundle_decode_nx(subtype, p, len, version, ofpacts);
+    case NXAST_MULTIPATH:
+        return multipath_decode_nx(subtype, p, len, version, ofpacts);
+    case NXAST_OUTPUT_REG:
+    case NXAST_OUTPUT_REG2:
+    case NXAST_OUTPUT_TRUNC:
+    case NXAST_DEC_TTL_CNT_IDS:
+    case NXAST_FIN_TIMEOUT:
+    case NXAST_CONJUNCTION:
+    case NXAST_CLONE:
+    case NXAST_CHECK_PKT_LARGER:
+    case NXAST_STACK_PUSH:
+    case NXAST_STACK_POP:
+    case NXAST_DELETE_FIELD:
+    case NXAST_SAMPLE:
+    case NXAST_SAMPLE2:
+    case NXAST_SAMPLE3:
+    case NXAST_RESUBMIT_TABLE_CT:
+        return ofpact_nx_decode_nx(subtype, p, len, version, ofpacts);
     }
     ovs_abort(0, "%s: unexpected case", __func__);
 }
@@ -499,7 +598,7 @@ decode_set_field(const uint8_t *p, size_t len, enum ofp_version version,
         return (error == OFPERR_OFPBMC_BAD_MASK
                 ? OFPERR_OFPBAC_BAD_SET_MASK : error);
     }
-    if (!is_all_zeros(b.data, b.size)) {
+    if (!ofpact_is_all_zeros(b.data, b.size)) {
         return OFPERR_OFPBAC_BAD_SET_ARGUMENT;
     }
     if (version < OFP15_VERSION) {
@@ -597,8 +696,25 @@ decode_std(const uint8_t *p, size_t len, enum ofp_version version,
             return 0;
         case OFPAT11_DEC_NW_TTL:
             WANT_LEN(8);
-            OFPACT_PUT(ofpacts, OFPACT_DEC_TTL, ofpact);
+            put_plain_dec_ttl(ofpacts);
             return 0;
+        case OFPAT11_SET_NW_ECN:
+            if (version == OFP11_VERSION) {
+                WANT_LEN(8);
+                if (p[4] & ~IP_ECN_MASK) {
+                    return OFPERR_OFPBAC_BAD_ARGUMENT;
+                }
+                OFPACT_PUT(ofpacts, OFPACT_SET_IP_ECN, ofpact_ecn)->ecn = p[4];
+                return 0;
+            }
+            break;
+        case OFPAT11_SET_MPLS_LABEL:
+        case OFPAT11_SET_MPLS_TC:
+        case OFPAT11_SET_MPLS_TTL:
+        case OFPAT11_DEC_MPLS_TTL:
+        case OFPAT11_PUSH_MPLS:
+        case OFPAT11_POP_MPLS:
+            return ofpact_mpls_decode_std(type, p, len, version, ofpacts);
         case OFPAT12_SET_FIELD:
             if (version >= OFP12_VERSION) {
                 return decode_set_field(p, len, version, ofpacts);
@@ -735,6 +851,32 @@ decode_actions(const uint8_t *p, size_t len, enum ofp_version version,
         len -= alen;
     }
     return 0;
+}
+
+enum ofperr
+ofpacts_decode_nested(const uint8_t *p, size_t len, enum ofp_version version,
+                      struct ofpbuf *ofpacts)
+{
+    return decode_actions(p, len, version, ofpacts);
+}
+
+enum ofperr
+ofpact_decode_subfield(const uint8_t *p, size_t len, unsigned int ofs,
+                       unsigned int n_bits, struct mf_subfield *sf,
+                       size_t *hdr_len)
+{
+    struct ofpbuf b;
+    ofpbuf_use_const(&b, p, len);
+    const struct mf_field *field;
+    enum ofperr error = nx_pull_header(&b, &field, NULL);
+    if (error) {
+        return error;
+    }
+    *hdr_len = len - b.size;
+    sf->field = field;
+    sf->ofs = ofs;
+    sf->n_bits = n_bits;
+    return mf_check_src(sf, NULL);
 }
 
 enum ofperr
@@ -919,12 +1061,25 @@ ofpacts_encodable_in(const struct ofpact ofpacts[], size_t len,
                 return false;
             }
             break;
+        case OFPACT_SET_MPLS_LABEL:
+        case OFPACT_SET_MPLS_TC:
+            /* 1.2+ write these as set_field, of a field that must be
+             * known. */
+            if (version >= OFP12_VERSION
+                && !mf_from_name(a->type == OFPACT_SET_MPLS_LABEL
+                                 ? "mpls_label" : "mpls_tc")) {
+                return false;
+            }
+            break;
         case OFPACT_METER:
+        case OFPACT_ENCAP:
+            /* encap is NXAST_ENCAP, which only 1.3+ decode (3.1). */
             if (version < OFP13_VERSION) {
                 return false;
             }
             break;
         case OFPACT_WRITE_ACTIONS:
+        case OFPACT_CLONE:
             if (!ofpacts_encodable_in(((const struct ofpact_nest *) a)
                                       ->actions,
                                       ofpact_nest_get_action_len(
@@ -933,6 +1088,15 @@ ofpacts_encodable_in(const struct ofpact ofpacts[], size_t len,
                 return false;
             }
             break;
+        case OFPACT_CT: {
+            const struct ofpact_conntrack *oc = (const void *) a;
+            if (!ofpacts_encodable_in(oc->actions,
+                                      ofpact_ct_get_action_len(oc),
+                                      version)) {
+                return false;
+            }
+            break;
+        }
         default:
             break;
         }
@@ -996,11 +1160,73 @@ check_prereqs__(const struct ofpact ofpacts[], size_t len, struct match *m)
             m->flow.vlans[0].tci = 0;
             m->wc.masks.vlans[0].tci = OVS_BE16_MAX;
             break;
-        case OFPACT_WRITE_ACTIONS: {
+        case OFPACT_WRITE_ACTIONS:
+        case OFPACT_CLONE: {
             const struct ofpact_nest *on = (const struct ofpact_nest *) a;
             struct match nested = *m;
             enum ofperr error = check_prereqs__(
                 on->actions, ofpact_nest_get_action_len(on), &nested);
+            if (error) {
+                return error;
+            }
+            break;
+        }
+        case OFPACT_CT:
+        case OFPACT_NAT:
+        case OFPACT_CT_CLEAR: {
+            enum ofperr error = ofpact_ct_check(a, m);
+            if (error) {
+                return error;
+            }
+            break;
+        }
+        case OFPACT_SET_MPLS_LABEL:
+        case OFPACT_SET_MPLS_TC:
+        case OFPACT_SET_MPLS_TTL:
+        case OFPACT_DEC_MPLS_TTL:
+        case OFPACT_PUSH_MPLS:
+        case OFPACT_POP_MPLS: {
+            enum ofperr error = ofpact_mpls_check(a, m);
+            if (error) {
+                return error;
+            }
+            break;
+        }
+        case OFPACT_ENCAP:
+        case OFPACT_DECAP:
+        case OFPACT_DEC_NSH_TTL: {
+            enum ofperr error = ofpact_encap_check(a, m);
+            if (error) {
+                return error;
+            }
+            break;
+        }
+        case OFPACT_BUNDLE: {
+            enum ofperr error = bundle_check(a, m);
+            if (error) {
+                return error;
+            }
+            break;
+        }
+        case OFPACT_MULTIPATH: {
+            enum ofperr error = multipath_check(a, m);
+            if (error) {
+                return error;
+            }
+            break;
+        }
+        case OFPACT_OUTPUT_REG:
+        case OFPACT_OUTPUT_TRUNC:
+        case OFPACT_FIN_TIMEOUT:
+        case OFPACT_CONJUNCTION:
+        case OFPACT_CHECK_PKT_LARGER:
+        case OFPACT_STACK_PUSH:
+        case OFPACT_STACK_POP:
+        case OFPACT_DELETE_FIELD:
+        case OFPACT_SAMPLE:
+        case OFPACT_RESUBMIT:
+        case OFPACT_DEC_TTL: {
+            enum ofperr error = ofpact_nx_check(a, m);
             if (error) {
                 return error;
             }
@@ -1076,10 +1302,20 @@ ofpacts_annotate(struct ofpact ofpacts[], size_t len,
                 = (proto == IPPROTO_TCP || proto == IPPROTO_UDP
                    || proto == IPPROTO_SCTP ? proto : 0);
             break;
-        case OFPACT_WRITE_ACTIONS: {
+        case OFPACT_WRITE_ACTIONS:
+        case OFPACT_CLONE: {
             struct ofpact_nest *on = (struct ofpact_nest *) a;
             enum ofperr error = ofpacts_annotate(
                 on->actions, ofpact_nest_get_action_len(on), match);
+            if (error) {
+                return error;
+            }
+            break;
+        }
+        case OFPACT_CT: {
+            struct ofpact_conntrack *oc = (struct ofpact_conntrack *) a;
+            enum ofperr error = ofpacts_annotate(
+                oc->actions, ofpact_ct_get_action_len(oc), match);
             if (error) {
                 return error;
             }
@@ -1094,8 +1330,8 @@ ofpacts_annotate(struct ofpact ofpacts[], size_t len,
 
 /* Encoding. */
 
-static uint8_t *
-put_std(struct ofpbuf *out, uint16_t type, size_t len)
+uint8_t *
+ofpact_put_std(struct ofpbuf *out, uint16_t type, size_t len)
 {
     uint8_t *p = ofpbuf_put_zeros(out, len);
     p[0] = type >> 8;
@@ -1105,22 +1341,28 @@ put_std(struct ofpbuf *out, uint16_t type, size_t len)
     return p;
 }
 
-/* Appends an NX action header for SUBTYPE, LEN bytes in all (zeroed);
- * returns its offset in OUT (the buffer may move as the caller appends). */
-static size_t
-put_nx(struct ofpbuf *out, uint16_t subtype, size_t len)
+size_t
+ofpact_put_nx(struct ofpbuf *out, uint16_t subtype, size_t len)
 {
     size_t ofs = out->size;
-    uint8_t *p = put_std(out, OFPAT_VENDOR, len);
+    uint8_t *p = ofpact_put_std(out, OFPAT_VENDOR, len);
     put_be32(p + 4, NX_VENDOR_ID);
     put_be16(p + 8, subtype);
     return ofs;
 }
 
-static uint8_t *
-at(struct ofpbuf *out, size_t ofs)
+uint8_t *
+ofpact_at(struct ofpbuf *out, size_t ofs)
 {
     return (uint8_t *) out->data + ofs;
+}
+
+void
+ofpact_finish_nx(struct ofpbuf *out, size_t ofs, size_t min_len)
+{
+    size_t len = MAX(min_len, ROUND_UP(out->size - ofs, 8));
+    ofpbuf_put_zeros(out, len - (out->size - ofs));
+    put_be16(ofpact_at(out, ofs) + 2, len);
 }
 
 static void
@@ -1128,11 +1370,11 @@ put_output(struct ofpbuf *out, uint32_t port, uint16_t max_len,
            enum ofp_version version)
 {
     if (version == OFP10_VERSION) {
-        uint8_t *p = put_std(out, OFPAT10_OUTPUT, 8);
+        uint8_t *p = ofpact_put_std(out, OFPAT10_OUTPUT, 8);
         put_be16(p + 4, port);
         put_be16(p + 6, max_len);
     } else {
-        uint8_t *p = put_std(out, OFPAT11_OUTPUT, 16);
+        uint8_t *p = ofpact_put_std(out, OFPAT11_OUTPUT, 16);
         ovs_be32 be = ofputil_port_to_ofp11(port);
         memcpy(p + 4, &be, 4);
         put_be16(p + 8, max_len);
@@ -1172,10 +1414,10 @@ put_reg_load(struct ofpbuf *out, const struct ofpact_set_field *sf)
     unsigned int start = 0, n_bits = 0;
     uint64_t value;
     while (ofpact_set_field_next_run(sf, &start, &n_bits, &value)) {
-        size_t ofs = put_nx(out, NXAST_REG_LOAD, 24);
-        put_be16(at(out, ofs) + 10, (start << 6) | (n_bits - 1));
-        put_be32(at(out, ofs) + 12, mf_nxm_header(sf->field->id));
-        put_be64(at(out, ofs) + 16, value);
+        size_t ofs = ofpact_put_nx(out, NXAST_REG_LOAD, 24);
+        put_be16(ofpact_at(out, ofs) + 10, (start << 6) | (n_bits - 1));
+        put_be32(ofpact_at(out, ofs) + 12, mf_nxm_header(sf->field->id));
+        put_be64(ofpact_at(out, ofs) + 16, value);
     }
 }
 
@@ -1185,11 +1427,11 @@ put_set_field_std(struct ofpbuf *out, const struct mf_field *f,
                   const union mf_value *value, enum ofp_version version)
 {
     size_t ofs = out->size;
-    put_std(out, OFPAT12_SET_FIELD, 4);
+    ofpact_put_std(out, OFPAT12_SET_FIELD, 4);
     nx_put_entry(out, f, version, value, NULL);
     size_t len = ROUND_UP(out->size - ofs, 8);
     ofpbuf_put_zeros(out, len - (out->size - ofs));
-    put_be16(at(out, ofs) + 2, len);
+    put_be16(ofpact_at(out, ofs) + 2, len);
 }
 
 static void
@@ -1298,12 +1540,12 @@ encode_set_field(const struct ofpact_set_field *sf, struct ofpbuf *out,
                && mf_oxm_header(sf->field->id, version)) {
         /* 1.5 has masked set_field and no NXAST_REG_LOAD. */
         size_t ofs = out->size;
-        put_std(out, OFPAT12_SET_FIELD, 4);
+        ofpact_put_std(out, OFPAT12_SET_FIELD, 4);
         nx_put_entry(out, sf->field, version, &sf->value,
                      exact ? NULL : &sf->mask);
         size_t len = ROUND_UP(out->size - ofs, 8);
         ofpbuf_put_zeros(out, len - (out->size - ofs));
-        put_be16(at(out, ofs) + 2, len);
+        put_be16(ofpact_at(out, ofs) + 2, len);
     } else {
         put_reg_load(out, sf);
     }
@@ -1314,38 +1556,38 @@ encode_controller(const struct ofpact_controller *oc, struct ofpbuf *out)
 {
     if (oc->userdata_len || oc->pause
         || oc->ofpact.raw == OFPACT_RAW_CONTROLLER2) {
-        size_t ofs = put_nx(out, NXAST_CONTROLLER2, 16);
+        size_t ofs = ofpact_put_nx(out, NXAST_CONTROLLER2, 16);
         if (oc->max_len != UINT16_MAX) {
-            uint8_t *p = put_std(out, NXAC2PT_MAX_LEN, 8);
+            uint8_t *p = ofpact_put_std(out, NXAC2PT_MAX_LEN, 8);
             put_be16(p + 2, 6);
             put_be16(p + 4, oc->max_len);
         }
         if (oc->controller_id) {
-            uint8_t *p = put_std(out, NXAC2PT_CONTROLLER_ID, 8);
+            uint8_t *p = ofpact_put_std(out, NXAC2PT_CONTROLLER_ID, 8);
             put_be16(p + 2, 6);
             put_be16(p + 4, oc->controller_id);
         }
         if (oc->reason != OFPR_ACTION) {
-            uint8_t *p = put_std(out, NXAC2PT_REASON, 8);
+            uint8_t *p = ofpact_put_std(out, NXAC2PT_REASON, 8);
             put_be16(p + 2, 5);
             p[4] = oc->reason;
         }
         if (oc->userdata_len) {
             size_t plen = 4 + oc->userdata_len;
-            uint8_t *p = put_std(out, NXAC2PT_USERDATA, ROUND_UP(plen, 8));
+            uint8_t *p = ofpact_put_std(out, NXAC2PT_USERDATA, ROUND_UP(plen, 8));
             put_be16(p + 2, plen);
             memcpy(p + 4, oc->userdata, oc->userdata_len);
         }
         if (oc->pause) {
-            uint8_t *p = put_std(out, NXAC2PT_PAUSE, 8);
+            uint8_t *p = ofpact_put_std(out, NXAC2PT_PAUSE, 8);
             put_be16(p + 2, 4);
         }
-        put_be16(at(out, ofs) + 2, out->size - ofs);
+        put_be16(ofpact_at(out, ofs) + 2, out->size - ofs);
     } else {
-        size_t ofs = put_nx(out, NXAST_CONTROLLER, 16);
-        put_be16(at(out, ofs) + 10, oc->max_len);
-        put_be16(at(out, ofs) + 12, oc->controller_id);
-        at(out, ofs)[14] = oc->reason;
+        size_t ofs = ofpact_put_nx(out, NXAST_CONTROLLER, 16);
+        put_be16(ofpact_at(out, ofs) + 10, oc->max_len);
+        put_be16(ofpact_at(out, ofs) + 12, oc->controller_id);
+        ofpact_at(out, ofs)[14] = oc->reason;
     }
 }
 
@@ -1366,11 +1608,11 @@ encode_action(const struct ofpact *a, struct ofpbuf *out,
     }
     case OFPACT_GROUP:
         if (v10) {
-            ofs = put_nx(out, NXAST_GROUP, 16);
-            put_be32(at(out, ofs) + 12,
+            ofs = ofpact_put_nx(out, NXAST_GROUP, 16);
+            put_be32(ofpact_at(out, ofs) + 12,
                      ((const struct ofpact_group *) a)->group_id);
         } else {
-            p = put_std(out, OFPAT11_GROUP, 8);
+            p = ofpact_put_std(out, OFPAT11_GROUP, 8);
             put_be32(p + 4, ((const struct ofpact_group *) a)->group_id);
         }
         break;
@@ -1380,32 +1622,32 @@ encode_action(const struct ofpact *a, struct ofpbuf *out,
     case OFPACT_ENQUEUE: {
         const struct ofpact_enqueue *eq = (const struct ofpact_enqueue *) a;
         if (v10) {
-            p = put_std(out, OFPAT10_ENQUEUE, 16);
+            p = ofpact_put_std(out, OFPAT10_ENQUEUE, 16);
             put_be16(p + 4, eq->port);
             put_be32(p + 12, eq->queue);
         } else {
             /* What 3.1 writes for it: set the queue, output, and pop
              * the queue again. */
-            p = put_std(out, OFPAT11_SET_QUEUE, 8);
+            p = ofpact_put_std(out, OFPAT11_SET_QUEUE, 8);
             put_be32(p + 4, eq->queue);
             put_output(out, eq->port, 0, version);
-            put_nx(out, NXAST_POP_QUEUE, 16);
+            ofpact_put_nx(out, NXAST_POP_QUEUE, 16);
         }
         break;
     }
     case OFPACT_SET_VLAN_VID: {
         const struct ofpact_vlan_vid *vv = (const struct ofpact_vlan_vid *) a;
         if (v11 && vv->push_vlan_if_needed && !vv->flow_has_vlan) {
-            p = put_std(out, OFPAT11_PUSH_VLAN, 8);
+            p = ofpact_put_std(out, OFPAT11_PUSH_VLAN, 8);
             put_be16(p + 4, ETH_TYPE_VLAN_8021Q);
         }
         if (v10 || v11) {
-            p = put_std(out, v10 ? OFPAT10_SET_VLAN_VID
+            p = ofpact_put_std(out, v10 ? OFPAT10_SET_VLAN_VID
                         : OFPAT11_SET_VLAN_VID, 8);
             put_be16(p + 4, vv->vlan_vid);
         } else {
             if (vv->push_vlan_if_needed && !vv->flow_has_vlan) {
-                p = put_std(out, OFPAT11_PUSH_VLAN, 8);
+                p = ofpact_put_std(out, OFPAT11_PUSH_VLAN, 8);
                 put_be16(p + 4, ETH_TYPE_VLAN_8021Q);
             }
             put_set_field_u(out, MFF_VLAN_VID, vv->vlan_vid | VLAN_CFI,
@@ -1416,16 +1658,16 @@ encode_action(const struct ofpact *a, struct ofpbuf *out,
     case OFPACT_SET_VLAN_PCP: {
         const struct ofpact_vlan_pcp *vp = (const struct ofpact_vlan_pcp *) a;
         if (v11 && vp->push_vlan_if_needed && !vp->flow_has_vlan) {
-            p = put_std(out, OFPAT11_PUSH_VLAN, 8);
+            p = ofpact_put_std(out, OFPAT11_PUSH_VLAN, 8);
             put_be16(p + 4, ETH_TYPE_VLAN_8021Q);
         }
         if (v10 || v11) {
-            p = put_std(out, v10 ? OFPAT10_SET_VLAN_PCP
+            p = ofpact_put_std(out, v10 ? OFPAT10_SET_VLAN_PCP
                         : OFPAT11_SET_VLAN_PCP, 8);
             p[4] = vp->vlan_pcp;
         } else {
             if (vp->push_vlan_if_needed && !vp->flow_has_vlan) {
-                p = put_std(out, OFPAT11_PUSH_VLAN, 8);
+                p = ofpact_put_std(out, OFPAT11_PUSH_VLAN, 8);
                 put_be16(p + 4, ETH_TYPE_VLAN_8021Q);
             }
             put_set_field_u(out, MFF_VLAN_PCP, vp->vlan_pcp, version);
@@ -1433,10 +1675,10 @@ encode_action(const struct ofpact *a, struct ofpbuf *out,
         break;
     }
     case OFPACT_STRIP_VLAN:
-        put_std(out, v10 ? OFPAT10_STRIP_VLAN : OFPAT11_POP_VLAN, 8);
+        ofpact_put_std(out, v10 ? OFPAT10_STRIP_VLAN : OFPAT11_POP_VLAN, 8);
         break;
     case OFPACT_PUSH_VLAN:
-        p = put_std(out, OFPAT11_PUSH_VLAN, 8);
+        p = ofpact_put_std(out, OFPAT11_PUSH_VLAN, 8);
         memcpy(p + 4, &((const struct ofpact_push_vlan *) a)->ethertype, 2);
         break;
     case OFPACT_SET_ETH_SRC:
@@ -1444,7 +1686,7 @@ encode_action(const struct ofpact *a, struct ofpbuf *out,
         const struct ofpact_mac *m = (const struct ofpact_mac *) a;
         bool src = a->type == OFPACT_SET_ETH_SRC;
         if (v10 || v11) {
-            p = put_std(out, (v10
+            p = ofpact_put_std(out, (v10
                               ? (src ? OFPAT10_SET_DL_SRC : OFPAT10_SET_DL_DST)
                               : (src ? OFPAT11_SET_DL_SRC
                                  : OFPAT11_SET_DL_DST)), 16);
@@ -1463,7 +1705,7 @@ encode_action(const struct ofpact *a, struct ofpbuf *out,
         const struct ofpact_ipv4 *ip = (const struct ofpact_ipv4 *) a;
         bool src = a->type == OFPACT_SET_IPV4_SRC;
         if (v10 || v11) {
-            p = put_std(out, (v10
+            p = ofpact_put_std(out, (v10
                               ? (src ? OFPAT10_SET_NW_SRC : OFPAT10_SET_NW_DST)
                               : (src ? OFPAT11_SET_NW_SRC
                                  : OFPAT11_SET_NW_DST)), 8);
@@ -1477,7 +1719,7 @@ encode_action(const struct ofpact *a, struct ofpbuf *out,
     case OFPACT_SET_IP_DSCP: {
         uint8_t dscp = ((const struct ofpact_dscp *) a)->dscp;
         if (v10 || v11) {
-            p = put_std(out, v10 ? OFPAT10_SET_NW_TOS : OFPAT11_SET_NW_TOS, 8);
+            p = ofpact_put_std(out, v10 ? OFPAT10_SET_NW_TOS : OFPAT11_SET_NW_TOS, 8);
             p[4] = dscp;
         } else {
             put_set_field_u(out, MFF_IP_DSCP_SHIFTED, dscp >> 2, version);
@@ -1495,7 +1737,7 @@ encode_action(const struct ofpact *a, struct ofpbuf *out,
             sf.mask.u8 = 0xff;
             put_reg_load(out, &sf);
         } else {
-            p = put_std(out, OFPAT11_SET_NW_TTL, 8);
+            p = ofpact_put_std(out, OFPAT11_SET_NW_TTL, 8);
             p[4] = ttl;
         }
         break;
@@ -1509,7 +1751,7 @@ encode_action(const struct ofpact *a, struct ofpbuf *out,
              * or a flow that 3.1 would refuse) there is no set_field to
              * choose: 3.1 then sends 1.1's action, which 1.2+ still
              * decode, and the switch answers OFPBAC_MATCH_INCONSISTENT. */
-            p = put_std(out, (v10
+            p = ofpact_put_std(out, (v10
                               ? (src ? OFPAT10_SET_TP_SRC : OFPAT10_SET_TP_DST)
                               : (src ? OFPAT11_SET_TP_SRC
                                  : OFPAT11_SET_TP_DST)), 8);
@@ -1531,7 +1773,7 @@ encode_action(const struct ofpact *a, struct ofpbuf *out,
         const struct ofpact_reg_move *m = (const struct ofpact_reg_move *) a;
         if (version >= OFP15_VERSION) {
             ofs = out->size;
-            p = put_std(out, OFPAT15_COPY_FIELD, 12);
+            p = ofpact_put_std(out, OFPAT15_COPY_FIELD, 12);
             put_be16(p + 4, m->src.n_bits);
             put_be16(p + 6, m->src.ofs);
             put_be16(p + 8, m->dst.ofs);
@@ -1539,30 +1781,84 @@ encode_action(const struct ofpact *a, struct ofpbuf *out,
             nx_put_header(out, m->dst.field->id, version, false);
             size_t len = ROUND_UP(out->size - ofs, 8);
             ofpbuf_put_zeros(out, len - (out->size - ofs));
-            put_be16(at(out, ofs) + 2, len);
+            put_be16(ofpact_at(out, ofs) + 2, len);
             break;
         }
-        ofs = put_nx(out, NXAST_REG_MOVE, 16);
-        put_be16(at(out, ofs) + 10, m->src.n_bits);
-        put_be16(at(out, ofs) + 12, m->src.ofs);
-        put_be16(at(out, ofs) + 14, m->dst.ofs);
+        ofs = ofpact_put_nx(out, NXAST_REG_MOVE, 16);
+        put_be16(ofpact_at(out, ofs) + 10, m->src.n_bits);
+        put_be16(ofpact_at(out, ofs) + 12, m->src.ofs);
+        put_be16(ofpact_at(out, ofs) + 14, m->dst.ofs);
         /* NXM names where a field has one, in every version (3.1). */
         nx_put_header(out, m->src.field->id, 0, false);
         nx_put_header(out, m->dst.field->id, 0, false);
         size_t len = ROUND_UP(out->size - ofs, 8);
         ofpbuf_put_zeros(out, len - (out->size - ofs));
-        put_be16(at(out, ofs) + 2, len);
+        put_be16(ofpact_at(out, ofs) + 2, len);
         break;
     }
     case OFPACT_SET_FIELD:
         encode_set_field((const struct ofpact_set_field *) a, out, version);
         break;
     case OFPACT_DEC_TTL:
-        if (v10) {
-            put_nx(out, NXAST_DEC_TTL, 16);
+        if (a->raw == OFPACT_RAW_DEC_TTL_CNT_IDS) {
+            ofpact_nx_encode(a, out, version);
+        } else if (v10) {
+            ofpact_put_nx(out, NXAST_DEC_TTL, 16);
         } else {
-            put_std(out, OFPAT11_DEC_NW_TTL, 8);
+            ofpact_put_std(out, OFPAT11_DEC_NW_TTL, 8);
         }
+        break;
+    case OFPACT_SET_IP_ECN: {
+        uint8_t ecn = ((const struct ofpact_ecn *) a)->ecn;
+        if (v11) {
+            p = ofpact_put_std(out, OFPAT11_SET_NW_ECN, 8);
+            p[4] = ecn;
+        } else {
+            union mf_value value;
+            memset(&value, 0, sizeof value);
+            value.u8 = ecn;
+            ofpact_encode_set_field_value(mf_from_id(MFF_IP_ECN), &value,
+                                          NULL, out, version);
+        }
+        break;
+    }
+    case OFPACT_CT:
+    case OFPACT_CT_CLEAR:
+    case OFPACT_NAT:
+        ofpact_ct_encode(a, out, version);
+        break;
+    case OFPACT_SET_MPLS_LABEL:
+    case OFPACT_SET_MPLS_TC:
+    case OFPACT_SET_MPLS_TTL:
+    case OFPACT_DEC_MPLS_TTL:
+    case OFPACT_PUSH_MPLS:
+    case OFPACT_POP_MPLS:
+        ofpact_mpls_encode(a, out, version);
+        break;
+    case OFPACT_ENCAP:
+    case OFPACT_DECAP:
+    case OFPACT_DEC_NSH_TTL:
+        ofpact_encap_encode(a, out, version);
+        break;
+    case OFPACT_BUNDLE:
+        bundle_encode(a, out, version);
+        break;
+    case OFPACT_MULTIPATH:
+        multipath_encode(a, out, version);
+        break;
+    case OFPACT_OUTPUT_REG:
+    case OFPACT_OUTPUT_TRUNC:
+    case OFPACT_FIN_TIMEOUT:
+    case OFPACT_CONJUNCTION:
+    case OFPACT_CLONE:
+    case OFPACT_CHECK_PKT_LARGER:
+    case OFPACT_STACK_PUSH:
+    case OFPACT_STACK_POP:
+    case OFPACT_DELETE_FIELD:
+    case OFPACT_SAMPLE:
+    case OFPACT_DEBUG_RECIRC:
+    case OFPACT_DEBUG_SLOW:
+        ofpact_nx_encode(a, out, version);
         break;
     case OFPACT_SET_TUNNEL: {
         const struct ofpact_tunnel *t = (const struct ofpact_tunnel *) a;
@@ -1570,51 +1866,54 @@ encode_action(const struct ofpact *a, struct ofpbuf *out,
             put_set_field_u(out, MFF_TUN_ID, t->tun_id, version);
         } else if (t->tun_id > UINT32_MAX
                    || a->raw == OFPACT_RAW_SET_TUNNEL64) {
-            ofs = put_nx(out, NXAST_SET_TUNNEL64, 24);
-            put_be64(at(out, ofs) + 16, t->tun_id);
+            ofs = ofpact_put_nx(out, NXAST_SET_TUNNEL64, 24);
+            put_be64(ofpact_at(out, ofs) + 16, t->tun_id);
         } else {
-            ofs = put_nx(out, NXAST_SET_TUNNEL, 16);
-            put_be32(at(out, ofs) + 12, t->tun_id);
+            ofs = ofpact_put_nx(out, NXAST_SET_TUNNEL, 16);
+            put_be32(ofpact_at(out, ofs) + 12, t->tun_id);
         }
         break;
     }
     case OFPACT_SET_QUEUE: {
         uint32_t q = ((const struct ofpact_queue *) a)->queue_id;
         if (v10) {
-            ofs = put_nx(out, NXAST_SET_QUEUE, 16);
-            put_be32(at(out, ofs) + 12, q);
+            ofs = ofpact_put_nx(out, NXAST_SET_QUEUE, 16);
+            put_be32(ofpact_at(out, ofs) + 12, q);
         } else {
-            p = put_std(out, OFPAT11_SET_QUEUE, 8);
+            p = ofpact_put_std(out, OFPAT11_SET_QUEUE, 8);
             put_be32(p + 4, q);
         }
         break;
     }
     case OFPACT_POP_QUEUE:
-        put_nx(out, NXAST_POP_QUEUE, 16);
+        ofpact_put_nx(out, NXAST_POP_QUEUE, 16);
         break;
     case OFPACT_RESUBMIT: {
         const struct ofpact_resubmit *r = (const struct ofpact_resubmit *) a;
-        if (r->table_id == 255 && a->raw != OFPACT_RAW_RESUBMIT_TABLE) {
-            ofs = put_nx(out, NXAST_RESUBMIT, 16);
-            put_be16(at(out, ofs) + 10, r->in_port);
+        if (a->raw == OFPACT_RAW_RESUBMIT_CT) {
+            ofpact_nx_encode(a, out, version);
+        } else if (r->table_id == 255
+                   && a->raw != OFPACT_RAW_RESUBMIT_TABLE) {
+            ofs = ofpact_put_nx(out, NXAST_RESUBMIT, 16);
+            put_be16(ofpact_at(out, ofs) + 10, r->in_port);
         } else {
-            ofs = put_nx(out, NXAST_RESUBMIT_TABLE, 16);
-            put_be16(at(out, ofs) + 10, r->in_port);
-            at(out, ofs)[12] = r->table_id;
+            ofs = ofpact_put_nx(out, NXAST_RESUBMIT_TABLE, 16);
+            put_be16(ofpact_at(out, ofs) + 10, r->in_port);
+            ofpact_at(out, ofs)[12] = r->table_id;
         }
         break;
     }
     case OFPACT_NOTE: {
         const struct ofpact_note *note = (const struct ofpact_note *) a;
-        ofs = put_nx(out, NXAST_NOTE, 10);
+        ofs = ofpact_put_nx(out, NXAST_NOTE, 10);
         ofpbuf_put(out, note->data, note->length);
         size_t len = MAX(16, ROUND_UP(out->size - ofs, 8));
         ofpbuf_put_zeros(out, len - (out->size - ofs));
-        put_be16(at(out, ofs) + 2, len);
+        put_be16(ofpact_at(out, ofs) + 2, len);
         break;
     }
     case OFPACT_EXIT:
-        put_nx(out, NXAST_EXIT, 16);
+        ofpact_put_nx(out, NXAST_EXIT, 16);
         break;
     case OFPACT_LEARN:
         learn_encode((const struct ofpact_learn *) a, out);
@@ -1622,20 +1921,20 @@ encode_action(const struct ofpact *a, struct ofpbuf *out,
     case OFPACT_WRITE_METADATA: {
         /* Only reached in 1.0 (instructions are encoded elsewhere). */
         const struct ofpact_metadata *md = (const struct ofpact_metadata *) a;
-        ofs = put_nx(out, NXAST_WRITE_METADATA, 32);
-        memcpy(at(out, ofs) + 16, &md->metadata, 8);
-        memcpy(at(out, ofs) + 24, &md->mask, 8);
+        ofs = ofpact_put_nx(out, NXAST_WRITE_METADATA, 32);
+        memcpy(ofpact_at(out, ofs) + 16, &md->metadata, 8);
+        memcpy(ofpact_at(out, ofs) + 24, &md->mask, 8);
         break;
     }
     case OFPACT_GOTO_TABLE:
         /* 1.0: a resubmit to the table, as 3.1 writes it. */
-        ofs = put_nx(out, NXAST_RESUBMIT_TABLE, 16);
-        put_be16(at(out, ofs) + 10, OFPP_IN_PORT);
-        at(out, ofs)[12] = ((const struct ofpact_goto_table *) a)->table_id;
+        ofs = ofpact_put_nx(out, NXAST_RESUBMIT_TABLE, 16);
+        put_be16(ofpact_at(out, ofs) + 10, OFPP_IN_PORT);
+        ofpact_at(out, ofs)[12] = ((const struct ofpact_goto_table *) a)->table_id;
         break;
     case OFPACT_METER:
         if (version >= OFP15_VERSION) {
-            p = put_std(out, OFPAT15_METER, 8);
+            p = ofpact_put_std(out, OFPAT15_METER, 8);
             put_be32(p + 4, ((const struct ofpact_meter *) a)->meter_id);
         }
         break;
@@ -1663,6 +1962,33 @@ ofpacts_put_openflow_actions(const struct ofpact ofpacts[], size_t len,
     return out->size - start;
 }
 
+void
+ofpacts_encode_nested(const struct ofpact *actions, size_t len,
+                      struct ofpbuf *out, enum ofp_version version)
+{
+    ofpacts_put_openflow_actions(actions, len, out, version);
+}
+
+void
+ofpact_encode_set_field_value(const struct mf_field *f,
+                              const union mf_value *value,
+                              const union mf_value *mask,
+                              struct ofpbuf *out, enum ofp_version version)
+{
+    struct ofpact_set_field sf;
+    memset(&sf, 0, sizeof sf);
+    sf.ofpact.type = OFPACT_SET_FIELD;
+    sf.ofpact.len = sizeof sf;
+    sf.field = f;
+    sf.value = *value;
+    if (mask) {
+        sf.mask = *mask;
+    } else {
+        mf_value_set_all_ones(f, &sf.mask);
+    }
+    encode_set_field(&sf, out, version);
+}
+
 size_t
 ofpacts_put_openflow_instructions(const struct ofpact ofpacts[], size_t len,
                                   struct ofpbuf *out,
@@ -1683,7 +2009,7 @@ ofpacts_put_openflow_instructions(const struct ofpact ofpacts[], size_t len,
     bool meter_action = version >= OFP15_VERSION;
     OFPACT_FOR_EACH (a, ofpacts, len) {
         if (a->type == OFPACT_METER && !meter_action) {
-            uint8_t *p = put_std(out, OFPIT13_METER, 8);
+            uint8_t *p = ofpact_put_std(out, OFPIT13_METER, 8);
             put_be32(p + 4, ((const struct ofpact_meter *) a)->meter_id);
         }
     }
@@ -1693,39 +2019,39 @@ ofpacts_put_openflow_instructions(const struct ofpact ofpacts[], size_t len,
             || (a->type == OFPACT_METER && meter_action)) {
             if (apply == SIZE_MAX) {
                 apply = out->size;
-                put_std(out, OFPIT11_APPLY_ACTIONS, 8);
+                ofpact_put_std(out, OFPIT11_APPLY_ACTIONS, 8);
             }
             encode_action(a, out, version);
         }
     }
     if (apply != SIZE_MAX) {
-        put_be16(at(out, apply) + 2, out->size - apply);
+        put_be16(ofpact_at(out, apply) + 2, out->size - apply);
     }
     OFPACT_FOR_EACH (a, ofpacts, len) {
         switch (a->type) {
         case OFPACT_CLEAR_ACTIONS:
-            put_std(out, OFPIT11_CLEAR_ACTIONS, 8);
+            ofpact_put_std(out, OFPIT11_CLEAR_ACTIONS, 8);
             break;
         case OFPACT_WRITE_ACTIONS: {
             const struct ofpact_nest *on = (const struct ofpact_nest *) a;
             size_t ofs = out->size;
-            put_std(out, OFPIT11_WRITE_ACTIONS, 8);
+            ofpact_put_std(out, OFPIT11_WRITE_ACTIONS, 8);
             ofpacts_put_openflow_actions(on->actions,
                                          ofpact_nest_get_action_len(on),
                                          out, version);
-            put_be16(at(out, ofs) + 2, out->size - ofs);
+            put_be16(ofpact_at(out, ofs) + 2, out->size - ofs);
             break;
         }
         case OFPACT_WRITE_METADATA: {
             const struct ofpact_metadata *md
                 = (const struct ofpact_metadata *) a;
-            uint8_t *p = put_std(out, OFPIT11_WRITE_METADATA, 24);
+            uint8_t *p = ofpact_put_std(out, OFPIT11_WRITE_METADATA, 24);
             memcpy(p + 8, &md->metadata, 8);
             memcpy(p + 16, &md->mask, 8);
             break;
         }
         case OFPACT_GOTO_TABLE: {
-            uint8_t *p = put_std(out, OFPIT11_GOTO_TABLE, 8);
+            uint8_t *p = ofpact_put_std(out, OFPIT11_GOTO_TABLE, 8);
             p[4] = ((const struct ofpact_goto_table *) a)->table_id;
             break;
         }

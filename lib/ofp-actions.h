@@ -29,10 +29,14 @@
  * (NXAST_LEARN and NXAST_LEARN2, see learn.h), note, exit; the
  * instructions meter, apply_actions, clear_actions, write_actions,
  * write_metadata (NXAST_WRITE_METADATA in 1.0) and goto_table (resubmit
- * in 1.0, as Open vSwitch does).  Not yet: conjunction, multipath,
- * bundle, output_reg, stack push/pop, MPLS, sample, clone, ct, ...; they
- * decode as OFPBAC_BAD_VENDOR_TYPE (Nicira) or OFPBAC_BAD_TYPE and do not
- * parse.
+ * in 1.0, as Open vSwitch does).  Also, each family in a file of its own
+ * behind ofp-actions-private.h: ct, nat, ct_clear (ofp-actions-ct.c);
+ * the MPLS actions (ofp-actions-mpls.c); encap, decap, dec_nsh_ttl
+ * (ofp-actions-encap.c); bundle, bundle_load (bundle.c); multipath
+ * (multipath.c); and output:FIELD, output(port=,max_len=), dec_ttl(ids),
+ * fin_timeout, conjunction, clone, check_pkt_larger, push/pop,
+ * delete_field, sample, resubmit(...,ct), debug_recirc and debug_slow
+ * (ofp-actions-nx.c); mod_nw_ecn is here.
  *
  * Decoding checks every length, vendor, subtype and argument and returns
  * the OpenFlow error for what is wrong (OFPBAC_BAD_TYPE, BAD_LEN,
@@ -77,6 +81,9 @@ enum ofpact_type {
     OFPACT_GROUP,
     OFPACT_CONTROLLER,
     OFPACT_ENQUEUE,
+    OFPACT_OUTPUT_REG,
+    OFPACT_OUTPUT_TRUNC,
+    OFPACT_BUNDLE,
 
     /* Header changes. */
     OFPACT_SET_VLAN_VID,
@@ -94,6 +101,19 @@ enum ofpact_type {
     OFPACT_REG_MOVE,
     OFPACT_SET_FIELD,
     OFPACT_DEC_TTL,
+    OFPACT_SET_IP_ECN,
+    OFPACT_SET_MPLS_LABEL,
+    OFPACT_SET_MPLS_TC,
+    OFPACT_SET_MPLS_TTL,
+    OFPACT_DEC_MPLS_TTL,
+    OFPACT_PUSH_MPLS,
+    OFPACT_POP_MPLS,
+    OFPACT_DEC_NSH_TTL,
+    OFPACT_DELETE_FIELD,
+    OFPACT_ENCAP,
+    OFPACT_DECAP,
+    OFPACT_STACK_PUSH,
+    OFPACT_STACK_POP,
 
     /* Metadata. */
     OFPACT_SET_TUNNEL,
@@ -103,10 +123,23 @@ enum ofpact_type {
     /* Flow table interaction. */
     OFPACT_RESUBMIT,
     OFPACT_LEARN,
+    OFPACT_CONJUNCTION,
+    OFPACT_MULTIPATH,
+    OFPACT_FIN_TIMEOUT,
+
+    /* Control flow and connection tracking. */
+    OFPACT_CLONE,
+    OFPACT_CHECK_PKT_LARGER,
+    OFPACT_CT,
+    OFPACT_CT_CLEAR,
+    OFPACT_NAT,
 
     /* Other. */
     OFPACT_NOTE,
     OFPACT_EXIT,
+    OFPACT_SAMPLE,
+    OFPACT_DEBUG_RECIRC,
+    OFPACT_DEBUG_SLOW,
 
     /* Instructions, in the order they must appear. */
     OFPACT_METER,
@@ -130,6 +163,8 @@ enum ofpact_raw {
     OFPACT_RAW_SET_TUNNEL64,        /* Written "set_tunnel64:". */
     OFPACT_RAW_RESUBMIT_TABLE,      /* Written "resubmit(PORT,TABLE)". */
     OFPACT_RAW_CONTROLLER2,         /* Arrived as NXAST_CONTROLLER2. */
+    OFPACT_RAW_DEC_TTL_CNT_IDS,     /* Written "dec_ttl(ID...)". */
+    OFPACT_RAW_RESUBMIT_CT,         /* Written "resubmit(PORT,TABLE,ct)". */
 };
 
 struct ofpact {
@@ -322,6 +357,230 @@ struct ofpact_learn {
     struct mf_subfield result_dst;  /* NX_LEARN_F_WRITE_RESULT. */
     uint32_t n_specs;
     struct ofpact_learn_spec specs[];
+};
+
+/* OFPACT_OUTPUT_REG: output to the port number in SRC. */
+struct ofpact_output_reg {
+    struct ofpact ofpact;
+    uint16_t max_len;
+    struct mf_subfield src;
+};
+
+/* OFPACT_OUTPUT_TRUNC: output to PORT, the packet cut to MAX_LEN bytes. */
+struct ofpact_output_trunc {
+    struct ofpact ofpact;
+    uint32_t port;
+    uint32_t max_len;
+};
+
+/* The flow fields that bundle and multipath hash (NX_HASH_FIELDS_*, their
+ * wire numbers). */
+enum nx_hash_fields {
+    NX_HASH_FIELDS_ETH_SRC,
+    NX_HASH_FIELDS_SYMMETRIC_L4,
+    NX_HASH_FIELDS_SYMMETRIC_L3L4,
+    NX_HASH_FIELDS_SYMMETRIC_L3L4_UDP,
+    NX_HASH_FIELDS_NW_SRC,
+    NX_HASH_FIELDS_NW_DST,
+    NX_HASH_FIELDS_SYMMETRIC_L3,
+};
+
+/* OFPACT_BUNDLE: bundle (output to the chosen member) or, when DST.field
+ * is set, bundle_load (the chosen member's port number into DST).  See
+ * bundle.h. */
+enum nx_bd_algorithm {
+    NX_BD_ALG_ACTIVE_BACKUP = 0,
+    NX_BD_ALG_HRW = 1,
+};
+struct ofpact_bundle {
+    struct ofpact ofpact;
+    uint16_t algorithm;             /* enum nx_bd_algorithm. */
+    uint16_t fields;                /* enum nx_hash_fields. */
+    uint16_t basis;
+    struct mf_subfield dst;
+    uint16_t n_members;
+    /* OpenFlow port numbers, appended right after the header. */
+    _Alignas(OFPACT_ALIGNTO) uint32_t members[];
+};
+_Static_assert(offsetof(struct ofpact_bundle, members)
+               == sizeof(struct ofpact_bundle), "bundle members");
+
+/* OFPACT_MULTIPATH: one of MAX_LINK + 1 links, by a hash, into DST.  See
+ * multipath.h. */
+enum nx_mp_algorithm {
+    NX_MP_ALG_MODULO_N = 0,
+    NX_MP_ALG_HASH_THRESHOLD = 1,
+    NX_MP_ALG_HRW = 2,
+    NX_MP_ALG_ITER_HASH = 3,
+};
+struct ofpact_multipath {
+    struct ofpact ofpact;
+    uint16_t fields;                /* enum nx_hash_fields. */
+    uint16_t basis;
+    uint16_t algorithm;             /* enum nx_mp_algorithm. */
+    uint16_t max_link;              /* Number of links - 1. */
+    uint32_t arg;
+    struct mf_subfield dst;
+};
+
+/* OFPACT_SET_IP_ECN: the two ECN bits of the TOS byte. */
+struct ofpact_ecn {
+    struct ofpact ofpact;
+    uint8_t ecn;
+};
+
+/* OFPACT_DEC_TTL: dec_ttl, whose packet-ins at TTL 0 or 1 go to the
+ * controllers with these ids (one id 0 for plain dec_ttl). */
+struct ofpact_cnt_ids {
+    struct ofpact ofpact;
+    uint16_t n_controllers;
+    uint16_t cnt_ids[];
+};
+_Static_assert(offsetof(struct ofpact_cnt_ids, cnt_ids)
+               == sizeof(struct ofpact_cnt_ids), "dec_ttl ids");
+
+/* MPLS: OFPACT_SET_MPLS_LABEL (20 bits), _TC (3 bits), _TTL;
+ * OFPACT_PUSH_MPLS and OFPACT_POP_MPLS with an Ethertype (the MPLS one
+ * pushed, the one the packet has after the pop).  OFPACT_DEC_MPLS_TTL is
+ * a bare struct ofpact. */
+struct ofpact_mpls_label {
+    struct ofpact ofpact;
+    uint32_t label;
+};
+struct ofpact_mpls_tc {
+    struct ofpact ofpact;
+    uint8_t tc;
+};
+struct ofpact_mpls_ttl {
+    struct ofpact ofpact;
+    uint8_t ttl;
+};
+struct ofpact_mpls_ethertype {
+    struct ofpact ofpact;
+    ovs_be16 ethertype;
+};
+
+/* OFPACT_STACK_PUSH, OFPACT_STACK_POP. */
+struct ofpact_stack {
+    struct ofpact ofpact;
+    struct mf_subfield subfield;
+};
+
+/* OFPACT_DELETE_FIELD. */
+struct ofpact_delete_field {
+    struct ofpact ofpact;
+    const struct mf_field *field;
+};
+
+/* Packet types, as OpenFlow 1.5's packet_type field writes them: a name
+ * space (0: Ethernet, 1: an Ethertype) and a type within it. */
+#define PACKET_TYPE(NS, TYPE) (((uint32_t) (NS) << 16) | (TYPE))
+#define PT_ETH PACKET_TYPE(0, 0)
+#define PT_USE_NEXT_PROTO PACKET_TYPE(0, 0xfffe)
+#define PT_NSH PACKET_TYPE(1, 0x894f)
+#define PT_MPLS PACKET_TYPE(1, 0x8847)
+#define PT_MPLS_MC PACKET_TYPE(1, 0x8848)
+
+/* OFPACT_ENCAP: push a header of NEW_PKT_TYPE; PROPS_LEN bytes of its
+ * properties follow, in their wire form (class, type, length, value,
+ * each padded to 8 bytes).  OFPACT_DECAP: pop the outer header; the
+ * packet is then of NEW_PKT_TYPE (PT_USE_NEXT_PROTO: as the popped header
+ * says). */
+struct ofpact_encap {
+    struct ofpact ofpact;
+    uint32_t new_pkt_type;
+    uint16_t props_len;
+    _Alignas(OFPACT_ALIGNTO) uint8_t props[];
+};
+_Static_assert(offsetof(struct ofpact_encap, props)
+               == sizeof(struct ofpact_encap), "encap properties");
+struct ofpact_decap {
+    struct ofpact ofpact;
+    uint32_t new_pkt_type;
+};
+
+/* OFPACT_FIN_TIMEOUT: the rule's timeouts after a TCP FIN or RST. */
+struct ofpact_fin_timeout {
+    struct ofpact ofpact;
+    uint16_t fin_idle_timeout;
+    uint16_t fin_hard_timeout;
+};
+
+/* OFPACT_CONJUNCTION: clause CLAUSE (0-based) of N_CLAUSES of conjunctive
+ * match ID. */
+struct ofpact_conjunction {
+    struct ofpact ofpact;
+    uint8_t clause;
+    uint8_t n_clauses;
+    uint32_t id;
+};
+
+/* OFPACT_CLONE uses struct ofpact_nest.  OFPACT_CHECK_PKT_LARGER: DST (one
+ * bit) becomes whether the packet is longer than PKT_LEN bytes. */
+struct ofpact_check_pkt_larger {
+    struct ofpact ofpact;
+    uint16_t pkt_len;
+    struct mf_subfield dst;
+};
+
+/* OFPACT_CT: the packet through the connection tracker.  ZONE_SRC.field
+ * names the zone's sub-field, or is NULL for the zone ZONE_IMM;
+ * RECIRC_TABLE is NX_CT_RECIRC_NONE or the table the packet comes back
+ * to; ALG the helper's port (21: ftp, 69: tftp) or 0.  The nested actions
+ * (nat and the exec actions) follow the header. */
+#define NX_CT_F_COMMIT (1 << 0)
+#define NX_CT_F_FORCE  (1 << 1)
+#define NX_CT_RECIRC_NONE 0xff
+struct ofpact_conntrack {
+    struct ofpact ofpact;
+    uint16_t flags;
+    uint16_t zone_imm;
+    struct mf_subfield zone_src;
+    uint16_t alg;
+    uint8_t recirc_table;
+    _Alignas(OFPACT_ALIGNTO) struct ofpact actions[];
+};
+_Static_assert(offsetof(struct ofpact_conntrack, actions)
+               == sizeof(struct ofpact_conntrack),
+               "ct's nested actions follow its header");
+static inline size_t
+ofpact_ct_get_action_len(const struct ofpact_conntrack *oc)
+{
+    return oc->ofpact.len - sizeof *oc;
+}
+
+/* OFPACT_NAT, only inside ct. */
+#define NX_NAT_F_SRC          (1 << 0)
+#define NX_NAT_F_DST          (1 << 1)
+#define NX_NAT_F_PERSISTENT   (1 << 2)
+#define NX_NAT_F_PROTO_HASH   (1 << 3)
+#define NX_NAT_F_PROTO_RANDOM (1 << 4)
+struct ofpact_nat {
+    struct ofpact ofpact;
+    uint16_t flags;
+    int range_af;                   /* AF_UNSPEC, AF_INET or AF_INET6. */
+    union {
+        struct { ovs_be32 min, max; } ipv4;
+        struct { struct in6_addr min, max; } ipv6;
+    } range_addr;
+    uint16_t proto_min, proto_max;  /* 0: not given. */
+};
+
+/* OFPACT_SAMPLE: SAMPLING_PORT is OFPP_NONE when not given; DIRECTION is
+ * NX_ACTION_SAMPLE_*. */
+enum nx_action_sample_direction {
+    NX_ACTION_SAMPLE_DEFAULT = 0,
+    NX_ACTION_SAMPLE_INGRESS = 1,
+    NX_ACTION_SAMPLE_EGRESS = 2,
+};
+struct ofpact_sample {
+    struct ofpact ofpact;
+    uint16_t probability;           /* Out of 65535. */
+    uint32_t collector_set_id;
+    uint32_t obs_domain_id;
+    uint32_t obs_point_id;
+    uint32_t sampling_port;
+    uint8_t direction;
 };
 
 /* OFPACT_NOTE. */

@@ -275,8 +275,7 @@ ofputil_flow_mod_format(const struct ofputil_flow_mod *fm,
     } else {
         ds_put_format(s, "cmd:%"PRIu16, fm->command);
     }
-    if (fm->table_id
-        && (version > OFP10_VERSION || fm->table_id != OFPTT_ALL)) {
+    if (fm->table_id) {
         ds_put_format(s, " table:%"PRIu8, fm->table_id);
     }
     size_t before = s->length;

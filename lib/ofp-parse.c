@@ -357,6 +357,14 @@ field_usable_protocols(const struct mf_field *field)
 }
 
 static bool
+match_is_mpls(const struct match *m)
+{
+    return (m->wc.masks.dl_type == OVS_BE16_MAX
+            && (m->flow.dl_type == htons(ETH_TYPE_MPLS)
+                || m->flow.dl_type == htons(ETH_TYPE_MPLS_MCAST)));
+}
+
+static bool
 match_is_ip(const struct match *m, bool ipv4_only)
 {
     if (m->wc.masks.dl_type != OVS_BE16_MAX) {
@@ -394,10 +402,15 @@ ofputil_actions_usable_protocols(const struct ofpact *ofpacts, size_t len)
              * lets "load:" (and "move:") through as Nicira actions. */
             usable &= field_usable_protocols(
                 ((const struct ofpact_set_field *) a)->field);
-        } else if (a->type == OFPACT_WRITE_ACTIONS) {
+        } else if (a->type == OFPACT_WRITE_ACTIONS
+                   || a->type == OFPACT_CLONE) {
             const struct ofpact_nest *on = (const void *) a;
             usable &= ofputil_actions_usable_protocols(
                 on->actions, ofpact_nest_get_action_len(on));
+        } else if (a->type == OFPACT_CT) {
+            const struct ofpact_conntrack *oc = (const void *) a;
+            usable &= ofputil_actions_usable_protocols(
+                oc->actions, ofpact_ct_get_action_len(oc));
         }
     }
     return usable;
@@ -418,9 +431,47 @@ ofpacts_usable_protocols(const struct ofpact *ofpacts, size_t len,
     ovs_be16 vlan_cfi = htons(VLAN_CFI);
     bool has_vlan = ((match->wc.masks.vlans[0].tci & vlan_cfi)
                      && (match->flow.vlans[0].tci & vlan_cfi));
+    /* push_mpls and pop_mpls change what the packet is for the actions
+     * after them. */
+    struct match m = *match;
+    match = &m;
     const struct ofpact *a;
     OFPACT_FOR_EACH (a, ofpacts, len) {
         switch (a->type) {
+        case OFPACT_PUSH_MPLS:
+        case OFPACT_POP_MPLS:
+            if (a->type == OFPACT_POP_MPLS && !match_is_mpls(match)) {
+                usable &= OFPUTIL_P_OF10_ANY;
+            }
+            m.flow.dl_type = ((const struct ofpact_mpls_ethertype *) a)
+                             ->ethertype;
+            m.wc.masks.dl_type = OVS_BE16_MAX;
+            break;
+        case OFPACT_SET_MPLS_LABEL:
+        case OFPACT_SET_MPLS_TC:
+        case OFPACT_SET_MPLS_TTL:
+        case OFPACT_DEC_MPLS_TTL:
+            if (!match_is_mpls(match)) {
+                usable &= OFPUTIL_P_OF10_ANY;
+            }
+            break;
+        case OFPACT_FIN_TIMEOUT:
+            if (!match_is_ip(match, false)
+                || match->wc.masks.nw_proto != UINT8_MAX
+                || match->flow.nw_proto != IPPROTO_TCP) {
+                usable &= OFPUTIL_P_OF10_ANY;
+            }
+            break;
+        case OFPACT_DEC_NSH_TTL:
+            /* No match here can say the packet is NSH. */
+            usable &= OFPUTIL_P_OF10_ANY;
+            break;
+        case OFPACT_CLONE: {
+            const struct ofpact_nest *on = (const void *) a;
+            usable &= ofpacts_usable_protocols(
+                on->actions, ofpact_nest_get_action_len(on), match);
+            break;
+        }
         case OFPACT_STRIP_VLAN:
             if (!has_vlan) {
                 usable &= OFPUTIL_P_OF10_ANY;
@@ -433,6 +484,7 @@ ofpacts_usable_protocols(const struct ofpact *ofpacts, size_t len,
             }
             break;
         case OFPACT_SET_IP_DSCP:
+        case OFPACT_SET_IP_ECN:
         case OFPACT_SET_IP_TTL:
         case OFPACT_DEC_TTL:
             if (!match_is_ip(match, false)) {

@@ -23,6 +23,7 @@
 #include "ofp-table.h"
 #include "ofpbuf.h"
 #include "ofproto-private.h"
+#include "xlate.h"
 #include "pinsched.h"
 #include "openflow.h"
 #include "poll-loop.h"
@@ -712,6 +713,9 @@ handle_packet_out(struct ofconn *ofconn, const struct ofp_header *oh)
     error = ofputil_decode_packet_out(&po, oh, &ofpacts);
     if (!error && po.buffer_id != OFP_NO_BUFFER) {
         error = OFPERR_OFPBRC_BUFFER_UNKNOWN;
+    }
+    if (!error) {
+        error = xlate_check_actions(po.ofpacts, po.ofpacts_len);
     }
     if (!error) {
         uint32_t in_port = po.flow_metadata.flow.in_port;

@@ -14,6 +14,7 @@
 #include "ofp-port.h"
 #include "ofpbuf.h"
 #include "ofproto-private.h"
+#include "xlate.h"
 #include "ofp-monitor.h"
 #include "seq.h"
 #include "timeval.h"
@@ -375,6 +376,10 @@ static enum ofperr
 check_output_ports(const struct ofproto *ofproto, const struct ofpact *ofpacts,
                    size_t len)
 {
+    enum ofperr error = xlate_check_actions(ofpacts, len);
+    if (error) {
+        return error;
+    }
     const struct ofpact *a;
     OFPACT_FOR_EACH (a, ofpacts, len) {
         if (a->type == OFPACT_GROUP

@@ -28,6 +28,8 @@ VLOG_DEFINE_THIS_MODULE(ofproto_dpif_xlate);
 COVERAGE_DEFINE(xlate_actions);
 COVERAGE_DEFINE(xlate_too_deep);
 
+static struct vlog_rate_limit check_rl = VLOG_RATE_LIMIT_INIT(5, 5);
+
 struct xlate_ctx {
     const struct xlate_in *xin;
     struct xlate_out *xout;
@@ -117,6 +119,16 @@ commit_eth(struct xlate_ctx *ctx)
     ctx->base.dl_dst = ctx->flow.dl_dst;
 }
 
+/* The TOS bits a set writes: those that changed and, with them, the rest
+ * of each field (DSCP, ECN) the actions wrote, which the megaflow already
+ * matches exactly. */
+static uint8_t
+tos_mask(const struct xlate_ctx *ctx)
+{
+    uint8_t changed = ctx->flow.nw_tos ^ ctx->base.nw_tos;
+    return changed ? changed | (ctx->wc->masks.nw_tos & 0xff) : 0;
+}
+
 static void
 commit_ipv4(struct xlate_ctx *ctx)
 {
@@ -134,7 +146,7 @@ commit_ipv4(struct xlate_ctx *ctx)
     kv[0].ipv4_ttl = f->nw_ttl;
     kv[1].ipv4_src = f->nw_src ^ b->nw_src ? OVS_BE32_MAX : 0;
     kv[1].ipv4_dst = f->nw_dst ^ b->nw_dst ? OVS_BE32_MAX : 0;
-    kv[1].ipv4_tos = f->nw_tos ^ b->nw_tos;
+    kv[1].ipv4_tos = tos_mask(ctx);
     kv[1].ipv4_ttl = f->nw_ttl != b->nw_ttl ? 0xff : 0;
     size_t ofs = nl_msg_start_nested(ctx->odp, OVS_ACTION_ATTR_SET_MASKED);
     nl_msg_put_unspec(ctx->odp, OVS_KEY_ATTR_IPV4, kv, sizeof kv);
@@ -171,7 +183,7 @@ commit_ipv6(struct xlate_ctx *ctx)
     }
     kv[1].ipv6_label = f->ipv6_label ^ b->ipv6_label ? htonl(IPV6_LABEL_MASK)
                                                      : 0;
-    kv[1].ipv6_tclass = f->nw_tos ^ b->nw_tos;
+    kv[1].ipv6_tclass = tos_mask(ctx);
     kv[1].ipv6_hlimit = f->nw_ttl != b->nw_ttl ? 0xff : 0;
     size_t ofs = nl_msg_start_nested(ctx->odp, OVS_ACTION_ATTR_SET_MASKED);
     nl_msg_put_unspec(ctx->odp, OVS_KEY_ATTR_IPV6, kv, sizeof kv);
@@ -841,7 +853,7 @@ action_set_execute(struct xlate_ctx *ctx)
 }
 
 static void
-xlate_dec_ttl(struct xlate_ctx *ctx)
+xlate_dec_ttl(struct xlate_ctx *ctx, const struct ofpact_cnt_ids *ids)
 {
     if (!flow_is_ip(ctx)) {
         return;
@@ -854,7 +866,9 @@ xlate_dec_ttl(struct xlate_ctx *ctx)
     /* As in Open vSwitch: the packet goes no further, and the controller
      * hears of it as an invalid TTL. */
     trace_note(ctx, "TTL exceeded, sending to controller");
-    xlate_controller(ctx, OFPR_INVALID_TTL, UINT16_MAX, 0);
+    for (uint16_t i = 0; i < ids->n_controllers; i++) {
+        xlate_controller(ctx, OFPR_INVALID_TTL, UINT16_MAX, ids->cnt_ids[i]);
+    }
     ctx->exit = ctx->ttl_exceeded = true;
 }
 
@@ -1125,11 +1139,43 @@ do_xlate_actions(struct xlate_ctx *ctx, const struct ofpact *ofpacts,
             break;
         case OFPACT_SET_IP_DSCP:
             if (flow_is_ip(ctx)) {
-                WC_MASK_FIELD(ctx->wc, nw_tos);
+                ctx->wc->masks.nw_tos |= 0xfc;
                 flow->nw_tos = ((flow->nw_tos & 0x03)
                                 | (((const struct ofpact_dscp *) a)->dscp
                                    & 0xfc));
             }
+            break;
+        case OFPACT_SET_IP_ECN:
+            if (flow_is_ip(ctx)) {
+                ctx->wc->masks.nw_tos |= 0x03;
+                flow->nw_tos = ((flow->nw_tos & 0xfc)
+                                | (((const struct ofpact_ecn *) a)->ecn
+                                   & 0x03));
+            }
+            break;
+        case OFPACT_OUTPUT_REG: {
+            const struct ofpact_output_reg *o = (const void *) a;
+            mask_field(ctx, o->src.field);
+            xlate_output(ctx, mf_get_subfield(&o->src, flow), o->max_len);
+            break;
+        }
+        case OFPACT_CLONE: {
+            /* The nested actions see the packet as it is now; what they
+             * change is forgotten afterwards (the next commit compares
+             * with the packet as the datapath then has it). */
+            const struct ofpact_nest *on = (const void *) a;
+            struct flow saved_flow = ctx->flow;
+            bool saved_exit = ctx->exit;
+            ctx->depth++;
+            do_xlate_actions(ctx, on->actions,
+                             ofpact_nest_get_action_len(on));
+            ctx->depth--;
+            ctx->flow = saved_flow;
+            ctx->exit = saved_exit;
+            break;
+        }
+        case OFPACT_CT_CLEAR:
+            /* Nothing here tracks connections: the state is clear. */
             break;
         case OFPACT_SET_IP_TTL:
             if (flow_is_ip(ctx)) {
@@ -1169,7 +1215,7 @@ do_xlate_actions(struct xlate_ctx *ctx, const struct ofpact *ofpacts,
             xlate_set_field(ctx, (const struct ofpact_set_field *) a);
             break;
         case OFPACT_DEC_TTL:
-            xlate_dec_ttl(ctx);
+            xlate_dec_ttl(ctx, (const struct ofpact_cnt_ids *) a);
             break;
         case OFPACT_SET_TUNNEL:
             flow->tunnel.tun_id = htonll(((const struct ofpact_tunnel *)
@@ -1229,6 +1275,63 @@ do_xlate_actions(struct xlate_ctx *ctx, const struct ofpact *ofpacts,
             break;
         }
     }
+}
+
+enum ofperr
+xlate_check_actions(const struct ofpact *ofpacts, size_t ofpacts_len)
+{
+    const struct ofpact *a;
+    OFPACT_FOR_EACH (a, ofpacts, ofpacts_len) {
+        switch ((enum ofpact_type) a->type) {
+        case OFPACT_WRITE_ACTIONS:
+        case OFPACT_CLONE: {
+            const struct ofpact_nest *on = (const void *) a;
+            enum ofperr error = xlate_check_actions(
+                on->actions, ofpact_nest_get_action_len(on));
+            if (error) {
+                return error;
+            }
+            break;
+        }
+        case OFPACT_RESUBMIT:
+            /* With ct it needs connection tracking. */
+            if (a->raw == OFPACT_RAW_RESUBMIT_CT) {
+                VLOG_WARN_RL(&check_rl, "resubmit with ct is not supported "
+                             "by this switch");
+                return OFPERR_OFPBAC_BAD_TYPE;
+            }
+            break;
+        case OFPACT_OUTPUT_TRUNC:
+        case OFPACT_BUNDLE:
+        case OFPACT_MULTIPATH:
+        case OFPACT_SET_MPLS_LABEL:
+        case OFPACT_SET_MPLS_TC:
+        case OFPACT_SET_MPLS_TTL:
+        case OFPACT_DEC_MPLS_TTL:
+        case OFPACT_PUSH_MPLS:
+        case OFPACT_POP_MPLS:
+        case OFPACT_DEC_NSH_TTL:
+        case OFPACT_DELETE_FIELD:
+        case OFPACT_ENCAP:
+        case OFPACT_DECAP:
+        case OFPACT_STACK_PUSH:
+        case OFPACT_STACK_POP:
+        case OFPACT_CONJUNCTION:
+        case OFPACT_FIN_TIMEOUT:
+        case OFPACT_CHECK_PKT_LARGER:
+        case OFPACT_CT:
+        case OFPACT_NAT:
+        case OFPACT_SAMPLE:
+        case OFPACT_DEBUG_RECIRC:
+        case OFPACT_DEBUG_SLOW:
+            VLOG_WARN_RL(&check_rl, "%s action is not supported by this "
+                         "switch", ofpact_name(a->type));
+            return OFPERR_OFPBAC_BAD_TYPE;
+        default:
+            break;
+        }
+    }
+    return 0;
 }
 
 void

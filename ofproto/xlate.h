@@ -29,6 +29,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "flow.h"
+#include "ofp-errors.h"
 #include "ofpbuf.h"
 
 struct ofpact;
@@ -75,6 +76,15 @@ struct xlate_pin_cookie {
     ovs_be64 metadata;
     uint32_t regs[FLOW_N_REGS];
 };
+
+/* Whether translation carries out every action in the list (nested lists
+ * included): 0, or OFPBAC_BAD_TYPE for the first it does not (connection
+ * tracking but ct_clear, MPLS, NSH, sample, bundle, multipath,
+ * conjunction, fin_timeout, check_pkt_larger, the field stack, truncated
+ * output, resubmit with ct), logged.  The switch refuses flow_mods,
+ * packet_outs and group buckets with such actions rather than accept
+ * them and drop what they mean. */
+enum ofperr xlate_check_actions(const struct ofpact *, size_t ofpacts_len);
 
 void xlate_out_init(struct xlate_out *);
 void xlate_out_uninit(struct xlate_out *);

@@ -1292,6 +1292,84 @@ static const struct round_trip round_trips[] = {
     { 1, "learn(reg0=0,metadata=0,tun_id=0)",
       "ffff005000002320001000000000800000000000000000000000010000000000202000000000000100040000204000000000000000008000040800002040000000000000000000012008000000000000",
       "learn(table=1,reg0=0,metadata=0,tun_id=0)" },
+    /* The Nicira extensions and the MPLS, conntrack, NSH actions. */
+    { 1, "mod_nw_ecn:2",
+      "ffff00180000232000070001000138010000000000000002",
+      "load:0x2->NXM_NX_IP_ECN[]" },
+    { 2, "mod_nw_ecn:2",
+      "00040010000000000008000802000000",
+      "mod_nw_ecn:2" },
+    { 4, "mod_nw_ecn:2",
+      "000400180000000000190010800012010200000000000000",
+      "set_field:2->nw_ecn" },
+    { 1, "sample(probability=12345,collector_set_id=23456,obs_domain_id=34567,obs_point_id=45678)",
+      "ffff001800002320001d303900005ba0000087070000b26e",
+      "sample(probability=12345,collector_set_id=23456,obs_domain_id=34567,obs_point_id=45678)" },
+    { 1, "sample(probability=1,collector_set_id=2,obs_domain_id=3,obs_point_id=4,sampling_port=5,egress)",
+      "ffff002000002320002900010000000200000003000000040005020000000000",
+      "sample(probability=1,collector_set_id=2,obs_domain_id=3,obs_point_id=4,sampling_port=5,egress)" },
+    { 4, "sample(probability=1,collector_set_id=2,obs_domain_id=3,obs_point_id=4,sampling_port=5)",
+      "0004002800000000ffff00200000232000260001000000020000000300000004"
+      "0005000000000000",
+      "sample(probability=1,collector_set_id=2,obs_domain_id=3,obs_point_id=4,sampling_port=5)" },
+    { 1, "ct(commit,zone=5)",
+      "ffff00180000232000230001000000000005ff0000000000",
+      "ct(commit,zone=5)" },
+    { 1, "ct(commit,force,zone=NXM_NX_REG0[0..15],table=3,nat(src=10.0.0.240-10.0.0.254:32768-65535,persistent,random),alg=ftp)",
+      "ffff0038000023200023000300010004000f030000000015ffff002000002320"
+      "00240000001500330a0000f00a0000fe8000ffff00000000",
+      "ct(commit,force,table=3,zone=NXM_NX_REG0[0..15],nat(src=10.0.0.240-10.0.0.254:32768-65535,persistent,random),alg=ftp)" },
+    { 4, "ct(nat),ct_clear",
+      "0004004000000000ffff00280000232000230000000000000000ff0000000000"
+      "ffff0010000023200024000000000000ffff001000002320002b000000000000",
+      "ct(nat),ct_clear" },
+    { 1, "push_mpls:0x8847,set_mpls_label(5),set_mpls_tc(2),set_mpls_ttl(3),dec_mpls_ttl,pop_mpls:0x0800",
+      "ffff0010000023200017884700000000ffff001000002320001e000000000005"
+      "ffff001000002320001f020000000000ffff0010000023200019030000000000"
+      "ffff001000002320001a000000000000ffff0010000023200018080000000000",
+      "push_mpls:0x8847,set_mpls_label(5),set_mpls_tc(2),set_mpls_ttl(3),dec_mpls_ttl,pop_mpls:0x0800" },
+    { 2, "push_mpls:0x8847,set_mpls_label(5),set_mpls_tc(2),set_mpls_ttl(3),dec_mpls_ttl,pop_mpls:0x0800",
+      "00040038000000000013000888470000000d000800000005000e000802000000"
+      "000f00080300000000100008000000000014000808000000",
+      "push_mpls:0x8847,set_mpls_label(5),set_mpls_tc(2),set_mpls_ttl(3),dec_mpls_ttl,pop_mpls:0x0800" },
+    { 1, "multipath(symmetric_l4,1024,iter_hash,5000,5050,NXM_NX_REG0[0..12])",
+      "ffff002000002320000a00010400000000031387000013ba0000000c00010004",
+      "multipath(symmetric_l4,1024,iter_hash,5000,5050,NXM_NX_REG0[0..12])" },
+    { 1, "bundle(symmetric_l3,60,hrw,ofport,members:2,3)",
+      "ffff002800002320000c00010006003c00000002000200000000000000000000"
+      "0002000300000000",
+      "bundle(symmetric_l3,60,hrw,ofport,members:2,3)" },
+    { 4, "bundle_load(eth_src,50,active_backup,ofport,NXM_NX_REG0[],members:1)",
+      "0004003000000000ffff002800002320000d000000000032000000020001001f"
+      "00010004000000000001000000000000",
+      "bundle_load(eth_src,50,active_backup,ofport,NXM_NX_REG0[],members:1)" },
+    { 1, "output:NXM_NX_REG1[16..31],output(port=123,max_len=100)",
+      "ffff001800002320000f040f00010204ffff000000000000ffff001000002320"
+      "0027007b00000064",
+      "output:NXM_NX_REG1[16..31],output(port=123,max_len=100)" },
+    { 6, "push:NXM_NX_REG0[],pop:NXM_NX_XXREG0[]",
+      "0004003800000000ffff001800002320001b0000000100040020000000000000"
+      "ffff001800002320001c00000001de100080000000000000",
+      "push:NXM_NX_REG0[],pop:NXM_NX_XXREG0[]" },
+    { 1, "fin_timeout(idle_timeout=5,hard_timeout=15),dec_ttl(1,2)",
+      "ffff00100000232000130005000f0000ffff0018000023200015000200000000"
+      "0001000200000000",
+      "fin_timeout(idle_timeout=5,hard_timeout=15),dec_ttl(1,2)" },
+    { 1, "conjunction(1,2/3)",
+      "ffff0010000023200022010300000001",
+      "conjunction(1,2/3)" },
+    { 4, "clone(output:1,set_field:00:11:22:33:44:55->eth_src)",
+      "0004003800000000ffff003000002320002a0000000000000000001000000001"
+      "000000000000000000190010800008060011223344550000",
+      "clone(output:1,set_field:00:11:22:33:44:55->eth_src)" },
+    { 1, "check_pkt_larger(100)->NXM_NX_REG0[0]",
+      "ffff00180000232000310064000000010004000000000000",
+      "check_pkt_larger(100)->NXM_NX_REG0[0]" },
+    { 4, "encap(nsh(md_type=2,tlv(0x1000,10,0x12345678))),decap(),decap(packet_type(ns=1,type=0x800))",
+      "0004005000000000ffff002800002320002e00000001894f0004010502000000"
+      "0004021010000a041234567800000000ffff001000002320002f00000000fffe"
+      "ffff001000002320002f000000010800",
+      "encap(nsh(md_type=2,tlv(0x1000,10,0x12345678))),decap(),decap(packet_type(ns=1,type=0x800))" },
 };
 
 static char *
