@@ -30,7 +30,11 @@ ovsdb_libovsdb_a_SOURCES += \
 	ovsdb/log.c \
 	ovsdb/log.h \
 	ovsdb/file.c \
-	ovsdb/file.h
+	ovsdb/file.h \
+	ovsdb/raft-file.c \
+	ovsdb/raft-file.h \
+	ovsdb/raft-records.c \
+	ovsdb/raft-records.h
 
 # JSON-RPC server: remotes, sessions, methods, locks, triggers.
 ovsdb_libovsdb_a_SOURCES += \

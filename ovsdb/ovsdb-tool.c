@@ -30,10 +30,12 @@
 #include "ovsdb-error.h"
 #include "ovsdb-schema.h"
 #include "ovsdb-types.h"
+#include "raft-file.h"
 #include "row.h"
 #include "server.h"
 #include "shash.h"
 #include "smap.h"
+#include "sset.h"
 #include "table.h"
 #include "transaction.h"
 #include "util.h"
@@ -44,6 +46,12 @@ VLOG_DEFINE_THIS_MODULE(ovsdb_tool);
 
 /* -m, --more: how much "show-log" prints about each record. */
 static int show_log_verbosity;
+
+/* --cid: the cluster id that "join-cluster" records (NULL: not known). */
+static struct uuid *join_cid;
+
+/* --election-timer: the election timer "create-cluster" records. */
+static uint64_t election_timer;
 
 /* --rbac-role: the role "query" and "transact" run as (NULL: the
  * superuser, which RBAC never restricts).  The tool has no client identity,
@@ -95,11 +103,15 @@ parse_options(int argc, char *argv[])
 {
     enum {
         OPT_RBAC_ROLE = UCHAR_MAX + 1,
+        OPT_CID,
+        OPT_ELECTION_TIMER,
         VLOG_OPTION_ENUMS
     };
     static const struct option long_options[] = {
         {"more", no_argument, NULL, 'm'},
         {"rbac-role", required_argument, NULL, OPT_RBAC_ROLE},
+        {"cid", required_argument, NULL, OPT_CID},
+        {"election-timer", required_argument, NULL, OPT_ELECTION_TIMER},
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, 'V'},
         VLOG_LONG_OPTIONS,
@@ -122,6 +134,25 @@ parse_options(int argc, char *argv[])
             free(rbac_role);
             rbac_role = xstrdup(optarg);
             break;
+
+        case OPT_CID:
+            free(join_cid);
+            join_cid = xmalloc(sizeof *join_cid);
+            if (!uuid_from_string(join_cid, optarg)
+                || uuid_is_zero(join_cid)) {
+                ovs_fatal(0, "%s: not a valid UUID", optarg);
+            }
+            break;
+
+        case OPT_ELECTION_TIMER: {
+            char *end;
+            unsigned long long int ms = strtoull(optarg, &end, 10);
+            if (*end || !ms) {
+                ovs_fatal(0, "election timer must be an integer.");
+            }
+            election_timer = ms;
+            break;
+        }
 
         case 'h':
             free(short_options);
@@ -150,6 +181,12 @@ usage(void)
     printf("%s: Open vSwitch database management utility\n"
            "usage: %s [OPTIONS] COMMAND [ARG...]\n"
            "  create [DB [SCHEMA]]    create DB with the given SCHEMA\n"
+           "  [--election-timer=ms] create-cluster DB CONTENTS LOCAL\n"
+           "    create clustered DB with given CONTENTS and LOCAL address\n"
+           "  [--cid=CID] join-cluster DB NAME LOCAL REMOTE...\n"
+           "    join clustered DB with given NAME and LOCAL and REMOTE addrs\n"
+           "  cluster-to-standalone DB CLUSTER_DB\n"
+           "    convert clustered CLUSTER_DB to standalone DB\n"
            "  compact [DB [DST]]      compact DB in-place (or to DST)\n"
            "  convert [DB [SCHEMA [DST]]]   convert DB to SCHEMA (to DST)\n"
            "  needs-conversion [DB [SCHEMA]]  "
@@ -169,6 +206,7 @@ usage(void)
            "  query [DB] TRNS         execute read-only transaction on DB\n"
            "  transact [DB] TRNS      execute read/write transaction on DB\n"
            "  [-m]... show-log [DB]   print DB's log entries\n"
+           "  check-cluster DB...     check clustered DB for consistency\n"
            "The default DB is %s.\n"
            "The default SCHEMA is %s.\n",
            program_name, program_name, default_db_name(),
@@ -192,6 +230,31 @@ arg_or(const struct ovs_cmdl_context *ctx, int i, const char *default_)
     return ctx->argc > i ? ctx->argv[i] : default_;
 }
 
+/* True if DB_NAME is a clustered database file (exits on an error). */
+static bool
+is_clustered(const char *db_name)
+{
+    struct ovsdb_log *log;
+    ovsdb_error_check_fatal(ovsdb_log_open(db_name, OVSDB_MAGIC "|" RAFT_MAGIC,
+                                           OVSDB_LOG_READ_ONLY, 0, &log));
+    bool clustered = !strcmp(ovsdb_log_get_magic(log), RAFT_MAGIC);
+    ovsdb_log_close(log);
+    return clustered;
+}
+
+/* Exits with an error if DB_NAME is clustered: the operations that edit or
+ * report on a standalone file directly have no meaning for a file that is
+ * only one server's view of a cluster. */
+static void
+require_standalone(const char *db_name)
+{
+    if (is_clustered(db_name)) {
+        ovsdb_error_check_fatal(ovsdb_error(
+            "ovsdb error", "%s: cannot apply this operation to clustered "
+            "database file", db_name));
+    }
+}
+
 static struct ovsdb_schema *
 read_schema_file(const char *file_name)
 {
@@ -203,6 +266,7 @@ read_schema_file(const char *file_name)
 static struct ovsdb_schema *
 read_db_schema(const char *db_name)
 {
+    require_standalone(db_name);
     struct ovsdb_schema *schema;
     ovsdb_error_check_fatal(ovsdb_file_read_schema(db_name, &schema));
     return schema;
@@ -269,6 +333,7 @@ do_compact(struct ovs_cmdl_context *ctx)
     const char *db_name = arg_or(ctx, 1, default_db_name());
     const char *dst_name = arg_or(ctx, 2, db_name);
     bool in_place = ctx->argc <= 2;
+    require_standalone(db_name);
 
     /* In place, the database stays locked (opened for writing) until the
      * compacted copy has replaced it. */
@@ -288,6 +353,7 @@ do_convert(struct ovs_cmdl_context *ctx)
     const char *schema_name = arg_or(ctx, 2, default_schema_name());
     const char *dst_name = arg_or(ctx, 3, db_name);
     bool in_place = ctx->argc <= 3;
+    require_standalone(db_name);
 
     struct ovsdb_schema *new_schema = read_schema_file(schema_name);
     struct ovsdb_file *file = NULL;
@@ -331,6 +397,14 @@ print_schema_field(struct ovsdb_schema *schema, enum schema_field field)
 static void
 do_db_name(struct ovs_cmdl_context *ctx)
 {
+    const char *db_name = arg_or(ctx, 1, default_db_name());
+    if (is_clustered(db_name)) {
+        struct raft_file_contents c;
+        ovsdb_error_check_fatal(raft_file_read(db_name, &c));
+        puts(c.header.name);
+        raft_file_contents_destroy(&c);
+        return;
+    }
     print_schema_field(read_db_schema(arg_or(ctx, 1, default_db_name())),
                        SCHEMA_NAME);
 }
@@ -406,7 +480,8 @@ print_cluster_header_member(const char *db_name, const char *member,
     const char *value = json_string_value(json_object_get(header, member));
     if (!value) {
         json_decref(header);
-        ovs_fatal(0, "%s: %s not yet known", db_name, what);
+        fprintf(stderr, "%s: %s not yet known\n", db_name, what);
+        exit(2);
     }
     puts(value);
     json_decref(header);
@@ -488,6 +563,7 @@ transact(struct ovs_cmdl_context *ctx, bool read_only)
     const char *db_name = ctx->argc >= 3 ? ctx->argv[1] : default_db_name();
     const char *transaction = ctx->argv[ctx->argc - 1];
 
+    require_standalone(db_name);
     json_t *request = parse_json_arg(transaction);
 
     struct ovsdb_file *file = NULL;
@@ -664,10 +740,205 @@ print_db_changes(const json_t *record, struct smap *names,
     }
 }
 
+/* Prints the date and comment of transaction record JSON and, with -m, its
+ * changes. */
+static void
+print_change_record(const json_t *json, const struct ovsdb_schema *schema,
+                    struct smap *names)
+{
+    if (!json_is_object(json)) {
+        return;
+    }
+    json_t *date = json_object_get(json, "_date");
+    if (json_is_integer(date)) {
+        print_date(json_integer_value(date));
+    }
+    json_t *comment = json_object_get(json, "_comment");
+    if (json_is_string(comment)) {
+        printf(" \"%s\"", json_string_value(comment));
+    }
+    if (show_log_verbosity > 0) {
+        print_db_changes(json, names, schema);
+    }
+}
+
+static int
+compare_strings(const void *a_, const void *b_)
+{
+    const char *const *a = a_;
+    const char *const *b = b_;
+    return strcmp(*a, *b);
+}
+
+/* Prints a configuration: the servers' short ids and addresses. */
+static void
+print_servers(const char *name, const json_t *servers)
+{
+    if (!servers) {
+        return;
+    }
+    printf(" %s: ", name);
+    const char **keys = xmalloc(json_object_size(servers) * sizeof *keys);
+    size_t n = 0;
+    const char *key;
+    json_t *value;
+    json_object_foreach ((json_t *) servers, key, value) {
+        keys[n++] = key;
+    }
+    qsort(keys, n, sizeof *keys, compare_strings);
+    for (size_t i = 0; i < n; i++) {
+        char *address = json_dumps(json_object_get(servers, keys[i]),
+                                   JSON_ENCODE_ANY);
+        printf("%s%.4s(%s)", i ? ", " : "", keys[i], address);
+        free(address);
+    }
+    free(keys);
+    putchar('\n');
+}
+
+/* Prints the [SCHEMA, TRANSACTION] DATA of a snapshot or an entry. */
+static void
+print_raft_data(const char *prefix, const json_t *data,
+                struct ovsdb_schema **schemap, struct smap *names)
+{
+    if (!data) {
+        return;
+    }
+    if (!json_is_array(data) || json_array_size(data) != 2) {
+        printf(" ***invalid data***\n");
+        return;
+    }
+    const json_t *schema_json = json_array_get(data, 0);
+    if (!json_is_null(schema_json)) {
+        struct ovsdb_schema *schema;
+        ovsdb_error_check_fatal(ovsdb_schema_from_json(schema_json, &schema));
+        printf(" %sschema: \"%s\", version=\"%s\", cksum=\"%s\"\n",
+               prefix, schema->name, schema->version ? schema->version : "",
+               schema->cksum ? schema->cksum : "");
+        ovsdb_schema_destroy(*schemap);
+        *schemap = schema;
+    }
+    print_change_record(json_array_get(data, 1), *schemap, names);
+}
+
+static void
+print_raft_header(const struct raft_header *h, struct ovsdb_schema **schemap,
+                  struct smap *names)
+{
+    printf(" name: \"%s'\n", h->name);
+    printf(" local address: \"%s\"\n", h->local_address);
+    printf(" server_id: %04x\n", h->sid.parts[0] >> 16);
+    if (!uuid_is_zero(&h->cid)) {
+        printf(" cluster_id: %04x\n", h->cid.parts[0] >> 16);
+    }
+    if (!sset_is_empty(&h->remote_addresses)) {
+        printf(" remote_addresses:");
+        const char *s;
+        SSET_FOR_EACH (s, &h->remote_addresses) {
+            printf(" %s", s);
+        }
+        putchar('\n');
+    }
+    if (h->snap_index) {
+        printf(" prev_index: %"PRIu64"\n", h->snap_index);
+        printf(" prev_term: %"PRIu64"\n", h->snap_term);
+        print_servers("prev_servers", h->snap_servers);
+        if (!uuid_is_zero(&h->snap_eid)) {
+            printf(" prev_eid: %04x\n", h->snap_eid.parts[0] >> 16);
+        }
+        print_raft_data("prev_", h->snap_data, schemap, names);
+    }
+}
+
+static void
+print_raft_record(const struct raft_record *r, struct ovsdb_schema **schemap,
+                  struct smap *names)
+{
+    if (r->comment) {
+        printf(" comment: \"%s\"\n", r->comment);
+    }
+    if (r->term) {
+        printf(" term: %"PRIu64"\n", r->term);
+    }
+    switch (r->type) {
+    case RAFT_REC_ENTRY:
+        printf(" index: %"PRIu64"\n", r->index);
+        print_servers("servers", r->entry.servers);
+        if (!uuid_is_zero(&r->entry.eid)) {
+            printf(" eid: %04x\n", r->entry.eid.parts[0] >> 16);
+        }
+        print_raft_data("", r->entry.data, schemap, names);
+        break;
+    case RAFT_REC_TERM:
+        break;
+    case RAFT_REC_VOTE:
+        printf(" vote: %04x\n", r->sid.parts[0] >> 16);
+        break;
+    case RAFT_REC_NOTE:
+        printf(" note: \"%s\"\n", r->note);
+        break;
+    case RAFT_REC_COMMIT_INDEX:
+        printf(" commit_index: %"PRIu64"\n", r->commit_index);
+        break;
+    case RAFT_REC_LEADER:
+        printf(" leader: %04x\n", r->sid.parts[0] >> 16);
+        break;
+    }
+}
+
+static void
+show_log_cluster(struct ovsdb_log *log)
+{
+    struct ovsdb_schema *schema = NULL;
+    struct smap names = SMAP_INITIALIZER(&names);
+    for (unsigned int i = 0; ; i++) {
+        json_t *json;
+        ovsdb_error_check_fatal(ovsdb_log_read(log, &json));
+        if (!json) {
+            break;
+        }
+        printf("record %u:\n", i);
+        struct ovsdb_error *error;
+        if (!i) {
+            struct raft_header h;
+            error = raft_header_from_json(&h, json);
+            if (!error) {
+                print_raft_header(&h, &schema, &names);
+                raft_header_uninit(&h);
+            }
+        } else {
+            struct raft_record r;
+            error = raft_record_from_json(&r, json);
+            if (!error) {
+                print_raft_record(&r, &schema, &names);
+                raft_record_uninit(&r);
+            }
+        }
+        if (error) {
+            char *text = ovsdb_error_to_string_free(error);
+            puts(text);
+            free(text);
+        }
+        putchar('\n');
+        json_decref(json);
+    }
+    smap_destroy(&names);
+    ovsdb_schema_destroy(schema);
+}
+
 static void
 do_show_log(struct ovs_cmdl_context *ctx)
 {
     const char *db_name = arg_or(ctx, 1, default_db_name());
+    if (is_clustered(db_name)) {
+        struct ovsdb_log *clog;
+        ovsdb_error_check_fatal(ovsdb_log_open(db_name, RAFT_MAGIC,
+                                               OVSDB_LOG_READ_ONLY, -1,
+                                               &clog));
+        show_log_cluster(clog);
+        ovsdb_log_close(clog);
+        return;
+    }
     struct ovsdb_log *log;
     ovsdb_error_check_fatal(ovsdb_log_open(db_name, OVSDB_MAGIC,
                                      OVSDB_LOG_READ_ONLY, -1, &log));
@@ -716,6 +987,248 @@ do_show_log(struct ovs_cmdl_context *ctx)
     ovsdb_log_close(log);
 }
 
+/* create-cluster DB CONTENTS LOCAL */
+static void
+do_create_cluster(struct ovs_cmdl_context *ctx)
+{
+    const char *db_name = ctx->argv[1];
+    const char *contents = ctx->argv[2];
+    const char *local = ctx->argv[3];
+
+    /* CONTENTS is a standalone database file (its data goes into the
+     * cluster's first snapshot) or a schema. */
+    struct ovsdb_log *log;
+    struct ovsdb_error *error = ovsdb_log_open(contents, OVSDB_MAGIC,
+                                               OVSDB_LOG_READ_ONLY, 0, &log);
+    json_t *data;
+    const char *name;
+    struct ovsdb *db = NULL;
+    struct ovsdb_schema *schema = NULL;
+    if (!error) {
+        ovsdb_log_close(log);
+        ovsdb_error_check_fatal(ovsdb_file_read(contents, false, &db, NULL));
+        data = raft_file_snapshot_data(db);
+        name = db->schema->name;
+    } else {
+        ovsdb_error_destroy(error);
+        schema = read_schema_file(contents);
+        data = json_pack("[o, {}]", ovsdb_schema_to_json(schema));
+        name = schema->name;
+    }
+    error = raft_file_create_cluster(db_name, name, local, data,
+                                     election_timer);
+    json_decref(data);
+    if (db) {
+        ovsdb_destroy(db);
+    }
+    ovsdb_schema_destroy(schema);
+    ovsdb_error_check_fatal(error);
+}
+
+/* join-cluster DB NAME LOCAL REMOTE... */
+static void
+do_join_cluster(struct ovs_cmdl_context *ctx)
+{
+    struct sset remotes = SSET_INITIALIZER(&remotes);
+    for (int i = 4; i < ctx->argc; i++) {
+        sset_add(&remotes, ctx->argv[i]);
+    }
+    struct ovsdb_error *error = raft_file_join_cluster(
+        ctx->argv[1], ctx->argv[2], ctx->argv[3], &remotes, join_cid);
+    sset_destroy(&remotes);
+    ovsdb_error_check_fatal(error);
+}
+
+/* cluster-to-standalone DB CLUSTER_DB */
+static void
+do_cluster_to_standalone(struct ovs_cmdl_context *ctx)
+{
+    const char *db_name = ctx->argv[1];
+    const char *cluster_name = ctx->argv[2];
+    if (!is_clustered(cluster_name)) {
+        ovs_fatal(0, "Database is not clustered db.\n");
+    }
+    struct raft_file_contents c;
+    ovsdb_error_check_fatal(raft_file_read(cluster_name, &c));
+    struct ovsdb *db;
+    struct ovsdb_error *error = raft_file_contents_to_db(&c, &db);
+    raft_file_contents_destroy(&c);
+    ovsdb_error_check_fatal(error);
+    save_db(db_name, "converted from clustered", db);
+    ovsdb_destroy(db);
+}
+
+/* check-cluster DB...
+ *
+ * Checks the Raft safety properties that the files of one cluster's
+ * servers must have between them: one cluster id; in each file terms that
+ * never go back and at most one vote per term; at most one leader per term
+ * across the files; and, at every index committed anywhere, the same entry
+ * in every file that has that index. */
+struct check_server {
+    const char *file_name;
+    struct raft_file_contents c;
+    uint64_t commit_index;
+    uint64_t log_start;
+    /* The entry at each index from LOG_START, last writer wins. */
+    const struct raft_entry **entries;
+    size_t n_entries;
+};
+
+static bool
+entries_equal(const struct raft_entry *a, const struct raft_entry *b)
+{
+    return (a->term == b->term
+            && uuid_equals(&a->eid, &b->eid)
+            && (!a->data) == (!b->data)
+            && (!a->data || json_equal(a->data, b->data))
+            && (!a->servers) == (!b->servers)
+            && (!a->servers || json_equal(a->servers, b->servers)));
+}
+
+static void
+do_check_cluster(struct ovs_cmdl_context *ctx)
+{
+    size_t n = 0;
+    struct check_server *servers = xcalloc(ctx->argc, sizeof *servers);
+    const struct uuid *cid = NULL;
+    const char *cid_file = NULL;
+    bool ok = true;
+
+    for (int i = 1; i < ctx->argc; i++) {
+        struct check_server *s = &servers[n];
+        s->file_name = ctx->argv[i];
+        ovsdb_error_check_fatal(raft_file_read(s->file_name, &s->c));
+        if (s->c.header.joining) {
+            printf("%s has not joined the cluster, omitting\n", s->file_name);
+            raft_file_contents_destroy(&s->c);
+            continue;
+        }
+        if (cid && !uuid_equals(cid, &s->c.header.cid)) {
+            ovs_fatal(0, "%s has cluster ID "UUID_FMT" but %s has cluster ID "
+                      UUID_FMT, s->file_name, UUID_ARGS(&s->c.header.cid),
+                      cid_file, UUID_ARGS(cid));
+        }
+        cid = &s->c.header.cid;
+        cid_file = s->file_name;
+
+        s->log_start = s->c.header.snap_index + 1;
+        uint64_t term = 0;
+        uint64_t vote_term = 0;
+        struct uuid vote;
+        uuid_zero(&vote);
+        for (size_t j = 0; j < s->c.n_records; j++) {
+            const struct raft_record *r = &s->c.records[j];
+            if (r->type == RAFT_REC_COMMIT_INDEX) {
+                if (r->commit_index > s->commit_index) {
+                    s->commit_index = r->commit_index;
+                }
+                continue;
+            }
+            if (r->type == RAFT_REC_NOTE) {
+                continue;
+            }
+            if (r->type != RAFT_REC_ENTRY) {
+                if (r->term < term) {
+                    printf("%s: record %zu has term %"PRIu64" after term "
+                           "%"PRIu64"\n", s->file_name, j + 1, r->term, term);
+                    ok = false;
+                }
+                term = MAX(term, r->term);
+            }
+            if (r->type == RAFT_REC_VOTE) {
+                if (vote_term == r->term && !uuid_equals(&vote, &r->sid)) {
+                    printf("%s: server voted twice in term %"PRIu64"\n",
+                           s->file_name, r->term);
+                    ok = false;
+                }
+                vote_term = r->term;
+                vote = r->sid;
+            } else if (r->type == RAFT_REC_ENTRY) {
+                if (r->index < s->log_start) {
+                    continue;
+                }
+                size_t k = r->index - s->log_start;
+                if (k > s->n_entries) {
+                    printf("%s: record %zu has index %"PRIu64" beyond the "
+                           "end of the log\n", s->file_name, j + 1,
+                           r->index);
+                    ok = false;
+                    continue;
+                }
+                if (k < s->n_entries && r->index <= s->commit_index) {
+                    printf("%s: record %zu overwrites committed index "
+                           "%"PRIu64"\n", s->file_name, j + 1, r->index);
+                    ok = false;
+                }
+                s->n_entries = k + 1;
+                s->entries = xrealloc(s->entries,
+                                      s->n_entries * sizeof *s->entries);
+                s->entries[k] = &r->entry;
+            }
+        }
+        n++;
+    }
+
+    /* Leaders: at most one per term across all files. */
+    for (size_t a = 0; a < n; a++) {
+        for (size_t ra = 0; ra < servers[a].c.n_records; ra++) {
+            const struct raft_record *x = &servers[a].c.records[ra];
+            if (x->type != RAFT_REC_LEADER) {
+                continue;
+            }
+            for (size_t b = a + 1; b < n; b++) {
+                for (size_t rb = 0; rb < servers[b].c.n_records; rb++) {
+                    const struct raft_record *y = &servers[b].c.records[rb];
+                    if (y->type == RAFT_REC_LEADER && y->term == x->term
+                        && !uuid_equals(&x->sid, &y->sid)) {
+                        printf("term %"PRIu64" has two leaders: %s says "
+                               UUID_FMT", %s says "UUID_FMT"\n", x->term,
+                               servers[a].file_name, UUID_ARGS(&x->sid),
+                               servers[b].file_name, UUID_ARGS(&y->sid));
+                        ok = false;
+                    }
+                }
+            }
+        }
+    }
+
+    /* Committed entries agree. */
+    for (size_t a = 0; a < n; a++) {
+        const struct check_server *sa = &servers[a];
+        for (size_t b = 0; b < n; b++) {
+            const struct check_server *sb = &servers[b];
+            if (a == b) {
+                continue;
+            }
+            for (uint64_t idx = MAX(sa->log_start, sb->log_start);
+                 idx <= sa->commit_index; idx++) {
+                if (idx - sa->log_start >= sa->n_entries
+                    || idx - sb->log_start >= sb->n_entries) {
+                    break;
+                }
+                if (!entries_equal(sa->entries[idx - sa->log_start],
+                                   sb->entries[idx - sb->log_start])) {
+                    printf("%s and %s differ at index %"PRIu64", committed "
+                           "in %s\n", sa->file_name, sb->file_name, idx,
+                           sa->file_name);
+                    ok = false;
+                    break;
+                }
+            }
+        }
+    }
+
+    for (size_t i = 0; i < n; i++) {
+        free(servers[i].entries);
+        raft_file_contents_destroy(&servers[i].c);
+    }
+    free(servers);
+    if (!ok) {
+        exit(EXIT_FAILURE);
+    }
+}
+
 static void
 do_help(struct ovs_cmdl_context *ctx OVS_UNUSED)
 {
@@ -730,6 +1243,12 @@ do_list_commands(struct ovs_cmdl_context *ctx OVS_UNUSED)
 
 static const struct ovs_cmdl_command all_commands[] = {
     { "create", "[db [schema]]", 0, 2, do_create },
+    { "create-cluster", "db contents local", 3, 3, do_create_cluster },
+    { "join-cluster", "db name local remote...", 4, INT_MAX,
+      do_join_cluster },
+    { "cluster-to-standalone", "db clusterdb", 2, 2,
+      do_cluster_to_standalone },
+    { "check-cluster", "db...", 1, INT_MAX, do_check_cluster },
     { "compact", "[db [dst]]", 0, 2, do_compact },
     { "convert", "[db [schema [dst]]]", 0, 3, do_convert },
     { "needs-conversion", "[db [schema]]", 0, 2, do_needs_conversion },
