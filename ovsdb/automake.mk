@@ -31,10 +31,16 @@ ovsdb_libovsdb_a_SOURCES += \
 	ovsdb/log.h \
 	ovsdb/file.c \
 	ovsdb/file.h \
+	ovsdb/cluster.c \
+	ovsdb/cluster.h \
 	ovsdb/raft-file.c \
 	ovsdb/raft-file.h \
 	ovsdb/raft-records.c \
-	ovsdb/raft-records.h
+	ovsdb/raft-records.h \
+	ovsdb/raft-rpc.c \
+	ovsdb/raft-rpc.h \
+	ovsdb/raft.c \
+	ovsdb/raft.h
 
 # JSON-RPC server: remotes, sessions, methods, locks, triggers.
 ovsdb_libovsdb_a_SOURCES += \

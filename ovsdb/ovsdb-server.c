@@ -36,9 +36,12 @@
 #include "ovsdb-error.h"
 #include "ovsdb-schema.h"
 #include "ovsdb-types.h"
+#include "ovsdb/cluster.h"
 #include "ovsdb/convert.h"
 #include "ovsdb/file.h"
 #include "ovsdb/jsonrpc-server.h"
+#include "ovsdb/log.h"
+#include "ovsdb/raft.h"
 #include "ovsdb/relay.h"
 #include "ovsdb/replication.h"
 #include "ovsdb/ovsdb.h"
@@ -76,6 +79,8 @@ struct served_db {
     char *filename;             /* NULL for _Server and relays. */
     struct ovsdb_file *file;    /* NULL for _Server and relays. */
     struct relay_db *relay_db;  /* Non-NULL for a relay's copy. */
+    uint64_t cluster_seqno;     /* Clustered: raft change counter as
+                                 * _Server last showed it. */
     struct ovsdb *db;
     struct ovsdb_observer observer;   /* Flags the config as stale. */
     struct server *server;
@@ -382,6 +387,75 @@ relays_wait(struct server *server)
     }
 }
 
+/* True if FILENAME is a clustered database file. */
+static bool
+is_clustered_file(const char *filename)
+{
+    struct ovsdb_log *log;
+    struct ovsdb_error *error = ovsdb_log_open(filename,
+                                               OVSDB_MAGIC "|" RAFT_MAGIC,
+                                               OVSDB_LOG_READ_ONLY, 0, &log);
+    if (error) {
+        ovsdb_error_destroy(error);
+        return false;
+    }
+    bool clustered = !strcmp(ovsdb_log_get_magic(log), RAFT_MAGIC);
+    ovsdb_log_close(log);
+    return clustered;
+}
+
+/* A clustered database's contents were replaced (a snapshot from the
+ * leader, or a schema change): its clients start over, as after an online
+ * conversion. */
+static void
+cluster_replaced_cb(void *server_, struct ovsdb *db)
+{
+    struct server *server = server_;
+    struct served_db *sdb = shash_find_data(&server->dbs, db->name);
+    if (!sdb || sdb->db != db) {
+        return;                 /* Still opening. */
+    }
+    ovsdb_jsonrpc_server_remove_db(server->jsonrpc, db,
+                                   "database contents replaced");
+    ovsdb_jsonrpc_server_add_db(server->jsonrpc, db);
+    refresh_server_db(server);
+}
+
+/* Runs the clustered databases; _Server follows their state. */
+static void
+clusters_run(struct server *server)
+{
+    bool changed = false;
+    struct shash_node *node;
+    SHASH_FOR_EACH (node, &server->dbs) {
+        struct served_db *sdb = node->data;
+        if (sdb->db->cluster) {
+            ovsdb_cluster_run(sdb->db->cluster);
+            struct raft *raft = ovsdb_cluster_get_raft(sdb->db->cluster);
+            uint64_t seqno = raft_get_change_seqno(raft);
+            if (seqno != sdb->cluster_seqno) {
+                sdb->cluster_seqno = seqno;
+                changed = true;
+            }
+        }
+    }
+    if (changed) {
+        refresh_server_db(server);
+    }
+}
+
+static void
+clusters_wait(struct server *server)
+{
+    struct shash_node *node;
+    SHASH_FOR_EACH (node, &server->dbs) {
+        struct served_db *sdb = node->data;
+        if (sdb->db->cluster) {
+            ovsdb_cluster_wait(sdb->db->cluster);
+        }
+    }
+}
+
 /* Opens FILENAME (or, for "relay:DB:REMOTE", starts relaying) and starts
  * serving it.  Returns NULL or an error that the caller must free. */
 static struct ovsdb_error * OVS_WARN_UNUSED_RESULT
@@ -400,14 +474,22 @@ open_db(struct server *server, const char *filename)
     }
 
     struct ovsdb *db;
-    struct ovsdb_file *file;
-    struct ovsdb_error *error = ovsdb_file_read(filename, true, &db, &file);
+    struct ovsdb_file *file = NULL;
+    struct ovsdb_error *error;
+    if (is_clustered_file(filename)) {
+        error = ovsdb_cluster_open(filename, cluster_replaced_cb, server,
+                                   &db);
+    } else {
+        error = ovsdb_file_read(filename, true, &db, &file);
+    }
     if (error) {
         return error;
     }
     if (shash_find(&server->dbs, db->name)) {
         error = ovsdb_error(NULL, "%s: duplicate database name", db->name);
-        ovsdb_file_close(file);
+        if (file) {
+            ovsdb_file_close(file);
+        }
         ovsdb_destroy(db);
         return error;
     }
@@ -1254,6 +1336,7 @@ main(int argc, char *argv[])
         }
         replication_run_and_check(&server);
         relays_run(&server);
+        clusters_run(&server);
         ovsdb_jsonrpc_server_run(server.jsonrpc);
         unixctl_server_run(unixctl);
         timeval_run();
@@ -1272,6 +1355,7 @@ main(int argc, char *argv[])
             replication_wait(server.replication);
         }
         relays_wait(&server);
+        clusters_wait(&server);
         ovsdb_jsonrpc_server_wait(server.jsonrpc);
         unixctl_server_wait(unixctl);
         timeval_wait();
@@ -1446,7 +1530,7 @@ compact_cb(struct unixctl_conn *conn, int argc, const char *argv[],
             unixctl_command_reply_error(conn, "no database by that name");
             return;
         }
-        if (!sdb->file) {
+        if (!sdb->file && !sdb->db->cluster) {
             unixctl_command_reply_error(conn,
                                         "cannot compact built-in databases");
             return;
@@ -1457,7 +1541,7 @@ compact_cb(struct unixctl_conn *conn, int argc, const char *argv[],
     size_t n = shash_count(&server->dbs);
     for (size_t i = 0; i < n; i++) {
         struct served_db *sdb = nodes[i]->data;
-        if (!sdb->file) {
+        if (!sdb->file && !sdb->db->cluster) {
             continue;
         }
         bool wanted = argc < 2;
@@ -1468,7 +1552,10 @@ compact_cb(struct unixctl_conn *conn, int argc, const char *argv[],
             continue;
         }
         VLOG_INFO("compacting %s database by user request", nodes[i]->name);
-        struct ovsdb_error *error = ovsdb_file_compact(sdb->file);
+        struct ovsdb_error *error = (sdb->file
+                                     ? ovsdb_file_compact(sdb->file)
+                                     : ovsdb_cluster_compact(
+                                         sdb->db->cluster));
         if (error) {
             char *s = ovsdb_error_to_string_free(error);
             ds_put_format(&reply, "%s\n", s);

@@ -70,6 +70,10 @@ struct ovsdb {
     struct ovsdb_relay *relay;
     bool relay_connected;
 
+    /* A clustered database (see cluster.h): commits go through the
+     * cluster's log instead of straight to the tables. */
+    struct ovsdb_cluster *cluster;
+
     struct uuid last_txnid;     /* Id of the last committed transaction
                                  * (zero before the first), for
                                  * monitor_cond_since. */

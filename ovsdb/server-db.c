@@ -9,7 +9,9 @@
 #include "ovsdb-error.h"
 #include "ovsdb-schema.h"
 #include "ovsdb-types.h"
+#include "ovsdb/cluster.h"
 #include "ovsdb/ovsdb.h"
+#include "ovsdb/raft.h"
 #include "ovsdb/row.h"
 #include "ovsdb/table.h"
 #include "ovsdb/transaction.h"
@@ -49,7 +51,31 @@ server_db_create(void)
 /* The columns of "Database", looked up once per update. */
 struct db_columns {
     const struct ovsdb_column *name, *model, *connected, *leader, *schema;
+    const struct ovsdb_column *cid, *sid, *index;
 };
+
+/* Makes DATUM hold at most one atom: ATOM if nonnull, else none. */
+static void
+set_optional(struct ovsdb_datum *datum, const struct ovsdb_type *type,
+             const union ovsdb_atom *atom)
+{
+    ovsdb_datum_destroy(datum, type);
+    datum->n = atom ? 1 : 0;
+    datum->keys = atom ? xmemdup(atom, sizeof *atom) : NULL;
+    datum->values = NULL;
+}
+
+static bool
+datum_is_optional(const struct ovsdb_datum *datum,
+                  const struct ovsdb_type *type,
+                  const union ovsdb_atom *atom)
+{
+    if (!atom) {
+        return datum->n == 0;
+    }
+    return (datum->n == 1
+            && ovsdb_atom_equals(&datum->keys[0], atom, type->key.type));
+}
 
 static void
 set_string(struct ovsdb_datum *datum, const struct ovsdb_type *type,
@@ -95,19 +121,38 @@ schema_to_string(const struct ovsdb_schema *schema)
 
 /* What the row for DB says about its storage: a file (or nothing) is
  * "standalone", always connected and its own leader; a relay's copy is
- * connected while it follows its upstream, and never the leader. */
+ * connected while it follows its upstream, and never the leader; a
+ * clustered database says what its Raft server knows, plus the cluster and
+ * server ids and the index of the last entry applied. */
 struct db_status {
     const char *model;
     bool connected;
     bool leader;
+    bool clustered;
+    union ovsdb_atom cid, sid, index;
 };
 
 static struct db_status
 db_status(const struct ovsdb *db)
 {
+    if (db->cluster) {
+        const struct raft *raft = ovsdb_cluster_get_raft(db->cluster);
+        struct db_status st = {
+            .model = "clustered",
+            .connected = raft_is_connected(raft),
+            .leader = raft_is_leader(raft),
+            .clustered = true,
+        };
+        st.cid.uuid = *raft_get_cid(raft);
+        st.sid.uuid = *raft_get_sid(raft);
+        st.index.integer = raft_get_applied_index(raft);
+        return st;
+    }
     return (db->relay
-            ? (struct db_status) { "relay", db->relay_connected, false }
-            : (struct db_status) { "standalone", true, true });
+            ? (struct db_status) { .model = "relay",
+                                   .connected = db->relay_connected }
+            : (struct db_status) { .model = "standalone", .connected = true,
+                                   .leader = true });
 }
 
 /* True if ROW already says what DB's row should say. */
@@ -119,7 +164,14 @@ row_is_current(const struct ovsdb_row *row, const struct db_columns *c,
             && datum_is_bool(&row->fields[c->connected->index], st->connected)
             && datum_is_bool(&row->fields[c->leader->index], st->leader)
             && datum_is_string(&row->fields[c->schema->index],
-                               schema_string));
+                               schema_string)
+            && datum_is_optional(&row->fields[c->cid->index], &c->cid->type,
+                                 st->clustered ? &st->cid : NULL)
+            && datum_is_optional(&row->fields[c->sid->index], &c->sid->type,
+                                 st->clustered ? &st->sid : NULL)
+            && datum_is_optional(&row->fields[c->index->index],
+                                 &c->index->type,
+                                 st->clustered ? &st->index : NULL));
 }
 
 static void
@@ -134,6 +186,12 @@ fill_row(struct ovsdb_row *row, const struct db_columns *c,
     set_bool(&row->fields[c->leader->index], &c->leader->type, st->leader);
     set_string(&row->fields[c->schema->index], &c->schema->type,
                schema_string);
+    set_optional(&row->fields[c->cid->index], &c->cid->type,
+                 st->clustered ? &st->cid : NULL);
+    set_optional(&row->fields[c->sid->index], &c->sid->type,
+                 st->clustered ? &st->sid : NULL);
+    set_optional(&row->fields[c->index->index], &c->index->type,
+                 st->clustered ? &st->index : NULL);
 }
 
 /* Brings the row for DB (named NAME) up to date in TXN, consuming it from
@@ -169,8 +227,12 @@ server_db_update(struct ovsdb *server_db, const struct shash *dbs)
         .connected = ovsdb_table_schema_get_column(ts, "connected"),
         .leader = ovsdb_table_schema_get_column(ts, "leader"),
         .schema = ovsdb_table_schema_get_column(ts, "schema"),
+        .cid = ovsdb_table_schema_get_column(ts, "cid"),
+        .sid = ovsdb_table_schema_get_column(ts, "sid"),
+        .index = ovsdb_table_schema_get_column(ts, "index"),
     };
-    ovs_assert(c.name && c.model && c.connected && c.leader && c.schema);
+    ovs_assert(c.name && c.model && c.connected && c.leader && c.schema
+               && c.cid && c.sid && c.index);
 
     /* Rows that describe no database any more are what remains in
      * OLD_ROWS at the end. */

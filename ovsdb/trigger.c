@@ -5,11 +5,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cluster.h"
 #include "coverage.h"
 #include "execution.h"
 #include "ovsdb-error.h"
 #include "ovsdb.h"
 #include "poll-loop.h"
+#include "raft.h"
 #include "transaction.h"
 #include "util.h"
 
@@ -32,7 +34,16 @@ trigger_try(struct ovsdb_trigger *t, long long int now)
         return false;
     }
 
-    if (txn) {
+    if (txn && t->db->cluster) {
+        struct raft_command *cmd = ovsdb_cluster_propose(t->db->cluster, txn);
+        ovsdb_txn_abort(txn);
+        if (cmd) {
+            t->command = cmd;
+            t->proposed_result = result;
+            t->deadline = LLONG_MAX;
+            return false;
+        }
+    } else if (txn) {
         struct ovsdb_error *error = ovsdb_txn_commit(txn, durable);
         if (error) {
             json_array_append_new(result, ovsdb_error_to_json_free(error));
@@ -60,6 +71,9 @@ ovsdb_trigger_init(struct ovsdb_trigger *t, struct ovsdb *db,
     t->deadline = LLONG_MAX;
     t->result = NULL;
     t->needs_sync = false;
+    t->command = NULL;
+    t->proposed_result = NULL;
+    t->retry_at = 0;
 
     if (trigger_try(t, now)) {
         ovs_list_init(&t->node);
@@ -77,6 +91,10 @@ ovsdb_trigger_destroy(struct ovsdb_trigger *t)
         ovs_list_remove(&t->node);
         t->pending = false;
     }
+    raft_command_unref(t->command);
+    t->command = NULL;
+    json_decref(t->proposed_result);
+    t->proposed_result = NULL;
     json_decref(t->params);
     t->params = NULL;
     json_decref(t->result);
@@ -102,7 +120,44 @@ ovsdb_trigger_run(struct ovsdb *db, long long int now,
 
     struct ovsdb_trigger *t;
     LIST_FOR_EACH_SAFE (t, node, &db->triggers) {
-        if (run_all || now >= t->deadline) {
+        if (t->command) {
+            enum raft_command_status status;
+            if (!db->cluster || !ovsdb_cluster_command_done(
+                    db->cluster, t->command, &status)) {
+                continue;
+            }
+            raft_command_unref(t->command);
+            t->command = NULL;
+            json_t *result = t->proposed_result;
+            t->proposed_result = NULL;
+            if (status == RAFT_CMD_SUCCESS || status == RAFT_CMD_IO_ERROR) {
+                if (status == RAFT_CMD_IO_ERROR) {
+                    json_array_append_new(result, ovsdb_error_to_json_free(
+                                              ovsdb_error("I/O error",
+                                                          "writing the "
+                                                          "cluster log "
+                                                          "failed")));
+                }
+                t->result = result;
+                ovs_list_remove(&t->node);
+                t->pending = false;
+                ovs_list_push_back(completed, &t->node);
+                continue;
+            }
+            /* Refused: try again on the database as it is by then. */
+            json_decref(result);
+            t->retry_at = now + 100;
+            continue;
+        }
+        bool retry = false;
+        if (t->retry_at) {
+            if (now < t->retry_at && !run_all) {
+                continue;
+            }
+            t->retry_at = 0;
+            retry = true;
+        }
+        if (run_all || retry || now >= t->deadline) {
             COVERAGE_INC(ovsdb_trigger_retry);
             if (trigger_try(t, now)) {
                 ovs_list_remove(&t->node);
@@ -128,6 +183,9 @@ ovsdb_trigger_wait(struct ovsdb *db, long long int now OVS_UNUSED)
     const struct ovsdb_trigger *t;
     LIST_FOR_EACH (t, node, &db->triggers) {
         deadline = MIN(deadline, t->deadline);
+        if (t->retry_at) {
+            deadline = MIN(deadline, t->retry_at);
+        }
     }
     if (deadline != LLONG_MAX) {
         poll_timer_wait_until(deadline);

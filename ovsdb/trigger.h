@@ -25,6 +25,12 @@
  *     ...reply for each trigger moved to COMPLETED, then destroy it...
  *     ovsdb_trigger_wait(db, time_msec());
  *
+ * On a clustered database (db->cluster), a transaction that changes
+ * something is not committed here: its changes are proposed to the cluster
+ * and the trigger stays pending until the entry is committed and applied,
+ * or runs again from scratch if the cluster refused it (another
+ * transaction came first, no leader, leadership lost).
+ *
  * Ownership: the caller owns the struct ovsdb_trigger (usually embedded);
  * the trigger keeps its own reference to PARAMS and owns its result until
  * ovsdb_trigger_steal_result().  The database and the session are borrowed:
@@ -55,6 +61,14 @@ struct ovsdb_trigger {
     json_t *result;             /* Once complete: the reply's result. */
     bool needs_sync;            /* Complete, but the reply must wait for
                                  * ovsdb_sync() of DB (group commit). */
+
+    /* A clustered database's transaction waits for its entry to commit
+     * (see cluster.h): COMMAND is the proposed entry, PROPOSED_RESULT the
+     * reply to give once it is applied.  If the cluster refuses it, the
+     * transaction runs again, no sooner than RETRY_AT. */
+    struct raft_command *command;
+    json_t *proposed_result;
+    long long int retry_at;
 };
 
 /* Initializes T for the "transact" request PARAMS on DB and tries it once
