@@ -128,6 +128,7 @@ struct raft {
     struct unixctl_conn *remove_conn;
     uint64_t election_timer_new;        /* Leader: change proposed. */
 
+    bool was_member;            /* Has been in the configuration. */
     bool leaving;
     bool left;
     bool failed;
@@ -293,6 +294,9 @@ raft_set_servers(struct raft *raft, const json_t *servers)
     raft->servers = new;
     raft->n_servers = i;
 
+    if (raft_find_server(raft, &raft->sid)) {
+        raft->was_member = true;
+    }
     if (raft->joining && raft_find_server(raft, &raft->sid)) {
         VLOG_INFO("%s: joined cluster as server %04x", raft->name,
                   raft->sid.parts[0] >> 16);
@@ -1258,7 +1262,7 @@ raft_committed(struct raft *raft, uint64_t old_commit)
                 uuid_zero(&raft->remove_requester);
             }
             if (!config_has(e->servers, &raft->sid)
-                && !raft->joining) {
+                && !raft->joining && raft->was_member) {
                 /* We are out. */
                 if (raft->leaving || raft->role == RAFT_LEADER
                     || raft->n_servers) {
@@ -1350,8 +1354,10 @@ raft_handle_append_reply(struct raft *raft, const struct raft_rpc *rpy)
             s->match_index = match;
         }
         s->next_index = MAX(s->next_index, s->match_index + 1);
+        /* Committing may change the configuration, which moves S. */
         raft_update_commit(raft);
-        if (s->next_index < raft->log_end) {
+        s = raft_find_peer(raft, &rpy->sid);
+        if (s && s->next_index < raft->log_end) {
             raft_send_append(raft, s);
         }
     } else if (rpy->result == RAFT_APPEND_INCONSISTENCY) {
@@ -1388,7 +1394,7 @@ raft_handle_install_snapshot_reply(struct raft *raft,
     }
     s->next_index = MAX(s->next_index, rpy->last_index + 1);
     raft_send_append(raft, s);
-    raft_update_commit(raft);
+    raft_update_commit(raft);     /* May move S. */
 }
 
 /* Replication: followers. */
@@ -1521,7 +1527,6 @@ raft_handle_install_snapshot_request(struct raft *raft,
         raft->commit_index = rq->last_index;
         raft->reload_snapshot = true;
         raft_set_servers(raft, rq->last_servers);
-        raft->joining = false;
         struct ovsdb_error *error = raft_rewrite_file(raft);
         if (error) {
             char *s = ovsdb_error_to_string_free(error);
