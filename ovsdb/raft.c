@@ -1261,20 +1261,26 @@ raft_committed(struct raft *raft, uint64_t old_commit)
                 uuid_zero(&raft->removing);
                 uuid_zero(&raft->remove_requester);
             }
-            if (!config_has(e->servers, &raft->sid)
-                && !raft->joining && raft->was_member) {
-                /* We are out. */
-                if (raft->leaving || raft->role == RAFT_LEADER
-                    || raft->n_servers) {
-                    VLOG_INFO("%s: server %04x left the cluster",
-                              raft->name, raft->sid.parts[0] >> 16);
-                    raft->left = true;
-                    raft->leaving = false;
-                    raft_become_follower(raft);
-                    raft->change_seqno++;
-                }
-            }
         }
+    }
+
+    /* Out of the configuration, once that configuration is committed
+     * (an older one committing in the same batch does not count). */
+    uint64_t config_index = 0;
+    for (uint64_t i = raft->log_end; i-- > raft->log_start; ) {
+        if (entry_at(raft, i)->servers) {
+            config_index = i;
+            break;
+        }
+    }
+    if (config_index <= raft->commit_index && raft->was_member
+        && !raft->joining && !raft->left
+        && !raft_find_server(raft, &raft->sid)) {
+        VLOG_INFO("%s: server %04x left the cluster", raft->name,
+                  raft->sid.parts[0] >> 16);
+        raft->left = true;
+        raft->leaving = false;
+        raft_become_follower(raft);
     }
 
     /* Commands that committed. */

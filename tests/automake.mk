@@ -408,6 +408,7 @@ TESTSUITE_AT = \
 	tests/ovsdb-server-main.at \
 	tests/ovsdb-replication.at \
 	tests/ovsdb-relay.at \
+	tests/ovsdb-cluster.at \
 	tests/ovsdb-rbac.at \
 	tests/ovsdb-replay.at \
 	tests/ovs-vsctl.at \
