@@ -104,7 +104,9 @@ lib_libovs_a_SOURCES += \
 	lib/ovsdb-idl.h \
 	lib/ovsdb-idl-private.h \
 	lib/ovsdb-idl-provider.h \
-	lib/ovsdb-idl-txn.c
+	lib/ovsdb-idl-txn.c \
+	lib/ovsdb-server-status.c \
+	lib/ovsdb-server-status.h
 
 # Flow keys, their masks and compact forms.
 lib_libovs_a_SOURCES += \

@@ -13,6 +13,7 @@
 #include "stream.h"
 #include "timeval.h"
 #include "util.h"
+#include "uuid.h"
 #include "vlog.h"
 
 VLOG_USE_MODULE(jsonrpc);
@@ -32,7 +33,10 @@ needs_probes(const char *name)
 
 struct jsonrpc_session {
     struct reconnect *reconnect;
-    char *name;                 /* Remote name given to open(). */
+    char *name;                 /* The remote connected or tried last. */
+    char **remotes;             /* Every remote, tried in turn. */
+    size_t n_remotes;
+    size_t next_remote;         /* Index in REMOTES of the next try. */
     struct jsonrpc *rpc;        /* Connected (or accepted) connection. */
     struct stream *stream;      /* Active connection attempt. */
     struct pstream *pstream;    /* Passive: the listener. */
@@ -42,19 +46,69 @@ struct jsonrpc_session {
     size_t backlog_threshold;
 };
 
+size_t
+jsonrpc_split_remotes(const char *list, bool shuffle, char ***remotesp)
+{
+    char **remotes = NULL;
+    size_t n = 0, allocated = 0;
+    char *copy = xstrdup(list);
+    char *save_ptr = NULL;
+    for (char *r = strtok_r(copy, ",", &save_ptr); r;
+         r = strtok_r(NULL, ",", &save_ptr)) {
+        if (n >= allocated) {
+            remotes = x2nrealloc(remotes, &allocated, sizeof *remotes);
+        }
+        remotes[n++] = xstrdup(r);
+    }
+    free(copy);
+    if (!n) {
+        remotes = xmalloc(sizeof *remotes);
+        remotes[n++] = xstrdup(list);
+    }
+    if (shuffle) {
+        for (size_t i = n - 1; i > 0; i--) {
+            size_t j = random_below(i + 1);
+            char *tmp = remotes[i];
+            remotes[i] = remotes[j];
+            remotes[j] = tmp;
+        }
+    }
+    *remotesp = remotes;
+    return n;
+}
+
 struct jsonrpc_session *
 jsonrpc_session_open(const char *name, bool retry)
 {
+    return jsonrpc_session_open_multiple(&name, 1, retry);
+}
+
+struct jsonrpc_session *
+jsonrpc_session_open_multiple(const char *const *remotes, size_t n,
+                              bool retry)
+{
+    ovs_assert(n > 0);
     struct jsonrpc_session *s = xzalloc(sizeof *s);
     long long int now = time_msec();
 
+    s->remotes = xmalloc(n * sizeof *s->remotes);
+    for (size_t i = 0; i < n; i++) {
+        s->remotes[i] = xstrdup(remotes[i]);
+    }
+    s->n_remotes = n;
+    const char *name = remotes[0];
     s->name = xstrdup(name);
     s->reconnect = reconnect_create(now);
+    if (n > 1) {
+        /* Going round every remote once costs no backoff: the next one may
+         * well be up when this one is not. */
+        reconnect_set_backoff_free_tries(s->reconnect, n);
+    }
     reconnect_set_name(s->reconnect, name);
     if (!retry) {
         reconnect_set_max_tries(s->reconnect, 1);
     }
-    if (pstream_is_passive_name(name)) {
+    if (n == 1 && pstream_is_passive_name(name)) {
         reconnect_set_passive(s->reconnect, true, now);
     }
     if (!needs_probes(name)) {
@@ -95,6 +149,10 @@ jsonrpc_session_close(struct jsonrpc_session *s)
         stream_close(s->stream);
         pstream_close(s->pstream);
         reconnect_destroy(s->reconnect);
+        for (size_t i = 0; i < s->n_remotes; i++) {
+            free(s->remotes[i]);
+        }
+        free(s->remotes);
         free(s->name);
         free(s);
     }
@@ -121,6 +179,11 @@ jsonrpc_session_connect(struct jsonrpc_session *s)
     int error;
 
     jsonrpc_session_disconnect(s);
+    if (s->n_remotes > 1) {
+        free(s->name);
+        s->name = xstrdup(s->remotes[s->next_remote++ % s->n_remotes]);
+        reconnect_set_name(s->reconnect, s->name);
+    }
     if (!reconnect_is_passive(s->reconnect)) {
         error = jsonrpc_stream_open(s->name, &s->stream, s->dscp);
         if (!error) {
@@ -262,9 +325,9 @@ jsonrpc_session_get_peer_id(const struct jsonrpc_session *s)
 }
 
 size_t
-jsonrpc_session_get_num_of_remotes(const struct jsonrpc_session *s OVS_UNUSED)
+jsonrpc_session_get_num_of_remotes(const struct jsonrpc_session *s)
 {
-    return 1;
+    return s->n_remotes;
 }
 
 int

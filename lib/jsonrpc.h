@@ -170,6 +170,17 @@ int jsonrpc_transact_block(struct jsonrpc *, struct jsonrpc_msg *request,
  * sockets are not probed (probe interval 0); others use the reconnect.h
  * default.  The first attempt starts at the first jsonrpc_session_run(). */
 struct jsonrpc_session *jsonrpc_session_open(const char *name, bool retry);
+/* Like jsonrpc_session_open() for a session with N active REMOTES (the
+ * servers of a cluster, say): each connection attempt goes to the next
+ * remote in turn, and a round of all of them costs no backoff.
+ * jsonrpc_session_get_name() names the remote connected or tried last. */
+struct jsonrpc_session *jsonrpc_session_open_multiple(
+    const char *const *remotes, size_t n, bool retry);
+/* Splits LIST, remotes separated by commas ("unix:a,unix:b"), into a new
+ * array of N (>= 1) new strings in *REMOTESP; with SHUFFLE, in random
+ * order.  The caller frees each string and the array. */
+size_t jsonrpc_split_remotes(const char *list, bool shuffle,
+                             char ***remotesp);
 /* Wraps an already open connection (e.g. one accepted from a pstream) in a
  * session that never reconnects: once the connection fails, the session is
  * no longer alive.  Takes over JSONRPC. */

@@ -10,6 +10,7 @@
 #include "list.h"
 #include "ovsdb-idl-provider.h"
 #include "ovsdb-idl.h"
+#include "ovsdb-server-status.h"
 #include "uuid.h"
 
 struct jsonrpc_msg;
@@ -28,6 +29,7 @@ struct ovsdb_idl_table {
 
 enum ovsdb_idl_state {
     IDL_S_DISCONNECTED,
+    IDL_S_SERVER_REQUESTED,         /* Asked _Server about the database. */
     IDL_S_SCHEMA_REQUESTED,
     IDL_S_MONITOR_REQUESTED,
     IDL_S_MONITORING,
@@ -36,8 +38,19 @@ enum ovsdb_idl_state {
 
 struct ovsdb_idl {
     const struct ovsdb_idl_class *class_;
-    struct jsonrpc_session *session;
+    struct jsonrpc_session *session;        /* NULL until set_remote(). */
     unsigned int session_seqno;
+
+    /* Choosing among servers (see "Servers" in ovsdb-idl.h): the server's
+     * _Server row for our database, watched through a "monitor" of
+     * _Server while connected. */
+    bool leader_only;
+    bool shuffle_remotes;
+    json_t *server_monitor_id;              /* Of the _Server monitor. */
+    bool have_server_row;
+    struct uuid server_row_uuid;
+    struct ovsdb_server_status server_status;
+    struct ovsdb_server_memory server_memory;
     struct ovsdb_idl_table *tables;         /* One per class table. */
 
     enum ovsdb_idl_state state;

@@ -36,6 +36,7 @@ static void ovsdb_idl_send_monitor_request(struct ovsdb_idl *);
 static void ovsdb_idl_send_lock_request(struct ovsdb_idl *, const char *method,
                                         const char *name);
 static void ovsdb_idl_clear(struct ovsdb_idl *);
+static bool ovsdb_idl_check_server(struct ovsdb_idl *);
 static void ovsdb_idl_row_free(struct ovsdb_idl_row *);
 
 /* Creation and destruction. */
@@ -44,10 +45,53 @@ struct ovsdb_idl *
 ovsdb_idl_create(const char *remote, const struct ovsdb_idl_class *class,
                  bool monitor_everything_by_default, bool retry)
 {
+    struct ovsdb_idl *idl = ovsdb_idl_create_unconnected(
+        class, monitor_everything_by_default);
+    ovsdb_idl_set_remote(idl, remote, retry);
+    return idl;
+}
+
+void
+ovsdb_idl_set_remote(struct ovsdb_idl *idl, const char *remote, bool retry)
+{
+    char **remotes;
+    size_t n = jsonrpc_split_remotes(remote, idl->shuffle_remotes, &remotes);
+    jsonrpc_session_close(idl->session);
+    idl->session = jsonrpc_session_open_multiple((const char *const *) remotes,
+                                                 n, retry);
+    idl->session_seqno = UINT_MAX;
+    for (size_t i = 0; i < n; i++) {
+        free(remotes[i]);
+    }
+    free(remotes);
+}
+
+void
+ovsdb_idl_set_leader_only(struct ovsdb_idl *idl, bool leader_only)
+{
+    idl->leader_only = leader_only;
+    if (idl->session && jsonrpc_session_is_connected(idl->session)
+        && idl->server_monitor_id && idl->state != IDL_S_DISCONNECTED
+        && idl->state != IDL_S_SERVER_REQUESTED) {
+        ovsdb_idl_check_server(idl);
+    }
+}
+
+void
+ovsdb_idl_set_shuffle_remotes(struct ovsdb_idl *idl, bool shuffle)
+{
+    idl->shuffle_remotes = shuffle;
+}
+
+struct ovsdb_idl *
+ovsdb_idl_create_unconnected(const struct ovsdb_idl_class *class,
+                             bool monitor_everything_by_default)
+{
     struct ovsdb_idl *idl = xzalloc(sizeof *idl);
     idl->class_ = class;
-    idl->session = jsonrpc_session_open(remote, retry);
     idl->session_seqno = UINT_MAX;
+    idl->leader_only = true;
+    idl->shuffle_remotes = true;
     idl->tables = xcalloc(class->n_tables, sizeof *idl->tables);
     unsigned char default_mode = (monitor_everything_by_default
                                   ? OVSDB_IDL_MONITOR | OVSDB_IDL_ALERT : 0);
@@ -110,6 +154,8 @@ ovsdb_idl_destroy(struct ovsdb_idl *idl)
     json_decref(idl->lock_request_id);
     json_decref(idl->cond_request_id);
     json_decref(idl->monitor_id);
+    json_decref(idl->server_monitor_id);
+    ovsdb_server_status_uninit(&idl->server_status);
     free(idl->lock_name);
     seq_destroy(idl->change_seq);
     free(idl);
@@ -1075,6 +1121,103 @@ ovsdb_idl_send_schema_request(struct ovsdb_idl *idl)
     idl->state = IDL_S_SCHEMA_REQUESTED;
 }
 
+/* Choosing a server. */
+
+/* Asks the server about our database: a "monitor" of _Server's Database
+ * rows, whose updates keep telling us while we stay. */
+static void
+ovsdb_idl_send_server_request(struct ovsdb_idl *idl)
+{
+    json_decref(idl->server_monitor_id);
+    idl->server_monitor_id = json_string("ovsdb-idl-server");
+    json_t *params = json_pack(
+        "[s O {s: {s: [s, s, s, s, s, s]}}]", "_Server",
+        idl->server_monitor_id, "Database", "columns",
+        OVSDB_SERVER_STATUS_COLUMNS);
+    ovsdb_idl_send_request(idl, "monitor", params);
+    idl->have_server_row = false;
+    idl->state = IDL_S_SERVER_REQUESTED;
+}
+
+/* Applies UPDATES (a _Server "update" or the monitor's reply) to what we
+ * know of our database's row. */
+static void
+ovsdb_idl_apply_server_updates(struct ovsdb_idl *idl, const json_t *updates)
+{
+    const json_t *rows = json_object_get(updates, "Database");
+    const char *uuid_s;
+    const json_t *change;
+    json_object_foreach ((json_t *) rows, uuid_s, change) {
+        struct uuid uuid;
+        if (!uuid_from_string(&uuid, uuid_s)) {
+            continue;
+        }
+        const json_t *new = json_object_get(change, "new");
+        struct ovsdb_server_status status;
+        if (new && ovsdb_server_status_from_row(&status, new)
+            && !strcmp(status.name, idl->class_->database)) {
+            ovsdb_server_status_uninit(&idl->server_status);
+            idl->server_status = status;
+            idl->server_row_uuid = uuid;
+            idl->have_server_row = true;
+            continue;
+        }
+        if (new) {
+            ovsdb_server_status_uninit(&status);
+        }
+        if (idl->have_server_row && uuid_equals(&uuid, &idl->server_row_uuid)
+            && (!new || !json_object_get(new, "name"))) {
+            idl->have_server_row = !!new;
+        }
+    }
+}
+
+/* Whether the server is fit for our database (see ovsdb-server-status.h);
+ * if not, says why and moves on to another server. */
+static bool
+ovsdb_idl_check_server(struct ovsdb_idl *idl)
+{
+    const char *error = ovsdb_server_status_check(
+        idl->have_server_row ? &idl->server_status : NULL,
+        idl->leader_only, &idl->server_memory);
+    if (!error) {
+        return true;
+    }
+    if (idl->have_server_row) {
+        VLOG_INFO("%s: %s database server %s; trying another server",
+                  jsonrpc_session_get_name(idl->session),
+                  idl->server_status.model, error);
+    } else {
+        VLOG_INFO("%s: server does not have %s database; trying another "
+                  "server", jsonrpc_session_get_name(idl->session),
+                  idl->class_->database);
+    }
+    jsonrpc_session_force_reconnect(idl->session);
+    idl->state = IDL_S_DISCONNECTED;
+    return false;
+}
+
+static void
+ovsdb_idl_handle_server_reply(struct ovsdb_idl *idl,
+                              const struct jsonrpc_msg *msg)
+{
+    if (msg->type == JSONRPC_ERROR) {
+        /* A server without _Server (older than Open vSwitch 2.9) serves
+         * standalone databases only. */
+        json_decref(idl->server_monitor_id);
+        idl->server_monitor_id = NULL;
+    } else {
+        ovsdb_idl_apply_server_updates(idl, msg->result);
+        if (!ovsdb_idl_check_server(idl)) {
+            return;
+        }
+    }
+    ovsdb_idl_send_schema_request(idl);
+    if (idl->lock_name) {
+        ovsdb_idl_send_lock_request(idl, "lock", idl->lock_name);
+    }
+}
+
 static const char *
 ovsdb_idl_monitor_method_name(int version)
 {
@@ -1307,7 +1450,12 @@ ovsdb_idl_handle_notify(struct ovsdb_idl *idl, const struct jsonrpc_msg *msg)
     const json_t *params = msg->params;
     const char *method = msg->method;
 
-    if (!strcmp(method, "update") || !strcmp(method, "update2")
+    if (!strcmp(method, "update") && idl->server_monitor_id
+        && idl->state != IDL_S_SERVER_REQUESTED
+        && json_equal(json_array_get(params, 0), idl->server_monitor_id)) {
+        ovsdb_idl_apply_server_updates(idl, json_array_get(params, 1));
+        ovsdb_idl_check_server(idl);
+    } else if (!strcmp(method, "update") || !strcmp(method, "update2")
         || !strcmp(method, "update3")) {
         if (idl->state != IDL_S_MONITORING || !idl->monitor_id
             || !json_equal(json_array_get(params, 0), idl->monitor_id)) {
@@ -1365,7 +1513,9 @@ ovsdb_idl_handle_msg(struct ovsdb_idl *idl, const struct jsonrpc_msg *msg)
     if (idl->request_id && json_equal(msg->id, idl->request_id)) {
         json_decref(idl->request_id);
         idl->request_id = NULL;
-        if (idl->state == IDL_S_SCHEMA_REQUESTED) {
+        if (idl->state == IDL_S_SERVER_REQUESTED) {
+            ovsdb_idl_handle_server_reply(idl, msg);
+        } else if (idl->state == IDL_S_SCHEMA_REQUESTED) {
             ovsdb_idl_handle_schema_reply(idl, msg);
         } else if (idl->state == IDL_S_MONITOR_REQUESTED) {
             ovsdb_idl_handle_monitor_reply(idl, msg);
@@ -1408,10 +1558,7 @@ ovsdb_idl_connection_changed(struct ovsdb_idl *idl)
     idl->state = IDL_S_DISCONNECTED;
     if (jsonrpc_session_is_connected(idl->session)) {
         idl->monitor_version = 3;
-        ovsdb_idl_send_schema_request(idl);
-        if (idl->lock_name) {
-            ovsdb_idl_send_lock_request(idl, "lock", idl->lock_name);
-        }
+        ovsdb_idl_send_server_request(idl);
     }
     if (had_lock || idl->has_ever_connected) {
         ovsdb_idl_bump_seqno(idl);
@@ -1592,7 +1739,11 @@ ovsdb_idl_set_lock(struct ovsdb_idl *idl, const char *lock_name)
     }
     if (lock_name) {
         idl->lock_name = xstrdup(lock_name);
-        if (jsonrpc_session_is_connected(idl->session)) {
+        /* Before the server is chosen, the lock is asked for once it is
+         * (ovsdb_idl_handle_server_reply()). */
+        if (jsonrpc_session_is_connected(idl->session)
+            && idl->state != IDL_S_DISCONNECTED
+            && idl->state != IDL_S_SERVER_REQUESTED) {
             ovsdb_idl_send_lock_request(idl, "lock", lock_name);
         }
     }

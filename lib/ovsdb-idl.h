@@ -85,11 +85,35 @@ struct seq;
 
 /* The IDL. */
 
+/* REMOTE may list several servers separated by commas (see "Servers"
+ * below). */
 struct ovsdb_idl *ovsdb_idl_create(const char *remote,
                                    const struct ovsdb_idl_class *,
                                    bool monitor_everything_by_default,
                                    bool retry);
+/* The same in two steps, so that options that apply to connecting
+ * (ovsdb_idl_set_shuffle_remotes()) can be set in between; nothing else may
+ * be called before ovsdb_idl_set_remote(). */
+struct ovsdb_idl *ovsdb_idl_create_unconnected(
+    const struct ovsdb_idl_class *, bool monitor_everything_by_default);
+void ovsdb_idl_set_remote(struct ovsdb_idl *, const char *remote,
+                          bool retry);
 void ovsdb_idl_destroy(struct ovsdb_idl *);
+
+/* Servers.  On every connection the IDL first asks the server's _Server
+ * database about its own database (and keeps watching it) and moves on to
+ * the next server ("REMOTE: clustered database server is not cluster
+ * leader; trying another server") unless that server is fit: it serves the
+ * database and, for a clustered one, is connected to its cluster, is the
+ * leader unless ovsdb_idl_set_leader_only(false) was called, is of the same
+ * cluster as before and has no older data than the IDL saw (see
+ * ovsdb-server-status.h).  So with REMOTE a list of a cluster's servers
+ * the IDL finds the leader, and follows it when leadership moves.  The
+ * servers are tried in random order unless
+ * ovsdb_idl_set_shuffle_remotes(false) was called before the remote was
+ * set. */
+void ovsdb_idl_set_leader_only(struct ovsdb_idl *, bool leader_only);
+void ovsdb_idl_set_shuffle_remotes(struct ovsdb_idl *, bool shuffle);
 
 void ovsdb_idl_run(struct ovsdb_idl *);
 void ovsdb_idl_wait(struct ovsdb_idl *);

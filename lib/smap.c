@@ -232,6 +232,14 @@ smap_get_ullong(const struct smap *smap, const char *key,
     return errno || *tail ? def : ull;
 }
 
+void
+smap_increase_ullong(struct smap *smap, const char *key,
+                     unsigned long long int amount)
+{
+    unsigned long long int sum = amount + smap_get_ullong(smap, key, 0);
+    smap_replace_nocopy(smap, key, xasprintf("%llu", sum));
+}
+
 bool
 smap_contains(const struct smap *smap, const char *key)
 {

@@ -56,6 +56,10 @@ void smap_add_format(struct smap *, const char *key, const char *format, ...)
 void smap_replace(struct smap *, const char *key, const char *value);
 /* Like smap_replace() but takes over malloc'd VALUE. */
 void smap_replace_nocopy(struct smap *, const char *key, char *value);
+/* Adds AMOUNT to the number stored under KEY (0 if absent), as counters
+ * such as memory/show's are summed over several sources. */
+void smap_increase_ullong(struct smap *, const char *key,
+                          unsigned long long int amount);
 
 /* Removes KEY; returns whether it was present. */
 bool smap_remove(struct smap *, const char *key);

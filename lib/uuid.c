@@ -99,6 +99,14 @@ uuid_generate(struct uuid *uuid)
     uuid->parts[2] = (uuid->parts[2] & ~UINT32_C(0xc0000000)) | 0x80000000;
 }
 
+uint64_t
+random_below(uint64_t n)
+{
+    uint64_t x;
+    take_random_bytes(&x, sizeof x);
+    return n ? x % n : 0;
+}
+
 void
 uuid_zero(struct uuid *uuid)
 {

@@ -51,6 +51,10 @@ uuid_equals(const struct uuid *a, const struct uuid *b)
 /* Stores a new random version 4 UUID in *UUID. */
 void uuid_generate(struct uuid *);
 
+/* A random number in [0, N) (0 if N is 0), from the same source as
+ * uuid_generate(), so that a replayed run (replay.h) draws the same ones. */
+uint64_t random_below(uint64_t n);
+
 void uuid_zero(struct uuid *);
 bool uuid_is_zero(const struct uuid *);
 

@@ -98,5 +98,8 @@ ovsdb_ovsdb_tool_LDADD = $(OVSDB_LIBS)
 
 # ovsdb-client.
 bin_PROGRAMS += ovsdb/ovsdb-client
-ovsdb_ovsdb_client_SOURCES = ovsdb/ovsdb-client.c
+ovsdb_ovsdb_client_SOURCES = \
+	ovsdb/client-connect.c \
+	ovsdb/client-connect.h \
+	ovsdb/ovsdb-client.c
 ovsdb_ovsdb_client_LDADD = $(OVSDB_LIBS)

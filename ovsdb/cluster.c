@@ -21,6 +21,7 @@ struct ovsdb_cluster {
     struct ovsdb *db;
     struct raft *raft;
     bool applying;              /* Committing an entry from the log. */
+    bool placeholder;           /* DB waits for the leader's snapshot. */
     uint64_t seqno;             /* raft_get_change_seqno() last seen. */
     long long int next_compact; /* Earliest time for automatic compaction. */
     ovsdb_cluster_replaced_func *replaced_cb;
@@ -82,10 +83,14 @@ cluster_apply(struct ovsdb_cluster *c, const json_t *data,
             if (!c->db) {
                 c->db = new;
             } else {
+                if (c->replaced_cb) {
+                    c->replaced_cb(c->aux, c->db, false);
+                }
                 ovsdb_replace(c->db, new);
                 c->db->last_txnid = *eid;
+                c->placeholder = false;
                 if (c->replaced_cb) {
-                    c->replaced_cb(c->aux, c->db);
+                    c->replaced_cb(c->aux, c->db, true);
                 }
             }
         }
@@ -136,21 +141,20 @@ ovsdb_cluster_open(const char *file_name, ovsdb_cluster_replaced_func *cb,
     c->aux = aux;
     c->next_compact = time_msec() + 10 * 60 * 1000;
 
-    /* A server that joins has no database until the leader sends one. */
-    for (;;) {
-        cluster_apply_committed(c);
-        if (c->db || raft_failed(raft)) {
-            break;
-        }
-        raft_run(raft);
-        raft_wait(raft);
-        poll_block();
-    }
+    cluster_apply_committed(c);
     if (!c->db) {
-        raft_close(raft);
-        free(c);
-        return ovsdb_error(NULL, "%s: no database in cluster log",
-                           file_name);
+        if (!raft_is_joining(raft)) {
+            raft_close(raft);
+            free(c);
+            return ovsdb_error(NULL, "%s: no database in cluster log",
+                               file_name);
+        }
+        /* A server that joins has no database until the leader sends one:
+         * until then it serves a placeholder without tables, which the
+         * leader's snapshot replaces (see the header). */
+        c->db = ovsdb_create(ovsdb_schema_create(raft_get_name(raft), "",
+                                                 ""));
+        c->placeholder = true;
     }
 
     c->observer.class = &cluster_observer_class;
@@ -194,6 +198,12 @@ struct raft *
 ovsdb_cluster_get_raft(const struct ovsdb_cluster *c)
 {
     return c->raft;
+}
+
+bool
+ovsdb_cluster_has_data(const struct ovsdb_cluster *c)
+{
+    return !c->placeholder;
 }
 
 struct raft_command *

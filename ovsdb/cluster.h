@@ -14,7 +14,10 @@
  * A snapshot from the leader, or a schema change, replaces the database's
  * contents in place (ovsdb_replace()); the owner hears of it through the
  * callback given to ovsdb_cluster_open() so it can treat it like an online
- * conversion.
+ * conversion.  A server that is joining a cluster starts with a
+ * placeholder database, named as the cluster's, without tables
+ * (ovsdb_cluster_has_data() false), which the leader's first snapshot
+ * replaces in the same way: the server runs (and detaches) meanwhile.
  *
  * Compaction: when the log has grown enough (or on request), the current
  * contents become the log's snapshot (raft_store_snapshot()).
@@ -40,13 +43,14 @@ struct raft;
 struct raft_command;
 struct uuid;
 
-/* Called after the database's contents were replaced (snapshot or schema
- * change). */
-typedef void ovsdb_cluster_replaced_func(void *aux, struct ovsdb *);
+/* Called twice when the database's contents are replaced (a snapshot or a
+ * schema change): with DONE false just before the old tables go (whoever
+ * holds on to rows or tables must let go now), with DONE true after. */
+typedef void ovsdb_cluster_replaced_func(void *aux, struct ovsdb *,
+                                         bool done);
 
-/* Opens clustered file FILE_NAME and reads its database into *DBP.  A
- * server that is joining a cluster waits here until the leader sent it the
- * database. */
+/* Opens clustered file FILE_NAME and reads its database into *DBP (a
+ * placeholder for a server that is joining). */
 struct ovsdb_error *ovsdb_cluster_open(const char *file_name,
                                        ovsdb_cluster_replaced_func *,
                                        void *aux, struct ovsdb **dbp)
@@ -57,6 +61,9 @@ void ovsdb_cluster_run(struct ovsdb_cluster *);
 void ovsdb_cluster_wait(struct ovsdb_cluster *);
 
 struct raft *ovsdb_cluster_get_raft(const struct ovsdb_cluster *);
+
+/* False while the database is a joining server's placeholder. */
+bool ovsdb_cluster_has_data(const struct ovsdb_cluster *);
 
 /* Proposes TXN's changes (TXN is not committed; the caller aborts it).
  * Returns NULL if there is nothing to store, otherwise a command to watch

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cluster.h"
 #include "coverage.h"
 #include "hash.h"
 #include "hmap.h"
@@ -24,6 +25,7 @@
 #include "ovsdb-schema.h"
 #include "ovsdb.h"
 #include "poll-loop.h"
+#include "raft.h"
 #include "reconnect.h"
 #include "relay.h"
 #include "replay.h"
@@ -98,6 +100,7 @@ struct session {
     struct ovs_list synced_replies;     /* Contains struct synced_reply. */
     struct ovs_list forwards;   /* Contains struct rpc_forward. */
     struct ovs_list schema_waits;       /* Contains struct schema_wait. */
+    struct ovs_list converts;   /* Contains struct pending_convert. */
     struct ovsdb_monitor_session *monitors;
     bool db_change_aware;
 
@@ -132,6 +135,18 @@ struct schema_wait {
     char *db_name;
 };
 
+/* A "convert" of a clustered database, waiting for the cluster to commit
+ * the conversion (see ovsdb_jsonrpc_convert_func). */
+struct pending_convert {
+    struct ovs_list node;       /* In session->converts. */
+    json_t *id;
+    char *db_name;
+    struct ovsdb_schema *new_schema;
+    struct raft_command *command;       /* NULL: propose again at
+                                         * RETRY_AT. */
+    long long int retry_at;
+};
+
 /* The reply to a durable transaction, held until its database's next
  * ovsdb_sync() (group commit: see ovsdb.h and sync_and_reply()). */
 struct synced_reply {
@@ -150,6 +165,8 @@ static void rpc_trigger_destroy(struct rpc_trigger *);
 static void session_drop_synced_replies(struct session *);
 static void session_drop_forwards(struct session *);
 static void session_drop_schema_waits(struct session *);
+static void session_drop_converts(struct session *);
+static void session_run_converts(struct session *);
 static void session_send_or_hold(struct session *, struct ovsdb_trigger *,
                                  struct jsonrpc_msg *reply);
 static void sync_and_reply(struct ovsdb_jsonrpc_server *);
@@ -244,8 +261,18 @@ ovsdb_jsonrpc_server_remove_db(struct ovsdb_jsonrpc_server *svr,
     if (!node || node->data != db) {
         return;
     }
-    /* Held replies name their database: release them while it exists. */
+    /* Held replies name their database: release them while it exists.
+     * So does the reply to the conversion that is replacing it, which must
+     * reach its client before unaware clients are disconnected below. */
     sync_and_reply(svr);
+    SHASH_FOR_EACH (node, &svr->remotes) {
+        struct remote *remote = node->data;
+        struct session *s;
+        LIST_FOR_EACH (s, node, &remote->sessions) {
+            session_run_converts(s);
+        }
+    }
+    node = shash_find(&svr->dbs, db->name);
     db->defer_sync = false;
     shash_delete(&svr->dbs, node);
 
@@ -372,6 +399,7 @@ session_create(struct remote *remote, struct jsonrpc_session *js)
     hmap_init(&s->triggers);
     ovs_list_init(&s->forwards);
     ovs_list_init(&s->schema_waits);
+    ovs_list_init(&s->converts);
     ovs_list_init(&s->synced_replies);
     s->monitors = ovsdb_monitor_session_create(monitor_send_cb, s);
     session_apply_options(s);
@@ -618,15 +646,6 @@ ovsdb_jsonrpc_server_free_remote_status(
     status->locks_held = status->locks_waiting = status->locks_lost = NULL;
 }
 
-/* Adds AMOUNT to the number in USAGE under KEY. */
-static void
-usage_add(struct smap *usage, const char *key, unsigned long long amount)
-{
-    unsigned long long int old = smap_get_ullong(usage, key, 0);
-    char *value = xasprintf("%llu", old + amount);
-    smap_replace_nocopy(usage, key, value);
-}
-
 void
 ovsdb_jsonrpc_server_get_memory_usage(const struct ovsdb_jsonrpc_server *svr,
                                       struct smap *usage)
@@ -646,15 +665,15 @@ ovsdb_jsonrpc_server_get_memory_usage(const struct ovsdb_jsonrpc_server *svr,
         }
     }
 
-    usage_add(usage, "monitors", n_monitors);
+    smap_increase_ullong(usage, "monitors", n_monitors);
     if (n_sessions) {
-        usage_add(usage, "sessions", n_sessions);
+        smap_increase_ullong(usage, "sessions", n_sessions);
     }
     if (n_triggers) {
-        usage_add(usage, "triggers", n_triggers);
+        smap_increase_ullong(usage, "triggers", n_triggers);
     }
     if (backlog) {
-        usage_add(usage, "backlog", backlog);
+        smap_increase_ullong(usage, "backlog", backlog);
     }
 }
 
@@ -701,6 +720,7 @@ session_reset(struct session *s)
     session_drop_synced_replies(s);
     session_drop_forwards(s);
     session_drop_schema_waits(s);
+    session_drop_converts(s);
     ovsdb_monitor_session_destroy(s->monitors);
     s->monitors = ovsdb_monitor_session_create(monitor_send_cb, s);
     session_release_locks(s);
@@ -719,6 +739,7 @@ session_destroy(struct session *s)
     session_drop_synced_replies(s);
     session_drop_forwards(s);
     session_drop_schema_waits(s);
+    session_drop_converts(s);
     hmap_destroy(&s->triggers);
     ovsdb_monitor_session_destroy(s->monitors);
     session_release_locks(s);
@@ -1158,13 +1179,122 @@ handle_convert(struct session *s, const struct jsonrpc_msg *request)
         VLOG_INFO("%s: converting database %s to schema version %s",
                   jsonrpc_session_get_name(s->js), db_name,
                   new_schema->version);
-        error = svr->convert_cb(svr->convert_aux, db_name, new_schema);
+        struct raft_command *command = NULL;
+        error = svr->convert_cb(svr->convert_aux, db_name, new_schema,
+                                &command);
+        if (!error && command) {
+            struct pending_convert *pc = xzalloc(sizeof *pc);
+            pc->id = json_incref(request->id);
+            pc->db_name = xstrdup(db_name);
+            pc->new_schema = new_schema;
+            pc->command = command;
+            ovs_list_push_back(&s->converts, &pc->node);
+            return NULL;
+        }
     }
     ovsdb_schema_destroy(new_schema);
     if (error) {
         return error_reply(request, error);
     }
     return jsonrpc_create_reply(json_object(), json_incref(request->id));
+}
+
+static void
+pending_convert_destroy(struct pending_convert *pc)
+{
+    ovs_list_remove(&pc->node);
+    raft_command_unref(pc->command);
+    ovsdb_schema_destroy(pc->new_schema);
+    json_decref(pc->id);
+    free(pc->db_name);
+    free(pc);
+}
+
+static void
+session_drop_converts(struct session *s)
+{
+    struct pending_convert *pc;
+    LIST_FOR_EACH_SAFE (pc, node, &s->converts) {
+        pending_convert_destroy(pc);
+    }
+}
+
+/* Answers the conversions of clustered databases that are over, and
+ * proposes again those the cluster refused. */
+static void
+session_run_converts(struct session *s)
+{
+    struct ovsdb_jsonrpc_server *svr = s->remote->server;
+    long long int now = time_msec();
+    struct pending_convert *pc;
+    LIST_FOR_EACH_SAFE (pc, node, &s->converts) {
+        struct ovsdb *db = shash_find_data(&svr->dbs, pc->db_name);
+        struct ovsdb_error *error = NULL;
+        if (!db || !db->cluster) {
+            session_send(s, jsonrpc_create_error(json_string("canceled"),
+                                                 json_incref(pc->id)));
+            pending_convert_destroy(pc);
+            continue;
+        }
+        if (!pc->command) {
+            if (now < pc->retry_at) {
+                continue;
+            }
+            error = svr->convert_cb(svr->convert_aux, pc->db_name,
+                                    pc->new_schema, &pc->command);
+            if (!error && !pc->command) {
+                /* Cannot happen for a clustered database. */
+                error = ovsdb_error("canceled", NULL);
+            }
+        } else {
+            enum raft_command_status status;
+            if (!ovsdb_cluster_command_done(db->cluster, pc->command,
+                                            &status)) {
+                continue;
+            }
+            raft_command_unref(pc->command);
+            pc->command = NULL;
+            switch (status) {
+            case RAFT_CMD_SUCCESS:
+                session_send(s, jsonrpc_create_reply(json_object(),
+                                                     json_incref(pc->id)));
+                pending_convert_destroy(pc);
+                continue;
+            case RAFT_CMD_NOT_LEADER:
+            case RAFT_CMD_BAD_PREREQ:
+            case RAFT_CMD_LOST_LEADERSHIP:
+            case RAFT_CMD_TIMEOUT:
+                /* Another change came first, or no leader: try again on
+                 * the database as it will be then. */
+                pc->retry_at = now + 100;
+                continue;
+            case RAFT_CMD_INCOMPLETE:
+            case RAFT_CMD_SHUTDOWN:
+            case RAFT_CMD_IO_ERROR:
+            default:
+                error = ovsdb_error(raft_command_status_to_string(status),
+                                    "committing the conversion failed");
+                break;
+            }
+        }
+        if (error) {
+            session_send(s, jsonrpc_create_error(
+                             ovsdb_error_to_json_free(error),
+                             json_incref(pc->id)));
+            pending_convert_destroy(pc);
+        }
+    }
+}
+
+static void
+session_wait_converts(const struct session *s)
+{
+    const struct pending_convert *pc;
+    LIST_FOR_EACH (pc, node, &s->converts) {
+        if (!pc->command) {
+            poll_timer_wait_until(pc->retry_at);
+        }
+    }
 }
 
 static void
@@ -1280,6 +1410,7 @@ session_run(struct session *s)
         }
     } else {
         session_answer_schema_waits(s);
+        session_run_converts(s);
         for (int i = 0; i < MAX_MSGS_PER_RUN && !s->disconnecting; i++) {
             struct jsonrpc_msg *msg = jsonrpc_session_recv(s->js);
             if (!msg) {
@@ -1300,6 +1431,7 @@ static void
 session_wait(struct session *s)
 {
     jsonrpc_session_wait(s->js);
+    session_wait_converts(s);
     if (!s->disconnecting) {
         jsonrpc_session_recv_wait(s->js);
     } else if (!jsonrpc_session_get_backlog(s->js)) {

@@ -116,10 +116,16 @@ void ovsdb_jsonrpc_server_set_server_id(struct ovsdb_jsonrpc_server *,
  * parses the new schema, then calls CONVERT, which must convert the
  * database named DB_NAME to NEW_SCHEMA (borrowed), replace it in the
  * storage and in this server (remove_db/add_db) and return NULL, or return
- * an error and change nothing.  Without a callback "convert" fails with
- * "not supported". */
+ * an error and change nothing.  A clustered database converts only once
+ * the cluster committed the change: CONVERT then proposes it and returns
+ * NULL with *COMMANDP, a reference the server takes, and the server
+ * replies once that command completed and was applied (and calls CONVERT
+ * again if the cluster refused it, as it retries transactions).  Without a
+ * callback "convert" fails with "not supported". */
+struct raft_command;
 typedef struct ovsdb_error *ovsdb_jsonrpc_convert_func(
-    void *aux, const char *db_name, const struct ovsdb_schema *new_schema);
+    void *aux, const char *db_name, const struct ovsdb_schema *new_schema,
+    struct raft_command **commandp);
 void ovsdb_jsonrpc_server_set_convert_cb(struct ovsdb_jsonrpc_server *,
                                          ovsdb_jsonrpc_convert_func *,
                                          void *aux);

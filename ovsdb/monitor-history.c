@@ -21,12 +21,14 @@ struct history_txn {
     struct uuid txnid;
     struct history_row *rows;
     size_t n_rows;
+    size_t n_atoms;             /* In the copies of ROWS. */
 };
 
 struct mon_history {
     struct ovs_list txns;       /* struct history_txn, oldest first. */
     size_t n_txns;
     size_t n_rows;              /* Sum of the entries' n_rows. */
+    size_t n_atoms;             /* Sum of the entries' n_atoms. */
     struct uuid base;           /* State before the oldest entry. */
 };
 
@@ -62,6 +64,7 @@ history_drop_oldest(struct mon_history *h)
     h->base = txn->txnid;
     h->n_txns--;
     h->n_rows -= txn->n_rows;
+    h->n_atoms -= txn->n_atoms;
     history_txn_destroy(txn);
 }
 
@@ -78,7 +81,8 @@ mon_history_destroy(struct mon_history *h)
 
 void
 mon_history_add(struct mon_history *h, const struct uuid *txnid,
-                const struct mon_changes *changes, size_t max_rows)
+                const struct mon_changes *changes, size_t max_rows,
+                size_t max_atoms)
 {
     struct history_txn *txn = xzalloc(sizeof *txn);
     const struct mon_table_changes *tc;
@@ -93,13 +97,18 @@ mon_history_add(struct mon_history *h, const struct uuid *txnid,
             hr->table = tc->table;
             hr->old = ch->old ? ovsdb_row_clone(ch->old) : NULL;
             hr->new = ch->new ? ovsdb_row_clone(ch->new) : NULL;
+            txn->n_atoms += ((hr->old ? ovsdb_row_count_atoms(hr->old) : 0)
+                             + (hr->new ? ovsdb_row_count_atoms(hr->new)
+                                : 0));
         }
     }
     ovs_list_push_back(&h->txns, &txn->node);
     h->n_txns++;
     h->n_rows += txn->n_rows;
+    h->n_atoms += txn->n_atoms;
 
-    while (h->n_txns > MON_HISTORY_MAX_TXNS || h->n_rows > max_rows) {
+    while (h->n_txns > MON_HISTORY_MAX_TXNS || h->n_rows > max_rows
+           || (h->n_txns > 1 && h->n_atoms > max_atoms)) {
         history_drop_oldest(h);
     }
 }
@@ -196,7 +205,7 @@ mon_history_n_txns(const struct mon_history *h)
 }
 
 size_t
-mon_history_n_rows(const struct mon_history *h)
+mon_history_n_atoms(const struct mon_history *h)
 {
-    return h->n_rows;
+    return h->n_atoms;
 }

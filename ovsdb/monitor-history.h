@@ -8,7 +8,8 @@
  * "base": the database's last transaction when tracking started, later the
  * id of the last entry dropped), so a client whose id is the base or any
  * entry is "found".  Entries are dropped, oldest first, to keep at most
- * MON_HISTORY_MAX_TXNS transactions and a bounded number of row copies.
+ * MON_HISTORY_MAX_TXNS transactions and within the limits the caller sets
+ * on row changes and on atoms in row copies (see monitor.c).
  *
  * Ownership: the history owns its row copies.  mon_history_changes_since()
  * lends them to the caller until the next mon_history_add() or
@@ -30,10 +31,12 @@ struct mon_history *mon_history_create(const struct uuid *base_txnid);
 void mon_history_destroy(struct mon_history *);
 
 /* Appends transaction TXNID with CHANGES (rows are copied), then drops the
- * oldest transactions while there are more than MON_HISTORY_MAX_TXNS or
- * more than MAX_ROWS row changes are kept. */
+ * oldest transactions while there are more than MON_HISTORY_MAX_TXNS, or
+ * more than MAX_ROWS row changes, or more than one transaction whose row
+ * copies hold more than MAX_ATOMS atoms. */
 void mon_history_add(struct mon_history *, const struct uuid *txnid,
-                     const struct mon_changes *changes, size_t max_rows);
+                     const struct mon_changes *changes, size_t max_rows,
+                     size_t max_atoms);
 
 /* The id of the latest state the history knows (its last entry's, else
  * its base). */
@@ -47,8 +50,9 @@ bool mon_history_changes_since(const struct mon_history *,
                                const struct uuid *txnid,
                                struct mon_changes *changes);
 
-/* Number of transactions and of row changes kept (for memory/show). */
+/* Number of transactions kept and of atoms in their row copies (for
+ * memory/show). */
 size_t mon_history_n_txns(const struct mon_history *);
-size_t mon_history_n_rows(const struct mon_history *);
+size_t mon_history_n_atoms(const struct mon_history *);
 
 #endif /* ovsdb/monitor-history.h */

@@ -22,6 +22,7 @@
 #include "ovsdb.h"
 #include "row.h"
 #include "shash.h"
+#include "smap.h"
 #include "table.h"
 #include "transaction.h"
 #include "util.h"
@@ -152,19 +153,49 @@ mon_db_last_txnid(const struct mon_db *mdb)
             : &mdb->db->last_txnid);
 }
 
-/* How many row changes the history may keep: about as many as there are
- * rows, so that it never costs much more than the database itself. */
+/* How many atoms DB will hold once the transaction with CHANGES, which is
+ * committing, is complete. */
 static size_t
-history_row_limit(const struct ovsdb *db)
+atoms_after(const struct ovsdb *db, const struct mon_changes *changes)
 {
-    const struct shash_node *node;
-    size_t n_rows = 0;
-
-    SHASH_FOR_EACH (node, &db->tables) {
-        const struct ovsdb_table *table = node->data;
-        n_rows += hmap_count(&table->rows);
+    long long int n = db->n_atoms;
+    const struct mon_table_changes *tc;
+    HMAP_FOR_EACH (tc, node, &changes->tables) {
+        for (size_t i = 0; i < tc->n_changes; i++) {
+            const struct mon_change *ch = &tc->changes[i];
+            n += ((ch->new ? (long long int) ovsdb_row_count_atoms(ch->new)
+                   : 0)
+                  - (ch->old ? (long long int) ovsdb_row_count_atoms(ch->old)
+                     : 0));
+        }
     }
-    return MAX(n_rows, 1000);
+    return n > 0 ? n : 0;
+}
+
+/* Adds the transaction TXNID with CHANGES to DB's history, within bounds:
+ * for a clustered database Open vSwitch's, the history holding no more
+ * atoms than the database (but for its newest transaction); for the
+ * others, which Open vSwitch keeps no history for, about as many row
+ * changes as the database has rows, or 1000, so that even a small
+ * database resumes clients from far back. */
+static void
+history_add(struct mon_db *mdb, const struct uuid *txnid,
+            const struct mon_changes *changes)
+{
+    const struct ovsdb *db = mdb->db;
+    if (db->cluster) {
+        mon_history_add(mdb->history, txnid, changes, SIZE_MAX,
+                        atoms_after(db, changes));
+    } else {
+        size_t n_rows = 0;
+        const struct shash_node *node;
+        SHASH_FOR_EACH (node, &db->tables) {
+            const struct ovsdb_table *table = node->data;
+            n_rows += hmap_count(&table->rows);
+        }
+        mon_history_add(mdb->history, txnid, changes, MAX(n_rows, 1000),
+                        SIZE_MAX);
+    }
 }
 
 static bool
@@ -215,8 +246,7 @@ mon_db_commit(struct ovsdb_observer *observer, const struct ovsdb_txn *txn,
     ovsdb_txn_for_each_change(txn, collect_change, &changes);
 
     if (mdb->history) {
-        mon_history_add(mdb->history, txnid, &changes,
-                        history_row_limit(mdb->db));
+        history_add(mdb, txnid, &changes);
     }
 
     if (changes.n_changes) {
@@ -300,6 +330,18 @@ ovsdb_monitor_forget_history(struct ovsdb *db)
         mon_history_destroy(mdb->history);
         mdb->history = NULL;
         mon_db_release(mdb);
+    }
+}
+
+void
+ovsdb_monitor_get_memory_usage(const struct ovsdb *db, struct smap *usage)
+{
+    const struct mon_db *mdb = mon_db_find(db);
+    if (mdb && mdb->history && mon_history_n_txns(mdb->history)) {
+        smap_increase_ullong(usage, "txn-history",
+                             mon_history_n_txns(mdb->history));
+        smap_increase_ullong(usage, "txn-history-atoms",
+                             mon_history_n_atoms(mdb->history));
     }
 }
 

@@ -44,6 +44,7 @@
 struct jsonrpc_msg;
 struct ovsdb;
 struct shash;
+struct smap;
 
 /* Queues MSG (ownership passes) on the session. */
 typedef void ovsdb_monitor_send_func(void *aux, struct jsonrpc_msg *msg);
@@ -79,5 +80,9 @@ size_t ovsdb_monitor_session_count(const struct ovsdb_monitor_session *);
  * it (before DB is destroyed or stops being served). */
 void ovsdb_monitor_track_history(struct ovsdb *db);
 void ovsdb_monitor_forget_history(struct ovsdb *db);
+
+/* Adds DB's "txn-history" (transactions kept) and "txn-history-atoms" to
+ * USAGE (for memory/show), if it keeps any. */
+void ovsdb_monitor_get_memory_usage(const struct ovsdb *db, struct smap *);
 
 #endif /* ovsdb/monitor.h */

@@ -33,6 +33,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "client-connect.h"
 #include "command-line.h"
 #include "daemon.h"
 #include "dirs.h"
@@ -94,6 +95,9 @@ static bool timestamp;              /* --timestamp. */
  * to be (a "transact" that waits then gets "canceled" when its database
  * goes away, instead of losing its connection). */
 static int db_change_aware = -1;
+/* With several servers, use only a cluster's leader (--no-leader-only: any
+ * server connected to the cluster). */
+static bool leader_only = true;
 static bool force;                  /* --force (restore). */
 
 static const struct client_command *get_all_commands(void);
@@ -116,6 +120,10 @@ looks_like_remote(const char *s)
 }
 
 static void fetch_dbs(struct jsonrpc *, struct sset *dbs);
+static char *choose_database(struct jsonrpc *, int argc, char *argv[],
+                             int min_args, bool *consumed);
+static char *transaction_database(const struct client_command *,
+                                  int argc, char *argv[]);
 
 static bool command_keeps_running(const struct client_command *);
 static void detach_now(void);
@@ -144,6 +152,7 @@ main(int argc, char *argv[])
     optind++;
 
     char *server = NULL;
+    char *server_list = NULL;   /* Several servers, comma-separated. */
     struct jsonrpc *rpc = NULL;
     if (command->need != NEED_NONE) {
         if (argc - optind > command->min_args
@@ -152,37 +161,39 @@ main(int argc, char *argv[])
         } else {
             server = default_remote();
         }
-        rpc = open_jsonrpc(server);
+        if (strchr(server, ',')) {
+            /* A cluster's servers: the database the command works on
+             * decides which of them will do (client-connect.h). */
+            server_list = server;
+            char *database = (command->need == NEED_RPC
+                              ? transaction_database(command, argc - optind,
+                                                     argv + optind)
+                              : NULL);
+            rpc = client_connect(server_list, database, leader_only,
+                                 &server);
+            free(database);
+        } else {
+            rpc = open_jsonrpc(server);
+        }
     }
 
     char *database = NULL;
     if (command->need == NEED_DATABASE) {
-        struct sset dbs = SSET_INITIALIZER(&dbs);
-        fetch_dbs(rpc, &dbs);
-        if (argc - optind > command->min_args
-            && sset_contains(&dbs, argv[optind])) {
-            database = xstrdup(argv[optind++]);
-        } else if (sset_contains(&dbs, "Open_vSwitch")) {
-            database = xstrdup("Open_vSwitch");
-        } else {
-            /* Without a name, the only database that is not a built-in
-             * one ("_Server") is the obvious choice. */
-            const char *name;
-            const char *best = NULL;
-            size_t n = 0;
-            SSET_FOR_EACH (name, &dbs) {
-                if (name[0] != '_') {
-                    best = name;
-                    n++;
-                }
-            }
-            if (n != 1) {
-                ovs_fatal(0, "could not find a default database, "
-                          "please specify a database name");
-            }
-            database = xstrdup(best);
+        bool consumed;
+        database = choose_database(rpc, argc - optind, argv + optind,
+                                   command->min_args, &consumed);
+        if (server_list && !client_server_is_fit(rpc, server, database,
+                                                 leader_only)) {
+            /* The first server to answer named the database; now find one
+             * fit for it. */
+            jsonrpc_close(rpc);
+            free(server);
+            rpc = client_connect(server_list, database, leader_only,
+                                 &server);
         }
-        sset_destroy(&dbs);
+        if (consumed) {
+            optind++;
+        }
     }
 
     if (argc - optind < command->min_args
@@ -202,6 +213,7 @@ main(int argc, char *argv[])
 
     free(database);
     free(server);
+    free(server_list);
     jsonrpc_close(rpc);
     stream_ssl_cleanup();
     /* Frees the event loop, and with it the buffers of the closed stream,
@@ -231,6 +243,8 @@ parse_options(int argc, char *argv[])
         OPT_FORCE,
         OPT_DB_CHANGE_AWARE,
         OPT_NO_DB_CHANGE_AWARE,
+        OPT_LEADER_ONLY,
+        OPT_NO_LEADER_ONLY,
         OPT_OPTIONS,
         VLOG_OPTION_ENUMS,
         DAEMON_OPTION_ENUMS,
@@ -246,6 +260,8 @@ parse_options(int argc, char *argv[])
         {"force", no_argument, NULL, OPT_FORCE},
         {"db-change-aware", no_argument, NULL, OPT_DB_CHANGE_AWARE},
         {"no-db-change-aware", no_argument, NULL, OPT_NO_DB_CHANGE_AWARE},
+        {"leader-only", no_argument, NULL, OPT_LEADER_ONLY},
+        {"no-leader-only", no_argument, NULL, OPT_NO_LEADER_ONLY},
         {"bootstrap-ca-cert", required_argument, NULL,
          OPT_BOOTSTRAP_CA_CERT},
         {"options", no_argument, NULL, OPT_OPTIONS},
@@ -292,6 +308,14 @@ parse_options(int argc, char *argv[])
 
         case OPT_NO_DB_CHANGE_AWARE:
             db_change_aware = 0;
+            break;
+
+        case OPT_LEADER_ONLY:
+            leader_only = true;
+            break;
+
+        case OPT_NO_LEADER_ONLY:
+            leader_only = false;
             break;
 
         case OPT_BOOTSTRAP_CA_CERT:
@@ -547,6 +571,63 @@ transact_or_die(struct jsonrpc *rpc, const char *method, json_t *params)
     struct jsonrpc_msg *reply;
     check_txn(jsonrpc_transact_block(rpc, request, &reply), &reply);
     return reply;
+}
+
+/* The database a command that needs one works on: ARGV[0] if it names one
+ * of the server's databases (*CONSUMED is then true) and more than MIN_ARGS
+ * arguments are left, else Open_vSwitch, else the server's only database
+ * that is not a built-in one. */
+static char *
+choose_database(struct jsonrpc *rpc, int argc, char *argv[], int min_args,
+                bool *consumed)
+{
+    struct sset dbs = SSET_INITIALIZER(&dbs);
+    fetch_dbs(rpc, &dbs);
+    char *database = NULL;
+    *consumed = false;
+    if (argc > min_args && sset_contains(&dbs, argv[0])) {
+        database = xstrdup(argv[0]);
+        *consumed = true;
+    } else if (sset_contains(&dbs, "Open_vSwitch")) {
+        database = xstrdup("Open_vSwitch");
+    } else {
+        /* Without a name, the only database that is not a built-in one
+         * ("_Server") is the obvious choice. */
+        const char *name;
+        const char *best = NULL;
+        size_t n = 0;
+        SSET_FOR_EACH (name, &dbs) {
+            if (name[0] != '_') {
+                best = name;
+                n++;
+            }
+        }
+        if (n != 1) {
+            ovs_fatal(0, "could not find a default database, "
+                      "please specify a database name");
+        }
+        database = xstrdup(best);
+    }
+    sset_destroy(&dbs);
+    return database;
+}
+
+/* For "transact" and "query", the database their transaction names (its
+ * first element), or NULL. */
+static char *
+transaction_database(const struct client_command *command, int argc,
+                     char *argv[])
+{
+    if (argc < 1 || (strcmp(command->name, "transact")
+                     && strcmp(command->name, "query"))) {
+        return NULL;
+    }
+    json_t *txn = json_loads(argv[0], JSON_DECODE_ANY, NULL);
+    const json_t *name = json_array_get(txn, 0);
+    char *database = json_is_string(name)
+                     ? xstrdup(json_string_value(name)) : NULL;
+    json_decref(txn);
+    return database;
 }
 
 static void

@@ -41,6 +41,7 @@
 #include "ovsdb/file.h"
 #include "ovsdb/jsonrpc-server.h"
 #include "ovsdb/log.h"
+#include "ovsdb/monitor.h"
 #include "ovsdb/raft.h"
 #include "ovsdb/relay.h"
 #include "ovsdb/replication.h"
@@ -194,7 +195,12 @@ add_served_db(struct server *server, struct served_db *sdb)
     sdb->observer.class = &config_observer_class;
     ovsdb_add_observer(sdb->db, &sdb->observer);
     shash_add(&server->dbs, sdb->db->name, sdb);
-    ovsdb_jsonrpc_server_add_db(server->jsonrpc, sdb->db);
+    if (!sdb->db->cluster || ovsdb_cluster_has_data(sdb->db->cluster)) {
+        /* A joining server's placeholder is not served to clients (they
+         * see it in _Server, not connected) until it has the data
+         * (cluster_replaced_cb()). */
+        ovsdb_jsonrpc_server_add_db(server->jsonrpc, sdb->db);
+    }
     server->config_stale = true;
 }
 
@@ -408,17 +414,21 @@ is_clustered_file(const char *filename)
  * leader, or a schema change): its clients start over, as after an online
  * conversion. */
 static void
-cluster_replaced_cb(void *server_, struct ovsdb *db)
+cluster_replaced_cb(void *server_, struct ovsdb *db, bool done)
 {
     struct server *server = server_;
     struct served_db *sdb = shash_find_data(&server->dbs, db->name);
     if (!sdb || sdb->db != db) {
         return;                 /* Still opening. */
     }
-    ovsdb_jsonrpc_server_remove_db(server->jsonrpc, db,
-                                   "database contents replaced");
-    ovsdb_jsonrpc_server_add_db(server->jsonrpc, db);
-    refresh_server_db(server);
+    if (!done) {
+        /* Monitors, triggers and the history refer to the old tables. */
+        ovsdb_jsonrpc_server_remove_db(server->jsonrpc, db,
+                                       "database contents replaced");
+    } else {
+        ovsdb_jsonrpc_server_add_db(server->jsonrpc, db);
+        refresh_server_db(server);
+    }
 }
 
 /* Runs the clustered databases; _Server follows their state. */
@@ -427,11 +437,20 @@ clusters_run(struct server *server)
 {
     bool changed = false;
     struct shash_node *node;
-    SHASH_FOR_EACH (node, &server->dbs) {
+    SHASH_FOR_EACH_SAFE (node, &server->dbs) {
         struct served_db *sdb = node->data;
         if (sdb->db->cluster) {
             ovsdb_cluster_run(sdb->db->cluster);
             struct raft *raft = ovsdb_cluster_get_raft(sdb->db->cluster);
+            if (raft_left(raft)) {
+                /* Out of the cluster, this copy will never change again:
+                 * stop serving it, as Open vSwitch does. */
+                VLOG_INFO("%s: removing database from this server (it left "
+                          "its cluster)", sdb->db->name);
+                close_db(server, sdb, "database left its cluster");
+                changed = true;
+                continue;
+            }
             uint64_t seqno = raft_get_change_seqno(raft);
             if (seqno != sdb->cluster_seqno) {
                 sdb->cluster_seqno = seqno;
@@ -524,14 +543,16 @@ close_db(struct server *server, struct served_db *sdb, const char *comment)
 /* Online conversion (the "convert" method): converts the database named
  * DB_NAME to NEW_SCHEMA, writes the result in place of its file and serves
  * the database read back from it, so that the storage observer follows the
- * new file.  Clients learn of the change as with remove-db and add-db. */
+ * new file.  Clients learn of the change as with remove-db and add-db.  A
+ * clustered database's conversion is proposed to the cluster instead. */
 static struct ovsdb_error *
 convert_db_cb(void *server_, const char *db_name,
-              const struct ovsdb_schema *new_schema)
+              const struct ovsdb_schema *new_schema,
+              struct raft_command **commandp)
 {
     struct server *server = server_;
     struct served_db *sdb = shash_find_data(&server->dbs, db_name);
-    if (!sdb || !sdb->file) {
+    if (!sdb || (!sdb->file && !sdb->db->cluster)) {
         return ovsdb_error("not allowed", "cannot convert database %s",
                            db_name);
     }
@@ -540,6 +561,13 @@ convert_db_cb(void *server_, const char *db_name,
     struct ovsdb_error *error = ovsdb_convert(sdb->db, new_schema, &new);
     if (error) {
         return error;
+    }
+    if (sdb->db->cluster) {
+        /* Every member replaces its copy once the cluster committed the
+         * conversion (cluster_replaced_cb()). */
+        *commandp = ovsdb_cluster_propose_conversion(sdb->db->cluster, new);
+        ovsdb_destroy(new);
+        return NULL;
     }
     error = ovsdb_file_save_copy(sdb->filename, "converted by ovsdb-server",
                                  new);
@@ -1718,6 +1746,10 @@ memory_show_cb(struct unixctl_conn *conn, int argc OVS_UNUSED,
     SHASH_FOR_EACH (node, &server->dbs) {
         struct served_db *sdb = node->data;
         ovsdb_get_memory_usage(sdb->db, &usage);
+        if (sdb != server->server_db) {
+            /* _Server's history is of rows the server writes itself. */
+            ovsdb_monitor_get_memory_usage(sdb->db, &usage);
+        }
     }
     ovsdb_jsonrpc_server_get_memory_usage(server->jsonrpc, &usage);
 

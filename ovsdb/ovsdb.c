@@ -143,17 +143,6 @@ ovsdb_replace(struct ovsdb *db, struct ovsdb *new)
     ovsdb_destroy(new);
 }
 
-/* Adds AMOUNT to the number stored under KEY in USAGE. */
-static void
-usage_add(struct smap *usage, const char *key, unsigned long long int amount)
-{
-    unsigned long long int sum = amount + smap_get_ullong(usage, key, 0);
-    char value[32];
-
-    snprintf(value, sizeof value, "%llu", sum);
-    smap_replace(usage, key, value);
-}
-
 void
 ovsdb_get_memory_usage(const struct ovsdb *db, struct smap *usage)
 {
@@ -166,10 +155,10 @@ ovsdb_get_memory_usage(const struct ovsdb *db, struct smap *usage)
                   * table->schema->n_columns);
     }
     if (cells) {
-        usage_add(usage, "cells", cells);
+        smap_increase_ullong(usage, "cells", cells);
     }
     if (db->n_atoms) {
-        usage_add(usage, "atoms", db->n_atoms);
+        smap_increase_ullong(usage, "atoms", db->n_atoms);
     }
-    usage_add(usage, "n-weak-refs", db->n_weak_refs);
+    smap_increase_ullong(usage, "n-weak-refs", db->n_weak_refs);
 }

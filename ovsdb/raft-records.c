@@ -233,7 +233,11 @@ raft_header_from_json(struct raft_header *h, const json_t *json)
                                            "address) is required");
             }
         }
-    } else {
+    }
+    /* A joining server that has received a snapshot keeps its remote
+     * addresses next to it until it is in the configuration, so that it
+     * still asks to join after a restart. */
+    if (!h->joining || json_object_get(json, "prev_servers")) {
         const json_t *servers = member(json, "prev_servers", false, what,
                                        &error);
         if (servers) {

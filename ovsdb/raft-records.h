@@ -11,7 +11,9 @@
  *     (the configuration as of the snapshot) and "prev_data" (the snapshot
  *     itself, [SCHEMA, DATA]).  A file made by "join-cluster" has instead
  *     "remote_addresses", the servers to ask to join through, and perhaps
- *     no "cluster_id" yet;
+ *     no "cluster_id" yet; once such a server has received a snapshot but
+ *     is not yet in the configuration, our servers write both (Open
+ *     vSwitch reads the file as not joining);
  *
  *   - every later record (struct raft_record) is one of: a log entry
  *     ("term", "index" and optionally "data" with "eid", "servers" for a

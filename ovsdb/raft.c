@@ -4,6 +4,7 @@
 #include "raft.h"
 
 #include <inttypes.h>
+#include <limits.h>
 #include <string.h>
 #include "dynamic-string.h"
 #include "jsonrpc.h"
@@ -61,6 +62,11 @@ struct raft_conn {
     char *nickname;
     bool incoming;
     unsigned int seqno;         /* Connection counter last seen. */
+
+    /* Messages held until the log records they vouch for are on disk
+     * (raft_flush()). */
+    struct jsonrpc_msg **held;
+    size_t n_held, allocated_held;
 };
 
 struct raft_command {
@@ -71,7 +77,39 @@ struct raft_command {
     struct uuid requester;      /* Nonzero: a follower's command executed
                                  * here, to answer when done. */
     struct ovs_list node;       /* In raft->commands while incomplete. */
+    long long int timestamp;    /* When it started waiting for someone
+                                 * else (raft_run_command_timeouts()). */
 };
+
+/* "cluster/failure-test": faults a test can inject (all servers of the
+ * process). */
+enum raft_failure_test {
+    FT_NO_TEST,
+    FT_CRASH_BEFORE_SEND_APPEND_REQ,
+    FT_CRASH_AFTER_SEND_APPEND_REQ,
+    FT_CRASH_BEFORE_SEND_EXEC_REP,
+    FT_CRASH_AFTER_SEND_EXEC_REP,
+    FT_CRASH_BEFORE_SEND_EXEC_REQ,
+    FT_CRASH_AFTER_SEND_EXEC_REQ,
+    FT_CRASH_AFTER_RECV_APPEND_REQ_UPDATE,
+    FT_CRASH_BEFORE_SEND_SNAPSHOT_REP,
+    FT_DELAY_ELECTION,
+    FT_DONT_SEND_VOTE_REQUEST,
+    FT_STOP_RAFT_RPC,
+    FT_TRANSFER_LEADERSHIP,
+    FT_TRANSFER_LEADERSHIP_AFTER_SEND_APPEND_REQ,
+};
+static enum raft_failure_test failure_test;
+
+/* Exits as a crash would (without a clean shutdown of the cluster), if
+ * TEST is the failure test engaged. */
+static void
+failure_test_crash(enum raft_failure_test test, const char *what)
+{
+    if (failure_test == test) {
+        ovs_fatal(0, "Raft test: crash %s.", what);
+    }
+}
 
 struct raft {
     struct ovs_list node;       /* In all_rafts. */
@@ -86,6 +124,12 @@ struct raft {
     char *local_nickname;
     bool joining;
     struct sset remote_addresses;       /* While joining. */
+
+    /* Records are written at once but synced to disk once per run, and
+     * every message sent meanwhile waits for that sync (raft_flush()):
+     * nobody hears of a term, vote or entry before it is durable, and a
+     * burst of entries costs one fsync. */
+    bool sync_needed;
 
     /* Persistent state. */
     uint64_t term;
@@ -110,6 +154,8 @@ struct raft {
     long long int election_start;
     long long int election_won;
     bool leadership_transfer;
+    bool transfer_now;          /* Leader: hand leadership over at the next
+                                 * run (failure tests). */
     bool candidate_retrying;
     uint64_t n_votes;
     unsigned int n_disconnections;
@@ -150,16 +196,13 @@ static void raft_become_follower(struct raft *);
 static void raft_send_append(struct raft *, struct raft_server *);
 static void raft_update_commit(struct raft *);
 static void raft_apply_config_from_log(struct raft *);
+static struct raft_conn *find_conn_by_sid(const struct raft *,
+                                          const struct uuid *);
+static void raft_send_to_conn(struct raft *, struct raft_conn *,
+                              struct raft_rpc *);
+static void raft_flush(struct raft *);
 
 /* Small helpers. */
-
-static uint64_t
-random_below(uint64_t n)
-{
-    struct uuid u;
-    uuid_generate(&u);
-    return n ? u.parts[1] % n : 0;
-}
 
 static const char *
 sid_nickname(const struct raft *raft, const struct uuid *sid, char buf[5])
@@ -330,7 +373,7 @@ raft_write_record(struct raft *raft, const struct raft_record *r)
     struct ovsdb_error *error = ovsdb_log_write(raft->log, json);
     json_decref(json);
     if (!error) {
-        error = ovsdb_log_commit_block(raft->log);
+        raft->sync_needed = true;
     }
     if (error) {
         char *s = ovsdb_error_to_string_free(error);
@@ -456,6 +499,10 @@ raft_rewrite_file(struct raft *raft)
     struct raft_header h;
     memset(&h, 0, sizeof h);
     sset_init(&h.remote_addresses);
+    if (raft->joining) {
+        sset_clone(&h.remote_addresses, &raft->remote_addresses);
+        h.joining = true;
+    }
     h.sid = raft->sid;
     h.cid = raft->cid;
     h.name = raft->name;
@@ -505,6 +552,10 @@ raft_reset_election_timer(struct raft *raft)
     raft->election_base = time_msec();
     raft->election_timeout = (raft->election_base + raft->election_timer
                               + random_below(1000));
+    if (failure_test == FT_DELAY_ELECTION) {
+        /* So that this server does not win the next election. */
+        raft->election_timeout += raft->election_timer;
+    }
 }
 
 struct ovsdb_error *
@@ -663,10 +714,48 @@ command_complete(struct raft_command *cmd, enum raft_command_status status)
 static void
 raft_conn_destroy(struct raft_conn *conn)
 {
+    for (size_t i = 0; i < conn->n_held; i++) {
+        jsonrpc_msg_destroy(conn->held[i]);
+    }
+    free(conn->held);
     ovs_list_remove(&conn->node);
     jsonrpc_session_close(conn->js);
     free(conn->nickname);
     free(conn);
+}
+
+/* Leader: asks the most up-to-date follower it is connected to to stand
+ * for election at once (REASON says why), so that the cluster need not
+ * wait for an election timeout. */
+static void
+raft_transfer_leadership(struct raft *raft, const char *reason)
+{
+    if (raft->role != RAFT_LEADER) {
+        return;
+    }
+    struct raft_server *best = NULL;
+    struct raft_conn *best_conn = NULL;
+    for (size_t i = 0; i < raft->n_servers; i++) {
+        struct raft_server *s = &raft->servers[i];
+        struct raft_conn *conn = find_conn_by_sid(raft, &s->sid);
+        if (!uuid_equals(&s->sid, &raft->sid) && conn
+            && (!best || s->match_index > best->match_index)) {
+            best = s;
+            best_conn = conn;
+        }
+    }
+    if (!best) {
+        return;
+    }
+    VLOG_INFO("%s: Transferring leadership to %s (%04x): %s", raft->name,
+              best->nickname, best->sid.parts[0] >> 16, reason);
+    struct raft_rpc rq;
+    raft_rpc_init(&rq, RAFT_RPC_BECOME_LEADER, &best->sid);
+    rq.term = raft->term;
+    raft_send_to_conn(raft, best_conn, &rq);
+    raft_rpc_uninit(&rq);
+    /* Push it out now: this server may be about to exit. */
+    jsonrpc_session_run(best_conn->js);
 }
 
 void
@@ -674,6 +763,10 @@ raft_close(struct raft *raft)
 {
     if (!raft) {
         return;
+    }
+    raft_flush(raft);
+    if (raft->n_servers > 1 && !raft->failed) {
+        raft_transfer_leadership(raft, "this server is shutting down");
     }
     struct raft_command *cmd;
     LIST_FOR_EACH_SAFE (cmd, node, &raft->commands) {
@@ -721,6 +814,7 @@ bool raft_is_leader(const struct raft *raft)
 bool raft_left(const struct raft *raft) { return raft->left; }
 bool raft_failed(const struct raft *raft) { return raft->failed; }
 bool raft_is_leaving(const struct raft *raft) { return raft->leaving; }
+bool raft_is_joining(const struct raft *raft) { return raft->joining; }
 uint64_t raft_get_applied_index(const struct raft *raft)
 {
     return raft->last_applied;
@@ -739,6 +833,23 @@ raft_is_connected(const struct raft *raft)
 
 /* Reading committed entries. */
 
+/* A follower's command is over once its entry is committed, which it may
+ * learn from the leader's append requests before the leader's reply to the
+ * command arrives: completing it here means that whoever waits for the
+ * command hears of it no later than the entry is applied. */
+static void
+raft_complete_command_by_eid(struct raft *raft, const struct uuid *eid,
+                             uint64_t index)
+{
+    struct raft_command *cmd;
+    LIST_FOR_EACH_SAFE (cmd, node, &raft->commands) {
+        if (uuid_equals(&cmd->eid, eid) && uuid_is_zero(&cmd->requester)) {
+            cmd->index = index;
+            command_complete(cmd, RAFT_CMD_SUCCESS);
+        }
+    }
+}
+
 json_t *
 raft_next_entry(struct raft *raft, struct uuid *eid, bool *is_snapshot)
 {
@@ -753,6 +864,7 @@ raft_next_entry(struct raft *raft, struct uuid *eid, bool *is_snapshot)
     while (raft->last_applied < raft->commit_index) {
         const struct raft_entry *e = entry_at(raft, ++raft->last_applied);
         if (e->data) {
+            raft_complete_command_by_eid(raft, &e->eid, raft->last_applied);
             *eid = e->eid;
             return json_incref(e->data);
         }
@@ -872,9 +984,50 @@ static void
 raft_send_to_conn(struct raft *raft, struct raft_conn *conn,
                   struct raft_rpc *rpc)
 {
+    if (failure_test == FT_STOP_RAFT_RPC) {
+        return;
+    }
     struct jsonrpc_msg *msg = raft_rpc_to_jsonrpc(&raft->cid, &raft->sid,
                                                   rpc);
-    jsonrpc_session_send(conn->js, msg);
+    if (raft->sync_needed || conn->n_held) {
+        if (conn->n_held >= conn->allocated_held) {
+            conn->held = x2nrealloc(conn->held, &conn->allocated_held,
+                                    sizeof *conn->held);
+        }
+        conn->held[conn->n_held++] = msg;
+    } else {
+        jsonrpc_session_send(conn->js, msg);
+    }
+}
+
+/* Makes the records written so far durable, then sends the messages that
+ * waited for that. */
+static void
+raft_flush(struct raft *raft)
+{
+    if (raft->sync_needed) {
+        raft->sync_needed = false;
+        struct ovsdb_error *error = (raft->log && !raft->failed
+                                     ? ovsdb_log_commit_block(raft->log)
+                                     : NULL);
+        if (error) {
+            char *s = ovsdb_error_to_string_free(error);
+            VLOG_ERR("%s: syncing log failed (%s)", raft->file_name, s);
+            free(s);
+            raft->failed = true;
+        }
+    }
+    struct raft_conn *conn;
+    LIST_FOR_EACH (conn, node, &raft->conns) {
+        for (size_t i = 0; i < conn->n_held; i++) {
+            if (raft->failed) {
+                jsonrpc_msg_destroy(conn->held[i]);
+            } else {
+                jsonrpc_session_send(conn->js, conn->held[i]);
+            }
+        }
+        conn->n_held = 0;
+    }
 }
 
 /* Sends RPC to the server RPC->sid, if connected; frees RPC. */
@@ -952,6 +1105,9 @@ raft_start_election(struct raft *raft, bool leadership_transfer)
             s->vote = raft->sid;
             continue;
         }
+        if (failure_test == FT_DONT_SEND_VOTE_REQUEST) {
+            continue;
+        }
         struct raft_rpc rq;
         raft_rpc_init(&rq, RAFT_RPC_VOTE_REQUEST, &s->sid);
         rq.term = raft->term;
@@ -985,7 +1141,19 @@ raft_become_follower(struct raft *raft)
     raft->change_seqno++;
     raft_reset_election_timer(raft);
     if (was_leader) {
-        fail_commands(raft, RAFT_CMD_LOST_LEADERSHIP);
+        /* The followers' commands can no longer be answered from here.
+         * Our own stay pending: their entries may still commit under the
+         * next leader, which raft_next_entry() notices by their entry ids,
+         * and otherwise they time out (raft_run_command_timeouts()); failing
+         * them now would make their transactions run twice. */
+        struct raft_command *cmd;
+        LIST_FOR_EACH_SAFE (cmd, node, &raft->commands) {
+            if (!uuid_is_zero(&cmd->requester)) {
+                command_complete(cmd, RAFT_CMD_LOST_LEADERSHIP);
+            } else {
+                cmd->timestamp = time_msec();
+            }
+        }
         for (size_t i = 0; i < raft->n_adding; i++) {
             server_uninit(&raft->adding[i]);
         }
@@ -1119,8 +1287,16 @@ raft_send_append(struct raft *raft, struct raft_server *s)
         raft_entry_clone(&rq.entries[i], entry_at(raft, s->next_index + i));
     }
     rq.n_entries = n;
+    failure_test_crash(FT_CRASH_BEFORE_SEND_APPEND_REQ,
+                       "before sending append_request");
     raft_send_to_conn(raft, conn, &rq);
     raft_rpc_uninit(&rq);
+    failure_test_crash(FT_CRASH_AFTER_SEND_APPEND_REQ,
+                       "after sending append_request");
+    if (failure_test == FT_TRANSFER_LEADERSHIP_AFTER_SEND_APPEND_REQ) {
+        failure_test = FT_NO_TEST;
+        raft->transfer_now = true;
+    }
 }
 
 static void
@@ -1145,7 +1321,11 @@ raft_send_execute_reply(struct raft *raft, const struct uuid *to,
     rpy.result_eid = *eid;
     rpy.status = status;
     rpy.commit_index = status == RAFT_CMD_SUCCESS ? index : 0;
+    failure_test_crash(FT_CRASH_BEFORE_SEND_EXEC_REP,
+                       "before sending execute_command_reply");
     raft_send(raft, &rpy);
+    failure_test_crash(FT_CRASH_AFTER_SEND_EXEC_REP,
+                       "after sending execute_command_reply");
 }
 
 /* Appends an entry with configuration SERVERS (leader). */
@@ -1283,16 +1463,22 @@ raft_committed(struct raft *raft, uint64_t old_commit)
         raft_become_follower(raft);
     }
 
-    /* Commands that committed. */
+    /* Commands that committed: their entries, if an earlier leader did
+     * not replace them. */
     struct raft_command *cmd;
     LIST_FOR_EACH_SAFE (cmd, node, &raft->commands) {
         if (cmd->index && cmd->index <= raft->commit_index
             && raft->role == RAFT_LEADER) {
+            bool ours = (cmd->index >= raft->log_start
+                         && uuid_equals(&entry_at(raft, cmd->index)->eid,
+                                        &cmd->eid));
+            enum raft_command_status status = (ours ? RAFT_CMD_SUCCESS
+                                               : RAFT_CMD_LOST_LEADERSHIP);
             if (!uuid_is_zero(&cmd->requester)) {
                 raft_send_execute_reply(raft, &cmd->requester, &cmd->eid,
-                                        RAFT_CMD_SUCCESS, cmd->index);
+                                        status, cmd->index);
             }
-            command_complete(cmd, RAFT_CMD_SUCCESS);
+            command_complete(cmd, status);
         }
     }
     raft->change_seqno++;
@@ -1417,13 +1603,8 @@ raft_note_leader(struct raft *raft, const struct uuid *sid)
         VLOG_INFO("%s: server %s is leader for term %"PRIu64, raft->name,
                   sid_nickname(raft, sid, buf), raft->term);
         raft_write_leader(raft);
-        /* Commands sent to an older leader will not be answered. */
-        struct raft_command *cmd;
-        LIST_FOR_EACH_SAFE (cmd, node, &raft->commands) {
-            if (!cmd->index) {
-                command_complete(cmd, RAFT_CMD_LOST_LEADERSHIP);
-            }
-        }
+        /* Commands sent to an older leader may not be answered, but their
+         * entries may still commit: they wait for that or time out. */
     }
     raft_become_follower(raft);
     raft_reset_election_timer(raft);
@@ -1447,6 +1628,10 @@ raft_send_append_reply(struct raft *raft, const struct raft_rpc *rq,
 static void
 raft_handle_append_request(struct raft *raft, const struct raft_rpc *rq)
 {
+    if (rq->n_entries) {
+        failure_test_crash(FT_CRASH_AFTER_RECV_APPEND_REQ_UPDATE,
+                           "after receiving append_request with update");
+    }
     if (rq->term < raft->term || raft->left) {
         raft_send_append_reply(raft, rq, RAFT_APPEND_INCONSISTENCY);
         return;
@@ -1546,6 +1731,8 @@ raft_handle_install_snapshot_request(struct raft *raft,
     rpy.term = raft->term;
     rpy.last_index = rq->last_index;
     rpy.last_term = rq->last_term;
+    failure_test_crash(FT_CRASH_BEFORE_SEND_SNAPSHOT_REP,
+                       "before sending install_snapshot_reply");
     raft_send(raft, &rpy);
 }
 
@@ -1558,6 +1745,7 @@ raft_command_create(struct raft *raft, const struct uuid *eid)
     cmd->n_refs = 2;            /* The caller's and the list's. */
     cmd->status = RAFT_CMD_INCOMPLETE;
     cmd->eid = *eid;
+    cmd->timestamp = time_msec();
     ovs_list_push_back(&raft->commands, &cmd->node);
     return cmd;
 }
@@ -1620,7 +1808,11 @@ raft_command_execute(struct raft *raft, const json_t *data,
     rq.data = json_deep_copy(data);
     rq.prereq = *prereq;
     rq.result_eid = *result;
+    failure_test_crash(FT_CRASH_BEFORE_SEND_EXEC_REQ,
+                       "before sending execute_command_request");
     raft_send(raft, &rq);
+    failure_test_crash(FT_CRASH_AFTER_SEND_EXEC_REQ,
+                       "after sending execute_command_request");
     return cmd;
 }
 
@@ -1903,7 +2095,7 @@ raft_conn_run(struct raft *raft, struct raft_conn *conn)
         raft_rpc_uninit(&rq);
     }
 
-    for (int i = 0; i < 50; i++) {
+    for (int i = 0; i < 50 && failure_test != FT_STOP_RAFT_RPC; i++) {
         struct jsonrpc_msg *msg = jsonrpc_session_recv(conn->js);
         if (!msg) {
             break;
@@ -1952,6 +2144,32 @@ raft_listen(struct raft *raft)
         raft->listen_retry = time_msec() + 1000;
     }
     free(name);
+}
+
+/* How long our own command may wait for a leader other than us. */
+static long long int
+command_deadline(const struct raft *raft, const struct raft_command *cmd)
+{
+    if (!uuid_is_zero(&cmd->requester)
+        || (raft->role == RAFT_LEADER && cmd->index)) {
+        return LLONG_MAX;       /* Up to us. */
+    }
+    return cmd->timestamp + 2 * raft->election_timer;
+}
+
+/* Commands that another leader neither answered nor committed in time fail
+ * with RAFT_CMD_TIMEOUT (their transactions are then tried again). */
+static void
+raft_run_command_timeouts(struct raft *raft)
+{
+    long long int now = time_msec();
+    struct raft_command *cmd;
+    LIST_FOR_EACH_SAFE (cmd, node, &raft->commands) {
+        if (now >= command_deadline(raft, cmd)) {
+            command_complete(cmd, RAFT_CMD_TIMEOUT);
+            raft->change_seqno++;
+        }
+    }
 }
 
 void
@@ -2008,9 +2226,21 @@ raft_run(struct raft *raft)
         if (raft->role == RAFT_LEADER && now >= raft->ping_timeout) {
             raft_send_heartbeats(raft);
         }
+        if (raft->role == RAFT_LEADER
+            && (raft->transfer_now || failure_test == FT_TRANSFER_LEADERSHIP)) {
+            if (failure_test == FT_TRANSFER_LEADERSHIP) {
+                failure_test = FT_NO_TEST;
+            }
+            raft->transfer_now = false;
+            raft_transfer_leadership(raft, "test");
+            raft_become_follower(raft);
+            uuid_zero(&raft->leader_sid);
+        }
     } else if (now >= raft->election_timeout) {
         raft_start_election(raft, false);
     }
+    raft_run_command_timeouts(raft);
+    raft_flush(raft);
 }
 
 void
@@ -2018,6 +2248,10 @@ raft_wait(struct raft *raft)
 {
     if (raft->failed) {
         return;
+    }
+    if (raft->sync_needed) {
+        /* Written outside raft_run() (a command, say): sync and send. */
+        poll_immediate_wake();
     }
     if (raft->listener) {
         pstream_wait(raft->listener);
@@ -2033,8 +2267,18 @@ raft_wait(struct raft *raft)
         poll_timer_wait_until(MIN(raft->ping_timeout,
                                   raft->election_base
                                   + raft->election_timer));
+        if (raft->transfer_now || failure_test == FT_TRANSFER_LEADERSHIP) {
+            poll_immediate_wake();
+        }
     } else {
         poll_timer_wait_until(raft->election_timeout);
+    }
+    const struct raft_command *cmd;
+    LIST_FOR_EACH (cmd, node, &raft->commands) {
+        long long int deadline = command_deadline(raft, cmd);
+        if (deadline != LLONG_MAX) {
+            poll_timer_wait_until(deadline);
+        }
     }
 }
 
@@ -2431,6 +2675,58 @@ unixctl_set_backlog_threshold(struct unixctl_conn *conn,
     unixctl_command_reply(conn, NULL);
 }
 
+static void
+unixctl_failure_test(struct unixctl_conn *conn, int argc OVS_UNUSED,
+                     const char *argv[], void *aux OVS_UNUSED)
+{
+    static const struct {
+        const char *name;
+        enum raft_failure_test test;
+    } tests[] = {
+        { "crash-before-sending-append-request",
+          FT_CRASH_BEFORE_SEND_APPEND_REQ },
+        { "crash-after-sending-append-request",
+          FT_CRASH_AFTER_SEND_APPEND_REQ },
+        { "crash-before-sending-execute-command-reply",
+          FT_CRASH_BEFORE_SEND_EXEC_REP },
+        { "crash-after-sending-execute-command-reply",
+          FT_CRASH_AFTER_SEND_EXEC_REP },
+        { "crash-before-sending-execute-command-request",
+          FT_CRASH_BEFORE_SEND_EXEC_REQ },
+        { "crash-after-sending-execute-command-request",
+          FT_CRASH_AFTER_SEND_EXEC_REQ },
+        { "crash-after-receiving-append-request-update",
+          FT_CRASH_AFTER_RECV_APPEND_REQ_UPDATE },
+        { "crash-before-sending-install-snapshot-reply",
+          FT_CRASH_BEFORE_SEND_SNAPSHOT_REP },
+        { "delay-election", FT_DELAY_ELECTION },
+        { "dont-send-vote-request", FT_DONT_SEND_VOTE_REQUEST },
+        { "stop-raft-rpc", FT_STOP_RAFT_RPC },
+        { "transfer-leadership", FT_TRANSFER_LEADERSHIP },
+        { "transfer-leadership-after-sending-append-request",
+          FT_TRANSFER_LEADERSHIP_AFTER_SEND_APPEND_REQ },
+        { "clear", FT_NO_TEST },
+    };
+    const char *name = argv[1];
+    for (size_t i = 0; i < ARRAY_SIZE(tests); i++) {
+        if (!strcmp(name, tests[i].name)) {
+            failure_test = tests[i].test;
+            if (failure_test == FT_DELAY_ELECTION) {
+                struct raft *raft;
+                LIST_FOR_EACH (raft, node, &all_rafts) {
+                    if (raft->role == RAFT_FOLLOWER) {
+                        raft_reset_election_timer(raft);
+                    }
+                }
+            }
+            unixctl_command_reply(conn, failure_test == FT_NO_TEST
+                                  ? "test dismissed" : "test engaged");
+            return;
+        }
+    }
+    unixctl_command_reply_error(conn, "unknown test scenario");
+}
+
 void
 raft_init(void)
 {
@@ -2452,4 +2748,6 @@ raft_init(void)
     unixctl_command_register("cluster/set-backlog-threshold",
                              "DB N_MSGS N_BYTES", 3, 3,
                              unixctl_set_backlog_threshold, NULL);
+    unixctl_command_register("cluster/failure-test", "FAILURE SCENARIO", 1,
+                             1, unixctl_failure_test, NULL);
 }

@@ -102,6 +102,8 @@ struct ovsdb_error *raft_store_snapshot(struct raft *, const json_t *data)
 /* Starts leaving the cluster (what cluster/leave does). */
 void raft_leave(struct raft *);
 bool raft_is_leaving(const struct raft *);
+/* True until this server, joining a cluster, is in its configuration. */
+bool raft_is_joining(const struct raft *);
 
 /* Changes, at every run of a raft, a counter that the database layer can
  * compare to notice changes of role or connection (for _Server). */

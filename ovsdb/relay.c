@@ -103,7 +103,15 @@ ovsdb_relay_create(const char *db_name, const char *remote,
     struct ovsdb_relay *r = xzalloc(sizeof *r);
     r->db_name = xstrdup(db_name);
     r->remote = xstrdup(remote);
-    r->js = jsonrpc_session_open(remote, true);
+    /* REMOTE may list a cluster's servers: any of them will do. */
+    char **remotes;
+    size_t n = jsonrpc_split_remotes(remote, true, &remotes);
+    r->js = jsonrpc_session_open_multiple((const char *const *) remotes, n,
+                                          true);
+    for (size_t i = 0; i < n; i++) {
+        free(remotes[i]);
+    }
+    free(remotes);
     r->seqno = jsonrpc_session_get_seqno(r->js);
     r->state = RELAY_CONNECTING;
     r->monitor_id = json_pack("[ss]", "monid", db_name);

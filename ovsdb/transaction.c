@@ -1146,6 +1146,12 @@ precommit(struct ovsdb_txn *txn, bool *empty)
     return error;
 }
 
+struct ovsdb_error *
+ovsdb_txn_precommit(struct ovsdb_txn *txn, bool *empty)
+{
+    return precommit(txn, empty);
+}
+
 /* Making the changes permanent. */
 
 static void

@@ -53,6 +53,17 @@ void ovsdb_txn_abort(struct ovsdb_txn *);
 struct ovsdb_error *ovsdb_txn_commit(struct ovsdb_txn *, bool durable)
     OVS_WARN_UNUSED_RESULT;
 
+/* Runs the checks of a commit (everything ovsdb_txn_commit() does before
+ * calling observers: referential integrity, garbage collection, maxRows,
+ * weak references, sizes, index uniqueness, new "_version"s) without
+ * committing, for a storage that proposes the changes elsewhere first (a
+ * cluster, see cluster.h).  Sets *EMPTY if nothing is left to change.
+ * Afterwards the caller may read the changes (ovsdb_txn_for_each_change(),
+ * which then includes garbage-collected rows) and must abort the
+ * transaction, whatever the result. */
+struct ovsdb_error *ovsdb_txn_precommit(struct ovsdb_txn *, bool *empty)
+    OVS_WARN_UNUSED_RESULT;
+
 struct ovsdb *ovsdb_txn_get_db(const struct ovsdb_txn *);
 
 /* Returns a modifiable copy of ROW that has replaced ROW in its table (or

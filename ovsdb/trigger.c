@@ -35,9 +35,18 @@ trigger_try(struct ovsdb_trigger *t, long long int now)
     }
 
     if (txn && t->db->cluster) {
-        struct raft_command *cmd = ovsdb_cluster_propose(t->db->cluster, txn);
+        /* The checks a commit would run decide now whether the changes may
+         * be proposed at all; the entry the cluster commits is applied
+         * later, on every server, by replaying the checked changes. */
+        bool empty;
+        struct ovsdb_error *error = ovsdb_txn_precommit(txn, &empty);
+        struct raft_command *cmd = (error || empty ? NULL
+                                    : ovsdb_cluster_propose(t->db->cluster,
+                                                            txn));
         ovsdb_txn_abort(txn);
-        if (cmd) {
+        if (error) {
+            json_array_append_new(result, ovsdb_error_to_json_free(error));
+        } else if (cmd) {
             t->command = cmd;
             t->proposed_result = result;
             t->deadline = LLONG_MAX;

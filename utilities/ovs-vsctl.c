@@ -39,6 +39,11 @@ static bool dry_run;
 static bool oneline;
 static bool retry;
 static int timeout;
+/* Among the servers of a clustered database, use the leader only
+ * (--leader-only, the default, or --no-leader-only), tried in random order
+ * (--shuffle-remotes, the default, or --no-shuffle-remotes). */
+static bool leader_only = true;
+static bool shuffle_remotes = true;
 bool vsctl_wait_for_reload = true;
 static struct table_style table_style = { TF_LIST, CF_STRING, true, false,
                                           0 };
@@ -487,12 +492,19 @@ parse_options(int argc, char *argv[], struct shash *local_options)
             print_options(global_long_options);
 
         case OPT_LEADER_ONLY:
+            leader_only = true;
+            break;
+
         case OPT_NO_LEADER_ONLY:
+            leader_only = false;
+            break;
+
         case OPT_SHUFFLE_REMOTES:
+            shuffle_remotes = true;
+            break;
+
         case OPT_NO_SHUFFLE_REMOTES:
-            /* Choices among the servers of a clustered database.  Our IDL
-             * talks to the one server it is given and does not ask for a
-             * leader; scripts pass these options, so they are accepted. */
+            shuffle_remotes = false;
             break;
 
         case OPT_MAX_COLUMN_WIDTH:
@@ -982,7 +994,10 @@ main(int argc, char *argv[])
     }
 
     comment = command_line_comment(argc, argv);
-    idl = ovsdb_idl_create(db, &ovsrec_idl_class, false, retry);
+    idl = ovsdb_idl_create_unconnected(&ovsrec_idl_class, false);
+    ovsdb_idl_set_shuffle_remotes(idl, shuffle_remotes);
+    ovsdb_idl_set_remote(idl, db, retry);
+    ovsdb_idl_set_leader_only(idl, leader_only);
     add_prerequisites(commands, n_commands, idl);
     unsigned int seqno = ovsdb_idl_get_seqno(idl);
     for (;;) {

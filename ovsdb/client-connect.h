@@ -1,0 +1,33 @@
+/* client-connect: ovsdb-client's choice among several servers.
+ *
+ * A SERVER argument may list a clustered database's servers separated by
+ * commas ("unix:s1.ovsdb,unix:s2.ovsdb").  ovsdb-client then tries them in
+ * random order until one is fit for the database it works on: the leader
+ * of the cluster, or with --no-leader-only any member connected to it (the
+ * rules of ovsdb-server-status.h, read from the server's _Server
+ * database).  Rounds of all of them repeat, a second apart, while some
+ * server answered but none was fit (an election in progress, say); if none
+ * could be reached at all, it fails as for a single server.
+ *
+ * Blocking, for a command-line tool; the caller owns the returned
+ * connection and string.
+ */
+#ifndef OVSDB_CLIENT_CONNECT_H
+#define OVSDB_CLIENT_CONNECT_H 1
+
+#include <stdbool.h>
+
+struct jsonrpc;
+
+/* Connects to one of the servers in LIST (comma-separated) that is fit for
+ * DATABASE (NULL: any server that answers).  Stores the chosen server's
+ * name in *CHOSEN.  Exits with a message if none can be reached. */
+struct jsonrpc *client_connect(const char *list, const char *database,
+                               bool leader_only, char **chosen);
+
+/* Whether the server on RPC (named NAME) is fit for DATABASE; if not, logs
+ * why. */
+bool client_server_is_fit(struct jsonrpc *rpc, const char *name,
+                          const char *database, bool leader_only);
+
+#endif /* ovsdb/client-connect.h */
