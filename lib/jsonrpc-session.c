@@ -106,7 +106,8 @@ jsonrpc_session_open_multiple(const char *const *remotes, size_t n,
     }
     reconnect_set_name(s->reconnect, name);
     if (!retry) {
-        reconnect_set_max_tries(s->reconnect, 1);
+        /* One try per remote. */
+        reconnect_set_max_tries(s->reconnect, n);
     }
     if (n == 1 && pstream_is_passive_name(name)) {
         reconnect_set_passive(s->reconnect, true, now);

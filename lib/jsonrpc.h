@@ -172,7 +172,8 @@ int jsonrpc_transact_block(struct jsonrpc *, struct jsonrpc_msg *request,
 struct jsonrpc_session *jsonrpc_session_open(const char *name, bool retry);
 /* Like jsonrpc_session_open() for a session with N active REMOTES (the
  * servers of a cluster, say): each connection attempt goes to the next
- * remote in turn, and a round of all of them costs no backoff.
+ * remote in turn, and a round of all of them costs no backoff.  Without
+ * RETRY, each remote gets one attempt.
  * jsonrpc_session_get_name() names the remote connected or tried last. */
 struct jsonrpc_session *jsonrpc_session_open_multiple(
     const char *const *remotes, size_t n, bool retry);

@@ -5,7 +5,6 @@
 #include <string.h>
 #include "jsonrpc.h"
 #include "ovsdb-server-status.h"
-#include "poll-loop.h"
 #include "socket-util.h"
 #include "stream.h"
 #include "util.h"
@@ -71,40 +70,30 @@ client_connect(const char *list, const char *database, bool leader_only,
     char **remotes;
     size_t n = jsonrpc_split_remotes(list, true, &remotes);
     struct jsonrpc *rpc = NULL;
-    int last_error = 0;
 
-    for (;;) {
-        bool any_reached = false;
-        for (size_t i = 0; i < n && !rpc; i++) {
-            struct stream *stream;
-            int error = stream_open_block(
-                jsonrpc_stream_open(remotes[i], &stream, DSCP_DEFAULT), -1,
-                &stream);
-            if (error) {
-                VLOG_INFO("%s: connection failed (%s)", remotes[i],
-                          ovs_strerror(error));
-                last_error = error;
-                continue;
-            }
-            any_reached = true;
-            rpc = jsonrpc_open(stream);
-            if (database && !client_server_is_fit(rpc, remotes[i], database,
-                                                  leader_only)) {
-                jsonrpc_close(rpc);
-                rpc = NULL;
-                continue;
-            }
-            *chosen = xstrdup(remotes[i]);
+    for (size_t i = 0; i < n && !rpc; i++) {
+        struct stream *stream;
+        VLOG_INFO("%s: connecting...", remotes[i]);
+        int error = stream_open_block(
+            jsonrpc_stream_open(remotes[i], &stream, DSCP_DEFAULT), -1,
+            &stream);
+        if (error) {
+            VLOG_INFO("%s: connection attempt failed (%s)", remotes[i],
+                      ovs_strerror(error));
+            continue;
         }
-        if (rpc) {
-            break;
+        VLOG_INFO("%s: connected", remotes[i]);
+        rpc = jsonrpc_open(stream);
+        if (database && !client_server_is_fit(rpc, remotes[i], database,
+                                              leader_only)) {
+            jsonrpc_close(rpc);
+            rpc = NULL;
+            continue;
         }
-        if (!any_reached) {
-            ovs_fatal(last_error, "failed to connect to \"%s\"", list);
-        }
-        /* Someone answered but none is fit yet: try again shortly. */
-        poll_timer_wait(1000);
-        poll_block();
+        *chosen = xstrdup(remotes[i]);
+    }
+    if (!rpc) {
+        ovs_fatal(0, "no servers were available");
     }
 
     for (size_t i = 0; i < n; i++) {

@@ -5,9 +5,8 @@
  * random order until one is fit for the database it works on: the leader
  * of the cluster, or with --no-leader-only any member connected to it (the
  * rules of ovsdb-server-status.h, read from the server's _Server
- * database).  Rounds of all of them repeat, a second apart, while some
- * server answered but none was fit (an election in progress, say); if none
- * could be reached at all, it fails as for a single server.
+ * database).  If none is, it fails ("no servers were available"), as Open
+ * vSwitch's does.
  *
  * Blocking, for a command-line tool; the caller owns the returned
  * connection and string.
@@ -21,7 +20,7 @@ struct jsonrpc;
 
 /* Connects to one of the servers in LIST (comma-separated) that is fit for
  * DATABASE (NULL: any server that answers).  Stores the chosen server's
- * name in *CHOSEN.  Exits with a message if none can be reached. */
+ * name in *CHOSEN.  Exits with a message if there is none. */
 struct jsonrpc *client_connect(const char *list, const char *database,
                                bool leader_only, char **chosen);
 

@@ -123,6 +123,7 @@ struct raft {
     char *local_address;
     char *local_nickname;
     bool joining;
+    bool header_joining;        /* The file's header says "joining". */
     struct sset remote_addresses;       /* While joining. */
 
     /* Records are written at once but synced to disk once per run, and
@@ -156,6 +157,8 @@ struct raft {
     bool leadership_transfer;
     bool transfer_now;          /* Leader: hand leadership over at the next
                                  * run (failure tests). */
+    bool commit_news;           /* Leader: followers have not yet heard of
+                                 * the commit index. */
     bool candidate_retrying;
     uint64_t n_votes;
     unsigned int n_disconnections;
@@ -182,6 +185,7 @@ struct raft {
     /* Network. */
     struct pstream *listener;
     long long int listen_retry;
+    long long int join_timeout;  /* Joining: when to ask again. */
     struct ovs_list conns;
     size_t backlog_max_n_msgs;
     size_t backlog_max_bytes;
@@ -324,6 +328,7 @@ raft_set_servers(struct raft *raft, const json_t *servers)
                 new[i].next_index = adding->next_index;
                 new[i].match_index = adding->match_index;
                 new[i].last_msg = adding->last_msg;
+                new[i].replied = adding->replied;
             } else {
                 new[i].next_index = raft->log_end;
             }
@@ -503,6 +508,7 @@ raft_rewrite_file(struct raft *raft)
         sset_clone(&h.remote_addresses, &raft->remote_addresses);
         h.joining = true;
     }
+    raft->header_joining = raft->joining;
     h.sid = raft->sid;
     h.cid = raft->cid;
     h.name = raft->name;
@@ -593,7 +599,7 @@ raft_open(const char *file_name, struct raft **raftp)
     raft->name = xstrdup(h.name);
     raft->local_address = xstrdup(h.local_address);
     raft->local_nickname = raft_address_to_nickname(h.local_address, &h.sid);
-    raft->joining = h.joining;
+    raft->joining = raft->header_joining = h.joining;
     sset_clone(&raft->remote_addresses, &h.remote_addresses);
     raft->log_start = raft->log_end = h.snap_index + 1;
     raft->snap.term = h.snap_term;
@@ -1492,6 +1498,12 @@ raft_set_commit_index(struct raft *raft, uint64_t commit_index)
         raft->commit_index = commit_index;
         raft_write_commit_index(raft);
         raft_committed(raft, old);
+        if (raft->role == RAFT_LEADER) {
+            /* Followers apply only what they know is committed: tell them
+             * at once rather than at the next heartbeat, so that a client
+             * that reads from a follower after a write sees it. */
+            raft->commit_news = true;
+        }
     }
 }
 
@@ -2172,6 +2184,25 @@ raft_run_command_timeouts(struct raft *raft)
     }
 }
 
+/* Joining: asks every server we are connected to to add us.  A leader
+ * may have lost our request (it stepped down, say), so this repeats
+ * until we are in the configuration. */
+static void
+raft_send_add_server_requests(struct raft *raft)
+{
+    struct raft_conn *conn;
+    LIST_FOR_EACH (conn, node, &raft->conns) {
+        if (!conn->incoming && jsonrpc_session_is_connected(conn->js)) {
+            struct raft_rpc rq;
+            raft_rpc_init(&rq, RAFT_RPC_ADD_SERVER_REQUEST, NULL);
+            rq.address = xstrdup(raft->local_address);
+            raft_send_to_conn(raft, conn, &rq);
+            raft_rpc_uninit(&rq);
+        }
+    }
+    raft->join_timeout = time_msec() + 1000;
+}
+
 void
 raft_run(struct raft *raft)
 {
@@ -2203,7 +2234,11 @@ raft_run(struct raft *raft)
     long long int now = time_msec();
     if (raft->role == RAFT_LEADER) {
         if (now >= raft->election_base + raft->election_timer
-            && raft->n_servers > 1) {
+            && raft->n_servers == 1) {
+            /* Alone, nobody to hear from: just start a new period (the
+             * timer must not stay in the past). */
+            raft->election_base = now;
+        } else if (now >= raft->election_base + raft->election_timer) {
             /* A leader that a majority has not heard from in a whole
              * election period steps down, so that a partitioned leader
              * does not keep serving stale reads. */
@@ -2239,6 +2274,26 @@ raft_run(struct raft *raft)
     } else if (now >= raft->election_timeout) {
         raft_start_election(raft, false);
     }
+    if (raft->joining && now >= raft->join_timeout) {
+        raft_send_add_server_requests(raft);
+    }
+    if (!raft->joining && raft->header_joining && raft->log_start > 1) {
+        /* Joined: the file no longer says it is joining (see
+         * raft-records.h). */
+        struct ovsdb_error *error = raft_rewrite_file(raft);
+        if (error) {
+            char *s = ovsdb_error_to_string_free(error);
+            VLOG_ERR("%s: rewriting log failed (%s)", raft->file_name, s);
+            free(s);
+            raft->failed = true;
+        }
+    }
+    if (raft->commit_news) {
+        raft->commit_news = false;
+        if (raft->role == RAFT_LEADER) {
+            raft_send_heartbeats(raft);
+        }
+    }
     raft_run_command_timeouts(raft);
     raft_flush(raft);
 }
@@ -2249,8 +2304,9 @@ raft_wait(struct raft *raft)
     if (raft->failed) {
         return;
     }
-    if (raft->sync_needed) {
-        /* Written outside raft_run() (a command, say): sync and send. */
+    if (raft->sync_needed || raft->commit_news) {
+        /* Written or committed outside raft_run() (a command, say): sync
+         * and send. */
         poll_immediate_wake();
     }
     if (raft->listener) {
@@ -2264,14 +2320,20 @@ raft_wait(struct raft *raft)
         jsonrpc_session_recv_wait(conn->js);
     }
     if (raft->role == RAFT_LEADER) {
-        poll_timer_wait_until(MIN(raft->ping_timeout,
-                                  raft->election_base
-                                  + raft->election_timer));
+        if (raft->n_servers > 1 || raft->n_adding) {
+            /* Alone, a leader has nobody to send heartbeats to. */
+            poll_timer_wait_until(MIN(raft->ping_timeout,
+                                      raft->election_base
+                                      + raft->election_timer));
+        }
         if (raft->transfer_now || failure_test == FT_TRANSFER_LEADERSHIP) {
             poll_immediate_wake();
         }
     } else {
         poll_timer_wait_until(raft->election_timeout);
+    }
+    if (raft->joining) {
+        poll_timer_wait_until(raft->join_timeout);
     }
     const struct raft_command *cmd;
     LIST_FOR_EACH (cmd, node, &raft->commands) {

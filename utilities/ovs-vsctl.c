@@ -1003,9 +1003,11 @@ main(int argc, char *argv[])
     for (;;) {
         ovsdb_idl_run(idl);
         if (!ovsdb_idl_is_alive(idl)) {
+            /* No error at all: every server answered but none was fit
+             * (see --leader-only); Open vSwitch then says "()". */
             int retval = ovsdb_idl_get_last_error(idl);
             vsctl_fatal("%s: database connection failed (%s)",
-                        db, ovs_retval_to_string(retval));
+                        db, retval ? ovs_strerror(retval) : "");
         }
 
         if (ovsdb_idl_has_ever_connected(idl)
