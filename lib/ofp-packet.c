@@ -28,8 +28,32 @@ ofputil_packet_in_metadata_from_flow(struct match *md, const struct flow *flow)
      * they are nonzero. */
     match_init_catchall(md);
     match_set_in_port(md, flow->in_port);
-    if (flow->tunnel.tun_id) {
-        match_set_tun_id_masked(md, flow->tunnel.tun_id, OVS_BE64_MAX);
+    const struct flow_tnl *tnl = &flow->tunnel;
+    if (tnl->tun_id) {
+        match_set_tun_id_masked(md, tnl->tun_id, OVS_BE64_MAX);
+    }
+    /* Of the tunnel flags only OAM is OpenFlow's to see. */
+    if (tnl->flags & FLOW_TNL_F_OAM) {
+        md->flow.tunnel.flags = FLOW_TNL_F_OAM;
+        md->wc.masks.tunnel.flags = FLOW_TNL_F_OAM;
+    }
+    if (tnl->ip_src) {
+        md->flow.tunnel.ip_src = tnl->ip_src;
+        md->wc.masks.tunnel.ip_src = OVS_BE32_MAX;
+    }
+    if (tnl->ip_dst) {
+        md->flow.tunnel.ip_dst = tnl->ip_dst;
+        md->wc.masks.tunnel.ip_dst = OVS_BE32_MAX;
+    }
+    if (!ipv6_addr_is_zero(&tnl->ipv6_src)) {
+        md->flow.tunnel.ipv6_src = tnl->ipv6_src;
+        memset(&md->wc.masks.tunnel.ipv6_src, 0xff,
+               sizeof md->wc.masks.tunnel.ipv6_src);
+    }
+    if (!ipv6_addr_is_zero(&tnl->ipv6_dst)) {
+        md->flow.tunnel.ipv6_dst = tnl->ipv6_dst;
+        memset(&md->wc.masks.tunnel.ipv6_dst, 0xff,
+               sizeof md->wc.masks.tunnel.ipv6_dst);
     }
     if (flow->metadata) {
         match_set_metadata_masked(md, flow->metadata, OVS_BE64_MAX);
@@ -555,8 +579,10 @@ ofputil_packet_in_format(struct ds *s, const struct ofputil_packet_in *pin,
         ds_put_cstr(s, "\n userdata=");
         format_hex_bytes(s, pin->userdata, pin->userdata_len);
     }
-    ds_put_char(s, '\n');
-    ofp_print_packet_summary(s, pin->packet, pin->packet_len);
+    if (verbosity > 0) {
+        ds_put_char(s, '\n');
+        ofp_print_packet_summary(s, pin->packet, pin->packet_len);
+    }
     if (verbosity > 2) {
         ds_put_char(s, '\n');
         ds_put_hex_dump(s, pin->packet, pin->packet_len, 0, false);
@@ -720,11 +746,11 @@ ofputil_packet_out_format(struct ds *s, const struct ofputil_packet_out *po,
     ofpact_list_format(po->ofpacts, po->ofpacts_len, port_map, s);
     if (po->buffer_id == OFP_NO_BUFFER) {
         ds_put_format(s, " data_len=%zu", po->packet_len);
-        if (po->packet_len) {
+        if (verbosity > 0 && po->packet_len) {
             ds_put_char(s, '\n');
             ofp_print_packet_summary(s, po->packet, po->packet_len);
         }
-        if (verbosity >= 2 && po->packet_len) {
+        if (verbosity > 2 && po->packet_len) {
             ds_put_char(s, '\n');
             ds_put_hex_dump(s, po->packet, po->packet_len, 0, false);
             ds_chomp(s, '\n');

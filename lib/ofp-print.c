@@ -644,6 +644,18 @@ print_flow_mod_table_id(struct ds *s, const struct ofp_header *oh,
 }
 
 static enum ofperr
+print_set_controller_id(struct ds *s, const struct ofp_header *oh,
+                        enum ofpraw raw OVS_UNUSED,
+                        const struct ofputil_port_map *pm OVS_UNUSED,
+                        int verbosity OVS_UNUSED)
+{
+    /* 3.1 prints the id whatever the padding holds. */
+    const struct nx_controller_id *nci = ofpmsg_body(oh);
+    ds_put_format(s, " id=%"PRIu16"\n", ntohs(nci->controller_id));
+    return 0;
+}
+
+static enum ofperr
 print_set_packet_in_format(struct ds *s, const struct ofp_header *oh,
                            enum ofpraw raw OVS_UNUSED,
                            const struct ofputil_port_map *pm OVS_UNUSED,
@@ -729,6 +741,7 @@ printer_for_type(enum ofptype type)
     case OFPTYPE_SET_FLOW_FORMAT: return print_set_flow_format;
     case OFPTYPE_FLOW_MOD_TABLE_ID: return print_flow_mod_table_id;
     case OFPTYPE_SET_PACKET_IN_FORMAT: return print_set_packet_in_format;
+    case OFPTYPE_SET_CONTROLLER_ID: return print_set_controller_id;
 
     case OFPTYPE_PACKET_IN: return print_packet_in;
     case OFPTYPE_FLOW_REMOVED: return print_flow_removed;
@@ -760,7 +773,7 @@ printer_for_type(enum ofptype type)
 
     /* Not printed yet (the header and a hex dump): queues, table status
      * and desc, requestforward, flow age,
-     * controller id, resume, ct_flush_zone. */
+     * resume. */
     case OFPTYPE_QUEUE_GET_CONFIG_REQUEST:
     case OFPTYPE_QUEUE_GET_CONFIG_REPLY:
     case OFPTYPE_TABLE_STATUS:
@@ -770,9 +783,9 @@ printer_for_type(enum ofptype type)
     case OFPTYPE_TABLE_DESC_REQUEST:
     case OFPTYPE_TABLE_DESC_REPLY:
     case OFPTYPE_FLOW_AGE:
-    case OFPTYPE_SET_CONTROLLER_ID:
     case OFPTYPE_NXT_RESUME:
     case OFPTYPE_CT_FLUSH_ZONE:
+    case OFPTYPE_CT_FLUSH:
         return NULL;
     }
     return NULL;

@@ -513,7 +513,10 @@ struct ofpbuf *
 ofputil_encode_role_status(const struct ofputil_role_status *rs,
                            enum ofp_version version)
 {
-    struct ofpbuf *b = ofpraw_alloc(OFPRAW_OFPT14_ROLE_STATUS, version, 0);
+    /* 1.3 has ONF's extension of the same body. */
+    struct ofpbuf *b = ofpraw_alloc(version == OFP13_VERSION
+                                    ? OFPRAW_ONFT13_ROLE_STATUS
+                                    : OFPRAW_OFPT14_ROLE_STATUS, version, 0);
     struct ofp14_role_status *ors = b->msg;
     ors->role = htonl(rs->role);
     ors->reason = rs->reason;
@@ -531,7 +534,7 @@ ofputil_decode_role_status(const struct ofp_header *oh,
     if (error) {
         return error;
     }
-    if (raw != OFPRAW_OFPT14_ROLE_STATUS) {
+    if (raw != OFPRAW_OFPT14_ROLE_STATUS && raw != OFPRAW_ONFT13_ROLE_STATUS) {
         return OFPERR_OFPBRC_BAD_TYPE;
     }
     const struct ofp14_role_status *ors = b.msg;
@@ -608,15 +611,18 @@ ofputil_async_cfg_default(enum ofp_version version)
 {
     /* 3.1's defaults: a master (or equal) controller gets packet-ins for
      * every reason but an invalid TTL, every port status, and flow
-     * removals (in 1.4+ for every reason, before only idle, hard and
-     * delete); a slave only port status.  Role, table status and
+     * removals (in 1.4+ for every reason, in 1.3 idle, hard, delete and
+     * group_delete, before only the first three); a slave only port
+     * status.  Role, table status and
      * request-forward messages are off until asked for. */
     struct ofputil_async_cfg cfg;
     memset(&cfg, 0, sizeof cfg);
     cfg.master[OAM_PACKET_IN] = 0x3f & ~(1u << OFPR_INVALID_TTL);
     cfg.master[OAM_PORT_STATUS] = 0x7;
     cfg.slave[OAM_PORT_STATUS] = 0x7;
-    cfg.master[OAM_FLOW_REMOVED] = version >= OFP14_VERSION ? 0x3f : 0x7;
+    cfg.master[OAM_FLOW_REMOVED] = (version >= OFP14_VERSION ? 0x3f
+                                    : version == OFP13_VERSION ? 0xf
+                                    : 0x7);
     return cfg;
 }
 
