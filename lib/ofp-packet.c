@@ -13,6 +13,7 @@
 #include "ofp-fields.h"
 #include "ofp-msgs.h"
 #include "ofp-parse.h"
+#include "ofp-prop.h"
 #include "ofp-port.h"
 #include "ofpbuf.h"
 #include "packets.h"
@@ -93,25 +94,15 @@ encode_reason(uint8_t reason, enum ofp_version version)
 /* NXT_PACKET_IN2 properties. */
 
 static void
-put_prop(struct ofpbuf *b, uint16_t type, const void *data, size_t len)
-{
-    struct ofp_prop_header *ph = ofpbuf_put_uninit(b, sizeof *ph);
-    ph->type = htons(type);
-    ph->len = htons(sizeof *ph + len);
-    ofpbuf_put(b, data, len);
-    ofpbuf_put_zeros(b, ROUND_UP(sizeof *ph + len, 8) - (sizeof *ph + len));
-}
-
-static void
 put_prop_u8(struct ofpbuf *b, uint16_t type, uint8_t value)
 {
-    put_prop(b, type, &value, 1);
+    ofpprop_put(b, type, &value, 1);
 }
 
 static void
 put_prop_be32(struct ofpbuf *b, uint16_t type, ovs_be32 value)
 {
-    put_prop(b, type, &value, 4);
+    ofpprop_put(b, type, &value, 4);
 }
 
 static void
@@ -120,7 +111,7 @@ put_prop_be64(struct ofpbuf *b, uint16_t type, ovs_be64 value)
     /* 64-bit values sit 8-aligned: 4 bytes of padding after the header. */
     uint8_t payload[12] = { 0 };
     memcpy(payload + 4, &value, 8);
-    put_prop(b, type, payload, sizeof payload);
+    ofpprop_put(b, type, payload, sizeof payload);
 }
 
 static enum ofperr
@@ -331,7 +322,7 @@ ofputil_encode_packet_in(const struct ofputil_packet_in *pin,
     if (format == OFPUTIL_PACKET_IN_NXT2) {
         msg = ofpraw_alloc_xid(OFPRAW_NXT_PACKET_IN2, version, xid,
                                pin->packet_len + 128);
-        put_prop(msg, NXPINT_PACKET, pin->packet, pin->packet_len);
+        ofpprop_put(msg, NXPINT_PACKET, pin->packet, pin->packet_len);
         if (pin->total_len != pin->packet_len) {
             put_prop_be32(msg, NXPINT_FULL_LEN, htonl(pin->total_len));
         }
@@ -353,7 +344,7 @@ ofputil_encode_packet_in(const struct ofputil_packet_in *pin,
                          - (msg->size - start));
 
         if (pin->userdata_len) {
-            put_prop(msg, NXPINT_USERDATA, pin->userdata,
+            ofpprop_put(msg, NXPINT_USERDATA, pin->userdata,
                      pin->userdata_len);
         }
     } else if (format == OFPUTIL_PACKET_IN_NXT) {

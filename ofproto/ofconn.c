@@ -12,6 +12,7 @@
 #include "coverage.h"
 #include "netdev.h"
 #include "ofp-actions.h"
+#include "ofp-ct.h"
 #include "ofp-errors.h"
 #include "ofp-flow.h"
 #include "ofp-group.h"
@@ -1032,6 +1033,27 @@ handle_set_controller_id(struct ofconn *ofconn, const struct ofp_header *oh)
     return error;
 }
 
+/* NXT_CT_FLUSH_ZONE and NXT_CT_FLUSH are decoded (a malformed one gets its
+ * own error) but cannot be carried out: this switch has no connection
+ * tracker, so there is nothing it could honestly say it flushed.  The
+ * request is refused as an extension this switch does not support. */
+static enum ofperr
+handle_ct_flush(struct ofconn *ofconn OVS_UNUSED, const struct ofp_header *oh,
+                enum ofptype type)
+{
+    enum ofperr error;
+    if (type == OFPTYPE_CT_FLUSH_ZONE) {
+        uint16_t zone;
+        error = ofputil_decode_ct_flush_zone(oh, &zone);
+    } else {
+        struct ofputil_ct_match match;
+        bool with_zone;
+        uint16_t zone;
+        error = ofputil_decode_ct_flush(oh, &match, &with_zone, &zone);
+    }
+    return error ? error : OFPERR_OFPBRC_BAD_SUBTYPE;
+}
+
 static enum ofperr
 handle_echo_request(struct ofconn *ofconn, const struct ofp_header *oh)
 {
@@ -1108,6 +1130,9 @@ handle_message(struct ofconn *ofconn, const struct ofp_header *oh)
         return handle_set_async_config(ofconn, oh);
     case OFPTYPE_SET_CONTROLLER_ID:
         return handle_set_controller_id(ofconn, oh);
+    case OFPTYPE_CT_FLUSH_ZONE:
+    case OFPTYPE_CT_FLUSH:
+        return handle_ct_flush(ofconn, oh, type);
     case OFPTYPE_GROUP_MOD:
         return handle_group_mod(ofconn, oh);
     case OFPTYPE_GROUP_DESC_STATS_REQUEST:
@@ -1165,7 +1190,6 @@ handle_message(struct ofconn *ofconn, const struct ofp_header *oh)
     case OFPTYPE_QUEUE_STATS_REQUEST:
     case OFPTYPE_FLOW_AGE:
     case OFPTYPE_NXT_RESUME:
-    case OFPTYPE_CT_FLUSH_ZONE:
     default:
         return (ofpmsg_is_stat_request(oh) ? OFPERR_OFPBRC_BAD_STAT
                 : OFPERR_OFPBRC_BAD_TYPE);
