@@ -647,6 +647,10 @@ ofputil_decode_packet_out(struct ofputil_packet_out *po,
         if (error) {
             return error;
         }
+        /* The match must say where the packet comes from. */
+        if (!po->flow_metadata.wc.masks.in_port) {
+            return OFPERR_OFPBRC_BAD_PORT;
+        }
     } else {
         return OFPERR_OFPBRC_BAD_TYPE;
     }

@@ -3,6 +3,7 @@
 
 #include "ofp-switch.h"
 
+#include <inttypes.h>
 #include <string.h>
 #include "dynamic-string.h"
 #include "ofp-msgs.h"
@@ -11,6 +12,9 @@
 #include "ofpbuf.h"
 #include "packets.h"
 #include "util.h"
+#include "vlog.h"
+
+VLOG_DEFINE_THIS_MODULE(ofp_switch);
 
 /* Copies the C string SRC into the fixed wire field DST of N bytes,
  * cutting it and NUL-padding. */
@@ -703,6 +707,8 @@ ofputil_encode_set_async_config(const struct ofputil_async_cfg *cfg,
     return b;
 }
 
+static struct vlog_rate_limit async_rl = VLOG_RATE_LIMIT_INIT(1, 5);
+
 enum ofperr
 ofputil_decode_set_async_config(const struct ofp_header *oh, bool loose,
                                 const struct ofputil_async_cfg *basis,
@@ -744,6 +750,8 @@ ofputil_decode_set_async_config(const struct ofp_header *oh, bool loose,
         if (type >= 2 * OAM_N_TYPES) {
             /* Experimenter properties included: none is understood. */
             if (!loose) {
+                VLOG_WARN_RL(&async_rl, "unknown async config property "
+                             "type %"PRIu16, type);
                 return OFPERR_OFPACFC_UNSUPPORTED;
             }
             continue;
@@ -759,6 +767,9 @@ ofputil_decode_set_async_config(const struct ofp_header *oh, bool loose,
         uint32_t valid = oam_infos[oam].valid14;
         if (mask & ~valid) {
             if (!loose) {
+                VLOG_WARN_RL(&async_rl, "bad value %#"PRIx32" for %s "
+                             "(allowed mask %#"PRIx32")", mask,
+                             oam_infos[oam].name, valid);
                 return OFPERR_OFPACFC_INVALID;
             }
             mask &= valid;
