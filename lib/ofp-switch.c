@@ -518,9 +518,10 @@ ofputil_encode_role_status(const struct ofputil_role_status *rs,
                            enum ofp_version version)
 {
     /* 1.3 has ONF's extension of the same body. */
-    struct ofpbuf *b = ofpraw_alloc(version == OFP13_VERSION
-                                    ? OFPRAW_ONFT13_ROLE_STATUS
-                                    : OFPRAW_OFPT14_ROLE_STATUS, version, 0);
+    struct ofpbuf *b = ofpraw_alloc_xid(version == OFP13_VERSION
+                                        ? OFPRAW_ONFT13_ROLE_STATUS
+                                        : OFPRAW_OFPT14_ROLE_STATUS,
+                                        version, htonl(0), 0);
     struct ofp14_role_status *ors = b->msg;
     ors->role = htonl(rs->role);
     ors->reason = rs->reason;
