@@ -13,6 +13,9 @@
 #include "ofp-port.h"
 #include "ofpbuf.h"
 #include "util.h"
+#include "vlog.h"
+
+VLOG_DEFINE_THIS_MODULE(ofp_flow);
 
 /* OpenFlow 1.5's flow stats entry: this, the OXM match, the OXS
  * statistics, the instructions. */
@@ -645,6 +648,15 @@ ofputil_append_flow_stats_reply(const struct ofputil_flow_stats *fs,
         nfs->cookie = fs->cookie;
         nfs->packet_count = htonll(fs->packet_count);
         nfs->byte_count = htonll(fs->byte_count);
+    }
+    /* An entry that no message could hold (a 16-bit length) is left out
+     * of the reply, as 3.1 does; the rest of the dump goes on. */
+    size_t header_size = (char *) reply->msg - (char *) reply->data;
+    if (reply->size - start_ofs > UINT16_MAX - header_size) {
+        reply->size = start_ofs;
+        static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(1, 5);
+        VLOG_WARN_RL(&rl, "Flow exceeded the maximum flow statistics reply "
+                     "size and was excluded from the response set");
     }
     ofpmp_postappend(replies, start_ofs);
 }

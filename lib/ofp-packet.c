@@ -13,6 +13,7 @@
 #include "ofp-fields.h"
 #include "ofp-msgs.h"
 #include "ofp-parse.h"
+#include "ofp-prop.h"
 #include "ofp-port.h"
 #include "ofpbuf.h"
 #include "packets.h"
@@ -28,8 +29,32 @@ ofputil_packet_in_metadata_from_flow(struct match *md, const struct flow *flow)
      * they are nonzero. */
     match_init_catchall(md);
     match_set_in_port(md, flow->in_port);
-    if (flow->tunnel.tun_id) {
-        match_set_tun_id_masked(md, flow->tunnel.tun_id, OVS_BE64_MAX);
+    const struct flow_tnl *tnl = &flow->tunnel;
+    if (tnl->tun_id) {
+        match_set_tun_id_masked(md, tnl->tun_id, OVS_BE64_MAX);
+    }
+    /* Of the tunnel flags only OAM is OpenFlow's to see. */
+    if (tnl->flags & FLOW_TNL_F_OAM) {
+        md->flow.tunnel.flags = FLOW_TNL_F_OAM;
+        md->wc.masks.tunnel.flags = FLOW_TNL_F_OAM;
+    }
+    if (tnl->ip_src) {
+        md->flow.tunnel.ip_src = tnl->ip_src;
+        md->wc.masks.tunnel.ip_src = OVS_BE32_MAX;
+    }
+    if (tnl->ip_dst) {
+        md->flow.tunnel.ip_dst = tnl->ip_dst;
+        md->wc.masks.tunnel.ip_dst = OVS_BE32_MAX;
+    }
+    if (!ipv6_addr_is_zero(&tnl->ipv6_src)) {
+        md->flow.tunnel.ipv6_src = tnl->ipv6_src;
+        memset(&md->wc.masks.tunnel.ipv6_src, 0xff,
+               sizeof md->wc.masks.tunnel.ipv6_src);
+    }
+    if (!ipv6_addr_is_zero(&tnl->ipv6_dst)) {
+        md->flow.tunnel.ipv6_dst = tnl->ipv6_dst;
+        memset(&md->wc.masks.tunnel.ipv6_dst, 0xff,
+               sizeof md->wc.masks.tunnel.ipv6_dst);
     }
     if (flow->metadata) {
         match_set_metadata_masked(md, flow->metadata, OVS_BE64_MAX);
@@ -69,25 +94,15 @@ encode_reason(uint8_t reason, enum ofp_version version)
 /* NXT_PACKET_IN2 properties. */
 
 static void
-put_prop(struct ofpbuf *b, uint16_t type, const void *data, size_t len)
-{
-    struct ofp_prop_header *ph = ofpbuf_put_uninit(b, sizeof *ph);
-    ph->type = htons(type);
-    ph->len = htons(sizeof *ph + len);
-    ofpbuf_put(b, data, len);
-    ofpbuf_put_zeros(b, ROUND_UP(sizeof *ph + len, 8) - (sizeof *ph + len));
-}
-
-static void
 put_prop_u8(struct ofpbuf *b, uint16_t type, uint8_t value)
 {
-    put_prop(b, type, &value, 1);
+    ofpprop_put(b, type, &value, 1);
 }
 
 static void
 put_prop_be32(struct ofpbuf *b, uint16_t type, ovs_be32 value)
 {
-    put_prop(b, type, &value, 4);
+    ofpprop_put(b, type, &value, 4);
 }
 
 static void
@@ -96,7 +111,7 @@ put_prop_be64(struct ofpbuf *b, uint16_t type, ovs_be64 value)
     /* 64-bit values sit 8-aligned: 4 bytes of padding after the header. */
     uint8_t payload[12] = { 0 };
     memcpy(payload + 4, &value, 8);
-    put_prop(b, type, payload, sizeof payload);
+    ofpprop_put(b, type, payload, sizeof payload);
 }
 
 static enum ofperr
@@ -307,7 +322,7 @@ ofputil_encode_packet_in(const struct ofputil_packet_in *pin,
     if (format == OFPUTIL_PACKET_IN_NXT2) {
         msg = ofpraw_alloc_xid(OFPRAW_NXT_PACKET_IN2, version, xid,
                                pin->packet_len + 128);
-        put_prop(msg, NXPINT_PACKET, pin->packet, pin->packet_len);
+        ofpprop_put(msg, NXPINT_PACKET, pin->packet, pin->packet_len);
         if (pin->total_len != pin->packet_len) {
             put_prop_be32(msg, NXPINT_FULL_LEN, htonl(pin->total_len));
         }
@@ -329,7 +344,7 @@ ofputil_encode_packet_in(const struct ofputil_packet_in *pin,
                          - (msg->size - start));
 
         if (pin->userdata_len) {
-            put_prop(msg, NXPINT_USERDATA, pin->userdata,
+            ofpprop_put(msg, NXPINT_USERDATA, pin->userdata,
                      pin->userdata_len);
         }
     } else if (format == OFPUTIL_PACKET_IN_NXT) {
@@ -555,8 +570,10 @@ ofputil_packet_in_format(struct ds *s, const struct ofputil_packet_in *pin,
         ds_put_cstr(s, "\n userdata=");
         format_hex_bytes(s, pin->userdata, pin->userdata_len);
     }
-    ds_put_char(s, '\n');
-    ofp_print_packet_summary(s, pin->packet, pin->packet_len);
+    if (verbosity > 0) {
+        ds_put_char(s, '\n');
+        ofp_print_packet_summary(s, pin->packet, pin->packet_len);
+    }
     if (verbosity > 2) {
         ds_put_char(s, '\n');
         ds_put_hex_dump(s, pin->packet, pin->packet_len, 0, false);
@@ -629,6 +646,10 @@ ofputil_decode_packet_out(struct ofputil_packet_out *po,
         error = oxm_pull_match_loose(&b, &po->flow_metadata);
         if (error) {
             return error;
+        }
+        /* The match must say where the packet comes from. */
+        if (!po->flow_metadata.wc.masks.in_port) {
+            return OFPERR_OFPBRC_BAD_PORT;
         }
     } else {
         return OFPERR_OFPBRC_BAD_TYPE;
@@ -720,11 +741,11 @@ ofputil_packet_out_format(struct ds *s, const struct ofputil_packet_out *po,
     ofpact_list_format(po->ofpacts, po->ofpacts_len, port_map, s);
     if (po->buffer_id == OFP_NO_BUFFER) {
         ds_put_format(s, " data_len=%zu", po->packet_len);
-        if (po->packet_len) {
+        if (verbosity > 0 && po->packet_len) {
             ds_put_char(s, '\n');
             ofp_print_packet_summary(s, po->packet, po->packet_len);
         }
-        if (verbosity >= 2 && po->packet_len) {
+        if (verbosity > 2 && po->packet_len) {
             ds_put_char(s, '\n');
             ds_put_hex_dump(s, po->packet, po->packet_len, 0, false);
             ds_chomp(s, '\n');

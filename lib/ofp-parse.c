@@ -636,3 +636,15 @@ parse_flow_monitor_request(struct ofputil_flow_monitor_request *rq,
     }
     return error;
 }
+
+bool
+ofputil_parse_key_value(char **sp, char **key, char **value)
+{
+    if (!next_pair(sp, key, value)) {
+        return false;
+    }
+    if (!*value) {
+        *value = *key + strlen(*key);
+    }
+    return true;
+}

@@ -25,6 +25,7 @@
 #ifndef OFP_PARSE_H
 #define OFP_PARSE_H 1
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include "ofp-protocol.h"
@@ -41,6 +42,11 @@ struct ofputil_port_map;
  * 3.1 words it.  Shared with the action parser. */
 char *ofputil_parse_uint(const char *s, uint64_t max, uint64_t *value)
     OVS_WARN_UNUSED_RESULT;
+
+/* Splits the next "key[=value]" off *SP, a writable string whose items are
+ * separated by commas and white space, into *KEY and *VALUE ("" for a key
+ * alone); false at the end. */
+bool ofputil_parse_key_value(char **sp, char **key, char **value);
 
 char *parse_ofp_flow_mod_str(struct ofputil_flow_mod *, const char *string,
                              const struct ofputil_port_map *,

@@ -309,16 +309,16 @@ ofputil_port_from_string(const char *s,
     return false;
 }
 
+/* As 3.1: a name is printed bare only if it starts with a letter and has
+ * nothing but letters and digits. */
 static bool
 name_needs_quotes(const char *name)
 {
-    if (!*name || *name == '-' || *name == '+'
-        || isdigit((unsigned char) *name)) {
+    if (!isalpha((unsigned char) *name)) {
         return true;
     }
-    for (const char *p = name; *p; p++) {
-        if (!isalnum((unsigned char) *p) && *p != '-' && *p != '_'
-            && *p != '.') {
+    for (const char *p = name + 1; *p; p++) {
+        if (!isalnum((unsigned char) *p)) {
             return true;
         }
     }

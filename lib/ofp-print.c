@@ -19,6 +19,7 @@
 #include "ofp-phy-port.h"
 #include "ofp-port.h"
 #include "ofp-bundle.h"
+#include "ofp-ct.h"
 #include "ofp-protocol.h"
 #include "ofp-switch.h"
 #include "ofp-table.h"
@@ -644,6 +645,50 @@ print_flow_mod_table_id(struct ds *s, const struct ofp_header *oh,
 }
 
 static enum ofperr
+print_set_controller_id(struct ds *s, const struct ofp_header *oh,
+                        enum ofpraw raw OVS_UNUSED,
+                        const struct ofputil_port_map *pm OVS_UNUSED,
+                        int verbosity OVS_UNUSED)
+{
+    /* 3.1 prints the id whatever the padding holds. */
+    const struct nx_controller_id *nci = ofpmsg_body(oh);
+    ds_put_format(s, " id=%"PRIu16"\n", ntohs(nci->controller_id));
+    return 0;
+}
+
+static enum ofperr
+print_ct_flush_zone(struct ds *s, const struct ofp_header *oh,
+                    enum ofpraw raw OVS_UNUSED,
+                    const struct ofputil_port_map *pm OVS_UNUSED,
+                    int verbosity OVS_UNUSED)
+{
+    /* 3.1 prints the zone whatever the padding holds. */
+    const struct nx_zone_id *nzi = ofpmsg_body(oh);
+    ds_put_format(s, " zone_id=%"PRIu16"\n", ntohs(nzi->zone_id));
+    return 0;
+}
+
+static enum ofperr
+print_ct_flush(struct ds *s, const struct ofp_header *oh,
+               enum ofpraw raw OVS_UNUSED,
+               const struct ofputil_port_map *pm OVS_UNUSED,
+               int verbosity OVS_UNUSED)
+{
+    struct ofputil_ct_match match;
+    bool with_zone;
+    uint16_t zone;
+    enum ofperr error = ofputil_decode_ct_flush(oh, &match, &with_zone,
+                                                &zone);
+    if (error) {
+        return error;
+    }
+    ds_put_format(s, " zone=%"PRIu16" ", zone);
+    ofputil_ct_match_format(s, &match);
+    ds_put_char(s, '\n');
+    return 0;
+}
+
+static enum ofperr
 print_set_packet_in_format(struct ds *s, const struct ofp_header *oh,
                            enum ofpraw raw OVS_UNUSED,
                            const struct ofputil_port_map *pm OVS_UNUSED,
@@ -729,6 +774,9 @@ printer_for_type(enum ofptype type)
     case OFPTYPE_SET_FLOW_FORMAT: return print_set_flow_format;
     case OFPTYPE_FLOW_MOD_TABLE_ID: return print_flow_mod_table_id;
     case OFPTYPE_SET_PACKET_IN_FORMAT: return print_set_packet_in_format;
+    case OFPTYPE_SET_CONTROLLER_ID: return print_set_controller_id;
+    case OFPTYPE_CT_FLUSH_ZONE: return print_ct_flush_zone;
+    case OFPTYPE_CT_FLUSH: return print_ct_flush;
 
     case OFPTYPE_PACKET_IN: return print_packet_in;
     case OFPTYPE_FLOW_REMOVED: return print_flow_removed;
@@ -760,7 +808,7 @@ printer_for_type(enum ofptype type)
 
     /* Not printed yet (the header and a hex dump): queues, table status
      * and desc, requestforward, flow age,
-     * controller id, resume, ct_flush_zone. */
+     * resume. */
     case OFPTYPE_QUEUE_GET_CONFIG_REQUEST:
     case OFPTYPE_QUEUE_GET_CONFIG_REPLY:
     case OFPTYPE_TABLE_STATUS:
@@ -770,9 +818,7 @@ printer_for_type(enum ofptype type)
     case OFPTYPE_TABLE_DESC_REQUEST:
     case OFPTYPE_TABLE_DESC_REPLY:
     case OFPTYPE_FLOW_AGE:
-    case OFPTYPE_SET_CONTROLLER_ID:
     case OFPTYPE_NXT_RESUME:
-    case OFPTYPE_CT_FLUSH_ZONE:
         return NULL;
     }
     return NULL;

@@ -1375,6 +1375,36 @@ struct nx_controller_id {
 } __attribute__((packed));
 OFP_ASSERT(sizeof(struct nx_controller_id) == 8);
 
+/* NXT_CT_FLUSH_ZONE: flush a connection tracking zone. */
+struct nx_zone_id {
+    uint8_t zero[6];
+    ovs_be16 zone_id;
+} __attribute__((packed));
+OFP_ASSERT(sizeof(struct nx_zone_id) == 8);
+
+/* NXT_CT_FLUSH: flush the connections a match selects.  The body is
+ * followed by properties: the original and reply tuples (each nested
+ * properties of the NXT_CT_TUPLE_* types) and the zone. */
+struct nx_ct_flush {
+    uint8_t ip_proto;
+    uint8_t pad[7];
+} __attribute__((packed));
+OFP_ASSERT(sizeof(struct nx_ct_flush) == 8);
+enum {
+    NXT_CT_ORIG_TUPLE = 0,      /* Nested tuple. */
+    NXT_CT_REPLY_TUPLE = 1,     /* Nested tuple. */
+    NXT_CT_ZONE_ID = 2,         /* be16. */
+};
+enum {
+    NXT_CT_TUPLE_SRC = 0,       /* IPv6 or IPv4-mapped address. */
+    NXT_CT_TUPLE_DST = 1,
+    NXT_CT_TUPLE_SRC_PORT = 2,  /* be16. */
+    NXT_CT_TUPLE_DST_PORT = 3,  /* be16. */
+    NXT_CT_TUPLE_ICMP_ID = 4,   /* be16. */
+    NXT_CT_TUPLE_ICMP_TYPE = 5, /* u8. */
+    NXT_CT_TUPLE_ICMP_CODE = 6, /* u8. */
+};
+
 /* NX flow monitor. */
 struct nx_flow_monitor_request {
     ovs_be32 id;

@@ -22,6 +22,8 @@ ofproto_libofproto_a_SOURCES = \
 	ofproto/ofproto-private.h \
 	ofproto/ofproto-rules.c \
 	ofproto/ofproto-table-config.c \
+	ofproto/pin-cookie.c \
+	ofproto/pin-cookie.h \
 	ofproto/pinsched.c \
 	ofproto/pinsched.h \
 	ofproto/ofproto-unixctl.c \

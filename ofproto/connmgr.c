@@ -642,6 +642,13 @@ connmgr_check_generation_id(struct connmgr *mgr, uint64_t gen)
 }
 
 bool
+connmgr_get_generation_id(const struct connmgr *mgr, uint64_t *gen)
+{
+    *gen = mgr->generation_id;
+    return mgr->have_generation_id;
+}
+
+bool
 connmgr_get_status(const struct connmgr *mgr, const char *target,
                    struct connmgr_status *st)
 {

@@ -194,9 +194,7 @@ bundle_commit(struct ofconn *ofconn, struct bundle *bundle)
     }
     LIST_FOR_EACH (e, node, &bundle->entries) {
         if (e->type == OFPTYPE_PACKET_OUT) {
-            ofproto_packet_out(ofproto, e->po.packet, e->po.packet_len,
-                               e->po.flow_metadata.flow.in_port,
-                               e->po.ofpacts, e->po.ofpacts_len);
+            ofproto_packet_out(ofproto, &e->po);
         }
     }
     return 0;

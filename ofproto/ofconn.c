@@ -12,6 +12,7 @@
 #include "coverage.h"
 #include "netdev.h"
 #include "ofp-actions.h"
+#include "ofp-ct.h"
 #include "ofp-errors.h"
 #include "ofp-flow.h"
 #include "ofp-group.h"
@@ -118,6 +119,7 @@ ofconn_reset(struct ofconn *ofconn, int version)
     ofconn->miss_send_len = (ofconn->type == OFCONN_PRIMARY
                              ? OFP_DEFAULT_MISS_SEND_LEN : 0);
     ofconn->role = OFPCR12_ROLE_EQUAL;
+    ofconn->controller_id = 0;
     ofconn->async = ofputil_async_cfg_default(version);
     /* Packet-ins queued for the previous connection are not this one's. */
     for (int i = 0; i < 2; i++) {
@@ -221,26 +223,44 @@ send_packet_ins(struct ofconn *ofconn, struct ovs_list *txq)
     }
 }
 
+/* The reason a connection of VERSION is told for REASON (ofproto's
+ * OFPR_*, including the internal miss kinds). */
+static uint8_t
+packet_in_reason_for_version(uint8_t reason, enum ofp_version version)
+{
+    switch (reason) {
+    case OFPR_IMPLICIT_MISS:
+    case OFPR_EXPLICIT_MISS:
+        return OFPR_NO_MATCH;
+    case OFPR_ACTION_SET:
+    case OFPR_GROUP:
+    case OFPR_PACKET_OUT:
+        /* Refinements of "action" that 1.4 introduced. */
+        return version < OFP14_VERSION ? OFPR_ACTION : reason;
+    default:
+        return reason;
+    }
+}
+
 void
 ofconn_send_packet_in(struct ofconn *ofconn,
                       const struct ofproto_packet_in *pin)
 {
-    uint8_t reason = pin->reason;
-    if (reason == OFPR_IMPLICIT_MISS) {
-        /* Only 1.0-1.2 connections hear of table misses. */
-        if (!ofconn_wants_misses(ofconn)) {
-            return;
-        }
-        reason = OFPR_NO_MATCH;
-    } else if (reason == OFPR_EXPLICIT_MISS) {
-        reason = OFPR_NO_MATCH;
+    /* A controller action that names a controller id reaches only the
+     * connections that took that id (NXT_SET_CONTROLLER_ID); the rest
+     * have id 0. */
+    if (pin->controller_id != ofconn->controller_id) {
+        return;
     }
-    /* 1.0-1.2 know "action" for what 1.3 calls action_set and group. */
-    if (ofconn_version(ofconn) < OFP13_VERSION
-        && (reason == OFPR_ACTION_SET || reason == OFPR_GROUP
-            || reason == OFPR_PACKET_OUT)) {
-        reason = OFPR_ACTION;
+    /* Only 1.0-1.2 connections hear of table misses. */
+    if (pin->reason == OFPR_IMPLICIT_MISS && !ofconn_wants_misses(ofconn)) {
+        return;
     }
+    /* The asynchronous configuration speaks the connection's version, so
+     * an "action" there covers what 1.4 calls action_set, group and
+     * packet_out. */
+    uint8_t reason = packet_in_reason_for_version(pin->reason,
+                                                  ofconn_version(ofconn));
     if (!ofconn_wants_async(ofconn, OAM_PACKET_IN, reason)) {
         return;
     }
@@ -251,21 +271,13 @@ ofconn_send_packet_in(struct ofconn *ofconn,
         .packet_len = MIN(pin->packet_len, max_len),
         .total_len = pin->packet_len,
         .buffer_id = OFP_NO_BUFFER,
+        .flow_metadata = pin->flow_metadata,
         .reason = reason,
         .table_id = pin->table_id,
         .cookie = pin->cookie,
+        .userdata = pin->userdata,
+        .userdata_len = pin->userdata_len,
     };
-    match_init_catchall(&opi.flow_metadata);
-    match_set_in_port(&opi.flow_metadata, pin->in_port);
-    if (pin->metadata) {
-        match_set_metadata_masked(&opi.flow_metadata, pin->metadata,
-                                  OVS_BE64_MAX);
-    }
-    for (int i = 0; i < FLOW_N_REGS; i++) {
-        if (pin->regs[i]) {
-            match_set_reg(&opi.flow_metadata, i, pin->regs[i]);
-        }
-    }
     struct ofpbuf *msg = ofputil_encode_packet_in(&opi, ofconn->protocol,
                                                   ofconn->packet_in_format);
     if (msg->header) {
@@ -290,12 +302,14 @@ ofconn_set_role(struct ofconn *ofconn, uint32_t role, bool notify)
         return;
     }
     ofconn->role = role;
-    if (notify && ofconn_version(ofconn) >= OFP14_VERSION) {
+    if (notify && ofconn_version(ofconn) >= OFP13_VERSION) {
         struct ofputil_role_status rs = {
             .role = role,
             .reason = OFPCRR_MASTER_REQUEST,
-            .generation_id = UINT64_MAX,
         };
+        if (!connmgr_get_generation_id(ofconn->mgr, &rs.generation_id)) {
+            rs.generation_id = UINT64_MAX;
+        }
         ofconn_send(ofconn,
                     ofputil_encode_role_status(&rs, ofconn_version(ofconn)));
     }
@@ -369,9 +383,13 @@ handle_features_request(struct ofconn *ofconn, const struct ofp_header *oh)
 static enum ofperr
 handle_get_config_request(struct ofconn *ofconn, const struct ofp_header *oh)
 {
+    /* 1.0-1.2's invalid_ttl flag is the primary's packet-in bit. */
+    bool invalid_ttl = (ofconn->async.master[OAM_PACKET_IN]
+                        & (1u << OFPR_INVALID_TTL));
     struct ofputil_switch_config config = {
         .frag = OFPUTIL_FRAG_NORMAL,
-        .invalid_ttl_to_controller = -1,
+        .invalid_ttl_to_controller = (oh->version < OFP13_VERSION
+                                      ? invalid_ttl : -1),
         .miss_send_len = ofconn->miss_send_len,
     };
     ofconn_send(ofconn, ofputil_encode_get_config_reply(oh, &config));
@@ -387,6 +405,14 @@ handle_set_config(struct ofconn *ofconn, const struct ofp_header *oh)
         /* Only "normal" fragment handling exists here; like 3.1 on a
          * datapath without the others, the request is not refused. */
         ofconn->miss_send_len = config.miss_send_len;
+        if (config.invalid_ttl_to_controller >= 0) {
+            uint32_t bit = 1u << OFPR_INVALID_TTL;
+            if (config.invalid_ttl_to_controller) {
+                ofconn->async.master[OAM_PACKET_IN] |= bit;
+            } else {
+                ofconn->async.master[OAM_PACKET_IN] &= ~bit;
+            }
+        }
     }
     return error;
 }
@@ -724,9 +750,7 @@ handle_packet_out(struct ofconn *ofconn, const struct ofp_header *oh)
             && in_port != OFPP_LOCAL && !ofproto_port_exists(ofproto,
                                                              in_port)) {
             error = OFPERR_OFPBRC_BAD_PORT;
-        } else if (ofproto_packet_out(ofproto, po.packet, po.packet_len,
-                                      in_port, po.ofpacts,
-                                      po.ofpacts_len)) {
+        } else if (ofproto_packet_out(ofproto, &po)) {
             error = OFPERR_OFPBRC_BAD_PACKET;
         }
     }
@@ -927,10 +951,6 @@ handle_role_request(struct ofconn *ofconn, const struct ofp_header *oh)
     if (error) {
         return error;
     }
-    if (ofconn->type != OFCONN_PRIMARY) {
-        /* Roles are among controllers; a service connection has none. */
-        return OFPERR_OFPBRC_EPERM;
-    }
     if (rr.role != OFPCR12_ROLE_NOCHANGE) {
         if (rr.role != OFPCR12_ROLE_EQUAL && rr.have_generation_id
             && !connmgr_check_generation_id(ofconn->mgr,
@@ -945,11 +965,10 @@ handle_role_request(struct ofconn *ofconn, const struct ofp_header *oh)
                                                                 : NULL);
         }
     }
-    struct ofputil_role_request reply = {
-        .role = ofconn->role,
-        .have_generation_id = rr.have_generation_id,
-        .generation_id = rr.generation_id,
-    };
+    /* The reply tells the newest generation id, whoever set it. */
+    struct ofputil_role_request reply = { .role = ofconn->role };
+    reply.have_generation_id = connmgr_get_generation_id(
+        ofconn->mgr, &reply.generation_id);
     ofconn_send(ofconn, ofputil_encode_role_reply(oh, &reply));
     return 0;
 }
@@ -1006,6 +1025,38 @@ handle_set_async_config(struct ofconn *ofconn, const struct ofp_header *oh)
         ofconn->async = cfg;
     }
     return error;
+}
+
+static enum ofperr
+handle_set_controller_id(struct ofconn *ofconn, const struct ofp_header *oh)
+{
+    uint16_t id;
+    enum ofperr error = ofputil_decode_set_controller_id(oh, &id);
+    if (!error) {
+        ofconn->controller_id = id;
+    }
+    return error;
+}
+
+/* NXT_CT_FLUSH_ZONE and NXT_CT_FLUSH are decoded (a malformed one gets its
+ * own error) but cannot be carried out: this switch has no connection
+ * tracker, so there is nothing it could honestly say it flushed.  The
+ * request is refused as an extension this switch does not support. */
+static enum ofperr
+handle_ct_flush(struct ofconn *ofconn OVS_UNUSED, const struct ofp_header *oh,
+                enum ofptype type)
+{
+    enum ofperr error;
+    if (type == OFPTYPE_CT_FLUSH_ZONE) {
+        uint16_t zone;
+        error = ofputil_decode_ct_flush_zone(oh, &zone);
+    } else {
+        struct ofputil_ct_match match;
+        bool with_zone;
+        uint16_t zone;
+        error = ofputil_decode_ct_flush(oh, &match, &with_zone, &zone);
+    }
+    return error ? error : OFPERR_OFPBRC_BAD_SUBTYPE;
 }
 
 static enum ofperr
@@ -1082,6 +1133,11 @@ handle_message(struct ofconn *ofconn, const struct ofp_header *oh)
         return handle_get_async_request(ofconn, oh);
     case OFPTYPE_SET_ASYNC_CONFIG:
         return handle_set_async_config(ofconn, oh);
+    case OFPTYPE_SET_CONTROLLER_ID:
+        return handle_set_controller_id(ofconn, oh);
+    case OFPTYPE_CT_FLUSH_ZONE:
+    case OFPTYPE_CT_FLUSH:
+        return handle_ct_flush(ofconn, oh, type);
     case OFPTYPE_GROUP_MOD:
         return handle_group_mod(ofconn, oh);
     case OFPTYPE_GROUP_DESC_STATS_REQUEST:
@@ -1138,9 +1194,7 @@ handle_message(struct ofconn *ofconn, const struct ofp_header *oh)
     case OFPTYPE_QUEUE_GET_CONFIG_REQUEST:
     case OFPTYPE_QUEUE_STATS_REQUEST:
     case OFPTYPE_FLOW_AGE:
-    case OFPTYPE_SET_CONTROLLER_ID:
     case OFPTYPE_NXT_RESUME:
-    case OFPTYPE_CT_FLUSH_ZONE:
     default:
         return (ofpmsg_is_stat_request(oh) ? OFPERR_OFPBRC_BAD_STAT
                 : OFPERR_OFPBRC_BAD_TYPE);

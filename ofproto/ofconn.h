@@ -49,6 +49,7 @@ struct ofconn {
     enum ofputil_packet_in_format packet_in_format;
     uint16_t miss_send_len;
     uint32_t role;              /* OFPCR12_ROLE_EQUAL/MASTER/SLAVE. */
+    uint16_t controller_id;     /* NXT_SET_CONTROLLER_ID's; 0 at first. */
     struct ofputil_async_cfg async;
     struct rconn_packet_counter *packet_in_counter;
     /* Controller rate limits (NULL: none): [0] for table misses (reason
@@ -103,6 +104,8 @@ void connmgr_role_changed(struct connmgr *, struct ofconn *master);
 /* OpenFlow 1.2's generation id check for a master or slave request:
  * false if GEN is older than the last one seen (stale); else records it. */
 bool connmgr_check_generation_id(struct connmgr *, uint64_t gen);
+/* The newest generation id, false if none was set yet. */
+bool connmgr_get_generation_id(const struct connmgr *, uint64_t *gen);
 /* Sends the bridge's queued port_status events now, so the ones a
  * port_mod caused go out before the replies to what follows it, as 3.1
  * sends them. */

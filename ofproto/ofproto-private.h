@@ -55,7 +55,8 @@ struct dpif;
 struct mac_learning;
 struct seq;
 struct udpif;
-struct xlate_pin_cookie;
+struct flow;
+struct pin_cookie;
 
 extern struct ovs_rwlock xlate_rwlock;
 
@@ -257,7 +258,8 @@ void ofport_get_phy_port(const struct ofport *, struct ofputil_phy_port *);
 struct ofproto *ofproto_lookup_by_id(uint32_t id);
 /* Queues a packet-in for the controller (any thread; copies PACKET). */
 void ofproto_queue_packet_in(struct ofproto *, const void *packet,
-                             size_t size, const struct xlate_pin_cookie *);
+                             size_t size, const struct pin_cookie *,
+                             const struct flow *pipeline);
 
 /* Adds packet and byte counts to RULE (any thread). */
 void rule_credit_stats(struct rule *, uint64_t n_packets, uint64_t n_bytes,

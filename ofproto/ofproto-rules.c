@@ -424,6 +424,8 @@ struct batch_change {
     struct rule *added;         /* Inserted at V, or NULL. */
     struct rule *removed;       /* Invisible from V, or NULL. */
     bool deleted;               /* REMOVED by a delete: flow_removed. */
+    bool by_add;                /* ADDED replaces REMOVED by an add (not a
+                                 * modify). */
     uint8_t reason;             /* Its OFPRR_*, if DELETED. */
 };
 
@@ -468,7 +470,7 @@ check_flow_mod(const struct ofproto *ofproto,
 
 static void
 batch_replace(struct batch *b, struct rule *old, struct rule *new,
-              ovs_version_t version, bool keep_counts)
+              ovs_version_t version, bool keep_counts, bool by_add)
 {
     if (keep_counts) {
         atomic_store(&new->n_packets, atomic_load(&old->n_packets));
@@ -480,6 +482,7 @@ batch_replace(struct batch *b, struct rule *old, struct rule *new,
     classifier_insert(&old->ofproto->tables[new->table_id].cls, &new->cr,
                       version);
     batch_record(b, new, old, false);
+    b->changes[b->n - 1].by_add = by_add;
 }
 
 static enum ofperr
@@ -499,7 +502,7 @@ batch_add(struct ofproto *ofproto, const struct ofputil_flow_mod *fm,
     }
     if (old_cr) {
         batch_replace(b, CONTAINER_OF(old_cr, struct rule, cr), rule,
-                      version, !(fm->flags & OFPUTIL_FF_RESET_COUNTS));
+                      version, !(fm->flags & OFPUTIL_FF_RESET_COUNTS), true);
     } else {
         classifier_insert(cls, &rule->cr, version);
         batch_record(b, rule, NULL, false);
@@ -566,7 +569,8 @@ batch_flow_mod(struct ofproto *ofproto, const struct ofputil_flow_mod *fm,
     } else if (n) {
         for (size_t i = 0; i < n; i++) {
             batch_replace(b, rules[i], rule_modified_copy(rules[i], fm),
-                          version, !(fm->flags & OFPUTIL_FF_RESET_COUNTS));
+                          version, !(fm->flags & OFPUTIL_FF_RESET_COUNTS),
+                          false);
         }
     } else if (fm->new_cookie != OVS_BE64_MAX && !fm->cookie_mask) {
         /* A modify that selects nothing adds the flow when it carries
@@ -591,19 +595,24 @@ batch_finish(struct ofproto *ofproto, struct batch *b)
             c->added->modify_seqno = ++ofproto->change_seqno;
             c->added->add_seqno = (c->removed ? c->removed->add_seqno
                                    : c->added->modify_seqno);
-            if (!c->removed) {
+            if (!c->removed || c->by_add) {
+                /* As 3.1 reports it, an add that replaces a flow is an
+                 * addition too. */
                 rule_report_change(ofproto, c->added, OFPFME_ADDED, 0, NULL);
             } else {
-                /* A replaced rule counts as modified only when its actions
-                 * changed, as 3.1 reports it. */
+                /* A modify counts when it changed the actions or the
+                 * cookie; monitors filtering on out_port see the old
+                 * actions too. */
                 const struct rule_actions *old
                     = ovsrcu_get(&c->removed->actions);
                 const struct rule_actions *new
                     = ovsrcu_get(&c->added->actions);
-                if (!ofpact_list_equal(old->ofpacts, old->ofpacts_len,
-                                       new->ofpacts, new->ofpacts_len)) {
+                bool new_actions = !ofpact_list_equal(
+                    old->ofpacts, old->ofpacts_len,
+                    new->ofpacts, new->ofpacts_len);
+                if (new_actions || c->added->cookie != c->removed->cookie) {
                     rule_report_change(ofproto, c->added, OFPFME_MODIFIED,
-                                       0, old);
+                                       0, new_actions ? old : NULL);
                 }
             }
         }

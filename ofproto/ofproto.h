@@ -440,13 +440,12 @@ enum ofperr ofproto_table_mod(struct ofproto *,
 void ofproto_get_table_desc(const struct ofproto *, uint8_t table_id,
                             struct ofputil_table_desc *);
 
-/* Runs OFPACTS (OFPACTS_LEN bytes of lib ofpacts) on PACKET (SIZE bytes)
- * as received on IN_PORT (an OpenFlow port number, or OFPP_NONE /
- * OFPP_CONTROLLER for none), as packet_out does.  EINVAL if the packet is
- * not an Ethernet frame. */
-int ofproto_packet_out(struct ofproto *, const void *packet, size_t size,
-                       uint32_t in_port, const struct ofpact *,
-                       size_t ofpacts_len);
+/* Runs PO's actions on its packet as received on its in_port (an
+ * OpenFlow port number, or OFPP_NONE / OFPP_CONTROLLER for none) with its
+ * pipeline fields (1.5's tun_id, metadata, registers...), as packet_out
+ * does.  EINVAL if the packet is not an Ethernet frame. */
+struct ofputil_packet_out;
+int ofproto_packet_out(struct ofproto *, const struct ofputil_packet_out *);
 
 /* Events for the connection manager.
  *
@@ -489,20 +488,27 @@ bool ofproto_pop_port_status(struct ofproto *, struct ofproto_port_status *);
  * dec_ttl at TTL 1), queued by the handler threads in arrival order. */
 struct ofproto_packet_in {
     struct ovs_list list_node;  /* Private to ofproto. */
-    void *packet;               /* The frame as the actions left it. */
+    void *packet;               /* The frame as the actions left it, and
+                                 * after it, in the same allocation, the
+                                 * userdata. */
     size_t packet_len;
     uint8_t reason;             /* OFPR_*, OFPR_IMPLICIT_MISS for a miss. */
-    uint8_t table_id;           /* 0xff for packet-out. */
-    ovs_be64 cookie;            /* The rule's; all ones for a miss. */
+    uint8_t table_id;           /* 0 for a packet-out. */
+    ovs_be64 cookie;            /* The rule's; all ones for a miss or a
+                                 * packet-out. */
     uint16_t max_len;           /* Bytes to send; UINT16_MAX for a miss or
                                  * an invalid TTL: the connection's
                                  * miss_send_len decides. */
-    uint16_t controller_id;
+    uint16_t controller_id;     /* Only connections with this id get it. */
     uint32_t in_port;           /* OpenFlow port number. */
-    ovs_be64 metadata;
-    uint32_t regs[FLOW_N_REGS];
+    struct match flow_metadata; /* What the packet_in reports of the
+                                 * pipeline fields (in_port, tunnel,
+                                 * metadata, registers, pkt_mark). */
+    const void *userdata;       /* controller(userdata=...), or NULL. */
+    size_t userdata_len;
 };
-/* Moves the oldest packet-in into *PIN (the caller frees PIN->packet);
+/* Moves the oldest packet-in into *PIN (the caller frees PIN->packet,
+ * which holds the userdata too);
  * false if there is none. */
 bool ofproto_pop_packet_in(struct ofproto *, struct ofproto_packet_in *);
 /* Whether a table miss sends the packet to the controller (OpenFlow

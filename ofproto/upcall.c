@@ -16,6 +16,7 @@
 #include "hmap.h"
 #include "list.h"
 #include "ofproto-private.h"
+#include "pin-cookie.h"
 #include "ovs-rcu.h"
 #include "ovs-thread.h"
 #include "poll-loop.h"
@@ -218,25 +219,25 @@ translate_upcall(struct udpif *udpif, const struct dpif_upcall *du,
 }
 
 /* A "userspace" action's upcall: the packet-in translation asked for
- * (xlate.h, struct xlate_pin_cookie).  xlate_rwlock held for reading. */
+ * (pin-cookie.h).  xlate_rwlock held for reading. */
 static void
 handle_packet_in(const struct dpif_upcall *du)
 {
-    struct xlate_pin_cookie c;
-    if (du->userdata_len != sizeof c) {
-        COVERAGE_INC(upcall_bad_userdata);
-        return;
+    struct pin_cookie pc;
+    struct flow pipeline;
+    struct ofproto *ofproto = NULL;
+    if (du->userdata
+        && pin_cookie_decode(du->userdata, du->userdata_len, &pc,
+                             &pipeline)) {
+        ofproto = ofproto_lookup_by_id(pc.ofproto_id);
     }
-    memcpy(&c, du->userdata, sizeof c);
-    struct ofproto *ofproto = (c.magic == XLATE_PIN_MAGIC
-                               ? ofproto_lookup_by_id(c.ofproto_id) : NULL);
     if (!ofproto) {
         COVERAGE_INC(upcall_bad_userdata);
         return;
     }
     COVERAGE_INC(upcall_packet_in);
     ofproto_queue_packet_in(ofproto, dp_packet_data(&du->packet),
-                            dp_packet_size(&du->packet), &c);
+                            dp_packet_size(&du->packet), &pc, &pipeline);
 }
 
 static void

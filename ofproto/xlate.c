@@ -13,6 +13,7 @@
 #include "mac-learning.h"
 #include "netlink.h"
 #include "ofproto-private.h"
+#include "pin-cookie.h"
 #include "match.h"
 #include "ofp-actions.h"
 #include "ofp-table.h"
@@ -48,6 +49,10 @@ struct xlate_ctx {
     bool no_recv;               /* Input port has OFPPC_NO_RECV: the first
                                  * table is looked up, nothing runs. */
     struct ofpbuf action_set;   /* What write_actions wrote. */
+    /* Where an output to CONTROLLER is (its packet_in's reason). */
+    bool in_packet_out;         /* The actions of a packet_out. */
+    bool in_group;              /* A group's bucket. */
+    bool in_action_set;         /* The action set being executed. */
 };
 
 static void do_xlate_actions(struct xlate_ctx *, const struct ofpact *,
@@ -502,15 +507,16 @@ xlate_normal(struct xlate_ctx *ctx)
     }
 }
 
-/* Packet-in: a "userspace" datapath action whose userdata says what the
- * controller is to be told; the datapath hands the packet, as the actions
- * before it left it, to a handler (upcall.c), which queues the event. */
+/* Packet-in: a "userspace" datapath action whose userdata (pin-cookie.h)
+ * says what the controller is to be told; the datapath hands the packet,
+ * as the actions before it left it, to a handler (upcall.c), which queues
+ * the event. */
 static void
 xlate_controller(struct xlate_ctx *ctx, uint8_t reason, uint16_t max_len,
-                 uint16_t controller_id)
+                 uint16_t controller_id, const void *userdata,
+                 size_t userdata_len)
 {
-    struct xlate_pin_cookie c = {
-        .magic = XLATE_PIN_MAGIC,
+    struct pin_cookie pc = {
         .ofproto_id = ctx->ofproto->id,
         .in_port = ctx->flow.in_port,
         .max_len = max_len,
@@ -518,14 +524,28 @@ xlate_controller(struct xlate_ctx *ctx, uint8_t reason, uint16_t max_len,
         .reason = reason,
         .table_id = ctx->table_id,
         .cookie = ctx->rule_cookie,
-        .metadata = ctx->flow.metadata,
+        .userdata = userdata,
+        .userdata_len = userdata_len,
     };
-    memcpy(c.regs, ctx->flow.regs, sizeof c.regs);
+    uint64_t stub[PIN_COOKIE_MAX / 8];
+    struct ofpbuf cookie;
+    ofpbuf_use_stub(&cookie, stub, sizeof stub);
+    if (!pin_cookie_encode(&pc, &ctx->flow, &cookie)) {
+        static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(1, 5);
+        VLOG_WARN_RL(&rl, "%s: packet-in userdata of %zu bytes is too long "
+                     "for an upcall, packet not sent to the controller",
+                     ctx->ofproto->name, userdata_len);
+        trace_note(ctx, "userdata too long, not sent to controller");
+        ofpbuf_uninit(&cookie);
+        return;
+    }
     commit_all(ctx);
     size_t ofs = nl_msg_start_nested(ctx->odp, OVS_ACTION_ATTR_USERSPACE);
     nl_msg_put_u32(ctx->odp, OVS_USERSPACE_ATTR_PID, 0);
-    nl_msg_put_unspec(ctx->odp, OVS_USERSPACE_ATTR_USERDATA, &c, sizeof c);
+    nl_msg_put_unspec(ctx->odp, OVS_USERSPACE_ATTR_USERDATA, cookie.data,
+                      cookie.size);
     nl_msg_end_nested(ctx->odp, ofs);
+    ofpbuf_uninit(&cookie);
 }
 
 /* Tables. */
@@ -613,7 +633,7 @@ xlate_miss(struct xlate_ctx *ctx, uint8_t table_id, uint32_t in_port)
     trace_note(ctx, "table miss: sending to controller");
     ovs_be64 saved_cookie = ctx->rule_cookie;
     ctx->rule_cookie = OVS_BE64_MAX;
-    xlate_controller(ctx, reason, UINT16_MAX, 0);
+    xlate_controller(ctx, reason, UINT16_MAX, 0, NULL, 0);
     ctx->rule_cookie = saved_cookie;
 }
 
@@ -719,7 +739,11 @@ xlate_output(struct xlate_ctx *ctx, uint32_t port, uint16_t max_len)
         xlate_table(ctx, OFPP_IN_PORT, 0, true);
         break;
     case OFPP_CONTROLLER:
-        xlate_controller(ctx, OFPR_ACTION, max_len, 0);
+        xlate_controller(ctx, (ctx->in_packet_out ? OFPR_PACKET_OUT
+                               : ctx->in_group ? OFPR_GROUP
+                               : ctx->in_action_set ? OFPR_ACTION_SET
+                               : OFPR_ACTION),
+                         max_len, 0, NULL, 0);
         break;
     case OFPP_NONE:
         break;
@@ -831,6 +855,7 @@ action_set_execute(struct xlate_ctx *ctx)
     struct ofpbuf set = ctx->action_set;
     ofpbuf_init(&ctx->action_set, 0);
     trace_note(ctx, "executing the action set");
+    ctx->in_action_set = true;
     for (int rank = 0; rank <= 6 && !ctx->exit && !ctx->error; rank++) {
         const struct ofpact *a;
         OFPACT_FOR_EACH (a, set.data, set.size) {
@@ -849,6 +874,7 @@ action_set_execute(struct xlate_ctx *ctx)
             }
         }
     }
+    ctx->in_action_set = false;
     ofpbuf_uninit(&set);
 }
 
@@ -867,7 +893,8 @@ xlate_dec_ttl(struct xlate_ctx *ctx, const struct ofpact_cnt_ids *ids)
      * hears of it as an invalid TTL. */
     trace_note(ctx, "TTL exceeded, sending to controller");
     for (uint16_t i = 0; i < ids->n_controllers; i++) {
-        xlate_controller(ctx, OFPR_INVALID_TTL, UINT16_MAX, ids->cnt_ids[i]);
+        xlate_controller(ctx, OFPR_INVALID_TTL, UINT16_MAX, ids->cnt_ids[i],
+                         NULL, 0);
     }
     ctx->exit = ctx->ttl_exceeded = true;
 }
@@ -922,9 +949,12 @@ xlate_bucket(struct xlate_ctx *ctx, struct ofgroup *g,
                b->bucket_id);
     struct flow saved_flow = ctx->flow;
     bool saved_exit = ctx->exit;
+    bool saved_in_group = ctx->in_group;
+    ctx->in_group = true;
     ctx->depth++;
     do_xlate_actions(ctx, b->ofpacts, b->ofpacts_len);
     ctx->depth--;
+    ctx->in_group = saved_in_group;
     ctx->flow = saved_flow;
     ctx->exit = saved_exit;
 }
@@ -1078,7 +1108,8 @@ do_xlate_actions(struct xlate_ctx *ctx, const struct ofpact *ofpacts,
             break;
         case OFPACT_CONTROLLER: {
             const struct ofpact_controller *c = (const void *) a;
-            xlate_controller(ctx, c->reason, c->max_len, c->controller_id);
+            xlate_controller(ctx, c->reason, c->max_len, c->controller_id,
+                             c->userdata, c->userdata_len);
             break;
         }
         case OFPACT_GROUP:
@@ -1366,8 +1397,12 @@ xlate_actions(const struct xlate_in *xin, struct xlate_out *xout)
     WC_MASK_FIELD(ctx.wc, in_port);
 
     if (xin->ofpacts) {
-        ctx.table_id = 0xff;    /* Packet-out: no table. */
+        /* Packet-out: table 0 and no rule, as 3.1 reports it. */
+        ctx.table_id = 0;
+        ctx.rule_cookie = OVS_BE64_MAX;
+        ctx.in_packet_out = true;
         do_xlate_actions(&ctx, xin->ofpacts, xin->ofpacts_len);
+        ctx.in_packet_out = false;
     } else {
         /* OFPPC_NO_RECV_STP would drop STP frames only; without STP there
          * is nothing to tell them from. */

@@ -57,26 +57,6 @@ struct xlate_out {
     struct flow final_flow;     /* The flow after every action. */
 };
 
-/* The userdata of the "userspace" datapath action that sends a packet to
- * the controller (an output to CONTROLLER, a controller action, a table
- * miss, a TTL that ran out): what the packet-in will say.  The handler
- * that receives the packet (upcall.c) turns it into an ofproto event.
- * Plain host-order bytes: it never leaves this process. */
-#define XLATE_PIN_MAGIC 0x50494e31      /* "PIN1". */
-struct xlate_pin_cookie {
-    uint32_t magic;
-    uint32_t ofproto_id;        /* struct ofproto's 'id'. */
-    uint32_t in_port;           /* OpenFlow port number. */
-    uint16_t max_len;           /* UINT16_MAX: the connection decides. */
-    uint16_t controller_id;
-    uint8_t reason;             /* OFPR_*, OFPR_IMPLICIT_MISS for a miss. */
-    uint8_t table_id;
-    uint8_t pad[2];
-    ovs_be64 cookie;            /* The rule's; all ones for a miss. */
-    ovs_be64 metadata;
-    uint32_t regs[FLOW_N_REGS];
-};
-
 /* Whether translation carries out every action in the list (nested lists
  * included): 0, or OFPBAC_BAD_TYPE for the first it does not (connection
  * tracking but ct_clear, MPLS, NSH, sample, bundle, multipath,

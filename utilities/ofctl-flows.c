@@ -119,6 +119,7 @@ flow_mods_send(const char *switch_name, struct flow_mods *mods)
         switch_name, mods->usable, &vconn);
 
     struct ovs_list requests = OVS_LIST_INITIALIZER(&requests);
+    struct ds hex = DS_EMPTY_INITIALIZER;
     for (size_t i = 0; i < mods->n; i++) {
         struct ofputil_flow_mod *fm = &mods->fms[i];
         /* OpenFlow 1.1+ has no "every table" for modifications: 3.1 sends
@@ -130,13 +131,23 @@ flow_mods_send(const char *switch_name, struct flow_mods *mods)
             fm->table_id = 0;
         }
         struct ofpbuf *msg = ofputil_encode_flow_mod(fm, protocol);
+        /* -m five times: each message as a hex dump; more: as one hex
+         * number (what Open vSwitch's tests replay with ofctl/send). */
+        if (ofctl_opts.verbosity == 5) {
+            ds_put_hex_dump(&hex, msg->data, msg->size, 0, true);
+        } else if (ofctl_opts.verbosity > 5) {
+            ds_put_hex(&hex, msg->data, msg->size);
+            ds_put_char(&hex, '\n');
+        }
         ovs_list_push_back(&requests, &msg->list_node);
     }
     if (ofctl_opts.bundle) {
         ofctl_bundle_transact(vconn, &requests);
     } else {
         ofctl_transact_multiple_noreply(vconn, &requests);
+        fputs(ds_cstr(&hex), stdout);
     }
+    ds_destroy(&hex);
     vconn_close(vconn);
 }
 

@@ -22,6 +22,7 @@
  *   ofctl-groups.c    groups and meters;
  *   ofctl-packet.c    packet-out;
  *   ofctl-echo.c      probe, ping, benchmark;
+ *   ofctl-ct.c        ct-flush-zone, ct-flush;
  *   ofctl-monitor.c   monitor and snoop (a daemon with unixctl commands).
  *
  * Errors: like 3.1, every failure ends the program through ovs_fatal()
@@ -178,6 +179,8 @@ void ofctl_ping(struct ovs_cmdl_context *);
 void ofctl_benchmark(struct ovs_cmdl_context *);
 void ofctl_monitor(struct ovs_cmdl_context *);
 void ofctl_snoop(struct ovs_cmdl_context *);
+void ofctl_ct_flush_zone(struct ovs_cmdl_context *);
+void ofctl_ct_flush(struct ovs_cmdl_context *);
 
 /* Sends the multipart REQUEST on VCONN (taking it) and prints every reply
  * as 3.1 does, with SWITCH_NAME's names if they are to be shown (never if

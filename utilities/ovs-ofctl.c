@@ -74,6 +74,9 @@ static const struct ovs_cmdl_command all_commands[] = {
     { "del-meters", "switch [meter]", 1, 2, ofctl_del_meters },
     { "dump-meters", "switch [meter]", 1, 2, ofctl_dump_meters },
     { "meter-stats", "switch [meter]", 1, 2, ofctl_meter_stats },
+    { "ct-flush-zone", "switch zone", 2, 2, ofctl_ct_flush_zone },
+    { "ct-flush", "switch [zone=N] [ct-orig-tuple [ct-reply-tuple]]", 1, 4,
+      ofctl_ct_flush },
     { "ofp-print", "\"encoded openflow message\" [verbosity]", 1, 2,
       ofctl_ofp_print },
     { "parse-flow", NULL, 1, 1, ofctl_parse_flow },
@@ -347,6 +350,10 @@ usage(void)
            "  del-meters SWITCH [METER]   delete meters matching METER\n"
            "  dump-meters SWITCH [METER]  print METER configuration\n"
            "  meter-stats SWITCH [METER]  print meter statistics\n"
+           "  ct-flush-zone SWITCH ZONE   flush conntrack entries in ZONE\n"
+           "  ct-flush SWITCH [ZONE] [CT_ORIG_TUPLE [CT_REPLY_TUPLE]]\n"
+           "                              flush conntrack entries specified\n"
+           "                              by CT_ORIG/REPLY_TUPLE and ZONE\n"
            "\nFor OpenFlow switches and controllers:\n"
            "  probe TARGET                probe whether TARGET is up\n"
            "  ping TARGET [N]             latency of N-byte echos\n"

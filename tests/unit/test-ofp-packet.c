@@ -365,7 +365,7 @@ START_TEST(test_packet_in)
     ck_assert_uint_eq(ntohs(oh->length), b.size);
 
     struct ds s = DS_EMPTY_INITIALIZER;
-    ck_assert_int_eq(ofputil_packet_in_print(&s, oh, NULL, NULL, 0), 0);
+    ck_assert_int_eq(ofputil_packet_in_print(&s, oh, NULL, NULL, 2), 0);
     ck_assert_str_eq(ds_cstr(&s), c->text);
     ds_destroy(&s);
 
@@ -395,7 +395,7 @@ START_TEST(test_packet_out)
     ck_assert_uint_eq(ntohs(oh->length), b.size);
 
     struct ds s = DS_EMPTY_INITIALIZER;
-    ck_assert_int_eq(ofputil_packet_out_print(&s, oh, NULL, NULL, 0), 0);
+    ck_assert_int_eq(ofputil_packet_out_print(&s, oh, NULL, NULL, 2), 0);
     ck_assert_str_eq(ds_cstr(&s), c->text);
     ds_destroy(&s);
 
