@@ -290,7 +290,11 @@ cmd_del_if(struct ds *out OVS_UNUSED, const struct dpctl_opts *o OVS_UNUSED,
 static void
 put_stat(struct ds *out, const char *label, uint64_t value)
 {
-    ds_put_format(out, "%s%"PRIu64, label, value);
+    if (value == NETDEV_STAT_UNKNOWN) {
+        ds_put_format(out, "%s?", label);
+    } else {
+        ds_put_format(out, "%s%"PRIu64, label, value);
+    }
 }
 
 static void

@@ -103,7 +103,10 @@ parse_flow__(struct ofputil_flow_mod *fm, char *string,
     memset(fm, 0, sizeof *fm);
     match_init_catchall(&fm->match);
     fm->priority = OFP_DEFAULT_PRIORITY;
-    fm->new_cookie = command == OFPFC_ADD ? 0 : OVS_BE64_MAX;
+    /* A modify without a cookie gives its flows cookie 0 (1.0, NXM) or
+     * adds with it (1.0, 1.1), as 3.1's ovs-ofctl sends it. */
+    fm->new_cookie = (command == OFPFC_DELETE
+                      || command == OFPFC_DELETE_STRICT ? OVS_BE64_MAX : 0);
     fm->table_id = command == OFPFC_ADD ? 0 : OFPTT_ALL;
     fm->command = command;
     fm->buffer_id = UINT32_MAX;
@@ -124,6 +127,7 @@ parse_flow__(struct ofputil_flow_mod *fm, char *string,
         return xstrdup("must specify an action");
     }
 
+    bool new_cookie_given = false;
     char *s = string, *name, *value;
     while (next_pair(&s, &name, &value)) {
         const struct shorthand *sh = NULL;
@@ -212,6 +216,7 @@ parse_flow__(struct ofputil_flow_mod *fm, char *string,
                     return error;
                 }
                 fm->new_cookie = htonll(x);
+                new_cookie_given = true;
             }
         } else if (del_or_mod && !strcmp(name, "out_port")) {
             if (!ofputil_port_from_string(value, map, &fm->out_port)) {
@@ -246,6 +251,13 @@ parse_flow__(struct ofputil_flow_mod *fm, char *string,
         }
     }
     ofputil_normalize_match(&fm->match);
+    if (command == OFPFC_MODIFY || command == OFPFC_MODIFY_STRICT) {
+        /* Selecting by cookie alone leaves the cookies as they are. */
+        if (fm->cookie_mask && !new_cookie_given) {
+            fm->new_cookie = OVS_BE64_MAX;
+        }
+        fm->modify_cookie = fm->new_cookie != OVS_BE64_MAX;
+    }
 
     if (actions) {
         size_t start = ofpacts->size;
@@ -262,6 +274,10 @@ parse_flow__(struct ofputil_flow_mod *fm, char *string,
         if (!err) {
             err = ofpacts_check_prereqs(fm->ofpacts, fm->ofpacts_len,
                                         &fm->match);
+        }
+        if (!err) {
+            err = ofpacts_check_goto_table(fm->ofpacts, fm->ofpacts_len,
+                                           fm->table_id, 255);
         }
         if (err) {
             ofpacts->size = start;

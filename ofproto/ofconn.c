@@ -20,6 +20,7 @@
 #include "ofp-packet.h"
 #include "ofp-phy-port.h"
 #include "ofp-port.h"
+#include "ofp-queue.h"
 #include "ofp-table.h"
 #include "ofpbuf.h"
 #include "ofproto-private.h"
@@ -791,7 +792,108 @@ handle_port_stats_request(struct ofconn *ofconn, const struct ofp_header *oh)
         long long int age = MAX(time_msec() - ports[i]->created, 0);
         ps.duration_sec = age / 1000;
         ps.duration_nsec = (age % 1000) * 1000000;
+        struct netdev_custom_counter custom[ARRAY_SIZE(ps.custom)];
+        ps.n_custom = MIN(netdev_get_custom_stats(ports[i]->netdev, custom,
+                                                  ARRAY_SIZE(custom)),
+                          ARRAY_SIZE(custom));
+        for (size_t j = 0; j < ps.n_custom; j++) {
+            copy_string(ps.custom[j].name, custom[j].name,
+                        sizeof ps.custom[j].name);
+            ps.custom[j].value = custom[j].value;
+        }
         ofputil_append_port_stat(&replies, &ps);
+    }
+    free(ports);
+    struct ofpbuf *reply;
+    LIST_FOR_EACH_POP (reply, list_node, &replies) {
+        ofconn_send(ofconn, reply);
+    }
+    return 0;
+}
+
+/* Queues.  Each port has one queue, 0, its default one (there is no QoS
+ * here): no rate limits, and no counters of its own (unknown).  The
+ * errors are 3.1's: OFPQOFC_BAD_PORT for a port the bridge does not have,
+ * OFPQOFC_BAD_QUEUE for a queue no port selected has. */
+static bool
+queue_selected(uint32_t wanted, uint32_t queue_id)
+{
+    return wanted == OFPQ_ALL || wanted == queue_id;
+}
+
+static enum ofperr
+handle_queue_stats_request(struct ofconn *ofconn, const struct ofp_header *oh)
+{
+    struct ofputil_queue_stats_request rq;
+    enum ofperr error = ofputil_decode_queue_stats_request(oh, &rq);
+    if (error) {
+        return error;
+    }
+    struct ofproto *ofproto = ofconn_ofproto(ofconn);
+    if (rq.port_no != OFPP_ANY && !ofproto_port_exists(ofproto, rq.port_no)) {
+        return OFPERR_OFPQOFC_BAD_PORT;
+    }
+    if (!queue_selected(rq.queue_id, 0)) {
+        return OFPERR_OFPQOFC_BAD_QUEUE;
+    }
+    struct ovs_list replies;
+    ofpmp_init(&replies, oh);
+    size_t n;
+    const struct ofport **ports = sorted_ports(ofproto, &n);
+    for (size_t i = 0; i < n; i++) {
+        if (rq.port_no == OFPP_ANY || rq.port_no == ports[i]->ofp_port) {
+            struct ofputil_queue_stats qs = {
+                .port_no = ports[i]->ofp_port,
+                .queue_id = 0,
+                .tx_bytes = UINT64_MAX,
+                .tx_packets = UINT64_MAX,
+                .tx_errors = UINT64_MAX,
+                .duration_sec = UINT32_MAX,
+                .duration_nsec = UINT32_MAX,
+            };
+            ofputil_append_queue_stat(&replies, &qs);
+        }
+    }
+    free(ports);
+    struct ofpbuf *reply;
+    LIST_FOR_EACH_POP (reply, list_node, &replies) {
+        ofconn_send(ofconn, reply);
+    }
+    return 0;
+}
+
+/* OFPT_QUEUE_GET_CONFIG_REQUEST (1.0-1.3) and OFPST_QUEUE_DESC (1.4+). */
+static enum ofperr
+handle_queue_config_request(struct ofconn *ofconn,
+                            const struct ofp_header *oh)
+{
+    uint32_t port_no, queue_id;
+    enum ofperr error = ofputil_decode_queue_get_config_request(oh, &port_no,
+                                                                &queue_id);
+    if (error) {
+        return error;
+    }
+    struct ofproto *ofproto = ofconn_ofproto(ofconn);
+    if (port_no != OFPP_ANY && !ofproto_port_exists(ofproto, port_no)) {
+        return OFPERR_OFPQOFC_BAD_PORT;
+    }
+    if (!queue_selected(queue_id, 0)) {
+        return OFPERR_OFPQOFC_BAD_QUEUE;
+    }
+    struct ovs_list replies;
+    ofputil_start_queue_get_config_reply(oh, &replies);
+    size_t n;
+    const struct ofport **ports = sorted_ports(ofproto, &n);
+    for (size_t i = 0; i < n; i++) {
+        if (port_no == OFPP_ANY || port_no == ports[i]->ofp_port) {
+            struct ofputil_queue_config qc = {
+                .port = ports[i]->ofp_port,
+                .queue = 0,
+                .min_rate = OFPUTIL_QUEUE_RATE_NONE,
+                .max_rate = OFPUTIL_QUEUE_RATE_NONE,
+            };
+            ofputil_append_queue_get_config_reply(&qc, &replies);
+        }
     }
     free(ports);
     struct ofpbuf *reply;
@@ -1059,6 +1161,11 @@ handle_message(struct ofconn *ofconn, const struct ofp_header *oh)
         return handle_port_desc_request(ofconn, oh);
     case OFPTYPE_PORT_STATS_REQUEST:
         return handle_port_stats_request(ofconn, oh);
+    case OFPTYPE_QUEUE_STATS_REQUEST:
+        return handle_queue_stats_request(ofconn, oh);
+    case OFPTYPE_QUEUE_GET_CONFIG_REQUEST:
+    case OFPTYPE_QUEUE_DESC_STATS_REQUEST:
+        return handle_queue_config_request(ofconn, oh);
     case OFPTYPE_DESC_STATS_REQUEST:
         return handle_desc_request(ofconn, oh);
     case OFPTYPE_TABLE_STATS_REQUEST:
@@ -1115,6 +1222,7 @@ handle_message(struct ofconn *ofconn, const struct ofp_header *oh)
     case OFPTYPE_TABLE_STATS_REPLY:
     case OFPTYPE_PORT_STATS_REPLY:
     case OFPTYPE_QUEUE_STATS_REPLY:
+    case OFPTYPE_QUEUE_DESC_STATS_REPLY:
     case OFPTYPE_GROUP_STATS_REPLY:
     case OFPTYPE_GROUP_DESC_STATS_REPLY:
     case OFPTYPE_GROUP_FEATURES_STATS_REPLY:
@@ -1130,8 +1238,6 @@ handle_message(struct ofconn *ofconn, const struct ofp_header *oh)
         return OFPERR_OFPBRC_BAD_TYPE;
 
     /* Not implemented yet in this switch. */
-    case OFPTYPE_QUEUE_GET_CONFIG_REQUEST:
-    case OFPTYPE_QUEUE_STATS_REQUEST:
     case OFPTYPE_FLOW_AGE:
     case OFPTYPE_SET_CONTROLLER_ID:
     case OFPTYPE_NXT_RESUME:

@@ -502,7 +502,7 @@ batch_add(struct ofproto *ofproto, const struct ofputil_flow_mod *fm,
     return 0;
 }
 
-/* A copy of OLD with FM's actions (and cookie, unless UINT64_MAX). */
+/* A copy of OLD with FM's actions (and cookie, if it modifies it). */
 static struct rule *
 rule_modified_copy(const struct rule *old, const struct ofputil_flow_mod *fm)
 {
@@ -510,8 +510,7 @@ rule_modified_copy(const struct rule *old, const struct ofputil_flow_mod *fm)
     cls_rule_clone(&rule->cr, &old->cr);
     rule->ofproto = old->ofproto;
     rule->table_id = old->table_id;
-    rule->cookie = fm->new_cookie != OVS_BE64_MAX ? fm->new_cookie
-                                                  : old->cookie;
+    rule->cookie = fm->modify_cookie ? fm->new_cookie : old->cookie;
     rule->idle_timeout = old->idle_timeout;
     rule->hard_timeout = old->hard_timeout;
     rule->flags = old->flags;

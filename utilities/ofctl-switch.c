@@ -2,9 +2,11 @@
  *
  * show (features, then in 1.3+ the port descriptions, then on a second
  * connection the switch configuration), dump-desc, dump-tables,
- * dump-table-features (1.3+), dump-ports [PORT], dump-ports-desc [PORT]
- * and mod-port SWITCH PORT ACTION print what lib/ofp-print prints for the
- * replies, with 3.1's connections, requests and messages.
+ * dump-table-features (1.3+), dump-ports [PORT], dump-ports-desc [PORT],
+ * queue-stats [PORT [QUEUE]], queue-get-config [PORT [QUEUE]] and
+ * mod-port SWITCH PORT ACTION print what lib/ofp-print prints for the
+ * replies (error replies too, on stdout, as 3.1 does for dumps), with
+ * 3.1's connections, requests and messages.
  *
  * A PORT argument is a number or reserved name, or else a port name
  * looked up in the switch's names ("SWITCH: unknown port `NAME'" if none;
@@ -25,6 +27,7 @@
 #include "ofp-phy-port.h"
 #include "ofp-port.h"
 #include "ofp-print.h"
+#include "ofp-queue.h"
 #include "ofp-switch.h"
 #include "ofp-table.h"
 #include "ofpbuf.h"
@@ -177,6 +180,78 @@ ofctl_dump_ports_desc(struct ovs_cmdl_context *ctx)
     vconn_close(vconn);
 }
 
+/* QUEUE as a queue id: a number or "ALL" (any case). */
+static uint32_t
+parse_queue_id(const char *queue)
+{
+    unsigned int id;
+    if (!strcasecmp(queue, "all")) {
+        return OFPQ_ALL;
+    } else if (str_to_uint(queue, 10, &id)) {
+        return id;
+    }
+    ovs_fatal(0, "%s: queue id must be a number or \"all\"", queue);
+}
+
+void
+ofctl_queue_stats(struct ovs_cmdl_context *ctx)
+{
+    struct ofputil_queue_stats_request rq = {
+        .port_no = (ctx->argc > 2 ? parse_port(ctx->argv[1], ctx->argv[2])
+                    : OFPP_ANY),
+        .queue_id = ctx->argc > 3 ? parse_queue_id(ctx->argv[3]) : OFPQ_ALL,
+    };
+    struct vconn *vconn;
+    ofctl_open_vconn(ctx->argv[1], "mgmt", &vconn);
+    ofctl_dump_transaction(ctx->argv[1], vconn,
+                           ofputil_encode_queue_stats_request(
+                               vconn_get_version(vconn), &rq));
+    vconn_close(vconn);
+}
+
+static void
+add_ordinary_port(const struct ofputil_phy_port *pp, void *ports_)
+{
+    struct ovs_list *ports = ports_;
+    if (pp->port_no < OFPP_MAX) {
+        struct ofpbuf *request = ofpbuf_new(sizeof pp->port_no);
+        ofpbuf_put(request, &pp->port_no, sizeof pp->port_no);
+        ovs_list_push_back(ports, &request->list_node);
+    }
+}
+
+void
+ofctl_queue_get_config(struct ovs_cmdl_context *ctx)
+{
+    const char *switch_name = ctx->argv[1];
+    uint32_t port = (ctx->argc > 2 ? parse_port(switch_name, ctx->argv[2])
+                     : OFPP_ANY);
+    uint32_t queue = ctx->argc > 3 ? parse_queue_id(ctx->argv[3]) : OFPQ_ALL;
+    struct vconn *vconn;
+    ofctl_open_vconn(switch_name, "mgmt", &vconn);
+    enum ofp_version version = vconn_get_version(vconn);
+    if (port != OFPP_ANY || version != OFP10_VERSION) {
+        ofctl_dump_transaction(switch_name, vconn,
+                               ofputil_encode_queue_get_config_request(
+                                   version, port, queue));
+    } else {
+        /* 1.0 asks about one port at a time: ask about each ordinary port
+         * the switch has (read on a connection of its own, as 3.1). */
+        struct ovs_list ports = OVS_LIST_INITIALIZER(&ports);
+        ofctl_read_ports(switch_name, add_ordinary_port, &ports);
+        struct ofpbuf *b;
+        LIST_FOR_EACH_POP (b, list_node, &ports) {
+            uint32_t port_no;
+            memcpy(&port_no, b->data, sizeof port_no);
+            ofpbuf_delete(b);
+            ofctl_dump_transaction(switch_name, vconn,
+                                   ofputil_encode_queue_get_config_request(
+                                       version, port_no, queue));
+        }
+    }
+    vconn_close(vconn);
+}
+
 /* Finding one port by number or name for mod-port. */
 struct port_search {
     const char *name;
@@ -201,7 +276,8 @@ check_port(const struct ofputil_phy_port *pp, void *search_)
 void
 ofctl_mod_port(struct ovs_cmdl_context *ctx)
 {
-    /* What each ACTION sets or clears, and "no-ACTION" the opposite. */
+    /* What each ACTION sets or clears, and "no-ACTION" or "noACTION" the
+     * opposite. */
     static const struct {
         const char *name;
         uint32_t bit;
@@ -231,8 +307,8 @@ ofctl_mod_port(struct ovs_cmdl_context *ctx)
 
     const char *action = ctx->argv[3];
     bool not = false;
-    if (!strncasecmp(action, "no-", 3)) {
-        action += 3;
+    if (!strncasecmp(action, "no", 2)) {
+        action += 2 + (action[2] == '-');
         not = true;
     }
     for (size_t i = 0; i < ARRAY_SIZE(actions); i++) {

@@ -1555,16 +1555,34 @@ iface_write_stats(struct iface *iface)
     COVERAGE_INC(bridge_iface_stats_written);
     iface->stats = st;
     iface->stats_written = true;
-    static const char *keys[] = {
+    static const char *const names[] = {
         "rx_bytes", "rx_dropped", "rx_errors", "rx_packets",
         "tx_bytes", "tx_dropped", "tx_errors", "tx_packets",
     };
-    int64_t values[] = {
+    const uint64_t counts[] = {
         st.rx_bytes, st.rx_dropped, st.rx_errors, st.rx_packets,
         st.tx_bytes, st.tx_dropped, st.tx_errors, st.tx_packets,
     };
-    ovsrec_interface_set_statistics(iface->cfg, keys, values,
-                                    ARRAY_SIZE(keys));
+    /* The device's own counters join the common ones; unknown ones are
+     * left out, as 3.1 does. */
+    struct netdev_custom_counter custom[32];
+    size_t n_custom = MIN(netdev_get_custom_stats(iface->netdev, custom,
+                                                  ARRAY_SIZE(custom)),
+                          ARRAY_SIZE(custom));
+    const char *keys[ARRAY_SIZE(names) + ARRAY_SIZE(custom)];
+    int64_t values[ARRAY_SIZE(keys)];
+    size_t n = 0;
+    for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
+        if (counts[i] != NETDEV_STAT_UNKNOWN) {
+            keys[n] = names[i];
+            values[n++] = counts[i];
+        }
+    }
+    for (size_t i = 0; i < n_custom; i++) {
+        keys[n] = custom[i].name;
+        values[n++] = custom[i].value;
+    }
+    ovsrec_interface_set_statistics(iface->cfg, keys, values, n);
 }
 
 /* Writes TYPES into one of the Open_vSwitch row's set-of-strings columns
