@@ -625,6 +625,24 @@ print_queue_config_reply(struct ds *s, const struct ofp_header *oh,
 }
 
 static enum ofperr
+print_table_desc_reply(struct ds *s, const struct ofp_header *oh,
+                       enum ofpraw raw OVS_UNUSED,
+                       const struct ofputil_port_map *pm OVS_UNUSED,
+                       int verbosity OVS_UNUSED)
+{
+    struct ofpbuf b;
+    ofpbuf_use_const(&b, oh, ntohs(oh->length));
+    for (;;) {
+        struct ofputil_table_desc td;
+        int retval = ofputil_decode_table_desc(&b, &td);
+        if (retval) {
+            return retval == EOF ? 0 : retval;
+        }
+        ofputil_table_desc_format(s, &td, NULL);
+    }
+}
+
+static enum ofperr
 print_table_stats_reply(struct ds *s, const struct ofp_header *oh,
                         enum ofpraw raw OVS_UNUSED,
                         const struct ofputil_port_map *pm OVS_UNUSED,
@@ -762,7 +780,9 @@ printer_for_type(enum ofptype type)
     case OFPTYPE_GET_ASYNC_REQUEST:
     case OFPTYPE_DESC_STATS_REQUEST:
     case OFPTYPE_TABLE_STATS_REQUEST:
+    case OFPTYPE_TABLE_DESC_REQUEST:
     case OFPTYPE_TABLE_FEATURES_STATS_REQUEST: return print_nothing;
+    case OFPTYPE_TABLE_DESC_REPLY: return print_table_desc_reply;
     case OFPTYPE_FEATURES_REPLY: return print_features_reply;
     case OFPTYPE_GET_CONFIG_REPLY:
     case OFPTYPE_SET_CONFIG: return print_switch_config;
@@ -823,13 +843,10 @@ printer_for_type(enum ofptype type)
     case OFPTYPE_QUEUE_GET_CONFIG_REPLY:
     case OFPTYPE_QUEUE_DESC_STATS_REPLY: return print_queue_config_reply;
 
-    /* Not printed yet (the header and a hex dump): table status
-     * and desc, requestforward, flow age,
-     * controller id, resume, ct_flush_zone. */
+    /* Not printed yet (the header and a hex dump): table status,
+     * requestforward, flow age, controller id, resume, ct_flush_zone. */
     case OFPTYPE_TABLE_STATUS:
     case OFPTYPE_REQUESTFORWARD:
-    case OFPTYPE_TABLE_DESC_REQUEST:
-    case OFPTYPE_TABLE_DESC_REPLY:
     case OFPTYPE_FLOW_AGE:
     case OFPTYPE_SET_CONTROLLER_ID:
     case OFPTYPE_NXT_RESUME:

@@ -6,6 +6,7 @@
 #include "ofmonitor.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -927,13 +928,20 @@ field_bitmap_set(struct ofputil_field_bitmap *fb, enum mf_field_id id)
 /* What table TABLE_ID can do: match (and omit) every field, with a mask
  * where the field takes one; the instructions and actions translation
  * runs (xlate.c), set_field on every writable field; goto any later
- * table. */
+ * table.  Its name and flow limit (1,000,000 for an unlimited table, as
+ * 3.1 reports it) are the bridge's. */
 static void
-table_features_init(uint8_t table_id, struct ofputil_table_features *tf)
+table_features_init(const struct ofproto *ofproto, uint8_t table_id,
+                    struct ofputil_table_features *tf)
 {
     memset(tf, 0, sizeof *tf);
     tf->table_id = table_id;
-    tf->max_entries = 1000000;
+    const char *name = ofproto_get_table_name(ofproto, table_id);
+    if (name) {
+        copy_string(tf->name, name, sizeof tf->name);
+    }
+    unsigned int max_flows = ofproto_get_table_max_flows(ofproto, table_id);
+    tf->max_entries = max_flows == UINT_MAX ? 1000000 : max_flows;
     tf->metadata_match = tf->metadata_write = UINT64_MAX;
     tf->miss_config = OFPUTIL_TABLE_MISS_DEFAULT;
 
@@ -979,7 +987,7 @@ handle_table_features_request(struct ofconn *ofconn,
     ofpmp_init(&replies, oh);
     for (int i = 0; i < OFPROTO_N_TABLES - 1; i++) {
         struct ofputil_table_features tf;
-        table_features_init(i, &tf);
+        table_features_init(ofconn_ofproto(ofconn), i, &tf);
         ofputil_append_table_features_reply(&tf, &replies);
     }
     struct ofpbuf *reply;
@@ -1004,9 +1012,8 @@ handle_table_stats_request(struct ofconn *ofconn, const struct ofp_header *oh)
             .lookup_count = st.n_lookups,
             .matched_count = st.n_matched,
         };
-        /* No name: 3.1 gives its tables none. */
         struct ofputil_table_features tf;
-        table_features_init(i, &tf);
+        table_features_init(ofproto, i, &tf);
         /* 1.1 and 1.2 report the miss config a table_mod set. */
         tf.miss_config = atomic_load_explicit(
             &ofproto->tables[i].miss_config, memory_order_relaxed);

@@ -258,6 +258,7 @@ ofproto_create(const char *name, const char *datapath_type,
     ofproto->fail_mode = OFPROTO_FAIL_STANDALONE;
     for (int i = 0; i < OFPROTO_N_TABLES; i++) {
         classifier_init(&ofproto->tables[i].cls);
+        ofproto->tables[i].max_flows = UINT_MAX;
         atomic_init(&ofproto->tables[i].n_lookups, 0);
         atomic_init(&ofproto->tables[i].n_matched, 0);
     }
@@ -319,7 +320,11 @@ ofproto_destroy(struct ofproto *ofproto)
     ofproto_flush_flows(ofproto);
     ovsrcu_synchronize();
     for (int i = 0; i < OFPROTO_N_TABLES; i++) {
-        classifier_destroy(&ofproto->tables[i].cls);
+        struct oftable *table = &ofproto->tables[i];
+        classifier_destroy(&table->cls);
+        free(table->name);
+        free(table->of_name);
+        free(table->groups);
     }
     ofproto_destroy_groups(ofproto);
     ofproto_destroy_meters(ofproto);

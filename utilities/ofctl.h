@@ -159,6 +159,8 @@ void ofctl_dump_ports(struct ovs_cmdl_context *);
 void ofctl_dump_ports_desc(struct ovs_cmdl_context *);
 void ofctl_mod_port(struct ovs_cmdl_context *);
 void ofctl_queue_stats(struct ovs_cmdl_context *);
+void ofctl_dump_table_desc(struct ovs_cmdl_context *);
+void ofctl_mod_table(struct ovs_cmdl_context *);
 void ofctl_queue_get_config(struct ovs_cmdl_context *);
 void ofctl_add_group(struct ovs_cmdl_context *);
 void ofctl_add_groups(struct ovs_cmdl_context *);

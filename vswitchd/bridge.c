@@ -21,8 +21,10 @@
 #include "list.h"
 #include "netdev.h"
 #include "bitmap.h"
+#include "classifier.h"
 #include "connmgr.h"
 #include "dpif.h"
+#include "ofp-fields.h"
 #include "ofport-numbers.h"
 #include "ofproto.h"
 #include "ofp-protocol.h"
@@ -910,6 +912,85 @@ bridge_write_controller_status(struct bridge *br)
     }
 }
 
+/* The Flow_Table row for TABLE_ID in BR's flow_tables, or NULL. */
+static const struct ovsrec_flow_table *
+bridge_flow_table_cfg(const struct bridge *br, int table_id)
+{
+    for (size_t i = 0; i < br->cfg->n_flow_tables; i++) {
+        if (br->cfg->key_flow_tables[i] == table_id) {
+            return br->cfg->value_flow_tables[i];
+        }
+    }
+    return NULL;
+}
+
+/* Applies a Flow_Table row (or its absence: the defaults) to one table,
+ * as 3.1 reads it: invalid eviction groups and prefix fields are logged
+ * and left out. */
+static void
+bridge_configure_table(struct bridge *br, int table_id,
+                       const struct ovsrec_flow_table *cfg)
+{
+    static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(1, 5);
+    struct ofproto_table_settings s = {
+        .max_flows = UINT_MAX,
+        .use_default_prefixes = true,
+    };
+    struct mf_subfield *groups = NULL;
+    enum cls_prefix_field prefixes[CLS_MAX_TRIES];
+    if (cfg) {
+        s.name = cfg->name;
+        if (cfg->n_flow_limit && cfg->flow_limit[0] >= 0) {
+            s.max_flows = MIN(cfg->flow_limit[0], UINT_MAX);
+        }
+        s.enable_eviction = (cfg->overflow_policy
+                             && !strcmp(cfg->overflow_policy, "evict"));
+        groups = xmalloc(MAX(cfg->n_groups, 1) * sizeof *groups);
+        for (size_t i = 0; i < cfg->n_groups; i++) {
+            char *error = mf_parse_subfield(&groups[s.n_groups],
+                                            cfg->groups[i]);
+            if (error) {
+                VLOG_WARN_RL(&rl, "bridge %s table %d: ignoring invalid "
+                             "eviction group %s (%s)", br->name, table_id,
+                             cfg->groups[i], error);
+                free(error);
+            } else {
+                s.n_groups++;
+            }
+        }
+        s.groups = groups;
+        if (cfg->n_prefixes) {
+            s.use_default_prefixes = false;
+            s.prefixes = prefixes;
+            for (size_t i = 0; i < cfg->n_prefixes; i++) {
+                enum cls_prefix_field field;
+                if (!strcmp(cfg->prefixes[i], "none")) {
+                    s.n_prefixes = 0;
+                    break;
+                } else if (!cls_prefix_field_from_name(cfg->prefixes[i],
+                                                       &field)) {
+                    VLOG_WARN_RL(&rl, "bridge %s table %d: ignoring "
+                                 "unsupported prefix field %s", br->name,
+                                 table_id, cfg->prefixes[i]);
+                } else if (s.n_prefixes < CLS_MAX_TRIES) {
+                    prefixes[s.n_prefixes++] = field;
+                }
+            }
+        }
+    }
+    ofproto_configure_table(br->ofproto, table_id, &s);
+    free(groups);
+}
+
+static void
+bridge_configure_tables(struct bridge *br)
+{
+    /* Tables 0 to 253 are OpenFlow's. */
+    for (int i = 0; i < OFPROTO_N_TABLES - 1; i++) {
+        bridge_configure_table(br, i, bridge_flow_table_cfg(br, i));
+    }
+}
+
 static void
 bridge_configure(struct bridge *br)
 {
@@ -922,6 +1003,7 @@ bridge_configure(struct bridge *br)
                           && !strcmp(br->cfg->fail_mode, "secure")
                           ? OFPROTO_FAIL_SECURE : OFPROTO_FAIL_STANDALONE);
     bridge_configure_controllers(br);
+    bridge_configure_tables(br);
     const struct smap *oc = &br->cfg->other_config;
     ofproto_set_mac_table_config(br->ofproto,
                                  smap_get_uint(oc, "mac-aging-time", 300),
