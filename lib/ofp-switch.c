@@ -608,15 +608,18 @@ ofputil_async_cfg_default(enum ofp_version version)
 {
     /* 3.1's defaults: a master (or equal) controller gets packet-ins for
      * every reason but an invalid TTL, every port status, and flow
-     * removals (in 1.4+ for every reason, before only idle, hard and
-     * delete); a slave only port status.  Role, table status and
+     * removals (in 1.4+ for every reason, in 1.3 for idle, hard, delete
+     * and group_delete, before only the first three); a slave only port
+     * status.  Role, table status and
      * request-forward messages are off until asked for. */
     struct ofputil_async_cfg cfg;
     memset(&cfg, 0, sizeof cfg);
     cfg.master[OAM_PACKET_IN] = 0x3f & ~(1u << OFPR_INVALID_TTL);
     cfg.master[OAM_PORT_STATUS] = 0x7;
     cfg.slave[OAM_PORT_STATUS] = 0x7;
-    cfg.master[OAM_FLOW_REMOVED] = version >= OFP14_VERSION ? 0x3f : 0x7;
+    cfg.master[OAM_FLOW_REMOVED] = (version >= OFP14_VERSION ? 0x3f
+                                    : version == OFP13_VERSION ? 0xf
+                                    : 0x7);
     return cfg;
 }
 

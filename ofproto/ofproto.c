@@ -18,6 +18,8 @@
 #include "hash.h"
 #include "mac-learning.h"
 #include "netdev.h"
+#include "ofp-group.h"
+#include "ofp-meter.h"
 #include "ofp-phy-port.h"
 #include "ofproto-private.h"
 #include "ovs-thread.h"
@@ -443,6 +445,25 @@ ofproto_datapath_name(const struct ofproto *ofproto)
     return dpif_name(ofproto->backer->dpif);
 }
 
+/* Empties the tables and deletes every group and meter, as 3.1 does when
+ * a bridge's controllers or fail mode change. */
+static void
+ofproto_flush(struct ofproto *ofproto)
+{
+    ofproto_flush_flows(ofproto);
+    struct ofputil_group_mod gm = {
+        .command = OFPGC11_DELETE,
+        .group_id = OFPG_ALL,
+    };
+    ovs_list_init(&gm.buckets);
+    ofproto_group_mod(ofproto, &gm);
+    struct ofputil_meter_mod mm = {
+        .command = OFPMC13_DELETE,
+        .meter.meter_id = OFPM13_ALL,
+    };
+    ofproto_meter_mod(ofproto, &mm);
+}
+
 void
 ofproto_set_fail_mode(struct ofproto *ofproto, enum ofproto_fail_mode mode)
 {
@@ -450,7 +471,7 @@ ofproto_set_fail_mode(struct ofproto *ofproto, enum ofproto_fail_mode mode)
         return;
     }
     ofproto->fail_mode = mode;
-    ofproto_flush_flows(ofproto);
+    ofproto_flush(ofproto);
     if (mode == OFPROTO_FAIL_STANDALONE && !ofproto->has_controllers) {
         ofproto_add_default_rule(ofproto);
     }
@@ -469,7 +490,7 @@ ofproto_set_has_controllers(struct ofproto *ofproto, bool has_controllers)
         return;
     }
     ofproto->has_controllers = has_controllers;
-    ofproto_flush_flows(ofproto);
+    ofproto_flush(ofproto);
     if (ofproto->fail_mode == OFPROTO_FAIL_STANDALONE && !has_controllers) {
         ofproto_add_default_rule(ofproto);
     }

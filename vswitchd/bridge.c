@@ -379,7 +379,7 @@ bridge_number_iface(struct bridge *br, struct iface *iface)
         }
         struct iface *holder = ofport_numbers_holder(&br->ofports, request);
         if (holder && holder->ofport_requested) {
-            VLOG_WARN("bridge %s: interface %s requests OpenFlow port %"PRId64
+            VLOG_INFO("bridge %s: interface %s requests OpenFlow port %"PRId64
                       ", which interface %s also requested and keeps",
                       br->name, iface->name, request, holder->name);
         } else {
@@ -421,6 +421,80 @@ bridge_number_iface(struct bridge *br, struct iface *iface)
         return;
     }
     bridge_take_ofport(br, iface, ofport, false);
+}
+
+/* Gives the interfaces of BR that request a number they do not have (it
+ * was taken when they asked) that number, if its holder does not hold it
+ * by request. */
+static void
+bridge_meet_pending_requests(struct bridge *br)
+{
+    struct port *port;
+    HMAP_FOR_EACH (port, name_node, &br->ports) {
+        struct iface *iface;
+        LIST_FOR_EACH (iface, port_node, &port->ifaces) {
+            const struct ovsrec_interface *cfg = iface->cfg;
+            int64_t request = (cfg->n_ofport_request
+                               ? cfg->ofport_request[0] : 0);
+            if (iface->netdev && ofport_is_switch_port(request)
+                && iface->ofport != request) {
+                const struct iface *holder
+                    = ofport_numbers_holder(&br->ofports, request);
+                if (!holder || !holder->ofport_requested) {
+                    bridge_number_iface(br, iface);
+                }
+            }
+        }
+    }
+}
+
+/* Numbers the N interfaces IFACES, whose configuration changed together.
+ * Each one whose ofport_request now names another number first gives up
+ * the number it has, and one that no longer requests its number no
+ * longer holds it by request, as 3.1 does, so that requests moved around
+ * within one change (p1, p2 and p3 going from 1 2 3 to 3 1 2) are all
+ * met; a number given up goes to an interface that asked for it before
+ * and did not get it. */
+static void
+bridge_number_changed_ifaces(struct iface **ifaces, size_t n)
+{
+    /* The bridges where a number was given up, or is no longer held by
+     * request (a handful). */
+    struct bridge **released = NULL;
+    size_t n_released = 0, allocated_released = 0;
+    for (size_t i = 0; i < n; i++) {
+        struct iface *iface = ifaces[i];
+        const struct ovsrec_interface *cfg = iface->cfg;
+        int64_t request = cfg->n_ofport_request ? cfg->ofport_request[0] : 0;
+        struct bridge *br = iface->port->bridge;
+        if (iface->ofport == request || !ofport_is_switch_port(iface->ofport)
+            || (!ofport_is_switch_port(request) && !iface->ofport_requested)) {
+            continue;
+        } else if (!ofport_is_switch_port(request)) {
+            /* Its number is now anyone's who asks for it. */
+            iface->ofport_requested = false;
+        } else {
+            bridge_release_ofport(br, iface);
+        }
+        size_t j = 0;
+        while (j < n_released && released[j] != br) {
+            j++;
+        }
+        if (j == n_released) {
+            if (n_released >= allocated_released) {
+                released = x2nrealloc(released, &allocated_released,
+                                      sizeof *released);
+            }
+            released[n_released++] = br;
+        }
+    }
+    for (size_t i = 0; i < n; i++) {
+        bridge_number_iface(ifaces[i]->port->bridge, ifaces[i]);
+    }
+    for (size_t i = 0; i < n_released; i++) {
+        bridge_meet_pending_requests(released[i]);
+    }
+    free(released);
 }
 
 /* Interfaces. */
@@ -1188,6 +1262,9 @@ bridge_reconfigure_full(const struct ovsrec_open_vswitch *ovs)
     /* In name order, so that interfaces added together are numbered
      * predictably (p1 before p2). */
     const struct shash_node **sorted = shash_sort(&want_ifaces);
+    struct iface **renumber = xmalloc(shash_count(&want_ifaces)
+                                      * sizeof *renumber);
+    size_t n_renumber = 0;
     for (size_t i = 0; i < shash_count(&want_ifaces); i++) {
         const struct iface_placement *p = sorted[i]->data;
         br = bridge_lookup(p->br_cfg->name);
@@ -1199,10 +1276,12 @@ bridge_reconfigure_full(const struct ovsrec_open_vswitch *ovs)
             iface->cfg = p->iface_cfg;
             iface_apply_config(iface);
             if (iface->netdev) {
-                bridge_number_iface(br, iface);
+                renumber[n_renumber++] = iface;
             }
         }
     }
+    bridge_number_changed_ifaces(renumber, n_renumber);
+    free(renumber);
 
     free(sorted);
     shash_destroy(&want_bridges);
@@ -1468,6 +1547,8 @@ bridge_reconfigure_incremental(const struct ovsrec_open_vswitch *ovs)
     }
 
     /* Interfaces changed in place.  A new type needs a new device. */
+    struct iface **renumber = NULL;
+    size_t n_renumber = 0, allocated_renumber = 0;
     OVSREC_INTERFACE_FOR_EACH_TRACKED (iface_cfg, idl) {
         if (ovsrec_interface_is_deleted(iface_cfg)
             || ovsrec_interface_is_new(iface_cfg)) {
@@ -1482,9 +1563,15 @@ bridge_reconfigure_incremental(const struct ovsrec_open_vswitch *ovs)
             iface_plan_create(&to_create, port, iface_cfg);
         } else if (iface->netdev) {
             iface_apply_config(iface);
-            bridge_number_iface(iface->port->bridge, iface);
+            if (n_renumber >= allocated_renumber) {
+                renumber = x2nrealloc(renumber, &allocated_renumber,
+                                      sizeof *renumber);
+            }
+            renumber[n_renumber++] = iface;
         }
     }
+    bridge_number_changed_ifaces(renumber, n_renumber);
+    free(renumber);
 
     /* Interfaces whose device could not be opened are tried again: the
      * device may have appeared since. */
