@@ -47,6 +47,23 @@ ofputil_parse_uint(const char *s, uint64_t max, uint64_t *value)
     return NULL;
 }
 
+/* A cookie or cookie mask as 3.1 reads it (strtoull()): "-N" is 2**64 - N,
+ * so "cookie=1/-1" matches the cookie exactly. */
+static char *
+parse_cookie(const char *s, uint64_t *cookie)
+{
+    bool negative = *s == '-';
+    char *error = ofputil_parse_uint(s + negative, UINT64_MAX, cookie);
+    if (error) {
+        free(error);
+        return xasprintf("invalid numeric format %s", s);
+    }
+    if (negative) {
+        *cookie = -*cookie;
+    }
+    return NULL;
+}
+
 /* Splits the next "name[=value]" off *SP, a writable string: items are
  * separated by commas and white space. */
 static bool
@@ -200,18 +217,18 @@ parse_flow__(struct ofputil_flow_mod *fm, char *string,
                 }
                 *slash = '\0';
                 uint64_t mask;
-                error = ofputil_parse_uint(slash + 1, UINT64_MAX, &mask);
+                error = parse_cookie(slash + 1, &mask);
                 if (error) {
                     return error;
                 }
-                error = ofputil_parse_uint(value, UINT64_MAX, &x);
+                error = parse_cookie(value, &x);
                 if (error) {
                     return error;
                 }
                 fm->cookie = htonll(x);
                 fm->cookie_mask = htonll(mask);
             } else {
-                error = ofputil_parse_uint(value, UINT64_MAX, &x);
+                error = parse_cookie(value, &x);
                 if (error) {
                     return error;
                 }
