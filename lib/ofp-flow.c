@@ -248,9 +248,11 @@ ofputil_encode_flow_mod(const struct ofputil_flow_mod *fm,
             oxm_put_match(msg, &fm->match, version);
         }
         struct ofp11_flow_mod *ofm = ofpbuf_at_assert(msg, ofs, sizeof *ofm);
-        if (fm->command == OFPFC_ADD
-            || (version == OFP11_VERSION && modify && !fm->cookie_mask)) {
+        if (fm->command == OFPFC_ADD) {
             ofm->cookie = new_cookie;
+        } else if (version == OFP11_VERSION && modify && !fm->cookie_mask) {
+            /* The cookie of the flow it adds if it selects none. */
+            ofm->cookie = fm->new_cookie;
         } else {
             ofm->cookie = fm->cookie;
             ofm->cookie_mask = fm->cookie_mask;
