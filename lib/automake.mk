@@ -239,6 +239,8 @@ lib_libovs_a_SOURCES += \
 	lib/ofp-print.h \
 	lib/ofp-prop.c \
 	lib/ofp-prop.h \
+	lib/ofp-queue.c \
+	lib/ofp-queue.h \
 	lib/ofp-bundle.c \
 	lib/ofp-bundle.h \
 	lib/ofp-ct.c \

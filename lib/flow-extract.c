@@ -723,11 +723,11 @@ flow_compose__(struct dp_packet *p, const struct flow *flow, size_t l7_len,
 
     uint16_t type = ntohs(flow->dl_type);
     if (type < ETH_TYPE_MIN) {
-        /* 802.3 with an LLC header that is not SNAP. */
-        ovs_be16 len = htons(3 + l7_len);
+        /* No Ethernet type: an 802.3 header alone, its length field the
+         * header's own length, as 3.1 composes it (so a packet made from
+         * "in_port(1)" is 14 bytes). */
+        ovs_be16 len = htons(dp_packet_size(p) + 2);
         dp_packet_put(p, &len, 2);
-        dp_packet_put(p, "\x42\x42\x03", 3);
-        put_payload(p, l7_len, fill);
         return;
     }
     dp_packet_put(p, &flow->dl_type, 2);

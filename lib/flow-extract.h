@@ -32,7 +32,8 @@
  *
  * flow_compose() is the reverse, for tests and `netdev-dummy/receive PORT
  * FLOW`: it writes the headers a flow describes, with consistent lengths
- * and correct checksums, followed by a payload.
+ * and correct checksums, followed by a payload (none for an 802.3 frame
+ * without SNAP: its header alone, as 3.1 composes it).
  *
  * Threads: pure functions over the caller's packet and flow, except the
  * coverage counters (atomic). */

@@ -1248,6 +1248,23 @@ ofpacts_check_prereqs(const struct ofpact ofpacts[], size_t len,
 }
 
 enum ofperr
+ofpacts_check_goto_table(const struct ofpact ofpacts[], size_t len,
+                         uint8_t table_id, uint8_t n_tables)
+{
+    const struct ofpact *a;
+    OFPACT_FOR_EACH (a, ofpacts, len) {
+        if (a->type == OFPACT_GOTO_TABLE) {
+            uint8_t next = ((const struct ofpact_goto_table *) a)->table_id;
+            if ((table_id != 255 && next <= table_id)
+                || (n_tables != 255 && next >= n_tables)) {
+                return OFPERR_OFPBIC_BAD_TABLE_ID;
+            }
+        }
+    }
+    return 0;
+}
+
+enum ofperr
 ofpacts_annotate(struct ofpact ofpacts[], size_t len,
                  const struct match *match)
 {

@@ -664,6 +664,11 @@ enum ofperr ofpacts_annotate(struct ofpact[], size_t len,
  * tag), as 3.1 checks flows in ovs-ofctl and in the switch. */
 enum ofperr ofpacts_check_prereqs(const struct ofpact[], size_t len,
                                   const struct match *);
+/* OFPBIC_BAD_TABLE_ID if a goto_table does not go forward from TABLE_ID
+ * (not checked for 255, "any table") or goes to N_TABLES or beyond (not
+ * checked when N_TABLES is 255), as 3.1 checks a flow's instructions. */
+enum ofperr ofpacts_check_goto_table(const struct ofpact[], size_t len,
+                                     uint8_t table_id, uint8_t n_tables);
 
 /* Encoding.  Returns the number of bytes appended.  The list must be
  * encodable in VERSION. */

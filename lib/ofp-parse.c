@@ -47,6 +47,23 @@ ofputil_parse_uint(const char *s, uint64_t max, uint64_t *value)
     return NULL;
 }
 
+/* A cookie or cookie mask as 3.1 reads it (strtoull()): "-N" is 2**64 - N,
+ * so "cookie=1/-1" matches the cookie exactly. */
+static char *
+parse_cookie(const char *s, uint64_t *cookie)
+{
+    bool negative = *s == '-';
+    char *error = ofputil_parse_uint(s + negative, UINT64_MAX, cookie);
+    if (error) {
+        free(error);
+        return xasprintf("invalid numeric format %s", s);
+    }
+    if (negative) {
+        *cookie = -*cookie;
+    }
+    return NULL;
+}
+
 /* Splits the next "name[=value]" off *SP, a writable string: items are
  * separated by commas and white space. */
 static bool
@@ -103,7 +120,10 @@ parse_flow__(struct ofputil_flow_mod *fm, char *string,
     memset(fm, 0, sizeof *fm);
     match_init_catchall(&fm->match);
     fm->priority = OFP_DEFAULT_PRIORITY;
-    fm->new_cookie = command == OFPFC_ADD ? 0 : OVS_BE64_MAX;
+    /* A modify without a cookie gives its flows cookie 0 (1.0, NXM) or
+     * adds with it (1.0, 1.1), as 3.1's ovs-ofctl sends it. */
+    fm->new_cookie = (command == OFPFC_DELETE
+                      || command == OFPFC_DELETE_STRICT ? OVS_BE64_MAX : 0);
     fm->table_id = command == OFPFC_ADD ? 0 : OFPTT_ALL;
     fm->command = command;
     fm->buffer_id = UINT32_MAX;
@@ -124,6 +144,7 @@ parse_flow__(struct ofputil_flow_mod *fm, char *string,
         return xstrdup("must specify an action");
     }
 
+    bool new_cookie_given = false;
     char *s = string, *name, *value;
     while (next_pair(&s, &name, &value)) {
         const struct shorthand *sh = NULL;
@@ -196,22 +217,23 @@ parse_flow__(struct ofputil_flow_mod *fm, char *string,
                 }
                 *slash = '\0';
                 uint64_t mask;
-                error = ofputil_parse_uint(slash + 1, UINT64_MAX, &mask);
+                error = parse_cookie(slash + 1, &mask);
                 if (error) {
                     return error;
                 }
-                error = ofputil_parse_uint(value, UINT64_MAX, &x);
+                error = parse_cookie(value, &x);
                 if (error) {
                     return error;
                 }
                 fm->cookie = htonll(x);
                 fm->cookie_mask = htonll(mask);
             } else {
-                error = ofputil_parse_uint(value, UINT64_MAX, &x);
+                error = parse_cookie(value, &x);
                 if (error) {
                     return error;
                 }
                 fm->new_cookie = htonll(x);
+                new_cookie_given = true;
             }
         } else if (del_or_mod && !strcmp(name, "out_port")) {
             if (!ofputil_port_from_string(value, map, &fm->out_port)) {
@@ -246,6 +268,13 @@ parse_flow__(struct ofputil_flow_mod *fm, char *string,
         }
     }
     ofputil_normalize_match(&fm->match);
+    if (command == OFPFC_MODIFY || command == OFPFC_MODIFY_STRICT) {
+        /* Selecting by cookie alone leaves the cookies as they are. */
+        if (fm->cookie_mask && !new_cookie_given) {
+            fm->new_cookie = OVS_BE64_MAX;
+        }
+        fm->modify_cookie = fm->new_cookie != OVS_BE64_MAX;
+    }
 
     if (actions) {
         size_t start = ofpacts->size;
@@ -262,6 +291,10 @@ parse_flow__(struct ofputil_flow_mod *fm, char *string,
         if (!err) {
             err = ofpacts_check_prereqs(fm->ofpacts, fm->ofpacts_len,
                                         &fm->match);
+        }
+        if (!err) {
+            err = ofpacts_check_goto_table(fm->ofpacts, fm->ofpacts_len,
+                                           fm->table_id, 255);
         }
         if (err) {
             ofpacts->size = start;

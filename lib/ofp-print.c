@@ -21,6 +21,7 @@
 #include "ofp-bundle.h"
 #include "ofp-ct.h"
 #include "ofp-protocol.h"
+#include "ofp-queue.h"
 #include "ofp-switch.h"
 #include "ofp-table.h"
 #include "ofpbuf.h"
@@ -567,6 +568,82 @@ print_port_stats_reply(struct ds *s, const struct ofp_header *oh,
 }
 
 static enum ofperr
+print_queue_stats_request(struct ds *s, const struct ofp_header *oh,
+                          enum ofpraw raw OVS_UNUSED,
+                          const struct ofputil_port_map *pm,
+                          int verbosity OVS_UNUSED)
+{
+    struct ofputil_queue_stats_request rq;
+    enum ofperr error = ofputil_decode_queue_stats_request(oh, &rq);
+    if (!error) {
+        ofputil_queue_stats_request_format(s, &rq, pm);
+        ds_put_char(s, '\n');
+    }
+    return error;
+}
+
+static enum ofperr
+print_queue_stats_reply(struct ds *s, const struct ofp_header *oh,
+                        enum ofpraw raw OVS_UNUSED,
+                        const struct ofputil_port_map *pm,
+                        int verbosity OVS_UNUSED)
+{
+    /* As for ports: the count is of the entries that decode. */
+    struct ofpbuf b;
+    ofpbuf_use_const(&b, oh, ntohs(oh->length));
+    int n = 0;
+    struct ofputil_queue_stats qs;
+    while (!ofputil_decode_queue_stats(&qs, &b)) {
+        n++;
+    }
+    ds_put_format(s, " %d queues\n", n);
+    ofpbuf_use_const(&b, oh, ntohs(oh->length));
+    for (;;) {
+        int retval = ofputil_decode_queue_stats(&qs, &b);
+        if (retval) {
+            return retval == EOF ? 0 : retval;
+        }
+        ofputil_queue_stats_format(s, &qs, pm);
+    }
+}
+
+static enum ofperr
+print_queue_config_request(struct ds *s, const struct ofp_header *oh,
+                           enum ofpraw raw OVS_UNUSED,
+                           const struct ofputil_port_map *pm,
+                           int verbosity OVS_UNUSED)
+{
+    return ofputil_queue_get_config_request_print(s, oh, pm);
+}
+
+static enum ofperr
+print_queue_config_reply(struct ds *s, const struct ofp_header *oh,
+                         enum ofpraw raw OVS_UNUSED,
+                         const struct ofputil_port_map *pm,
+                         int verbosity OVS_UNUSED)
+{
+    return ofputil_queue_get_config_reply_print(s, oh, pm);
+}
+
+static enum ofperr
+print_table_desc_reply(struct ds *s, const struct ofp_header *oh,
+                       enum ofpraw raw OVS_UNUSED,
+                       const struct ofputil_port_map *pm OVS_UNUSED,
+                       int verbosity OVS_UNUSED)
+{
+    struct ofpbuf b;
+    ofpbuf_use_const(&b, oh, ntohs(oh->length));
+    for (;;) {
+        struct ofputil_table_desc td;
+        int retval = ofputil_decode_table_desc(&b, &td);
+        if (retval) {
+            return retval == EOF ? 0 : retval;
+        }
+        ofputil_table_desc_format(s, &td, NULL);
+    }
+}
+
+static enum ofperr
 print_table_stats_reply(struct ds *s, const struct ofp_header *oh,
                         enum ofpraw raw OVS_UNUSED,
                         const struct ofputil_port_map *pm OVS_UNUSED,
@@ -748,7 +825,9 @@ printer_for_type(enum ofptype type)
     case OFPTYPE_GET_ASYNC_REQUEST:
     case OFPTYPE_DESC_STATS_REQUEST:
     case OFPTYPE_TABLE_STATS_REQUEST:
+    case OFPTYPE_TABLE_DESC_REQUEST:
     case OFPTYPE_TABLE_FEATURES_STATS_REQUEST: return print_nothing;
+    case OFPTYPE_TABLE_DESC_REPLY: return print_table_desc_reply;
     case OFPTYPE_FEATURES_REPLY: return print_features_reply;
     case OFPTYPE_GET_CONFIG_REPLY:
     case OFPTYPE_SET_CONFIG: return print_switch_config;
@@ -805,18 +884,17 @@ printer_for_type(enum ofptype type)
     case OFPTYPE_FLOW_MONITOR_CANCEL: return print_flow_monitor_cancel;
     case OFPTYPE_FLOW_MONITOR_PAUSED:
     case OFPTYPE_FLOW_MONITOR_RESUMED: return print_nothing;
-
-    /* Not printed yet (the header and a hex dump): queues, table status
-     * and desc, requestforward, flow age,
-     * resume. */
+    case OFPTYPE_QUEUE_STATS_REQUEST: return print_queue_stats_request;
+    case OFPTYPE_QUEUE_STATS_REPLY: return print_queue_stats_reply;
     case OFPTYPE_QUEUE_GET_CONFIG_REQUEST:
+    case OFPTYPE_QUEUE_DESC_STATS_REQUEST: return print_queue_config_request;
     case OFPTYPE_QUEUE_GET_CONFIG_REPLY:
+    case OFPTYPE_QUEUE_DESC_STATS_REPLY: return print_queue_config_reply;
+
+    /* Not printed yet (the header and a hex dump): table status,
+     * requestforward, flow age, resume. */
     case OFPTYPE_TABLE_STATUS:
     case OFPTYPE_REQUESTFORWARD:
-    case OFPTYPE_QUEUE_STATS_REQUEST:
-    case OFPTYPE_QUEUE_STATS_REPLY:
-    case OFPTYPE_TABLE_DESC_REQUEST:
-    case OFPTYPE_TABLE_DESC_REPLY:
     case OFPTYPE_FLOW_AGE:
     case OFPTYPE_NXT_RESUME:
         return NULL;

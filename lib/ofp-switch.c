@@ -616,8 +616,8 @@ ofputil_async_cfg_default(enum ofp_version version)
 {
     /* 3.1's defaults: a master (or equal) controller gets packet-ins for
      * every reason but an invalid TTL, every port status, and flow
-     * removals (in 1.4+ for every reason, in 1.3 idle, hard, delete and
-     * group_delete, before only the first three); a slave only port
+     * removals (in 1.4+ for every reason, in 1.3 for idle, hard, delete
+     * and group_delete, before only the first three); a slave only port
      * status.  Role, table status and
      * request-forward messages are off until asked for. */
     struct ofputil_async_cfg cfg;

@@ -1237,11 +1237,15 @@ ofputil_encode_table_mod(const struct ofputil_table_mod *tm,
                   | (tm->vacancy_events ? OFPTC14_VACANCY_EVENTS : 0));
     }
     otm->config = htonl(config);
+    if (version >= OFP14_VERSION && tm->has_eviction_prop) {
+        ovs_be32 flags = htonl(tm->eviction_flags);
+        put_prop(b, OFPTMPT14_EVICTION, &flags, sizeof flags);
+    }
     if (version >= OFP14_VERSION && tm->vacancy_events) {
         uint8_t vacancy[4] = { tm->vacancy_down, tm->vacancy_up, 0, 0 };
         put_prop(b, OFPTMPT14_VACANCY, vacancy, sizeof vacancy);
-        ofpmsg_update_length(b);
     }
+    ofpmsg_update_length(b);
     return b;
 }
 
@@ -1331,6 +1335,105 @@ ofputil_table_mod_format(struct ds *s, const struct ofputil_table_mod *tm,
         }
     }
     ds_put_char(s, '\n');
+}
+
+struct ofpbuf *
+ofputil_encode_table_desc_request(enum ofp_version version)
+{
+    return ofpraw_alloc(OFPRAW_OFPST14_TABLE_DESC_REQUEST, version, 0);
+}
+
+int
+ofputil_decode_table_desc(struct ofpbuf *msg, struct ofputil_table_desc *td)
+{
+    if (!msg->header) {
+        enum ofpraw raw;
+        enum ofperr error = ofpraw_pull(&raw, msg);
+        if (error) {
+            return error;
+        }
+    }
+    if (!msg->size) {
+        return EOF;
+    }
+    /* length (2), table_id, pad, config (4), properties. */
+    const uint8_t *head = msg->data;
+    size_t len = msg->size >= 8 ? (size_t) (head[0] << 8 | head[1]) : 0;
+    if (len < 8 || len > msg->size) {
+        return OFPERR_OFPBRC_BAD_LEN;
+    }
+    memset(td, 0, sizeof *td);
+    td->table_id = head[2];
+    uint32_t config = ((uint32_t) head[4] << 24 | (uint32_t) head[5] << 16
+                       | (uint32_t) head[6] << 8 | head[7]);
+    td->eviction = (config & OFPTC14_EVICTION) != 0;
+    td->vacancy_events = (config & OFPTC14_VACANCY_EVENTS) != 0;
+    td->eviction_flags = UINT32_MAX;
+    struct ofpbuf props;
+    ofpbuf_use_const(&props, head + 8, len - 8);
+    ofpbuf_pull(msg, len);
+    while (props.size > 0) {
+        struct ofpbuf prop;
+        uint16_t type;
+        enum ofperr error = ofpprop_pull(&props, &prop, &type);
+        if (error) {
+            return error;
+        }
+        const uint8_t *body = (const uint8_t *) prop.data + 4;
+        if (type == OFPTMPT14_EVICTION) {
+            if (prop.size != 8) {
+                return OFPERR_OFPBPC_BAD_LEN;
+            }
+            td->eviction_flags = ((uint32_t) body[0] << 24
+                                  | (uint32_t) body[1] << 16
+                                  | (uint32_t) body[2] << 8 | body[3]);
+        } else if (type == OFPTMPT14_VACANCY) {
+            if (prop.size != 8) {
+                return OFPERR_OFPBPC_BAD_LEN;
+            }
+            if (body[0] > 100 || body[1] > 100 || body[0] > body[1]) {
+                return OFPERR_OFPBPC_BAD_VALUE;
+            }
+            td->vacancy_down = body[0];
+            td->vacancy_up = body[1];
+            td->vacancy = body[2];
+        }
+    }
+    return 0;
+}
+
+void
+ofputil_table_desc_format(struct ds *s, const struct ofputil_table_desc *td,
+                          const struct ofputil_table_map *table_map)
+{
+    ds_put_cstr(s, "\n  table ");
+    ofputil_format_table(td->table_id, table_map, s);
+    ds_put_format(s, ":\n   eviction=%s eviction_flags=",
+                  td->eviction ? "on" : "off");
+    static const char *const flag_names[] = {
+        "OTHER", "IMPORTANCE", "LIFETIME",
+    };
+    bool first = true;
+    for (size_t i = 0; i < 32; i++) {
+        if (td->eviction_flags & (1u << i)) {
+            if (!first) {
+                ds_put_char(s, '|');
+            }
+            first = false;
+            if (i < ARRAY_SIZE(flag_names)) {
+                ds_put_cstr(s, flag_names[i]);
+            } else {
+                ds_put_format(s, "0x%"PRIx32, 1u << i);
+            }
+        }
+    }
+    if (td->vacancy_events) {
+        ds_put_format(s, "\n   vacancy=on vacancy_down=%"PRIu8"%% "
+                      "vacancy_up=%"PRIu8"%% vacancy=%"PRIu8"%%\n",
+                      td->vacancy_down, td->vacancy_up, td->vacancy);
+    } else {
+        ds_put_cstr(s, "\n   vacancy=off\n");
+    }
 }
 
 void

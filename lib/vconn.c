@@ -444,8 +444,14 @@ vconn_recv(struct vconn *vconn, struct ofpbuf **msgp)
         VLOG_WARN_RL(&bad_msg_rl, "%s: received OpenFlow version 0x%02x != "
                      "expected %02x", vconn->name, oh->version,
                      vconn->version);
+        /* The error speaks the offending message's version, as 3.1's
+         * does, so that its sender can read it; a version we cannot
+         * encode gets ours. */
+        enum ofp_version err_version
+            = (oh->version >= OFP10_VERSION && oh->version <= OFP15_VERSION
+               ? oh->version : vconn->version);
         send_message(vconn, ofperr_encode_reply_in(OFPERR_OFPBRC_BAD_VERSION,
-                                                   vconn->version, oh));
+                                                   err_version, oh));
         ofpbuf_delete(msg);
     }
 }

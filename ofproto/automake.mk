@@ -16,6 +16,7 @@ ofproto_libofproto_a_SOURCES = \
 	ofproto/ofconn-bundle.h \
 	ofproto/ofproto.c \
 	ofproto/ofproto.h \
+	ofproto/ofproto-eviction.c \
 	ofproto/ofproto-learn.c \
 	ofproto/ofproto-groups.c \
 	ofproto/ofproto-meters.c \

@@ -6,6 +6,7 @@
 #include "ofmonitor.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +22,7 @@
 #include "ofp-packet.h"
 #include "ofp-phy-port.h"
 #include "ofp-port.h"
+#include "ofp-queue.h"
 #include "ofp-table.h"
 #include "ofpbuf.h"
 #include "ofproto-private.h"
@@ -820,7 +822,108 @@ handle_port_stats_request(struct ofconn *ofconn, const struct ofp_header *oh)
         long long int age = MAX(time_msec() - ports[i]->created, 0);
         ps.duration_sec = age / 1000;
         ps.duration_nsec = (age % 1000) * 1000000;
+        struct netdev_custom_counter custom[ARRAY_SIZE(ps.custom)];
+        ps.n_custom = MIN(netdev_get_custom_stats(ports[i]->netdev, custom,
+                                                  ARRAY_SIZE(custom)),
+                          ARRAY_SIZE(custom));
+        for (size_t j = 0; j < ps.n_custom; j++) {
+            copy_string(ps.custom[j].name, custom[j].name,
+                        sizeof ps.custom[j].name);
+            ps.custom[j].value = custom[j].value;
+        }
         ofputil_append_port_stat(&replies, &ps);
+    }
+    free(ports);
+    struct ofpbuf *reply;
+    LIST_FOR_EACH_POP (reply, list_node, &replies) {
+        ofconn_send(ofconn, reply);
+    }
+    return 0;
+}
+
+/* Queues.  Each port has one queue, 0, its default one (there is no QoS
+ * here): no rate limits, and no counters of its own (unknown).  The
+ * errors are 3.1's: OFPQOFC_BAD_PORT for a port the bridge does not have,
+ * OFPQOFC_BAD_QUEUE for a queue no port selected has. */
+static bool
+queue_selected(uint32_t wanted, uint32_t queue_id)
+{
+    return wanted == OFPQ_ALL || wanted == queue_id;
+}
+
+static enum ofperr
+handle_queue_stats_request(struct ofconn *ofconn, const struct ofp_header *oh)
+{
+    struct ofputil_queue_stats_request rq;
+    enum ofperr error = ofputil_decode_queue_stats_request(oh, &rq);
+    if (error) {
+        return error;
+    }
+    struct ofproto *ofproto = ofconn_ofproto(ofconn);
+    if (rq.port_no != OFPP_ANY && !ofproto_port_exists(ofproto, rq.port_no)) {
+        return OFPERR_OFPQOFC_BAD_PORT;
+    }
+    if (!queue_selected(rq.queue_id, 0)) {
+        return OFPERR_OFPQOFC_BAD_QUEUE;
+    }
+    struct ovs_list replies;
+    ofpmp_init(&replies, oh);
+    size_t n;
+    const struct ofport **ports = sorted_ports(ofproto, &n);
+    for (size_t i = 0; i < n; i++) {
+        if (rq.port_no == OFPP_ANY || rq.port_no == ports[i]->ofp_port) {
+            struct ofputil_queue_stats qs = {
+                .port_no = ports[i]->ofp_port,
+                .queue_id = 0,
+                .tx_bytes = UINT64_MAX,
+                .tx_packets = UINT64_MAX,
+                .tx_errors = UINT64_MAX,
+                .duration_sec = UINT32_MAX,
+                .duration_nsec = UINT32_MAX,
+            };
+            ofputil_append_queue_stat(&replies, &qs);
+        }
+    }
+    free(ports);
+    struct ofpbuf *reply;
+    LIST_FOR_EACH_POP (reply, list_node, &replies) {
+        ofconn_send(ofconn, reply);
+    }
+    return 0;
+}
+
+/* OFPT_QUEUE_GET_CONFIG_REQUEST (1.0-1.3) and OFPST_QUEUE_DESC (1.4+). */
+static enum ofperr
+handle_queue_config_request(struct ofconn *ofconn,
+                            const struct ofp_header *oh)
+{
+    uint32_t port_no, queue_id;
+    enum ofperr error = ofputil_decode_queue_get_config_request(oh, &port_no,
+                                                                &queue_id);
+    if (error) {
+        return error;
+    }
+    struct ofproto *ofproto = ofconn_ofproto(ofconn);
+    if (port_no != OFPP_ANY && !ofproto_port_exists(ofproto, port_no)) {
+        return OFPERR_OFPQOFC_BAD_PORT;
+    }
+    if (!queue_selected(queue_id, 0)) {
+        return OFPERR_OFPQOFC_BAD_QUEUE;
+    }
+    struct ovs_list replies;
+    ofputil_start_queue_get_config_reply(oh, &replies);
+    size_t n;
+    const struct ofport **ports = sorted_ports(ofproto, &n);
+    for (size_t i = 0; i < n; i++) {
+        if (port_no == OFPP_ANY || port_no == ports[i]->ofp_port) {
+            struct ofputil_queue_config qc = {
+                .port = ports[i]->ofp_port,
+                .queue = 0,
+                .min_rate = OFPUTIL_QUEUE_RATE_NONE,
+                .max_rate = OFPUTIL_QUEUE_RATE_NONE,
+            };
+            ofputil_append_queue_get_config_reply(&qc, &replies);
+        }
     }
     free(ports);
     struct ofpbuf *reply;
@@ -854,13 +957,20 @@ field_bitmap_set(struct ofputil_field_bitmap *fb, enum mf_field_id id)
 /* What table TABLE_ID can do: match (and omit) every field, with a mask
  * where the field takes one; the instructions and actions translation
  * runs (xlate.c), set_field on every writable field; goto any later
- * table. */
+ * table.  Its name and flow limit (1,000,000 for an unlimited table, as
+ * 3.1 reports it) are the bridge's. */
 static void
-table_features_init(uint8_t table_id, struct ofputil_table_features *tf)
+table_features_init(const struct ofproto *ofproto, uint8_t table_id,
+                    struct ofputil_table_features *tf)
 {
     memset(tf, 0, sizeof *tf);
     tf->table_id = table_id;
-    tf->max_entries = 1000000;
+    const char *name = ofproto_get_table_name(ofproto, table_id);
+    if (name) {
+        copy_string(tf->name, name, sizeof tf->name);
+    }
+    unsigned int max_flows = ofproto_get_table_max_flows(ofproto, table_id);
+    tf->max_entries = max_flows == UINT_MAX ? 1000000 : max_flows;
     tf->metadata_match = tf->metadata_write = UINT64_MAX;
     tf->miss_config = OFPUTIL_TABLE_MISS_DEFAULT;
 
@@ -906,7 +1016,7 @@ handle_table_features_request(struct ofconn *ofconn,
     ofpmp_init(&replies, oh);
     for (int i = 0; i < OFPROTO_N_TABLES - 1; i++) {
         struct ofputil_table_features tf;
-        table_features_init(i, &tf);
+        table_features_init(ofconn_ofproto(ofconn), i, &tf);
         ofputil_append_table_features_reply(&tf, &replies);
     }
     struct ofpbuf *reply;
@@ -931,9 +1041,8 @@ handle_table_stats_request(struct ofconn *ofconn, const struct ofp_header *oh)
             .lookup_count = st.n_lookups,
             .matched_count = st.n_matched,
         };
-        /* No name: 3.1 gives its tables none. */
         struct ofputil_table_features tf;
-        table_features_init(i, &tf);
+        table_features_init(ofproto, i, &tf);
         /* 1.1 and 1.2 report the miss config a table_mod set. */
         tf.miss_config = atomic_load_explicit(
             &ofproto->tables[i].miss_config, memory_order_relaxed);
@@ -1115,6 +1224,11 @@ handle_message(struct ofconn *ofconn, const struct ofp_header *oh)
         return handle_port_desc_request(ofconn, oh);
     case OFPTYPE_PORT_STATS_REQUEST:
         return handle_port_stats_request(ofconn, oh);
+    case OFPTYPE_QUEUE_STATS_REQUEST:
+        return handle_queue_stats_request(ofconn, oh);
+    case OFPTYPE_QUEUE_GET_CONFIG_REQUEST:
+    case OFPTYPE_QUEUE_DESC_STATS_REQUEST:
+        return handle_queue_config_request(ofconn, oh);
     case OFPTYPE_DESC_STATS_REQUEST:
         return handle_desc_request(ofconn, oh);
     case OFPTYPE_TABLE_STATS_REQUEST:
@@ -1176,6 +1290,7 @@ handle_message(struct ofconn *ofconn, const struct ofp_header *oh)
     case OFPTYPE_TABLE_STATS_REPLY:
     case OFPTYPE_PORT_STATS_REPLY:
     case OFPTYPE_QUEUE_STATS_REPLY:
+    case OFPTYPE_QUEUE_DESC_STATS_REPLY:
     case OFPTYPE_GROUP_STATS_REPLY:
     case OFPTYPE_GROUP_DESC_STATS_REPLY:
     case OFPTYPE_GROUP_FEATURES_STATS_REPLY:
@@ -1191,8 +1306,6 @@ handle_message(struct ofconn *ofconn, const struct ofp_header *oh)
         return OFPERR_OFPBRC_BAD_TYPE;
 
     /* Not implemented yet in this switch. */
-    case OFPTYPE_QUEUE_GET_CONFIG_REQUEST:
-    case OFPTYPE_QUEUE_STATS_REQUEST:
     case OFPTYPE_FLOW_AGE:
     case OFPTYPE_NXT_RESUME:
     default:

@@ -116,7 +116,24 @@ struct oftable {
     bool eviction;
     bool vacancy_events;
     uint8_t vacancy_down, vacancy_up;
+
+    /* The database's Flow_Table settings (ofproto_configure_table()) and
+     * the name OpenFlow gave it (main thread). */
+    char *name;                 /* NULL: none configured. */
+    char *of_name;              /* NULL: none given over OpenFlow. */
+    unsigned int max_flows;     /* UINT_MAX: no limit. */
+    bool evict_config;          /* overflow_policy=evict. */
+    struct mf_subfield *groups; /* Eviction fairness (owned). */
+    size_t n_groups;
 };
+
+/* Whether a full table evicts (the database or a 1.4 table_mod says so)
+ * rather than refusing new rules. */
+static inline bool
+oftable_evicts(const struct oftable *table)
+{
+    return table->evict_config || table->eviction;
+}
 
 /* A rule's actions: lib ofpacts (ofp-actions.h), OFPACTS_LEN bytes. */
 struct rule_actions {
@@ -319,6 +336,13 @@ void ofproto_batch_abort(struct ofproto_batch *);
 /* How many rules use group GROUP_ID (main thread). */
 uint32_t ofproto_count_group_rules(struct ofproto *, uint32_t group_id);
 void ofproto_expire_rules(struct ofproto *);
+/* The rule a full TABLE_ID gives up at VERSION (ofproto-eviction.c), or
+ * NULL if none may go (no rule there has a timeout). */
+struct rule *ofproto_eviction_victim(struct ofproto *, uint8_t table_id,
+                                     ovs_version_t version);
+/* Evicts rules of TABLE_ID, if it evicts, until it holds no more than its
+ * limit (after the limit shrank or eviction was turned on). */
+void ofproto_table_evict_excess(struct ofproto *, uint8_t table_id);
 /* Table 0, priority 0, actions=NORMAL (fail-mode standalone). */
 void ofproto_add_default_rule(struct ofproto *);
 

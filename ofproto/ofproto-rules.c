@@ -485,6 +485,43 @@ batch_replace(struct batch *b, struct rule *old, struct rule *new,
     b->changes[b->n - 1].by_add = by_add;
 }
 
+/* How many rules TABLE_ID holds at the batch's version. */
+static size_t
+batch_table_rules(const struct ofproto *ofproto, uint8_t table_id,
+                  const struct batch *b)
+{
+    size_t n = ofproto->tables[table_id].n_rules;
+    for (size_t i = 0; i < b->n; i++) {
+        const struct batch_change *c = &b->changes[i];
+        n += c->added && c->added->table_id == table_id;
+        n -= c->removed && c->removed->table_id == table_id;
+    }
+    return n;
+}
+
+/* Evicts, in the batch, rules of TABLE_ID while it holds more than MAX
+ * rules.  OFPFMFC_TABLE_FULL if the table does not evict or has nothing
+ * it may evict. */
+static enum ofperr
+batch_evict(struct ofproto *ofproto, uint8_t table_id, size_t max,
+            ovs_version_t version, struct batch *b)
+{
+    const struct oftable *table = &ofproto->tables[table_id];
+    for (size_t n = batch_table_rules(ofproto, table_id, b); n > max; n--) {
+        struct rule *victim = (oftable_evicts(table)
+                               ? ofproto_eviction_victim(ofproto, table_id,
+                                                         version)
+                               : NULL);
+        if (!victim) {
+            return OFPERR_OFPFMFC_TABLE_FULL;
+        }
+        cls_rule_make_invisible_in_version(&victim->cr, version);
+        batch_record(b, NULL, victim, true);
+        b->changes[b->n - 1].reason = OFPRR_EVICTION;
+    }
+    return 0;
+}
+
 static enum ofperr
 batch_add(struct ofproto *ofproto, const struct ofputil_flow_mod *fm,
           ovs_version_t version, struct batch *b)
@@ -504,13 +541,25 @@ batch_add(struct ofproto *ofproto, const struct ofputil_flow_mod *fm,
         batch_replace(b, CONTAINER_OF(old_cr, struct rule, cr), rule,
                       version, !(fm->flags & OFPUTIL_FF_RESET_COUNTS), true);
     } else {
+        /* A new rule needs room under the table's limit. */
+        unsigned int max_flows = ofproto->tables[table_id].max_flows;
+        if (max_flows != UINT_MAX) {
+            enum ofperr error = (max_flows
+                                 ? batch_evict(ofproto, table_id,
+                                               max_flows - 1, version, b)
+                                 : OFPERR_OFPFMFC_TABLE_FULL);
+            if (error) {
+                rule_free(rule);
+                return error;
+            }
+        }
         classifier_insert(cls, &rule->cr, version);
         batch_record(b, rule, NULL, false);
     }
     return 0;
 }
 
-/* A copy of OLD with FM's actions (and cookie, unless UINT64_MAX). */
+/* A copy of OLD with FM's actions (and cookie, if it modifies it). */
 static struct rule *
 rule_modified_copy(const struct rule *old, const struct ofputil_flow_mod *fm)
 {
@@ -518,8 +567,7 @@ rule_modified_copy(const struct rule *old, const struct ofputil_flow_mod *fm)
     cls_rule_clone(&rule->cr, &old->cr);
     rule->ofproto = old->ofproto;
     rule->table_id = old->table_id;
-    rule->cookie = fm->new_cookie != OVS_BE64_MAX ? fm->new_cookie
-                                                  : old->cookie;
+    rule->cookie = fm->modify_cookie ? fm->new_cookie : old->cookie;
     rule->idle_timeout = old->idle_timeout;
     rule->hard_timeout = old->hard_timeout;
     rule->flags = old->flags;
@@ -735,6 +783,20 @@ ofproto_flow_mod(struct ofproto *ofproto, const struct ofputil_flow_mod *fm)
 {
     size_t failed;
     return ofproto_flow_mod_batch(ofproto, fm, 1, &failed);
+}
+
+void
+ofproto_table_evict_excess(struct ofproto *ofproto, uint8_t table_id)
+{
+    const struct oftable *table = &ofproto->tables[table_id];
+    if (table->max_flows == UINT_MAX || table->n_rules <= table->max_flows
+        || !oftable_evicts(table)) {
+        return;
+    }
+    /* Whatever cannot go (no timeout) stays: the rest is committed. */
+    struct ofproto_batch *ob = ofproto_batch_begin(ofproto);
+    batch_evict(ofproto, table_id, table->max_flows, ob->version, &ob->b);
+    ofproto_batch_commit(ob);
 }
 
 void

@@ -19,6 +19,8 @@
 #include "mac-learning.h"
 #include "netdev.h"
 #include "ofp-packet.h"
+#include "ofp-group.h"
+#include "ofp-meter.h"
 #include "ofp-phy-port.h"
 #include "ofproto-private.h"
 #include "ovs-thread.h"
@@ -260,6 +262,7 @@ ofproto_create(const char *name, const char *datapath_type,
     ofproto->fail_mode = OFPROTO_FAIL_STANDALONE;
     for (int i = 0; i < OFPROTO_N_TABLES; i++) {
         classifier_init(&ofproto->tables[i].cls);
+        ofproto->tables[i].max_flows = UINT_MAX;
         atomic_init(&ofproto->tables[i].n_lookups, 0);
         atomic_init(&ofproto->tables[i].n_matched, 0);
     }
@@ -321,7 +324,11 @@ ofproto_destroy(struct ofproto *ofproto)
     ofproto_flush_flows(ofproto);
     ovsrcu_synchronize();
     for (int i = 0; i < OFPROTO_N_TABLES; i++) {
-        classifier_destroy(&ofproto->tables[i].cls);
+        struct oftable *table = &ofproto->tables[i];
+        classifier_destroy(&table->cls);
+        free(table->name);
+        free(table->of_name);
+        free(table->groups);
     }
     ofproto_destroy_groups(ofproto);
     ofproto_destroy_meters(ofproto);
@@ -447,6 +454,25 @@ ofproto_datapath_name(const struct ofproto *ofproto)
     return dpif_name(ofproto->backer->dpif);
 }
 
+/* Empties the tables and deletes every group and meter, as 3.1 does when
+ * a bridge's controllers or fail mode change. */
+static void
+ofproto_flush(struct ofproto *ofproto)
+{
+    ofproto_flush_flows(ofproto);
+    struct ofputil_group_mod gm = {
+        .command = OFPGC11_DELETE,
+        .group_id = OFPG_ALL,
+    };
+    ovs_list_init(&gm.buckets);
+    ofproto_group_mod(ofproto, &gm);
+    struct ofputil_meter_mod mm = {
+        .command = OFPMC13_DELETE,
+        .meter.meter_id = OFPM13_ALL,
+    };
+    ofproto_meter_mod(ofproto, &mm);
+}
+
 void
 ofproto_set_fail_mode(struct ofproto *ofproto, enum ofproto_fail_mode mode)
 {
@@ -454,7 +480,7 @@ ofproto_set_fail_mode(struct ofproto *ofproto, enum ofproto_fail_mode mode)
         return;
     }
     ofproto->fail_mode = mode;
-    ofproto_flush_flows(ofproto);
+    ofproto_flush(ofproto);
     if (mode == OFPROTO_FAIL_STANDALONE && !ofproto->has_controllers) {
         ofproto_add_default_rule(ofproto);
     }
@@ -473,7 +499,7 @@ ofproto_set_has_controllers(struct ofproto *ofproto, bool has_controllers)
         return;
     }
     ofproto->has_controllers = has_controllers;
-    ofproto_flush_flows(ofproto);
+    ofproto_flush(ofproto);
     if (ofproto->fail_mode == OFPROTO_FAIL_STANDALONE && !has_controllers) {
         ofproto_add_default_rule(ofproto);
     }

@@ -145,13 +145,15 @@ enum ofproto_fail_mode {
     OFPROTO_FAIL_STANDALONE,    /* A learning switch when nothing else. */
     OFPROTO_FAIL_SECURE,        /* Only what the tables say. */
 };
-/* A change of mode empties every table, as Open vSwitch 3.1 does, and a
+/* A change of mode empties every table and deletes every group and meter,
+ * as Open vSwitch 3.1 does, and a
  * bridge that becomes standalone gets its priority-0 NORMAL rule back.
  * Setting the mode it already has changes nothing. */
 void ofproto_set_fail_mode(struct ofproto *, enum ofproto_fail_mode);
 enum ofproto_fail_mode ofproto_get_fail_mode(const struct ofproto *);
 /* Whether the bridge has controllers configured.  Gaining the first or
- * losing the last empties the tables (as Open vSwitch 3.1 does), and a
+ * losing the last empties the tables and deletes every group and meter
+ * (as Open vSwitch 3.1 does), and a
  * standalone bridge without controllers gets its NORMAL rule back. */
 void ofproto_set_has_controllers(struct ofproto *, bool);
 /* Fail-open: while on, a hidden rule (table 0, priority 0xf0f0f0, above
@@ -427,11 +429,11 @@ void ofproto_get_table_stats(struct ofproto *, uint8_t table_id,
  * 3.1 does it: a 1.1/1.2 miss config other than "default" sets what a
  * miss in the table does (controller: a packet_in with reason no_match to
  * every connection that takes them, whatever its version; continue: the
- * next table; drop); 1.4+ sets eviction and vacancy events with their
- * thresholds, which are recorded and reported (tables here are never
- * full, so nothing is evicted and no vacancy event fires; an eviction
- * property's flags are ignored, as in 3.1).  Error: OFPTMFC_EPERM for
- * table 254 (it exists but is not OpenFlow's, as in 3.1). */
+ * next table; drop); 1.4+ sets eviction (see ofproto_configure_table())
+ * and vacancy events with their thresholds, which are recorded and
+ * reported (no vacancy event fires yet; an eviction property's flags are
+ * ignored, as in 3.1).  Error: OFPTMFC_EPERM for table 254 (it exists but
+ * is not OpenFlow's, as in 3.1). */
 struct ofputil_table_mod;
 struct ofputil_table_desc;
 enum ofperr ofproto_table_mod(struct ofproto *,
@@ -439,6 +441,37 @@ enum ofperr ofproto_table_mod(struct ofproto *,
 /* TABLE_ID's settings as a 1.4 table desc reply reports them. */
 void ofproto_get_table_desc(const struct ofproto *, uint8_t table_id,
                             struct ofputil_table_desc *);
+
+/* A table's settings from the database (a Flow_Table row), as 3.1 takes
+ * them.  A name from here wins over one OpenFlow gives (which is then
+ * refused, OFPTFFC_EPERM).  At MAX_FLOWS rules a table refuses a new rule
+ * with OFPFMFC_TABLE_FULL, or, with ENABLE_EVICTION (or eviction turned on
+ * by a 1.4 table_mod), evicts a rule that has a timeout: of the largest
+ * group of rules whose GROUPS subfields have the same values in their
+ * match, the least important, then the one that would expire soonest
+ * (flow_removed reason eviction).  Lowering the limit evicts at once.
+ * PREFIXES are the fields the classifier keeps prefix tries on (the
+ * caller checked them; classifier.h); USE_DEFAULT_PREFIXES keeps
+ * the classifier's default. */
+struct mf_subfield;
+enum cls_prefix_field;
+struct ofproto_table_settings {
+    const char *name;                   /* NULL: none. */
+    unsigned int max_flows;             /* UINT_MAX: no limit. */
+    bool enable_eviction;
+    const struct mf_subfield *groups;
+    size_t n_groups;
+    bool use_default_prefixes;
+    const enum cls_prefix_field *prefixes;
+    size_t n_prefixes;
+};
+void ofproto_configure_table(struct ofproto *, uint8_t table_id,
+                             const struct ofproto_table_settings *);
+/* The table's name (the database's, else OpenFlow's), or NULL. */
+const char *ofproto_get_table_name(const struct ofproto *, uint8_t table_id);
+/* The table's flow limit for OpenFlow's max_entries. */
+unsigned int ofproto_get_table_max_flows(const struct ofproto *,
+                                         uint8_t table_id);
 
 /* Runs PO's actions on its packet as received on its in_port (an
  * OpenFlow port number, or OFPP_NONE / OFPP_CONTROLLER for none) with its

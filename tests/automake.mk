@@ -337,7 +337,14 @@ UNIT_TESTS += \
 	tests/unit/test-ofp-switch \
 	tests/unit/test-ofp-phy-port \
 	tests/unit/test-ofp-table \
+	tests/unit/test-ofp-queue \
 	tests/unit/test-ofp-print
+tests_unit_test_ofp_queue_SOURCES = \
+	tests/unit/test-ofp-queue.c \
+	tests/unit/check-ofp.c \
+	tests/unit/check-ofp.h
+tests_unit_test_ofp_queue_CFLAGS = $(UNIT_TEST_FLAGS)
+tests_unit_test_ofp_queue_LDADD = $(UNIT_TEST_LIBS)
 tests_unit_test_ofp_switch_SOURCES = \
 	tests/unit/test-ofp-switch.c \
 	tests/unit/check-ofp.c \

@@ -159,6 +159,10 @@ void ofctl_dump_table_features(struct ovs_cmdl_context *);
 void ofctl_dump_ports(struct ovs_cmdl_context *);
 void ofctl_dump_ports_desc(struct ovs_cmdl_context *);
 void ofctl_mod_port(struct ovs_cmdl_context *);
+void ofctl_queue_stats(struct ovs_cmdl_context *);
+void ofctl_dump_table_desc(struct ovs_cmdl_context *);
+void ofctl_mod_table(struct ovs_cmdl_context *);
+void ofctl_queue_get_config(struct ovs_cmdl_context *);
 void ofctl_add_group(struct ovs_cmdl_context *);
 void ofctl_add_groups(struct ovs_cmdl_context *);
 void ofctl_insert_buckets(struct ovs_cmdl_context *);
@@ -182,9 +186,10 @@ void ofctl_snoop(struct ovs_cmdl_context *);
 void ofctl_ct_flush_zone(struct ovs_cmdl_context *);
 void ofctl_ct_flush(struct ovs_cmdl_context *);
 
-/* Sends the multipart REQUEST on VCONN (taking it) and prints every reply
- * as 3.1 does, with SWITCH_NAME's names if they are to be shown (never if
- * SWITCH_NAME is NULL) (ofctl-dump.c). */
+/* Sends REQUEST on VCONN (taking it) and prints every reply (an error
+ * reply too) as 3.1 does, with SWITCH_NAME's names if they are to be
+ * shown (never if SWITCH_NAME is NULL) (ofctl-dump.c).  REQUEST is a
+ * multipart request, or a request with one reply. */
 void ofctl_dump_transaction(const char *switch_name, struct vconn *,
                             struct ofpbuf *request);
 

@@ -43,6 +43,11 @@ static const struct ovs_cmdl_command all_commands[] = {
     { "dump-table-features", "switch", 1, 1, ofctl_dump_table_features },
     { "dump-ports", "switch [port]", 1, 2, ofctl_dump_ports },
     { "dump-ports-desc", "switch [port]", 1, 2, ofctl_dump_ports_desc },
+    { "queue-stats", "switch [port [queue]]", 1, 3, ofctl_queue_stats },
+    { "dump-table-desc", "switch", 1, 1, ofctl_dump_table_desc },
+    { "mod-table", "switch table mod", 3, 3, ofctl_mod_table },
+    { "queue-get-config", "switch [port [queue]]", 1, 3,
+      ofctl_queue_get_config },
     { "mod-port", "switch iface act", 3, 3, ofctl_mod_port },
     { "probe", "target", 1, 1, ofctl_probe },
     { "ping", "target [n]", 1, 2, ofctl_ping },
@@ -325,7 +330,13 @@ usage(void)
            "  dump-table-features SWITCH  print table features\n"
            "  mod-port SWITCH IFACE ACT   modify port behavior\n"
            "  dump-ports SWITCH [PORT]    print port statistics\n"
+           "  dump-table-desc SWITCH      print table description (OF1.4+)\n"
+           "  mod-table SWITCH MOD        modify flow table behavior\n"
+           "      OF1.1/1.2 MOD: controller, continue, drop\n"
+           "      OF1.4+ MOD: evict, noevict, vacancy:low,high, novacancy\n"
            "  dump-ports-desc SWITCH [PORT]  print port descriptions\n"
+           "  queue-stats SWITCH [PORT [QUEUE]]  dump queue stats\n"
+           "  queue-get-config SWITCH [PORT]  print queue config for PORT\n"
            "  add-flow SWITCH FLOW        add flow described by FLOW\n"
            "  add-flows SWITCH FILE       add flows from FILE\n"
            "  mod-flows SWITCH FLOW       modify actions of matching FLOWs\n"

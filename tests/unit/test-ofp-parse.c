@@ -318,7 +318,25 @@ START_TEST(test_delete_and_modify)
                                    OFPFC_MODIFY_STRICT, &ofpacts);
     ck_assert_ptr_null(error);
     ck_assert(fm.new_cookie == htonll(9));
+    ck_assert(fm.modify_cookie);
     ck_assert_uint_eq(fm.cookie_mask, 0);
+
+    /* As 3.1's ovs-ofctl sends them: a modify without a cookie gives
+     * cookie 0; selecting by cookie alone leaves the cookies ("-1" is
+     * all-ones, as strtoull() reads it). */
+    error = parse_ofp_flow_mod_str(&fm, "in_port=1,actions=output:2", NULL,
+                                   OFPFC_MODIFY, &ofpacts);
+    ck_assert_ptr_null(error);
+    ck_assert(fm.new_cookie == htonll(0) && fm.modify_cookie);
+    error = parse_ofp_flow_mod_str(&fm, "cookie=1/-1,actions=output:2", NULL,
+                                   OFPFC_MODIFY, &ofpacts);
+    ck_assert_ptr_null(error);
+    ck_assert(fm.cookie == htonll(1) && fm.cookie_mask == OVS_BE64_MAX);
+    ck_assert(fm.new_cookie == OVS_BE64_MAX && !fm.modify_cookie);
+    error = parse_ofp_flow_mod_str(&fm, "cookie=1/-1,cookie=4,actions=2",
+                                   NULL, OFPFC_MODIFY, &ofpacts);
+    ck_assert_ptr_null(error);
+    ck_assert(fm.new_cookie == htonll(4) && fm.modify_cookie);
     ofpbuf_uninit(&ofpacts);
 }
 END_TEST

@@ -103,15 +103,18 @@ START_TEST(test_hex_input)
 }
 END_TEST
 
-/* A message whose type has no printer (queue configuration here)
+/* A message whose type has no printer (NXT_SET_CONTROLLER_ID here)
  * prints its header line and the message in hex. */
 START_TEST(test_unprinted_type)
 {
     char *error;
-    char *s = ofp_hex_to_string("0114000c0000000700010000", NULL, 2, &error);
-    ck_assert_str_eq(s, "OFPT_QUEUE_GET_CONFIG_REQUEST (xid=0x7):\n"
-                     "00000000  01 14 00 0c 00 00 00 07-00 01 00 00       "
-                     "      |............    |\n");
+    char *s = ofp_hex_to_string("01040018000000070000232000000014"
+                                "0000000000000005", NULL, 2, &error);
+    ck_assert_str_eq(s, "NXT_SET_CONTROLLER_ID (xid=0x7):\n"
+                     "00000000  01 04 00 18 00 00 00 07-00 00 23 20 00 00 00"
+                     " 14 |..........# ....|\n"
+                     "00000010  00 00 00 00 00 00 00 05-                 "
+                     "       |........        |\n");
     free(s);
 }
 END_TEST

@@ -246,7 +246,7 @@ static const char get_async_request_13_hex[] =
 static const char get_async_request_13_text[] =
       "OFPT_GET_ASYNC_REQUEST (OF1.3) (xid=0x1):\n";
 
-/* get_async_reply_13_default */
+/* get_async_reply_13_default (3.1's "event filtering" test) */
 static const char get_async_reply_13_default_hex[] =
       "041b002000000001000000030000000000000007000000070000000f00000000";
 static const char get_async_reply_13_default_text[] =

@@ -293,9 +293,14 @@ START_TEST(test_flow_mod_semantics)
     ck_assert_uint_eq(ofproto_count_rules(fx.ofproto), 1);
 
     /* Modify that matches nothing adds nothing, unless it carries a
-     * cookie for a new flow and selects by none (OpenFlow 1.0, 1.1). */
+     * cookie for a new flow and selects by none (OpenFlow 1.0, 1.1, where
+     * a modify without a cookie has cookie 0, as ovs-ofctl sends it). */
     ck_assert_int_eq(test_flow_mod(fx.ofproto, OFPFC_MODIFY_STRICT,
                                    "udp,actions=1"), 0);
+    ck_assert_uint_eq(ofproto_count_rules(fx.ofproto), 2);
+    ck_assert_uint_eq(rule_cookie(&fx, 0, 32768), 0);
+    ck_assert_int_eq(test_flow_mod(fx.ofproto, OFPFC_DELETE_STRICT, "udp"),
+                     0);
     ck_assert_uint_eq(ofproto_count_rules(fx.ofproto), 1);
     ck_assert_int_eq(test_flow_mod(fx.ofproto, OFPFC_MODIFY,
                                    "udp,cookie=0x3/0xff,actions=1"), 0);
