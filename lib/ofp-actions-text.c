@@ -316,63 +316,6 @@ ofpact_list_format(const struct ofpact *ofpacts, size_t len,
 
 /* Parsing. */
 
-/* Splits the next "key[:value]" or "key(value)" off *SP (a writable
- * string), as 3.1's option parser does: commas and white space separate
- * items, parentheses nest.  Returns false at the end. */
-static bool
-next_item(char **sp, char **key, char **value, char *sepp)
-{
-    char *s = *sp + strspn(*sp, ", \t\r\n");
-    if (!*s) {
-        *sp = s;
-        return false;
-    }
-    *key = s;
-    size_t key_len = strcspn(s, ":=(, \t\r\n");
-    char sep = s[key_len];
-    if (sepp) {
-        *sepp = sep;
-    }
-    s += key_len;
-    if (sep == '(') {
-        int depth = 1;
-        char *v = ++s;
-        for (; *s && depth; s++) {
-            depth += *s == '(' ? 1 : *s == ')' ? -1 : 0;
-        }
-        (*key)[key_len] = '\0';
-        if (!depth) {
-            s[-1] = '\0';
-        }
-        *value = v;
-    } else if (sep == ':' || sep == '=') {
-        char *v = ++s;
-        int depth = 0;
-        for (; *s; s++) {
-            if (*s == '(') {
-                depth++;
-            } else if (*s == ')' && depth) {
-                depth--;
-            } else if (!depth && strchr(", \t\r\n", *s)) {
-                break;
-            }
-        }
-        (*key)[key_len] = '\0';
-        if (*s) {
-            *s++ = '\0';
-        }
-        *value = v;
-    } else {
-        (*key)[key_len] = '\0';
-        if (sep) {
-            s++;
-        }
-        *value = "";
-    }
-    *sp = s;
-    return true;
-}
-
 static char *
 parse_u32(const char *s, uint32_t *value)
 {
@@ -427,7 +370,7 @@ parse_controller(char *arg, struct ofpbuf *ofpacts)
     size_t ofs = (uint8_t *) oc - (uint8_t *) ofpacts->data;
 
     char *key, *value;
-    while (next_item(&arg, &key, &value, NULL)) {
+    while (ofputil_parse_key_value(&arg, &key, &value, NULL)) {
         oc = ofpbuf_at_assert(ofpacts, ofs, sizeof *oc);
         uint64_t x;
         char *error = NULL;
@@ -944,7 +887,7 @@ parse_list(const char *s_, const struct ofputil_port_map *map,
     int n = 0;
 
     char sep;
-    while (next_item(&s, &key, &value, &sep)) {
+    while (ofputil_parse_key_value(&s, &key, &value, &sep)) {
         n++;
         error = parse_action(key, value, sep, map, ofpacts, &is_drop);
         if (error) {

@@ -132,11 +132,13 @@ bucket_copy(struct ofgroup_bucket *b, const struct ofgroup_bucket *old)
 }
 
 static struct ofgroup *
-group_alloc(uint32_t group_id, uint8_t type, size_t n_buckets)
+group_alloc(uint32_t group_id, uint8_t type,
+            const struct ofputil_group_props *props, size_t n_buckets)
 {
     struct ofgroup *g = xzalloc(sizeof *g);
     g->group_id = group_id;
     g->type = type;
+    g->props = *props;
     g->created = time_msec();
     g->n_buckets = n_buckets;
     g->buckets = xcalloc(MAX(n_buckets, 1), sizeof *g->buckets);
@@ -148,7 +150,7 @@ group_alloc(uint32_t group_id, uint8_t type, size_t n_buckets)
 static struct ofgroup *
 group_create(const struct ofputil_group_mod *gm)
 {
-    struct ofgroup *g = group_alloc(gm->group_id, gm->type,
+    struct ofgroup *g = group_alloc(gm->group_id, gm->type, &gm->props,
                                     ovs_list_size(&gm->buckets));
     const struct ofputil_bucket *ub;
     size_t i = 0;
@@ -321,7 +323,7 @@ insert_buckets(struct ofproto *ofproto, struct ofproto_txn *txn,
     }
 
     size_t n_new = ovs_list_size(&gm->buckets);
-    struct ofgroup *new = group_alloc(old->group_id, old->type,
+    struct ofgroup *new = group_alloc(old->group_id, old->type, &old->props,
                                       old->n_buckets + n_new);
     new->created = old->created;
     size_t j = 0;
@@ -370,7 +372,7 @@ remove_buckets(struct ofproto *ofproto, struct ofproto_txn *txn,
         break;
     }
 
-    struct ofgroup *new = group_alloc(old->group_id, old->type,
+    struct ofgroup *new = group_alloc(old->group_id, old->type, &old->props,
                                       old->n_buckets - (last - first));
     new->created = old->created;
     size_t j = 0;
@@ -530,6 +532,7 @@ ofproto_append_group_descs(struct ofproto *ofproto, uint32_t group_id,
         struct ofputil_group_desc gd = {
             .type = g->type,
             .group_id = g->group_id,
+            .props = g->props,
         };
         ovs_list_init(&gd.buckets);
         /* Borrowed actions: the list is freed by hand, not destroyed. */

@@ -166,6 +166,7 @@ void ofctl_dump_group_features(struct ovs_cmdl_context *);
 void ofctl_del_groups(struct ovs_cmdl_context *);
 void ofctl_mod_group(struct ovs_cmdl_context *);
 void ofctl_dump_group_stats(struct ovs_cmdl_context *);
+void ofctl_parse_group(struct ovs_cmdl_context *);
 void ofctl_mod_meter(struct ovs_cmdl_context *);
 void ofctl_del_meters(struct ovs_cmdl_context *);
 void ofctl_meter_stats(struct ovs_cmdl_context *);

@@ -78,6 +78,7 @@ static const struct ovs_cmdl_command all_commands[] = {
       ofctl_ofp_print },
     { "parse-flow", NULL, 1, 1, ofctl_parse_flow },
     { "parse-flows", NULL, 1, 1, ofctl_parse_flows },
+    { "parse-group", NULL, 1, 1, ofctl_parse_group },
     { NULL, NULL, 0, 0, NULL },
 };
 
