@@ -6,6 +6,7 @@
 #include "ofmonitor.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,8 +66,37 @@ ofconn_create(struct connmgr *mgr, struct rconn *rconn,
     hmap_init(&ofconn->bundles);
     hmap_init(&ofconn->monitors);
     ovs_list_init(&ofconn->monitor_updates);
+    ofconn->next_op_report = LLONG_MAX;
+    ofconn->op_backoff = LLONG_MIN;
     connmgr_register(mgr, ofconn);
     return ofconn;
+}
+
+void
+ofconn_report_flow_mod(struct ofconn *ofconn, uint16_t command)
+{
+    switch (command) {
+    case OFPFC_ADD:
+        ofconn->n_add++;
+        break;
+    case OFPFC_MODIFY:
+    case OFPFC_MODIFY_STRICT:
+        ofconn->n_modify++;
+        break;
+    case OFPFC_DELETE:
+    case OFPFC_DELETE_STRICT:
+        ofconn->n_delete++;
+        break;
+    }
+    long long int now = time_msec();
+    if (ofconn->next_op_report == LLONG_MAX) {
+        /* Reports come 10 s after the first flow_mod they count, and then
+         * no more than once a minute. */
+        ofconn->first_op = now;
+        ofconn->next_op_report = MAX(now + 10 * 1000, ofconn->op_backoff);
+        ofconn->op_backoff = ofconn->next_op_report + 60 * 1000;
+    }
+    ofconn->last_op = now;
 }
 
 void
@@ -88,6 +118,7 @@ void
 ofconn_destroy(struct ofconn *ofconn)
 {
     if (ofconn) {
+        connmgr_log_flow_mods(ofconn);
         ovs_list_remove(&ofconn->node);
         rconn_destroy(ofconn->rconn);
         rconn_packet_counter_destroy(ofconn->packet_in_counter);
@@ -435,6 +466,9 @@ handle_flow_mod(struct ofconn *ofconn, const struct ofp_header *oh)
     }
     if (!error) {
         error = ofproto_flow_mod(ofconn_ofproto(ofconn), &fm);
+        if (!error) {
+            ofconn_report_flow_mod(ofconn, fm.command);
+        }
     }
     ofpbuf_uninit(&ofpacts);
     return error;
@@ -719,6 +753,9 @@ handle_packet_out(struct ofconn *ofconn, const struct ofp_header *oh)
             && in_port != OFPP_LOCAL && !ofproto_port_exists(ofproto,
                                                              in_port)) {
             error = OFPERR_OFPBRC_BAD_PORT;
+        } else if ((error = ofproto_check_actions(ofproto, po.ofpacts,
+                                                  po.ofpacts_len))) {
+            /* Reported as it is. */
         } else if (ofproto_packet_out(ofproto, po.packet, po.packet_len,
                                       in_port, po.ofpacts,
                                       po.ofpacts_len)) {
@@ -1146,7 +1183,13 @@ void
 ofconn_run(struct ofconn *ofconn)
 {
     rconn_run(ofconn->rconn);
+    if (time_msec() >= ofconn->next_op_report) {
+        connmgr_log_flow_mods(ofconn);
+    }
     if (!rconn_is_connected(ofconn->rconn)) {
+        if (ofconn->connected) {
+            connmgr_log_flow_mods(ofconn);
+        }
         ofconn->connected = false;
         return;
     }
@@ -1190,6 +1233,9 @@ void
 ofconn_wait(struct ofconn *ofconn)
 {
     rconn_run_wait(ofconn->rconn);
+    if (ofconn->next_op_report != LLONG_MAX) {
+        poll_timer_wait_until(ofconn->next_op_report);
+    }
     for (int i = 0; i < 2; i++) {
         if (ofconn->schedulers[i] && ofconn->connected) {
             pinsched_wait(ofconn->schedulers[i]);

@@ -253,6 +253,10 @@ void ofproto_bundle_unregister(struct ofproto *, void *aux);
 
 enum ofperr ofproto_flow_mod(struct ofproto *,
                              const struct ofputil_flow_mod *);
+/* The flow_mod check that needs no tables, made when a bundle takes the
+ * flow_mod: OFPBRC_EPERM for the last table (3.1's internal one),
+ * OFPBRC_BAD_TABLE_ID for none. */
+enum ofperr ofproto_check_flow_mod_table(uint8_t table_id);
 /* Applies the N flow_mods of FMS as one atomic change (an OpenFlow
  * bundle's commit): each sees the effect of those before it, readers see
  * all of them at once or, if one fails, none.  On failure returns its
@@ -447,6 +451,12 @@ void ofproto_get_table_desc(const struct ofproto *, uint8_t table_id,
 int ofproto_packet_out(struct ofproto *, const void *packet, size_t size,
                        uint32_t in_port, const struct ofpact *,
                        size_t ofpacts_len);
+/* Whether OFPACTS (a packet_out's, a flow's) can run on OFPROTO as it is
+ * now: OFPBAC_BAD_OUT_GROUP for a group it does not have,
+ * OFPMMFC_INVALID_METER for a meter, OFPBAC_BAD_OUT_PORT for an output no
+ * switch has (write_actions included). */
+enum ofperr ofproto_check_actions(const struct ofproto *,
+                                  const struct ofpact *, size_t ofpacts_len);
 
 /* Events for the connection manager.
  *
