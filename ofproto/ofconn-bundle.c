@@ -353,7 +353,7 @@ ofconn_handle_bundle_control(struct ofconn *ofconn,
 
 /* Decodes and checks E's inner message INNER, E->type, as 3.1 does when
  * it is added: a flow_mod's or group_mod's syntax (the tables are checked
- * at the commit), a port_mod's, a packet_out's and its in_port. */
+ * at the commit), a port_mod's, a packet_out's. */
 static enum ofperr
 bundle_entry_decode(struct ofconn *ofconn, struct bundle_entry *e,
                     const struct ofp_header *inner)
@@ -388,13 +388,6 @@ bundle_entry_decode(struct ofconn *ofconn, struct bundle_entry *e,
         e->po.ofpacts = e->ofpacts.data;
         if (e->po.buffer_id != OFP_NO_BUFFER) {
             return OFPERR_OFPBRC_BUFFER_UNKNOWN;
-        }
-        uint32_t in_port = e->po.flow_metadata.flow.in_port;
-        if (in_port != OFPP_NONE && in_port != OFPP_CONTROLLER
-            && in_port != OFPP_LOCAL
-            && !ofproto_port_exists(connmgr_get_ofproto(ofconn->mgr),
-                                    in_port)) {
-            return OFPERR_OFPBRC_BAD_PORT;
         }
         if (e->po.packet_len < ETH_HEADER_LEN) {
             return OFPERR_OFPBRC_BAD_PACKET;

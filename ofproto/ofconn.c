@@ -747,16 +747,12 @@ handle_packet_out(struct ofconn *ofconn, const struct ofp_header *oh)
         error = OFPERR_OFPBRC_BUFFER_UNKNOWN;
     }
     if (!error) {
+        /* Any in_port the decoder takes will do, as in 3.1, even one the
+         * bridge does not have. */
         uint32_t in_port = po.flow_metadata.flow.in_port;
         struct ofproto *ofproto = ofconn_ofproto(ofconn);
-        if (in_port != OFPP_NONE && in_port != OFPP_CONTROLLER
-            && in_port != OFPP_LOCAL && !ofproto_port_exists(ofproto,
-                                                             in_port)) {
-            error = OFPERR_OFPBRC_BAD_PORT;
-        } else if ((error = ofproto_check_actions(ofproto, po.ofpacts,
-                                                  po.ofpacts_len))) {
-            /* Reported as it is. */
-        } else if (ofproto_packet_out(ofproto, po.packet, po.packet_len,
+        error = ofproto_check_actions(ofproto, po.ofpacts, po.ofpacts_len);
+        if (!error && ofproto_packet_out(ofproto, po.packet, po.packet_len,
                                       in_port, po.ofpacts,
                                       po.ofpacts_len)) {
             error = OFPERR_OFPBRC_BAD_PACKET;

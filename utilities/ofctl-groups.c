@@ -66,12 +66,12 @@ group_mods_parse(struct group_mods *mods, int command, const char *string,
     mods->gms[mods->n++] = gm;
 }
 
-/* 3.1's encoder refuses a bucket command in OpenFlow 1.1 to 1.4 (which
- * the insert's usable protocols let through). */
-static void
-check_group_mod_version(const struct ofputil_group_mod *gm,
-                        enum ofp_version version)
+struct ofpbuf *
+ofctl_encode_group_mod(const struct ofputil_group_mod *gm,
+                       enum ofp_version version)
 {
+    /* 3.1's encoder refuses a bucket command in OpenFlow 1.1 to 1.4 (which
+     * the insert's usable protocols let through). */
     if (version >= OFP11_VERSION && version <= OFP14_VERSION
         && (gm->command == OFPGC15_INSERT_BUCKET
             || gm->command == OFPGC15_REMOVE_BUCKET)) {
@@ -79,6 +79,7 @@ check_group_mod_version(const struct ofputil_group_mod *gm,
                   gm->command == OFPGC15_INSERT_BUCKET ? "insert-bucket"
                   : "remove-bucket");
     }
+    return ofputil_encode_group_mod(version, gm);
 }
 
 /* Sends MODS (freeing them) to SWITCH_NAME: every one then a barrier, or
@@ -100,8 +101,7 @@ group_mods_send(const char *switch_name, struct group_mods *mods)
      * goes. */
     struct ovs_list requests = OVS_LIST_INITIALIZER(&requests);
     for (size_t i = 0; i < mods->n; i++) {
-        check_group_mod_version(mods->gms[i], version);
-        struct ofpbuf *msg = ofputil_encode_group_mod(version, mods->gms[i]);
+        struct ofpbuf *msg = ofctl_encode_group_mod(mods->gms[i], version);
         ofputil_uninit_group_mod(mods->gms[i]);
         free(mods->gms[i]);
         if (ofctl_opts.bundle) {
