@@ -234,6 +234,8 @@ lib_libovs_a_SOURCES += \
 	lib/ofp-prop.h \
 	lib/ofp-bundle.c \
 	lib/ofp-bundle.h \
+	lib/ofp-requestforward.c \
+	lib/ofp-requestforward.h \
 	lib/ofp-switch.c \
 	lib/ofp-switch.h \
 	lib/ofp-table.c \

@@ -20,6 +20,7 @@
 #include "ofp-port.h"
 #include "ofp-bundle.h"
 #include "ofp-protocol.h"
+#include "ofp-requestforward.h"
 #include "ofp-switch.h"
 #include "ofp-table.h"
 #include "ofpbuf.h"
@@ -319,6 +320,15 @@ print_group_mod(struct ds *s, const struct ofp_header *oh,
                 const struct ofputil_port_map *pm, int verbosity OVS_UNUSED)
 {
     return end_line(s, ofputil_group_mod_print(s, oh, pm));
+}
+
+static enum ofperr
+print_requestforward(struct ds *s, const struct ofp_header *oh,
+                     enum ofpraw raw OVS_UNUSED,
+                     const struct ofputil_port_map *pm,
+                     int verbosity OVS_UNUSED)
+{
+    return end_line(s, ofputil_requestforward_print(s, oh, pm));
 }
 
 static enum ofperr
@@ -735,6 +745,7 @@ printer_for_type(enum ofptype type)
     case OFPTYPE_PACKET_OUT: return print_packet_out;
     case OFPTYPE_GROUP_MOD: return print_group_mod;
     case OFPTYPE_METER_MOD: return print_meter_mod;
+    case OFPTYPE_REQUESTFORWARD: return print_requestforward;
     case OFPTYPE_FLOW_STATS_REQUEST:
     case OFPTYPE_AGGREGATE_STATS_REQUEST: return print_flow_stats_request;
     case OFPTYPE_FLOW_STATS_REPLY: return print_flow_stats_reply;
@@ -759,12 +770,11 @@ printer_for_type(enum ofptype type)
     case OFPTYPE_FLOW_MONITOR_RESUMED: return print_nothing;
 
     /* Not printed yet (the header and a hex dump): queues, table status
-     * and desc, requestforward, flow age,
+     * and desc, flow age,
      * controller id, resume, ct_flush_zone. */
     case OFPTYPE_QUEUE_GET_CONFIG_REQUEST:
     case OFPTYPE_QUEUE_GET_CONFIG_REPLY:
     case OFPTYPE_TABLE_STATUS:
-    case OFPTYPE_REQUESTFORWARD:
     case OFPTYPE_QUEUE_STATS_REQUEST:
     case OFPTYPE_QUEUE_STATS_REPLY:
     case OFPTYPE_TABLE_DESC_REQUEST:

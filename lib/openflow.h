@@ -1349,6 +1349,7 @@ enum {
     NXT_CT_FLUSH_ZONE = 29,
     NXT_PACKET_IN2 = 30,
     NXT_CT_FLUSH = 32,
+    NXT_REQUESTFORWARD = 132,
 };
 
 /* Nicira statistics subtypes. */

@@ -19,6 +19,7 @@
 #include "ofp-msgs.h"
 #include "ofp-phy-port.h"
 #include "ofp-protocol.h"
+#include "ofp-requestforward.h"
 #include "ofpbuf.h"
 #include "ofproto-private.h"
 #include "poll-loop.h"
@@ -194,6 +195,21 @@ void
 connmgr_packet_in_stats_changed(struct connmgr *mgr)
 {
     mgr->pin_stats_dirty = true;
+}
+
+void
+connmgr_send_requestforward(struct connmgr *mgr, const struct ofconn *source,
+                            const struct ofputil_requestforward *rf)
+{
+    struct ofconn *ofconn;
+    LIST_FOR_EACH (ofconn, node, &mgr->ofconns) {
+        enum ofp_version version = rconn_get_version(ofconn->rconn);
+        if (ofconn != source
+            && ofconn_wants_async(ofconn, OAM_REQUESTFORWARD, rf->reason)
+            && (rf->reason != OFPRFR_METER_MOD || version >= OFP13_VERSION)) {
+            ofconn_send(ofconn, ofputil_encode_requestforward(rf, version));
+        }
+    }
 }
 
 void

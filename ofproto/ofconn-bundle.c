@@ -157,9 +157,9 @@ bundle_packet_out(struct ofproto *ofproto, const struct bundle_entry *e)
 static enum ofperr
 bundle_run_entries(struct ofproto *ofproto, struct ofproto_txn *txn,
                    const struct bundle *bundle,
-                   const struct bundle_entry **ep, bool stop_after_packet_out)
+                   struct bundle_entry **ep, bool stop_after_packet_out)
 {
-    const struct bundle_entry *e = *ep;
+    struct bundle_entry *e = *ep;
     for (; &e->node != &bundle->entries;
          e = CONTAINER_OF(e->node.next, struct bundle_entry, node)) {
         enum ofperr error = 0;
@@ -222,12 +222,12 @@ static enum ofperr
 bundle_commit(struct ofconn *ofconn, struct bundle *bundle)
 {
     struct ofproto *ofproto = connmgr_get_ofproto(ofconn->mgr);
-    const struct bundle_entry *first = CONTAINER_OF(
+    struct bundle_entry *first = CONTAINER_OF(
         ovs_list_front(&bundle->entries), struct bundle_entry, node);
 
     /* Everything, checked in one transaction. */
     struct ofproto_txn *txn = ofproto_txn_begin(ofproto);
-    const struct bundle_entry *e = first;
+    struct bundle_entry *e = first;
     enum ofperr error = bundle_run_entries(ofproto, txn, bundle, &e, false);
     if (error) {
         ofproto_txn_abort(txn);
@@ -267,6 +267,12 @@ bundle_commit(struct ofconn *ofconn, struct bundle *bundle)
             port_changed = true;
         } else if (e->type == OFPTYPE_FLOW_MOD) {
             ofconn_report_flow_mod(ofconn, e->fm.command);
+        } else if (e->type == OFPTYPE_GROUP_MOD) {
+            /* The add message's xid is its inner message's. */
+            ofconn_forward_group_mod(ofconn,
+                                     ((const struct ofp_header *)
+                                      e->msg->data)->xid,
+                                     &e->gm);
         }
     }
     if (port_changed) {

@@ -21,6 +21,7 @@
 #include "ofp-packet.h"
 #include "ofp-phy-port.h"
 #include "ofp-port.h"
+#include "ofp-requestforward.h"
 #include "ofp-table.h"
 #include "ofpbuf.h"
 #include "ofproto-private.h"
@@ -636,8 +637,33 @@ handle_group_mod(struct ofconn *ofconn, const struct ofp_header *oh)
         return error;
     }
     error = ofproto_group_mod(ofconn_ofproto(ofconn), &gm);
+    if (!error) {
+        ofconn_forward_group_mod(ofconn, oh->xid, &gm);
+    }
     ofputil_uninit_group_mod(&gm);
     return error;
+}
+
+void
+ofconn_forward_group_mod(struct ofconn *source, ovs_be32 xid,
+                         struct ofputil_group_mod *gm)
+{
+    struct ovs_list new_buckets = OVS_LIST_INITIALIZER(&new_buckets);
+    uint8_t new_type = gm->type;
+    if (gm->command == OFPGC15_INSERT_BUCKET
+        || gm->command == OFPGC15_REMOVE_BUCKET) {
+        ofproto_get_group(ofconn_ofproto(source), gm->group_id, &new_type,
+                          &new_buckets);
+    }
+    struct ofputil_requestforward rf = {
+        .xid = xid,
+        .reason = OFPRFR_GROUP_MOD,
+        .group_mod = gm,
+        .new_type = new_type,
+        .new_buckets = &new_buckets,
+    };
+    connmgr_send_requestforward(source->mgr, source, &rf);
+    ofputil_bucket_list_destroy(&new_buckets);
 }
 
 static void
@@ -697,6 +723,14 @@ handle_meter_mod(struct ofconn *ofconn, const struct ofp_header *oh)
     error = ofputil_decode_meter_mod(oh, &mm, &bands);
     if (!error) {
         error = ofproto_meter_mod(ofconn_ofproto(ofconn), &mm);
+    }
+    if (!error) {
+        struct ofputil_requestforward rf = {
+            .xid = oh->xid,
+            .reason = OFPRFR_METER_MOD,
+            .meter_mod = &mm,
+        };
+        connmgr_send_requestforward(ofconn->mgr, ofconn, &rf);
     }
     ofpbuf_uninit(&bands);
     return error;
@@ -955,10 +989,7 @@ handle_role_request(struct ofconn *ofconn, const struct ofp_header *oh)
     if (error) {
         return error;
     }
-    if (ofconn->type != OFCONN_PRIMARY) {
-        /* Roles are among controllers; a service connection has none. */
-        return OFPERR_OFPBRC_EPERM;
-    }
+    /* A service connection (ovs-ofctl's) may take a role too, as in 3.1. */
     if (rr.role != OFPCR12_ROLE_NOCHANGE) {
         if (rr.role != OFPCR12_ROLE_EQUAL && rr.have_generation_id
             && !connmgr_check_generation_id(ofconn->mgr,
@@ -1032,6 +1063,11 @@ handle_set_async_config(struct ofconn *ofconn, const struct ofp_header *oh)
                                                         &cfg);
     if (!error) {
         ofconn->async = cfg;
+        /* A service connection that says which asynchronous messages it
+         * wants gets them from now on, as in 3.1. */
+        if (ofconn->type == OFCONN_SERVICE && !ofconn->miss_send_len) {
+            ofconn->miss_send_len = OFP_DEFAULT_MISS_SEND_LEN;
+        }
     }
     return error;
 }

@@ -124,6 +124,18 @@ const struct connmgr_controller_settings *connmgr_controller_get_settings(
 /* A rate limiter's counters moved: Controller:status will be rewritten
  * (at most every few seconds). */
 void connmgr_packet_in_stats_changed(struct connmgr *);
+/* Sends RF to every connection of MGR but SOURCE that asked for it
+ * (asynchronous REQUESTFORWARD messages of its reason), in each one's
+ * version (a meter_mod only to 1.3 and later), as 3.1 forwards a
+ * controller's group_mods and meter_mods. */
+struct ofputil_requestforward;
+void connmgr_send_requestforward(struct connmgr *, const struct ofconn *source,
+                                 const struct ofputil_requestforward *);
+/* Forwards GM, which SOURCE sent with XID and the bridge just applied, as
+ * above. */
+struct ofputil_group_mod;
+void ofconn_forward_group_mod(struct ofconn *source, ovs_be32 xid,
+                              struct ofputil_group_mod *gm);
 /* Logs (at INFO, as 3.1's connmgr does) and clears OFCONN's count of
  * flow_mods, if any: "br0<->unix#3: 9 flow_mods in the last 0 s (7 adds,
  * 2 deletes)". */

@@ -591,6 +591,27 @@ ofproto_append_group_stats(struct ofproto *ofproto, uint32_t group_id,
 }
 
 void
+ofproto_get_group(const struct ofproto *ofproto, uint32_t group_id,
+                  uint8_t *type, struct ovs_list *buckets)
+{
+    const struct ofgroup *g = ofproto_group_lookup(ofproto, group_id);
+    if (g) {
+        *type = g->type;
+    }
+    for (size_t i = 0; g && i < g->n_buckets; i++) {
+        const struct ofgroup_bucket *b = &g->buckets[i];
+        struct ofputil_bucket *ub = xzalloc(sizeof *ub);
+        ub->weight = b->weight;
+        ub->watch_port = b->watch_port;
+        ub->watch_group = b->watch_group;
+        ub->bucket_id = b->bucket_id;
+        ub->ofpacts = xmemdup(b->ofpacts, MAX(b->ofpacts_len, 1));
+        ub->ofpacts_len = b->ofpacts_len;
+        ovs_list_push_back(buckets, &ub->list_node);
+    }
+}
+
+void
 ofproto_get_group_features(struct ofputil_group_features *gf)
 {
     memset(gf, 0, sizeof *gf);

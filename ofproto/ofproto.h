@@ -314,6 +314,11 @@ void ofproto_append_group_descs(struct ofproto *, uint32_t group_id,
 void ofproto_append_group_stats(struct ofproto *, uint32_t group_id,
                                 struct ovs_list *replies);
 void ofproto_get_group_features(struct ofputil_group_features *);
+/* GROUP_ID's type into *TYPE and copies of its buckets (as a group desc
+ * has them) appended to BUCKETS, which the caller frees with
+ * ofputil_bucket_list_destroy(); nothing if there is no such group. */
+void ofproto_get_group(const struct ofproto *, uint32_t group_id,
+                       uint8_t *type, struct ovs_list *buckets);
 
 /* Meters (ofproto-meters.c; main thread).
  *
