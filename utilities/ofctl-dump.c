@@ -146,11 +146,11 @@ enum ofputil_protocol
 ofctl_open_vconn_for_flow_dump(const char *switch_name,
                          enum ofputil_protocol usable, struct vconn **vconnp)
 {
-    /* 3.1's preference for dumps.  1.1's standard match is not written by
-     * lib/ofp-flow, so it is not offered. */
+    /* 3.1's preference for dumps. */
     static const enum ofputil_protocol preference[] = {
         OFPUTIL_P_OF15_OXM, OFPUTIL_P_OF14_OXM, OFPUTIL_P_OF13_OXM,
-        OFPUTIL_P_OF12_OXM, OFPUTIL_P_OF10_NXM, OFPUTIL_P_OF10_STD,
+        OFPUTIL_P_OF12_OXM, OFPUTIL_P_OF11_STD, OFPUTIL_P_OF10_NXM,
+        OFPUTIL_P_OF10_STD,
     };
     enum ofputil_protocol cur = ofctl_open_vconn(switch_name, "mgmt",
                                                  vconnp);
