@@ -222,8 +222,9 @@ static enum ofperr
 bundle_commit(struct ofconn *ofconn, struct bundle *bundle)
 {
     struct ofproto *ofproto = connmgr_get_ofproto(ofconn->mgr);
-    struct bundle_entry *first = CONTAINER_OF(
-        ovs_list_front(&bundle->entries), struct bundle_entry, node);
+    /* The head itself when the bundle is empty: the loops end at once. */
+    struct bundle_entry *first = CONTAINER_OF(bundle->entries.next,
+                                              struct bundle_entry, node);
 
     /* Everything, checked in one transaction. */
     struct ofproto_txn *txn = ofproto_txn_begin(ofproto);

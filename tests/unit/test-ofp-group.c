@@ -1,5 +1,5 @@
 /* Unit tests for ofp-group.h: group_mod and the group multipart
- * messages.
+ * messages (and ofp-requestforward.h, which forwards group_mods).
  *
  * The messages were captured between Open vSwitch 3.1's ovs-ofctl
  * (add-group, mod-group, del-groups, dump-groups, dump-group-stats,
@@ -19,6 +19,7 @@
 #include "dynamic-string.h"
 #include "list.h"
 #include "ofp-msgs.h"
+#include "ofp-requestforward.h"
 #include "ofpbuf.h"
 
 struct group_case {
@@ -847,6 +848,113 @@ START_TEST(test_malformed)
 }
 END_TEST
 
+/* The command words of add-groups and bundle files, prefixes included. */
+START_TEST(test_command_words)
+{
+    static const struct {
+        const char *text;
+        int command;
+        const char *rest;
+    } words[] = {
+        { "add group_id=1", OFPGC11_ADD, " group_id=1" },
+        { "a group_id=1", OFPGC11_ADD, " group_id=1" },
+        { "  del group_id=1", OFPGC11_DELETE, " group_id=1" },
+        { "delete", OFPGC11_DELETE, "" },
+        { "mod,group_id=1", OFPGC11_MODIFY, ",group_id=1" },
+        { "add_or_mod group_id=1", OFPGC_ADD_OR_MOD, " group_id=1" },
+        { "ins group_id=1", OFPGC15_INSERT_BUCKET, " group_id=1" },
+        { "remove_bucket group_id=1", OFPGC15_REMOVE_BUCKET, " group_id=1" },
+        { "group_id=1,type=all", OFPGC11_ADD, "group_id=1,type=all" },
+    };
+    for (size_t i = 0; i < ARRAY_SIZE(words); i++) {
+        const char *s = words[i].text;
+        ck_assert_int_eq(parse_ofp_group_mod_command(&s), words[i].command);
+        ck_assert_str_eq(s, words[i].rest);
+    }
+}
+END_TEST
+
+/* Requestforward: 3.1's bytes for a forwarded add, and what it makes of
+ * the group_mods a version cannot say (add_or_mod as an add, a bucket
+ * command to 1.1-1.4 as a modify to the group as it is now). */
+START_TEST(test_requestforward)
+{
+    struct ofputil_group_mod gm;
+    enum ofputil_protocol usable;
+    char *error = parse_ofp_group_mod_str(&gm, OFPGC11_ADD,
+                                          "group_id=1,type=all", NULL,
+                                          &usable);
+    ck_assert_msg(!error, "%s", error);
+    struct ofputil_requestforward rf = {
+        .xid = htonl(0x22), .reason = OFPRFR_GROUP_MOD, .group_mod = &gm,
+    };
+    struct ofpbuf *msg = ofputil_encode_requestforward(&rf, OFP14_VERSION);
+    static const uint8_t want[] = {
+        0x05, 0x20, 0x00, 0x18, 0x00, 0x00, 0x00, 0x00,
+        0x05, 0x0f, 0x00, 0x10, 0x00, 0x00, 0x00, 0x22,
+        0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x01,
+    };
+    check_bytes(msg, want, sizeof want);
+    ofpbuf_delete(msg);
+    ofputil_uninit_group_mod(&gm);
+
+    error = parse_ofp_group_mod_str(&gm, OFPGC15_INSERT_BUCKET,
+                                    "group_id=7,command_bucket_id=last,"
+                                    "bucket=bucket_id:5,weight:3,output:2",
+                                    NULL, &usable);
+    ck_assert_msg(!error, "%s", error);
+    struct ofputil_group_mod now;
+    error = parse_ofp_group_mod_str(&now, OFPGC11_ADD,
+                                    "group_id=7,type=select,bucket=output:1,"
+                                    "bucket=bucket_id:5,weight:3,output:2",
+                                    NULL, &usable);
+    ck_assert_msg(!error, "%s", error);
+    rf = (struct ofputil_requestforward) {
+        .xid = htonl(1), .reason = OFPRFR_GROUP_MOD, .group_mod = &gm,
+        .new_type = OFPGT11_SELECT, .new_buckets = &now.buckets,
+    };
+    static const struct {
+        enum ofp_version version;
+        uint16_t command;
+        size_t n_buckets;
+    } expect[] = {
+        { OFP10_VERSION, OFPGC15_INSERT_BUCKET, 1 },
+        { OFP13_VERSION, OFPGC11_MODIFY, 2 },
+        { OFP14_VERSION, OFPGC11_MODIFY, 2 },
+        { OFP15_VERSION, OFPGC15_INSERT_BUCKET, 1 },
+    };
+    for (size_t i = 0; i < ARRAY_SIZE(expect); i++) {
+        msg = ofputil_encode_requestforward(&rf, expect[i].version);
+        struct ofputil_requestforward back;
+        ck_assert_int_eq(ofputil_decode_requestforward(msg->data, &back), 0);
+        ck_assert_uint_eq(back.reason, OFPRFR_GROUP_MOD);
+        ck_assert_uint_eq(ntohl(back.xid), 1);
+        ck_assert_uint_eq(back.group_mod->command, expect[i].command);
+        ck_assert_uint_eq(ovs_list_size(&back.group_mod->buckets),
+                          expect[i].n_buckets);
+        ofputil_uninit_requestforward(&back);
+        ofpbuf_delete(msg);
+    }
+    ofputil_uninit_group_mod(&now);
+    ofputil_uninit_group_mod(&gm);
+
+    error = parse_ofp_group_mod_str(&gm, OFPGC_ADD_OR_MOD,
+                                    "group_id=8,type=all,bucket=output:1",
+                                    NULL, &usable);
+    ck_assert_msg(!error, "%s", error);
+    rf = (struct ofputil_requestforward) {
+        .xid = htonl(1), .reason = OFPRFR_GROUP_MOD, .group_mod = &gm,
+    };
+    msg = ofputil_encode_requestforward(&rf, OFP15_VERSION);
+    struct ofputil_requestforward back;
+    ck_assert_int_eq(ofputil_decode_requestforward(msg->data, &back), 0);
+    ck_assert_uint_eq(back.group_mod->command, OFPGC11_ADD);
+    ofputil_uninit_requestforward(&back);
+    ofpbuf_delete(msg);
+    ofputil_uninit_group_mod(&gm);
+}
+END_TEST
+
 static Suite *
 ofp_group_suite(void)
 {
@@ -858,6 +966,8 @@ ofp_group_suite(void)
     tcase_add_test(tc, test_malformed);
     tcase_add_test(tc, test_parse_bucket_commands);
     tcase_add_test(tc, test_bucket_ids);
+    tcase_add_test(tc, test_command_words);
+    tcase_add_test(tc, test_requestforward);
     suite_add_tcase(s, tc);
     return s;
 }
