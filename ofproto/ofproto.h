@@ -374,8 +374,9 @@ struct ofproto_rule_info {
                                      * ofproto_query_rules_each()). */
     size_t ofpacts_len;         /* Bytes. */
 };
-/* The rules Q selects, table by table, highest priority first (the caller
- * frees with ofproto_rule_infos_free()). */
+/* The rules Q selects, table by table, highest priority first, then in
+ * the order 3.1 lists a small table's (subtable by subtable, each in
+ * insertion order) (the caller frees with ofproto_rule_infos_free()). */
 void ofproto_query_rules(struct ofproto *, const struct ofproto_flow_query *,
                          struct ofproto_rule_info **, size_t *n);
 /* The same rules in the same order, each handed to CB in an info that lives
