@@ -438,6 +438,25 @@ ofproto_datapath_name(const struct ofproto *ofproto)
     return dpif_name(ofproto->backer->dpif);
 }
 
+/* What 3.1 clears when the fail mode changes or the bridge gains its first
+ * controller or loses its last: every flow, group and meter. */
+static void
+flush_tables(struct ofproto *ofproto)
+{
+    ofproto_flush_flows(ofproto);
+    struct ofputil_group_mod gm = {
+        .command = OFPGC11_DELETE,
+        .group_id = OFPG_ALL,
+    };
+    ovs_list_init(&gm.buckets);
+    ofproto_group_mod(ofproto, &gm);
+    struct ofputil_meter_mod mm = {
+        .command = OFPMC13_DELETE,
+        .meter = { .meter_id = OFPM13_ALL },
+    };
+    ofproto_meter_mod(ofproto, &mm);
+}
+
 void
 ofproto_set_fail_mode(struct ofproto *ofproto, enum ofproto_fail_mode mode)
 {
@@ -445,7 +464,7 @@ ofproto_set_fail_mode(struct ofproto *ofproto, enum ofproto_fail_mode mode)
         return;
     }
     ofproto->fail_mode = mode;
-    ofproto_flush_flows(ofproto);
+    flush_tables(ofproto);
     if (mode == OFPROTO_FAIL_STANDALONE && !ofproto->has_controllers) {
         ofproto_add_default_rule(ofproto);
     }
@@ -464,7 +483,7 @@ ofproto_set_has_controllers(struct ofproto *ofproto, bool has_controllers)
         return;
     }
     ofproto->has_controllers = has_controllers;
-    ofproto_flush_flows(ofproto);
+    flush_tables(ofproto);
     if (ofproto->fail_mode == OFPROTO_FAIL_STANDALONE && !has_controllers) {
         ofproto_add_default_rule(ofproto);
     }

@@ -145,13 +145,15 @@ enum ofproto_fail_mode {
     OFPROTO_FAIL_STANDALONE,    /* A learning switch when nothing else. */
     OFPROTO_FAIL_SECURE,        /* Only what the tables say. */
 };
-/* A change of mode empties every table, as Open vSwitch 3.1 does, and a
- * bridge that becomes standalone gets its priority-0 NORMAL rule back.
+/* A change of mode empties every table and deletes every group and meter,
+ * as Open vSwitch 3.1 does, and a bridge that becomes standalone gets its
+ * priority-0 NORMAL rule back.
  * Setting the mode it already has changes nothing. */
 void ofproto_set_fail_mode(struct ofproto *, enum ofproto_fail_mode);
 enum ofproto_fail_mode ofproto_get_fail_mode(const struct ofproto *);
 /* Whether the bridge has controllers configured.  Gaining the first or
- * losing the last empties the tables (as Open vSwitch 3.1 does), and a
+ * losing the last empties the tables and deletes the groups and meters
+ * (as Open vSwitch 3.1 does), and a
  * standalone bridge without controllers gets its NORMAL rule back. */
 void ofproto_set_has_controllers(struct ofproto *, bool);
 /* Fail-open: while on, a hidden rule (table 0, priority 0xf0f0f0, above
