@@ -245,6 +245,8 @@ lib_libovs_a_SOURCES += \
 	lib/ofp-bundle.h \
 	lib/ofp-ct.c \
 	lib/ofp-ct.h \
+	lib/ofp-requestforward.c \
+	lib/ofp-requestforward.h \
 	lib/ofp-switch.c \
 	lib/ofp-switch.h \
 	lib/ofp-table.c \

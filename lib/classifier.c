@@ -125,6 +125,16 @@ cls_rule_visible_in_version(const struct cls_rule *rule,
 }
 
 void
+cls_rule_get_rank(const struct cls_rule *rule, uint64_t *subtable_seq,
+                  uint64_t *seq)
+{
+    const struct cls_match *m = ovsrcu_get_protected(&rule->cls_match);
+    ovs_assert(m);
+    *subtable_seq = m->subtable->seq;
+    *seq = m->seq;
+}
+
+void
 cls_rule_make_invisible_in_version(const struct cls_rule *rule,
                                    ovs_version_t version)
 {
@@ -728,6 +738,14 @@ void
 classifier_publish(struct classifier *cls)
 {
     cls->publish = true;
+    if (cls->vec_dirty) {
+        cls_order_publish(cls);
+    }
+}
+
+void
+classifier_sync(struct classifier *cls)
+{
     if (cls->vec_dirty) {
         cls_order_publish(cls);
     }

@@ -738,7 +738,8 @@ void
 netdev_dummy_register_commands(void)
 {
     unixctl_command_register("netdev-dummy/receive",
-                             "name [--qid queue_id] packet|flow [--len number]...",
+                             "name [--qid queue_id] packet|flow "
+                             "[--len number]...",
                              2, INT_MAX, netdev_dummy_receive_cmd, NULL);
     unixctl_command_register("netdev-dummy/set-admin-state",
                              "[netdev] up|down", 1, 2,

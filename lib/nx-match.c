@@ -578,8 +578,8 @@ nx_pull_header(struct ofpbuf *b, const struct mf_field **field, bool *masked)
     return error;
 }
 
-static bool
-mask_is_valid(const struct mf_field *f, const union mf_value *mask)
+bool
+mf_is_mask_valid(const struct mf_field *f, const union mf_value *mask)
 {
     if (f->maskable == MFM_FULLY) {
         return true;
@@ -625,7 +625,7 @@ nx_pull_raw(const uint8_t *p, unsigned int len, bool strict,
                 *cookie = value.be64;
                 *cookie_mask = mask.be64;
             }
-        } else if (!mask_is_valid(field, &mask)) {
+        } else if (!mf_is_mask_valid(field, &mask)) {
             error = OFPERR_OFPBMC_BAD_MASK;
         } else if (!mf_is_value_valid(field, &value)) {
             error = OFPERR_OFPBMC_BAD_VALUE;

@@ -368,73 +368,6 @@ ofpact_list_format(const struct ofpact *ofpacts, size_t len,
 
 /* Parsing. */
 
-/* Splits the next "key[:value]" or "key(value)" off *SP (a writable
- * string), as 3.1's option parser does: commas and white space separate
- * items, parentheses nest.  Returns false at the end. */
-bool
-ofpact_next_item(char **sp, char **key, char **value, char *sepp)
-{
-    char *s = *sp + strspn(*sp, ", \t\r\n");
-    if (!*s) {
-        *sp = s;
-        return false;
-    }
-    *key = s;
-    size_t key_len = strcspn(s, ":=(, \t\r\n");
-    char sep = s[key_len];
-    if (sepp) {
-        *sepp = sep;
-    }
-    s += key_len;
-    if (sep == '(') {
-        int depth = 1;
-        char *v = ++s;
-        for (; *s && depth; s++) {
-            depth += *s == '(' ? 1 : *s == ')' ? -1 : 0;
-        }
-        (*key)[key_len] = '\0';
-        if (!depth) {
-            s[-1] = '\0';
-            if (!strncmp(s, "->", 2)) {
-                /* "check_pkt_larger(LEN)->DST": the value is "LEN->DST". */
-                size_t n = strcspn(s, ", \t\r\n");
-                memmove(s - 1, s, n);
-                s[n - 1] = '\0';
-                s += n;
-                if (*s) {
-                    s++;
-                }
-            }
-        }
-        *value = v;
-    } else if (sep == ':' || sep == '=') {
-        char *v = ++s;
-        int depth = 0;
-        for (; *s; s++) {
-            if (*s == '(') {
-                depth++;
-            } else if (*s == ')' && depth) {
-                depth--;
-            } else if (!depth && strchr(", \t\r\n", *s)) {
-                break;
-            }
-        }
-        (*key)[key_len] = '\0';
-        if (*s) {
-            *s++ = '\0';
-        }
-        *value = v;
-    } else {
-        (*key)[key_len] = '\0';
-        if (sep) {
-            s++;
-        }
-        *value = "";
-    }
-    *sp = s;
-    return true;
-}
-
 char *
 ofpact_parse_u32(const char *s, uint32_t *value)
 {
@@ -489,7 +422,7 @@ parse_controller(char *arg, struct ofpbuf *ofpacts)
     size_t ofs = (uint8_t *) oc - (uint8_t *) ofpacts->data;
 
     char *key, *value;
-    while (ofpact_next_item(&arg, &key, &value, NULL)) {
+    while (ofputil_parse_key_value(&arg, &key, &value, NULL)) {
         oc = ofpbuf_at_assert(ofpacts, ofs, sizeof *oc);
         uint64_t x;
         char *error = NULL;
@@ -1094,7 +1027,7 @@ parse_list(const char *s_, const struct ofpact_parse_ctx *ctx,
     int n = 0;
 
     char sep;
-    while (ofpact_next_item(&s, &key, &value, &sep)) {
+    while (ofputil_parse_key_value(&s, &key, &value, &sep)) {
         n++;
         error = parse_action(key, value, sep, ctx, &is_drop);
         if (error) {

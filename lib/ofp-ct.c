@@ -92,7 +92,7 @@ ofputil_ct_tuple_parse(struct ofputil_ct_tuple *t, const char *s_,
     char *error = NULL;
     struct ds notes = DS_EMPTY_INITIALIZER;
 
-    while (!error && ofputil_parse_key_value(&s, &key, &value)) {
+    while (!error && ofputil_parse_key_value(&s, &key, &value, NULL)) {
         uint64_t x;
         if (!*value) {
             error = xasprintf("field %s missing value", key);

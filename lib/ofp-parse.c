@@ -90,6 +90,70 @@ next_pair(char **sp, char **name, char **value)
     return true;
 }
 
+bool
+ofputil_parse_key_value(char **sp, char **key, char **value, char *sepp)
+{
+    char *s = *sp + strspn(*sp, ", \t\r\n");
+    if (!*s) {
+        *sp = s;
+        return false;
+    }
+    *key = s;
+    size_t key_len = strcspn(s, ":=(, \t\r\n");
+    char sep = s[key_len];
+    if (sepp) {
+        *sepp = sep;
+    }
+    s += key_len;
+    if (sep == '(') {
+        int depth = 1;
+        char *v = ++s;
+        for (; *s && depth; s++) {
+            depth += *s == '(' ? 1 : *s == ')' ? -1 : 0;
+        }
+        (*key)[key_len] = '\0';
+        if (!depth) {
+            s[-1] = '\0';
+            if (!strncmp(s, "->", 2)) {
+                /* "check_pkt_larger(LEN)->DST": the value is "LEN->DST". */
+                size_t n = strcspn(s, ", \t\r\n");
+                memmove(s - 1, s, n);
+                s[n - 1] = '\0';
+                s += n;
+                if (*s) {
+                    s++;
+                }
+            }
+        }
+        *value = v;
+    } else if (sep == ':' || sep == '=') {
+        char *v = ++s;
+        int depth = 0;
+        for (; *s; s++) {
+            if (*s == '(') {
+                depth++;
+            } else if (*s == ')' && depth) {
+                depth--;
+            } else if (!depth && strchr(", \t\r\n", *s)) {
+                break;
+            }
+        }
+        (*key)[key_len] = '\0';
+        if (*s) {
+            *s++ = '\0';
+        }
+        *value = v;
+    } else {
+        (*key)[key_len] = '\0';
+        if (sep) {
+            s++;
+        }
+        *value = "";
+    }
+    *sp = s;
+    return true;
+}
+
 /* What naming field F, in a match or as a set_field destination, allows
  * beyond what its value needs: 3.1 keeps, per field, the protocols that can
  * say it, and a few fields that 1.0's match could carry in a shared slot
@@ -303,6 +367,31 @@ parse_flow__(struct ofputil_flow_mod *fm, char *string,
         }
     }
     return NULL;
+}
+
+uint16_t
+parse_ofp_flow_mod_command(const char **sp)
+{
+    static const struct {
+        const char *name;
+        uint16_t command;
+    } words[] = {
+        { "add", OFPFC_ADD },
+        { "delete", OFPFC_DELETE },
+        { "delete_strict", OFPFC_DELETE_STRICT },
+        { "modify", OFPFC_MODIFY },
+        { "modify_strict", OFPFC_MODIFY_STRICT },
+    };
+    const char *s = *sp + strspn(*sp, " \t\r\n");
+    size_t len = strcspn(s, ", \t\r\n");
+    for (size_t i = 0; i < ARRAY_SIZE(words); i++) {
+        if (!strncmp(s, words[i].name, len)) {
+            *sp = s + len;
+            return words[i].command;
+        }
+    }
+    *sp = s;
+    return OFPFC_ADD;
 }
 
 char *
@@ -668,16 +757,4 @@ parse_flow_monitor_request(struct ofputil_flow_monitor_request *rq,
         *usable = ofputil_usable_protocols(&rq->match);
     }
     return error;
-}
-
-bool
-ofputil_parse_key_value(char **sp, char **key, char **value)
-{
-    if (!next_pair(sp, key, value)) {
-        return false;
-    }
-    if (!*value) {
-        *value = *key + strlen(*key);
-    }
-    return true;
 }

@@ -43,15 +43,25 @@ struct ofputil_port_map;
 char *ofputil_parse_uint(const char *s, uint64_t max, uint64_t *value)
     OVS_WARN_UNUSED_RESULT;
 
-/* Splits the next "key[=value]" off *SP, a writable string whose items are
- * separated by commas and white space, into *KEY and *VALUE ("" for a key
- * alone); false at the end. */
-bool ofputil_parse_key_value(char **sp, char **key, char **value);
+/* Splits the next "key:value", "key=value" or "key(value)" off *SP, a
+ * writable string, as 3.1's option parser does: commas and white space
+ * separate items, parentheses nest (within a value too), a key alone has
+ * the value "", and "key(value)->dst" (check_pkt_larger's form) gives the
+ * value "value->dst".  *SEP, if SEP is nonnull, is the character that
+ * ended the key ('\0' at the end).  Returns false when nothing is left. */
+bool ofputil_parse_key_value(char **sp, char **key, char **value, char *sep);
 
 char *parse_ofp_flow_mod_str(struct ofputil_flow_mod *, const char *string,
                              const struct ofputil_port_map *,
                              uint16_t command, struct ofpbuf *ofpacts)
     OVS_WARN_UNUSED_RESULT;
+
+/* The command word a line of an add-flows or bundle file may start with:
+ * "add", "delete", "delete_strict", "modify" or "modify_strict", or any
+ * prefix of one (the first that fits, in that order).  Returns its
+ * OFPFC_* command and advances *SP past it, or returns OFPFC_ADD and
+ * leaves *SP at the flow if there is none. */
+uint16_t parse_ofp_flow_mod_command(const char **sp);
 
 /* The same, also storing in *USABLE_PROTOCOLS the protocols that can
  * express the flow, as "ovs-ofctl parse-flow" prints them and add-flow

@@ -22,6 +22,7 @@
 #include "ofp-ct.h"
 #include "ofp-protocol.h"
 #include "ofp-queue.h"
+#include "ofp-requestforward.h"
 #include "ofp-switch.h"
 #include "ofp-table.h"
 #include "ofpbuf.h"
@@ -321,6 +322,15 @@ print_group_mod(struct ds *s, const struct ofp_header *oh,
                 const struct ofputil_port_map *pm, int verbosity OVS_UNUSED)
 {
     return end_line(s, ofputil_group_mod_print(s, oh, pm));
+}
+
+static enum ofperr
+print_requestforward(struct ds *s, const struct ofp_header *oh,
+                     enum ofpraw raw OVS_UNUSED,
+                     const struct ofputil_port_map *pm,
+                     int verbosity OVS_UNUSED)
+{
+    return end_line(s, ofputil_requestforward_print(s, oh, pm));
 }
 
 static enum ofperr
@@ -862,6 +872,7 @@ printer_for_type(enum ofptype type)
     case OFPTYPE_PACKET_OUT: return print_packet_out;
     case OFPTYPE_GROUP_MOD: return print_group_mod;
     case OFPTYPE_METER_MOD: return print_meter_mod;
+    case OFPTYPE_REQUESTFORWARD: return print_requestforward;
     case OFPTYPE_FLOW_STATS_REQUEST:
     case OFPTYPE_AGGREGATE_STATS_REQUEST: return print_flow_stats_request;
     case OFPTYPE_FLOW_STATS_REPLY: return print_flow_stats_reply;
@@ -891,10 +902,9 @@ printer_for_type(enum ofptype type)
     case OFPTYPE_QUEUE_GET_CONFIG_REPLY:
     case OFPTYPE_QUEUE_DESC_STATS_REPLY: return print_queue_config_reply;
 
-    /* Not printed yet (the header and a hex dump): table status,
-     * requestforward, flow age, resume. */
+    /* Not printed yet (the header and a hex dump): table status, flow
+     * age, resume. */
     case OFPTYPE_TABLE_STATUS:
-    case OFPTYPE_REQUESTFORWARD:
     case OFPTYPE_FLOW_AGE:
     case OFPTYPE_NXT_RESUME:
         return NULL;

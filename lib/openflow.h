@@ -1063,9 +1063,27 @@ enum {
     OFPGBPT15_WATCH_PORT = 1,
     OFPGBPT15_WATCH_GROUP = 2,
 };
-/* Group properties (1.5): Open vSwitch's selection method, an NX
- * experimenter property. */
-#define NXTGPT_SELECTION_METHOD 1
+/* Group properties (1.5, and Nicira's 1.0 group messages): only the
+ * experimenter type exists.  Open vSwitch's selection method is Netronome's
+ * experimenter property (written with NTR_VENDOR_ID, read with either id). */
+#define OFPGPT15_EXPERIMENTER 0xffff
+#define NTR_VENDOR_ID 0x0000154d
+#define NTR_COMPAT_VENDOR_ID 0x00001540
+#define NTRT_SELECTION_METHOD 1
+#define NTR_MAX_SELECTION_METHOD_LEN 16
+
+struct ntr_group_prop_selection_method {
+    ovs_be16 type;                  /* OFPGPT15_EXPERIMENTER. */
+    ovs_be16 length;                /* 40, plus the fields. */
+    ovs_be32 experimenter;          /* NTR_VENDOR_ID. */
+    ovs_be32 exp_type;              /* NTRT_SELECTION_METHOD. */
+    uint8_t pad[4];
+    char selection_method[NTR_MAX_SELECTION_METHOD_LEN];  /* NUL-ended. */
+    ovs_be64 selection_method_param;
+    /* Followed by NXM/OXM headers, each with a mask of the field's
+     * length, then padding to 8 bytes. */
+} __attribute__((packed));
+OFP_ASSERT(sizeof(struct ntr_group_prop_selection_method) == 40);
 
 struct ofp11_group_stats_request {
     ovs_be32 group_id;
@@ -1331,6 +1349,7 @@ enum {
     NXT_CT_FLUSH_ZONE = 29,
     NXT_PACKET_IN2 = 30,
     NXT_CT_FLUSH = 32,
+    NXT_REQUESTFORWARD = 132,
 };
 
 /* Nicira statistics subtypes. */

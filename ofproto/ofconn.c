@@ -23,6 +23,7 @@
 #include "ofp-phy-port.h"
 #include "ofp-port.h"
 #include "ofp-queue.h"
+#include "ofp-requestforward.h"
 #include "ofp-table.h"
 #include "ofpbuf.h"
 #include "ofproto-private.h"
@@ -70,8 +71,37 @@ ofconn_create(struct connmgr *mgr, struct rconn *rconn,
     hmap_init(&ofconn->bundles);
     hmap_init(&ofconn->monitors);
     ovs_list_init(&ofconn->monitor_updates);
+    ofconn->next_op_report = LLONG_MAX;
+    ofconn->op_backoff = LLONG_MIN;
     connmgr_register(mgr, ofconn);
     return ofconn;
+}
+
+void
+ofconn_report_flow_mod(struct ofconn *ofconn, uint16_t command)
+{
+    switch (command) {
+    case OFPFC_ADD:
+        ofconn->n_add++;
+        break;
+    case OFPFC_MODIFY:
+    case OFPFC_MODIFY_STRICT:
+        ofconn->n_modify++;
+        break;
+    case OFPFC_DELETE:
+    case OFPFC_DELETE_STRICT:
+        ofconn->n_delete++;
+        break;
+    }
+    long long int now = time_msec();
+    if (ofconn->next_op_report == LLONG_MAX) {
+        /* Reports come 10 s after the first flow_mod they count, and then
+         * no more than once a minute. */
+        ofconn->first_op = now;
+        ofconn->next_op_report = MAX(now + 10 * 1000, ofconn->op_backoff);
+        ofconn->op_backoff = ofconn->next_op_report + 60 * 1000;
+    }
+    ofconn->last_op = now;
 }
 
 void
@@ -93,6 +123,7 @@ void
 ofconn_destroy(struct ofconn *ofconn)
 {
     if (ofconn) {
+        connmgr_log_flow_mods(ofconn);
         ovs_list_remove(&ofconn->node);
         rconn_destroy(ofconn->rconn);
         rconn_packet_counter_destroy(ofconn->packet_in_counter);
@@ -465,6 +496,9 @@ handle_flow_mod(struct ofconn *ofconn, const struct ofp_header *oh)
     }
     if (!error) {
         error = ofproto_flow_mod(ofconn_ofproto(ofconn), &fm);
+        if (!error) {
+            ofconn_report_flow_mod(ofconn, fm.command);
+        }
     }
     ofpbuf_uninit(&ofpacts);
     return error;
@@ -632,8 +666,33 @@ handle_group_mod(struct ofconn *ofconn, const struct ofp_header *oh)
         return error;
     }
     error = ofproto_group_mod(ofconn_ofproto(ofconn), &gm);
+    if (!error) {
+        ofconn_forward_group_mod(ofconn, oh->xid, &gm);
+    }
     ofputil_uninit_group_mod(&gm);
     return error;
+}
+
+void
+ofconn_forward_group_mod(struct ofconn *source, ovs_be32 xid,
+                         struct ofputil_group_mod *gm)
+{
+    struct ovs_list new_buckets = OVS_LIST_INITIALIZER(&new_buckets);
+    uint8_t new_type = gm->type;
+    if (gm->command == OFPGC15_INSERT_BUCKET
+        || gm->command == OFPGC15_REMOVE_BUCKET) {
+        ofproto_get_group(ofconn_ofproto(source), gm->group_id, &new_type,
+                          &new_buckets);
+    }
+    struct ofputil_requestforward rf = {
+        .xid = xid,
+        .reason = OFPRFR_GROUP_MOD,
+        .group_mod = gm,
+        .new_type = new_type,
+        .new_buckets = &new_buckets,
+    };
+    connmgr_send_requestforward(source->mgr, source, &rf);
+    ofputil_bucket_list_destroy(&new_buckets);
 }
 
 static void
@@ -694,6 +753,14 @@ handle_meter_mod(struct ofconn *ofconn, const struct ofp_header *oh)
     if (!error) {
         error = ofproto_meter_mod(ofconn_ofproto(ofconn), &mm);
     }
+    if (!error) {
+        struct ofputil_requestforward rf = {
+            .xid = oh->xid,
+            .reason = OFPRFR_METER_MOD,
+            .meter_mod = &mm,
+        };
+        connmgr_send_requestforward(ofconn->mgr, ofconn, &rf);
+    }
     ofpbuf_uninit(&bands);
     return error;
 }
@@ -743,16 +810,11 @@ handle_packet_out(struct ofconn *ofconn, const struct ofp_header *oh)
         error = OFPERR_OFPBRC_BUFFER_UNKNOWN;
     }
     if (!error) {
-        error = xlate_check_actions(po.ofpacts, po.ofpacts_len);
-    }
-    if (!error) {
-        uint32_t in_port = po.flow_metadata.flow.in_port;
+        /* Any in_port the decoder takes will do, as in 3.1, even one the
+         * bridge does not have. */
         struct ofproto *ofproto = ofconn_ofproto(ofconn);
-        if (in_port != OFPP_NONE && in_port != OFPP_CONTROLLER
-            && in_port != OFPP_LOCAL && !ofproto_port_exists(ofproto,
-                                                             in_port)) {
-            error = OFPERR_OFPBRC_BAD_PORT;
-        } else if (ofproto_packet_out(ofproto, &po)) {
+        error = ofproto_check_actions(ofproto, po.ofpacts, po.ofpacts_len);
+        if (!error && ofproto_packet_out(ofproto, &po)) {
             error = OFPERR_OFPBRC_BAD_PACKET;
         }
     }
@@ -1006,8 +1068,9 @@ static enum ofperr
 handle_table_features_request(struct ofconn *ofconn,
                               const struct ofp_header *oh)
 {
-    if (ntohs(oh->length) > ofpraw_header_size(OFPRAW_OFPST13_TABLE_FEATURES_REQUEST,
-                                               oh->version)) {
+    size_t header = ofpraw_header_size(OFPRAW_OFPST13_TABLE_FEATURES_REQUEST,
+                                       oh->version);
+    if (ntohs(oh->length) > header) {
         /* A request that would change the tables: not supported (3.1
          * refuses it too). */
         return OFPERR_OFPTFFC_EPERM;
@@ -1060,6 +1123,7 @@ handle_role_request(struct ofconn *ofconn, const struct ofp_header *oh)
     if (error) {
         return error;
     }
+    /* A service connection (ovs-ofctl's) may take a role too, as in 3.1. */
     if (rr.role != OFPCR12_ROLE_NOCHANGE) {
         if (rr.role != OFPCR12_ROLE_EQUAL && rr.have_generation_id
             && !connmgr_check_generation_id(ofconn->mgr,
@@ -1132,6 +1196,11 @@ handle_set_async_config(struct ofconn *ofconn, const struct ofp_header *oh)
                                                         &cfg);
     if (!error) {
         ofconn->async = cfg;
+        /* A service connection that says which asynchronous messages it
+         * wants gets them from now on, as in 3.1. */
+        if (ofconn->type == OFCONN_SERVICE && !ofconn->miss_send_len) {
+            ofconn->miss_send_len = OFP_DEFAULT_MISS_SEND_LEN;
+        }
     }
     return error;
 }
@@ -1318,7 +1387,13 @@ void
 ofconn_run(struct ofconn *ofconn)
 {
     rconn_run(ofconn->rconn);
+    if (time_msec() >= ofconn->next_op_report) {
+        connmgr_log_flow_mods(ofconn);
+    }
     if (!rconn_is_connected(ofconn->rconn)) {
+        if (ofconn->connected) {
+            connmgr_log_flow_mods(ofconn);
+        }
         ofconn->connected = false;
         return;
     }
@@ -1362,6 +1437,9 @@ void
 ofconn_wait(struct ofconn *ofconn)
 {
     rconn_run_wait(ofconn->rconn);
+    if (ofconn->next_op_report != LLONG_MAX) {
+        poll_timer_wait_until(ofconn->next_op_report);
+    }
     for (int i = 0; i < 2; i++) {
         if (ofconn->schedulers[i] && ofconn->connected) {
             pinsched_wait(ofconn->schedulers[i]);

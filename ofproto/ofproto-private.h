@@ -44,6 +44,7 @@
 #include "hmap.h"
 #include "list.h"
 #include "ofp-actions.h"
+#include "ofp-group.h"
 #include "ofp-meter.h"
 #include "ofp-phy-port.h"
 #include "ofproto.h"
@@ -247,6 +248,7 @@ struct ofgroup {
     long long int created;      /* time_msec(). */
     size_t n_buckets;
     struct ofgroup_bucket *buckets;
+    struct ofputil_group_props props;   /* Select groups' method. */
     _Atomic uint64_t n_packets, n_bytes;
 };
 

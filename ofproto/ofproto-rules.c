@@ -342,11 +342,25 @@ rule_selected(const struct rule *rule, const struct ofproto_flow_query *q)
     return true;
 }
 
+/* Brings the order of table TABLE_ID (OFPTT_ALL: every table) up to date
+ * for the writer's own queries while a batch defers it. */
+static void
+sync_tables(struct ofproto *ofproto, uint8_t table_id)
+{
+    int first = table_id == OFPTT_ALL ? 0 : table_id;
+    int last = table_id == OFPTT_ALL ? OFPROTO_N_TABLES - 1 : table_id;
+    for (int t = first; t <= last && t < OFPROTO_N_TABLES; t++) {
+        classifier_sync(&ofproto->tables[t].cls);
+    }
+}
+
 /* Rules Q selects, visible at VERSION, appended to *RULES. */
 static void
 collect_rules(struct ofproto *ofproto, const struct ofproto_flow_query *q,
               ovs_version_t version, struct rule ***rules, size_t *n)
 {
+    /* A batch under way defers the tables' order: see its own rules. */
+    sync_tables(ofproto, q->table_id);
     struct cls_rule target;
     cls_rule_init(&target, &q->match.flow, &q->match.wc, q->priority);
     size_t allocated = *n;
@@ -372,9 +386,9 @@ collect_rules(struct ofproto *ofproto, const struct ofproto_flow_query *q,
 /* Output ports a switch can have (ofp-actions' annotate refuses the same
  * ports; a flow_mod built in a program may not have gone through it), and
  * groups and meters that exist. */
-static enum ofperr
-check_output_ports(const struct ofproto *ofproto, const struct ofpact *ofpacts,
-                   size_t len)
+enum ofperr
+ofproto_check_actions(const struct ofproto *ofproto,
+                      const struct ofpact *ofpacts, size_t len)
 {
     enum ofperr error = xlate_check_actions(ofpacts, len);
     if (error) {
@@ -399,7 +413,7 @@ check_output_ports(const struct ofproto *ofproto, const struct ofpact *ofpacts,
         }
         if (a->type == OFPACT_WRITE_ACTIONS) {
             const struct ofpact_nest *on = (const struct ofpact_nest *) a;
-            enum ofperr error = check_output_ports(
+            enum ofperr error = ofproto_check_actions(
                 ofproto, on->actions, ofpact_nest_get_action_len(on));
             if (error) {
                 return error;
@@ -448,13 +462,28 @@ batch_record(struct batch *b, struct rule *added, struct rule *removed,
     };
 }
 
+enum ofperr
+ofproto_check_flow_mod_table(uint8_t table_id)
+{
+    if (table_id == OFPROTO_N_TABLES - 1) {
+        /* The last table is 3.1's internal one: no controller changes it
+         * (it is not announced in the features reply either). */
+        return OFPERR_OFPBRC_EPERM;
+    }
+    if (table_id >= OFPROTO_N_TABLES && table_id != OFPTT_ALL) {
+        return OFPERR_OFPBRC_BAD_TABLE_ID;
+    }
+    return 0;
+}
+
 /* Common checks of one flow_mod, before it touches anything. */
 static enum ofperr
 check_flow_mod(const struct ofproto *ofproto,
                const struct ofputil_flow_mod *fm)
 {
-    if (fm->table_id >= OFPROTO_N_TABLES && fm->table_id != OFPTT_ALL) {
-        return OFPERR_OFPBRC_BAD_TABLE_ID;
+    enum ofperr error = ofproto_check_flow_mod_table(fm->table_id);
+    if (error) {
+        return error;
     }
     if (fm->priority < 0 || fm->priority > UINT16_MAX) {
         return OFPERR_OFPFMFC_BAD_PRIORITY;
@@ -463,7 +492,7 @@ check_flow_mod(const struct ofproto *ofproto,
         return OFPERR_OFPFMFC_BAD_COMMAND;
     }
     if (fm->command != OFPFC_DELETE && fm->command != OFPFC_DELETE_STRICT) {
-        return check_output_ports(ofproto, fm->ofpacts, fm->ofpacts_len);
+        return ofproto_check_actions(ofproto, fm->ofpacts, fm->ofpacts_len);
     }
     return 0;
 }
@@ -530,6 +559,7 @@ batch_add(struct ofproto *ofproto, const struct ofputil_flow_mod *fm,
     struct classifier *cls = &ofproto->tables[table_id].cls;
     struct rule *rule = rule_create(ofproto, fm, table_id);
 
+    sync_tables(ofproto, table_id);
     const struct cls_rule *old_cr = classifier_find_rule_exactly(
         cls, &rule->cr, version);
     if (!old_cr && fm->flags & OFPUTIL_FF_CHECK_OVERLAP
@@ -948,11 +978,16 @@ ofproto_get_table_stats(struct ofproto *ofproto, uint8_t table_id,
     ts->n_matched = atomic_load_explicit(&t->n_matched, memory_order_relaxed);
 }
 
-/* A selected rule and where the classifier walk found it, so that the sort
- * below is stable: rules of one priority keep the classifier's order. */
+/* A selected rule and its place in the order 3.1 lists rules in: by
+ * table, priority (highest first), then, for a small table such as tests
+ * look at, where its cmap puts them: subtable by subtable in the order
+ * the classifier walks them, and in a subtable in insertion order (a rule
+ * that replaced another keeps that one's place; one deleted and added
+ * again goes last). */
 struct found_rule {
     struct rule *rule;
-    size_t position;
+    size_t group;               /* Walk position of its subtable's first. */
+    uint64_t seq;
 };
 
 static int
@@ -966,7 +1001,10 @@ compare_found_rules(const void *a_, const void *b_)
     if (ra->cr.priority != rb->cr.priority) {
         return ra->cr.priority > rb->cr.priority ? -1 : 1;
     }
-    return a->position < b->position ? -1 : a->position > b->position;
+    if (a->group != b->group) {
+        return a->group < b->group ? -1 : 1;
+    }
+    return a->seq < b->seq ? -1 : a->seq > b->seq;
 }
 
 static void
@@ -1010,9 +1048,16 @@ ofproto_query_rules_each(struct ofproto *ofproto,
      * match each) keeps a large dump's sort cheap, and one info filled at
      * a time keeps its memory flat. */
     struct found_rule *found = n ? xmalloc(n * sizeof *found) : NULL;
+    uint64_t prev_subtable = 0;
     for (size_t i = 0; i < n; i++) {
+        /* The walk visits each subtable's rules together. */
+        uint64_t subtable;
         found[i].rule = rules[i];
-        found[i].position = i;
+        cls_rule_get_rank(&rules[i]->cr, &subtable, &found[i].seq);
+        found[i].group = (i && subtable == prev_subtable
+                          && rules[i]->table_id == rules[i - 1]->table_id
+                          ? found[i - 1].group : i);
+        prev_subtable = subtable;
     }
     free(rules);
     /* A table of one priority (the common case of a large table) comes

@@ -146,13 +146,13 @@ enum ofproto_fail_mode {
     OFPROTO_FAIL_SECURE,        /* Only what the tables say. */
 };
 /* A change of mode empties every table and deletes every group and meter,
- * as Open vSwitch 3.1 does, and a
- * bridge that becomes standalone gets its priority-0 NORMAL rule back.
+ * as Open vSwitch 3.1 does, and a bridge that becomes standalone gets its
+ * priority-0 NORMAL rule back.
  * Setting the mode it already has changes nothing. */
 void ofproto_set_fail_mode(struct ofproto *, enum ofproto_fail_mode);
 enum ofproto_fail_mode ofproto_get_fail_mode(const struct ofproto *);
 /* Whether the bridge has controllers configured.  Gaining the first or
- * losing the last empties the tables and deletes every group and meter
+ * losing the last empties the tables and deletes the groups and meters
  * (as Open vSwitch 3.1 does), and a
  * standalone bridge without controllers gets its NORMAL rule back. */
 void ofproto_set_has_controllers(struct ofproto *, bool);
@@ -255,6 +255,10 @@ void ofproto_bundle_unregister(struct ofproto *, void *aux);
 
 enum ofperr ofproto_flow_mod(struct ofproto *,
                              const struct ofputil_flow_mod *);
+/* The flow_mod check that needs no tables, made when a bundle takes the
+ * flow_mod: OFPBRC_EPERM for the last table (3.1's internal one),
+ * OFPBRC_BAD_TABLE_ID for none. */
+enum ofperr ofproto_check_flow_mod_table(uint8_t table_id);
 /* Applies the N flow_mods of FMS as one atomic change (an OpenFlow
  * bundle's commit): each sees the effect of those before it, readers see
  * all of them at once or, if one fails, none.  On failure returns its
@@ -312,6 +316,11 @@ void ofproto_append_group_descs(struct ofproto *, uint32_t group_id,
 void ofproto_append_group_stats(struct ofproto *, uint32_t group_id,
                                 struct ovs_list *replies);
 void ofproto_get_group_features(struct ofputil_group_features *);
+/* GROUP_ID's type into *TYPE and copies of its buckets (as a group desc
+ * has them) appended to BUCKETS, which the caller frees with
+ * ofputil_bucket_list_destroy(); nothing if there is no such group. */
+void ofproto_get_group(const struct ofproto *, uint32_t group_id,
+                       uint8_t *type, struct ovs_list *buckets);
 
 /* Meters (ofproto-meters.c; main thread).
  *
@@ -367,8 +376,9 @@ struct ofproto_rule_info {
                                      * ofproto_query_rules_each()). */
     size_t ofpacts_len;         /* Bytes. */
 };
-/* The rules Q selects, table by table, highest priority first (the caller
- * frees with ofproto_rule_infos_free()). */
+/* The rules Q selects, table by table, highest priority first, then in
+ * the order 3.1 lists a small table's (subtable by subtable, each in
+ * insertion order) (the caller frees with ofproto_rule_infos_free()). */
 void ofproto_query_rules(struct ofproto *, const struct ofproto_flow_query *,
                          struct ofproto_rule_info **, size_t *n);
 /* The same rules in the same order, each handed to CB in an info that lives
@@ -479,6 +489,12 @@ unsigned int ofproto_get_table_max_flows(const struct ofproto *,
  * does.  EINVAL if the packet is not an Ethernet frame. */
 struct ofputil_packet_out;
 int ofproto_packet_out(struct ofproto *, const struct ofputil_packet_out *);
+/* Whether OFPACTS (a packet_out's, a flow's) can run on OFPROTO as it is
+ * now: OFPBAC_BAD_OUT_GROUP for a group it does not have,
+ * OFPMMFC_INVALID_METER for a meter, OFPBAC_BAD_OUT_PORT for an output no
+ * switch has (write_actions included). */
+enum ofperr ofproto_check_actions(const struct ofproto *,
+                                  const struct ofpact *, size_t ofpacts_len);
 
 /* Events for the connection manager.
  *

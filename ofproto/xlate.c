@@ -753,17 +753,25 @@ xlate_output(struct xlate_ctx *ctx, uint32_t port, uint16_t max_len)
     }
 }
 
+/* Un-wildcards the bits of F under MASK in the megaflow. */
+static void
+mask_field_masked(struct xlate_ctx *ctx, const struct mf_field *f,
+                  const union mf_value *mask)
+{
+    struct match m;
+    match_init_catchall(&m);
+    mf_set(f, mask, mask, &m);
+    flow_wildcards_or(ctx->wc, &m.wc);
+}
+
 /* Un-wildcards F in the megaflow: a change to a field is committed by
  * comparing with the packet's value, so the decision depends on it. */
 static void
 mask_field(struct xlate_ctx *ctx, const struct mf_field *f)
 {
-    struct match m;
-    match_init_catchall(&m);
     union mf_value ones;
     mf_value_set_all_ones(f, &ones);
-    mf_set(f, &ones, NULL, &m);
-    flow_wildcards_or(ctx->wc, &m.wc);
+    mask_field_masked(ctx, f, &ones);
 }
 
 static bool
@@ -1009,6 +1017,32 @@ select_group_hash(struct xlate_ctx *ctx)
     return hash_finish(hash, 0);
 }
 
+/* The flow's hash for a select group with selection_method=hash: the
+ * group's fields, each under its mask (those whose prerequisites the
+ * packet lacks are skipped), with the method's parameter as the basis.
+ * The bits read are un-wildcarded. */
+static uint32_t
+select_group_fields_hash(struct xlate_ctx *ctx,
+                         const struct ofputil_group_props *props)
+{
+    uint32_t hash = hash_uint64(props->selection_method_param);
+    for (size_t i = 0; i < props->n_fields; i++) {
+        const struct ofputil_group_field *gf = &props->fields[i];
+        const struct mf_field *f = mf_from_id(gf->id);
+        if (!mf_are_prereqs_ok(f, &ctx->flow, ctx->wc)) {
+            continue;
+        }
+        union mf_value value;
+        mf_get_value(f, &ctx->flow, &value);
+        for (size_t j = 0; j < f->n_bytes; j++) {
+            value.b[j] &= gf->mask.b[j];
+        }
+        hash = hash_bytes(value.b, f->n_bytes, hash);
+        mask_field_masked(ctx, f, &gf->mask);
+    }
+    return hash;
+}
+
 /* A select group's bucket: each live bucket of nonzero weight scores the
  * hash of its id and the flow's hash, scaled by its weight, and the best
  * wins (ties: the first).  So a bucket's share follows its weight, and
@@ -1016,7 +1050,9 @@ select_group_hash(struct xlate_ctx *ctx)
 static struct ofgroup_bucket *
 select_group_bucket(struct xlate_ctx *ctx, struct ofgroup *g)
 {
-    uint32_t basis = select_group_hash(ctx);
+    uint32_t basis = (!strcmp(g->props.selection_method, "hash")
+                      ? select_group_fields_hash(ctx, &g->props)
+                      : select_group_hash(ctx));
     struct ofgroup_bucket *best = NULL;
     uint64_t best_score = 0;
     for (size_t i = 0; i < g->n_buckets; i++) {

@@ -36,6 +36,7 @@ utilities_ovs_ofctl_SOURCES = \
 	utilities/ofctl-names.c \
 	utilities/ofctl-switch.c \
 	utilities/ofctl-groups.c \
+	utilities/ofctl-bundle.c \
 	utilities/ofctl-packet.c \
 	utilities/ofctl-echo.c \
 	utilities/ofctl-monitor.c

@@ -329,6 +329,15 @@ bundle_print_errors(struct ovs_list *errors, const struct ovs_list *requests)
     fflush(stderr);
 }
 
+uint32_t
+ofctl_bundle_versions(uint32_t allowed)
+{
+    uint32_t with_bundles = ofputil_protocols_to_version_bitmap(
+        OFPUTIL_P_OF13_UP);
+    return (allowed & with_bundles ? allowed & with_bundles
+            : 1u << OFP14_VERSION);
+}
+
 void
 ofctl_bundle_transact(struct vconn *vconn, struct ovs_list *requests)
 {

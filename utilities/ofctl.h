@@ -20,6 +20,8 @@
  *   ofctl-switch.c    show, dump-desc, dump-tables, dump-table-features,
  *                     dump-ports, dump-ports-desc, mod-port;
  *   ofctl-groups.c    groups and meters;
+ *   ofctl-bundle.c    the bundle command (flows, groups and packet-outs
+ *                     from a file, as one bundle);
  *   ofctl-packet.c    packet-out;
  *   ofctl-echo.c      probe, ping, benchmark;
  *   ofctl-ct.c        ct-flush-zone, ct-flush;
@@ -100,6 +102,10 @@ bool ofctl_try_set_protocol(struct vconn *, enum ofputil_protocol want,
 void ofctl_transact_noreply(struct vconn *, struct ofpbuf *request);
 /* The same for a list of requests (struct ofpbuf's list_node). */
 void ofctl_transact_multiple_noreply(struct vconn *, struct ovs_list *);
+/* The versions a bundle may use out of ALLOWED: those with bundles (1.3,
+ * with ONF's extension, and later), or else 1.4 alone, as 3.1 picks
+ * them for --bundle and the bundle command. */
+uint32_t ofctl_bundle_versions(uint32_t allowed);
 /* --bundle: sends REQUESTS (taking them) as one atomic, ordered bundle
  * (OpenFlow 1.4, or ONF's extension in 1.3) and commits it; errors are
  * printed as 3.1 prints them ("Error NAME for: REQUEST") and end the
@@ -171,6 +177,8 @@ void ofctl_dump_group_features(struct ovs_cmdl_context *);
 void ofctl_del_groups(struct ovs_cmdl_context *);
 void ofctl_mod_group(struct ovs_cmdl_context *);
 void ofctl_dump_group_stats(struct ovs_cmdl_context *);
+void ofctl_parse_group(struct ovs_cmdl_context *);
+void ofctl_bundle(struct ovs_cmdl_context *);
 void ofctl_mod_meter(struct ovs_cmdl_context *);
 void ofctl_del_meters(struct ovs_cmdl_context *);
 void ofctl_meter_stats(struct ovs_cmdl_context *);
@@ -185,6 +193,17 @@ void ofctl_monitor(struct ovs_cmdl_context *);
 void ofctl_snoop(struct ovs_cmdl_context *);
 void ofctl_ct_flush_zone(struct ovs_cmdl_context *);
 void ofctl_ct_flush(struct ovs_cmdl_context *);
+
+/* FM as a message in PROTOCOL, as 3.1's ovs-ofctl sends it (a 1.1+
+ * modification of every table names table 0) (ofctl-flows.c). */
+struct ofputil_flow_mod;
+struct ofpbuf *ofctl_encode_flow_mod(struct ofputil_flow_mod *,
+                                     enum ofputil_protocol);
+/* GM as a message of VERSION; fatal, with 3.1's message, for a bucket
+ * command in 1.1-1.4 (ofctl-groups.c). */
+struct ofputil_group_mod;
+struct ofpbuf *ofctl_encode_group_mod(const struct ofputil_group_mod *,
+                                      enum ofp_version);
 
 /* Sends REQUEST on VCONN (taking it) and prints every reply (an error
  * reply too) as 3.1 does, with SWITCH_NAME's names if they are to be

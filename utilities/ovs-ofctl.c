@@ -86,6 +86,8 @@ static const struct ovs_cmdl_command all_commands[] = {
       ofctl_ofp_print },
     { "parse-flow", NULL, 1, 1, ofctl_parse_flow },
     { "parse-flows", NULL, 1, 1, ofctl_parse_flows },
+    { "parse-group", NULL, 1, 1, ofctl_parse_group },
+    { "bundle", "switch file", 2, 2, ofctl_bundle },
     { NULL, NULL, 0, 0, NULL },
 };
 
@@ -290,12 +292,8 @@ parse_options(int argc, char *argv[])
     /* --bundle needs OpenFlow 1.3 (ONF's extension) or later: 3.1 keeps
      * the allowed versions that have bundles, or else uses 1.4. */
     if (ofctl_opts.bundle) {
-        uint32_t with_bundles = ofputil_protocols_to_version_bitmap(
-            OFPUTIL_P_OF13_UP);
-        ofctl_opts.allowed_versions &= with_bundles;
-        if (!ofctl_opts.allowed_versions) {
-            ofctl_opts.allowed_versions = 1u << OFP14_VERSION;
-        }
+        ofctl_opts.allowed_versions = ofctl_bundle_versions(
+            ofctl_opts.allowed_versions);
     }
 
     /* -F narrows the protocols, and so the versions, that -O allows. */

@@ -442,6 +442,32 @@ START_TEST(test_usable_protocols)
 }
 END_TEST
 
+/* The command words of add-flows and bundle files, prefixes included; a
+ * word that names no command is the flow's own. */
+START_TEST(test_command_words)
+{
+    static const struct {
+        const char *text;
+        uint16_t command;
+        const char *rest;
+    } words[] = {
+        { "add in_port=1,actions=drop", OFPFC_ADD, " in_port=1,actions=drop" },
+        { " delete", OFPFC_DELETE, "" },
+        { "d in_port=1", OFPFC_DELETE, " in_port=1" },
+        { "delete_s in_port=1", OFPFC_DELETE_STRICT, " in_port=1" },
+        { "m actions=drop", OFPFC_MODIFY, " actions=drop" },
+        { "modify_strict,actions=drop", OFPFC_MODIFY_STRICT, ",actions=drop" },
+        { "foo in_port=1", OFPFC_ADD, "foo in_port=1" },
+        { "in_port=1 actions=drop", OFPFC_ADD, "in_port=1 actions=drop" },
+    };
+    for (size_t i = 0; i < ARRAY_SIZE(words); i++) {
+        const char *s = words[i].text;
+        ck_assert_uint_eq(parse_ofp_flow_mod_command(&s), words[i].command);
+        ck_assert_str_eq(s, words[i].rest);
+    }
+}
+END_TEST
+
 static Suite *
 ofp_parse_suite(void)
 {
@@ -449,6 +475,7 @@ ofp_parse_suite(void)
     TCase *tc = tcase_create("ofp-parse");
     tcase_add_loop_test(tc, test_parse_flow, 0, ARRAY_SIZE(cases));
     tcase_add_test(tc, test_delete_and_modify);
+    tcase_add_test(tc, test_command_words);
     tcase_add_loop_test(tc, test_usable_protocols, 0,
                         ARRAY_SIZE(usable_cases));
     suite_add_tcase(s, tc);
