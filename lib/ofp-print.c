@@ -902,10 +902,10 @@ printer_for_type(enum ofptype type)
     case OFPTYPE_QUEUE_GET_CONFIG_REPLY:
     case OFPTYPE_QUEUE_DESC_STATS_REPLY: return print_queue_config_reply;
 
-    /* Not printed yet (the header and a hex dump): table status, flow
-     * age, resume. */
+    case OFPTYPE_FLOW_AGE: return print_nothing;
+
+    /* Not printed yet (the header and a hex dump): table status, resume. */
     case OFPTYPE_TABLE_STATUS:
-    case OFPTYPE_FLOW_AGE:
     case OFPTYPE_NXT_RESUME:
         return NULL;
     }

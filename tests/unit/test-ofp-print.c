@@ -103,17 +103,17 @@ START_TEST(test_hex_input)
 }
 END_TEST
 
-/* A message whose type has no printer (NXT_SET_CONTROLLER_ID here)
- * prints its header line and the message in hex. */
+/* A message whose type has no printer (OFPT_TABLE_STATUS here) prints its
+ * header line and the message in hex. */
 START_TEST(test_unprinted_type)
 {
     char *error;
-    char *s = ofp_hex_to_string("01040018000000070000232000000014"
-                                "0000000000000005", NULL, 2, &error);
-    ck_assert_str_eq(s, "NXT_SET_CONTROLLER_ID (xid=0x7):\n"
-                     "00000000  01 04 00 18 00 00 00 07-00 00 23 20 00 00 00"
-                     " 14 |..........# ....|\n"
-                     "00000010  00 00 00 00 00 00 00 05-                 "
+    char *s = ofp_hex_to_string("051f001800000007030000000000000000080100"
+                                "00000000", NULL, 2, &error);
+    ck_assert_str_eq(s, "OFPT_TABLE_STATUS (OF1.4) (xid=0x7):\n"
+                     "00000000  05 1f 00 18 00 00 00 07-03 00 00 00 00 00 00"
+                     " 00 |................|\n"
+                     "00000010  00 08 01 00 00 00 00 00-                 "
                      "       |........        |\n");
     free(s);
 }
