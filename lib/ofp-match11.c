@@ -56,6 +56,9 @@ ofputil_match_from_ofp11_match(const struct ofp11_match *om,
             match_set_vlan_tci_masked(match, 0, OVS_BE16_MAX);
         } else {
             ovs_be16 tci, tci_mask;
+            if (vid != OFPVID11_ANY && vid > VLAN_VID_MASK) {
+                return OFPERR_OFPBMC_BAD_VALUE;
+            }
             if (vid == OFPVID11_ANY) {
                 tci = tci_mask = htons(VLAN_CFI);
             } else {

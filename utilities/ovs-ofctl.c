@@ -78,6 +78,13 @@ static const struct ovs_cmdl_command all_commands[] = {
       ofctl_ofp_print },
     { "parse-flow", NULL, 1, 1, ofctl_parse_flow },
     { "parse-flows", NULL, 1, 1, ofctl_parse_flows },
+    { "parse-nx-match", NULL, 0, 0, ofctl_parse_nx_match },
+    { "parse-nxm", NULL, 0, 0, ofctl_parse_nx_match },
+    { "parse-oxm", NULL, 1, 1, ofctl_parse_oxm },
+    { "parse-ofp10-match", NULL, 0, 0, ofctl_parse_ofp10_match },
+    { "parse-ofp11-match", NULL, 0, 0, ofctl_parse_ofp11_match },
+    { "check-vlan", NULL, 2, 2, ofctl_check_vlan },
+    { "ofp-parse", "file", 1, 1, ofctl_ofp_parse },
     { NULL, NULL, 0, 0, NULL },
 };
 
@@ -86,6 +93,11 @@ main(int argc, char *argv[])
 {
     set_program_name(argv[0]);
     vlog_set_levels(NULL, VLF_CONSOLE, VLL_WARN);
+    /* 3.1 shows how the flow parser normalized a match (INFO). */
+    struct vlog_module *ofp_match = vlog_module_from_name("ofp_match");
+    if (ofp_match) {
+        vlog_set_levels(ofp_match, VLF_CONSOLE, VLL_INFO);
+    }
     fatal_ignore_sigpipe();
     parse_options(argc, argv);
 

@@ -76,6 +76,7 @@ decode(const char *hex, struct match *match)
     ofpbuf_put_hex(&b, hex, NULL);
     ck_assert_uint_eq(b.size, sizeof(struct ofp10_match));
     ofputil_match_from_ofp10_match(b.data, match);
+    ofputil_normalize_match_quiet(match);
     ofpbuf_uninit(&b);
 }
 
