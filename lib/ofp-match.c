@@ -98,6 +98,16 @@ ofputil_match_from_ofp10_match(const struct ofp10_match *om,
 }
 
 void
+ofputil_match_set_ethernet_if_needed(struct match *match)
+{
+    struct flow_wildcards others = match->wc;
+    others.masks.in_port = 0;
+    if (!flow_wildcards_is_catchall(&others)) {
+        match_set_default_packet_type(match);
+    }
+}
+
+void
 ofputil_normalize_match(struct match *match)
 {
     static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(1, 5);
@@ -239,12 +249,24 @@ ofputil_match_to_ofp10_match(const struct match *match,
     om->wildcards = htonl(wc);
 }
 
+/* Forgets MATCH's packet type if it is Ethernet, which every 1.0 and 1.1
+ * match implies. */
+static void
+clear_ethernet_packet_type(struct match *match)
+{
+    if (match->flow.packet_type == htonl(PT_ETH)) {
+        match->wc.masks.packet_type = 0;
+    }
+}
+
 bool
 ofputil_match_is_ofp10(const struct match *match)
 {
     struct ofp10_match om;
-    struct match back;
+    struct match orig = *match, back;
     ofputil_match_to_ofp10_match(match, &om);
     ofputil_match_from_ofp10_match(&om, &back);
-    return match_equal(match, &back);
+    clear_ethernet_packet_type(&orig);
+    clear_ethernet_packet_type(&back);
+    return match_equal(&orig, &back);
 }

@@ -147,6 +147,12 @@ void vlog_insert_module(struct vlog_module *);
     VLOG_DEFINE_MODULE(MODULE);                                             \
     static struct vlog_module *const this_module OVS_UNUSED = &VLM_##MODULE
 
+/* Makes VLOG_*() in this file log to MODULE, which another file defines
+ * (for a module whose messages come from more than one file). */
+#define VLOG_USE_MODULE(MODULE)                                             \
+    extern struct vlog_module VLM_##MODULE;                                 \
+    static struct vlog_module *const this_module OVS_UNUSED = &VLM_##MODULE
+
 /* The module of the current file, for calling the functions directly. */
 #define THIS_MODULE this_module
 
