@@ -67,8 +67,6 @@
         MFS_HEXADECIMAL, MFP_NONE, true, false,                         \
         NXM(NXM_NX, 40 + N, TUN_METADATA_MAX_LEN),                      \
         "NXM_NX_TUN_METADATA" #N, NO_OXM, MFU_NONE, MFU_NONE }
-#define TUN_MD8(N) TUN_MD(N), TUN_MD(N + 1), TUN_MD(N + 2), TUN_MD(N + 3), \
-        TUN_MD(N + 4), TUN_MD(N + 5), TUN_MD(N + 6), TUN_MD(N + 7)
 #define NSH_C(N)                                                        \
     F(NSH_C##N, "nsh_c" #N, "nshc" #N, 4, 32, FULLY, HEXADECIMAL, NSH,  \
       true, 0, NULL, OXMX(NSH_OXM(5 + N, 4), "NXOXM_NSH_C" #N),         \
@@ -124,8 +122,22 @@ static const struct mf_field fields[MFF_N_IDS] = {
     F(TUN_GTPU_MSGTYPE, "tun_gtpu_msgtype", NULL, 1, 8, FULLY, DECIMAL,
       NONE, false, 0, NULL, OXMX(NX_OXM(16, 1), "NXOXM_ET_GTPU_MSGTYPE"),
       NONE, NONE),
-    TUN_MD8(0), TUN_MD8(8), TUN_MD8(16), TUN_MD8(24),
-    TUN_MD8(32), TUN_MD8(40), TUN_MD8(48), TUN_MD8(56),
+    TUN_MD(0), TUN_MD(1), TUN_MD(2), TUN_MD(3),
+    TUN_MD(4), TUN_MD(5), TUN_MD(6), TUN_MD(7),
+    TUN_MD(8), TUN_MD(9), TUN_MD(10), TUN_MD(11),
+    TUN_MD(12), TUN_MD(13), TUN_MD(14), TUN_MD(15),
+    TUN_MD(16), TUN_MD(17), TUN_MD(18), TUN_MD(19),
+    TUN_MD(20), TUN_MD(21), TUN_MD(22), TUN_MD(23),
+    TUN_MD(24), TUN_MD(25), TUN_MD(26), TUN_MD(27),
+    TUN_MD(28), TUN_MD(29), TUN_MD(30), TUN_MD(31),
+    TUN_MD(32), TUN_MD(33), TUN_MD(34), TUN_MD(35),
+    TUN_MD(36), TUN_MD(37), TUN_MD(38), TUN_MD(39),
+    TUN_MD(40), TUN_MD(41), TUN_MD(42), TUN_MD(43),
+    TUN_MD(44), TUN_MD(45), TUN_MD(46), TUN_MD(47),
+    TUN_MD(48), TUN_MD(49), TUN_MD(50), TUN_MD(51),
+    TUN_MD(52), TUN_MD(53), TUN_MD(54), TUN_MD(55),
+    TUN_MD(56), TUN_MD(57), TUN_MD(58), TUN_MD(59),
+    TUN_MD(60), TUN_MD(61), TUN_MD(62), TUN_MD(63),
     F(METADATA, "metadata", NULL, 8, 64, FULLY, HEXADECIMAL, NONE, true,
       0, NULL, OXM1(2, 8, "OXM_OF_METADATA", OFP12_VERSION), NONE, ANY),
     F(IN_PORT, "in_port", NULL, 2, 16, NONE, OFP_PORT, NONE, true,

@@ -859,6 +859,10 @@ ofp_to_string(const void *data, size_t len,
                     if (s.length == header_len) {
                         ds_put_char(&s, '\n');
                     }
+                    if (verbosity >= 5) {
+                        /* 3.1's -mmmm on a reply: the bytes too. */
+                        ds_put_hex_dump(&s, data, len, 0, true);
+                    }
                     return ds_steal_cstr(&s);
                 }
                 /* What the printer wrote before it failed stays, as 3.1

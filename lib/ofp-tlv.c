@@ -77,9 +77,10 @@ ofputil_encode_tlv_table_mod(enum ofp_version version,
                              const struct ofputil_tlv_table_mod *ttm)
 {
     struct ofpbuf *b = ofpraw_alloc(OFPRAW_NXT_TLV_TABLE_MOD, version, 0);
-    struct nx_tlv_table_mod *nx = ofpbuf_put_zeros(b, sizeof *nx);
+    struct nx_tlv_table_mod *nx = b->msg;
     nx->command = htons(ttm->command);
     put_maps(b, ttm->mappings, ttm->n_mappings);
+    ofpmsg_update_length(b);
     return b;
 }
 
@@ -110,10 +111,11 @@ ofputil_encode_tlv_table_reply(const struct ofp_header *request,
 {
     struct ofpbuf *b = ofpraw_alloc_reply(OFPRAW_NXT_TLV_TABLE_REPLY,
                                           request, 0);
-    struct nx_tlv_table_reply *nx = ofpbuf_put_zeros(b, sizeof *nx);
+    struct nx_tlv_table_reply *nx = b->msg;
     nx->max_option_space = htonl(ttr->max_option_space);
     nx->max_fields = htons(ttr->max_fields);
     put_maps(b, ttr->mappings, ttr->n_mappings);
+    ofpmsg_update_length(b);
     return b;
 }
 

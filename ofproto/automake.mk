@@ -22,6 +22,7 @@ ofproto_libofproto_a_SOURCES = \
 	ofproto/ofproto-private.h \
 	ofproto/ofproto-rules.c \
 	ofproto/ofproto-table-config.c \
+	ofproto/ofproto-tlv.c \
 	ofproto/pinsched.c \
 	ofproto/pinsched.h \
 	ofproto/ofproto-unixctl.c \

@@ -539,7 +539,7 @@ trace_rule(struct xlate_ctx *ctx, uint8_t table_id, const struct rule *rule)
         return;
     }
     struct match match;
-    cls_rule_get_match(&rule->cr, &match.flow, &match.wc);
+    ofproto_rule_get_match(rule, &match);
     size_t len = s->length;
     match_format(&match, NULL, s, OFP_DEFAULT_PRIORITY);
     if (s->length != len) {

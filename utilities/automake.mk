@@ -30,6 +30,7 @@ utilities_ovs_ofctl_SOURCES = \
 	utilities/ofctl-target.c \
 	utilities/ofctl-print.c \
 	utilities/ofctl-codec.c \
+	utilities/ofctl-tlv.c \
 	utilities/ofctl-flows.c \
 	utilities/ofctl-dump.c \
 	utilities/ofctl-replace.c \

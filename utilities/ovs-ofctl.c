@@ -74,6 +74,9 @@ static const struct ovs_cmdl_command all_commands[] = {
     { "del-meters", "switch [meter]", 1, 2, ofctl_del_meters },
     { "dump-meters", "switch [meter]", 1, 2, ofctl_dump_meters },
     { "meter-stats", "switch [meter]", 1, 2, ofctl_meter_stats },
+    { "add-tlv-map", "switch map", 2, 2, ofctl_add_tlv_map },
+    { "del-tlv-map", "switch [map]", 1, 2, ofctl_del_tlv_map },
+    { "dump-tlv-map", "switch", 1, 1, ofctl_dump_tlv_map },
     { "ofp-print", "\"encoded openflow message\" [verbosity]", 1, 2,
       ofctl_ofp_print },
     { "parse-flow", NULL, 1, 1, ofctl_parse_flow },
@@ -359,6 +362,9 @@ usage(void)
            "  del-meters SWITCH [METER]   delete meters matching METER\n"
            "  dump-meters SWITCH [METER]  print METER configuration\n"
            "  meter-stats SWITCH [METER]  print meter statistics\n"
+           "  add-tlv-map SWITCH MAP      add TLV option MAPpings\n"
+           "  del-tlv-map SWITCH [MAP] delete TLV option MAPpings\n"
+           "  dump-tlv-map SWITCH      print TLV option mappings\n"
            "\nFor OpenFlow switches and controllers:\n"
            "  probe TARGET                probe whether TARGET is up\n"
            "  ping TARGET [N]             latency of N-byte echos\n"
@@ -371,6 +377,7 @@ usage(void)
            "  ofp-print HEX [VERBOSITY]   print the OpenFlow message HEX\n"
            "  parse-flow FLOW             print FLOW as a flow_mod\n"
            "  parse-flows FILE            the same for every flow in FILE\n"
+           "  ofp-parse FILE              print messages read from FILE\n"
            "\nActive OpenFlow connection methods:\n"
            "  tcp:HOST[:PORT]         PORT (default: 6653) at remote HOST\n"
            "  ssl:HOST[:PORT]         SSL PORT (default: 6653) at remote HOST\n"
