@@ -765,8 +765,22 @@ next_pair(char **sp, char **name, char **value)
         return false;
     }
     *name = s;
-    s += strcspn(s, "=, \t\r\n");
-    if (*s == '=') {
+    s += strcspn(s, "=(, \t\r\n");
+    if (*s == '(') {
+        /* "NAME(VALUE)", as 3.1 takes "packet_type(NS,TYPE)". */
+        *s++ = '\0';
+        *value = s;
+        for (int depth = 1; *s; s++) {
+            if (*s == '(') {
+                depth++;
+            } else if (*s == ')' && !--depth) {
+                break;
+            }
+        }
+        if (*s) {
+            *s++ = '\0';
+        }
+    } else if (*s == '=') {
         *s++ = '\0';
         *value = s;
         if (!strcmp(*name, "actions")) {
@@ -814,6 +828,19 @@ parse_packet_out__(struct ofputil_packet_out *po, char *string,
             if (error) {
                 return error;
             }
+        } else if (!strcmp(name, "packet_type")) {
+            /* "NS,TYPE", each a C integer. */
+            char *comma = strchr(value, ',');
+            if (!comma) {
+                return xasprintf("%s(%s) can't be interpreted", name, value);
+            }
+            *comma = '\0';
+            uint32_t ns = strtoul(value, NULL, 0);
+            uint32_t type = strtoul(comma + 1, NULL, 0);
+            match_set_packet_type(&po->flow_metadata,
+                                  htonl(PACKET_TYPE(ns & 0xffff,
+                                                    type & 0xffff)));
+            *usable &= OFPUTIL_P_OF15_UP;
         } else {
             const struct mf_field *f = mf_from_name(name);
             if (!f) {

@@ -1251,7 +1251,10 @@ xlate_actions(const struct xlate_in *xin, struct xlate_out *xout)
     WC_MASK_FIELD(ctx.wc, in_port);
 
     if (xin->ofpacts) {
-        ctx.table_id = 0xff;    /* Packet-out: no table. */
+        /* Packet-out: no rule, so table 0 and the "no cookie" cookie, as
+         * 3.1 reports them in a packet-in. */
+        ctx.table_id = 0;
+        ctx.rule_cookie = OVS_BE64_MAX;
         do_xlate_actions(&ctx, xin->ofpacts, xin->ofpacts_len);
     } else {
         /* OFPPC_NO_RECV_STP would drop STP frames only; without STP there

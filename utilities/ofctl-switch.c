@@ -129,9 +129,11 @@ ofctl_dump_table_features(struct ovs_cmdl_context *ctx)
         }
     }
     ofputil_table_stats_printer_finish(&printer, &s);
-    /* The printer starts a new line after a header line we do not print. */
+    /* The printer starts a new line after a header line we do not print;
+     * 3.1 ends the list, as it separates tables, with an empty line. */
     const char *text = ds_cstr(&s);
     fputs(text + (text[0] == '\n'), stdout);
+    putchar('\n');
     ds_destroy(&s);
     ofpbuf_list_delete(&replies);
     vconn_close(vconn);
