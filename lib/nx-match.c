@@ -370,9 +370,11 @@ put_nsh(struct put_ctx *ctx, const struct flow *f, const struct flow *m)
     put_8m(ctx, MFF_NSH_MDTYPE, f->nsh.mdtype, m->nsh.mdtype);
     put_8m(ctx, MFF_NSH_NP, f->nsh.np, m->nsh.np);
     uint32_t path = ntohl(f->nsh.path_hdr), path_mask = ntohl(m->nsh.path_hdr);
-    put_32m(ctx, MFF_NSH_SPI,
-            htonl((path & NSH_SPI_MASK) >> NSH_SPI_SHIFT),
-            htonl((path_mask & NSH_SPI_MASK) >> NSH_SPI_SHIFT));
+    /* All 24 bits of the SPI is an exact match. */
+    uint32_t spi_mask = (path_mask & NSH_SPI_MASK) >> NSH_SPI_SHIFT;
+    put_32m(ctx, MFF_NSH_SPI, htonl((path & NSH_SPI_MASK) >> NSH_SPI_SHIFT),
+            spi_mask == NSH_SPI_MASK >> NSH_SPI_SHIFT ? OVS_BE32_MAX
+            : htonl(spi_mask));
     put_8m(ctx, MFF_NSH_SI, path & NSH_SI_MASK, path_mask & NSH_SI_MASK);
     for (int i = 0; i < 4; i++) {
         put_32m(ctx, MFF_NSH_C(i), f->nsh.context[i], m->nsh.context[i]);
@@ -1093,11 +1095,20 @@ match_from_string_raw(const char *s, struct ofpbuf *b, char **error)
             return -1;
         }
         s += name_len + 1;
+        size_t header_ofs = b->size;
         put_header__(b, h);
         size_t n;
         s = ofpbuf_put_hex(b, s, &n);
         unsigned int width = nxm_hasmask(h) ? nxm_payload_len(h) / 2
                                             : nxm_payload_len(h);
+        const struct mf_field *f = mf_from_nxm_header(h);
+        if (f && f->variable_len && n <= width) {
+            /* As long as the value given. */
+            width = n;
+            uint8_t *len = ofpbuf_at_assert(b, header_ofs + 3, 1);
+            *len = (nxm_hasmask(h) ? 2 * n : n)
+                   + (nxm_is_experimenter(h) ? 4 : 0);
+        }
         if (n != width) {
             *error = xasprintf("expected to read %u bytes but got %zu",
                                width, n);

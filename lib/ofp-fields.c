@@ -1042,12 +1042,12 @@ mf_value_set_all_ones(const struct mf_field *f, union mf_value *v)
     field_bits(f, v);
 }
 
-/* Whether a field needs an Ethernet frame: setting one makes a match
- * match Ethernet packets only, unless it already says which packets. */
-static bool
-implies_ethernet(const struct mf_field *f)
+void
+mf_set_ethernet_prereq(const struct mf_field *f, struct match *match)
 {
-    return f->prereqs != MFP_NONE;
+    if (f->prereqs != MFP_NONE) {
+        match_set_default_packet_type(match);
+    }
 }
 
 char *
@@ -1055,9 +1055,7 @@ mf_set_checked(const struct mf_field *f, const union mf_value *value,
                const union mf_value *mask, struct match *match)
 {
     union mf_value exact, v, m;
-    if (implies_ethernet(f)) {
-        match_set_default_packet_type(match);
-    }
+    mf_set_ethernet_prereq(f, match);
     if (is_tun_metadata(f)) {
         return tun_md_set_match(match, f->id - MFF_TUN_METADATA0, value->b,
                                 mask ? mask->b : NULL);

@@ -301,11 +301,17 @@ void mf_get_mask(const struct mf_field *, const struct flow_wildcards *,
                  union mf_value *);
 bool mf_is_all_wild(const struct mf_field *, const struct flow_wildcards *);
 /* Makes MATCH match F exactly on VALUE, or under MASK (NULL: exact).  A
- * zero mask wildcards the field.  A field that needs an Ethernet frame
- * also makes MATCH match Ethernet packets (match_set_default_packet_type()),
- * as 3.1 does.  mf_set_checked() returns what went wrong (a malloc'd
- * message): only tun_metadataN can fail, when set twice in MATCH or when
- * it does not fit in the option space; mf_set() ignores that. */
+ * zero mask wildcards the field.  mf_set_checked() returns what went wrong
+ * (a malloc'd message): only tun_metadataN can fail, when set twice in
+ * MATCH or when it does not fit in the option space; mf_set() ignores
+ * that.
+ *
+ * A field that needs an Ethernet frame (every field with a prerequisite)
+ * makes the match match Ethernet packets only, unless it names a packet
+ * type: mf_set_ethernet_prereq(), which mf_set() calls (so that a flow
+ * means the same whether a controller, a user or learn wrote it, as in
+ * 3.1). */
+void mf_set_ethernet_prereq(const struct mf_field *, struct match *);
 void mf_set(const struct mf_field *, const union mf_value *value,
             const union mf_value *mask, struct match *);
 char *mf_set_checked(const struct mf_field *, const union mf_value *value,

@@ -39,7 +39,6 @@ ofputil_decode_flow_removed(struct ofputil_flow_removed *fr,
         const struct ofp10_flow_removed *ofr = ofpbuf_pull(&b, sizeof *ofr);
         ofputil_match_from_ofp10_match(&ofr->match, &fr->match);
         ofputil_normalize_match_quiet(&fr->match);
-        ofputil_match_set_ethernet_if_needed(&fr->match);
         fr->priority = ntohs(ofr->priority);
         fr->reason = ofr->reason;
         fr->table_id = OFPTT_ALL;

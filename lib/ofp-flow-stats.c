@@ -235,7 +235,6 @@ ofputil_decode_flow_stats_request(struct ofputil_flow_stats_request *fsr,
         fsr->aggregate = raw == OFPRAW_OFPST10_AGGREGATE_REQUEST;
         ofputil_match_from_ofp10_match(&r->match, &fsr->match);
         ofputil_normalize_match_quiet(&fsr->match);
-        ofputil_match_set_ethernet_if_needed(&fsr->match);
         fsr->table_id = r->table_id;
         fsr->out_port = ntohs(r->out_port);
         break;
@@ -481,7 +480,6 @@ ofputil_decode_flow_stats_reply(struct ofputil_flow_stats *fs,
         instructions_len = length - sizeof *ofs;
         ofputil_match_from_ofp10_match(&ofs->match, &fs->match);
         ofputil_normalize_match_quiet(&fs->match);
-        ofputil_match_set_ethernet_if_needed(&fs->match);
         fs->table_id = ofs->table_id;
         fs->duration_sec = ntohl(ofs->duration_sec);
         fs->duration_nsec = ntohl(ofs->duration_nsec);

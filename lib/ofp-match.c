@@ -95,6 +95,9 @@ ofputil_match_from_ofp10_match(const struct ofp10_match *om,
     if (tci_mask) {
         match_set_vlan_tci_masked(match, tci, tci_mask);
     }
+    /* Before normalization drops anything: 3.1 decides on what the
+     * message matches. */
+    ofputil_match_set_ethernet_if_needed(match);
 }
 
 void

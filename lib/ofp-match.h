@@ -39,8 +39,8 @@ void ofputil_match_to_ofp10_match(const struct match *,
                                   struct ofp10_match *);
 /* Every field of 1.0's and 1.1's matches but in_port needs an Ethernet
  * frame: makes MATCH match Ethernet packets if it matches any of them (as
- * the same match in NXM or OXM would, see match.h).  The message decoders
- * call it once the match is normalized (1.1's conversion does it itself). */
+ * the same match in NXM or OXM would, see match.h).  The conversions from
+ * 1.0 and 1.1 call it, on what the message matches. */
 void ofputil_match_set_ethernet_if_needed(struct match *);
 /* Whether MATCH converts to OpenFlow 1.0 and back unchanged. */
 bool ofputil_match_is_ofp10(const struct match *);

@@ -117,7 +117,17 @@ next_pair(char **sp, char **name, char **value)
     if (*s == '=') {
         *s++ = '\0';
         *value = s;
-        s += strcspn(s, ", \t\r\n");
+        /* A value may have parentheses ("packet_type=(1,0x800)"), within
+         * which separators separate nothing. */
+        for (int depth = 0; *s; s++) {
+            if (*s == '(') {
+                depth++;
+            } else if (*s == ')' && depth) {
+                depth--;
+            } else if (!depth && strchr(", \t\r\n", *s)) {
+                break;
+            }
+        }
     } else {
         *value = NULL;
     }

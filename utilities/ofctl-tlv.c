@@ -25,8 +25,10 @@ tlv_table_mod(const char *switch_name, uint16_t command, const char *map_text)
         ovs_fatal(0, "%s", error);
     }
 
+    /* 3.1 first brings a 1.0 connection to NXM, as for a flow change. */
     struct vconn *vconn;
-    ofctl_open_vconn(switch_name, "mgmt", &vconn);
+    ofctl_open_vconn_for_flow_mod(switch_name, OFPUTIL_P_NXM_OXM_ANY,
+                                  &vconn);
     ofctl_transact_noreply(vconn, ofputil_encode_tlv_table_mod(
                                vconn_get_version(vconn), &ttm));
     vconn_close(vconn);
