@@ -402,12 +402,15 @@ packet_summary_match(const struct flow *flow, struct match *m)
     match_init_catchall(m);
     m->flow = *flow;
     struct flow_wildcards *wc = &m->wc;
-    memset(&wc->masks.dl_dst, 0xff, sizeof wc->masks.dl_dst);
-    memset(&wc->masks.dl_src, 0xff, sizeof wc->masks.dl_src);
-    wc->masks.dl_type = OVS_BE16_MAX;
-    wc->masks.vlans[0].tci = OVS_BE16_MAX;
-    if (flow->vlans[0].tci & htons(VLAN_CFI)) {
-        wc->masks.vlans[1].tci = OVS_BE16_MAX;
+    wc->masks.packet_type = OVS_BE32_MAX;
+    if (flow->packet_type == htonl(PT_ETH)) {
+        memset(&wc->masks.dl_dst, 0xff, sizeof wc->masks.dl_dst);
+        memset(&wc->masks.dl_src, 0xff, sizeof wc->masks.dl_src);
+        wc->masks.dl_type = OVS_BE16_MAX;
+        wc->masks.vlans[0].tci = OVS_BE16_MAX;
+        if (flow->vlans[0].tci & htons(VLAN_CFI)) {
+            wc->masks.vlans[1].tci = OVS_BE16_MAX;
+        }
     }
 
     uint16_t dl_type = ntohs(flow->dl_type);
@@ -468,17 +471,20 @@ packet_summary_match(const struct flow *flow, struct match *m)
 }
 
 void
-ofp_print_packet_summary(struct ds *s, const void *data, size_t len)
+ofp_print_packet_summary(struct ds *s, const void *data, size_t len,
+                         ovs_be32 packet_type)
 {
     struct dp_packet packet;
     dp_packet_init(&packet, len);
     dp_packet_put(&packet, data, len);
+    packet.md.packet_type = packet_type;
     struct flow flow;
     memset(&flow, 0, sizeof flow);
     flow_extract(&packet, &flow);
     /* The packet's own headers only: no port, no metadata. */
     struct flow headers = flow;
     memset(&headers, 0, offsetof(struct flow, dl_dst));
+    headers.packet_type = packet_type;
 
     struct match m;
     packet_summary_match(&headers, &m);
@@ -509,6 +515,21 @@ ofp_print_packet_summary(struct ds *s, const void *data, size_t len)
         }
     }
     dp_packet_uninit(&packet);
+}
+
+/* The packet type a packet-in's or packet-out's metadata gives its packet:
+ * Ethernet unless it names another. */
+static ovs_be32
+packet_type_of(const struct match *metadata)
+{
+    return (metadata->wc.masks.packet_type ? metadata->flow.packet_type
+            : htonl(PT_ETH));
+}
+
+ovs_be32
+ofputil_packet_out_type(const struct ofputil_packet_out *po)
+{
+    return packet_type_of(&po->flow_metadata);
 }
 
 static void
@@ -556,7 +577,8 @@ ofputil_packet_in_format(struct ds *s, const struct ofputil_packet_in *pin,
         format_hex_bytes(s, pin->userdata, pin->userdata_len);
     }
     ds_put_char(s, '\n');
-    ofp_print_packet_summary(s, pin->packet, pin->packet_len);
+    ofp_print_packet_summary(s, pin->packet, pin->packet_len,
+                             packet_type_of(&pin->flow_metadata));
     if (verbosity > 2) {
         ds_put_char(s, '\n');
         ds_put_hex_dump(s, pin->packet, pin->packet_len, 0, false);
@@ -722,7 +744,8 @@ ofputil_packet_out_format(struct ds *s, const struct ofputil_packet_out *po,
         ds_put_format(s, " data_len=%zu", po->packet_len);
         if (po->packet_len) {
             ds_put_char(s, '\n');
-            ofp_print_packet_summary(s, po->packet, po->packet_len);
+            ofp_print_packet_summary(s, po->packet, po->packet_len,
+                                     ofputil_packet_out_type(po));
         }
         if (verbosity >= 2 && po->packet_len) {
             ds_put_char(s, '\n');

@@ -196,6 +196,7 @@ bundle_commit(struct ofconn *ofconn, struct bundle *bundle)
         if (e->type == OFPTYPE_PACKET_OUT) {
             ofproto_packet_out(ofproto, e->po.packet, e->po.packet_len,
                                e->po.flow_metadata.flow.in_port,
+                               ofputil_packet_out_type(&e->po),
                                e->po.ofpacts, e->po.ofpacts_len);
         }
     }
@@ -313,7 +314,8 @@ bundle_entry_decode(struct ofconn *ofconn, struct bundle_entry *e,
                                     in_port)) {
             return OFPERR_OFPBRC_BAD_PORT;
         }
-        if (e->po.packet_len < ETH_HEADER_LEN) {
+        if (ofputil_packet_out_type(&e->po) == htonl(PT_ETH)
+            && e->po.packet_len < ETH_HEADER_LEN) {
             return OFPERR_OFPBRC_BAD_PACKET;
         }
         return 0;

@@ -256,6 +256,9 @@ ofconn_send_packet_in(struct ofconn *ofconn,
     };
     match_init_catchall(&opi.flow_metadata);
     match_set_in_port(&opi.flow_metadata, pin->in_port);
+    if (pin->packet_type != htonl(PT_ETH)) {
+        match_set_packet_type(&opi.flow_metadata, pin->packet_type);
+    }
     if (pin->metadata) {
         match_set_metadata_masked(&opi.flow_metadata, pin->metadata,
                                   OVS_BE64_MAX);
@@ -725,8 +728,8 @@ handle_packet_out(struct ofconn *ofconn, const struct ofp_header *oh)
                                                              in_port)) {
             error = OFPERR_OFPBRC_BAD_PORT;
         } else if (ofproto_packet_out(ofproto, po.packet, po.packet_len,
-                                      in_port, po.ofpacts,
-                                      po.ofpacts_len)) {
+                                      in_port, ofputil_packet_out_type(&po),
+                                      po.ofpacts, po.ofpacts_len)) {
             error = OFPERR_OFPBRC_BAD_PACKET;
         }
     }

@@ -367,6 +367,7 @@ ofproto_queue_packet_in(struct ofproto *ofproto, const void *packet,
     pin->controller_id = c->controller_id;
     pin->in_port = c->in_port;
     pin->metadata = c->metadata;
+    pin->packet_type = c->packet_type;
     memcpy(pin->regs, c->regs, sizeof pin->regs);
 
     ovs_mutex_lock(&ofproto->pin_mutex);
@@ -964,15 +965,16 @@ ofproto_bundle_unregister(struct ofproto *ofproto, void *aux)
 
 int
 ofproto_packet_out(struct ofproto *ofproto, const void *data, size_t size,
-                   uint32_t in_port, const struct ofpact *ofpacts,
-                   size_t ofpacts_len)
+                   uint32_t in_port, ovs_be32 packet_type,
+                   const struct ofpact *ofpacts, size_t ofpacts_len)
 {
-    if (size < ETH_HEADER_LEN) {
+    if (packet_type == htonl(PT_ETH) && size < ETH_HEADER_LEN) {
         return EINVAL;
     }
     struct dp_packet *packet = dp_packet_clone_data(data, size);
     const struct ofport *port = ofproto_get_port(ofproto, in_port);
     packet->md.in_port = port ? port->odp_port : DPIF_PORT_LOCAL;
+    packet->md.packet_type = packet_type;
 
     struct flow flow;
     flow_extract(packet, &flow);

@@ -442,11 +442,13 @@ void ofproto_get_table_desc(const struct ofproto *, uint8_t table_id,
 
 /* Runs OFPACTS (OFPACTS_LEN bytes of lib ofpacts) on PACKET (SIZE bytes)
  * as received on IN_PORT (an OpenFlow port number, or OFPP_NONE /
- * OFPP_CONTROLLER for none), as packet_out does.  EINVAL if the packet is
- * not an Ethernet frame. */
+ * OFPP_CONTROLLER for none), as packet_out does.  PACKET_TYPE says what
+ * the packet starts with (PT_ETH: an Ethernet frame; PT_IPV4: an IPv4
+ * header, and so on).  EINVAL if an Ethernet frame is shorter than its
+ * header. */
 int ofproto_packet_out(struct ofproto *, const void *packet, size_t size,
-                       uint32_t in_port, const struct ofpact *,
-                       size_t ofpacts_len);
+                       uint32_t in_port, ovs_be32 packet_type,
+                       const struct ofpact *, size_t ofpacts_len);
 
 /* Events for the connection manager.
  *
@@ -501,6 +503,8 @@ struct ofproto_packet_in {
     uint32_t in_port;           /* OpenFlow port number. */
     ovs_be64 metadata;
     uint32_t regs[FLOW_N_REGS];
+    ovs_be32 packet_type;       /* PT_ETH unless the packet is not
+                                 * Ethernet (a packet-out's, say). */
 };
 /* Moves the oldest packet-in into *PIN (the caller frees PIN->packet);
  * false if there is none. */

@@ -512,6 +512,7 @@ xlate_controller(struct xlate_ctx *ctx, uint8_t reason, uint16_t max_len,
         .table_id = ctx->table_id,
         .cookie = ctx->rule_cookie,
         .metadata = ctx->flow.metadata,
+        .packet_type = ctx->flow.packet_type,
     };
     memcpy(c.regs, ctx->flow.regs, sizeof c.regs);
     commit_all(ctx);

@@ -74,6 +74,8 @@ struct xlate_pin_cookie {
     ovs_be64 cookie;            /* The rule's; all ones for a miss. */
     ovs_be64 metadata;
     uint32_t regs[FLOW_N_REGS];
+    ovs_be32 packet_type;
+    uint8_t pad2[4];
 };
 
 void xlate_out_init(struct xlate_out *);

@@ -725,7 +725,8 @@ START_TEST(test_packet_out)
                                              &acts));
     ck_assert_int_eq(ofproto_packet_out(fx.ofproto, dp_packet_data(&packet),
                                         dp_packet_size(&packet), OFPP_NONE,
-                                        acts.data, acts.size), 0);
+                                        htonl(PT_ETH), acts.data, acts.size),
+                     0);
     struct netdev_stats st;
     netdev_get_stats(fx.ports[2], &st);
     ck_assert_uint_eq(st.tx_packets, 1);
@@ -733,7 +734,17 @@ START_TEST(test_packet_out)
     ck_assert_uint_eq(st.tx_packets, 1);
     /* Too short to be a frame. */
     ck_assert_int_eq(ofproto_packet_out(fx.ofproto, "abc", 3, OFPP_NONE,
-                                        acts.data, acts.size), EINVAL);
+                                        htonl(PT_ETH), acts.data, acts.size),
+                     EINVAL);
+    /* A bare IPv4 packet (packet_type(1,0x800)) is no frame, and goes. */
+    const uint8_t *l3 = dp_packet_l3(&packet);
+    ck_assert_int_eq(ofproto_packet_out(fx.ofproto, l3,
+                                        dp_packet_size(&packet)
+                                        - ETH_HEADER_LEN, OFPP_NONE,
+                                        htonl(PT_IPV4), acts.data, acts.size),
+                     0);
+    netdev_get_stats(fx.ports[2], &st);
+    ck_assert_uint_eq(st.tx_packets, 2);
     ofpbuf_uninit(&acts);
     dp_packet_uninit(&packet);
     teardown(&fx);
