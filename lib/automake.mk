@@ -229,7 +229,11 @@ lib_libovs_a_SOURCES += \
 	lib/ofp-parse.c \
 	lib/ofp-parse.h \
 	lib/ofp-port.c \
-	lib/ofp-port.h
+	lib/ofp-port.h \
+	lib/ofp-tlv.c \
+	lib/ofp-tlv.h \
+	lib/tun-metadata.c \
+	lib/tun-metadata.h
 
 # OpenFlow: switch, port and table messages, and the message printer.
 lib_libovs_a_SOURCES += \

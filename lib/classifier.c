@@ -101,9 +101,11 @@ cls_rule_is_loose_match(const struct cls_rule *rule,
                         const struct cls_rule *criteria)
 {
     unsigned int n = 0;
-    for (uint64_t m = criteria->mask->map; m; m &= m - 1, n++) {
-        unsigned int w = __builtin_ctzll(m);
-        uint64_t cmask = criteria->mask->values[n];
+    size_t unit;
+    uint64_t bits;
+    unsigned int w;
+    FLOWMAP_FOR_EACH_INDEX (w, unit, bits, &criteria->mask->map) {
+        uint64_t cmask = criteria->mask->values[n++];
         if (cmask & ~miniflow_get(rule->mask, w)) {
             return false;
         }
@@ -287,9 +289,13 @@ subtable_create(struct classifier *cls, const struct miniflow *mask,
     /* Words with mask bits (a miniflow_create() mask has no zero words),
      * grouped into the stages of struct flow. */
     unsigned int n = 0;
-    for (uint64_t m = mask->map; m; m &= m - 1, n++) {
-        st->word_idx[n] = __builtin_ctzll(m);
+    size_t unit;
+    uint64_t bits;
+    unsigned int idx;
+    FLOWMAP_FOR_EACH_INDEX (idx, unit, bits, &mask->map) {
+        st->word_idx[n] = idx;
         st->word_mask[n] = mask->values[n];
+        n++;
     }
     st->n_words = n;
     unsigned int w = 0, stage_start = 0;

@@ -59,6 +59,7 @@ metadata_to_flow(const struct pkt_metadata *md, struct flow *flow)
     flow->dp_hash = md->dp_hash;
     flow->in_port = md->in_port;
     flow->recirc_id = md->recirc_id;
+    flow->packet_type = md->packet_type;
 }
 
 /* Ethernet type after the MAC addresses: a type, or the SNAP type of an
@@ -388,6 +389,16 @@ flow_extract(struct dp_packet *packet, struct flow *flow)
     packet->l4_ofs = DP_PACKET_OFS_NONE;
     packet->payload_ofs = DP_PACKET_OFS_NONE;
 
+    if (packet->md.packet_type != htonl(PT_ETH)) {
+        /* No Ethernet header: an Ethertype packet type says what L3 is
+         * there, any other leaves the packet unparsed. */
+        if (pt_ns(packet->md.packet_type) != PT_NS_ETHERTYPE) {
+            return 0;
+        }
+        flow->dl_type = htons(pt_ns_type(packet->md.packet_type));
+        goto l3;
+    }
+
     /* L2. */
     const struct eth_addr *macs = cursor_take(&c, 2 * ETH_ADDR_LEN);
     if (!macs) {
@@ -420,7 +431,8 @@ flow_extract(struct dp_packet *packet, struct flow *flow)
     flow->dl_type = dl_type;
 
     /* L3 and up. */
-    uint16_t type = ntohs(dl_type);
+l3:;
+    uint16_t type = ntohs(flow->dl_type);
     if (type == ETH_TYPE_IP) {
         problems |= parse_ipv4(&c, packet, flow);
     } else if (type == ETH_TYPE_IPV6) {

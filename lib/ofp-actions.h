@@ -472,15 +472,6 @@ struct ofpact_delete_field {
     const struct mf_field *field;
 };
 
-/* Packet types, as OpenFlow 1.5's packet_type field writes them: a name
- * space (0: Ethernet, 1: an Ethertype) and a type within it. */
-#define PACKET_TYPE(NS, TYPE) (((uint32_t) (NS) << 16) | (TYPE))
-#define PT_ETH PACKET_TYPE(0, 0)
-#define PT_USE_NEXT_PROTO PACKET_TYPE(0, 0xfffe)
-#define PT_NSH PACKET_TYPE(1, 0x894f)
-#define PT_MPLS PACKET_TYPE(1, 0x8847)
-#define PT_MPLS_MC PACKET_TYPE(1, 0x8848)
-
 /* OFPACT_ENCAP: push a header of NEW_PKT_TYPE; PROPS_LEN bytes of its
  * properties follow, in their wire form (class, type, length, value,
  * each padded to 8 bytes).  OFPACT_DECAP: pop the outer header; the

@@ -237,6 +237,7 @@ ofputil_decode_flow_stats_request(struct ofputil_flow_stats_request *fsr,
         const struct ofp10_flow_stats_request *r = ofpbuf_pull(&b, sizeof *r);
         fsr->aggregate = raw == OFPRAW_OFPST10_AGGREGATE_REQUEST;
         ofputil_match_from_ofp10_match(&r->match, &fsr->match);
+        ofputil_normalize_match_quiet(&fsr->match);
         fsr->table_id = r->table_id;
         fsr->out_port = ntohs(r->out_port);
         break;
@@ -481,6 +482,7 @@ ofputil_decode_flow_stats_reply(struct ofputil_flow_stats *fs,
         }
         instructions_len = length - sizeof *ofs;
         ofputil_match_from_ofp10_match(&ofs->match, &fs->match);
+        ofputil_normalize_match_quiet(&fs->match);
         fs->table_id = ofs->table_id;
         fs->duration_sec = ntohl(ofs->duration_sec);
         fs->duration_nsec = ntohl(ofs->duration_nsec);

@@ -64,6 +64,7 @@ ofputil_decode_flow_mod(struct ofputil_flow_mod *fm,
         if (raw == OFPRAW_OFPT10_FLOW_MOD) {
             const struct ofp10_flow_mod *ofm = ofpbuf_pull(&b, sizeof *ofm);
             ofputil_match_from_ofp10_match(&ofm->match, &fm->match);
+            ofputil_normalize_match(&fm->match);
             /* In 1.0 an exact match always has the highest priority. */
             fm->priority = (ofm->match.wildcards & htonl(OFPFW10_ALL)
                             ? ntohs(ofm->priority) : UINT16_MAX);

@@ -68,6 +68,10 @@ ofputil_packet_in_metadata_from_flow(struct match *md, const struct flow *flow)
         md->flow.pkt_mark = flow->pkt_mark;
         md->wc.masks.pkt_mark = UINT32_MAX;
     }
+    /* An Ethernet frame is the default that goes unsaid. */
+    if (flow->packet_type != htonl(PT_ETH)) {
+        match_set_packet_type(md, flow->packet_type);
+    }
 }
 
 /* Reasons: what each version can say.  1.3 reports a miss through a
@@ -417,12 +421,15 @@ packet_summary_match(const struct flow *flow, struct match *m)
     match_init_catchall(m);
     m->flow = *flow;
     struct flow_wildcards *wc = &m->wc;
-    memset(&wc->masks.dl_dst, 0xff, sizeof wc->masks.dl_dst);
-    memset(&wc->masks.dl_src, 0xff, sizeof wc->masks.dl_src);
-    wc->masks.dl_type = OVS_BE16_MAX;
-    wc->masks.vlans[0].tci = OVS_BE16_MAX;
-    if (flow->vlans[0].tci & htons(VLAN_CFI)) {
-        wc->masks.vlans[1].tci = OVS_BE16_MAX;
+    wc->masks.packet_type = OVS_BE32_MAX;
+    if (flow->packet_type == htonl(PT_ETH)) {
+        memset(&wc->masks.dl_dst, 0xff, sizeof wc->masks.dl_dst);
+        memset(&wc->masks.dl_src, 0xff, sizeof wc->masks.dl_src);
+        wc->masks.dl_type = OVS_BE16_MAX;
+        wc->masks.vlans[0].tci = OVS_BE16_MAX;
+        if (flow->vlans[0].tci & htons(VLAN_CFI)) {
+            wc->masks.vlans[1].tci = OVS_BE16_MAX;
+        }
     }
 
     uint16_t dl_type = ntohs(flow->dl_type);
@@ -483,17 +490,20 @@ packet_summary_match(const struct flow *flow, struct match *m)
 }
 
 void
-ofp_print_packet_summary(struct ds *s, const void *data, size_t len)
+ofp_print_packet_summary(struct ds *s, const void *data, size_t len,
+                         ovs_be32 packet_type)
 {
     struct dp_packet packet;
     dp_packet_init(&packet, len);
     dp_packet_put(&packet, data, len);
+    packet.md.packet_type = packet_type;
     struct flow flow;
     memset(&flow, 0, sizeof flow);
     flow_extract(&packet, &flow);
     /* The packet's own headers only: no port, no metadata. */
     struct flow headers = flow;
     memset(&headers, 0, offsetof(struct flow, dl_dst));
+    headers.packet_type = packet_type;
 
     struct match m;
     packet_summary_match(&headers, &m);
@@ -524,6 +534,21 @@ ofp_print_packet_summary(struct ds *s, const void *data, size_t len)
         }
     }
     dp_packet_uninit(&packet);
+}
+
+/* The packet type a packet-in's or packet-out's metadata gives its packet:
+ * Ethernet unless it names another. */
+static ovs_be32
+packet_type_of(const struct match *metadata)
+{
+    return (metadata->wc.masks.packet_type ? metadata->flow.packet_type
+            : htonl(PT_ETH));
+}
+
+ovs_be32
+ofputil_packet_out_type(const struct ofputil_packet_out *po)
+{
+    return packet_type_of(&po->flow_metadata);
 }
 
 static void
@@ -572,7 +597,8 @@ ofputil_packet_in_format(struct ds *s, const struct ofputil_packet_in *pin,
     }
     if (verbosity > 0) {
         ds_put_char(s, '\n');
-        ofp_print_packet_summary(s, pin->packet, pin->packet_len);
+        ofp_print_packet_summary(s, pin->packet, pin->packet_len,
+                                 packet_type_of(&pin->flow_metadata));
     }
     if (verbosity > 2) {
         ds_put_char(s, '\n');
@@ -743,7 +769,8 @@ ofputil_packet_out_format(struct ds *s, const struct ofputil_packet_out *po,
         ds_put_format(s, " data_len=%zu", po->packet_len);
         if (verbosity > 0 && po->packet_len) {
             ds_put_char(s, '\n');
-            ofp_print_packet_summary(s, po->packet, po->packet_len);
+            ofp_print_packet_summary(s, po->packet, po->packet_len,
+                                     ofputil_packet_out_type(po));
         }
         if (verbosity > 2 && po->packet_len) {
             ds_put_char(s, '\n');
@@ -786,8 +813,22 @@ next_pair(char **sp, char **name, char **value)
         return false;
     }
     *name = s;
-    s += strcspn(s, "=, \t\r\n");
-    if (*s == '=') {
+    s += strcspn(s, "=(, \t\r\n");
+    if (*s == '(') {
+        /* "NAME(VALUE)", as 3.1 takes "packet_type(NS,TYPE)". */
+        *s++ = '\0';
+        *value = s;
+        for (int depth = 1; *s; s++) {
+            if (*s == '(') {
+                depth++;
+            } else if (*s == ')' && !--depth) {
+                break;
+            }
+        }
+        if (*s) {
+            *s++ = '\0';
+        }
+    } else if (*s == '=') {
         *s++ = '\0';
         *value = s;
         if (!strcmp(*name, "actions")) {
@@ -835,6 +876,19 @@ parse_packet_out__(struct ofputil_packet_out *po, char *string,
             if (error) {
                 return error;
             }
+        } else if (!strcmp(name, "packet_type")) {
+            /* "NS,TYPE", each a C integer. */
+            char *comma = strchr(value, ',');
+            if (!comma) {
+                return xasprintf("%s(%s) can't be interpreted", name, value);
+            }
+            *comma = '\0';
+            uint32_t ns = strtoul(value, NULL, 0);
+            uint32_t type = strtoul(comma + 1, NULL, 0);
+            match_set_packet_type(&po->flow_metadata,
+                                  htonl(PACKET_TYPE(ns & 0xffff,
+                                                    type & 0xffff)));
+            *usable &= OFPUTIL_P_OF15_UP;
         } else {
             const struct mf_field *f = mf_from_name(name);
             if (!f) {

@@ -19,12 +19,14 @@
 
 struct shorthand {
     const char *name;
-    uint16_t dl_type;
+    uint16_t dl_type;           /* 0: none ("eth"). */
     uint8_t nw_proto;           /* 0: none. */
 };
 
 static const struct shorthand shorthands[] = {
-    { "ip", ETH_TYPE_IP, 0 }, { "ipv6", ETH_TYPE_IPV6, 0 },
+    { "eth", 0, 0 },
+    { "ip", ETH_TYPE_IP, 0 }, { "ipv4", ETH_TYPE_IP, 0 },
+    { "ipv6", ETH_TYPE_IPV6, 0 }, { "ip6", ETH_TYPE_IPV6, 0 },
     { "icmp", ETH_TYPE_IP, IPPROTO_ICMP },
     { "icmp6", ETH_TYPE_IPV6, IPPROTO_ICMPV6 },
     { "tcp", ETH_TYPE_IP, IPPROTO_TCP }, { "tcp6", ETH_TYPE_IPV6, IPPROTO_TCP },
@@ -32,7 +34,45 @@ static const struct shorthand shorthands[] = {
     { "sctp", ETH_TYPE_IP, IPPROTO_SCTP },
     { "sctp6", ETH_TYPE_IPV6, IPPROTO_SCTP },
     { "arp", ETH_TYPE_ARP, 0 }, { "rarp", ETH_TYPE_RARP, 0 },
+    { "mpls", ETH_TYPE_MPLS, 0 }, { "mplsm", ETH_TYPE_MPLS_MCAST, 0 },
 };
+
+/* If NAME is a protocol shorthand ("tcp", "ip6", ...), applies it to
+ * MATCH and returns true.  Like the fields they stand for, they make MATCH
+ * match Ethernet packets ("eth" does only that). */
+static bool
+apply_shorthand(const char *name, struct match *match)
+{
+    for (size_t i = 0; i < ARRAY_SIZE(shorthands); i++) {
+        const struct shorthand *sh = &shorthands[i];
+        if (!strcmp(name, sh->name)) {
+            if (!sh->dl_type) {
+                match_set_packet_type(match, htonl(PT_ETH));
+                return true;
+            }
+            match_set_default_packet_type(match);
+            match_set_dl_type(match, htons(sh->dl_type));
+            if (sh->nw_proto) {
+                match_set_nw_proto(match, sh->nw_proto);
+            }
+            return true;
+        }
+    }
+    return false;
+}
+
+/* A field given alone: only tun_metadataN can be, meaning "the option is
+ * present". */
+static char *
+parse_bare_field(const struct mf_field *f, struct match *match)
+{
+    if (f->id >= MFF_TUN_METADATA0 && f->id <= MFF_TUN_METADATA63) {
+        union mf_value zero;
+        memset(&zero, 0, sizeof zero);
+        return mf_set_checked(f, &zero, &zero, match);
+    }
+    return xasprintf("field %s missing value", f->name);
+}
 
 char *
 ofputil_parse_uint(const char *s, uint64_t max, uint64_t *value)
@@ -79,7 +119,17 @@ next_pair(char **sp, char **name, char **value)
     if (*s == '=') {
         *s++ = '\0';
         *value = s;
-        s += strcspn(s, ", \t\r\n");
+        /* A value may have parentheses ("packet_type=(1,0x800)"), within
+         * which separators separate nothing. */
+        for (int depth = 0; *s; s++) {
+            if (*s == '(') {
+                depth++;
+            } else if (*s == ')' && depth) {
+                depth--;
+            } else if (!depth && strchr(", \t\r\n", *s)) {
+                break;
+            }
+        }
     } else {
         *value = NULL;
     }
@@ -168,6 +218,8 @@ field_name_usable_protocols(const struct mf_field *f)
     case MFF_SCTP_SRC:
     case MFF_SCTP_DST:
         return OFPUTIL_P_NXM_OXM_ANY | OFPUTIL_P_OF11_STD;
+    case MFF_PACKET_TYPE:
+        return OFPUTIL_P_NXM_OXM_ANY;
     default:
         return OFPUTIL_P_ANY;
     }
@@ -211,20 +263,24 @@ parse_flow__(struct ofputil_flow_mod *fm, char *string,
     bool new_cookie_given = false;
     char *s = string, *name, *value;
     while (next_pair(&s, &name, &value)) {
-        const struct shorthand *sh = NULL;
-        for (size_t i = 0; i < ARRAY_SIZE(shorthands); i++) {
-            if (!strcmp(name, shorthands[i].name)) {
-                sh = &shorthands[i];
-            }
-        }
         uint64_t x;
         char *error = NULL;
         bool del_or_mod = command != OFPFC_ADD;
 
-        if (sh) {
-            match_set_dl_type(&fm->match, htons(sh->dl_type));
-            if (sh->nw_proto) {
-                match_set_nw_proto(&fm->match, sh->nw_proto);
+        if (apply_shorthand(name, &fm->match)) {
+            continue;
+        }
+        if (strchr(name, '[')) {
+            /* A match on some bits of a field. */
+            error = mf_parse_subfield_match(name, value ? value : "",
+                                            &fm->match);
+            if (error) {
+                return error;
+            }
+            const struct mf_field *f = mf_from_name_len(name,
+                                                        strcspn(name, "["));
+            if (f) {
+                *fields_usable &= field_name_usable_protocols(f);
             }
             continue;
         }
@@ -246,6 +302,15 @@ parse_flow__(struct ofputil_flow_mod *fm, char *string,
         }
 
         if (!value) {
+            const struct mf_field *f = mf_from_name(name);
+            if (f) {
+                *fields_usable &= field_name_usable_protocols(f);
+                error = parse_bare_field(f, &fm->match);
+                if (error) {
+                    return error;
+                }
+                continue;
+            }
             return xasprintf("field %s missing value", name);
         }
         if (!strcmp(name, "table")) {
@@ -424,6 +489,13 @@ parse_ofp_flow_mod_str_protocols(struct ofputil_flow_mod *fm,
             /* Naming a table, even table 0, needs table ids (3.1). */
             *usable &= OFPUTIL_P_TID;
         }
+        if (!*usable) {
+            /* No protocol can say this flow (skb_priority, tun_tos...):
+             * 3.1 blames the match. */
+            error = xasprintf("actions are invalid with specified match "
+                              "(%s)", ofperr_get_name(
+                                  OFPERR_OFPBAC_MATCH_INCONSISTENT));
+        }
     }
     return error;
 }
@@ -438,13 +510,26 @@ ofputil_usable_protocols(const struct match *match)
      * matches only in NXM or OXM (so "tcp6" on a 1.0 connection switches
      * to NXM), and switches read them that way. */
     const struct flow_wildcards *wc = &match->wc;
+
+    /* No protocol carries these in a flow. */
+    if (wc->masks.skb_priority || wc->masks.tunnel.ip_tos
+        || wc->masks.tunnel.ip_ttl) {
+        return OFPUTIL_P_NONE;
+    }
     if (match->flow.dl_type == htons(ETH_TYPE_IPV6)
         && wc->masks.dl_type == OVS_BE16_MAX
         && (wc->masks.nw_proto || wc->masks.nw_tos
             || wc->masks.tp_src || wc->masks.tp_dst)) {
         return OFPUTIL_P_NXM_OXM_ANY;
     }
-    if (ofputil_match_is_ofp10(match)) {
+    /* 3.1 judges fields one by one, and takes 1.0's dl_vlan for an exact
+     * vlan_vid, whatever that says about the VLAN header's presence. */
+    struct match m10 = *match;
+    ovs_be16 vid_bits = htons(VLAN_VID_MASK | VLAN_CFI);
+    if ((m10.wc.masks.vlans[0].tci & vid_bits) == vid_bits) {
+        m10.flow.vlans[0].tci |= htons(VLAN_CFI);
+    }
+    if (ofputil_match_is_ofp10(&m10)) {
         return OFPUTIL_P_ANY;
     }
     /* OpenFlow 1.1's standard match adds arbitrary masks on the Ethernet
@@ -458,6 +543,7 @@ ofputil_usable_protocols(const struct match *match)
     rest_wc->masks.nw_src = 0;
     rest_wc->masks.nw_dst = 0;
     rest_wc->masks.nw_tos &= ~0x03;     /* ECN bits. */
+    rest_wc->masks.mpls_lse[0] &= ~htonl(MPLS_LABEL_MASK | MPLS_TC_MASK);
     match_zero_wildcarded_fields(&rest);
     return (ofputil_match_is_ofp10(&rest)
             ? OFPUTIL_P_NXM_OXM_ANY | OFPUTIL_P_OF11_STD
@@ -598,6 +684,11 @@ ofpacts_usable_protocols(const struct ofpact *ofpacts, size_t len,
             if (!has_vlan) {
                 usable &= OFPUTIL_P_OF10_ANY;
             }
+            has_vlan = false;
+            break;
+        case OFPACT_PUSH_VLAN:
+            /* What follows has a tag to pop. */
+            has_vlan = true;
             break;
         case OFPACT_SET_IPV4_SRC:
         case OFPACT_SET_IPV4_DST:
@@ -704,17 +795,7 @@ parse_flow_monitor_request(struct ofputil_flow_monitor_request *rq,
             continue;
         }
 
-        const struct shorthand *sh = NULL;
-        for (size_t i = 0; i < ARRAY_SIZE(shorthands); i++) {
-            if (!strcmp(name, shorthands[i].name)) {
-                sh = &shorthands[i];
-            }
-        }
-        if (sh) {
-            match_set_dl_type(&rq->match, htons(sh->dl_type));
-            if (sh->nw_proto) {
-                match_set_nw_proto(&rq->match, sh->nw_proto);
-            }
+        if (apply_shorthand(name, &rq->match)) {
             continue;
         }
 
@@ -729,6 +810,8 @@ parse_flow_monitor_request(struct ofputil_flow_monitor_request *rq,
                 } else {
                     match_set_in_port(&rq->match, port);
                 }
+            } else if (!value && f->variable_len) {
+                error = parse_bare_field(f, &rq->match);
             } else {
                 error = mf_parse_field(f, value ? value : "", port_map,
                                        &rq->match);

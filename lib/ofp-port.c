@@ -26,6 +26,10 @@ ofputil_port_from_ofp11(ovs_be32 ofp11_port, uint32_t *port)
         *port = p - OFPP11_OFFSET;
         return 0;
     }
+    static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(1, 5);
+    VLOG_WARN_RL(&rl, "port %"PRIu32" is outside the supported range 0 "
+                 "through %d or 0x%x through 0x%"PRIx32, p, OFPP_MAX - 1,
+                 OFPP11_MAX, UINT32_MAX);
     *port = OFPP_NONE;
     return OFPERR_OFPBAC_BAD_OUT_PORT;
 }

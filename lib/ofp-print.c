@@ -25,6 +25,7 @@
 #include "ofp-requestforward.h"
 #include "ofp-switch.h"
 #include "ofp-table.h"
+#include "ofp-tlv.h"
 #include "ofpbuf.h"
 #include "openflow.h"
 #include "util.h"
@@ -818,6 +819,40 @@ print_flow_monitor_cancel(struct ds *s, const struct ofp_header *oh,
     return ofputil_flow_monitor_cancel_print(s, oh);
 }
 
+static enum ofperr
+print_tlv_table_mod(struct ds *s, const struct ofp_header *oh,
+                    enum ofpraw raw OVS_UNUSED,
+                    const struct ofputil_port_map *pm OVS_UNUSED,
+                    int verbosity OVS_UNUSED)
+{
+    struct ofputil_tlv_table_mod ttm;
+    enum ofperr error = ofputil_decode_tlv_table_mod(oh, &ttm);
+    if (error) {
+        return error;
+    }
+    ofputil_format_tlv_table_mod(s, &ttm);
+    ds_put_char(s, '\n');
+    ofputil_tlv_table_mod_uninit(&ttm);
+    return 0;
+}
+
+static enum ofperr
+print_tlv_table_reply(struct ds *s, const struct ofp_header *oh,
+                      enum ofpraw raw OVS_UNUSED,
+                      const struct ofputil_port_map *pm OVS_UNUSED,
+                      int verbosity OVS_UNUSED)
+{
+    struct ofputil_tlv_table_reply ttr;
+    enum ofperr error = ofputil_decode_tlv_table_reply(oh, &ttr);
+    if (error) {
+        return error;
+    }
+    ofputil_format_tlv_table_reply(s, &ttr);
+    ds_put_char(s, '\n');
+    ofputil_tlv_table_reply_uninit(&ttr);
+    return 0;
+}
+
 /* The printer for TYPE, or NULL if there is none yet.  Requests and
  * replies whose whole meaning is their header print nothing more. */
 static print_func *
@@ -897,6 +932,10 @@ printer_for_type(enum ofptype type)
     case OFPTYPE_FLOW_MONITOR_RESUMED: return print_nothing;
     case OFPTYPE_QUEUE_STATS_REQUEST: return print_queue_stats_request;
     case OFPTYPE_QUEUE_STATS_REPLY: return print_queue_stats_reply;
+    case OFPTYPE_NXT_TLV_TABLE_MOD: return print_tlv_table_mod;
+    case OFPTYPE_NXT_TLV_TABLE_REQUEST: return print_nothing;
+    case OFPTYPE_NXT_TLV_TABLE_REPLY: return print_tlv_table_reply;
+
     case OFPTYPE_QUEUE_GET_CONFIG_REQUEST:
     case OFPTYPE_QUEUE_DESC_STATS_REQUEST: return print_queue_config_request;
     case OFPTYPE_QUEUE_GET_CONFIG_REPLY:
@@ -954,6 +993,10 @@ ofp_to_string(const void *data, size_t len,
                 if (!error) {
                     if (s.length == header_len) {
                         ds_put_char(&s, '\n');
+                    }
+                    if (verbosity >= 5) {
+                        /* 3.1's -mmmm on a reply: the bytes too. */
+                        ds_put_hex_dump(&s, data, len, 0, true);
                     }
                     return ds_steal_cstr(&s);
                 }

@@ -70,15 +70,20 @@ fb_set_oxm_basic(struct ofputil_field_bitmap *fb, unsigned int field)
     }
 }
 
-/* The OXM field number (class OPENFLOW_BASIC) of ID in VERSION, or -1. */
+/* The OXM field number (class OPENFLOW_BASIC) of ID in VERSION, or -1:
+ * only a field that VERSION names with a standard OXM code. */
 static int
 oxm_basic_field(enum mf_field_id id, enum ofp_version version)
 {
-    uint64_t header = mf_oxm_header(id, version);
-    if ((header >> 16) != OFPXMC12_OPENFLOW_BASIC) {
-        return -1;
+    const struct mf_field *f = mf_from_id(id);
+    for (size_t i = 0; i < ARRAY_SIZE(f->oxm); i++) {
+        uint64_t header = f->oxm[i].header;
+        if (header && (header >> 16) == OFPXMC12_OPENFLOW_BASIC
+            && f->oxm[i].version && f->oxm[i].version <= version) {
+            return (header >> 9) & 0x7f;
+        }
     }
-    return (header >> 9) & 0x7f;
+    return -1;
 }
 
 static uint64_t
@@ -483,16 +488,19 @@ put_fields_prop(struct ofpbuf *b, uint16_t type,
             continue;
         }
         uint64_t header = mf_oxm_header(id, version);
-        if (!header || header >> 32) {
-            continue;           /* Experimenter OXMs: not offered. */
+        if (!header) {
+            continue;
         }
-        uint32_t h = header;
         if (masks && fb_get(masks, id)) {
             /* Masked: the HM bit, and twice the length. */
-            h = (h & ~0x1ffu) | 0x100 | ((h & 0xff) * 2);
+            header = nxm_make_wild(header);
         }
-        ovs_be32 be = htonl(h);
+        ovs_be32 be = htonl(header);
         ofpbuf_put(&body, &be, sizeof be);
+        if (nxm_is_experimenter(header)) {
+            ovs_be32 experimenter = htonl(nxm_vendor(header));
+            ofpbuf_put(&body, &experimenter, sizeof experimenter);
+        }
     }
     put_prop(b, type, body.data, body.size);
     ofpbuf_uninit(&body);
@@ -591,17 +599,20 @@ parse_oxm_list(const uint8_t *p, size_t len,
         if (hlen > len) {
             return OFPERR_OFPBMC_BAD_LEN;
         }
-        if (hlen == 4) {
-            /* A header whose length does not fit its field (twice the
-             * field for a masked one) names nothing; 3.1 skips it. */
-            const struct mf_field *mf = mf_from_nxm_header(h);
-            bool masked = (h & 0x100) != 0;
-            if (mf && (h & 0xff) == mf->n_bytes * (masked ? 2 : 1)
-                && (!masked || mf->maskable != MFM_NONE)) {
-                fb_set(fields, mf->id);
-                if (masks && masked) {
-                    fb_set(masks, mf->id);
-                }
+        /* A header whose length does not fit its field (twice the field
+         * for a masked one) names nothing; 3.1 skips it. */
+        uint64_t header = h;
+        if (hlen == 8) {
+            header |= (uint64_t) (((uint32_t) p[4] << 24) | (p[5] << 16)
+                                  | (p[6] << 8) | p[7]) << 32;
+        }
+        const struct mf_field *mf = mf_from_nxm_header(header);
+        bool masked = nxm_hasmask(header);
+        if (mf && nxm_payload_len(header) == mf->n_bytes * (masked ? 2 : 1)
+            && (!masked || mf->maskable != MFM_NONE)) {
+            fb_set(fields, mf->id);
+            if (masks && masked) {
+                fb_set(masks, mf->id);
             }
         }
         p += hlen;

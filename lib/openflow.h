@@ -1366,6 +1366,32 @@ enum {
  * are the next two. */
 enum { ONF_FLOW_MONITOR = 1870 };
 
+/* NXT_TLV_TABLE_MOD body: a command and its mappings; NXT_TLV_TABLE_REPLY
+ * body: the switch's limits and mappings.  Each mapping names a Geneve
+ * option (class, type, data length) and the field tun_metadataINDEX. */
+enum { NXTTMC_ADD = 0, NXTTMC_DELETE = 1, NXTTMC_CLEAR = 2 };
+struct nx_tlv_map {
+    ovs_be16 option_class;
+    uint8_t option_type;
+    uint8_t option_len;
+    ovs_be16 index;
+    uint8_t pad[2];
+};
+OFP_ASSERT(sizeof(struct nx_tlv_map) == 8);
+struct nx_tlv_table_mod {
+    ovs_be16 command;
+    uint8_t pad[6];
+    /* struct nx_tlv_map mappings[]. */
+};
+OFP_ASSERT(sizeof(struct nx_tlv_table_mod) == 8);
+struct nx_tlv_table_reply {
+    ovs_be32 max_option_space;
+    ovs_be16 max_fields;
+    uint8_t reserved[10];
+    /* struct nx_tlv_map mappings[]. */
+};
+OFP_ASSERT(sizeof(struct nx_tlv_table_reply) == 16);
+
 /* Flow formats for NXT_SET_FLOW_FORMAT. */
 enum { NXFF_OPENFLOW10 = 0, NXFF_NXM = 2 };
 struct nx_set_flow_format {

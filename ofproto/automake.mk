@@ -25,6 +25,7 @@ ofproto_libofproto_a_SOURCES = \
 	ofproto/ofproto-table-config.c \
 	ofproto/pin-cookie.c \
 	ofproto/pin-cookie.h \
+	ofproto/ofproto-tlv.c \
 	ofproto/pinsched.c \
 	ofproto/pinsched.h \
 	ofproto/ofproto-unixctl.c \

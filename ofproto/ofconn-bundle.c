@@ -394,7 +394,8 @@ bundle_entry_decode(struct ofconn *ofconn, struct bundle_entry *e,
         if (e->po.buffer_id != OFP_NO_BUFFER) {
             return OFPERR_OFPBRC_BUFFER_UNKNOWN;
         }
-        if (e->po.packet_len < ETH_HEADER_LEN) {
+        if (ofputil_packet_out_type(&e->po) == htonl(PT_ETH)
+            && e->po.packet_len < ETH_HEADER_LEN) {
             return OFPERR_OFPBRC_BAD_PACKET;
         }
         return 0;

@@ -25,6 +25,7 @@
 #include "ofp-queue.h"
 #include "ofp-requestforward.h"
 #include "ofp-table.h"
+#include "ofp-tlv.h"
 #include "ofpbuf.h"
 #include "ofproto-private.h"
 #include "xlate.h"
@@ -627,6 +628,10 @@ handle_flow_stats_request(struct ofconn *ofconn, const struct ofp_header *oh)
     }
     if (fsr.table_id != OFPTT_ALL && fsr.table_id >= OFPROTO_N_TABLES) {
         return OFPERR_OFPBRC_BAD_TABLE_ID;
+    }
+    error = ofproto_tlv_check_match(ofconn_ofproto(ofconn), &fsr.match);
+    if (error) {
+        return error;
     }
     struct ofproto_flow_query q;
     ofproto_flow_query_init(&q);
@@ -1250,6 +1255,29 @@ handle_echo_request(struct ofconn *ofconn, const struct ofp_header *oh)
 }
 
 static enum ofperr
+handle_tlv_table_mod(struct ofconn *ofconn, const struct ofp_header *oh)
+{
+    enum ofperr error = reject_slave(ofconn);
+    if (error) {
+        return error;
+    }
+    struct ofputil_tlv_table_mod ttm;
+    error = ofputil_decode_tlv_table_mod(oh, &ttm);
+    if (!error) {
+        error = ofproto_tlv_table_mod(ofconn_ofproto(ofconn), &ttm);
+        ofputil_tlv_table_mod_uninit(&ttm);
+    }
+    return error;
+}
+
+static enum ofperr
+handle_tlv_table_request(struct ofconn *ofconn, const struct ofp_header *oh)
+{
+    ofconn_send(ofconn, ofproto_tlv_table_reply(ofconn_ofproto(ofconn), oh));
+    return 0;
+}
+
+static enum ofperr
 handle_message(struct ofconn *ofconn, const struct ofp_header *oh)
 {
     enum ofptype type;
@@ -1339,6 +1367,10 @@ handle_message(struct ofconn *ofconn, const struct ofp_header *oh)
         return ofmonitor_handle_request(ofconn, oh);
     case OFPTYPE_FLOW_MONITOR_CANCEL:
         return ofmonitor_handle_cancel(ofconn, oh);
+    case OFPTYPE_NXT_TLV_TABLE_MOD:
+        return handle_tlv_table_mod(ofconn, oh);
+    case OFPTYPE_NXT_TLV_TABLE_REQUEST:
+        return handle_tlv_table_request(ofconn, oh);
 
     /* Replies and switch-to-controller messages a switch never takes. */
     case OFPTYPE_FEATURES_REPLY:
@@ -1372,6 +1404,7 @@ handle_message(struct ofconn *ofconn, const struct ofp_header *oh)
     case OFPTYPE_FLOW_MONITOR_STATS_REPLY:
     case OFPTYPE_FLOW_MONITOR_PAUSED:
     case OFPTYPE_FLOW_MONITOR_RESUMED:
+    case OFPTYPE_NXT_TLV_TABLE_REPLY:
         return OFPERR_OFPBRC_BAD_TYPE;
 
     /* Not implemented yet in this switch. */

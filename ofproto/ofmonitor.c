@@ -226,6 +226,10 @@ ofmonitor_handle_request(struct ofconn *ofconn, const struct ofp_header *oh)
             error = OFPERR_OFPBRC_BAD_TABLE_ID;
             break;
         }
+        error = ofproto_tlv_check_match(ofproto, &rq.match);
+        if (error) {
+            break;
+        }
 
         struct ofmonitor *m = ofmonitor_lookup(ofconn, rq.id);
         if (rq.command == OFPFMC14_DELETE) {

@@ -50,6 +50,7 @@
 #include "ofproto.h"
 #include "ovs-rcu.h"
 #include "ovs-thread.h"
+#include "tun-metadata.h"
 #include "versions.h"
 
 struct dpif;
@@ -204,6 +205,7 @@ struct ofproto {
     struct mac_learning *ml;
     struct hmap groups;         /* struct ofgroup, by group_id. */
     struct hmap meters;         /* struct ofmeter, by meter_id. */
+    struct tun_table tun_table; /* TLV map (ofproto-tlv.c). */
 
     /* Flow monitors' view of table changes (main thread). */
     void (*flow_change_cb)(const struct ofproto_flow_change *, void *aux);
@@ -365,6 +367,25 @@ void ofproto_run_learn(struct ofproto *);
  * ofproto_unlearn() does once the change is published. */
 void ofproto_learn_rule_removed(struct ofproto *, const struct rule *);
 void ofproto_unlearn(struct ofproto *);
+
+/* The TLV map (ofproto-tlv.c), main thread.  A flow_mod's match and
+ * actions may use only mapped tun_metadata fields, within their length:
+ * ofproto_tlv_check_flow_mod() lays FM's match out as the map says
+ * (NXFMFC_INVALID_TLV_FIELD, OFPBMC_BAD_LEN) and checks its actions
+ * (NXFMFC_INVALID_TLV_FIELD, OFPBAC_BAD_SET_LEN); ofproto_tlv_check_match()
+ * does the first for a query's match.  ofproto_rule_get_match() gives
+ * RULE's match described by the map, ready to encode or print. */
+struct ofputil_tlv_table_mod;
+enum ofperr ofproto_tlv_check_flow_mod(const struct ofproto *,
+                                       struct ofputil_flow_mod *);
+enum ofperr ofproto_tlv_check_match(const struct ofproto *, struct match *);
+void ofproto_rule_get_match(const struct rule *, struct match *);
+/* NXT_TLV_TABLE_MOD (NXTTMFC_INVALID_TLV_DEL for a mapping a flow uses)
+ * and the reply to NXT_TLV_TABLE_REQUEST. */
+enum ofperr ofproto_tlv_table_mod(struct ofproto *,
+                                  const struct ofputil_tlv_table_mod *);
+struct ofpbuf *ofproto_tlv_table_reply(const struct ofproto *,
+                                       const struct ofp_header *request);
 
 /* Registers the unixctl commands (ofproto-unixctl.c). */
 void ofproto_unixctl_init(void);

@@ -179,7 +179,7 @@ rule_send_removed(struct ofproto *ofproto, const struct rule *rule,
         return;
     }
     struct ofproto_flow_removed *fr = xzalloc(sizeof *fr);
-    cls_rule_get_match(&rule->cr, &fr->match.flow, &fr->match.wc);
+    ofproto_rule_get_match(rule, &fr->match);
     fr->priority = rule->cr.priority;
     fr->cookie = rule->cookie;
     fr->table_id = rule->table_id;
@@ -613,10 +613,16 @@ rule_modified_copy(const struct rule *old, const struct ofputil_flow_mod *fm)
 }
 
 static enum ofperr
-batch_flow_mod(struct ofproto *ofproto, const struct ofputil_flow_mod *fm,
+batch_flow_mod(struct ofproto *ofproto, const struct ofputil_flow_mod *fm_,
                ovs_version_t version, struct batch *b)
 {
-    enum ofperr error = check_flow_mod(ofproto, fm);
+    /* tun_metadata lies where the TLV map says. */
+    struct ofputil_flow_mod remapped = *fm_;
+    const struct ofputil_flow_mod *fm = &remapped;
+    enum ofperr error = ofproto_tlv_check_flow_mod(ofproto, &remapped);
+    if (!error) {
+        error = check_flow_mod(ofproto, fm);
+    }
     if (error) {
         return error;
     }
@@ -1013,7 +1019,7 @@ rule_to_info(const struct rule *rule, struct ofproto_rule_info *info)
     const struct rule_actions *a = ovsrcu_get(&rule->actions);
     info->table_id = rule->table_id;
     info->priority = rule->cr.priority;
-    cls_rule_get_match(&rule->cr, &info->match.flow, &info->match.wc);
+    ofproto_rule_get_match(rule, &info->match);
     info->cookie = rule->cookie;
     info->idle_timeout = rule->idle_timeout;
     info->hard_timeout = rule->hard_timeout;

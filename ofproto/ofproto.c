@@ -283,6 +283,7 @@ ofproto_create(const char *name, const char *datapath_type,
     hmap_init(&ofproto->bundles);
     hmap_init(&ofproto->groups);
     hmap_init(&ofproto->meters);
+    tun_table_init(&ofproto->tun_table);
     ofproto->ml = mac_learning_create(MAC_DEFAULT_IDLE_TIME,
                                       backer->reval_seq);
 
@@ -1014,7 +1015,8 @@ int
 ofproto_packet_out(struct ofproto *ofproto,
                    const struct ofputil_packet_out *po)
 {
-    if (po->packet_len < ETH_HEADER_LEN) {
+    ovs_be32 packet_type = ofputil_packet_out_type(po);
+    if (packet_type == htonl(PT_ETH) && po->packet_len < ETH_HEADER_LEN) {
         return EINVAL;
     }
     const struct flow *md = &po->flow_metadata.flow;
@@ -1023,6 +1025,7 @@ ofproto_packet_out(struct ofproto *ofproto,
                                                     po->packet_len);
     const struct ofport *port = ofproto_get_port(ofproto, in_port);
     packet->md.in_port = port ? port->odp_port : DPIF_PORT_LOCAL;
+    packet->md.packet_type = packet_type;
 
     struct flow flow;
     flow_extract(packet, &flow);

@@ -486,7 +486,9 @@ unsigned int ofproto_get_table_max_flows(const struct ofproto *,
 /* Runs PO's actions on its packet as received on its in_port (an
  * OpenFlow port number, or OFPP_NONE / OFPP_CONTROLLER for none) with its
  * pipeline fields (1.5's tun_id, metadata, registers...), as packet_out
- * does.  EINVAL if the packet is not an Ethernet frame. */
+ * does.  Its packet_type says what the packet starts with (PT_ETH, the
+ * default: an Ethernet frame; PT_IPV4: an IPv4 header, and so on).
+ * EINVAL if an Ethernet frame is shorter than its header. */
 struct ofputil_packet_out;
 int ofproto_packet_out(struct ofproto *, const struct ofputil_packet_out *);
 /* Whether OFPACTS (a packet_out's, a flow's) can run on OFPROTO as it is

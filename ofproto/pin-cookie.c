@@ -34,6 +34,7 @@ static const struct {
     { offsetof(struct flow, tunnel.flags), 2 },
     { offsetof(struct flow, metadata), 8 },
     { offsetof(struct flow, pkt_mark), 4 },
+    { offsetof(struct flow, packet_type), 4 },
     REG_FIELD(0), REG_FIELD(1), REG_FIELD(2), REG_FIELD(3),
     REG_FIELD(4), REG_FIELD(5), REG_FIELD(6), REG_FIELD(7),
     REG_FIELD(8), REG_FIELD(9), REG_FIELD(10), REG_FIELD(11),

@@ -6,8 +6,9 @@
  * the packet_in will report that the packet itself does not: the bridge,
  * the OpenFlow input port, reason, table, rule cookie, max_len, the
  * controller id the action names, the pipeline fields as the actions left
- * them (tunnel, metadata, registers, pkt_mark: what a packet_in's
- * metadata match reports) and the controller action's userdata.  The
+ * them (tunnel, metadata, registers, pkt_mark, and the packet type of a
+ * packet that is not Ethernet: what a packet_in's metadata match
+ * reports) and the controller action's userdata.  The
  * handler thread that receives the upcall (upcall.c) decodes it into an
  * ofproto packet_in event.
  *

@@ -570,7 +570,7 @@ trace_rule(struct xlate_ctx *ctx, uint8_t table_id, const struct rule *rule)
     }
     struct ds s = DS_EMPTY_INITIALIZER;
     struct match match;
-    cls_rule_get_match(&rule->cr, &match.flow, &match.wc);
+    ofproto_rule_get_match(rule, &match);
     match_format(&match, NULL, &s, OFP_DEFAULT_PRIORITY);
     if (s.length) {
         ds_put_cstr(&s, ", ");
@@ -1433,7 +1433,8 @@ xlate_actions(const struct xlate_in *xin, struct xlate_out *xout)
     WC_MASK_FIELD(ctx.wc, in_port);
 
     if (xin->ofpacts) {
-        /* Packet-out: table 0 and no rule, as 3.1 reports it. */
+        /* Packet-out: no rule, so table 0 and the "no cookie" cookie, as
+         * 3.1 reports them in a packet-in. */
         ctx.table_id = 0;
         ctx.rule_cookie = OVS_BE64_MAX;
         ctx.in_packet_out = true;

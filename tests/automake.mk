@@ -287,6 +287,10 @@ UNIT_TESTS += \
 	tests/unit/test-ofp-parse
 UNIT_TESTS += tests/unit/test-ofp-packet
 UNIT_TESTS += tests/unit/test-ofp-meter
+UNIT_TESTS += tests/unit/test-ofp-tlv
+tests_unit_test_ofp_tlv_SOURCES = tests/unit/test-ofp-tlv.c
+tests_unit_test_ofp_tlv_CFLAGS = $(UNIT_TEST_FLAGS)
+tests_unit_test_ofp_tlv_LDADD = $(UNIT_TEST_LIBS)
 UNIT_TESTS += tests/unit/test-ofp-monitor
 tests_unit_test_ofp_monitor_SOURCES = tests/unit/test-ofp-monitor.c \
 	tests/unit/check-ofp.c tests/unit/check-ofp.h

@@ -29,6 +29,8 @@ utilities_ovs_ofctl_SOURCES = \
 	utilities/ofctl.h \
 	utilities/ofctl-target.c \
 	utilities/ofctl-print.c \
+	utilities/ofctl-codec.c \
+	utilities/ofctl-tlv.c \
 	utilities/ofctl-flows.c \
 	utilities/ofctl-ct.c \
 	utilities/ofctl-dump.c \

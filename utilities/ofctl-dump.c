@@ -220,10 +220,11 @@ compare_values(const struct sort_criterion *sc,
     if (!sc->field) {
         return a->priority < b->priority ? -1 : a->priority > b->priority;
     }
+    /* Values compare as numbers: tun_metadataN's are right-aligned. */
     const struct mf_field *f = sc->field;
-    union mf_value av, bv;
-    mf_get_value(f, &a->match.flow, &av);
-    mf_get_value(f, &b->match.flow, &bv);
+    union mf_value av, am, bv, bm;
+    mf_get(f, &a->match, &av, &am, NULL);
+    mf_get(f, &b->match, &bv, &bm, NULL);
     return memcmp(&av, &bv, f->n_bytes);
 }
 

@@ -12,6 +12,10 @@
  *                     helpers every command uses;
  *   ofctl-print.c     the ofp-print command (messages are printed by
  *                     lib/ofp-print everywhere);
+ *   ofctl-tlv.c       the TLV map commands (add-, del-, dump-tlv-map);
+ *   ofctl-codec.c     the offline codec commands: parse-nx-match,
+ *                     parse-oxm, parse-ofp10-match, parse-ofp11-match,
+ *                     check-vlan, ofp-parse;
  *   ofctl-flows.c     flow text: parse-flow(s), add-flow(s), mod-flows,
  *                     del-flows, and the usable protocols of a flow;
  *   ofctl-dump.c      dump-flows (with --sort/--rsort) and dump-aggregate;
@@ -150,6 +154,15 @@ void ofctl_names_destroy(void);
 void ofctl_ofp_print(struct ovs_cmdl_context *);
 void ofctl_parse_flow(struct ovs_cmdl_context *);
 void ofctl_parse_flows(struct ovs_cmdl_context *);
+void ofctl_parse_nx_match(struct ovs_cmdl_context *);
+void ofctl_parse_oxm(struct ovs_cmdl_context *);
+void ofctl_parse_ofp10_match(struct ovs_cmdl_context *);
+void ofctl_parse_ofp11_match(struct ovs_cmdl_context *);
+void ofctl_check_vlan(struct ovs_cmdl_context *);
+void ofctl_ofp_parse(struct ovs_cmdl_context *);
+void ofctl_add_tlv_map(struct ovs_cmdl_context *);
+void ofctl_del_tlv_map(struct ovs_cmdl_context *);
+void ofctl_dump_tlv_map(struct ovs_cmdl_context *);
 void ofctl_add_flow(struct ovs_cmdl_context *);
 void ofctl_add_flows(struct ovs_cmdl_context *);
 void ofctl_mod_flows(struct ovs_cmdl_context *);

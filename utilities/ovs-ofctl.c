@@ -82,12 +82,22 @@ static const struct ovs_cmdl_command all_commands[] = {
     { "ct-flush-zone", "switch zone", 2, 2, ofctl_ct_flush_zone },
     { "ct-flush", "switch [zone=N] [ct-orig-tuple [ct-reply-tuple]]", 1, 4,
       ofctl_ct_flush },
+    { "add-tlv-map", "switch map", 2, 2, ofctl_add_tlv_map },
+    { "del-tlv-map", "switch [map]", 1, 2, ofctl_del_tlv_map },
+    { "dump-tlv-map", "switch", 1, 1, ofctl_dump_tlv_map },
     { "ofp-print", "\"encoded openflow message\" [verbosity]", 1, 2,
       ofctl_ofp_print },
     { "parse-flow", NULL, 1, 1, ofctl_parse_flow },
     { "parse-flows", NULL, 1, 1, ofctl_parse_flows },
     { "parse-group", NULL, 1, 1, ofctl_parse_group },
     { "bundle", "switch file", 2, 2, ofctl_bundle },
+    { "parse-nx-match", NULL, 0, 0, ofctl_parse_nx_match },
+    { "parse-nxm", NULL, 0, 0, ofctl_parse_nx_match },
+    { "parse-oxm", NULL, 1, 1, ofctl_parse_oxm },
+    { "parse-ofp10-match", NULL, 0, 0, ofctl_parse_ofp10_match },
+    { "parse-ofp11-match", NULL, 0, 0, ofctl_parse_ofp11_match },
+    { "check-vlan", NULL, 2, 2, ofctl_check_vlan },
+    { "ofp-parse", "file", 1, 1, ofctl_ofp_parse },
     { NULL, NULL, 0, 0, NULL },
 };
 
@@ -96,6 +106,11 @@ main(int argc, char *argv[])
 {
     set_program_name(argv[0]);
     vlog_set_levels(NULL, VLF_CONSOLE, VLL_WARN);
+    /* 3.1 shows how the flow parser normalized a match (INFO). */
+    struct vlog_module *ofp_match = vlog_module_from_name("ofp_match");
+    if (ofp_match) {
+        vlog_set_levels(ofp_match, VLF_CONSOLE, VLL_INFO);
+    }
     fatal_ignore_sigpipe();
     parse_options(argc, argv);
 
@@ -363,6 +378,9 @@ usage(void)
            "  ct-flush SWITCH [ZONE] [CT_ORIG_TUPLE [CT_REPLY_TUPLE]]\n"
            "                              flush conntrack entries specified\n"
            "                              by CT_ORIG/REPLY_TUPLE and ZONE\n"
+           "  add-tlv-map SWITCH MAP      add TLV option MAPpings\n"
+           "  del-tlv-map SWITCH [MAP] delete TLV option MAPpings\n"
+           "  dump-tlv-map SWITCH      print TLV option mappings\n"
            "\nFor OpenFlow switches and controllers:\n"
            "  probe TARGET                probe whether TARGET is up\n"
            "  ping TARGET [N]             latency of N-byte echos\n"
@@ -375,6 +393,7 @@ usage(void)
            "  ofp-print HEX [VERBOSITY]   print the OpenFlow message HEX\n"
            "  parse-flow FLOW             print FLOW as a flow_mod\n"
            "  parse-flows FILE            the same for every flow in FILE\n"
+           "  ofp-parse FILE              print messages read from FILE\n"
            "\nActive OpenFlow connection methods:\n"
            "  tcp:HOST[:PORT]         PORT (default: 6653) at remote HOST\n"
            "  ssl:HOST[:PORT]         SSL PORT (default: 6653) at remote HOST\n"

@@ -748,6 +748,13 @@ START_TEST(test_packet_out)
     po.packet = "abc";
     po.packet_len = 3;
     ck_assert_int_eq(ofproto_packet_out(fx.ofproto, &po), EINVAL);
+    /* A bare IPv4 packet (packet_type(1,0x800)) is no frame, and goes. */
+    po.packet = dp_packet_l3(&packet);
+    po.packet_len = dp_packet_size(&packet) - ETH_HEADER_LEN;
+    match_set_packet_type(&po.flow_metadata, htonl(PT_IPV4));
+    ck_assert_int_eq(ofproto_packet_out(fx.ofproto, &po), 0);
+    netdev_get_stats(fx.ports[2], &st);
+    ck_assert_uint_eq(st.tx_packets, 2);
     ofpbuf_uninit(&acts);
     dp_packet_uninit(&packet);
     teardown(&fx);
