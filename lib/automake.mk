@@ -110,6 +110,8 @@ lib_libovs_a_SOURCES += \
 lib_libovs_a_SOURCES += \
 	lib/flow.c \
 	lib/flow.h \
+	lib/mpls.c \
+	lib/mpls.h \
 	lib/types.h
 
 # Datapath packets: buffers, parsing into flows, datapath flow and action

@@ -435,6 +435,18 @@ format_mpls(struct ds *s, const struct flow *f, const struct flow *m)
         ds_put_format(s, "mpls_bos=%"PRIu32",",
                       (lse & MPLS_BOS_MASK) >> MPLS_BOS_SHIFT);
     }
+    /* The entries under the top one, whole, in decimal as 3.1 prints
+     * them. */
+    for (int i = 1; i < FLOW_MAX_MPLS_LABELS; i++) {
+        uint32_t lse_mask = ntohl(m->mpls_lse[i]);
+        if (lse_mask) {
+            ds_put_format(s, "mpls_lse%d=%"PRIu32, i, ntohl(f->mpls_lse[i]));
+            if (lse_mask != UINT32_MAX) {
+                ds_put_format(s, "/%#"PRIx32, lse_mask);
+            }
+            ds_put_char(s, ',');
+        }
+    }
 }
 
 static void
