@@ -123,6 +123,8 @@ lib_libovs_a_SOURCES += \
 	lib/dp-packet.h \
 	lib/flow-extract.c \
 	lib/flow-extract.h \
+	lib/flow-select.c \
+	lib/flow-select.h \
 	lib/netlink.c \
 	lib/netlink.h \
 	lib/odp-execute.c \

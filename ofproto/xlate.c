@@ -8,6 +8,7 @@
 #include "bitmap.h"
 #include "coverage.h"
 #include "dynamic-string.h"
+#include "flow-select.h"
 #include "learn.h"
 #include "hash.h"
 #include "mac-learning.h"
@@ -1295,6 +1296,46 @@ needs_reparse(const struct xlate_ctx *ctx, const struct ofpact *a)
     }
 }
 
+/* multipath and bundle. */
+
+/* Whether bundle may choose PORT: a port that is up, or one of the
+ * special ports but CONTROLLER, as in 3.1. */
+static bool
+bundle_member_enabled(uint32_t ofp_port, void *ctx_)
+{
+    const struct xlate_ctx *ctx = ctx_;
+    switch (ofp_port) {
+    case OFPP_IN_PORT:
+    case OFPP_TABLE:
+    case OFPP_NORMAL:
+    case OFPP_FLOOD:
+    case OFPP_ALL:
+    case OFPP_NONE:
+        return true;
+    case OFPP_CONTROLLER:
+        return false;
+    default: {
+        const struct ofport *port = ofproto_get_port(ctx->ofproto, ofp_port);
+        return port && port->live;
+    }
+    }
+}
+
+static void
+xlate_bundle(struct xlate_ctx *ctx, const struct ofpact_bundle *b)
+{
+    uint32_t port = bundle_select(b, &ctx->flow, ctx->wc,
+                                  bundle_member_enabled, ctx);
+    if (b->dst.field) {
+        mask_field(ctx, b->dst.field);
+        mf_set_subfield(&b->dst, port, &ctx->flow);
+    } else if (port != OFPP_NONE) {
+        xlate_output(ctx, port, 0);
+    } else {
+        trace_note(ctx, "no live bundle members, dropping");
+    }
+}
+
 /* The field stack. */
 
 /* One value on the stack: a subfield's bits, 64 at a time, low first. */
@@ -1553,6 +1594,16 @@ do_xlate_actions(struct xlate_ctx *ctx, const struct ofpact *ofpacts,
             if (xlate_dec_mpls_ttl(ctx)) {
                 return;
             }
+            break;
+        case OFPACT_MULTIPATH: {
+            const struct ofpact_multipath *mp = (const void *) a;
+            uint16_t link = multipath_select(mp, flow, ctx->wc);
+            mask_field(ctx, mp->dst.field);
+            mf_set_subfield(&mp->dst, link, flow);
+            break;
+        }
+        case OFPACT_BUNDLE:
+            xlate_bundle(ctx, (const struct ofpact_bundle *) a);
             break;
         case OFPACT_STACK_PUSH:
             xlate_stack_push(ctx, &((const struct ofpact_stack *)
@@ -1866,8 +1917,6 @@ xlate_check_actions(const struct ofpact *ofpacts, size_t ofpacts_len)
             }
             break;
         case OFPACT_OUTPUT_TRUNC:
-        case OFPACT_BUNDLE:
-        case OFPACT_MULTIPATH:
         case OFPACT_DEC_NSH_TTL:
         case OFPACT_DELETE_FIELD:
         case OFPACT_ENCAP:
