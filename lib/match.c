@@ -601,16 +601,19 @@ match_format(const struct match *match,
         ovs_be16 pcp_mask = mask & htons(VLAN_PCP_MASK);
         ovs_be16 cfi = mask & htons(VLAN_CFI);
 
-        if (i == 0 && cfi && (tci & htons(VLAN_CFI))
+        /* The outer tag is dl_vlan, the inner dl_vlan1, as 3.1 names
+         * them. */
+        const char *suffix = i == 0 ? "" : "1";
+        if (cfi && (tci & htons(VLAN_CFI))
             && (!vid_mask || vid_mask == htons(VLAN_VID_MASK))
             && (!pcp_mask || pcp_mask == htons(VLAN_PCP_MASK))
             && (vid_mask || pcp_mask)) {
             if (vid_mask) {
-                ds_put_format(s, "dl_vlan=%"PRIu16",",
+                ds_put_format(s, "dl_vlan%s=%"PRIu16",", suffix,
                               ntohs(tci) & VLAN_VID_MASK);
             }
             if (pcp_mask) {
-                ds_put_format(s, "dl_vlan_pcp=%d,",
+                ds_put_format(s, "dl_vlan_pcp%s=%d,", suffix,
                               (ntohs(tci) & VLAN_PCP_MASK) >> VLAN_PCP_SHIFT);
             }
         } else {

@@ -102,27 +102,43 @@ trace_note(const struct xlate_ctx *ctx, const char *format, ...)
 
 /* Making the datapath packet look like CTX->flow before an output. */
 
+static int
+count_vlans(const struct flow *flow)
+{
+    int n = 0;
+    while (n < FLOW_MAX_VLAN_HEADERS && flow_vlan_present(&flow->vlans[n])) {
+        n++;
+    }
+    return n;
+}
+
+/* The tags the packet and the flow share at the bottom (innermost) stay;
+ * the packet's others are popped and the flow's pushed, innermost
+ * first. */
 static void
 commit_vlan(struct xlate_ctx *ctx)
 {
-    union flow_vlan_hdr *cur = &ctx->flow.vlans[0];
-    union flow_vlan_hdr *base = &ctx->base.vlans[0];
+    const struct flow *f = &ctx->flow;
+    struct flow *b = &ctx->base;
+    int flow_n = count_vlans(f), base_n = count_vlans(b);
 
-    if (cur->qtag == base->qtag) {
-        return;
+    while (flow_n && base_n
+           && f->vlans[flow_n - 1].qtag == b->vlans[base_n - 1].qtag) {
+        flow_n--;
+        base_n--;
     }
-    if (flow_vlan_present(base)) {
+    for (int i = 0; i < base_n; i++) {
         nl_msg_put_flag(ctx->odp, OVS_ACTION_ATTR_POP_VLAN);
     }
-    if (flow_vlan_present(cur)) {
+    for (int i = flow_n - 1; i >= 0; i--) {
         struct ovs_action_push_vlan pv = {
-            .vlan_tpid = cur->tpid,
-            .vlan_tci = cur->tci,
+            .vlan_tpid = f->vlans[i].tpid,
+            .vlan_tci = f->vlans[i].tci,
         };
         nl_msg_put_unspec(ctx->odp, OVS_ACTION_ATTR_PUSH_VLAN, &pv,
                           sizeof pv);
     }
-    *base = *cur;
+    memcpy(b->vlans, f->vlans, sizeof b->vlans);
 }
 
 static void
@@ -974,8 +990,14 @@ xlate_set_field(struct xlate_ctx *ctx, const struct ofpact_set_field *sf)
     /* Only a field the packet has: vlan_vid needs a VLAN, tcp_src TCP. */
     if (mf_are_prereqs_ok(sf->field, &ctx->flow, ctx->wc)) {
         mask_field(ctx, sf->field);
-        mf_set_flow_value_masked(sf->field, &sf->value, &sf->mask,
-                                 &ctx->flow);
+        union mf_value mask = sf->mask;
+        if (sf->field->id == MFF_VLAN_VID
+            && sf->ofpact.raw == OFPACT_RAW_REG_LOAD) {
+            /* A load writes the 12 bits of the VID, as in 3.1 (whose
+             * vlan_vid is 12 bits wide): never the tag's presence. */
+            mask.be16 &= ~htons(VLAN_CFI);
+        }
+        mf_set_flow_value_masked(sf->field, &sf->value, &mask, &ctx->flow);
     }
 }
 
@@ -1446,15 +1468,19 @@ do_xlate_actions(struct xlate_ctx *ctx, const struct ofpact *ofpacts,
             break;
         }
         case OFPACT_STRIP_VLAN:
-            WC_MASK_FIELD(ctx->wc, vlans[0]);
-            v->qtag = 0;
+            /* The inner tag, if any, comes out. */
+            WC_MASK_FIELD(ctx->wc, vlans);
+            flow->vlans[0] = flow->vlans[1];
+            flow->vlans[1].qtag = 0;
             break;
         case OFPACT_PUSH_VLAN:
-            WC_MASK_FIELD(ctx->wc, vlans[0]);
-            /* One tag is what this datapath path commits; a push over an
-             * existing tag re-tags it with the new TPID. */
+            /* A new outer tag, VID 0 and PCP 0 until set, as in 3.1; an
+             * existing one becomes the inner (a third tag is more than a
+             * flow holds: the innermost is lost, as in 3.1). */
+            WC_MASK_FIELD(ctx->wc, vlans);
+            flow->vlans[1] = flow->vlans[0];
             v->tpid = ((const struct ofpact_push_vlan *) a)->ethertype;
-            v->tci |= htons(VLAN_CFI);
+            v->tci = htons(VLAN_CFI);
             break;
         case OFPACT_SET_ETH_SRC:
             WC_MASK_FIELD(ctx->wc, dl_src);
