@@ -1569,8 +1569,8 @@ format_set(struct ds *ds, const struct nlattr *a, bool masked)
             memcpy(&lse_mask, mask, 4);
         }
         ds_put_cstr(ds, "mpls(");
-        format_mpls_lses(ds, &lse, lse_mask == htonl(UINT32_MAX) ? NULL : &lse_mask,
-                         1);
+        bool exact = lse_mask == htonl(UINT32_MAX);
+        format_mpls_lses(ds, &lse, exact ? NULL : &lse_mask, 1);
         ds_put_cstr(ds, "))");
         return;
     }

@@ -276,7 +276,8 @@ commit_all(struct xlate_ctx *ctx)
     commit_eth(ctx);
     /* A packet that stops being MPLS loses its stack before its L3 header
      * changes; one that becomes MPLS gets it after them (at the end). */
-    if (eth_type_mpls(ctx->base.dl_type) && !eth_type_mpls(ctx->flow.dl_type)) {
+    if (eth_type_mpls(ctx->base.dl_type)
+        && !eth_type_mpls(ctx->flow.dl_type)) {
         xlate_mpls_commit(&ctx->flow, &ctx->base, ctx->odp);
     }
     if (!ctx->l3_cleared && ctx->flow.dl_type == ctx->base.dl_type) {
