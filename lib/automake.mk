@@ -1,6 +1,7 @@
 noinst_LIBRARIES += lib/libovs.a
 lib_libovs_a_SOURCES = \
-	lib/util.c lib/util.h
+	lib/util.c lib/util.h \
+	lib/text-parse.c lib/text-parse.h
 
 # Containers, hashing, strings, buffers.
 lib_libovs_a_SOURCES += \

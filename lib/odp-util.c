@@ -14,6 +14,7 @@
 #include "netlink.h"
 #include "ofpbuf.h"
 #include "packets.h"
+#include "text-parse.h"
 #include "vlog.h"
 
 VLOG_DEFINE_THIS_MODULE(odp_util);
@@ -762,22 +763,6 @@ read_token(struct parser *p, const char *stop)
 }
 
 static bool
-parse_uint(const char *s, uint64_t max, uint64_t *out)
-{
-    if (!*s || *s == '-' || *s == '+' || isspace((unsigned char) *s)) {
-        return false;
-    }
-    char *end;
-    errno = 0;
-    unsigned long long x = strtoull(s, &end, 0);
-    if (errno || *end || x > max) {
-        return false;
-    }
-    *out = x;
-    return true;
-}
-
-static bool
 parse_field_text(enum field_kind kind, const char *s, bool is_mask,
                  uint8_t *out)
 {
@@ -831,7 +816,7 @@ parse_field_text(enum field_kind kind, const char *s, bool is_mask,
                     : kind == FK_HEX_BE64 ? UINT64_MAX
                     : UINT8_MAX);
     uint64_t x;
-    if (!parse_uint(s, max, &x)) {
+    if (!ofputil_scan_uint(s, max, &x)) {
         return false;
     }
     field_put_uint(kind, x, out);
@@ -920,8 +905,8 @@ parse_flags(struct parser *p, const struct flag_name *names, uint32_t all,
         if (slash) {
             *slash = '\0';
         }
-        ok = parse_uint(text, all, &v) && (!slash
-                                           || parse_uint(slash + 1, all, &m));
+        ok = ofputil_scan_uint(text, all, &v) && (!slash
+                                           || ofputil_scan_uint(slash + 1, all, &m));
         *value = v & m;
         *mask = m;
     } else {
@@ -999,11 +984,11 @@ parse_u32_arg(struct parser *p, uint32_t *value, uint32_t *mask)
 {
     char *text = read_token(p, "/)");
     uint64_t v, m = UINT32_MAX;
-    bool ok = parse_uint(text, UINT32_MAX, &v);
+    bool ok = ofputil_scan_uint(text, UINT32_MAX, &v);
     free(text);
     if (ok && match_char(p, '/')) {
         text = read_token(p, ")");
-        ok = parse_uint(text, UINT32_MAX, &m);
+        ok = ofputil_scan_uint(text, UINT32_MAX, &m);
         free(text);
     }
     if (!ok || !match_char(p, ')')) {
@@ -1055,12 +1040,12 @@ parse_vlan_fields(struct parser *p, union flow_vlan_hdr *v,
             uint64_t max = (!strcmp(name, "vid") ? VLAN_VID_MASK
                             : !strcmp(name, "pcp") ? 7
                             : !strcmp(name, "cfi") ? 1 : 0);
-            bool ok = max && parse_uint(text, max, &x);
+            bool ok = max && ofputil_scan_uint(text, max, &x);
             free(text);
             m = max;
             if (ok && match_char(p, '/')) {
                 text = read_token(p, ",)");
-                ok = parse_uint(text, max, &m);
+                ok = ofputil_scan_uint(text, max, &m);
                 free(text);
             }
             if (!ok) {
@@ -1125,11 +1110,11 @@ parse_mpls_lses(struct parser *p, ovs_be32 *key, ovs_be32 *mask)
         uint32_t max = fields[f].bits >> __builtin_ctz(fields[f].bits);
         uint64_t v, m = max;
         char *text = read_token(p, "/,)");
-        bool ok = parse_uint(text, max, &v);
+        bool ok = ofputil_scan_uint(text, max, &v);
         free(text);
         if (ok && match_char(p, '/')) {
             text = read_token(p, ",)");
-            ok = parse_uint(text, max, &m);
+            ok = ofputil_scan_uint(text, max, &m);
             free(text);
         }
         if (!ok) {
@@ -1767,25 +1752,6 @@ static char *parse_action_list(struct parser *, struct ofpbuf *,
                                char close, int depth, const char *outer);
 
 static bool
-parse_hex_bytes(const char *s, struct ofpbuf *out)
-{
-    size_t n = strlen(s);
-    if (n % 2) {
-        return false;
-    }
-    for (size_t i = 0; i < n; i += 2) {
-        char byte[3] = { s[i], s[i + 1], 0 };
-        if (!isxdigit((unsigned char) byte[0])
-            || !isxdigit((unsigned char) byte[1])) {
-            return false;
-        }
-        uint8_t b = strtoul(byte, NULL, 16);
-        ofpbuf_put(out, &b, 1);
-    }
-    return true;
-}
-
-static bool
 parse_userspace(struct parser *p, struct ofpbuf *actions)
 {
     size_t ofs = nl_msg_start_nested(actions, OVS_ACTION_ATTR_USERSPACE);
@@ -1803,7 +1769,7 @@ parse_userspace(struct parser *p, struct ofpbuf *actions)
                 return false;
             }
             text = read_token(p, ",)");
-            bool ok = parse_uint(text, UINT32_MAX, &x);
+            bool ok = ofputil_scan_uint(text, UINT32_MAX, &x);
             free(text);
             if (!ok) {
                 return false;
@@ -1824,7 +1790,8 @@ parse_userspace(struct parser *p, struct ofpbuf *actions)
             char *text = read_token(p, ")");
             struct ofpbuf bytes;
             ofpbuf_init(&bytes, 16);
-            bool ok = match_char(p, ')') && parse_hex_bytes(text, &bytes);
+            bool ok = (match_char(p, ')')
+                       && !*ofpbuf_put_hex(&bytes, text, NULL));
             free(text);
             if (ok) {
                 nl_msg_put_unspec(actions, OVS_USERSPACE_ATTR_USERDATA,
@@ -1957,7 +1924,7 @@ parse_push_vlan(struct parser *p, struct ofpbuf *actions)
             return false;
         }
         char *text = read_token(p, ",)");
-        bool ok = parse_uint(text, 0xffff, &x);
+        bool ok = ofputil_scan_uint(text, 0xffff, &x);
         free(text);
         if (!ok) {
             return false;
@@ -2018,7 +1985,7 @@ parse_push_mpls(struct parser *p, struct ofpbuf *actions)
             return false;
         }
         char *text = read_token(p, ",)");
-        bool ok = parse_uint(text, max[f], &values[f]);
+        bool ok = ofputil_scan_uint(text, max[f], &values[f]);
         free(text);
         if (!ok) {
             return false;
@@ -2049,7 +2016,7 @@ parse_pop_mpls(struct parser *p, struct ofpbuf *actions)
     p->s += 9;
     char *text = read_token(p, ")");
     uint64_t type;
-    bool ok = parse_uint(text, 0xffff, &type) && match_char(p, ')');
+    bool ok = ofputil_scan_uint(text, 0xffff, &type) && match_char(p, ')');
     free(text);
     if (ok) {
         nl_msg_put_be16(actions, OVS_ACTION_ATTR_POP_MPLS, htons(type));
@@ -2107,7 +2074,7 @@ parse_action(struct parser *p, struct ofpbuf *actions, int depth, bool *ok)
     if (isdigit((unsigned char) *p->s)) {
         char *text = read_token(p, ",) \t");
         uint64_t port;
-        *ok = parse_uint(text, UINT32_MAX, &port);
+        *ok = ofputil_scan_uint(text, UINT32_MAX, &port);
         free(text);
         if (*ok) {
             nl_msg_put_u32(actions, OVS_ACTION_ATTR_OUTPUT, port);

@@ -713,11 +713,11 @@ parse_sample(char *arg, const struct ofpact_parse_ctx *ctx)
             }
             s->probability = x;
         } else if (!strcmp(key, "collector_set_id")) {
-            error = ofpact_parse_u32(value, &s->collector_set_id);
+            error = ofputil_parse_u32(value, &s->collector_set_id);
         } else if (!strcmp(key, "obs_domain_id")) {
-            error = ofpact_parse_u32(value, &s->obs_domain_id);
+            error = ofputil_parse_u32(value, &s->obs_domain_id);
         } else if (!strcmp(key, "obs_point_id")) {
-            error = ofpact_parse_u32(value, &s->obs_point_id);
+            error = ofputil_parse_u32(value, &s->obs_point_id);
         } else if (!strcmp(key, "sampling_port")) {
             if (!ofputil_port_from_string(value, ctx->port_map,
                                           &s->sampling_port)) {

@@ -111,7 +111,6 @@ struct ofpact_parse_ctx {
  * no instructions). */
 char *ofpacts_parse_nested(const char *s, const struct ofpact_parse_ctx *)
     OVS_WARN_UNUSED_RESULT;
-char *ofpact_parse_u32(const char *, uint32_t *) OVS_WARN_UNUSED_RESULT;
 
 /* The hash field names of bundle and multipath ("eth_src", ...). */
 const char *nx_hash_fields_to_string(enum nx_hash_fields);

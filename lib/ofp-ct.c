@@ -74,15 +74,6 @@ ofputil_ct_match_is_zero(const struct ofputil_ct_match *m)
             && tuple_is_zero(&m->reply, m->ip_proto));
 }
 
-/* Parses a decimal, hex or octal number no greater than MAX. */
-static bool
-parse_number(const char *s, uint64_t max, uint64_t *value)
-{
-    char *error = ofputil_parse_uint(s, max, value);
-    free(error);
-    return !error;
-}
-
 char *
 ofputil_ct_tuple_parse(struct ofputil_ct_tuple *t, const char *s_,
                        uint8_t *ip_proto, uint16_t *l3_type)
@@ -124,13 +115,13 @@ ofputil_ct_tuple_parse(struct ofputil_ct_tuple *t, const char *s_,
             if (*ip_proto) {
                 ds_put_format(&notes, "%s is set multiple times", key);
             }
-            if (!parse_number(value, UINT8_MAX, &x)) {
+            if (!ofputil_scan_uint(value, UINT8_MAX, &x)) {
                 error = xasprintf("failed to parse field %s", key);
             } else {
                 *ip_proto = x;
             }
         } else if (!strcmp(key, "ct_tp_src") || !strcmp(key, "ct_tp_dst")) {
-            if (!parse_number(value, UINT16_MAX, &x)) {
+            if (!ofputil_scan_uint(value, UINT16_MAX, &x)) {
                 error = xasprintf("failed to parse field %s", key);
             } else if (key[6] == 's') {
                 t->src_port = htons(x);
@@ -142,7 +133,7 @@ ofputil_ct_tuple_parse(struct ofputil_ct_tuple *t, const char *s_,
             bool id = key[5] == 'i';
             if (!is_icmp(*ip_proto)) {
                 error = xstrdup("invalid L4 fields");
-            } else if (!parse_number(value, id ? UINT16_MAX : UINT8_MAX,
+            } else if (!ofputil_scan_uint(value, id ? UINT16_MAX : UINT8_MAX,
                                      &x)) {
                 error = xasprintf("failed to parse field %s", key);
             } else if (id) {

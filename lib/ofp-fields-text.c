@@ -12,66 +12,8 @@
 #include "dynamic-string.h"
 #include "match.h"
 #include "ofp-port.h"
+#include "text-parse.h"
 #include "util.h"
-
-/* Parses the integer at S into the N-byte big-endian buffer at P.  Accepts
- * "0x" hex of any length up to N bytes, and other C integer syntax
- * (decimal, octal) that fits in 64 bits.  *TAIL is set past the number.
- * Returns 0, EINVAL for bad syntax, or ERANGE when the value does not fit
- * in N bytes. */
-static int
-parse_int_string(const char *s, uint8_t *p, size_t n, const char **tail)
-{
-    memset(p, 0, n);
-    if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
-        const char *start = s + 2;
-        const char *end = start;
-        while (isxdigit((unsigned char) *end)) {
-            end++;
-        }
-        if (end == start) {
-            *tail = s;
-            return EINVAL;
-        }
-        /* Fill from the least significant end. */
-        size_t n_digits = end - start;
-        for (size_t i = 0; i < n_digits; i++) {
-            const char c = end[-1 - (ptrdiff_t) i];
-            int v = isdigit((unsigned char) c) ? c - '0'
-                    : tolower((unsigned char) c) - 'a' + 10;
-            size_t byte = i / 2;
-            if (byte >= n) {
-                if (v) {
-                    *tail = end;
-                    return ERANGE;
-                }
-                continue;
-            }
-            p[n - 1 - byte] |= (i % 2) ? v << 4 : v;
-        }
-        *tail = end;
-        return 0;
-    }
-
-    if (!isdigit((unsigned char) *s)) {
-        *tail = s;
-        return EINVAL;
-    }
-    char *end;
-    errno = 0;
-    unsigned long long int x = strtoull(s, &end, 0);
-    *tail = end;
-    if (errno == ERANGE) {
-        return ERANGE;
-    }
-    if (n < 8 && x >> (n * 8)) {
-        return ERANGE;
-    }
-    for (size_t i = 0; i < n && i < 8; i++) {
-        p[n - 1 - i] = x >> (i * 8);
-    }
-    return 0;
-}
 
 static bool
 is_all_ones_bytes(const uint8_t *p, size_t n)
@@ -100,7 +42,7 @@ parse_integer(const struct mf_field *f, const char *s, union mf_value *value,
               union mf_value *mask)
 {
     const char *tail;
-    int err = parse_int_string(s, value->b, f->n_bytes, &tail);
+    int err = ofputil_parse_int_bytes(s, value->b, f->n_bytes, &tail);
     if (err == ERANGE) {
         return xasprintf("%s: value too large for %u-byte field %s",
                          s, f->n_bytes, f->name);
@@ -112,7 +54,7 @@ parse_integer(const struct mf_field *f, const char *s, union mf_value *value,
             return xasprintf("%s: bad syntax for %s value", s, f->name);
         }
         const char *mtail;
-        err = parse_int_string(tail + 1, mask->b, f->n_bytes, &mtail);
+        err = ofputil_parse_int_bytes(tail + 1, mask->b, f->n_bytes, &mtail);
         if (err == ERANGE) {
             return xasprintf("%s: value too large for %u-byte field %s",
                              s, f->n_bytes, f->name);
@@ -658,7 +600,7 @@ mf_parse_subfield_match(const char *name, const char *s, struct match *match)
 
     uint8_t x[TUN_METADATA_MAX_LEN];
     const char *tail;
-    int retval = parse_int_string(s, x, sizeof x, &tail);
+    int retval = ofputil_parse_int_bytes(s, x, sizeof x, &tail);
     if (retval == EINVAL || *tail) {
         return xasprintf("%s: cannot parse integer value: %s", name, s);
     } else if (retval == ERANGE || bitwise_rscan(x, sizeof x) >= (int) sf.n_bits) {

@@ -766,26 +766,6 @@ ofputil_group_mod_print(struct ds *s, const struct ofp_header *oh,
 
 /* add-group / mod-group / del-groups text. */
 
-/* A number as 3.1's group syntax takes it: "" is missing rather than
- * malformed. */
-static char *
-parse_number(const char *s, uint64_t max, uint64_t *value)
-{
-    if (!*s) {
-        return xstrdup("missing required numeric argument");
-    }
-    return ofputil_parse_uint(s, max, value);
-}
-
-static char *
-parse_u32(const char *s, uint32_t *value)
-{
-    uint64_t x;
-    char *error = parse_number(s, UINT32_MAX, &x);
-    *value = x;
-    return error;
-}
-
 /* "eth_dst,ip_dst=255.255.0.0,tcp_dst": the fields a "hash" selection
  * method hashes, each with an optional mask. */
 static char *
@@ -855,9 +835,9 @@ parse_bucket(char *text, uint8_t group_type, struct ofputil_bucket *b,
                 error = xasprintf("%s: invalid watch_port", value);
             }
         } else if (!strcasecmp(key, "watch_group")) {
-            error = parse_u32(value, &b->watch_group);
+            error = ofputil_parse_u32(value, &b->watch_group);
         } else if (!strcasecmp(key, "bucket_id")) {
-            error = parse_u32(value, &b->bucket_id);
+            error = ofputil_parse_u32(value, &b->bucket_id);
             if (!error && b->bucket_id > OFPG15_BUCKET_MAX) {
                 error = xasprintf("invalid bucket_id id %"PRIu32,
                                   b->bucket_id);
@@ -995,7 +975,7 @@ parse_group__(struct ofputil_group_mod *gm, char *string,
             } else if (!strcmp(value, "last")) {
                 gm->command_bucket_id = OFPG15_BUCKET_LAST;
             } else {
-                error = parse_u32(value, &gm->command_bucket_id);
+                error = ofputil_parse_u32(value, &gm->command_bucket_id);
                 if (!error && gm->command_bucket_id > OFPG15_BUCKET_MAX
                     && gm->command_bucket_id != OFPG15_BUCKET_FIRST
                     && gm->command_bucket_id != OFPG15_BUCKET_LAST
@@ -1013,7 +993,7 @@ parse_group__(struct ofputil_group_mod *gm, char *string,
             if (!strcmp(value, "all")) {
                 gm->group_id = OFPG_ALL;
             } else {
-                error = parse_u32(value, &gm->group_id);
+                error = ofputil_parse_u32(value, &gm->group_id);
                 if (!error && gm->group_id > OFPG_MAX
                     && gm->group_id != OFPG_ALL) {
                     error = xasprintf("invalid group id %"PRIu32,
@@ -1053,7 +1033,7 @@ parse_group__(struct ofputil_group_mod *gm, char *string,
             if (!takes_type) {
                 return xstrdup("selection method param is not needed");
             }
-            error = parse_number(value, UINT64_MAX,
+            error = ofputil_parse_uint(value, UINT64_MAX,
                                  &props->selection_method_param);
         } else if (!strcmp(name, "fields")) {
             if (!takes_type) {

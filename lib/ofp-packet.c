@@ -807,50 +807,6 @@ ofputil_packet_out_print(struct ds *s, const struct ofp_header *oh,
 /* ------------------------------------------------------------------ */
 /* packet-out text. */
 
-/* Splits the next "name=value" off *SP: pairs are separated by commas or
- * white space; "actions" takes the rest of the string. */
-static bool
-next_pair(char **sp, char **name, char **value)
-{
-    char *s = *sp;
-    s += strspn(s, ", \t\r\n");
-    if (!*s) {
-        return false;
-    }
-    *name = s;
-    s += strcspn(s, "=(, \t\r\n");
-    if (*s == '(') {
-        /* "NAME(VALUE)", as 3.1 takes "packet_type(NS,TYPE)". */
-        *s++ = '\0';
-        *value = s;
-        for (int depth = 1; *s; s++) {
-            if (*s == '(') {
-                depth++;
-            } else if (*s == ')' && !--depth) {
-                break;
-            }
-        }
-        if (*s) {
-            *s++ = '\0';
-        }
-    } else if (*s == '=') {
-        *s++ = '\0';
-        *value = s;
-        if (!strcmp(*name, "actions")) {
-            s += strlen(s);
-        } else {
-            s += strcspn(s, ", \t\r\n");
-        }
-    } else {
-        *value = NULL;
-    }
-    if (*s) {
-        *s++ = '\0';
-    }
-    *sp = s;
-    return true;
-}
-
 static char *
 parse_packet_out__(struct ofputil_packet_out *po, char *string,
                    const struct ofputil_port_map *port_map,
@@ -858,9 +814,19 @@ parse_packet_out__(struct ofputil_packet_out *po, char *string,
                    enum ofputil_protocol *usable)
 {
     bool have_packet = false;
-    char *name, *value;
-    while (next_pair(&string, &name, &value)) {
-        if (!value) {
+    char *actions;
+    if (!ofputil_split_actions(string, &actions)) {
+        return xstrdup("must specify an action");
+    }
+    if (actions) {
+        char *error = ofpacts_parse_actions(actions, port_map, ofpacts);
+        if (error) {
+            return error;
+        }
+    }
+    char *name, *value, sep;
+    while (ofputil_parse_key_value(&string, &name, &value, &sep)) {
+        if (!ofputil_key_has_value(sep)) {
             return xasprintf("field %s missing value", name);
         }
         if (!strcmp(name, "in_port")) {
@@ -876,11 +842,6 @@ parse_packet_out__(struct ofputil_packet_out *po, char *string,
                 return xstrdup("packet: Trailing garbage in packet data");
             }
             have_packet = true;
-        } else if (!strcmp(name, "actions")) {
-            char *error = ofpacts_parse_actions(value, port_map, ofpacts);
-            if (error) {
-                return error;
-            }
         } else if (!strcmp(name, "packet_type")) {
             /* "NS,TYPE", each a C integer. */
             char *comma = strchr(value, ',');
@@ -888,11 +849,18 @@ parse_packet_out__(struct ofputil_packet_out *po, char *string,
                 return xasprintf("%s(%s) can't be interpreted", name, value);
             }
             *comma = '\0';
-            uint32_t ns = strtoul(value, NULL, 0);
-            uint32_t type = strtoul(comma + 1, NULL, 0);
+            uint64_t ns, type;
+            char *error = ofputil_parse_uint(value, UINT16_MAX, &ns);
+            if (!error) {
+                error = ofputil_parse_uint(comma + 1, UINT16_MAX, &type);
+            }
+            if (error) {
+                free(error);
+                *comma = ',';
+                return xasprintf("%s(%s) can't be interpreted", name, value);
+            }
             match_set_packet_type(&po->flow_metadata,
-                                  htonl(PACKET_TYPE(ns & 0xffff,
-                                                    type & 0xffff)));
+                                  htonl(PACKET_TYPE(ns, type)));
             *usable &= OFPUTIL_P_OF15_UP;
         } else {
             const struct mf_field *f = mf_from_name(name);

@@ -16,6 +16,7 @@
 #include "ofp-port.h"
 #include "ofpbuf.h"
 #include "packets.h"
+#include "text-parse.h"
 
 struct shorthand {
     const char *name;
@@ -74,17 +75,20 @@ parse_bare_field(const struct mf_field *f, struct match *match)
     return xasprintf("field %s missing value", f->name);
 }
 
-char *
-ofputil_parse_uint(const char *s, uint64_t max, uint64_t *value)
+bool
+ofputil_split_actions(char *s, char **actions)
 {
-    char *end;
-    errno = 0;
-    unsigned long long x = strtoull(s, &end, 0);
-    if (!*s || *end || errno || x > max || *s == '-') {
-        return xasprintf("invalid numeric format %s", s);
+    *actions = NULL;
+    char *act = strstr(s, "action");
+    if (act) {
+        char *eq = strchr(act, '=');
+        if (!eq) {
+            return false;
+        }
+        *act = '\0';
+        *actions = eq + 1;
     }
-    *value = x;
-    return NULL;
+    return true;
 }
 
 /* A cookie or cookie mask as 3.1 reads it (strtoull()): "-N" is 2**64 - N,
@@ -102,106 +106,6 @@ parse_cookie(const char *s, uint64_t *cookie)
         *cookie = -*cookie;
     }
     return NULL;
-}
-
-/* Splits the next "name[=value]" off *SP, a writable string: items are
- * separated by commas and white space. */
-static bool
-next_pair(char **sp, char **name, char **value)
-{
-    char *s = *sp + strspn(*sp, ", \t\r\n");
-    if (!*s) {
-        *sp = s;
-        return false;
-    }
-    *name = s;
-    s += strcspn(s, "=, \t\r\n");
-    if (*s == '=') {
-        *s++ = '\0';
-        *value = s;
-        /* A value may have parentheses ("packet_type=(1,0x800)"), within
-         * which separators separate nothing. */
-        for (int depth = 0; *s; s++) {
-            if (*s == '(') {
-                depth++;
-            } else if (*s == ')' && depth) {
-                depth--;
-            } else if (!depth && strchr(", \t\r\n", *s)) {
-                break;
-            }
-        }
-    } else {
-        *value = NULL;
-    }
-    if (*s) {
-        *s++ = '\0';
-    }
-    *sp = s;
-    return true;
-}
-
-bool
-ofputil_parse_key_value(char **sp, char **key, char **value, char *sepp)
-{
-    char *s = *sp + strspn(*sp, ", \t\r\n");
-    if (!*s) {
-        *sp = s;
-        return false;
-    }
-    *key = s;
-    size_t key_len = strcspn(s, ":=(, \t\r\n");
-    char sep = s[key_len];
-    if (sepp) {
-        *sepp = sep;
-    }
-    s += key_len;
-    if (sep == '(') {
-        int depth = 1;
-        char *v = ++s;
-        for (; *s && depth; s++) {
-            depth += *s == '(' ? 1 : *s == ')' ? -1 : 0;
-        }
-        (*key)[key_len] = '\0';
-        if (!depth) {
-            s[-1] = '\0';
-            if (!strncmp(s, "->", 2)) {
-                /* "check_pkt_larger(LEN)->DST": the value is "LEN->DST". */
-                size_t n = strcspn(s, ", \t\r\n");
-                memmove(s - 1, s, n);
-                s[n - 1] = '\0';
-                s += n;
-                if (*s) {
-                    s++;
-                }
-            }
-        }
-        *value = v;
-    } else if (sep == ':' || sep == '=') {
-        char *v = ++s;
-        int depth = 0;
-        for (; *s; s++) {
-            if (*s == '(') {
-                depth++;
-            } else if (*s == ')' && depth) {
-                depth--;
-            } else if (!depth && strchr(", \t\r\n", *s)) {
-                break;
-            }
-        }
-        (*key)[key_len] = '\0';
-        if (*s) {
-            *s++ = '\0';
-        }
-        *value = v;
-    } else {
-        (*key)[key_len] = '\0';
-        if (sep) {
-            s++;
-        }
-        *value = "";
-    }
-    *sp = s;
-    return true;
 }
 
 /* What naming field F, in a match or as a set_field destination, allows
@@ -246,23 +150,19 @@ parse_flow__(struct ofputil_flow_mod *fm, char *string,
     fm->out_port = OFPP_NONE;
     fm->out_group = UINT32_MAX;
 
-    /* Everything after "actions=" is actions. */
-    char *actions = NULL;
-    char *act = strstr(string, "action");
-    if (act) {
-        char *eq = strchr(act, '=');
-        if (!eq) {
-            return xstrdup("must specify an action");
-        }
-        *act = '\0';
-        actions = eq + 1;
-    } else if (command != OFPFC_DELETE && command != OFPFC_DELETE_STRICT) {
+    char *actions;
+    if (!ofputil_split_actions(string, &actions)
+        || (!actions
+            && command != OFPFC_DELETE && command != OFPFC_DELETE_STRICT)) {
         return xstrdup("must specify an action");
     }
 
     bool new_cookie_given = false;
-    char *s = string, *name, *value;
-    while (next_pair(&s, &name, &value)) {
+    char *s = string, *name, *value, sep;
+    while (ofputil_parse_key_value(&s, &name, &value, &sep)) {
+        if (!ofputil_key_has_value(sep)) {
+            value = NULL;
+        }
         uint64_t x;
         char *error = NULL;
         bool del_or_mod = command != OFPFC_ADD;
@@ -778,9 +678,12 @@ parse_flow_monitor_request(struct ofputil_flow_monitor_request *rq,
     *usable = OFPUTIL_P_ANY;
 
     char *copy = xstrdup(spec);
-    char *s = copy, *name, *value;
+    char *s = copy, *name, *value, sep;
     char *error = NULL;
-    while (!error && next_pair(&s, &name, &value)) {
+    while (!error && ofputil_parse_key_value(&s, &name, &value, &sep)) {
+        if (!ofputil_key_has_value(sep)) {
+            value = NULL;
+        }
         static const char *const negations[] = {
             "!initial", "!add", "!delete", "!modify", "!actions", "!own",
         };

@@ -29,6 +29,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "ofp-protocol.h"
+#include "text-parse.h"
 #include "util.h"
 
 struct match;
@@ -37,19 +38,11 @@ struct ofpbuf;
 struct ofputil_flow_mod;
 struct ofputil_port_map;
 
-/* Parses S, a decimal, hex (0x) or octal (0) number no greater than MAX,
- * into *VALUE; on error returns "invalid numeric format S" (malloc'd), as
- * 3.1 words it.  Shared with the action parser. */
-char *ofputil_parse_uint(const char *s, uint64_t max, uint64_t *value)
-    OVS_WARN_UNUSED_RESULT;
-
-/* Splits the next "key:value", "key=value" or "key(value)" off *SP, a
- * writable string, as 3.1's option parser does: commas and white space
- * separate items, parentheses nest (within a value too), a key alone has
- * the value "", and "key(value)->dst" (check_pkt_larger's form) gives the
- * value "value->dst".  *SEP, if SEP is nonnull, is the character that
- * ended the key ('\0' at the end).  Returns false when nothing is left. */
-bool ofputil_parse_key_value(char **sp, char **key, char **value, char *sep);
+/* Cuts S, the writable text of a flow or packet-out, where its actions
+ * start: everything after "actions=" (3.1 looks for "action" and the next
+ * '=') is actions, and *ACTIONS points there (NULL if S names none).
+ * Returns false if S has "action" without '='. */
+bool ofputil_split_actions(char *s, char **actions);
 
 char *parse_ofp_flow_mod_str(struct ofputil_flow_mod *, const char *string,
                              const struct ofputil_port_map *,

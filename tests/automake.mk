@@ -22,7 +22,8 @@ UNIT_TESTS += \
 	tests/unit/test-dynamic-string \
 	tests/unit/test-sset \
 	tests/unit/test-smap \
-	tests/unit/test-ofpbuf
+	tests/unit/test-ofpbuf \
+	tests/unit/test-text-parse
 tests_unit_test_hash_SOURCES = tests/unit/test-hash.c
 tests_unit_test_hash_CFLAGS = $(UNIT_TEST_FLAGS)
 tests_unit_test_hash_LDADD = $(UNIT_TEST_LIBS)
@@ -44,6 +45,9 @@ tests_unit_test_smap_LDADD = $(UNIT_TEST_LIBS)
 tests_unit_test_ofpbuf_SOURCES = tests/unit/test-ofpbuf.c
 tests_unit_test_ofpbuf_CFLAGS = $(UNIT_TEST_FLAGS)
 tests_unit_test_ofpbuf_LDADD = $(UNIT_TEST_LIBS)
+tests_unit_test_text_parse_SOURCES = tests/unit/test-text-parse.c
+tests_unit_test_text_parse_CFLAGS = $(UNIT_TEST_FLAGS)
+tests_unit_test_text_parse_LDADD = $(UNIT_TEST_LIBS)
 
 # Unit suites: clock, logging, coverage counters.
 UNIT_TESTS += \
