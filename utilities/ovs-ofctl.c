@@ -35,6 +35,7 @@ int ofctl_exit_status = 0;
 
 static noreturn void usage(void);
 static void parse_options(int argc, char *argv[]);
+static void set_timeout(unsigned int secs);
 
 static const struct ovs_cmdl_command all_commands[] = {
     { "show", "switch", 1, 1, ofctl_show },
@@ -112,6 +113,10 @@ main(int argc, char *argv[])
         vlog_set_levels(ofp_match, VLF_CONSOLE, VLL_INFO);
     }
     fatal_ignore_sigpipe();
+    unsigned int env_timeout = ovs_cmdl_env_timeout();
+    if (env_timeout) {
+        set_timeout(env_timeout);
+    }
     parse_options(argc, argv);
 
     struct ovs_cmdl_context ctx = {
