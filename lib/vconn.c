@@ -44,6 +44,7 @@ struct vconn {
     uint32_t allowed_versions;
     uint32_t peer_versions;
     int version;                /* Negotiated, or -1. */
+    bool recv_any_version;      /* vconn_set_recv_any_version(). */
     struct ofpbuf *rxbuf;       /* A message being received, or NULL. */
 };
 
@@ -179,6 +180,12 @@ const char *
 vconn_get_name(const struct vconn *vconn)
 {
     return vconn->name;
+}
+
+void
+vconn_set_recv_any_version(struct vconn *vconn)
+{
+    vconn->recv_any_version = true;
 }
 
 int
@@ -487,7 +494,7 @@ vconn_recv(struct vconn *vconn, struct ofpbuf **msgp)
 
         log_received(vconn, msg);
         const struct ofp_header *oh = msg->data;
-        if (oh->version == vconn->version
+        if (oh->version == vconn->version || vconn->recv_any_version
             || is_version_independent(oh->type)) {
             *msgp = msg;
             return 0;

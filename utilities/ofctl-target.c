@@ -94,6 +94,9 @@ ofctl_open_vconn(const char *name, const char *suffix, struct vconn **vconnp)
         }
     }
 
+    if (!strcmp(suffix, "snoop")) {
+        vconn_set_recv_any_version(*vconnp);
+    }
     int error = vconn_connect_block(*vconnp, -1);
     if (error) {
         ovs_fatal(0, "%s: failed to connect to socket (%s)", name,
