@@ -23,12 +23,6 @@ hash_pair(uint32_t hash, const void *a_, const void *b_, size_t n)
     return hash;
 }
 
-static bool
-is_ip(const struct flow *f)
-{
-    return (f->dl_type == htons(ETH_TYPE_IP)
-            || f->dl_type == htons(ETH_TYPE_IPV6));
-}
 
 /* The IP addresses: one of them (SRC or DST) or both, symmetrically. */
 static uint32_t
@@ -118,7 +112,7 @@ flow_hash_nx_fields(const struct flow *f, enum nx_hash_fields fields,
         hash = hash_pair(hash, &f->dl_src, &f->dl_dst, sizeof f->dl_src);
         hash = hash_add(hash, ntohs(f->dl_type));
         hash = hash_add(hash, ntohs(f->vlans[0].tci) & VLAN_VID_MASK);
-        if (is_ip(f)) {
+        if (flow_is_ip_any(f)) {
             hash = hash_addresses(f, hash, true, true, wc);
             hash = hash_l4(f, hash, false, wc);
         }
@@ -126,7 +120,7 @@ flow_hash_nx_fields(const struct flow *f, enum nx_hash_fields fields,
 
     case NX_HASH_FIELDS_SYMMETRIC_L3L4:
     case NX_HASH_FIELDS_SYMMETRIC_L3L4_UDP:
-        if (is_ip(f)) {
+        if (flow_is_ip_any(f)) {
             hash = hash_addresses(f, hash, true, true, wc);
             hash = hash_l4(f, hash,
                            fields == NX_HASH_FIELDS_SYMMETRIC_L3L4_UDP, wc);
@@ -136,7 +130,7 @@ flow_hash_nx_fields(const struct flow *f, enum nx_hash_fields fields,
     case NX_HASH_FIELDS_NW_SRC:
     case NX_HASH_FIELDS_NW_DST:
     case NX_HASH_FIELDS_SYMMETRIC_L3:
-        if (is_ip(f)) {
+        if (flow_is_ip_any(f)) {
             hash = hash_addresses(f, hash,
                                   fields != NX_HASH_FIELDS_NW_DST,
                                   fields != NX_HASH_FIELDS_NW_SRC, wc);

@@ -291,6 +291,14 @@ bool flow_equal(const struct flow *, const struct flow *);
 uint32_t flow_hash(const struct flow *, uint32_t basis);
 
 /* VLAN helpers: the VID, PCP and presence of the outermost header. */
+/* Whether F is an IPv4 or IPv6 packet. */
+static inline bool
+flow_is_ip_any(const struct flow *f)
+{
+    return (f->dl_type == htons(ETH_TYPE_IP)
+            || f->dl_type == htons(ETH_TYPE_IPV6));
+}
+
 static inline bool
 flow_vlan_present(const union flow_vlan_hdr *vlan)
 {

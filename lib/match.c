@@ -720,9 +720,7 @@ match_format(const struct match *match,
         format_be16_masked(s, "tp_dst", f->tp_dst, wc->masks.tp_dst);
     }
     format_nsh(s, f, &wc->masks);
-    if ((f->dl_type == htons(ETH_TYPE_IP)
-         || f->dl_type == htons(ETH_TYPE_IPV6))
-        && f->nw_proto == IPPROTO_TCP && wc->masks.tcp_flags) {
+    if (flow_is_ip_any(f) && f->nw_proto == IPPROTO_TCP && wc->masks.tcp_flags) {
         ds_put_cstr(s, "tcp_flags=");
         mf_format_flags_masked(s, mf_tcp_flag_name, ntohs(f->tcp_flags),
                                ntohs(wc->masks.tcp_flags) & TCP_FLAGS_MASK,

@@ -203,12 +203,6 @@ put_ipv6_m(struct put_ctx *ctx, enum mf_field_id id,
     put_m(ctx, id, v->s6_addr, m->s6_addr, 16);
 }
 
-static bool
-flow_is_ip_any(const struct flow *f)
-{
-    return (f->dl_type == htons(ETH_TYPE_IP)
-            || f->dl_type == htons(ETH_TYPE_IPV6));
-}
 
 static void
 put_ip(struct put_ctx *ctx, const struct match *match)

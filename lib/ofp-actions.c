@@ -1282,8 +1282,7 @@ ofpacts_annotate(struct ofpact ofpacts[], size_t len,
                      && flow_vlan_present(&match->flow.vlans[0]));
     uint8_t proto = (match->wc.masks.nw_proto == UINT8_MAX
                      && match->wc.masks.dl_type == OVS_BE16_MAX
-                     && (match->flow.dl_type == htons(ETH_TYPE_IP)
-                         || match->flow.dl_type == htons(ETH_TYPE_IPV6))
+                     && flow_is_ip_any(&match->flow)
                      ? match->flow.nw_proto : 0);
     struct ofpact *a;
     OFPACT_FOR_EACH (a, ofpacts, len) {

@@ -1220,12 +1220,6 @@ mf_is_value_valid(const struct mf_field *f, const union mf_value *value)
     }
 }
 
-static bool
-is_ip_any(const struct flow *flow)
-{
-    return (flow->dl_type == htons(ETH_TYPE_IP)
-            || flow->dl_type == htons(ETH_TYPE_IPV6));
-}
 
 static bool
 is_mpls(const struct flow *flow)
@@ -1294,19 +1288,19 @@ mf_are_prereqs_ok(const struct mf_field *f, const struct flow *flow,
     case MFP_IPV6:
         return flow->dl_type == htons(ETH_TYPE_IPV6);
     case MFP_IP_ANY:
-        return is_ip_any(flow);
+        return flow_is_ip_any(flow);
     case MFP_NSH:
         return flow->dl_type == htons(ETH_TYPE_NSH);
     case MFP_CT_VALID:
         return (flow->ct_state & (CS_TRACKED | CS_INVALID)) == CS_TRACKED;
     case MFP_TCP:
-        return is_ip_any(flow) && flow->nw_proto == IPPROTO_TCP
+        return flow_is_ip_any(flow) && flow->nw_proto == IPPROTO_TCP
                && !(flow->nw_frag & FLOW_NW_FRAG_LATER);
     case MFP_UDP:
-        return is_ip_any(flow) && flow->nw_proto == IPPROTO_UDP
+        return flow_is_ip_any(flow) && flow->nw_proto == IPPROTO_UDP
                && !(flow->nw_frag & FLOW_NW_FRAG_LATER);
     case MFP_SCTP:
-        return is_ip_any(flow) && flow->nw_proto == IPPROTO_SCTP
+        return flow_is_ip_any(flow) && flow->nw_proto == IPPROTO_SCTP
                && !(flow->nw_frag & FLOW_NW_FRAG_LATER);
     case MFP_ICMPV4:
         return flow->dl_type == htons(ETH_TYPE_IP)

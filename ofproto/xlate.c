@@ -834,8 +834,7 @@ static bool
 flow_is_ip(struct xlate_ctx *ctx)
 {
     WC_MASK_FIELD(ctx->wc, dl_type);
-    return (ctx->flow.dl_type == htons(ETH_TYPE_IP)
-            || ctx->flow.dl_type == htons(ETH_TYPE_IPV6));
+    return flow_is_ip_any(&ctx->flow);
 }
 
 static bool
