@@ -1,6 +1,7 @@
 noinst_LIBRARIES += lib/libovs.a
 lib_libovs_a_SOURCES = \
-	lib/util.c lib/util.h
+	lib/util.c lib/util.h \
+	lib/text-parse.c lib/text-parse.h
 
 # Containers, hashing, strings, buffers.
 lib_libovs_a_SOURCES += \
@@ -112,6 +113,8 @@ lib_libovs_a_SOURCES += \
 lib_libovs_a_SOURCES += \
 	lib/flow.c \
 	lib/flow.h \
+	lib/mpls.c \
+	lib/mpls.h \
 	lib/types.h
 
 # Datapath packets: buffers, parsing into flows, datapath flow and action
@@ -123,6 +126,8 @@ lib_libovs_a_SOURCES += \
 	lib/dp-packet.h \
 	lib/flow-extract.c \
 	lib/flow-extract.h \
+	lib/flow-select.c \
+	lib/flow-select.h \
 	lib/netlink.c \
 	lib/netlink.h \
 	lib/odp-execute.c \
@@ -231,7 +236,11 @@ lib_libovs_a_SOURCES += \
 	lib/ofp-parse.c \
 	lib/ofp-parse.h \
 	lib/ofp-port.c \
-	lib/ofp-port.h
+	lib/ofp-port.h \
+	lib/ofp-tlv.c \
+	lib/ofp-tlv.h \
+	lib/tun-metadata.c \
+	lib/tun-metadata.h
 
 # OpenFlow: switch, port and table messages, and the message printer.
 lib_libovs_a_SOURCES += \
@@ -241,8 +250,14 @@ lib_libovs_a_SOURCES += \
 	lib/ofp-print.h \
 	lib/ofp-prop.c \
 	lib/ofp-prop.h \
+	lib/ofp-queue.c \
+	lib/ofp-queue.h \
 	lib/ofp-bundle.c \
 	lib/ofp-bundle.h \
+	lib/ofp-ct.c \
+	lib/ofp-ct.h \
+	lib/ofp-requestforward.c \
+	lib/ofp-requestforward.h \
 	lib/ofp-switch.c \
 	lib/ofp-switch.h \
 	lib/ofp-table.c \

@@ -14,6 +14,7 @@
 #include "nx-match.h"
 #include "ofp-port.h"
 #include "ofpbuf.h"
+#include "text-parse.h"
 #include "util.h"
 #include "vlog.h"
 
@@ -189,7 +190,10 @@ bundle_parse(const char *key, char *arg, const struct ofpact_parse_ctx *ctx)
     }
     b = ofpbuf_at_assert(ofpacts, ofs, sizeof *b);
     b->n_members = n;
-    b->basis = atoi(basis);
+    error = ofputil_parse_u16(basis, &b->basis);
+    if (error) {
+        goto out;
+    }
 
     enum nx_hash_fields f;
     if (!nx_hash_fields_from_string(fields, &f)) {

@@ -101,9 +101,11 @@ cls_rule_is_loose_match(const struct cls_rule *rule,
                         const struct cls_rule *criteria)
 {
     unsigned int n = 0;
-    for (uint64_t m = criteria->mask->map; m; m &= m - 1, n++) {
-        unsigned int w = __builtin_ctzll(m);
-        uint64_t cmask = criteria->mask->values[n];
+    size_t unit;
+    uint64_t bits;
+    unsigned int w;
+    FLOWMAP_FOR_EACH_INDEX (w, unit, bits, &criteria->mask->map) {
+        uint64_t cmask = criteria->mask->values[n++];
         if (cmask & ~miniflow_get(rule->mask, w)) {
             return false;
         }
@@ -122,6 +124,16 @@ cls_rule_visible_in_version(const struct cls_rule *rule,
     ovsrcu_register();
     const struct cls_match *m = ovsrcu_get(&rule->cls_match);
     return m && cls_match_visible(m, version);
+}
+
+void
+cls_rule_get_rank(const struct cls_rule *rule, uint64_t *subtable_seq,
+                  uint64_t *seq)
+{
+    const struct cls_match *m = ovsrcu_get_protected(&rule->cls_match);
+    ovs_assert(m);
+    *subtable_seq = m->subtable->seq;
+    *seq = m->seq;
 }
 
 void
@@ -277,9 +289,13 @@ subtable_create(struct classifier *cls, const struct miniflow *mask,
     /* Words with mask bits (a miniflow_create() mask has no zero words),
      * grouped into the stages of struct flow. */
     unsigned int n = 0;
-    for (uint64_t m = mask->map; m; m &= m - 1, n++) {
-        st->word_idx[n] = __builtin_ctzll(m);
+    size_t unit;
+    uint64_t bits;
+    unsigned int idx;
+    FLOWMAP_FOR_EACH_INDEX (idx, unit, bits, &mask->map) {
+        st->word_idx[n] = idx;
         st->word_mask[n] = mask->values[n];
+        n++;
     }
     st->n_words = n;
     unsigned int w = 0, stage_start = 0;
@@ -728,6 +744,14 @@ void
 classifier_publish(struct classifier *cls)
 {
     cls->publish = true;
+    if (cls->vec_dirty) {
+        cls_order_publish(cls);
+    }
+}
+
+void
+classifier_sync(struct classifier *cls)
+{
     if (cls->vec_dirty) {
         cls_order_publish(cls);
     }

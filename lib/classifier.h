@@ -134,6 +134,12 @@ bool cls_rule_is_loose_match(const struct cls_rule *rule,
 
 /* Versions of a rule in a classifier. */
 bool cls_rule_visible_in_version(const struct cls_rule *, ovs_version_t);
+/* Where RULE (in a classifier) stands among rules of its priority in the
+ * order 3.1 lists a table's rules: *SUBTABLE_SEQ names its subtable (rules
+ * of one subtable come together) and *SEQ is its insertion order there (a
+ * rule that replaces another takes over its place).  Writer only. */
+void cls_rule_get_rank(const struct cls_rule *, uint64_t *subtable_seq,
+                       uint64_t *seq);
 void cls_rule_make_invisible_in_version(const struct cls_rule *,
                                         ovs_version_t);
 void cls_rule_restore_visibility(const struct cls_rule *);
@@ -191,6 +197,10 @@ bool classifier_remove(struct classifier *, const struct cls_rule *);
  * rules inserted meanwhile: publish before making their version visible. */
 void classifier_defer(struct classifier *);
 void classifier_publish(struct classifier *);
+/* While deferred: republishes the order now if a change needs it, so that
+ * the writer's own finds and iterations see every rule inserted so far
+ * (a batch that adds a rule and then looks for it), and stays deferred. */
+void classifier_sync(struct classifier *);
 
 /* The highest-priority rule visible at VERSION that matches FLOW, or NULL.
  * If WC is nonnull, ORs into it the bits of FLOW the answer depends on:

@@ -19,7 +19,6 @@ find_exact(const struct classifier *cls, const struct miniflow *flow,
     for (size_t i = 0; i < vec->n; i++) {
         const struct cls_subtable *st = vec->entries[i].subtable;
         if (vec->entries[i].max_priority < priority
-            || st->mask->map != mask->map
             || !miniflow_equal(st->mask, mask)) {
             continue;
         }
@@ -71,9 +70,11 @@ static bool
 matches_overlap(const struct cls_rule *a, const struct cls_rule *b)
 {
     unsigned int n = 0;
-    for (uint64_t m = a->mask->map; m; m &= m - 1, n++) {
-        unsigned int w = __builtin_ctzll(m);
-        uint64_t both = a->mask->values[n] & miniflow_get(b->mask, w);
+    size_t unit;
+    uint64_t bits;
+    unsigned int w;
+    FLOWMAP_FOR_EACH_INDEX (w, unit, bits, &a->mask->map) {
+        uint64_t both = a->mask->values[n++] & miniflow_get(b->mask, w);
         if ((miniflow_get(a->flow, w) ^ miniflow_get(b->flow, w)) & both) {
             return false;
         }
@@ -100,9 +101,11 @@ subtable_may_match_target(const struct cls_subtable *st,
         return true;
     }
     unsigned int n = 0;
-    for (uint64_t m = target->mask->map; m; m &= m - 1, n++) {
-        if (target->mask->values[n]
-            & ~miniflow_get(st->mask, __builtin_ctzll(m))) {
+    size_t unit;
+    uint64_t bits;
+    unsigned int w;
+    FLOWMAP_FOR_EACH_INDEX (w, unit, bits, &target->mask->map) {
+        if (target->mask->values[n++] & ~miniflow_get(st->mask, w)) {
             return false;
         }
     }

@@ -5,6 +5,7 @@
 #include <ctype.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "util.h"
@@ -93,4 +94,12 @@ ovs_cmdl_print_commands(const struct ovs_cmdl_command commands[])
             printf("%s\n", c->name);
         }
     }
+}
+
+unsigned int
+ovs_cmdl_env_timeout(void)
+{
+    const char *s = getenv("OVS_CTL_TIMEOUT");
+    unsigned int secs;
+    return s && *s && str_to_uint(s, 10, &secs) ? secs : 0;
 }

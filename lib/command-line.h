@@ -24,6 +24,14 @@ char *ovs_cmdl_long_options_to_short_options(const struct option *options);
  * shell completion. */
 void ovs_cmdl_print_options(const struct option *options);
 
+/* The seconds in the environment variable OVS_CTL_TIMEOUT (0 if it is
+ * unset or not a number): how long ovs-vsctl, ovs-appctl, ovs-ofctl and
+ * ovsdb-client wait at most when no --timeout option says, as 3.1's tools
+ * do (Open vSwitch's test suite sets it, so that a test that waits for what
+ * never happens fails instead of hanging).  Each tool arms its alarm with
+ * it before reading its options, and a --timeout option re-arms it. */
+unsigned int ovs_cmdl_env_timeout(void);
+
 /* What a subcommand handler receives: ARGV[0] is the command name. */
 struct ovs_cmdl_context {
     int argc;

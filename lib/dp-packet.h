@@ -85,6 +85,9 @@ struct pkt_metadata {
     uint32_t pkt_mark;
     uint32_t recirc_id;
     uint32_t dp_hash;
+    ovs_be32 packet_type;       /* PT_ETH (0): an Ethernet frame; else what
+                                 * the frame starts with, e.g. PT_IPV4 for
+                                 * a packet-out of an IPv4 packet. */
     struct flow_tnl tunnel;     /* All zero if not tunnelled. */
 };
 

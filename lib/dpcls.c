@@ -208,7 +208,7 @@ dpcls_insert(struct dpcls *cls, struct dpcls_rule *rule,
              const struct flow_wildcards *mask, const struct miniflow *match)
 {
     struct miniflow *mf_mask = miniflow_create(&mask->masks);
-    ovs_assert(mf_mask->map == match->map);
+    ovs_assert(flowmap_equal(&mf_mask->map, &match->map));
 
     struct dpcls_subtable *st = find_subtable(cls, mf_mask);
     if (st) {

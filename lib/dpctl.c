@@ -290,7 +290,11 @@ cmd_del_if(struct ds *out OVS_UNUSED, const struct dpctl_opts *o OVS_UNUSED,
 static void
 put_stat(struct ds *out, const char *label, uint64_t value)
 {
-    ds_put_format(out, "%s%"PRIu64, label, value);
+    if (value == NETDEV_STAT_UNKNOWN) {
+        ds_put_format(out, "%s?", label);
+    } else {
+        ds_put_format(out, "%s%"PRIu64, label, value);
+    }
 }
 
 static void
@@ -346,12 +350,14 @@ show_dp(struct ds *out, struct dpif *dpif, const struct dpctl_opts *o)
             put_stat(out, "    RX packets:", ns.rx_packets);
             put_stat(out, " errors:", ns.rx_errors);
             put_stat(out, " dropped:", ns.rx_dropped);
-            ds_put_cstr(out, " overruns:0 frame:0\n");
+            /* Counters no device here keeps: unknown, as 3.1 prints
+             * them for devices without them. */
+            ds_put_cstr(out, " overruns:? frame:?\n");
             put_stat(out, "    TX packets:", ns.tx_packets);
             put_stat(out, " errors:", ns.tx_errors);
             put_stat(out, " dropped:", ns.tx_dropped);
-            ds_put_cstr(out, " aborted:0 carrier:0\n");
-            ds_put_cstr(out, "    collisions:0\n");
+            ds_put_cstr(out, " aborted:? carrier:?\n");
+            ds_put_cstr(out, "    collisions:?\n");
             put_stat(out, "    RX bytes:", ns.rx_bytes);
             put_human_size(out, ns.rx_bytes);
             put_stat(out, "  TX bytes:", ns.tx_bytes);

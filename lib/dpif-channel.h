@@ -62,7 +62,9 @@
 
 #define DPIF_CHANNEL_MAX_BATCH 64   /* Upcalls per dpif_channel_recv(). */
 #define DPIF_CHANNEL_QUANTUM 16     /* Per channel per round. */
-#define DPIF_CHANNEL_USERDATA_MAX 128
+/* Room for a "userspace" action's userdata: ofproto's packet_in cookie
+ * with every pipeline field and some controller(userdata=...). */
+#define DPIF_CHANNEL_USERDATA_MAX 512
 
 enum dpif_channel_upcall_type {
     DPIF_CHANNEL_MISS,              /* No flow matched. */

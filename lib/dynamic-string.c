@@ -217,7 +217,10 @@ put_hex_dump(struct ds *ds, const uint8_t *buf, size_t size, uintptr_t ofs,
                 ds_put_char_multiple(ds, ' ', PER_LINE - end);
                 ds_put_char(ds, '|');
             } else {
+                /* Without the text column, a line ends at its last byte
+                 * (even one that ends the first group of eight). */
                 ds_chomp(ds, ' ');
+                ds_chomp(ds, '-');
             }
             ds_put_char(ds, '\n');
         }

@@ -8,6 +8,7 @@
 #include "dp-packet.h"
 #include "flow.h"
 #include "hash.h"
+#include "mpls.h"
 #include "packets.h"
 
 COVERAGE_DEFINE(flow_extract);
@@ -59,6 +60,7 @@ metadata_to_flow(const struct pkt_metadata *md, struct flow *flow)
     flow->dp_hash = md->dp_hash;
     flow->in_port = md->in_port;
     flow->recirc_id = md->recirc_id;
+    flow->packet_type = md->packet_type;
 }
 
 /* Ethernet type after the MAC addresses: a type, or the SNAP type of an
@@ -252,6 +254,31 @@ bad:
     return FLOW_EXTRACT_BAD_L4;
 }
 
+/* An MPLS label stack at C: the flow keeps its first FLOW_MAX_MPLS_LABELS
+ * entries.  Nothing under the stack is parsed, but its start is recorded
+ * as the L3 offset once the bottom entry is found (pop_mpls then leaves
+ * the packet with its L3 header located).  A stack cut short by the end
+ * of the frame keeps the entries that are whole. */
+static void
+parse_mpls(struct cursor *c, struct dp_packet *packet, struct flow *flow)
+{
+    for (int i = 0; ; i++) {
+        const ovs_be32 *lse = cursor_take(c, MPLS_HLEN);
+        if (!lse) {
+            return;
+        }
+        ovs_be32 value;
+        memcpy(&value, lse, sizeof value);
+        if (i < FLOW_MAX_MPLS_LABELS) {
+            flow->mpls_lse[i] = value;
+        }
+        if (mpls_lse_bos(value)) {
+            packet->l3_ofs = c->ofs;
+            return;
+        }
+    }
+}
+
 static unsigned int
 parse_ipv4(struct cursor *c, struct dp_packet *packet, struct flow *flow)
 {
@@ -388,6 +415,16 @@ flow_extract(struct dp_packet *packet, struct flow *flow)
     packet->l4_ofs = DP_PACKET_OFS_NONE;
     packet->payload_ofs = DP_PACKET_OFS_NONE;
 
+    if (packet->md.packet_type != htonl(PT_ETH)) {
+        /* No Ethernet header: an Ethertype packet type says what L3 is
+         * there, any other leaves the packet unparsed. */
+        if (pt_ns(packet->md.packet_type) != PT_NS_ETHERTYPE) {
+            return 0;
+        }
+        flow->dl_type = htons(pt_ns_type(packet->md.packet_type));
+        goto l3;
+    }
+
     /* L2. */
     const struct eth_addr *macs = cursor_take(&c, 2 * ETH_ADDR_LEN);
     if (!macs) {
@@ -420,7 +457,8 @@ flow_extract(struct dp_packet *packet, struct flow *flow)
     flow->dl_type = dl_type;
 
     /* L3 and up. */
-    uint16_t type = ntohs(dl_type);
+l3:;
+    uint16_t type = ntohs(flow->dl_type);
     if (type == ETH_TYPE_IP) {
         problems |= parse_ipv4(&c, packet, flow);
     } else if (type == ETH_TYPE_IPV6) {
@@ -431,6 +469,8 @@ flow_extract(struct dp_packet *packet, struct flow *flow)
         if (problems) {
             packet->l3_ofs = DP_PACKET_OFS_NONE;
         }
+    } else if (eth_type_mpls(flow->dl_type)) {
+        parse_mpls(&c, packet, flow);
     }
     return problems;
 
@@ -723,11 +763,11 @@ flow_compose__(struct dp_packet *p, const struct flow *flow, size_t l7_len,
 
     uint16_t type = ntohs(flow->dl_type);
     if (type < ETH_TYPE_MIN) {
-        /* 802.3 with an LLC header that is not SNAP. */
-        ovs_be16 len = htons(3 + l7_len);
+        /* No Ethernet type: an 802.3 header alone, its length field the
+         * header's own length, as 3.1 composes it (so a packet made from
+         * "in_port(1)" is 14 bytes). */
+        ovs_be16 len = htons(dp_packet_size(p) + 2);
         dp_packet_put(p, &len, 2);
-        dp_packet_put(p, "\x42\x42\x03", 3);
-        put_payload(p, l7_len, fill);
         return;
     }
     dp_packet_put(p, &flow->dl_type, 2);
@@ -737,6 +777,15 @@ flow_compose__(struct dp_packet *p, const struct flow *flow, size_t l7_len,
         compose_ipv6(p, flow, l7_len, fill);
     } else if (type == ETH_TYPE_ARP || type == ETH_TYPE_RARP) {
         compose_arp(p, flow);
+    } else if (eth_type_mpls(flow->dl_type)) {
+        /* The stack alone, as 3.1 composes it: nothing is known of what
+         * is under it. */
+        int n = flow_mpls_depth(flow, NULL);
+        dp_packet_put(p, flow->mpls_lse, n * MPLS_HLEN);
+        if (mpls_lse_bos(flow->mpls_lse[n - 1])) {
+            p->l3_ofs = dp_packet_size(p);
+        }
+        put_payload(p, l7_len, fill);
     } else {
         put_payload(p, l7_len, fill);
     }

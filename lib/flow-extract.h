@@ -7,7 +7,9 @@
  * AH and fragment headers), then TCP, UDP, SCTP, ICMP, IGMP or ICMPv6 with
  * neighbour discovery.  It also records in the packet where each layer
  * starts (dp-packet.h's offsets) and the packet metadata's fields go into
- * the flow's metadata stage.
+ * the flow's metadata stage.  A packet whose metadata names another
+ * packet_type than Ethernet has no L2: an Ethertype type (PT_IPV4, say)
+ * gives dl_type and the parse starts at L3; any other stops there.
  *
  * Bad input.  The parser never reads a byte past the frame.  A layer
  * that is truncated or malformed (an IPv4 header length below 20 or past
@@ -32,7 +34,8 @@
  *
  * flow_compose() is the reverse, for tests and `netdev-dummy/receive PORT
  * FLOW`: it writes the headers a flow describes, with consistent lengths
- * and correct checksums, followed by a payload.
+ * and correct checksums, followed by a payload (none for an 802.3 frame
+ * without SNAP: its header alone, as 3.1 composes it).
  *
  * Threads: pure functions over the caller's packet and flow, except the
  * coverage counters (atomic). */

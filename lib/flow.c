@@ -111,25 +111,28 @@ flow_equal_under_mask(const struct flow *a, const struct flow *b,
 
 /* Builds the miniflow of the words of VALUES selected by MAP. */
 static struct miniflow *
-miniflow_gather(const uint64_t *values, uint64_t map)
+miniflow_gather(const uint64_t *values, const struct flowmap *map)
 {
-    struct miniflow *mf = xmalloc(miniflow_size(__builtin_popcountll(map)));
-    mf->map = map;
+    struct miniflow *mf = xmalloc(miniflow_size(flowmap_n_bits(map)));
+    mf->map = *map;
     unsigned int n = 0;
-    for (uint64_t m = map; m; m &= m - 1) {
-        mf->values[n++] = values[__builtin_ctzll(m)];
+    size_t unit;
+    uint64_t bits;
+    unsigned int idx;
+    FLOWMAP_FOR_EACH_INDEX (idx, unit, bits, map) {
+        mf->values[n++] = values[idx];
     }
     return mf;
 }
 
-static uint64_t
+static struct flowmap
 flow_nonzero_map(const struct flow *flow)
 {
     const uint64_t *v = flow_u64s_const(flow);
-    uint64_t map = 0;
+    struct flowmap map = { { 0 } };
     for (size_t i = 0; i < FLOW_U64S; i++) {
         if (v[i]) {
-            map |= UINT64_C(1) << i;
+            flowmap_set(&map, i);
         }
     }
     return map;
@@ -138,7 +141,8 @@ flow_nonzero_map(const struct flow *flow)
 struct miniflow *
 miniflow_create(const struct flow *flow)
 {
-    return miniflow_gather(flow_u64s_const(flow), flow_nonzero_map(flow));
+    struct flowmap map = flow_nonzero_map(flow);
+    return miniflow_gather(flow_u64s_const(flow), &map);
 }
 
 struct miniflow *
@@ -147,8 +151,8 @@ miniflow_create_masked(const struct flow *flow,
 {
     struct flow masked;
     flow_apply_mask(&masked, flow, wc);
-    return miniflow_gather(flow_u64s_const(&masked),
-                           flow_nonzero_map(&wc->masks));
+    struct flowmap map = flow_nonzero_map(&wc->masks);
+    return miniflow_gather(flow_u64s_const(&masked), &map);
 }
 
 void
@@ -157,15 +161,18 @@ miniflow_expand(const struct miniflow *mf, struct flow *flow)
     uint64_t *v = flow_u64s(flow);
     memset(flow, 0, sizeof *flow);
     unsigned int n = 0;
-    for (uint64_t m = mf->map; m; m &= m - 1) {
-        v[__builtin_ctzll(m)] = mf->values[n++];
+    size_t unit;
+    uint64_t bits;
+    unsigned int idx;
+    FLOWMAP_FOR_EACH_INDEX (idx, unit, bits, &mf->map) {
+        v[idx] = mf->values[n++];
     }
 }
 
 bool
 miniflow_equal(const struct miniflow *a, const struct miniflow *b)
 {
-    return a->map == b->map
+    return flowmap_equal(&a->map, &b->map)
            && !memcmp(a->values, b->values,
                       miniflow_n_values(a) * sizeof a->values[0]);
 }
@@ -185,8 +192,11 @@ flow_hash_in_minimask(const struct flow *flow, const struct miniflow *mask,
     const uint64_t *v = flow_u64s_const(flow);
     uint32_t hash = basis;
     unsigned int n = 0;
-    for (uint64_t m = mask->map; m; m &= m - 1) {
-        hash = hash_add64(hash, v[__builtin_ctzll(m)] & mask->values[n++]);
+    size_t unit;
+    uint64_t bits;
+    unsigned int idx;
+    FLOWMAP_FOR_EACH_INDEX (idx, unit, bits, &mask->map) {
+        hash = hash_add64(hash, v[idx] & mask->values[n++]);
     }
     return hash_finish(hash, n * 8);
 }
@@ -197,8 +207,11 @@ flow_equal_in_minimask(const struct flow *flow, const struct miniflow *mask,
 {
     const uint64_t *v = flow_u64s_const(flow);
     unsigned int n = 0;
-    for (uint64_t m = mask->map; m; m &= m - 1) {
-        if ((v[__builtin_ctzll(m)] & mask->values[n]) != match->values[n]) {
+    size_t unit;
+    uint64_t bits;
+    unsigned int idx;
+    FLOWMAP_FOR_EACH_INDEX (idx, unit, bits, &mask->map) {
+        if ((v[idx] & mask->values[n]) != match->values[n]) {
             return false;
         }
         n++;

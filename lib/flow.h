@@ -18,11 +18,13 @@
  * boundary so that a lookup can stop after any stage and have touched only
  * the words before it:
  *
- *     metadata   tunnel, metadata, registers, marks, in_port
- *     L2         Ethernet addresses and type, VLAN headers
+ *     metadata   tunnel (and its Geneve options), metadata, registers,
+ *                marks, in_port, packet type, connection tracking state
+ *     L2         Ethernet addresses and type, VLAN headers, MPLS labels
  *     L3         IPv4/IPv6 addresses, label, frag, tos, ttl, protocol,
- *                ARP/ND addresses, TCP flags
- *     L4         transport ports (ICMP type and code), IGMP group
+ *                ARP/ND addresses, TCP flags, NSH
+ *     L4         transport ports (ICMP type and code), IGMP group, ND
+ *                reserved word
  *
  * Facts that carry over from Open vSwitch so that OpenFlow and datapath
  * flows mean the same here: ARP packets keep their opcode in nw_proto and
@@ -88,12 +90,33 @@ struct flow_tnl {
     uint8_t ip_ttl;
     ovs_be16 tp_src;
     ovs_be16 tp_dst;
+    ovs_be16 gbp_id;            /* VXLAN group based policy id. */
+    uint8_t gbp_flags;
+    uint8_t erspan_ver;         /* ERSPAN version: 1 or 2. */
+    uint32_t erspan_idx;        /* ERSPAN v1 index (20 bits). */
+    uint8_t erspan_dir;         /* ERSPAN v2 direction (1 bit). */
+    uint8_t erspan_hwid;        /* ERSPAN v2 hardware id (6 bits). */
+    uint8_t gtpu_flags;         /* GTP-U header flags. */
+    uint8_t gtpu_msgtype;       /* GTP-U message type. */
+    uint8_t pad[4];
 };
 
 #define FLOW_TNL_F_DONT_FRAGMENT (1 << 0)
 #define FLOW_TNL_F_CSUM          (1 << 1)
 #define FLOW_TNL_F_KEY           (1 << 2)
 #define FLOW_TNL_F_OAM           (1 << 3)
+
+/* Geneve options as OpenFlow sees them: tun_metadata0 ... tun_metadata63.
+ * A switch's TLV map (tun-metadata.h) gives each mapped option a place in
+ * OPTS; bit I of PRESENT says that option I is in the packet (or, in a
+ * mask, that the match cares whether it is).  All zero for a packet
+ * without options. */
+#define TUN_METADATA_NUM_OPTS 64
+#define TUN_METADATA_TOT_OPT_SIZE 256
+struct flow_tun_metadata {
+    uint64_t present;
+    uint8_t opts[TUN_METADATA_TOT_OPT_SIZE];
+};
 
 /* One VLAN header: TPID (0x8100 or 0x88a8) and TCI, both network order.
  * A header that is absent is all zero; one that is present has VLAN_CFI
@@ -106,9 +129,63 @@ union flow_vlan_hdr {
     };
 };
 
+/* MPLS label stack entries, outermost first: label (20 bits), traffic
+ * class (3), bottom of stack (1), TTL (8), as on the wire. */
+#define FLOW_MAX_MPLS_LABELS 3
+#define MPLS_LABEL_MASK  0xfffff000
+#define MPLS_LABEL_SHIFT 12
+#define MPLS_TC_MASK     0x00000e00
+#define MPLS_TC_SHIFT    9
+#define MPLS_BOS_MASK    0x00000100
+#define MPLS_BOS_SHIFT   8
+#define MPLS_TTL_MASK    0x000000ff
+
+/* A Network Service Header's base and service path headers, and its four
+ * fixed-size (MD type 1) contexts. */
+struct flow_nsh {
+    uint8_t flags;
+    uint8_t ttl;                /* 6 bits. */
+    uint8_t mdtype;
+    uint8_t np;                 /* Next protocol. */
+    ovs_be32 path_hdr;          /* Service path id (24) << 8 | index (8). */
+    ovs_be32 context[4];
+};
+#define NSH_SPI_MASK  0xffffff00
+#define NSH_SPI_SHIFT 8
+#define NSH_SI_MASK   0x000000ff
+
+/* Connection tracking state bits (ct_state). */
+#define CS_NEW         (1 << 0)
+#define CS_ESTABLISHED (1 << 1)
+#define CS_RELATED     (1 << 2)
+#define CS_REPLY_DIR   (1 << 3)
+#define CS_INVALID     (1 << 4)
+#define CS_TRACKED     (1 << 5)
+#define CS_SRC_NAT     (1 << 6)
+#define CS_DST_NAT     (1 << 7)
+#define CS_ALL_BITS    0xff
+
+/* Packet types (packet_type): a namespace (16 bits) and a type in it.
+ * Namespace 0 is OpenFlow's own (type 0: Ethernet), namespace 1 names an
+ * L3 packet by its Ethertype. */
+#define PT_NS_ONF       0
+#define PT_NS_ETHERTYPE 1
+#define PACKET_TYPE(NS, TYPE) (((uint32_t) (NS) << 16) | (TYPE))
+#define PT_ETH  PACKET_TYPE(PT_NS_ONF, 0)
+#define PT_IPV4 PACKET_TYPE(PT_NS_ETHERTYPE, ETH_TYPE_IP)
+#define PT_IPV6 PACKET_TYPE(PT_NS_ETHERTYPE, ETH_TYPE_IPV6)
+#define PT_NSH  PACKET_TYPE(PT_NS_ETHERTYPE, 0x894f)
+#define PT_MPLS PACKET_TYPE(PT_NS_ETHERTYPE, 0x8847)
+#define PT_MPLS_MC PACKET_TYPE(PT_NS_ETHERTYPE, 0x8848)
+/* decap's "the popped header says what follows". */
+#define PT_USE_NEXT_PROTO PACKET_TYPE(PT_NS_ONF, 0xfffe)
+static inline uint16_t pt_ns(ovs_be32 pt) { return ntohl(pt) >> 16; }
+static inline uint16_t pt_ns_type(ovs_be32 pt) { return ntohl(pt) & 0xffff; }
+
 struct flow {
     /* Metadata. */
     struct flow_tnl tunnel;
+    struct flow_tun_metadata tun_metadata;
     ovs_be64 metadata;              /* OpenFlow metadata field. */
     uint32_t regs[FLOW_N_REGS];     /* OpenFlow registers. */
     uint32_t skb_priority;
@@ -118,7 +195,19 @@ struct flow {
     uint32_t recirc_id;
     uint32_t conj_id;               /* Conjunction id (OpenFlow "conj_id"). */
     uint32_t actset_output;         /* OpenFlow 1.5 action set output. */
-    uint32_t pad0;
+    ovs_be32 packet_type;           /* PACKET_TYPE(ns, type); 0: Ethernet. */
+    uint32_t ct_state;              /* CS_* bits. */
+    uint32_t ct_mark;
+    uint16_t ct_zone;
+    uint8_t ct_nw_proto;            /* Original direction's IP protocol, */
+    uint8_t pad0;
+    ovs_be32 ct_nw_src;             /* ...addresses... */
+    ovs_be32 ct_nw_dst;
+    ovs_be16 ct_tp_src;             /* ...and ports. */
+    ovs_be16 ct_tp_dst;
+    uint8_t ct_label[16];           /* 128 bits, network order. */
+    struct in6_addr ct_ipv6_src;
+    struct in6_addr ct_ipv6_dst;
 
     /* L2. */
     struct eth_addr dl_dst;
@@ -126,6 +215,8 @@ struct flow {
     ovs_be16 dl_type;               /* Ethernet type, after VLAN headers. */
     uint8_t pad1[2];
     union flow_vlan_hdr vlans[FLOW_MAX_VLAN_HEADERS]; /* Outermost first. */
+    ovs_be32 mpls_lse[FLOW_MAX_MPLS_LABELS];
+    uint8_t pad2[4];
 
     /* L3. */
     struct in6_addr ipv6_src;
@@ -141,19 +232,30 @@ struct flow {
     struct eth_addr arp_sha;        /* ARP SHA, or ND source link address. */
     struct eth_addr arp_tha;        /* ARP THA, or ND target link address. */
     ovs_be16 tcp_flags;             /* Low 12 bits of the TCP flags. */
-    uint8_t pad2[2];
+    uint8_t nd_options_type;        /* Type of the first ND option. */
+    uint8_t pad3;
+    struct flow_nsh nsh;
 
     /* L4. */
     ovs_be16 tp_src;                /* Source port, or ICMP type. */
     ovs_be16 tp_dst;                /* Destination port, or ICMP code. */
     ovs_be32 igmp_group_ip4;
+    ovs_be32 nd_reserved;           /* ND message's reserved word. */
+    uint8_t pad4[4];
 };
 
 #define FLOW_U64S (sizeof(struct flow) / sizeof(uint64_t))
 
+/* A miniflow's map has one bit per word of struct flow, in this many
+ * 64-bit units. */
+#define FLOWMAP_UNITS 2
+
 _Static_assert(sizeof(struct flow) % sizeof(uint64_t) == 0,
                "struct flow must be a whole number of 64-bit words");
-_Static_assert(FLOW_U64S <= 64, "a miniflow map has one bit per flow word");
+_Static_assert(FLOW_U64S <= FLOWMAP_UNITS * 64,
+               "a miniflow map has one bit per flow word");
+_Static_assert(sizeof(struct flow_tnl) % sizeof(uint64_t) == 0,
+               "tunnel metadata is whole words");
 
 /* The word index of a field's first byte, and of its last byte. */
 #define FLOW_U64_OFS(FIELD) (offsetof(struct flow, FIELD) / sizeof(uint64_t))
@@ -189,6 +291,14 @@ bool flow_equal(const struct flow *, const struct flow *);
 uint32_t flow_hash(const struct flow *, uint32_t basis);
 
 /* VLAN helpers: the VID, PCP and presence of the outermost header. */
+/* Whether F is an IPv4 or IPv6 packet. */
+static inline bool
+flow_is_ip_any(const struct flow *f)
+{
+    return (f->dl_type == htons(ETH_TYPE_IP)
+            || f->dl_type == htons(ETH_TYPE_IPV6));
+}
+
 static inline bool
 flow_vlan_present(const union flow_vlan_hdr *vlan)
 {
@@ -235,20 +345,68 @@ void flow_apply_mask(struct flow *dst, const struct flow *src,
 bool flow_equal_under_mask(const struct flow *a, const struct flow *b,
                            const struct flow_wildcards *);
 
-/* The compact form: MAP has bit I set when word I of the flow is stored;
- * VALUES holds the stored words in increasing I.  A word that is zero may
- * be left out, so two miniflows of the same flow compare equal through
- * miniflow_equal() only when built the same way (miniflow_create() always
- * leaves zero words out). */
+/* The compact form: bit I of MAP (bit I % 64 of unit I / 64) is set when
+ * word I of the flow is stored; VALUES holds the stored words in
+ * increasing I.  A word that is zero may be left out, so two miniflows of
+ * the same flow compare equal through miniflow_equal() only when built the
+ * same way (miniflow_create() always leaves zero words out). */
+struct flowmap {
+    uint64_t bits[FLOWMAP_UNITS];
+};
+
 struct miniflow {
-    uint64_t map;
+    struct flowmap map;
     uint64_t values[];
 };
+
+static inline bool
+flowmap_equal(const struct flowmap *a, const struct flowmap *b)
+{
+    for (size_t i = 0; i < FLOWMAP_UNITS; i++) {
+        if (a->bits[i] != b->bits[i]) {
+            return false;
+        }
+    }
+    return true;
+}
+
+static inline bool
+flowmap_is_set(const struct flowmap *map, unsigned int idx)
+{
+    return (map->bits[idx / 64] >> (idx % 64)) & 1;
+}
+
+static inline void
+flowmap_set(struct flowmap *map, unsigned int idx)
+{
+    map->bits[idx / 64] |= UINT64_C(1) << (idx % 64);
+}
+
+static inline unsigned int
+flowmap_n_bits(const struct flowmap *map)
+{
+    unsigned int n = 0;
+    for (size_t i = 0; i < FLOWMAP_UNITS; i++) {
+        n += __builtin_popcountll(map->bits[i]);
+    }
+    return n;
+}
+
+/* Iterates IDX (unsigned int) over the word indexes set in MAP, in
+ * increasing order.  UNIT and BITS are the caller's scratch variables:
+ *     size_t unit; uint64_t bits; unsigned int idx;
+ *     FLOWMAP_FOR_EACH_INDEX (idx, unit, bits, &mf->map) { ... }
+ * ("break" would only leave the current unit: return or goto instead.) */
+#define FLOWMAP_FOR_EACH_INDEX(IDX, UNIT, BITS, MAP)                    \
+    for ((UNIT) = 0; (UNIT) < FLOWMAP_UNITS; (UNIT)++)                  \
+        for ((BITS) = (MAP)->bits[UNIT];                                \
+             (BITS) && ((IDX) = (UNIT) * 64 + __builtin_ctzll(BITS), 1); \
+             (BITS) &= (BITS) - 1)
 
 static inline unsigned int
 miniflow_n_values(const struct miniflow *mf)
 {
-    return __builtin_popcountll(mf->map);
+    return flowmap_n_bits(&mf->map);
 }
 
 static inline size_t
@@ -261,11 +419,16 @@ miniflow_size(unsigned int n_values)
 static inline uint64_t
 miniflow_get(const struct miniflow *mf, unsigned int idx)
 {
-    uint64_t bit = UINT64_C(1) << idx;
-    if (!(mf->map & bit)) {
+    unsigned int unit = idx / 64;
+    uint64_t bit = UINT64_C(1) << (idx % 64);
+    if (!(mf->map.bits[unit] & bit)) {
         return 0;
     }
-    return mf->values[__builtin_popcountll(mf->map & (bit - 1))];
+    unsigned int pos = __builtin_popcountll(mf->map.bits[unit] & (bit - 1));
+    for (unsigned int i = 0; i < unit; i++) {
+        pos += __builtin_popcountll(mf->map.bits[i]);
+    }
+    return mf->values[pos];
 }
 
 /* Allocates the miniflow of FLOW's nonzero words.  The caller frees it. */

@@ -15,6 +15,7 @@
 #include "ofp-flow.h"
 #include "ofp-port.h"
 #include "ofpbuf.h"
+#include "text-parse.h"
 #include "util.h"
 
 #define NXAST_LEARN 16
@@ -291,27 +292,6 @@ learn_check(const struct ofpact_learn *learn, const struct match *src_match)
     return 0;
 }
 
-enum ofperr
-learn_check_list(const struct ofpact ofpacts[], size_t len,
-                 const struct match *match)
-{
-    const struct ofpact *a;
-    OFPACT_FOR_EACH (a, ofpacts, len) {
-        enum ofperr error = 0;
-        if (a->type == OFPACT_LEARN) {
-            error = learn_check((const struct ofpact_learn *) a, match);
-        } else if (a->type == OFPACT_WRITE_ACTIONS) {
-            const struct ofpact_nest *on = (const struct ofpact_nest *) a;
-            error = learn_check_list(on->actions,
-                                     ofpact_nest_get_action_len(on), match);
-        }
-        if (error) {
-            return error;
-        }
-    }
-    return 0;
-}
-
 /* Text. */
 
 /* 3.1's hex for an immediate: "0x" and the digits without leading zeros,
@@ -424,56 +404,6 @@ learn_format(const struct ofpact_learn *learn, struct ds *s)
     ds_put_char(s, ')');
 }
 
-/* 3.1's integer syntax for immediates: "0x" and any number of hex digits
- * (right-aligned into the WIDTH bytes at VALUE, ERANGE if too many), or a
- * C integer (decimal, octal, hex) of up to 64 bits.  *TAIL: where parsing
- * stopped. */
-static int
-parse_int_string(const char *s, uint8_t *value, size_t width,
-                 const char **tail)
-{
-    memset(value, 0, width);
-    if (!strncasecmp(s, "0x", 2)) {
-        s += 2;
-        const char *start = s;
-        while (isxdigit((unsigned char) *s)) {
-            s++;
-        }
-        *tail = s;
-        const char *first = start;
-        while (first < s && *first == '0') {
-            first++;
-        }
-        size_t n_digits = s - first;
-        if (DIV_ROUND_UP(n_digits, 2) > width) {
-            return ERANGE;
-        }
-        for (size_t i = 0; i < n_digits; i++) {
-            char c = first[n_digits - 1 - i];
-            int x = isdigit((unsigned char) c) ? c - '0'
-                    : tolower((unsigned char) c) - 'a' + 10;
-            value[width - 1 - i / 2] |= x << (i % 2 ? 4 : 0);
-        }
-        return 0;
-    }
-    if (!isdigit((unsigned char) *s)) {
-        *tail = s;
-        return EINVAL;
-    }
-    errno = 0;
-    char *end;
-    unsigned long long int x = strtoull(s, &end, 0);
-    *tail = end;
-    if (errno) {
-        return errno;
-    }
-    for (size_t i = 0; i < width; i++) {
-        value[width - 1 - i] = x;
-        x = i < 7 ? x >> 8 : 0;
-    }
-    return 0;
-}
-
 static char *
 check_nxm_name(const char *orig, const char *name,
                const struct mf_subfield *sf)
@@ -498,7 +428,7 @@ parse_spec_load(const char *value, struct ofpact_learn_spec *spec)
     }
     uint8_t imm[128];
     const char *tail;
-    if (!parse_int_string(value, imm, sizeof imm, &tail) && tail != value) {
+    if (!ofputil_parse_int_bytes(value, imm, sizeof imm, &tail) && tail != value) {
         if (tail != arrow) {
             return xasprintf("load: garbage before `->' in `%s'", value);
         }
@@ -598,7 +528,7 @@ parse_spec_match(const char *orig, const char *name, const char *value,
         }
     } else {
         const char *tail;
-        if (parse_int_string(value, imm.b, f->n_bytes, &tail) || *tail) {
+        if (ofputil_parse_int_bytes(value, imm.b, f->n_bytes, &tail) || *tail) {
             imm_error = xasprintf("%s: cannot parse integer value", orig);
         } else if (!bitwise_is_all_zeros(imm.b, f->n_bytes, dst->n_bits,
                                          f->n_bytes * 8 - dst->n_bits)) {
@@ -653,55 +583,6 @@ parse_spec(const char *orig, const char *name, const char *value,
     return xasprintf("%s: unknown keyword %s", orig, name);
 }
 
-/* Splits "key[=value]" or "key:value" off *SP at the next top-level
- * comma; false at the end. */
-static bool
-next_key_value(char **sp, char **key, char **value)
-{
-    char *s = *sp + strspn(*sp, ", \t\r\n");
-    if (!*s) {
-        return false;
-    }
-    *key = s;
-    size_t key_len = strcspn(s, ":=(, \t\r\n");
-    char sep = s[key_len];
-    s[key_len] = '\0';
-    s += key_len;
-    if (sep == ':' || sep == '=' || sep == '(') {
-        char *v = ++s;
-        int depth = sep == '(';
-        for (; *s; s++) {
-            if (*s == '(') {
-                depth++;
-            } else if (*s == ')' && depth) {
-                if (!--depth && sep == '(') {
-                    *s++ = '\0';
-                    break;
-                }
-            } else if (!depth && strchr(", \t\r\n", *s)) {
-                break;
-            }
-        }
-        if (*s) {
-            *s++ = '\0';
-        }
-        *value = v;
-    } else {
-        if (sep) {
-            s++;
-        }
-        *value = "";
-    }
-    *sp = s;
-    return true;
-}
-
-static uint16_t
-atoi16(const char *s)
-{
-    return atoi(s);
-}
-
 char *
 learn_parse(char *arg, const struct ofputil_port_map *map,
             struct ofpbuf *ofpacts)
@@ -718,7 +599,7 @@ learn_parse(char *arg, const struct ofputil_port_map *map,
     struct match match;
     match_init_catchall(&match);
     char *key, *value, *error = NULL;
-    while (!error && next_key_value(&arg, &key, &value)) {
+    while (!error && ofputil_parse_key_value(&arg, &key, &value, NULL)) {
         learn = learn_header(ofpacts, ofs);
         if (!strcmp(key, "table")) {
             if (!ofputil_table_from_string(value, NULL, &learn->table_id)) {
@@ -728,23 +609,27 @@ learn_parse(char *arg, const struct ofputil_port_map *map,
                                   "action", orig);
             }
         } else if (!strcmp(key, "priority")) {
-            learn->priority = atoi16(value);
+            error = ofputil_parse_u16(value, &learn->priority);
         } else if (!strcmp(key, "idle_timeout")) {
-            learn->idle_timeout = atoi16(value);
+            error = ofputil_parse_u16(value, &learn->idle_timeout);
         } else if (!strcmp(key, "hard_timeout")) {
-            learn->hard_timeout = atoi16(value);
+            error = ofputil_parse_u16(value, &learn->hard_timeout);
         } else if (!strcmp(key, "fin_idle_timeout")) {
-            learn->fin_idle_timeout = atoi16(value);
+            error = ofputil_parse_u16(value, &learn->fin_idle_timeout);
         } else if (!strcmp(key, "fin_hard_timeout")) {
-            learn->fin_hard_timeout = atoi16(value);
+            error = ofputil_parse_u16(value, &learn->fin_hard_timeout);
         } else if (!strcmp(key, "cookie")) {
-            learn->cookie = htonll(strtoull(value, NULL, 0));
+            uint64_t cookie;
+            error = ofputil_parse_uint(value, UINT64_MAX, &cookie);
+            if (!error) {
+                learn->cookie = htonll(cookie);
+            }
         } else if (!strcmp(key, "send_flow_rem")) {
             learn->flags |= NX_LEARN_F_SEND_FLOW_REM;
         } else if (!strcmp(key, "delete_learned")) {
             learn->flags |= NX_LEARN_F_DELETE_LEARNED;
         } else if (!strcmp(key, "limit")) {
-            learn->limit = atoi(value);
+            error = ofputil_parse_u32(value, &learn->limit);
         } else if (!strcmp(key, "result_dst")) {
             learn->flags |= NX_LEARN_F_WRITE_RESULT;
             error = mf_parse_subfield(&learn->result_dst, value);

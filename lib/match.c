@@ -19,6 +19,7 @@ match_init_catchall(struct match *match)
 {
     memset(&match->flow, 0, sizeof match->flow);
     flow_wildcards_init_catchall(&match->wc);
+    tun_md_layout_init(&match->tun_md);
 }
 
 void
@@ -26,6 +27,7 @@ match_init_exact(struct match *match, const struct flow *flow)
 {
     match->flow = *flow;
     flow_wildcards_init_exact(&match->wc);
+    tun_md_layout_init(&match->tun_md);
 }
 
 bool
@@ -51,6 +53,36 @@ uint32_t
 match_hash(const struct match *match, uint32_t basis)
 {
     return flow_hash(&match->flow, flow_hash(&match->wc.masks, basis));
+}
+
+void
+match_set_packet_type(struct match *match, ovs_be32 packet_type)
+{
+    match->flow.packet_type = packet_type;
+    match->wc.masks.packet_type = OVS_BE32_MAX;
+    if (pt_ns(packet_type) == PT_NS_ETHERTYPE) {
+        match_set_dl_type(match, htons(pt_ns_type(packet_type)));
+    }
+}
+
+void
+match_set_default_packet_type(struct match *match)
+{
+    if (!match->wc.masks.packet_type) {
+        match_set_packet_type(match, htonl(PT_ETH));
+    }
+}
+
+/* "Ethernet fields" here are those only an Ethernet frame has, which, once
+ * matched, say the packet type by themselves. */
+bool
+match_has_default_packet_type(const struct match *match)
+{
+    const struct flow *m = &match->wc.masks;
+    return (match->flow.packet_type == htonl(PT_ETH)
+            && m->packet_type == OVS_BE32_MAX
+            && (!eth_addr_is_zero(m->dl_src) || !eth_addr_is_zero(m->dl_dst)
+                || m->dl_type || m->vlans[0].tci));
 }
 
 void
@@ -272,6 +304,38 @@ format_be64_masked(struct ds *s, const char *name, ovs_be64 value,
 }
 
 static void
+format_u8_masked(struct ds *s, const char *name, uint8_t value, uint8_t mask,
+                 bool hex)
+{
+    if (mask) {
+        ds_put_format(s, hex ? "%s=%#"PRIx8 : "%s=%"PRIu8, name, value);
+        if (mask != UINT8_MAX) {
+            ds_put_format(s, "/%#"PRIx8, mask);
+        }
+        ds_put_char(s, ',');
+    }
+}
+
+static void
+format_be128_masked(struct ds *s, const char *name, const uint8_t *value,
+                    const uint8_t *mask)
+{
+    static const uint8_t zeros[16], ones[16] = {
+        0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+        0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+    };
+    if (memcmp(mask, zeros, 16)) {
+        ds_put_format(s, "%s=", name);
+        ds_put_hex(s, value, 16);
+        if (memcmp(mask, ones, 16)) {
+            ds_put_char(s, '/');
+            ds_put_hex(s, mask, 16);
+        }
+        ds_put_char(s, ',');
+    }
+}
+
+static void
 format_tunnel(struct ds *s, const struct match *match)
 {
     const struct flow_tnl *t = &match->flow.tunnel;
@@ -282,6 +346,33 @@ format_tunnel(struct ds *s, const struct match *match)
     format_ip_netmask(s, "tun_dst", t->ip_dst, m->ip_dst);
     format_ipv6_netmask(s, "tun_ipv6_src", &t->ipv6_src, &m->ipv6_src);
     format_ipv6_netmask(s, "tun_ipv6_dst", &t->ipv6_dst, &m->ipv6_dst);
+    format_be16_masked(s, "tun_gbp_id", t->gbp_id, m->gbp_id);
+    format_u8_masked(s, "tun_gbp_flags", t->gbp_flags, m->gbp_flags, true);
+    /* These keep their value as their mask (see mf_set_checked()), so
+     * the value is all there is to print.  Version 1 has an index,
+     * version 2 a direction and hardware id. */
+    if (m->erspan_ver) {
+        ds_put_format(s, "tun_erspan_ver=%"PRIu8",", t->erspan_ver);
+        if (t->erspan_ver == 1) {
+            format_uint32_masked(s, "tun_erspan_idx", t->erspan_idx,
+                                 m->erspan_idx);
+        } else if (t->erspan_ver == 2) {
+            if (m->erspan_dir) {
+                ds_put_format(s, "tun_erspan_dir=%"PRIu8",", t->erspan_dir);
+            }
+            if (m->erspan_hwid) {
+                ds_put_format(s, "tun_erspan_hwid=%#"PRIx8",",
+                              t->erspan_hwid);
+            }
+        }
+    }
+    /* 3.1 prints these without "tun_" (and reads them only with it). */
+    if (m->gtpu_flags) {
+        ds_put_format(s, "gtpu_flags=%#"PRIx8",", t->gtpu_flags);
+    }
+    if (m->gtpu_msgtype) {
+        ds_put_format(s, "gtpu_msgtype=%"PRIu8",", t->gtpu_msgtype);
+    }
     if (m->ip_tos) {
         ds_put_format(s, "tun_tos=%"PRIx8",", t->ip_tos);
     }
@@ -296,6 +387,104 @@ format_tunnel(struct ds *s, const struct match *match)
                                (t->flags & FLOW_TNL_F_OAM) ? 1 : 0, 1,
                                0xffff);
         ds_put_char(s, ',');
+    }
+    tun_md_format(match, s);
+}
+
+static void
+format_conntrack(struct ds *s, const struct flow *f, const struct flow *m)
+{
+    if (m->ct_state) {
+        ds_put_cstr(s, "ct_state=");
+        mf_format_flags_masked(s, mf_ct_state_name, f->ct_state,
+                               m->ct_state & CS_ALL_BITS, CS_ALL_BITS);
+        ds_put_char(s, ',');
+    }
+    if (m->ct_zone) {
+        ds_put_format(s, "ct_zone=%"PRIu16",", f->ct_zone);
+    }
+    format_uint32_masked(s, "ct_mark", f->ct_mark, m->ct_mark);
+    format_be128_masked(s, "ct_label", f->ct_label, m->ct_label);
+    format_ip_netmask(s, "ct_nw_src", f->ct_nw_src, m->ct_nw_src);
+    format_ip_netmask(s, "ct_nw_dst", f->ct_nw_dst, m->ct_nw_dst);
+    format_ipv6_netmask(s, "ct_ipv6_src", &f->ct_ipv6_src, &m->ct_ipv6_src);
+    format_ipv6_netmask(s, "ct_ipv6_dst", &f->ct_ipv6_dst, &m->ct_ipv6_dst);
+    if (m->ct_nw_proto) {
+        ds_put_format(s, "ct_nw_proto=%"PRIu8",", f->ct_nw_proto);
+        format_be16_masked(s, "ct_tp_src", f->ct_tp_src, m->ct_tp_src);
+        format_be16_masked(s, "ct_tp_dst", f->ct_tp_dst, m->ct_tp_dst);
+    }
+}
+
+static void
+format_mpls(struct ds *s, const struct flow *f, const struct flow *m)
+{
+    uint32_t lse = ntohl(f->mpls_lse[0]), mask = ntohl(m->mpls_lse[0]);
+    if (mask & MPLS_LABEL_MASK) {
+        ds_put_format(s, "mpls_label=%"PRIu32",",
+                      (lse & MPLS_LABEL_MASK) >> MPLS_LABEL_SHIFT);
+    }
+    if (mask & MPLS_TC_MASK) {
+        ds_put_format(s, "mpls_tc=%"PRIu32",",
+                      (lse & MPLS_TC_MASK) >> MPLS_TC_SHIFT);
+    }
+    if (mask & MPLS_TTL_MASK) {
+        ds_put_format(s, "mpls_ttl=%"PRIu32",", lse & MPLS_TTL_MASK);
+    }
+    if (mask & MPLS_BOS_MASK) {
+        ds_put_format(s, "mpls_bos=%"PRIu32",",
+                      (lse & MPLS_BOS_MASK) >> MPLS_BOS_SHIFT);
+    }
+    /* The entries under the top one, whole, in decimal as 3.1 prints
+     * them. */
+    for (int i = 1; i < FLOW_MAX_MPLS_LABELS; i++) {
+        uint32_t lse_mask = ntohl(m->mpls_lse[i]);
+        if (lse_mask) {
+            ds_put_format(s, "mpls_lse%d=%"PRIu32, i, ntohl(f->mpls_lse[i]));
+            if (lse_mask != UINT32_MAX) {
+                ds_put_format(s, "/%#"PRIx32, lse_mask);
+            }
+            ds_put_char(s, ',');
+        }
+    }
+}
+
+static void
+format_nsh(struct ds *s, const struct flow *f, const struct flow *m)
+{
+    format_u8_masked(s, "nsh_flags", f->nsh.flags, m->nsh.flags, false);
+    format_u8_masked(s, "nsh_ttl", f->nsh.ttl, m->nsh.ttl, false);
+    format_u8_masked(s, "nsh_mdtype", f->nsh.mdtype, m->nsh.mdtype, false);
+    format_u8_masked(s, "nsh_np", f->nsh.np, m->nsh.np, false);
+    uint32_t path = ntohl(f->nsh.path_hdr), mask = ntohl(m->nsh.path_hdr);
+    format_uint32_masked(s, "nsh_spi", (path & NSH_SPI_MASK) >> NSH_SPI_SHIFT,
+                         (mask & NSH_SPI_MASK) >> NSH_SPI_SHIFT
+                         | (mask & NSH_SPI_MASK ? 0xff000000 : 0));
+    format_u8_masked(s, "nsh_si", path & NSH_SI_MASK, mask & NSH_SI_MASK,
+                     false);
+    for (int i = 0; i < 4; i++) {
+        char name[16];
+        snprintf(name, sizeof name, "nsh_c%d", i + 1);
+        format_uint32_masked(s, name, ntohl(f->nsh.context[i]),
+                             ntohl(m->nsh.context[i]));
+    }
+}
+
+/* packet_type, where the other fields do not say it: "packet_type=(1,0x800)"
+ * for another type than Ethernet, "eth" in a datapath flow (whose
+ * recirc_id is exact) that names Ethernet. */
+static void
+format_packet_type(struct ds *s, const struct flow *f, const struct flow *m)
+{
+    if (!m->packet_type) {
+        return;
+    }
+    if (f->packet_type != htonl(PT_ETH)) {
+        ds_put_cstr(s, "packet_type=");
+        mf_format_packet_type(f->packet_type, s);
+        ds_put_char(s, ',');
+    } else if (m->recirc_id == UINT32_MAX) {
+        ds_put_cstr(s, "eth,");
     }
 }
 
@@ -333,8 +522,13 @@ match_format(const struct match *match,
         ofputil_format_port(f->actset_output, port_map, s);
         ds_put_char(s, ',');
     }
+    format_conntrack(s, f, &wc->masks);
+    format_packet_type(s, f, &wc->masks);
 
-    if (wc->masks.dl_type) {
+    /* An L3 packet type says the Ethertype already. */
+    if (wc->masks.packet_type && pt_ns(f->packet_type) == PT_NS_ETHERTYPE) {
+        skip_type = true;
+    } else if (wc->masks.dl_type) {
         skip_type = true;
         if (f->dl_type == htons(ETH_TYPE_IP)) {
             if (wc->masks.nw_proto) {
@@ -407,16 +601,19 @@ match_format(const struct match *match,
         ovs_be16 pcp_mask = mask & htons(VLAN_PCP_MASK);
         ovs_be16 cfi = mask & htons(VLAN_CFI);
 
-        if (i == 0 && cfi && (tci & htons(VLAN_CFI))
+        /* The outer tag is dl_vlan, the inner dl_vlan1, as 3.1 names
+         * them. */
+        const char *suffix = i == 0 ? "" : "1";
+        if (cfi && (tci & htons(VLAN_CFI))
             && (!vid_mask || vid_mask == htons(VLAN_VID_MASK))
             && (!pcp_mask || pcp_mask == htons(VLAN_PCP_MASK))
             && (vid_mask || pcp_mask)) {
             if (vid_mask) {
-                ds_put_format(s, "dl_vlan=%"PRIu16",",
+                ds_put_format(s, "dl_vlan%s=%"PRIu16",", suffix,
                               ntohs(tci) & VLAN_VID_MASK);
             }
             if (pcp_mask) {
-                ds_put_format(s, "dl_vlan_pcp=%d,",
+                ds_put_format(s, "dl_vlan_pcp%s=%d,", suffix,
                               (ntohs(tci) & VLAN_PCP_MASK) >> VLAN_PCP_SHIFT);
             }
         } else {
@@ -434,6 +631,11 @@ match_format(const struct match *match,
     format_eth_masked(s, "dl_dst", f->dl_dst, wc->masks.dl_dst);
     if (!skip_type && wc->masks.dl_type) {
         ds_put_format(s, "dl_type=0x%04"PRIx16",", ntohs(f->dl_type));
+    }
+
+    if (f->dl_type == htons(ETH_TYPE_MPLS)
+        || f->dl_type == htons(ETH_TYPE_MPLS_MCAST)) {
+        format_mpls(s, f, &wc->masks);
     }
 
     bool is_arp = (f->dl_type == htons(ETH_TYPE_ARP)
@@ -505,13 +707,20 @@ match_format(const struct match *match,
                             &wc->masks.nd_target);
         format_eth_masked(s, "nd_sll", f->arp_sha, wc->masks.arp_sha);
         format_eth_masked(s, "nd_tll", f->arp_tha, wc->masks.arp_tha);
+        if (wc->masks.nd_reserved) {
+            ds_put_format(s, "nd_reserved=%"PRIu32",",
+                          ntohl(f->nd_reserved));
+        }
+        if (wc->masks.nd_options_type) {
+            ds_put_format(s, "nd_options_type=%"PRIu8",",
+                          f->nd_options_type);
+        }
     } else {
         format_be16_masked(s, "tp_src", f->tp_src, wc->masks.tp_src);
         format_be16_masked(s, "tp_dst", f->tp_dst, wc->masks.tp_dst);
     }
-    if ((f->dl_type == htons(ETH_TYPE_IP)
-         || f->dl_type == htons(ETH_TYPE_IPV6))
-        && f->nw_proto == IPPROTO_TCP && wc->masks.tcp_flags) {
+    format_nsh(s, f, &wc->masks);
+    if (flow_is_ip_any(f) && f->nw_proto == IPPROTO_TCP && wc->masks.tcp_flags) {
         ds_put_cstr(s, "tcp_flags=");
         mf_format_flags_masked(s, mf_tcp_flag_name, ntohs(f->tcp_flags),
                                ntohs(wc->masks.tcp_flags) & TCP_FLAGS_MASK,

@@ -7,6 +7,14 @@
  * mask bit are normally zero (match_zero_wildcarded_fields()), so two
  * matches of the same packets compare equal with match_equal().
  *
+ * Packet types: a field that needs an Ethernet frame (eth_src, vlan_tci,
+ * and through their prerequisites all L3 and L4 fields) makes a match
+ * match Ethernet packets only, by matching packet_type on Ethernet unless
+ * the match already names a packet type (match_set_default_packet_type()),
+ * as 3.1 does.  That "default" packet type is implied by the fields and is
+ * neither printed nor encoded.  An L3 packet type (namespace 1) also fixes
+ * dl_type to its Ethertype, so that IP fields can follow it.
+ *
  * Text: match_format() writes Open vSwitch's flow syntax
  * ("priority=10,tcp,in_port=1,nw_src=10.0.0.0/8,tp_dst=80") with the
  * fields in Open vSwitch's order and its shorthand names (ip, tcp, arp,
@@ -19,6 +27,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "flow.h"
+#include "tun-metadata.h"
 
 struct ds;
 struct ofputil_port_map;
@@ -26,6 +35,7 @@ struct ofputil_port_map;
 struct match {
     struct flow flow;
     struct flow_wildcards wc;
+    struct tun_md_layout tun_md;    /* Where its tun_metadataN are. */
 };
 
 void match_init_catchall(struct match *);
@@ -35,6 +45,13 @@ bool match_equal(const struct match *, const struct match *);
 void match_zero_wildcarded_fields(struct match *);
 bool match_is_catchall(const struct match *);
 uint32_t match_hash(const struct match *, uint32_t basis);
+
+/* Packet types (see above). */
+void match_set_packet_type(struct match *, ovs_be32 packet_type);
+void match_set_default_packet_type(struct match *);
+/* Whether MATCH's packet type is the Ethernet one its fields imply (then
+ * encodings and the flow syntax leave it out). */
+bool match_has_default_packet_type(const struct match *);
 
 /* A few direct setters for common fields (the general way is mf_set()). */
 void match_set_in_port(struct match *, uint32_t port);

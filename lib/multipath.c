@@ -13,6 +13,7 @@
 #include "match.h"
 #include "nx-match.h"
 #include "ofpbuf.h"
+#include "text-parse.h"
 #include "util.h"
 
 static const char *const hash_field_names[] = {
@@ -148,7 +149,10 @@ multipath_parse(const char *key OVS_UNUSED, char *arg,
         goto out;
     }
     mp.fields = f;
-    mp.basis = atoi(basis);
+    error = ofputil_parse_u16(basis, &mp.basis);
+    if (error) {
+        goto out;
+    }
     size_t i;
     for (i = 0; i < ARRAY_SIZE(algorithm_names); i++) {
         if (!strcasecmp(algorithm, algorithm_names[i])) {
@@ -160,14 +164,20 @@ multipath_parse(const char *key OVS_UNUSED, char *arg,
         goto out;
     }
     mp.algorithm = i;
-    int n_links = atoi(n_links_s);
-    if (n_links <= 0 || n_links > 65536) {
-        error = xasprintf("%s: n_links %d is not in valid range 1 to 65536",
-                          copy, n_links);
+    uint64_t n_links = 0;
+    error = ofputil_parse_uint(n_links_s, UINT32_MAX, &n_links);
+    free(error);
+    error = NULL;
+    if (!n_links || n_links > 65536) {
+        error = xasprintf("%s: n_links %s is not in valid range 1 to 65536",
+                          copy, n_links_s);
         goto out;
     }
     mp.max_link = n_links - 1;
-    mp.arg = atoi(arg_s);
+    error = ofputil_parse_u32(arg_s, &mp.arg);
+    if (error) {
+        goto out;
+    }
     error = mf_parse_subfield(&mp.dst, dst_s);
     if (error) {
         goto out;
@@ -175,7 +185,7 @@ multipath_parse(const char *key OVS_UNUSED, char *arg,
     if (mp.dst.n_bits < 16 && n_links > (1 << mp.dst.n_bits)) {
         error = xasprintf("%s: %d-bit destination field has %u possible "
                           "values, less than specified n_links %d", copy,
-                          mp.dst.n_bits, 1u << mp.dst.n_bits, n_links);
+                          mp.dst.n_bits, 1u << mp.dst.n_bits, (int) n_links);
         goto out;
     }
     struct ofpact_multipath *put = OFPACT_PUT(ctx->ofpacts, OFPACT_MULTIPATH,

@@ -74,6 +74,10 @@ struct netdev_class {
      * so that flags we changed must be put back on the last close. */
     bool restore_flags;
 
+    /* True if the device has no drops or errors to count (it is no
+     * hardware): netdev_get_stats() reports them NETDEV_STAT_UNKNOWN. */
+    bool no_error_counters;
+
     /* Life cycle.  alloc() returns zeroed memory holding a struct netdev;
      * netdev.c then fills the common part and calls construct(), which
      * returns 0 or a positive errno value (ENODEV: no such device).  After
@@ -117,6 +121,12 @@ struct netdev_class {
     int (*rxq_recv)(struct netdev_rxq *, struct dp_packet_batch *);
     size_t (*send)(struct netdev *, const struct dp_packet_batch *,
                    int *errorp);
+
+    /* The device's own counters (netdev_get_custom_stats()); NULL: none.
+     * STATS holds the common counters, read just before. */
+    size_t (*get_custom_stats)(const struct netdev *,
+                               const struct netdev_stats *stats,
+                               struct netdev_custom_counter *, size_t max);
 };
 
 /* Counters a provider bumps itself (receive errors and drops it sees). */

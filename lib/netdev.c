@@ -520,6 +520,23 @@ netdev_get_stats(const struct netdev *netdev_, struct netdev_stats *stats)
         .tx_errors = READ(tx_errors), .tx_dropped = READ(tx_dropped),
     };
 #undef READ
+    if (netdev->netdev_class->no_error_counters) {
+        stats->rx_errors = stats->rx_dropped = NETDEV_STAT_UNKNOWN;
+        stats->tx_errors = stats->tx_dropped = NETDEV_STAT_UNKNOWN;
+    }
+}
+
+size_t
+netdev_get_custom_stats(const struct netdev *netdev,
+                        struct netdev_custom_counter *counters, size_t max)
+{
+    if (!netdev->netdev_class->get_custom_stats) {
+        return 0;
+    }
+    struct netdev_stats stats;
+    netdev_get_stats(netdev, &stats);
+    return netdev->netdev_class->get_custom_stats(netdev, &stats, counters,
+                                                  max);
 }
 
 struct netdev *

@@ -173,9 +173,21 @@ struct dp_packet;
 struct dp_packet_batch;
 struct netdev_rxq;
 
+/* A device's counters.  NETDEV_STAT_UNKNOWN is a counter the device does
+ * not keep (a dummy device keeps no drop or error counts, as in 3.1), which
+ * OpenFlow sends as all-ones and prints as "?". */
+#define NETDEV_STAT_UNKNOWN UINT64_MAX
 struct netdev_stats {
     uint64_t rx_packets, rx_bytes, rx_errors, rx_dropped;
     uint64_t tx_packets, tx_bytes, tx_errors, tx_dropped;
+};
+
+/* A counter of the device's own, beyond struct netdev_stats (3.1's
+ * "custom statistics", which OpenFlow 1.4 port stats and the Interface's
+ * statistics column carry by name). */
+struct netdev_custom_counter {
+    char name[32];
+    uint64_t value;
 };
 
 /* Opens NETDEV's receive queue (one per netdev at a time); EOPNOTSUPP if
@@ -195,6 +207,11 @@ int netdev_rxq_recv(struct netdev_rxq *, struct dp_packet_batch *);
 int netdev_send(struct netdev *, const struct dp_packet_batch *);
 
 void netdev_get_stats(const struct netdev *, struct netdev_stats *);
+/* Stores up to MAX of NETDEV's own counters in COUNTERS, in the device's
+ * order, and returns how many it has (0 for most types). */
+size_t netdev_get_custom_stats(const struct netdev *,
+                               struct netdev_custom_counter *counters,
+                               size_t max);
 
 /* For tests: makes PACKET (taken) arrive on NETDEV, a dummy device, as
  * "netdev-dummy/receive" does.  EINVAL if NETDEV is not a dummy. */

@@ -4,12 +4,14 @@
 #include "nx-match.h"
 
 #include <ctype.h>
+#include <stdlib.h>
 #include <string.h>
 #include "dynamic-string.h"
 #include "match.h"
 #include "ofp-port.h"
 #include "ofpbuf.h"
 #include "util.h"
+#include "tun-metadata.h"
 #include "vlog.h"
 
 VLOG_DEFINE_THIS_MODULE(nx_match);
@@ -201,12 +203,6 @@ put_ipv6_m(struct put_ctx *ctx, enum mf_field_id id,
     put_m(ctx, id, v->s6_addr, m->s6_addr, 16);
 }
 
-static bool
-flow_is_ip_any(const struct flow *f)
-{
-    return (f->dl_type == htons(ETH_TYPE_IP)
-            || f->dl_type == htons(ETH_TYPE_IPV6));
-}
 
 static void
 put_ip(struct put_ctx *ctx, const struct match *match)
@@ -287,7 +283,13 @@ put_ip(struct put_ctx *ctx, const struct match *match)
             if (f->tp_dst == htons(0)
                 && (f->tp_src == htons(ND_NEIGHBOR_SOLICIT)
                     || f->tp_src == htons(ND_NEIGHBOR_ADVERT))) {
+                if (m->nd_reserved) {
+                    put_32(ctx, MFF_ND_RESERVED, f->nd_reserved);
+                }
                 put_ipv6_m(ctx, MFF_ND_TARGET, &f->nd_target, &m->nd_target);
+                if (m->nd_options_type) {
+                    put_8(ctx, MFF_ND_OPTIONS_TYPE, f->nd_options_type);
+                }
                 if (f->tp_src == htons(ND_NEIGHBOR_SOLICIT)) {
                     put_eth_m(ctx, MFF_ND_SLL, f->arp_sha, m->arp_sha);
                 } else {
@@ -296,6 +298,126 @@ put_ip(struct put_ctx *ctx, const struct match *match)
             }
         }
         break;
+    }
+}
+
+static void
+put_8m(struct put_ctx *ctx, enum mf_field_id id, uint8_t v, uint8_t m)
+{
+    put_m(ctx, id, &v, &m, 1);
+}
+
+static void
+put_128m(struct put_ctx *ctx, enum mf_field_id id, const uint8_t *v,
+         const uint8_t *m)
+{
+    put_m(ctx, id, v, m, 16);
+}
+
+/* tun_metadataN: as long as the match's layout says, masked if it was
+ * given a mask. */
+static void
+put_tun_metadata(struct put_ctx *ctx, const struct match *match)
+{
+    uint64_t fields = match->wc.masks.tun_metadata.present
+                      & match->flow.tun_metadata.present;
+    for (; fields; fields &= fields - 1) {
+        unsigned int idx = __builtin_ctzll(fields);
+        uint8_t value[TUN_METADATA_MAX_LEN], mask[TUN_METADATA_MAX_LEN];
+        unsigned int len;
+        bool masked = tun_md_get_match(match, idx, value, mask, &len);
+        uint64_t h = mf_oxm_header(MFF_TUN_METADATA(idx), 0);
+        h = (h & ~UINT64_C(0x1ff)) | (masked ? 0x100 | (2 * len) : len);
+        put_header__(ctx->b, h);
+        ofpbuf_put(ctx->b, value + TUN_METADATA_MAX_LEN - len, len);
+        if (masked) {
+            ofpbuf_put(ctx->b, mask + TUN_METADATA_MAX_LEN - len, len);
+        }
+    }
+}
+
+static void
+put_mpls(struct put_ctx *ctx, const struct flow *f, const struct flow *m)
+{
+    uint32_t lse = ntohl(f->mpls_lse[0]);
+    uint32_t mask = ntohl(m->mpls_lse[0]);
+    if (mask & MPLS_TC_MASK) {
+        put_8(ctx, MFF_MPLS_TC, (lse & MPLS_TC_MASK) >> MPLS_TC_SHIFT);
+    }
+    if (mask & MPLS_BOS_MASK) {
+        put_8(ctx, MFF_MPLS_BOS, (lse & MPLS_BOS_MASK) >> MPLS_BOS_SHIFT);
+    }
+    if (mask & MPLS_TTL_MASK) {
+        put_8(ctx, MFF_MPLS_TTL, lse & MPLS_TTL_MASK);
+    }
+    if (mask & MPLS_LABEL_MASK) {
+        put_32(ctx, MFF_MPLS_LABEL,
+               htonl((lse & MPLS_LABEL_MASK) >> MPLS_LABEL_SHIFT));
+    }
+}
+
+static void
+put_nsh(struct put_ctx *ctx, const struct flow *f, const struct flow *m)
+{
+    put_8m(ctx, MFF_NSH_FLAGS, f->nsh.flags, m->nsh.flags);
+    put_8m(ctx, MFF_NSH_TTL, f->nsh.ttl, m->nsh.ttl);
+    put_8m(ctx, MFF_NSH_MDTYPE, f->nsh.mdtype, m->nsh.mdtype);
+    put_8m(ctx, MFF_NSH_NP, f->nsh.np, m->nsh.np);
+    uint32_t path = ntohl(f->nsh.path_hdr), path_mask = ntohl(m->nsh.path_hdr);
+    /* All 24 bits of the SPI is an exact match. */
+    uint32_t spi_mask = (path_mask & NSH_SPI_MASK) >> NSH_SPI_SHIFT;
+    put_32m(ctx, MFF_NSH_SPI, htonl((path & NSH_SPI_MASK) >> NSH_SPI_SHIFT),
+            spi_mask == NSH_SPI_MASK >> NSH_SPI_SHIFT ? OVS_BE32_MAX
+            : htonl(spi_mask));
+    put_8m(ctx, MFF_NSH_SI, path & NSH_SI_MASK, path_mask & NSH_SI_MASK);
+    for (int i = 0; i < 4; i++) {
+        put_32m(ctx, MFF_NSH_C(i), f->nsh.context[i], m->nsh.context[i]);
+    }
+}
+
+static void
+put_tunnel(struct put_ctx *ctx, const struct match *match)
+{
+    const struct flow_tnl *t = &match->flow.tunnel;
+    const struct flow_tnl *tm = &match->wc.masks.tunnel;
+
+    put_64m(ctx, MFF_TUN_ID, t->tun_id, tm->tun_id);
+    put_16m(ctx, MFF_TUN_FLAGS, htons(t->flags & FLOW_TNL_F_OAM ? 1 : 0),
+            htons(tm->flags & FLOW_TNL_F_OAM ? 1 : 0));
+    put_32m(ctx, MFF_TUN_SRC, t->ip_src, tm->ip_src);
+    put_32m(ctx, MFF_TUN_DST, t->ip_dst, tm->ip_dst);
+    put_ipv6_m(ctx, MFF_TUN_IPV6_SRC, &t->ipv6_src, &tm->ipv6_src);
+    put_ipv6_m(ctx, MFF_TUN_IPV6_DST, &t->ipv6_dst, &tm->ipv6_dst);
+    put_16m(ctx, MFF_TUN_GBP_ID, t->gbp_id, tm->gbp_id);
+    put_8m(ctx, MFF_TUN_GBP_FLAGS, t->gbp_flags, tm->gbp_flags);
+    put_tun_metadata(ctx, match);
+    put_32m(ctx, MFF_TUN_ERSPAN_IDX, htonl(t->erspan_idx),
+            htonl(tm->erspan_idx));
+    put_8m(ctx, MFF_TUN_ERSPAN_VER, t->erspan_ver, tm->erspan_ver);
+    put_8m(ctx, MFF_TUN_ERSPAN_DIR, t->erspan_dir, tm->erspan_dir);
+    put_8m(ctx, MFF_TUN_ERSPAN_HWID, t->erspan_hwid, tm->erspan_hwid);
+    put_8m(ctx, MFF_TUN_GTPU_FLAGS, t->gtpu_flags, tm->gtpu_flags);
+    put_8m(ctx, MFF_TUN_GTPU_MSGTYPE, t->gtpu_msgtype, tm->gtpu_msgtype);
+}
+
+static void
+put_conntrack(struct put_ctx *ctx, const struct flow *f, const struct flow *m)
+{
+    put_32m(ctx, MFF_CT_STATE, htonl(f->ct_state), htonl(m->ct_state));
+    put_16m(ctx, MFF_CT_ZONE, htons(f->ct_zone), htons(m->ct_zone));
+    put_32m(ctx, MFF_CT_MARK, htonl(f->ct_mark), htonl(m->ct_mark));
+    put_128m(ctx, MFF_CT_LABEL, f->ct_label, m->ct_label);
+    if (f->dl_type == htons(ETH_TYPE_IPV6)) {
+        put_ipv6_m(ctx, MFF_CT_IPV6_SRC, &f->ct_ipv6_src, &m->ct_ipv6_src);
+        put_ipv6_m(ctx, MFF_CT_IPV6_DST, &f->ct_ipv6_dst, &m->ct_ipv6_dst);
+    } else {
+        put_32m(ctx, MFF_CT_NW_SRC, f->ct_nw_src, m->ct_nw_src);
+        put_32m(ctx, MFF_CT_NW_DST, f->ct_nw_dst, m->ct_nw_dst);
+    }
+    if (m->ct_nw_proto) {
+        put_8(ctx, MFF_CT_NW_PROTO, f->ct_nw_proto);
+        put_16m(ctx, MFF_CT_TP_SRC, f->ct_tp_src, m->ct_tp_src);
+        put_16m(ctx, MFF_CT_TP_DST, f->ct_tp_dst, m->ct_tp_dst);
     }
 }
 
@@ -308,6 +430,11 @@ nx_put_raw(struct ofpbuf *b, enum ofp_version version,
     size_t start = b->size;
     struct put_ctx ctx = { b, version };
 
+    /* The packet type comes first, and only when the other fields do not
+     * say it. */
+    if (m->packet_type && !match_has_default_packet_type(match)) {
+        put_32m(&ctx, MFF_PACKET_TYPE, f->packet_type, m->packet_type);
+    }
     if (m->dp_hash) {
         put_32m(&ctx, MFF_DP_HASH, htonl(f->dp_hash), htonl(m->dp_hash));
     }
@@ -331,7 +458,11 @@ nx_put_raw(struct ofpbuf *b, enum ofp_version version,
 
     put_eth_m(&ctx, MFF_ETH_SRC, f->dl_src, m->dl_src);
     put_eth_m(&ctx, MFF_ETH_DST, f->dl_dst, m->dl_dst);
-    put_16m(&ctx, MFF_ETH_TYPE, f->dl_type, m->dl_type);
+    /* An L3 packet type says the Ethertype already. */
+    if (!(m->packet_type == OVS_BE32_MAX
+          && pt_ns(f->packet_type) == PT_NS_ETHERTYPE)) {
+        put_16m(&ctx, MFF_ETH_TYPE, f->dl_type, m->dl_type);
+    }
 
     if (version) {
         ovs_be16 bits = htons(VLAN_VID_MASK | VLAN_CFI);
@@ -350,6 +481,11 @@ nx_put_raw(struct ofpbuf *b, enum ofp_version version,
         put_16m(&ctx, MFF_VLAN_TCI, f->vlans[0].tci, m->vlans[0].tci);
     }
 
+    if (f->dl_type == htons(ETH_TYPE_MPLS)
+        || f->dl_type == htons(ETH_TYPE_MPLS_MCAST)) {
+        put_mpls(&ctx, f, m);
+    }
+
     if (flow_is_ip_any(f)) {
         put_ip(&ctx, match);
     } else if (f->dl_type == htons(ETH_TYPE_ARP)
@@ -363,16 +499,8 @@ nx_put_raw(struct ofpbuf *b, enum ofp_version version,
         put_eth_m(&ctx, MFF_ARP_THA, f->arp_tha, m->arp_tha);
     }
 
-    put_64m(&ctx, MFF_TUN_ID, f->tunnel.tun_id, m->tunnel.tun_id);
-    put_16m(&ctx, MFF_TUN_FLAGS,
-            htons(f->tunnel.flags & FLOW_TNL_F_OAM ? 1 : 0),
-            htons(m->tunnel.flags & FLOW_TNL_F_OAM ? 1 : 0));
-    put_32m(&ctx, MFF_TUN_SRC, f->tunnel.ip_src, m->tunnel.ip_src);
-    put_32m(&ctx, MFF_TUN_DST, f->tunnel.ip_dst, m->tunnel.ip_dst);
-    put_ipv6_m(&ctx, MFF_TUN_IPV6_SRC, &f->tunnel.ipv6_src,
-               &m->tunnel.ipv6_src);
-    put_ipv6_m(&ctx, MFF_TUN_IPV6_DST, &f->tunnel.ipv6_dst,
-               &m->tunnel.ipv6_dst);
+    put_tunnel(&ctx, match);
+    put_nsh(&ctx, f, m);
 
     if (version < OFP15_VERSION) {
         for (int i = 0; i < FLOW_N_REGS; i++) {
@@ -390,6 +518,7 @@ nx_put_raw(struct ofpbuf *b, enum ofp_version version,
     }
 
     put_32m(&ctx, MFF_PKT_MARK, htonl(f->pkt_mark), htonl(m->pkt_mark));
+    put_conntrack(&ctx, f, m);
     put_64m(&ctx, MFF_METADATA, f->metadata, m->metadata);
 
     if (cookie_mask) {
@@ -450,6 +579,17 @@ field_by_header(uint64_t header, bool *wrong_len)
     const struct mf_field *f = mf_from_nxm_header(exact);
     if (!f) {
         return NULL;
+    }
+    if (f->variable_len) {
+        /* Any length up to the field's, half of it for each of a masked
+         * entry's value and mask. */
+        unsigned int payload = nxm_payload_len(header);
+        if ((nxm_hasmask(header) && payload % 2)
+            || (nxm_hasmask(header) ? payload / 2 : payload) > f->n_bytes) {
+            *wrong_len = true;
+            return NULL;
+        }
+        return f;
     }
     unsigned int want = f->n_bytes + (nxm_is_experimenter(exact) ? 4 : 0);
     /* A masked entry of odd length names the field whose size is half of
@@ -536,19 +676,26 @@ pull_entry__(struct ofpbuf *b, bool allow_cookie, bool is_action,
     if (nxm_hasmask(h)) {
         for (unsigned int i = 0; i < width; i++) {
             if (payload[i] & ~payload[width + i]) {
-                VLOG_WARN_RL(&rl, "Rejecting NXM/OXM entry with 1-bits in "
-                             "value for bits wildcarded by the mask.");
+                VLOG_WARN_RL(&rl, "Rejecting NXM/OXM entry %#"PRIx32":%d:"
+                             "%d:%d:%d with 1-bits in value for bits "
+                             "wildcarded by the mask.", nxm_vendor(h),
+                             nxm_class(h), nxm_field(h), nxm_hasmask(h),
+                             nxm_length(h));
                 return OFPERR_OFPBMC_BAD_WILDCARDS;
             }
         }
     }
 
+    /* A variable-length field's value is zero-extended on the left. */
+    unsigned int n = MIN(width, sizeof value->b);
+    unsigned int ofs = field && field->variable_len ? field->n_bytes - n : 0;
     memset(value, 0, sizeof *value);
-    memcpy(value->b, payload, MIN(width, sizeof value->b));
+    memcpy(&value->b[ofs], payload, n);
     if (mask) {
         memset(mask, 0xff, sizeof *mask);
         if (nxm_hasmask(h)) {
-            memcpy(mask->b, payload + width, MIN(width, sizeof mask->b));
+            memset(mask, 0, ofs);
+            memcpy(&mask->b[ofs], payload + width, n);
         }
     } else if (nxm_hasmask(h)) {
         return OFPERR_OFPBMC_BAD_MASK;
@@ -578,8 +725,8 @@ nx_pull_header(struct ofpbuf *b, const struct mf_field **field, bool *masked)
     return error;
 }
 
-static bool
-mask_is_valid(const struct mf_field *f, const union mf_value *mask)
+bool
+mf_is_mask_valid(const struct mf_field *f, const union mf_value *mask)
 {
     if (f->maskable == MFM_FULLY) {
         return true;
@@ -625,7 +772,7 @@ nx_pull_raw(const uint8_t *p, unsigned int len, bool strict,
                 *cookie = value.be64;
                 *cookie_mask = mask.be64;
             }
-        } else if (!mask_is_valid(field, &mask)) {
+        } else if (!mf_is_mask_valid(field, &mask)) {
             error = OFPERR_OFPBMC_BAD_MASK;
         } else if (!mf_is_value_valid(field, &value)) {
             error = OFPERR_OFPBMC_BAD_VALUE;
@@ -634,7 +781,12 @@ nx_pull_raw(const uint8_t *p, unsigned int len, bool strict,
         } else if (!mf_is_all_wild(field, &match->wc)) {
             error = OFPERR_OFPBMC_DUP_FIELD;
         } else {
-            mf_set(field, &value, &mask, match);
+            char *set_error = mf_set_checked(field, &value, &mask, match);
+            if (set_error) {
+                VLOG_DBG_RL(&rl, "%s", set_error);
+                free(set_error);
+                error = OFPERR_OFPBMC_BAD_LEN;
+            }
         }
 
         if (error) {
@@ -937,11 +1089,20 @@ match_from_string_raw(const char *s, struct ofpbuf *b, char **error)
             return -1;
         }
         s += name_len + 1;
+        size_t header_ofs = b->size;
         put_header__(b, h);
         size_t n;
         s = ofpbuf_put_hex(b, s, &n);
         unsigned int width = nxm_hasmask(h) ? nxm_payload_len(h) / 2
                                             : nxm_payload_len(h);
+        const struct mf_field *f = mf_from_nxm_header(h);
+        if (f && f->variable_len && n <= width) {
+            /* As long as the value given. */
+            width = n;
+            uint8_t *len = ofpbuf_at_assert(b, header_ofs + 3, 1);
+            *len = (nxm_hasmask(h) ? 2 * n : n)
+                   + (nxm_is_experimenter(h) ? 4 : 0);
+        }
         if (n != width) {
             *error = xasprintf("expected to read %u bytes but got %zu",
                                width, n);

@@ -78,6 +78,9 @@ enum ofperr nx_pull_header(struct ofpbuf *, const struct mf_field **,
 enum ofperr nx_pull_entry(struct ofpbuf *, const struct mf_field **,
                           union mf_value *value, union mf_value *mask,
                           bool is_action);
+/* Whether F can take MASK: any mask if F is fully maskable, else only all
+ * ones or all zeros (3.1's rule for matches and group fields). */
+bool mf_is_mask_valid(const struct mf_field *, const union mf_value *mask);
 /* The 32-bit NXM or OXM header for ID, preferring NXM; 0 if ID needs an
  * experimenter header or has none. */
 uint32_t mf_nxm_header(enum mf_field_id);

@@ -570,7 +570,7 @@ parse_nat(char *arg, const struct ofpact_parse_ctx *ctx)
     OFPACT_PUT(ofpacts, OFPACT_NAT, ofpact_nat);
 
     char *key, *value;
-    while (ofpact_next_item(&arg, &key, &value, NULL)) {
+    while (ofputil_parse_key_value(&arg, &key, &value, NULL)) {
         struct ofpact_nat *nat = ofpbuf_at_assert(ofpacts, ofs, sizeof *nat);
         if (!strcmp(key, "src") || !strcmp(key, "dst")) {
             if (nat->flags & (NX_NAT_F_SRC | NX_NAT_F_DST)) {
@@ -617,7 +617,7 @@ parse_ct(char *arg, const struct ofpact_parse_ctx *ctx)
     nested.in_ct = true;
 
     char *key, *value, *error = NULL;
-    while (!error && ofpact_next_item(&arg, &key, &value, NULL)) {
+    while (!error && ofputil_parse_key_value(&arg, &key, &value, NULL)) {
         ct = ofpbuf_at_assert(ofpacts, ofs, sizeof *ct);
         if (!strcmp(key, "commit")) {
             ct->flags |= NX_CT_F_COMMIT;

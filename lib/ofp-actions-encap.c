@@ -243,7 +243,7 @@ static char *
 parse_nsh_props(char *arg, struct ofpbuf *ofpacts)
 {
     char *key, *value;
-    while (ofpact_next_item(&arg, &key, &value, NULL)) {
+    while (ofputil_parse_key_value(&arg, &key, &value, NULL)) {
         if (!strcmp(key, "md_type")) {
             if (strcmp(value, "1") && strcmp(value, "2")) {
                 return xstrdup("invalid md_type");
@@ -268,7 +268,7 @@ parse_encap(char *arg, const struct ofpact_parse_ctx *ctx)
     struct ofpbuf *ofpacts = ctx->ofpacts;
     char *key, *value;
     char sep;
-    if (!ofpact_next_item(&arg, &key, &value, &sep)) {
+    if (!ofputil_parse_key_value(&arg, &key, &value, &sep)) {
         return xstrdup("Missing encap hdr: ");
     }
     static const struct {
@@ -307,13 +307,13 @@ parse_decap(char *arg, const struct ofpact_parse_ctx *ctx)
 {
     uint32_t pkt_type = PT_USE_NEXT_PROTO;
     char *key, *value;
-    if (ofpact_next_item(&arg, &key, &value, NULL)) {
+    if (ofputil_parse_key_value(&arg, &key, &value, NULL)) {
         if (strcmp(key, "packet_type")) {
             return xasprintf("Invalid decap argument: %s", key);
         }
         int ns = -1, type = -1;
         char *k, *v;
-        while (ofpact_next_item(&value, &k, &v, NULL)) {
+        while (ofputil_parse_key_value(&value, &k, &v, NULL)) {
             if (!strcmp(k, "ns")) {
                 ns = strtol(v, NULL, 0);
             } else if (!strcmp(k, "type")) {

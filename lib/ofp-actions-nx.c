@@ -511,7 +511,7 @@ parse_output_trunc(char *arg, const struct ofpact_parse_ctx *ctx)
                                                OFPACT_OUTPUT_TRUNC,
                                                ofpact_output_trunc);
     char *key, *value;
-    while (ofpact_next_item(&arg, &key, &value, NULL)) {
+    while (ofputil_parse_key_value(&arg, &key, &value, NULL)) {
         if (!strcmp(key, "port")) {
             if (!ofputil_port_from_string(value, ctx->port_map, &o->port)) {
                 return xasprintf("output to unknown truncate port: %s",
@@ -578,7 +578,7 @@ parse_fin_timeout(char *arg, const struct ofpact_parse_ctx *ctx)
                                                OFPACT_FIN_TIMEOUT,
                                                ofpact_fin_timeout);
     char *key, *value;
-    while (ofpact_next_item(&arg, &key, &value, NULL)) {
+    while (ofputil_parse_key_value(&arg, &key, &value, NULL)) {
         uint16_t *dst;
         if (!strcmp(key, "idle_timeout")) {
             dst = &ft->fin_idle_timeout;
@@ -699,7 +699,7 @@ parse_sample(char *arg, const struct ofpact_parse_ctx *ctx)
     s->direction = NX_ACTION_SAMPLE_DEFAULT;
 
     char *key, *value;
-    while (ofpact_next_item(&arg, &key, &value, NULL)) {
+    while (ofputil_parse_key_value(&arg, &key, &value, NULL)) {
         uint64_t x;
         char *error = NULL;
         if (!strcmp(key, "probability")) {
@@ -713,11 +713,11 @@ parse_sample(char *arg, const struct ofpact_parse_ctx *ctx)
             }
             s->probability = x;
         } else if (!strcmp(key, "collector_set_id")) {
-            error = ofpact_parse_u32(value, &s->collector_set_id);
+            error = ofputil_parse_u32(value, &s->collector_set_id);
         } else if (!strcmp(key, "obs_domain_id")) {
-            error = ofpact_parse_u32(value, &s->obs_domain_id);
+            error = ofputil_parse_u32(value, &s->obs_domain_id);
         } else if (!strcmp(key, "obs_point_id")) {
-            error = ofpact_parse_u32(value, &s->obs_point_id);
+            error = ofputil_parse_u32(value, &s->obs_point_id);
         } else if (!strcmp(key, "sampling_port")) {
             if (!ofputil_port_from_string(value, ctx->port_map,
                                           &s->sampling_port)) {

@@ -107,16 +107,10 @@ struct ofpact_parse_ctx {
     struct ofpbuf *ofpacts;
     bool in_ct;                 /* Inside ct(...): nat is allowed. */
 };
-/* Splits the next "key[:value]", "key=value" or "key(value)" off *SP (a
- * writable string), as 3.1's option parser does: commas and white space
- * separate items, parentheses nest.  Returns false at the end.  *SEPP, if
- * nonnull, gets the character that followed the key. */
-bool ofpact_next_item(char **sp, char **key, char **value, char *sepp);
 /* Parses the action list S into CTX->ofpacts (nested in clone or ct;
  * no instructions). */
 char *ofpacts_parse_nested(const char *s, const struct ofpact_parse_ctx *)
     OVS_WARN_UNUSED_RESULT;
-char *ofpact_parse_u32(const char *, uint32_t *) OVS_WARN_UNUSED_RESULT;
 
 /* The hash field names of bundle and multipath ("eth_src", ...). */
 const char *nx_hash_fields_to_string(enum nx_hash_fields);

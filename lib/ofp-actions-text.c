@@ -368,102 +368,6 @@ ofpact_list_format(const struct ofpact *ofpacts, size_t len,
 
 /* Parsing. */
 
-/* Splits the next "key[:value]" or "key(value)" off *SP (a writable
- * string), as 3.1's option parser does: commas and white space separate
- * items, parentheses nest.  Returns false at the end. */
-bool
-ofpact_next_item(char **sp, char **key, char **value, char *sepp)
-{
-    char *s = *sp + strspn(*sp, ", \t\r\n");
-    if (!*s) {
-        *sp = s;
-        return false;
-    }
-    *key = s;
-    size_t key_len = strcspn(s, ":=(, \t\r\n");
-    char sep = s[key_len];
-    if (sepp) {
-        *sepp = sep;
-    }
-    s += key_len;
-    if (sep == '(') {
-        int depth = 1;
-        char *v = ++s;
-        for (; *s && depth; s++) {
-            depth += *s == '(' ? 1 : *s == ')' ? -1 : 0;
-        }
-        (*key)[key_len] = '\0';
-        if (!depth) {
-            s[-1] = '\0';
-            if (!strncmp(s, "->", 2)) {
-                /* "check_pkt_larger(LEN)->DST": the value is "LEN->DST". */
-                size_t n = strcspn(s, ", \t\r\n");
-                memmove(s - 1, s, n);
-                s[n - 1] = '\0';
-                s += n;
-                if (*s) {
-                    s++;
-                }
-            }
-        }
-        *value = v;
-    } else if (sep == ':' || sep == '=') {
-        char *v = ++s;
-        int depth = 0;
-        for (; *s; s++) {
-            if (*s == '(') {
-                depth++;
-            } else if (*s == ')' && depth) {
-                depth--;
-            } else if (!depth && strchr(", \t\r\n", *s)) {
-                break;
-            }
-        }
-        (*key)[key_len] = '\0';
-        if (*s) {
-            *s++ = '\0';
-        }
-        *value = v;
-    } else {
-        (*key)[key_len] = '\0';
-        if (sep) {
-            s++;
-        }
-        *value = "";
-    }
-    *sp = s;
-    return true;
-}
-
-char *
-ofpact_parse_u32(const char *s, uint32_t *value)
-{
-    uint64_t x;
-    char *error = ofputil_parse_uint(s, UINT32_MAX, &x);
-    *value = x;
-    return error;
-}
-
-static char *
-parse_hex_bytes(const char *s, struct ofpbuf *out, const char *what)
-{
-    while (*s) {
-        if (*s == '.') {
-            s++;
-            continue;
-        }
-        if (!isxdigit((unsigned char) s[0])
-            || !isxdigit((unsigned char) s[1])) {
-            return xasprintf("bad hex digit in `%s' argument", what);
-        }
-        char byte[3] = { s[0], s[1], '\0' };
-        uint8_t b = strtoul(byte, NULL, 16);
-        ofpbuf_put(out, &b, 1);
-        s += 2;
-    }
-    return NULL;
-}
-
 static char *
 parse_output_port(const char *s, const struct ofputil_port_map *map,
                   struct ofpbuf *ofpacts)
@@ -489,7 +393,7 @@ parse_controller(char *arg, struct ofpbuf *ofpacts)
     size_t ofs = (uint8_t *) oc - (uint8_t *) ofpacts->data;
 
     char *key, *value;
-    while (ofpact_next_item(&arg, &key, &value, NULL)) {
+    while (ofputil_parse_key_value(&arg, &key, &value, NULL)) {
         oc = ofpbuf_at_assert(ofpacts, ofs, sizeof *oc);
         uint64_t x;
         char *error = NULL;
@@ -499,13 +403,20 @@ parse_controller(char *arg, struct ofpbuf *ofpacts)
             }
         } else if (!strcmp(key, "max_len")) {
             error = ofputil_parse_uint(value, UINT16_MAX, &x);
-            oc->max_len = x;
+            if (!error) {
+                oc->max_len = x;
+            }
         } else if (!strcmp(key, "id")) {
             error = ofputil_parse_uint(value, UINT16_MAX, &x);
-            oc->controller_id = x;
+            if (!error) {
+                oc->controller_id = x;
+            }
         } else if (!strcmp(key, "userdata")) {
             size_t before = ofpacts->size;
-            error = parse_hex_bytes(value, ofpacts, "userdata");
+            if (*ofpbuf_put_hex(ofpacts, value, NULL)) {
+                error = xstrdup("bad hex digit in `controller' action "
+                                "`userdata'");
+            }
             oc = ofpbuf_at_assert(ofpacts, ofs, sizeof *oc);
             oc->userdata_len += ofpacts->size - before;
         } else if (!strcmp(key, "pause")) {
@@ -604,16 +515,21 @@ parse_load(const char *arg, struct ofpbuf *ofpacts)
     if (error) {
         return error;
     }
-    char *value_s = xmemdup0(arg, arrow - arg);
-    uint64_t value;
-    error = ofputil_parse_uint(value_s, UINT64_MAX, &value);
-    free(value_s);
-    if (error) {
-        return error;
+    const struct mf_field *f = dst.field;
+    union mf_value value;
+    const char *tail;
+    if (ofputil_parse_int_bytes(arg, value.b, f->n_bytes, &tail)
+        || tail != arrow) {
+        return xasprintf("%s: cannot parse integer value", arg);
     }
-    if (dst.n_bits < 64 && value >> dst.n_bits) {
-        return xasprintf("%s: value %#"PRIx64" does not fit into %u bits",
-                         arg, value, dst.n_bits);
+    if (!bitwise_is_all_zeros(value.b, f->n_bytes, dst.n_bits,
+                              f->n_bytes * 8 - dst.n_bits)) {
+        struct ds v = DS_EMPTY_INITIALIZER;
+        ds_put_hex(&v, value.b, f->n_bytes);
+        error = xasprintf("%s: value %s does not fit into %u bits",
+                          arg, ds_cstr(&v), dst.n_bits);
+        ds_destroy(&v);
+        return error;
     }
     if (!dst.field->writable) {
         return xasprintf("%s: destination field %s is not writable", arg,
@@ -627,15 +543,9 @@ parse_load(const char *arg, struct ofpbuf *ofpacts)
                                              ofpact_set_field);
     sf->ofpact.raw = OFPACT_RAW_REG_LOAD;
     sf->field = dst.field;
-    uint8_t v[8];
-    for (int i = 7; i >= 0; i--, value >>= 8) {
-        v[i] = value;
-    }
-    /* VALUE has at most 64 bits; a wider destination's upper bits are
-     * zero. */
-    bitwise_copy(v, 8, 0, sf->value.b, dst.field->n_bytes, dst.ofs,
-                 MIN(dst.n_bits, 64));
-    bitwise_one(sf->mask.b, dst.field->n_bytes, dst.ofs, dst.n_bits);
+    bitwise_copy(value.b, f->n_bytes, 0, sf->value.b, f->n_bytes, dst.ofs,
+                 dst.n_bits);
+    bitwise_one(sf->mask.b, f->n_bytes, dst.ofs, dst.n_bits);
     return NULL;
 }
 
@@ -846,7 +756,7 @@ parse_action(char *key, char *value, char sep,
         if (!ofputil_port_from_string(value, map, &port)) {
             return xasprintf("%s: enqueue to unknown port", value);
         }
-        error = ofpact_parse_u32(sep + 1, &queue);
+        error = ofputil_parse_u32(sep + 1, &queue);
         if (error) {
             return error;
         }
@@ -857,7 +767,7 @@ parse_action(char *key, char *value, char sep,
         return NULL;
     } else if (!strcasecmp(key, "group")) {
         uint32_t id;
-        error = ofpact_parse_u32(value, &id);
+        error = ofputil_parse_u32(value, &id);
         if (!error) {
             OFPACT_PUT(ofpacts, OFPACT_GROUP, ofpact_group)->group_id = id;
         }
@@ -951,7 +861,7 @@ parse_action(char *key, char *value, char sep,
         return error;
     } else if (!strcasecmp(key, "set_queue")) {
         uint32_t q;
-        error = ofpact_parse_u32(value, &q);
+        error = ofputil_parse_u32(value, &q);
         if (!error) {
             OFPACT_PUT(ofpacts, OFPACT_SET_QUEUE, ofpact_queue)->queue_id = q;
         }
@@ -982,9 +892,8 @@ parse_action(char *key, char *value, char sep,
                                               sizeof *note);
         size_t ofs = (uint8_t *) note - (uint8_t *) ofpacts->data;
         size_t before = ofpacts->size;
-        error = parse_hex_bytes(value, ofpacts, "note");
-        if (error) {
-            return error;
+        if (*ofpbuf_put_hex(ofpacts, value, NULL)) {
+            return xstrdup("bad hex digit in `note' argument");
         }
         /* 3.1 shows the padding of NXAST_NOTE as part of the note: the
          * bytes fill out the action to a multiple of 8, at least 6. */
@@ -1004,7 +913,7 @@ parse_action(char *key, char *value, char sep,
         return parse_resubmit(value, sep == '(', map, ofpacts);
     } else if (!strcasecmp(key, "meter")) {
         uint32_t id;
-        error = ofpact_parse_u32(value, &id);
+        error = ofputil_parse_u32(value, &id);
         if (!error) {
             OFPACT_PUT(ofpacts, OFPACT_METER, ofpact_meter)->meter_id = id;
         }
@@ -1094,7 +1003,7 @@ parse_list(const char *s_, const struct ofpact_parse_ctx *ctx,
     int n = 0;
 
     char sep;
-    while (ofpact_next_item(&s, &key, &value, &sep)) {
+    while (ofputil_parse_key_value(&s, &key, &value, &sep)) {
         n++;
         error = parse_action(key, value, sep, ctx, &is_drop);
         if (error) {

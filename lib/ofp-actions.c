@@ -1171,6 +1171,16 @@ check_prereqs__(const struct ofpact ofpacts[], size_t len, struct match *m)
             }
             break;
         }
+        case OFPACT_LEARN: {
+            /* Its source fields as the actions before left the packet (a
+             * pop_mpls to IPv4 makes IPv4 fields usable). */
+            enum ofperr error = learn_check((const struct ofpact_learn *) a,
+                                            m);
+            if (error) {
+                return error;
+            }
+            break;
+        }
         case OFPACT_CT:
         case OFPACT_NAT:
         case OFPACT_CT_CLEAR: {
@@ -1248,6 +1258,23 @@ ofpacts_check_prereqs(const struct ofpact ofpacts[], size_t len,
 }
 
 enum ofperr
+ofpacts_check_goto_table(const struct ofpact ofpacts[], size_t len,
+                         uint8_t table_id, uint8_t n_tables)
+{
+    const struct ofpact *a;
+    OFPACT_FOR_EACH (a, ofpacts, len) {
+        if (a->type == OFPACT_GOTO_TABLE) {
+            uint8_t next = ((const struct ofpact_goto_table *) a)->table_id;
+            if ((table_id != 255 && next <= table_id)
+                || (n_tables != 255 && next >= n_tables)) {
+                return OFPERR_OFPBIC_BAD_TABLE_ID;
+            }
+        }
+    }
+    return 0;
+}
+
+enum ofperr
 ofpacts_annotate(struct ofpact ofpacts[], size_t len,
                  const struct match *match)
 {
@@ -1255,8 +1282,7 @@ ofpacts_annotate(struct ofpact ofpacts[], size_t len,
                      && flow_vlan_present(&match->flow.vlans[0]));
     uint8_t proto = (match->wc.masks.nw_proto == UINT8_MAX
                      && match->wc.masks.dl_type == OVS_BE16_MAX
-                     && (match->flow.dl_type == htons(ETH_TYPE_IP)
-                         || match->flow.dl_type == htons(ETH_TYPE_IPV6))
+                     && flow_is_ip_any(&match->flow)
                      ? match->flow.nw_proto : 0);
     struct ofpact *a;
     OFPACT_FOR_EACH (a, ofpacts, len) {
@@ -1285,14 +1311,6 @@ ofpacts_annotate(struct ofpact ofpacts[], size_t len,
         case OFPACT_STRIP_VLAN:
             has_vlan = false;
             break;
-        case OFPACT_LEARN: {
-            enum ofperr error = learn_check((struct ofpact_learn *) a,
-                                            match);
-            if (error) {
-                return error;
-            }
-            break;
-        }
         case OFPACT_SET_L4_SRC_PORT:
         case OFPACT_SET_L4_DST_PORT:
             /* Without TCP, UDP or SCTP in the match only 1.0 and NXM can

@@ -472,15 +472,6 @@ struct ofpact_delete_field {
     const struct mf_field *field;
 };
 
-/* Packet types, as OpenFlow 1.5's packet_type field writes them: a name
- * space (0: Ethernet, 1: an Ethertype) and a type within it. */
-#define PACKET_TYPE(NS, TYPE) (((uint32_t) (NS) << 16) | (TYPE))
-#define PT_ETH PACKET_TYPE(0, 0)
-#define PT_USE_NEXT_PROTO PACKET_TYPE(0, 0xfffe)
-#define PT_NSH PACKET_TYPE(1, 0x894f)
-#define PT_MPLS PACKET_TYPE(1, 0x8847)
-#define PT_MPLS_MC PACKET_TYPE(1, 0x8848)
-
 /* OFPACT_ENCAP: push a header of NEW_PKT_TYPE; PROPS_LEN bytes of its
  * properties follow, in their wire form (class, type, length, value,
  * each padded to 8 bytes).  OFPACT_DECAP: pop the outer header; the
@@ -654,16 +645,24 @@ bool ofpacts_encodable_in(const struct ofpact[], size_t len,
  * whether it has a VLAN tag; mod_tp_src/dst on a flow that is not TCP, UDP
  * or SCTP record none, and encode as 1.1's action in 1.2+ as 3.1 does).
  * Returns OFPBAC_BAD_OUT_PORT for an output or enqueue to a port no switch
- * takes (ANY, 0xff00..0xfff7), and a learn's check error, as 3.1 refuses
- * such flows ("actions are invalid with specified match"). */
+ * takes (ANY, 0xff00..0xfff7), as 3.1 refuses such flows ("actions are
+ * invalid with specified match"). */
 enum ofperr ofpacts_annotate(struct ofpact[], size_t len,
                              const struct match *);
 /* OFPBAC_MATCH_INCONSISTENT (logged as 3.1 logs it) if a set_field or load
  * writes, or a move reads or writes, a field whose prerequisites MATCH does
  * not establish (set_field:1->tcp_src without "tcp"; vlan_vid also needs a
- * tag), as 3.1 checks flows in ovs-ofctl and in the switch. */
+ * tag), and a learn's learn_check() error, as 3.1 checks flows in
+ * ovs-ofctl and in the switch.  Each action is checked against the packet
+ * the actions before it leave (after pop_mpls:0x0800, IPv4 fields may be
+ * used). */
 enum ofperr ofpacts_check_prereqs(const struct ofpact[], size_t len,
                                   const struct match *);
+/* OFPBIC_BAD_TABLE_ID if a goto_table does not go forward from TABLE_ID
+ * (not checked for 255, "any table") or goes to N_TABLES or beyond (not
+ * checked when N_TABLES is 255), as 3.1 checks a flow's instructions. */
+enum ofperr ofpacts_check_goto_table(const struct ofpact[], size_t len,
+                                     uint8_t table_id, uint8_t n_tables);
 
 /* Encoding.  Returns the number of bytes appended.  The list must be
  * encodable in VERSION. */

@@ -12,66 +12,8 @@
 #include "dynamic-string.h"
 #include "match.h"
 #include "ofp-port.h"
+#include "text-parse.h"
 #include "util.h"
-
-/* Parses the integer at S into the N-byte big-endian buffer at P.  Accepts
- * "0x" hex of any length up to N bytes, and other C integer syntax
- * (decimal, octal) that fits in 64 bits.  *TAIL is set past the number.
- * Returns 0, EINVAL for bad syntax, or ERANGE when the value does not fit
- * in N bytes. */
-static int
-parse_int_string(const char *s, uint8_t *p, size_t n, const char **tail)
-{
-    memset(p, 0, n);
-    if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
-        const char *start = s + 2;
-        const char *end = start;
-        while (isxdigit((unsigned char) *end)) {
-            end++;
-        }
-        if (end == start) {
-            *tail = s;
-            return EINVAL;
-        }
-        /* Fill from the least significant end. */
-        size_t n_digits = end - start;
-        for (size_t i = 0; i < n_digits; i++) {
-            const char c = end[-1 - (ptrdiff_t) i];
-            int v = isdigit((unsigned char) c) ? c - '0'
-                    : tolower((unsigned char) c) - 'a' + 10;
-            size_t byte = i / 2;
-            if (byte >= n) {
-                if (v) {
-                    *tail = end;
-                    return ERANGE;
-                }
-                continue;
-            }
-            p[n - 1 - byte] |= (i % 2) ? v << 4 : v;
-        }
-        *tail = end;
-        return 0;
-    }
-
-    if (!isdigit((unsigned char) *s)) {
-        *tail = s;
-        return EINVAL;
-    }
-    char *end;
-    errno = 0;
-    unsigned long long int x = strtoull(s, &end, 0);
-    *tail = end;
-    if (errno == ERANGE) {
-        return ERANGE;
-    }
-    if (n < 8 && x >> (n * 8)) {
-        return ERANGE;
-    }
-    for (size_t i = 0; i < n && i < 8; i++) {
-        p[n - 1 - i] = x >> (i * 8);
-    }
-    return 0;
-}
 
 static bool
 is_all_ones_bytes(const uint8_t *p, size_t n)
@@ -100,7 +42,7 @@ parse_integer(const struct mf_field *f, const char *s, union mf_value *value,
               union mf_value *mask)
 {
     const char *tail;
-    int err = parse_int_string(s, value->b, f->n_bytes, &tail);
+    int err = ofputil_parse_int_bytes(s, value->b, f->n_bytes, &tail);
     if (err == ERANGE) {
         return xasprintf("%s: value too large for %u-byte field %s",
                          s, f->n_bytes, f->name);
@@ -112,7 +54,7 @@ parse_integer(const struct mf_field *f, const char *s, union mf_value *value,
             return xasprintf("%s: bad syntax for %s value", s, f->name);
         }
         const char *mtail;
-        err = parse_int_string(tail + 1, mask->b, f->n_bytes, &mtail);
+        err = ofputil_parse_int_bytes(tail + 1, mask->b, f->n_bytes, &mtail);
         if (err == ERANGE) {
             return xasprintf("%s: value too large for %u-byte field %s",
                              s, f->n_bytes, f->name);
@@ -274,6 +216,22 @@ tun_flag_name(uint32_t bit)
     return bit == 1 ? "oam" : NULL;
 }
 
+static const char *
+ct_state_name(uint32_t bit)
+{
+    switch (bit) {
+    case CS_NEW: return "new";
+    case CS_ESTABLISHED: return "est";
+    case CS_RELATED: return "rel";
+    case CS_REPLY_DIR: return "rpl";
+    case CS_INVALID: return "inv";
+    case CS_TRACKED: return "trk";
+    case CS_SRC_NAT: return "snat";
+    case CS_DST_NAT: return "dnat";
+    default: return NULL;
+    }
+}
+
 /* Parses flag syntax: "name|name" (or a number, optionally "/mask") for an
  * exact match on ALLOWED bits, or "+name-name..." for a masked one. */
 static char *
@@ -325,15 +283,20 @@ parse_flags(const char *s, const char *(*bit_name)(uint32_t),
             }
         }
         if (!bit) {
-            char *bad = xmemdup0(p, len);
+            /* 3.1 names the flag in "+a-b" syntax, the whole value in
+             * "a|b" syntax. */
+            char *bad = masked ? xmemdup0(p, len) : xstrdup(s);
             char *error = xasprintf("%s: unknown %s(s)", bad, what);
             free(bad);
             return error;
         }
         if (masked) {
             if (mask & bit) {
-                return xasprintf("%s: Each %s can be specified only once",
-                                 s, what);
+                char *name = xmemdup0(p, len);
+                char *error = xasprintf("%s: Each %s can be specified only "
+                                        "once", name, what);
+                free(name);
+                return error;
             }
             mask |= bit;
             if (set) {
@@ -414,6 +377,68 @@ const char *
 mf_tun_flag_name(uint32_t bit)
 {
     return tun_flag_name(bit);
+}
+
+const char *
+mf_ct_state_name(uint32_t bit)
+{
+    return ct_state_name(bit);
+}
+
+void
+mf_format_packet_type(ovs_be32 packet_type, struct ds *s)
+{
+    uint16_t ns = pt_ns(packet_type), type = pt_ns_type(packet_type);
+    if (ns == PT_NS_ETHERTYPE) {
+        ds_put_format(s, "(%"PRIu16",0x%"PRIx16")", ns, type);
+    } else {
+        ds_put_format(s, "(%"PRIu16",%"PRIu16")", ns, type);
+    }
+}
+
+/* Reads a 16-bit C integer at *SP (leading white space allowed). */
+static bool
+parse_u16(const char **sp, uint16_t *x)
+{
+    char *end;
+    errno = 0;
+    unsigned long v = strtoul(*sp, &end, 0);
+    if (end == *sp || errno || v > UINT16_MAX) {
+        return false;
+    }
+    *x = v;
+    *sp = end;
+    return true;
+}
+
+/* "(NS,TYPE)", with 3.1's errors. */
+static char *
+parse_packet_type(const char *s, ovs_be32 *packet_type)
+{
+    uint16_t ns, type;
+    if (*s != '(') {
+        return xasprintf("%s: bad syntax for packet type missing '('", s);
+    }
+    const char *p = s + 1;
+    const char *ns_start = p;
+    if (!parse_u16(&p, &ns)) {
+        return xasprintf("%s: bad syntax for packet type ns", ns_start);
+    }
+    if (*p != ',') {
+        return xasprintf("%s: bad syntax for packet type missing ','",
+                         ns_start);
+    }
+    const char *type_start = ++p;
+    if (!parse_u16(&p, &type)) {
+        return xasprintf("%s: bad syntax for packet type ns_type",
+                         type_start);
+    }
+    if (*p != ')' || p[1]) {
+        return xasprintf("%s: bad syntax for packet type missing ')'",
+                         type_start);
+    }
+    *packet_type = htonl(PACKET_TYPE(ns, type));
+    return NULL;
 }
 
 static char *
@@ -506,6 +531,24 @@ mf_parse(const struct mf_field *f, const char *s,
         }
         break;
     }
+
+    case MFS_CT_STATE: {
+        uint32_t v = 0, mk = 0;
+        error = parse_flags(s, ct_state_name, CS_ALL_BITS, f->name,
+                            "ct_state flag", &v, &mk);
+        if (!error) {
+            value->be32 = htonl(v);
+            m->be32 = htonl(mk);
+        }
+        break;
+    }
+
+    case MFS_PACKET_TYPE:
+        error = parse_packet_type(s, &value->be32);
+        if (!error) {
+            m->be32 = OVS_BE32_MAX;
+        }
+        break;
     }
 
     if (!error && !mask && !mf_value_is_all_ones(f, m)
@@ -514,8 +557,7 @@ mf_parse(const struct mf_field *f, const char *s,
     }
     if (!error && mask && f->maskable == MFM_NONE
         && !is_all_zeros_bytes(mask->b, f->n_bytes)
-        && !is_all_ones_bytes(mask->b, f->n_bytes)
-        && !mf_value_is_all_ones(f, mask)) {
+        && !is_all_ones_bytes(mask->b, f->n_bytes)) {
         error = xasprintf("%s: invalid mask for field %s", s, f->name);
     }
     return error;
@@ -542,9 +584,40 @@ mf_parse_field(const struct mf_field *f, const char *s,
     union mf_value value, mask;
     char *error = mf_parse(f, s, port_map, &value, &mask);
     if (!error) {
-        mf_set(f, &value, &mask, match);
+        error = mf_set_checked(f, &value, &mask, match);
     }
     return error;
+}
+
+char *
+mf_parse_subfield_match(const char *name, const char *s, struct match *match)
+{
+    struct mf_subfield sf;
+    char *error = mf_parse_subfield(&sf, name);
+    if (error) {
+        return error;
+    }
+
+    uint8_t x[TUN_METADATA_MAX_LEN];
+    const char *tail;
+    int retval = ofputil_parse_int_bytes(s, x, sizeof x, &tail);
+    if (retval == EINVAL || *tail) {
+        return xasprintf("%s: cannot parse integer value: %s", name, s);
+    } else if (retval == ERANGE || bitwise_rscan(x, sizeof x) >= (int) sf.n_bits) {
+        return xasprintf("%s: value %s does not fit into %u bits", name, s,
+                         sf.n_bits);
+    }
+
+    /* The subfield's bits join what MATCH says about the field already. */
+    const struct mf_field *f = sf.field;
+    union mf_value value, mask;
+    mf_get(f, match, &value, &mask, NULL);
+    bitwise_copy(x, sizeof x, 0, value.b, f->n_bytes, sf.ofs, sf.n_bits);
+    bitwise_one(mask.b, f->n_bytes, sf.ofs, sf.n_bits);
+    if (f->variable_len) {
+        mf_set_wild(f, match);
+    }
+    return mf_set_checked(f, &value, &mask, match);
 }
 
 static bool
@@ -716,6 +789,16 @@ mf_format(const struct mf_field *f, const union mf_value *value,
         mf_format_flags_masked(s, tcp_flag_name, ntohs(value->be16),
                                mask ? ntohs(mask->be16) & TCP_FLAGS_MASK
                                : TCP_FLAGS_MASK, TCP_FLAGS_MASK);
+        break;
+
+    case MFS_CT_STATE:
+        mf_format_flags_masked(s, ct_state_name, ntohl(value->be32),
+                               mask ? ntohl(mask->be32) & CS_ALL_BITS
+                               : CS_ALL_BITS, CS_ALL_BITS);
+        break;
+
+    case MFS_PACKET_TYPE:
+        mf_format_packet_type(value->be32, s);
         break;
     }
 }

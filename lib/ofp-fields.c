@@ -13,27 +13,36 @@
 #include "hash.h"
 #include "hmap.h"
 #include "match.h"
+#include "mpls.h"
 #include "ofp-port.h"
 #include "ovs-thread.h"
+#include "tun-metadata.h"
 #include "util.h"
 
 #define NXM_OF 0x0000
 #define NXM_NX 0x0001
+#define ERICOXM_OF 0x1000
 #define OXM_OF 0x8000
 #define OXM_PKT_REG 0x8001
+#define NX_EXPERIMENTER 0x00002320      /* NXOXM_ET_*: Nicira's. */
+#define NSH_EXPERIMENTER 0x005ad650     /* NXOXM_NSH_*. */
 
 #define NXM(CLASS, FIELD, LEN) NXM_HEADER(CLASS, FIELD, 0, LEN)
 #define ONF_OXM(FIELD, LEN) NXM_EXP_HEADER(ONF_VENDOR_ID, FIELD, 0, LEN)
+#define NX_OXM(FIELD, LEN) NXM_EXP_HEADER(NX_EXPERIMENTER, FIELD, 0, LEN)
+#define NSH_OXM(FIELD, LEN) NXM_EXP_HEADER(NSH_EXPERIMENTER, FIELD, 0, LEN)
 #define NO_OXM { { 0, NULL, 0 }, { 0, NULL, 0 } }
 #define OXM2(H1, N1, V1, H2, N2, V2) { { H1, N1, V1 }, { H2, N2, V2 } }
 #define OXM1(FIELD, LEN, NAME, V) \
     { { NXM(OXM_OF, FIELD, LEN), NAME, V }, { 0, NULL, 0 } }
+/* An experimenter OXM, written in every version (there is no other). */
+#define OXMX(HEADER, NAME) { { HEADER, NAME, OFP10_VERSION }, { 0, NULL, 0 } }
 
 /* Fields: id, name, extra name, bytes, bits, maskable, string, prereqs,
  * writable, NXM header and name, OXM codes, 1.0 and 1.1 support. */
 #define F(ID, NAME, EXTRA, BYTES, BITS, MASK, STR, PREREQ, RW,          \
           NXMH, NXMNAME, OXMS, OF10, OF11)                              \
-    [MFF_##ID] = { MFF_##ID, NAME, EXTRA, BYTES, BITS, MFM_##MASK,       \
+    [MFF_##ID] = { MFF_##ID, NAME, EXTRA, BYTES, BITS, false, MFM_##MASK,\
                    MFS_##STR, MFP_##PREREQ, RW, false, NXMH, NXMNAME,    \
                    OXMS, MFU_##OF10, MFU_##OF11 }
 
@@ -50,12 +59,29 @@
     F(XXREG##N, "xxreg" #N, NULL, 16, 128, FULLY, HEXADECIMAL, NONE,    \
       true, NXM(NXM_NX, 111 + N, 16), "NXM_NX_XXREG" #N, NO_OXM,        \
       NONE, NONE)
+/* tun_metadataN: up to 124 bytes (NXM_NX_TUN_METADATAN's length field
+ * says how many a match uses). */
+#define TUN_MD(N)                                                       \
+    [MFF_TUN_METADATA0 + N] = {                                         \
+        MFF_TUN_METADATA0 + N, "tun_metadata" #N, NULL,                 \
+        TUN_METADATA_MAX_LEN, TUN_METADATA_MAX_LEN * 8, true, MFM_FULLY, \
+        MFS_HEXADECIMAL, MFP_NONE, true, false,                         \
+        NXM(NXM_NX, 40 + N, TUN_METADATA_MAX_LEN),                      \
+        "NXM_NX_TUN_METADATA" #N, NO_OXM, MFU_NONE, MFU_NONE }
+#define NSH_C(N)                                                        \
+    F(NSH_C##N, "nsh_c" #N, "nshc" #N, 4, 32, FULLY, HEXADECIMAL, NSH,  \
+      true, 0, NULL, OXMX(NSH_OXM(5 + N, 4), "NXOXM_NSH_C" #N),         \
+      NONE, NONE)
 
 static const struct mf_field fields[MFF_N_IDS] = {
     F(DP_HASH, "dp_hash", NULL, 4, 32, FULLY, HEXADECIMAL, NONE, false,
-      NXM(NXM_NX, 35, 4), "NXM_NX_DP_HASH", NO_OXM, NONE, NONE),
+      NXM(NXM_NX, 35, 4), "NXM_NX_DP_HASH",
+      OXM2(NX_OXM(0, 4), "NXOXM_ET_DP_HASH", 0, 0, NULL, 0), NONE, NONE),
     F(RECIRC_ID, "recirc_id", NULL, 4, 32, NONE, DECIMAL, NONE, false,
       NXM(NXM_NX, 36, 4), "NXM_NX_RECIRC_ID", NO_OXM, NONE, NONE),
+    F(PACKET_TYPE, "packet_type", NULL, 4, 32, NONE, PACKET_TYPE, NONE,
+      false, 0, NULL, OXM1(44, 4, "OXM_OF_PACKET_TYPE", OFP15_VERSION),
+      NONE, NONE),
     F(CONJ_ID, "conj_id", NULL, 4, 32, NONE, DECIMAL, NONE, false,
       NXM(NXM_NX, 37, 4), "NXM_NX_CONJ_ID", NO_OXM, NONE, NONE),
     F(TUN_ID, "tun_id", "tunnel_id", 8, 64, FULLY, HEXADECIMAL, NONE, true,
@@ -75,6 +101,44 @@ static const struct mf_field fields[MFF_N_IDS] = {
       0, NULL, NO_OXM, NONE, NONE),
     F(TUN_TOS, "tun_tos", NULL, 1, 8, NONE, DECIMAL, NONE, true,
       0, NULL, NO_OXM, NONE, NONE),
+    F(TUN_GBP_ID, "tun_gbp_id", NULL, 2, 16, FULLY, DECIMAL, NONE, true,
+      NXM(NXM_NX, 38, 2), "NXM_NX_TUN_GBP_ID", NO_OXM, NONE, NONE),
+    F(TUN_GBP_FLAGS, "tun_gbp_flags", NULL, 1, 8, FULLY, HEXADECIMAL, NONE,
+      true, NXM(NXM_NX, 39, 1), "NXM_NX_TUN_GBP_FLAGS", NO_OXM, NONE, NONE),
+    F(TUN_ERSPAN_IDX, "tun_erspan_idx", NULL, 4, 32, FULLY, HEXADECIMAL,
+      NONE, true, 0, NULL, OXMX(NX_OXM(11, 4), "NXOXM_ET_ERSPAN_IDX"),
+      NONE, NONE),
+    F(TUN_ERSPAN_VER, "tun_erspan_ver", NULL, 1, 4, FULLY, DECIMAL, NONE,
+      true, 0, NULL, OXMX(NX_OXM(12, 1), "NXOXM_ET_ERSPAN_VER"),
+      NONE, NONE),
+    F(TUN_ERSPAN_DIR, "tun_erspan_dir", NULL, 1, 1, FULLY, DECIMAL, NONE,
+      true, 0, NULL, OXMX(NX_OXM(13, 1), "NXOXM_ET_ERSPAN_DIR"),
+      NONE, NONE),
+    F(TUN_ERSPAN_HWID, "tun_erspan_hwid", NULL, 1, 6, FULLY, HEXADECIMAL,
+      NONE, true, 0, NULL, OXMX(NX_OXM(14, 1), "NXOXM_ET_ERSPAN_HWID"),
+      NONE, NONE),
+    F(TUN_GTPU_FLAGS, "tun_gtpu_flags", NULL, 1, 8, FULLY, HEXADECIMAL,
+      NONE, false, 0, NULL, OXMX(NX_OXM(15, 1), "NXOXM_ET_GTPU_FLAGS"),
+      NONE, NONE),
+    F(TUN_GTPU_MSGTYPE, "tun_gtpu_msgtype", NULL, 1, 8, FULLY, DECIMAL,
+      NONE, false, 0, NULL, OXMX(NX_OXM(16, 1), "NXOXM_ET_GTPU_MSGTYPE"),
+      NONE, NONE),
+    TUN_MD(0), TUN_MD(1), TUN_MD(2), TUN_MD(3),
+    TUN_MD(4), TUN_MD(5), TUN_MD(6), TUN_MD(7),
+    TUN_MD(8), TUN_MD(9), TUN_MD(10), TUN_MD(11),
+    TUN_MD(12), TUN_MD(13), TUN_MD(14), TUN_MD(15),
+    TUN_MD(16), TUN_MD(17), TUN_MD(18), TUN_MD(19),
+    TUN_MD(20), TUN_MD(21), TUN_MD(22), TUN_MD(23),
+    TUN_MD(24), TUN_MD(25), TUN_MD(26), TUN_MD(27),
+    TUN_MD(28), TUN_MD(29), TUN_MD(30), TUN_MD(31),
+    TUN_MD(32), TUN_MD(33), TUN_MD(34), TUN_MD(35),
+    TUN_MD(36), TUN_MD(37), TUN_MD(38), TUN_MD(39),
+    TUN_MD(40), TUN_MD(41), TUN_MD(42), TUN_MD(43),
+    TUN_MD(44), TUN_MD(45), TUN_MD(46), TUN_MD(47),
+    TUN_MD(48), TUN_MD(49), TUN_MD(50), TUN_MD(51),
+    TUN_MD(52), TUN_MD(53), TUN_MD(54), TUN_MD(55),
+    TUN_MD(56), TUN_MD(57), TUN_MD(58), TUN_MD(59),
+    TUN_MD(60), TUN_MD(61), TUN_MD(62), TUN_MD(63),
     F(METADATA, "metadata", NULL, 8, 64, FULLY, HEXADECIMAL, NONE, true,
       0, NULL, OXM1(2, 8, "OXM_OF_METADATA", OFP12_VERSION), NONE, ANY),
     F(IN_PORT, "in_port", NULL, 2, 16, NONE, OFP_PORT, NONE, true,
@@ -91,29 +155,62 @@ static const struct mf_field fields[MFF_N_IDS] = {
       false, 0, NULL, NO_OXM, NONE, NONE),
     F(PKT_MARK, "pkt_mark", NULL, 4, 32, FULLY, HEXADECIMAL, NONE, true,
       NXM(NXM_NX, 33, 4), "NXM_NX_PKT_MARK", NO_OXM, NONE, NONE),
+    F(CT_STATE, "ct_state", NULL, 4, 32, FULLY, CT_STATE, NONE, false,
+      NXM(NXM_NX, 105, 4), "NXM_NX_CT_STATE", NO_OXM, NONE, NONE),
+    F(CT_ZONE, "ct_zone", NULL, 2, 16, NONE, DECIMAL, NONE, false,
+      NXM(NXM_NX, 106, 2), "NXM_NX_CT_ZONE", NO_OXM, NONE, NONE),
+    F(CT_MARK, "ct_mark", NULL, 4, 32, FULLY, HEXADECIMAL, NONE, true,
+      NXM(NXM_NX, 107, 4), "NXM_NX_CT_MARK", NO_OXM, NONE, NONE),
+    F(CT_LABEL, "ct_label", NULL, 16, 128, FULLY, HEXADECIMAL, NONE, true,
+      NXM(NXM_NX, 108, 16), "NXM_NX_CT_LABEL", NO_OXM, NONE, NONE),
+    F(CT_NW_PROTO, "ct_nw_proto", NULL, 1, 8, NONE, DECIMAL, CT_VALID,
+      false, NXM(NXM_NX, 119, 1), "NXM_NX_CT_NW_PROTO", NO_OXM, NONE, NONE),
+    F(CT_NW_SRC, "ct_nw_src", NULL, 4, 32, FULLY, IPV4, CT_VALID, false,
+      NXM(NXM_NX, 120, 4), "NXM_NX_CT_NW_SRC", NO_OXM, NONE, NONE),
+    F(CT_NW_DST, "ct_nw_dst", NULL, 4, 32, FULLY, IPV4, CT_VALID, false,
+      NXM(NXM_NX, 121, 4), "NXM_NX_CT_NW_DST", NO_OXM, NONE, NONE),
+    F(CT_IPV6_SRC, "ct_ipv6_src", NULL, 16, 128, FULLY, IPV6, CT_VALID,
+      false, NXM(NXM_NX, 122, 16), "NXM_NX_CT_IPV6_SRC", NO_OXM,
+      NONE, NONE),
+    F(CT_IPV6_DST, "ct_ipv6_dst", NULL, 16, 128, FULLY, IPV6, CT_VALID,
+      false, NXM(NXM_NX, 123, 16), "NXM_NX_CT_IPV6_DST", NO_OXM,
+      NONE, NONE),
+    F(CT_TP_SRC, "ct_tp_src", NULL, 2, 16, FULLY, DECIMAL, CT_VALID, false,
+      NXM(NXM_NX, 124, 2), "NXM_NX_CT_TP_SRC", NO_OXM, NONE, NONE),
+    F(CT_TP_DST, "ct_tp_dst", NULL, 2, 16, FULLY, DECIMAL, CT_VALID, false,
+      NXM(NXM_NX, 125, 2), "NXM_NX_CT_TP_DST", NO_OXM, NONE, NONE),
     REG(0), REG(1), REG(2), REG(3), REG(4), REG(5), REG(6), REG(7),
     REG(8), REG(9), REG(10), REG(11), REG(12), REG(13), REG(14), REG(15),
     XREG(0), XREG(1), XREG(2), XREG(3), XREG(4), XREG(5), XREG(6), XREG(7),
     XXREG(0), XXREG(1), XXREG(2), XXREG(3),
-    F(ETH_SRC, "eth_src", "dl_src", 6, 48, FULLY, ETHERNET, NONE, true,
+    F(ETH_SRC, "eth_src", "dl_src", 6, 48, FULLY, ETHERNET, ETHERNET, true,
       NXM(NXM_OF, 2, 6), "NXM_OF_ETH_SRC",
       OXM1(4, 6, "OXM_OF_ETH_SRC", OFP12_VERSION), EXACT, ANY),
-    F(ETH_DST, "eth_dst", "dl_dst", 6, 48, FULLY, ETHERNET, NONE, true,
+    F(ETH_DST, "eth_dst", "dl_dst", 6, 48, FULLY, ETHERNET, ETHERNET, true,
       NXM(NXM_OF, 1, 6), "NXM_OF_ETH_DST",
       OXM1(3, 6, "OXM_OF_ETH_DST", OFP12_VERSION), EXACT, ANY),
-    F(ETH_TYPE, "eth_type", "dl_type", 2, 16, NONE, HEXADECIMAL, NONE,
+    F(ETH_TYPE, "eth_type", "dl_type", 2, 16, NONE, HEXADECIMAL, ETHERNET,
       false, NXM(NXM_OF, 3, 2), "NXM_OF_ETH_TYPE",
       OXM1(5, 2, "OXM_OF_ETH_TYPE", OFP12_VERSION), EXACT, EXACT),
-    F(VLAN_TCI, "vlan_tci", NULL, 2, 16, FULLY, HEXADECIMAL, NONE, true,
+    F(VLAN_TCI, "vlan_tci", NULL, 2, 16, FULLY, HEXADECIMAL, ETHERNET, true,
       NXM(NXM_OF, 4, 2), "NXM_OF_VLAN_TCI", NO_OXM, EXACT, EXACT),
-    F(DL_VLAN, "dl_vlan", NULL, 2, 12, NONE, DECIMAL, NONE, true,
+    F(DL_VLAN, "dl_vlan", NULL, 2, 12, NONE, DECIMAL, ETHERNET, true,
       0, NULL, NO_OXM, EXACT, EXACT),
-    F(VLAN_VID, "vlan_vid", NULL, 2, 13, FULLY, DECIMAL, NONE, true,
+    F(VLAN_VID, "vlan_vid", NULL, 2, 13, FULLY, DECIMAL, ETHERNET, true,
       0, NULL, OXM1(6, 2, "OXM_OF_VLAN_VID", OFP12_VERSION), EXACT, EXACT),
-    F(DL_VLAN_PCP, "dl_vlan_pcp", NULL, 1, 3, NONE, DECIMAL, NONE, true,
+    F(DL_VLAN_PCP, "dl_vlan_pcp", NULL, 1, 3, NONE, DECIMAL, ETHERNET, true,
       0, NULL, NO_OXM, EXACT, EXACT),
     F(VLAN_PCP, "vlan_pcp", NULL, 1, 3, NONE, DECIMAL, VLAN_VID, true,
       0, NULL, OXM1(7, 1, "OXM_OF_VLAN_PCP", OFP12_VERSION), EXACT, EXACT),
+    F(MPLS_LABEL, "mpls_label", NULL, 4, 20, NONE, DECIMAL, MPLS, true,
+      0, NULL, OXM1(34, 4, "OXM_OF_MPLS_LABEL", OFP12_VERSION),
+      NONE, EXACT),
+    F(MPLS_TC, "mpls_tc", NULL, 1, 3, NONE, DECIMAL, MPLS, true,
+      0, NULL, OXM1(35, 1, "OXM_OF_MPLS_TC", OFP12_VERSION), NONE, EXACT),
+    F(MPLS_BOS, "mpls_bos", NULL, 1, 1, NONE, DECIMAL, MPLS, false,
+      0, NULL, OXM1(36, 1, "OXM_OF_MPLS_BOS", OFP13_VERSION), NONE, NONE),
+    F(MPLS_TTL, "mpls_ttl", NULL, 1, 8, NONE, DECIMAL, MPLS, true,
+      NXM(NXM_NX, 30, 1), "NXM_NX_MPLS_TTL", NO_OXM, NONE, NONE),
     F(IPV4_SRC, "ip_src", "nw_src", 4, 32, FULLY, IPV4, IPV4, true,
       NXM(NXM_OF, 7, 4), "NXM_OF_IP_SRC",
       OXM1(11, 4, "OXM_OF_IPV4_SRC", OFP12_VERSION), CIDR, ANY),
@@ -200,6 +297,26 @@ static const struct mf_field fields[MFF_N_IDS] = {
     F(ND_TLL, "nd_tll", NULL, 6, 48, FULLY, ETHERNET, ND_ADVERT, true,
       NXM(NXM_NX, 25, 6), "NXM_NX_ND_TLL",
       OXM1(33, 6, "OXM_OF_IPV6_ND_TLL", OFP12_VERSION), NONE, NONE),
+    F(ND_RESERVED, "nd_reserved", NULL, 4, 32, NONE, DECIMAL, ND, true,
+      0, NULL, OXMX(NXM(ERICOXM_OF, 1, 4), "ERICOXM_OF_ICMPV6_ND_RESERVED"),
+      NONE, NONE),
+    F(ND_OPTIONS_TYPE, "nd_options_type", NULL, 1, 8, NONE, DECIMAL, ND,
+      true, 0, NULL,
+      OXMX(NXM(ERICOXM_OF, 2, 1), "ERICOXM_OF_ICMPV6_ND_OPTIONS_TYPE"),
+      NONE, NONE),
+    F(NSH_FLAGS, "nsh_flags", NULL, 1, 8, FULLY, DECIMAL, NSH, true,
+      0, NULL, OXMX(NSH_OXM(1, 1), "NXOXM_NSH_FLAGS"), NONE, NONE),
+    F(NSH_MDTYPE, "nsh_mdtype", NULL, 1, 8, NONE, DECIMAL, NSH, false,
+      0, NULL, OXMX(NSH_OXM(2, 1), "NXOXM_NSH_MDTYPE"), NONE, NONE),
+    F(NSH_NP, "nsh_np", NULL, 1, 8, NONE, DECIMAL, NSH, false,
+      0, NULL, OXMX(NSH_OXM(3, 1), "NXOXM_NSH_NP"), NONE, NONE),
+    F(NSH_SPI, "nsh_spi", "nsp", 4, 24, NONE, HEXADECIMAL, NSH, true,
+      0, NULL, OXMX(NSH_OXM(4, 4), "NXOXM_NSH_SPI"), NONE, NONE),
+    F(NSH_SI, "nsh_si", "nsi", 1, 8, NONE, DECIMAL, NSH, true,
+      0, NULL, OXMX(NSH_OXM(5, 1), "NXOXM_NSH_SI"), NONE, NONE),
+    NSH_C(1), NSH_C(2), NSH_C(3), NSH_C(4),
+    F(NSH_TTL, "nsh_ttl", NULL, 1, 8, NONE, DECIMAL, NSH, true,
+      0, NULL, OXMX(NSH_OXM(10, 1), "NXOXM_NSH_TTL"), NONE, NONE),
 };
 
 #undef F
@@ -356,7 +473,8 @@ mf_oxm_header(enum mf_field_id id, enum ofp_version version)
     if (version >= OFP12_VERSION) {
         uint64_t best = 0;
         for (size_t j = 0; j < ARRAY_SIZE(f->oxm); j++) {
-            if (f->oxm[j].header && f->oxm[j].version <= version) {
+            if (f->oxm[j].header && f->oxm[j].version
+                && f->oxm[j].version <= version) {
                 best = f->oxm[j].header;
             }
         }
@@ -406,6 +524,38 @@ tun_flags_from_public(uint16_t pub)
     return (pub & 1) ? FLOW_TNL_F_OAM : 0;
 }
 
+static bool
+is_tun_metadata(const struct mf_field *f)
+{
+    return f->id >= MFF_TUN_METADATA0 && f->id <= MFF_TUN_METADATA63;
+}
+
+/* The bits of the first MPLS label stack entry that field ID is. */
+static uint32_t
+mpls_field_mask(enum mf_field_id id)
+{
+    switch (id) {
+    case MFF_MPLS_LABEL: return MPLS_LABEL_MASK;
+    case MFF_MPLS_TC: return MPLS_TC_MASK;
+    case MFF_MPLS_BOS: return MPLS_BOS_MASK;
+    default: return MPLS_TTL_MASK;
+    }
+}
+
+static uint32_t
+mpls_lse_get(enum mf_field_id id, ovs_be32 lse)
+{
+    uint32_t mask = mpls_field_mask(id);
+    return (ntohl(lse) & mask) >> __builtin_ctz(mask);
+}
+
+static ovs_be32
+mpls_lse_set(enum mf_field_id id, ovs_be32 lse, uint32_t x)
+{
+    mpls_lse_set_field(&lse, mpls_field_mask(id), x);
+    return lse;
+}
+
 /* Reads F from FLOW (which may be a mask) into VALUE. */
 void
 mf_get_value(const struct mf_field *f, const struct flow *flow,
@@ -415,6 +565,7 @@ mf_get_value(const struct mf_field *f, const struct flow *flow,
     switch (f->id) {
     case MFF_DP_HASH: value->be32 = htonl(flow->dp_hash); break;
     case MFF_RECIRC_ID: value->be32 = htonl(flow->recirc_id); break;
+    case MFF_PACKET_TYPE: value->be32 = flow->packet_type; break;
     case MFF_CONJ_ID: value->be32 = htonl(flow->conj_id); break;
     case MFF_TUN_ID: value->be64 = flow->tunnel.tun_id; break;
     case MFF_TUN_SRC: value->be32 = flow->tunnel.ip_src; break;
@@ -426,6 +577,18 @@ mf_get_value(const struct mf_field *f, const struct flow *flow,
         break;
     case MFF_TUN_TTL: value->u8 = flow->tunnel.ip_ttl; break;
     case MFF_TUN_TOS: value->u8 = flow->tunnel.ip_tos; break;
+    case MFF_TUN_GBP_ID: value->be16 = flow->tunnel.gbp_id; break;
+    case MFF_TUN_GBP_FLAGS: value->u8 = flow->tunnel.gbp_flags; break;
+    case MFF_TUN_ERSPAN_IDX: value->be32 = htonl(flow->tunnel.erspan_idx);
+        break;
+    case MFF_TUN_ERSPAN_VER: value->u8 = flow->tunnel.erspan_ver; break;
+    case MFF_TUN_ERSPAN_DIR: value->u8 = flow->tunnel.erspan_dir; break;
+    case MFF_TUN_ERSPAN_HWID: value->u8 = flow->tunnel.erspan_hwid; break;
+    case MFF_TUN_GTPU_FLAGS: value->u8 = flow->tunnel.gtpu_flags; break;
+    case MFF_TUN_GTPU_MSGTYPE: value->u8 = flow->tunnel.gtpu_msgtype; break;
+    case MFF_TUN_METADATA0 ... MFF_TUN_METADATA63:
+        /* Where the option lies depends on a TLV map: see mf_get(). */
+        break;
     case MFF_METADATA: value->be64 = flow->metadata; break;
     case MFF_IN_PORT: value->be16 = htons(flow->in_port); break;
     case MFF_IN_PORT_OXM:
@@ -436,6 +599,17 @@ mf_get_value(const struct mf_field *f, const struct flow *flow,
         break;
     case MFF_SKB_PRIORITY: value->be32 = htonl(flow->skb_priority); break;
     case MFF_PKT_MARK: value->be32 = htonl(flow->pkt_mark); break;
+    case MFF_CT_STATE: value->be32 = htonl(flow->ct_state); break;
+    case MFF_CT_ZONE: value->be16 = htons(flow->ct_zone); break;
+    case MFF_CT_MARK: value->be32 = htonl(flow->ct_mark); break;
+    case MFF_CT_LABEL: memcpy(value->b, flow->ct_label, 16); break;
+    case MFF_CT_NW_PROTO: value->u8 = flow->ct_nw_proto; break;
+    case MFF_CT_NW_SRC: value->be32 = flow->ct_nw_src; break;
+    case MFF_CT_NW_DST: value->be32 = flow->ct_nw_dst; break;
+    case MFF_CT_IPV6_SRC: value->ipv6 = flow->ct_ipv6_src; break;
+    case MFF_CT_IPV6_DST: value->ipv6 = flow->ct_ipv6_dst; break;
+    case MFF_CT_TP_SRC: value->be16 = flow->ct_tp_src; break;
+    case MFF_CT_TP_DST: value->be16 = flow->ct_tp_dst; break;
     case MFF_REG0 ... MFF_REG15:
         value->be32 = htonl(flow->regs[f->id - MFF_REG0]);
         break;
@@ -467,6 +641,14 @@ mf_get_value(const struct mf_field *f, const struct flow *flow,
     case MFF_VLAN_PCP:
         value->u8 = (ntohs(flow->vlans[0].tci) & VLAN_PCP_MASK)
                     >> VLAN_PCP_SHIFT;
+        break;
+    case MFF_MPLS_LABEL:
+        value->be32 = htonl(mpls_lse_get(f->id, flow->mpls_lse[0]));
+        break;
+    case MFF_MPLS_TC:
+    case MFF_MPLS_BOS:
+    case MFF_MPLS_TTL:
+        value->u8 = mpls_lse_get(f->id, flow->mpls_lse[0]);
         break;
     case MFF_IPV4_SRC: value->be32 = flow->nw_src; break;
     case MFF_IPV4_DST: value->be32 = flow->nw_dst; break;
@@ -510,6 +692,22 @@ mf_get_value(const struct mf_field *f, const struct flow *flow,
         value->u8 = ntohs(flow->tp_dst);
         break;
     case MFF_ND_TARGET: value->ipv6 = flow->nd_target; break;
+    case MFF_ND_RESERVED: value->be32 = flow->nd_reserved; break;
+    case MFF_ND_OPTIONS_TYPE: value->u8 = flow->nd_options_type; break;
+    case MFF_NSH_FLAGS: value->u8 = flow->nsh.flags; break;
+    case MFF_NSH_TTL: value->u8 = flow->nsh.ttl; break;
+    case MFF_NSH_MDTYPE: value->u8 = flow->nsh.mdtype; break;
+    case MFF_NSH_NP: value->u8 = flow->nsh.np; break;
+    case MFF_NSH_SPI:
+        value->be32 = htonl((ntohl(flow->nsh.path_hdr) & NSH_SPI_MASK)
+                            >> NSH_SPI_SHIFT);
+        break;
+    case MFF_NSH_SI:
+        value->u8 = ntohl(flow->nsh.path_hdr) & NSH_SI_MASK;
+        break;
+    case MFF_NSH_C1 ... MFF_NSH_C4:
+        value->be32 = flow->nsh.context[f->id - MFF_NSH_C1];
+        break;
     case MFF_N_IDS:
     default:
         abort();
@@ -525,6 +723,7 @@ set_flow_value__(const struct mf_field *f, const union mf_value *value,
     switch (f->id) {
     case MFF_DP_HASH: flow->dp_hash = ntohl(value->be32); break;
     case MFF_RECIRC_ID: flow->recirc_id = ntohl(value->be32); break;
+    case MFF_PACKET_TYPE: flow->packet_type = value->be32; break;
     case MFF_CONJ_ID: flow->conj_id = ntohl(value->be32); break;
     case MFF_TUN_ID: flow->tunnel.tun_id = value->be64; break;
     case MFF_TUN_SRC: flow->tunnel.ip_src = value->be32; break;
@@ -537,6 +736,20 @@ set_flow_value__(const struct mf_field *f, const union mf_value *value,
         break;
     case MFF_TUN_TTL: flow->tunnel.ip_ttl = value->u8; break;
     case MFF_TUN_TOS: flow->tunnel.ip_tos = value->u8; break;
+    case MFF_TUN_GBP_ID: flow->tunnel.gbp_id = value->be16; break;
+    case MFF_TUN_GBP_FLAGS: flow->tunnel.gbp_flags = value->u8; break;
+    case MFF_TUN_ERSPAN_IDX: flow->tunnel.erspan_idx = ntohl(value->be32);
+        break;
+    case MFF_TUN_ERSPAN_VER: flow->tunnel.erspan_ver = value->u8 & 0xf;
+        break;
+    case MFF_TUN_ERSPAN_DIR: flow->tunnel.erspan_dir = value->u8 & 1; break;
+    case MFF_TUN_ERSPAN_HWID: flow->tunnel.erspan_hwid = value->u8 & 0x3f;
+        break;
+    case MFF_TUN_GTPU_FLAGS: flow->tunnel.gtpu_flags = value->u8; break;
+    case MFF_TUN_GTPU_MSGTYPE: flow->tunnel.gtpu_msgtype = value->u8; break;
+    case MFF_TUN_METADATA0 ... MFF_TUN_METADATA63:
+        /* See mf_get_value(). */
+        break;
     case MFF_METADATA: flow->metadata = value->be64; break;
     case MFF_IN_PORT:
         flow->in_port = is_mask ? (value->be16 ? UINT32_MAX : 0)
@@ -562,6 +775,21 @@ set_flow_value__(const struct mf_field *f, const union mf_value *value,
         break;
     case MFF_SKB_PRIORITY: flow->skb_priority = ntohl(value->be32); break;
     case MFF_PKT_MARK: flow->pkt_mark = ntohl(value->be32); break;
+    case MFF_CT_STATE:
+        /* Only the CS_* bits exist: an exact match is 0xff (so 3.1 writes
+         * it back as NXM_NX_CT_STATE_W(.../000000ff)). */
+        flow->ct_state = ntohl(value->be32) & CS_ALL_BITS;
+        break;
+    case MFF_CT_ZONE: flow->ct_zone = ntohs(value->be16); break;
+    case MFF_CT_MARK: flow->ct_mark = ntohl(value->be32); break;
+    case MFF_CT_LABEL: memcpy(flow->ct_label, value->b, 16); break;
+    case MFF_CT_NW_PROTO: flow->ct_nw_proto = value->u8; break;
+    case MFF_CT_NW_SRC: flow->ct_nw_src = value->be32; break;
+    case MFF_CT_NW_DST: flow->ct_nw_dst = value->be32; break;
+    case MFF_CT_IPV6_SRC: flow->ct_ipv6_src = value->ipv6; break;
+    case MFF_CT_IPV6_DST: flow->ct_ipv6_dst = value->ipv6; break;
+    case MFF_CT_TP_SRC: flow->ct_tp_src = value->be16; break;
+    case MFF_CT_TP_DST: flow->ct_tp_dst = value->be16; break;
     case MFF_REG0 ... MFF_REG15:
         flow->regs[f->id - MFF_REG0] = ntohl(value->be32);
         break;
@@ -600,6 +828,16 @@ set_flow_value__(const struct mf_field *f, const union mf_value *value,
         flow->vlans[0].tci = ((flow->vlans[0].tci & ~htons(VLAN_PCP_MASK))
                               | htons((value->u8 << VLAN_PCP_SHIFT)
                                       & VLAN_PCP_MASK));
+        break;
+    case MFF_MPLS_LABEL:
+        flow->mpls_lse[0] = mpls_lse_set(f->id, flow->mpls_lse[0],
+                                         ntohl(value->be32));
+        break;
+    case MFF_MPLS_TC:
+    case MFF_MPLS_BOS:
+    case MFF_MPLS_TTL:
+        flow->mpls_lse[0] = mpls_lse_set(f->id, flow->mpls_lse[0],
+                                         value->u8);
         break;
     case MFF_IPV4_SRC: flow->nw_src = value->be32; break;
     case MFF_IPV4_DST: flow->nw_dst = value->be32; break;
@@ -665,6 +903,26 @@ set_flow_value__(const struct mf_field *f, const union mf_value *value,
                         : htons(value->u8));
         break;
     case MFF_ND_TARGET: flow->nd_target = value->ipv6; break;
+    case MFF_ND_RESERVED: flow->nd_reserved = value->be32; break;
+    case MFF_ND_OPTIONS_TYPE: flow->nd_options_type = value->u8; break;
+    case MFF_NSH_FLAGS: flow->nsh.flags = value->u8; break;
+    case MFF_NSH_TTL: flow->nsh.ttl = value->u8; break;
+    case MFF_NSH_MDTYPE: flow->nsh.mdtype = value->u8; break;
+    case MFF_NSH_NP: flow->nsh.np = value->u8; break;
+    case MFF_NSH_SPI: {
+        uint32_t hdr = ntohl(flow->nsh.path_hdr) & ~NSH_SPI_MASK;
+        hdr |= (ntohl(value->be32) << NSH_SPI_SHIFT) & NSH_SPI_MASK;
+        flow->nsh.path_hdr = htonl(hdr);
+        break;
+    }
+    case MFF_NSH_SI: {
+        uint32_t hdr = ntohl(flow->nsh.path_hdr) & ~NSH_SI_MASK;
+        flow->nsh.path_hdr = htonl(hdr | value->u8);
+        break;
+    }
+    case MFF_NSH_C1 ... MFF_NSH_C4:
+        flow->nsh.context[f->id - MFF_NSH_C1] = value->be32;
+        break;
     case MFF_N_IDS:
     default:
         abort();
@@ -701,6 +959,32 @@ mf_get_mask(const struct mf_field *f, const struct flow_wildcards *wc,
         bool any = (f->id == MFF_ACTSET_OUTPUT ? wc->masks.actset_output
                     : wc->masks.in_port) != 0;
         memset(mask, any ? 0xff : 0, f->n_bytes);
+    } else if (is_tun_metadata(f)) {
+        /* Only whether the option matters is known without a layout. */
+        unsigned int idx = f->id - MFF_TUN_METADATA0;
+        if (wc->masks.tun_metadata.present & (UINT64_C(1) << idx)) {
+            mask->b[f->n_bytes - 1] = 1;
+        }
+    }
+}
+
+void
+mf_get(const struct mf_field *f, const struct match *match,
+       union mf_value *value, union mf_value *mask, unsigned int *len)
+{
+    if (is_tun_metadata(f)) {
+        unsigned int n;
+        tun_md_get_match(match, f->id - MFF_TUN_METADATA0, value->b,
+                         mask->b, &n);
+        if (len) {
+            *len = n;
+        }
+        return;
+    }
+    mf_get_value(f, &match->flow, value);
+    mf_get_mask(f, &match->wc, mask);
+    if (len) {
+        *len = f->n_bytes;
     }
 }
 
@@ -751,10 +1035,23 @@ mf_value_set_all_ones(const struct mf_field *f, union mf_value *v)
 }
 
 void
-mf_set(const struct mf_field *f, const union mf_value *value,
-       const union mf_value *mask, struct match *match)
+mf_set_ethernet_prereq(const struct mf_field *f, struct match *match)
+{
+    if (f->prereqs != MFP_NONE) {
+        match_set_default_packet_type(match);
+    }
+}
+
+char *
+mf_set_checked(const struct mf_field *f, const union mf_value *value,
+               const union mf_value *mask, struct match *match)
 {
     union mf_value exact, v, m;
+    mf_set_ethernet_prereq(f, match);
+    if (is_tun_metadata(f)) {
+        return tun_md_set_match(match, f->id - MFF_TUN_METADATA0, value->b,
+                                mask ? mask->b : NULL);
+    }
     if (!mask) {
         mf_value_set_all_ones(f, &exact);
         if (f->id == MFF_TCP_FLAGS) {
@@ -777,20 +1074,24 @@ mf_set(const struct mf_field *f, const union mf_value *value,
                 match->wc.masks.in_port = UINT32_MAX;
             }
         }
-        return;
+        return NULL;
 
     case MFF_DL_VLAN:
         match_set_dl_vlan(match, value->be16);
-        return;
+        return NULL;
 
     case MFF_DL_VLAN_PCP:
     case MFF_VLAN_PCP:
         match_set_dl_vlan_pcp(match, value->u8);
-        return;
+        return NULL;
 
     case MFF_VLAN_VID:
         match_set_vlan_vid_masked(match, value->be16, mask->be16);
-        return;
+        return NULL;
+
+    case MFF_PACKET_TYPE:
+        match_set_packet_type(match, value->be32);
+        return NULL;
 
     default:
         break;
@@ -802,8 +1103,31 @@ mf_set(const struct mf_field *f, const union mf_value *value,
     for (size_t i = 0; i < f->n_bytes; i++) {
         v.b[i] &= m.b[i];
     }
+    switch (f->id) {
+    case MFF_TUN_ERSPAN_VER:
+    case MFF_TUN_ERSPAN_DIR:
+    case MFF_TUN_ERSPAN_HWID:
+    case MFF_TUN_GTPU_FLAGS:
+    case MFF_TUN_GTPU_MSGTYPE:
+        /* 3.1 keeps these fields' value as their mask (so that "ver=1"
+         * matches every version with bit 0 set and encodes as
+         * NXOXM_ET_ERSPAN_VER_W(01/01)); matches here must mean and
+         * encode the same. */
+        m.u8 = v.u8;
+        break;
+    default:
+        break;
+    }
     set_flow_value__(f, &v, &match->flow, false);
     set_flow_value__(f, &m, &match->wc.masks, true);
+    return NULL;
+}
+
+void
+mf_set(const struct mf_field *f, const union mf_value *value,
+       const union mf_value *mask, struct match *match)
+{
+    free(mf_set_checked(f, value, mask, match));
 }
 
 void
@@ -829,6 +1153,9 @@ mf_set_wild(const struct mf_field *f, struct match *match)
     case MFF_VLAN_PCP:
         match->flow.vlans[0].tci &= ~htons(VLAN_PCP_MASK);
         match->wc.masks.vlans[0].tci &= ~htons(VLAN_PCP_MASK);
+        return;
+    case MFF_TUN_METADATA0 ... MFF_TUN_METADATA63:
+        tun_md_set_wild(match, f->id - MFF_TUN_METADATA0);
         return;
     default:
         set_flow_value__(f, &zero, &match->flow, false);
@@ -867,16 +1194,37 @@ mf_is_value_valid(const struct mf_field *f, const union mf_value *value)
     case MFF_DL_VLAN_PCP:
     case MFF_VLAN_PCP:
         return !(value->u8 & ~7);
+    case MFF_ARP_OP:
+        /* The opcode is kept in nw_proto's 8 bits. */
+        return !(value->be16 & htons(0xff00));
+    case MFF_CT_STATE:
+        return !(value->be32 & ~htonl(CS_ALL_BITS));
+    case MFF_MPLS_LABEL:
+        return !(value->be32 & ~htonl(MPLS_LABEL_MASK >> MPLS_LABEL_SHIFT));
+    case MFF_MPLS_TC:
+        return !(value->u8 & ~7);
+    case MFF_MPLS_BOS:
+        return !(value->u8 & ~1);
+    case MFF_TUN_ERSPAN_VER:
+        return !(value->u8 & ~0xf);
+    case MFF_TUN_ERSPAN_DIR:
+        return !(value->u8 & ~1);
+    case MFF_TUN_ERSPAN_HWID:
+        return !(value->u8 & ~0x3f);
+    case MFF_NSH_SPI:
+        return !(value->be32 & ~htonl(NSH_SPI_MASK >> NSH_SPI_SHIFT));
+    case MFF_NSH_TTL:
+        return !(value->u8 & ~0x3f);
     default:
         return true;
     }
 }
 
+
 static bool
-is_ip_any(const struct flow *flow)
+is_mpls(const struct flow *flow)
 {
-    return (flow->dl_type == htons(ETH_TYPE_IP)
-            || flow->dl_type == htons(ETH_TYPE_IPV6));
+    return eth_type_mpls(flow->dl_type);
 }
 
 bool
@@ -887,13 +1235,21 @@ mf_are_prereqs_ok(const struct mf_field *f, const struct flow *flow,
         switch (f->prereqs) {
         case MFP_NONE:
             break;
+        case MFP_ETHERNET:
+            WC_MASK_FIELD(wc, packet_type);
+            break;
         case MFP_VLAN_VID:
             wc->masks.vlans[0].tci |= htons(VLAN_CFI);
             break;
+        case MFP_CT_VALID:
+            wc->masks.ct_state |= CS_TRACKED | CS_INVALID;
+            break;
         case MFP_ARP:
+        case MFP_MPLS:
         case MFP_IPV4:
         case MFP_IPV6:
         case MFP_IP_ANY:
+        case MFP_NSH:
             WC_MASK_FIELD(wc, dl_type);
             break;
         case MFP_TCP:
@@ -918,25 +1274,33 @@ mf_are_prereqs_ok(const struct mf_field *f, const struct flow *flow,
     switch (f->prereqs) {
     case MFP_NONE:
         return true;
+    case MFP_ETHERNET:
+        return flow->packet_type == htonl(PT_ETH);
     case MFP_ARP:
         return (flow->dl_type == htons(ETH_TYPE_ARP)
                 || flow->dl_type == htons(ETH_TYPE_RARP));
     case MFP_VLAN_VID:
         return (flow->vlans[0].tci & htons(VLAN_CFI)) != 0;
+    case MFP_MPLS:
+        return is_mpls(flow);
     case MFP_IPV4:
         return flow->dl_type == htons(ETH_TYPE_IP);
     case MFP_IPV6:
         return flow->dl_type == htons(ETH_TYPE_IPV6);
     case MFP_IP_ANY:
-        return is_ip_any(flow);
+        return flow_is_ip_any(flow);
+    case MFP_NSH:
+        return flow->dl_type == htons(ETH_TYPE_NSH);
+    case MFP_CT_VALID:
+        return (flow->ct_state & (CS_TRACKED | CS_INVALID)) == CS_TRACKED;
     case MFP_TCP:
-        return is_ip_any(flow) && flow->nw_proto == IPPROTO_TCP
+        return flow_is_ip_any(flow) && flow->nw_proto == IPPROTO_TCP
                && !(flow->nw_frag & FLOW_NW_FRAG_LATER);
     case MFP_UDP:
-        return is_ip_any(flow) && flow->nw_proto == IPPROTO_UDP
+        return flow_is_ip_any(flow) && flow->nw_proto == IPPROTO_UDP
                && !(flow->nw_frag & FLOW_NW_FRAG_LATER);
     case MFP_SCTP:
-        return is_ip_any(flow) && flow->nw_proto == IPPROTO_SCTP
+        return flow_is_ip_any(flow) && flow->nw_proto == IPPROTO_SCTP
                && !(flow->nw_frag & FLOW_NW_FRAG_LATER);
     case MFP_ICMPV4:
         return flow->dl_type == htons(ETH_TYPE_IP)
@@ -966,49 +1330,20 @@ mf_are_prereqs_ok(const struct mf_field *f, const struct flow *flow,
     return false;
 }
 
-/* Whether MATCH pins down FIELD exactly (all of its meaningful bits). */
-static bool
-match_is_exact(const struct match *match, enum mf_field_id id)
-{
-    const struct mf_field *f = mf_from_id(id);
-    union mf_value mask;
-    mf_get_mask(f, &match->wc, &mask);
-    return mf_value_is_all_ones(f, &mask);
-}
-
+/* A match's values are zero where its mask is, so judging its values as a
+ * packet's decides prerequisites as 3.1 does: "icmp6,icmp_type=136"
+ * allows nd_target (its code, wildcarded, reads as zero), a wildcarded
+ * dl_type allows no IP field.  Connection tracking is the exception: its
+ * "-inv" must really be matched. */
 bool
 mf_are_match_prereqs_ok(const struct mf_field *f, const struct match *m)
 {
-    switch (f->prereqs) {
-    case MFP_NONE:
-        return true;
-    case MFP_VLAN_VID:
-        return (m->wc.masks.vlans[0].tci & htons(VLAN_CFI))
-               && mf_are_prereqs_ok(f, &m->flow, NULL);
-    case MFP_ARP:
-    case MFP_IPV4:
-    case MFP_IPV6:
-    case MFP_IP_ANY:
-        return match_is_exact(m, MFF_ETH_TYPE)
-               && mf_are_prereqs_ok(f, &m->flow, NULL);
-    case MFP_TCP:
-    case MFP_UDP:
-    case MFP_SCTP:
-    case MFP_ICMPV4:
-    case MFP_ICMPV6:
-        return match_is_exact(m, MFF_ETH_TYPE)
-               && match_is_exact(m, MFF_IP_PROTO)
-               && mf_are_prereqs_ok(f, &m->flow, NULL);
-    case MFP_ND:
-    case MFP_ND_SOLICIT:
-    case MFP_ND_ADVERT:
-        return match_is_exact(m, MFF_ETH_TYPE)
-               && match_is_exact(m, MFF_IP_PROTO)
-               && match_is_exact(m, MFF_ICMPV6_TYPE)
-               && match_is_exact(m, MFF_ICMPV6_CODE)
-               && mf_are_prereqs_ok(f, &m->flow, NULL);
+    if (f->prereqs == MFP_CT_VALID
+        && (m->wc.masks.ct_state & (CS_TRACKED | CS_INVALID))
+            != (CS_TRACKED | CS_INVALID)) {
+        return false;
     }
-    return false;
+    return mf_are_prereqs_ok(f, &m->flow, NULL);
 }
 
 void
@@ -1017,12 +1352,22 @@ mf_set_prereqs(const struct mf_field *f, struct match *m)
     switch (f->prereqs) {
     case MFP_NONE:
         break;
+    case MFP_ETHERNET:
+        match_set_default_packet_type(m);
+        break;
     case MFP_VLAN_VID:
         m->flow.vlans[0].tci |= htons(VLAN_CFI);
         m->wc.masks.vlans[0].tci |= htons(VLAN_CFI);
         break;
+    case MFP_CT_VALID:
+        m->flow.ct_state = (m->flow.ct_state & ~CS_INVALID) | CS_TRACKED;
+        m->wc.masks.ct_state |= CS_TRACKED | CS_INVALID;
+        break;
     case MFP_ARP:
         match_set_dl_type(m, htons(ETH_TYPE_ARP));
+        break;
+    case MFP_MPLS:
+        match_set_dl_type(m, htons(ETH_TYPE_MPLS));
         break;
     case MFP_IPV4:
         match_set_dl_type(m, htons(ETH_TYPE_IP));
@@ -1032,6 +1377,9 @@ mf_set_prereqs(const struct mf_field *f, struct match *m)
         break;
     case MFP_IP_ANY:
         match_set_dl_type(m, htons(ETH_TYPE_IP));
+        break;
+    case MFP_NSH:
+        match_set_dl_type(m, htons(ETH_TYPE_NSH));
         break;
     case MFP_TCP:
     case MFP_UDP:

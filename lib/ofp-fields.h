@@ -41,9 +41,12 @@ struct ds;
 struct match;
 struct ofputil_port_map;
 
+/* The fields, in Open vSwitch 3.1's order (table features list them in
+ * this order). */
 enum mf_field_id {
     MFF_DP_HASH,
     MFF_RECIRC_ID,
+    MFF_PACKET_TYPE,
     MFF_CONJ_ID,
     MFF_TUN_ID,
     MFF_TUN_SRC,
@@ -53,12 +56,34 @@ enum mf_field_id {
     MFF_TUN_FLAGS,
     MFF_TUN_TTL,
     MFF_TUN_TOS,
+    MFF_TUN_GBP_ID,
+    MFF_TUN_GBP_FLAGS,
+    MFF_TUN_ERSPAN_IDX,
+    MFF_TUN_ERSPAN_VER,
+    MFF_TUN_ERSPAN_DIR,
+    MFF_TUN_ERSPAN_HWID,
+    MFF_TUN_GTPU_FLAGS,
+    MFF_TUN_GTPU_MSGTYPE,
+#define MFF_TUN_METADATA(N) (MFF_TUN_METADATA0 + (N))
+    MFF_TUN_METADATA0,
+    MFF_TUN_METADATA63 = MFF_TUN_METADATA0 + 63,
     MFF_METADATA,
     MFF_IN_PORT,            /* 16-bit, OpenFlow 1.0 port numbers. */
     MFF_IN_PORT_OXM,        /* 32-bit, OpenFlow 1.1+ port numbers. */
     MFF_ACTSET_OUTPUT,
     MFF_SKB_PRIORITY,
     MFF_PKT_MARK,
+    MFF_CT_STATE,
+    MFF_CT_ZONE,
+    MFF_CT_MARK,
+    MFF_CT_LABEL,
+    MFF_CT_NW_PROTO,
+    MFF_CT_NW_SRC,
+    MFF_CT_NW_DST,
+    MFF_CT_IPV6_SRC,
+    MFF_CT_IPV6_DST,
+    MFF_CT_TP_SRC,
+    MFF_CT_TP_DST,
 #define MFF_REG(N) (MFF_REG0 + (N))
     MFF_REG0, MFF_REG1, MFF_REG2, MFF_REG3, MFF_REG4, MFF_REG5, MFF_REG6,
     MFF_REG7, MFF_REG8, MFF_REG9, MFF_REG10, MFF_REG11, MFF_REG12,
@@ -76,6 +101,10 @@ enum mf_field_id {
     MFF_VLAN_VID,           /* VID plus OFPVID12_PRESENT (OXM style). */
     MFF_DL_VLAN_PCP,        /* PCP of a present VLAN (1.0 style). */
     MFF_VLAN_PCP,           /* OXM vlan_pcp. */
+    MFF_MPLS_LABEL,
+    MFF_MPLS_TC,
+    MFF_MPLS_BOS,
+    MFF_MPLS_TTL,
     MFF_IPV4_SRC,
     MFF_IPV4_DST,
     MFF_IPV6_SRC,
@@ -106,17 +135,31 @@ enum mf_field_id {
     MFF_ND_TARGET,
     MFF_ND_SLL,
     MFF_ND_TLL,
+    MFF_ND_RESERVED,
+    MFF_ND_OPTIONS_TYPE,
+    MFF_NSH_FLAGS,
+    MFF_NSH_MDTYPE,
+    MFF_NSH_NP,
+    MFF_NSH_SPI,
+    MFF_NSH_SI,
+#define MFF_NSH_C(N) (MFF_NSH_C1 + (N))
+    MFF_NSH_C1, MFF_NSH_C2, MFF_NSH_C3, MFF_NSH_C4,
+    MFF_NSH_TTL,
     MFF_N_IDS
 };
 
 /* What a packet must be for the field to mean anything. */
 enum mf_prereqs {
     MFP_NONE,
+    MFP_ETHERNET,           /* An Ethernet frame (packet_type Ethernet). */
     MFP_ARP,                /* ARP or RARP. */
     MFP_VLAN_VID,           /* A VLAN header is present. */
+    MFP_MPLS,               /* MPLS, unicast or multicast. */
     MFP_IPV4,
     MFP_IPV6,
     MFP_IP_ANY,
+    MFP_NSH,
+    MFP_CT_VALID,           /* Tracked ("+trk") and valid ("-inv"). */
     MFP_TCP,                /* TCP over IPv4 or IPv6. */
     MFP_UDP,
     MFP_SCTP,
@@ -144,6 +187,8 @@ enum mf_string {
     MFS_FRAG,               /* "no", "first", "later", ... */
     MFS_TNL_FLAGS,          /* "oam", "+oam" ... */
     MFS_TCP_FLAGS,          /* "+syn-ack" ... */
+    MFS_CT_STATE,           /* "+trk-inv", "new|trk" ... */
+    MFS_PACKET_TYPE,        /* "(1,0x800)". */
 };
 
 /* OXM/NXM class values and header helpers. */
@@ -183,15 +228,18 @@ uint64_t nxm_make_wild(uint64_t h);
 struct mf_oxm {
     uint64_t header;        /* Unmasked form. */
     const char *name;       /* "OXM_OF_ETH_SRC". */
-    enum ofp_version version;
+    enum ofp_version version;   /* First version that writes it; 0: read
+                                 * but never written (an alias). */
 };
 
 struct mf_field {
     enum mf_field_id id;
     const char *name;       /* "ip_src". */
     const char *extra_name; /* "nw_src", or NULL. */
-    unsigned int n_bytes;
+    unsigned int n_bytes;   /* The most a value takes. */
     unsigned int n_bits;    /* Significant low-order bits. */
+    bool variable_len;      /* tun_metadataN: a value of 0 to N_BYTES bytes,
+                             * right-aligned in union mf_value. */
     enum mf_maskable maskable;
     enum mf_string string;
     enum mf_prereqs prereqs;
@@ -206,6 +254,8 @@ struct mf_field {
     enum { MFU_NONE, MFU_EXACT, MFU_CIDR, MFU_ANY } of10, of11;
 };
 
+#define TUN_METADATA_MAX_LEN 124     /* Longest Geneve option data. */
+
 union mf_value {
     uint8_t u8;
     ovs_be16 be16;
@@ -213,7 +263,8 @@ union mf_value {
     ovs_be64 be64;
     struct eth_addr mac;
     struct in6_addr ipv6;
-    uint8_t b[16];
+    uint8_t b[TUN_METADATA_MAX_LEN];
+    uint8_t tun_metadata[TUN_METADATA_MAX_LEN];
 };
 
 const struct mf_field *mf_from_id(enum mf_field_id);
@@ -235,7 +286,9 @@ const char *mf_nxm_name_of_header(uint64_t header);
  * name. */
 const char *mf_nxm_name(const struct mf_field *);
 
-/* Values. */
+/* Values.  A tun_metadataN value depends on where a TLV map put the
+ * option in the flow: mf_get_value() and mf_set_flow_value() give and take
+ * zero for those fields (use mf_get() on a match, or tun-metadata.h). */
 void mf_get_value(const struct mf_field *, const struct flow *,
                   union mf_value *);
 void mf_set_flow_value(const struct mf_field *, const union mf_value *,
@@ -248,10 +301,28 @@ void mf_get_mask(const struct mf_field *, const struct flow_wildcards *,
                  union mf_value *);
 bool mf_is_all_wild(const struct mf_field *, const struct flow_wildcards *);
 /* Makes MATCH match F exactly on VALUE, or under MASK (NULL: exact).  A
- * zero mask wildcards the field. */
+ * zero mask wildcards the field.  mf_set_checked() returns what went wrong
+ * (a malloc'd message): only tun_metadataN can fail, when set twice in
+ * MATCH or when it does not fit in the option space; mf_set() ignores
+ * that.
+ *
+ * A field that needs an Ethernet frame (every field with a prerequisite)
+ * makes the match match Ethernet packets only, unless it names a packet
+ * type: mf_set_ethernet_prereq(), which mf_set() calls (so that a flow
+ * means the same whether a controller, a user or learn wrote it, as in
+ * 3.1). */
+void mf_set_ethernet_prereq(const struct mf_field *, struct match *);
 void mf_set(const struct mf_field *, const union mf_value *value,
             const union mf_value *mask, struct match *);
+char *mf_set_checked(const struct mf_field *, const union mf_value *value,
+                     const union mf_value *mask, struct match *)
+    OVS_WARN_UNUSED_RESULT;
 void mf_set_wild(const struct mf_field *, struct match *);
+/* F's value and mask in MATCH: unlike mf_get_value(), this knows where
+ * MATCH keeps each tun_metadataN (see tun-metadata.h).  *LEN (if nonnull)
+ * receives the value's length: F's n_bytes, or a tun_metadataN's. */
+void mf_get(const struct mf_field *, const struct match *,
+            union mf_value *value, union mf_value *mask, unsigned int *len);
 
 /* Whether VALUE is in range for F (vlan_vid's 13 bits, ip_frag's 2, ...). */
 bool mf_is_value_valid(const struct mf_field *, const union mf_value *);
@@ -276,6 +347,11 @@ char *mf_parse_value(const struct mf_field *, const char *,
 char *mf_parse(const struct mf_field *, const char *,
                const struct ofputil_port_map *, union mf_value *value,
                union mf_value *mask) OVS_WARN_UNUSED_RESULT;
+/* Parses "NAME[a..b]=S", NAME a field, as a match on those bits of it,
+ * added to what MATCH says about the field already. */
+char *mf_parse_subfield_match(const char *name, const char *s,
+                              struct match *)
+    OVS_WARN_UNUSED_RESULT;
 /* Parses S into MATCH as F's constraint. */
 char *mf_parse_field(const struct mf_field *, const char *s,
                      const struct ofputil_port_map *, struct match *)
@@ -293,6 +369,9 @@ void mf_format_flags_masked(struct ds *, const char *(*bit_name)(uint32_t),
                             uint32_t flags, uint32_t mask, uint32_t max_mask);
 const char *mf_tcp_flag_name(uint32_t bit);
 const char *mf_tun_flag_name(uint32_t bit);
+const char *mf_ct_state_name(uint32_t bit);
+/* "(NS,TYPE)", TYPE in hex for an Ethertype (namespace 1). */
+void mf_format_packet_type(ovs_be32 packet_type, struct ds *);
 /* IP, then "/N" for a CIDR mask or "/MASK", unless MASK is all ones. */
 void mf_format_ipv4_masked(ovs_be32 ip, ovs_be32 mask, struct ds *);
 void mf_format_ipv6_masked(const struct in6_addr *,

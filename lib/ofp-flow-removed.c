@@ -38,6 +38,7 @@ ofputil_decode_flow_removed(struct ofputil_flow_removed *fr,
     if (raw == OFPRAW_OFPT10_FLOW_REMOVED) {
         const struct ofp10_flow_removed *ofr = ofpbuf_pull(&b, sizeof *ofr);
         ofputil_match_from_ofp10_match(&ofr->match, &fr->match);
+        ofputil_normalize_match_quiet(&fr->match);
         fr->priority = ntohs(ofr->priority);
         fr->reason = ofr->reason;
         fr->table_id = OFPTT_ALL;

@@ -13,6 +13,9 @@
 #include "ofp-port.h"
 #include "ofpbuf.h"
 #include "util.h"
+#include "vlog.h"
+
+VLOG_DEFINE_THIS_MODULE(ofp_flow);
 
 /* OpenFlow 1.5's flow stats entry: this, the OXM match, the OXS
  * statistics, the instructions. */
@@ -234,6 +237,7 @@ ofputil_decode_flow_stats_request(struct ofputil_flow_stats_request *fsr,
         const struct ofp10_flow_stats_request *r = ofpbuf_pull(&b, sizeof *r);
         fsr->aggregate = raw == OFPRAW_OFPST10_AGGREGATE_REQUEST;
         ofputil_match_from_ofp10_match(&r->match, &fsr->match);
+        ofputil_normalize_match_quiet(&fsr->match);
         fsr->table_id = r->table_id;
         fsr->out_port = ntohs(r->out_port);
         break;
@@ -478,6 +482,7 @@ ofputil_decode_flow_stats_reply(struct ofputil_flow_stats *fs,
         }
         instructions_len = length - sizeof *ofs;
         ofputil_match_from_ofp10_match(&ofs->match, &fs->match);
+        ofputil_normalize_match_quiet(&fs->match);
         fs->table_id = ofs->table_id;
         fs->duration_sec = ntohl(ofs->duration_sec);
         fs->duration_nsec = ntohl(ofs->duration_nsec);
@@ -645,6 +650,15 @@ ofputil_append_flow_stats_reply(const struct ofputil_flow_stats *fs,
         nfs->cookie = fs->cookie;
         nfs->packet_count = htonll(fs->packet_count);
         nfs->byte_count = htonll(fs->byte_count);
+    }
+    /* An entry that no message could hold (a 16-bit length) is left out
+     * of the reply, as 3.1 does; the rest of the dump goes on. */
+    size_t header_size = (char *) reply->msg - (char *) reply->data;
+    if (reply->size - start_ofs > UINT16_MAX - header_size) {
+        reply->size = start_ofs;
+        static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(1, 5);
+        VLOG_WARN_RL(&rl, "Flow exceeded the maximum flow statistics reply "
+                     "size and was excluded from the response set");
     }
     ofpmp_postappend(replies, start_ofs);
 }

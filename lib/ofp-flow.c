@@ -64,6 +64,7 @@ ofputil_decode_flow_mod(struct ofputil_flow_mod *fm,
         if (raw == OFPRAW_OFPT10_FLOW_MOD) {
             const struct ofp10_flow_mod *ofm = ofpbuf_pull(&b, sizeof *ofm);
             ofputil_match_from_ofp10_match(&ofm->match, &fm->match);
+            ofputil_normalize_match(&fm->match);
             /* In 1.0 an exact match always has the highest priority. */
             fm->priority = (ofm->match.wildcards & htonl(OFPFW10_ALL)
                             ? ntohs(ofm->priority) : UINT16_MAX);
@@ -99,6 +100,9 @@ ofputil_decode_flow_mod(struct ofputil_flow_mod *fm,
             return OFPERR_NXBRC_NXM_INVALID;
         }
         fm->new_cookie = wire_cookie;
+        fm->modify_cookie = ((command == OFPFC_MODIFY
+                              || command == OFPFC_MODIFY_STRICT)
+                             && wire_cookie != OVS_BE64_MAX);
         error = decode_flags(wire_flags, OFP10_VERSION, &fm->flags);
         if (!error) {
             /* An NXT_FLOW_MOD in a later version carries that version's
@@ -117,7 +121,12 @@ ofputil_decode_flow_mod(struct ofputil_flow_mod *fm,
         command = ofm->command;
         fm->priority = ntohs(ofm->priority);
         fm->table_id = ofm->table_id;
-        if (command == OFPFC_ADD) {
+        if (command == OFPFC_ADD
+            || (version == OFP11_VERSION && !ofm->cookie_mask
+                && (command == OFPFC_MODIFY
+                    || command == OFPFC_MODIFY_STRICT))) {
+            /* In 1.1 a modify that does not match on the cookie adds a
+             * flow with it when it selects nothing. */
             fm->new_cookie = ofm->cookie;
         } else {
             fm->cookie = ofm->cookie;
@@ -153,10 +162,11 @@ ofputil_decode_flow_mod(struct ofputil_flow_mod *fm,
         /* A learn's source fields, and the fields that set_field, load
          * and move touch, need their prerequisites in the flow's match, as
          * 3.1 checks when it decodes a flow_mod. */
-        error = learn_check_list(ofpacts->data, ofpacts->size, &fm->match);
+        error = ofpacts_check_prereqs(ofpacts->data, ofpacts->size,
+                                      &fm->match);
         if (!error) {
-            error = ofpacts_check_prereqs(ofpacts->data, ofpacts->size,
-                                          &fm->match);
+            error = ofpacts_check_goto_table(ofpacts->data, ofpacts->size,
+                                             fm->table_id, 255);
         }
         if (error) {
             return error;
@@ -175,6 +185,13 @@ ofputil_encode_flow_mod(const struct ofputil_flow_mod *fm,
     enum ofp_version version = ofputil_protocol_to_ofp_version(protocol);
     ovs_be64 new_cookie = (fm->new_cookie == OVS_BE64_MAX ? 0
                            : fm->new_cookie);
+    bool modify = (fm->command == OFPFC_MODIFY
+                   || fm->command == OFPFC_MODIFY_STRICT);
+    /* 1.0 and NXM: a modify's cookie field is all-ones to leave the
+     * flows' cookies alone. */
+    ovs_be64 cookie10 = (!modify ? new_cookie
+                         : fm->modify_cookie ? fm->new_cookie
+                         : OVS_BE64_MAX);
     struct ofpbuf *msg;
 
     switch (protocol) {
@@ -190,7 +207,7 @@ ofputil_encode_flow_mod(const struct ofputil_flow_mod *fm,
             msg = ofpraw_alloc(OFPRAW_OFPT10_FLOW_MOD, OFP10_VERSION, 0);
             struct ofp10_flow_mod *ofm = msg->msg;
             ofputil_match_to_ofp10_match(&fm->match, &ofm->match);
-            ofm->cookie = new_cookie;
+            ofm->cookie = cookie10;
             ofm->command = htons(command);
             ofm->idle_timeout = htons(fm->idle_timeout);
             ofm->hard_timeout = htons(fm->hard_timeout);
@@ -205,7 +222,7 @@ ofputil_encode_flow_mod(const struct ofputil_flow_mod *fm,
                                          fm->cookie_mask);
             struct nx_flow_mod *nfm = ofpbuf_at_assert(msg, ofs,
                                                        sizeof *nfm);
-            nfm->cookie = new_cookie;
+            nfm->cookie = cookie10;
             nfm->command = htons(command);
             nfm->idle_timeout = htons(fm->idle_timeout);
             nfm->hard_timeout = htons(fm->hard_timeout);
@@ -231,11 +248,16 @@ ofputil_encode_flow_mod(const struct ofputil_flow_mod *fm,
         struct ofp11_flow_mod *ofm = ofpbuf_at_assert(msg, ofs, sizeof *ofm);
         if (fm->command == OFPFC_ADD) {
             ofm->cookie = new_cookie;
+        } else if (version == OFP11_VERSION && modify && !fm->cookie_mask) {
+            /* The cookie of the flow it adds if it selects none. */
+            ofm->cookie = fm->new_cookie;
         } else {
             ofm->cookie = fm->cookie;
             ofm->cookie_mask = fm->cookie_mask;
         }
-        ofm->table_id = fm->table_id;
+        /* 1.1 has no "every table" in a flow_mod: 3.1 sends table 0. */
+        ofm->table_id = (version == OFP11_VERSION && fm->table_id == OFPTT_ALL
+                         ? 0 : fm->table_id);
         ofm->command = fm->command;
         ofm->idle_timeout = htons(fm->idle_timeout);
         ofm->hard_timeout = htons(fm->hard_timeout);

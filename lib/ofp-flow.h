@@ -74,7 +74,13 @@ struct ofputil_flow_mod {
     int priority;
     ovs_be64 cookie;            /* Which flows (with COOKIE_MASK). */
     ovs_be64 cookie_mask;
-    ovs_be64 new_cookie;        /* OVS_BE64_MAX: leave the cookie. */
+    /* The cookie of a flow this adds: an add's, or, for a modify that
+     * selects nothing, the flow it then adds (OVS_BE64_MAX: none). */
+    ovs_be64 new_cookie;
+    /* A modify also gives the flows it selects NEW_COOKIE: 1.0 and NXM
+     * modifies whose cookie field is not all-ones (in 1.1+ it never
+     * changes), as 3.1 decodes them. */
+    bool modify_cookie;
     uint8_t table_id;           /* OFPTT_ALL (255): every table / any. */
     uint16_t command;           /* OFPFC_*. */
     uint16_t idle_timeout;

@@ -5,12 +5,15 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include "dynamic-string.h"
+#include "nx-match.h"
 #include "ofp-actions.h"
 #include "ofp-flow.h"
 #include "ofp-msgs.h"
 #include "ofp-parse.h"
 #include "ofp-port.h"
+#include "ofp-prop.h"
 #include "ofpbuf.h"
 #include "util.h"
 #include "vlog.h"
@@ -139,11 +142,13 @@ buckets_have_duplicate_ids(const struct ovs_list *buckets)
     return false;
 }
 
-/* Pulls BUCKETS_LEN bytes of 1.5 buckets (also NXT_GROUP_MOD's) off MSG;
- * their actions are in ACTIONS_VERSION's encoding. */
+/* Pulls BUCKETS_LEN bytes of 1.5 buckets (also NXT_GROUP_MOD's) of a
+ * group of GROUP_TYPE off MSG; their actions are in ACTIONS_VERSION's
+ * encoding.  A select bucket without a weight property weighs 1. */
 static enum ofperr
 pull_ofp15_buckets(struct ofpbuf *msg, size_t buckets_len,
-                   enum ofp_version actions_version, struct ovs_list *buckets)
+                   enum ofp_version actions_version, uint8_t group_type,
+                   struct ovs_list *buckets)
 {
     struct ofpbuf ofpacts;
     ofpbuf_init(&ofpacts, 64);
@@ -171,8 +176,11 @@ pull_ofp15_buckets(struct ofpbuf *msg, size_t buckets_len,
             break;
         }
         struct ofputil_bucket *b = new_bucket(buckets, &ofpacts);
+        b->weight = group_type == OFPGT11_SELECT ? 1 : 0;
         b->bucket_id = ntohl(ob->bucket_id);
         if (b->bucket_id > OFPG15_BUCKET_MAX) {
+            VLOG_WARN_RL(&rl, "bucket id (%"PRIu32") is out of range",
+                         b->bucket_id);
             error = OFPERR_OFPGMFC_BAD_BUCKET;
             break;
         }
@@ -294,11 +302,211 @@ put_ofp15_buckets(struct ofpbuf *msg, const struct ovs_list *buckets,
     }
 }
 
+/* Group properties. */
+
+/* Adds field F with MASK to PROPS, keeping the fields in id order. */
+static bool
+group_props_add_field(struct ofputil_group_props *props,
+                      const struct mf_field *f, const union mf_value *mask)
+{
+    size_t i = 0;
+    while (i < props->n_fields && props->fields[i].id < f->id) {
+        i++;
+    }
+    if (i < props->n_fields && props->fields[i].id == f->id) {
+        return false;
+    }
+    memmove(&props->fields[i + 1], &props->fields[i],
+            (props->n_fields - i) * sizeof props->fields[i]);
+    props->fields[i].id = f->id;
+    props->fields[i].mask = *mask;
+    props->n_fields++;
+    return true;
+}
+
+/* The fields of a "hash" selection method: NXM/OXM headers, each followed
+ * by a mask of its field's width. */
+static enum ofperr
+pull_group_fields(struct ofpbuf *b, struct ofputil_group_props *props)
+{
+    while (b->size) {
+        const struct mf_field *f;
+        union mf_value mask;
+        enum ofperr error = nx_pull_entry(b, &f, &mask, NULL, false);
+        if (error) {
+            return error;
+        }
+        if (!mf_is_mask_valid(f, &mask)) {
+            return OFPERR_OFPBMC_BAD_MASK;
+        }
+        if (!group_props_add_field(props, f, &mask)) {
+            return OFPERR_OFPBMC_DUP_FIELD;
+        }
+    }
+    return 0;
+}
+
+static enum ofperr
+pull_selection_method(struct ofpbuf *prop, uint8_t group_type,
+                      struct ofputil_group_props *props)
+{
+    const struct ntr_group_prop_selection_method *sm = prop->data;
+    if (prop->size < sizeof *sm) {
+        VLOG_WARN_RL(&rl, "ntr selection method property length %"PRIu32
+                     " is not valid", prop->size);
+        return OFPERR_OFPBPC_BAD_LEN;
+    }
+    if (group_type != OFPGT11_SELECT) {
+        VLOG_WARN_RL(&rl, "ntr selection method property is only allowed "
+                     "for select groups");
+        return OFPERR_OFPBPC_BAD_VALUE;
+    }
+    size_t method_len = strnlen(sm->selection_method,
+                                sizeof sm->selection_method);
+    if (method_len == sizeof sm->selection_method) {
+        VLOG_WARN_RL(&rl, "ntr selection method is not null terminated");
+        return OFPERR_OFPBPC_BAD_VALUE;
+    }
+    if (strcmp(sm->selection_method, "hash")
+        && strcmp(sm->selection_method, "dp_hash")) {
+        VLOG_WARN_RL(&rl, "ntr selection method '%s' is not supported",
+                     sm->selection_method);
+        return OFPERR_OFPBPC_BAD_VALUE;
+    }
+    memset(props, 0, sizeof *props);
+    memcpy(props->selection_method, sm->selection_method, method_len);
+    props->selection_method_param = ntohll(sm->selection_method_param);
+
+    ofpbuf_pull(prop, sizeof *sm);
+    if (!strcmp(props->selection_method, "dp_hash") && prop->size) {
+        VLOG_WARN_RL(&rl, "ntr selection method dp_hash does not support "
+                     "fields");
+        return OFPERR_OFPBPC_BAD_VALUE;
+    }
+    enum ofperr error = pull_group_fields(prop, props);
+    if (error) {
+        VLOG_WARN_RL(&rl, "ntr selection method fields are invalid");
+    }
+    return error;
+}
+
+/* Pulls the group properties that make up the rest of B (1.5 and Nicira's
+ * layout) into PROPS, for a group of GROUP_TYPE. */
+static enum ofperr
+pull_group_props(struct ofpbuf *b, uint8_t group_type,
+                 struct ofputil_group_props *props)
+{
+    memset(props, 0, sizeof *props);
+    while (b->size) {
+        struct ofpbuf prop;
+        uint16_t type;
+        enum ofperr error = ofpprop_pull(b, &prop, &type);
+        if (error) {
+            return error;
+        }
+        if (type != OFPGPT15_EXPERIMENTER) {
+            VLOG_WARN_RL(&rl, "unknown group property type %"PRIu16, type);
+            return OFPERR_OFPBPC_BAD_TYPE;
+        }
+        if (prop.size < 12) {
+            return OFPERR_OFPBPC_BAD_LEN;
+        }
+        const uint8_t *p = prop.data;
+        uint32_t experimenter = ((uint32_t) p[4] << 24 | p[5] << 16
+                                 | p[6] << 8 | p[7]);
+        uint32_t exp_type = ((uint32_t) p[8] << 24 | p[9] << 16
+                             | p[10] << 8 | p[11]);
+        if ((experimenter == NTR_VENDOR_ID
+             || experimenter == NTR_COMPAT_VENDOR_ID)
+            && exp_type == NTRT_SELECTION_METHOD) {
+            error = pull_selection_method(&prop, group_type, props);
+        } else {
+            VLOG_WARN_RL(&rl, "unknown group property type for exp_id %#"
+                         PRIx32", exp_type %"PRIu32, experimenter, exp_type);
+            error = OFPERR_OFPBPC_BAD_EXP_TYPE;
+        }
+        if (error) {
+            return error;
+        }
+    }
+    return 0;
+}
+
+/* Appends PROPS (nothing without a selection method) in VERSION, whose
+ * OXM or NXM headers name the fields. */
+static void
+put_group_props(struct ofpbuf *msg, const struct ofputil_group_props *props,
+                enum ofp_version version)
+{
+    if (!props->selection_method[0]) {
+        return;
+    }
+    size_t start = msg->size;
+    struct ntr_group_prop_selection_method *sm
+        = ofpbuf_put_zeros(msg, sizeof *sm);
+    sm->type = htons(OFPGPT15_EXPERIMENTER);
+    sm->experimenter = htonl(NTR_VENDOR_ID);
+    sm->exp_type = htonl(NTRT_SELECTION_METHOD);
+    memcpy(sm->selection_method, props->selection_method,
+           sizeof sm->selection_method);
+    sm->selection_method_param = htonll(props->selection_method_param);
+    for (size_t i = 0; i < props->n_fields; i++) {
+        const struct mf_field *f = mf_from_id(props->fields[i].id);
+        nx_put_header(msg, f->id, version, false);
+        ofpbuf_put(msg, &props->fields[i].mask, f->n_bytes);
+    }
+    sm = ofpbuf_at_assert(msg, start, sizeof *sm);
+    sm->length = htons(msg->size - start);
+    ofpbuf_put_zeros(msg, ROUND_UP(msg->size - start, 8)
+                     - (msg->size - start));
+}
+
+static void
+format_group_props(struct ds *s, const struct ofputil_group_props *props)
+{
+    if (props->selection_method[0]) {
+        ds_put_format(s, ",selection_method=%s", props->selection_method);
+        if (props->selection_method_param) {
+            ds_put_format(s, ",selection_method_param=%"PRIu64,
+                          props->selection_method_param);
+        }
+    }
+    if (!props->n_fields) {
+        return;
+    }
+    ds_put_cstr(s, props->n_fields == 1 ? ",fields=" : ",fields(");
+    for (size_t i = 0; i < props->n_fields; i++) {
+        const struct ofputil_group_field *gf = &props->fields[i];
+        const struct mf_field *f = mf_from_id(gf->id);
+        if (i) {
+            ds_put_char(s, ',');
+        }
+        ds_put_cstr(s, f->name);
+        if (!mf_value_is_all_ones(f, &gf->mask)) {
+            ds_put_char(s, '=');
+            mf_format(f, &gf->mask, NULL, NULL, s);
+        }
+    }
+    if (props->n_fields > 1) {
+        ds_put_char(s, ')');
+    }
+}
+
 /* group_mod. */
 
+static bool
+bucket_has_liveness(const struct ofputil_bucket *b)
+{
+    return b->watch_port != OFPP_ANY || b->watch_group != OFPG_ANY;
+}
+
+/* What 3.1 checks of a decoded group_mod, in its order. */
 static enum ofperr
 check_group_mod(const struct ofputil_group_mod *gm)
 {
+    if (gm->type > OFPGT11_FF) {
+        return OFPERR_OFPGMFC_BAD_TYPE;
+    }
     switch (gm->command) {
     case OFPGC11_ADD:
     case OFPGC11_MODIFY:
@@ -310,22 +518,53 @@ check_group_mod(const struct ofputil_group_mod *gm)
     default:
         return OFPERR_OFPGMFC_BAD_COMMAND;
     }
-    if (gm->type > OFPGT11_FF) {
-        return OFPERR_OFPGMFC_BAD_TYPE;
-    }
-    if (gm->type == OFPGT11_INDIRECT
-        && (gm->command == OFPGC11_ADD || gm->command == OFPGC11_MODIFY
-            || gm->command == OFPGC_ADD_OR_MOD)
+    if (gm->type == OFPGT11_INDIRECT && gm->command != OFPGC11_DELETE
         && !ovs_list_is_singleton(&gm->buckets)) {
         return OFPERR_OFPGMFC_INVALID_GROUP;
     }
-    if (gm->type == OFPGT11_FF) {
-        const struct ofputil_bucket *b;
-        LIST_FOR_EACH (b, list_node, &gm->buckets) {
-            if (b->watch_port == OFPP_ANY && b->watch_group == OFPG_ANY) {
-                return OFPERR_OFPGMFC_INVALID_GROUP;
-            }
+    if (gm->command == OFPGC15_REMOVE_BUCKET
+        && !ovs_list_is_empty(&gm->buckets)) {
+        return OFPERR_OFPGMFC_BAD_BUCKET;
+    }
+    const struct ofputil_bucket *b;
+    LIST_FOR_EACH (b, list_node, &gm->buckets) {
+        /* An inserted bucket's group type is not known here. */
+        if (b->weight && gm->type != OFPGT11_SELECT
+            && gm->command != OFPGC15_INSERT_BUCKET) {
+            return OFPERR_OFPGMFC_INVALID_GROUP;
         }
+        if (gm->type == OFPGT11_FF ? !bucket_has_liveness(b)
+            : gm->type != OFPGT11_SELECT && bucket_has_liveness(b)) {
+            return (gm->type == OFPGT11_FF ? OFPERR_OFPGMFC_INVALID_GROUP
+                    : OFPERR_OFPGMFC_WATCH_UNSUPPORTED);
+        }
+    }
+    return 0;
+}
+
+/* 1.5's command bucket id: "all" but for the bucket commands, which take
+ * a bucket id, first or last (and remove also all), as 3.1 checks. */
+static enum ofperr
+check_command_bucket_id(uint16_t command, uint32_t id)
+{
+    bool ok;
+    switch (command) {
+    case OFPGC15_INSERT_BUCKET:
+        ok = (id <= OFPG15_BUCKET_MAX || id == OFPG15_BUCKET_FIRST
+              || id == OFPG15_BUCKET_LAST);
+        break;
+    case OFPGC15_REMOVE_BUCKET:
+        ok = (id <= OFPG15_BUCKET_MAX || id == OFPG15_BUCKET_FIRST
+              || id == OFPG15_BUCKET_LAST || id == OFPG15_BUCKET_ALL);
+        break;
+    default:
+        ok = id == OFPG15_BUCKET_ALL;
+        break;
+    }
+    if (!ok) {
+        VLOG_WARN_RL(&rl, "group command bucket id (%"PRIu32") is out of "
+                     "range", id);
+        return OFPERR_OFPGMFC_BAD_BUCKET;
     }
     return 0;
 }
@@ -359,6 +598,11 @@ ofputil_decode_group_mod(const struct ofp_header *oh,
         gm->group_id = ntohl(ogm->group_id);
         gm->command_bucket_id = OFPG15_BUCKET_ALL;
         error = pull_ofp11_buckets(&b, b.size, oh->version, &gm->buckets);
+        /* 1.1-1.4 deletions carry no buckets, as 3.1 checks. */
+        if (!error && gm->command == OFPGC11_DELETE
+            && !ovs_list_is_empty(&gm->buckets)) {
+            error = OFPERR_OFPGMFC_INVALID_GROUP;
+        }
     } else if (raw == OFPRAW_OFPT15_GROUP_MOD
                || raw == OFPRAW_NXT_GROUP_MOD) {
         const struct ofp15_group_mod *ogm = ofpbuf_pull(&b, sizeof *ogm);
@@ -366,15 +610,18 @@ ofputil_decode_group_mod(const struct ofp_header *oh,
         gm->type = ogm->type;
         gm->group_id = ntohl(ogm->group_id);
         gm->command_bucket_id = ntohl(ogm->command_bucket_id);
+        error = check_command_bucket_id(gm->command, gm->command_bucket_id);
+        if (error) {
+            return error;
+        }
         size_t buckets_len = ntohs(ogm->bucket_array_len);
         if (buckets_len > b.size) {
             return OFPERR_OFPGMFC_BAD_BUCKET;
         }
-        error = pull_ofp15_buckets(&b, buckets_len, oh->version,
+        error = pull_ofp15_buckets(&b, buckets_len, oh->version, gm->type,
                                    &gm->buckets);
-        /* Group properties (3.1's selection method) are not supported. */
-        if (!error && b.size) {
-            error = OFPERR_OFPBPC_BAD_TYPE;
+        if (!error) {
+            error = pull_group_props(&b, gm->type, &gm->props);
         }
     } else {
         return OFPERR_OFPBRC_BAD_TYPE;
@@ -412,6 +659,7 @@ ofputil_encode_group_mod(enum ofp_version version,
         ogm->group_id = htonl(gm->group_id);
         ogm->bucket_array_len = htons(msg->size - ofs - sizeof *ogm);
         ogm->command_bucket_id = htonl(gm->command_bucket_id);
+        put_group_props(msg, &gm->props, version);
     }
     ofpmsg_update_length(msg);
     return msg;
@@ -448,6 +696,7 @@ format_bucket_id(struct ds *s, uint32_t bucket_id)
 static void
 format_group(struct ds *s, uint32_t group_id, uint8_t type,
              const struct ovs_list *buckets,
+             const struct ofputil_group_props *props,
              const struct ofputil_port_map *port_map, bool bucket_ids,
              bool suppress_type)
 {
@@ -455,6 +704,7 @@ format_group(struct ds *s, uint32_t group_id, uint8_t type,
     if (!suppress_type) {
         ds_put_format(s, ",type=%s", ofputil_group_type_to_string(type));
     }
+    format_group_props(s, props);
     const struct ofputil_bucket *b;
     LIST_FOR_EACH (b, list_node, buckets) {
         ds_put_cstr(s, ",bucket=");
@@ -503,12 +753,12 @@ ofputil_group_mod_print(struct ds *s, const struct ofp_header *oh,
         break;
     }
     ds_put_char(s, ' ');
-    if (bucket_command) {
+    if (bucket_command && is_ofp15_layout(oh->version)) {
         ds_put_cstr(s, "command_bucket_id:");
         format_bucket_id(s, gm.command_bucket_id);
         ds_put_char(s, ',');
     }
-    format_group(s, gm.group_id, gm.type, &gm.buckets, port_map,
+    format_group(s, gm.group_id, gm.type, &gm.buckets, &gm.props, port_map,
                  is_ofp15_layout(oh->version), bucket_command);
     ofputil_uninit_group_mod(&gm);
     return 0;
@@ -516,60 +766,107 @@ ofputil_group_mod_print(struct ds *s, const struct ofp_header *oh,
 
 /* add-group / mod-group / del-groups text. */
 
+/* "eth_dst,ip_dst=255.255.0.0,tcp_dst": the fields a "hash" selection
+ * method hashes, each with an optional mask. */
 static char *
-parse_bucket(char *text, struct ofputil_bucket *b,
+parse_group_fields(char *s, const struct ofputil_port_map *port_map,
+                   struct ofputil_group_props *props)
+{
+    char *name, *value;
+    while (ofputil_parse_key_value(&s, &name, &value, NULL)) {
+        const struct mf_field *f = mf_from_name(name);
+        if (!f) {
+            return xasprintf("%s: unknown field %s", value, name);
+        }
+        union mf_value mask;
+        if (*value) {
+            union mf_value wild;
+            char *error = mf_parse(f, value, port_map, &mask, &wild);
+            if (error) {
+                return error;
+            }
+            if (!mf_value_is_all_ones(f, &wild)) {
+                return xasprintf("%s: wildcards not allowed here", value);
+            }
+            if (!mf_is_mask_valid(f, &mask)) {
+                return xasprintf("%s: invalid mask for field %s", value,
+                                 name);
+            }
+        } else {
+            memset(&mask, 0, sizeof mask);
+            mf_value_set_all_ones(f, &mask);
+        }
+        if (!group_props_add_field(props, f, &mask)) {
+            return xasprintf("%s: duplicate field", name);
+        }
+    }
+    return NULL;
+}
+
+/* One bucket's text ("weight:10,watch_port:1,actions=output:1", the
+ * actions also bare) into B, with defaults for a group of GROUP_TYPE. */
+static char *
+parse_bucket(char *text, uint8_t group_type, struct ofputil_bucket *b,
              const struct ofputil_port_map *port_map, struct ofpbuf *ofpacts)
 {
-    /* "weight:N,watch_port:P,watch_group:G,bucket_id:N,actions=..." or
-     * bare actions; 3.1 takes "=" as well as ":" after each key. */
-    char *actions = text;
-    for (;;) {
-        char *p = actions + strspn(actions, ", ");
-        if (!strncmp(p, "actions=", 8)) {
-            actions = p + 8;
-            break;
-        }
-        size_t name_len = strcspn(p, ":=,");
-        if (p[name_len] != ':' && p[name_len] != '=') {
-            actions = p;
-            break;
-        }
-        char *value = p + name_len + 1;
-        char *end = value + strcspn(value, ",");
-        char saved = *end;
-        *end = '\0';
+    b->weight = group_type == OFPGT11_SELECT ? 1 : 0;
+    b->watch_port = OFPP_ANY;
+    b->watch_group = OFPG_ANY;
+    b->bucket_id = OFPG15_BUCKET_ALL;   /* Not given, so far. */
+
+    /* Whatever is not a bucket keyword is an action, in order. */
+    struct ds actions = DS_EMPTY_INITIALIZER;
+    char *error = NULL;
+    char *key, *value, sep;
+    while (!error && ofputil_parse_key_value(&text, &key, &value, &sep)) {
         uint64_t x;
-        char *error = NULL;
-        if (name_len == 6 && !strncmp(p, "weight", 6)) {
-            error = ofputil_parse_uint(value, UINT16_MAX, &x);
-            if (error) {
-                free(error);
+        if (!strcasecmp(key, "weight")) {
+            char *e = (*value ? ofputil_parse_uint(value, UINT16_MAX, &x)
+                       : xstrdup("empty"));
+            if (e) {
+                free(e);
                 error = xasprintf("invalid weight \"%s\"", value);
+            } else {
+                b->weight = x;
             }
-            b->weight = x;
-        } else if (name_len == 10 && !strncmp(p, "watch_port", 10)) {
-            if (!ofputil_port_from_string(value, port_map, &b->watch_port)) {
+        } else if (!strcasecmp(key, "watch_port")) {
+            if (!ofputil_port_from_string(value, port_map, &b->watch_port)
+                || (b->watch_port >= OFPP_MAX && b->watch_port != OFPP_ANY)) {
                 error = xasprintf("%s: invalid watch_port", value);
             }
-        } else if (name_len == 11 && !strncmp(p, "watch_group", 11)) {
-            error = ofputil_parse_uint(value, UINT32_MAX, &x);
-            b->watch_group = x;
-        } else if (name_len == 9 && !strncmp(p, "bucket_id", 9)) {
-            error = ofputil_parse_uint(value, UINT32_MAX, &x);
-            b->bucket_id = x;
+        } else if (!strcasecmp(key, "watch_group")) {
+            error = ofputil_parse_u32(value, &b->watch_group);
+        } else if (!strcasecmp(key, "bucket_id")) {
+            error = ofputil_parse_u32(value, &b->bucket_id);
+            if (!error && b->bucket_id > OFPG15_BUCKET_MAX) {
+                error = xasprintf("invalid bucket_id id %"PRIu32,
+                                  b->bucket_id);
+            }
+        } else if (!strcasecmp(key, "action") || !strcasecmp(key, "actions")) {
+            ds_put_format(&actions, "%s,", value);
+        } else if (sep == '(') {
+            ds_put_format(&actions, "%s(%s),", key, value);
+        } else if (sep == ':' || sep == '=') {
+            ds_put_format(&actions, "%s%c%s,", key, sep, value);
         } else {
-            *end = saved;
-            actions = p;
-            break;
+            ds_put_format(&actions, "%s,", key);
         }
-        *end = saved;
-        if (error) {
-            return error;
-        }
-        actions = end;
     }
-    ofpbuf_clear(ofpacts);
-    char *error = ofpacts_parse_actions(actions, port_map, ofpacts);
+    if (!error) {
+        ds_chomp(&actions, ',');
+        if (!actions.length) {
+            error = xstrdup("bucket must specify actions");
+        } else if (group_type == OFPGT11_FF && b->watch_port == OFPP_ANY
+                   && b->watch_group == OFPG_ANY) {
+            error = xstrdup("fast failover bucket requires watch_port or "
+                            "watch_group");
+        }
+    }
+    if (!error) {
+        ofpbuf_clear(ofpacts);
+        error = ofpacts_parse_actions(ds_cstr(&actions), port_map, ofpacts);
+    }
+    ds_destroy(&actions);
     if (error) {
         return error;
     }
@@ -578,48 +875,97 @@ parse_bucket(char *text, struct ofputil_bucket *b,
     return NULL;
 }
 
-static char *
-parse_group__(struct ofputil_group_mod *gm, int command, char *string,
-              const struct ofputil_port_map *port_map,
-              enum ofputil_protocol *usable)
+/* Buckets without a bucket_id are numbered in order from a counter that
+ * starts at 0 and skips the ids that buckets after them name (so an id
+ * that an earlier bucket names may be taken again, and the decoder then
+ * refuses the duplicate), as 3.1 numbers them. */
+static void
+number_buckets(struct ovs_list *buckets)
 {
-    bool have_group_id = false, have_type = false;
-    bool have_command_bucket_id = false;
-    bool bucket_command = (command == OFPGC15_INSERT_BUCKET
-                           || command == OFPGC15_REMOVE_BUCKET);
-    /* Split off the buckets: each "bucket=" starts one. */
+    size_t n = ovs_list_size(buckets);
+    struct ofputil_bucket **v = xmalloc(MAX(n, 1) * sizeof *v);
+    size_t i = 0;
+    struct ofputil_bucket *b;
+    LIST_FOR_EACH (b, list_node, buckets) {
+        v[i++] = b;
+    }
+    uint32_t next_id = 0;
+    for (i = 0; i < n; i++) {
+        if (v[i]->bucket_id != OFPG15_BUCKET_ALL) {
+            continue;
+        }
+        for (size_t j = i + 1; j < n; j++) {
+            if (v[j]->bucket_id == next_id) {
+                next_id++;
+                j = i;          /* Check the new id from the start. */
+            }
+        }
+        v[i]->bucket_id = next_id++;
+    }
+    free(v);
+}
+
+int
+parse_ofp_group_mod_command(const char **sp)
+{
+    static const struct {
+        const char *name;
+        int command;
+    } words[] = {
+        { "add", OFPGC11_ADD },
+        { "delete", OFPGC11_DELETE },
+        { "modify", OFPGC11_MODIFY },
+        { "add_or_mod", OFPGC_ADD_OR_MOD },
+        { "insert_bucket", OFPGC15_INSERT_BUCKET },
+        { "remove_bucket", OFPGC15_REMOVE_BUCKET },
+    };
+    const char *s = *sp + strspn(*sp, " \t\r\n");
+    size_t len = strcspn(s, ", \t\r\n");
+    for (size_t i = 0; i < ARRAY_SIZE(words); i++) {
+        if (!strncmp(s, words[i].name, len)) {
+            *sp = s + len;
+            return words[i].command;
+        }
+    }
+    *sp = s;
+    return OFPGC11_ADD;
+}
+
+static char *
+parse_group__(struct ofputil_group_mod *gm, char *string,
+              const struct ofputil_port_map *port_map)
+{
+    /* What each command takes. */
+    int command = gm->command;
+    bool takes_type = (command == OFPGC11_ADD || command == OFPGC11_MODIFY
+                       || command == OFPGC_ADD_OR_MOD);
+    bool takes_buckets = takes_type || command == OFPGC15_INSERT_BUCKET;
+    bool takes_command_bucket_id = (command == OFPGC15_INSERT_BUCKET
+                                    || command == OFPGC15_REMOVE_BUCKET);
+    bool command_bucket_id_all_ok = command == OFPGC15_REMOVE_BUCKET;
+
+    if (command == OFPGC11_DELETE && !*string) {
+        gm->group_id = OFPG_ALL;
+        return NULL;
+    }
+
+    /* The buckets come last, and parse once the type is known. */
     char *bucket_text = strstr(string, "bucket=");
     if (bucket_text) {
+        if (!takes_buckets) {
+            return xstrdup("bucket is not needed");
+        }
         *bucket_text = '\0';
         bucket_text += strlen("bucket=");
     }
 
-    char *save = NULL;
-    for (char *field = strtok_r(string, ", \t\r\n", &save); field;
-         field = strtok_r(NULL, ", \t\r\n", &save)) {
-        char *value = strchr(field, '=');
-        if (!value) {
-            return xasprintf("field %s missing value", field);
-        }
-        *value++ = '\0';
-        if (!strcmp(field, "group_id")) {
-            if (!strcmp(value, "all")) {
-                gm->group_id = OFPG_ALL;
-            } else {
-                uint64_t x;
-                char *error = ofputil_parse_uint(value, UINT32_MAX, &x);
-                if (error) {
-                    return error;
-                }
-                gm->group_id = x;
-                if (gm->group_id > OFPG_MAX && gm->group_id != OFPG_ALL) {
-                    return xasprintf("invalid group id %"PRIu32,
-                                     gm->group_id);
-                }
-            }
-            have_group_id = true;
-        } else if (!strcmp(field, "command_bucket_id")) {
-            if (!bucket_command) {
+    bool have_type = false, have_command_bucket_id = false;
+    struct ofputil_group_props *props = &gm->props;
+    char *name, *value;
+    while (ofputil_parse_key_value(&string, &name, &value, NULL)) {
+        char *error = NULL;
+        if (!strcmp(name, "command_bucket_id")) {
+            if (!takes_command_bucket_id) {
                 return xstrdup("command bucket id is not needed");
             }
             if (!strcmp(value, "all")) {
@@ -629,16 +975,33 @@ parse_group__(struct ofputil_group_mod *gm, int command, char *string,
             } else if (!strcmp(value, "last")) {
                 gm->command_bucket_id = OFPG15_BUCKET_LAST;
             } else {
-                uint64_t x;
-                char *error = ofputil_parse_uint(value, UINT32_MAX, &x);
-                if (error) {
-                    return error;
+                error = ofputil_parse_u32(value, &gm->command_bucket_id);
+                if (!error && gm->command_bucket_id > OFPG15_BUCKET_MAX
+                    && gm->command_bucket_id != OFPG15_BUCKET_FIRST
+                    && gm->command_bucket_id != OFPG15_BUCKET_LAST
+                    && gm->command_bucket_id != OFPG15_BUCKET_ALL) {
+                    error = xasprintf("invalid command bucket id %"PRIu32,
+                                      gm->command_bucket_id);
                 }
-                gm->command_bucket_id = x;
+            }
+            if (!error && gm->command_bucket_id == OFPG15_BUCKET_ALL
+                && !command_bucket_id_all_ok) {
+                error = xstrdup("command_bucket_id=all is not permitted");
             }
             have_command_bucket_id = true;
-        } else if (!strcmp(field, "type")) {
-            if (command == OFPGC11_DELETE || bucket_command) {
+        } else if (!strcmp(name, "group_id")) {
+            if (!strcmp(value, "all")) {
+                gm->group_id = OFPG_ALL;
+            } else {
+                error = ofputil_parse_u32(value, &gm->group_id);
+                if (!error && gm->group_id > OFPG_MAX
+                    && gm->group_id != OFPG_ALL) {
+                    error = xasprintf("invalid group id %"PRIu32,
+                                      gm->group_id);
+                }
+            }
+        } else if (!strcmp(name, "type")) {
+            if (!takes_type) {
                 return xstrdup("type is not needed");
             }
             if (!strcmp(value, "all")) {
@@ -654,32 +1017,54 @@ parse_group__(struct ofputil_group_mod *gm, int command, char *string,
                 return xasprintf("invalid group type %s", value);
             }
             have_type = true;
+        } else if (!strcmp(name, "selection_method")) {
+            if (!takes_type) {
+                return xstrdup("selection method is not needed");
+            }
+            if (strlen(value) >= sizeof props->selection_method) {
+                return xasprintf("selection method is longer than %zu "
+                                 "bytes long",
+                                 sizeof props->selection_method - 1);
+            }
+            memset(props->selection_method, 0,
+                   sizeof props->selection_method);
+            strcpy(props->selection_method, value);
+        } else if (!strcmp(name, "selection_method_param")) {
+            if (!takes_type) {
+                return xstrdup("selection method param is not needed");
+            }
+            error = ofputil_parse_uint(value, UINT64_MAX,
+                                 &props->selection_method_param);
+        } else if (!strcmp(name, "fields")) {
+            if (!takes_type) {
+                return xstrdup("fields are not needed");
+            }
+            error = parse_group_fields(value, port_map, props);
         } else {
-            return xasprintf("unknown keyword %s", field);
+            return xasprintf("unknown keyword %s", name);
+        }
+        if (error) {
+            return error;
         }
     }
 
-    if (!have_group_id) {
-        if (command == OFPGC11_DELETE) {
-            gm->group_id = OFPG_ALL;
-        } else {
-            return xstrdup("must specify a group_id");
-        }
+    if (gm->group_id == OFPG_ANY) {
+        return xstrdup("must specify a group_id");
     }
-    if (command == OFPGC15_INSERT_BUCKET) {
-        if (!have_command_bucket_id) {
-            return xstrdup("must specify a command bucket id");
-        }
-        if (gm->command_bucket_id == OFPG15_BUCKET_ALL) {
-            return xstrdup("command_bucket_id=all is not permitted");
-        }
-    }
-    if (command != OFPGC11_DELETE && !bucket_command && !have_type) {
+    if (takes_type && !have_type) {
         return xstrdup("must specify a type");
     }
-    if ((command == OFPGC11_DELETE || command == OFPGC15_REMOVE_BUCKET)
-        && bucket_text) {
-        return xstrdup("bucket is not needed");
+    if (props->n_fields && strcmp(props->selection_method, "hash")) {
+        return xstrdup("fields may only be specified with "
+                       "\"selection_method=hash\"");
+    }
+    if (!props->selection_method[0] && props->selection_method_param) {
+        return xstrdup("selection_method_param is only allowed with "
+                       "\"selection_method\"");
+    }
+    if (takes_command_bucket_id && !command_bucket_id_all_ok
+        && !have_command_bucket_id) {
+        return xstrdup("must specify a command bucket id");
     }
 
     struct ofpbuf ofpacts;
@@ -691,52 +1076,29 @@ parse_group__(struct ofputil_group_mod *gm, int command, char *string,
             next += strlen("bucket=");
         }
         struct ofputil_bucket *b = xzalloc(sizeof *b);
-        b->weight = gm->type == OFPGT11_SELECT ? 1 : 0;
-        b->watch_port = OFPP_ANY;
-        b->watch_group = OFPG_ANY;
-        b->bucket_id = OFPG15_BUCKET_ALL;   /* Not given, so far. */
-        ovs_list_push_back(&gm->buckets, &b->list_node);
-        char *error = parse_bucket(bucket_text, b, port_map, &ofpacts);
+        char *error = parse_bucket(bucket_text, gm->type, b, port_map,
+                                   &ofpacts);
         if (error) {
+            free(b);
             ofpbuf_uninit(&ofpacts);
             return error;
         }
-        /* Inserted buckets join a group whose type the text does not
-         * say: any weight goes, as in 3.1. */
-        if (b->weight != (gm->type == OFPGT11_SELECT ? 1 : 0)
-            && gm->type != OFPGT11_SELECT && !bucket_command) {
+        ovs_list_push_back(&gm->buckets, &b->list_node);
+        /* Buckets inserted into a group whose type the text does not say
+         * may have any weight, as in 3.1. */
+        if (takes_type && gm->type != OFPGT11_SELECT && b->weight) {
             ofpbuf_uninit(&ofpacts);
             return xstrdup("Only select groups can have bucket weights.");
         }
         bucket_text = next;
     }
     ofpbuf_uninit(&ofpacts);
+    number_buckets(&gm->buckets);
 
-    /* Buckets without a bucket_id are numbered in order, from 0, or from
-     * 1 if a bucket says 0, as 3.1 numbers them (which may clash with
-     * the others' ids; the switch then says so). */
-    struct ofputil_bucket *b;
-    uint32_t next_id = 0;
-    LIST_FOR_EACH (b, list_node, &gm->buckets) {
-        if (b->bucket_id == 0) {
-            next_id = 1;
-        }
-    }
-    LIST_FOR_EACH (b, list_node, &gm->buckets) {
-        if (b->bucket_id == OFPG15_BUCKET_ALL) {
-            b->bucket_id = next_id++;
-        }
-    }
-
-    if (gm->type == OFPGT11_INDIRECT && command != OFPGC11_DELETE
+    if (gm->type == OFPGT11_INDIRECT
         && ovs_list_size(&gm->buckets) > 1) {
         return xstrdup("Indirect groups can have at most one bucket.");
     }
-    /* Bucket commands exist in 1.5, and as Nicira's in 1.0; 3.1 lets an
-     * insert through to 1.1-1.4 too, where its encoder then gives up. */
-    *usable = (command == OFPGC15_REMOVE_BUCKET
-               ? OFPUTIL_P_OF15_UP | OFPUTIL_P_OF10_ANY
-               : OFPUTIL_P_OF11_UP | OFPUTIL_P_OF10_ANY);
     return NULL;
 }
 
@@ -749,16 +1111,23 @@ parse_ofp_group_mod_str(struct ofputil_group_mod *gm, int command,
     memset(gm, 0, sizeof *gm);
     ovs_list_init(&gm->buckets);
     gm->command = command;
+    gm->group_id = OFPG_ANY;
     gm->command_bucket_id = OFPG15_BUCKET_ALL;
-    *usable_protocols = OFPUTIL_P_NONE;
 
     char *copy = xstrdup(string);
-    char *error = parse_group__(gm, command, copy, port_map,
-                                usable_protocols);
+    char *error = parse_group__(gm, copy, port_map);
     free(copy);
     if (error) {
         ofputil_bucket_list_destroy(&gm->buckets);
         *usable_protocols = OFPUTIL_P_NONE;
+    } else {
+        /* Bucket commands exist in 1.5, and as Nicira's in 1.0; 3.1 lets an
+         * insert through to 1.1-1.4 too, where its encoder then gives up.
+         * The selection method goes only in 1.5 and Nicira's 1.0 messages,
+         * and other versions leave it out, as 3.1 does. */
+        *usable_protocols = (command == OFPGC15_REMOVE_BUCKET
+                             ? OFPUTIL_P_OF15_UP | OFPUTIL_P_OF10_ANY
+                             : OFPUTIL_P_OF11_UP | OFPUTIL_P_OF10_ANY);
     }
     return error;
 }
@@ -827,12 +1196,15 @@ ofputil_append_group_desc_reply(const struct ofputil_group_desc *gd,
     } else {
         ofpbuf_put_zeros(reply, sizeof(struct ofp15_group_desc_stats));
         put_ofp15_buckets(reply, buckets, gd->type, version);
+        size_t buckets_len = (reply->size - start
+                              - sizeof(struct ofp15_group_desc_stats));
+        put_group_props(reply, &gd->props, version);
         struct ofp15_group_desc_stats *ogds
             = ofpbuf_at_assert(reply, start, sizeof *ogds);
         ogds->length = htons(reply->size - start);
         ogds->type = gd->type;
         ogds->group_id = htonl(gd->group_id);
-        ogds->bucket_list_len = htons(reply->size - start - sizeof *ogds);
+        ogds->bucket_list_len = htons(buckets_len);
     }
     ofpmp_postappend(replies, start);
 }
@@ -889,11 +1261,16 @@ ofputil_decode_group_desc_reply(struct ofputil_group_desc *gd,
         gd->type = ogds->type;
         gd->group_id = ntohl(ogds->group_id);
         enum ofperr error = pull_ofp15_buckets(msg, buckets_len, version,
-                                               &gd->buckets);
-        if (!error && length - sizeof *ogds != buckets_len) {
-            /* Group properties: not supported. */
-            ofputil_bucket_list_destroy(&gd->buckets);
-            error = OFPERR_OFPBPC_BAD_TYPE;
+                                               gd->type, &gd->buckets);
+        if (!error) {
+            struct ofpbuf props;
+            ofpbuf_use_const(&props, ofpbuf_pull(msg, length - sizeof *ogds
+                                                 - buckets_len),
+                             length - sizeof *ogds - buckets_len);
+            error = pull_group_props(&props, gd->type, &gd->props);
+            if (error) {
+                ofputil_bucket_list_destroy(&gd->buckets);
+            }
         }
         return error;
     }
@@ -904,7 +1281,8 @@ ofputil_group_desc_format(struct ds *s, const struct ofputil_group_desc *gd,
                           const struct ofputil_port_map *port_map,
                           enum ofp_version version)
 {
-    format_group(s, gd->group_id, gd->type, &gd->buckets, port_map,
+    format_group(s, gd->group_id, gd->type, &gd->buckets, &gd->props,
+                 port_map,
                  is_ofp15_layout(version), false);
 }
 

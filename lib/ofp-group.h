@@ -38,6 +38,7 @@
 #include <stdint.h>
 #include "list.h"
 #include "ofp-errors.h"
+#include "ofp-fields.h"
 #include "ofp-protocol.h"
 #include "openflow.h"
 #include "util.h"
@@ -63,18 +64,38 @@ struct ofputil_bucket {
     struct bucket_counter stats;
 };
 
+/* How a select group picks its bucket, as 3.1 lets a controller say in
+ * 1.5 and in Nicira's 1.0 group messages (Netronome's experimenter group
+ * property; 1.1-1.4 cannot carry it and drop it when encoding):
+ * "hash" hashes FIELDS (each under its mask) with SELECTION_METHOD_PARAM
+ * as the basis, "dp_hash" uses the datapath's packet hash, and "" (no
+ * property) leaves it to the switch. */
+struct ofputil_group_field {
+    enum mf_field_id id;
+    union mf_value mask;        /* All ones: the whole field. */
+};
+
+struct ofputil_group_props {
+    char selection_method[NTR_MAX_SELECTION_METHOD_LEN];  /* NUL-ended. */
+    uint64_t selection_method_param;
+    size_t n_fields;            /* In field id order, each at most once. */
+    struct ofputil_group_field fields[MFF_N_IDS];
+};
+
 struct ofputil_group_mod {
     uint16_t command;           /* OFPGC11_*, OFPGC15_*. */
     uint8_t type;               /* OFPGT11_*. */
     uint32_t group_id;
     uint32_t command_bucket_id; /* 1.5 insert/remove bucket. */
     struct ovs_list buckets;    /* Of struct ofputil_bucket. */
+    struct ofputil_group_props props;
 };
 
 struct ofputil_group_desc {
     uint8_t type;
     uint32_t group_id;
     struct ovs_list buckets;
+    struct ofputil_group_props props;
 };
 
 struct ofputil_group_stats {
@@ -127,12 +148,19 @@ struct ofpbuf *ofputil_encode_group_mod(enum ofp_version,
 /* COMMAND is OFPGC11_ADD, MODIFY, DELETE or OFPGC_ADD_OR_MOD (as
  * add-group, mod-group [--may-create], del-groups), or
  * OFPGC15_INSERT_BUCKET or REMOVE_BUCKET (insert-buckets, remove-buckets:
- * no type, a command_bucket_id of first, last, all or a number). */
+ * no type, a command_bucket_id of first, last, all or a number).  A
+ * delete of "" deletes every group. */
 char *parse_ofp_group_mod_str(struct ofputil_group_mod *, int command,
                               const char *string,
                               const struct ofputil_port_map *,
                               enum ofputil_protocol *usable_protocols)
     OVS_WARN_UNUSED_RESULT;
+/* The command word a line of an add-groups or bundle file may start with:
+ * "add", "delete", "modify", "add_or_mod", "insert_bucket" or
+ * "remove_bucket", or any prefix of one (the first that fits, in that
+ * order).  Returns its OFPGC* command and advances *SP past it, or
+ * returns OFPGC11_ADD and leaves *SP at the text if there is none. */
+int parse_ofp_group_mod_command(const char **sp);
 enum ofperr ofputil_group_mod_print(struct ds *, const struct ofp_header *,
                                     const struct ofputil_port_map *);
 

@@ -2,10 +2,14 @@
 #include <config.h>
 #include "ofp-match.h"
 
+#include <stdlib.h>
 #include <string.h>
 #include <netinet/in.h>
 #include "match.h"
 #include "packets.h"
+#include "vlog.h"
+
+VLOG_DEFINE_THIS_MODULE(ofp_match);
 
 #define IP_DSCP_MASK 0xfc
 
@@ -91,12 +95,44 @@ ofputil_match_from_ofp10_match(const struct ofp10_match *om,
     if (tci_mask) {
         match_set_vlan_tci_masked(match, tci, tci_mask);
     }
+    /* Before normalization drops anything: 3.1 decides on what the
+     * message matches. */
+    ofputil_match_set_ethernet_if_needed(match);
+}
 
-    ofputil_normalize_match(match);
+void
+ofputil_match_set_ethernet_if_needed(struct match *match)
+{
+    struct flow_wildcards others = match->wc;
+    others.masks.in_port = 0;
+    if (!flow_wildcards_is_catchall(&others)) {
+        match_set_default_packet_type(match);
+    }
 }
 
 void
 ofputil_normalize_match(struct match *match)
+{
+    static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(1, 5);
+    if (VLOG_IS_INFO_ENABLED()) {
+        struct match before = *match;
+        ofputil_normalize_match_quiet(match);
+        if (!match_equal(&before, match) && !VLOG_DROP_INFO(&rl)) {
+            char *pre = match_to_string(&before, NULL, OFP_DEFAULT_PRIORITY);
+            char *post = match_to_string(match, NULL, OFP_DEFAULT_PRIORITY);
+            VLOG_INFO("normalization changed ofp_match, details:");
+            VLOG_INFO(" pre: %s", pre);
+            VLOG_INFO("post: %s", post);
+            free(pre);
+            free(post);
+        }
+    } else {
+        ofputil_normalize_match_quiet(match);
+    }
+}
+
+void
+ofputil_normalize_match_quiet(struct match *match)
 {
     struct flow *f = &match->flow;
     struct flow_wildcards *w = &match->wc;
@@ -198,10 +234,9 @@ ofputil_match_to_ofp10_match(const struct match *match,
 
     ovs_be16 tci = f->vlans[0].tci;
     ovs_be16 mask = w->masks.vlans[0].tci;
-    if (mask == OVS_BE16_MAX && !(tci & htons(VLAN_CFI))) {
-        /* No VLAN header. */
+    if (mask & htons(VLAN_CFI) && !(tci & htons(VLAN_CFI))) {
+        /* No VLAN header: 3.1 leaves the (meaningless) priority exact. */
         om->dl_vlan = htons(OFP_VLAN_NONE);
-        wc |= OFPFW10_DL_VLAN_PCP;
     } else {
         if (mask & htons(VLAN_VID_MASK)) {
             om->dl_vlan = htons(ntohs(tci) & VLAN_VID_MASK);
@@ -217,12 +252,24 @@ ofputil_match_to_ofp10_match(const struct match *match,
     om->wildcards = htonl(wc);
 }
 
+/* Forgets MATCH's packet type if it is Ethernet, which every 1.0 and 1.1
+ * match implies. */
+static void
+clear_ethernet_packet_type(struct match *match)
+{
+    if (match->flow.packet_type == htonl(PT_ETH)) {
+        match->wc.masks.packet_type = 0;
+    }
+}
+
 bool
 ofputil_match_is_ofp10(const struct match *match)
 {
     struct ofp10_match om;
-    struct match back;
+    struct match orig = *match, back;
     ofputil_match_to_ofp10_match(match, &om);
     ofputil_match_from_ofp10_match(&om, &back);
-    return match_equal(match, &back);
+    clear_ethernet_packet_type(&orig);
+    clear_ethernet_packet_type(&back);
+    return match_equal(&orig, &back);
 }

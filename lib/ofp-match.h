@@ -15,7 +15,8 @@
  *     wildcard the address;
  *   - fields whose prerequisites the match does not establish (nw_src
  *     without an IP or ARP dl_type, tp_src without TCP/UDP/SCTP/ICMP) are
- *     dropped: ofputil_normalize_match().
+ *     dropped by ofputil_normalize_match(), which the message decoders and
+ *     the flow parser call (conversion alone keeps them, as 3.1's does).
  *
  * A match that 1.0 cannot express (a register, a non-CIDR address mask, a
  * partial mask elsewhere) is narrowed by ofputil_match_to_ofp10_match() to
@@ -36,13 +37,21 @@ void ofputil_match_from_ofp10_match(const struct ofp10_match *,
                                     struct match *);
 void ofputil_match_to_ofp10_match(const struct match *,
                                   struct ofp10_match *);
+/* Every field of 1.0's and 1.1's matches but in_port needs an Ethernet
+ * frame: makes MATCH match Ethernet packets if it matches any of them (as
+ * the same match in NXM or OXM would, see match.h).  The conversions from
+ * 1.0 and 1.1 call it, on what the message matches. */
+void ofputil_match_set_ethernet_if_needed(struct match *);
 /* Whether MATCH converts to OpenFlow 1.0 and back unchanged. */
 bool ofputil_match_is_ofp10(const struct match *);
 /* Wildcards the fields MATCH's prerequisites do not allow: IPv4
  * addresses without an IPv4 or ARP dl_type, IP fields (proto, TOS, TTL,
  * fragments) without IPv4 or IPv6, IPv6 addresses and label without IPv6,
- * transport ports without TCP, UDP, SCTP or ICMP(v6). */
+ * transport ports without TCP, UDP, SCTP or ICMP(v6).  Logs what changed
+ * (INFO, "normalization changed ofp_match", rate-limited) as 3.1 does;
+ * the _quiet form does not. */
 void ofputil_normalize_match(struct match *);
+void ofputil_normalize_match_quiet(struct match *);
 
 /* OpenFlow 1.1's standard match (struct ofp11_match), as 3.1 reads and
  * writes it: masks on the Ethernet and IPv4 addresses and the metadata

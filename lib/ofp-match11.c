@@ -56,6 +56,9 @@ ofputil_match_from_ofp11_match(const struct ofp11_match *om,
             match_set_vlan_tci_masked(match, 0, OVS_BE16_MAX);
         } else {
             ovs_be16 tci, tci_mask;
+            if (vid != OFPVID11_ANY && vid > VLAN_VID_MASK) {
+                return OFPERR_OFPBMC_BAD_VALUE;
+            }
             if (vid == OFPVID11_ANY) {
                 tci = tci_mask = htons(VLAN_CFI);
             } else {
@@ -122,7 +125,25 @@ ofputil_match_from_ofp11_match(const struct ofp11_match *om,
             break;
         }
     }
+    bool mpls = (w->masks.dl_type == OVS_BE16_MAX
+                 && (f->dl_type == htons(ETH_TYPE_MPLS)
+                     || f->dl_type == htons(ETH_TYPE_MPLS_MCAST)));
+    if (mpls) {
+        uint32_t lse = 0, lse_mask = 0;
+        if (!(wc & OFPFW11_MPLS_LABEL)) {
+            lse |= (ntohl(om->mpls_label) << MPLS_LABEL_SHIFT)
+                   & MPLS_LABEL_MASK;
+            lse_mask |= MPLS_LABEL_MASK;
+        }
+        if (!(wc & OFPFW11_MPLS_TC)) {
+            lse |= (om->mpls_tc << MPLS_TC_SHIFT) & MPLS_TC_MASK;
+            lse_mask |= MPLS_TC_MASK;
+        }
+        f->mpls_lse[0] = htonl(lse);
+        w->masks.mpls_lse[0] = htonl(lse_mask);
+    }
     match_set_metadata_masked(match, om->metadata, ~om->metadata_mask);
+    ofputil_match_set_ethernet_if_needed(match);
     return 0;
 }
 
@@ -192,8 +213,18 @@ ofputil_match_to_ofp11_match(const struct match *match,
     } else {
         om->tp_dst = f->tp_dst;
     }
-    /* No MPLS fields here. */
-    wc |= OFPFW11_MPLS_LABEL | OFPFW11_MPLS_TC;
+    uint32_t lse = ntohl(f->mpls_lse[0]);
+    uint32_t lse_mask = ntohl(w->masks.mpls_lse[0]);
+    if (lse_mask & MPLS_LABEL_MASK) {
+        om->mpls_label = htonl((lse & MPLS_LABEL_MASK) >> MPLS_LABEL_SHIFT);
+    } else {
+        wc |= OFPFW11_MPLS_LABEL;
+    }
+    if (lse_mask & MPLS_TC_MASK) {
+        om->mpls_tc = (lse & MPLS_TC_MASK) >> MPLS_TC_SHIFT;
+    } else {
+        wc |= OFPFW11_MPLS_TC;
+    }
     om->metadata = f->metadata;
     om->metadata_mask = ~w->masks.metadata;
     om->wildcards = htonl(wc);

@@ -220,17 +220,6 @@ ofputil_meter_mod_print(struct ds *s, const struct ofp_header *oh)
 
 /* Parses a uint32 for a band or meter key. */
 static char *
-parse_u32(const char *value, uint32_t *n)
-{
-    uint64_t x;
-    char *error = ofputil_parse_uint(value, UINT32_MAX, &x);
-    if (!error) {
-        *n = x;
-    }
-    return error;
-}
-
-static char *
 parse_meter_id(const char *value, uint32_t *meter_id)
 {
     if (!strcmp(value, "all")) {
@@ -240,42 +229,20 @@ parse_meter_id(const char *value, uint32_t *meter_id)
     } else if (!strcmp(value, "slowpath")) {
         *meter_id = OFPM13_SLOWPATH;
     } else {
-        return parse_u32(value, meter_id);
+        return ofputil_parse_u32(value, meter_id);
     }
     return NULL;
-}
-
-/* Splits "name[=value]" off *SP at commas and white space. */
-static bool
-next_pair(char **sp, char **name, char **value)
-{
-    char *s = *sp;
-    s += strspn(s, ", \t\r\n");
-    if (!*s) {
-        return false;
-    }
-    *name = s;
-    s += strcspn(s, "=, \t\r\n");
-    if (*s == '=') {
-        *s++ = '\0';
-        *value = s;
-        s += strcspn(s, ", \t\r\n");
-    } else {
-        *value = NULL;
-    }
-    if (*s) {
-        *s++ = '\0';
-    }
-    *sp = s;
-    return true;
 }
 
 static char *
 parse_bands(char *s, struct ofpbuf *bands)
 {
     struct ofputil_meter_band *band = NULL;
-    char *name, *value;
-    while (next_pair(&s, &name, &value)) {
+    char *name, *value, sep;
+    while (ofputil_parse_key_value(&s, &name, &value, &sep)) {
+        if (!ofputil_key_has_value(sep)) {
+            value = NULL;
+        }
         if (!value) {
             return xasprintf("field %s missing value", name);
         }
@@ -292,12 +259,12 @@ parse_bands(char *s, struct ofpbuf *bands)
         } else if (!band) {
             return xstrdup("band must start with the 'type' keyword");
         } else if (!strcmp(name, "rate")) {
-            char *error = parse_u32(value, &band->rate);
+            char *error = ofputil_parse_u32(value, &band->rate);
             if (error) {
                 return error;
             }
         } else if (!strcmp(name, "burst_size")) {
-            char *error = parse_u32(value, &band->burst_size);
+            char *error = ofputil_parse_u32(value, &band->burst_size);
             if (error) {
                 return error;
             }
@@ -343,8 +310,11 @@ parse_meter__(struct ofputil_meter_mod *mm, char *string, int command,
         }
     }
 
-    char *name, *value;
-    while (next_pair(&string, &name, &value)) {
+    char *name, *value, sep;
+    while (ofputil_parse_key_value(&string, &name, &value, &sep)) {
+        if (!ofputil_key_has_value(sep)) {
+            value = NULL;
+        }
         if (command != OFPMC13_DELETE && !value) {
             if (!strcmp(name, "kbps")) {
                 mm->meter.flags |= OFPMF13_KBPS;

@@ -8,11 +8,13 @@
 #include "dp-packet.h"
 #include "dynamic-string.h"
 #include "flow-extract.h"
+#include "mpls.h"
 #include "nx-match.h"
 #include "ofp-actions.h"
 #include "ofp-fields.h"
 #include "ofp-msgs.h"
 #include "ofp-parse.h"
+#include "ofp-prop.h"
 #include "ofp-port.h"
 #include "ofpbuf.h"
 #include "packets.h"
@@ -28,8 +30,32 @@ ofputil_packet_in_metadata_from_flow(struct match *md, const struct flow *flow)
      * they are nonzero. */
     match_init_catchall(md);
     match_set_in_port(md, flow->in_port);
-    if (flow->tunnel.tun_id) {
-        match_set_tun_id_masked(md, flow->tunnel.tun_id, OVS_BE64_MAX);
+    const struct flow_tnl *tnl = &flow->tunnel;
+    if (tnl->tun_id) {
+        match_set_tun_id_masked(md, tnl->tun_id, OVS_BE64_MAX);
+    }
+    /* Of the tunnel flags only OAM is OpenFlow's to see. */
+    if (tnl->flags & FLOW_TNL_F_OAM) {
+        md->flow.tunnel.flags = FLOW_TNL_F_OAM;
+        md->wc.masks.tunnel.flags = FLOW_TNL_F_OAM;
+    }
+    if (tnl->ip_src) {
+        md->flow.tunnel.ip_src = tnl->ip_src;
+        md->wc.masks.tunnel.ip_src = OVS_BE32_MAX;
+    }
+    if (tnl->ip_dst) {
+        md->flow.tunnel.ip_dst = tnl->ip_dst;
+        md->wc.masks.tunnel.ip_dst = OVS_BE32_MAX;
+    }
+    if (!ipv6_addr_is_zero(&tnl->ipv6_src)) {
+        md->flow.tunnel.ipv6_src = tnl->ipv6_src;
+        memset(&md->wc.masks.tunnel.ipv6_src, 0xff,
+               sizeof md->wc.masks.tunnel.ipv6_src);
+    }
+    if (!ipv6_addr_is_zero(&tnl->ipv6_dst)) {
+        md->flow.tunnel.ipv6_dst = tnl->ipv6_dst;
+        memset(&md->wc.masks.tunnel.ipv6_dst, 0xff,
+               sizeof md->wc.masks.tunnel.ipv6_dst);
     }
     if (flow->metadata) {
         match_set_metadata_masked(md, flow->metadata, OVS_BE64_MAX);
@@ -42,6 +68,10 @@ ofputil_packet_in_metadata_from_flow(struct match *md, const struct flow *flow)
     if (flow->pkt_mark) {
         md->flow.pkt_mark = flow->pkt_mark;
         md->wc.masks.pkt_mark = UINT32_MAX;
+    }
+    /* An Ethernet frame is the default that goes unsaid. */
+    if (flow->packet_type != htonl(PT_ETH)) {
+        match_set_packet_type(md, flow->packet_type);
     }
 }
 
@@ -69,25 +99,15 @@ encode_reason(uint8_t reason, enum ofp_version version)
 /* NXT_PACKET_IN2 properties. */
 
 static void
-put_prop(struct ofpbuf *b, uint16_t type, const void *data, size_t len)
-{
-    struct ofp_prop_header *ph = ofpbuf_put_uninit(b, sizeof *ph);
-    ph->type = htons(type);
-    ph->len = htons(sizeof *ph + len);
-    ofpbuf_put(b, data, len);
-    ofpbuf_put_zeros(b, ROUND_UP(sizeof *ph + len, 8) - (sizeof *ph + len));
-}
-
-static void
 put_prop_u8(struct ofpbuf *b, uint16_t type, uint8_t value)
 {
-    put_prop(b, type, &value, 1);
+    ofpprop_put(b, type, &value, 1);
 }
 
 static void
 put_prop_be32(struct ofpbuf *b, uint16_t type, ovs_be32 value)
 {
-    put_prop(b, type, &value, 4);
+    ofpprop_put(b, type, &value, 4);
 }
 
 static void
@@ -96,7 +116,7 @@ put_prop_be64(struct ofpbuf *b, uint16_t type, ovs_be64 value)
     /* 64-bit values sit 8-aligned: 4 bytes of padding after the header. */
     uint8_t payload[12] = { 0 };
     memcpy(payload + 4, &value, 8);
-    put_prop(b, type, payload, sizeof payload);
+    ofpprop_put(b, type, payload, sizeof payload);
 }
 
 static enum ofperr
@@ -307,7 +327,7 @@ ofputil_encode_packet_in(const struct ofputil_packet_in *pin,
     if (format == OFPUTIL_PACKET_IN_NXT2) {
         msg = ofpraw_alloc_xid(OFPRAW_NXT_PACKET_IN2, version, xid,
                                pin->packet_len + 128);
-        put_prop(msg, NXPINT_PACKET, pin->packet, pin->packet_len);
+        ofpprop_put(msg, NXPINT_PACKET, pin->packet, pin->packet_len);
         if (pin->total_len != pin->packet_len) {
             put_prop_be32(msg, NXPINT_FULL_LEN, htonl(pin->total_len));
         }
@@ -329,7 +349,7 @@ ofputil_encode_packet_in(const struct ofputil_packet_in *pin,
                          - (msg->size - start));
 
         if (pin->userdata_len) {
-            put_prop(msg, NXPINT_USERDATA, pin->userdata,
+            ofpprop_put(msg, NXPINT_USERDATA, pin->userdata,
                      pin->userdata_len);
         }
     } else if (format == OFPUTIL_PACKET_IN_NXT) {
@@ -402,12 +422,15 @@ packet_summary_match(const struct flow *flow, struct match *m)
     match_init_catchall(m);
     m->flow = *flow;
     struct flow_wildcards *wc = &m->wc;
-    memset(&wc->masks.dl_dst, 0xff, sizeof wc->masks.dl_dst);
-    memset(&wc->masks.dl_src, 0xff, sizeof wc->masks.dl_src);
-    wc->masks.dl_type = OVS_BE16_MAX;
-    wc->masks.vlans[0].tci = OVS_BE16_MAX;
-    if (flow->vlans[0].tci & htons(VLAN_CFI)) {
-        wc->masks.vlans[1].tci = OVS_BE16_MAX;
+    wc->masks.packet_type = OVS_BE32_MAX;
+    if (flow->packet_type == htonl(PT_ETH)) {
+        memset(&wc->masks.dl_dst, 0xff, sizeof wc->masks.dl_dst);
+        memset(&wc->masks.dl_src, 0xff, sizeof wc->masks.dl_src);
+        wc->masks.dl_type = OVS_BE16_MAX;
+        wc->masks.vlans[0].tci = OVS_BE16_MAX;
+        if (flow->vlans[0].tci & htons(VLAN_CFI)) {
+            wc->masks.vlans[1].tci = OVS_BE16_MAX;
+        }
     }
 
     uint16_t dl_type = ntohs(flow->dl_type);
@@ -463,22 +486,29 @@ packet_summary_match(const struct flow *flow, struct match *m)
         wc->masks.nw_proto = UINT8_MAX;
         memset(&wc->masks.arp_sha, 0xff, sizeof wc->masks.arp_sha);
         memset(&wc->masks.arp_tha, 0xff, sizeof wc->masks.arp_tha);
+    } else if (eth_type_mpls(flow->dl_type)) {
+        /* The label stack entries the flow holds. */
+        memset(wc->masks.mpls_lse, 0xff,
+               flow_mpls_depth(flow, NULL) * sizeof wc->masks.mpls_lse[0]);
     }
     match_zero_wildcarded_fields(m);
 }
 
 void
-ofp_print_packet_summary(struct ds *s, const void *data, size_t len)
+ofp_print_packet_summary(struct ds *s, const void *data, size_t len,
+                         ovs_be32 packet_type)
 {
     struct dp_packet packet;
     dp_packet_init(&packet, len);
     dp_packet_put(&packet, data, len);
+    packet.md.packet_type = packet_type;
     struct flow flow;
     memset(&flow, 0, sizeof flow);
     flow_extract(&packet, &flow);
     /* The packet's own headers only: no port, no metadata. */
     struct flow headers = flow;
     memset(&headers, 0, offsetof(struct flow, dl_dst));
+    headers.packet_type = packet_type;
 
     struct match m;
     packet_summary_match(&headers, &m);
@@ -509,6 +539,21 @@ ofp_print_packet_summary(struct ds *s, const void *data, size_t len)
         }
     }
     dp_packet_uninit(&packet);
+}
+
+/* The packet type a packet-in's or packet-out's metadata gives its packet:
+ * Ethernet unless it names another. */
+static ovs_be32
+packet_type_of(const struct match *metadata)
+{
+    return (metadata->wc.masks.packet_type ? metadata->flow.packet_type
+            : htonl(PT_ETH));
+}
+
+ovs_be32
+ofputil_packet_out_type(const struct ofputil_packet_out *po)
+{
+    return packet_type_of(&po->flow_metadata);
 }
 
 static void
@@ -555,8 +600,11 @@ ofputil_packet_in_format(struct ds *s, const struct ofputil_packet_in *pin,
         ds_put_cstr(s, "\n userdata=");
         format_hex_bytes(s, pin->userdata, pin->userdata_len);
     }
-    ds_put_char(s, '\n');
-    ofp_print_packet_summary(s, pin->packet, pin->packet_len);
+    if (verbosity > 0) {
+        ds_put_char(s, '\n');
+        ofp_print_packet_summary(s, pin->packet, pin->packet_len,
+                                 packet_type_of(&pin->flow_metadata));
+    }
     if (verbosity > 2) {
         ds_put_char(s, '\n');
         ds_put_hex_dump(s, pin->packet, pin->packet_len, 0, false);
@@ -629,6 +677,10 @@ ofputil_decode_packet_out(struct ofputil_packet_out *po,
         error = oxm_pull_match_loose(&b, &po->flow_metadata);
         if (error) {
             return error;
+        }
+        /* The match must say where the packet comes from. */
+        if (!po->flow_metadata.wc.masks.in_port) {
+            return OFPERR_OFPBRC_BAD_PORT;
         }
     } else {
         return OFPERR_OFPBRC_BAD_TYPE;
@@ -720,11 +772,12 @@ ofputil_packet_out_format(struct ds *s, const struct ofputil_packet_out *po,
     ofpact_list_format(po->ofpacts, po->ofpacts_len, port_map, s);
     if (po->buffer_id == OFP_NO_BUFFER) {
         ds_put_format(s, " data_len=%zu", po->packet_len);
-        if (po->packet_len) {
+        if (verbosity > 0 && po->packet_len) {
             ds_put_char(s, '\n');
-            ofp_print_packet_summary(s, po->packet, po->packet_len);
+            ofp_print_packet_summary(s, po->packet, po->packet_len,
+                                     ofputil_packet_out_type(po));
         }
-        if (verbosity >= 2 && po->packet_len) {
+        if (verbosity > 2 && po->packet_len) {
             ds_put_char(s, '\n');
             ds_put_hex_dump(s, po->packet, po->packet_len, 0, false);
             ds_chomp(s, '\n');
@@ -754,36 +807,6 @@ ofputil_packet_out_print(struct ds *s, const struct ofp_header *oh,
 /* ------------------------------------------------------------------ */
 /* packet-out text. */
 
-/* Splits the next "name=value" off *SP: pairs are separated by commas or
- * white space; "actions" takes the rest of the string. */
-static bool
-next_pair(char **sp, char **name, char **value)
-{
-    char *s = *sp;
-    s += strspn(s, ", \t\r\n");
-    if (!*s) {
-        return false;
-    }
-    *name = s;
-    s += strcspn(s, "=, \t\r\n");
-    if (*s == '=') {
-        *s++ = '\0';
-        *value = s;
-        if (!strcmp(*name, "actions")) {
-            s += strlen(s);
-        } else {
-            s += strcspn(s, ", \t\r\n");
-        }
-    } else {
-        *value = NULL;
-    }
-    if (*s) {
-        *s++ = '\0';
-    }
-    *sp = s;
-    return true;
-}
-
 static char *
 parse_packet_out__(struct ofputil_packet_out *po, char *string,
                    const struct ofputil_port_map *port_map,
@@ -791,9 +814,19 @@ parse_packet_out__(struct ofputil_packet_out *po, char *string,
                    enum ofputil_protocol *usable)
 {
     bool have_packet = false;
-    char *name, *value;
-    while (next_pair(&string, &name, &value)) {
-        if (!value) {
+    char *actions;
+    if (!ofputil_split_actions(string, &actions)) {
+        return xstrdup("must specify an action");
+    }
+    if (actions) {
+        char *error = ofpacts_parse_actions(actions, port_map, ofpacts);
+        if (error) {
+            return error;
+        }
+    }
+    char *name, *value, sep;
+    while (ofputil_parse_key_value(&string, &name, &value, &sep)) {
+        if (!ofputil_key_has_value(sep)) {
             return xasprintf("field %s missing value", name);
         }
         if (!strcmp(name, "in_port")) {
@@ -809,11 +842,26 @@ parse_packet_out__(struct ofputil_packet_out *po, char *string,
                 return xstrdup("packet: Trailing garbage in packet data");
             }
             have_packet = true;
-        } else if (!strcmp(name, "actions")) {
-            char *error = ofpacts_parse_actions(value, port_map, ofpacts);
-            if (error) {
-                return error;
+        } else if (!strcmp(name, "packet_type")) {
+            /* "NS,TYPE", each a C integer. */
+            char *comma = strchr(value, ',');
+            if (!comma) {
+                return xasprintf("%s(%s) can't be interpreted", name, value);
             }
+            *comma = '\0';
+            uint64_t ns, type;
+            char *error = ofputil_parse_uint(value, UINT16_MAX, &ns);
+            if (!error) {
+                error = ofputil_parse_uint(comma + 1, UINT16_MAX, &type);
+            }
+            if (error) {
+                free(error);
+                *comma = ',';
+                return xasprintf("%s(%s) can't be interpreted", name, value);
+            }
+            match_set_packet_type(&po->flow_metadata,
+                                  htonl(PACKET_TYPE(ns, type)));
+            *usable &= OFPUTIL_P_OF15_UP;
         } else {
             const struct mf_field *f = mf_from_name(name);
             if (!f) {

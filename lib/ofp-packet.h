@@ -116,6 +116,9 @@ enum ofperr ofputil_decode_packet_out(struct ofputil_packet_out *,
                                       struct ofpbuf *ofpacts);
 struct ofpbuf *ofputil_encode_packet_out(const struct ofputil_packet_out *,
                                          enum ofputil_protocol);
+/* What PO's packet starts with: the packet_type its metadata names, else
+ * PT_ETH (an Ethernet frame). */
+ovs_be32 ofputil_packet_out_type(const struct ofputil_packet_out *po);
 /* " in_port=1 actions=output:2 data_len=60\n" and the packet summary. */
 void ofputil_packet_out_format(struct ds *, const struct ofputil_packet_out *,
                                const struct ofputil_port_map *,
@@ -138,7 +141,11 @@ char *parse_ofp_packet_out_str(struct ofputil_packet_out *, const char *,
 
 /* The one-line summary 3.1 prints for a packet: its flow in ovs-ofctl's
  * syntax followed by a checksum note when relevant, e.g.
- * "icmp,vlan_tci=0x0000,dl_src=50:54:00:00:00:05,...,icmp_code=0". */
-void ofp_print_packet_summary(struct ds *, const void *packet, size_t len);
+ * "icmp,vlan_tci=0x0000,dl_src=50:54:00:00:00:05,...,icmp_code=0".
+ * PACKET_TYPE says what the packet starts with: PT_ETH for an Ethernet
+ * frame, PT_IPV4 for a bare IPv4 packet ("packet_type=(1,0x800),nw_src=
+ * ..."), and so on. */
+void ofp_print_packet_summary(struct ds *, const void *packet, size_t len,
+                              ovs_be32 packet_type);
 
 #endif /* ofp-packet.h */

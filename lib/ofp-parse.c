@@ -16,15 +16,18 @@
 #include "ofp-port.h"
 #include "ofpbuf.h"
 #include "packets.h"
+#include "text-parse.h"
 
 struct shorthand {
     const char *name;
-    uint16_t dl_type;
+    uint16_t dl_type;           /* 0: none ("eth"). */
     uint8_t nw_proto;           /* 0: none. */
 };
 
 static const struct shorthand shorthands[] = {
-    { "ip", ETH_TYPE_IP, 0 }, { "ipv6", ETH_TYPE_IPV6, 0 },
+    { "eth", 0, 0 },
+    { "ip", ETH_TYPE_IP, 0 }, { "ipv4", ETH_TYPE_IP, 0 },
+    { "ipv6", ETH_TYPE_IPV6, 0 }, { "ip6", ETH_TYPE_IPV6, 0 },
     { "icmp", ETH_TYPE_IP, IPPROTO_ICMP },
     { "icmp6", ETH_TYPE_IPV6, IPPROTO_ICMPV6 },
     { "tcp", ETH_TYPE_IP, IPPROTO_TCP }, { "tcp6", ETH_TYPE_IPV6, IPPROTO_TCP },
@@ -32,45 +35,77 @@ static const struct shorthand shorthands[] = {
     { "sctp", ETH_TYPE_IP, IPPROTO_SCTP },
     { "sctp6", ETH_TYPE_IPV6, IPPROTO_SCTP },
     { "arp", ETH_TYPE_ARP, 0 }, { "rarp", ETH_TYPE_RARP, 0 },
+    { "mpls", ETH_TYPE_MPLS, 0 }, { "mplsm", ETH_TYPE_MPLS_MCAST, 0 },
 };
 
-char *
-ofputil_parse_uint(const char *s, uint64_t max, uint64_t *value)
+/* If NAME is a protocol shorthand ("tcp", "ip6", ...), applies it to
+ * MATCH and returns true.  Like the fields they stand for, they make MATCH
+ * match Ethernet packets ("eth" does only that). */
+static bool
+apply_shorthand(const char *name, struct match *match)
 {
-    char *end;
-    errno = 0;
-    unsigned long long x = strtoull(s, &end, 0);
-    if (!*s || *end || errno || x > max || *s == '-') {
-        return xasprintf("invalid numeric format %s", s);
+    for (size_t i = 0; i < ARRAY_SIZE(shorthands); i++) {
+        const struct shorthand *sh = &shorthands[i];
+        if (!strcmp(name, sh->name)) {
+            if (!sh->dl_type) {
+                match_set_packet_type(match, htonl(PT_ETH));
+                return true;
+            }
+            match_set_default_packet_type(match);
+            match_set_dl_type(match, htons(sh->dl_type));
+            if (sh->nw_proto) {
+                match_set_nw_proto(match, sh->nw_proto);
+            }
+            return true;
+        }
     }
-    *value = x;
-    return NULL;
+    return false;
 }
 
-/* Splits the next "name[=value]" off *SP, a writable string: items are
- * separated by commas and white space. */
-static bool
-next_pair(char **sp, char **name, char **value)
+/* A field given alone: only tun_metadataN can be, meaning "the option is
+ * present". */
+static char *
+parse_bare_field(const struct mf_field *f, struct match *match)
 {
-    char *s = *sp + strspn(*sp, ", \t\r\n");
-    if (!*s) {
-        *sp = s;
-        return false;
+    if (f->id >= MFF_TUN_METADATA0 && f->id <= MFF_TUN_METADATA63) {
+        union mf_value zero;
+        memset(&zero, 0, sizeof zero);
+        return mf_set_checked(f, &zero, &zero, match);
     }
-    *name = s;
-    s += strcspn(s, "=, \t\r\n");
-    if (*s == '=') {
-        *s++ = '\0';
-        *value = s;
-        s += strcspn(s, ", \t\r\n");
-    } else {
-        *value = NULL;
+    return xasprintf("field %s missing value", f->name);
+}
+
+bool
+ofputil_split_actions(char *s, char **actions)
+{
+    *actions = NULL;
+    char *act = strstr(s, "action");
+    if (act) {
+        char *eq = strchr(act, '=');
+        if (!eq) {
+            return false;
+        }
+        *act = '\0';
+        *actions = eq + 1;
     }
-    if (*s) {
-        *s++ = '\0';
-    }
-    *sp = s;
     return true;
+}
+
+/* A cookie or cookie mask as 3.1 reads it (strtoull()): "-N" is 2**64 - N,
+ * so "cookie=1/-1" matches the cookie exactly. */
+static char *
+parse_cookie(const char *s, uint64_t *cookie)
+{
+    bool negative = *s == '-';
+    char *error = ofputil_parse_uint(s + negative, UINT64_MAX, cookie);
+    if (error) {
+        free(error);
+        return xasprintf("invalid numeric format %s", s);
+    }
+    if (negative) {
+        *cookie = -*cookie;
+    }
+    return NULL;
 }
 
 /* What naming field F, in a match or as a set_field destination, allows
@@ -87,6 +122,8 @@ field_name_usable_protocols(const struct mf_field *f)
     case MFF_SCTP_SRC:
     case MFF_SCTP_DST:
         return OFPUTIL_P_NXM_OXM_ANY | OFPUTIL_P_OF11_STD;
+    case MFF_PACKET_TYPE:
+        return OFPUTIL_P_NXM_OXM_ANY;
     default:
         return OFPUTIL_P_ANY;
     }
@@ -103,43 +140,47 @@ parse_flow__(struct ofputil_flow_mod *fm, char *string,
     memset(fm, 0, sizeof *fm);
     match_init_catchall(&fm->match);
     fm->priority = OFP_DEFAULT_PRIORITY;
-    fm->new_cookie = command == OFPFC_ADD ? 0 : OVS_BE64_MAX;
+    /* A modify without a cookie gives its flows cookie 0 (1.0, NXM) or
+     * adds with it (1.0, 1.1), as 3.1's ovs-ofctl sends it. */
+    fm->new_cookie = (command == OFPFC_DELETE
+                      || command == OFPFC_DELETE_STRICT ? OVS_BE64_MAX : 0);
     fm->table_id = command == OFPFC_ADD ? 0 : OFPTT_ALL;
     fm->command = command;
     fm->buffer_id = UINT32_MAX;
     fm->out_port = OFPP_NONE;
     fm->out_group = UINT32_MAX;
 
-    /* Everything after "actions=" is actions. */
-    char *actions = NULL;
-    char *act = strstr(string, "action");
-    if (act) {
-        char *eq = strchr(act, '=');
-        if (!eq) {
-            return xstrdup("must specify an action");
-        }
-        *act = '\0';
-        actions = eq + 1;
-    } else if (command != OFPFC_DELETE && command != OFPFC_DELETE_STRICT) {
+    char *actions;
+    if (!ofputil_split_actions(string, &actions)
+        || (!actions
+            && command != OFPFC_DELETE && command != OFPFC_DELETE_STRICT)) {
         return xstrdup("must specify an action");
     }
 
-    char *s = string, *name, *value;
-    while (next_pair(&s, &name, &value)) {
-        const struct shorthand *sh = NULL;
-        for (size_t i = 0; i < ARRAY_SIZE(shorthands); i++) {
-            if (!strcmp(name, shorthands[i].name)) {
-                sh = &shorthands[i];
-            }
+    bool new_cookie_given = false;
+    char *s = string, *name, *value, sep;
+    while (ofputil_parse_key_value(&s, &name, &value, &sep)) {
+        if (!ofputil_key_has_value(sep)) {
+            value = NULL;
         }
         uint64_t x;
         char *error = NULL;
         bool del_or_mod = command != OFPFC_ADD;
 
-        if (sh) {
-            match_set_dl_type(&fm->match, htons(sh->dl_type));
-            if (sh->nw_proto) {
-                match_set_nw_proto(&fm->match, sh->nw_proto);
+        if (apply_shorthand(name, &fm->match)) {
+            continue;
+        }
+        if (strchr(name, '[')) {
+            /* A match on some bits of a field. */
+            error = mf_parse_subfield_match(name, value ? value : "",
+                                            &fm->match);
+            if (error) {
+                return error;
+            }
+            const struct mf_field *f = mf_from_name_len(name,
+                                                        strcspn(name, "["));
+            if (f) {
+                *fields_usable &= field_name_usable_protocols(f);
             }
             continue;
         }
@@ -161,6 +202,15 @@ parse_flow__(struct ofputil_flow_mod *fm, char *string,
         }
 
         if (!value) {
+            const struct mf_field *f = mf_from_name(name);
+            if (f) {
+                *fields_usable &= field_name_usable_protocols(f);
+                error = parse_bare_field(f, &fm->match);
+                if (error) {
+                    return error;
+                }
+                continue;
+            }
             return xasprintf("field %s missing value", name);
         }
         if (!strcmp(name, "table")) {
@@ -196,22 +246,23 @@ parse_flow__(struct ofputil_flow_mod *fm, char *string,
                 }
                 *slash = '\0';
                 uint64_t mask;
-                error = ofputil_parse_uint(slash + 1, UINT64_MAX, &mask);
+                error = parse_cookie(slash + 1, &mask);
                 if (error) {
                     return error;
                 }
-                error = ofputil_parse_uint(value, UINT64_MAX, &x);
+                error = parse_cookie(value, &x);
                 if (error) {
                     return error;
                 }
                 fm->cookie = htonll(x);
                 fm->cookie_mask = htonll(mask);
             } else {
-                error = ofputil_parse_uint(value, UINT64_MAX, &x);
+                error = parse_cookie(value, &x);
                 if (error) {
                     return error;
                 }
                 fm->new_cookie = htonll(x);
+                new_cookie_given = true;
             }
         } else if (del_or_mod && !strcmp(name, "out_port")) {
             if (!ofputil_port_from_string(value, map, &fm->out_port)) {
@@ -246,6 +297,13 @@ parse_flow__(struct ofputil_flow_mod *fm, char *string,
         }
     }
     ofputil_normalize_match(&fm->match);
+    if (command == OFPFC_MODIFY || command == OFPFC_MODIFY_STRICT) {
+        /* Selecting by cookie alone leaves the cookies as they are. */
+        if (fm->cookie_mask && !new_cookie_given) {
+            fm->new_cookie = OVS_BE64_MAX;
+        }
+        fm->modify_cookie = fm->new_cookie != OVS_BE64_MAX;
+    }
 
     if (actions) {
         size_t start = ofpacts->size;
@@ -255,13 +313,17 @@ parse_flow__(struct ofputil_flow_mod *fm, char *string,
         }
         fm->ofpacts = (struct ofpact *) ((uint8_t *) ofpacts->data + start);
         fm->ofpacts_len = ofpacts->size - start;
-        /* Annotating also checks learns and output ports. */
+        /* Annotating also checks output ports. */
         enum ofperr err = ofpacts_annotate(
             (struct ofpact *) ((uint8_t *) ofpacts->data + start),
             fm->ofpacts_len, &fm->match);
         if (!err) {
             err = ofpacts_check_prereqs(fm->ofpacts, fm->ofpacts_len,
                                         &fm->match);
+        }
+        if (!err) {
+            err = ofpacts_check_goto_table(fm->ofpacts, fm->ofpacts_len,
+                                           fm->table_id, 255);
         }
         if (err) {
             ofpacts->size = start;
@@ -270,6 +332,31 @@ parse_flow__(struct ofputil_flow_mod *fm, char *string,
         }
     }
     return NULL;
+}
+
+uint16_t
+parse_ofp_flow_mod_command(const char **sp)
+{
+    static const struct {
+        const char *name;
+        uint16_t command;
+    } words[] = {
+        { "add", OFPFC_ADD },
+        { "delete", OFPFC_DELETE },
+        { "delete_strict", OFPFC_DELETE_STRICT },
+        { "modify", OFPFC_MODIFY },
+        { "modify_strict", OFPFC_MODIFY_STRICT },
+    };
+    const char *s = *sp + strspn(*sp, " \t\r\n");
+    size_t len = strcspn(s, ", \t\r\n");
+    for (size_t i = 0; i < ARRAY_SIZE(words); i++) {
+        if (!strncmp(s, words[i].name, len)) {
+            *sp = s + len;
+            return words[i].command;
+        }
+    }
+    *sp = s;
+    return OFPFC_ADD;
 }
 
 char *
@@ -302,6 +389,13 @@ parse_ofp_flow_mod_str_protocols(struct ofputil_flow_mod *fm,
             /* Naming a table, even table 0, needs table ids (3.1). */
             *usable &= OFPUTIL_P_TID;
         }
+        if (!*usable) {
+            /* No protocol can say this flow (skb_priority, tun_tos...):
+             * 3.1 blames the match. */
+            error = xasprintf("actions are invalid with specified match "
+                              "(%s)", ofperr_get_name(
+                                  OFPERR_OFPBAC_MATCH_INCONSISTENT));
+        }
     }
     return error;
 }
@@ -316,13 +410,26 @@ ofputil_usable_protocols(const struct match *match)
      * matches only in NXM or OXM (so "tcp6" on a 1.0 connection switches
      * to NXM), and switches read them that way. */
     const struct flow_wildcards *wc = &match->wc;
+
+    /* No protocol carries these in a flow. */
+    if (wc->masks.skb_priority || wc->masks.tunnel.ip_tos
+        || wc->masks.tunnel.ip_ttl) {
+        return OFPUTIL_P_NONE;
+    }
     if (match->flow.dl_type == htons(ETH_TYPE_IPV6)
         && wc->masks.dl_type == OVS_BE16_MAX
         && (wc->masks.nw_proto || wc->masks.nw_tos
             || wc->masks.tp_src || wc->masks.tp_dst)) {
         return OFPUTIL_P_NXM_OXM_ANY;
     }
-    if (ofputil_match_is_ofp10(match)) {
+    /* 3.1 judges fields one by one, and takes 1.0's dl_vlan for an exact
+     * vlan_vid, whatever that says about the VLAN header's presence. */
+    struct match m10 = *match;
+    ovs_be16 vid_bits = htons(VLAN_VID_MASK | VLAN_CFI);
+    if ((m10.wc.masks.vlans[0].tci & vid_bits) == vid_bits) {
+        m10.flow.vlans[0].tci |= htons(VLAN_CFI);
+    }
+    if (ofputil_match_is_ofp10(&m10)) {
         return OFPUTIL_P_ANY;
     }
     /* OpenFlow 1.1's standard match adds arbitrary masks on the Ethernet
@@ -336,6 +443,7 @@ ofputil_usable_protocols(const struct match *match)
     rest_wc->masks.nw_src = 0;
     rest_wc->masks.nw_dst = 0;
     rest_wc->masks.nw_tos &= ~0x03;     /* ECN bits. */
+    rest_wc->masks.mpls_lse[0] &= ~htonl(MPLS_LABEL_MASK | MPLS_TC_MASK);
     match_zero_wildcarded_fields(&rest);
     return (ofputil_match_is_ofp10(&rest)
             ? OFPUTIL_P_NXM_OXM_ANY | OFPUTIL_P_OF11_STD
@@ -476,6 +584,11 @@ ofpacts_usable_protocols(const struct ofpact *ofpacts, size_t len,
             if (!has_vlan) {
                 usable &= OFPUTIL_P_OF10_ANY;
             }
+            has_vlan = false;
+            break;
+        case OFPACT_PUSH_VLAN:
+            /* What follows has a tag to pop. */
+            has_vlan = true;
             break;
         case OFPACT_SET_IPV4_SRC:
         case OFPACT_SET_IPV4_DST:
@@ -565,9 +678,12 @@ parse_flow_monitor_request(struct ofputil_flow_monitor_request *rq,
     *usable = OFPUTIL_P_ANY;
 
     char *copy = xstrdup(spec);
-    char *s = copy, *name, *value;
+    char *s = copy, *name, *value, sep;
     char *error = NULL;
-    while (!error && next_pair(&s, &name, &value)) {
+    while (!error && ofputil_parse_key_value(&s, &name, &value, &sep)) {
+        if (!ofputil_key_has_value(sep)) {
+            value = NULL;
+        }
         static const char *const negations[] = {
             "!initial", "!add", "!delete", "!modify", "!actions", "!own",
         };
@@ -582,17 +698,7 @@ parse_flow_monitor_request(struct ofputil_flow_monitor_request *rq,
             continue;
         }
 
-        const struct shorthand *sh = NULL;
-        for (size_t i = 0; i < ARRAY_SIZE(shorthands); i++) {
-            if (!strcmp(name, shorthands[i].name)) {
-                sh = &shorthands[i];
-            }
-        }
-        if (sh) {
-            match_set_dl_type(&rq->match, htons(sh->dl_type));
-            if (sh->nw_proto) {
-                match_set_nw_proto(&rq->match, sh->nw_proto);
-            }
+        if (apply_shorthand(name, &rq->match)) {
             continue;
         }
 
@@ -607,6 +713,8 @@ parse_flow_monitor_request(struct ofputil_flow_monitor_request *rq,
                 } else {
                     match_set_in_port(&rq->match, port);
                 }
+            } else if (!value && f->variable_len) {
+                error = parse_bare_field(f, &rq->match);
             } else {
                 error = mf_parse_field(f, value ? value : "", port_map,
                                        &rq->match);

@@ -25,9 +25,11 @@
 #ifndef OFP_PARSE_H
 #define OFP_PARSE_H 1
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include "ofp-protocol.h"
+#include "text-parse.h"
 #include "util.h"
 
 struct match;
@@ -36,16 +38,23 @@ struct ofpbuf;
 struct ofputil_flow_mod;
 struct ofputil_port_map;
 
-/* Parses S, a decimal, hex (0x) or octal (0) number no greater than MAX,
- * into *VALUE; on error returns "invalid numeric format S" (malloc'd), as
- * 3.1 words it.  Shared with the action parser. */
-char *ofputil_parse_uint(const char *s, uint64_t max, uint64_t *value)
-    OVS_WARN_UNUSED_RESULT;
+/* Cuts S, the writable text of a flow or packet-out, where its actions
+ * start: everything after "actions=" (3.1 looks for "action" and the next
+ * '=') is actions, and *ACTIONS points there (NULL if S names none).
+ * Returns false if S has "action" without '='. */
+bool ofputil_split_actions(char *s, char **actions);
 
 char *parse_ofp_flow_mod_str(struct ofputil_flow_mod *, const char *string,
                              const struct ofputil_port_map *,
                              uint16_t command, struct ofpbuf *ofpacts)
     OVS_WARN_UNUSED_RESULT;
+
+/* The command word a line of an add-flows or bundle file may start with:
+ * "add", "delete", "delete_strict", "modify" or "modify_strict", or any
+ * prefix of one (the first that fits, in that order).  Returns its
+ * OFPFC_* command and advances *SP past it, or returns OFPFC_ADD and
+ * leaves *SP at the flow if there is none. */
+uint16_t parse_ofp_flow_mod_command(const char **sp);
 
 /* The same, also storing in *USABLE_PROTOCOLS the protocols that can
  * express the flow, as "ovs-ofctl parse-flow" prints them and add-flow

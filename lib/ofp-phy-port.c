@@ -694,6 +694,61 @@ counters_from_wire(struct ofputil_port_stats *ps, const ovs_be64 w[12])
     }
 }
 
+/* Open vSwitch's Intel experimenter properties of 1.4+ port stats.  The
+ * RFC 2819 one (experimenter type 1: a 4-byte pad, then 21 64-bit packet
+ * size and error counters) goes with every port, as 3.1 sends it; we
+ * count none of them, so all are unknown.  The custom one (type 2): a
+ * 2-byte pad and a 16-bit count, then per counter a length byte, the
+ * name, and a 64-bit value.  Both padded to 8 bytes. */
+#define INTEL_PORT_STATS_RFC2819 1
+#define INTEL_PORT_STATS_CUSTOM 2
+#define INTEL_RFC2819_N_COUNTERS 21
+
+static void
+put_intel_prop_end(struct ofpbuf *b, size_t start)
+{
+    struct ofp_prop_experimenter *exp = ofpbuf_at_assert(b, start,
+                                                         sizeof *exp);
+    exp->len = htons(b->size - start);
+    ofpbuf_put_zeros(b, ROUND_UP(b->size, 8) - b->size);
+}
+
+static void
+put_rfc2819_stats(struct ofpbuf *b)
+{
+    size_t start = b->size;
+    struct ofp_prop_experimenter *exp = ofpbuf_put_zeros(b, sizeof *exp);
+    exp->type = htons(0xffff);
+    exp->experimenter = htonl(INTEL_VENDOR_ID);
+    exp->exp_type = htonl(INTEL_PORT_STATS_RFC2819);
+    ofpbuf_put_zeros(b, 4);
+    memset(ofpbuf_put_uninit(b, INTEL_RFC2819_N_COUNTERS * 8), 0xff,
+           INTEL_RFC2819_N_COUNTERS * 8);
+    put_intel_prop_end(b, start);
+}
+
+static void
+put_custom_stats(struct ofpbuf *b, const struct ofputil_port_stats *ps)
+{
+    size_t start = b->size;
+    struct ofp_prop_experimenter *exp = ofpbuf_put_zeros(b, sizeof *exp);
+    exp->type = htons(0xffff);
+    exp->experimenter = htonl(INTEL_VENDOR_ID);
+    exp->exp_type = htonl(INTEL_PORT_STATS_CUSTOM);
+    ofpbuf_put_zeros(b, 2);
+    ovs_be16 n = htons(ps->n_custom);
+    ofpbuf_put(b, &n, sizeof n);
+    for (size_t i = 0; i < ps->n_custom; i++) {
+        const struct ofputil_custom_stat *c = &ps->custom[i];
+        uint8_t len = strnlen(c->name, sizeof c->name - 1);
+        ofpbuf_put(b, &len, 1);
+        ofpbuf_put(b, c->name, len);
+        ovs_be64 value = htonll(c->value);
+        ofpbuf_put(b, &value, sizeof value);
+    }
+    put_intel_prop_end(b, start);
+}
+
 void
 ofputil_append_port_stat(struct ovs_list *replies,
                          const struct ofputil_port_stats *ps)
@@ -719,27 +774,31 @@ ofputil_append_port_stat(struct ovs_list *replies,
         op->duration_sec = htonl(ps->duration_sec);
         op->duration_nsec = htonl(ps->duration_nsec);
     } else {
-        size_t len = sizeof(struct ofp14_port_stats)
-                     + sizeof(struct ofp14_port_stats_prop_ethernet);
-        struct ofp14_port_stats *op = ofpmp_append(replies, len);
-        memset(op, 0, len);
-        op->length = htons(len);
+        struct ofpbuf entry;
+        ofpbuf_init(&entry, 512);
+        struct ofp14_port_stats *op = ofpbuf_put_zeros(&entry, sizeof *op);
         op->port_no = ofputil_port_to_ofp11(ps->port_no);
         op->duration_sec = htonl(ps->duration_sec);
         op->duration_nsec = htonl(ps->duration_nsec);
         memcpy(&op->rx_packets, w, 8 * sizeof w[0]);
-        struct ofp14_port_stats_prop_ethernet *eth = (void *) (op + 1);
+        struct ofp14_port_stats_prop_ethernet *eth
+            = ofpbuf_put_zeros(&entry, sizeof *eth);
         eth->type = htons(OFPPSPT14_ETHERNET);
         eth->length = htons(sizeof *eth);
         memcpy(&eth->rx_frame_err, &w[8], 4 * sizeof w[0]);
+        put_rfc2819_stats(&entry);
+        if (ps->n_custom) {
+            put_custom_stats(&entry, ps);
+        }
+        op = entry.data;
+        op->length = htons(entry.size);
+        memcpy(ofpmp_append(replies, entry.size), entry.data, entry.size);
+        ofpbuf_uninit(&entry);
     }
 }
 
-/* Open vSwitch's custom counters: an Intel experimenter property of
- * experimenter type 2 holding a 32-bit count, then per counter a length
- * byte, the name, and a 64-bit value.  Other experimenter properties are
+/* Reads the custom counters (above); other experimenter properties are
  * skipped. */
-#define INTEL_PORT_STATS_CUSTOM 2
 static enum ofperr
 pull_custom_stats(const struct ofpbuf *prop, struct ofputil_port_stats *ps)
 {

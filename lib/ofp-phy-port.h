@@ -190,8 +190,8 @@ struct ofputil_port_stats {
     /* 1.3+.  UINT32_MAX in both: unknown (1.0-1.2). */
     uint32_t duration_sec, duration_nsec;
     /* 1.4+: the device's own counters, as Open vSwitch reports them in an
-     * Intel experimenter property (decoded only; names longer than the
-     * field are cut, counters past the array dropped). */
+     * Intel experimenter property (names longer than the field are cut,
+     * counters past the array dropped, when decoding). */
     size_t n_custom;
     struct ofputil_custom_stat {
         char name[64];

@@ -26,6 +26,10 @@ ofputil_port_from_ofp11(ovs_be32 ofp11_port, uint32_t *port)
         *port = p - OFPP11_OFFSET;
         return 0;
     }
+    static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(1, 5);
+    VLOG_WARN_RL(&rl, "port %"PRIu32" is outside the supported range 0 "
+                 "through %d or 0x%x through 0x%"PRIx32, p, OFPP_MAX - 1,
+                 OFPP11_MAX, UINT32_MAX);
     *port = OFPP_NONE;
     return OFPERR_OFPBAC_BAD_OUT_PORT;
 }
@@ -309,16 +313,16 @@ ofputil_port_from_string(const char *s,
     return false;
 }
 
+/* As 3.1: a name is printed bare only if it starts with a letter and has
+ * nothing but letters and digits. */
 static bool
 name_needs_quotes(const char *name)
 {
-    if (!*name || *name == '-' || *name == '+'
-        || isdigit((unsigned char) *name)) {
+    if (!isalpha((unsigned char) *name)) {
         return true;
     }
-    for (const char *p = name; *p; p++) {
-        if (!isalnum((unsigned char) *p) && *p != '-' && *p != '_'
-            && *p != '.') {
+    for (const char *p = name + 1; *p; p++) {
+        if (!isalnum((unsigned char) *p)) {
             return true;
         }
     }

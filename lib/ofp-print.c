@@ -19,9 +19,13 @@
 #include "ofp-phy-port.h"
 #include "ofp-port.h"
 #include "ofp-bundle.h"
+#include "ofp-ct.h"
 #include "ofp-protocol.h"
+#include "ofp-queue.h"
+#include "ofp-requestforward.h"
 #include "ofp-switch.h"
 #include "ofp-table.h"
+#include "ofp-tlv.h"
 #include "ofpbuf.h"
 #include "openflow.h"
 #include "util.h"
@@ -322,6 +326,15 @@ print_group_mod(struct ds *s, const struct ofp_header *oh,
 }
 
 static enum ofperr
+print_requestforward(struct ds *s, const struct ofp_header *oh,
+                     enum ofpraw raw OVS_UNUSED,
+                     const struct ofputil_port_map *pm,
+                     int verbosity OVS_UNUSED)
+{
+    return end_line(s, ofputil_requestforward_print(s, oh, pm));
+}
+
+static enum ofperr
 print_group_desc(struct ds *s, const struct ofp_header *oh,
                  enum ofpraw raw OVS_UNUSED,
                  const struct ofputil_port_map *pm, int verbosity OVS_UNUSED)
@@ -566,6 +579,82 @@ print_port_stats_reply(struct ds *s, const struct ofp_header *oh,
 }
 
 static enum ofperr
+print_queue_stats_request(struct ds *s, const struct ofp_header *oh,
+                          enum ofpraw raw OVS_UNUSED,
+                          const struct ofputil_port_map *pm,
+                          int verbosity OVS_UNUSED)
+{
+    struct ofputil_queue_stats_request rq;
+    enum ofperr error = ofputil_decode_queue_stats_request(oh, &rq);
+    if (!error) {
+        ofputil_queue_stats_request_format(s, &rq, pm);
+        ds_put_char(s, '\n');
+    }
+    return error;
+}
+
+static enum ofperr
+print_queue_stats_reply(struct ds *s, const struct ofp_header *oh,
+                        enum ofpraw raw OVS_UNUSED,
+                        const struct ofputil_port_map *pm,
+                        int verbosity OVS_UNUSED)
+{
+    /* As for ports: the count is of the entries that decode. */
+    struct ofpbuf b;
+    ofpbuf_use_const(&b, oh, ntohs(oh->length));
+    int n = 0;
+    struct ofputil_queue_stats qs;
+    while (!ofputil_decode_queue_stats(&qs, &b)) {
+        n++;
+    }
+    ds_put_format(s, " %d queues\n", n);
+    ofpbuf_use_const(&b, oh, ntohs(oh->length));
+    for (;;) {
+        int retval = ofputil_decode_queue_stats(&qs, &b);
+        if (retval) {
+            return retval == EOF ? 0 : retval;
+        }
+        ofputil_queue_stats_format(s, &qs, pm);
+    }
+}
+
+static enum ofperr
+print_queue_config_request(struct ds *s, const struct ofp_header *oh,
+                           enum ofpraw raw OVS_UNUSED,
+                           const struct ofputil_port_map *pm,
+                           int verbosity OVS_UNUSED)
+{
+    return ofputil_queue_get_config_request_print(s, oh, pm);
+}
+
+static enum ofperr
+print_queue_config_reply(struct ds *s, const struct ofp_header *oh,
+                         enum ofpraw raw OVS_UNUSED,
+                         const struct ofputil_port_map *pm,
+                         int verbosity OVS_UNUSED)
+{
+    return ofputil_queue_get_config_reply_print(s, oh, pm);
+}
+
+static enum ofperr
+print_table_desc_reply(struct ds *s, const struct ofp_header *oh,
+                       enum ofpraw raw OVS_UNUSED,
+                       const struct ofputil_port_map *pm OVS_UNUSED,
+                       int verbosity OVS_UNUSED)
+{
+    struct ofpbuf b;
+    ofpbuf_use_const(&b, oh, ntohs(oh->length));
+    for (;;) {
+        struct ofputil_table_desc td;
+        int retval = ofputil_decode_table_desc(&b, &td);
+        if (retval) {
+            return retval == EOF ? 0 : retval;
+        }
+        ofputil_table_desc_format(s, &td, NULL);
+    }
+}
+
+static enum ofperr
 print_table_stats_reply(struct ds *s, const struct ofp_header *oh,
                         enum ofpraw raw OVS_UNUSED,
                         const struct ofputil_port_map *pm OVS_UNUSED,
@@ -644,6 +733,50 @@ print_flow_mod_table_id(struct ds *s, const struct ofp_header *oh,
 }
 
 static enum ofperr
+print_set_controller_id(struct ds *s, const struct ofp_header *oh,
+                        enum ofpraw raw OVS_UNUSED,
+                        const struct ofputil_port_map *pm OVS_UNUSED,
+                        int verbosity OVS_UNUSED)
+{
+    /* 3.1 prints the id whatever the padding holds. */
+    const struct nx_controller_id *nci = ofpmsg_body(oh);
+    ds_put_format(s, " id=%"PRIu16"\n", ntohs(nci->controller_id));
+    return 0;
+}
+
+static enum ofperr
+print_ct_flush_zone(struct ds *s, const struct ofp_header *oh,
+                    enum ofpraw raw OVS_UNUSED,
+                    const struct ofputil_port_map *pm OVS_UNUSED,
+                    int verbosity OVS_UNUSED)
+{
+    /* 3.1 prints the zone whatever the padding holds. */
+    const struct nx_zone_id *nzi = ofpmsg_body(oh);
+    ds_put_format(s, " zone_id=%"PRIu16"\n", ntohs(nzi->zone_id));
+    return 0;
+}
+
+static enum ofperr
+print_ct_flush(struct ds *s, const struct ofp_header *oh,
+               enum ofpraw raw OVS_UNUSED,
+               const struct ofputil_port_map *pm OVS_UNUSED,
+               int verbosity OVS_UNUSED)
+{
+    struct ofputil_ct_match match;
+    bool with_zone;
+    uint16_t zone;
+    enum ofperr error = ofputil_decode_ct_flush(oh, &match, &with_zone,
+                                                &zone);
+    if (error) {
+        return error;
+    }
+    ds_put_format(s, " zone=%"PRIu16" ", zone);
+    ofputil_ct_match_format(s, &match);
+    ds_put_char(s, '\n');
+    return 0;
+}
+
+static enum ofperr
 print_set_packet_in_format(struct ds *s, const struct ofp_header *oh,
                            enum ofpraw raw OVS_UNUSED,
                            const struct ofputil_port_map *pm OVS_UNUSED,
@@ -686,6 +819,40 @@ print_flow_monitor_cancel(struct ds *s, const struct ofp_header *oh,
     return ofputil_flow_monitor_cancel_print(s, oh);
 }
 
+static enum ofperr
+print_tlv_table_mod(struct ds *s, const struct ofp_header *oh,
+                    enum ofpraw raw OVS_UNUSED,
+                    const struct ofputil_port_map *pm OVS_UNUSED,
+                    int verbosity OVS_UNUSED)
+{
+    struct ofputil_tlv_table_mod ttm;
+    enum ofperr error = ofputil_decode_tlv_table_mod(oh, &ttm);
+    if (error) {
+        return error;
+    }
+    ofputil_format_tlv_table_mod(s, &ttm);
+    ds_put_char(s, '\n');
+    ofputil_tlv_table_mod_uninit(&ttm);
+    return 0;
+}
+
+static enum ofperr
+print_tlv_table_reply(struct ds *s, const struct ofp_header *oh,
+                      enum ofpraw raw OVS_UNUSED,
+                      const struct ofputil_port_map *pm OVS_UNUSED,
+                      int verbosity OVS_UNUSED)
+{
+    struct ofputil_tlv_table_reply ttr;
+    enum ofperr error = ofputil_decode_tlv_table_reply(oh, &ttr);
+    if (error) {
+        return error;
+    }
+    ofputil_format_tlv_table_reply(s, &ttr);
+    ds_put_char(s, '\n');
+    ofputil_tlv_table_reply_uninit(&ttr);
+    return 0;
+}
+
 /* The printer for TYPE, or NULL if there is none yet.  Requests and
  * replies whose whole meaning is their header print nothing more. */
 static print_func *
@@ -703,7 +870,9 @@ printer_for_type(enum ofptype type)
     case OFPTYPE_GET_ASYNC_REQUEST:
     case OFPTYPE_DESC_STATS_REQUEST:
     case OFPTYPE_TABLE_STATS_REQUEST:
+    case OFPTYPE_TABLE_DESC_REQUEST:
     case OFPTYPE_TABLE_FEATURES_STATS_REQUEST: return print_nothing;
+    case OFPTYPE_TABLE_DESC_REPLY: return print_table_desc_reply;
     case OFPTYPE_FEATURES_REPLY: return print_features_reply;
     case OFPTYPE_GET_CONFIG_REPLY:
     case OFPTYPE_SET_CONFIG: return print_switch_config;
@@ -729,12 +898,16 @@ printer_for_type(enum ofptype type)
     case OFPTYPE_SET_FLOW_FORMAT: return print_set_flow_format;
     case OFPTYPE_FLOW_MOD_TABLE_ID: return print_flow_mod_table_id;
     case OFPTYPE_SET_PACKET_IN_FORMAT: return print_set_packet_in_format;
+    case OFPTYPE_SET_CONTROLLER_ID: return print_set_controller_id;
+    case OFPTYPE_CT_FLUSH_ZONE: return print_ct_flush_zone;
+    case OFPTYPE_CT_FLUSH: return print_ct_flush;
 
     case OFPTYPE_PACKET_IN: return print_packet_in;
     case OFPTYPE_FLOW_REMOVED: return print_flow_removed;
     case OFPTYPE_PACKET_OUT: return print_packet_out;
     case OFPTYPE_GROUP_MOD: return print_group_mod;
     case OFPTYPE_METER_MOD: return print_meter_mod;
+    case OFPTYPE_REQUESTFORWARD: return print_requestforward;
     case OFPTYPE_FLOW_STATS_REQUEST:
     case OFPTYPE_AGGREGATE_STATS_REQUEST: return print_flow_stats_request;
     case OFPTYPE_FLOW_STATS_REPLY: return print_flow_stats_reply;
@@ -757,22 +930,22 @@ printer_for_type(enum ofptype type)
     case OFPTYPE_FLOW_MONITOR_CANCEL: return print_flow_monitor_cancel;
     case OFPTYPE_FLOW_MONITOR_PAUSED:
     case OFPTYPE_FLOW_MONITOR_RESUMED: return print_nothing;
+    case OFPTYPE_QUEUE_STATS_REQUEST: return print_queue_stats_request;
+    case OFPTYPE_QUEUE_STATS_REPLY: return print_queue_stats_reply;
+    case OFPTYPE_NXT_TLV_TABLE_MOD: return print_tlv_table_mod;
+    case OFPTYPE_NXT_TLV_TABLE_REQUEST: return print_nothing;
+    case OFPTYPE_NXT_TLV_TABLE_REPLY: return print_tlv_table_reply;
 
-    /* Not printed yet (the header and a hex dump): queues, table status
-     * and desc, requestforward, flow age,
-     * controller id, resume, ct_flush_zone. */
     case OFPTYPE_QUEUE_GET_CONFIG_REQUEST:
+    case OFPTYPE_QUEUE_DESC_STATS_REQUEST: return print_queue_config_request;
     case OFPTYPE_QUEUE_GET_CONFIG_REPLY:
+    case OFPTYPE_QUEUE_DESC_STATS_REPLY: return print_queue_config_reply;
+
+    case OFPTYPE_FLOW_AGE: return print_nothing;
+
+    /* Not printed yet (the header and a hex dump): table status, resume. */
     case OFPTYPE_TABLE_STATUS:
-    case OFPTYPE_REQUESTFORWARD:
-    case OFPTYPE_QUEUE_STATS_REQUEST:
-    case OFPTYPE_QUEUE_STATS_REPLY:
-    case OFPTYPE_TABLE_DESC_REQUEST:
-    case OFPTYPE_TABLE_DESC_REPLY:
-    case OFPTYPE_FLOW_AGE:
-    case OFPTYPE_SET_CONTROLLER_ID:
     case OFPTYPE_NXT_RESUME:
-    case OFPTYPE_CT_FLUSH_ZONE:
         return NULL;
     }
     return NULL;
@@ -820,6 +993,10 @@ ofp_to_string(const void *data, size_t len,
                 if (!error) {
                     if (s.length == header_len) {
                         ds_put_char(&s, '\n');
+                    }
+                    if (verbosity >= 5) {
+                        /* 3.1's -mmmm on a reply: the bytes too. */
+                        ds_put_hex_dump(&s, data, len, 0, true);
                     }
                     return ds_steal_cstr(&s);
                 }

@@ -8,6 +8,8 @@
  * every length check the decoders need, so each decoder only looks at
  * types.
  *
+ * The ofpprop_put*() functions append properties in the same layout.
+ *
  * ofpmsg_pull_body() decodes a message's header (ofp-msgs.h) and points an
  * ofpbuf at its body, for decoders that then check the raw form.
  *
@@ -16,6 +18,7 @@
 #ifndef OFP_PROP_H
 #define OFP_PROP_H 1
 
+#include <stddef.h>
 #include <stdint.h>
 #include "ofp-errors.h"
 #include "ofp-msgs.h"
@@ -30,6 +33,24 @@ struct ofpbuf;
  * past LIST. */
 enum ofperr ofpprop_pull(struct ofpbuf *list, struct ofpbuf *property,
                          uint16_t *type);
+
+/* Appends a property of TYPE with the LEN bytes at DATA, padded to a
+ * multiple of 8 bytes (the length field counts header and DATA). */
+void ofpprop_put(struct ofpbuf *, uint16_t type, const void *data,
+                 size_t len);
+/* A 16-bit value, with two bytes of padding counted in the length, as
+ * Open vSwitch writes such properties (8 bytes in all). */
+void ofpprop_put_be16(struct ofpbuf *, uint16_t type, ovs_be16 value);
+/* A property whose body is the nested property list NESTED, which starts
+ * 8-aligned (after 4 bytes of padding). */
+void ofpprop_put_nested(struct ofpbuf *, uint16_t type,
+                        const struct ofpbuf *nested);
+/* The body of PROPERTY (as ofpprop_pull() gave it) into *BODY; the nested
+ * form skips the padding before a nested list (OFPBPC_BAD_LEN if there is
+ * not that much). */
+void ofpprop_body(const struct ofpbuf *property, struct ofpbuf *body);
+enum ofperr ofpprop_nested_body(const struct ofpbuf *property,
+                                struct ofpbuf *body);
 
 /* Decodes the header of OH (whose length field the caller has checked
  * against what it holds) into *RAW and points *BODY at the body.

@@ -446,6 +446,29 @@ ofputil_decode_set_packet_in_format(const struct ofp_header *oh,
     return 0;
 }
 
+struct ofpbuf *
+ofputil_encode_set_controller_id(enum ofp_version version, uint16_t id)
+{
+    struct ofpbuf *msg = ofpraw_alloc(OFPRAW_NXT_SET_CONTROLLER_ID,
+                                      version, 0);
+    struct nx_controller_id *nci = msg->msg;
+    nci->controller_id = htons(id);
+    return msg;
+}
+
+enum ofperr
+ofputil_decode_set_controller_id(const struct ofp_header *oh, uint16_t *id)
+{
+    const struct nx_controller_id *nci = ofpmsg_body(oh);
+    for (size_t i = 0; i < sizeof nci->zero; i++) {
+        if (nci->zero[i]) {
+            return OFPERR_NXBRC_MUST_BE_ZERO;
+        }
+    }
+    *id = ntohs(nci->controller_id);
+    return 0;
+}
+
 /* Hello. */
 
 struct ofpbuf *

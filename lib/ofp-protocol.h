@@ -142,6 +142,14 @@ struct ofpbuf *ofputil_encode_set_packet_in_format(
 enum ofperr ofputil_decode_set_packet_in_format(
     const struct ofp_header *, enum ofputil_packet_in_format *);
 
+/* NXT_SET_CONTROLLER_ID: the id a connection takes, so that controller
+ * actions naming that id reach it (0 until set).  Decoding refuses
+ * nonzero padding (NXBRC_MUST_BE_ZERO), as 3.1's switch does. */
+struct ofpbuf *ofputil_encode_set_controller_id(enum ofp_version,
+                                                uint16_t id);
+enum ofperr ofputil_decode_set_controller_id(const struct ofp_header *,
+                                             uint16_t *id);
+
 /* Hello.  encode: a hello offering the versions in BITMAP (at least one),
  * with a version bitmap element unless BITMAP is 1.0 up to its highest
  * version with no gaps.  decode: the versions the peer offers; false if the

@@ -3,6 +3,7 @@
 
 #include "ofp-switch.h"
 
+#include <inttypes.h>
 #include <string.h>
 #include "dynamic-string.h"
 #include "ofp-msgs.h"
@@ -11,6 +12,9 @@
 #include "ofpbuf.h"
 #include "packets.h"
 #include "util.h"
+#include "vlog.h"
+
+VLOG_DEFINE_THIS_MODULE(ofp_switch);
 
 /* Copies the C string SRC into the fixed wire field DST of N bytes,
  * cutting it and NUL-padding. */
@@ -513,7 +517,11 @@ struct ofpbuf *
 ofputil_encode_role_status(const struct ofputil_role_status *rs,
                            enum ofp_version version)
 {
-    struct ofpbuf *b = ofpraw_alloc(OFPRAW_OFPT14_ROLE_STATUS, version, 0);
+    /* 1.3 has ONF's extension of the same body. */
+    struct ofpbuf *b = ofpraw_alloc_xid(version == OFP13_VERSION
+                                        ? OFPRAW_ONFT13_ROLE_STATUS
+                                        : OFPRAW_OFPT14_ROLE_STATUS,
+                                        version, htonl(0), 0);
     struct ofp14_role_status *ors = b->msg;
     ors->role = htonl(rs->role);
     ors->reason = rs->reason;
@@ -531,7 +539,7 @@ ofputil_decode_role_status(const struct ofp_header *oh,
     if (error) {
         return error;
     }
-    if (raw != OFPRAW_OFPT14_ROLE_STATUS) {
+    if (raw != OFPRAW_OFPT14_ROLE_STATUS && raw != OFPRAW_ONFT13_ROLE_STATUS) {
         return OFPERR_OFPBRC_BAD_TYPE;
     }
     const struct ofp14_role_status *ors = b.msg;
@@ -608,15 +616,18 @@ ofputil_async_cfg_default(enum ofp_version version)
 {
     /* 3.1's defaults: a master (or equal) controller gets packet-ins for
      * every reason but an invalid TTL, every port status, and flow
-     * removals (in 1.4+ for every reason, before only idle, hard and
-     * delete); a slave only port status.  Role, table status and
+     * removals (in 1.4+ for every reason, in 1.3 for idle, hard, delete
+     * and group_delete, before only the first three); a slave only port
+     * status.  Role, table status and
      * request-forward messages are off until asked for. */
     struct ofputil_async_cfg cfg;
     memset(&cfg, 0, sizeof cfg);
     cfg.master[OAM_PACKET_IN] = 0x3f & ~(1u << OFPR_INVALID_TTL);
     cfg.master[OAM_PORT_STATUS] = 0x7;
     cfg.slave[OAM_PORT_STATUS] = 0x7;
-    cfg.master[OAM_FLOW_REMOVED] = version >= OFP14_VERSION ? 0x3f : 0x7;
+    cfg.master[OAM_FLOW_REMOVED] = (version >= OFP14_VERSION ? 0x3f
+                                    : version == OFP13_VERSION ? 0xf
+                                    : 0x7);
     return cfg;
 }
 
@@ -697,6 +708,8 @@ ofputil_encode_set_async_config(const struct ofputil_async_cfg *cfg,
     return b;
 }
 
+static struct vlog_rate_limit async_rl = VLOG_RATE_LIMIT_INIT(1, 5);
+
 enum ofperr
 ofputil_decode_set_async_config(const struct ofp_header *oh, bool loose,
                                 const struct ofputil_async_cfg *basis,
@@ -738,6 +751,8 @@ ofputil_decode_set_async_config(const struct ofp_header *oh, bool loose,
         if (type >= 2 * OAM_N_TYPES) {
             /* Experimenter properties included: none is understood. */
             if (!loose) {
+                VLOG_WARN_RL(&async_rl, "unknown async config property "
+                             "type %"PRIu16, type);
                 return OFPERR_OFPACFC_UNSUPPORTED;
             }
             continue;
@@ -753,6 +768,9 @@ ofputil_decode_set_async_config(const struct ofp_header *oh, bool loose,
         uint32_t valid = oam_infos[oam].valid14;
         if (mask & ~valid) {
             if (!loose) {
+                VLOG_WARN_RL(&async_rl, "bad value %#"PRIx32" for %s "
+                             "(allowed mask %#"PRIx32")", mask,
+                             oam_infos[oam].name, valid);
                 return OFPERR_OFPACFC_INVALID;
             }
             mask &= valid;

@@ -186,7 +186,8 @@ struct ofpbuf *ofputil_encode_role_reply(const struct ofp_header *request,
 /* "equal", "master", "slave", "nochange". */
 const char *ofputil_role_to_string(uint32_t role);
 
-/* Role status (1.4+): the switch tells a controller its role changed. */
+/* Role status (1.4+, and ONF's extension in 1.3): the switch tells a
+ * controller its role changed. */
 enum ofp14_controller_role_reason {
     OFPCRR_MASTER_REQUEST = 0,
     OFPCRR_CONFIG = 1,

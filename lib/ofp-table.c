@@ -70,15 +70,20 @@ fb_set_oxm_basic(struct ofputil_field_bitmap *fb, unsigned int field)
     }
 }
 
-/* The OXM field number (class OPENFLOW_BASIC) of ID in VERSION, or -1. */
+/* The OXM field number (class OPENFLOW_BASIC) of ID in VERSION, or -1:
+ * only a field that VERSION names with a standard OXM code. */
 static int
 oxm_basic_field(enum mf_field_id id, enum ofp_version version)
 {
-    uint64_t header = mf_oxm_header(id, version);
-    if ((header >> 16) != OFPXMC12_OPENFLOW_BASIC) {
-        return -1;
+    const struct mf_field *f = mf_from_id(id);
+    for (size_t i = 0; i < ARRAY_SIZE(f->oxm); i++) {
+        uint64_t header = f->oxm[i].header;
+        if (header && (header >> 16) == OFPXMC12_OPENFLOW_BASIC
+            && f->oxm[i].version && f->oxm[i].version <= version) {
+            return (header >> 9) & 0x7f;
+        }
     }
-    return (header >> 9) & 0x7f;
+    return -1;
 }
 
 static uint64_t
@@ -483,16 +488,19 @@ put_fields_prop(struct ofpbuf *b, uint16_t type,
             continue;
         }
         uint64_t header = mf_oxm_header(id, version);
-        if (!header || header >> 32) {
-            continue;           /* Experimenter OXMs: not offered. */
+        if (!header) {
+            continue;
         }
-        uint32_t h = header;
         if (masks && fb_get(masks, id)) {
             /* Masked: the HM bit, and twice the length. */
-            h = (h & ~0x1ffu) | 0x100 | ((h & 0xff) * 2);
+            header = nxm_make_wild(header);
         }
-        ovs_be32 be = htonl(h);
+        ovs_be32 be = htonl(header);
         ofpbuf_put(&body, &be, sizeof be);
+        if (nxm_is_experimenter(header)) {
+            ovs_be32 experimenter = htonl(nxm_vendor(header));
+            ofpbuf_put(&body, &experimenter, sizeof experimenter);
+        }
     }
     put_prop(b, type, body.data, body.size);
     ofpbuf_uninit(&body);
@@ -591,17 +599,20 @@ parse_oxm_list(const uint8_t *p, size_t len,
         if (hlen > len) {
             return OFPERR_OFPBMC_BAD_LEN;
         }
-        if (hlen == 4) {
-            /* A header whose length does not fit its field (twice the
-             * field for a masked one) names nothing; 3.1 skips it. */
-            const struct mf_field *mf = mf_from_nxm_header(h);
-            bool masked = (h & 0x100) != 0;
-            if (mf && (h & 0xff) == mf->n_bytes * (masked ? 2 : 1)
-                && (!masked || mf->maskable != MFM_NONE)) {
-                fb_set(fields, mf->id);
-                if (masks && masked) {
-                    fb_set(masks, mf->id);
-                }
+        /* A header whose length does not fit its field (twice the field
+         * for a masked one) names nothing; 3.1 skips it. */
+        uint64_t header = h;
+        if (hlen == 8) {
+            header |= (uint64_t) (((uint32_t) p[4] << 24) | (p[5] << 16)
+                                  | (p[6] << 8) | p[7]) << 32;
+        }
+        const struct mf_field *mf = mf_from_nxm_header(header);
+        bool masked = nxm_hasmask(header);
+        if (mf && nxm_payload_len(header) == mf->n_bytes * (masked ? 2 : 1)
+            && (!masked || mf->maskable != MFM_NONE)) {
+            fb_set(fields, mf->id);
+            if (masks && masked) {
+                fb_set(masks, mf->id);
             }
         }
         p += hlen;
@@ -1237,11 +1248,15 @@ ofputil_encode_table_mod(const struct ofputil_table_mod *tm,
                   | (tm->vacancy_events ? OFPTC14_VACANCY_EVENTS : 0));
     }
     otm->config = htonl(config);
+    if (version >= OFP14_VERSION && tm->has_eviction_prop) {
+        ovs_be32 flags = htonl(tm->eviction_flags);
+        put_prop(b, OFPTMPT14_EVICTION, &flags, sizeof flags);
+    }
     if (version >= OFP14_VERSION && tm->vacancy_events) {
         uint8_t vacancy[4] = { tm->vacancy_down, tm->vacancy_up, 0, 0 };
         put_prop(b, OFPTMPT14_VACANCY, vacancy, sizeof vacancy);
-        ofpmsg_update_length(b);
     }
+    ofpmsg_update_length(b);
     return b;
 }
 
@@ -1331,6 +1346,105 @@ ofputil_table_mod_format(struct ds *s, const struct ofputil_table_mod *tm,
         }
     }
     ds_put_char(s, '\n');
+}
+
+struct ofpbuf *
+ofputil_encode_table_desc_request(enum ofp_version version)
+{
+    return ofpraw_alloc(OFPRAW_OFPST14_TABLE_DESC_REQUEST, version, 0);
+}
+
+int
+ofputil_decode_table_desc(struct ofpbuf *msg, struct ofputil_table_desc *td)
+{
+    if (!msg->header) {
+        enum ofpraw raw;
+        enum ofperr error = ofpraw_pull(&raw, msg);
+        if (error) {
+            return error;
+        }
+    }
+    if (!msg->size) {
+        return EOF;
+    }
+    /* length (2), table_id, pad, config (4), properties. */
+    const uint8_t *head = msg->data;
+    size_t len = msg->size >= 8 ? (size_t) (head[0] << 8 | head[1]) : 0;
+    if (len < 8 || len > msg->size) {
+        return OFPERR_OFPBRC_BAD_LEN;
+    }
+    memset(td, 0, sizeof *td);
+    td->table_id = head[2];
+    uint32_t config = ((uint32_t) head[4] << 24 | (uint32_t) head[5] << 16
+                       | (uint32_t) head[6] << 8 | head[7]);
+    td->eviction = (config & OFPTC14_EVICTION) != 0;
+    td->vacancy_events = (config & OFPTC14_VACANCY_EVENTS) != 0;
+    td->eviction_flags = UINT32_MAX;
+    struct ofpbuf props;
+    ofpbuf_use_const(&props, head + 8, len - 8);
+    ofpbuf_pull(msg, len);
+    while (props.size > 0) {
+        struct ofpbuf prop;
+        uint16_t type;
+        enum ofperr error = ofpprop_pull(&props, &prop, &type);
+        if (error) {
+            return error;
+        }
+        const uint8_t *body = (const uint8_t *) prop.data + 4;
+        if (type == OFPTMPT14_EVICTION) {
+            if (prop.size != 8) {
+                return OFPERR_OFPBPC_BAD_LEN;
+            }
+            td->eviction_flags = ((uint32_t) body[0] << 24
+                                  | (uint32_t) body[1] << 16
+                                  | (uint32_t) body[2] << 8 | body[3]);
+        } else if (type == OFPTMPT14_VACANCY) {
+            if (prop.size != 8) {
+                return OFPERR_OFPBPC_BAD_LEN;
+            }
+            if (body[0] > 100 || body[1] > 100 || body[0] > body[1]) {
+                return OFPERR_OFPBPC_BAD_VALUE;
+            }
+            td->vacancy_down = body[0];
+            td->vacancy_up = body[1];
+            td->vacancy = body[2];
+        }
+    }
+    return 0;
+}
+
+void
+ofputil_table_desc_format(struct ds *s, const struct ofputil_table_desc *td,
+                          const struct ofputil_table_map *table_map)
+{
+    ds_put_cstr(s, "\n  table ");
+    ofputil_format_table(td->table_id, table_map, s);
+    ds_put_format(s, ":\n   eviction=%s eviction_flags=",
+                  td->eviction ? "on" : "off");
+    static const char *const flag_names[] = {
+        "OTHER", "IMPORTANCE", "LIFETIME",
+    };
+    bool first = true;
+    for (size_t i = 0; i < 32; i++) {
+        if (td->eviction_flags & (1u << i)) {
+            if (!first) {
+                ds_put_char(s, '|');
+            }
+            first = false;
+            if (i < ARRAY_SIZE(flag_names)) {
+                ds_put_cstr(s, flag_names[i]);
+            } else {
+                ds_put_format(s, "0x%"PRIx32, 1u << i);
+            }
+        }
+    }
+    if (td->vacancy_events) {
+        ds_put_format(s, "\n   vacancy=on vacancy_down=%"PRIu8"%% "
+                      "vacancy_up=%"PRIu8"%% vacancy=%"PRIu8"%%\n",
+                      td->vacancy_down, td->vacancy_up, td->vacancy);
+    } else {
+        ds_put_cstr(s, "\n   vacancy=off\n");
+    }
 }
 
 void

@@ -200,5 +200,14 @@ struct ofputil_table_desc {
  * VACANCY_EVENTS, as 3.1 writes them. */
 void ofputil_append_table_desc_reply(const struct ofputil_table_desc *,
                                      struct ovs_list *replies);
+struct ofpbuf *ofputil_encode_table_desc_request(enum ofp_version);
+/* Pulls one table from a table desc reply MSG (the first call pulls the
+ * header).  Returns 0, EOF or an OpenFlow error; EVICTION_FLAGS is
+ * UINT32_MAX without an eviction property. */
+int ofputil_decode_table_desc(struct ofpbuf *msg, struct ofputil_table_desc *);
+/* "\n  table N:\n   eviction=... eviction_flags=...\n   vacancy=...\n", as
+ * 3.1 prints one table of a reply. */
+void ofputil_table_desc_format(struct ds *, const struct ofputil_table_desc *,
+                               const struct ofputil_table_map *);
 
 #endif /* ofp-table.h */

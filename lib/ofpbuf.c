@@ -264,14 +264,6 @@ ofpbuf_put(struct ofpbuf *b, const void *data, size_t size)
     return p;
 }
 
-static int
-hexit_value(int c)
-{
-    return (c >= '0' && c <= '9' ? c - '0'
-            : c >= 'a' && c <= 'f' ? c - 'a' + 10
-            : c >= 'A' && c <= 'F' ? c - 'A' + 10
-            : -1);
-}
 
 char *
 ofpbuf_put_hex(struct ofpbuf *b, const char *s, size_t *n)
@@ -279,7 +271,7 @@ ofpbuf_put_hex(struct ofpbuf *b, const char *s, size_t *n)
     size_t initial_size = b->size;
 
     for (;;) {
-        while (isspace((unsigned char) *s)) {
+        while (isspace((unsigned char) *s) || *s == '.') {
             s++;
         }
         int hi = hexit_value((unsigned char) s[0]);

@@ -156,9 +156,11 @@ void ofpbuf_prealloc_tailroom(struct ofpbuf *, size_t size);
 void *ofpbuf_put_uninit(struct ofpbuf *, size_t size);
 void *ofpbuf_put_zeros(struct ofpbuf *, size_t size);
 void *ofpbuf_put(struct ofpbuf *, const void *, size_t size);
-/* Appends bytes parsed from hex S; white space between byte pairs is
- * allowed.  Returns the first unparsed character of S.  N, if nonnull,
- * receives the number of bytes appended. */
+/* Appends the bytes that S spells as pairs of hex digits; white space and
+ * dots ("00.01.02", as notes and userdata print) between pairs are
+ * allowed.  This is the one byte-string rule of every text syntax.
+ * Returns the first unparsed character of S.  N, if nonnull, receives the
+ * number of bytes appended. */
 char *ofpbuf_put_hex(struct ofpbuf *, const char *s, size_t *n);
 /* Turns SIZE bytes of tailroom into headroom; the buffer must be empty. */
 void ofpbuf_reserve(struct ofpbuf *, size_t size);

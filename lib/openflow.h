@@ -1063,9 +1063,27 @@ enum {
     OFPGBPT15_WATCH_PORT = 1,
     OFPGBPT15_WATCH_GROUP = 2,
 };
-/* Group properties (1.5): Open vSwitch's selection method, an NX
- * experimenter property. */
-#define NXTGPT_SELECTION_METHOD 1
+/* Group properties (1.5, and Nicira's 1.0 group messages): only the
+ * experimenter type exists.  Open vSwitch's selection method is Netronome's
+ * experimenter property (written with NTR_VENDOR_ID, read with either id). */
+#define OFPGPT15_EXPERIMENTER 0xffff
+#define NTR_VENDOR_ID 0x0000154d
+#define NTR_COMPAT_VENDOR_ID 0x00001540
+#define NTRT_SELECTION_METHOD 1
+#define NTR_MAX_SELECTION_METHOD_LEN 16
+
+struct ntr_group_prop_selection_method {
+    ovs_be16 type;                  /* OFPGPT15_EXPERIMENTER. */
+    ovs_be16 length;                /* 40, plus the fields. */
+    ovs_be32 experimenter;          /* NTR_VENDOR_ID. */
+    ovs_be32 exp_type;              /* NTRT_SELECTION_METHOD. */
+    uint8_t pad[4];
+    char selection_method[NTR_MAX_SELECTION_METHOD_LEN];  /* NUL-ended. */
+    ovs_be64 selection_method_param;
+    /* Followed by NXM/OXM headers, each with a mask of the field's
+     * length, then padding to 8 bytes. */
+} __attribute__((packed));
+OFP_ASSERT(sizeof(struct ntr_group_prop_selection_method) == 40);
 
 struct ofp11_group_stats_request {
     ovs_be32 group_id;
@@ -1331,6 +1349,7 @@ enum {
     NXT_CT_FLUSH_ZONE = 29,
     NXT_PACKET_IN2 = 30,
     NXT_CT_FLUSH = 32,
+    NXT_REQUESTFORWARD = 132,
 };
 
 /* Nicira statistics subtypes. */
@@ -1346,6 +1365,32 @@ enum {
  * and reply and the cancel message share this subtype; paused and resumed
  * are the next two. */
 enum { ONF_FLOW_MONITOR = 1870 };
+
+/* NXT_TLV_TABLE_MOD body: a command and its mappings; NXT_TLV_TABLE_REPLY
+ * body: the switch's limits and mappings.  Each mapping names a Geneve
+ * option (class, type, data length) and the field tun_metadataINDEX. */
+enum { NXTTMC_ADD = 0, NXTTMC_DELETE = 1, NXTTMC_CLEAR = 2 };
+struct nx_tlv_map {
+    ovs_be16 option_class;
+    uint8_t option_type;
+    uint8_t option_len;
+    ovs_be16 index;
+    uint8_t pad[2];
+};
+OFP_ASSERT(sizeof(struct nx_tlv_map) == 8);
+struct nx_tlv_table_mod {
+    ovs_be16 command;
+    uint8_t pad[6];
+    /* struct nx_tlv_map mappings[]. */
+};
+OFP_ASSERT(sizeof(struct nx_tlv_table_mod) == 8);
+struct nx_tlv_table_reply {
+    ovs_be32 max_option_space;
+    ovs_be16 max_fields;
+    uint8_t reserved[10];
+    /* struct nx_tlv_map mappings[]. */
+};
+OFP_ASSERT(sizeof(struct nx_tlv_table_reply) == 16);
 
 /* Flow formats for NXT_SET_FLOW_FORMAT. */
 enum { NXFF_OPENFLOW10 = 0, NXFF_NXM = 2 };
@@ -1374,6 +1419,36 @@ struct nx_controller_id {
     ovs_be16 controller_id;
 } __attribute__((packed));
 OFP_ASSERT(sizeof(struct nx_controller_id) == 8);
+
+/* NXT_CT_FLUSH_ZONE: flush a connection tracking zone. */
+struct nx_zone_id {
+    uint8_t zero[6];
+    ovs_be16 zone_id;
+} __attribute__((packed));
+OFP_ASSERT(sizeof(struct nx_zone_id) == 8);
+
+/* NXT_CT_FLUSH: flush the connections a match selects.  The body is
+ * followed by properties: the original and reply tuples (each nested
+ * properties of the NXT_CT_TUPLE_* types) and the zone. */
+struct nx_ct_flush {
+    uint8_t ip_proto;
+    uint8_t pad[7];
+} __attribute__((packed));
+OFP_ASSERT(sizeof(struct nx_ct_flush) == 8);
+enum {
+    NXT_CT_ORIG_TUPLE = 0,      /* Nested tuple. */
+    NXT_CT_REPLY_TUPLE = 1,     /* Nested tuple. */
+    NXT_CT_ZONE_ID = 2,         /* be16. */
+};
+enum {
+    NXT_CT_TUPLE_SRC = 0,       /* IPv6 or IPv4-mapped address. */
+    NXT_CT_TUPLE_DST = 1,
+    NXT_CT_TUPLE_SRC_PORT = 2,  /* be16. */
+    NXT_CT_TUPLE_DST_PORT = 3,  /* be16. */
+    NXT_CT_TUPLE_ICMP_ID = 4,   /* be16. */
+    NXT_CT_TUPLE_ICMP_TYPE = 5, /* u8. */
+    NXT_CT_TUPLE_ICMP_CODE = 6, /* u8. */
+};
 
 /* NX flow monitor. */
 struct nx_flow_monitor_request {

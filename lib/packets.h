@@ -53,6 +53,7 @@ struct eth_addr eth_addr_random(void);
 #define ETH_TYPE_IPV6 0x86dd
 #define ETH_TYPE_MPLS 0x8847
 #define ETH_TYPE_MPLS_MCAST 0x8848
+#define ETH_TYPE_NSH 0x894f
 /* dl_type of an 802.3 frame with no SNAP header (Open vSwitch's value). */
 #define FLOW_DL_TYPE_NONE 0x5ff
 

@@ -297,6 +297,15 @@ str_to_uint(const char *s, int base, unsigned int *x)
     return ok;
 }
 
+int
+hexit_value(int c)
+{
+    return (c >= '0' && c <= '9' ? c - '0'
+            : c >= 'a' && c <= 'f' ? c - 'a' + 10
+            : c >= 'A' && c <= 'F' ? c - 'A' + 10
+            : -1);
+}
+
 bool
 str_to_double(const char *s, double *d)
 {

@@ -110,6 +110,9 @@ const char *ovs_strerror(int error);
 /* ovs_retval_to_string(0) is "Success". */
 const char *ovs_retval_to_string(int retval);
 
+/* The value of hex digit C (either case), or -1 if C is not one. */
+int hexit_value(int c);
+
 bool str_to_int(const char *, int base, int *);
 bool str_to_llong(const char *, int base, long long int *);
 bool str_to_uint(const char *, int base, unsigned int *);

@@ -131,19 +131,6 @@ uuid_compare_3way(const struct uuid *a, const struct uuid *b)
     return 0;
 }
 
-static int
-hexit_value(int c)
-{
-    if (c >= '0' && c <= '9') {
-        return c - '0';
-    } else if (c >= 'a' && c <= 'f') {
-        return c - 'a' + 10;
-    } else if (c >= 'A' && c <= 'F') {
-        return c - 'A' + 10;
-    }
-    return -1;
-}
-
 static bool
 is_dash_position(size_t i)
 {

@@ -13,6 +13,7 @@
 #include "list.h"
 #include "ofp-errors.h"
 #include "ofp-msgs.h"
+#include "ofp-print.h"
 #include "ofp-protocol.h"
 #include "ofpbuf.h"
 #include "openflow.h"
@@ -25,6 +26,8 @@
 VLOG_DEFINE_THIS_MODULE(vconn);
 
 static struct vlog_rate_limit bad_msg_rl = VLOG_RATE_LIMIT_INIT(5, 20);
+/* Every message sent and received, at debug level, as 3.1 logs them. */
+static struct vlog_rate_limit msg_rl = VLOG_RATE_LIMIT_INIT(600, 600);
 
 enum vconn_state {
     VCS_CONNECTING,             /* The stream is still connecting. */
@@ -41,6 +44,7 @@ struct vconn {
     uint32_t allowed_versions;
     uint32_t peer_versions;
     int version;                /* Negotiated, or -1. */
+    bool recv_any_version;      /* vconn_set_recv_any_version(). */
     struct ofpbuf *rxbuf;       /* A message being received, or NULL. */
 };
 
@@ -178,6 +182,12 @@ vconn_get_name(const struct vconn *vconn)
     return vconn->name;
 }
 
+void
+vconn_set_recv_any_version(struct vconn *vconn)
+{
+    vconn->recv_any_version = true;
+}
+
 int
 vconn_get_version(const struct vconn *vconn)
 {
@@ -281,9 +291,52 @@ recv_message(struct vconn *vconn, struct ofpbuf **msgp)
 static int
 send_message(struct vconn *vconn, struct ofpbuf *msg)
 {
+    char *s = (VLOG_IS_DBG_ENABLED()
+               ? ofp_to_string(msg->data, msg->size, NULL, 1) : NULL);
     int n = stream_send(vconn->stream, msg->data, msg->size);
     ofpbuf_delete(msg);
-    return n < 0 ? -n : 0;
+    int error = n < 0 ? -n : 0;
+    if (s) {
+        VLOG_DBG_RL(&msg_rl, "%s: sent (%s): %s", vconn->name,
+                    ovs_strerror(error), s);
+        free(s);
+    }
+    return error;
+}
+
+static void
+log_received(const struct vconn *vconn, const struct ofpbuf *msg)
+{
+    if (VLOG_IS_DBG_ENABLED()) {
+        char *s = ofp_to_string(msg->data, msg->size, NULL, 1);
+        VLOG_DBG_RL(&msg_rl, "%s: received: %s", vconn->name, s);
+        free(s);
+    }
+}
+
+/* "version 0x06 and earlier", "version 0x01", "versions 0x01, 0x04": a
+ * version bitmap as 3.1's negotiation messages say it.  Returns a malloc'd
+ * string. */
+static char *
+version_bitmap_to_string(uint32_t bitmap)
+{
+    struct ds s = DS_EMPTY_INITIALIZER;
+    if (!bitmap) {
+        ds_put_cstr(&s, "no versions");
+    } else if (!(bitmap & (bitmap - 1))) {
+        ds_put_format(&s, "version 0x%02x", __builtin_ctz(bitmap));
+    } else {
+        /* Every version from 1.0 (bit 1) up to the highest. */
+        uint32_t above = (bitmap >> 1) + 1;
+        if (!(above & (above - 1))) {
+            ds_put_format(&s, "version 0x%02x and earlier",
+                          31 - __builtin_clz(bitmap));
+        } else {
+            ds_put_cstr(&s, "versions ");
+            ofputil_format_version_bitmap(&s, bitmap);
+        }
+    }
+    return ds_steal_cstr(&s);
 }
 
 /* Negotiation. */
@@ -303,13 +356,10 @@ send_hello(struct vconn *vconn)
 static void
 refuse_versions(struct vconn *vconn)
 {
-    struct ds ours = DS_EMPTY_INITIALIZER;
-    struct ds theirs = DS_EMPTY_INITIALIZER;
-    ofputil_format_version_bitmap(&ours, vconn->allowed_versions);
-    ofputil_format_version_bitmap(&theirs, vconn->peer_versions);
+    char *ours = version_bitmap_to_string(vconn->allowed_versions);
+    char *theirs = version_bitmap_to_string(vconn->peer_versions);
     VLOG_WARN_RL(&bad_msg_rl, "%s: version negotiation failed (we support "
-                 "version %s, peer supports version %s)", vconn->name,
-                 ds_cstr(&ours), ds_cstr(&theirs));
+                 "%s, peer supports %s)", vconn->name, ours, theirs);
 
     /* The error goes out in the peer's highest version, the one it is
      * sure to understand. */
@@ -320,14 +370,13 @@ refuse_versions(struct vconn *vconn)
     enum ofp_version version = (peer_max >= OFP10_VERSION
                                 && peer_max <= OFP15_VERSION
                                 ? peer_max : OFP10_VERSION);
-    char *text = xasprintf("We support version %s, you support version %s, "
-                           "no common versions.", ds_cstr(&ours),
-                           ds_cstr(&theirs));
+    char *text = xasprintf("We support %s, you support %s, no common "
+                           "versions.", ours, theirs);
     send_message(vconn, ofperr_encode_hello(OFPERR_OFPHFC_INCOMPATIBLE,
                                             version, text));
     free(text);
-    ds_destroy(&ours);
-    ds_destroy(&theirs);
+    free(ours);
+    free(theirs);
     vconn_fail(vconn, EPROTO);
 }
 
@@ -343,6 +392,7 @@ recv_hello(struct vconn *vconn)
         return;
     }
 
+    log_received(vconn, msg);
     const struct ofp_header *oh = msg->data;
     if (oh->type != OFPT_HELLO) {
         struct ofpbuf payload;
@@ -374,7 +424,14 @@ recv_hello(struct vconn *vconn)
     }
     vconn->version = version;
     vconn->state = VCS_CONNECTED;
-    VLOG_DBG("%s: negotiated OpenFlow version 0x%02x", vconn->name, version);
+    if (VLOG_IS_DBG_ENABLED()) {
+        char *ours = version_bitmap_to_string(vconn->allowed_versions);
+        char *theirs = version_bitmap_to_string(vconn->peer_versions);
+        VLOG_DBG("%s: negotiated OpenFlow version 0x%02x (we support %s, "
+                 "peer supports %s)", vconn->name, version, ours, theirs);
+        free(ours);
+        free(theirs);
+    }
 }
 
 int
@@ -435,8 +492,9 @@ vconn_recv(struct vconn *vconn, struct ofpbuf **msgp)
             return error;
         }
 
+        log_received(vconn, msg);
         const struct ofp_header *oh = msg->data;
-        if (oh->version == vconn->version
+        if (oh->version == vconn->version || vconn->recv_any_version
             || is_version_independent(oh->type)) {
             *msgp = msg;
             return 0;
@@ -444,8 +502,14 @@ vconn_recv(struct vconn *vconn, struct ofpbuf **msgp)
         VLOG_WARN_RL(&bad_msg_rl, "%s: received OpenFlow version 0x%02x != "
                      "expected %02x", vconn->name, oh->version,
                      vconn->version);
+        /* The error speaks the offending message's version, as 3.1's
+         * does, so that its sender can read it; a version we cannot
+         * encode gets ours. */
+        enum ofp_version err_version
+            = (oh->version >= OFP10_VERSION && oh->version <= OFP15_VERSION
+               ? oh->version : vconn->version);
         send_message(vconn, ofperr_encode_reply_in(OFPERR_OFPBRC_BAD_VERSION,
-                                                   vconn->version, oh));
+                                                   err_version, oh));
         ofpbuf_delete(msg);
     }
 }

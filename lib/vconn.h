@@ -92,6 +92,11 @@ int vconn_recv(struct vconn *, struct ofpbuf **msgp);
 int vconn_send(struct vconn *, struct ofpbuf *msg);
 
 const char *vconn_get_name(const struct vconn *);
+/* From now on vconn_recv() hands over messages of any OpenFlow version
+ * instead of answering those of another version with OFPBRC_BAD_VERSION:
+ * for a snoop connection, whose switch copies what its controller
+ * connection carries, in whatever version that speaks. */
+void vconn_set_recv_any_version(struct vconn *);
 /* The negotiated version, or -1 before negotiation finished. */
 int vconn_get_version(const struct vconn *);
 uint32_t vconn_get_allowed_versions(const struct vconn *);

@@ -16,19 +16,27 @@ ofproto_libofproto_a_SOURCES = \
 	ofproto/ofconn-bundle.h \
 	ofproto/ofproto.c \
 	ofproto/ofproto.h \
+	ofproto/ofproto-eviction.c \
 	ofproto/ofproto-learn.c \
 	ofproto/ofproto-groups.c \
 	ofproto/ofproto-meters.c \
 	ofproto/ofproto-private.h \
 	ofproto/ofproto-rules.c \
 	ofproto/ofproto-table-config.c \
+	ofproto/pin-cookie.c \
+	ofproto/pin-cookie.h \
+	ofproto/ofproto-tlv.c \
 	ofproto/pinsched.c \
 	ofproto/pinsched.h \
+	ofproto/recirc.c \
+	ofproto/recirc.h \
 	ofproto/ofproto-unixctl.c \
 	ofproto/upcall.c \
 	ofproto/upcall.h \
 	ofproto/xlate.c \
 	ofproto/xlate.h \
+	ofproto/xlate-mpls.c \
+	ofproto/xlate-mpls.h \
 	ofproto/xlate-trace.c \
 	ofproto/xlate-trace.h
 OFPROTO_LIBS = ofproto/libofproto.a $(OVS_LIBS)

@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include "coverage.h"
@@ -18,6 +19,7 @@
 #include "ofp-msgs.h"
 #include "ofp-phy-port.h"
 #include "ofp-protocol.h"
+#include "ofp-requestforward.h"
 #include "ofpbuf.h"
 #include "ofproto-private.h"
 #include "poll-loop.h"
@@ -193,6 +195,59 @@ void
 connmgr_packet_in_stats_changed(struct connmgr *mgr)
 {
     mgr->pin_stats_dirty = true;
+}
+
+void
+connmgr_send_requestforward(struct connmgr *mgr, const struct ofconn *source,
+                            const struct ofputil_requestforward *rf)
+{
+    struct ofconn *ofconn;
+    LIST_FOR_EACH (ofconn, node, &mgr->ofconns) {
+        enum ofp_version version = rconn_get_version(ofconn->rconn);
+        if (ofconn != source
+            && ofconn_wants_async(ofconn, OAM_REQUESTFORWARD, rf->reason)
+            && (rf->reason != OFPRFR_METER_MOD || version >= OFP13_VERSION)) {
+            ofconn_send(ofconn, ofputil_encode_requestforward(rf, version));
+        }
+    }
+}
+
+void
+connmgr_log_flow_mods(struct ofconn *ofconn)
+{
+    int n = ofconn->n_add + ofconn->n_delete + ofconn->n_modify;
+    if (n) {
+        long long int now = time_msec();
+        long long int ago = (now - ofconn->first_op) / 1000;
+        long long int interval = (ofconn->last_op - ofconn->first_op) / 1000;
+        struct ds s = DS_EMPTY_INITIALIZER;
+        ds_put_format(&s, "%d flow_mods ", n);
+        if (interval == ago) {
+            ds_put_format(&s, "in the last %lld s", ago);
+        } else if (interval) {
+            ds_put_format(&s, "in the %lld s starting %lld s ago",
+                          interval, ago);
+        } else {
+            ds_put_format(&s, "%lld s ago", ago);
+        }
+        const char *sep = " (";
+        if (ofconn->n_add) {
+            ds_put_format(&s, "%s%d adds", sep, ofconn->n_add);
+            sep = ", ";
+        }
+        if (ofconn->n_delete) {
+            ds_put_format(&s, "%s%d deletes", sep, ofconn->n_delete);
+            sep = ", ";
+        }
+        if (ofconn->n_modify) {
+            ds_put_format(&s, "%s%d modifications", sep, ofconn->n_modify);
+        }
+        ds_put_char(&s, ')');
+        VLOG_INFO("%s: %s", rconn_get_name(ofconn->rconn), ds_cstr(&s));
+        ds_destroy(&s);
+        ofconn->n_add = ofconn->n_delete = ofconn->n_modify = 0;
+    }
+    ofconn->next_op_report = LLONG_MAX;
 }
 
 static void
@@ -639,6 +694,13 @@ connmgr_check_generation_id(struct connmgr *mgr, uint64_t gen)
     mgr->have_generation_id = true;
     mgr->generation_id = gen;
     return true;
+}
+
+bool
+connmgr_get_generation_id(const struct connmgr *mgr, uint64_t *gen)
+{
+    *gen = mgr->generation_id;
+    return mgr->have_generation_id;
 }
 
 bool

@@ -141,21 +141,26 @@ check_port_mod(const struct ofproto *ofproto,
     return 0;
 }
 
-/* Applies BUNDLE.  Its flow_mods and group_mods are one transaction
- * (ofproto_txn), in order.  Port_mods cannot be taken back, so an atomic
- * bundle refuses them (OFPBFC_MSG_FAILED, as 3.1); in another bundle they
- * are checked in their turn and applied once the transaction has
- * committed.  Packet_outs run last, on the new tables.  A failing message
- * gets its own error reply; the commit then fails with
- * OFPBFC_MSG_FAILED and nothing has changed. */
-static enum ofperr
-bundle_commit(struct ofconn *ofconn, struct bundle *bundle)
+static void
+bundle_packet_out(struct ofproto *ofproto, const struct bundle_entry *e)
 {
-    struct ofproto *ofproto = connmgr_get_ofproto(ofconn->mgr);
-    struct ofproto_txn *txn = ofproto_txn_begin(ofproto);
-    const struct bundle_entry *e;
-    enum ofperr error = 0;
-    LIST_FOR_EACH (e, node, &bundle->entries) {
+    ofproto_packet_out(ofproto, &e->po);
+}
+
+/* Runs BUNDLE's entries from *EP on in TXN: applies flow_mods and
+ * group_mods, checks port_mods and packet_outs (their actions against the
+ * tables as the entries before them left them).  Stops at the end, at an
+ * error (returned, *EP the failing entry), or, if STOP_AFTER_PACKET_OUT,
+ * just after a packet_out (*EP then the packet_out). */
+static enum ofperr
+bundle_run_entries(struct ofproto *ofproto, struct ofproto_txn *txn,
+                   const struct bundle *bundle,
+                   struct bundle_entry **ep, bool stop_after_packet_out)
+{
+    struct bundle_entry *e = *ep;
+    for (; &e->node != &bundle->entries;
+         e = CONTAINER_OF(e->node.next, struct bundle_entry, node)) {
+        enum ofperr error = 0;
         switch (e->type) {
         case OFPTYPE_FLOW_MOD:
             error = ofproto_txn_flow_mod(txn, &e->fm);
@@ -167,19 +172,91 @@ bundle_commit(struct ofconn *ofconn, struct bundle *bundle)
             error = (bundle->flags & OFPBF_ATOMIC ? OFPERR_OFPBFC_MSG_FAILED
                      : check_port_mod(ofproto, &e->pm));
             break;
+        case OFPTYPE_PACKET_OUT:
+            error = ofproto_check_actions(ofproto, e->po.ofpacts,
+                                          e->po.ofpacts_len);
+            break;
         default:
             break;
         }
-        if (error) {
-            break;
+        if (error || (stop_after_packet_out
+                      && e->type == OFPTYPE_PACKET_OUT)) {
+            *ep = e;
+            return error;
         }
     }
+    *ep = e;
+    return 0;
+}
+
+/* Whether a flow_mod or group_mod follows a packet_out in BUNDLE: then
+ * the packet_out must run on the tables as they are at its turn. */
+static bool
+bundle_changes_after_packet_out(const struct bundle *bundle)
+{
+    bool packet_out = false;
+    const struct bundle_entry *e;
+    LIST_FOR_EACH (e, node, &bundle->entries) {
+        if (e->type == OFPTYPE_PACKET_OUT) {
+            packet_out = true;
+        } else if (packet_out && (e->type == OFPTYPE_FLOW_MOD
+                                  || e->type == OFPTYPE_GROUP_MOD)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Applies BUNDLE.  Its flow_mods and group_mods are one transaction
+ * (ofproto_txn), in order.  Port_mods cannot be taken back, so an atomic
+ * bundle refuses them (OFPBFC_MSG_FAILED, as 3.1); in another bundle they
+ * are checked in their turn and applied once the transaction has
+ * committed.  A packet_out runs on the tables as the messages before it
+ * left them (as 3.1 runs it, in the bundle's version at its turn), and
+ * only if the whole bundle commits.  A failing message gets its own error
+ * reply; the commit then fails with OFPBFC_MSG_FAILED and nothing has
+ * changed. */
+static enum ofperr
+bundle_commit(struct ofconn *ofconn, struct bundle *bundle)
+{
+    struct ofproto *ofproto = connmgr_get_ofproto(ofconn->mgr);
+    /* The head itself when the bundle is empty: the loops end at once. */
+    struct bundle_entry *first = CONTAINER_OF(bundle->entries.next,
+                                              struct bundle_entry, node);
+
+    /* Everything, checked in one transaction. */
+    struct ofproto_txn *txn = ofproto_txn_begin(ofproto);
+    struct bundle_entry *e = first;
+    enum ofperr error = bundle_run_entries(ofproto, txn, bundle, &e, false);
     if (error) {
         ofproto_txn_abort(txn);
         ofconn_send_error(ofconn, error, e->msg->data);
         return OFPERR_OFPBFC_MSG_FAILED;
     }
-    ofproto_txn_commit(txn);
+
+    if (!bundle_changes_after_packet_out(bundle)) {
+        ofproto_txn_commit(txn);
+    } else {
+        /* Done again, committed a piece at a time, each packet_out run in
+         * between; what was checked cannot fail now (nothing else ran). */
+        ofproto_txn_abort(txn);
+        e = first;
+        while (&e->node != &bundle->entries) {
+            txn = ofproto_txn_begin(ofproto);
+            error = bundle_run_entries(ofproto, txn, bundle, &e, true);
+            if (error) {
+                ofproto_txn_abort(txn);
+                VLOG_WARN("bundle %"PRIu32" failed halfway (%s)", bundle->id,
+                          ofperr_get_name(error));
+                return OFPERR_OFPBFC_MSG_FAILED;
+            }
+            ofproto_txn_commit(txn);
+            if (&e->node != &bundle->entries) {
+                bundle_packet_out(ofproto, e);
+                e = CONTAINER_OF(e->node.next, struct bundle_entry, node);
+            }
+        }
+    }
 
     bool port_changed = false;
     LIST_FOR_EACH (e, node, &bundle->entries) {
@@ -187,16 +264,24 @@ bundle_commit(struct ofconn *ofconn, struct bundle *bundle)
             /* Checked above; the ports cannot have changed since. */
             ofproto_port_mod(ofproto, &e->pm, ofconn);
             port_changed = true;
+        } else if (e->type == OFPTYPE_FLOW_MOD) {
+            ofconn_report_flow_mod(ofconn, e->fm.command);
+        } else if (e->type == OFPTYPE_GROUP_MOD) {
+            /* The add message's xid is its inner message's. */
+            ofconn_forward_group_mod(ofconn,
+                                     ((const struct ofp_header *)
+                                      e->msg->data)->xid,
+                                     &e->gm);
         }
     }
     if (port_changed) {
         connmgr_send_port_status(ofconn->mgr);
     }
-    LIST_FOR_EACH (e, node, &bundle->entries) {
-        if (e->type == OFPTYPE_PACKET_OUT) {
-            ofproto_packet_out(ofproto, e->po.packet, e->po.packet_len,
-                               e->po.flow_metadata.flow.in_port,
-                               e->po.ofpacts, e->po.ofpacts_len);
+    if (!bundle_changes_after_packet_out(bundle)) {
+        LIST_FOR_EACH (e, node, &bundle->entries) {
+            if (e->type == OFPTYPE_PACKET_OUT) {
+                bundle_packet_out(ofproto, e);
+            }
         }
     }
     return 0;
@@ -273,7 +358,7 @@ ofconn_handle_bundle_control(struct ofconn *ofconn,
 
 /* Decodes and checks E's inner message INNER, E->type, as 3.1 does when
  * it is added: a flow_mod's or group_mod's syntax (the tables are checked
- * at the commit), a port_mod's, a packet_out's and its in_port. */
+ * at the commit), a port_mod's, a packet_out's. */
 static enum ofperr
 bundle_entry_decode(struct ofconn *ofconn, struct bundle_entry *e,
                     const struct ofp_header *inner)
@@ -285,6 +370,9 @@ bundle_entry_decode(struct ofconn *ofconn, struct bundle_entry *e,
         if (!error && e->fm.buffer_id != UINT32_MAX) {
             /* This switch never buffers packets. */
             error = OFPERR_OFPBRC_BUFFER_UNKNOWN;
+        }
+        if (!error) {
+            error = ofproto_check_flow_mod_table(e->fm.table_id);
         }
         /* The decoded actions point into OFPACTS, which may have moved. */
         e->fm.ofpacts = e->ofpacts.data;
@@ -306,14 +394,8 @@ bundle_entry_decode(struct ofconn *ofconn, struct bundle_entry *e,
         if (e->po.buffer_id != OFP_NO_BUFFER) {
             return OFPERR_OFPBRC_BUFFER_UNKNOWN;
         }
-        uint32_t in_port = e->po.flow_metadata.flow.in_port;
-        if (in_port != OFPP_NONE && in_port != OFPP_CONTROLLER
-            && in_port != OFPP_LOCAL
-            && !ofproto_port_exists(connmgr_get_ofproto(ofconn->mgr),
-                                    in_port)) {
-            return OFPERR_OFPBRC_BAD_PORT;
-        }
-        if (e->po.packet_len < ETH_HEADER_LEN) {
+        if (ofputil_packet_out_type(&e->po) == htonl(PT_ETH)
+            && e->po.packet_len < ETH_HEADER_LEN) {
             return OFPERR_OFPBRC_BAD_PACKET;
         }
         return 0;

@@ -10,7 +10,12 @@
  * ofproto_txn (ofproto.h): all seen by packets at once, or none.  A
  * port_mod cannot be taken back, so an atomic bundle refuses it at the
  * commit (OFPBFC_MSG_FAILED, as 3.1); otherwise it is checked in its turn
- * and applied after the transaction.  Packet_outs run last.  The errors
+ * and applied after the transaction.  A packet_out's actions are checked
+ * in its turn and, if the bundle commits, it runs on the tables as the
+ * messages before it left them (the bundle is then committed in pieces,
+ * once it is known to succeed whole).  Group_mods are forwarded to the
+ * controllers that ask for requestforward, and flow_mods counted for the
+ * connection's log, once the bundle committed.  The errors
  * are 3.1's: OFPBFC_BAD_ID (no such bundle, or an open of one that
  * exists, which is then discarded), OFPBFC_BUNDLE_CLOSED, OFPBFC_BAD_FLAGS
  * (flags other than the bundle's), OFPBFC_BAD_TYPE (a reply type sent as

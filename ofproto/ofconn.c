@@ -6,12 +6,14 @@
 #include "ofmonitor.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "coverage.h"
 #include "netdev.h"
 #include "ofp-actions.h"
+#include "ofp-ct.h"
 #include "ofp-errors.h"
 #include "ofp-flow.h"
 #include "ofp-group.h"
@@ -20,7 +22,10 @@
 #include "ofp-packet.h"
 #include "ofp-phy-port.h"
 #include "ofp-port.h"
+#include "ofp-queue.h"
+#include "ofp-requestforward.h"
 #include "ofp-table.h"
+#include "ofp-tlv.h"
 #include "ofpbuf.h"
 #include "ofproto-private.h"
 #include "xlate.h"
@@ -67,8 +72,37 @@ ofconn_create(struct connmgr *mgr, struct rconn *rconn,
     hmap_init(&ofconn->bundles);
     hmap_init(&ofconn->monitors);
     ovs_list_init(&ofconn->monitor_updates);
+    ofconn->next_op_report = LLONG_MAX;
+    ofconn->op_backoff = LLONG_MIN;
     connmgr_register(mgr, ofconn);
     return ofconn;
+}
+
+void
+ofconn_report_flow_mod(struct ofconn *ofconn, uint16_t command)
+{
+    switch (command) {
+    case OFPFC_ADD:
+        ofconn->n_add++;
+        break;
+    case OFPFC_MODIFY:
+    case OFPFC_MODIFY_STRICT:
+        ofconn->n_modify++;
+        break;
+    case OFPFC_DELETE:
+    case OFPFC_DELETE_STRICT:
+        ofconn->n_delete++;
+        break;
+    }
+    long long int now = time_msec();
+    if (ofconn->next_op_report == LLONG_MAX) {
+        /* Reports come 10 s after the first flow_mod they count, and then
+         * no more than once a minute. */
+        ofconn->first_op = now;
+        ofconn->next_op_report = MAX(now + 10 * 1000, ofconn->op_backoff);
+        ofconn->op_backoff = ofconn->next_op_report + 60 * 1000;
+    }
+    ofconn->last_op = now;
 }
 
 void
@@ -90,6 +124,7 @@ void
 ofconn_destroy(struct ofconn *ofconn)
 {
     if (ofconn) {
+        connmgr_log_flow_mods(ofconn);
         ovs_list_remove(&ofconn->node);
         rconn_destroy(ofconn->rconn);
         rconn_packet_counter_destroy(ofconn->packet_in_counter);
@@ -118,6 +153,7 @@ ofconn_reset(struct ofconn *ofconn, int version)
     ofconn->miss_send_len = (ofconn->type == OFCONN_PRIMARY
                              ? OFP_DEFAULT_MISS_SEND_LEN : 0);
     ofconn->role = OFPCR12_ROLE_EQUAL;
+    ofconn->controller_id = 0;
     ofconn->async = ofputil_async_cfg_default(version);
     /* Packet-ins queued for the previous connection are not this one's. */
     for (int i = 0; i < 2; i++) {
@@ -221,26 +257,44 @@ send_packet_ins(struct ofconn *ofconn, struct ovs_list *txq)
     }
 }
 
+/* The reason a connection of VERSION is told for REASON (ofproto's
+ * OFPR_*, including the internal miss kinds). */
+static uint8_t
+packet_in_reason_for_version(uint8_t reason, enum ofp_version version)
+{
+    switch (reason) {
+    case OFPR_IMPLICIT_MISS:
+    case OFPR_EXPLICIT_MISS:
+        return OFPR_NO_MATCH;
+    case OFPR_ACTION_SET:
+    case OFPR_GROUP:
+    case OFPR_PACKET_OUT:
+        /* Refinements of "action" that 1.4 introduced. */
+        return version < OFP14_VERSION ? OFPR_ACTION : reason;
+    default:
+        return reason;
+    }
+}
+
 void
 ofconn_send_packet_in(struct ofconn *ofconn,
                       const struct ofproto_packet_in *pin)
 {
-    uint8_t reason = pin->reason;
-    if (reason == OFPR_IMPLICIT_MISS) {
-        /* Only 1.0-1.2 connections hear of table misses. */
-        if (!ofconn_wants_misses(ofconn)) {
-            return;
-        }
-        reason = OFPR_NO_MATCH;
-    } else if (reason == OFPR_EXPLICIT_MISS) {
-        reason = OFPR_NO_MATCH;
+    /* A controller action that names a controller id reaches only the
+     * connections that took that id (NXT_SET_CONTROLLER_ID); the rest
+     * have id 0. */
+    if (pin->controller_id != ofconn->controller_id) {
+        return;
     }
-    /* 1.0-1.2 know "action" for what 1.3 calls action_set and group. */
-    if (ofconn_version(ofconn) < OFP13_VERSION
-        && (reason == OFPR_ACTION_SET || reason == OFPR_GROUP
-            || reason == OFPR_PACKET_OUT)) {
-        reason = OFPR_ACTION;
+    /* Only 1.0-1.2 connections hear of table misses. */
+    if (pin->reason == OFPR_IMPLICIT_MISS && !ofconn_wants_misses(ofconn)) {
+        return;
     }
+    /* The asynchronous configuration speaks the connection's version, so
+     * an "action" there covers what 1.4 calls action_set, group and
+     * packet_out. */
+    uint8_t reason = packet_in_reason_for_version(pin->reason,
+                                                  ofconn_version(ofconn));
     if (!ofconn_wants_async(ofconn, OAM_PACKET_IN, reason)) {
         return;
     }
@@ -251,21 +305,13 @@ ofconn_send_packet_in(struct ofconn *ofconn,
         .packet_len = MIN(pin->packet_len, max_len),
         .total_len = pin->packet_len,
         .buffer_id = OFP_NO_BUFFER,
+        .flow_metadata = pin->flow_metadata,
         .reason = reason,
         .table_id = pin->table_id,
         .cookie = pin->cookie,
+        .userdata = pin->userdata,
+        .userdata_len = pin->userdata_len,
     };
-    match_init_catchall(&opi.flow_metadata);
-    match_set_in_port(&opi.flow_metadata, pin->in_port);
-    if (pin->metadata) {
-        match_set_metadata_masked(&opi.flow_metadata, pin->metadata,
-                                  OVS_BE64_MAX);
-    }
-    for (int i = 0; i < FLOW_N_REGS; i++) {
-        if (pin->regs[i]) {
-            match_set_reg(&opi.flow_metadata, i, pin->regs[i]);
-        }
-    }
     struct ofpbuf *msg = ofputil_encode_packet_in(&opi, ofconn->protocol,
                                                   ofconn->packet_in_format);
     if (msg->header) {
@@ -290,12 +336,14 @@ ofconn_set_role(struct ofconn *ofconn, uint32_t role, bool notify)
         return;
     }
     ofconn->role = role;
-    if (notify && ofconn_version(ofconn) >= OFP14_VERSION) {
+    if (notify && ofconn_version(ofconn) >= OFP13_VERSION) {
         struct ofputil_role_status rs = {
             .role = role,
             .reason = OFPCRR_MASTER_REQUEST,
-            .generation_id = UINT64_MAX,
         };
+        if (!connmgr_get_generation_id(ofconn->mgr, &rs.generation_id)) {
+            rs.generation_id = UINT64_MAX;
+        }
         ofconn_send(ofconn,
                     ofputil_encode_role_status(&rs, ofconn_version(ofconn)));
     }
@@ -305,7 +353,11 @@ ofconn_set_role(struct ofconn *ofconn, uint32_t role, bool notify)
 static void
 copy_string(char *dst, const char *s, size_t size)
 {
-    snprintf(dst, size, "%s", s);
+    /* Not snprintf(): GCC's truncation warning fires on every caller whose
+     * source buffer is larger than its destination, which is the point. */
+    size_t n = strnlen(s, size - 1);
+    memcpy(dst, s, n);
+    dst[n] = '\0';
 }
 
 /* Ports, as OpenFlow describes them. */
@@ -369,9 +421,13 @@ handle_features_request(struct ofconn *ofconn, const struct ofp_header *oh)
 static enum ofperr
 handle_get_config_request(struct ofconn *ofconn, const struct ofp_header *oh)
 {
+    /* 1.0-1.2's invalid_ttl flag is the primary's packet-in bit. */
+    bool invalid_ttl = (ofconn->async.master[OAM_PACKET_IN]
+                        & (1u << OFPR_INVALID_TTL));
     struct ofputil_switch_config config = {
         .frag = OFPUTIL_FRAG_NORMAL,
-        .invalid_ttl_to_controller = -1,
+        .invalid_ttl_to_controller = (oh->version < OFP13_VERSION
+                                      ? invalid_ttl : -1),
         .miss_send_len = ofconn->miss_send_len,
     };
     ofconn_send(ofconn, ofputil_encode_get_config_reply(oh, &config));
@@ -387,6 +443,14 @@ handle_set_config(struct ofconn *ofconn, const struct ofp_header *oh)
         /* Only "normal" fragment handling exists here; like 3.1 on a
          * datapath without the others, the request is not refused. */
         ofconn->miss_send_len = config.miss_send_len;
+        if (config.invalid_ttl_to_controller >= 0) {
+            uint32_t bit = 1u << OFPR_INVALID_TTL;
+            if (config.invalid_ttl_to_controller) {
+                ofconn->async.master[OAM_PACKET_IN] |= bit;
+            } else {
+                ofconn->async.master[OAM_PACKET_IN] &= ~bit;
+            }
+        }
     }
     return error;
 }
@@ -437,6 +501,9 @@ handle_flow_mod(struct ofconn *ofconn, const struct ofp_header *oh)
     }
     if (!error) {
         error = ofproto_flow_mod(ofconn_ofproto(ofconn), &fm);
+        if (!error) {
+            ofconn_report_flow_mod(ofconn, fm.command);
+        }
     }
     ofpbuf_uninit(&ofpacts);
     return error;
@@ -566,6 +633,10 @@ handle_flow_stats_request(struct ofconn *ofconn, const struct ofp_header *oh)
     if (fsr.table_id != OFPTT_ALL && fsr.table_id >= OFPROTO_N_TABLES) {
         return OFPERR_OFPBRC_BAD_TABLE_ID;
     }
+    error = ofproto_tlv_check_match(ofconn_ofproto(ofconn), &fsr.match);
+    if (error) {
+        return error;
+    }
     struct ofproto_flow_query q;
     ofproto_flow_query_init(&q);
     q.match = fsr.match;
@@ -604,8 +675,33 @@ handle_group_mod(struct ofconn *ofconn, const struct ofp_header *oh)
         return error;
     }
     error = ofproto_group_mod(ofconn_ofproto(ofconn), &gm);
+    if (!error) {
+        ofconn_forward_group_mod(ofconn, oh->xid, &gm);
+    }
     ofputil_uninit_group_mod(&gm);
     return error;
+}
+
+void
+ofconn_forward_group_mod(struct ofconn *source, ovs_be32 xid,
+                         struct ofputil_group_mod *gm)
+{
+    struct ovs_list new_buckets = OVS_LIST_INITIALIZER(&new_buckets);
+    uint8_t new_type = gm->type;
+    if (gm->command == OFPGC15_INSERT_BUCKET
+        || gm->command == OFPGC15_REMOVE_BUCKET) {
+        ofproto_get_group(ofconn_ofproto(source), gm->group_id, &new_type,
+                          &new_buckets);
+    }
+    struct ofputil_requestforward rf = {
+        .xid = xid,
+        .reason = OFPRFR_GROUP_MOD,
+        .group_mod = gm,
+        .new_type = new_type,
+        .new_buckets = &new_buckets,
+    };
+    connmgr_send_requestforward(source->mgr, source, &rf);
+    ofputil_bucket_list_destroy(&new_buckets);
 }
 
 static void
@@ -666,6 +762,14 @@ handle_meter_mod(struct ofconn *ofconn, const struct ofp_header *oh)
     if (!error) {
         error = ofproto_meter_mod(ofconn_ofproto(ofconn), &mm);
     }
+    if (!error) {
+        struct ofputil_requestforward rf = {
+            .xid = oh->xid,
+            .reason = OFPRFR_METER_MOD,
+            .meter_mod = &mm,
+        };
+        connmgr_send_requestforward(ofconn->mgr, ofconn, &rf);
+    }
     ofpbuf_uninit(&bands);
     return error;
 }
@@ -715,18 +819,11 @@ handle_packet_out(struct ofconn *ofconn, const struct ofp_header *oh)
         error = OFPERR_OFPBRC_BUFFER_UNKNOWN;
     }
     if (!error) {
-        error = xlate_check_actions(po.ofpacts, po.ofpacts_len);
-    }
-    if (!error) {
-        uint32_t in_port = po.flow_metadata.flow.in_port;
+        /* Any in_port the decoder takes will do, as in 3.1, even one the
+         * bridge does not have. */
         struct ofproto *ofproto = ofconn_ofproto(ofconn);
-        if (in_port != OFPP_NONE && in_port != OFPP_CONTROLLER
-            && in_port != OFPP_LOCAL && !ofproto_port_exists(ofproto,
-                                                             in_port)) {
-            error = OFPERR_OFPBRC_BAD_PORT;
-        } else if (ofproto_packet_out(ofproto, po.packet, po.packet_len,
-                                      in_port, po.ofpacts,
-                                      po.ofpacts_len)) {
+        error = ofproto_check_actions(ofproto, po.ofpacts, po.ofpacts_len);
+        if (!error && ofproto_packet_out(ofproto, &po)) {
             error = OFPERR_OFPBRC_BAD_PACKET;
         }
     }
@@ -796,7 +893,108 @@ handle_port_stats_request(struct ofconn *ofconn, const struct ofp_header *oh)
         long long int age = MAX(time_msec() - ports[i]->created, 0);
         ps.duration_sec = age / 1000;
         ps.duration_nsec = (age % 1000) * 1000000;
+        struct netdev_custom_counter custom[ARRAY_SIZE(ps.custom)];
+        ps.n_custom = MIN(netdev_get_custom_stats(ports[i]->netdev, custom,
+                                                  ARRAY_SIZE(custom)),
+                          ARRAY_SIZE(custom));
+        for (size_t j = 0; j < ps.n_custom; j++) {
+            copy_string(ps.custom[j].name, custom[j].name,
+                        sizeof ps.custom[j].name);
+            ps.custom[j].value = custom[j].value;
+        }
         ofputil_append_port_stat(&replies, &ps);
+    }
+    free(ports);
+    struct ofpbuf *reply;
+    LIST_FOR_EACH_POP (reply, list_node, &replies) {
+        ofconn_send(ofconn, reply);
+    }
+    return 0;
+}
+
+/* Queues.  Each port has one queue, 0, its default one (there is no QoS
+ * here): no rate limits, and no counters of its own (unknown).  The
+ * errors are 3.1's: OFPQOFC_BAD_PORT for a port the bridge does not have,
+ * OFPQOFC_BAD_QUEUE for a queue no port selected has. */
+static bool
+queue_selected(uint32_t wanted, uint32_t queue_id)
+{
+    return wanted == OFPQ_ALL || wanted == queue_id;
+}
+
+static enum ofperr
+handle_queue_stats_request(struct ofconn *ofconn, const struct ofp_header *oh)
+{
+    struct ofputil_queue_stats_request rq;
+    enum ofperr error = ofputil_decode_queue_stats_request(oh, &rq);
+    if (error) {
+        return error;
+    }
+    struct ofproto *ofproto = ofconn_ofproto(ofconn);
+    if (rq.port_no != OFPP_ANY && !ofproto_port_exists(ofproto, rq.port_no)) {
+        return OFPERR_OFPQOFC_BAD_PORT;
+    }
+    if (!queue_selected(rq.queue_id, 0)) {
+        return OFPERR_OFPQOFC_BAD_QUEUE;
+    }
+    struct ovs_list replies;
+    ofpmp_init(&replies, oh);
+    size_t n;
+    const struct ofport **ports = sorted_ports(ofproto, &n);
+    for (size_t i = 0; i < n; i++) {
+        if (rq.port_no == OFPP_ANY || rq.port_no == ports[i]->ofp_port) {
+            struct ofputil_queue_stats qs = {
+                .port_no = ports[i]->ofp_port,
+                .queue_id = 0,
+                .tx_bytes = UINT64_MAX,
+                .tx_packets = UINT64_MAX,
+                .tx_errors = UINT64_MAX,
+                .duration_sec = UINT32_MAX,
+                .duration_nsec = UINT32_MAX,
+            };
+            ofputil_append_queue_stat(&replies, &qs);
+        }
+    }
+    free(ports);
+    struct ofpbuf *reply;
+    LIST_FOR_EACH_POP (reply, list_node, &replies) {
+        ofconn_send(ofconn, reply);
+    }
+    return 0;
+}
+
+/* OFPT_QUEUE_GET_CONFIG_REQUEST (1.0-1.3) and OFPST_QUEUE_DESC (1.4+). */
+static enum ofperr
+handle_queue_config_request(struct ofconn *ofconn,
+                            const struct ofp_header *oh)
+{
+    uint32_t port_no, queue_id;
+    enum ofperr error = ofputil_decode_queue_get_config_request(oh, &port_no,
+                                                                &queue_id);
+    if (error) {
+        return error;
+    }
+    struct ofproto *ofproto = ofconn_ofproto(ofconn);
+    if (port_no != OFPP_ANY && !ofproto_port_exists(ofproto, port_no)) {
+        return OFPERR_OFPQOFC_BAD_PORT;
+    }
+    if (!queue_selected(queue_id, 0)) {
+        return OFPERR_OFPQOFC_BAD_QUEUE;
+    }
+    struct ovs_list replies;
+    ofputil_start_queue_get_config_reply(oh, &replies);
+    size_t n;
+    const struct ofport **ports = sorted_ports(ofproto, &n);
+    for (size_t i = 0; i < n; i++) {
+        if (port_no == OFPP_ANY || port_no == ports[i]->ofp_port) {
+            struct ofputil_queue_config qc = {
+                .port = ports[i]->ofp_port,
+                .queue = 0,
+                .min_rate = OFPUTIL_QUEUE_RATE_NONE,
+                .max_rate = OFPUTIL_QUEUE_RATE_NONE,
+            };
+            ofputil_append_queue_get_config_reply(&qc, &replies);
+        }
     }
     free(ports);
     struct ofpbuf *reply;
@@ -830,13 +1028,20 @@ field_bitmap_set(struct ofputil_field_bitmap *fb, enum mf_field_id id)
 /* What table TABLE_ID can do: match (and omit) every field, with a mask
  * where the field takes one; the instructions and actions translation
  * runs (xlate.c), set_field on every writable field; goto any later
- * table. */
+ * table.  Its name and flow limit (1,000,000 for an unlimited table, as
+ * 3.1 reports it) are the bridge's. */
 static void
-table_features_init(uint8_t table_id, struct ofputil_table_features *tf)
+table_features_init(const struct ofproto *ofproto, uint8_t table_id,
+                    struct ofputil_table_features *tf)
 {
     memset(tf, 0, sizeof *tf);
     tf->table_id = table_id;
-    tf->max_entries = 1000000;
+    const char *name = ofproto_get_table_name(ofproto, table_id);
+    if (name) {
+        copy_string(tf->name, name, sizeof tf->name);
+    }
+    unsigned int max_flows = ofproto_get_table_max_flows(ofproto, table_id);
+    tf->max_entries = max_flows == UINT_MAX ? 1000000 : max_flows;
     tf->metadata_match = tf->metadata_write = UINT64_MAX;
     tf->miss_config = OFPUTIL_TABLE_MISS_DEFAULT;
 
@@ -848,10 +1053,12 @@ table_features_init(uint8_t table_id, struct ofputil_table_features *tf)
      * 3, apply_actions 4, clear_actions 5, meter 6. */
     inf->instructions = ((table_id < OFPROTO_N_TABLES - 2 ? 1u << 1 : 0)
                          | 1u << 2 | 1u << 3 | 1u << 4 | 1u << 5 | 1u << 6);
-    /* OFPAT 1.1+ numbers: output 0, push_vlan 17, pop_vlan 18, set_queue
-     * 21, group 22, set_nw_ttl 23, dec_nw_ttl 24, set_field 25. */
-    uint64_t actions = (1u << 0 | 1u << 17 | 1u << 18 | 1u << 21
-                        | 1u << 22 | 1u << 23 | 1u << 24 | 1u << 25);
+    /* OFPAT 1.1+ numbers: output 0, set_mpls_ttl 15, dec_mpls_ttl 16,
+     * push_vlan 17, pop_vlan 18, push_mpls 19, pop_mpls 20, set_queue 21,
+     * group 22, set_nw_ttl 23, dec_nw_ttl 24, set_field 25. */
+    uint64_t actions = (1u << 0 | 1u << 15 | 1u << 16 | 1u << 17 | 1u << 18
+                        | 1u << 19 | 1u << 20 | 1u << 21 | 1u << 22
+                        | 1u << 23 | 1u << 24 | 1u << 25);
     inf->write.actions = inf->apply.actions = actions;
     for (int id = 0; id < MFF_N_IDS; id++) {
         const struct mf_field *f = mf_from_id(id);
@@ -872,8 +1079,9 @@ static enum ofperr
 handle_table_features_request(struct ofconn *ofconn,
                               const struct ofp_header *oh)
 {
-    if (ntohs(oh->length) > ofpraw_header_size(OFPRAW_OFPST13_TABLE_FEATURES_REQUEST,
-                                               oh->version)) {
+    size_t header = ofpraw_header_size(OFPRAW_OFPST13_TABLE_FEATURES_REQUEST,
+                                       oh->version);
+    if (ntohs(oh->length) > header) {
         /* A request that would change the tables: not supported (3.1
          * refuses it too). */
         return OFPERR_OFPTFFC_EPERM;
@@ -882,7 +1090,7 @@ handle_table_features_request(struct ofconn *ofconn,
     ofpmp_init(&replies, oh);
     for (int i = 0; i < OFPROTO_N_TABLES - 1; i++) {
         struct ofputil_table_features tf;
-        table_features_init(i, &tf);
+        table_features_init(ofconn_ofproto(ofconn), i, &tf);
         ofputil_append_table_features_reply(&tf, &replies);
     }
     struct ofpbuf *reply;
@@ -907,9 +1115,8 @@ handle_table_stats_request(struct ofconn *ofconn, const struct ofp_header *oh)
             .lookup_count = st.n_lookups,
             .matched_count = st.n_matched,
         };
-        /* No name: 3.1 gives its tables none. */
         struct ofputil_table_features tf;
-        table_features_init(i, &tf);
+        table_features_init(ofproto, i, &tf);
         /* 1.1 and 1.2 report the miss config a table_mod set. */
         tf.miss_config = atomic_load_explicit(
             &ofproto->tables[i].miss_config, memory_order_relaxed);
@@ -927,10 +1134,7 @@ handle_role_request(struct ofconn *ofconn, const struct ofp_header *oh)
     if (error) {
         return error;
     }
-    if (ofconn->type != OFCONN_PRIMARY) {
-        /* Roles are among controllers; a service connection has none. */
-        return OFPERR_OFPBRC_EPERM;
-    }
+    /* A service connection (ovs-ofctl's) may take a role too, as in 3.1. */
     if (rr.role != OFPCR12_ROLE_NOCHANGE) {
         if (rr.role != OFPCR12_ROLE_EQUAL && rr.have_generation_id
             && !connmgr_check_generation_id(ofconn->mgr,
@@ -945,11 +1149,10 @@ handle_role_request(struct ofconn *ofconn, const struct ofp_header *oh)
                                                                 : NULL);
         }
     }
-    struct ofputil_role_request reply = {
-        .role = ofconn->role,
-        .have_generation_id = rr.have_generation_id,
-        .generation_id = rr.generation_id,
-    };
+    /* The reply tells the newest generation id, whoever set it. */
+    struct ofputil_role_request reply = { .role = ofconn->role };
+    reply.have_generation_id = connmgr_get_generation_id(
+        ofconn->mgr, &reply.generation_id);
     ofconn_send(ofconn, ofputil_encode_role_reply(oh, &reply));
     return 0;
 }
@@ -1004,8 +1207,45 @@ handle_set_async_config(struct ofconn *ofconn, const struct ofp_header *oh)
                                                         &cfg);
     if (!error) {
         ofconn->async = cfg;
+        /* A service connection that says which asynchronous messages it
+         * wants gets them from now on, as in 3.1. */
+        if (ofconn->type == OFCONN_SERVICE && !ofconn->miss_send_len) {
+            ofconn->miss_send_len = OFP_DEFAULT_MISS_SEND_LEN;
+        }
     }
     return error;
+}
+
+static enum ofperr
+handle_set_controller_id(struct ofconn *ofconn, const struct ofp_header *oh)
+{
+    uint16_t id;
+    enum ofperr error = ofputil_decode_set_controller_id(oh, &id);
+    if (!error) {
+        ofconn->controller_id = id;
+    }
+    return error;
+}
+
+/* NXT_CT_FLUSH_ZONE and NXT_CT_FLUSH are decoded (a malformed one gets its
+ * own error) but cannot be carried out: this switch has no connection
+ * tracker, so there is nothing it could honestly say it flushed.  The
+ * request is refused as an extension this switch does not support. */
+static enum ofperr
+handle_ct_flush(struct ofconn *ofconn OVS_UNUSED, const struct ofp_header *oh,
+                enum ofptype type)
+{
+    enum ofperr error;
+    if (type == OFPTYPE_CT_FLUSH_ZONE) {
+        uint16_t zone;
+        error = ofputil_decode_ct_flush_zone(oh, &zone);
+    } else {
+        struct ofputil_ct_match match;
+        bool with_zone;
+        uint16_t zone;
+        error = ofputil_decode_ct_flush(oh, &match, &with_zone, &zone);
+    }
+    return error ? error : OFPERR_OFPBRC_BAD_SUBTYPE;
 }
 
 static enum ofperr
@@ -1017,6 +1257,29 @@ handle_echo_request(struct ofconn *ofconn, const struct ofp_header *oh)
                                               0);
     ofpbuf_put(reply, ofpmsg_body(oh), ntohs(oh->length) - sizeof *oh);
     ofconn_send(ofconn, reply);
+    return 0;
+}
+
+static enum ofperr
+handle_tlv_table_mod(struct ofconn *ofconn, const struct ofp_header *oh)
+{
+    enum ofperr error = reject_slave(ofconn);
+    if (error) {
+        return error;
+    }
+    struct ofputil_tlv_table_mod ttm;
+    error = ofputil_decode_tlv_table_mod(oh, &ttm);
+    if (!error) {
+        error = ofproto_tlv_table_mod(ofconn_ofproto(ofconn), &ttm);
+        ofputil_tlv_table_mod_uninit(&ttm);
+    }
+    return error;
+}
+
+static enum ofperr
+handle_tlv_table_request(struct ofconn *ofconn, const struct ofp_header *oh)
+{
+    ofconn_send(ofconn, ofproto_tlv_table_reply(ofconn_ofproto(ofconn), oh));
     return 0;
 }
 
@@ -1064,6 +1327,11 @@ handle_message(struct ofconn *ofconn, const struct ofp_header *oh)
         return handle_port_desc_request(ofconn, oh);
     case OFPTYPE_PORT_STATS_REQUEST:
         return handle_port_stats_request(ofconn, oh);
+    case OFPTYPE_QUEUE_STATS_REQUEST:
+        return handle_queue_stats_request(ofconn, oh);
+    case OFPTYPE_QUEUE_GET_CONFIG_REQUEST:
+    case OFPTYPE_QUEUE_DESC_STATS_REQUEST:
+        return handle_queue_config_request(ofconn, oh);
     case OFPTYPE_DESC_STATS_REQUEST:
         return handle_desc_request(ofconn, oh);
     case OFPTYPE_TABLE_STATS_REQUEST:
@@ -1082,6 +1350,11 @@ handle_message(struct ofconn *ofconn, const struct ofp_header *oh)
         return handle_get_async_request(ofconn, oh);
     case OFPTYPE_SET_ASYNC_CONFIG:
         return handle_set_async_config(ofconn, oh);
+    case OFPTYPE_SET_CONTROLLER_ID:
+        return handle_set_controller_id(ofconn, oh);
+    case OFPTYPE_CT_FLUSH_ZONE:
+    case OFPTYPE_CT_FLUSH:
+        return handle_ct_flush(ofconn, oh, type);
     case OFPTYPE_GROUP_MOD:
         return handle_group_mod(ofconn, oh);
     case OFPTYPE_GROUP_DESC_STATS_REQUEST:
@@ -1100,6 +1373,10 @@ handle_message(struct ofconn *ofconn, const struct ofp_header *oh)
         return ofmonitor_handle_request(ofconn, oh);
     case OFPTYPE_FLOW_MONITOR_CANCEL:
         return ofmonitor_handle_cancel(ofconn, oh);
+    case OFPTYPE_NXT_TLV_TABLE_MOD:
+        return handle_tlv_table_mod(ofconn, oh);
+    case OFPTYPE_NXT_TLV_TABLE_REQUEST:
+        return handle_tlv_table_request(ofconn, oh);
 
     /* Replies and switch-to-controller messages a switch never takes. */
     case OFPTYPE_FEATURES_REPLY:
@@ -1120,6 +1397,7 @@ handle_message(struct ofconn *ofconn, const struct ofp_header *oh)
     case OFPTYPE_TABLE_STATS_REPLY:
     case OFPTYPE_PORT_STATS_REPLY:
     case OFPTYPE_QUEUE_STATS_REPLY:
+    case OFPTYPE_QUEUE_DESC_STATS_REPLY:
     case OFPTYPE_GROUP_STATS_REPLY:
     case OFPTYPE_GROUP_DESC_STATS_REPLY:
     case OFPTYPE_GROUP_FEATURES_STATS_REPLY:
@@ -1132,15 +1410,12 @@ handle_message(struct ofconn *ofconn, const struct ofp_header *oh)
     case OFPTYPE_FLOW_MONITOR_STATS_REPLY:
     case OFPTYPE_FLOW_MONITOR_PAUSED:
     case OFPTYPE_FLOW_MONITOR_RESUMED:
+    case OFPTYPE_NXT_TLV_TABLE_REPLY:
         return OFPERR_OFPBRC_BAD_TYPE;
 
     /* Not implemented yet in this switch. */
-    case OFPTYPE_QUEUE_GET_CONFIG_REQUEST:
-    case OFPTYPE_QUEUE_STATS_REQUEST:
     case OFPTYPE_FLOW_AGE:
-    case OFPTYPE_SET_CONTROLLER_ID:
     case OFPTYPE_NXT_RESUME:
-    case OFPTYPE_CT_FLUSH_ZONE:
     default:
         return (ofpmsg_is_stat_request(oh) ? OFPERR_OFPBRC_BAD_STAT
                 : OFPERR_OFPBRC_BAD_TYPE);
@@ -1151,7 +1426,13 @@ void
 ofconn_run(struct ofconn *ofconn)
 {
     rconn_run(ofconn->rconn);
+    if (time_msec() >= ofconn->next_op_report) {
+        connmgr_log_flow_mods(ofconn);
+    }
     if (!rconn_is_connected(ofconn->rconn)) {
+        if (ofconn->connected) {
+            connmgr_log_flow_mods(ofconn);
+        }
         ofconn->connected = false;
         return;
     }
@@ -1195,6 +1476,9 @@ void
 ofconn_wait(struct ofconn *ofconn)
 {
     rconn_run_wait(ofconn->rconn);
+    if (ofconn->next_op_report != LLONG_MAX) {
+        poll_timer_wait_until(ofconn->next_op_report);
+    }
     for (int i = 0; i < 2; i++) {
         if (ofconn->schedulers[i] && ofconn->connected) {
             pinsched_wait(ofconn->schedulers[i]);

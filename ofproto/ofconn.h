@@ -49,6 +49,7 @@ struct ofconn {
     enum ofputil_packet_in_format packet_in_format;
     uint16_t miss_send_len;
     uint32_t role;              /* OFPCR12_ROLE_EQUAL/MASTER/SLAVE. */
+    uint16_t controller_id;     /* NXT_SET_CONTROLLER_ID's; 0 at first. */
     struct ofputil_async_cfg async;
     struct rconn_packet_counter *packet_in_counter;
     /* Controller rate limits (NULL: none): [0] for table misses (reason
@@ -63,6 +64,14 @@ struct ofconn {
     struct rconn_packet_counter *monitor_counter;   /* Updates unsent. */
     bool monitor_paused;        /* Backlog too long: updates held. */
     uint64_t monitor_paused_seqno;  /* ofproto's change seqno then. */
+
+    /* Flow_mods done since the last "N flow_mods in the last S s" log line
+     * (connmgr_log_flow_mods()), which 3.1 writes at most every minute and
+     * when the connection goes. */
+    int n_add, n_delete, n_modify;
+    long long int first_op, last_op;    /* When the first and last were. */
+    long long int next_op_report;       /* LLONG_MAX: none to report. */
+    long long int op_backoff;           /* No report before then. */
 };
 
 /* Takes ownership of RCONN; registers with MGR. */
@@ -89,6 +98,9 @@ bool ofconn_wants_async(const struct ofconn *, enum ofputil_async_msg_type,
 /* Whether table misses should reach it (OpenFlow 1.0-1.2). */
 bool ofconn_wants_misses(const struct ofconn *);
 void ofconn_send_packet_in(struct ofconn *, const struct ofproto_packet_in *);
+/* Counts a flow_mod of COMMAND (OFPFC_*) the connection made, for the log
+ * (a bundle's count when it commits). */
+void ofconn_report_flow_mod(struct ofconn *, uint16_t command);
 /* Changes the role; a 1.4+ connection demoted by another's request gets
  * a role_status when NOTIFY. */
 void ofconn_set_role(struct ofconn *, uint32_t role, bool notify);
@@ -103,6 +115,8 @@ void connmgr_role_changed(struct connmgr *, struct ofconn *master);
 /* OpenFlow 1.2's generation id check for a master or slave request:
  * false if GEN is older than the last one seen (stale); else records it. */
 bool connmgr_check_generation_id(struct connmgr *, uint64_t gen);
+/* The newest generation id, false if none was set yet. */
+bool connmgr_get_generation_id(const struct connmgr *, uint64_t *gen);
 /* Sends the bridge's queued port_status events now, so the ones a
  * port_mod caused go out before the replies to what follows it, as 3.1
  * sends them. */
@@ -113,5 +127,21 @@ const struct connmgr_controller_settings *connmgr_controller_get_settings(
 /* A rate limiter's counters moved: Controller:status will be rewritten
  * (at most every few seconds). */
 void connmgr_packet_in_stats_changed(struct connmgr *);
+/* Sends RF to every connection of MGR but SOURCE that asked for it
+ * (asynchronous REQUESTFORWARD messages of its reason), in each one's
+ * version (a meter_mod only to 1.3 and later), as 3.1 forwards a
+ * controller's group_mods and meter_mods. */
+struct ofputil_requestforward;
+void connmgr_send_requestforward(struct connmgr *, const struct ofconn *source,
+                                 const struct ofputil_requestforward *);
+/* Forwards GM, which SOURCE sent with XID and the bridge just applied, as
+ * above. */
+struct ofputil_group_mod;
+void ofconn_forward_group_mod(struct ofconn *source, ovs_be32 xid,
+                              struct ofputil_group_mod *gm);
+/* Logs (at INFO, as 3.1's connmgr does) and clears OFCONN's count of
+ * flow_mods, if any: "br0<->unix#3: 9 flow_mods in the last 0 s (7 adds,
+ * 2 deletes)". */
+void connmgr_log_flow_mods(struct ofconn *);
 
 #endif /* ofproto/ofconn.h */

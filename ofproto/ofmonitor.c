@@ -94,8 +94,8 @@ match_is_loose(const struct match *rule, const struct match *criteria)
     return true;
 }
 
-/* Whether monitor M selects the rule INFO (or, when a modify changed
- * them, its actions before: OLD). */
+/* Whether monitor M selects the rule INFO (for out_port, also when only
+ * its actions before a modify, OLD, output there). */
 static bool
 ofmonitor_selects(const struct ofmonitor *m,
                   const struct ofproto_rule_info *info,
@@ -111,11 +111,10 @@ ofmonitor_selects(const struct ofmonitor *m,
                                               UINT32_MAX - 1))) {
         return false;
     }
+    /* out_group looks at the new actions alone, as in 3.1. */
     if (m->out_group != OFPG_ANY
         && !ofproto_ofpacts_reference(info->ofpacts, info->ofpacts_len,
-                                      UINT32_MAX - 1, m->out_group)
-        && !(old && ofproto_ofpacts_reference(old, old_len, UINT32_MAX - 1,
-                                              m->out_group))) {
+                                      UINT32_MAX - 1, m->out_group)) {
         return false;
     }
     return match_is_loose(&info->match, &m->match);
@@ -225,6 +224,10 @@ ofmonitor_handle_request(struct ofconn *ofconn, const struct ofp_header *oh)
         }
         if (rq.table_id != 0xff && rq.table_id >= OFPROTO_N_TABLES) {
             error = OFPERR_OFPBRC_BAD_TABLE_ID;
+            break;
+        }
+        error = ofproto_tlv_check_match(ofproto, &rq.match);
+        if (error) {
             break;
         }
 

@@ -18,6 +18,7 @@
 #include "timeval.h"
 #include "util.h"
 #include "vlog.h"
+#include "xlate.h"
 
 /* Open vSwitch logs how it builds a bridge's groups as "ofproto_dpif", the
  * module name operators and test harnesses set levels for. */
@@ -132,11 +133,13 @@ bucket_copy(struct ofgroup_bucket *b, const struct ofgroup_bucket *old)
 }
 
 static struct ofgroup *
-group_alloc(uint32_t group_id, uint8_t type, size_t n_buckets)
+group_alloc(uint32_t group_id, uint8_t type,
+            const struct ofputil_group_props *props, size_t n_buckets)
 {
     struct ofgroup *g = xzalloc(sizeof *g);
     g->group_id = group_id;
     g->type = type;
+    g->props = *props;
     g->created = time_msec();
     g->n_buckets = n_buckets;
     g->buckets = xcalloc(MAX(n_buckets, 1), sizeof *g->buckets);
@@ -148,7 +151,7 @@ group_alloc(uint32_t group_id, uint8_t type, size_t n_buckets)
 static struct ofgroup *
 group_create(const struct ofputil_group_mod *gm)
 {
-    struct ofgroup *g = group_alloc(gm->group_id, gm->type,
+    struct ofgroup *g = group_alloc(gm->group_id, gm->type, &gm->props,
                                     ovs_list_size(&gm->buckets));
     const struct ofputil_bucket *ub;
     size_t i = 0;
@@ -321,7 +324,7 @@ insert_buckets(struct ofproto *ofproto, struct ofproto_txn *txn,
     }
 
     size_t n_new = ovs_list_size(&gm->buckets);
-    struct ofgroup *new = group_alloc(old->group_id, old->type,
+    struct ofgroup *new = group_alloc(old->group_id, old->type, &old->props,
                                       old->n_buckets + n_new);
     new->created = old->created;
     size_t j = 0;
@@ -370,7 +373,7 @@ remove_buckets(struct ofproto *ofproto, struct ofproto_txn *txn,
         break;
     }
 
-    struct ofgroup *new = group_alloc(old->group_id, old->type,
+    struct ofgroup *new = group_alloc(old->group_id, old->type, &old->props,
                                       old->n_buckets - (last - first));
     new->created = old->created;
     size_t j = 0;
@@ -383,11 +386,34 @@ remove_buckets(struct ofproto *ofproto, struct ofproto_txn *txn,
     return 0;
 }
 
+/* Whether translation carries out every bucket's actions: a group is
+ * refused rather than accepted with buckets that would drop what they
+ * say. */
+static enum ofperr
+check_bucket_actions(const struct ofputil_group_mod *gm)
+{
+    const struct ofputil_bucket *b;
+    LIST_FOR_EACH (b, list_node, &gm->buckets) {
+        enum ofperr error = xlate_check_actions(b->ofpacts, b->ofpacts_len);
+        if (error) {
+            return error;
+        }
+    }
+    return 0;
+}
+
 static enum ofperr
 group_mod(struct ofproto *ofproto, struct ofproto_txn *txn,
           const struct ofputil_group_mod *gm)
 {
     COVERAGE_INC(ofproto_group_mod);
+    if (gm->command != OFPGC11_DELETE
+        && gm->command != OFPGC15_REMOVE_BUCKET) {
+        enum ofperr error = check_bucket_actions(gm);
+        if (error) {
+            return error;
+        }
+    }
     switch (gm->command) {
     case OFPGC11_ADD:
     case OFPGC11_MODIFY:
@@ -530,6 +556,7 @@ ofproto_append_group_descs(struct ofproto *ofproto, uint32_t group_id,
         struct ofputil_group_desc gd = {
             .type = g->type,
             .group_id = g->group_id,
+            .props = g->props,
         };
         ovs_list_init(&gd.buckets);
         /* Borrowed actions: the list is freed by hand, not destroyed. */
@@ -585,6 +612,27 @@ ofproto_append_group_stats(struct ofproto *ofproto, uint32_t group_id,
         free(gs.bucket_stats);
     }
     free(groups);
+}
+
+void
+ofproto_get_group(const struct ofproto *ofproto, uint32_t group_id,
+                  uint8_t *type, struct ovs_list *buckets)
+{
+    const struct ofgroup *g = ofproto_group_lookup(ofproto, group_id);
+    if (g) {
+        *type = g->type;
+    }
+    for (size_t i = 0; g && i < g->n_buckets; i++) {
+        const struct ofgroup_bucket *b = &g->buckets[i];
+        struct ofputil_bucket *ub = xzalloc(sizeof *ub);
+        ub->weight = b->weight;
+        ub->watch_port = b->watch_port;
+        ub->watch_group = b->watch_group;
+        ub->bucket_id = b->bucket_id;
+        ub->ofpacts = xmemdup(b->ofpacts, MAX(b->ofpacts_len, 1));
+        ub->ofpacts_len = b->ofpacts_len;
+        ovs_list_push_back(buckets, &ub->list_node);
+    }
 }
 
 void

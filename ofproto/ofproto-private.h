@@ -44,18 +44,21 @@
 #include "hmap.h"
 #include "list.h"
 #include "ofp-actions.h"
+#include "ofp-group.h"
 #include "ofp-meter.h"
 #include "ofp-phy-port.h"
 #include "ofproto.h"
 #include "ovs-rcu.h"
 #include "ovs-thread.h"
+#include "tun-metadata.h"
 #include "versions.h"
 
 struct dpif;
 struct mac_learning;
 struct seq;
 struct udpif;
-struct xlate_pin_cookie;
+struct flow;
+struct pin_cookie;
 
 extern struct ovs_rwlock xlate_rwlock;
 
@@ -115,7 +118,24 @@ struct oftable {
     bool eviction;
     bool vacancy_events;
     uint8_t vacancy_down, vacancy_up;
+
+    /* The database's Flow_Table settings (ofproto_configure_table()) and
+     * the name OpenFlow gave it (main thread). */
+    char *name;                 /* NULL: none configured. */
+    char *of_name;              /* NULL: none given over OpenFlow. */
+    unsigned int max_flows;     /* UINT_MAX: no limit. */
+    bool evict_config;          /* overflow_policy=evict. */
+    struct mf_subfield *groups; /* Eviction fairness (owned). */
+    size_t n_groups;
 };
+
+/* Whether a full table evicts (the database or a 1.4 table_mod says so)
+ * rather than refusing new rules. */
+static inline bool
+oftable_evicts(const struct oftable *table)
+{
+    return table->evict_config || table->eviction;
+}
 
 /* A rule's actions: lib ofpacts (ofp-actions.h), OFPACTS_LEN bytes. */
 struct rule_actions {
@@ -185,6 +205,7 @@ struct ofproto {
     struct mac_learning *ml;
     struct hmap groups;         /* struct ofgroup, by group_id. */
     struct hmap meters;         /* struct ofmeter, by meter_id. */
+    struct tun_table tun_table; /* TLV map (ofproto-tlv.c). */
 
     /* Flow monitors' view of table changes (main thread). */
     void (*flow_change_cb)(const struct ofproto_flow_change *, void *aux);
@@ -229,6 +250,7 @@ struct ofgroup {
     long long int created;      /* time_msec(). */
     size_t n_buckets;
     struct ofgroup_bucket *buckets;
+    struct ofputil_group_props props;   /* Select groups' method. */
     _Atomic uint64_t n_packets, n_bytes;
 };
 
@@ -257,7 +279,8 @@ void ofport_get_phy_port(const struct ofport *, struct ofputil_phy_port *);
 struct ofproto *ofproto_lookup_by_id(uint32_t id);
 /* Queues a packet-in for the controller (any thread; copies PACKET). */
 void ofproto_queue_packet_in(struct ofproto *, const void *packet,
-                             size_t size, const struct xlate_pin_cookie *);
+                             size_t size, const struct pin_cookie *,
+                             const struct flow *pipeline);
 
 /* Adds packet and byte counts to RULE (any thread). */
 void rule_credit_stats(struct rule *, uint64_t n_packets, uint64_t n_bytes,
@@ -317,6 +340,13 @@ void ofproto_batch_abort(struct ofproto_batch *);
 /* How many rules use group GROUP_ID (main thread). */
 uint32_t ofproto_count_group_rules(struct ofproto *, uint32_t group_id);
 void ofproto_expire_rules(struct ofproto *);
+/* The rule a full TABLE_ID gives up at VERSION (ofproto-eviction.c), or
+ * NULL if none may go (no rule there has a timeout). */
+struct rule *ofproto_eviction_victim(struct ofproto *, uint8_t table_id,
+                                     ovs_version_t version);
+/* Evicts rules of TABLE_ID, if it evicts, until it holds no more than its
+ * limit (after the limit shrank or eviction was turned on). */
+void ofproto_table_evict_excess(struct ofproto *, uint8_t table_id);
 /* Table 0, priority 0, actions=NORMAL (fail-mode standalone). */
 void ofproto_add_default_rule(struct ofproto *);
 
@@ -337,6 +367,25 @@ void ofproto_run_learn(struct ofproto *);
  * ofproto_unlearn() does once the change is published. */
 void ofproto_learn_rule_removed(struct ofproto *, const struct rule *);
 void ofproto_unlearn(struct ofproto *);
+
+/* The TLV map (ofproto-tlv.c), main thread.  A flow_mod's match and
+ * actions may use only mapped tun_metadata fields, within their length:
+ * ofproto_tlv_check_flow_mod() lays FM's match out as the map says
+ * (NXFMFC_INVALID_TLV_FIELD, OFPBMC_BAD_LEN) and checks its actions
+ * (NXFMFC_INVALID_TLV_FIELD, OFPBAC_BAD_SET_LEN); ofproto_tlv_check_match()
+ * does the first for a query's match.  ofproto_rule_get_match() gives
+ * RULE's match described by the map, ready to encode or print. */
+struct ofputil_tlv_table_mod;
+enum ofperr ofproto_tlv_check_flow_mod(const struct ofproto *,
+                                       struct ofputil_flow_mod *);
+enum ofperr ofproto_tlv_check_match(const struct ofproto *, struct match *);
+void ofproto_rule_get_match(const struct rule *, struct match *);
+/* NXT_TLV_TABLE_MOD (NXTTMFC_INVALID_TLV_DEL for a mapping a flow uses)
+ * and the reply to NXT_TLV_TABLE_REQUEST. */
+enum ofperr ofproto_tlv_table_mod(struct ofproto *,
+                                  const struct ofputil_tlv_table_mod *);
+struct ofpbuf *ofproto_tlv_table_reply(const struct ofproto *,
+                                       const struct ofp_header *request);
 
 /* Registers the unixctl commands (ofproto-unixctl.c). */
 void ofproto_unixctl_init(void);

@@ -179,7 +179,7 @@ rule_send_removed(struct ofproto *ofproto, const struct rule *rule,
         return;
     }
     struct ofproto_flow_removed *fr = xzalloc(sizeof *fr);
-    cls_rule_get_match(&rule->cr, &fr->match.flow, &fr->match.wc);
+    ofproto_rule_get_match(rule, &fr->match);
     fr->priority = rule->cr.priority;
     fr->cookie = rule->cookie;
     fr->table_id = rule->table_id;
@@ -342,11 +342,25 @@ rule_selected(const struct rule *rule, const struct ofproto_flow_query *q)
     return true;
 }
 
+/* Brings the order of table TABLE_ID (OFPTT_ALL: every table) up to date
+ * for the writer's own queries while a batch defers it. */
+static void
+sync_tables(struct ofproto *ofproto, uint8_t table_id)
+{
+    int first = table_id == OFPTT_ALL ? 0 : table_id;
+    int last = table_id == OFPTT_ALL ? OFPROTO_N_TABLES - 1 : table_id;
+    for (int t = first; t <= last && t < OFPROTO_N_TABLES; t++) {
+        classifier_sync(&ofproto->tables[t].cls);
+    }
+}
+
 /* Rules Q selects, visible at VERSION, appended to *RULES. */
 static void
 collect_rules(struct ofproto *ofproto, const struct ofproto_flow_query *q,
               ovs_version_t version, struct rule ***rules, size_t *n)
 {
+    /* A batch under way defers the tables' order: see its own rules. */
+    sync_tables(ofproto, q->table_id);
     struct cls_rule target;
     cls_rule_init(&target, &q->match.flow, &q->match.wc, q->priority);
     size_t allocated = *n;
@@ -372,9 +386,9 @@ collect_rules(struct ofproto *ofproto, const struct ofproto_flow_query *q,
 /* Output ports a switch can have (ofp-actions' annotate refuses the same
  * ports; a flow_mod built in a program may not have gone through it), and
  * groups and meters that exist. */
-static enum ofperr
-check_output_ports(const struct ofproto *ofproto, const struct ofpact *ofpacts,
-                   size_t len)
+enum ofperr
+ofproto_check_actions(const struct ofproto *ofproto,
+                      const struct ofpact *ofpacts, size_t len)
 {
     enum ofperr error = xlate_check_actions(ofpacts, len);
     if (error) {
@@ -399,7 +413,7 @@ check_output_ports(const struct ofproto *ofproto, const struct ofpact *ofpacts,
         }
         if (a->type == OFPACT_WRITE_ACTIONS) {
             const struct ofpact_nest *on = (const struct ofpact_nest *) a;
-            enum ofperr error = check_output_ports(
+            enum ofperr error = ofproto_check_actions(
                 ofproto, on->actions, ofpact_nest_get_action_len(on));
             if (error) {
                 return error;
@@ -424,6 +438,8 @@ struct batch_change {
     struct rule *added;         /* Inserted at V, or NULL. */
     struct rule *removed;       /* Invisible from V, or NULL. */
     bool deleted;               /* REMOVED by a delete: flow_removed. */
+    bool by_add;                /* ADDED replaces REMOVED by an add (not a
+                                 * modify). */
     uint8_t reason;             /* Its OFPRR_*, if DELETED. */
 };
 
@@ -446,13 +462,28 @@ batch_record(struct batch *b, struct rule *added, struct rule *removed,
     };
 }
 
+enum ofperr
+ofproto_check_flow_mod_table(uint8_t table_id)
+{
+    if (table_id == OFPROTO_N_TABLES - 1) {
+        /* The last table is 3.1's internal one: no controller changes it
+         * (it is not announced in the features reply either). */
+        return OFPERR_OFPBRC_EPERM;
+    }
+    if (table_id >= OFPROTO_N_TABLES && table_id != OFPTT_ALL) {
+        return OFPERR_OFPBRC_BAD_TABLE_ID;
+    }
+    return 0;
+}
+
 /* Common checks of one flow_mod, before it touches anything. */
 static enum ofperr
 check_flow_mod(const struct ofproto *ofproto,
                const struct ofputil_flow_mod *fm)
 {
-    if (fm->table_id >= OFPROTO_N_TABLES && fm->table_id != OFPTT_ALL) {
-        return OFPERR_OFPBRC_BAD_TABLE_ID;
+    enum ofperr error = ofproto_check_flow_mod_table(fm->table_id);
+    if (error) {
+        return error;
     }
     if (fm->priority < 0 || fm->priority > UINT16_MAX) {
         return OFPERR_OFPFMFC_BAD_PRIORITY;
@@ -461,14 +492,14 @@ check_flow_mod(const struct ofproto *ofproto,
         return OFPERR_OFPFMFC_BAD_COMMAND;
     }
     if (fm->command != OFPFC_DELETE && fm->command != OFPFC_DELETE_STRICT) {
-        return check_output_ports(ofproto, fm->ofpacts, fm->ofpacts_len);
+        return ofproto_check_actions(ofproto, fm->ofpacts, fm->ofpacts_len);
     }
     return 0;
 }
 
 static void
 batch_replace(struct batch *b, struct rule *old, struct rule *new,
-              ovs_version_t version, bool keep_counts)
+              ovs_version_t version, bool keep_counts, bool by_add)
 {
     if (keep_counts) {
         atomic_store(&new->n_packets, atomic_load(&old->n_packets));
@@ -480,6 +511,44 @@ batch_replace(struct batch *b, struct rule *old, struct rule *new,
     classifier_insert(&old->ofproto->tables[new->table_id].cls, &new->cr,
                       version);
     batch_record(b, new, old, false);
+    b->changes[b->n - 1].by_add = by_add;
+}
+
+/* How many rules TABLE_ID holds at the batch's version. */
+static size_t
+batch_table_rules(const struct ofproto *ofproto, uint8_t table_id,
+                  const struct batch *b)
+{
+    size_t n = ofproto->tables[table_id].n_rules;
+    for (size_t i = 0; i < b->n; i++) {
+        const struct batch_change *c = &b->changes[i];
+        n += c->added && c->added->table_id == table_id;
+        n -= c->removed && c->removed->table_id == table_id;
+    }
+    return n;
+}
+
+/* Evicts, in the batch, rules of TABLE_ID while it holds more than MAX
+ * rules.  OFPFMFC_TABLE_FULL if the table does not evict or has nothing
+ * it may evict. */
+static enum ofperr
+batch_evict(struct ofproto *ofproto, uint8_t table_id, size_t max,
+            ovs_version_t version, struct batch *b)
+{
+    const struct oftable *table = &ofproto->tables[table_id];
+    for (size_t n = batch_table_rules(ofproto, table_id, b); n > max; n--) {
+        struct rule *victim = (oftable_evicts(table)
+                               ? ofproto_eviction_victim(ofproto, table_id,
+                                                         version)
+                               : NULL);
+        if (!victim) {
+            return OFPERR_OFPFMFC_TABLE_FULL;
+        }
+        cls_rule_make_invisible_in_version(&victim->cr, version);
+        batch_record(b, NULL, victim, true);
+        b->changes[b->n - 1].reason = OFPRR_EVICTION;
+    }
+    return 0;
 }
 
 static enum ofperr
@@ -490,6 +559,7 @@ batch_add(struct ofproto *ofproto, const struct ofputil_flow_mod *fm,
     struct classifier *cls = &ofproto->tables[table_id].cls;
     struct rule *rule = rule_create(ofproto, fm, table_id);
 
+    sync_tables(ofproto, table_id);
     const struct cls_rule *old_cr = classifier_find_rule_exactly(
         cls, &rule->cr, version);
     if (!old_cr && fm->flags & OFPUTIL_FF_CHECK_OVERLAP
@@ -499,15 +569,27 @@ batch_add(struct ofproto *ofproto, const struct ofputil_flow_mod *fm,
     }
     if (old_cr) {
         batch_replace(b, CONTAINER_OF(old_cr, struct rule, cr), rule,
-                      version, !(fm->flags & OFPUTIL_FF_RESET_COUNTS));
+                      version, !(fm->flags & OFPUTIL_FF_RESET_COUNTS), true);
     } else {
+        /* A new rule needs room under the table's limit. */
+        unsigned int max_flows = ofproto->tables[table_id].max_flows;
+        if (max_flows != UINT_MAX) {
+            enum ofperr error = (max_flows
+                                 ? batch_evict(ofproto, table_id,
+                                               max_flows - 1, version, b)
+                                 : OFPERR_OFPFMFC_TABLE_FULL);
+            if (error) {
+                rule_free(rule);
+                return error;
+            }
+        }
         classifier_insert(cls, &rule->cr, version);
         batch_record(b, rule, NULL, false);
     }
     return 0;
 }
 
-/* A copy of OLD with FM's actions (and cookie, unless UINT64_MAX). */
+/* A copy of OLD with FM's actions (and cookie, if it modifies it). */
 static struct rule *
 rule_modified_copy(const struct rule *old, const struct ofputil_flow_mod *fm)
 {
@@ -515,8 +597,7 @@ rule_modified_copy(const struct rule *old, const struct ofputil_flow_mod *fm)
     cls_rule_clone(&rule->cr, &old->cr);
     rule->ofproto = old->ofproto;
     rule->table_id = old->table_id;
-    rule->cookie = fm->new_cookie != OVS_BE64_MAX ? fm->new_cookie
-                                                  : old->cookie;
+    rule->cookie = fm->modify_cookie ? fm->new_cookie : old->cookie;
     rule->idle_timeout = old->idle_timeout;
     rule->hard_timeout = old->hard_timeout;
     rule->flags = old->flags;
@@ -532,10 +613,16 @@ rule_modified_copy(const struct rule *old, const struct ofputil_flow_mod *fm)
 }
 
 static enum ofperr
-batch_flow_mod(struct ofproto *ofproto, const struct ofputil_flow_mod *fm,
+batch_flow_mod(struct ofproto *ofproto, const struct ofputil_flow_mod *fm_,
                ovs_version_t version, struct batch *b)
 {
-    enum ofperr error = check_flow_mod(ofproto, fm);
+    /* tun_metadata lies where the TLV map says. */
+    struct ofputil_flow_mod remapped = *fm_;
+    const struct ofputil_flow_mod *fm = &remapped;
+    enum ofperr error = ofproto_tlv_check_flow_mod(ofproto, &remapped);
+    if (!error) {
+        error = check_flow_mod(ofproto, fm);
+    }
     if (error) {
         return error;
     }
@@ -566,7 +653,8 @@ batch_flow_mod(struct ofproto *ofproto, const struct ofputil_flow_mod *fm,
     } else if (n) {
         for (size_t i = 0; i < n; i++) {
             batch_replace(b, rules[i], rule_modified_copy(rules[i], fm),
-                          version, !(fm->flags & OFPUTIL_FF_RESET_COUNTS));
+                          version, !(fm->flags & OFPUTIL_FF_RESET_COUNTS),
+                          false);
         }
     } else if (fm->new_cookie != OVS_BE64_MAX && !fm->cookie_mask) {
         /* A modify that selects nothing adds the flow when it carries
@@ -591,19 +679,24 @@ batch_finish(struct ofproto *ofproto, struct batch *b)
             c->added->modify_seqno = ++ofproto->change_seqno;
             c->added->add_seqno = (c->removed ? c->removed->add_seqno
                                    : c->added->modify_seqno);
-            if (!c->removed) {
+            if (!c->removed || c->by_add) {
+                /* As 3.1 reports it, an add that replaces a flow is an
+                 * addition too. */
                 rule_report_change(ofproto, c->added, OFPFME_ADDED, 0, NULL);
             } else {
-                /* A replaced rule counts as modified only when its actions
-                 * changed, as 3.1 reports it. */
+                /* A modify counts when it changed the actions or the
+                 * cookie; monitors filtering on out_port see the old
+                 * actions too. */
                 const struct rule_actions *old
                     = ovsrcu_get(&c->removed->actions);
                 const struct rule_actions *new
                     = ovsrcu_get(&c->added->actions);
-                if (!ofpact_list_equal(old->ofpacts, old->ofpacts_len,
-                                       new->ofpacts, new->ofpacts_len)) {
+                bool new_actions = !ofpact_list_equal(
+                    old->ofpacts, old->ofpacts_len,
+                    new->ofpacts, new->ofpacts_len);
+                if (new_actions || c->added->cookie != c->removed->cookie) {
                     rule_report_change(ofproto, c->added, OFPFME_MODIFIED,
-                                       0, old);
+                                       0, new_actions ? old : NULL);
                 }
             }
         }
@@ -726,6 +819,20 @@ ofproto_flow_mod(struct ofproto *ofproto, const struct ofputil_flow_mod *fm)
 {
     size_t failed;
     return ofproto_flow_mod_batch(ofproto, fm, 1, &failed);
+}
+
+void
+ofproto_table_evict_excess(struct ofproto *ofproto, uint8_t table_id)
+{
+    const struct oftable *table = &ofproto->tables[table_id];
+    if (table->max_flows == UINT_MAX || table->n_rules <= table->max_flows
+        || !oftable_evicts(table)) {
+        return;
+    }
+    /* Whatever cannot go (no timeout) stays: the rest is committed. */
+    struct ofproto_batch *ob = ofproto_batch_begin(ofproto);
+    batch_evict(ofproto, table_id, table->max_flows, ob->version, &ob->b);
+    ofproto_batch_commit(ob);
 }
 
 void
@@ -877,11 +984,16 @@ ofproto_get_table_stats(struct ofproto *ofproto, uint8_t table_id,
     ts->n_matched = atomic_load_explicit(&t->n_matched, memory_order_relaxed);
 }
 
-/* A selected rule and where the classifier walk found it, so that the sort
- * below is stable: rules of one priority keep the classifier's order. */
+/* A selected rule and its place in the order 3.1 lists rules in: by
+ * table, priority (highest first), then, for a small table such as tests
+ * look at, where its cmap puts them: subtable by subtable in the order
+ * the classifier walks them, and in a subtable in insertion order (a rule
+ * that replaced another keeps that one's place; one deleted and added
+ * again goes last). */
 struct found_rule {
     struct rule *rule;
-    size_t position;
+    size_t group;               /* Walk position of its subtable's first. */
+    uint64_t seq;
 };
 
 static int
@@ -895,7 +1007,10 @@ compare_found_rules(const void *a_, const void *b_)
     if (ra->cr.priority != rb->cr.priority) {
         return ra->cr.priority > rb->cr.priority ? -1 : 1;
     }
-    return a->position < b->position ? -1 : a->position > b->position;
+    if (a->group != b->group) {
+        return a->group < b->group ? -1 : 1;
+    }
+    return a->seq < b->seq ? -1 : a->seq > b->seq;
 }
 
 static void
@@ -904,7 +1019,7 @@ rule_to_info(const struct rule *rule, struct ofproto_rule_info *info)
     const struct rule_actions *a = ovsrcu_get(&rule->actions);
     info->table_id = rule->table_id;
     info->priority = rule->cr.priority;
-    cls_rule_get_match(&rule->cr, &info->match.flow, &info->match.wc);
+    ofproto_rule_get_match(rule, &info->match);
     info->cookie = rule->cookie;
     info->idle_timeout = rule->idle_timeout;
     info->hard_timeout = rule->hard_timeout;
@@ -939,9 +1054,16 @@ ofproto_query_rules_each(struct ofproto *ofproto,
      * match each) keeps a large dump's sort cheap, and one info filled at
      * a time keeps its memory flat. */
     struct found_rule *found = n ? xmalloc(n * sizeof *found) : NULL;
+    uint64_t prev_subtable = 0;
     for (size_t i = 0; i < n; i++) {
+        /* The walk visits each subtable's rules together. */
+        uint64_t subtable;
         found[i].rule = rules[i];
-        found[i].position = i;
+        cls_rule_get_rank(&rules[i]->cr, &subtable, &found[i].seq);
+        found[i].group = (i && subtable == prev_subtable
+                          && rules[i]->table_id == rules[i - 1]->table_id
+                          ? found[i - 1].group : i);
+        prev_subtable = subtable;
     }
     free(rules);
     /* A table of one priority (the common case of a large table) comes

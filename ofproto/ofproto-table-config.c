@@ -1,12 +1,19 @@
-/* ofproto-table-config: table_mod and table desc (see ofproto.h).  Main
- * thread only; the miss config is an atomic the translators read. */
+/* ofproto-table-config: table_mod, table desc and the database's table
+ * settings (see ofproto.h).  Main thread only; the miss config is an
+ * atomic the translators read. */
 #include <config.h>
 #include "ofproto.h"
 
+#include <limits.h>
 #include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include "classifier.h"
+#include "ofp-fields.h"
 #include "ofp-table.h"
 #include "ofproto-private.h"
 #include "seq.h"
+#include "util.h"
 
 /* Tables 0 to 253 exist for OpenFlow (features say 254). */
 #define N_OPENFLOW_TABLES (OFPROTO_N_TABLES - 1)
@@ -26,6 +33,7 @@ table_mod__(struct ofproto *ofproto, struct oftable *t,
         t->vacancy_events = tm->vacancy_events;
         t->vacancy_down = tm->vacancy_down;
         t->vacancy_up = tm->vacancy_up;
+        ofproto_table_evict_excess(ofproto, t - ofproto->tables);
     }
 }
 
@@ -61,8 +69,61 @@ ofproto_get_table_desc(const struct ofproto *ofproto, uint8_t table_id,
         .vacancy_events = t->vacancy_events,
         .vacancy_down = t->vacancy_down,
         .vacancy_up = t->vacancy_up,
-        /* Tables have no flow limit here: always room (3.1 says the same
-         * of its unlimited tables). */
-        .vacancy = 100,
+        /* The share of the limit still free; an unlimited table always
+         * has room. */
+        .vacancy = (t->max_flows == UINT_MAX || !t->max_flows ? 100
+                    : t->n_rules >= t->max_flows ? 0
+                    : 100 - t->n_rules * 100ULL / t->max_flows),
     };
+}
+
+static bool
+same_string(const char *a, const char *b)
+{
+    return a ? b && !strcmp(a, b) : !b;
+}
+
+void
+ofproto_configure_table(struct ofproto *ofproto, uint8_t table_id,
+                        const struct ofproto_table_settings *s)
+{
+    struct oftable *t = &ofproto->tables[table_id];
+    if (!same_string(t->name, s->name)) {
+        free(t->name);
+        t->name = s->name ? xstrdup(s->name) : NULL;
+    }
+    t->max_flows = s->max_flows;
+    t->evict_config = s->enable_eviction;
+    if (t->n_groups != s->n_groups
+        || (s->n_groups
+            && memcmp(t->groups, s->groups, s->n_groups * sizeof *s->groups))) {
+        free(t->groups);
+        t->groups = (s->n_groups
+                     ? xmemdup(s->groups, s->n_groups * sizeof *s->groups)
+                     : NULL);
+        t->n_groups = s->n_groups;
+    }
+    if (s->use_default_prefixes) {
+        static const enum cls_prefix_field defaults[] = {
+            CLS_PREFIX_NW_DST, CLS_PREFIX_NW_SRC,
+        };
+        classifier_set_prefix_fields(&t->cls, defaults,
+                                     ARRAY_SIZE(defaults));
+    } else {
+        classifier_set_prefix_fields(&t->cls, s->prefixes, s->n_prefixes);
+    }
+    ofproto_table_evict_excess(ofproto, table_id);
+}
+
+const char *
+ofproto_get_table_name(const struct ofproto *ofproto, uint8_t table_id)
+{
+    const struct oftable *t = &ofproto->tables[table_id];
+    return t->name ? t->name : t->of_name;
+}
+
+unsigned int
+ofproto_get_table_max_flows(const struct ofproto *ofproto, uint8_t table_id)
+{
+    return ofproto->tables[table_id].max_flows;
 }

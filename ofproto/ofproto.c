@@ -18,9 +18,13 @@
 #include "hash.h"
 #include "mac-learning.h"
 #include "netdev.h"
+#include "ofp-packet.h"
+#include "ofp-group.h"
+#include "ofp-meter.h"
 #include "ofp-phy-port.h"
 #include "ofproto-private.h"
 #include "ovs-thread.h"
+#include "pin-cookie.h"
 #include "poll-loop.h"
 #include "seq.h"
 #include "shash.h"
@@ -258,6 +262,7 @@ ofproto_create(const char *name, const char *datapath_type,
     ofproto->fail_mode = OFPROTO_FAIL_STANDALONE;
     for (int i = 0; i < OFPROTO_N_TABLES; i++) {
         classifier_init(&ofproto->tables[i].cls);
+        ofproto->tables[i].max_flows = UINT_MAX;
         atomic_init(&ofproto->tables[i].n_lookups, 0);
         atomic_init(&ofproto->tables[i].n_matched, 0);
     }
@@ -278,6 +283,7 @@ ofproto_create(const char *name, const char *datapath_type,
     hmap_init(&ofproto->bundles);
     hmap_init(&ofproto->groups);
     hmap_init(&ofproto->meters);
+    tun_table_init(&ofproto->tun_table);
     ofproto->ml = mac_learning_create(MAC_DEFAULT_IDLE_TIME,
                                       backer->reval_seq);
 
@@ -319,7 +325,11 @@ ofproto_destroy(struct ofproto *ofproto)
     ofproto_flush_flows(ofproto);
     ovsrcu_synchronize();
     for (int i = 0; i < OFPROTO_N_TABLES; i++) {
-        classifier_destroy(&ofproto->tables[i].cls);
+        struct oftable *table = &ofproto->tables[i];
+        classifier_destroy(&table->cls);
+        free(table->name);
+        free(table->of_name);
+        free(table->groups);
     }
     ofproto_destroy_groups(ofproto);
     ofproto_destroy_meters(ofproto);
@@ -354,19 +364,26 @@ ofproto_lookup_by_id(uint32_t id)
 
 void
 ofproto_queue_packet_in(struct ofproto *ofproto, const void *packet,
-                        size_t size, const struct xlate_pin_cookie *c)
+                        size_t size, const struct pin_cookie *pc,
+                        const struct flow *pipeline)
 {
     struct ofproto_packet_in *pin = xzalloc(sizeof *pin);
-    pin->packet = xmemdup(packet, size);
+    pin->packet = xmalloc(size + pc->userdata_len + 1);
+    memcpy(pin->packet, packet, size);
     pin->packet_len = size;
-    pin->reason = c->reason;
-    pin->table_id = c->table_id;
-    pin->cookie = c->cookie;
-    pin->max_len = c->max_len;
-    pin->controller_id = c->controller_id;
-    pin->in_port = c->in_port;
-    pin->metadata = c->metadata;
-    memcpy(pin->regs, c->regs, sizeof pin->regs);
+    if (pc->userdata_len) {
+        uint8_t *userdata = (uint8_t *) pin->packet + size;
+        memcpy(userdata, pc->userdata, pc->userdata_len);
+        pin->userdata = userdata;
+        pin->userdata_len = pc->userdata_len;
+    }
+    pin->reason = pc->reason;
+    pin->table_id = pc->table_id;
+    pin->cookie = pc->cookie;
+    pin->max_len = pc->max_len;
+    pin->controller_id = pc->controller_id;
+    pin->in_port = pc->in_port;
+    ofputil_packet_in_metadata_from_flow(&pin->flow_metadata, pipeline);
 
     ovs_mutex_lock(&ofproto->pin_mutex);
     bool full = ofproto->n_packet_ins >= OFPROTO_MAX_EVENTS;
@@ -438,6 +455,25 @@ ofproto_datapath_name(const struct ofproto *ofproto)
     return dpif_name(ofproto->backer->dpif);
 }
 
+/* Empties the tables and deletes every group and meter, as 3.1 does when
+ * a bridge's controllers or fail mode change. */
+static void
+ofproto_flush(struct ofproto *ofproto)
+{
+    ofproto_flush_flows(ofproto);
+    struct ofputil_group_mod gm = {
+        .command = OFPGC11_DELETE,
+        .group_id = OFPG_ALL,
+    };
+    ovs_list_init(&gm.buckets);
+    ofproto_group_mod(ofproto, &gm);
+    struct ofputil_meter_mod mm = {
+        .command = OFPMC13_DELETE,
+        .meter.meter_id = OFPM13_ALL,
+    };
+    ofproto_meter_mod(ofproto, &mm);
+}
+
 void
 ofproto_set_fail_mode(struct ofproto *ofproto, enum ofproto_fail_mode mode)
 {
@@ -445,7 +481,7 @@ ofproto_set_fail_mode(struct ofproto *ofproto, enum ofproto_fail_mode mode)
         return;
     }
     ofproto->fail_mode = mode;
-    ofproto_flush_flows(ofproto);
+    ofproto_flush(ofproto);
     if (mode == OFPROTO_FAIL_STANDALONE && !ofproto->has_controllers) {
         ofproto_add_default_rule(ofproto);
     }
@@ -464,7 +500,7 @@ ofproto_set_has_controllers(struct ofproto *ofproto, bool has_controllers)
         return;
     }
     ofproto->has_controllers = has_controllers;
-    ofproto_flush_flows(ofproto);
+    ofproto_flush(ofproto);
     if (ofproto->fail_mode == OFPROTO_FAIL_STANDALONE && !has_controllers) {
         ofproto_add_default_rule(ofproto);
     }
@@ -620,7 +656,15 @@ ofproto_port_add(struct ofproto *ofproto, struct netdev *netdev,
                 hash_int(odp_port, 0));
     xlate_write_unlock();
     backer_tables_changed(ofproto->backer);
+    /* As in 3.1, a port is announced before it is found live: the add
+     * without OFPPS_LIVE, then a modify that sets it. */
+    struct ofputil_phy_port live = port->pp;
+    port->pp.state &= ~OFPUTIL_PS_LIVE;
     queue_port_status(ofproto, OFPPR_ADD, &port->pp, NULL, NULL);
+    if (live.state & OFPUTIL_PS_LIVE) {
+        queue_port_status(ofproto, OFPPR_MODIFY, &live, &port->pp, NULL);
+        port->pp = live;
+    }
     return 0;
 }
 
@@ -825,6 +869,12 @@ ofproto_port_mod(struct ofproto *ofproto, const struct ofputil_port_mod *pm,
          * change, as in 3.1: this one reports the config alone. */
         struct ofputil_phy_port old = port->pp;
         port->pp.config ^= toggle;
+        /* Liveness follows the carrier at once (taking a dummy port down
+         * drops it), so this modify already says the port is not live. */
+        port->pp.state &= ~OFPUTIL_PS_LIVE;
+        if (port->netdev && netdev_get_carrier(port->netdev)) {
+            port->pp.state |= OFPUTIL_PS_LIVE;
+        }
         queue_port_status(ofproto, OFPPR_MODIFY, &port->pp, &old, source);
         /* Datapath flows translated with the old bits must be fixed. */
         backer_tables_changed(ofproto->backer);
@@ -962,20 +1012,30 @@ ofproto_bundle_unregister(struct ofproto *ofproto, void *aux)
 /* Packet out. */
 
 int
-ofproto_packet_out(struct ofproto *ofproto, const void *data, size_t size,
-                   uint32_t in_port, const struct ofpact *ofpacts,
-                   size_t ofpacts_len)
+ofproto_packet_out(struct ofproto *ofproto,
+                   const struct ofputil_packet_out *po)
 {
-    if (size < ETH_HEADER_LEN) {
+    ovs_be32 packet_type = ofputil_packet_out_type(po);
+    if (packet_type == htonl(PT_ETH) && po->packet_len < ETH_HEADER_LEN) {
         return EINVAL;
     }
-    struct dp_packet *packet = dp_packet_clone_data(data, size);
+    const struct flow *md = &po->flow_metadata.flow;
+    uint32_t in_port = md->in_port;
+    struct dp_packet *packet = dp_packet_clone_data(po->packet,
+                                                    po->packet_len);
     const struct ofport *port = ofproto_get_port(ofproto, in_port);
     packet->md.in_port = port ? port->odp_port : DPIF_PORT_LOCAL;
+    packet->md.packet_type = packet_type;
 
     struct flow flow;
     flow_extract(packet, &flow);
     flow.in_port = in_port;
+    /* The pipeline fields the controller set (1.5 packet_outs carry
+     * them); zero unless it did. */
+    flow.tunnel = md->tunnel;
+    flow.metadata = md->metadata;
+    memcpy(flow.regs, md->regs, sizeof flow.regs);
+    flow.pkt_mark = md->pkt_mark;
 
     /* A packet sent out is a packet seen, as in 3.1: NORMAL learns its
      * source MAC, learn actions learn from it, and the rules it is
@@ -986,10 +1046,10 @@ ofproto_packet_out(struct ofproto *ofproto, const void *data, size_t size,
         .flow = flow,
         .may_learn = true,
         .n_packets = 1,
-        .n_bytes = size,
+        .n_bytes = po->packet_len,
         .used = time_msec(),
-        .ofpacts = ofpacts,
-        .ofpacts_len = ofpacts_len,
+        .ofpacts = po->ofpacts,
+        .ofpacts_len = po->ofpacts_len,
     };
     struct xlate_out xout;
     xlate_out_init(&xout);

@@ -145,13 +145,15 @@ enum ofproto_fail_mode {
     OFPROTO_FAIL_STANDALONE,    /* A learning switch when nothing else. */
     OFPROTO_FAIL_SECURE,        /* Only what the tables say. */
 };
-/* A change of mode empties every table, as Open vSwitch 3.1 does, and a
- * bridge that becomes standalone gets its priority-0 NORMAL rule back.
+/* A change of mode empties every table and deletes every group and meter,
+ * as Open vSwitch 3.1 does, and a bridge that becomes standalone gets its
+ * priority-0 NORMAL rule back.
  * Setting the mode it already has changes nothing. */
 void ofproto_set_fail_mode(struct ofproto *, enum ofproto_fail_mode);
 enum ofproto_fail_mode ofproto_get_fail_mode(const struct ofproto *);
 /* Whether the bridge has controllers configured.  Gaining the first or
- * losing the last empties the tables (as Open vSwitch 3.1 does), and a
+ * losing the last empties the tables and deletes the groups and meters
+ * (as Open vSwitch 3.1 does), and a
  * standalone bridge without controllers gets its NORMAL rule back. */
 void ofproto_set_has_controllers(struct ofproto *, bool);
 /* Fail-open: while on, a hidden rule (table 0, priority 0xf0f0f0, above
@@ -253,6 +255,10 @@ void ofproto_bundle_unregister(struct ofproto *, void *aux);
 
 enum ofperr ofproto_flow_mod(struct ofproto *,
                              const struct ofputil_flow_mod *);
+/* The flow_mod check that needs no tables, made when a bundle takes the
+ * flow_mod: OFPBRC_EPERM for the last table (3.1's internal one),
+ * OFPBRC_BAD_TABLE_ID for none. */
+enum ofperr ofproto_check_flow_mod_table(uint8_t table_id);
 /* Applies the N flow_mods of FMS as one atomic change (an OpenFlow
  * bundle's commit): each sees the effect of those before it, readers see
  * all of them at once or, if one fails, none.  On failure returns its
@@ -310,6 +316,11 @@ void ofproto_append_group_descs(struct ofproto *, uint32_t group_id,
 void ofproto_append_group_stats(struct ofproto *, uint32_t group_id,
                                 struct ovs_list *replies);
 void ofproto_get_group_features(struct ofputil_group_features *);
+/* GROUP_ID's type into *TYPE and copies of its buckets (as a group desc
+ * has them) appended to BUCKETS, which the caller frees with
+ * ofputil_bucket_list_destroy(); nothing if there is no such group. */
+void ofproto_get_group(const struct ofproto *, uint32_t group_id,
+                       uint8_t *type, struct ovs_list *buckets);
 
 /* Meters (ofproto-meters.c; main thread).
  *
@@ -365,8 +376,9 @@ struct ofproto_rule_info {
                                      * ofproto_query_rules_each()). */
     size_t ofpacts_len;         /* Bytes. */
 };
-/* The rules Q selects, table by table, highest priority first (the caller
- * frees with ofproto_rule_infos_free()). */
+/* The rules Q selects, table by table, highest priority first, then in
+ * the order 3.1 lists a small table's (subtable by subtable, each in
+ * insertion order) (the caller frees with ofproto_rule_infos_free()). */
 void ofproto_query_rules(struct ofproto *, const struct ofproto_flow_query *,
                          struct ofproto_rule_info **, size_t *n);
 /* The same rules in the same order, each handed to CB in an info that lives
@@ -427,11 +439,11 @@ void ofproto_get_table_stats(struct ofproto *, uint8_t table_id,
  * 3.1 does it: a 1.1/1.2 miss config other than "default" sets what a
  * miss in the table does (controller: a packet_in with reason no_match to
  * every connection that takes them, whatever its version; continue: the
- * next table; drop); 1.4+ sets eviction and vacancy events with their
- * thresholds, which are recorded and reported (tables here are never
- * full, so nothing is evicted and no vacancy event fires; an eviction
- * property's flags are ignored, as in 3.1).  Error: OFPTMFC_EPERM for
- * table 254 (it exists but is not OpenFlow's, as in 3.1). */
+ * next table; drop); 1.4+ sets eviction (see ofproto_configure_table())
+ * and vacancy events with their thresholds, which are recorded and
+ * reported (no vacancy event fires yet; an eviction property's flags are
+ * ignored, as in 3.1).  Error: OFPTMFC_EPERM for table 254 (it exists but
+ * is not OpenFlow's, as in 3.1). */
 struct ofputil_table_mod;
 struct ofputil_table_desc;
 enum ofperr ofproto_table_mod(struct ofproto *,
@@ -440,13 +452,51 @@ enum ofperr ofproto_table_mod(struct ofproto *,
 void ofproto_get_table_desc(const struct ofproto *, uint8_t table_id,
                             struct ofputil_table_desc *);
 
-/* Runs OFPACTS (OFPACTS_LEN bytes of lib ofpacts) on PACKET (SIZE bytes)
- * as received on IN_PORT (an OpenFlow port number, or OFPP_NONE /
- * OFPP_CONTROLLER for none), as packet_out does.  EINVAL if the packet is
- * not an Ethernet frame. */
-int ofproto_packet_out(struct ofproto *, const void *packet, size_t size,
-                       uint32_t in_port, const struct ofpact *,
-                       size_t ofpacts_len);
+/* A table's settings from the database (a Flow_Table row), as 3.1 takes
+ * them.  A name from here wins over one OpenFlow gives (which is then
+ * refused, OFPTFFC_EPERM).  At MAX_FLOWS rules a table refuses a new rule
+ * with OFPFMFC_TABLE_FULL, or, with ENABLE_EVICTION (or eviction turned on
+ * by a 1.4 table_mod), evicts a rule that has a timeout: of the largest
+ * group of rules whose GROUPS subfields have the same values in their
+ * match, the least important, then the one that would expire soonest
+ * (flow_removed reason eviction).  Lowering the limit evicts at once.
+ * PREFIXES are the fields the classifier keeps prefix tries on (the
+ * caller checked them; classifier.h); USE_DEFAULT_PREFIXES keeps
+ * the classifier's default. */
+struct mf_subfield;
+enum cls_prefix_field;
+struct ofproto_table_settings {
+    const char *name;                   /* NULL: none. */
+    unsigned int max_flows;             /* UINT_MAX: no limit. */
+    bool enable_eviction;
+    const struct mf_subfield *groups;
+    size_t n_groups;
+    bool use_default_prefixes;
+    const enum cls_prefix_field *prefixes;
+    size_t n_prefixes;
+};
+void ofproto_configure_table(struct ofproto *, uint8_t table_id,
+                             const struct ofproto_table_settings *);
+/* The table's name (the database's, else OpenFlow's), or NULL. */
+const char *ofproto_get_table_name(const struct ofproto *, uint8_t table_id);
+/* The table's flow limit for OpenFlow's max_entries. */
+unsigned int ofproto_get_table_max_flows(const struct ofproto *,
+                                         uint8_t table_id);
+
+/* Runs PO's actions on its packet as received on its in_port (an
+ * OpenFlow port number, or OFPP_NONE / OFPP_CONTROLLER for none) with its
+ * pipeline fields (1.5's tun_id, metadata, registers...), as packet_out
+ * does.  Its packet_type says what the packet starts with (PT_ETH, the
+ * default: an Ethernet frame; PT_IPV4: an IPv4 header, and so on).
+ * EINVAL if an Ethernet frame is shorter than its header. */
+struct ofputil_packet_out;
+int ofproto_packet_out(struct ofproto *, const struct ofputil_packet_out *);
+/* Whether OFPACTS (a packet_out's, a flow's) can run on OFPROTO as it is
+ * now: OFPBAC_BAD_OUT_GROUP for a group it does not have,
+ * OFPMMFC_INVALID_METER for a meter, OFPBAC_BAD_OUT_PORT for an output no
+ * switch has (write_actions included). */
+enum ofperr ofproto_check_actions(const struct ofproto *,
+                                  const struct ofpact *, size_t ofpacts_len);
 
 /* Events for the connection manager.
  *
@@ -489,20 +539,27 @@ bool ofproto_pop_port_status(struct ofproto *, struct ofproto_port_status *);
  * dec_ttl at TTL 1), queued by the handler threads in arrival order. */
 struct ofproto_packet_in {
     struct ovs_list list_node;  /* Private to ofproto. */
-    void *packet;               /* The frame as the actions left it. */
+    void *packet;               /* The frame as the actions left it, and
+                                 * after it, in the same allocation, the
+                                 * userdata. */
     size_t packet_len;
     uint8_t reason;             /* OFPR_*, OFPR_IMPLICIT_MISS for a miss. */
-    uint8_t table_id;           /* 0xff for packet-out. */
-    ovs_be64 cookie;            /* The rule's; all ones for a miss. */
+    uint8_t table_id;           /* 0 for a packet-out. */
+    ovs_be64 cookie;            /* The rule's; all ones for a miss or a
+                                 * packet-out. */
     uint16_t max_len;           /* Bytes to send; UINT16_MAX for a miss or
                                  * an invalid TTL: the connection's
                                  * miss_send_len decides. */
-    uint16_t controller_id;
+    uint16_t controller_id;     /* Only connections with this id get it. */
     uint32_t in_port;           /* OpenFlow port number. */
-    ovs_be64 metadata;
-    uint32_t regs[FLOW_N_REGS];
+    struct match flow_metadata; /* What the packet_in reports of the
+                                 * pipeline fields (in_port, tunnel,
+                                 * metadata, registers, pkt_mark). */
+    const void *userdata;       /* controller(userdata=...), or NULL. */
+    size_t userdata_len;
 };
-/* Moves the oldest packet-in into *PIN (the caller frees PIN->packet);
+/* Moves the oldest packet-in into *PIN (the caller frees PIN->packet,
+ * which holds the userdata too);
  * false if there is none. */
 bool ofproto_pop_packet_in(struct ofproto *, struct ofproto_packet_in *);
 /* Whether a table miss sends the packet to the controller (OpenFlow

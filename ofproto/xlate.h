@@ -31,6 +31,7 @@
 #include "flow.h"
 #include "ofp-errors.h"
 #include "ofpbuf.h"
+#include "recirc.h"
 
 struct ofpact;
 struct xtrace;
@@ -55,26 +56,11 @@ struct xlate_out {
     struct ofpbuf odp_actions;
     uint64_t odp_actions_stub[256 / 8];
     struct flow final_flow;     /* The flow after every action. */
-};
-
-/* The userdata of the "userspace" datapath action that sends a packet to
- * the controller (an output to CONTROLLER, a controller action, a table
- * miss, a TTL that ran out): what the packet-in will say.  The handler
- * that receives the packet (upcall.c) turns it into an ofproto event.
- * Plain host-order bytes: it never leaves this process. */
-#define XLATE_PIN_MAGIC 0x50494e31      /* "PIN1". */
-struct xlate_pin_cookie {
-    uint32_t magic;
-    uint32_t ofproto_id;        /* struct ofproto's 'id'. */
-    uint32_t in_port;           /* OpenFlow port number. */
-    uint16_t max_len;           /* UINT16_MAX: the connection decides. */
-    uint16_t controller_id;
-    uint8_t reason;             /* OFPR_*, OFPR_IMPLICIT_MISS for a miss. */
-    uint8_t table_id;
-    uint8_t pad[2];
-    ovs_be64 cookie;            /* The rule's; all ones for a miss. */
-    ovs_be64 metadata;
-    uint32_t regs[FLOW_N_REGS];
+    /* References to the recirculation ids the actions use or the flow's
+     * recirc_id names: the datapath flow's holder keeps them as long as
+     * it keeps the flow (recirc.h); xlate_out_uninit() releases what is
+     * left here. */
+    struct recirc_refs recircs;
 };
 
 /* Whether translation carries out every action in the list (nested lists

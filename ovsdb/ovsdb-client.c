@@ -133,6 +133,11 @@ int
 main(int argc, char *argv[])
 {
     set_program_name(argv[0]);
+    unsigned int env_timeout = ovs_cmdl_env_timeout();
+    if (env_timeout) {
+        signal(SIGALRM, SIG_DFL);
+        alarm(env_timeout);
+    }
     parse_options(argc, argv);
     fatal_ignore_sigpipe();
 

@@ -22,7 +22,8 @@ UNIT_TESTS += \
 	tests/unit/test-dynamic-string \
 	tests/unit/test-sset \
 	tests/unit/test-smap \
-	tests/unit/test-ofpbuf
+	tests/unit/test-ofpbuf \
+	tests/unit/test-text-parse
 tests_unit_test_hash_SOURCES = tests/unit/test-hash.c
 tests_unit_test_hash_CFLAGS = $(UNIT_TEST_FLAGS)
 tests_unit_test_hash_LDADD = $(UNIT_TEST_LIBS)
@@ -44,6 +45,9 @@ tests_unit_test_smap_LDADD = $(UNIT_TEST_LIBS)
 tests_unit_test_ofpbuf_SOURCES = tests/unit/test-ofpbuf.c
 tests_unit_test_ofpbuf_CFLAGS = $(UNIT_TEST_FLAGS)
 tests_unit_test_ofpbuf_LDADD = $(UNIT_TEST_LIBS)
+tests_unit_test_text_parse_SOURCES = tests/unit/test-text-parse.c
+tests_unit_test_text_parse_CFLAGS = $(UNIT_TEST_FLAGS)
+tests_unit_test_text_parse_LDADD = $(UNIT_TEST_LIBS)
 
 # Unit suites: clock, logging, coverage counters.
 UNIT_TESTS += \
@@ -287,6 +291,10 @@ UNIT_TESTS += \
 	tests/unit/test-ofp-parse
 UNIT_TESTS += tests/unit/test-ofp-packet
 UNIT_TESTS += tests/unit/test-ofp-meter
+UNIT_TESTS += tests/unit/test-ofp-tlv
+tests_unit_test_ofp_tlv_SOURCES = tests/unit/test-ofp-tlv.c
+tests_unit_test_ofp_tlv_CFLAGS = $(UNIT_TEST_FLAGS)
+tests_unit_test_ofp_tlv_LDADD = $(UNIT_TEST_LIBS)
 UNIT_TESTS += tests/unit/test-ofp-monitor
 tests_unit_test_ofp_monitor_SOURCES = tests/unit/test-ofp-monitor.c \
 	tests/unit/check-ofp.c tests/unit/check-ofp.h
@@ -317,6 +325,10 @@ tests_unit_test_ofp_actions_LDADD = $(UNIT_TEST_LIBS)
 tests_unit_test_ofp_fields_SOURCES = tests/unit/test-ofp-fields.c
 tests_unit_test_ofp_fields_CFLAGS = $(UNIT_TEST_FLAGS)
 tests_unit_test_ofp_fields_LDADD = $(UNIT_TEST_LIBS)
+UNIT_TESTS += tests/unit/test-ofp-ct
+tests_unit_test_ofp_ct_SOURCES = tests/unit/test-ofp-ct.c
+tests_unit_test_ofp_ct_CFLAGS = $(UNIT_TEST_FLAGS)
+tests_unit_test_ofp_ct_LDADD = $(UNIT_TEST_LIBS)
 tests_unit_test_ofp_port_SOURCES = tests/unit/test-ofp-port.c
 tests_unit_test_ofp_port_CFLAGS = $(UNIT_TEST_FLAGS)
 tests_unit_test_ofp_port_LDADD = $(UNIT_TEST_LIBS)
@@ -333,7 +345,14 @@ UNIT_TESTS += \
 	tests/unit/test-ofp-switch \
 	tests/unit/test-ofp-phy-port \
 	tests/unit/test-ofp-table \
+	tests/unit/test-ofp-queue \
 	tests/unit/test-ofp-print
+tests_unit_test_ofp_queue_SOURCES = \
+	tests/unit/test-ofp-queue.c \
+	tests/unit/check-ofp.c \
+	tests/unit/check-ofp.h
+tests_unit_test_ofp_queue_CFLAGS = $(UNIT_TEST_FLAGS)
+tests_unit_test_ofp_queue_LDADD = $(UNIT_TEST_LIBS)
 tests_unit_test_ofp_switch_SOURCES = \
 	tests/unit/test-ofp-switch.c \
 	tests/unit/check-ofp.c \

@@ -4,7 +4,8 @@
 #   tests/ovs-suite.sh [options] [FILE.at ...]
 #
 # With no FILE, runs the files that cover what we implement today (the
-# database, its tools and ovs-vsctl; see DEFAULT_FILES).  Prints, per file,
+# database, its tools, ovs-vsctl, ovs-ofctl and the switch's OpenFlow side;
+# see DEFAULT_FILES).  Prints, per file,
 # how many tests passed, failed and were skipped, then each failure's
 # number and title.
 #
@@ -50,7 +51,8 @@ suite_dir=${SUITE_DIR:-/var/tmp/ovsng-ovs-suite}
 jobs=$(nproc 2>/dev/null || echo 2)
 
 DEFAULT_FILES="ovsdb-tool.at ovsdb-server.at ovsdb-monitor.at ovsdb-client.at
-               ovsdb-lock.at ovsdb-rbac.at ovs-vsctl.at"
+               ovsdb-lock.at ovsdb-rbac.at ovs-vsctl.at ovs-ofctl.at
+               ofproto.at"
 OUR_PROGRAMS="ovsdb-server:ovsdb ovsdb-tool:ovsdb ovsdb-client:ovsdb
               ovs-vswitchd:vswitchd ovs-vsctl:utilities ovs-appctl:utilities
               ovs-ofctl:utilities ovs-dpctl:utilities"
@@ -80,13 +82,17 @@ as_root() {
     if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi
 }
 
-# The suite: Debian's source package, unpacked and configured once.
+# The suite: Debian's source package, unpacked and configured once; and
+# ovs-testcontroller, a controller some tests start (we do not build one).
 tarball=/usr/src/openvswitch/openvswitch.tar.gz
-if [ ! -f $tarball ]; then
-    echo "ovs-suite: installing openvswitch-source"
+if [ ! -f $tarball ] || ! command -v ovs-testcontroller >/dev/null; then
+    echo "ovs-suite: installing openvswitch-source and openvswitch-testcontroller"
     export DEBIAN_FRONTEND=noninteractive
     as_root apt-get update -qq
-    as_root apt-get install -y -qq --no-install-recommends openvswitch-source >/dev/null
+    as_root apt-get install -y -qq --no-install-recommends openvswitch-source \
+        openvswitch-testcontroller >/dev/null
+    # The package's own service is not wanted: the tests start theirs.
+    as_root systemctl disable --now openvswitch-testcontroller >/dev/null 2>&1 || true
 fi
 src=$suite_dir/openvswitch
 mkdir -p "$suite_dir"

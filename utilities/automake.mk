@@ -29,12 +29,16 @@ utilities_ovs_ofctl_SOURCES = \
 	utilities/ofctl.h \
 	utilities/ofctl-target.c \
 	utilities/ofctl-print.c \
+	utilities/ofctl-codec.c \
+	utilities/ofctl-tlv.c \
 	utilities/ofctl-flows.c \
+	utilities/ofctl-ct.c \
 	utilities/ofctl-dump.c \
 	utilities/ofctl-replace.c \
 	utilities/ofctl-names.c \
 	utilities/ofctl-switch.c \
 	utilities/ofctl-groups.c \
+	utilities/ofctl-bundle.c \
 	utilities/ofctl-packet.c \
 	utilities/ofctl-echo.c \
 	utilities/ofctl-monitor.c

@@ -146,11 +146,11 @@ enum ofputil_protocol
 ofctl_open_vconn_for_flow_dump(const char *switch_name,
                          enum ofputil_protocol usable, struct vconn **vconnp)
 {
-    /* 3.1's preference for dumps.  1.1's standard match is not written by
-     * lib/ofp-flow, so it is not offered. */
+    /* 3.1's preference for dumps: the newest first. */
     static const enum ofputil_protocol preference[] = {
         OFPUTIL_P_OF15_OXM, OFPUTIL_P_OF14_OXM, OFPUTIL_P_OF13_OXM,
-        OFPUTIL_P_OF12_OXM, OFPUTIL_P_OF10_NXM, OFPUTIL_P_OF10_STD,
+        OFPUTIL_P_OF12_OXM, OFPUTIL_P_OF11_STD, OFPUTIL_P_OF10_NXM,
+        OFPUTIL_P_OF10_STD,
     };
     enum ofputil_protocol cur = ofctl_open_vconn(switch_name, "mgmt",
                                                  vconnp);
@@ -194,9 +194,14 @@ void
 ofctl_dump_transaction(const char *switch_name, struct vconn *vconn,
                        struct ofpbuf *request)
 {
-    ofctl_run(vconn_dump_multipart_each(vconn, request, print_reply,
-                                        (void *) switch_name),
-              "talking to %s", vconn_get_name(vconn));
+    if (ofpmsg_is_stat_request(request->data)) {
+        ofctl_run(vconn_dump_multipart_each(vconn, request, print_reply,
+                                            (void *) switch_name),
+                  "talking to %s", vconn_get_name(vconn));
+    } else {
+        /* A request with one reply (or an error), printed alike. */
+        print_reply(ofctl_transact(vconn, request), (void *) switch_name);
+    }
 }
 
 /* A flow of a sorted dump, with the position it arrived in (the sort is
@@ -215,10 +220,11 @@ compare_values(const struct sort_criterion *sc,
     if (!sc->field) {
         return a->priority < b->priority ? -1 : a->priority > b->priority;
     }
+    /* Values compare as numbers: tun_metadataN's are right-aligned. */
     const struct mf_field *f = sc->field;
-    union mf_value av, bv;
-    mf_get_value(f, &a->match.flow, &av);
-    mf_get_value(f, &b->match.flow, &bv);
+    union mf_value av, am, bv, bm;
+    mf_get(f, &a->match, &av, &am, NULL);
+    mf_get(f, &b->match, &bv, &bm, NULL);
     return memcmp(&av, &bv, f->n_bytes);
 }
 

@@ -84,11 +84,13 @@ flow_mods_parse(struct flow_mods *mods, const char *string,
     return NULL;
 }
 
-/* Parses every flow in FILE_NAME ("-": standard input); fatal on error. */
+/* Parses every flow in FILE_NAME ("-": standard input) as a flow_mod of
+ * COMMAND, or, with COMMAND_WORDS, of the command its line starts with
+ * (add if none), as 3.1 reads the files of add-flows; fatal on error. */
 static void
 flow_mods_parse_file(struct flow_mods *mods, const char *file_name,
                      const struct ofputil_port_map *port_map,
-                     uint16_t command)
+                     uint16_t command, bool command_words)
 {
     FILE *stream = !strcmp(file_name, "-") ? stdin : fopen(file_name, "r");
     if (!stream) {
@@ -98,8 +100,11 @@ flow_mods_parse_file(struct flow_mods *mods, const char *file_name,
     struct ds line = DS_EMPTY_INITIALIZER;
     int line_number = 0;
     while (!ds_get_preprocessed_line(&line, stream, &line_number)) {
-        char *error = flow_mods_parse(mods, ds_cstr(&line), port_map,
-                                      command);
+        const char *flow = ds_cstr(&line);
+        uint16_t line_command = (command_words
+                                 ? parse_ofp_flow_mod_command(&flow)
+                                 : command);
+        char *error = flow_mods_parse(mods, flow, port_map, line_command);
         if (error) {
             ovs_fatal(0, "%s:%d: %s", file_name, line_number, error);
         }
@@ -108,6 +113,21 @@ flow_mods_parse_file(struct flow_mods *mods, const char *file_name,
     if (stream != stdin) {
         fclose(stream);
     }
+}
+
+struct ofpbuf *
+ofctl_encode_flow_mod(struct ofputil_flow_mod *fm,
+                      enum ofputil_protocol protocol)
+{
+    /* OpenFlow 1.1+ has no "every table" for modifications: 3.1 sends
+     * table 0, which is what a modification without table= means.
+     * (lib/ofp-flow's encoder writes 255, which switches refuse.) */
+    if ((fm->command == OFPFC_MODIFY || fm->command == OFPFC_MODIFY_STRICT)
+        && fm->table_id == OFPTT_ALL
+        && ofputil_protocol_to_ofp_version(protocol) >= OFP11_VERSION) {
+        fm->table_id = 0;
+    }
+    return ofputil_encode_flow_mod(fm, protocol);
 }
 
 /* Sends MODS to SWITCH_NAME, all of them then one barrier. */
@@ -119,24 +139,26 @@ flow_mods_send(const char *switch_name, struct flow_mods *mods)
         switch_name, mods->usable, &vconn);
 
     struct ovs_list requests = OVS_LIST_INITIALIZER(&requests);
+    struct ds hex = DS_EMPTY_INITIALIZER;
     for (size_t i = 0; i < mods->n; i++) {
-        struct ofputil_flow_mod *fm = &mods->fms[i];
-        /* OpenFlow 1.1+ has no "every table" for modifications: 3.1 sends
-         * table 0, which is what a modification without table= means.
-         * (lib/ofp-flow's encoder writes 255, which switches refuse.) */
-        if ((fm->command == OFPFC_MODIFY || fm->command == OFPFC_MODIFY_STRICT)
-            && fm->table_id == OFPTT_ALL
-            && ofputil_protocol_to_ofp_version(protocol) >= OFP11_VERSION) {
-            fm->table_id = 0;
+        struct ofpbuf *msg = ofctl_encode_flow_mod(&mods->fms[i], protocol);
+        /* -m five times: each message as a hex dump; more: as one hex
+         * number (what Open vSwitch's tests replay with ofctl/send). */
+        if (ofctl_opts.verbosity == 5) {
+            ds_put_hex_dump(&hex, msg->data, msg->size, 0, true);
+        } else if (ofctl_opts.verbosity > 5) {
+            ds_put_hex(&hex, msg->data, msg->size);
+            ds_put_char(&hex, '\n');
         }
-        struct ofpbuf *msg = ofputil_encode_flow_mod(fm, protocol);
         ovs_list_push_back(&requests, &msg->list_node);
     }
     if (ofctl_opts.bundle) {
         ofctl_bundle_transact(vconn, &requests);
     } else {
         ofctl_transact_multiple_noreply(vconn, &requests);
+        fputs(ds_cstr(&hex), stdout);
     }
+    ds_destroy(&hex);
     vconn_close(vconn);
 }
 
@@ -151,7 +173,8 @@ flow_mod_command(struct ovs_cmdl_context *ctx, uint16_t command)
     ofctl_tables_to_accept(ctx->argv[1]);
     port_map = ofctl_ports_to_accept(ctx->argv[1]);
     if (!strcmp(flow, "-")) {
-        flow_mods_parse_file(&mods, flow, port_map, command);
+        flow_mods_parse_file(&mods, flow, port_map, command,
+                             command == OFPFC_ADD);
     } else {
         char *error = flow_mods_parse(&mods, flow, port_map, command);
         if (error) {
@@ -174,7 +197,8 @@ ofctl_add_flows(struct ovs_cmdl_context *ctx)
     struct flow_mods mods = FLOW_MODS_INITIALIZER;
     ofctl_tables_to_accept(ctx->argv[1]);
     flow_mods_parse_file(&mods, ctx->argv[2],
-                         ofctl_ports_to_accept(ctx->argv[1]), OFPFC_ADD);
+                         ofctl_ports_to_accept(ctx->argv[1]), OFPFC_ADD,
+                         true);
     flow_mods_send(ctx->argv[1], &mods);
     flow_mods_destroy(&mods);
 }
@@ -233,7 +257,7 @@ void
 ofctl_parse_flows(struct ovs_cmdl_context *ctx)
 {
     struct flow_mods mods = FLOW_MODS_INITIALIZER;
-    flow_mods_parse_file(&mods, ctx->argv[1], NULL, OFPFC_ADD);
+    flow_mods_parse_file(&mods, ctx->argv[1], NULL, OFPFC_ADD, false);
     print_flow_mods(&mods);
     flow_mods_destroy(&mods);
 }

@@ -28,6 +28,7 @@
 #include "ofctl.h"
 #include "ofp-group.h"
 #include "ofp-meter.h"
+#include "ofp-print.h"
 #include "ofpbuf.h"
 #include "util.h"
 #include "vconn.h"
@@ -65,12 +66,12 @@ group_mods_parse(struct group_mods *mods, int command, const char *string,
     mods->gms[mods->n++] = gm;
 }
 
-/* 3.1's encoder refuses a bucket command in OpenFlow 1.1 to 1.4 (which
- * the insert's usable protocols let through). */
-static void
-check_group_mod_version(const struct ofputil_group_mod *gm,
-                        enum ofp_version version)
+struct ofpbuf *
+ofctl_encode_group_mod(const struct ofputil_group_mod *gm,
+                       enum ofp_version version)
 {
+    /* 3.1's encoder refuses a bucket command in OpenFlow 1.1 to 1.4 (which
+     * the insert's usable protocols let through). */
     if (version >= OFP11_VERSION && version <= OFP14_VERSION
         && (gm->command == OFPGC15_INSERT_BUCKET
             || gm->command == OFPGC15_REMOVE_BUCKET)) {
@@ -78,6 +79,7 @@ check_group_mod_version(const struct ofputil_group_mod *gm,
                   gm->command == OFPGC15_INSERT_BUCKET ? "insert-bucket"
                   : "remove-bucket");
     }
+    return ofputil_encode_group_mod(version, gm);
 }
 
 /* Sends MODS (freeing them) to SWITCH_NAME: every one then a barrier, or
@@ -99,8 +101,7 @@ group_mods_send(const char *switch_name, struct group_mods *mods)
      * goes. */
     struct ovs_list requests = OVS_LIST_INITIALIZER(&requests);
     for (size_t i = 0; i < mods->n; i++) {
-        check_group_mod_version(mods->gms[i], version);
-        struct ofpbuf *msg = ofputil_encode_group_mod(version, mods->gms[i]);
+        struct ofpbuf *msg = ofctl_encode_group_mod(mods->gms[i], version);
         ofputil_uninit_group_mod(mods->gms[i]);
         free(mods->gms[i]);
         if (ofctl_opts.bundle) {
@@ -116,7 +117,37 @@ group_mods_send(const char *switch_name, struct group_mods *mods)
     vconn_close(vconn);
 }
 
-/* Parses a group_mod of COMMAND from STRING for SWITCH_NAME and sends it. */
+/* Parses every group in FILE_NAME ("-": standard input) into MODS, as
+ * group_mods of COMMAND, or of OFPGC11_ADD with a command word allowed at
+ * the start of each line (COMMAND_WORDS, as 3.1 reads add-groups files);
+ * fatal on error. */
+static void
+group_mods_parse_file(struct group_mods *mods, const char *file_name,
+                      int command, bool command_words,
+                      const struct ofputil_port_map *port_map)
+{
+    FILE *stream = !strcmp(file_name, "-") ? stdin : fopen(file_name, "r");
+    if (!stream) {
+        ovs_fatal(0, "%s: open failed (%s)", file_name, ovs_strerror(errno));
+    }
+    struct ds line = DS_EMPTY_INITIALIZER;
+    int line_number = 0;
+    while (!ds_get_preprocessed_line(&line, stream, &line_number)) {
+        const char *text = ds_cstr(&line);
+        int line_command = (command_words
+                            ? parse_ofp_group_mod_command(&text) : command);
+        group_mods_parse(mods, line_command, text, port_map, file_name,
+                         line_number);
+    }
+    ds_destroy(&line);
+    if (stream != stdin) {
+        fclose(stream);
+    }
+}
+
+/* Parses a group_mod of COMMAND from STRING for SWITCH_NAME and sends it;
+ * STRING "-" reads groups from standard input instead, one per line (with
+ * a command word allowed on each for an add, as in add-groups). */
 static void
 send_group_mod(const char *switch_name, int command, const char *string)
 {
@@ -125,7 +156,12 @@ send_group_mod(const char *switch_name, int command, const char *string)
         = ofctl_ports_to_accept(switch_name);
 
     struct group_mods mods = { .usable = OFPUTIL_P_ANY };
-    group_mods_parse(&mods, command, string, port_map, NULL, 0);
+    if (!strcmp(string, "-")) {
+        group_mods_parse_file(&mods, string, command,
+                              command == OFPGC11_ADD, port_map);
+    } else {
+        group_mods_parse(&mods, command, string, port_map, NULL, 0);
+    }
     group_mods_send(switch_name, &mods);
 }
 
@@ -139,26 +175,12 @@ void
 ofctl_add_groups(struct ovs_cmdl_context *ctx)
 {
     const char *switch_name = ctx->argv[1];
-    const char *file_name = ctx->argv[2];
     ofctl_tables_to_accept(switch_name);
     const struct ofputil_port_map *port_map
         = ofctl_ports_to_accept(switch_name);
 
-    FILE *stream = !strcmp(file_name, "-") ? stdin : fopen(file_name, "r");
-    if (!stream) {
-        ovs_fatal(0, "%s: open failed (%s)", file_name, ovs_strerror(errno));
-    }
     struct group_mods mods = { .usable = OFPUTIL_P_ANY };
-    struct ds line = DS_EMPTY_INITIALIZER;
-    int line_number = 0;
-    while (!ds_get_preprocessed_line(&line, stream, &line_number)) {
-        group_mods_parse(&mods, OFPGC11_ADD, ds_cstr(&line), port_map,
-                         file_name, line_number);
-    }
-    ds_destroy(&line);
-    if (stream != stdin) {
-        fclose(stream);
-    }
+    group_mods_parse_file(&mods, ctx->argv[2], OFPGC11_ADD, true, port_map);
     group_mods_send(switch_name, &mods);
 }
 
@@ -175,7 +197,7 @@ ofctl_del_groups(struct ovs_cmdl_context *ctx)
 {
     /* Without GROUP, every group. */
     send_group_mod(ctx->argv[1], OFPGC11_DELETE,
-                   ctx->argc > 2 ? ctx->argv[2] : "group_id=all");
+                   ctx->argc > 2 ? ctx->argv[2] : "");
 }
 
 void
@@ -331,4 +353,35 @@ void
 ofctl_meter_stats(struct ovs_cmdl_context *ctx)
 {
     dump_meters(ctx, OFPUTIL_METER_STATS);
+}
+
+/* parse-group GROUP: what add-group would send, without a switch: the
+ * usable protocols, the lowest version -O allows that can carry the group,
+ * and the group_mod as ofp-print shows it. */
+void
+ofctl_parse_group(struct ovs_cmdl_context *ctx)
+{
+    struct ofputil_group_mod gm;
+    enum ofputil_protocol usable;
+    char *error = parse_ofp_group_mod_str(&gm, OFPGC11_ADD, ctx->argv[1],
+                                          NULL, &usable);
+    if (error) {
+        ovs_fatal(0, "%s", error);
+    }
+    char *usable_s = ofputil_protocols_to_string(usable);
+    printf("usable protocols: %s\n", usable_s);
+    free(usable_s);
+
+    enum ofputil_protocol candidates = usable & ofctl_opts.allowed_protocols;
+    if (!candidates) {
+        ovs_fatal(0, "no usable protocol");
+    }
+    enum ofp_version version = ofputil_protocol_to_ofp_version(
+        candidates & -candidates);
+    printf("chosen version: %s\n", ofputil_version_to_string(version));
+
+    struct ofpbuf *msg = ofputil_encode_group_mod(version, &gm);
+    ofp_print(stdout, msg->data, msg->size, NULL, ofctl_opts.verbosity);
+    ofpbuf_delete(msg);
+    ofputil_uninit_group_mod(&gm);
 }

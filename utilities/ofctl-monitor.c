@@ -9,7 +9,8 @@
  *
  * The process is a daemon in the sense of lib/daemon (--detach, --pidfile,
  * --no-chdir) with a unixctl server (--unixctl) serving the commands Open
- * vSwitch's own tests drive it with: ofctl/send, ofctl/barrier,
+ * vSwitch's own tests drive it with: ofctl/send, ofctl/packet-out,
+ * ofctl/barrier,
  * ofctl/set-output-file, ofctl/block, ofctl/unblock and exit.
  *
  * Threads: main thread only.  Everything here lives until the command
@@ -31,6 +32,7 @@
 #include "ofctl.h"
 #include "ofp-monitor.h"
 #include "ofp-msgs.h"
+#include "ofp-packet.h"
 #include "ofp-parse.h"
 #include "ofp-print.h"
 #include "ofp-protocol.h"
@@ -114,6 +116,56 @@ monitor_send(struct unixctl_conn *conn, int argc, const char *argv[],
     ds_destroy(&reply);
 }
 
+/* ofctl/packet-out "in_port=P packet=HEX actions=A": sends that packet_out
+ * on the monitored connection, printed on stderr as it goes; the reply is
+ * empty, or the parse or send error. */
+static void
+monitor_packet_out(struct unixctl_conn *conn, int argc OVS_UNUSED,
+                   const char *argv[], void *state_)
+{
+    struct monitor_state *state = state_;
+    struct vconn *vconn = state->vconn;
+    const char *name = vconn_get_name(vconn);
+    enum ofputil_protocol protocol = ofputil_protocol_from_ofp_version(
+        vconn_get_version(vconn));
+    struct ds reply = DS_EMPTY_INITIALIZER;
+    struct ofpbuf ofpacts;
+    ofpbuf_init(&ofpacts, 64);
+
+    struct ofputil_packet_out po;
+    enum ofputil_protocol usable;
+    ofctl_tables_to_accept(name);
+    char *error = parse_ofp_packet_out_str(&po, argv[1],
+                                           ofctl_ports_to_accept(name),
+                                           &ofpacts, &usable);
+    if (error) {
+        ds_put_format(&reply, "%s\n", error);
+        free(error);
+    } else {
+        if (!(usable & protocol)) {
+            ds_put_cstr(&reply, "PACKET_OUT actions are incompatible with "
+                        "the OpenFlow connection.\n");
+        } else {
+            struct ofpbuf *msg = ofputil_encode_packet_out(&po, protocol);
+            ofp_print(stderr, msg->data, msg->size, ofctl_ports_to_show(name),
+                      ofctl_opts.verbosity);
+            int send_error = vconn_send_block(vconn, msg);
+            if (send_error) {
+                ds_put_format(&reply, "%s\n", ovs_strerror(send_error));
+            }
+        }
+        free((void *) po.packet);
+    }
+
+    if (reply.length) {
+        unixctl_command_reply_error(conn, ds_cstr(&reply));
+    } else {
+        unixctl_command_reply(conn, NULL);
+    }
+    ds_destroy(&reply);
+    ofpbuf_uninit(&ofpacts);
+}
+
 /* ofctl/barrier: sends a barrier request and answers once its reply has
  * been printed, so that a test knows everything before it was seen. */
 static void
@@ -195,6 +247,10 @@ monitor_vconn(struct vconn *vconn, bool reply_to_echo_requests)
     unixctl_command_register("exit", "", 0, 0, monitor_exit, &state);
     unixctl_command_register("ofctl/send", "OFMSG...", 1, INT_MAX,
                              monitor_send, &state);
+    unixctl_command_register("ofctl/packet-out",
+                             "\"in_port=<port> packet=<hex data> "
+                             "actions=...\"", 1, 1, monitor_packet_out,
+                             &state);
     unixctl_command_register("ofctl/barrier", "", 0, 0, monitor_barrier,
                              &state);
     unixctl_command_register("ofctl/set-output-file", "FILE", 1, 1,

@@ -14,7 +14,8 @@
 void
 ofctl_ofp_print(struct ovs_cmdl_context *ctx)
 {
-    int verbosity = ctx->argc > 2 ? atoi(ctx->argv[2]) : ofctl_opts.verbosity;
+    /* As 3.1: 2 unless given (-m does not count here). */
+    int verbosity = ctx->argc > 2 ? atoi(ctx->argv[2]) : 2;
     char *error = NULL;
     char *text = ofp_hex_to_string(ctx->argv[1], NULL, verbosity, &error);
     if (!text) {

@@ -94,6 +94,9 @@ ofctl_open_vconn(const char *name, const char *suffix, struct vconn **vconnp)
         }
     }
 
+    if (!strcmp(suffix, "snoop")) {
+        vconn_set_recv_any_version(*vconnp);
+    }
     int error = vconn_connect_block(*vconnp, -1);
     if (error) {
         ovs_fatal(0, "%s: failed to connect to socket (%s)", name,
@@ -327,6 +330,15 @@ bundle_print_errors(struct ovs_list *errors, const struct ovs_list *requests)
         ofpbuf_delete(error);
     }
     fflush(stderr);
+}
+
+uint32_t
+ofctl_bundle_versions(uint32_t allowed)
+{
+    uint32_t with_bundles = ofputil_protocols_to_version_bitmap(
+        OFPUTIL_P_OF13_UP);
+    return (allowed & with_bundles ? allowed & with_bundles
+            : 1u << OFP14_VERSION);
 }
 
 void

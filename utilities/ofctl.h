@@ -12,6 +12,10 @@
  *                     helpers every command uses;
  *   ofctl-print.c     the ofp-print command (messages are printed by
  *                     lib/ofp-print everywhere);
+ *   ofctl-tlv.c       the TLV map commands (add-, del-, dump-tlv-map);
+ *   ofctl-codec.c     the offline codec commands: parse-nx-match,
+ *                     parse-oxm, parse-ofp10-match, parse-ofp11-match,
+ *                     check-vlan, ofp-parse;
  *   ofctl-flows.c     flow text: parse-flow(s), add-flow(s), mod-flows,
  *                     del-flows, and the usable protocols of a flow;
  *   ofctl-dump.c      dump-flows (with --sort/--rsort) and dump-aggregate;
@@ -20,8 +24,11 @@
  *   ofctl-switch.c    show, dump-desc, dump-tables, dump-table-features,
  *                     dump-ports, dump-ports-desc, mod-port;
  *   ofctl-groups.c    groups and meters;
+ *   ofctl-bundle.c    the bundle command (flows, groups and packet-outs
+ *                     from a file, as one bundle);
  *   ofctl-packet.c    packet-out;
  *   ofctl-echo.c      probe, ping, benchmark;
+ *   ofctl-ct.c        ct-flush-zone, ct-flush;
  *   ofctl-monitor.c   monitor and snoop (a daemon with unixctl commands).
  *
  * Errors: like 3.1, every failure ends the program through ovs_fatal()
@@ -99,6 +106,10 @@ bool ofctl_try_set_protocol(struct vconn *, enum ofputil_protocol want,
 void ofctl_transact_noreply(struct vconn *, struct ofpbuf *request);
 /* The same for a list of requests (struct ofpbuf's list_node). */
 void ofctl_transact_multiple_noreply(struct vconn *, struct ovs_list *);
+/* The versions a bundle may use out of ALLOWED: those with bundles (1.3,
+ * with ONF's extension, and later), or else 1.4 alone, as 3.1 picks
+ * them for --bundle and the bundle command. */
+uint32_t ofctl_bundle_versions(uint32_t allowed);
 /* --bundle: sends REQUESTS (taking them) as one atomic, ordered bundle
  * (OpenFlow 1.4, or ONF's extension in 1.3) and commits it; errors are
  * printed as 3.1 prints them ("Error NAME for: REQUEST") and end the
@@ -143,6 +154,15 @@ void ofctl_names_destroy(void);
 void ofctl_ofp_print(struct ovs_cmdl_context *);
 void ofctl_parse_flow(struct ovs_cmdl_context *);
 void ofctl_parse_flows(struct ovs_cmdl_context *);
+void ofctl_parse_nx_match(struct ovs_cmdl_context *);
+void ofctl_parse_oxm(struct ovs_cmdl_context *);
+void ofctl_parse_ofp10_match(struct ovs_cmdl_context *);
+void ofctl_parse_ofp11_match(struct ovs_cmdl_context *);
+void ofctl_check_vlan(struct ovs_cmdl_context *);
+void ofctl_ofp_parse(struct ovs_cmdl_context *);
+void ofctl_add_tlv_map(struct ovs_cmdl_context *);
+void ofctl_del_tlv_map(struct ovs_cmdl_context *);
+void ofctl_dump_tlv_map(struct ovs_cmdl_context *);
 void ofctl_add_flow(struct ovs_cmdl_context *);
 void ofctl_add_flows(struct ovs_cmdl_context *);
 void ofctl_mod_flows(struct ovs_cmdl_context *);
@@ -158,6 +178,10 @@ void ofctl_dump_table_features(struct ovs_cmdl_context *);
 void ofctl_dump_ports(struct ovs_cmdl_context *);
 void ofctl_dump_ports_desc(struct ovs_cmdl_context *);
 void ofctl_mod_port(struct ovs_cmdl_context *);
+void ofctl_queue_stats(struct ovs_cmdl_context *);
+void ofctl_dump_table_desc(struct ovs_cmdl_context *);
+void ofctl_mod_table(struct ovs_cmdl_context *);
+void ofctl_queue_get_config(struct ovs_cmdl_context *);
 void ofctl_add_group(struct ovs_cmdl_context *);
 void ofctl_add_groups(struct ovs_cmdl_context *);
 void ofctl_insert_buckets(struct ovs_cmdl_context *);
@@ -166,6 +190,8 @@ void ofctl_dump_group_features(struct ovs_cmdl_context *);
 void ofctl_del_groups(struct ovs_cmdl_context *);
 void ofctl_mod_group(struct ovs_cmdl_context *);
 void ofctl_dump_group_stats(struct ovs_cmdl_context *);
+void ofctl_parse_group(struct ovs_cmdl_context *);
+void ofctl_bundle(struct ovs_cmdl_context *);
 void ofctl_mod_meter(struct ovs_cmdl_context *);
 void ofctl_del_meters(struct ovs_cmdl_context *);
 void ofctl_meter_stats(struct ovs_cmdl_context *);
@@ -178,10 +204,24 @@ void ofctl_ping(struct ovs_cmdl_context *);
 void ofctl_benchmark(struct ovs_cmdl_context *);
 void ofctl_monitor(struct ovs_cmdl_context *);
 void ofctl_snoop(struct ovs_cmdl_context *);
+void ofctl_ct_flush_zone(struct ovs_cmdl_context *);
+void ofctl_ct_flush(struct ovs_cmdl_context *);
 
-/* Sends the multipart REQUEST on VCONN (taking it) and prints every reply
- * as 3.1 does, with SWITCH_NAME's names if they are to be shown (never if
- * SWITCH_NAME is NULL) (ofctl-dump.c). */
+/* FM as a message in PROTOCOL, as 3.1's ovs-ofctl sends it (a 1.1+
+ * modification of every table names table 0) (ofctl-flows.c). */
+struct ofputil_flow_mod;
+struct ofpbuf *ofctl_encode_flow_mod(struct ofputil_flow_mod *,
+                                     enum ofputil_protocol);
+/* GM as a message of VERSION; fatal, with 3.1's message, for a bucket
+ * command in 1.1-1.4 (ofctl-groups.c). */
+struct ofputil_group_mod;
+struct ofpbuf *ofctl_encode_group_mod(const struct ofputil_group_mod *,
+                                      enum ofp_version);
+
+/* Sends REQUEST on VCONN (taking it) and prints every reply (an error
+ * reply too) as 3.1 does, with SWITCH_NAME's names if they are to be
+ * shown (never if SWITCH_NAME is NULL) (ofctl-dump.c).  REQUEST is a
+ * multipart request, or a request with one reply. */
 void ofctl_dump_transaction(const char *switch_name, struct vconn *,
                             struct ofpbuf *request);
 

@@ -262,6 +262,10 @@ main(int argc, char *argv[])
     vlog_set_levels(NULL, VLF_CONSOLE, VLL_WARN);
     signal(SIGPIPE, SIG_IGN);
 
+    unsigned int env_timeout = ovs_cmdl_env_timeout();
+    if (env_timeout) {
+        set_timeout(env_timeout);
+    }
     const char *target = parse_command_line(argc, argv);
     char *socket_name = target_to_socket(target);
 

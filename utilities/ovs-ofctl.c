@@ -35,6 +35,7 @@ int ofctl_exit_status = 0;
 
 static noreturn void usage(void);
 static void parse_options(int argc, char *argv[]);
+static void set_timeout(unsigned int secs);
 
 static const struct ovs_cmdl_command all_commands[] = {
     { "show", "switch", 1, 1, ofctl_show },
@@ -43,6 +44,11 @@ static const struct ovs_cmdl_command all_commands[] = {
     { "dump-table-features", "switch", 1, 1, ofctl_dump_table_features },
     { "dump-ports", "switch [port]", 1, 2, ofctl_dump_ports },
     { "dump-ports-desc", "switch [port]", 1, 2, ofctl_dump_ports_desc },
+    { "queue-stats", "switch [port [queue]]", 1, 3, ofctl_queue_stats },
+    { "dump-table-desc", "switch", 1, 1, ofctl_dump_table_desc },
+    { "mod-table", "switch table mod", 3, 3, ofctl_mod_table },
+    { "queue-get-config", "switch [port [queue]]", 1, 3,
+      ofctl_queue_get_config },
     { "mod-port", "switch iface act", 3, 3, ofctl_mod_port },
     { "probe", "target", 1, 1, ofctl_probe },
     { "ping", "target [n]", 1, 2, ofctl_ping },
@@ -74,10 +80,25 @@ static const struct ovs_cmdl_command all_commands[] = {
     { "del-meters", "switch [meter]", 1, 2, ofctl_del_meters },
     { "dump-meters", "switch [meter]", 1, 2, ofctl_dump_meters },
     { "meter-stats", "switch [meter]", 1, 2, ofctl_meter_stats },
+    { "ct-flush-zone", "switch zone", 2, 2, ofctl_ct_flush_zone },
+    { "ct-flush", "switch [zone=N] [ct-orig-tuple [ct-reply-tuple]]", 1, 4,
+      ofctl_ct_flush },
+    { "add-tlv-map", "switch map", 2, 2, ofctl_add_tlv_map },
+    { "del-tlv-map", "switch [map]", 1, 2, ofctl_del_tlv_map },
+    { "dump-tlv-map", "switch", 1, 1, ofctl_dump_tlv_map },
     { "ofp-print", "\"encoded openflow message\" [verbosity]", 1, 2,
       ofctl_ofp_print },
     { "parse-flow", NULL, 1, 1, ofctl_parse_flow },
     { "parse-flows", NULL, 1, 1, ofctl_parse_flows },
+    { "parse-group", NULL, 1, 1, ofctl_parse_group },
+    { "bundle", "switch file", 2, 2, ofctl_bundle },
+    { "parse-nx-match", NULL, 0, 0, ofctl_parse_nx_match },
+    { "parse-nxm", NULL, 0, 0, ofctl_parse_nx_match },
+    { "parse-oxm", NULL, 1, 1, ofctl_parse_oxm },
+    { "parse-ofp10-match", NULL, 0, 0, ofctl_parse_ofp10_match },
+    { "parse-ofp11-match", NULL, 0, 0, ofctl_parse_ofp11_match },
+    { "check-vlan", NULL, 2, 2, ofctl_check_vlan },
+    { "ofp-parse", "file", 1, 1, ofctl_ofp_parse },
     { NULL, NULL, 0, 0, NULL },
 };
 
@@ -86,7 +107,16 @@ main(int argc, char *argv[])
 {
     set_program_name(argv[0]);
     vlog_set_levels(NULL, VLF_CONSOLE, VLL_WARN);
+    /* 3.1 shows how the flow parser normalized a match (INFO). */
+    struct vlog_module *ofp_match = vlog_module_from_name("ofp_match");
+    if (ofp_match) {
+        vlog_set_levels(ofp_match, VLF_CONSOLE, VLL_INFO);
+    }
     fatal_ignore_sigpipe();
+    unsigned int env_timeout = ovs_cmdl_env_timeout();
+    if (env_timeout) {
+        set_timeout(env_timeout);
+    }
     parse_options(argc, argv);
 
     struct ovs_cmdl_context ctx = {
@@ -282,12 +312,8 @@ parse_options(int argc, char *argv[])
     /* --bundle needs OpenFlow 1.3 (ONF's extension) or later: 3.1 keeps
      * the allowed versions that have bundles, or else uses 1.4. */
     if (ofctl_opts.bundle) {
-        uint32_t with_bundles = ofputil_protocols_to_version_bitmap(
-            OFPUTIL_P_OF13_UP);
-        ofctl_opts.allowed_versions &= with_bundles;
-        if (!ofctl_opts.allowed_versions) {
-            ofctl_opts.allowed_versions = 1u << OFP14_VERSION;
-        }
+        ofctl_opts.allowed_versions = ofctl_bundle_versions(
+            ofctl_opts.allowed_versions);
     }
 
     /* -F narrows the protocols, and so the versions, that -O allows. */
@@ -322,7 +348,13 @@ usage(void)
            "  dump-table-features SWITCH  print table features\n"
            "  mod-port SWITCH IFACE ACT   modify port behavior\n"
            "  dump-ports SWITCH [PORT]    print port statistics\n"
+           "  dump-table-desc SWITCH      print table description (OF1.4+)\n"
+           "  mod-table SWITCH MOD        modify flow table behavior\n"
+           "      OF1.1/1.2 MOD: controller, continue, drop\n"
+           "      OF1.4+ MOD: evict, noevict, vacancy:low,high, novacancy\n"
            "  dump-ports-desc SWITCH [PORT]  print port descriptions\n"
+           "  queue-stats SWITCH [PORT [QUEUE]]  dump queue stats\n"
+           "  queue-get-config SWITCH [PORT]  print queue config for PORT\n"
            "  add-flow SWITCH FLOW        add flow described by FLOW\n"
            "  add-flows SWITCH FILE       add flows from FILE\n"
            "  mod-flows SWITCH FLOW       modify actions of matching FLOWs\n"
@@ -347,6 +379,13 @@ usage(void)
            "  del-meters SWITCH [METER]   delete meters matching METER\n"
            "  dump-meters SWITCH [METER]  print METER configuration\n"
            "  meter-stats SWITCH [METER]  print meter statistics\n"
+           "  ct-flush-zone SWITCH ZONE   flush conntrack entries in ZONE\n"
+           "  ct-flush SWITCH [ZONE] [CT_ORIG_TUPLE [CT_REPLY_TUPLE]]\n"
+           "                              flush conntrack entries specified\n"
+           "                              by CT_ORIG/REPLY_TUPLE and ZONE\n"
+           "  add-tlv-map SWITCH MAP      add TLV option MAPpings\n"
+           "  del-tlv-map SWITCH [MAP] delete TLV option MAPpings\n"
+           "  dump-tlv-map SWITCH      print TLV option mappings\n"
            "\nFor OpenFlow switches and controllers:\n"
            "  probe TARGET                probe whether TARGET is up\n"
            "  ping TARGET [N]             latency of N-byte echos\n"
@@ -359,6 +398,7 @@ usage(void)
            "  ofp-print HEX [VERBOSITY]   print the OpenFlow message HEX\n"
            "  parse-flow FLOW             print FLOW as a flow_mod\n"
            "  parse-flows FILE            the same for every flow in FILE\n"
+           "  ofp-parse FILE              print messages read from FILE\n"
            "\nActive OpenFlow connection methods:\n"
            "  tcp:HOST[:PORT]         PORT (default: 6653) at remote HOST\n"
            "  ssl:HOST[:PORT]         SSL PORT (default: 6653) at remote HOST\n"

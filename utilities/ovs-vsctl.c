@@ -988,6 +988,9 @@ main(int argc, char *argv[])
                                     &local_options, &n_commands);
     shash_destroy(&local_options);
 
+    if (!timeout) {
+        timeout = ovs_cmdl_env_timeout();
+    }
     if (timeout) {
         fatal_signal_init();
         alarm(timeout);

@@ -21,8 +21,10 @@
 #include "list.h"
 #include "netdev.h"
 #include "bitmap.h"
+#include "classifier.h"
 #include "connmgr.h"
 #include "dpif.h"
+#include "ofp-fields.h"
 #include "ofport-numbers.h"
 #include "ofproto.h"
 #include "ofp-protocol.h"
@@ -377,7 +379,7 @@ bridge_number_iface(struct bridge *br, struct iface *iface)
         }
         struct iface *holder = ofport_numbers_holder(&br->ofports, request);
         if (holder && holder->ofport_requested) {
-            VLOG_WARN("bridge %s: interface %s requests OpenFlow port %"PRId64
+            VLOG_INFO("bridge %s: interface %s requests OpenFlow port %"PRId64
                       ", which interface %s also requested and keeps",
                       br->name, iface->name, request, holder->name);
         } else {
@@ -419,6 +421,80 @@ bridge_number_iface(struct bridge *br, struct iface *iface)
         return;
     }
     bridge_take_ofport(br, iface, ofport, false);
+}
+
+/* Gives the interfaces of BR that request a number they do not have (it
+ * was taken when they asked) that number, if its holder does not hold it
+ * by request. */
+static void
+bridge_meet_pending_requests(struct bridge *br)
+{
+    struct port *port;
+    HMAP_FOR_EACH (port, name_node, &br->ports) {
+        struct iface *iface;
+        LIST_FOR_EACH (iface, port_node, &port->ifaces) {
+            const struct ovsrec_interface *cfg = iface->cfg;
+            int64_t request = (cfg->n_ofport_request
+                               ? cfg->ofport_request[0] : 0);
+            if (iface->netdev && ofport_is_switch_port(request)
+                && iface->ofport != request) {
+                const struct iface *holder
+                    = ofport_numbers_holder(&br->ofports, request);
+                if (!holder || !holder->ofport_requested) {
+                    bridge_number_iface(br, iface);
+                }
+            }
+        }
+    }
+}
+
+/* Numbers the N interfaces IFACES, whose configuration changed together.
+ * Each one whose ofport_request now names another number first gives up
+ * the number it has, and one that no longer requests its number no
+ * longer holds it by request, as 3.1 does, so that requests moved around
+ * within one change (p1, p2 and p3 going from 1 2 3 to 3 1 2) are all
+ * met; a number given up goes to an interface that asked for it before
+ * and did not get it. */
+static void
+bridge_number_changed_ifaces(struct iface **ifaces, size_t n)
+{
+    /* The bridges where a number was given up, or is no longer held by
+     * request (a handful). */
+    struct bridge **released = NULL;
+    size_t n_released = 0, allocated_released = 0;
+    for (size_t i = 0; i < n; i++) {
+        struct iface *iface = ifaces[i];
+        const struct ovsrec_interface *cfg = iface->cfg;
+        int64_t request = cfg->n_ofport_request ? cfg->ofport_request[0] : 0;
+        struct bridge *br = iface->port->bridge;
+        if (iface->ofport == request || !ofport_is_switch_port(iface->ofport)
+            || (!ofport_is_switch_port(request) && !iface->ofport_requested)) {
+            continue;
+        } else if (!ofport_is_switch_port(request)) {
+            /* Its number is now anyone's who asks for it. */
+            iface->ofport_requested = false;
+        } else {
+            bridge_release_ofport(br, iface);
+        }
+        size_t j = 0;
+        while (j < n_released && released[j] != br) {
+            j++;
+        }
+        if (j == n_released) {
+            if (n_released >= allocated_released) {
+                released = x2nrealloc(released, &allocated_released,
+                                      sizeof *released);
+            }
+            released[n_released++] = br;
+        }
+    }
+    for (size_t i = 0; i < n; i++) {
+        bridge_number_iface(ifaces[i]->port->bridge, ifaces[i]);
+    }
+    for (size_t i = 0; i < n_released; i++) {
+        bridge_meet_pending_requests(released[i]);
+    }
+    free(released);
 }
 
 /* Interfaces. */
@@ -524,6 +600,13 @@ iface_create(struct port *port, const struct ovsrec_interface *cfg)
                                          br->name, dp_type, list));
         free(list);
         sset_destroy(&types);
+        return;
+    }
+    if (dpif_port_name_is_reserved(cfg->name)) {
+        /* Logged in Open vSwitch's words, which leaves the error column
+         * empty; we fill it in too, so that ovs-vsctl says why. */
+        iface_set_error(iface, xasprintf("could not create interface %s, "
+                                         "name is reserved", cfg->name));
         return;
     }
 
@@ -910,6 +993,85 @@ bridge_write_controller_status(struct bridge *br)
     }
 }
 
+/* The Flow_Table row for TABLE_ID in BR's flow_tables, or NULL. */
+static const struct ovsrec_flow_table *
+bridge_flow_table_cfg(const struct bridge *br, int table_id)
+{
+    for (size_t i = 0; i < br->cfg->n_flow_tables; i++) {
+        if (br->cfg->key_flow_tables[i] == table_id) {
+            return br->cfg->value_flow_tables[i];
+        }
+    }
+    return NULL;
+}
+
+/* Applies a Flow_Table row (or its absence: the defaults) to one table,
+ * as 3.1 reads it: invalid eviction groups and prefix fields are logged
+ * and left out. */
+static void
+bridge_configure_table(struct bridge *br, int table_id,
+                       const struct ovsrec_flow_table *cfg)
+{
+    static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(1, 5);
+    struct ofproto_table_settings s = {
+        .max_flows = UINT_MAX,
+        .use_default_prefixes = true,
+    };
+    struct mf_subfield *groups = NULL;
+    enum cls_prefix_field prefixes[CLS_MAX_TRIES];
+    if (cfg) {
+        s.name = cfg->name;
+        if (cfg->n_flow_limit && cfg->flow_limit[0] >= 0) {
+            s.max_flows = MIN(cfg->flow_limit[0], UINT_MAX);
+        }
+        s.enable_eviction = (cfg->overflow_policy
+                             && !strcmp(cfg->overflow_policy, "evict"));
+        groups = xmalloc(MAX(cfg->n_groups, 1) * sizeof *groups);
+        for (size_t i = 0; i < cfg->n_groups; i++) {
+            char *error = mf_parse_subfield(&groups[s.n_groups],
+                                            cfg->groups[i]);
+            if (error) {
+                VLOG_WARN_RL(&rl, "bridge %s table %d: ignoring invalid "
+                             "eviction group %s (%s)", br->name, table_id,
+                             cfg->groups[i], error);
+                free(error);
+            } else {
+                s.n_groups++;
+            }
+        }
+        s.groups = groups;
+        if (cfg->n_prefixes) {
+            s.use_default_prefixes = false;
+            s.prefixes = prefixes;
+            for (size_t i = 0; i < cfg->n_prefixes; i++) {
+                enum cls_prefix_field field;
+                if (!strcmp(cfg->prefixes[i], "none")) {
+                    s.n_prefixes = 0;
+                    break;
+                } else if (!cls_prefix_field_from_name(cfg->prefixes[i],
+                                                       &field)) {
+                    VLOG_WARN_RL(&rl, "bridge %s table %d: ignoring "
+                                 "unsupported prefix field %s", br->name,
+                                 table_id, cfg->prefixes[i]);
+                } else if (s.n_prefixes < CLS_MAX_TRIES) {
+                    prefixes[s.n_prefixes++] = field;
+                }
+            }
+        }
+    }
+    ofproto_configure_table(br->ofproto, table_id, &s);
+    free(groups);
+}
+
+static void
+bridge_configure_tables(struct bridge *br)
+{
+    /* Tables 0 to 253 are OpenFlow's. */
+    for (int i = 0; i < OFPROTO_N_TABLES - 1; i++) {
+        bridge_configure_table(br, i, bridge_flow_table_cfg(br, i));
+    }
+}
+
 static void
 bridge_configure(struct bridge *br)
 {
@@ -922,6 +1084,7 @@ bridge_configure(struct bridge *br)
                           && !strcmp(br->cfg->fail_mode, "secure")
                           ? OFPROTO_FAIL_SECURE : OFPROTO_FAIL_STANDALONE);
     bridge_configure_controllers(br);
+    bridge_configure_tables(br);
     const struct smap *oc = &br->cfg->other_config;
     ofproto_set_mac_table_config(br->ofproto,
                                  smap_get_uint(oc, "mac-aging-time", 300),
@@ -1106,6 +1269,9 @@ bridge_reconfigure_full(const struct ovsrec_open_vswitch *ovs)
     /* In name order, so that interfaces added together are numbered
      * predictably (p1 before p2). */
     const struct shash_node **sorted = shash_sort(&want_ifaces);
+    struct iface **renumber = xmalloc(shash_count(&want_ifaces)
+                                      * sizeof *renumber);
+    size_t n_renumber = 0;
     for (size_t i = 0; i < shash_count(&want_ifaces); i++) {
         const struct iface_placement *p = sorted[i]->data;
         br = bridge_lookup(p->br_cfg->name);
@@ -1117,10 +1283,12 @@ bridge_reconfigure_full(const struct ovsrec_open_vswitch *ovs)
             iface->cfg = p->iface_cfg;
             iface_apply_config(iface);
             if (iface->netdev) {
-                bridge_number_iface(br, iface);
+                renumber[n_renumber++] = iface;
             }
         }
     }
+    bridge_number_changed_ifaces(renumber, n_renumber);
+    free(renumber);
 
     free(sorted);
     shash_destroy(&want_bridges);
@@ -1386,6 +1554,8 @@ bridge_reconfigure_incremental(const struct ovsrec_open_vswitch *ovs)
     }
 
     /* Interfaces changed in place.  A new type needs a new device. */
+    struct iface **renumber = NULL;
+    size_t n_renumber = 0, allocated_renumber = 0;
     OVSREC_INTERFACE_FOR_EACH_TRACKED (iface_cfg, idl) {
         if (ovsrec_interface_is_deleted(iface_cfg)
             || ovsrec_interface_is_new(iface_cfg)) {
@@ -1400,9 +1570,15 @@ bridge_reconfigure_incremental(const struct ovsrec_open_vswitch *ovs)
             iface_plan_create(&to_create, port, iface_cfg);
         } else if (iface->netdev) {
             iface_apply_config(iface);
-            bridge_number_iface(iface->port->bridge, iface);
+            if (n_renumber >= allocated_renumber) {
+                renumber = x2nrealloc(renumber, &allocated_renumber,
+                                      sizeof *renumber);
+            }
+            renumber[n_renumber++] = iface;
         }
     }
+    bridge_number_changed_ifaces(renumber, n_renumber);
+    free(renumber);
 
     /* Interfaces whose device could not be opened are tried again: the
      * device may have appeared since. */
@@ -1555,16 +1731,34 @@ iface_write_stats(struct iface *iface)
     COVERAGE_INC(bridge_iface_stats_written);
     iface->stats = st;
     iface->stats_written = true;
-    static const char *keys[] = {
+    static const char *const names[] = {
         "rx_bytes", "rx_dropped", "rx_errors", "rx_packets",
         "tx_bytes", "tx_dropped", "tx_errors", "tx_packets",
     };
-    int64_t values[] = {
+    const uint64_t counts[] = {
         st.rx_bytes, st.rx_dropped, st.rx_errors, st.rx_packets,
         st.tx_bytes, st.tx_dropped, st.tx_errors, st.tx_packets,
     };
-    ovsrec_interface_set_statistics(iface->cfg, keys, values,
-                                    ARRAY_SIZE(keys));
+    /* The device's own counters join the common ones; unknown ones are
+     * left out, as 3.1 does. */
+    struct netdev_custom_counter custom[32];
+    size_t n_custom = MIN(netdev_get_custom_stats(iface->netdev, custom,
+                                                  ARRAY_SIZE(custom)),
+                          ARRAY_SIZE(custom));
+    const char *keys[ARRAY_SIZE(names) + ARRAY_SIZE(custom)];
+    int64_t values[ARRAY_SIZE(keys)];
+    size_t n = 0;
+    for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
+        if (counts[i] != NETDEV_STAT_UNKNOWN) {
+            keys[n] = names[i];
+            values[n++] = counts[i];
+        }
+    }
+    for (size_t i = 0; i < n_custom; i++) {
+        keys[n] = custom[i].name;
+        values[n++] = custom[i].value;
+    }
+    ovsrec_interface_set_statistics(iface->cfg, keys, values, n);
 }
 
 /* Writes TYPES into one of the Open_vSwitch row's set-of-strings columns

@@ -577,6 +577,58 @@ START_TEST(test_metadata_and_hash)
 }
 END_TEST
 
+/* A packet without Ethernet header: its metadata's packet_type says what
+ * it starts with.  An Ethertype type gives dl_type and L3 starts at byte
+ * 0; another namespace leaves the packet unparsed. */
+START_TEST(test_l3_packet_type)
+{
+    struct flow flow, f;
+    ipv4_flow(&flow, IPPROTO_UDP);
+    flow.tp_src = htons(100);
+    flow.tp_dst = htons(200);
+    struct dp_packet *eth = dp_packet_new(0);
+    flow_compose(eth, &flow, 4);
+    const uint8_t *l3 = dp_packet_l3(eth);
+    size_t l3_len = dp_packet_size(eth) - ETH_HEADER_LEN;
+
+    struct dp_packet *p = exact_packet(l3, l3_len);
+    p->md.packet_type = htonl(PT_IPV4);
+    p->md.in_port = 3;
+    ck_assert_uint_eq(flow_extract(p, &f), 0);
+    ck_assert(f.packet_type == htonl(PT_IPV4));
+    ck_assert(f.dl_type == htons(ETH_TYPE_IP));
+    ck_assert(eth_addr_is_zero(f.dl_src) && eth_addr_is_zero(f.dl_dst));
+    ck_assert(!f.vlans[0].tci);
+    ck_assert_uint_eq(f.in_port, 3);
+    ck_assert(f.nw_src == flow.nw_src && f.nw_dst == flow.nw_dst);
+    ck_assert_uint_eq(f.nw_proto, IPPROTO_UDP);
+    ck_assert_uint_eq(f.nw_ttl, 64);
+    ck_assert(f.tp_src == htons(100) && f.tp_dst == htons(200));
+    ck_assert_uint_eq(p->l3_ofs, 0);
+    ck_assert_uint_eq(p->l4_ofs, 20);
+    ck_assert(p->l2_5_ofs == DP_PACKET_OFS_NONE);
+
+    /* Every prefix is safe. */
+    for (size_t n = 0; n < l3_len; n++) {
+        struct dp_packet *q = exact_packet(l3, n);
+        q->md.packet_type = htonl(PT_IPV4);
+        flow_extract(q, &f);
+        ck_assert(f.packet_type == htonl(PT_IPV4));
+        exact_packet_free(q);
+    }
+    exact_packet_free(p);
+
+    /* Not an Ethertype: nothing past the metadata. */
+    p = exact_packet(l3, l3_len);
+    p->md.packet_type = htonl(PACKET_TYPE(PT_NS_ONF, 0x894f));
+    ck_assert_uint_eq(flow_extract(p, &f), 0);
+    ck_assert(!f.dl_type && !f.nw_proto && !f.nw_src);
+    ck_assert(p->l3_ofs == DP_PACKET_OFS_NONE);
+    exact_packet_free(p);
+    dp_packet_delete(eth);
+}
+END_TEST
+
 /* Composed checksums verify: IPv4 header, TCP/UDP/ICMPv6 over the pseudo
  * header, SCTP's CRC32c. */
 START_TEST(test_composed_checksums)
@@ -695,6 +747,7 @@ flow_extract_suite(void)
     tcase_add_test(tc, test_arp_facts);
     tcase_add_test(tc, test_vlans_and_llc);
     tcase_add_test(tc, test_metadata_and_hash);
+    tcase_add_test(tc, test_l3_packet_type);
     tcase_add_test(tc, test_composed_checksums);
     tcase_add_test(tc, test_parsed_flows_in_miniflows_and_masks);
     suite_add_tcase(s, tc);

@@ -603,6 +603,207 @@ START_TEST(test_subfield_checks)
 }
 END_TEST
 
+/* The fields beyond 1.0's and OpenFlow's basic ones: 3.1's canonical text
+ * ("parse-nxm", "parse-oxm OpenFlow15"), encoding ("-m") and flow syntax
+ * (ofp-print of an NXT_FLOW_MOD with that encoding) for each input. */
+struct field_case {
+    const char *input;
+    const char *nxm, *oxm15;    /* Canonical text. */
+    const char *hex;            /* Canonical NXM bytes, unpadded. */
+    const char *flow;
+};
+
+static const struct field_case field_cases[] = {
+    { "NXM_OF_ETH_TYPE(8847), OXM_OF_MPLS_LABEL(00000001), "
+      "OXM_OF_MPLS_TC(01), OXM_OF_MPLS_BOS(01), NXM_NX_MPLS_TTL(01)",
+      "NXM_OF_ETH_TYPE(8847), OXM_OF_MPLS_TC(01), OXM_OF_MPLS_BOS(01), "
+      "NXM_NX_MPLS_TTL(01), OXM_OF_MPLS_LABEL(00000001)",
+      "OXM_OF_ETH_TYPE(8847), OXM_OF_MPLS_TC(01), OXM_OF_MPLS_BOS(01), "
+      "NXM_NX_MPLS_TTL(01), OXM_OF_MPLS_LABEL(00000001)",
+      "0000060288478000460101800048010100013c01018000440400000001",
+      "mpls,mpls_label=1,mpls_tc=1,mpls_ttl=1,mpls_bos=1" },
+    { "NXM_NX_TUN_GBP_ID(0001), NXM_NX_TUN_GBP_FLAGS(01), "
+      "NXM_NX_TUN_FLAGS(0001), NXM_NX_CT_ZONE(0001), "
+      "NXM_NX_CT_STATE(00000021), NXM_NX_CT_MARK(00000001), "
+      "NXM_NX_CT_LABEL(00000000000000000000000000000001)",
+      "NXM_NX_TUN_FLAGS_W(0001/0001), NXM_NX_TUN_GBP_ID(0001), "
+      "NXM_NX_TUN_GBP_FLAGS(01), NXM_NX_CT_STATE_W(00000021/000000ff), "
+      "NXM_NX_CT_ZONE(0001), NXM_NX_CT_MARK(00000001), "
+      "NXM_NX_CT_LABEL(00000000000000000000000000000001)",
+      NULL,
+      "0001d1040001000100014c02000100014e01010001d30800000021000000ff0001d4"
+      "0200010001d604000000010001d81000000000000000000000000000000001",
+      "ct_state=new|trk,ct_zone=1,ct_mark=0x1,ct_label=0x1,tun_gbp_id=1,"
+      "tun_gbp_flags=0x1,tun_flags=+oam" },
+    { "NXM_OF_ETH_TYPE(0800), NXM_NX_CT_STATE_W(00000020/00000030), "
+      "NXM_NX_CT_NW_SRC(01020304), NXM_NX_CT_NW_PROTO(06), "
+      "NXM_NX_CT_TP_SRC(0050)",
+      "NXM_OF_ETH_TYPE(0800), NXM_NX_CT_STATE_W(00000020/00000030), "
+      "NXM_NX_CT_NW_SRC(01020304), NXM_NX_CT_NW_PROTO(06), "
+      "NXM_NX_CT_TP_SRC(0050)",
+      "OXM_OF_ETH_TYPE(0800), NXM_NX_CT_STATE_W(00000020/00000030), "
+      "NXM_NX_CT_NW_SRC(01020304), NXM_NX_CT_NW_PROTO(06), "
+      "NXM_NX_CT_TP_SRC(0050)",
+      "0000060208000001d30800000020000000300001f004010203040001ee01060001f8"
+      "020050",
+      "ct_state=-inv+trk,ct_nw_src=1.2.3.4,ct_nw_proto=6,ct_tp_src=80,ip" },
+    { "NXM_OF_ETH_TYPE(894f), NXOXM_NSH_FLAGS(01), NXOXM_NSH_TTL(01), "
+      "NXOXM_NSH_MDTYPE(01), NXOXM_NSH_NP(01), NXOXM_NSH_SPI(00000001), "
+      "NXOXM_NSH_SI(01), NXOXM_NSH_C1(00000001), "
+      "NXOXM_NSH_C4_W(00000001/00000003)",
+      "NXM_OF_ETH_TYPE(894f), NXOXM_NSH_FLAGS(01), NXOXM_NSH_TTL(01), "
+      "NXOXM_NSH_MDTYPE(01), NXOXM_NSH_NP(01), NXOXM_NSH_SPI(00000001), "
+      "NXOXM_NSH_SI(01), NXOXM_NSH_C1(00000001), "
+      "NXOXM_NSH_C4_W(00000001/00000003)",
+      "OXM_OF_ETH_TYPE(894f), NXOXM_NSH_FLAGS(01), NXOXM_NSH_TTL(01), "
+      "NXOXM_NSH_MDTYPE(01), NXOXM_NSH_NP(01), NXOXM_NSH_SPI(00000001), "
+      "NXOXM_NSH_SI(01), NXOXM_NSH_C1(00000001), "
+      "NXOXM_NSH_C4_W(00000001/00000003)",
+      "00000602894fffff0205005ad65001ffff1405005ad65001ffff0405005ad65001ff"
+      "ff0605005ad65001ffff0808005ad65000000001ffff0a05005ad65001ffff0c08"
+      "005ad65000000001ffff130c005ad6500000000100000003",
+      "dl_type=0x894f,nsh_flags=1,nsh_ttl=1,nsh_mdtype=1,nsh_np=1,"
+      "nsh_spi=0x1,nsh_si=1,nsh_c1=0x1,nsh_c4=0x1/0x3" },
+    { "NXM_OF_ETH_TYPE(86dd), NXM_OF_IP_PROTO(3a), NXM_NX_ICMPV6_TYPE(87), "
+      "NXM_NX_ICMPV6_CODE(00), ERICOXM_OF_ICMPV6_ND_RESERVED(00000001), "
+      "ERICOXM_OF_ICMPV6_ND_OPTIONS_TYPE(01)",
+      "NXM_OF_ETH_TYPE(86dd), NXM_OF_IP_PROTO(3a), NXM_NX_ICMPV6_TYPE(87), "
+      "NXM_NX_ICMPV6_CODE(00), ERICOXM_OF_ICMPV6_ND_RESERVED(00000001), "
+      "ERICOXM_OF_ICMPV6_ND_OPTIONS_TYPE(01)",
+      "OXM_OF_ETH_TYPE(86dd), OXM_OF_IP_PROTO(3a), OXM_OF_ICMPV6_TYPE(87), "
+      "OXM_OF_ICMPV6_CODE(00), ERICOXM_OF_ICMPV6_ND_RESERVED(00000001), "
+      "ERICOXM_OF_ICMPV6_ND_OPTIONS_TYPE(01)",
+      "0000060286dd00000c013a00012a018700012c010010000204000000011000040101",
+      "icmp6,icmp_type=135,icmp_code=0,nd_reserved=1,nd_options_type=1" },
+    /* 3.1 keeps these ERSPAN and GTP-U fields' value as their mask. */
+    { "NXOXM_ET_ERSPAN_VER(01), NXOXM_ET_ERSPAN_IDX(01020304)",
+      "NXOXM_ET_ERSPAN_IDX(01020304), NXOXM_ET_ERSPAN_VER_W(01/01)",
+      "NXOXM_ET_ERSPAN_IDX(01020304), NXOXM_ET_ERSPAN_VER_W(01/01)",
+      "ffff16080000232001020304ffff1906000023200101",
+      "tun_erspan_ver=1,tun_erspan_idx=0x1020304" },
+    { "NXOXM_ET_ERSPAN_VER(02), NXOXM_ET_ERSPAN_DIR(01), "
+      "NXOXM_ET_ERSPAN_HWID(12)",
+      "NXOXM_ET_ERSPAN_VER_W(02/02), NXOXM_ET_ERSPAN_DIR_W(01/01), "
+      "NXOXM_ET_ERSPAN_HWID_W(12/12)",
+      NULL,
+      "ffff1906000023200202ffff1b06000023200101ffff1d06000023201212",
+      "tun_erspan_ver=2,tun_erspan_dir=1,tun_erspan_hwid=0x12" },
+    { "NXOXM_ET_GTPU_FLAGS(01), NXOXM_ET_GTPU_MSGTYPE(05)",
+      "NXOXM_ET_GTPU_FLAGS_W(01/01), NXOXM_ET_GTPU_MSGTYPE_W(05/05)",
+      NULL,
+      "ffff1f06000023200101ffff2106000023200505",
+      "gtpu_flags=0x1,gtpu_msgtype=5" },
+    { "OXM_OF_PACKET_TYPE(00010800), OXM_OF_IPV4_SRC(01020304)",
+      "OXM_OF_PACKET_TYPE(00010800), NXM_OF_IP_SRC(01020304)",
+      "OXM_OF_PACKET_TYPE(00010800), OXM_OF_IPV4_SRC(01020304)",
+      "800058040001080000000e0401020304",
+      "packet_type=(1,0x800),nw_src=1.2.3.4" },
+    /* An Ethernet field implies the packet type; wildcarded, it leaves
+     * the type alone to say it. */
+    { "OXM_OF_VLAN_VID_W(0000/0000)",
+      "OXM_OF_PACKET_TYPE(00000000)",
+      "OXM_OF_PACKET_TYPE(00000000)",
+      "8000580400000000",
+      "" },
+    /* NXOXM_ET_DP_HASH is read, NXM_NX_DP_HASH written. */
+    { "NXOXM_ET_DP_HASH(01234567)",
+      "NXM_NX_DP_HASH(01234567)",
+      "NXM_NX_DP_HASH(01234567)",
+      "0001460401234567",
+      "dp_hash=0x1234567" },
+};
+
+START_TEST(test_field_encodings)
+{
+    const struct field_case *c = &field_cases[_i];
+    for (int oxm = 0; oxm < 2; oxm++) {
+        const char *canonical = oxm ? (c->oxm15 ? c->oxm15 : c->nxm) : c->nxm;
+        struct ofpbuf in;
+        ofpbuf_init(&in, 0);
+        char *error;
+        int len = (oxm ? oxm_match_from_string(c->input, &in, &error)
+                   : nx_match_from_string(c->input, &in, &error));
+        ck_assert_msg(len >= 0, "%s: %s", c->input, error);
+
+        struct match match;
+        enum ofperr err = (oxm ? oxm_pull_match(&in, &match)
+                           : nx_pull_match(&in, len, &match, NULL, NULL));
+        ck_assert_msg(!err, "%s: %s", c->input, ofperr_get_name(err));
+
+        struct ofpbuf out;
+        ofpbuf_init(&out, 0);
+        int out_len = (oxm ? oxm_put_match(&out, &match, OFP15_VERSION)
+                       : nx_put_match(&out, &match, 0, 0));
+        char *text = (oxm ? oxm_match_to_string(&out, out_len)
+                      : nx_match_to_string(out.data, out_len));
+        ck_assert_str_eq(text, canonical);
+        free(text);
+        if (!oxm) {
+            char *hex = check_hex(out.data, out_len);
+            ck_assert_str_eq(hex, c->hex);
+            free(hex);
+            char *flow = match_to_string(&match, NULL,
+                                         OFP_DEFAULT_PRIORITY);
+            ck_assert_str_eq(flow, c->flow);
+            free(flow);
+        }
+        ofpbuf_uninit(&out);
+        ofpbuf_uninit(&in);
+    }
+}
+END_TEST
+
+/* tun_metadataN without a TLV map: each takes as many bytes as its value
+ * (and mask) need, in the order given, and keeps whether it had a mask
+ * (3.1's encoding of "tun_metadata0=0x1234,tun_metadata3=0x5/0xff"). */
+START_TEST(test_tun_metadata)
+{
+    struct match match;
+    match_init_catchall(&match);
+    union mf_value v, m;
+    memset(&v, 0, sizeof v);
+    memset(&m, 0, sizeof m);
+    const struct mf_field *md0 = mf_from_id(MFF_TUN_METADATA(0));
+    const struct mf_field *md3 = mf_from_id(MFF_TUN_METADATA(3));
+    char *error = mf_parse_field(md0, "0x1234", NULL, &match);
+    ck_assert_ptr_null(error);
+    error = mf_parse_field(md3, "0x5/0xff", NULL, &match);
+    ck_assert_ptr_null(error);
+
+    struct ofpbuf b;
+    ofpbuf_init(&b, 0);
+    int len = nx_put_match(&b, &match, 0, 0);
+    char *hex = check_hex(b.data, len);
+    ck_assert_str_eq(hex, "0001500212340001570205ff");
+    free(hex);
+
+    /* Decoded, the same; printed with its mask as it came. */
+    struct match back;
+    ck_assert_int_eq(nx_pull_match(&b, len, &back, NULL, NULL), 0);
+    ck_assert(match_equal(&match, &back));
+    char *flow = match_to_string(&back, NULL, OFP_DEFAULT_PRIORITY);
+    ck_assert_str_eq(flow, "tun_metadata0=0x1234,tun_metadata3=0x5/0xff");
+    free(flow);
+
+    /* Set twice, or too much for the 256-byte option space. */
+    error = mf_parse_field(md0, "1", NULL, &match);
+    ck_assert_str_eq(error, "field tun_metadata0 set multiple times");
+    free(error);
+    struct match big;
+    match_init_catchall(&big);
+    memset(&v, 0xff, sizeof v);
+    for (int i = 0; i < 2; i++) {
+        ck_assert_ptr_null(mf_set_checked(mf_from_id(MFF_TUN_METADATA(i)),
+                                          &v, NULL, &big));
+    }
+    error = mf_set_checked(mf_from_id(MFF_TUN_METADATA(2)), &v, NULL, &big);
+    ck_assert_str_eq(error, "field tun_metadata2 exceeds maximum size for "
+                     "tunnel metadata (used 372, max 256)");
+    free(error);
+    ofpbuf_uninit(&b);
+}
+END_TEST
+
 static Suite *
 nx_match_suite(void)
 {
@@ -619,6 +820,9 @@ nx_match_suite(void)
     tcase_add_test(tc, test_truncations);
     tcase_add_test(tc, test_entries);
     tcase_add_test(tc, test_subfield_checks);
+    tcase_add_loop_test(tc, test_field_encodings, 0,
+                        ARRAY_SIZE(field_cases));
+    tcase_add_test(tc, test_tun_metadata);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -11,6 +11,9 @@
 #include "check-util.h"
 #include "dynamic-string.h"
 #include "match.h"
+#include "ofp-flow.h"
+#include "ofp-parse.h"
+#include "ofpbuf.h"
 #include "openflow.h"
 
 /* Sub-fields as written in move and load actions, and as 3.1 prints them
@@ -194,6 +197,84 @@ START_TEST(test_table)
 }
 END_TEST
 
+/* The newer fields' text, and 3.1's refusals for it (from "ovs-ofctl
+ * parse-flow FIELD=VALUE,actions=drop"). */
+START_TEST(test_new_field_text)
+{
+    static const struct {
+        const char *flow, *output;
+    } cases[] = {
+        { "ct_state=+trk-inv+new", "ct_state=+new-inv+trk" },
+        { "ct_state=0x21", "ct_state=new|trk" },
+        { "ct_state=trk|new", "ct_state=new|trk" },
+        { "ct_zone=5,ct_mark=5/7,ct_label=0x5",
+          "ct_zone=5,ct_mark=0x5/0x7,ct_label=0x5" },
+        { "packet_type=(1,0x800),nw_src=1.2.3.4",
+          "packet_type=(1,0x800),nw_src=1.2.3.4" },
+        { "packet_type=(2,5)", "packet_type=(2,5)" },
+        { "mpls,mpls_label=5,mpls_tc=1,mpls_bos=1,mpls_ttl=8",
+          "mpls,mpls_label=5,mpls_tc=1,mpls_ttl=8,mpls_bos=1" },
+        { "tun_gbp_id=5,tun_gbp_flags=1", "tun_gbp_id=5,tun_gbp_flags=0x1" },
+        { "tun_erspan_ver=2,tun_erspan_dir=1,tun_erspan_hwid=5",
+          "tun_erspan_ver=2,tun_erspan_dir=1,tun_erspan_hwid=0x5" },
+        { "reg3=1,reg3[2]=1", "reg3=0x5" },
+        { "reg3[1]=1,reg3[2]=1", "reg3=0x6/0x6" },
+    };
+    for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+        char *flow = xasprintf("%s,actions=drop", cases[i].flow);
+        struct ofputil_flow_mod fm;
+        struct ofpbuf ofpacts;
+        ofpbuf_init(&ofpacts, 0);
+        char *error = parse_ofp_flow_mod_str(&fm, flow, NULL, OFPFC_ADD,
+                                             &ofpacts);
+        ck_assert_msg(!error, "%s: %s", cases[i].flow, error);
+        char *text = match_to_string(&fm.match, NULL, OFP_DEFAULT_PRIORITY);
+        ck_assert_str_eq(text, cases[i].output);
+        free(text);
+        free(flow);
+        ofpbuf_uninit(&ofpacts);
+    }
+
+    static const struct {
+        const char *field, *value, *error;
+    } bad[] = {
+        { "ct_state", "+foo", "foo: unknown ct_state flag(s)" },
+        { "ct_state", "+trk+trk",
+          "trk: Each ct_state flag can be specified only once" },
+        { "ct_state", "trk|foo", "trk|foo: unknown ct_state flag(s)" },
+        { "ct_state", "0x100", "0x100: unknown ct_state flag(s)" },
+        { "tcp_flags", "+ack-ack",
+          "ack: Each TCP flag can be specified only once" },
+        { "packet_type", "1",
+          "1: bad syntax for packet type missing '('" },
+        { "packet_type", "(1)", "1): bad syntax for packet type missing ','" },
+        { "packet_type", "(a,b)", "a,b): bad syntax for packet type ns" },
+        { "packet_type", "(1,0x10000)",
+          "0x10000): bad syntax for packet type ns_type" },
+        { "mpls_bos", "1/0x1", "1/0x1: invalid mask for field mpls_bos" },
+    };
+    for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
+        union mf_value value, mask;
+        char *error = mf_parse(mf_from_name(bad[i].field), bad[i].value,
+                               NULL, &value, &mask);
+        ck_assert_ptr_nonnull(error);
+        ck_assert_str_eq(error, bad[i].error);
+        free(error);
+    }
+
+    /* Sub-field matches refuse values too wide for them. */
+    struct match match;
+    match_init_catchall(&match);
+    char *error = mf_parse_subfield_match("reg3[0..7]", "0x1ff", &match);
+    ck_assert_str_eq(error, "reg3[0..7]: value 0x1ff does not fit into 8 "
+                     "bits");
+    free(error);
+    error = mf_parse_subfield_match("reg3[0..7]", "-1", &match);
+    ck_assert_str_eq(error, "reg3[0..7]: cannot parse integer value: -1");
+    free(error);
+}
+END_TEST
+
 START_TEST(test_bitwise)
 {
     uint8_t src[4] = { 0x12, 0x34, 0x56, 0x78 };
@@ -222,6 +303,7 @@ ofp_fields_suite(void)
     tcase_add_test(tc, test_subfield_values);
     tcase_add_test(tc, test_values);
     tcase_add_test(tc, test_table);
+    tcase_add_test(tc, test_new_field_text);
     tcase_add_test(tc, test_bitwise);
     suite_add_tcase(s, tc);
     return s;

@@ -26,6 +26,7 @@
 #include "check-util.h"
 #include "dynamic-string.h"
 #include "list.h"
+#include "match.h"
 #include "ofp-msgs.h"
 #include "ofp-port.h"
 #include "ofp-protocol.h"
@@ -989,6 +990,66 @@ START_TEST(test_stats_format_options)
 }
 END_TEST
 
+/* Modify cookies on the wire, as 3.1's ovs-ofctl sends them and its
+ * switch reads them: 1.0/NXM's cookie field is all-ones to leave the
+ * cookies; 1.1 carries a new flow's cookie when it does not match one. */
+START_TEST(test_modify_cookies)
+{
+    uint64_t stub[256 / 8];
+    struct ofpbuf ofpacts;
+    ofpbuf_use_stub(&ofpacts, stub, sizeof stub);
+    struct ofputil_flow_mod fm;
+    memset(&fm, 0, sizeof fm);
+    match_init_catchall(&fm.match);
+    fm.priority = OFP_DEFAULT_PRIORITY;
+    fm.buffer_id = UINT32_MAX;
+    fm.out_port = OFPP_NONE;
+    fm.out_group = UINT32_MAX;
+    fm.command = OFPFC_MODIFY;
+    fm.table_id = OFPTT_ALL;
+    fm.cookie = htonll(1);
+    fm.cookie_mask = htonll(0xff);
+    fm.new_cookie = OVS_BE64_MAX;
+    fm.modify_cookie = false;
+
+    struct ofpbuf *msg = ofputil_encode_flow_mod(&fm, OFPUTIL_P_OF10_NXM);
+    const struct nx_flow_mod *nfm = msg->msg;
+    ck_assert(nfm->cookie == OVS_BE64_MAX);
+    struct ofputil_flow_mod d;
+    ck_assert_int_eq(ofputil_decode_flow_mod(&d, msg->data, &ofpacts), 0);
+    ck_assert(!d.modify_cookie && d.new_cookie == OVS_BE64_MAX);
+    ofpbuf_delete(msg);
+
+    /* A cookie to give the flows. */
+    fm.new_cookie = htonll(4);
+    fm.modify_cookie = true;
+    msg = ofputil_encode_flow_mod(&fm, OFPUTIL_P_OF10_NXM);
+    ofpbuf_clear(&ofpacts);
+    ck_assert_int_eq(ofputil_decode_flow_mod(&d, msg->data, &ofpacts), 0);
+    ck_assert(d.modify_cookie && d.new_cookie == htonll(4));
+    ofpbuf_delete(msg);
+
+    /* 1.1 without a cookie mask: the cookie is the added flow's, the
+     * selected flows keep theirs; "every table" is table 0 there. */
+    fm.cookie = fm.cookie_mask = htonll(0);
+    fm.new_cookie = htonll(3);
+    msg = ofputil_encode_flow_mod(&fm, OFPUTIL_P_OF11_STD);
+    ofpbuf_clear(&ofpacts);
+    ck_assert_int_eq(ofputil_decode_flow_mod(&d, msg->data, &ofpacts), 0);
+    ck_assert(!d.modify_cookie && d.new_cookie == htonll(3));
+    ck_assert_uint_eq(d.table_id, 0);
+    ofpbuf_delete(msg);
+
+    /* 1.2 never adds from a modify. */
+    msg = ofputil_encode_flow_mod(&fm, OFPUTIL_P_OF12_OXM);
+    ofpbuf_clear(&ofpacts);
+    ck_assert_int_eq(ofputil_decode_flow_mod(&d, msg->data, &ofpacts), 0);
+    ck_assert(!d.modify_cookie && d.new_cookie == OVS_BE64_MAX);
+    ofpbuf_delete(msg);
+    ofpbuf_uninit(&ofpacts);
+}
+END_TEST
+
 static Suite *
 ofp_flow_suite(void)
 {
@@ -996,6 +1057,7 @@ ofp_flow_suite(void)
     TCase *tc = tcase_create("ofp-flow");
     tcase_add_loop_test(tc, test_flow_mod, 0, ARRAY_SIZE(cases));
     tcase_add_test(tc, test_truncations);
+    tcase_add_test(tc, test_modify_cookies);
     tcase_add_loop_test(tc, test_stats, 0, ARRAY_SIZE(stats_cases));
     tcase_add_loop_test(tc, test_removed, 0, ARRAY_SIZE(removed_cases));
     tcase_add_loop_test(tc, test_v11, 0, ARRAY_SIZE(v11_cases));

@@ -32,7 +32,7 @@ static const struct m10_case cases[] = {
       "0038084f0000000000000000000000000000000000000800000600000a0102000000000000000050" },
     { "003ffffd0000000000000000000000000000ffff0000000000000000000000000000000000000000",
       "vlan_tci=0x0000",
-      "003820fd0000000000000000000000000000ffff0000000000000000000000000000000000000000" },
+      "002820fd0000000000000000000000000000ffff0000000000000000000000000000000000000000" },
     { "002ffffd000000000000000000000000000000050300000000000000000000000000000000000000",
       "dl_vlan=5,dl_vlan_pcp=3",
       "002820fd000000000000000000000000000000050300000000000000000000000000000000000000" },
@@ -41,7 +41,7 @@ static const struct m10_case cases[] = {
       "002820ff000000000000000000000000000000000300000000000000000000000000000000000000" },
     { "002ffffd0000000000000000000000000000ffff0300000000000000000000000000000000000000",
       "vlan_tci=0x0000",
-      "003820fd0000000000000000000000000000ffff0000000000000000000000000000000000000000" },
+      "002820fd0000000000000000000000000000ffff0000000000000000000000000000000000000000" },
     { "003ffff30000001122334455ffffffffffff00000000000000000000000000000000000000000000",
       "dl_src=00:11:22:33:44:55,dl_dst=ff:ff:ff:ff:ff:ff",
       "003820f30000001122334455ffffffffffff00000000000000000000000000000000000000000000" },
@@ -76,6 +76,7 @@ decode(const char *hex, struct match *match)
     ofpbuf_put_hex(&b, hex, NULL);
     ck_assert_uint_eq(b.size, sizeof(struct ofp10_match));
     ofputil_match_from_ofp10_match(b.data, match);
+    ofputil_normalize_match_quiet(match);
     ofpbuf_uninit(&b);
 }
 
@@ -95,9 +96,12 @@ START_TEST(test_ofp10_match)
     free(hex);
     ck_assert(ofputil_match_is_ofp10(&match));
 
-    /* The canonical form means the same. */
+    /* The canonical form means the same (but for the packet type, which
+     * matching any field other than in_port makes Ethernet). */
     struct match again;
     decode(c->canonical, &again);
+    again.flow.packet_type = match.flow.packet_type;
+    again.wc.masks.packet_type = match.wc.masks.packet_type;
     ck_assert(match_equal(&match, &again));
 }
 END_TEST

@@ -252,6 +252,13 @@ static const struct pkt_case pin_cases[] = {
       "0000000000000abc00050005000000000006000c800000040000000700000000"
       "00070006aabb0000",
       " table_id=5 cookie=0xabc total_len=300 in_port=7 (via no_match) data_len=74 buffer=0x00000042\n" " userdata=aa.bb\n" "tcp6,vlan_tci=0x0000,dl_src=50:54:00:00:00:05,dl_dst=50:54:00:00:00:07,ipv6_src=::1,ipv6_dst=::2,ipv6_label=0x12345,nw_tos=0,nw_ecn=0,nw_ttl=64,nw_frag=no,tp_src=80,tp_dst=40000,tcp_flags=syn|ack tcp_csum:abcd" },
+    /* A packet-out of a bare IPv4 packet (packet_type(1,0x800)) sent to
+     * the controller: the packet-in names the packet type, and the
+     * summary starts at L3. */
+    { "040a005a00000000ffffffff00200100ffffffffffffffff0001002080005804"
+      "0001080080000004fffffffd80000408fafafafa5a5a5a5a0000450000201234"
+      "4000ff1155670a0000140a00001e006400c8000cea78ffffffff",
+      " total_len=32 packet_type=(1,0x800),metadata=0xfafafafa5a5a5a5a,in_port=CONTROLLER (via action) data_len=32 (unbuffered)\n" "packet_type=(1,0x800),nw_src=10.0.0.20,nw_dst=10.0.0.30,nw_proto=17,nw_tos=0,nw_ecn=0,nw_ttl=255,nw_frag=no,tp_src=100,tp_dst=200 udp_csum:ea78" },
 };
 
 static const struct pkt_case pout_cases[] = {
@@ -283,6 +290,11 @@ static const struct pkt_case pout_cases[] = {
       "ffe5000000000000505400000007505400000005080045100024000700002011"
       "86b00a0000010a00000204d20035001011116162636465666768",
       " in_port=CONTROLLER actions=output:1 data_len=50\n" "udp,vlan_tci=0x0000,dl_src=50:54:00:00:00:05,dl_dst=50:54:00:00:00:07,nw_src=10.0.0.1,nw_dst=10.0.0.2,nw_tos=16,nw_ecn=0,nw_ttl=32,nw_frag=no,tp_src=1234,tp_dst=53 udp_csum:1111" },
+    { "060d006800000002ffffffff0020000000010014800058040001080080000004"
+      "fffffffd000000000019001080000408fafafafa5a5a5a5a00000010fffffffd"
+      "ffff0000000000004500002012344000ff1155670a0000140a00001e006400c8"
+      "000cea78ffffffff",
+      " packet_type=(1,0x800),in_port=CONTROLLER actions=set_field:0xfafafafa5a5a5a5a->metadata,CONTROLLER:65535 data_len=32\n" "packet_type=(1,0x800),nw_src=10.0.0.20,nw_dst=10.0.0.30,nw_proto=17,nw_tos=0,nw_ecn=0,nw_ttl=255,nw_frag=no,tp_src=100,tp_dst=200 udp_csum:ea78" },
 };
 
 #define PACKET "50540000000750540000000508004500001c000000004001f97cc0a80001" \
@@ -365,7 +377,7 @@ START_TEST(test_packet_in)
     ck_assert_uint_eq(ntohs(oh->length), b.size);
 
     struct ds s = DS_EMPTY_INITIALIZER;
-    ck_assert_int_eq(ofputil_packet_in_print(&s, oh, NULL, NULL, 0), 0);
+    ck_assert_int_eq(ofputil_packet_in_print(&s, oh, NULL, NULL, 2), 0);
     ck_assert_str_eq(ds_cstr(&s), c->text);
     ds_destroy(&s);
 
@@ -395,7 +407,7 @@ START_TEST(test_packet_out)
     ck_assert_uint_eq(ntohs(oh->length), b.size);
 
     struct ds s = DS_EMPTY_INITIALIZER;
-    ck_assert_int_eq(ofputil_packet_out_print(&s, oh, NULL, NULL, 0), 0);
+    ck_assert_int_eq(ofputil_packet_out_print(&s, oh, NULL, NULL, 2), 0);
     ck_assert_str_eq(ds_cstr(&s), c->text);
     ds_destroy(&s);
 

@@ -318,7 +318,25 @@ START_TEST(test_delete_and_modify)
                                    OFPFC_MODIFY_STRICT, &ofpacts);
     ck_assert_ptr_null(error);
     ck_assert(fm.new_cookie == htonll(9));
+    ck_assert(fm.modify_cookie);
     ck_assert_uint_eq(fm.cookie_mask, 0);
+
+    /* As 3.1's ovs-ofctl sends them: a modify without a cookie gives
+     * cookie 0; selecting by cookie alone leaves the cookies ("-1" is
+     * all-ones, as strtoull() reads it). */
+    error = parse_ofp_flow_mod_str(&fm, "in_port=1,actions=output:2", NULL,
+                                   OFPFC_MODIFY, &ofpacts);
+    ck_assert_ptr_null(error);
+    ck_assert(fm.new_cookie == htonll(0) && fm.modify_cookie);
+    error = parse_ofp_flow_mod_str(&fm, "cookie=1/-1,actions=output:2", NULL,
+                                   OFPFC_MODIFY, &ofpacts);
+    ck_assert_ptr_null(error);
+    ck_assert(fm.cookie == htonll(1) && fm.cookie_mask == OVS_BE64_MAX);
+    ck_assert(fm.new_cookie == OVS_BE64_MAX && !fm.modify_cookie);
+    error = parse_ofp_flow_mod_str(&fm, "cookie=1/-1,cookie=4,actions=2",
+                                   NULL, OFPFC_MODIFY, &ofpacts);
+    ck_assert_ptr_null(error);
+    ck_assert(fm.new_cookie == htonll(4) && fm.modify_cookie);
     ofpbuf_uninit(&ofpacts);
 }
 END_TEST
@@ -424,6 +442,32 @@ START_TEST(test_usable_protocols)
 }
 END_TEST
 
+/* The command words of add-flows and bundle files, prefixes included; a
+ * word that names no command is the flow's own. */
+START_TEST(test_command_words)
+{
+    static const struct {
+        const char *text;
+        uint16_t command;
+        const char *rest;
+    } words[] = {
+        { "add in_port=1,actions=drop", OFPFC_ADD, " in_port=1,actions=drop" },
+        { " delete", OFPFC_DELETE, "" },
+        { "d in_port=1", OFPFC_DELETE, " in_port=1" },
+        { "delete_s in_port=1", OFPFC_DELETE_STRICT, " in_port=1" },
+        { "m actions=drop", OFPFC_MODIFY, " actions=drop" },
+        { "modify_strict,actions=drop", OFPFC_MODIFY_STRICT, ",actions=drop" },
+        { "foo in_port=1", OFPFC_ADD, "foo in_port=1" },
+        { "in_port=1 actions=drop", OFPFC_ADD, "in_port=1 actions=drop" },
+    };
+    for (size_t i = 0; i < ARRAY_SIZE(words); i++) {
+        const char *s = words[i].text;
+        ck_assert_uint_eq(parse_ofp_flow_mod_command(&s), words[i].command);
+        ck_assert_str_eq(s, words[i].rest);
+    }
+}
+END_TEST
+
 static Suite *
 ofp_parse_suite(void)
 {
@@ -431,6 +475,7 @@ ofp_parse_suite(void)
     TCase *tc = tcase_create("ofp-parse");
     tcase_add_loop_test(tc, test_parse_flow, 0, ARRAY_SIZE(cases));
     tcase_add_test(tc, test_delete_and_modify);
+    tcase_add_test(tc, test_command_words);
     tcase_add_loop_test(tc, test_usable_protocols, 0,
                         ARRAY_SIZE(usable_cases));
     suite_add_tcase(s, tc);

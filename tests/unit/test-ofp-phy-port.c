@@ -237,12 +237,38 @@ static const char port_stats_reply_13_text[] =
       "           duration=5.500s\n";
 
 /* port_stats_reply_14 */
+/* 3.1's reply for a dummy port: the RFC 2819 property, then the custom
+ * counters of a dummy device. */
+static const char port_stats_reply_14_custom_hex[] =
+    "051301e000000001000400000000000001d0000000000002000005e82a7f8440"
+    "000000000000000000000000000000030000000000000000000000000000007e"
+    "ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff"
+    "0000002800000000ffffffffffffffffffffffffffffffffffffffffffffffff"
+    "ffffffffffffffffffff00b80000aa010000000100000000ffffffffffffffff"
+    "ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff"
+    "ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff"
+    "ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff"
+    "ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff"
+    "ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff"
+    "ffff009c0000aa0100000002000000061372785f637573746f6d5f7061636b65"
+    "74735f3100000000000000001372785f637573746f6d5f7061636b6574735f32"
+    "00000000000000000b72785f71305f627974657300000000000000000d72785f"
+    "71305f7061636b65747300000000000000000b74785f71305f62797465730000"
+    "00000000007e0d74785f71305f7061636b657473000000000000000300000000";
+
+/* After the Ethernet property, the Intel RFC 2819 one that 3.1 sends with
+ * every port, its 21 counters unknown. */
 static const char port_stats_reply_14_hex[] =
-      "051300880000000100040000000000000078000000000001000000051dcd6500"
+      "051301400000000100040000000000000130000000000001000000051dcd6500"
       "0000000000000001000000000000000200000000000000030000000000000004"
       "0000000000000005000000000000000600000000000000070000000000000008"
       "00000028000000000000000000000009000000000000000a000000000000000b"
-      "000000000000000c";
+      "000000000000000cffff00b80000aa010000000100000000ffffffffffffffff"
+      "ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff"
+      "ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff"
+      "ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff"
+      "ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff"
+      "ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff";
 static const char port_stats_reply_14_text[] =
       "OFPST_PORT reply (OF1.4) (xid=0x1): 1 ports\n"
       "  port  1: rx pkts=1, bytes=3, drop=5, errs=7, frame=9, over=10, crc=11\n"
@@ -596,6 +622,29 @@ START_TEST(test_port_stats)
     check_ofp_msg(make_port_stats_reply(rq, false), port_stats_reply_14_hex,
               port_stats_reply_14_text);
     free(rq);
+
+    /* 3.1's custom counters decode and encode back to the same bytes. */
+    b = check_ofp_from_hex(port_stats_reply_14_custom_hex);
+    struct ofputil_port_stats custom;
+    ck_assert_int_eq(ofputil_decode_port_stats(&custom, b), 0);
+    ck_assert_uint_eq(custom.n_custom, 6);
+    ck_assert_str_eq(custom.custom[4].name, "tx_q0_bytes");
+    ck_assert_uint_eq(custom.custom[4].value, 126);
+    ck_assert_uint_eq(custom.rx_dropped, UINT64_MAX);
+    struct ofpbuf *request = check_ofp_from_hex(
+        "0512001800000001000400000000000000000002" "00000000");
+    struct ovs_list custom_replies;
+    ofpmp_init(&custom_replies, request->data);
+    ofputil_append_port_stat(&custom_replies, &custom);
+    struct ofpbuf *encoded = ofpbuf_from_list(
+        ovs_list_pop_front(&custom_replies));
+    ofpbuf_delete(b);
+    b = check_ofp_from_hex(port_stats_reply_14_custom_hex);
+    ck_assert_uint_eq(encoded->size, b->size);
+    ck_assert_mem_eq(encoded->data, b->data, b->size);
+    ofpbuf_delete(encoded);
+    ofpbuf_delete(request);
+    ofpbuf_delete(b);
 
     /* Round trips in every layout. */
     static const char *const replies[] = {

@@ -143,7 +143,9 @@ START_TEST(test_port_name_quoting)
         const char *name, *text;
     } cases[] = {
         { "eth0", "eth0" },
-        { "br-int", "br-int" },
+        { "br-int", "\"br-int\"" },
+        { "p_1", "\"p_1\"" },
+        { "xyzzy9", "xyzzy9" },
         { "a b", "\"a b\"" },
         { "q\"t", "\"q\\\"t\"" },
         { "b\\s", "\"b\\\\s\"" },

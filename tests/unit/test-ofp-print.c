@@ -103,15 +103,18 @@ START_TEST(test_hex_input)
 }
 END_TEST
 
-/* A message whose type has no printer (queue configuration here)
- * prints its header line and the message in hex. */
+/* A message whose type has no printer (OFPT_TABLE_STATUS here) prints its
+ * header line and the message in hex. */
 START_TEST(test_unprinted_type)
 {
     char *error;
-    char *s = ofp_hex_to_string("0114000c0000000700010000", NULL, 2, &error);
-    ck_assert_str_eq(s, "OFPT_QUEUE_GET_CONFIG_REQUEST (xid=0x7):\n"
-                     "00000000  01 14 00 0c 00 00 00 07-00 01 00 00       "
-                     "      |............    |\n");
+    char *s = ofp_hex_to_string("051f001800000007030000000000000000080100"
+                                "00000000", NULL, 2, &error);
+    ck_assert_str_eq(s, "OFPT_TABLE_STATUS (OF1.4) (xid=0x7):\n"
+                     "00000000  05 1f 00 18 00 00 00 07-03 00 00 00 00 00 00"
+                     " 00 |................|\n"
+                     "00000010  00 08 01 00 00 00 00 00-                 "
+                     "       |........        |\n");
     free(s);
 }
 END_TEST

@@ -236,9 +236,9 @@ static const char role_reply_13_text[] =
 
 /* role_status_14 */
 static const char role_status_14_hex[] =
-      "051e00180000000100000002010000000000000000000009";
+      "051e00180000000000000002010000000000000000000009";
 static const char role_status_14_text[] =
-      "OFPT_ROLE_STATUS (OF1.4) (xid=0x1): role=primary generation_id=9 reason=configuration_changed\n";
+      "OFPT_ROLE_STATUS (OF1.4) (xid=0x0): role=primary generation_id=9 reason=configuration_changed\n";
 
 /* get_async_request_13 */
 static const char get_async_request_13_hex[] =
@@ -246,15 +246,15 @@ static const char get_async_request_13_hex[] =
 static const char get_async_request_13_text[] =
       "OFPT_GET_ASYNC_REQUEST (OF1.3) (xid=0x1):\n";
 
-/* get_async_reply_13_default */
+/* get_async_reply_13_default (3.1's "event filtering" test) */
 static const char get_async_reply_13_default_hex[] =
-      "041b002000000001000000030000000000000007000000070000000700000000";
+      "041b002000000001000000030000000000000007000000070000000f00000000";
 static const char get_async_reply_13_default_text[] =
       "OFPT_GET_ASYNC_REPLY (OF1.3) (xid=0x1):\n"
       " primary:\n"
       "       PACKET_IN: no_match action\n"
       "     PORT_STATUS: add delete modify\n"
-      "    FLOW_REMOVED: idle hard delete\n"
+      "    FLOW_REMOVED: idle hard delete group_delete\n"
       "     ROLE_STATUS: (off)\n"
       "    TABLE_STATUS: (off)\n"
       "  REQUESTFORWARD: (off)\n"
@@ -637,6 +637,7 @@ START_TEST(test_roles)
         .role = OFPCR12_ROLE_MASTER, .reason = OFPCRR_CONFIG,
         .generation_id = 9,
     };
+    /* Unsolicited, so xid 0 whatever the next xid is. */
     set_next_xid(1);
     struct ofpbuf *b = ofputil_encode_role_status(&rs, OFP14_VERSION);
     struct ofputil_role_status ds;

@@ -396,6 +396,12 @@ START_TEST(test_put_hex)
     end = ofpbuf_put_hex(&b, "aa b", NULL);
     ck_assert_str_eq(end, "b");
     ck_assert_uint_eq(b.size, 8);
+
+    /* Dots separate pairs too, as notes and userdata print them. */
+    end = ofpbuf_put_hex(&b, "00.11..22", &n);
+    ck_assert_str_eq(end, "");
+    ck_assert_uint_eq(n, 3);
+    ck_assert_mem_eq((char *) b.data + 8, "\x00\x11\x22", 3);
     ofpbuf_uninit(&b);
 }
 END_TEST

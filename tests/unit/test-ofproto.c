@@ -16,6 +16,7 @@
 #include "odp-util.h"
 #include "ofproto-private.h"
 #include "ofp-actions.h"
+#include "ofp-packet.h"
 #include "ofproto-test-util.h"
 #include "ovs-rcu.h"
 #include "poll-loop.h"
@@ -292,9 +293,14 @@ START_TEST(test_flow_mod_semantics)
     ck_assert_uint_eq(ofproto_count_rules(fx.ofproto), 1);
 
     /* Modify that matches nothing adds nothing, unless it carries a
-     * cookie for a new flow and selects by none (OpenFlow 1.0, 1.1). */
+     * cookie for a new flow and selects by none (OpenFlow 1.0, 1.1, where
+     * a modify without a cookie has cookie 0, as ovs-ofctl sends it). */
     ck_assert_int_eq(test_flow_mod(fx.ofproto, OFPFC_MODIFY_STRICT,
                                    "udp,actions=1"), 0);
+    ck_assert_uint_eq(ofproto_count_rules(fx.ofproto), 2);
+    ck_assert_uint_eq(rule_cookie(&fx, 0, 32768), 0);
+    ck_assert_int_eq(test_flow_mod(fx.ofproto, OFPFC_DELETE_STRICT, "udp"),
+                     0);
     ck_assert_uint_eq(ofproto_count_rules(fx.ofproto), 1);
     ck_assert_int_eq(test_flow_mod(fx.ofproto, OFPFC_MODIFY,
                                    "udp,cookie=0x3/0xff,actions=1"), 0);
@@ -723,17 +729,32 @@ START_TEST(test_packet_out)
     ofpbuf_init(&acts, 0);
     ck_assert_ptr_null(ofpacts_parse_actions("output:2,output:3", NULL,
                                              &acts));
-    ck_assert_int_eq(ofproto_packet_out(fx.ofproto, dp_packet_data(&packet),
-                                        dp_packet_size(&packet), OFPP_NONE,
-                                        acts.data, acts.size), 0);
+    struct ofputil_packet_out po = {
+        .packet = dp_packet_data(&packet),
+        .packet_len = dp_packet_size(&packet),
+        .buffer_id = UINT32_MAX,
+        .ofpacts = acts.data,
+        .ofpacts_len = acts.size,
+    };
+    match_init_catchall(&po.flow_metadata);
+    match_set_in_port(&po.flow_metadata, OFPP_NONE);
+    ck_assert_int_eq(ofproto_packet_out(fx.ofproto, &po), 0);
     struct netdev_stats st;
     netdev_get_stats(fx.ports[2], &st);
     ck_assert_uint_eq(st.tx_packets, 1);
     netdev_get_stats(fx.ports[3], &st);
     ck_assert_uint_eq(st.tx_packets, 1);
     /* Too short to be a frame. */
-    ck_assert_int_eq(ofproto_packet_out(fx.ofproto, "abc", 3, OFPP_NONE,
-                                        acts.data, acts.size), EINVAL);
+    po.packet = "abc";
+    po.packet_len = 3;
+    ck_assert_int_eq(ofproto_packet_out(fx.ofproto, &po), EINVAL);
+    /* A bare IPv4 packet (packet_type(1,0x800)) is no frame, and goes. */
+    po.packet = dp_packet_l3(&packet);
+    po.packet_len = dp_packet_size(&packet) - ETH_HEADER_LEN;
+    match_set_packet_type(&po.flow_metadata, htonl(PT_IPV4));
+    ck_assert_int_eq(ofproto_packet_out(fx.ofproto, &po), 0);
+    netdev_get_stats(fx.ports[2], &st);
+    ck_assert_uint_eq(st.tx_packets, 2);
     ofpbuf_uninit(&acts);
     dp_packet_uninit(&packet);
     teardown(&fx);

@@ -236,7 +236,7 @@ START_TEST(test_wrong_version_gets_error_and_connection_stays)
     ofpbuf_delete(msg);
 
     /* The client got the server's hello and then OFPBRC_BAD_VERSION for
-     * xid 7, in 1.0, carrying the request. */
+     * xid 7, in the request's version (1.3), carrying the request. */
     uint8_t hdr[8];
     raw_recv(s, hdr, sizeof hdr);
     ck_assert_int_eq(hdr[1], OFPT_HELLO);
@@ -248,7 +248,7 @@ START_TEST(test_wrong_version_gets_error_and_connection_stays)
     struct ofpbuf payload;
     ck_assert_int_eq(ofperr_decode_msg((struct ofp_header *) err, &payload),
                      OFPERR_OFPBRC_BAD_VERSION);
-    ck_assert_int_eq(err[0], OFP10_VERSION);
+    ck_assert_int_eq(err[0], OFP13_VERSION);
     ck_assert_int_eq(payload.size, sizeof wrong);
     ck_assert_mem_eq(payload.data, wrong, sizeof wrong);
 
