@@ -173,6 +173,16 @@ ofconn_send(struct ofconn *ofconn, struct ofpbuf *msg)
 }
 
 void
+ofconn_send_replies(struct ofconn *ofconn, struct ovs_list *replies,
+                    struct rconn_packet_counter *counter)
+{
+    struct ofpbuf *reply;
+    LIST_FOR_EACH_POP (reply, list_node, replies) {
+        ofconn_send_counted(ofconn, reply, counter);
+    }
+}
+
+void
 ofconn_send_counted(struct ofconn *ofconn, struct ofpbuf *msg,
                     struct rconn_packet_counter *counter)
 {
@@ -557,10 +567,7 @@ handle_table_desc_request(struct ofconn *ofconn, const struct ofp_header *oh)
         ofproto_get_table_desc(ofconn_ofproto(ofconn), i, &td);
         ofputil_append_table_desc_reply(&td, &replies);
     }
-    struct ofpbuf *reply;
-    LIST_FOR_EACH_POP (reply, list_node, &replies) {
-        ofconn_send(ofconn, reply);
-    }
+    ofconn_send_replies(ofconn, &replies, NULL);
     return 0;
 }
 
@@ -704,15 +711,6 @@ ofconn_forward_group_mod(struct ofconn *source, ovs_be32 xid,
     ofputil_bucket_list_destroy(&new_buckets);
 }
 
-static void
-send_replies(struct ofconn *ofconn, struct ovs_list *replies)
-{
-    struct ofpbuf *reply;
-    LIST_FOR_EACH_POP (reply, list_node, replies) {
-        ofconn_send(ofconn, reply);
-    }
-}
-
 static enum ofperr
 handle_group_request(struct ofconn *ofconn, const struct ofp_header *oh,
                      bool stats)
@@ -733,7 +731,7 @@ handle_group_request(struct ofconn *ofconn, const struct ofp_header *oh,
         ofproto_append_group_descs(ofconn_ofproto(ofconn), group_id,
                                    &replies);
     }
-    send_replies(ofconn, &replies);
+    ofconn_send_replies(ofconn, &replies, NULL);
     return 0;
 }
 
@@ -799,7 +797,7 @@ handle_meter_request(struct ofconn *ofconn, const struct ofp_header *oh,
         ofpbuf_list_delete(&replies);
         return error;
     }
-    send_replies(ofconn, &replies);
+    ofconn_send_replies(ofconn, &replies, NULL);
     return 0;
 }
 
@@ -851,10 +849,7 @@ handle_port_desc_request(struct ofconn *ofconn, const struct ofp_header *oh)
         }
     }
     free(ports);
-    struct ofpbuf *reply;
-    LIST_FOR_EACH_POP (reply, list_node, &replies) {
-        ofconn_send(ofconn, reply);
-    }
+    ofconn_send_replies(ofconn, &replies, NULL);
     return 0;
 }
 
@@ -905,10 +900,7 @@ handle_port_stats_request(struct ofconn *ofconn, const struct ofp_header *oh)
         ofputil_append_port_stat(&replies, &ps);
     }
     free(ports);
-    struct ofpbuf *reply;
-    LIST_FOR_EACH_POP (reply, list_node, &replies) {
-        ofconn_send(ofconn, reply);
-    }
+    ofconn_send_replies(ofconn, &replies, NULL);
     return 0;
 }
 
@@ -956,10 +948,7 @@ handle_queue_stats_request(struct ofconn *ofconn, const struct ofp_header *oh)
         }
     }
     free(ports);
-    struct ofpbuf *reply;
-    LIST_FOR_EACH_POP (reply, list_node, &replies) {
-        ofconn_send(ofconn, reply);
-    }
+    ofconn_send_replies(ofconn, &replies, NULL);
     return 0;
 }
 
@@ -997,10 +986,7 @@ handle_queue_config_request(struct ofconn *ofconn,
         }
     }
     free(ports);
-    struct ofpbuf *reply;
-    LIST_FOR_EACH_POP (reply, list_node, &replies) {
-        ofconn_send(ofconn, reply);
-    }
+    ofconn_send_replies(ofconn, &replies, NULL);
     return 0;
 }
 
@@ -1093,10 +1079,7 @@ handle_table_features_request(struct ofconn *ofconn,
         table_features_init(ofconn_ofproto(ofconn), i, &tf);
         ofputil_append_table_features_reply(&tf, &replies);
     }
-    struct ofpbuf *reply;
-    LIST_FOR_EACH_POP (reply, list_node, &replies) {
-        ofconn_send(ofconn, reply);
-    }
+    ofconn_send_replies(ofconn, &replies, NULL);
     return 0;
 }
 

@@ -88,6 +88,10 @@ void ofconn_send(struct ofconn *, struct ofpbuf *msg);
 /* The same, counting MSG in COUNTER until the kernel took it. */
 void ofconn_send_counted(struct ofconn *, struct ofpbuf *msg,
                          struct rconn_packet_counter *counter);
+/* Sends every message of REPLIES (a list of ofpbufs by list_node, which
+ * it empties), counted in COUNTER if nonnull. */
+void ofconn_send_replies(struct ofconn *, struct ovs_list *replies,
+                         struct rconn_packet_counter *counter);
 /* Sends ERROR as the error reply to REQUEST. */
 void ofconn_send_error(struct ofconn *, enum ofperr error,
                        const struct ofp_header *request);
