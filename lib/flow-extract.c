@@ -364,6 +364,14 @@ parse_ipv6(struct cursor *c, struct dp_packet *packet, struct flow *flow)
     uint8_t next_header = ip6->ip6_nxt;
     bool stop = false;
     unsigned int problems = parse_ipv6_ext(c, &next_header, flow, &stop);
+    if (problems) {
+        /* As in 3.1, only the addresses survive bad extension headers: a
+         * flow that reads protocol, traffic class or hop limit must not
+         * match a packet whose headers do not say them. */
+        flow->ipv6_label = 0;
+        flow->nw_tos = flow->nw_ttl = flow->nw_frag = 0;
+        return problems;
+    }
     flow->nw_proto = next_header;
     if (stop) {
         return problems;

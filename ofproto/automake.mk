@@ -23,16 +23,18 @@ ofproto_libofproto_a_SOURCES = \
 	ofproto/ofproto-private.h \
 	ofproto/ofproto-rules.c \
 	ofproto/ofproto-table-config.c \
-	ofproto/pin-cookie.c \
-	ofproto/pin-cookie.h \
 	ofproto/ofproto-tlv.c \
 	ofproto/pinsched.c \
 	ofproto/pinsched.h \
+	ofproto/recirc.c \
+	ofproto/recirc.h \
 	ofproto/ofproto-unixctl.c \
 	ofproto/upcall.c \
 	ofproto/upcall.h \
 	ofproto/xlate.c \
 	ofproto/xlate.h \
+	ofproto/xlate-commit.c \
+	ofproto/xlate-commit.h \
 	ofproto/xlate-trace.c \
 	ofproto/xlate-trace.h
 OFPROTO_LIBS = ofproto/libofproto.a $(OVS_LIBS)

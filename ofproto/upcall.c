@@ -16,7 +16,8 @@
 #include "hmap.h"
 #include "list.h"
 #include "ofproto-private.h"
-#include "pin-cookie.h"
+#include "odp-util.h"
+#include "recirc.h"
 #include "ovs-rcu.h"
 #include "ovs-thread.h"
 #include "poll-loop.h"
@@ -33,6 +34,7 @@ COVERAGE_DEFINE(upcall_packet_in);
 COVERAGE_DEFINE(upcall_bad_userdata);
 COVERAGE_DEFINE(upcall_batch);
 COVERAGE_DEFINE(upcall_miss);
+COVERAGE_DEFINE(upcall_slow_path);
 COVERAGE_DEFINE(upcall_flow_installed);
 COVERAGE_DEFINE(upcall_flow_limit_hit);
 COVERAGE_DEFINE(revalidate_dump);
@@ -54,6 +56,10 @@ struct ukey {
     struct flow_wildcards mask;
     struct dpif_flow_stats stats;   /* As of the last dump that read it. */
     uint64_t dump_seq;              /* Last dump that saw it. */
+    /* The recirculation ids the flow's actions name, one reference each
+     * (recirc.h), under ukeys_mutex: kept while the flow is. */
+    uint32_t *recircs;
+    size_t n_recircs;
 };
 
 struct handler {
@@ -170,6 +176,37 @@ ukey_get(struct udpif *udpif, const struct flow *key,
     return ukey;
 }
 
+/* Makes UKEY hold references to the recirculation ids of XOUT, and drops
+ * those it held.  ukeys_mutex held. */
+static void
+ukey_set_recircs(struct ukey *ukey, const struct xlate_out *xout)
+{
+    uint32_t *old = ukey->recircs;
+    size_t n_old = ukey->n_recircs;
+    ukey->recircs = (xout->n_recircs
+                     ? xmemdup(xout->recircs,
+                               xout->n_recircs * sizeof *xout->recircs)
+                     : NULL);
+    ukey->n_recircs = xout->n_recircs;
+    for (size_t i = 0; i < ukey->n_recircs; i++) {
+        recirc_ref(ukey->recircs[i]);
+    }
+    for (size_t i = 0; i < n_old; i++) {
+        recirc_unref(old[i]);
+    }
+    free(old);
+}
+
+static void
+ukey_free(struct ukey *ukey)
+{
+    for (size_t i = 0; i < ukey->n_recircs; i++) {
+        recirc_unref(ukey->recircs[i]);
+    }
+    free(ukey->recircs);
+    free(ukey);
+}
+
 /* Forgets the ukey of a flow the revalidator deleted. */
 static void
 ukey_forget(struct udpif *udpif, const struct dpif_flow *f)
@@ -178,7 +215,7 @@ ukey_forget(struct udpif *udpif, const struct dpif_flow *f)
     struct ukey *ukey = ukey_find(udpif, &f->key, &f->mask, f->hash);
     if (ukey) {
         hmap_remove(&udpif->ukeys, &ukey->hmap_node);
-        free(ukey);
+        ukey_free(ukey);
     }
     ovs_mutex_unlock(&udpif->ukeys_mutex);
 }
@@ -188,15 +225,19 @@ ukey_forget(struct udpif *udpif, const struct dpif_flow *f)
 /* What a handler keeps per upcall of a batch. */
 struct upcall {
     struct xlate_out xout;
-    struct flow masked_key;
+    struct flow_wildcards mask;     /* Of the flow installed. */
+    struct ofpbuf install_actions;  /* Of the flow installed. */
     struct dp_packet_batch batch;
     struct dpif_op put, execute;
     bool install;
 };
 
+/* Translates the packet of DU, with its side effects: MAC learning, and
+ * statistics (CREDIT_STATS: a miss's first packet, which no datapath flow
+ * counted). */
 static void
 translate_upcall(struct udpif *udpif, const struct dpif_upcall *du,
-                 struct upcall *u)
+                 struct upcall *u, bool credit_stats)
 {
     xlate_out_init(&u->xout);
     const struct ofport *ofport = backer_odp_to_ofport(udpif->backer,
@@ -206,8 +247,8 @@ translate_upcall(struct udpif *udpif, const struct dpif_upcall *du,
             .ofproto = ofport->ofproto,
             .flow = *du->key,
             .may_learn = true,
-            .n_packets = 1,
-            .n_bytes = dp_packet_size(&du->packet),
+            .n_packets = credit_stats,
+            .n_bytes = credit_stats ? dp_packet_size(&du->packet) : 0,
             .used = time_msec(),
         };
         xin.flow.in_port = ofport->ofp_port;
@@ -218,18 +259,29 @@ translate_upcall(struct udpif *udpif, const struct dpif_upcall *du,
     WC_MASK_FIELD(&u->xout.wc, recirc_id);
 }
 
-/* A "userspace" action's upcall: the packet-in translation asked for
- * (pin-cookie.h).  xlate_rwlock held for reading. */
+/* The megaflow a flow for KEY installs: what translation looked at, and
+ * what a datapath key implies (odp_flow_mask_for_datapath()). */
 static void
-handle_packet_in(const struct dpif_upcall *du)
+install_mask(const struct flow *key, const struct xlate_out *xout,
+             struct flow_wildcards *mask)
 {
-    struct pin_cookie pc;
-    struct flow pipeline;
+    *mask = xout->wc;
+    odp_flow_mask_for_datapath(key, mask);
+}
+
+/* A controller cookie's upcall: the packet-in translation asked for, as
+ * the frozen state it names says (recirc.h).  xlate_rwlock held for
+ * reading. */
+static void
+handle_packet_in(const struct dpif_upcall *du, const struct odp_cookie *c)
+{
+    struct frozen_state state;
     struct ofproto *ofproto = NULL;
-    if (du->userdata
-        && pin_cookie_decode(du->userdata, du->userdata_len, &pc,
-                             &pipeline)) {
-        ofproto = ofproto_lookup_by_id(pc.ofproto_id);
+    if (recirc_get(c->controller.recirc_id, &state)) {
+        ofproto = ofproto_lookup_by_id(state.ofproto_id);
+        if (!ofproto) {
+            free((void *) state.userdata);
+        }
     }
     if (!ofproto) {
         COVERAGE_INC(upcall_bad_userdata);
@@ -237,7 +289,36 @@ handle_packet_in(const struct dpif_upcall *du)
     }
     COVERAGE_INC(upcall_packet_in);
     ofproto_queue_packet_in(ofproto, dp_packet_data(&du->packet),
-                            dp_packet_size(&du->packet), &pc, &pipeline);
+                            dp_packet_size(&du->packet), c, &state);
+    free((void *) state.userdata);
+}
+
+/* What the handler does with DU, translated into U (xlate_rwlock held for
+ * reading): a miss or a slow-pathed flow's packet is translated (the
+ * latter is counted by its datapath flow, so it credits no statistics),
+ * a controller cookie's packet becomes a packet-in. */
+static void
+process_upcall(struct udpif *udpif, const struct dpif_upcall *du,
+               struct upcall *u)
+{
+    if (du->type == DPIF_UC_MISS) {
+        translate_upcall(udpif, du, u, true);
+        return;
+    }
+    struct odp_cookie cookie;
+    if (du->userdata
+        && odp_cookie_from_userdata(du->userdata, du->userdata_len,
+                                    &cookie)) {
+        if (cookie.type == ODP_COOKIE_SLOW_PATH) {
+            COVERAGE_INC(upcall_slow_path);
+            translate_upcall(udpif, du, u, false);
+            return;
+        }
+        handle_packet_in(du, &cookie);
+    } else {
+        COVERAGE_INC(upcall_bad_userdata);
+    }
+    xlate_out_init(&u->xout);
 }
 
 static void
@@ -252,14 +333,7 @@ handle_batch(struct udpif *udpif, struct dpif_upcall *dus, size_t n)
 
     ovs_rwlock_rdlock(&xlate_rwlock);
     for (size_t i = 0; i < n; i++) {
-        if (dus[i].type == DPIF_UC_ACTION) {
-            /* A packet for the controller: nothing to translate or
-             * install, the event is all. */
-            handle_packet_in(&dus[i]);
-            xlate_out_init(&upcalls[i].xout);
-        } else {
-            translate_upcall(udpif, &dus[i], &upcalls[i]);
-        }
+        process_upcall(udpif, &dus[i], &upcalls[i]);
     }
     ovs_rwlock_unlock(&xlate_rwlock);
 
@@ -273,6 +347,7 @@ handle_batch(struct udpif *udpif, struct dpif_upcall *dus, size_t n)
          * batch stay within the limit; the revalidators set the count
          * back to the datapath's after each dump. */
         u->install = false;
+        ofpbuf_init(&u->install_actions, 0);
         if (du->type == DPIF_UC_MISS) {
             if (atomic_fetch_add(&udpif->n_flows, 1) < limit) {
                 u->install = true;
@@ -283,15 +358,16 @@ handle_batch(struct udpif *udpif, struct dpif_upcall *dus, size_t n)
         }
         if (u->install) {
             COVERAGE_INC(upcall_miss);
-            flow_apply_mask(&u->masked_key, du->key, &u->xout.wc);
+            install_mask(du->key, &u->xout, &u->mask);
+            xlate_install_actions(&u->xout, &u->install_actions);
             u->put = (struct dpif_op) {
                 .type = DPIF_OP_FLOW_PUT,
                 .put = {
                     .flags = DPIF_FP_CREATE,
                     .key = du->key,
-                    .mask = &u->xout.wc,
-                    .actions = actions,
-                    .actions_len = actions_len,
+                    .mask = &u->mask,
+                    .actions = u->install_actions.data,
+                    .actions_len = u->install_actions.size,
                 },
             };
             ops[n_ops++] = &u->put;
@@ -316,11 +392,22 @@ handle_batch(struct udpif *udpif, struct dpif_upcall *dus, size_t n)
     for (size_t i = 0; i < n; i++) {
         struct upcall *u = &upcalls[i];
         if (u->install && !u->put.error) {
-            /* No ukey yet: a revalidator makes one when it first finds the
-             * flow with packets, from zero statistics, which is what a new
+            /* Most flows get their ukey when a revalidator first finds
+             * them with packets, from zero statistics, which is what a new
              * flow has (the packet executed here was credited by the
-             * translation).  Most new flows of a flood never see a second
-             * packet, so this keeps their setup cheap. */
+             * translation): most new flows of a flood never see a second
+             * packet, so this keeps their setup cheap.  A flow whose
+             * actions name recirculation ids needs its ukey now, to keep
+             * them. */
+            if (u->xout.n_recircs) {
+                struct flow masked;
+                flow_apply_mask(&masked, dus[i].key, &u->mask);
+                uint32_t hash = dpif_flow_hash(&masked, &u->mask);
+                struct ukey *ukey = ukey_get(udpif, &masked, &u->mask, hash);
+                ovs_mutex_lock(&udpif->ukeys_mutex);
+                ukey_set_recircs(ukey, &u->xout);
+                ovs_mutex_unlock(&udpif->ukeys_mutex);
+            }
             COVERAGE_INC(upcall_flow_installed);
             installed = true;
         } else if (u->install) {
@@ -328,6 +415,7 @@ handle_batch(struct udpif *udpif, struct dpif_upcall *dus, size_t n)
         }
         /* A push may have moved a packet off its ring slot. */
         dp_packet_uninit((struct dp_packet *) &dus[i].packet);
+        ofpbuf_uninit(&u->install_actions);
         xlate_out_uninit(&u->xout);
     }
     free(upcalls);
@@ -421,21 +509,32 @@ revalidate_flow(struct udpif *udpif, const struct dpif_flow *f,
 
     enum reval_result result = KEEP;
     if (need_revalidate) {
+        struct ofpbuf actions;
+        ofpbuf_init(&actions, 0);
+        xlate_install_actions(&xout, &actions);
         if (flow_wildcards_has_extra(&xout.wc, &f->mask)) {
             COVERAGE_INC(revalidate_mask_deleted);
             result = DELETE;
-        } else if (xout.odp_actions.size != f->actions_len
+        } else if (actions.size != f->actions_len
                    || (f->actions_len
-                       && memcmp(xout.odp_actions.data, f->actions,
+                       && memcmp(actions.data, f->actions,
                                  f->actions_len))) {
             /* (A drop flow has no actions, and maybe no buffer.) */
             COVERAGE_INC(revalidate_modified);
-            if (xout.odp_actions.size) {
-                ofpbuf_put(new_actions, xout.odp_actions.data,
-                           xout.odp_actions.size);
+            if (actions.size) {
+                ofpbuf_put(new_actions, actions.data, actions.size);
             }
             result = MODIFY;
         }
+        ofpbuf_uninit(&actions);
+    }
+    if (result != DELETE) {
+        /* The flow keeps the states its actions now name. */
+        ovs_mutex_lock(&udpif->ukeys_mutex);
+        if (xout.n_recircs || ukey->n_recircs) {
+            ukey_set_recircs(ukey, &xout);
+        }
+        ovs_mutex_unlock(&udpif->ukeys_mutex);
     }
     xlate_out_uninit(&xout);
     return result;
@@ -512,7 +611,7 @@ sweep_ukeys(struct udpif *udpif)
     HMAP_FOR_EACH_SAFE (ukey, hmap_node, &udpif->ukeys) {
         if (ukey->dump_seq != udpif->dump_seq_value) {
             hmap_remove(&udpif->ukeys, &ukey->hmap_node);
-            free(ukey);
+            ukey_free(ukey);
         }
     }
     ovs_mutex_unlock(&udpif->ukeys_mutex);
@@ -746,7 +845,7 @@ udpif_destroy(struct udpif *udpif)
     struct ukey *ukey;
     HMAP_FOR_EACH_SAFE (ukey, hmap_node, &udpif->ukeys) {
         hmap_remove(&udpif->ukeys, &ukey->hmap_node);
-        free(ukey);
+        ukey_free(ukey);
     }
     hmap_destroy(&udpif->ukeys);
     ovs_mutex_destroy(&udpif->ukeys_mutex);

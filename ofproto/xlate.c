@@ -13,13 +13,14 @@
 #include "mac-learning.h"
 #include "netlink.h"
 #include "ofproto-private.h"
-#include "pin-cookie.h"
 #include "match.h"
 #include "ofp-actions.h"
 #include "ofp-table.h"
 #include "ofp-port.h"
 #include "util.h"
 #include "vlog.h"
+#include "recirc.h"
+#include "xlate-commit.h"
 #include "xlate-trace.h"
 
 /* Open vSwitch's name for its translation module, which operators and
@@ -44,8 +45,7 @@ struct xlate_ctx {
     uint8_t table_id;           /* Table being run. */
     ovs_be64 rule_cookie;       /* Of the rule being run. */
     bool error;                 /* Too deep: the whole result drops. */
-    bool exit;                  /* "exit", or dec_ttl at TTL 1: stop. */
-    bool ttl_exceeded;          /* The latter: the action set is lost. */
+    bool exit;                  /* "exit": stop. */
     bool no_recv;               /* Input port has OFPPC_NO_RECV: the first
                                  * table is looked up, nothing runs. */
     struct ofpbuf action_set;   /* What write_actions wrote. */
@@ -57,6 +57,13 @@ struct xlate_ctx {
 
 static void do_xlate_actions(struct xlate_ctx *, const struct ofpact *,
                              size_t ofpacts_len);
+
+static bool
+is_ip_any(const struct flow *flow)
+{
+    return (flow->dl_type == htons(ETH_TYPE_IP)
+            || flow->dl_type == htons(ETH_TYPE_IPV6));
+}
 
 /* Adds a note ("-> ...") to the trace, if any. */
 static void OVS_PRINTF_FORMAT(2, 3)
@@ -74,176 +81,13 @@ trace_note(const struct xlate_ctx *ctx, const char *format, ...)
     free(text);
 }
 
-/* Making the datapath packet look like CTX->flow before an output. */
-
-static void
-commit_vlan(struct xlate_ctx *ctx)
-{
-    union flow_vlan_hdr *cur = &ctx->flow.vlans[0];
-    union flow_vlan_hdr *base = &ctx->base.vlans[0];
-
-    if (cur->qtag == base->qtag) {
-        return;
-    }
-    if (flow_vlan_present(base)) {
-        nl_msg_put_flag(ctx->odp, OVS_ACTION_ATTR_POP_VLAN);
-    }
-    if (flow_vlan_present(cur)) {
-        struct ovs_action_push_vlan pv = {
-            .vlan_tpid = cur->tpid,
-            .vlan_tci = cur->tci,
-        };
-        nl_msg_put_unspec(ctx->odp, OVS_ACTION_ATTR_PUSH_VLAN, &pv,
-                          sizeof pv);
-    }
-    *base = *cur;
-}
-
-static void
-commit_eth(struct xlate_ctx *ctx)
-{
-    bool src = !eth_addr_equals(ctx->flow.dl_src, ctx->base.dl_src);
-    bool dst = !eth_addr_equals(ctx->flow.dl_dst, ctx->base.dl_dst);
-    if (!src && !dst) {
-        return;
-    }
-    struct ovs_key_ethernet kv[2];
-    memset(kv, 0, sizeof kv);
-    memcpy(kv[0].eth_src, ctx->flow.dl_src.ea, ETH_ADDR_LEN);
-    memcpy(kv[0].eth_dst, ctx->flow.dl_dst.ea, ETH_ADDR_LEN);
-    if (src) {
-        memset(kv[1].eth_src, 0xff, ETH_ADDR_LEN);
-    }
-    if (dst) {
-        memset(kv[1].eth_dst, 0xff, ETH_ADDR_LEN);
-    }
-    size_t ofs = nl_msg_start_nested(ctx->odp, OVS_ACTION_ATTR_SET_MASKED);
-    nl_msg_put_unspec(ctx->odp, OVS_KEY_ATTR_ETHERNET, kv, sizeof kv);
-    nl_msg_end_nested(ctx->odp, ofs);
-    ctx->base.dl_src = ctx->flow.dl_src;
-    ctx->base.dl_dst = ctx->flow.dl_dst;
-}
-
-/* The TOS bits a set writes: those that changed and, with them, the rest
- * of each field (DSCP, ECN) the actions wrote, which the megaflow already
- * matches exactly. */
-static uint8_t
-tos_mask(const struct xlate_ctx *ctx)
-{
-    uint8_t changed = ctx->flow.nw_tos ^ ctx->base.nw_tos;
-    return changed ? changed | (ctx->wc->masks.nw_tos & 0xff) : 0;
-}
-
-static void
-commit_ipv4(struct xlate_ctx *ctx)
-{
-    const struct flow *f = &ctx->flow;
-    struct flow *b = &ctx->base;
-    if (f->nw_src == b->nw_src && f->nw_dst == b->nw_dst
-        && f->nw_tos == b->nw_tos && f->nw_ttl == b->nw_ttl) {
-        return;
-    }
-    struct ovs_key_ipv4 kv[2];
-    memset(kv, 0, sizeof kv);
-    kv[0].ipv4_src = f->nw_src;
-    kv[0].ipv4_dst = f->nw_dst;
-    kv[0].ipv4_tos = f->nw_tos;
-    kv[0].ipv4_ttl = f->nw_ttl;
-    kv[1].ipv4_src = f->nw_src ^ b->nw_src ? OVS_BE32_MAX : 0;
-    kv[1].ipv4_dst = f->nw_dst ^ b->nw_dst ? OVS_BE32_MAX : 0;
-    kv[1].ipv4_tos = tos_mask(ctx);
-    kv[1].ipv4_ttl = f->nw_ttl != b->nw_ttl ? 0xff : 0;
-    size_t ofs = nl_msg_start_nested(ctx->odp, OVS_ACTION_ATTR_SET_MASKED);
-    nl_msg_put_unspec(ctx->odp, OVS_KEY_ATTR_IPV4, kv, sizeof kv);
-    nl_msg_end_nested(ctx->odp, ofs);
-    b->nw_src = f->nw_src;
-    b->nw_dst = f->nw_dst;
-    b->nw_tos = f->nw_tos;
-    b->nw_ttl = f->nw_ttl;
-}
-
-static void
-commit_ipv6(struct xlate_ctx *ctx)
-{
-    const struct flow *f = &ctx->flow;
-    struct flow *b = &ctx->base;
-    bool src = memcmp(&f->ipv6_src, &b->ipv6_src, sizeof f->ipv6_src);
-    bool dst = memcmp(&f->ipv6_dst, &b->ipv6_dst, sizeof f->ipv6_dst);
-    if (!src && !dst && f->nw_tos == b->nw_tos && f->nw_ttl == b->nw_ttl
-        && f->ipv6_label == b->ipv6_label) {
-        return;
-    }
-    struct ovs_key_ipv6 kv[2];
-    memset(kv, 0, sizeof kv);
-    memcpy(kv[0].ipv6_src, &f->ipv6_src, sizeof kv[0].ipv6_src);
-    memcpy(kv[0].ipv6_dst, &f->ipv6_dst, sizeof kv[0].ipv6_dst);
-    kv[0].ipv6_label = f->ipv6_label;
-    kv[0].ipv6_tclass = f->nw_tos;
-    kv[0].ipv6_hlimit = f->nw_ttl;
-    if (src) {
-        memset(kv[1].ipv6_src, 0xff, sizeof kv[1].ipv6_src);
-    }
-    if (dst) {
-        memset(kv[1].ipv6_dst, 0xff, sizeof kv[1].ipv6_dst);
-    }
-    kv[1].ipv6_label = f->ipv6_label ^ b->ipv6_label ? htonl(IPV6_LABEL_MASK)
-                                                     : 0;
-    kv[1].ipv6_tclass = tos_mask(ctx);
-    kv[1].ipv6_hlimit = f->nw_ttl != b->nw_ttl ? 0xff : 0;
-    size_t ofs = nl_msg_start_nested(ctx->odp, OVS_ACTION_ATTR_SET_MASKED);
-    nl_msg_put_unspec(ctx->odp, OVS_KEY_ATTR_IPV6, kv, sizeof kv);
-    nl_msg_end_nested(ctx->odp, ofs);
-    b->ipv6_src = f->ipv6_src;
-    b->ipv6_dst = f->ipv6_dst;
-    b->ipv6_label = f->ipv6_label;
-    b->nw_tos = f->nw_tos;
-    b->nw_ttl = f->nw_ttl;
-}
-
-static void
-commit_l4(struct xlate_ctx *ctx)
-{
-    const struct flow *f = &ctx->flow;
-    struct flow *b = &ctx->base;
-    if ((f->tp_src == b->tp_src && f->tp_dst == b->tp_dst)
-        || f->nw_frag & FLOW_NW_FRAG_LATER) {
-        return;
-    }
-    ovs_be16 kv[4] = {
-        f->tp_src, f->tp_dst,
-        f->tp_src != b->tp_src ? OVS_BE16_MAX : 0,
-        f->tp_dst != b->tp_dst ? OVS_BE16_MAX : 0,
-    };
-    enum ovs_key_attr type = (f->nw_proto == IPPROTO_TCP ? OVS_KEY_ATTR_TCP
-                              : f->nw_proto == IPPROTO_UDP ? OVS_KEY_ATTR_UDP
-                              : OVS_KEY_ATTR_SCTP);
-    size_t ofs = nl_msg_start_nested(ctx->odp, OVS_ACTION_ATTR_SET_MASKED);
-    nl_msg_put_unspec(ctx->odp, type, kv, sizeof kv);
-    nl_msg_end_nested(ctx->odp, ofs);
-    b->tp_src = f->tp_src;
-    b->tp_dst = f->tp_dst;
-}
-
-/* Every header change made so far, before an output or a packet-in.
- * Only fields the packet has are ever changed (set_field checks the
- * prerequisites), so the base flow's protocol decides what to commit. */
+/* Makes the datapath packet what CTX->flow says before it goes anywhere
+ * (xlate-commit.h). */
 static void
 commit_all(struct xlate_ctx *ctx)
 {
-    commit_vlan(ctx);
-    commit_eth(ctx);
-    if (ctx->base.dl_type == htons(ETH_TYPE_IP)) {
-        commit_ipv4(ctx);
-    } else if (ctx->base.dl_type == htons(ETH_TYPE_IPV6)) {
-        commit_ipv6(ctx);
-    }
-    if ((ctx->base.dl_type == htons(ETH_TYPE_IP)
-         || ctx->base.dl_type == htons(ETH_TYPE_IPV6))
-        && (ctx->base.nw_proto == IPPROTO_TCP
-            || ctx->base.nw_proto == IPPROTO_UDP
-            || ctx->base.nw_proto == IPPROTO_SCTP)) {
-        commit_l4(ctx);
-    }
+    ctx->xout->slow |= xlate_commit(&ctx->flow, &ctx->base, ctx->wc,
+                                    ctx->odp);
 }
 
 /* Outputs to PORT as the packet now is.  TRACE says whether to account
@@ -507,45 +351,41 @@ xlate_normal(struct xlate_ctx *ctx)
     }
 }
 
-/* Packet-in: a "userspace" datapath action whose userdata (pin-cookie.h)
- * says what the controller is to be told; the datapath hands the packet,
- * as the actions before it left it, to a handler (upcall.c), which queues
- * the event. */
+/* Packet-in: as 3.1, translation freezes here (recirc.h: the bridge, the
+ * table, the rule's cookie, the pipeline fields as the actions left them
+ * and the action's userdata) and sends the packet, as the actions before
+ * left it, up through a "userspace" datapath action whose cookie names
+ * the frozen state and says the rest (odp-util.h); the handler that
+ * receives it (upcall.c) queues the packet_in. */
 static void
 xlate_controller(struct xlate_ctx *ctx, uint8_t reason, uint16_t max_len,
                  uint16_t controller_id, const void *userdata,
                  size_t userdata_len)
 {
-    struct pin_cookie pc = {
+    struct frozen_state state = {
         .ofproto_id = ctx->ofproto->id,
-        .in_port = ctx->flow.in_port,
-        .max_len = max_len,
-        .controller_id = controller_id,
-        .reason = reason,
         .table_id = ctx->table_id,
-        .cookie = ctx->rule_cookie,
+        .rule_cookie = ctx->rule_cookie,
         .userdata = userdata,
         .userdata_len = userdata_len,
     };
-    uint64_t stub[PIN_COOKIE_MAX / 8];
-    struct ofpbuf cookie;
-    ofpbuf_use_stub(&cookie, stub, sizeof stub);
-    if (!pin_cookie_encode(&pc, &ctx->flow, &cookie)) {
-        static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(1, 5);
-        VLOG_WARN_RL(&rl, "%s: packet-in userdata of %zu bytes is too long "
-                     "for an upcall, packet not sent to the controller",
-                     ctx->ofproto->name, userdata_len);
-        trace_note(ctx, "userdata too long, not sent to controller");
-        ofpbuf_uninit(&cookie);
-        return;
-    }
+    frozen_metadata_init(&state.metadata, &ctx->flow);
+    uint32_t id = recirc_alloc(&state);
+    xlate_out_add_recirc(ctx->xout, id);
+
     commit_all(ctx);
-    size_t ofs = nl_msg_start_nested(ctx->odp, OVS_ACTION_ATTR_USERSPACE);
-    nl_msg_put_u32(ctx->odp, OVS_USERSPACE_ATTR_PID, 0);
-    nl_msg_put_unspec(ctx->odp, OVS_USERSPACE_ATTR_USERDATA, cookie.data,
-                      cookie.size);
-    nl_msg_end_nested(ctx->odp, ofs);
-    ofpbuf_uninit(&cookie);
+    struct odp_cookie cookie = {
+        .type = ODP_COOKIE_CONTROLLER,
+        .controller = {
+            .reason = reason,
+            .recirc_id = id,
+            .controller_id = controller_id,
+            .max_len = max_len,
+        },
+    };
+    memcpy(cookie.controller.rule_cookie, &ctx->rule_cookie,
+           sizeof ctx->rule_cookie);
+    odp_put_userspace_cookie(ctx->odp, &cookie);
 }
 
 /* Tables. */
@@ -782,17 +622,46 @@ flow_is_ip(struct xlate_ctx *ctx)
             || ctx->flow.dl_type == htons(ETH_TYPE_IPV6));
 }
 
+/* Un-wildcards the bits of SF's field that SF covers. */
+static void
+mask_subfield(struct xlate_ctx *ctx, const struct mf_subfield *sf)
+{
+    union mf_value mask;
+    memset(&mask, 0, sizeof mask);
+    bitwise_one(&mask, sf->field->n_bytes, sf->ofs, sf->n_bits);
+    mask_field_masked(ctx, sf->field, &mask);
+}
+
+/* Writing an IP or ARP header field makes the megaflow exact on nw_proto
+ * (the ARP opcode), as 3.1's writes do: committing the change depends on
+ * it (xlate-commit.h). */
+static void
+mask_l3_prereqs(struct xlate_ctx *ctx, enum mf_field_id id)
+{
+    const struct flow *flow = &ctx->flow;
+    bool ip_field = (id == MFF_IPV4_SRC || id == MFF_IPV4_DST
+                     || id == MFF_IPV6_SRC || id == MFF_IPV6_DST
+                     || id == MFF_IPV6_LABEL || id == MFF_IP_DSCP
+                     || id == MFF_IP_ECN || id == MFF_IP_TTL);
+    bool arp_field = (id == MFF_ARP_OP || id == MFF_ARP_SPA
+                      || id == MFF_ARP_TPA || id == MFF_ARP_SHA
+                      || id == MFF_ARP_THA);
+    if ((ip_field && is_ip_any(flow))
+        || (arp_field && flow->dl_type == htons(ETH_TYPE_ARP))) {
+        WC_MASK_FIELD(ctx->wc, nw_proto);
+    }
+}
+
+/* Whether the packet has L4 ports (or an ICMP type and code) that
+ * mod_tp_src/dst may write: IP but not a later fragment. */
 static bool
 flow_is_l4(struct xlate_ctx *ctx)
 {
-    if (!flow_is_ip(ctx)) {
+    if (!flow_is_ip(ctx) || ctx->flow.nw_frag & FLOW_NW_FRAG_LATER) {
         return false;
     }
     WC_MASK_FIELD(ctx->wc, nw_proto);
-    WC_MASK_FIELD(ctx->wc, nw_frag);
-    uint8_t p = ctx->flow.nw_proto;
-    return ((p == IPPROTO_TCP || p == IPPROTO_UDP || p == IPPROTO_SCTP)
-            && !(ctx->flow.nw_frag & FLOW_NW_FRAG_LATER));
+    return true;
 }
 
 static void
@@ -886,25 +755,32 @@ action_set_execute(struct xlate_ctx *ctx)
     ofpbuf_uninit(&set);
 }
 
-static void
+/* Returns true when the TTL ran out: the controller ids hear of it as an
+ * invalid TTL and, as in 3.1, the rest of the current action list is
+ * skipped (translation goes on after the resubmit or table that ran
+ * it). */
+static bool
 xlate_dec_ttl(struct xlate_ctx *ctx, const struct ofpact_cnt_ids *ids)
 {
     if (!flow_is_ip(ctx)) {
-        return;
+        return false;
     }
     WC_MASK_FIELD(ctx->wc, nw_ttl);
+    WC_MASK_FIELD(ctx->wc, nw_proto);
     if (ctx->flow.nw_ttl > 1) {
         ctx->flow.nw_ttl--;
-        return;
+        return false;
     }
-    /* As in Open vSwitch: the packet goes no further, and the controller
-     * hears of it as an invalid TTL. */
-    trace_note(ctx, "TTL exceeded, sending to controller");
     for (uint16_t i = 0; i < ids->n_controllers; i++) {
         xlate_controller(ctx, OFPR_INVALID_TTL, UINT16_MAX, ids->cnt_ids[i],
                          NULL, 0);
     }
-    ctx->exit = ctx->ttl_exceeded = true;
+    if (ctx->xin->trace) {
+        xtrace_add(ctx->xin->trace, XTRACE_WARN,
+                   "IPv%d decrement TTL exception",
+                   ctx->flow.dl_type == htons(ETH_TYPE_IP) ? 4 : 6);
+    }
+    return true;
 }
 
 /* The megaflow looks at what the learned flow is made of.  With side
@@ -934,7 +810,8 @@ xlate_set_field(struct xlate_ctx *ctx, const struct ofpact_set_field *sf)
 {
     /* Only a field the packet has: vlan_vid needs a VLAN, tcp_src TCP. */
     if (mf_are_prereqs_ok(sf->field, &ctx->flow, ctx->wc)) {
-        mask_field(ctx, sf->field);
+        mask_field_masked(ctx, sf->field, &sf->mask);
+        mask_l3_prereqs(ctx, sf->field->id);
         mf_set_flow_value_masked(sf->field, &sf->value, &sf->mask,
                                  &ctx->flow);
     }
@@ -1195,6 +1072,7 @@ do_xlate_actions(struct xlate_ctx *ctx, const struct ofpact *ofpacts,
             WC_MASK_FIELD(ctx->wc, dl_type);
             if (flow->dl_type == htons(ETH_TYPE_IP)) {
                 ovs_be32 ip = ((const struct ofpact_ipv4 *) a)->ipv4;
+                WC_MASK_FIELD(ctx->wc, nw_proto);
                 if (a->type == OFPACT_SET_IPV4_SRC) {
                     WC_MASK_FIELD(ctx->wc, nw_src);
                     flow->nw_src = ip;
@@ -1206,6 +1084,7 @@ do_xlate_actions(struct xlate_ctx *ctx, const struct ofpact *ofpacts,
             break;
         case OFPACT_SET_IP_DSCP:
             if (flow_is_ip(ctx)) {
+                WC_MASK_FIELD(ctx->wc, nw_proto);
                 ctx->wc->masks.nw_tos |= 0xfc;
                 flow->nw_tos = ((flow->nw_tos & 0x03)
                                 | (((const struct ofpact_dscp *) a)->dscp
@@ -1214,6 +1093,7 @@ do_xlate_actions(struct xlate_ctx *ctx, const struct ofpact *ofpacts,
             break;
         case OFPACT_SET_IP_ECN:
             if (flow_is_ip(ctx)) {
+                WC_MASK_FIELD(ctx->wc, nw_proto);
                 ctx->wc->masks.nw_tos |= 0x03;
                 flow->nw_tos = ((flow->nw_tos & 0xfc)
                                 | (((const struct ofpact_ecn *) a)->ecn
@@ -1222,7 +1102,7 @@ do_xlate_actions(struct xlate_ctx *ctx, const struct ofpact *ofpacts,
             break;
         case OFPACT_OUTPUT_REG: {
             const struct ofpact_output_reg *o = (const void *) a;
-            mask_field(ctx, o->src.field);
+            mask_subfield(ctx, &o->src);
             xlate_output(ctx, mf_get_subfield(&o->src, flow), o->max_len);
             break;
         }
@@ -1246,6 +1126,7 @@ do_xlate_actions(struct xlate_ctx *ctx, const struct ofpact *ofpacts,
             break;
         case OFPACT_SET_IP_TTL:
             if (flow_is_ip(ctx)) {
+                WC_MASK_FIELD(ctx->wc, nw_proto);
                 WC_MASK_FIELD(ctx->wc, nw_ttl);
                 flow->nw_ttl = ((const struct ofpact_ip_ttl *) a)->ttl;
             }
@@ -1266,8 +1147,8 @@ do_xlate_actions(struct xlate_ctx *ctx, const struct ofpact *ofpacts,
             break;
         case OFPACT_REG_MOVE: {
             const struct ofpact_reg_move *m = (const void *) a;
-            mask_field(ctx, m->src.field);
-            mask_field(ctx, m->dst.field);
+            mask_subfield(ctx, &m->src);
+            mask_subfield(ctx, &m->dst);
             /* 64 bits at a time: mf_get_subfield's limit. */
             for (unsigned int done = 0; done < m->src.n_bits; done += 64) {
                 struct mf_subfield src = m->src, dst = m->dst;
@@ -1282,7 +1163,9 @@ do_xlate_actions(struct xlate_ctx *ctx, const struct ofpact *ofpacts,
             xlate_set_field(ctx, (const struct ofpact_set_field *) a);
             break;
         case OFPACT_DEC_TTL:
-            xlate_dec_ttl(ctx, (const struct ofpact_cnt_ids *) a);
+            if (xlate_dec_ttl(ctx, (const struct ofpact_cnt_ids *) a)) {
+                return;
+            }
             break;
         case OFPACT_SET_TUNNEL:
             flow->tunnel.tun_id = htonll(((const struct ofpact_tunnel *)
@@ -1407,12 +1290,102 @@ xlate_out_init(struct xlate_out *xout)
     flow_wildcards_init_catchall(&xout->wc);
     ofpbuf_use_stub(&xout->odp_actions, xout->odp_actions_stub,
                     sizeof xout->odp_actions_stub);
+    xout->slow = 0;
+    xout->recircs = NULL;
+    xout->n_recircs = xout->allocated_recircs = 0;
 }
 
 void
 xlate_out_uninit(struct xlate_out *xout)
 {
     ofpbuf_uninit(&xout->odp_actions);
+    for (size_t i = 0; i < xout->n_recircs; i++) {
+        recirc_unref(xout->recircs[i]);
+    }
+    free(xout->recircs);
+}
+
+void
+xlate_out_add_recirc(struct xlate_out *xout, uint32_t id)
+{
+    if (xout->n_recircs >= xout->allocated_recircs) {
+        xout->allocated_recircs = 2 * xout->allocated_recircs + 2;
+        xout->recircs = xrealloc(xout->recircs, xout->allocated_recircs
+                                 * sizeof *xout->recircs);
+    }
+    xout->recircs[xout->n_recircs++] = id;
+}
+
+void
+xlate_install_actions(const struct xlate_out *xout, struct ofpbuf *actions)
+{
+    if (xout->slow) {
+        struct odp_cookie cookie = {
+            .type = ODP_COOKIE_SLOW_PATH,
+            .slow_path = { .reason = xout->slow },
+        };
+        odp_put_userspace_cookie(actions, &cookie);
+    } else {
+        ofpbuf_put(actions, xout->odp_actions.data, xout->odp_actions.size);
+    }
+}
+
+/* The megaflow starts with the fields 3.1 always examines: the
+ * recirculation id, the packet type, the input port, the Ethernet type
+ * and, for IP, whether the packet is a fragment. */
+static void
+xlate_wc_init(struct xlate_ctx *ctx)
+{
+    struct flow_wildcards *wc = ctx->wc;
+    WC_MASK_FIELD(wc, recirc_id);
+    WC_MASK_FIELD(wc, packet_type);
+    WC_MASK_FIELD(wc, in_port);
+    WC_MASK_FIELD(wc, dl_type);
+    if (is_ip_any(&ctx->xin->flow)) {
+        wc->masks.nw_frag |= FLOW_NW_FRAG_MASK;
+    }
+}
+
+/* What the datapath can match of what translation looked at, as 3.1 keeps
+ * it: no OpenFlow pipeline fields (metadata, registers: a packet has them
+ * zero), no Ethernet addresses in a packet without them, ICMP type and
+ * code as 8 bits, no ports in a later fragment, no VLAN or MPLS fields the
+ * packet did not come with (actions that push them looked at nothing),
+ * and a VLAN's TCI with its "present" bit. */
+static void
+xlate_wc_finish(struct xlate_ctx *ctx)
+{
+    const struct flow *orig = &ctx->xin->flow;
+    struct flow *m = &ctx->wc->masks;
+
+    m->metadata = 0;
+    memset(m->regs, 0, sizeof m->regs);
+    m->conj_id = 0;
+    m->actset_output = 0;
+    if (orig->packet_type != htonl(PT_ETH)) {
+        memset(&m->dl_src, 0, sizeof m->dl_src);
+        memset(&m->dl_dst, 0, sizeof m->dl_dst);
+    }
+    if (is_ip_any(orig)
+        && (orig->nw_proto == IPPROTO_ICMP
+            || orig->nw_proto == IPPROTO_ICMPV6)) {
+        m->tp_src &= htons(0xff);
+        m->tp_dst &= htons(0xff);
+    }
+    if (orig->nw_frag & FLOW_NW_FRAG_LATER) {
+        m->tp_src = m->tp_dst = 0;
+    }
+    for (int i = 0; i < FLOW_MAX_VLAN_HEADERS; i++) {
+        if (!flow_vlan_present(&orig->vlans[i])) {
+            m->vlans[i].qtag = 0;
+        } else if (m->vlans[i].tci) {
+            m->vlans[i].tci |= htons(VLAN_CFI);
+        }
+    }
+    if (orig->dl_type != htons(ETH_TYPE_MPLS)
+        && orig->dl_type != htons(ETH_TYPE_MPLS_MCAST)) {
+        memset(m->mpls_lse, 0, sizeof m->mpls_lse);
+    }
 }
 
 void
@@ -1430,7 +1403,7 @@ xlate_actions(const struct xlate_in *xin, struct xlate_out *xout)
         .odp = &xout->odp_actions,
     };
     ofpbuf_init(&ctx.action_set, 0);
-    WC_MASK_FIELD(ctx.wc, in_port);
+    xlate_wc_init(&ctx);
 
     if (xin->ofpacts) {
         /* Packet-out: no rule, so table 0 and the "no cookie" cookie, as
@@ -1448,15 +1421,17 @@ xlate_actions(const struct xlate_in *xin, struct xlate_out *xout)
         xlate_table(&ctx, OFPP_IN_PORT, 0, true);
         ctx.no_recv = false;
     }
-    /* The end of the pipeline: what write_actions collected runs now. */
-    /* "exit" still runs the action set; a TTL drop does not. */
-    if (ctx.action_set.size && !ctx.error && !ctx.ttl_exceeded) {
+    /* The end of the pipeline: what write_actions collected runs now,
+     * "exit" or not. */
+    if (ctx.action_set.size && !ctx.error) {
         ctx.exit = false;
         action_set_execute(&ctx);
     }
     ofpbuf_uninit(&ctx.action_set);
     if (ctx.error) {
         ofpbuf_clear(&xout->odp_actions);
+        xout->slow = 0;
     }
+    xlate_wc_finish(&ctx);
     xout->final_flow = ctx.flow;
 }

@@ -30,6 +30,7 @@
 #include <stdint.h>
 #include "flow.h"
 #include "ofp-errors.h"
+#include "odp-util.h"
 #include "ofpbuf.h"
 
 struct ofpact;
@@ -55,6 +56,15 @@ struct xlate_out {
     struct ofpbuf odp_actions;
     uint64_t odp_actions_stub[256 / 8];
     struct flow final_flow;     /* The flow after every action. */
+    /* Nonzero: the datapath cannot carry out 'odp_actions' (SLOW_*
+     * reasons, odp-util.h), so the flow installed sends each packet up to
+     * be translated and executed in userspace (xlate_install_actions()). */
+    enum slow_path_reason slow;
+    /* Recirculation ids the actions name, with one reference each
+     * (recirc.h), dropped by xlate_out_uninit(): whoever keeps the actions
+     * in a datapath flow takes references of its own. */
+    uint32_t *recircs;
+    size_t n_recircs, allocated_recircs;
 };
 
 /* Whether translation carries out every action in the list (nested lists
@@ -68,6 +78,13 @@ enum ofperr xlate_check_actions(const struct ofpact *, size_t ofpacts_len);
 
 void xlate_out_init(struct xlate_out *);
 void xlate_out_uninit(struct xlate_out *);
+/* Adds ID, whose reference XOUT takes over, to XOUT->recircs. */
+void xlate_out_add_recirc(struct xlate_out *, uint32_t id);
 void xlate_actions(const struct xlate_in *, struct xlate_out *);
+
+/* The actions of the datapath flow for XOUT: its actions, or for a
+ * slow-pathed one a userspace action with a slow_path cookie, appended to
+ * ACTIONS. */
+void xlate_install_actions(const struct xlate_out *, struct ofpbuf *actions);
 
 #endif /* ofproto/xlate.h */
