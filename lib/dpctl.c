@@ -490,7 +490,9 @@ static bool
 flow_passes_filter(const struct dpif_flow *f, const struct flow *fkey,
                    const struct flow_wildcards *fmask)
 {
-    return flow_equal_under_mask(&f->key, fkey, fmask);
+    struct flow masked;
+    flow_apply_mask(&masked, &f->key, &f->mask);
+    return flow_equal_under_mask(&masked, fkey, fmask);
 }
 
 static char *
@@ -523,6 +525,7 @@ cmd_dump_flows(struct ds *out, const struct dpctl_opts *o, int argc,
     struct dpctl_port_names pn;
     struct odp_port_names names = port_names_init(&pn, dpif, o->more);
     struct dpif_flow_dump *dump = dpif_flow_dump_create(dpif);
+    dpif_flow_dump_set_given_keys(dump);
     struct dpif_flow_dump_thread *thread = dpif_flow_dump_thread_create(dump);
     struct dpif_flow flows[50];
     /* 3.1's userspace datapath dumps each thread's flows under a heading;

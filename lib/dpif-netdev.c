@@ -83,6 +83,7 @@ struct dp_netdev_flow {
     uint32_t hash;                      /* dpif_flow_hash(&key, &mask). */
     long long int created;              /* time_msec(). */
     struct miniflow *match;
+    struct miniflow *given_key;         /* The key as put, for dumps. */
     _Atomic(struct dp_netdev_actions *) actions;
 
     _Atomic uint64_t n_packets, n_bytes;
@@ -197,6 +198,7 @@ flow_free(void *flow_)
     struct dp_netdev_flow *flow = flow_;
     free(atomic_load_explicit(&flow->actions, memory_order_relaxed));
     free(flow->match);
+    free(flow->given_key);
     free(flow);
 }
 
@@ -1234,6 +1236,7 @@ flow_put__(struct dp_netdev *dp, enum dpif_flow_put_flags flags,
         flow->created = time_msec();
         flow->match = match;
         match = NULL;
+        flow->given_key = miniflow_create(key);
         atomic_init(&flow->actions, actions_create(actions, actions_len));
         atomic_init(&flow->ref_cnt, 1);
         atomic_init(&flow->dead, false);
@@ -1302,13 +1305,14 @@ dpif_netdev_flow_flush(struct dpif *dpif)
  * of *BUF_SIZE bytes, *BUF_USED in use); OUT->actions is set afterwards by
  * the caller from the offset stored in OUT->actions_len's twin. */
 static size_t
-flow_to_dpif_flow(const struct dp_netdev_flow *flow, struct dpif_flow *out,
+flow_to_dpif_flow(const struct dp_netdev_flow *flow, bool given_key,
+                  struct dpif_flow *out,
                   uint8_t **buf, size_t *buf_used, size_t *buf_size)
 {
     struct dp_netdev_actions *a = atomic_load_explicit(
         &((struct dp_netdev_flow *) flow)->actions, memory_order_acquire);
     out->terse = false;
-    miniflow_expand(flow->match, &out->key);
+    miniflow_expand(given_key ? flow->given_key : flow->match, &out->key);
     out->mask = flow->mask;
     out->hash = flow->hash;
     out->created = flow->created;
@@ -1359,7 +1363,7 @@ dpif_netdev_flow_get(const struct dpif *dpif, const struct flow *key,
     if (flow) {
         uint8_t *buf = NULL;
         size_t used = 0, size = 0;
-        flow_to_dpif_flow(flow, out, &buf, &used, &size);
+        flow_to_dpif_flow(flow, true, out, &buf, &used, &size);
         out->actions = (const struct nlattr *) buf;
         *actions_buf = buf;
     }
@@ -1430,7 +1434,9 @@ dpif_netdev_flow_dump_next(struct dpif_flow_dump_thread *thread_,
             struct dp_netdev_flow *flow = CONTAINER_OF(
                 node, struct dp_netdev_flow, node);
             if (!flow_to_terse_dpif_flow(flow, thread_->dump, &flows[n])) {
-                offsets[n] = flow_to_dpif_flow(flow, &flows[n], &thread->buf,
+                offsets[n] = flow_to_dpif_flow(flow,
+                                               thread_->dump->given_keys,
+                                               &flows[n], &thread->buf,
                                                &used, &thread->buf_size);
             }
             n++;

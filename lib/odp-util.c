@@ -275,7 +275,8 @@ format_field(struct ds *ds, const struct field *f, const struct flow *key,
 {
     const uint8_t *k = (const uint8_t *) key + f->ofs;
     const uint8_t *m = (const uint8_t *) mask + f->ofs;
-    if (!verbose && field_mask_is_zero(f->kind, m)) {
+    if ((!verbose || f->kind == FK_FRAG) && field_mask_is_zero(f->kind, m)) {
+        /* (3.1 prints no frag= at all for a key that does not match it.) */
         return false;
     }
     if (!*first) {
@@ -561,7 +562,7 @@ format_l3(struct ds *ds, bool *first, const struct flow *key,
         format_fields(ds, fields, n, key, mask, verbose);
         ds_put_char(ds, ')');
     }
-    if (fields != arp_fields && mask->nw_proto == 0xff
+    if (fields != arp_fields && (mask->nw_proto == 0xff || verbose)
         && !(key->nw_frag & FLOW_NW_FRAG_LATER)) {
         format_l4(ds, first, key, mask, verbose, type == ETH_TYPE_IPV6);
     }

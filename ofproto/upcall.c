@@ -277,6 +277,9 @@ handle_packet_in(const struct dpif_upcall *du, const struct odp_cookie *c)
 {
     struct frozen_state state;
     struct ofproto *ofproto = NULL;
+    if (c->controller.dont_send) {
+        return;
+    }
     if (recirc_get(c->controller.recirc_id, &state)) {
         ofproto = ofproto_lookup_by_id(state.ofproto_id);
         if (!ofproto) {

@@ -377,6 +377,8 @@ xlate_controller(struct xlate_ctx *ctx, uint8_t reason, uint16_t max_len,
     struct odp_cookie cookie = {
         .type = ODP_COOKIE_CONTROLLER,
         .controller = {
+            /* A trace without side effects sends nothing, and says so. */
+            .dont_send = ctx->xin->trace && !ctx->xin->may_learn,
             .reason = reason,
             .recirc_id = id,
             .controller_id = controller_id,
@@ -620,6 +622,41 @@ flow_is_ip(struct xlate_ctx *ctx)
     WC_MASK_FIELD(ctx->wc, dl_type);
     return (ctx->flow.dl_type == htons(ETH_TYPE_IP)
             || ctx->flow.dl_type == htons(ETH_TYPE_IPV6));
+}
+
+/* Adds "SUBFIELD is now VALUE" to the trace, as 3.1 says it after a move:
+ * the value in the field's own syntax for a whole field, else in hex. */
+static void
+trace_subfield(const struct xlate_ctx *ctx, const struct mf_subfield *sf)
+{
+    if (!ctx->xin->trace) {
+        return;
+    }
+    struct ds s = DS_EMPTY_INITIALIZER;
+    mf_format_subfield(sf, &s);
+    ds_put_cstr(&s, " is now ");
+    if (!sf->ofs && sf->n_bits == sf->field->n_bits) {
+        union mf_value value;
+        mf_get_value(sf->field, &ctx->flow, &value);
+        mf_format(sf->field, &value, NULL, NULL, &s);
+    } else {
+        union mf_value value;
+        mf_get_value(sf->field, &ctx->flow, &value);
+        uint8_t bits[sizeof value];
+        memset(bits, 0, sizeof bits);
+        bitwise_copy(&value, sf->field->n_bytes, sf->ofs, bits, sizeof bits,
+                     0, sf->n_bits);
+        size_t i = 0;
+        while (i < sizeof bits - 1 && !bits[i]) {
+            i++;
+        }
+        ds_put_format(&s, "0x%"PRIx8, bits[i]);
+        for (i++; i < sizeof bits; i++) {
+            ds_put_format(&s, "%02"PRIx8, bits[i]);
+        }
+    }
+    trace_note(ctx, "%s", ds_cstr(&s));
+    ds_destroy(&s);
 }
 
 /* Un-wildcards the bits of SF's field that SF covers. */
@@ -1157,6 +1194,7 @@ do_xlate_actions(struct xlate_ctx *ctx, const struct ofpact *ofpacts,
                 src.n_bits = dst.n_bits = MIN(64, m->src.n_bits - done);
                 mf_set_subfield(&dst, mf_get_subfield(&src, flow), flow);
             }
+            trace_subfield(ctx, &m->dst);
             break;
         }
         case OFPACT_SET_FIELD:
