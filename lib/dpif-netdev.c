@@ -17,6 +17,7 @@
 #include "dpcls.h"
 #include "dpif-channel.h"
 #include "dpif-provider.h"
+#include "dynamic-string.h"
 #include "emc.h"
 #include "flow-extract.h"
 #include "hash.h"
@@ -24,6 +25,7 @@
 #include "netdev.h"
 #include "netlink.h"
 #include "odp-execute.h"
+#include "odp-util.h"
 #include "ovs-thread.h"
 #include "poll-loop.h"
 #include "shash.h"
@@ -301,6 +303,21 @@ upcall_queue(struct dp_netdev *dp, uint32_t port_no,
              const struct flow *key, const struct nlattr *userdata,
              size_t userdata_len)
 {
+    if (VLOG_IS_DBG_ENABLED()) {
+        /* As 3.1 logs each upcall: the key, then the packet. */
+        static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(600, 600);
+        if (!VLOG_DROP_DBG(&rl)) {
+            struct ds s = DS_EMPTY_INITIALIZER;
+            odp_flow_format(key, NULL, NULL, false, &s);
+            ds_put_char(&s, '\n');
+            dp_packet_format_hex(&s, packet);
+            VLOG_DBG("%s: %s upcall:\n%s", dp->name,
+                     type == DPIF_CHANNEL_MISS ? "miss" : "action",
+                     ds_cstr(&s));
+            ds_destroy(&s);
+        }
+    }
+
     struct dp_netdev_port *port = port_lookup(dp, port_no);
     if (!port || !port->channel) {
         port = port_lookup(dp, DPIF_PORT_LOCAL);
@@ -1196,6 +1213,22 @@ dpif_netdev_port_get_stats(const struct dpif *dpif, uint32_t port_no,
 
 /* Flows. */
 
+/* 3.1 logs each flow it adds (tests read the log for them). */
+static void
+log_flow_add(const struct flow *key, const struct flow_wildcards *mask,
+             const struct nlattr *actions, size_t actions_len)
+{
+    static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(600, 600);
+    if (!VLOG_DROP_DBG(&rl)) {
+        struct ds s = DS_EMPTY_INITIALIZER;
+        odp_flow_format(key, mask, NULL, false, &s);
+        ds_put_cstr(&s, ", actions:");
+        odp_actions_format(actions, actions_len, NULL, &s);
+        VLOG_DBG("flow_add: %s", ds_cstr(&s));
+        ds_destroy(&s);
+    }
+}
+
 /* Puts one flow; DP->mutex held. */
 static int
 flow_put__(struct dp_netdev *dp, enum dpif_flow_put_flags flags,
@@ -1237,6 +1270,9 @@ flow_put__(struct dp_netdev *dp, enum dpif_flow_put_flags flags,
         flow->match = match;
         match = NULL;
         flow->given_key = miniflow_create(key);
+        if (VLOG_IS_DBG_ENABLED()) {
+            log_flow_add(key, mask, actions, actions_len);
+        }
         atomic_init(&flow->actions, actions_create(actions, actions_len));
         atomic_init(&flow->ref_cnt, 1);
         atomic_init(&flow->dead, false);

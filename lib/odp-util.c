@@ -569,9 +569,11 @@ format_l3(struct ds *ds, bool *first, const struct flow *key,
 }
 
 /* "vid=N[/M],pcp=N[/M][,cfi=0]", as 3.1 prints a VLAN: each field whose
- * value or mask is nonzero (all when VERBOSE), its mask when partial. */
+ * value or mask is nonzero (all when VERBOSE), its mask when partial; and,
+ * for a key (IS_KEY), cfi=0 when the "present" bit is clear. */
 static void
-format_vlan_tci(struct ds *ds, uint16_t tci, uint16_t mask, bool verbose)
+format_vlan_tci(struct ds *ds, uint16_t tci, uint16_t mask, bool verbose,
+                bool is_key)
 {
     uint16_t vid = tci & VLAN_VID_MASK, vid_mask = mask & VLAN_VID_MASK;
     uint16_t pcp = (tci & VLAN_PCP_MASK) >> VLAN_PCP_SHIFT;
@@ -591,7 +593,7 @@ format_vlan_tci(struct ds *ds, uint16_t tci, uint16_t mask, bool verbose)
         }
         first = false;
     }
-    if (!(tci & VLAN_CFI)) {
+    if (is_key && !(tci & VLAN_CFI)) {
         ds_put_format(ds, "%scfi=0", first ? "" : ",");
     }
 }
@@ -607,7 +609,7 @@ format_after_eth(struct ds *ds, bool *first, const struct flow *key,
         format_eth_type(ds, first, v->tpid, vm->tpid);
 
         begin_key(ds, first, "vlan");
-        format_vlan_tci(ds, ntohs(v->tci), ntohs(vm->tci), verbose);
+        format_vlan_tci(ds, ntohs(v->tci), ntohs(vm->tci), verbose, true);
         ds_put_char(ds, ')');
 
         begin_key(ds, first, "encap");
@@ -649,8 +651,8 @@ format_u128_hex(struct ds *ds, const uint8_t p[16])
 }
 
 /* The conntrack keys, as 3.1's userspace datapath prints them: ct_state
- * as +flag/-flag for the bits its mask covers (hex when VERBOSE), the
- * others in hex.  This datapath tracks no connections, so they are zero
+ * as +flag/-flag for the bits its mask covers (hex when VERBOSE or exact),
+ * the others in hex.  This datapath tracks no connections, so they are zero
  * in every packet's key; megaflows still carry what the rules looked
  * at. */
 static void
@@ -659,7 +661,7 @@ format_ct_keys(struct ds *ds, bool *first, const struct flow *key,
 {
     if (mask->ct_state || verbose) {
         begin_key(ds, first, "ct_state");
-        if (verbose) {
+        if (verbose || mask->ct_state == UINT32_MAX) {
             ds_put_format(ds, "%#"PRIx32, key->ct_state);
             if (mask->ct_state != UINT32_MAX) {
                 ds_put_format(ds, "/%#"PRIx32, mask->ct_state);
@@ -776,6 +778,79 @@ odp_flow_mask_for_datapath(const struct flow *key, struct flow_wildcards *wc)
         }
         m->tpid = htons(0xffff);
         m->tci |= htons(VLAN_VID_MASK | VLAN_CFI);
+    }
+}
+
+static void
+mask_fields(const struct field *fields, size_t n, struct flow *mask)
+{
+    for (size_t i = 0; i < n; i++) {
+        field_exact_mask(fields[i].kind, (uint8_t *) mask + fields[i].ofs);
+    }
+}
+
+void
+odp_flow_wildcards_for_packet(const struct flow *flow,
+                              struct flow_wildcards *wc)
+{
+    struct flow *m = &wc->masks;
+    flow_wildcards_init_catchall(wc);
+    m->skb_priority = m->pkt_mark = m->recirc_id = m->dp_hash = UINT32_MAX;
+    m->in_port = UINT32_MAX;
+    m->ct_state = CS_ALL_BITS;
+    m->ct_zone = UINT16_MAX;
+    m->ct_mark = UINT32_MAX;
+    memset(m->ct_label, 0xff, sizeof m->ct_label);
+    m->packet_type = htonl(UINT32_MAX);
+    if (flow->tunnel.ip_dst || !ipv6_addr_is_zero(&flow->tunnel.ipv6_dst)) {
+        mask_fields(tunnel_fields, ARRAY_SIZE(tunnel_fields), m);
+        m->tunnel.flags = UINT16_MAX;
+    }
+    if (flow->packet_type == htonl(PT_ETH)) {
+        mask_fields(eth_fields, ARRAY_SIZE(eth_fields), m);
+    }
+    m->dl_type = htons(0xffff);
+    odp_flow_mask_for_datapath(flow, wc);
+    for (int i = 0; i < FLOW_MAX_VLAN_HEADERS; i++) {
+        if (flow_vlan_present(&flow->vlans[i])) {
+            m->vlans[i].tci = htons(0xffff);
+        }
+    }
+
+    uint16_t type = ntohs(flow->dl_type);
+    bool is_ipv6 = type == ETH_TYPE_IPV6;
+    if (type == ETH_TYPE_IP || is_ipv6) {
+        if (is_ipv6) {
+            mask_fields(ipv6_fields, ARRAY_SIZE(ipv6_fields), m);
+        } else {
+            mask_fields(ipv4_fields, ARRAY_SIZE(ipv4_fields), m);
+        }
+        if (flow->nw_frag & FLOW_NW_FRAG_LATER) {
+            return;
+        }
+        switch (flow->nw_proto) {
+        case IPPROTO_TCP:
+            m->tcp_flags = htons(0xffff);
+            /* Fall through. */
+        case IPPROTO_UDP:
+        case IPPROTO_SCTP:
+            mask_fields(ports_fields, ARRAY_SIZE(ports_fields), m);
+            break;
+        case IPPROTO_ICMP:
+        case IPPROTO_ICMPV6:
+            if ((flow->nw_proto == IPPROTO_ICMP) == !is_ipv6) {
+                mask_fields(icmp_fields, ARRAY_SIZE(icmp_fields), m);
+                uint16_t icmp_type = ntohs(flow->tp_src);
+                if (is_ipv6 && !flow->tp_dst
+                    && (icmp_type == ND_NEIGHBOR_SOLICIT
+                        || icmp_type == ND_NEIGHBOR_ADVERT)) {
+                    mask_fields(nd_fields, ARRAY_SIZE(nd_fields), m);
+                }
+            }
+            break;
+        }
+    } else if (type == ETH_TYPE_ARP || type == ETH_TYPE_RARP) {
+        mask_fields(arp_fields, ARRAY_SIZE(arp_fields), m);
     }
 }
 
@@ -1720,7 +1795,7 @@ format_set(struct ds *ds, const struct nlattr *a, bool masked)
             memcpy(&tci_mask, mask, 2);
         }
         ds_put_cstr(ds, "vlan(");
-        format_vlan_tci(ds, ntohs(tci), ntohs(tci_mask), false);
+        format_vlan_tci(ds, ntohs(tci), ntohs(tci_mask), false, false);
         ds_put_cstr(ds, "))");
         return;
     }

@@ -104,6 +104,13 @@ char *odp_flow_from_string(const char *, const struct odp_port_names *,
 void odp_flow_mask_for_datapath(const struct flow *key,
                                 struct flow_wildcards *wc);
 
+/* Sets WC to every field a datapath key for FLOW has, as 3.1's exact
+ * flows (megaflows disabled) match: the metadata, the packet type, the
+ * Ethernet header and VLANs the packet has, and its L3, L4 (with TCP
+ * flags) and ND fields. */
+void odp_flow_wildcards_for_packet(const struct flow *,
+                                   struct flow_wildcards *wc);
+
 /* Actions.  Formatting tolerates malformed lists (prints what it can and
  * marks the rest); parsing appends attributes to ACTIONS. */
 void odp_actions_format(const struct nlattr *actions, size_t actions_len,

@@ -617,6 +617,34 @@ revalidator_purge_cmd(struct unixctl_conn *conn, int argc OVS_UNUSED,
     unixctl_command_reply(conn, NULL);
 }
 
+/* upcall/enable-megaflows, upcall/disable-megaflows: 3.1 purges the
+ * datapath flows, which were made the other way. */
+static void
+upcall_megaflows_cmd(struct unixctl_conn *conn, int argc OVS_UNUSED,
+                     const char *argv[] OVS_UNUSED, void *enable_)
+{
+    bool enable = enable_ != NULL;
+    udpif_set_megaflows(enable);
+    struct dpif_backer *backer = ofproto_first_backer();
+    if (backer) {
+        udpif_purge(backer->udpif);
+    }
+    unixctl_command_reply(conn, enable ? "megaflows enabled"
+                                       : "megaflows disabled");
+}
+
+/* upcall/enable-ufid, upcall/disable-ufid: this datapath names flows by
+ * their key, never by a UFID, so there is nothing to switch; the replies
+ * are 3.1's. */
+static void
+upcall_ufid_cmd(struct unixctl_conn *conn, int argc OVS_UNUSED,
+                const char *argv[] OVS_UNUSED, void *enable)
+{
+    unixctl_command_reply(conn, enable
+                          ? "Datapath dumping tersely using UFID enabled"
+                          : "Datapath dumping tersely using UFID disabled");
+}
+
 void
 ofproto_unixctl_init(void)
 {
@@ -637,6 +665,15 @@ ofproto_unixctl_init(void)
                              bridge_dump_flows_cmd, NULL);
     unixctl_command_register("upcall/show", "", 0, 0, upcall_show_cmd,
                              NULL);
+    static int enable = 1;
+    unixctl_command_register("upcall/enable-megaflows", "", 0, 0,
+                             upcall_megaflows_cmd, &enable);
+    unixctl_command_register("upcall/disable-megaflows", "", 0, 0,
+                             upcall_megaflows_cmd, NULL);
+    unixctl_command_register("upcall/enable-ufid", "", 0, 0,
+                             upcall_ufid_cmd, &enable);
+    unixctl_command_register("upcall/disable-ufid", "", 0, 0,
+                             upcall_ufid_cmd, NULL);
     unixctl_command_register("revalidator/wait", "", 0, 0,
                              revalidator_wait_cmd, NULL);
     unixctl_command_register("revalidator/purge", "", 0, 0,

@@ -49,6 +49,7 @@ COVERAGE_DEFINE(revalidate_modified);
 
 static atomic_uint flow_limit = DEFAULT_FLOW_LIMIT;
 static atomic_uint max_idle = DEFAULT_MAX_IDLE;
+static atomic_bool enable_megaflows = true;
 
 struct ukey {
     struct hmap_node hmap_node;     /* In udpif->ukeys. */
@@ -134,6 +135,12 @@ unsigned int
 udpif_get_flow_limit(void)
 {
     return atomic_load(&flow_limit);
+}
+
+void
+udpif_set_megaflows(bool enable)
+{
+    atomic_store(&enable_megaflows, enable);
 }
 
 void
@@ -260,13 +267,18 @@ translate_upcall(struct udpif *udpif, const struct dpif_upcall *du,
 }
 
 /* The megaflow a flow for KEY installs: what translation looked at, and
- * what a datapath key implies (odp_flow_mask_for_datapath()). */
+ * what a datapath key implies (odp_flow_mask_for_datapath()); or, with
+ * megaflows disabled, every field of the packet. */
 static void
 install_mask(const struct flow *key, const struct xlate_out *xout,
              struct flow_wildcards *mask)
 {
-    *mask = xout->wc;
-    odp_flow_mask_for_datapath(key, mask);
+    if (atomic_load(&enable_megaflows)) {
+        *mask = xout->wc;
+        odp_flow_mask_for_datapath(key, mask);
+    } else {
+        odp_flow_wildcards_for_packet(key, mask);
+    }
 }
 
 /* A controller cookie's upcall: the packet-in translation asked for, as
