@@ -35,6 +35,8 @@ ofproto_libofproto_a_SOURCES = \
 	ofproto/xlate.h \
 	ofproto/xlate-commit.c \
 	ofproto/xlate-commit.h \
+	ofproto/xlate-mpls.c \
+	ofproto/xlate-mpls.h \
 	ofproto/xlate-trace.c \
 	ofproto/xlate-trace.h
 OFPROTO_LIBS = ofproto/libofproto.a $(OVS_LIBS)

@@ -25,7 +25,6 @@
 #include "ofproto-private.h"
 #include "ovs-thread.h"
 #include "odp-util.h"
-#include "recirc.h"
 #include "poll-loop.h"
 #include "seq.h"
 #include "shash.h"
@@ -152,9 +151,6 @@ backer_unref(struct dpif_backer *backer)
     seq_destroy(backer->reval_seq);
     free(backer->type);
     free(backer);
-    if (shash_is_empty(&backers)) {
-        recirc_flush();
-    }
 }
 
 struct dpif_backer *
@@ -369,7 +365,7 @@ ofproto_lookup_by_id(uint32_t id)
 void
 ofproto_queue_packet_in(struct ofproto *ofproto, const void *packet,
                         size_t size, const struct odp_cookie *cookie,
-                        const struct frozen_state *state)
+                        const struct frozen_packet_in *state)
 {
     struct ofproto_packet_in *pin = xzalloc(sizeof *pin);
     pin->packet = xmalloc(size + state->userdata_len + 1);
@@ -561,7 +557,6 @@ ofproto_run_global(void)
         dpif_run(backer->dpif);
         udpif_run(backer->udpif);
     }
-    recirc_run();
 }
 
 void

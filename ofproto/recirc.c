@@ -2,12 +2,12 @@
 #include <config.h>
 #include "recirc.h"
 
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include "hash.h"
 #include "hmap.h"
 #include "list.h"
+#include "ofpbuf.h"
 #include "ovs-thread.h"
 #include "timeval.h"
 #include "util.h"
@@ -15,51 +15,21 @@
 struct recirc_node {
     struct hmap_node id_node;       /* In 'by_id'. */
     struct hmap_node state_node;    /* In 'by_state' while referenced. */
-    struct ovs_list unused_node;    /* In 'unused' while not. */
+    struct ovs_list expiring_node;  /* In 'expiring' while not. */
     uint32_t id;
     unsigned int refcount;
-    long long int unused_since;     /* Real time, ms. */
-    struct frozen_state state;      /* Owns its userdata. */
+    long long int released;         /* time_msec() of the last release. */
+    long long int released_real;    /* Real time of it, ms. */
+    size_t len;
+    uint8_t state[];
 };
 
 static struct ovs_mutex mutex = OVS_MUTEX_INITIALIZER;
 static struct hmap by_id = HMAP_INITIALIZER(&by_id);
 static struct hmap by_state = HMAP_INITIALIZER(&by_state);
-static struct ovs_list unused = OVS_LIST_INITIALIZER(&unused);
+/* Unreferenced nodes, oldest release first. */
+static struct ovs_list expiring = OVS_LIST_INITIALIZER(&expiring);
 static uint32_t next_id = 1;
-
-void
-frozen_metadata_init(struct flow *md, const struct flow *flow)
-{
-    memset(md, 0, sizeof *md);
-    md->in_port = flow->in_port;
-    md->packet_type = flow->packet_type;
-    md->tunnel = flow->tunnel;
-    md->metadata = flow->metadata;
-    memcpy(md->regs, flow->regs, sizeof md->regs);
-    md->pkt_mark = flow->pkt_mark;
-}
-
-static uint32_t
-state_hash(const struct frozen_state *s)
-{
-    uint32_t hash = hash_int(s->ofproto_id, s->table_id);
-    hash = hash_bytes(&s->rule_cookie, sizeof s->rule_cookie, hash);
-    hash = hash_bytes(&s->metadata, sizeof s->metadata, hash);
-    return hash_bytes(s->userdata, s->userdata_len, hash);
-}
-
-static bool
-state_equal(const struct frozen_state *a, const struct frozen_state *b)
-{
-    return (a->ofproto_id == b->ofproto_id
-            && a->table_id == b->table_id
-            && a->rule_cookie == b->rule_cookie
-            && !memcmp(&a->metadata, &b->metadata, sizeof a->metadata)
-            && a->userdata_len == b->userdata_len
-            && (!a->userdata_len
-                || !memcmp(a->userdata, b->userdata, a->userdata_len)));
-}
 
 static struct recirc_node *
 find_by_id(uint32_t id)
@@ -73,114 +43,141 @@ find_by_id(uint32_t id)
     return NULL;
 }
 
-/* The next id no node holds; ids go up and wrap, skipping 0. */
-static uint32_t
-new_id(void)
+/* Frees the nodes whose grace time is over.  With the mutex. */
+static void
+expire(void)
 {
-    for (;;) {
-        uint32_t id = next_id++;
-        if (!next_id) {
-            next_id = 1;
+    long long int now = time_msec();
+    long long int now_real = time_usec_real() / 1000;
+    while (!ovs_list_is_empty(&expiring)) {
+        struct recirc_node *node = CONTAINER_OF(ovs_list_front(&expiring),
+                                                struct recirc_node,
+                                                expiring_node);
+        if (now - node->released < RECIRC_GRACE_MS
+            || now_real - node->released_real < RECIRC_GRACE_MS) {
+            break;
         }
-        if (id && !find_by_id(id)) {
-            return id;
-        }
+        ovs_list_remove(&node->expiring_node);
+        hmap_remove(&by_id, &node->id_node);
+        free(node);
+    }
+}
+
+/* Takes a reference to NODE.  With the mutex. */
+static void
+node_ref(struct recirc_node *node)
+{
+    if (!node->refcount++) {
+        ovs_list_remove(&node->expiring_node);
+        hmap_insert(&by_state, &node->state_node,
+                    hash_bytes(node->state, node->len, 0));
     }
 }
 
 uint32_t
-recirc_alloc(const struct frozen_state *state)
+recirc_alloc_id(const void *state, size_t len)
 {
-    uint32_t hash = state_hash(state);
-    ovs_mutex_lock(&mutex);
+    uint32_t hash = hash_bytes(state, len, 0);
     struct recirc_node *node;
+
+    ovs_mutex_lock(&mutex);
+    expire();
     HMAP_FOR_EACH_WITH_HASH (node, state_node, hash, &by_state) {
-        if (state_equal(&node->state, state)) {
+        if (node->len == len && !memcmp(node->state, state, len)) {
             node->refcount++;
-            ovs_mutex_unlock(&mutex);
-            return node->id;
+            goto out;
         }
     }
-    node = xzalloc(sizeof *node);
-    node->id = new_id();
+    /* A fresh id: never 0 (no recirculation), never one still known. */
+    while (!next_id || find_by_id(next_id)) {
+        next_id++;
+    }
+    node = xmalloc(sizeof *node + len);
+    node->id = next_id++;
     node->refcount = 1;
-    node->state = *state;
-    node->state.userdata = (state->userdata_len
-                            ? xmemdup(state->userdata, state->userdata_len)
-                            : NULL);
+    node->released = 0;
+    node->len = len;
+    memcpy(node->state, state, len);
     hmap_insert(&by_id, &node->id_node, hash_int(node->id, 0));
     hmap_insert(&by_state, &node->state_node, hash);
+out:;
     uint32_t id = node->id;
     ovs_mutex_unlock(&mutex);
     return id;
 }
 
-void
-recirc_ref(uint32_t id)
-{
-    ovs_mutex_lock(&mutex);
-    struct recirc_node *node = find_by_id(id);
-    /* Only a referenced node: a reference is taken from another one. */
-    ovs_assert(node && node->refcount);
-    node->refcount++;
-    ovs_mutex_unlock(&mutex);
-}
-
-void
-recirc_unref(uint32_t id)
-{
-    ovs_mutex_lock(&mutex);
-    struct recirc_node *node = find_by_id(id);
-    ovs_assert(node && node->refcount);
-    if (!--node->refcount) {
-        hmap_remove(&by_state, &node->state_node);
-        node->unused_since = time_usec_real() / 1000;
-        ovs_list_push_back(&unused, &node->unused_node);
-    }
-    ovs_mutex_unlock(&mutex);
-}
-
 bool
-recirc_get(uint32_t id, struct frozen_state *state)
+recirc_ref_id(uint32_t id)
 {
     ovs_mutex_lock(&mutex);
     struct recirc_node *node = find_by_id(id);
     if (node) {
-        *state = node->state;
-        state->userdata = (node->state.userdata_len
-                           ? xmemdup(node->state.userdata,
-                                     node->state.userdata_len)
-                           : NULL);
+        node_ref(node);
     }
     ovs_mutex_unlock(&mutex);
     return node != NULL;
 }
 
-static void
-free_unused(long long int before)
+void
+recirc_unref_id(uint32_t id)
 {
     ovs_mutex_lock(&mutex);
-    struct recirc_node *node;
-    LIST_FOR_EACH_SAFE (node, unused_node, &unused) {
-        if (node->unused_since > before) {
-            break;              /* The list is in order of time. */
-        }
-        ovs_list_remove(&node->unused_node);
-        hmap_remove(&by_id, &node->id_node);
-        free((void *) node->state.userdata);
-        free(node);
+    struct recirc_node *node = find_by_id(id);
+    if (node && node->refcount && !--node->refcount) {
+        hmap_remove(&by_state, &node->state_node);
+        node->released = time_msec();
+        node->released_real = time_usec_real() / 1000;
+        ovs_list_push_back(&expiring, &node->expiring_node);
     }
+    expire();
     ovs_mutex_unlock(&mutex);
 }
 
-void
-recirc_run(void)
+bool
+recirc_find(uint32_t id, struct ofpbuf *out)
 {
-    free_unused(time_usec_real() / 1000 - RECIRC_LINGER_MS);
+    ovs_mutex_lock(&mutex);
+    struct recirc_node *node = find_by_id(id);
+    if (node) {
+        ofpbuf_put(out, node->state, node->len);
+    }
+    ovs_mutex_unlock(&mutex);
+    return node != NULL;
+}
+
+size_t
+recirc_count(void)
+{
+    ovs_mutex_lock(&mutex);
+    size_t n = hmap_count(&by_id);
+    ovs_mutex_unlock(&mutex);
+    return n;
 }
 
 void
-recirc_flush(void)
+recirc_refs_add(struct recirc_refs *refs, uint32_t id)
 {
-    free_unused(LLONG_MAX);
+    if (refs->n >= refs->allocated) {
+        refs->allocated = refs->allocated ? 2 * refs->allocated : 2;
+        refs->ids = xrealloc(refs->ids, refs->allocated * sizeof *refs->ids);
+    }
+    refs->ids[refs->n++] = id;
+}
+
+void
+recirc_refs_release(struct recirc_refs *refs)
+{
+    for (size_t i = 0; i < refs->n; i++) {
+        recirc_unref_id(refs->ids[i]);
+    }
+    free(refs->ids);
+    recirc_refs_init(refs);
+}
+
+void
+recirc_refs_move(struct recirc_refs *dst, struct recirc_refs *src)
+{
+    recirc_refs_release(dst);
+    *dst = *src;
+    recirc_refs_init(src);
 }

@@ -1,63 +1,75 @@
-/* recirc: recirculation ids and the frozen translation states they name.
+/* recirc: recirculation ids and the frozen translations they stand for.
  *
- * Translation freezes where a packet has to come back from the datapath
- * to userspace and userspace must know what translation knew there.
- * Today that is every packet for the controller (as 3.1 freezes at each
- * controller action): the datapath's userspace action carries only a
- * cookie with the reason, max_len, controller id and rule cookie, and the
- * recirculation id of the frozen state, which holds the rest of what the
- * packet-in reports.  Each distinct state has one id, allocated from 1
- * up, so identical translations name the same id and the datapath actions
- * of a flow stay the same when it is translated again.
+ * When translation cannot finish a packet's pipeline in one pass (after an
+ * MPLS pop to IP, say, the next actions need the L3 header the datapath
+ * has not parsed), it freezes what is left to do into a byte string (the
+ * "frozen state", laid out by xlate.c) and ends the datapath actions with
+ * recirc(ID).  The datapath then looks the packet up again with
+ * recirc_id ID, and the upcall of that miss thaws the state by its id and
+ * translates the rest.  As in 3.1, translation also freezes at each
+ * packet for the controller: the datapath's controller cookie names the
+ * state, which holds what the packet-in reports (the bridge, table, rule
+ * cookie, pipeline fields, the action's userdata).
  *
- * Lifetime: references.  recirc_alloc() returns the id of a referenced
- * state equal to the one given, or of a new one, and takes a reference
- * for the caller.  Whoever keeps the id in a datapath flow's actions
- * keeps a reference (upcall.c's keys) and drops it when the flow goes.
- * A state without references is no longer found by recirc_alloc(), but
- * recirc_get() still finds it for RECIRC_LINGER_MS of real time, so that
- * packets already on their way up (a packet-out's, an executed upcall's)
- * find it; recirc_run() frees it after that.
+ * This module keeps the states, one per distinct byte string, by id.  Ids
+ * are handed out from 1 upwards and never reused (within 2^32), so a
+ * datapath flow that names a state that is gone never meets a new one.
  *
- * Threads: any thread (one mutex inside), but recirc_run() and
- * recirc_flush() belong to the main thread. */
+ * References: recirc_alloc_id() returns an id with a new reference; an
+ * equal state that still has references is shared (its id comes back).
+ * Whoever keeps datapath flows that use an id holds a reference (the
+ * upcall module, per flow; see struct recirc_refs) and releases it when
+ * the flows go.  A state whose last reference is released can still be
+ * found by its id (packets may be on their way back through the
+ * datapath) for RECIRC_GRACE_MS, both of time_msec() and of real time
+ * (a test's warped clock does not hurry it, a stopped one keeps it),
+ * then it is freed.  It is not shared any more meanwhile: an
+ * equal state gets a new id.
+ *
+ * Threads: any; one mutex inside. */
 #ifndef OFPROTO_RECIRC_H
 #define OFPROTO_RECIRC_H 1
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "flow.h"
 
-#define RECIRC_LINGER_MS 5000
+struct ofpbuf;
 
-struct frozen_state {
-    uint32_t ofproto_id;        /* struct ofproto's 'id'. */
-    uint8_t table_id;           /* Where translation was. */
-    ovs_be64 rule_cookie;       /* Of the rule being run; all ones: none. */
-    /* The packet's metadata as translation had it: the OpenFlow in_port,
-     * the packet type and the pipeline fields (frozen_metadata_init());
-     * everything else zero. */
-    struct flow metadata;
-    const void *userdata;       /* The action's userdata (controller's). */
-    size_t userdata_len;
+#define RECIRC_GRACE_MS 1000
+
+/* The id of STATE (LEN bytes, copied), with a new reference. */
+uint32_t recirc_alloc_id(const void *state, size_t len);
+/* Takes a reference to ID if its state can still be found; false if not
+ * (then nothing is held). */
+bool recirc_ref_id(uint32_t id);
+void recirc_unref_id(uint32_t id);
+/* Appends the state of ID to OUT; false if ID has none (any more). */
+bool recirc_find(uint32_t id, struct ofpbuf *out);
+/* The number of states kept (with references or in their grace time). */
+size_t recirc_count(void);
+
+/* A set of references, owned by one holder (one translation, one
+ * datapath flow).  recirc_refs_release() releases them all. */
+struct recirc_refs {
+    uint32_t *ids;
+    size_t n, allocated;
 };
 
-/* Sets *METADATA to FLOW's in_port, packet type and pipeline fields
- * (tunnel, metadata, registers, pkt_mark), the rest zero. */
-void frozen_metadata_init(struct flow *metadata, const struct flow *flow);
+#define RECIRC_REFS_INITIALIZER { NULL, 0, 0 }
 
-/* The id of STATE (copied), with a reference for the caller. */
-uint32_t recirc_alloc(const struct frozen_state *);
-void recirc_ref(uint32_t id);
-void recirc_unref(uint32_t id);
+static inline void
+recirc_refs_init(struct recirc_refs *refs)
+{
+    refs->ids = NULL;
+    refs->n = refs->allocated = 0;
+}
 
-/* Copies the state of ID into *STATE, whose userdata the caller frees;
- * false if ID names none. */
-bool recirc_get(uint32_t id, struct frozen_state *);
-
-/* Frees the states unreferenced for RECIRC_LINGER_MS. */
-void recirc_run(void);
-/* Frees every unreferenced state at once (the last bridge is gone). */
-void recirc_flush(void);
+/* Records a reference REFS now owns. */
+void recirc_refs_add(struct recirc_refs *, uint32_t id);
+/* Releases every reference and empties REFS (which stays usable). */
+void recirc_refs_release(struct recirc_refs *);
+/* Moves the references of SRC to DST (whose own are released first). */
+void recirc_refs_move(struct recirc_refs *dst, struct recirc_refs *src);
 
 #endif /* ofproto/recirc.h */

@@ -57,11 +57,21 @@ struct ukey {
     struct flow_wildcards mask;
     struct dpif_flow_stats stats;   /* As of the last dump that read it. */
     uint64_t dump_seq;              /* Last dump that saw it. */
-    /* The recirculation ids the flow's actions name, one reference each
-     * (recirc.h), under ukeys_mutex: kept while the flow is. */
-    uint32_t *recircs;
-    size_t n_recircs;
+    /* Made by a handler at install time and not swept yet: the dump that
+     * ends before the next sweep may have started before the flow was
+     * there. */
+    bool fresh;
+    /* The recirculation ids the flow's actions and key use, held as long
+     * as the flow is known. */
+    struct recirc_refs recircs;
 };
+
+static void
+ukey_free(struct ukey *ukey)
+{
+    recirc_refs_release(&ukey->recircs);
+    free(ukey);
+}
 
 struct handler {
     struct udpif *udpif;
@@ -183,37 +193,6 @@ ukey_get(struct udpif *udpif, const struct flow *key,
     return ukey;
 }
 
-/* Makes UKEY hold references to the recirculation ids of XOUT, and drops
- * those it held.  ukeys_mutex held. */
-static void
-ukey_set_recircs(struct ukey *ukey, const struct xlate_out *xout)
-{
-    uint32_t *old = ukey->recircs;
-    size_t n_old = ukey->n_recircs;
-    ukey->recircs = (xout->n_recircs
-                     ? xmemdup(xout->recircs,
-                               xout->n_recircs * sizeof *xout->recircs)
-                     : NULL);
-    ukey->n_recircs = xout->n_recircs;
-    for (size_t i = 0; i < ukey->n_recircs; i++) {
-        recirc_ref(ukey->recircs[i]);
-    }
-    for (size_t i = 0; i < n_old; i++) {
-        recirc_unref(old[i]);
-    }
-    free(old);
-}
-
-static void
-ukey_free(struct ukey *ukey)
-{
-    for (size_t i = 0; i < ukey->n_recircs; i++) {
-        recirc_unref(ukey->recircs[i]);
-    }
-    free(ukey->recircs);
-    free(ukey);
-}
-
 /* Forgets the ukey of a flow the revalidator deleted. */
 static void
 ukey_forget(struct udpif *udpif, const struct dpif_flow *f)
@@ -224,6 +203,29 @@ ukey_forget(struct udpif *udpif, const struct dpif_flow *f)
         hmap_remove(&udpif->ukeys, &ukey->hmap_node);
         ukey_free(ukey);
     }
+    ovs_mutex_unlock(&udpif->ukeys_mutex);
+}
+
+/* A handler installed the flow KEY under MASK whose translation holds
+ * references to recirculation ids: its ukey keeps them from now on. */
+static void
+ukey_install_refs(struct udpif *udpif, const struct flow *key,
+                  const struct flow_wildcards *mask,
+                  struct recirc_refs *refs)
+{
+    struct flow masked;
+    flow_apply_mask(&masked, key, mask);
+    uint32_t hash = dpif_flow_hash(&masked, mask);
+    ovs_mutex_lock(&udpif->ukeys_mutex);
+    struct ukey *ukey = ukey_find(udpif, &masked, mask, hash);
+    if (!ukey) {
+        ukey = xzalloc(sizeof *ukey);
+        ukey->key = masked;
+        ukey->mask = *mask;
+        ukey->fresh = true;
+        hmap_insert(&udpif->ukeys, &ukey->hmap_node, hash);
+    }
+    recirc_refs_move(&ukey->recircs, refs);
     ovs_mutex_unlock(&udpif->ukeys_mutex);
 }
 
@@ -287,25 +289,18 @@ install_mask(const struct flow *key, const struct xlate_out *xout,
 static void
 handle_packet_in(const struct dpif_upcall *du, const struct odp_cookie *c)
 {
-    struct frozen_state state;
-    struct ofproto *ofproto = NULL;
+    struct frozen_packet_in state;
     if (c->controller.dont_send) {
         return;
     }
-    if (recirc_get(c->controller.recirc_id, &state)) {
-        ofproto = ofproto_lookup_by_id(state.ofproto_id);
-        if (!ofproto) {
-            free((void *) state.userdata);
-        }
-    }
-    if (!ofproto) {
+    if (!xlate_frozen_packet_in(c->controller.recirc_id, &state)) {
         COVERAGE_INC(upcall_bad_userdata);
         return;
     }
     COVERAGE_INC(upcall_packet_in);
-    ofproto_queue_packet_in(ofproto, dp_packet_data(&du->packet),
+    ofproto_queue_packet_in(state.ofproto, dp_packet_data(&du->packet),
                             dp_packet_size(&du->packet), c, &state);
-    free((void *) state.userdata);
+    free(state.userdata);
 }
 
 /* What the handler does with DU, translated into U (xlate_rwlock held for
@@ -410,18 +405,12 @@ handle_batch(struct udpif *udpif, struct dpif_upcall *dus, size_t n)
             /* Most flows get their ukey when a revalidator first finds
              * them with packets, from zero statistics, which is what a new
              * flow has (the packet executed here was credited by the
-             * translation): most new flows of a flood never see a second
-             * packet, so this keeps their setup cheap.  A flow whose
-             * actions name recirculation ids needs its ukey now, to keep
-             * them. */
-            if (u->xout.n_recircs) {
-                struct flow masked;
-                flow_apply_mask(&masked, dus[i].key, &u->mask);
-                uint32_t hash = dpif_flow_hash(&masked, &u->mask);
-                struct ukey *ukey = ukey_get(udpif, &masked, &u->mask, hash);
-                ovs_mutex_lock(&udpif->ukeys_mutex);
-                ukey_set_recircs(ukey, &u->xout);
-                ovs_mutex_unlock(&udpif->ukeys_mutex);
+             * translation).  Most new flows of a flood never see a second
+             * packet, so this keeps their setup cheap.  A flow that
+             * recirculates gets its ukey now, to hold its ids. */
+            if (u->xout.recircs.n) {
+                ukey_install_refs(udpif, dus[i].key, &u->mask,
+                                  &u->xout.recircs);
             }
             COVERAGE_INC(upcall_flow_installed);
             installed = true;
@@ -521,6 +510,10 @@ revalidate_flow(struct udpif *udpif, const struct dpif_flow *f,
     }
     WC_MASK_FIELD(&xout.wc, in_port);
     WC_MASK_FIELD(&xout.wc, recirc_id);
+    /* The flow now uses the ids of this translation. */
+    ovs_mutex_lock(&udpif->ukeys_mutex);
+    recirc_refs_move(&ukey->recircs, &xout.recircs);
+    ovs_mutex_unlock(&udpif->ukeys_mutex);
 
     enum reval_result result = KEEP;
     if (need_revalidate) {
@@ -542,14 +535,6 @@ revalidate_flow(struct udpif *udpif, const struct dpif_flow *f,
             result = MODIFY;
         }
         ofpbuf_uninit(&actions);
-    }
-    if (result != DELETE) {
-        /* The flow keeps the states its actions now name. */
-        ovs_mutex_lock(&udpif->ukeys_mutex);
-        if (xout.n_recircs || ukey->n_recircs) {
-            ukey_set_recircs(ukey, &xout);
-        }
-        ovs_mutex_unlock(&udpif->ukeys_mutex);
     }
     xlate_out_uninit(&xout);
     return result;
@@ -624,7 +609,9 @@ sweep_ukeys(struct udpif *udpif)
     ovs_mutex_lock(&udpif->ukeys_mutex);
     struct ukey *ukey;
     HMAP_FOR_EACH_SAFE (ukey, hmap_node, &udpif->ukeys) {
-        if (ukey->dump_seq != udpif->dump_seq_value) {
+        if (ukey->fresh) {
+            ukey->fresh = false;
+        } else if (ukey->dump_seq != udpif->dump_seq_value) {
             hmap_remove(&udpif->ukeys, &ukey->hmap_node);
             ukey_free(ukey);
         }

@@ -5,10 +5,12 @@
 #include <linux/openvswitch.h>
 #include <stddef.h>
 #include <string.h>
+#include "mpls.h"
 #include "netlink.h"
 #include "ofpbuf.h"
 #include "packets.h"
 #include "util.h"
+#include "xlate-mpls.h"
 
 /* A field of a datapath key, where it is in struct flow. */
 struct commit_field {
@@ -167,27 +169,40 @@ commit_icmp(const struct flow *flow, struct flow *base,
     return slow;
 }
 
-/* One VLAN header, the outermost: pop it, push another, or both. */
+static int
+count_vlans(const struct flow *flow)
+{
+    int n = 0;
+    while (n < FLOW_MAX_VLAN_HEADERS && flow_vlan_present(&flow->vlans[n])) {
+        n++;
+    }
+    return n;
+}
+
+/* The tags the packet and the flow share at the bottom (innermost) stay;
+ * the packet's others are popped and the flow's pushed, innermost
+ * first. */
 static void
 commit_vlan(const struct flow *flow, struct flow *base, struct ofpbuf *odp)
 {
-    const union flow_vlan_hdr *cur = &flow->vlans[0];
-    union flow_vlan_hdr *old = &base->vlans[0];
+    int flow_n = count_vlans(flow), base_n = count_vlans(base);
 
-    if (cur->qtag == old->qtag) {
-        return;
+    while (flow_n && base_n
+           && flow->vlans[flow_n - 1].qtag == base->vlans[base_n - 1].qtag) {
+        flow_n--;
+        base_n--;
     }
-    if (flow_vlan_present(old)) {
+    for (int i = 0; i < base_n; i++) {
         nl_msg_put_flag(odp, OVS_ACTION_ATTR_POP_VLAN);
     }
-    if (flow_vlan_present(cur)) {
+    for (int i = flow_n - 1; i >= 0; i--) {
         struct ovs_action_push_vlan pv = {
-            .vlan_tpid = cur->tpid,
-            .vlan_tci = cur->tci,
+            .vlan_tpid = flow->vlans[i].tpid,
+            .vlan_tci = flow->vlans[i].tci,
         };
         nl_msg_put_unspec(odp, OVS_ACTION_ATTR_PUSH_VLAN, &pv, sizeof pv);
     }
-    *old = *cur;
+    memcpy(base->vlans, flow->vlans, sizeof base->vlans);
 }
 
 static void
@@ -208,14 +223,27 @@ commit_pkt_mark(const struct flow *flow, struct flow *base,
 }
 
 enum slow_path_reason
-xlate_commit(const struct flow *flow, struct flow *base,
+xlate_commit(const struct flow *flow, struct flow *base, bool l3_cleared,
              struct flow_wildcards *wc, struct ofpbuf *odp)
 {
     commit_set(OVS_KEY_ATTR_ETHERNET, eth_fields, ARRAY_SIZE(eth_fields),
                flow, base, wc, odp);
-    enum slow_path_reason slow = commit_l3(flow, base, wc, odp);
-    commit_ports(flow, base, wc, odp);
-    slow |= commit_icmp(flow, base, wc, odp);
+    /* A packet that stops being MPLS loses its stack before its L3 header
+     * changes; one that becomes MPLS gets it after them. */
+    bool mpls_done = false;
+    if (eth_type_mpls(base->dl_type) && !eth_type_mpls(flow->dl_type)) {
+        xlate_mpls_commit(flow, base, odp);
+        mpls_done = true;
+    }
+    enum slow_path_reason slow = 0;
+    if (!l3_cleared && flow->dl_type == base->dl_type) {
+        slow |= commit_l3(flow, base, wc, odp);
+        commit_ports(flow, base, wc, odp);
+        slow |= commit_icmp(flow, base, wc, odp);
+    }
+    if (!mpls_done) {
+        xlate_mpls_commit(flow, base, odp);
+    }
     commit_vlan(flow, base, odp);
     commit_pkt_mark(flow, base, wc, odp);
     return slow;

@@ -5,11 +5,15 @@
  * packet goes anywhere (an output, the controller), xlate_commit()
  * appends to ODP the actions that turn the packet as the datapath has it
  * (BASE) into the one translation has (FLOW), and then BASE is FLOW.  As
- * in 3.1, in this order: Ethernet addresses; the L3 fields (IPv4, IPv6,
+ * in 3.1, in this order: Ethernet addresses; the MPLS stack, if the
+ * packet stops being MPLS (xlate-mpls.h); the L3 fields (IPv4, IPv6,
  * ARP), only when FLOW's nw_proto is nonzero (a packet whose protocol
  * reads 0 may have no L3 header the datapath could rewrite); TCP, UDP or
  * SCTP ports; ICMP type and code, or a neighbour discovery message's
- * target and addresses; the VLAN header (pop, push); skb_mark.
+ * target and addresses; the MPLS stack otherwise; the VLAN tags (pop,
+ * push, as xlate-mpls.h does labels); skb_mark.  L3 and L4 changes are
+ * committed only while FLOW and BASE have the same Ethernet type and the
+ * L3 fields are the packet's (not L3_CLEARED by an MPLS push).
  *
  * Each set is masked and covers only the fields that changed, each under
  * its megaflow mask in WC (which the actions that wrote it set: a field
@@ -31,6 +35,7 @@
 struct ofpbuf;
 
 enum slow_path_reason xlate_commit(const struct flow *flow, struct flow *base,
+                                   bool l3_cleared,
                                    struct flow_wildcards *wc,
                                    struct ofpbuf *odp);
 
