@@ -707,7 +707,7 @@ parse_action(char *key, char *value, char sep,
         *is_drop = true;
         return NULL;
     } else if (!strcasecmp(key, "output")) {
-        if (sep == '(' || (strstr(value, "port") && strstr(value, "max_len"))) {
+        if (strstr(value, "port") && strstr(value, "max_len")) {
             return ofpact_nx_parse("output_trunc", value, ctx);
         }
         uint32_t port;

@@ -23,8 +23,6 @@ ofproto_libofproto_a_SOURCES = \
 	ofproto/ofproto-private.h \
 	ofproto/ofproto-rules.c \
 	ofproto/ofproto-table-config.c \
-	ofproto/pin-cookie.c \
-	ofproto/pin-cookie.h \
 	ofproto/ofproto-tlv.c \
 	ofproto/pinsched.c \
 	ofproto/pinsched.h \
@@ -35,6 +33,8 @@ ofproto_libofproto_a_SOURCES = \
 	ofproto/upcall.h \
 	ofproto/xlate.c \
 	ofproto/xlate.h \
+	ofproto/xlate-commit.c \
+	ofproto/xlate-commit.h \
 	ofproto/xlate-mpls.c \
 	ofproto/xlate-mpls.h \
 	ofproto/xlate-trace.c \

@@ -58,7 +58,8 @@ struct mac_learning;
 struct seq;
 struct udpif;
 struct flow;
-struct pin_cookie;
+struct frozen_packet_in;
+struct odp_cookie;
 
 extern struct ovs_rwlock xlate_rwlock;
 
@@ -277,10 +278,12 @@ void ofport_get_phy_port(const struct ofport *, struct ofputil_phy_port *);
 
 /* The bridge whose 'id' is ID (xlate_rwlock held), or NULL. */
 struct ofproto *ofproto_lookup_by_id(uint32_t id);
-/* Queues a packet-in for the controller (any thread; copies PACKET). */
+/* Queues a packet-in for the controller (any thread; copies PACKET and
+ * what it needs of STATE): the packet that came up through the controller
+ * COOKIE (odp-util.h) naming STATE (xlate.h). */
 void ofproto_queue_packet_in(struct ofproto *, const void *packet,
-                             size_t size, const struct pin_cookie *,
-                             const struct flow *pipeline);
+                             size_t size, const struct odp_cookie *,
+                             const struct frozen_packet_in *);
 
 /* Adds packet and byte counts to RULE (any thread). */
 void rule_credit_stats(struct rule *, uint64_t n_packets, uint64_t n_bytes,
