@@ -240,7 +240,9 @@ parse_flow__(struct ofputil_flow_mod *fm, char *string,
      * adds with it (1.0, 1.1), as 3.1's ovs-ofctl sends it. */
     fm->new_cookie = (command == OFPFC_DELETE
                       || command == OFPFC_DELETE_STRICT ? OVS_BE64_MAX : 0);
-    fm->table_id = command == OFPFC_ADD ? 0 : OFPTT_ALL;
+    /* No table= leaves "any table" (an add goes to table 0), which a
+     * table-id protocol carries as 255, as 3.1's ovs-ofctl sends it. */
+    fm->table_id = OFPTT_ALL;
     fm->command = command;
     fm->buffer_id = UINT32_MAX;
     fm->out_port = OFPP_NONE;

@@ -261,9 +261,9 @@ end_line(struct ds *s, enum ofperr error)
 static enum ofperr
 print_flow_mod(struct ds *s, const struct ofp_header *oh,
                enum ofpraw raw OVS_UNUSED,
-               const struct ofputil_port_map *pm, int verbosity OVS_UNUSED)
+               const struct ofputil_port_map *pm, int verbosity)
 {
-    return end_line(s, ofputil_flow_mod_print(s, oh, pm));
+    return end_line(s, ofputil_flow_mod_print(s, oh, pm, verbosity));
 }
 
 static enum ofperr

@@ -103,7 +103,7 @@ bundle_line_encode(struct bundle_line *line, enum ofputil_protocol protocol)
     /* The actions live in OFPACTS, which may have moved since. */
     if (line->type == BL_FLOW) {
         line->fm.ofpacts = line->ofpacts.data;
-        return ofctl_encode_flow_mod(&line->fm, protocol);
+        return ofputil_encode_flow_mod(&line->fm, protocol);
     } else if (line->type == BL_GROUP) {
         return ofctl_encode_group_mod(
             &line->gm, ofputil_protocol_to_ofp_version(protocol));

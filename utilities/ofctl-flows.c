@@ -115,21 +115,6 @@ flow_mods_parse_file(struct flow_mods *mods, const char *file_name,
     }
 }
 
-struct ofpbuf *
-ofctl_encode_flow_mod(struct ofputil_flow_mod *fm,
-                      enum ofputil_protocol protocol)
-{
-    /* OpenFlow 1.1+ has no "every table" for modifications: 3.1 sends
-     * table 0, which is what a modification without table= means.
-     * (lib/ofp-flow's encoder writes 255, which switches refuse.) */
-    if ((fm->command == OFPFC_MODIFY || fm->command == OFPFC_MODIFY_STRICT)
-        && fm->table_id == OFPTT_ALL
-        && ofputil_protocol_to_ofp_version(protocol) >= OFP11_VERSION) {
-        fm->table_id = 0;
-    }
-    return ofputil_encode_flow_mod(fm, protocol);
-}
-
 /* Sends MODS to SWITCH_NAME, all of them then one barrier. */
 static void
 flow_mods_send(const char *switch_name, struct flow_mods *mods)
@@ -141,7 +126,7 @@ flow_mods_send(const char *switch_name, struct flow_mods *mods)
     struct ovs_list requests = OVS_LIST_INITIALIZER(&requests);
     struct ds hex = DS_EMPTY_INITIALIZER;
     for (size_t i = 0; i < mods->n; i++) {
-        struct ofpbuf *msg = ofctl_encode_flow_mod(&mods->fms[i], protocol);
+        struct ofpbuf *msg = ofputil_encode_flow_mod(&mods->fms[i], protocol);
         /* -m five times: each message as a hex dump; more: as one hex
          * number (what Open vSwitch's tests replay with ofctl/send). */
         if (ofctl_opts.verbosity == 5) {

@@ -210,7 +210,9 @@ read_flows_from_file(struct flow_table *t, int index, const char *file_name,
         struct flow_version *v = flow_version_create(
             fm.new_cookie, fm.idle_timeout, fm.hard_timeout, fm.importance,
             fm.flags, fm.ofpacts, fm.ofpacts_len);
-        flow_table_put(t, index, fm.table_id, fm.priority, &fm.match, v);
+        /* A flow without table= goes to table 0. */
+        flow_table_put(t, index, fm.table_id == OFPTT_ALL ? 0 : fm.table_id,
+                       fm.priority, &fm.match, v);
     }
     ofpbuf_uninit(&ofpacts);
     ds_destroy(&line);

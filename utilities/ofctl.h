@@ -207,11 +207,6 @@ void ofctl_snoop(struct ovs_cmdl_context *);
 void ofctl_ct_flush_zone(struct ovs_cmdl_context *);
 void ofctl_ct_flush(struct ovs_cmdl_context *);
 
-/* FM as a message in PROTOCOL, as 3.1's ovs-ofctl sends it (a 1.1+
- * modification of every table names table 0) (ofctl-flows.c). */
-struct ofputil_flow_mod;
-struct ofpbuf *ofctl_encode_flow_mod(struct ofputil_flow_mod *,
-                                     enum ofputil_protocol);
 /* GM as a message of VERSION; fatal, with 3.1's message, for a bucket
  * command in 1.1-1.4 (ofctl-groups.c). */
 struct ofputil_group_mod;
