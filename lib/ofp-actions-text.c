@@ -730,7 +730,9 @@ parse_action(char *key, char *value, char sep,
         *is_drop = true;
         return NULL;
     } else if (!strcasecmp(key, "output")) {
-        if (sep == '(' || (strstr(value, "port") && strstr(value, "max_len"))) {
+        /* The truncating form only when both keys are there, as 3.1
+         * reads it: "output(CONTROLLER)" is a port. */
+        if (strstr(value, "port") && strstr(value, "max_len")) {
             return ofpact_nx_parse("output_trunc", value, ctx);
         }
         uint32_t port;

@@ -1347,6 +1347,10 @@ static const struct round_trip round_trips[] = {
       "ffff001800002320000f040f00010204ffff000000000000ffff001000002320"
       "0027007b00000064",
       "output:NXM_NX_REG1[16..31],output(port=123,max_len=100)" },
+    /* output(...) truncates only with port= and max_len=, as 3.1. */
+    { 4, "write_actions(output(CONTROLLER))",
+      "000300180000000000000010fffffffdffff000000000000",
+      "write_actions(CONTROLLER:65535)" },
     { 6, "push:NXM_NX_REG0[],pop:NXM_NX_XXREG0[]",
       "0004003800000000ffff001800002320001b0000000100040020000000000000"
       "ffff001800002320001c00000001de100080000000000000",
