@@ -655,6 +655,20 @@ print_table_desc_reply(struct ds *s, const struct ofp_header *oh,
 }
 
 static enum ofperr
+print_table_status(struct ds *s, const struct ofp_header *oh,
+                   enum ofpraw raw OVS_UNUSED,
+                   const struct ofputil_port_map *pm OVS_UNUSED,
+                   int verbosity OVS_UNUSED)
+{
+    struct ofputil_table_status ts;
+    enum ofperr error = ofputil_decode_table_status(oh, &ts);
+    if (!error) {
+        ofputil_table_status_format(s, &ts, NULL);
+    }
+    return error;
+}
+
+static enum ofperr
 print_table_stats_reply(struct ds *s, const struct ofp_header *oh,
                         enum ofpraw raw OVS_UNUSED,
                         const struct ofputil_port_map *pm OVS_UNUSED,
@@ -943,8 +957,9 @@ printer_for_type(enum ofptype type)
 
     case OFPTYPE_FLOW_AGE: return print_nothing;
 
-    /* Not printed yet (the header and a hex dump): table status, resume. */
-    case OFPTYPE_TABLE_STATUS:
+    case OFPTYPE_TABLE_STATUS: return print_table_status;
+
+    /* Not printed yet (the header and a hex dump): resume. */
     case OFPTYPE_NXT_RESUME:
         return NULL;
     }

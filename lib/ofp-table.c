@@ -1354,6 +1354,9 @@ ofputil_encode_table_desc_request(enum ofp_version version)
     return ofpraw_alloc(OFPRAW_OFPST14_TABLE_DESC_REQUEST, version, 0);
 }
 
+static enum ofperr pull_table_desc(struct ofpbuf *,
+                                   struct ofputil_table_desc *);
+
 int
 ofputil_decode_table_desc(struct ofpbuf *msg, struct ofputil_table_desc *td)
 {
@@ -1367,6 +1370,13 @@ ofputil_decode_table_desc(struct ofpbuf *msg, struct ofputil_table_desc *td)
     if (!msg->size) {
         return EOF;
     }
+    return pull_table_desc(msg, td);
+}
+
+/* Pulls one struct ofp14_table_desc and its properties from MSG. */
+static enum ofperr
+pull_table_desc(struct ofpbuf *msg, struct ofputil_table_desc *td)
+{
     /* length (2), table_id, pad, config (4), properties. */
     const uint8_t *head = msg->data;
     size_t len = msg->size >= 8 ? (size_t) (head[0] << 8 | head[1]) : 0;
@@ -1424,8 +1434,12 @@ ofputil_table_desc_format(struct ds *s, const struct ofputil_table_desc *td,
     static const char *const flag_names[] = {
         "OTHER", "IMPORTANCE", "LIFETIME",
     };
+    if (td->eviction_flags == UINT32_MAX) {
+        /* No eviction property. */
+        ds_put_cstr(s, "(default)");
+    }
     bool first = true;
-    for (size_t i = 0; i < 32; i++) {
+    for (size_t i = 0; i < 32 && td->eviction_flags != UINT32_MAX; i++) {
         if (td->eviction_flags & (1u << i)) {
             if (!first) {
                 ds_put_char(s, '|');
@@ -1447,11 +1461,10 @@ ofputil_table_desc_format(struct ds *s, const struct ofputil_table_desc *td,
     }
 }
 
-void
-ofputil_append_table_desc_reply(const struct ofputil_table_desc *td,
-                                struct ovs_list *replies)
+/* Appends TD to REPLY as a struct ofp14_table_desc with its properties. */
+static void
+put_table_desc(struct ofpbuf *reply, const struct ofputil_table_desc *td)
 {
-    struct ofpbuf *reply = ofpmp_reserve(replies, 0);
     size_t start_ofs = reply->size;
     /* length (2), table_id, pad, config (4). */
     uint8_t *head = ofpbuf_put_zeros(reply, 8);
@@ -1469,5 +1482,62 @@ ofputil_append_table_desc_reply(const struct ofputil_table_desc *td,
     }
     ovs_be16 len = htons(reply->size - start_ofs);
     memcpy((uint8_t *) reply->data + start_ofs, &len, sizeof len);
+}
+
+void
+ofputil_append_table_desc_reply(const struct ofputil_table_desc *td,
+                                struct ovs_list *replies)
+{
+    struct ofpbuf *reply = ofpmp_reserve(replies, 0);
+    size_t start_ofs = reply->size;
+    put_table_desc(reply, td);
     ofpmp_postappend(replies, start_ofs);
+}
+
+/* ------------------------------------------------------------------ */
+/* Table status (1.4+): reason (1), pad (7), a table description. */
+
+struct ofpbuf *
+ofputil_encode_table_status(const struct ofputil_table_status *ts,
+                            enum ofp_version version)
+{
+    struct ofpbuf *msg = ofpraw_alloc_xid(OFPRAW_OFPT14_TABLE_STATUS,
+                                          version, htonl(0), 0);
+    uint8_t *head = msg->msg;   /* The raw's fixed part: reason, pad. */
+    head[0] = ts->reason;
+    put_table_desc(msg, &ts->desc);
+    ofpmsg_update_length(msg);
+    return msg;
+}
+
+enum ofperr
+ofputil_decode_table_status(const struct ofp_header *oh,
+                            struct ofputil_table_status *ts)
+{
+    struct ofpbuf b;
+    ofpbuf_use_const(&b, oh, ntohs(oh->length));
+    enum ofpraw raw;
+    enum ofperr error = ofpraw_pull(&raw, &b);
+    if (error) {
+        return error;
+    }
+    if (b.size < 8) {
+        return OFPERR_OFPBRC_BAD_LEN;
+    }
+    const uint8_t *head = ofpbuf_pull(&b, 8);
+    if (head[0] != OFPTR_VACANCY_DOWN && head[0] != OFPTR_VACANCY_UP) {
+        return OFPERR_OFPBPC_BAD_VALUE;
+    }
+    ts->reason = head[0];
+    return pull_table_desc(&b, &ts->desc);
+}
+
+void
+ofputil_table_status_format(struct ds *s, const struct ofputil_table_status *ts,
+                            const struct ofputil_table_map *table_map)
+{
+    ds_put_format(s, " reason=%s\ntable_desc:-",
+                  ts->reason == OFPTR_VACANCY_DOWN ? "VACANCY_DOWN"
+                  : "VACANCY_UP");
+    ofputil_table_desc_format(s, &ts->desc, table_map);
 }

@@ -206,8 +206,34 @@ struct ofpbuf *ofputil_encode_table_desc_request(enum ofp_version);
  * UINT32_MAX without an eviction property. */
 int ofputil_decode_table_desc(struct ofpbuf *msg, struct ofputil_table_desc *);
 /* "\n  table N:\n   eviction=... eviction_flags=...\n   vacancy=...\n", as
- * 3.1 prints one table of a reply. */
+ * 3.1 prints one table of a reply ("eviction_flags=(default)" without an
+ * eviction property). */
 void ofputil_table_desc_format(struct ds *, const struct ofputil_table_desc *,
                                const struct ofputil_table_map *);
+
+/* ------------------------------------------------------------------ */
+/* Table status (1.4+ OFPT_TABLE_STATUS): a table's vacancy crossed a
+ * threshold. */
+
+enum ofp14_table_reason {
+    OFPTR_VACANCY_DOWN = 3,     /* Vacancy fell below vacancy_down. */
+    OFPTR_VACANCY_UP = 4,       /* Vacancy rose above vacancy_up. */
+};
+
+struct ofputil_table_status {
+    enum ofp14_table_reason reason;
+    struct ofputil_table_desc desc;
+};
+
+struct ofpbuf *ofputil_encode_table_status(const struct ofputil_table_status *,
+                                           enum ofp_version);
+/* OFPBPC_BAD_VALUE for another reason, as 3.1. */
+enum ofperr ofputil_decode_table_status(const struct ofp_header *,
+                                        struct ofputil_table_status *);
+/* " reason=VACANCY_DOWN\ntable_desc:-" and the table as
+ * ofputil_table_desc_format() prints it, as 3.1 prints the message. */
+void ofputil_table_status_format(struct ds *,
+                                 const struct ofputil_table_status *,
+                                 const struct ofputil_table_map *);
 
 #endif /* ofp-table.h */

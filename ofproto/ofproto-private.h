@@ -118,6 +118,7 @@ struct oftable {
     bool eviction;
     bool vacancy_events;
     uint8_t vacancy_down, vacancy_up;
+    uint8_t vacancy_next;       /* OFPTR_VACANCY_*: the event armed. */
 
     /* The database's Flow_Table settings (ofproto_configure_table()) and
      * the name OpenFlow gave it (main thread). */
@@ -176,6 +177,7 @@ struct ofproto {
     struct ovs_list expirable;  /* Rules with timeouts. */
     struct ovs_list flow_removed;   /* struct ofproto_flow_removed. */
     struct ovs_list port_status;    /* struct ofproto_port_status. */
+    struct ovs_list table_status;   /* struct ofproto_table_status. */
     struct seq *events_seq;     /* Changes when an event is queued. */
     /* Packet-ins come from handler threads: the list is under its own
      * mutex, taken briefly by a handler to append and by the main thread
@@ -347,6 +349,9 @@ struct rule *ofproto_eviction_victim(struct ofproto *, uint8_t table_id,
 /* Evicts rules of TABLE_ID, if it evicts, until it holds no more than its
  * limit (after the limit shrank or eviction was turned on). */
 void ofproto_table_evict_excess(struct ofproto *, uint8_t table_id);
+/* Queues the vacancy events the tables' rule counts call for (see struct
+ * ofproto_table_status), after an operation on the tables. */
+void ofproto_check_vacancy(struct ofproto *);
 /* Table 0, priority 0, actions=NORMAL (fail-mode standalone). */
 void ofproto_add_default_rule(struct ofproto *);
 

@@ -154,10 +154,12 @@ rule_report_change(struct ofproto *ofproto, const struct rule *rule,
 }
 
 /* The changes reported since the last call are one operation's: the
- * monitors send them together (3.1 sends one reply per operation). */
+ * monitors send them together (3.1 sends one reply per operation), and
+ * the tables' vacancy is looked at now. */
 static void
 rule_report_flush(struct ofproto *ofproto)
 {
+    ofproto_check_vacancy(ofproto);
     if (ofproto->flow_change_cb) {
         ofproto->flow_change_cb(NULL, ofproto->flow_change_aux);
     }
@@ -223,6 +225,10 @@ ofproto_flush_flow_removed(struct ofproto *ofproto)
     }
     struct ofproto_port_status ps;
     while (ofproto_pop_port_status(ofproto, &ps)) {
+        continue;
+    }
+    struct ofproto_table_status ts;
+    while (ofproto_pop_table_status(ofproto, &ts)) {
         continue;
     }
 }
