@@ -125,7 +125,7 @@ bundle_encode(const struct ofpact *a, struct ofpbuf *out,
 
 void
 bundle_format(const struct ofpact *a, const struct ofputil_port_map *map,
-              struct ds *s)
+              const struct ofputil_table_map *tables OVS_UNUSED, struct ds *s)
 {
     const struct ofpact_bundle *b = (const void *) a;
     ds_put_format(s, "%s(%s,%"PRIu16",%s,ofport,",

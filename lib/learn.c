@@ -334,9 +334,11 @@ put_imm_hex(struct ds *s, const uint8_t *p, size_t n)
 }
 
 void
-learn_format(const struct ofpact_learn *learn, struct ds *s)
+learn_format(const struct ofpact_learn *learn,
+             const struct ofputil_table_map *tables, struct ds *s)
 {
-    ds_put_format(s, "learn(table=%"PRIu8, learn->table_id);
+    ds_put_cstr(s, "learn(table=");
+    ofputil_format_table(learn->table_id, tables, s);
     if (learn->idle_timeout != OFP_FLOW_PERMANENT) {
         ds_put_format(s, ",idle_timeout=%"PRIu16, learn->idle_timeout);
     }
@@ -704,7 +706,7 @@ atoi16(const char *s)
 
 char *
 learn_parse(char *arg, const struct ofputil_port_map *map,
-            struct ofpbuf *ofpacts)
+            const struct ofputil_table_map *tables, struct ofpbuf *ofpacts)
 {
     char *orig = xstrdup(arg);
     size_t ofs = ofpacts->size;
@@ -721,7 +723,8 @@ learn_parse(char *arg, const struct ofputil_port_map *map,
     while (!error && next_key_value(&arg, &key, &value)) {
         learn = learn_header(ofpacts, ofs);
         if (!strcmp(key, "table")) {
-            if (!ofputil_table_from_string(value, NULL, &learn->table_id)) {
+            if (!ofputil_table_from_string(value, tables,
+                                           &learn->table_id)) {
                 error = xasprintf("unknown table \"%s\"", value);
             } else if (learn->table_id == 255) {
                 error = xasprintf("%s: table id 255 not valid for `learn' "

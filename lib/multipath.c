@@ -109,7 +109,9 @@ multipath_encode(const struct ofpact *a, struct ofpbuf *out,
 
 void
 multipath_format(const struct ofpact *a,
-                 const struct ofputil_port_map *map OVS_UNUSED, struct ds *s)
+                 const struct ofputil_port_map *map OVS_UNUSED,
+                 const struct ofputil_table_map *tables OVS_UNUSED,
+                 struct ds *s)
 {
     const struct ofpact_multipath *mp = (const void *) a;
     ds_put_format(s, "multipath(%s,%"PRIu16",%s,%d,%"PRIu32",",

@@ -13,6 +13,7 @@
 #include "match.h"
 #include "nx-match.h"
 #include "ofp-parse.h"
+#include "ofp-port.h"
 #include "ofpbuf.h"
 #include "packets.h"
 #include "util.h"
@@ -348,7 +349,8 @@ format_nat(const struct ofpact_nat *nat, struct ds *s)
 
 static void
 format_ct(const struct ofpact_conntrack *ct,
-          const struct ofputil_port_map *map, struct ds *s)
+          const struct ofputil_port_map *map,
+          const struct ofputil_table_map *tables, struct ds *s)
 {
     ds_put_cstr(s, "ct(");
     size_t start = s->length;
@@ -359,7 +361,9 @@ format_ct(const struct ofpact_conntrack *ct,
         ds_put_cstr(s, "force,");
     }
     if (ct->recirc_table != NX_CT_RECIRC_NONE) {
-        ds_put_format(s, "table=%"PRIu8",", ct->recirc_table);
+        ds_put_cstr(s, "table=");
+        ofputil_format_table(ct->recirc_table, tables, s);
+        ds_put_char(s, ',');
     }
     if (ct->zone_src.field) {
         ds_put_cstr(s, "zone=");
@@ -379,7 +383,7 @@ format_ct(const struct ofpact_conntrack *ct,
     }
     if (len) {
         ds_put_cstr(s, "exec(");
-        ofpact_list_format(actions, len, map, s);
+        ofpact_list_format(actions, len, map, tables, s);
         ds_put_cstr(s, "),");
     }
     if (ct->alg == CT_ALG_FTP) {
@@ -397,11 +401,11 @@ format_ct(const struct ofpact_conntrack *ct,
 
 void
 ofpact_ct_format(const struct ofpact *a, const struct ofputil_port_map *map,
-                 struct ds *s)
+                 const struct ofputil_table_map *tables, struct ds *s)
 {
     switch (a->type) {
     case OFPACT_CT:
-        format_ct((const struct ofpact_conntrack *) a, map, s);
+        format_ct((const struct ofpact_conntrack *) a, map, tables, s);
         break;
     case OFPACT_NAT:
         format_nat((const struct ofpact_nat *) a, s);
@@ -624,15 +628,13 @@ parse_ct(char *arg, const struct ofpact_parse_ctx *ctx)
         } else if (!strcmp(key, "force")) {
             ct->flags |= NX_CT_F_FORCE;
         } else if (!strcmp(key, "table")) {
-            uint64_t x;
-            error = ofputil_parse_uint(value, UINT8_MAX, &x);
-            if (error) {
-                free(error);
+            uint8_t table;
+            if (!ofputil_table_from_string(value, ctx->table_map, &table)) {
                 error = xasprintf("unknown table %s", value);
-            } else if (x == NX_CT_RECIRC_NONE) {
-                error = xasprintf("invalid table %#"PRIx64, x);
+            } else if (table == NX_CT_RECIRC_NONE) {
+                error = xasprintf("invalid table %#"PRIx8, table);
             } else {
-                ct->recirc_table = x;
+                ct->recirc_table = table;
             }
         } else if (!strcmp(key, "zone")) {
             uint64_t x;

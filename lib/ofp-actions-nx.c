@@ -410,7 +410,7 @@ ofpact_nx_encode(const struct ofpact *a, struct ofpbuf *out,
 
 void
 ofpact_nx_format(const struct ofpact *a, const struct ofputil_port_map *map,
-                 struct ds *s)
+                 const struct ofputil_table_map *tables, struct ds *s)
 {
     switch (a->type) {
     case OFPACT_OUTPUT_REG:
@@ -456,7 +456,7 @@ ofpact_nx_format(const struct ofpact *a, const struct ofputil_port_map *map,
         const struct ofpact_nest *on = (const void *) a;
         ds_put_cstr(s, "clone(");
         ofpact_list_format(on->actions, ofpact_nest_get_action_len(on), map,
-                           s);
+                           tables, s);
         ds_put_char(s, ')');
         break;
     }

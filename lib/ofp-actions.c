@@ -1972,7 +1972,10 @@ ofpacts_put_openflow_actions(const struct ofpact ofpacts[], size_t len,
     size_t start = out->size;
     const struct ofpact *a;
     OFPACT_FOR_EACH (a, ofpacts, len) {
-        if (!ofpact_is_instruction(a->type)) {
+        /* 1.0 has no instructions: the encoder writes those it can as
+         * Nicira actions (goto_table, write_metadata) and leaves out the
+         * rest, as 3.1 does. */
+        if (!ofpact_is_instruction(a->type) || version == OFP10_VERSION) {
             encode_action(a, out, version);
         }
     }

@@ -357,7 +357,7 @@ flow_mod_format__(const struct ofputil_flow_mod *fm,
         }
     }
     ds_put_cstr(s, " actions=");
-    ofpact_list_format(fm->ofpacts, fm->ofpacts_len, map, s);
+    ofpact_list_format(fm->ofpacts, fm->ofpacts_len, map, NULL, s);
 }
 
 void

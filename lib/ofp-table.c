@@ -507,8 +507,61 @@ put_fields_prop(struct ofpbuf *b, uint16_t type,
 }
 
 void
-ofputil_append_table_features_reply(const struct ofputil_table_features *tf,
-                                    struct ovs_list *replies)
+ofputil_start_table_features_request(struct ovs_list *requests,
+                                     enum ofp_version version)
+{
+    ovs_list_init(requests);
+    struct ofpbuf *msg = ofpraw_alloc(OFPRAW_OFPST13_TABLE_FEATURES_REQUEST,
+                                      version, 0);
+    ovs_list_push_back(requests, &msg->list_node);
+}
+
+static bool
+bits_subset(const uint64_t *a, const uint64_t *b, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (a[i] & ~b[i]) {
+            return false;
+        }
+    }
+    return true;
+}
+
+static bool
+instruction_features_subset(
+    const struct ofputil_table_instruction_features *a,
+    const struct ofputil_table_instruction_features *b)
+{
+    return (bits_subset(a->next, b->next, ARRAY_SIZE(a->next))
+            && !(a->instructions & ~b->instructions)
+            && !(a->write.actions & ~b->write.actions)
+            && !(a->apply.actions & ~b->apply.actions)
+            && bits_subset(a->write.set_fields.bits, b->write.set_fields.bits,
+                           ARRAY_SIZE(a->write.set_fields.bits))
+            && bits_subset(a->apply.set_fields.bits, b->apply.set_fields.bits,
+                           ARRAY_SIZE(a->apply.set_fields.bits)));
+}
+
+bool
+ofputil_table_features_are_superset(
+    const struct ofputil_table_features *cur,
+    const struct ofputil_table_features *req)
+{
+    size_t n = ARRAY_SIZE(cur->match.bits);
+    return (!(req->metadata_match & ~cur->metadata_match)
+            && !(req->metadata_write & ~cur->metadata_write)
+            && !(req->capabilities & ~cur->capabilities)
+            && req->max_entries <= cur->max_entries
+            && instruction_features_subset(&req->nonmiss, &cur->nonmiss)
+            && instruction_features_subset(&req->miss, &cur->miss)
+            && bits_subset(req->match.bits, cur->match.bits, n)
+            && bits_subset(req->mask.bits, cur->mask.bits, n)
+            && bits_subset(req->wildcard.bits, cur->wildcard.bits, n));
+}
+
+void
+ofputil_append_table_features(const struct ofputil_table_features *tf,
+                              struct ovs_list *replies)
 {
     enum ofp_version version = ofpmp_version(replies);
     struct ofpbuf *reply = ofpbuf_from_list(ovs_list_back(replies));

@@ -117,12 +117,27 @@ int ofputil_decode_table_stats_reply(struct ofpbuf *msg,
 /* ------------------------------------------------------------------ */
 /* Table features (1.3+). */
 
+/* A request for every table's features (no body). */
 struct ofpbuf *ofputil_encode_table_features_request(enum ofp_version);
-/* Appends TF to the multipart reply list REPLIES. */
-void ofputil_append_table_features_reply(
-    const struct ofputil_table_features *, struct ovs_list *replies);
-/* Pulls one table's features from MSG (the first call pulls the
- * header).  Returns 0, EOF or an OpenFlow error. */
+/* Starts REQUESTS, a request that sets tables' features (1.3, 1.4: the
+ * whole pipeline; 1.5: each table's TF->command says how): append the
+ * tables with ofputil_append_table_features(); they go in as many parts
+ * (flag "more", one xid) as they need. */
+void ofputil_start_table_features_request(struct ovs_list *requests,
+                                          enum ofp_version);
+/* Appends TF to MSGS, a multipart reply list (ofpmp_init()) or a request
+ * list (above). */
+void ofputil_append_table_features(
+    const struct ofputil_table_features *, struct ovs_list *msgs);
+/* Whether a table that has features CURRENT can take a request for
+ * REQUESTED: everything REQUESTED asks for (metadata bits, capabilities,
+ * instructions, next tables, actions, fields) is in CURRENT and its
+ * max_entries is no more than CURRENT's.  The name is not compared. */
+bool ofputil_table_features_are_superset(
+    const struct ofputil_table_features *current,
+    const struct ofputil_table_features *requested);
+/* Pulls one table's features from MSG, a reply or a request (the first
+ * call pulls the header).  Returns 0, EOF or an OpenFlow error. */
 int ofputil_decode_table_features(struct ofpbuf *msg,
                                   struct ofputil_table_features *,
                                   bool loose);

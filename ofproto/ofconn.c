@@ -1085,7 +1085,7 @@ handle_table_features_request(struct ofconn *ofconn,
     for (int i = 0; i < OFPROTO_N_TABLES - 1; i++) {
         struct ofputil_table_features tf;
         table_features_init(ofconn_ofproto(ofconn), i, &tf);
-        ofputil_append_table_features_reply(&tf, &replies);
+        ofputil_append_table_features(&tf, &replies);
     }
     struct ofpbuf *reply;
     LIST_FOR_EACH_POP (reply, list_node, &replies) {

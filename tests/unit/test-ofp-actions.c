@@ -1380,7 +1380,7 @@ static char *
 format(const struct ofpbuf *ofpacts)
 {
     struct ds s = DS_EMPTY_INITIALIZER;
-    ofpact_list_format(ofpacts->data, ofpacts->size, NULL, &s);
+    ofpact_list_format(ofpacts->data, ofpacts->size, NULL, NULL, &s);
     return ds_steal_cstr(&s);
 }
 
@@ -1398,7 +1398,7 @@ START_TEST(test_round_trip)
     const struct round_trip *c = &round_trips[_i];
     struct ofpbuf ofpacts;
     ofpbuf_init(&ofpacts, 0);
-    char *error = ofpacts_parse_instructions(c->input, NULL, &ofpacts);
+    char *error = ofpacts_parse_instructions(c->input, NULL, NULL, &ofpacts);
     ck_assert_msg(!error, "%s: %s", c->input, error);
     ck_assert(ofpacts_encodable_in(ofpacts.data, ofpacts.size, c->version));
     struct match match;
@@ -1440,7 +1440,7 @@ START_TEST(test_round_trip)
     /* And the printed text parses back to the same list. */
     struct ofpbuf reparsed;
     ofpbuf_init(&reparsed, 0);
-    error = ofpacts_parse_instructions(c->output, NULL, &reparsed);
+    error = ofpacts_parse_instructions(c->output, NULL, NULL, &reparsed);
     ck_assert_msg(!error, "%s: %s", c->output, error);
     text = format(&reparsed);
     ck_assert_str_eq(text, c->output);
@@ -1747,7 +1747,7 @@ START_TEST(test_parse_errors)
         ofpbuf_init(&ofpacts, 0);
         OFPACT_PUT(&ofpacts, OFPACT_EXIT, ofpact);
         size_t before = ofpacts.size;
-        char *error = ofpacts_parse_instructions(cases[i].input, NULL,
+        char *error = ofpacts_parse_instructions(cases[i].input, NULL, NULL,
                                                  &ofpacts);
         ck_assert_msg(error != NULL, "%s parsed", cases[i].input);
         ck_assert_str_eq(error, cases[i].error);
@@ -1765,7 +1765,7 @@ START_TEST(test_parse_errors)
     for (size_t i = 0; i < ARRAY_SIZE(nameless); i++) {
         struct ofpbuf acts;
         ofpbuf_init(&acts, 0);
-        char *err = ofpacts_parse_instructions(nameless[i], NULL, &acts);
+        char *err = ofpacts_parse_instructions(nameless[i], NULL, NULL, &acts);
         ck_assert_msg(err != NULL, "%s parsed", nameless[i]);
         ck_assert(strstr(err, "has no NXM or OXM code"));
         free(err);
@@ -1802,7 +1802,7 @@ START_TEST(test_encodable_and_annotate)
     for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
         struct ofpbuf ofpacts;
         ofpbuf_init(&ofpacts, 0);
-        char *error = ofpacts_parse_instructions(cases[i].input, NULL,
+        char *error = ofpacts_parse_instructions(cases[i].input, NULL, NULL,
                                                  &ofpacts);
         ck_assert_ptr_null(error);
         for (int v = OFP10_VERSION; v <= OFP15_VERSION; v++) {
@@ -1821,7 +1821,7 @@ START_TEST(test_encodable_and_annotate)
     for (size_t i = 0; i < ARRAY_SIZE(bad_ports); i++) {
         struct ofpbuf acts;
         ofpbuf_init(&acts, 0);
-        char *err = ofpacts_parse_instructions(bad_ports[i], NULL, &acts);
+        char *err = ofpacts_parse_instructions(bad_ports[i], NULL, NULL, &acts);
         ck_assert_ptr_null(err);
         struct match any;
         match_init_catchall(&any);
@@ -1834,7 +1834,7 @@ START_TEST(test_encodable_and_annotate)
      * one, 3.1 sends 1.1's action (a packet_out's, say). */
     struct ofpbuf ofpacts;
     ofpbuf_init(&ofpacts, 0);
-    char *error = ofpacts_parse_instructions("mod_tp_src:80", NULL,
+    char *error = ofpacts_parse_instructions("mod_tp_src:80", NULL, NULL,
                                              &ofpacts);
     ck_assert_ptr_null(error);
     struct match match;
@@ -1921,7 +1921,7 @@ START_TEST(test_learn_execute)
     for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
         struct ofpbuf ofpacts;
         ofpbuf_init(&ofpacts, 0);
-        char *error = ofpacts_parse_actions(cases[i].learn, NULL, &ofpacts);
+        char *error = ofpacts_parse_actions(cases[i].learn, NULL, NULL, &ofpacts);
         ck_assert_msg(!error, "%s: %s", cases[i].learn, error);
         const struct ofpact_learn *learn = ofpacts.data;
         ck_assert_int_eq(learn->ofpact.type, OFPACT_LEARN);
@@ -1936,7 +1936,7 @@ START_TEST(test_learn_execute)
         ck_assert_str_eq(m, cases[i].match);
         free(m);
         struct ds s = DS_EMPTY_INITIALIZER;
-        ofpact_list_format(fm.ofpacts, fm.ofpacts_len, NULL, &s);
+        ofpact_list_format(fm.ofpacts, fm.ofpacts_len, NULL, NULL, &s);
         ck_assert_str_eq(ds_cstr(&s), cases[i].actions);
         ds_destroy(&s);
 
@@ -1948,7 +1948,7 @@ START_TEST(test_learn_execute)
      * input port, nothing else. */
     struct ofpbuf ofpacts;
     ofpbuf_init(&ofpacts, 0);
-    char *error = ofpacts_parse_actions(cases[0].learn, NULL, &ofpacts);
+    char *error = ofpacts_parse_actions(cases[0].learn, NULL, NULL, &ofpacts);
     ck_assert_ptr_null(error);
     struct flow_wildcards wc;
     flow_wildcards_init_catchall(&wc);

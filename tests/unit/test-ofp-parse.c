@@ -436,7 +436,8 @@ START_TEST(test_usable_protocols)
     enum ofputil_protocol usable;
     ofpbuf_init(&ofpacts, 0);
     char *error = parse_ofp_flow_mod_str_protocols(
-        &fm, usable_cases[_i].flow, NULL, OFPFC_ADD, &ofpacts, &usable);
+        &fm, usable_cases[_i].flow, NULL, NULL, OFPFC_ADD, &ofpacts,
+        &usable);
     ck_assert_msg(!error, "%s", error);
     char *s = (usable ? ofputil_protocols_to_string(usable)
                : xstrdup("none"));

@@ -617,7 +617,7 @@ START_TEST(test_table_features)
             /* Table 2 like table 1, so it prints as ditto. */
             make_features(&tf, t == 2 ? 1 : t);
             tf.table_id = t;
-            ofputil_append_table_features_reply(&tf, &replies);
+            ofputil_append_table_features(&tf, &replies);
         }
         ck_assert_uint_eq(ovs_list_size(&replies), 1);
         struct ofpbuf *reply = ofpbuf_from_list(ovs_list_pop_front(&replies));
