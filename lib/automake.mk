@@ -110,6 +110,8 @@ lib_libovs_a_SOURCES += \
 lib_libovs_a_SOURCES += \
 	lib/flow.c \
 	lib/flow.h \
+	lib/mpls.c \
+	lib/mpls.h \
 	lib/types.h
 
 # Datapath packets: buffers, parsing into flows, datapath flow and action
@@ -121,6 +123,8 @@ lib_libovs_a_SOURCES += \
 	lib/dp-packet.h \
 	lib/flow-extract.c \
 	lib/flow-extract.h \
+	lib/flow-select.c \
+	lib/flow-select.h \
 	lib/netlink.c \
 	lib/netlink.h \
 	lib/odp-execute.c \

@@ -288,7 +288,20 @@ flow_remove(struct dp_netdev *dp, struct dp_netdev_flow *flow)
 struct exec_ctx {
     struct dp_netdev *dp;
     uint32_t in_port;
+    int recirc_depth;           /* Recirculations the batch went through. */
 };
+
+/* How many times a packet may go back through the flow table: enough for
+ * any pipeline that recirculates for a reason (each MPLS pop to L3 does,
+ * once), never a loop. */
+#define MAX_RECIRC_DEPTH 6
+
+static void execute_actions__(struct dp_netdev *, struct dp_packet_batch *,
+                              const struct nlattr *actions,
+                              size_t actions_len, int recirc_depth);
+static void flow_account(struct dp_netdev_flow *,
+                         const struct dp_packet_batch *, uint16_t tcp_flags,
+                         long long int now);
 
 /* Writes an upcall for PACKET (parsed into KEY) into the channel of port
  * PORT_NO (or, if that port is gone, the local port's).  Counts it lost
@@ -357,6 +370,58 @@ exec_userspace(struct exec_ctx *ctx, struct dp_packet *packet,
                  userdata, userdata_len);
 }
 
+/* Looks up and runs the flows of BATCH's packets again after their
+ * recirculation id became RECIRC_ID (a recirc action): the packets are
+ * parsed anew, since the actions before changed them.  A miss is an
+ * upcall, as from a port. */
+static void
+exec_recirc(struct exec_ctx *ctx, struct dp_packet_batch *batch,
+            uint32_t recirc_id)
+{
+    struct dp_netdev *dp = ctx->dp;
+    if (ctx->recirc_depth >= MAX_RECIRC_DEPTH) {
+        VLOG_WARN_RL(&rl, "%s: packets recirculated more than %d times, "
+                     "dropped", dp->name, MAX_RECIRC_DEPTH);
+        return;
+    }
+
+    struct flow keys[NETDEV_MAX_BURST];
+    const struct flow *key_ptrs[NETDEV_MAX_BURST];
+    const struct dpcls_rule *rules[NETDEV_MAX_BURST];
+    size_t n = batch->count;
+    for (size_t i = 0; i < n; i++) {
+        struct dp_packet *p = batch->packets[i];
+        p->md.recirc_id = recirc_id;
+        flow_extract(p, &keys[i]);
+        key_ptrs[i] = &keys[i];
+    }
+    unsigned int probes = 0;
+    size_t n_hit = dpcls_lookup_batch(&dp->cls, key_ptrs, rules, n, &probes);
+    atomic_fetch_add_explicit(&dp->n_mask_hit, probes, memory_order_relaxed);
+    atomic_fetch_add_explicit(&dp->n_hit, n_hit, memory_order_relaxed);
+    atomic_fetch_add_explicit(&dp->n_missed, n - n_hit,
+                              memory_order_relaxed);
+
+    long long int now = time_msec();
+    for (size_t i = 0; i < n; i++) {
+        struct dp_packet *p = batch->packets[i];
+        if (!rules[i]) {
+            upcall_queue(dp, p->md.in_port, DPIF_CHANNEL_MISS, p, &keys[i],
+                         NULL, 0);
+            continue;
+        }
+        struct dp_netdev_flow *flow = CONTAINER_OF(rules[i],
+                                                   struct dp_netdev_flow, cr);
+        struct dp_packet_batch one;
+        dp_packet_batch_init_packet(&one, p);
+        flow_account(flow, &one, ntohs(keys[i].tcp_flags), now);
+        struct dp_netdev_actions *a = atomic_load_explicit(
+            &flow->actions, memory_order_acquire);
+        execute_actions__(dp, &one, (const struct nlattr *) a->data, a->size,
+                          ctx->recirc_depth + 1);
+    }
+}
+
 /* odp-execute's callback for what only a datapath can do.  The packets
  * of the top-level list belong to the receive queue or the caller and are
  * never stolen; copies made by clone and sample come with SHOULD_STEAL,
@@ -388,8 +453,20 @@ exec_datapath_action(void *ctx_, struct dp_packet_batch *batch,
         break;
     }
 
+    case OVS_ACTION_ATTR_RECIRC:
+        if (should_steal) {
+            exec_recirc(ctx, batch, nl_attr_get_u32(a));
+        } else {
+            /* The actions after this one still need the packets as they
+             * are. */
+            struct dp_packet_batch copies;
+            dp_packet_batch_clone(&copies, batch);
+            exec_recirc(ctx, &copies, nl_attr_get_u32(a));
+            dp_packet_batch_delete(&copies);
+        }
+        break;
+
     default:
-        /* recirc: no recirculation in this datapath yet. */
         VLOG_WARN_RL(&rl, "%s: action %u not supported, packets dropped",
                      ctx->dp->name, nl_attr_type(a));
         break;
@@ -400,12 +477,20 @@ exec_datapath_action(void *ctx_, struct dp_packet_batch *batch,
 }
 
 static void
+execute_actions__(struct dp_netdev *dp, struct dp_packet_batch *batch,
+                  const struct nlattr *actions, size_t actions_len,
+                  int recirc_depth)
+{
+    struct exec_ctx ctx = { .dp = dp, .recirc_depth = recirc_depth };
+    odp_execute_actions(&ctx, batch, false, actions, actions_len,
+                        exec_datapath_action);
+}
+
+static void
 execute_actions(struct dp_netdev *dp, struct dp_packet_batch *batch,
                 const struct nlattr *actions, size_t actions_len)
 {
-    struct exec_ctx ctx = { .dp = dp };
-    odp_execute_actions(&ctx, batch, false, actions, actions_len,
-                        exec_datapath_action);
+    execute_actions__(dp, batch, actions, actions_len, 0);
 }
 
 /* What an rx thread keeps per packet of a batch. */

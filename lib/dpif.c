@@ -65,6 +65,28 @@ dpif_port_open_type(const char *dp_type, const char *port_type)
     return port_type;
 }
 
+bool
+dpif_port_name_is_reserved(const char *name)
+{
+    static const char *const tunnel_prefixes[] = {
+        "bareudp_sys", "erspan_sys", "genev_sys", "gre_sys", "gtpu_sys",
+        "ip6erspan_sys", "ip6gre_sys", "lisp_sys", "stt_sys", "vxlan_sys",
+    };
+    for (size_t i = 0; i < ARRAY_SIZE(tunnel_prefixes); i++) {
+        if (!strncmp(name, tunnel_prefixes[i], strlen(tunnel_prefixes[i]))) {
+            return true;
+        }
+    }
+    if (!strncmp(name, "ovs-", 4)) {
+        for (size_t i = 0; i < n_dpif_classes; i++) {
+            if (!strcmp(name + 4, dpif_classes[i]->type)) {
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
 static int
 do_open(const char *name, const char *type, bool create, struct dpif **dpifp)
 {

@@ -81,6 +81,12 @@ void dpif_enumerate(const char *type, struct sset *names);
 void dpif_enumerate_types(struct sset *types);
 /* Whether dpif_create() accepts TYPE ("" means "netdev"). */
 bool dpif_type_is_supported(const char *type);
+/* Whether NAME is one a datapath keeps for its own ports, so that no
+ * interface may take it: "ovs-TYPE" for each datapath TYPE (a datapath's
+ * own device), and the names of the ports datapaths give tunnel types
+ * ("vxlan_sys_4789", ..., any name beginning "vxlan_sys", "genev_sys",
+ * "gre_sys", ...), as Open vSwitch reserves them. */
+bool dpif_port_name_is_reserved(const char *name);
 
 /* Makes the "dummy" datapath type available: the userspace datapath under
  * another name, for tests, numbering ports after their names (see

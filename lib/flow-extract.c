@@ -8,6 +8,7 @@
 #include "dp-packet.h"
 #include "flow.h"
 #include "hash.h"
+#include "mpls.h"
 #include "packets.h"
 
 COVERAGE_DEFINE(flow_extract);
@@ -253,6 +254,31 @@ bad:
     return FLOW_EXTRACT_BAD_L4;
 }
 
+/* An MPLS label stack at C: the flow keeps its first FLOW_MAX_MPLS_LABELS
+ * entries.  Nothing under the stack is parsed, but its start is recorded
+ * as the L3 offset once the bottom entry is found (pop_mpls then leaves
+ * the packet with its L3 header located).  A stack cut short by the end
+ * of the frame keeps the entries that are whole. */
+static void
+parse_mpls(struct cursor *c, struct dp_packet *packet, struct flow *flow)
+{
+    for (int i = 0; ; i++) {
+        const ovs_be32 *lse = cursor_take(c, MPLS_HLEN);
+        if (!lse) {
+            return;
+        }
+        ovs_be32 value;
+        memcpy(&value, lse, sizeof value);
+        if (i < FLOW_MAX_MPLS_LABELS) {
+            flow->mpls_lse[i] = value;
+        }
+        if (mpls_lse_bos(value)) {
+            packet->l3_ofs = c->ofs;
+            return;
+        }
+    }
+}
+
 static unsigned int
 parse_ipv4(struct cursor *c, struct dp_packet *packet, struct flow *flow)
 {
@@ -443,6 +469,8 @@ l3:;
         if (problems) {
             packet->l3_ofs = DP_PACKET_OFS_NONE;
         }
+    } else if (eth_type_mpls(flow->dl_type)) {
+        parse_mpls(&c, packet, flow);
     }
     return problems;
 
@@ -749,6 +777,15 @@ flow_compose__(struct dp_packet *p, const struct flow *flow, size_t l7_len,
         compose_ipv6(p, flow, l7_len, fill);
     } else if (type == ETH_TYPE_ARP || type == ETH_TYPE_RARP) {
         compose_arp(p, flow);
+    } else if (eth_type_mpls(flow->dl_type)) {
+        /* The stack alone, as 3.1 composes it: nothing is known of what
+         * is under it. */
+        int n = flow_mpls_depth(flow, NULL);
+        dp_packet_put(p, flow->mpls_lse, n * MPLS_HLEN);
+        if (mpls_lse_bos(flow->mpls_lse[n - 1])) {
+            p->l3_ofs = dp_packet_size(p);
+        }
+        put_payload(p, l7_len, fill);
     } else {
         put_payload(p, l7_len, fill);
     }

@@ -291,27 +291,6 @@ learn_check(const struct ofpact_learn *learn, const struct match *src_match)
     return 0;
 }
 
-enum ofperr
-learn_check_list(const struct ofpact ofpacts[], size_t len,
-                 const struct match *match)
-{
-    const struct ofpact *a;
-    OFPACT_FOR_EACH (a, ofpacts, len) {
-        enum ofperr error = 0;
-        if (a->type == OFPACT_LEARN) {
-            error = learn_check((const struct ofpact_learn *) a, match);
-        } else if (a->type == OFPACT_WRITE_ACTIONS) {
-            const struct ofpact_nest *on = (const struct ofpact_nest *) a;
-            error = learn_check_list(on->actions,
-                                     ofpact_nest_get_action_len(on), match);
-        }
-        if (error) {
-            return error;
-        }
-    }
-    return 0;
-}
-
 /* Text. */
 
 /* 3.1's hex for an immediate: "0x" and the digits without leading zeros,

@@ -46,12 +46,6 @@ void learn_encode(const struct ofpact_learn *, struct ofpbuf *out);
 enum ofperr learn_check(const struct ofpact_learn *,
                         const struct match *src_match);
 
-/* learn_check() for every learn action in the list (write_actions'
- * included), with MATCH the flow's: what ovs-ofctl 3.1 checks after
- * parsing a flow. */
-enum ofperr learn_check_list(const struct ofpact[], size_t len,
-                             const struct match *);
-
 /* "learn(table=1,...)" as 3.1 prints it (the table by its name in
  * TABLE_MAP, if it has one). */
 void learn_format(const struct ofpact_learn *,

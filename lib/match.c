@@ -435,6 +435,18 @@ format_mpls(struct ds *s, const struct flow *f, const struct flow *m)
         ds_put_format(s, "mpls_bos=%"PRIu32",",
                       (lse & MPLS_BOS_MASK) >> MPLS_BOS_SHIFT);
     }
+    /* The entries under the top one, whole, in decimal as 3.1 prints
+     * them. */
+    for (int i = 1; i < FLOW_MAX_MPLS_LABELS; i++) {
+        uint32_t lse_mask = ntohl(m->mpls_lse[i]);
+        if (lse_mask) {
+            ds_put_format(s, "mpls_lse%d=%"PRIu32, i, ntohl(f->mpls_lse[i]));
+            if (lse_mask != UINT32_MAX) {
+                ds_put_format(s, "/%#"PRIx32, lse_mask);
+            }
+            ds_put_char(s, ',');
+        }
+    }
 }
 
 static void
@@ -589,16 +601,19 @@ match_format(const struct match *match,
         ovs_be16 pcp_mask = mask & htons(VLAN_PCP_MASK);
         ovs_be16 cfi = mask & htons(VLAN_CFI);
 
-        if (i == 0 && cfi && (tci & htons(VLAN_CFI))
+        /* The outer tag is dl_vlan, the inner dl_vlan1, as 3.1 names
+         * them. */
+        const char *suffix = i == 0 ? "" : "1";
+        if (cfi && (tci & htons(VLAN_CFI))
             && (!vid_mask || vid_mask == htons(VLAN_VID_MASK))
             && (!pcp_mask || pcp_mask == htons(VLAN_PCP_MASK))
             && (vid_mask || pcp_mask)) {
             if (vid_mask) {
-                ds_put_format(s, "dl_vlan=%"PRIu16",",
+                ds_put_format(s, "dl_vlan%s=%"PRIu16",", suffix,
                               ntohs(tci) & VLAN_VID_MASK);
             }
             if (pcp_mask) {
-                ds_put_format(s, "dl_vlan_pcp=%d,",
+                ds_put_format(s, "dl_vlan_pcp%s=%d,", suffix,
                               (ntohs(tci) & VLAN_PCP_MASK) >> VLAN_PCP_SHIFT);
             }
         } else {

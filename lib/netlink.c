@@ -54,6 +54,12 @@ nl_msg_put_u16(struct ofpbuf *buf, uint16_t type, uint16_t v)
 }
 
 void
+nl_msg_put_be16(struct ofpbuf *buf, uint16_t type, ovs_be16 v)
+{
+    nl_msg_put_unspec(buf, type, &v, sizeof v);
+}
+
+void
 nl_msg_put_u32(struct ofpbuf *buf, uint16_t type, uint32_t v)
 {
     nl_msg_put_unspec(buf, type, &v, sizeof v);

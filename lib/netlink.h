@@ -35,6 +35,7 @@ void nl_msg_put_unspec(struct ofpbuf *, uint16_t type, const void *,
 void nl_msg_put_flag(struct ofpbuf *, uint16_t type);
 void nl_msg_put_u8(struct ofpbuf *, uint16_t type, uint8_t);
 void nl_msg_put_u16(struct ofpbuf *, uint16_t type, uint16_t);
+void nl_msg_put_be16(struct ofpbuf *, uint16_t type, ovs_be16);
 void nl_msg_put_u32(struct ofpbuf *, uint16_t type, uint32_t);
 void nl_msg_put_u64(struct ofpbuf *, uint16_t type, uint64_t);
 /* Starts a nested attribute; returns its offset in the buffer, for
@@ -59,6 +60,14 @@ static inline size_t
 nl_attr_get_size(const struct nlattr *a)
 {
     return a->nla_len - NLA_HDRLEN;
+}
+
+static inline ovs_be16
+nl_attr_get_be16(const struct nlattr *a)
+{
+    ovs_be16 v;
+    memcpy(&v, nl_attr_get(a), sizeof v);
+    return v;
 }
 
 static inline uint32_t

@@ -9,6 +9,7 @@
 #include "csum.h"
 #include "dp-packet.h"
 #include "flow.h"
+#include "mpls.h"
 #include "netlink.h"
 #include "odp-util.h"
 #include "packets.h"
@@ -294,6 +295,126 @@ set_vlan_tci(struct dp_packet *p, ovs_be16 tci, const ovs_be16 *mask)
     memcpy(tag + 2, &new, 2);
 }
 
+/* MPLS.  The stack starts right after the packet's (last) Ethertype, past
+ * any VLAN tags; in a packet with no Ethernet header (packet type
+ * (1, 0x8847), say) it starts the packet and the packet type stands for
+ * the Ethertype. */
+
+/* The offset of P's Ethertype field, or false for a packet without an
+ * Ethernet header or too short to have one. */
+static bool
+eth_type_ofs(const struct dp_packet *p, size_t *ofs)
+{
+    const uint8_t *data = dp_packet_data(p);
+    size_t size = dp_packet_size(p);
+    if (p->md.packet_type != htonl(PT_ETH)) {
+        return false;
+    }
+    for (size_t o = 2 * ETH_ADDR_LEN; o + 2 <= size; o += VLAN_HEADER_LEN) {
+        ovs_be16 type;
+        memcpy(&type, data + o, 2);
+        if (type != htons(ETH_TYPE_VLAN_8021Q)
+            && type != htons(ETH_TYPE_VLAN_8021AD)) {
+            *ofs = o;
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Where P's MPLS stack is, or would be pushed: false if P has no place
+ * for one (a truncated Ethernet header, an L3 packet of another kind). */
+static bool
+mpls_stack_ofs(const struct dp_packet *p, size_t *ofs, bool *has_eth)
+{
+    size_t type_ofs;
+    *has_eth = eth_type_ofs(p, &type_ofs);
+    if (*has_eth) {
+        *ofs = type_ofs + 2;
+        return true;
+    }
+    *ofs = 0;
+    return pt_ns(p->md.packet_type) == PT_NS_ETHERTYPE;
+}
+
+/* P's type: the Ethertype field, or the packet type's. */
+static ovs_be16
+packet_eth_type(const struct dp_packet *p, size_t stack_ofs, bool has_eth)
+{
+    ovs_be16 type;
+    if (has_eth) {
+        memcpy(&type, (const uint8_t *) dp_packet_data(p) + stack_ofs - 2,
+               2);
+        return type;
+    }
+    return htons(pt_ns_type(p->md.packet_type));
+}
+
+static void
+set_packet_eth_type(struct dp_packet *p, size_t stack_ofs, bool has_eth,
+                    ovs_be16 type)
+{
+    if (has_eth) {
+        memcpy((uint8_t *) dp_packet_data(p) + stack_ofs - 2, &type, 2);
+    } else {
+        p->md.packet_type = htonl(PACKET_TYPE(PT_NS_ETHERTYPE, ntohs(type)));
+    }
+}
+
+void
+odp_execute_push_mpls(struct dp_packet *p, ovs_be16 eth_type, ovs_be32 lse)
+{
+    size_t ofs;
+    bool has_eth;
+    if (!eth_type_mpls(eth_type) || !mpls_stack_ofs(p, &ofs, &has_eth)) {
+        return;
+    }
+    uint8_t *hdr = (has_eth ? dp_packet_insert_front(p, ofs, MPLS_HLEN)
+                    : dp_packet_push_uninit(p, MPLS_HLEN));
+    memcpy(hdr, &lse, MPLS_HLEN);
+    set_packet_eth_type(p, ofs, has_eth, eth_type);
+}
+
+void
+odp_execute_pop_mpls(struct dp_packet *p, ovs_be16 eth_type)
+{
+    size_t ofs;
+    bool has_eth;
+    if (!mpls_stack_ofs(p, &ofs, &has_eth)
+        || !eth_type_mpls(packet_eth_type(p, ofs, has_eth))
+        || dp_packet_size(p) < ofs + MPLS_HLEN) {
+        return;
+    }
+    if (has_eth) {
+        dp_packet_remove_front(p, ofs, MPLS_HLEN);
+        set_packet_eth_type(p, ofs, has_eth, eth_type);
+    } else {
+        dp_packet_pull(p, MPLS_HLEN);
+        /* Transparent Ethernet bridging: an Ethernet frame comes up. */
+        p->md.packet_type = (eth_type == htons(0x6558) ? htonl(PT_ETH)
+                             : htonl(PACKET_TYPE(PT_NS_ETHERTYPE,
+                                                 ntohs(eth_type))));
+    }
+}
+
+/* The top entry of P's stack under MASK (all of it if NULL). */
+static void
+set_mpls(struct dp_packet *p, ovs_be32 lse, const ovs_be32 *mask)
+{
+    size_t ofs;
+    bool has_eth;
+    if (!mpls_stack_ofs(p, &ofs, &has_eth)
+        || !eth_type_mpls(packet_eth_type(p, ofs, has_eth))
+        || dp_packet_size(p) < ofs + MPLS_HLEN) {
+        return;
+    }
+    uint8_t *hdr = (uint8_t *) dp_packet_data(p) + ofs;
+    ovs_be32 old;
+    memcpy(&old, hdr, MPLS_HLEN);
+    ovs_be32 new = merge32(old, lse, mask);
+    memcpy(hdr, &new, MPLS_HLEN);
+}
+
 void
 odp_execute_set(struct dp_packet *p, const struct nlattr *key, bool masked)
 {
@@ -349,6 +470,16 @@ odp_execute_set(struct dp_packet *p, const struct nlattr *key, bool masked)
                 memcpy(&m32, m, 4);
             }
             *field = (*field & ~m32) | (k32 & m32);
+        }
+        break;
+    case OVS_KEY_ATTR_MPLS:
+        if (SIZE_IS(struct ovs_key_mpls)) {
+            ovs_be32 lse, lse_mask;
+            memcpy(&lse, v, 4);
+            if (m) {
+                memcpy(&lse_mask, m, 4);
+            }
+            set_mpls(p, lse, m ? &lse_mask : NULL);
         }
         break;
     case OVS_KEY_ATTR_VLAN:
@@ -526,6 +657,23 @@ odp_execute_actions(void *aux, struct dp_packet_batch *batch, bool steal,
         case OVS_ACTION_ATTR_POP_VLAN:
             DP_PACKET_BATCH_FOR_EACH (i, p, batch) {
                 odp_execute_pop_vlan(p);
+            }
+            break;
+        case OVS_ACTION_ATTR_PUSH_MPLS:
+            if (nl_attr_get_size(a) == sizeof(struct ovs_action_push_mpls)) {
+                const struct ovs_action_push_mpls *pm = nl_attr_get(a);
+                DP_PACKET_BATCH_FOR_EACH (i, p, batch) {
+                    odp_execute_push_mpls(p, pm->mpls_ethertype,
+                                          pm->mpls_lse);
+                }
+            }
+            break;
+        case OVS_ACTION_ATTR_POP_MPLS:
+            if (nl_attr_get_size(a) == sizeof(ovs_be16)) {
+                ovs_be16 eth_type = nl_attr_get_be16(a);
+                DP_PACKET_BATCH_FOR_EACH (i, p, batch) {
+                    odp_execute_pop_mpls(p, eth_type);
+                }
             }
             break;
         case OVS_ACTION_ATTR_SAMPLE:

@@ -2,9 +2,10 @@
  *
  * The actions are Netlink attributes as odp-util.h describes them.  This
  * module does everything that only changes packets: set and masked set of
- * Ethernet, VLAN, IPv4, IPv6 and TCP/UDP/SCTP fields and of the skb
- * priority and mark (IPv4 header, TCP, UDP and ICMPv6 checksums are fixed
- * incrementally, SCTP's CRC32c recomputed), push_vlan and pop_vlan,
+ * Ethernet, VLAN, MPLS (the top entry), IPv4, IPv6 and TCP/UDP/SCTP fields
+ * and of the skb priority and mark (IPv4 header, TCP, UDP and ICMPv6
+ * checksums are fixed incrementally, SCTP's CRC32c recomputed), push_vlan
+ * and pop_vlan, push_mpls and pop_mpls,
  * sample (each packet with the action's probability, on a copy), clone
  * (the nested actions on copies, the originals untouched).  The actions
  * only a datapath can do (output, userspace, recirc, meter) go to the
@@ -54,5 +55,11 @@ void odp_execute_set(struct dp_packet *, const struct nlattr *key,
                      bool masked);
 void odp_execute_push_vlan(struct dp_packet *, ovs_be16 tpid, ovs_be16 tci);
 void odp_execute_pop_vlan(struct dp_packet *);
+/* MPLS: a push of LSE makes the packet's type ETH_TYPE (an MPLS type); a
+ * pop of an MPLS packet's top entry makes it ETH_TYPE.  The stack sits
+ * after the packet's Ethertype (past its VLAN tags). */
+void odp_execute_push_mpls(struct dp_packet *, ovs_be16 eth_type,
+                           ovs_be32 lse);
+void odp_execute_pop_mpls(struct dp_packet *, ovs_be16 eth_type);
 
 #endif /* odp-execute.h */

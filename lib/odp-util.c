@@ -10,6 +10,7 @@
 #include <string.h>
 #include "dynamic-string.h"
 #include "flow.h"
+#include "mpls.h"
 #include "netlink.h"
 #include "ofpbuf.h"
 #include "packets.h"
@@ -536,6 +537,53 @@ format_l4(struct ds *ds, bool *first, const struct flow *key,
     }
 }
 
+/* MPLS label stacks: "label=L,tc=T,ttl=N,bos=B" per entry, outermost
+ * first, as 3.1 prints them: the values alone when every entry is exact
+ * (MASK NULL), otherwise every field with its mask. */
+static void
+format_mpls_lses(struct ds *ds, const ovs_be32 *key, const ovs_be32 *mask,
+                 int n)
+{
+    for (int i = 0; i < n; i++) {
+        if (i) {
+            ds_put_char(ds, ',');
+        }
+        ovs_be32 k = key[i];
+        if (!mask) {
+            ds_put_format(ds, "label=%"PRIu32",tc=%u,ttl=%u,bos=%d",
+                          mpls_lse_label(k), mpls_lse_tc(k), mpls_lse_ttl(k),
+                          mpls_lse_bos(k));
+        } else {
+            ovs_be32 m = mask[i];
+            ds_put_format(ds, "label=%"PRIu32"/0x%"PRIx32",tc=%u/%x,"
+                          "ttl=%u/0x%x,bos=%d/%x",
+                          mpls_lse_label(k), mpls_lse_label(m),
+                          mpls_lse_tc(k), mpls_lse_tc(m),
+                          mpls_lse_ttl(k), mpls_lse_ttl(m),
+                          mpls_lse_bos(k), mpls_lse_bos(m));
+        }
+    }
+}
+
+/* The mpls() key: as many entries as the key's stack holds. */
+static void
+format_mpls_key(struct ds *ds, bool *first, const struct flow *key,
+                const struct flow *mask, bool verbose)
+{
+    int n = flow_mpls_depth(key, NULL);
+    bool any = false, exact = true;
+    for (int i = 0; i < n; i++) {
+        any |= mask->mpls_lse[i] != 0;
+        exact &= mask->mpls_lse[i] == htonl(UINT32_MAX);
+    }
+    if (!n || (!any && !verbose)) {
+        return;
+    }
+    begin_key(ds, first, "mpls");
+    format_mpls_lses(ds, key->mpls_lse, exact ? NULL : mask->mpls_lse, n);
+    ds_put_char(ds, ')');
+}
+
 static void
 format_l3(struct ds *ds, bool *first, const struct flow *key,
           const struct flow *mask, bool verbose)
@@ -553,6 +601,9 @@ format_l3(struct ds *ds, bool *first, const struct flow *key,
         fields = ipv6_fields, n = ARRAY_SIZE(ipv6_fields), name = "ipv6";
     } else if (type == ETH_TYPE_ARP || type == ETH_TYPE_RARP) {
         fields = arp_fields, n = ARRAY_SIZE(arp_fields), name = "arp";
+    } else if (eth_type_mpls(key->dl_type)) {
+        format_mpls_key(ds, first, key, mask, verbose);
+        return;
     } else {
         return;
     }
@@ -1039,6 +1090,66 @@ parse_vlan_fields(struct parser *p, union flow_vlan_hdr *v,
     return true;
 }
 
+/* "label=L[/M],tc=T[/M],ttl=N[/M],bos=B[/M],..." up to ')' (consumed):
+ * each field names the next entry that does not have it yet, so
+ * "label=1,tc=2,label=3" is two entries.  Fields left out are
+ * wildcarded.  Returns the number of entries (0 on error). */
+static int
+parse_mpls_lses(struct parser *p, ovs_be32 *key, ovs_be32 *mask)
+{
+    static const struct {
+        const char *name;
+        uint32_t bits;
+    } fields[] = {
+        { "label", MPLS_LABEL_MASK }, { "tc", MPLS_TC_MASK },
+        { "ttl", MPLS_TTL_MASK }, { "bos", MPLS_BOS_MASK },
+    };
+    int seen[ARRAY_SIZE(fields)] = { 0 };
+    int n = 0;
+
+    memset(key, 0, FLOW_MAX_MPLS_LABELS * sizeof *key);
+    memset(mask, 0, FLOW_MAX_MPLS_LABELS * sizeof *mask);
+    for (;;) {
+        char name[16];
+        skip_spaces(p);
+        if (!read_name(p, name, sizeof name) || !match_char(p, '=')) {
+            return 0;
+        }
+        size_t f = 0;
+        while (f < ARRAY_SIZE(fields) && strcmp(fields[f].name, name)) {
+            f++;
+        }
+        if (f == ARRAY_SIZE(fields) || seen[f] >= FLOW_MAX_MPLS_LABELS) {
+            return 0;
+        }
+        uint32_t max = fields[f].bits >> __builtin_ctz(fields[f].bits);
+        uint64_t v, m = max;
+        char *text = read_token(p, "/,)");
+        bool ok = parse_uint(text, max, &v);
+        free(text);
+        if (ok && match_char(p, '/')) {
+            text = read_token(p, ",)");
+            ok = parse_uint(text, max, &m);
+            free(text);
+        }
+        if (!ok) {
+            return 0;
+        }
+        int i = seen[f]++;
+        mpls_lse_set_field(&key[i], fields[f].bits, v);
+        mpls_lse_set_field(&mask[i], fields[f].bits, m);
+        n = MAX(n, seen[f]);
+
+        skip_spaces(p);
+        if (match_char(p, ')')) {
+            return n;
+        }
+        if (!match_char(p, ',')) {
+            return 0;
+        }
+    }
+}
+
 /* Keys of 3.1 that this datapath has no field for, accepted only when
  * they match anything (as in 3.1's `dump-flows -m` text): conntrack keys
  * with a zero mask, and packet_type for Ethernet (ns=0,id=0).  Parses the
@@ -1183,6 +1294,8 @@ parse_keys(struct parser *p, struct flow *key, struct flow *mask, int level,
         } else if (!strcmp(name, "nd")) {
             ok = parse_fields(p, nd_fields, ARRAY_SIZE(nd_fields), key,
                               mask, NULL);
+        } else if (!strcmp(name, "mpls")) {
+            ok = parse_mpls_lses(p, key->mpls_lse, mask->mpls_lse) > 0;
         } else if (!strcmp(name, "packet_type") || !strcmp(name, "ct_state")
                    || !strcmp(name, "ct_zone") || !strcmp(name, "ct_mark")
                    || !strcmp(name, "ct_label")) {
@@ -1449,6 +1562,18 @@ format_set(struct ds *ds, const struct nlattr *a, bool masked)
         ds_put_char(ds, ')');
         return;
     }
+    if (type == OVS_KEY_ATTR_MPLS && vsize == 4 && (!masked || size == 8)) {
+        ovs_be32 lse, lse_mask = htonl(UINT32_MAX);
+        memcpy(&lse, value, 4);
+        if (masked) {
+            memcpy(&lse_mask, mask, 4);
+        }
+        ds_put_cstr(ds, "mpls(");
+        bool exact = lse_mask == htonl(UINT32_MAX);
+        format_mpls_lses(ds, &lse, exact ? NULL : &lse_mask, 1);
+        ds_put_cstr(ds, "))");
+        return;
+    }
     if (type == OVS_KEY_ATTR_VLAN && vsize == 2 && (!masked || size == 4)) {
         ovs_be16 tci, tci_mask = htons(0xffff);
         memcpy(&tci, value, 2);
@@ -1562,6 +1687,23 @@ format_action(struct ds *ds, const struct nlattr *a,
     case OVS_ACTION_ATTR_POP_VLAN:
         ds_put_cstr(ds, "pop_vlan");
         return;
+    case OVS_ACTION_ATTR_PUSH_MPLS:
+        if (size == sizeof(struct ovs_action_push_mpls)) {
+            const struct ovs_action_push_mpls *pm = nl_attr_get(a);
+            ds_put_cstr(ds, "push_mpls(");
+            format_mpls_lses(ds, &pm->mpls_lse, NULL, 1);
+            ds_put_format(ds, ",eth_type=0x%"PRIx16")",
+                          ntohs(pm->mpls_ethertype));
+            return;
+        }
+        break;
+    case OVS_ACTION_ATTR_POP_MPLS:
+        if (size == sizeof(ovs_be16)) {
+            ds_put_format(ds, "pop_mpls(eth_type=0x%"PRIx16")",
+                          ntohs(nl_attr_get_be16(a)));
+            return;
+        }
+        break;
     case OVS_ACTION_ATTR_SAMPLE:
         format_sample(ds, a, names);
         return;
@@ -1767,6 +1909,22 @@ parse_set(struct parser *p, struct ofpbuf *actions)
         return true;
     }
 
+    if (!strcmp(name, "mpls")) {
+        ovs_be32 lses[FLOW_MAX_MPLS_LABELS], masks[FLOW_MAX_MPLS_LABELS];
+        if (parse_mpls_lses(p, lses, masks) != 1 || !match_char(p, ')')) {
+            return false;
+        }
+        bool exact = masks[0] == htonl(UINT32_MAX);
+        size_t ofs = nl_msg_start_nested(actions, exact
+                                         ? OVS_ACTION_ATTR_SET
+                                         : OVS_ACTION_ATTR_SET_MASKED);
+        ovs_be32 vm[2] = { lses[0], masks[0] };
+        nl_msg_put_unspec(actions, OVS_KEY_ATTR_MPLS, vm,
+                          exact ? 4 : sizeof vm);
+        nl_msg_end_nested(actions, ofs);
+        return true;
+    }
+
     if (!strcmp(name, "vlan")) {
         union flow_vlan_hdr v, vm;
         if (!parse_vlan_fields(p, &v, &vm) || !match_char(p, ')')) {
@@ -1826,6 +1984,77 @@ parse_push_vlan(struct parser *p, struct ofpbuf *actions)
     pv.vlan_tci = htons(tci);
     nl_msg_put_unspec(actions, OVS_ACTION_ATTR_PUSH_VLAN, &pv, sizeof pv);
     return true;
+}
+
+/* "label=L,tc=T,ttl=N,bos=B,eth_type=0xTYPE)": every field once, in
+ * any order; the type must be MPLS's. */
+static bool
+parse_push_mpls(struct parser *p, struct ofpbuf *actions)
+{
+    static const char *const names[] = {
+        "label", "tc", "ttl", "bos", "eth_type",
+    };
+    static const uint32_t max[] = {
+        MPLS_LABEL_MASK >> MPLS_LABEL_SHIFT, 7, 255, 1, 0xffff,
+    };
+    uint64_t values[ARRAY_SIZE(names)];
+    bool seen[ARRAY_SIZE(names)] = { false };
+
+    for (size_t n = 0; n < ARRAY_SIZE(names); n++) {
+        char name[16];
+        skip_spaces(p);
+        if (n && !match_char(p, ',')) {
+            return false;
+        }
+        skip_spaces(p);
+        if (!read_name(p, name, sizeof name) || !match_char(p, '=')) {
+            return false;
+        }
+        size_t f = 0;
+        while (f < ARRAY_SIZE(names) && strcmp(names[f], name)) {
+            f++;
+        }
+        if (f == ARRAY_SIZE(names) || seen[f]) {
+            return false;
+        }
+        char *text = read_token(p, ",)");
+        bool ok = parse_uint(text, max[f], &values[f]);
+        free(text);
+        if (!ok) {
+            return false;
+        }
+        seen[f] = true;
+    }
+    skip_spaces(p);
+    ovs_be16 eth_type = htons(values[4]);
+    if (!match_char(p, ')') || !eth_type_mpls(eth_type)) {
+        return false;
+    }
+    struct ovs_action_push_mpls pm = {
+        .mpls_lse = mpls_lse_build(values[0], values[1], values[3],
+                                   values[2]),
+        .mpls_ethertype = eth_type,
+    };
+    nl_msg_put_unspec(actions, OVS_ACTION_ATTR_PUSH_MPLS, &pm, sizeof pm);
+    return true;
+}
+
+static bool
+parse_pop_mpls(struct parser *p, struct ofpbuf *actions)
+{
+    skip_spaces(p);
+    if (strncmp(p->s, "eth_type=", 9)) {
+        return false;
+    }
+    p->s += 9;
+    char *text = read_token(p, ")");
+    uint64_t type;
+    bool ok = parse_uint(text, 0xffff, &type) && match_char(p, ')');
+    free(text);
+    if (ok) {
+        nl_msg_put_be16(actions, OVS_ACTION_ATTR_POP_MPLS, htons(type));
+    }
+    return ok;
 }
 
 static char *
@@ -1909,6 +2138,10 @@ parse_action(struct parser *p, struct ofpbuf *actions, int depth, bool *ok)
         *ok = parse_set(p, actions);
     } else if (!strcmp(name, "push_vlan")) {
         *ok = parse_push_vlan(p, actions);
+    } else if (!strcmp(name, "push_mpls")) {
+        *ok = parse_push_mpls(p, actions);
+    } else if (!strcmp(name, "pop_mpls")) {
+        *ok = parse_pop_mpls(p, actions);
     } else if (!strcmp(name, "recirc") || !strcmp(name, "meter")) {
         uint32_t v, m;
         *ok = parse_u32_arg(p, &v, &m) && m == UINT32_MAX;
@@ -2026,6 +2259,8 @@ validate_set(const struct nlattr *a, bool masked, char **error)
         want = 4;
     } else if (type == OVS_KEY_ATTR_VLAN) {
         want = 2;
+    } else if (type == OVS_KEY_ATTR_MPLS) {
+        want = sizeof(struct ovs_key_mpls);     /* The top entry. */
     } else {
         *error = xasprintf("set of key type %"PRIu16" is not supported",
                            type);
@@ -2059,6 +2294,21 @@ validate_action(const struct nlattr *a, int depth, char **error)
         return true;
     case OVS_ACTION_ATTR_PUSH_VLAN:
         if (size != sizeof(struct ovs_action_push_vlan)) {
+            break;
+        }
+        return true;
+    case OVS_ACTION_ATTR_PUSH_MPLS:
+        if (size != sizeof(struct ovs_action_push_mpls)) {
+            break;
+        }
+        if (!eth_type_mpls(((const struct ovs_action_push_mpls *)
+                            nl_attr_get(a))->mpls_ethertype)) {
+            *error = xstrdup("push_mpls with a type that is not MPLS's");
+            return false;
+        }
+        return true;
+    case OVS_ACTION_ATTR_POP_MPLS:
+        if (size != sizeof(ovs_be16)) {
             break;
         }
         return true;

@@ -1171,6 +1171,16 @@ check_prereqs__(const struct ofpact ofpacts[], size_t len, struct match *m)
             }
             break;
         }
+        case OFPACT_LEARN: {
+            /* Its source fields as the actions before left the packet (a
+             * pop_mpls to IPv4 makes IPv4 fields usable). */
+            enum ofperr error = learn_check((const struct ofpact_learn *) a,
+                                            m);
+            if (error) {
+                return error;
+            }
+            break;
+        }
         case OFPACT_CT:
         case OFPACT_NAT:
         case OFPACT_CT_CLEAR: {
@@ -1302,14 +1312,6 @@ ofpacts_annotate(struct ofpact ofpacts[], size_t len,
         case OFPACT_STRIP_VLAN:
             has_vlan = false;
             break;
-        case OFPACT_LEARN: {
-            enum ofperr error = learn_check((struct ofpact_learn *) a,
-                                            match);
-            if (error) {
-                return error;
-            }
-            break;
-        }
         case OFPACT_SET_L4_SRC_PORT:
         case OFPACT_SET_L4_DST_PORT:
             /* Without TCP, UDP or SCTP in the match only 1.0 and NXM can

@@ -646,14 +646,17 @@ bool ofpacts_encodable_in(const struct ofpact[], size_t len,
  * whether it has a VLAN tag; mod_tp_src/dst on a flow that is not TCP, UDP
  * or SCTP record none, and encode as 1.1's action in 1.2+ as 3.1 does).
  * Returns OFPBAC_BAD_OUT_PORT for an output or enqueue to a port no switch
- * takes (ANY, 0xff00..0xfff7), and a learn's check error, as 3.1 refuses
- * such flows ("actions are invalid with specified match"). */
+ * takes (ANY, 0xff00..0xfff7), as 3.1 refuses such flows ("actions are
+ * invalid with specified match"). */
 enum ofperr ofpacts_annotate(struct ofpact[], size_t len,
                              const struct match *);
 /* OFPBAC_MATCH_INCONSISTENT (logged as 3.1 logs it) if a set_field or load
  * writes, or a move reads or writes, a field whose prerequisites MATCH does
  * not establish (set_field:1->tcp_src without "tcp"; vlan_vid also needs a
- * tag), as 3.1 checks flows in ovs-ofctl and in the switch. */
+ * tag), and a learn's learn_check() error, as 3.1 checks flows in
+ * ovs-ofctl and in the switch.  Each action is checked against the packet
+ * the actions before it leave (after pop_mpls:0x0800, IPv4 fields may be
+ * used). */
 enum ofperr ofpacts_check_prereqs(const struct ofpact[], size_t len,
                                   const struct match *);
 /* OFPBIC_BAD_TABLE_ID if a goto_table does not go forward from TABLE_ID

@@ -13,6 +13,7 @@
 #include "hash.h"
 #include "hmap.h"
 #include "match.h"
+#include "mpls.h"
 #include "ofp-port.h"
 #include "ovs-thread.h"
 #include "tun-metadata.h"
@@ -529,39 +530,30 @@ is_tun_metadata(const struct mf_field *f)
     return f->id >= MFF_TUN_METADATA0 && f->id <= MFF_TUN_METADATA63;
 }
 
-/* The first MPLS label stack entry's field F (label, tc, bos or ttl). */
+/* The bits of the first MPLS label stack entry that field ID is. */
 static uint32_t
-mpls_lse_get(enum mf_field_id id, ovs_be32 lse_)
+mpls_field_mask(enum mf_field_id id)
 {
-    uint32_t lse = ntohl(lse_);
     switch (id) {
-    case MFF_MPLS_LABEL: return (lse & MPLS_LABEL_MASK) >> MPLS_LABEL_SHIFT;
-    case MFF_MPLS_TC: return (lse & MPLS_TC_MASK) >> MPLS_TC_SHIFT;
-    case MFF_MPLS_BOS: return (lse & MPLS_BOS_MASK) >> MPLS_BOS_SHIFT;
-    default: return lse & MPLS_TTL_MASK;
+    case MFF_MPLS_LABEL: return MPLS_LABEL_MASK;
+    case MFF_MPLS_TC: return MPLS_TC_MASK;
+    case MFF_MPLS_BOS: return MPLS_BOS_MASK;
+    default: return MPLS_TTL_MASK;
     }
 }
 
-static ovs_be32
-mpls_lse_set(enum mf_field_id id, ovs_be32 lse_, uint32_t x)
+static uint32_t
+mpls_lse_get(enum mf_field_id id, ovs_be32 lse)
 {
-    uint32_t lse = ntohl(lse_);
-    switch (id) {
-    case MFF_MPLS_LABEL:
-        lse = (lse & ~MPLS_LABEL_MASK)
-              | ((x << MPLS_LABEL_SHIFT) & MPLS_LABEL_MASK);
-        break;
-    case MFF_MPLS_TC:
-        lse = (lse & ~MPLS_TC_MASK) | ((x << MPLS_TC_SHIFT) & MPLS_TC_MASK);
-        break;
-    case MFF_MPLS_BOS:
-        lse = (lse & ~MPLS_BOS_MASK) | ((x << MPLS_BOS_SHIFT) & MPLS_BOS_MASK);
-        break;
-    default:
-        lse = (lse & ~MPLS_TTL_MASK) | (x & MPLS_TTL_MASK);
-        break;
-    }
-    return htonl(lse);
+    uint32_t mask = mpls_field_mask(id);
+    return (ntohl(lse) & mask) >> __builtin_ctz(mask);
+}
+
+static ovs_be32
+mpls_lse_set(enum mf_field_id id, ovs_be32 lse, uint32_t x)
+{
+    mpls_lse_set_field(&lse, mpls_field_mask(id), x);
+    return lse;
 }
 
 /* Reads F from FLOW (which may be a mask) into VALUE. */
@@ -1238,8 +1230,7 @@ is_ip_any(const struct flow *flow)
 static bool
 is_mpls(const struct flow *flow)
 {
-    return (flow->dl_type == htons(ETH_TYPE_MPLS)
-            || flow->dl_type == htons(ETH_TYPE_MPLS_MCAST));
+    return eth_type_mpls(flow->dl_type);
 }
 
 bool

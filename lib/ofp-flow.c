@@ -163,11 +163,8 @@ ofputil_decode_flow_mod(struct ofputil_flow_mod *fm,
         /* A learn's source fields, and the fields that set_field, load
          * and move touch, need their prerequisites in the flow's match, as
          * 3.1 checks when it decodes a flow_mod. */
-        error = learn_check_list(ofpacts->data, ofpacts->size, &fm->match);
-        if (!error) {
-            error = ofpacts_check_prereqs(ofpacts->data, ofpacts->size,
-                                          &fm->match);
-        }
+        error = ofpacts_check_prereqs(ofpacts->data, ofpacts->size,
+                                      &fm->match);
         if (!error) {
             error = ofpacts_check_goto_table(ofpacts->data, ofpacts->size,
                                              fm->table_id, 255);

@@ -8,6 +8,7 @@
 #include "dp-packet.h"
 #include "dynamic-string.h"
 #include "flow-extract.h"
+#include "mpls.h"
 #include "nx-match.h"
 #include "ofp-actions.h"
 #include "ofp-fields.h"
@@ -485,6 +486,10 @@ packet_summary_match(const struct flow *flow, struct match *m)
         wc->masks.nw_proto = UINT8_MAX;
         memset(&wc->masks.arp_sha, 0xff, sizeof wc->masks.arp_sha);
         memset(&wc->masks.arp_tha, 0xff, sizeof wc->masks.arp_tha);
+    } else if (eth_type_mpls(flow->dl_type)) {
+        /* The label stack entries the flow holds. */
+        memset(wc->masks.mpls_lse, 0xff,
+               flow_mpls_depth(flow, NULL) * sizeof wc->masks.mpls_lse[0]);
     }
     match_zero_wildcarded_fields(m);
 }

@@ -416,7 +416,7 @@ parse_flow__(struct ofputil_flow_mod *fm, char *string,
         }
         fm->ofpacts = (struct ofpact *) ((uint8_t *) ofpacts->data + start);
         fm->ofpacts_len = ofpacts->size - start;
-        /* Annotating also checks learns and output ports. */
+        /* Annotating also checks output ports. */
         enum ofperr err = ofpacts_annotate(
             (struct ofpact *) ((uint8_t *) ofpacts->data + start),
             fm->ofpacts_len, &fm->match);

@@ -28,11 +28,15 @@ ofproto_libofproto_a_SOURCES = \
 	ofproto/ofproto-tlv.c \
 	ofproto/pinsched.c \
 	ofproto/pinsched.h \
+	ofproto/recirc.c \
+	ofproto/recirc.h \
 	ofproto/ofproto-unixctl.c \
 	ofproto/upcall.c \
 	ofproto/upcall.h \
 	ofproto/xlate.c \
 	ofproto/xlate.h \
+	ofproto/xlate-mpls.c \
+	ofproto/xlate-mpls.h \
 	ofproto/xlate-trace.c \
 	ofproto/xlate-trace.h
 OFPROTO_LIBS = ofproto/libofproto.a $(OVS_LIBS)

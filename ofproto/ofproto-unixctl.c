@@ -38,6 +38,7 @@
 #include "upcall.h"
 #include "util.h"
 #include "xlate.h"
+#include "mpls.h"
 #include "xlate-trace.h"
 
 static struct ofproto *
@@ -94,6 +95,9 @@ trace_flow_format(const struct flow *flow, struct ds *s)
         WC_MASK_FIELD(wc, nw_proto);
         WC_MASK_FIELD(wc, arp_sha);
         WC_MASK_FIELD(wc, arp_tha);
+    } else if (eth_type_mpls(flow->dl_type)) {
+        memset(m->mpls_lse, 0xff,
+               flow_mpls_depth(flow, NULL) * sizeof m->mpls_lse[0]);
     } else if (dl_type == ETH_TYPE_IP || dl_type == ETH_TYPE_IPV6) {
         if (dl_type == ETH_TYPE_IP) {
             WC_MASK_FIELD(wc, nw_src);

@@ -54,7 +54,21 @@ struct ukey {
     struct flow_wildcards mask;
     struct dpif_flow_stats stats;   /* As of the last dump that read it. */
     uint64_t dump_seq;              /* Last dump that saw it. */
+    /* Made by a handler at install time and not swept yet: the dump that
+     * ends before the next sweep may have started before the flow was
+     * there. */
+    bool fresh;
+    /* The recirculation ids the flow's actions and key use, held as long
+     * as the flow is known. */
+    struct recirc_refs recircs;
 };
+
+static void
+ukey_free(struct ukey *ukey)
+{
+    recirc_refs_release(&ukey->recircs);
+    free(ukey);
+}
 
 struct handler {
     struct udpif *udpif;
@@ -178,8 +192,31 @@ ukey_forget(struct udpif *udpif, const struct dpif_flow *f)
     struct ukey *ukey = ukey_find(udpif, &f->key, &f->mask, f->hash);
     if (ukey) {
         hmap_remove(&udpif->ukeys, &ukey->hmap_node);
-        free(ukey);
+        ukey_free(ukey);
     }
+    ovs_mutex_unlock(&udpif->ukeys_mutex);
+}
+
+/* A handler installed the flow KEY under MASK whose translation holds
+ * references to recirculation ids: its ukey keeps them from now on. */
+static void
+ukey_install_refs(struct udpif *udpif, const struct flow *key,
+                  const struct flow_wildcards *mask,
+                  struct recirc_refs *refs)
+{
+    struct flow masked;
+    flow_apply_mask(&masked, key, mask);
+    uint32_t hash = dpif_flow_hash(&masked, mask);
+    ovs_mutex_lock(&udpif->ukeys_mutex);
+    struct ukey *ukey = ukey_find(udpif, &masked, mask, hash);
+    if (!ukey) {
+        ukey = xzalloc(sizeof *ukey);
+        ukey->key = masked;
+        ukey->mask = *mask;
+        ukey->fresh = true;
+        hmap_insert(&udpif->ukeys, &ukey->hmap_node, hash);
+    }
+    recirc_refs_move(&ukey->recircs, refs);
     ovs_mutex_unlock(&udpif->ukeys_mutex);
 }
 
@@ -320,7 +357,12 @@ handle_batch(struct udpif *udpif, struct dpif_upcall *dus, size_t n)
              * flow with packets, from zero statistics, which is what a new
              * flow has (the packet executed here was credited by the
              * translation).  Most new flows of a flood never see a second
-             * packet, so this keeps their setup cheap. */
+             * packet, so this keeps their setup cheap.  A flow that
+             * recirculates gets its ukey now, to hold its ids. */
+            if (u->xout.recircs.n) {
+                ukey_install_refs(udpif, dus[i].key, &u->xout.wc,
+                                  &u->xout.recircs);
+            }
             COVERAGE_INC(upcall_flow_installed);
             installed = true;
         } else if (u->install) {
@@ -418,6 +460,10 @@ revalidate_flow(struct udpif *udpif, const struct dpif_flow *f,
     }
     WC_MASK_FIELD(&xout.wc, in_port);
     WC_MASK_FIELD(&xout.wc, recirc_id);
+    /* The flow now uses the ids of this translation. */
+    ovs_mutex_lock(&udpif->ukeys_mutex);
+    recirc_refs_move(&ukey->recircs, &xout.recircs);
+    ovs_mutex_unlock(&udpif->ukeys_mutex);
 
     enum reval_result result = KEEP;
     if (need_revalidate) {
@@ -510,9 +556,11 @@ sweep_ukeys(struct udpif *udpif)
     ovs_mutex_lock(&udpif->ukeys_mutex);
     struct ukey *ukey;
     HMAP_FOR_EACH_SAFE (ukey, hmap_node, &udpif->ukeys) {
-        if (ukey->dump_seq != udpif->dump_seq_value) {
+        if (ukey->fresh) {
+            ukey->fresh = false;
+        } else if (ukey->dump_seq != udpif->dump_seq_value) {
             hmap_remove(&udpif->ukeys, &ukey->hmap_node);
-            free(ukey);
+            ukey_free(ukey);
         }
     }
     ovs_mutex_unlock(&udpif->ukeys_mutex);
@@ -746,7 +794,7 @@ udpif_destroy(struct udpif *udpif)
     struct ukey *ukey;
     HMAP_FOR_EACH_SAFE (ukey, hmap_node, &udpif->ukeys) {
         hmap_remove(&udpif->ukeys, &ukey->hmap_node);
-        free(ukey);
+        ukey_free(ukey);
     }
     hmap_destroy(&udpif->ukeys);
     ovs_mutex_destroy(&udpif->ukeys_mutex);

@@ -8,9 +8,11 @@
 #include "bitmap.h"
 #include "coverage.h"
 #include "dynamic-string.h"
+#include "flow-select.h"
 #include "learn.h"
 #include "hash.h"
 #include "mac-learning.h"
+#include "mpls.h"
 #include "netlink.h"
 #include "ofproto-private.h"
 #include "pin-cookie.h"
@@ -18,8 +20,10 @@
 #include "ofp-actions.h"
 #include "ofp-table.h"
 #include "ofp-port.h"
+#include "recirc.h"
 #include "util.h"
 #include "vlog.h"
+#include "xlate-mpls.h"
 #include "xlate-trace.h"
 
 /* Open vSwitch's name for its translation module, which operators and
@@ -53,10 +57,32 @@ struct xlate_ctx {
     bool in_packet_out;         /* The actions of a packet_out. */
     bool in_group;              /* A group's bucket. */
     bool in_action_set;         /* The action set being executed. */
+
+    /* MPLS.  A pop to a non-MPLS type leaves a packet whose L3 header the
+     * datapath has not parsed: what needs it must wait for the packet to
+     * come back through the datapath ('was_mpls').  A push onto a packet
+     * that was not MPLS leaves the flow's L3 and L4 fields zero
+     * ('l3_cleared'): they are not the packet's, and are never
+     * committed. */
+    bool was_mpls;
+    bool l3_cleared;
+    struct ofpbuf stack;        /* The field stack (push/pop actions). */
+
+    /* Freezing: when set, translation unwinds (like 'exit'), each level
+     * adding what it had left to do to 'frozen'; then the datapath
+     * actions recirculate the packet with the id of that frozen state
+     * (recirc.h). */
+    bool freezing;
+    struct ofpbuf frozen;       /* struct frozen_segment + ofpacts, ... */
 };
 
 static void do_xlate_actions(struct xlate_ctx *, const struct ofpact *,
                              size_t ofpacts_len);
+static void freeze_actions(struct xlate_ctx *, const struct ofpact *,
+                           size_t ofpacts_len);
+static void freeze_lookup(struct xlate_ctx *, uint32_t in_port,
+                          uint8_t table_id, bool honor_miss);
+static void finish_freezing(struct xlate_ctx *, bool with_action_set);
 
 /* Adds a note ("-> ...") to the trace, if any. */
 static void OVS_PRINTF_FORMAT(2, 3)
@@ -76,27 +102,43 @@ trace_note(const struct xlate_ctx *ctx, const char *format, ...)
 
 /* Making the datapath packet look like CTX->flow before an output. */
 
+static int
+count_vlans(const struct flow *flow)
+{
+    int n = 0;
+    while (n < FLOW_MAX_VLAN_HEADERS && flow_vlan_present(&flow->vlans[n])) {
+        n++;
+    }
+    return n;
+}
+
+/* The tags the packet and the flow share at the bottom (innermost) stay;
+ * the packet's others are popped and the flow's pushed, innermost
+ * first. */
 static void
 commit_vlan(struct xlate_ctx *ctx)
 {
-    union flow_vlan_hdr *cur = &ctx->flow.vlans[0];
-    union flow_vlan_hdr *base = &ctx->base.vlans[0];
+    const struct flow *f = &ctx->flow;
+    struct flow *b = &ctx->base;
+    int flow_n = count_vlans(f), base_n = count_vlans(b);
 
-    if (cur->qtag == base->qtag) {
-        return;
+    while (flow_n && base_n
+           && f->vlans[flow_n - 1].qtag == b->vlans[base_n - 1].qtag) {
+        flow_n--;
+        base_n--;
     }
-    if (flow_vlan_present(base)) {
+    for (int i = 0; i < base_n; i++) {
         nl_msg_put_flag(ctx->odp, OVS_ACTION_ATTR_POP_VLAN);
     }
-    if (flow_vlan_present(cur)) {
+    for (int i = flow_n - 1; i >= 0; i--) {
         struct ovs_action_push_vlan pv = {
-            .vlan_tpid = cur->tpid,
-            .vlan_tci = cur->tci,
+            .vlan_tpid = f->vlans[i].tpid,
+            .vlan_tci = f->vlans[i].tci,
         };
         nl_msg_put_unspec(ctx->odp, OVS_ACTION_ATTR_PUSH_VLAN, &pv,
                           sizeof pv);
     }
-    *base = *cur;
+    memcpy(b->vlans, f->vlans, sizeof b->vlans);
 }
 
 static void
@@ -232,18 +274,27 @@ commit_all(struct xlate_ctx *ctx)
 {
     commit_vlan(ctx);
     commit_eth(ctx);
-    if (ctx->base.dl_type == htons(ETH_TYPE_IP)) {
-        commit_ipv4(ctx);
-    } else if (ctx->base.dl_type == htons(ETH_TYPE_IPV6)) {
-        commit_ipv6(ctx);
+    /* A packet that stops being MPLS loses its stack before its L3 header
+     * changes; one that becomes MPLS gets it after them (at the end). */
+    if (eth_type_mpls(ctx->base.dl_type)
+        && !eth_type_mpls(ctx->flow.dl_type)) {
+        xlate_mpls_commit(&ctx->flow, &ctx->base, ctx->odp);
     }
-    if ((ctx->base.dl_type == htons(ETH_TYPE_IP)
-         || ctx->base.dl_type == htons(ETH_TYPE_IPV6))
-        && (ctx->base.nw_proto == IPPROTO_TCP
-            || ctx->base.nw_proto == IPPROTO_UDP
-            || ctx->base.nw_proto == IPPROTO_SCTP)) {
-        commit_l4(ctx);
+    if (!ctx->l3_cleared && ctx->flow.dl_type == ctx->base.dl_type) {
+        if (ctx->base.dl_type == htons(ETH_TYPE_IP)) {
+            commit_ipv4(ctx);
+        } else if (ctx->base.dl_type == htons(ETH_TYPE_IPV6)) {
+            commit_ipv6(ctx);
+        }
+        if ((ctx->base.dl_type == htons(ETH_TYPE_IP)
+             || ctx->base.dl_type == htons(ETH_TYPE_IPV6))
+            && (ctx->base.nw_proto == IPPROTO_TCP
+                || ctx->base.nw_proto == IPPROTO_UDP
+                || ctx->base.nw_proto == IPPROTO_SCTP)) {
+            commit_l4(ctx);
+        }
     }
+    xlate_mpls_commit(&ctx->flow, &ctx->base, ctx->odp);
 }
 
 /* Outputs to PORT as the packet now is.  TRACE says whether to account
@@ -655,6 +706,11 @@ xlate_table(struct xlate_ctx *ctx, uint32_t in_port, uint8_t table_id,
     if (table_id >= OFPROTO_N_TABLES) {
         return;
     }
+    if (ctx->was_mpls) {
+        /* The lookup may look at L3: after the datapath parsed it. */
+        freeze_lookup(ctx, in_port, table_id, honor_miss);
+        return;
+    }
     uint32_t saved_in_port = ctx->flow.in_port;
     if (in_port != OFPP_IN_PORT) {
         ctx->flow.in_port = in_port;
@@ -935,8 +991,14 @@ xlate_set_field(struct xlate_ctx *ctx, const struct ofpact_set_field *sf)
     /* Only a field the packet has: vlan_vid needs a VLAN, tcp_src TCP. */
     if (mf_are_prereqs_ok(sf->field, &ctx->flow, ctx->wc)) {
         mask_field(ctx, sf->field);
-        mf_set_flow_value_masked(sf->field, &sf->value, &sf->mask,
-                                 &ctx->flow);
+        union mf_value mask = sf->mask;
+        if (sf->field->id == MFF_VLAN_VID
+            && sf->ofpact.raw == OFPACT_RAW_REG_LOAD) {
+            /* A load writes the 12 bits of the VID, as in 3.1 (whose
+             * vlan_vid is 12 bits wide): never the tag's presence. */
+            mask.be16 &= ~htons(VLAN_CFI);
+        }
+        mf_set_flow_value_masked(sf->field, &sf->value, &mask, &ctx->flow);
     }
 }
 
@@ -958,13 +1020,22 @@ xlate_bucket(struct xlate_ctx *ctx, struct ofgroup *g,
     struct flow saved_flow = ctx->flow;
     bool saved_exit = ctx->exit;
     bool saved_in_group = ctx->in_group;
+    bool saved_was_mpls = ctx->was_mpls;
+    bool saved_l3_cleared = ctx->l3_cleared;
     ctx->in_group = true;
     ctx->depth++;
     do_xlate_actions(ctx, b->ofpacts, b->ofpacts_len);
+    if (ctx->freezing) {
+        /* This copy of the packet goes on after its own recirculation;
+         * the other buckets and the pipeline go on now. */
+        finish_freezing(ctx, false);
+    }
     ctx->depth--;
     ctx->in_group = saved_in_group;
     ctx->flow = saved_flow;
     ctx->exit = saved_exit;
+    ctx->was_mpls = saved_was_mpls;
+    ctx->l3_cleared = saved_l3_cleared;
 }
 
 /* The flow's hash for a select group: the Ethernet addresses, VLAN and
@@ -1120,13 +1191,239 @@ xlate_group(struct xlate_ctx *ctx, uint32_t group_id)
     }
 }
 
+/* MPLS. */
+
+static void
+report_error(const struct xlate_ctx *ctx, const char *message)
+{
+    static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(1, 5);
+    if (ctx->xin->trace) {
+        xtrace_add(ctx->xin->trace, XTRACE_WARN, "%s", message);
+    } else if (!VLOG_DROP_WARN(&rl)) {
+        struct ds flow = DS_EMPTY_INITIALIZER;
+        struct match m;
+        match_init_exact(&m, &ctx->xin->flow);
+        match_format(&m, NULL, &flow, OFP_DEFAULT_PRIORITY);
+        VLOG_WARN("%s on bridge %s while processing %s", message,
+                  ctx->ofproto->name, ds_cstr(&flow));
+        ds_destroy(&flow);
+    }
+}
+
+static void
+xlate_push_mpls(struct xlate_ctx *ctx, ovs_be16 eth_type)
+{
+    int n = flow_mpls_depth(&ctx->flow, ctx->wc);
+    if (n >= FLOW_MAX_MPLS_LABELS) {
+        report_error(ctx, "dropping packet on which an MPLS push action "
+                     "can't be performed as it would have more MPLS LSEs "
+                     "than the 3 supported.");
+        ctx->error = true;
+        return;
+    }
+    if (!n) {
+        /* The L3 and L4 fields are about to leave the flow: what the
+         * actions changed in them goes to the packet first. */
+        commit_all(ctx);
+        ctx->l3_cleared = true;
+    }
+    flow_mpls_push(&ctx->flow, eth_type, ctx->wc, true);
+}
+
+static void
+xlate_pop_mpls(struct xlate_ctx *ctx, ovs_be16 eth_type)
+{
+    if (!flow_mpls_pop(&ctx->flow, eth_type, ctx->wc)) {
+        report_error(ctx, "dropping packet on which an MPLS pop action "
+                     "can't be performed as it has more MPLS LSEs than the "
+                     "3 supported.");
+        ctx->error = true;
+        return;
+    }
+    if (!eth_type_mpls(eth_type)) {
+        ctx->was_mpls = true;
+    }
+}
+
+/* set_mpls_label, set_mpls_tc, set_mpls_ttl: the top entry's field
+ * (FIELD_MASK's bits) of an MPLS packet. */
+static void
+xlate_set_mpls_field(struct xlate_ctx *ctx, uint32_t field_mask,
+                     uint32_t value)
+{
+    WC_MASK_FIELD(ctx->wc, dl_type);
+    if (eth_type_mpls(ctx->flow.dl_type)) {
+        ctx->wc->masks.mpls_lse[0] |= htonl(field_mask);
+        mpls_lse_set_field(&ctx->flow.mpls_lse[0], field_mask, value);
+    }
+}
+
+/* dec_mpls_ttl.  Returns true when the action list is to stop here, as in
+ * 3.1: at TTL 1 or 0 (the controller hears of it as an invalid TTL) and
+ * on a packet that is not MPLS. */
+static bool
+xlate_dec_mpls_ttl(struct xlate_ctx *ctx)
+{
+    WC_MASK_FIELD(ctx->wc, dl_type);
+    if (eth_type_mpls(ctx->flow.dl_type)) {
+        ovs_be32 *lse = &ctx->flow.mpls_lse[0];
+        uint8_t ttl = mpls_lse_ttl(*lse);
+        ctx->wc->masks.mpls_lse[0] |= htonl(MPLS_TTL_MASK);
+        if (ttl > 1) {
+            mpls_lse_set_field(lse, MPLS_TTL_MASK, ttl - 1);
+            return false;
+        }
+        xlate_controller(ctx, OFPR_INVALID_TTL, UINT16_MAX, 0, NULL, 0);
+    }
+    trace_note(ctx, "MPLS decrement TTL exception");
+    return true;
+}
+
+/* Whether action A, after an MPLS pop to L3 (CTX->was_mpls), must wait
+ * for the datapath to parse the packet again: everything but outputs and
+ * changes below L3, as in 3.1, and a select group, whose choice may hash
+ * L3 fields (other groups' buckets are checked as they run). */
+static bool
+needs_reparse(const struct xlate_ctx *ctx, const struct ofpact *a)
+{
+    switch ((enum ofpact_type) a->type) {
+    case OFPACT_OUTPUT:
+    case OFPACT_OUTPUT_TRUNC:
+    case OFPACT_ENQUEUE:
+    case OFPACT_OUTPUT_REG:
+    case OFPACT_SET_VLAN_VID:
+    case OFPACT_SET_VLAN_PCP:
+    case OFPACT_SET_ETH_SRC:
+    case OFPACT_SET_ETH_DST:
+    case OFPACT_SET_TUNNEL:
+    case OFPACT_SET_QUEUE:
+        return false;
+    case OFPACT_GROUP: {
+        const struct ofgroup *g = ofproto_group_lookup(
+            ctx->ofproto, ((const struct ofpact_group *) a)->group_id);
+        return g && g->type == OFPGT11_SELECT;
+    }
+    case OFPACT_SET_FIELD:
+        switch (((const struct ofpact_set_field *) a)->field->prereqs) {
+        case MFP_NONE:
+        case MFP_ETHERNET:
+        case MFP_VLAN_VID:
+        case MFP_MPLS:
+        case MFP_CT_VALID:
+            return false;
+        default:
+            return true;
+        }
+    default:
+        return true;
+    }
+}
+
+/* multipath and bundle. */
+
+/* Whether bundle may choose PORT: a port that is up, or one of the
+ * special ports but CONTROLLER, as in 3.1. */
+static bool
+bundle_member_enabled(uint32_t ofp_port, void *ctx_)
+{
+    const struct xlate_ctx *ctx = ctx_;
+    switch (ofp_port) {
+    case OFPP_IN_PORT:
+    case OFPP_TABLE:
+    case OFPP_NORMAL:
+    case OFPP_FLOOD:
+    case OFPP_ALL:
+    case OFPP_NONE:
+        return true;
+    case OFPP_CONTROLLER:
+        return false;
+    default: {
+        const struct ofport *port = ofproto_get_port(ctx->ofproto, ofp_port);
+        return port && port->live;
+    }
+    }
+}
+
+static void
+xlate_bundle(struct xlate_ctx *ctx, const struct ofpact_bundle *b)
+{
+    uint32_t port = bundle_select(b, &ctx->flow, ctx->wc,
+                                  bundle_member_enabled, ctx);
+    if (b->dst.field) {
+        mask_field(ctx, b->dst.field);
+        mf_set_subfield(&b->dst, port, &ctx->flow);
+    } else if (port != OFPP_NONE) {
+        xlate_output(ctx, port, 0);
+    } else {
+        trace_note(ctx, "no live bundle members, dropping");
+    }
+}
+
+/* The field stack. */
+
+/* One value on the stack: a subfield's bits, 64 at a time, low first. */
+struct stack_entry {
+    uint32_t n_bits;
+    uint32_t pad;
+    uint64_t chunks[16];
+};
+
+static void
+xlate_stack_push(struct xlate_ctx *ctx, const struct mf_subfield *src)
+{
+    struct stack_entry e;
+    memset(&e, 0, sizeof e);
+    e.n_bits = MIN(src->n_bits, 64 * ARRAY_SIZE(e.chunks));
+    for (unsigned int done = 0; done < e.n_bits; done += 64) {
+        struct mf_subfield part = *src;
+        part.ofs += done;
+        part.n_bits = MIN(64, e.n_bits - done);
+        e.chunks[done / 64] = mf_get_subfield(&part, &ctx->flow);
+    }
+    mask_field(ctx, src->field);
+    ofpbuf_put(&ctx->stack, &e, sizeof e);
+}
+
+static void
+xlate_stack_pop(struct xlate_ctx *ctx, const struct mf_subfield *dst)
+{
+    if (ctx->stack.size < sizeof(struct stack_entry)) {
+        static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(1, 5);
+        VLOG_WARN_RL(&rl, "%s: pop from an empty stack", ctx->ofproto->name);
+        trace_note(ctx, "stack underflow");
+        return;
+    }
+    struct stack_entry e;
+    ctx->stack.size -= sizeof e;
+    memcpy(&e, (uint8_t *) ctx->stack.data + ctx->stack.size, sizeof e);
+    unsigned int n_bits = MIN(dst->n_bits, 64 * ARRAY_SIZE(e.chunks));
+    for (unsigned int done = 0; done < n_bits; done += 64) {
+        struct mf_subfield part = *dst;
+        part.ofs += done;
+        part.n_bits = MIN(64, n_bits - done);
+        mf_set_subfield(&part, e.chunks[done / 64], &ctx->flow);
+    }
+    mask_field(ctx, dst->field);
+}
+
 static void
 do_xlate_actions(struct xlate_ctx *ctx, const struct ofpact *ofpacts,
                  size_t ofpacts_len)
 {
     const struct ofpact *a;
     OFPACT_FOR_EACH (a, ofpacts, ofpacts_len) {
-        if (ctx->error || ctx->exit) {
+        if (ctx->error) {
+            break;
+        }
+        if (ctx->was_mpls && !ctx->exit && needs_reparse(ctx, a)) {
+            ctx->freezing = ctx->exit = true;
+        }
+        if (ctx->exit) {
+            if (ctx->freezing) {
+                size_t left = ((const uint8_t *) ofpacts + ofpacts_len
+                               - (const uint8_t *) a);
+                freeze_actions(ctx, a, left);
+            }
             break;
         }
         trace_action(ctx, a);
@@ -1172,15 +1469,19 @@ do_xlate_actions(struct xlate_ctx *ctx, const struct ofpact *ofpacts,
             break;
         }
         case OFPACT_STRIP_VLAN:
-            WC_MASK_FIELD(ctx->wc, vlans[0]);
-            v->qtag = 0;
+            /* The inner tag, if any, comes out. */
+            WC_MASK_FIELD(ctx->wc, vlans);
+            flow->vlans[0] = flow->vlans[1];
+            flow->vlans[1].qtag = 0;
             break;
         case OFPACT_PUSH_VLAN:
-            WC_MASK_FIELD(ctx->wc, vlans[0]);
-            /* One tag is what this datapath path commits; a push over an
-             * existing tag re-tags it with the new TPID. */
+            /* A new outer tag, VID 0 and PCP 0 until set, as in 3.1; an
+             * existing one becomes the inner (a third tag is more than a
+             * flow holds: the innermost is lost, as in 3.1). */
+            WC_MASK_FIELD(ctx->wc, vlans);
+            flow->vlans[1] = flow->vlans[0];
             v->tpid = ((const struct ofpact_push_vlan *) a)->ethertype;
-            v->tci |= htons(VLAN_CFI);
+            v->tci = htons(VLAN_CFI);
             break;
         case OFPACT_SET_ETH_SRC:
             WC_MASK_FIELD(ctx->wc, dl_src);
@@ -1233,12 +1534,19 @@ do_xlate_actions(struct xlate_ctx *ctx, const struct ofpact *ofpacts,
             const struct ofpact_nest *on = (const void *) a;
             struct flow saved_flow = ctx->flow;
             bool saved_exit = ctx->exit;
+            bool saved_was_mpls = ctx->was_mpls;
+            bool saved_l3_cleared = ctx->l3_cleared;
             ctx->depth++;
             do_xlate_actions(ctx, on->actions,
                              ofpact_nest_get_action_len(on));
+            if (ctx->freezing) {
+                finish_freezing(ctx, false);
+            }
             ctx->depth--;
             ctx->flow = saved_flow;
             ctx->exit = saved_exit;
+            ctx->was_mpls = saved_was_mpls;
+            ctx->l3_cleared = saved_l3_cleared;
             break;
         }
         case OFPACT_CT_CLEAR:
@@ -1287,6 +1595,50 @@ do_xlate_actions(struct xlate_ctx *ctx, const struct ofpact *ofpacts,
         case OFPACT_SET_TUNNEL:
             flow->tunnel.tun_id = htonll(((const struct ofpact_tunnel *)
                                           a)->tun_id);
+            break;
+        case OFPACT_PUSH_MPLS:
+            xlate_push_mpls(ctx, ((const struct ofpact_mpls_ethertype *)
+                                  a)->ethertype);
+            break;
+        case OFPACT_POP_MPLS:
+            xlate_pop_mpls(ctx, ((const struct ofpact_mpls_ethertype *)
+                                 a)->ethertype);
+            break;
+        case OFPACT_SET_MPLS_LABEL:
+            xlate_set_mpls_field(ctx, MPLS_LABEL_MASK,
+                                 ((const struct ofpact_mpls_label *)
+                                  a)->label);
+            break;
+        case OFPACT_SET_MPLS_TC:
+            xlate_set_mpls_field(ctx, MPLS_TC_MASK,
+                                 ((const struct ofpact_mpls_tc *) a)->tc);
+            break;
+        case OFPACT_SET_MPLS_TTL:
+            xlate_set_mpls_field(ctx, MPLS_TTL_MASK,
+                                 ((const struct ofpact_mpls_ttl *) a)->ttl);
+            break;
+        case OFPACT_DEC_MPLS_TTL:
+            if (xlate_dec_mpls_ttl(ctx)) {
+                return;
+            }
+            break;
+        case OFPACT_MULTIPATH: {
+            const struct ofpact_multipath *mp = (const void *) a;
+            uint16_t link = multipath_select(mp, flow, ctx->wc);
+            mask_field(ctx, mp->dst.field);
+            mf_set_subfield(&mp->dst, link, flow);
+            break;
+        }
+        case OFPACT_BUNDLE:
+            xlate_bundle(ctx, (const struct ofpact_bundle *) a);
+            break;
+        case OFPACT_STACK_PUSH:
+            xlate_stack_push(ctx, &((const struct ofpact_stack *)
+                                    a)->subfield);
+            break;
+        case OFPACT_STACK_POP:
+            xlate_stack_pop(ctx, &((const struct ofpact_stack *)
+                                   a)->subfield);
             break;
         case OFPACT_SET_QUEUE:
         case OFPACT_POP_QUEUE:
@@ -1344,6 +1696,229 @@ do_xlate_actions(struct xlate_ctx *ctx, const struct ofpact *ofpacts,
     }
 }
 
+/* Freezing and thawing.
+ *
+ * The frozen state (recirc.h keeps it as bytes) is a struct frozen_header,
+ * then the segments that make up what was left to do, innermost first
+ * (each a struct frozen_segment and, for actions, the ofpacts), then the
+ * action set's ofpacts, then the field stack.  Padding is zero, so that
+ * equal states are equal bytes. */
+
+struct frozen_header {
+    uint64_t ofproto_id;
+    struct flow_tnl tunnel;
+    ovs_be64 metadata;
+    uint32_t regs[FLOW_N_REGS];
+    uint32_t in_port;           /* OpenFlow port. */
+    uint32_t actset_output;
+    uint32_t pkt_mark;
+    uint32_t skb_priority;
+    uint32_t segments_len;      /* Bytes of segments. */
+    uint32_t action_set_len;
+    uint32_t stack_len;
+    uint32_t pad;
+};
+
+enum frozen_kind {
+    FROZEN_ACTIONS,             /* Run OFPACTS_LEN bytes of actions. */
+    FROZEN_LOOKUP,              /* Look up TABLE_ID and run what it says. */
+};
+
+/* Where in the pipeline the segment's actions were (packet-in reasons). */
+enum {
+    FROZEN_IN_PACKET_OUT = 1 << 0,
+    FROZEN_IN_GROUP = 1 << 1,
+    FROZEN_IN_ACTION_SET = 1 << 2,
+};
+
+struct frozen_segment {
+    uint8_t kind;               /* enum frozen_kind. */
+    uint8_t table_id;
+    uint8_t context;            /* FROZEN_IN_* bits. */
+    uint8_t honor_miss;         /* FROZEN_LOOKUP: a table miss counts. */
+    uint32_t in_port;           /* FROZEN_LOOKUP: its in_port argument. */
+    ovs_be64 cookie;            /* Of the rule the actions came from. */
+    uint32_t ofpacts_len;       /* FROZEN_ACTIONS: bytes that follow. */
+    uint32_t pad;
+};
+
+static struct frozen_segment *
+freeze_segment(struct xlate_ctx *ctx, enum frozen_kind kind)
+{
+    struct frozen_segment *seg = ofpbuf_put_zeros(&ctx->frozen,
+                                                  sizeof *seg);
+    seg->kind = kind;
+    seg->table_id = ctx->table_id;
+    seg->context = ((ctx->in_packet_out ? FROZEN_IN_PACKET_OUT : 0)
+                    | (ctx->in_group ? FROZEN_IN_GROUP : 0)
+                    | (ctx->in_action_set ? FROZEN_IN_ACTION_SET : 0));
+    seg->cookie = ctx->rule_cookie;
+    return seg;
+}
+
+/* The actions an unwinding level had left, from OFPACTS on. */
+static void
+freeze_actions(struct xlate_ctx *ctx, const struct ofpact *ofpacts,
+               size_t ofpacts_len)
+{
+    if (ofpacts_len) {
+        freeze_segment(ctx, FROZEN_ACTIONS)->ofpacts_len = ofpacts_len;
+        ofpbuf_put(&ctx->frozen, ofpacts, ofpacts_len);
+    }
+}
+
+/* Freezes a lookup that was about to happen. */
+static void
+freeze_lookup(struct xlate_ctx *ctx, uint32_t in_port, uint8_t table_id,
+              bool honor_miss)
+{
+    ctx->freezing = ctx->exit = true;
+    struct frozen_segment *seg = freeze_segment(ctx, FROZEN_LOOKUP);
+    seg->table_id = table_id;
+    seg->in_port = in_port;
+    seg->honor_miss = honor_miss;
+}
+
+/* Ends the freeze that has unwound to here: the packet, with every change
+ * so far committed, goes back through the datapath with the id of the
+ * frozen state, and translation goes on with what comes after this point
+ * (nothing, at the top).  WITH_ACTION_SET: the action set belongs to the
+ * frozen packet (not at a group bucket or clone, whose copies of the
+ * packet end with them). */
+static void
+finish_freezing(struct xlate_ctx *ctx, bool with_action_set)
+{
+    const struct flow *f = &ctx->flow;
+    struct frozen_header h;
+    memset(&h, 0, sizeof h);
+    h.ofproto_id = ctx->ofproto->id;
+    h.tunnel = f->tunnel;
+    h.metadata = f->metadata;
+    memcpy(h.regs, f->regs, sizeof h.regs);
+    h.in_port = f->in_port;
+    h.actset_output = f->actset_output;
+    h.pkt_mark = f->pkt_mark;
+    h.skb_priority = f->skb_priority;
+    h.segments_len = ctx->frozen.size;
+    h.action_set_len = with_action_set ? ctx->action_set.size : 0;
+    h.stack_len = ctx->stack.size;
+
+    struct ofpbuf state;
+    ofpbuf_init(&state, sizeof h + h.segments_len + h.action_set_len
+                + h.stack_len);
+    ofpbuf_put(&state, &h, sizeof h);
+    ofpbuf_put(&state, ctx->frozen.data, h.segments_len);
+    ofpbuf_put(&state, ctx->action_set.data, h.action_set_len);
+    ofpbuf_put(&state, ctx->stack.data, h.stack_len);
+    uint32_t id = recirc_alloc_id(state.data, state.size);
+    ofpbuf_uninit(&state);
+    recirc_refs_add(&ctx->xout->recircs, id);
+
+    commit_all(ctx);
+    nl_msg_put_u32(ctx->odp, OVS_ACTION_ATTR_RECIRC, id);
+    trace_note(ctx, "recirculate as %#"PRIx32", to go on once the datapath "
+               "parsed the packet again", id);
+
+    ofpbuf_clear(&ctx->frozen);
+    ctx->freezing = ctx->exit = false;
+}
+
+/* Runs the SEGMENTS_LEN bytes of frozen segments at SEGMENTS.  If the
+ * translation freezes again, the segments it did not reach are frozen
+ * with it. */
+static void
+thaw_segments(struct xlate_ctx *ctx, const uint8_t *segments,
+              size_t segments_len)
+{
+    size_t ofs = 0;
+    while (ofs + sizeof(struct frozen_segment) <= segments_len) {
+        struct frozen_segment seg;
+        memcpy(&seg, segments + ofs, sizeof seg);
+        size_t len = sizeof seg + (seg.kind == FROZEN_ACTIONS
+                                   ? seg.ofpacts_len : 0);
+        if (len > segments_len - ofs) {
+            break;
+        }
+        if (ctx->freezing) {
+            ofpbuf_put(&ctx->frozen, segments + ofs, len);
+        } else if (!ctx->exit && !ctx->error) {
+            ctx->table_id = seg.table_id;
+            ctx->rule_cookie = seg.cookie;
+            ctx->in_packet_out = seg.context & FROZEN_IN_PACKET_OUT;
+            ctx->in_group = seg.context & FROZEN_IN_GROUP;
+            ctx->in_action_set = seg.context & FROZEN_IN_ACTION_SET;
+            if (seg.kind == FROZEN_LOOKUP) {
+                xlate_table(ctx, seg.in_port, seg.table_id, seg.honor_miss);
+            } else {
+                /* The actions sit at an 8-byte boundary in the state. */
+                uint64_t *copy = xmalloc(seg.ofpacts_len);
+                memcpy(copy, segments + ofs + sizeof seg, seg.ofpacts_len);
+                do_xlate_actions(ctx, (const struct ofpact *) copy,
+                                 seg.ofpacts_len);
+                free(copy);
+            }
+            ctx->in_packet_out = ctx->in_group = ctx->in_action_set = false;
+        }
+        ofs += len;
+    }
+}
+
+/* Translation of a packet that came back through the datapath with
+ * recirculation id ID: the frozen state's pipeline fields replace the
+ * packet's, then what was left to do runs.  False if the state is gone
+ * (the packet is dropped). */
+static bool
+thaw(struct xlate_ctx *ctx, uint32_t id)
+{
+    struct ofpbuf state;
+    ofpbuf_init(&state, 0);
+    struct frozen_header h;
+    if (!recirc_find(id, &state) || state.size < sizeof h) {
+        ofpbuf_uninit(&state);
+        return false;
+    }
+    memcpy(&h, state.data, sizeof h);
+    const uint8_t *p = (const uint8_t *) state.data + sizeof h;
+    if ((size_t) h.segments_len + h.action_set_len + h.stack_len
+        > state.size - sizeof h) {
+        ofpbuf_uninit(&state);
+        return false;
+    }
+    if (h.ofproto_id != ctx->ofproto->id) {
+        struct ofproto *ofproto = ofproto_lookup_by_id(h.ofproto_id);
+        if (!ofproto) {
+            ofpbuf_uninit(&state);
+            return false;
+        }
+        ctx->ofproto = ofproto;
+        ctx->version = ofproto_tables_version(ofproto);
+    }
+    /* The datapath flow that thaws this state keeps it alive. */
+    if (recirc_ref_id(id)) {
+        recirc_refs_add(&ctx->xout->recircs, id);
+    }
+
+    struct flow *f = &ctx->flow;
+    f->tunnel = h.tunnel;
+    f->metadata = h.metadata;
+    memcpy(f->regs, h.regs, sizeof f->regs);
+    f->in_port = h.in_port;
+    f->actset_output = h.actset_output;
+    f->pkt_mark = h.pkt_mark;
+    f->skb_priority = h.skb_priority;
+    ctx->base = *f;
+    trace_note(ctx, "thawed the translation frozen as %#"PRIx32, id);
+
+    const uint8_t *segments = p;
+    p += h.segments_len;
+    ofpbuf_put(&ctx->action_set, p, h.action_set_len);
+    p += h.action_set_len;
+    ofpbuf_put(&ctx->stack, p, h.stack_len);
+    thaw_segments(ctx, segments, h.segments_len);
+    ofpbuf_uninit(&state);
+    return true;
+}
+
 enum ofperr
 xlate_check_actions(const struct ofpact *ofpacts, size_t ofpacts_len)
 {
@@ -1369,20 +1944,10 @@ xlate_check_actions(const struct ofpact *ofpacts, size_t ofpacts_len)
             }
             break;
         case OFPACT_OUTPUT_TRUNC:
-        case OFPACT_BUNDLE:
-        case OFPACT_MULTIPATH:
-        case OFPACT_SET_MPLS_LABEL:
-        case OFPACT_SET_MPLS_TC:
-        case OFPACT_SET_MPLS_TTL:
-        case OFPACT_DEC_MPLS_TTL:
-        case OFPACT_PUSH_MPLS:
-        case OFPACT_POP_MPLS:
         case OFPACT_DEC_NSH_TTL:
         case OFPACT_DELETE_FIELD:
         case OFPACT_ENCAP:
         case OFPACT_DECAP:
-        case OFPACT_STACK_PUSH:
-        case OFPACT_STACK_POP:
         case OFPACT_CONJUNCTION:
         case OFPACT_FIN_TIMEOUT:
         case OFPACT_CHECK_PKT_LARGER:
@@ -1407,12 +1972,14 @@ xlate_out_init(struct xlate_out *xout)
     flow_wildcards_init_catchall(&xout->wc);
     ofpbuf_use_stub(&xout->odp_actions, xout->odp_actions_stub,
                     sizeof xout->odp_actions_stub);
+    recirc_refs_init(&xout->recircs);
 }
 
 void
 xlate_out_uninit(struct xlate_out *xout)
 {
     ofpbuf_uninit(&xout->odp_actions);
+    recirc_refs_release(&xout->recircs);
 }
 
 void
@@ -1430,9 +1997,18 @@ xlate_actions(const struct xlate_in *xin, struct xlate_out *xout)
         .odp = &xout->odp_actions,
     };
     ofpbuf_init(&ctx.action_set, 0);
+    ofpbuf_init(&ctx.stack, 0);
+    ofpbuf_init(&ctx.frozen, 0);
     WC_MASK_FIELD(ctx.wc, in_port);
 
-    if (xin->ofpacts) {
+    if (xin->flow.recirc_id && !xin->ofpacts) {
+        WC_MASK_FIELD(ctx.wc, recirc_id);
+        if (!thaw(&ctx, xin->flow.recirc_id)) {
+            trace_note(&ctx, "no frozen translation for recirculation id "
+                       "%#"PRIx32", dropping", xin->flow.recirc_id);
+            ctx.error = true;
+        }
+    } else if (xin->ofpacts) {
         /* Packet-out: no rule, so table 0 and the "no cookie" cookie, as
          * 3.1 reports them in a packet-in. */
         ctx.table_id = 0;
@@ -1450,11 +2026,17 @@ xlate_actions(const struct xlate_in *xin, struct xlate_out *xout)
     }
     /* The end of the pipeline: what write_actions collected runs now. */
     /* "exit" still runs the action set; a TTL drop does not. */
-    if (ctx.action_set.size && !ctx.error && !ctx.ttl_exceeded) {
+    if (ctx.action_set.size && !ctx.error && !ctx.ttl_exceeded
+        && !ctx.freezing) {
         ctx.exit = false;
         action_set_execute(&ctx);
     }
+    if (ctx.freezing && !ctx.error) {
+        finish_freezing(&ctx, true);
+    }
     ofpbuf_uninit(&ctx.action_set);
+    ofpbuf_uninit(&ctx.stack);
+    ofpbuf_uninit(&ctx.frozen);
     if (ctx.error) {
         ofpbuf_clear(&xout->odp_actions);
     }

@@ -31,6 +31,7 @@
 #include "flow.h"
 #include "ofp-errors.h"
 #include "ofpbuf.h"
+#include "recirc.h"
 
 struct ofpact;
 struct xtrace;
@@ -55,6 +56,11 @@ struct xlate_out {
     struct ofpbuf odp_actions;
     uint64_t odp_actions_stub[256 / 8];
     struct flow final_flow;     /* The flow after every action. */
+    /* References to the recirculation ids the actions use or the flow's
+     * recirc_id names: the datapath flow's holder keeps them as long as
+     * it keeps the flow (recirc.h); xlate_out_uninit() releases what is
+     * left here. */
+    struct recirc_refs recircs;
 };
 
 /* Whether translation carries out every action in the list (nested lists

@@ -602,6 +602,13 @@ iface_create(struct port *port, const struct ovsrec_interface *cfg)
         sset_destroy(&types);
         return;
     }
+    if (dpif_port_name_is_reserved(cfg->name)) {
+        /* Logged in Open vSwitch's words, which leaves the error column
+         * empty; we fill it in too, so that ovs-vsctl says why. */
+        iface_set_error(iface, xasprintf("could not create interface %s, "
+                                         "name is reserved", cfg->name));
+        return;
+    }
 
     /* The interface named after its bridge is the bridge's local port,
      * always the device the bridge created, whatever its type says. */

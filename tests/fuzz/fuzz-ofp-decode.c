@@ -373,7 +373,7 @@ fuzz_flow_text(const uint8_t *data, size_t size)
     struct ofpbuf ofpacts;
     ofpbuf_init(&ofpacts, 64);
     enum ofputil_protocol usable;
-    char *error = parse_ofp_flow_mod_str_protocols(&fm, text, NULL,
+    char *error = parse_ofp_flow_mod_str_protocols(&fm, text, NULL, NULL,
                                                    OFPFC_ADD, &ofpacts,
                                                    &usable);
     if (error) {

@@ -1776,7 +1776,7 @@ START_TEST(test_parse_errors)
     struct ofpbuf ofpacts;
     ofpbuf_init(&ofpacts, 0);
     char *error = ofpacts_parse_actions("output:1,goto_table:2", NULL,
-                                        &ofpacts);
+                                        NULL, &ofpacts);
     ck_assert_ptr_nonnull(error);
     free(error);
     ck_assert_uint_eq(ofpacts.size, 0);
