@@ -902,7 +902,7 @@ printer_for_type(enum ofptype type)
     case OFPTYPE_GET_ASYNC_REQUEST:
     case OFPTYPE_DESC_STATS_REQUEST:
     case OFPTYPE_TABLE_STATS_REQUEST:
-    case OFPTYPE_TABLE_DESC_REQUEST:
+    case OFPTYPE_TABLE_DESC_REQUEST: return print_nothing;
     case OFPTYPE_TABLE_FEATURES_STATS_REQUEST:
         return print_table_features_reply;
     case OFPTYPE_TABLE_DESC_REPLY: return print_table_desc_reply;
