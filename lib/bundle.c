@@ -113,7 +113,7 @@ bundle_encode(const struct ofpact *a, struct ofpbuf *out,
     put_be16(p + 20, b->n_members);
     if (b->dst.field) {
         put_be16(p + 22, (b->dst.ofs << 6) | (b->dst.n_bits - 1));
-        put_be32(p + 24, mf_nxm_header(b->dst.field->id));
+        put_be32(p + 24, mf_field_nxm_header(b->dst.field));
     }
     for (uint16_t i = 0; i < b->n_members; i++) {
         uint8_t be[2];

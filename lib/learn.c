@@ -187,7 +187,7 @@ static void
 put_subfield(struct ofpbuf *out, const struct mf_subfield *sf)
 {
     uint8_t *p = ofpbuf_put_uninit(out, 6);
-    put_be32(p, mf_nxm_header(sf->field->id));
+    put_be32(p, mf_field_nxm_header(sf->field));
     put_be16(p + 4, sf->ofs);
 }
 
@@ -213,7 +213,7 @@ learn_encode(const struct ofpact_learn *learn, struct ofpbuf *out)
         put_be32(p + 32, learn->limit);
         if (learn->flags & NX_LEARN_F_WRITE_RESULT) {
             put_be16(p + 36, learn->result_dst.ofs);
-            nx_put_header(out, learn->result_dst.field->id, 0, false);
+            nx_put_field_header(out, learn->result_dst.field, 0, false);
         }
     }
     for (uint32_t i = 0; i < learn->n_specs; i++) {
@@ -459,7 +459,7 @@ static char *
 check_nxm_name(const char *orig, const char *name,
                const struct mf_subfield *sf)
 {
-    if (!mf_nxm_header(sf->field->id)) {
+    if (!mf_field_nxm_header(sf->field)) {
         return xasprintf("%s: experimenter OXM field '%s' not supported",
                          orig, name);
     }

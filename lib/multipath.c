@@ -104,7 +104,7 @@ multipath_encode(const struct ofpact *a, struct ofpbuf *out,
     put_be16(p + 18, mp->max_link);
     put_be32(p + 20, mp->arg);
     put_be16(p + 26, (mp->dst.ofs << 6) | (mp->dst.n_bits - 1));
-    put_be32(p + 28, mf_nxm_header(mp->dst.field->id));
+    put_be32(p + 28, mf_field_nxm_header(mp->dst.field));
 }
 
 void

@@ -109,19 +109,28 @@ decode_nat(const uint8_t *p, size_t len, struct ofpbuf *ofpacts)
     return 0;
 }
 
-/* Whether ct may hold A among its nested actions: nat, and changes to
- * ct_mark and ct_label. */
+/* The field A changes if it is a set_field or a move, else NULL. */
+static const struct mf_field *
+nested_dst_field(const struct ofpact *a)
+{
+    if (a->type == OFPACT_SET_FIELD) {
+        return ((const struct ofpact_set_field *) a)->field;
+    } else if (a->type == OFPACT_REG_MOVE) {
+        return ((const struct ofpact_reg_move *) a)->dst.field;
+    }
+    return NULL;
+}
+
+/* Whether ct may hold A among its nested actions: nat, and changes
+ * (set_field, move) to ct_mark and ct_label. */
 static bool
 ct_may_nest(const struct ofpact *a)
 {
     if (a->type == OFPACT_NAT) {
         return true;
     }
-    if (a->type == OFPACT_SET_FIELD) {
-        const char *name = ((const struct ofpact_set_field *) a)->field->name;
-        return !strcmp(name, "ct_mark") || !strcmp(name, "ct_label");
-    }
-    return false;
+    const struct mf_field *dst = nested_dst_field(a);
+    return dst && (dst->id == MFF_CT_MARK || dst->id == MFF_CT_LABEL);
 }
 
 static enum ofperr
@@ -267,7 +276,7 @@ ofpact_ct_encode(const struct ofpact *a, struct ofpbuf *out,
         uint8_t *p = ofpact_at(out, ofs);
         put_be16(p + 10, ct->flags);
         if (ct->zone_src.field) {
-            put_be32(p + 12, mf_nxm_header(ct->zone_src.field->id));
+            put_be32(p + 12, mf_field_nxm_header(ct->zone_src.field));
             put_be16(p + 16, (ct->zone_src.ofs << 6)
                      | (ct->zone_src.n_bits - 1));
         } else {
@@ -667,11 +676,11 @@ parse_ct(char *arg, const struct ofpact_parse_ctx *ctx)
                     if (ct_may_nest(a)) {
                         continue;
                     }
-                    if (a->type == OFPACT_SET_FIELD) {
+                    const struct mf_field *dst = nested_dst_field(a);
+                    if (dst) {
                         error = xasprintf(
                             "ct action doesn't support nested modification "
-                            "of %s", ((const struct ofpact_set_field *) a)
-                            ->field->name);
+                            "of %s", dst->name);
                     } else {
                         error = xasprintf("ct action doesn't support nested "
                                           "action %s", ofpact_name(a->type));

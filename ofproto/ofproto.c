@@ -284,7 +284,7 @@ ofproto_create(const char *name, const char *datapath_type,
     hmap_init(&ofproto->bundles);
     hmap_init(&ofproto->groups);
     hmap_init(&ofproto->meters);
-    tun_table_init(&ofproto->tun_table);
+    ofproto_tlv_init(ofproto);
     ofproto->ml = mac_learning_create(MAC_DEFAULT_IDLE_TIME,
                                       backer->reval_seq);
 

@@ -1319,6 +1319,11 @@ static const struct round_trip round_trips[] = {
       "ffff0038000023200023000300010004000f030000000015ffff002000002320"
       "00240000001500330a0000f00a0000fe8000ffff00000000",
       "ct(commit,force,table=3,zone=NXM_NX_REG0[0..15],nat(src=10.0.0.240-10.0.0.254:32768-65535,persistent,random),alg=ftp)" },
+    /* ct may change ct_mark and ct_label by move too. */
+    { 1, "ct(commit,zone=1,exec(move:reg0[0..31]->ct_mark))",
+      "ffff00300000232000230001000000000001ff0000000000ffff0018000023200006"
+      "002000000000000100040001d604",
+      "ct(commit,zone=1,exec(move:NXM_NX_REG0[]->NXM_NX_CT_MARK[]))" },
     { 4, "ct(nat),ct_clear",
       "0004004000000000ffff00280000232000230000000000000000ff0000000000"
       "ffff0010000023200024000000000000ffff001000002320002b000000000000",
