@@ -721,8 +721,10 @@ print_table_features_reply(struct ds *s, const struct ofp_header *oh,
         }
         if (request && oh->version >= OFP15_VERSION
             && tf.command != last_command) {
-            ofputil_table_stats_printer_finish(&p, s);
-            ofputil_table_stats_printer_init(&p, oh->version);
+            if (last_command >= 0) {
+                ofputil_table_stats_printer_finish(&p, s);
+                ofputil_table_stats_printer_init(&p, oh->version);
+            }
             last_command = tf.command;
             if (tf.command < ARRAY_SIZE(commands)) {
                 ds_put_format(s, "\n  command: %s", commands[tf.command]);

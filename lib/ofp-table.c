@@ -559,25 +559,12 @@ ofputil_table_features_are_superset(
             && bits_subset(req->wildcard.bits, cur->wildcard.bits, n));
 }
 
-void
-ofputil_append_table_features(const struct ofputil_table_features *tf,
-                              struct ovs_list *replies)
+/* TF's properties, in the order 3.1 writes them. */
+static void
+put_table_features_props(struct ofpbuf *reply,
+                         const struct ofputil_table_features *tf,
+                         enum ofp_version version)
 {
-    enum ofp_version version = ofpmp_version(replies);
-    struct ofpbuf *reply = ofpbuf_from_list(ovs_list_back(replies));
-    size_t start_ofs = reply->size;
-
-    struct ofp13_table_features *otf = ofpbuf_put_zeros(reply, sizeof *otf);
-    otf->table_id = tf->table_id;
-    if (version >= OFP15_VERSION) {
-        otf->command = tf->command;
-    }
-    put_name(otf->name, tf->name);
-    otf->metadata_match = htonll(tf->metadata_match);
-    otf->metadata_write = htonll(tf->metadata_write);
-    otf->capabilities = htonl(tf->capabilities);
-    otf->max_entries = htonl(tf->max_entries);
-
     for (int miss = 0; miss < 2; miss++) {
         const struct ofputil_table_instruction_features *f
             = miss ? &tf->miss : &tf->nonmiss;
@@ -599,6 +586,29 @@ ofputil_append_table_features(const struct ofputil_table_features *tf,
                         &f->write.set_fields, NULL, version);
         put_fields_prop(reply, OFPTFPT13_APPLY_SETFIELD + miss,
                         &f->apply.set_fields, NULL, version);
+    }
+}
+
+void
+ofputil_append_table_features(const struct ofputil_table_features *tf,
+                              struct ovs_list *replies)
+{
+    enum ofp_version version = ofpmp_version(replies);
+    struct ofpbuf *reply = ofpbuf_from_list(ovs_list_back(replies));
+    size_t start_ofs = reply->size;
+
+    struct ofp13_table_features *otf = ofpbuf_put_zeros(reply, sizeof *otf);
+    otf->table_id = tf->table_id;
+    if (version >= OFP15_VERSION) {
+        otf->command = tf->command;
+    }
+    put_name(otf->name, tf->name);
+    otf->metadata_match = htonll(tf->metadata_match);
+    otf->metadata_write = htonll(tf->metadata_write);
+    otf->capabilities = htonl(tf->capabilities);
+    otf->max_entries = htonl(tf->max_entries);
+    if (!tf->fixed_only) {
+        put_table_features_props(reply, tf, version);
     }
 
     otf = ofpbuf_at_assert(reply, start_ofs, sizeof *otf);
@@ -796,14 +806,19 @@ ofputil_decode_table_features(struct ofpbuf *msg,
         left -= ROUND_UP(plen, 8);
     }
 
-    /* Every non-miss property must be there; a missing miss property
-     * means "same as for other flows". */
+    /* Every non-miss property must be there (in 1.5, unless there are
+     * none: the table's fixed part alone, as in a modify of its name); a
+     * missing miss property means "same as for other flows". */
     static const uint8_t required[] = {
         OFPTFPT13_INSTRUCTIONS, OFPTFPT13_NEXT_TABLES,
         OFPTFPT13_WRITE_ACTIONS, OFPTFPT13_APPLY_ACTIONS, OFPTFPT13_MATCH,
         OFPTFPT13_WILDCARDS, OFPTFPT13_WRITE_SETFIELD,
         OFPTFPT13_APPLY_SETFIELD,
     };
+    if (!seen && oh->version >= OFP15_VERSION) {
+        tf->fixed_only = true;
+        return 0;
+    }
     for (size_t i = 0; i < ARRAY_SIZE(required); i++) {
         if (!(seen & (1u << required[i]))) {
             return OFPERR_OFPTFFC_BAD_FEATURES;

@@ -89,6 +89,9 @@ struct ofputil_table_features {
     struct ofputil_field_bitmap wildcard;   /* ...which may be omitted. */
     enum ofputil_table_features_layout layout;
     enum ofputil_table_miss miss_config;    /* 1.1-1.2 table stats. */
+    bool fixed_only;        /* Encoding: no properties, only the fixed
+                             * part (a 1.5 modify of the name, as 3.1
+                             * sends it). */
 };
 
 struct ofputil_table_stats {

@@ -151,6 +151,12 @@ ofproto_configure_table(struct ofproto *ofproto, uint8_t table_id,
     if (!same_string(t->name, s->name)) {
         free(t->name);
         t->name = s->name ? xstrdup(s->name) : NULL;
+        if (t->name) {
+            /* The database's name replaces OpenFlow's for good, as in
+             * 3.1. */
+            free(t->of_name);
+            t->of_name = NULL;
+        }
     }
     t->max_flows = s->max_flows;
     t->evict_config = s->enable_eviction;
@@ -180,6 +186,25 @@ ofproto_get_table_name(const struct ofproto *ofproto, uint8_t table_id)
 {
     const struct oftable *t = &ofproto->tables[table_id];
     return t->name ? t->name : t->of_name;
+}
+
+bool
+ofproto_may_set_table_name(const struct ofproto *ofproto, uint8_t table_id,
+                           const char *name)
+{
+    const struct oftable *t = &ofproto->tables[table_id];
+    return !t->name || !strcmp(t->name, name);
+}
+
+void
+ofproto_set_table_name(struct ofproto *ofproto, uint8_t table_id,
+                       const char *name)
+{
+    struct oftable *t = &ofproto->tables[table_id];
+    if (!t->name) {
+        free(t->of_name);
+        t->of_name = name[0] ? xstrdup(name) : NULL;
+    }
 }
 
 unsigned int

@@ -480,6 +480,13 @@ void ofproto_configure_table(struct ofproto *, uint8_t table_id,
                              const struct ofproto_table_settings *);
 /* The table's name (the database's, else OpenFlow's), or NULL. */
 const char *ofproto_get_table_name(const struct ofproto *, uint8_t table_id);
+/* OpenFlow names a table (NAME "": no name) unless the database did: then
+ * only its own name is accepted (a no-op), as 3.1 ranks them.  The first
+ * says whether the second would take NAME. */
+bool ofproto_may_set_table_name(const struct ofproto *, uint8_t table_id,
+                                const char *name);
+void ofproto_set_table_name(struct ofproto *, uint8_t table_id,
+                            const char *name);
 /* The table's flow limit for OpenFlow's max_entries. */
 unsigned int ofproto_get_table_max_flows(const struct ofproto *,
                                          uint8_t table_id);

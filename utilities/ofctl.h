@@ -120,6 +120,10 @@ void ofctl_bundle_transact(struct vconn *, struct ovs_list *requests);
  * reply is printed and ends the program. */
 void ofctl_dump_multipart(struct vconn *, struct ofpbuf *request,
                           struct ovs_list *replies);
+/* The same for a multipart request sent in parts, REQUESTS (taken; one
+ * xid, every part but the last flagged "more"). */
+void ofctl_transact_multipart(struct vconn *, struct ovs_list *requests,
+                              struct ovs_list *replies);
 /* Sends REQUEST and returns its reply (the caller frees it).  Fatal on a
  * connection failure. */
 struct ofpbuf *ofctl_transact(struct vconn *, struct ofpbuf *request);
