@@ -14,6 +14,8 @@ ofproto_libofproto_a_SOURCES = \
 	ofproto/ofconn.h \
 	ofproto/ofconn-bundle.c \
 	ofproto/ofconn-bundle.h \
+	ofproto/ofconn-table-features.c \
+	ofproto/ofconn-table-features.h \
 	ofproto/ofproto.c \
 	ofproto/ofproto.h \
 	ofproto/ofproto-eviction.c \

@@ -57,6 +57,8 @@ struct ofconn {
     struct pinsched *schedulers[2];
     bool backlog;               /* Stopped at a full batch: more to read. */
     struct hmap bundles;        /* ofconn-bundle.c's, by id. */
+    struct ovs_list table_features_parts;   /* ofconn-table-features.c's
+                                             * request so far. */
     struct hmap monitors;       /* ofmonitor.c's flow monitors, by id. */
     uint64_t monitor_abbrev_serial; /* Request last abbreviated. */
     struct ovs_list monitor_updates;    /* Replies of the operation under

@@ -575,7 +575,7 @@ bridge_dump_flows_cmd(struct unixctl_conn *conn, int argc OVS_UNUSED,
             ds_put_char(&out, ',');
         }
         ds_put_cstr(&out, "actions=");
-        ofpact_list_format(r->ofpacts, r->ofpacts_len, NULL, &out);
+        ofpact_list_format(r->ofpacts, r->ofpacts_len, NULL, NULL, &out);
         ds_put_char(&out, '\n');
     }
     ofproto_rule_infos_free(infos, n);

@@ -271,6 +271,7 @@ ofproto_create(const char *name, const char *datapath_type,
     ofproto->next_expiry = LLONG_MAX;
     ovs_list_init(&ofproto->flow_removed);
     ovs_list_init(&ofproto->port_status);
+    ovs_list_init(&ofproto->table_status);
     ofproto->events_seq = seq_create();
     ovs_mutex_init(&ofproto->pin_mutex);
     ovs_list_init(&ofproto->packet_ins);
@@ -283,7 +284,7 @@ ofproto_create(const char *name, const char *datapath_type,
     hmap_init(&ofproto->bundles);
     hmap_init(&ofproto->groups);
     hmap_init(&ofproto->meters);
-    tun_table_init(&ofproto->tun_table);
+    ofproto_tlv_init(ofproto);
     ofproto->ml = mac_learning_create(MAC_DEFAULT_IDLE_TIME,
                                       backer->reval_seq);
 

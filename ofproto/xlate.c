@@ -580,7 +580,7 @@ trace_action(const struct xlate_ctx *ctx, const struct ofpact *a)
     struct xtrace *t = ctx->xin->trace;
     if (t && !ofpact_is_instruction(a->type)) {
         struct ds s = DS_EMPTY_INITIALIZER;
-        ofpact_list_format(a, OFPACT_ALIGN(a->len), NULL, &s);
+        ofpact_list_format(a, OFPACT_ALIGN(a->len), NULL, NULL, &s);
         xtrace_add(t, XTRACE_ACTION, "%s", ds_cstr(&s));
         ds_destroy(&s);
     }

@@ -734,7 +734,7 @@ START_TEST(test_packet_out)
     struct ofpbuf acts;
     ofpbuf_init(&acts, 0);
     ck_assert_ptr_null(ofpacts_parse_actions("output:2,output:3", NULL,
-                                             &acts));
+                                             NULL, &acts));
     struct ofputil_packet_out po = {
         .packet = dp_packet_data(&packet),
         .packet_len = dp_packet_size(&packet),
