@@ -114,7 +114,7 @@ bundle_encode(const struct ofpact *a, struct ofpbuf *out,
     put_be16(p + 20, b->n_members);
     if (b->dst.field) {
         put_be16(p + 22, (b->dst.ofs << 6) | (b->dst.n_bits - 1));
-        put_be32(p + 24, mf_nxm_header(b->dst.field->id));
+        put_be32(p + 24, mf_field_nxm_header(b->dst.field));
     }
     for (uint16_t i = 0; i < b->n_members; i++) {
         uint8_t be[2];
@@ -126,7 +126,7 @@ bundle_encode(const struct ofpact *a, struct ofpbuf *out,
 
 void
 bundle_format(const struct ofpact *a, const struct ofputil_port_map *map,
-              struct ds *s)
+              const struct ofputil_table_map *tables OVS_UNUSED, struct ds *s)
 {
     const struct ofpact_bundle *b = (const void *) a;
     ds_put_format(s, "%s(%s,%"PRIu16",%s,ofport,",

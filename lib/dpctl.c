@@ -109,23 +109,33 @@ open_dp_arg(int *argc, const char ***argv, int min_args, struct dpif **dpifp)
     return open_only_dp(dpifp);
 }
 
-/* Port names for the flow syntax. */
+/* Port names for the flow syntax: names are accepted in input always, and
+ * printed only where a listing of the ports was taken (dump-flows -m, as
+ * 3.1 prints them then). */
+struct dpctl_port_names {
+    struct dpif *dpif;
+    struct dpif_port *ports;    /* NULL: print numbers. */
+    size_t n_ports;
+};
+
 static const char *
-port_name_of(void *dpif_, uint32_t port_no)
+port_name_of(void *names_, uint32_t port_no)
 {
-    /* Not used: ovs-dpctl prints port numbers, as Open vSwitch's does
-     * unless asked for names. */
-    (void) dpif_;
-    (void) port_no;
+    const struct dpctl_port_names *names = names_;
+    for (size_t i = 0; i < names->n_ports; i++) {
+        if (names->ports[i].port_no == port_no) {
+            return names->ports[i].name;
+        }
+    }
     return NULL;
 }
 
 static bool
-port_number_of(void *dpif_, const char *name, uint32_t *port_no)
+port_number_of(void *names_, const char *name, uint32_t *port_no)
 {
-    struct dpif *dpif = dpif_;
+    const struct dpctl_port_names *names = names_;
     struct dpif_port port;
-    if (dpif_port_query_by_name(dpif, name, &port)) {
+    if (dpif_port_query_by_name(names->dpif, name, &port)) {
         return false;
     }
     *port_no = port.port_no;
@@ -133,12 +143,27 @@ port_number_of(void *dpif_, const char *name, uint32_t *port_no)
     return true;
 }
 
+/* Fills *PN for DPIF, with the port names to print if PRINT_NAMES; the
+ * caller frees it with port_names_destroy(). */
 static struct odp_port_names
-port_names(struct dpif *dpif)
+port_names_init(struct dpctl_port_names *pn, struct dpif *dpif,
+                bool print_names)
 {
+    *pn = (struct dpctl_port_names) { .dpif = dpif };
+    if (print_names) {
+        dpif_port_list(dpif, &pn->ports, &pn->n_ports);
+    }
     return (struct odp_port_names) {
-        .name_of = port_name_of, .number_of = port_number_of, .aux = dpif,
+        .name_of = port_name_of, .number_of = port_number_of, .aux = pn,
     };
+}
+
+static void
+port_names_destroy(struct dpctl_port_names *pn)
+{
+    if (pn->ports) {
+        dpif_port_list_free(pn->ports, pn->n_ports);
+    }
 }
 
 /* "IFACE[,KEY=VALUE]...": adds IFACE to DPIF. */
@@ -455,9 +480,9 @@ static char *
 parse_flow(struct dpif *dpif, const char *s, struct flow *key,
            struct flow_wildcards *mask)
 {
-    struct odp_port_names names = port_names(dpif);
-    char *error = odp_flow_from_string(s, &names, key, mask);
-    return error;
+    struct dpctl_port_names pn;
+    struct odp_port_names names = port_names_init(&pn, dpif, false);
+    return odp_flow_from_string(s, &names, key, mask);
 }
 
 /* Whether F matches FILTER (its key under the filter's mask). */
@@ -465,7 +490,9 @@ static bool
 flow_passes_filter(const struct dpif_flow *f, const struct flow *fkey,
                    const struct flow_wildcards *fmask)
 {
-    return flow_equal_under_mask(&f->key, fkey, fmask);
+    struct flow masked;
+    flow_apply_mask(&masked, &f->key, &f->mask);
+    return flow_equal_under_mask(&masked, fkey, fmask);
 }
 
 static char *
@@ -495,14 +522,24 @@ cmd_dump_flows(struct ds *out, const struct dpctl_opts *o, int argc,
         }
     }
 
-    struct odp_port_names names = port_names(dpif);
+    struct dpctl_port_names pn;
+    struct odp_port_names names = port_names_init(&pn, dpif, o->more);
     struct dpif_flow_dump *dump = dpif_flow_dump_create(dpif);
+    dpif_flow_dump_set_given_keys(dump);
     struct dpif_flow_dump_thread *thread = dpif_flow_dump_thread_create(dump);
     struct dpif_flow flows[50];
+    /* 3.1's userspace datapath dumps each thread's flows under a heading;
+     * this one's flows all belong to the datapath itself, which 3.1 calls
+     * the main thread.  (Its kernel datapath, "system", prints none.) */
+    bool heading = strcmp(dpif_type(dpif), "system");
     int n;
     while ((n = dpif_flow_dump_next(thread, flows, ARRAY_SIZE(flows))) > 0) {
         for (int i = 0; i < n; i++) {
             if (!filter || flow_passes_filter(&flows[i], &fkey, &fmask)) {
+                if (heading) {
+                    ds_put_cstr(out, "flow-dump from the main thread:\n");
+                    heading = false;
+                }
                 dpctl_format_dpif_flow(out, &flows[i], &names, o->more);
                 ds_put_char(out, '\n');
             }
@@ -510,6 +547,7 @@ cmd_dump_flows(struct ds *out, const struct dpctl_opts *o, int argc,
     }
     dpif_flow_dump_thread_destroy(thread);
     dpif_flow_dump_destroy(dump);
+    port_names_destroy(&pn);
     dpif_close(dpif);
     return NULL;
 }
@@ -535,7 +573,8 @@ put_flow(struct ds *out, const struct dpctl_opts *o, int argc,
     ofpbuf_init(&actions, 64);
     error = parse_flow(dpif, argv[0], &key, &mask);
     if (!error) {
-        struct odp_port_names names = port_names(dpif);
+        struct dpctl_port_names pn;
+        struct odp_port_names names = port_names_init(&pn, dpif, false);
         error = odp_actions_from_string(argv[1], &names, &actions);
     }
     if (!error && !odp_actions_validate(actions.data, actions.size, &error)) {
@@ -609,9 +648,11 @@ get_flow(struct dpif *dpif, const struct flow *key,
     if (e) {
         return xasprintf("getting flow failed (%s)", ovs_strerror(e));
     }
-    struct odp_port_names names = port_names(dpif);
+    struct dpctl_port_names pn;
+    struct odp_port_names names = port_names_init(&pn, dpif, o->more);
     dpctl_format_dpif_flow(out, &f, &names, o->more);
     ds_put_char(out, '\n');
+    port_names_destroy(&pn);
     free(buf);
     return NULL;
 }

@@ -17,6 +17,7 @@
 #include "dpcls.h"
 #include "dpif-channel.h"
 #include "dpif-provider.h"
+#include "dynamic-string.h"
 #include "emc.h"
 #include "flow-extract.h"
 #include "hash.h"
@@ -24,6 +25,7 @@
 #include "netdev.h"
 #include "netlink.h"
 #include "odp-execute.h"
+#include "odp-util.h"
 #include "ovs-thread.h"
 #include "poll-loop.h"
 #include "shash.h"
@@ -83,6 +85,7 @@ struct dp_netdev_flow {
     uint32_t hash;                      /* dpif_flow_hash(&key, &mask). */
     long long int created;              /* time_msec(). */
     struct miniflow *match;
+    struct miniflow *given_key;         /* The key as put, for dumps. */
     _Atomic(struct dp_netdev_actions *) actions;
 
     _Atomic uint64_t n_packets, n_bytes;
@@ -197,6 +200,7 @@ flow_free(void *flow_)
     struct dp_netdev_flow *flow = flow_;
     free(atomic_load_explicit(&flow->actions, memory_order_relaxed));
     free(flow->match);
+    free(flow->given_key);
     free(flow);
 }
 
@@ -312,6 +316,21 @@ upcall_queue(struct dp_netdev *dp, uint32_t port_no,
              const struct flow *key, const struct nlattr *userdata,
              size_t userdata_len)
 {
+    if (VLOG_IS_DBG_ENABLED()) {
+        /* As 3.1 logs each upcall: the key, then the packet. */
+        static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(600, 600);
+        if (!VLOG_DROP_DBG(&rl)) {
+            struct ds s = DS_EMPTY_INITIALIZER;
+            odp_flow_format(key, NULL, NULL, false, &s);
+            ds_put_char(&s, '\n');
+            dp_packet_format_hex(&s, packet);
+            VLOG_DBG("%s: %s upcall:\n%s", dp->name,
+                     type == DPIF_CHANNEL_MISS ? "miss" : "action",
+                     ds_cstr(&s));
+            ds_destroy(&s);
+        }
+    }
+
     struct dp_netdev_port *port = port_lookup(dp, port_no);
     if (!port || !port->channel) {
         port = port_lookup(dp, DPIF_PORT_LOCAL);
@@ -1279,6 +1298,22 @@ dpif_netdev_port_get_stats(const struct dpif *dpif, uint32_t port_no,
 
 /* Flows. */
 
+/* 3.1 logs each flow it adds (tests read the log for them). */
+static void
+log_flow_add(const struct flow *key, const struct flow_wildcards *mask,
+             const struct nlattr *actions, size_t actions_len)
+{
+    static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(600, 600);
+    if (!VLOG_DROP_DBG(&rl)) {
+        struct ds s = DS_EMPTY_INITIALIZER;
+        odp_flow_format(key, mask, NULL, false, &s);
+        ds_put_cstr(&s, ", actions:");
+        odp_actions_format(actions, actions_len, NULL, &s);
+        VLOG_DBG("flow_add: %s", ds_cstr(&s));
+        ds_destroy(&s);
+    }
+}
+
 /* Puts one flow; DP->mutex held. */
 static int
 flow_put__(struct dp_netdev *dp, enum dpif_flow_put_flags flags,
@@ -1319,6 +1354,10 @@ flow_put__(struct dp_netdev *dp, enum dpif_flow_put_flags flags,
         flow->created = time_msec();
         flow->match = match;
         match = NULL;
+        flow->given_key = miniflow_create(key);
+        if (VLOG_IS_DBG_ENABLED()) {
+            log_flow_add(key, mask, actions, actions_len);
+        }
         atomic_init(&flow->actions, actions_create(actions, actions_len));
         atomic_init(&flow->ref_cnt, 1);
         atomic_init(&flow->dead, false);
@@ -1387,13 +1426,14 @@ dpif_netdev_flow_flush(struct dpif *dpif)
  * of *BUF_SIZE bytes, *BUF_USED in use); OUT->actions is set afterwards by
  * the caller from the offset stored in OUT->actions_len's twin. */
 static size_t
-flow_to_dpif_flow(const struct dp_netdev_flow *flow, struct dpif_flow *out,
+flow_to_dpif_flow(const struct dp_netdev_flow *flow, bool given_key,
+                  struct dpif_flow *out,
                   uint8_t **buf, size_t *buf_used, size_t *buf_size)
 {
     struct dp_netdev_actions *a = atomic_load_explicit(
         &((struct dp_netdev_flow *) flow)->actions, memory_order_acquire);
     out->terse = false;
-    miniflow_expand(flow->match, &out->key);
+    miniflow_expand(given_key ? flow->given_key : flow->match, &out->key);
     out->mask = flow->mask;
     out->hash = flow->hash;
     out->created = flow->created;
@@ -1444,7 +1484,7 @@ dpif_netdev_flow_get(const struct dpif *dpif, const struct flow *key,
     if (flow) {
         uint8_t *buf = NULL;
         size_t used = 0, size = 0;
-        flow_to_dpif_flow(flow, out, &buf, &used, &size);
+        flow_to_dpif_flow(flow, true, out, &buf, &used, &size);
         out->actions = (const struct nlattr *) buf;
         *actions_buf = buf;
     }
@@ -1515,7 +1555,9 @@ dpif_netdev_flow_dump_next(struct dpif_flow_dump_thread *thread_,
             struct dp_netdev_flow *flow = CONTAINER_OF(
                 node, struct dp_netdev_flow, node);
             if (!flow_to_terse_dpif_flow(flow, thread_->dump, &flows[n])) {
-                offsets[n] = flow_to_dpif_flow(flow, &flows[n], &thread->buf,
+                offsets[n] = flow_to_dpif_flow(flow,
+                                               thread_->dump->given_keys,
+                                               &flows[n], &thread->buf,
                                                &used, &thread->buf_size);
             }
             n++;

@@ -25,6 +25,7 @@ struct dpif_flow_dump {
     const struct dpif *dpif;
     /* dpif_flow_dump_set_terse()'s window; a provider may ignore it. */
     long long int terse_idle_before, terse_quiet_before;
+    bool given_keys;            /* dpif_flow_dump_set_given_keys(). */
 };
 
 struct dpif_flow_dump_thread {

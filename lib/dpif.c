@@ -353,6 +353,12 @@ dpif_flow_dump_set_terse(struct dpif_flow_dump *dump,
     dump->terse_quiet_before = quiet_before;
 }
 
+void
+dpif_flow_dump_set_given_keys(struct dpif_flow_dump *dump)
+{
+    dump->given_keys = true;
+}
+
 struct dpif_flow_dump_thread *
 dpif_flow_dump_thread_create(struct dpif_flow_dump *dump)
 {

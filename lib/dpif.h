@@ -191,9 +191,10 @@ int dpif_flow_flush(struct dpif *);
 struct dpif_flow {
     bool terse;                 /* Only hash, created, stats: see
                                  * dpif_flow_dump_set_terse(). */
-    struct flow key;            /* Masked. */
+    struct flow key;            /* Masked (unless the dump was asked for
+                                 * given keys). */
     struct flow_wildcards mask;
-    uint32_t hash;              /* dpif_flow_hash(&key, &mask). */
+    uint32_t hash;              /* dpif_flow_hash(&masked key, &mask). */
     long long int created;      /* time_msec() when installed. */
     const struct nlattr *actions;
     size_t actions_len;
@@ -207,8 +208,9 @@ struct dpif_flow {
 uint32_t dpif_flow_hash(const struct flow *key,
                         const struct flow_wildcards *mask);
 
-/* Reads the flow KEY under MASK into *FLOW (ENOENT if none); its actions
- * are copied into *ACTIONS_BUF (malloc'd; the caller frees). */
+/* Reads the flow KEY under MASK into *FLOW (ENOENT if none), its key as
+ * given (dpif_flow_dump_set_given_keys()); its actions are copied into
+ * *ACTIONS_BUF (malloc'd; the caller frees). */
 int dpif_flow_get(const struct dpif *, const struct flow *key,
                   const struct flow_wildcards *mask, struct dpif_flow *,
                   void **actions_buf);
@@ -227,6 +229,11 @@ struct dpif_flow_dump_thread *dpif_flow_dump_thread_create(
 void dpif_flow_dump_set_terse(struct dpif_flow_dump *,
                               long long int idle_before,
                               long long int quiet_before);
+/* Asks DUMP to report each flow's key as the datapath was given it (the
+ * packet's or the text's values in the wildcarded fields too), not
+ * masked, as 3.1 prints datapath flows.  Call before the first
+ * dpif_flow_dump_next(). */
+void dpif_flow_dump_set_given_keys(struct dpif_flow_dump *);
 /* Fills up to MAX flows; 0 at the end.  Their actions stay valid until
  * the thread's next call or its destruction. */
 int dpif_flow_dump_next(struct dpif_flow_dump_thread *,

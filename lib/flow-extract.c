@@ -390,6 +390,14 @@ parse_ipv6(struct cursor *c, struct dp_packet *packet, struct flow *flow)
     uint8_t next_header = ip6->ip6_nxt;
     bool stop = false;
     unsigned int problems = parse_ipv6_ext(c, &next_header, flow, &stop);
+    if (problems) {
+        /* As in 3.1, only the addresses survive bad extension headers: a
+         * flow that reads protocol, traffic class or hop limit must not
+         * match a packet whose headers do not say them. */
+        flow->ipv6_label = 0;
+        flow->nw_tos = flow->nw_ttl = flow->nw_frag = 0;
+        return problems;
+    }
     flow->nw_proto = next_header;
     if (stop) {
         return problems;
@@ -788,6 +796,39 @@ flow_compose__(struct dp_packet *p, const struct flow *flow, size_t l7_len,
         put_payload(p, l7_len, fill);
     } else {
         put_payload(p, l7_len, fill);
+    }
+}
+
+/* The payload Open vSwitch gives a packet it makes from FLOW (its dummy
+ * device's packets, ofproto/trace -generate):
+ * data for the protocols that carry it in a first packet, none for
+ * connection control (SYN, FIN, RST) and ICMP errors. */
+size_t
+flow_compose_default_l7_len(const struct flow *flow)
+{
+    enum { DEFAULT_PAYLOAD = 64 };
+    bool ip = flow->dl_type == htons(ETH_TYPE_IP);
+    bool ipv6 = flow->dl_type == htons(ETH_TYPE_IPV6);
+
+    if ((!ip && !ipv6) || flow->nw_frag & FLOW_NW_FRAG_LATER) {
+        return 0;
+    }
+    uint16_t icmp_type = ntohs(flow->tp_src);
+    switch (flow->nw_proto) {
+    case IPPROTO_UDP:
+        return DEFAULT_PAYLOAD;
+    case IPPROTO_TCP:
+        return (ntohs(flow->tcp_flags) & (TCP_SYN | TCP_FIN | TCP_RST)
+                ? 0 : DEFAULT_PAYLOAD);
+    case IPPROTO_ICMP:
+        return (ip && (icmp_type == ICMP4_ECHO_REQUEST
+                       || icmp_type == ICMP4_ECHO_REPLY)
+                ? DEFAULT_PAYLOAD : 0);
+    case IPPROTO_ICMPV6:
+        return (ipv6 && (icmp_type == 128 || icmp_type == 129)
+                ? DEFAULT_PAYLOAD : 0);
+    default:
+        return 0;
     }
 }
 

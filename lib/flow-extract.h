@@ -77,6 +77,9 @@ uint32_t dp_packet_flow_hash(struct dp_packet *packet,
  * FLOW back for any flow that a packet can carry. */
 void flow_compose(struct dp_packet *packet, const struct flow *flow,
                   size_t l7_len);
+/* The L7_LEN Open vSwitch gives a packet it makes from FLOW: 64 bytes
+ * for UDP, TCP without SYN, FIN or RST, and ICMP echoes; else 0. */
+size_t flow_compose_default_l7_len(const struct flow *flow);
 /* The same, for a frame of exactly TOTAL_LEN bytes whose payload is zeros
  * (lengths and checksums cover it; a frame without a length field, ARP
  * say, gets a zero trailer).  False, with PACKET holding just the headers,

@@ -188,7 +188,7 @@ static void
 put_subfield(struct ofpbuf *out, const struct mf_subfield *sf)
 {
     uint8_t *p = ofpbuf_put_uninit(out, 6);
-    put_be32(p, mf_nxm_header(sf->field->id));
+    put_be32(p, mf_field_nxm_header(sf->field));
     put_be16(p + 4, sf->ofs);
 }
 
@@ -214,7 +214,7 @@ learn_encode(const struct ofpact_learn *learn, struct ofpbuf *out)
         put_be32(p + 32, learn->limit);
         if (learn->flags & NX_LEARN_F_WRITE_RESULT) {
             put_be16(p + 36, learn->result_dst.ofs);
-            nx_put_header(out, learn->result_dst.field->id, 0, false);
+            nx_put_field_header(out, learn->result_dst.field, 0, false);
         }
     }
     for (uint32_t i = 0; i < learn->n_specs; i++) {
@@ -314,9 +314,11 @@ put_imm_hex(struct ds *s, const uint8_t *p, size_t n)
 }
 
 void
-learn_format(const struct ofpact_learn *learn, struct ds *s)
+learn_format(const struct ofpact_learn *learn,
+             const struct ofputil_table_map *tables, struct ds *s)
 {
-    ds_put_format(s, "learn(table=%"PRIu8, learn->table_id);
+    ds_put_cstr(s, "learn(table=");
+    ofputil_format_table(learn->table_id, tables, s);
     if (learn->idle_timeout != OFP_FLOW_PERMANENT) {
         ds_put_format(s, ",idle_timeout=%"PRIu16, learn->idle_timeout);
     }
@@ -408,7 +410,7 @@ static char *
 check_nxm_name(const char *orig, const char *name,
                const struct mf_subfield *sf)
 {
-    if (!mf_nxm_header(sf->field->id)) {
+    if (!mf_field_nxm_header(sf->field)) {
         return xasprintf("%s: experimenter OXM field '%s' not supported",
                          orig, name);
     }
@@ -585,7 +587,7 @@ parse_spec(const char *orig, const char *name, const char *value,
 
 char *
 learn_parse(char *arg, const struct ofputil_port_map *map,
-            struct ofpbuf *ofpacts)
+            const struct ofputil_table_map *tables, struct ofpbuf *ofpacts)
 {
     char *orig = xstrdup(arg);
     size_t ofs = ofpacts->size;
@@ -602,7 +604,8 @@ learn_parse(char *arg, const struct ofputil_port_map *map,
     while (!error && ofputil_parse_key_value(&arg, &key, &value, NULL)) {
         learn = learn_header(ofpacts, ofs);
         if (!strcmp(key, "table")) {
-            if (!ofputil_table_from_string(value, NULL, &learn->table_id)) {
+            if (!ofputil_table_from_string(value, tables,
+                                           &learn->table_id)) {
                 error = xasprintf("unknown table \"%s\"", value);
             } else if (learn->table_id == 255) {
                 error = xasprintf("%s: table id 255 not valid for `learn' "

@@ -28,6 +28,7 @@ struct match;
 struct ofpbuf;
 struct ofputil_flow_mod;
 struct ofputil_port_map;
+struct ofputil_table_map;
 
 /* Decodes the LEN-byte NXAST_LEARN (or NXAST_LEARN2 if LEARN2) action at P
  * (its vendor header included, LEN already a multiple of 8) and appends an
@@ -45,11 +46,15 @@ void learn_encode(const struct ofpact_learn *, struct ofpbuf *out);
 enum ofperr learn_check(const struct ofpact_learn *,
                         const struct match *src_match);
 
-/* "learn(table=1,...)" as 3.1 prints it. */
-void learn_format(const struct ofpact_learn *, struct ds *);
+/* "learn(table=1,...)" as 3.1 prints it (the table by its name in
+ * TABLE_MAP, if it has one). */
+void learn_format(const struct ofpact_learn *,
+                  const struct ofputil_table_map *, struct ds *);
 /* Parses ARG, the text inside "learn(...)" (modified), appending an
- * OFPACT_LEARN to OFPACTS.  Returns a malloc'd error worded as 3.1's. */
+ * OFPACT_LEARN to OFPACTS; table= may be a name in TABLE_MAP.  Returns a
+ * malloc'd error worded as 3.1's. */
 char *learn_parse(char *arg, const struct ofputil_port_map *,
+                  const struct ofputil_table_map *,
                   struct ofpbuf *ofpacts) OVS_WARN_UNUSED_RESULT;
 
 /* Marks in WC the packet fields LEARN reads. */

@@ -266,15 +266,14 @@ format_be16_masked(struct ds *s, const char *name, ovs_be16 value,
     }
 }
 
-/* ICMP (and IGMP) type and code live in the low byte of tp_src and tp_dst
- * and cannot be masked, so any mask means "exact", printed in decimal. */
+/* ICMP (and IGMP) type and code live in the low byte of tp_src and tp_dst.
+ * OpenFlow matches them with all 16 bits; a megaflow matches only the low
+ * 8 (as 3.1's translation leaves it), printed as a masked value. */
 static void
 format_icmp_field(struct ds *s, const char *name, ovs_be16 value,
                   ovs_be16 mask)
 {
-    if (mask) {
-        ds_put_format(s, "%s=%u,", name, ntohs(value) & 0xff);
-    }
+    format_be16_masked(s, name, value, mask);
 }
 
 static void

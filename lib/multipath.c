@@ -105,12 +105,14 @@ multipath_encode(const struct ofpact *a, struct ofpbuf *out,
     put_be16(p + 18, mp->max_link);
     put_be32(p + 20, mp->arg);
     put_be16(p + 26, (mp->dst.ofs << 6) | (mp->dst.n_bits - 1));
-    put_be32(p + 28, mf_nxm_header(mp->dst.field->id));
+    put_be32(p + 28, mf_field_nxm_header(mp->dst.field));
 }
 
 void
 multipath_format(const struct ofpact *a,
-                 const struct ofputil_port_map *map OVS_UNUSED, struct ds *s)
+                 const struct ofputil_port_map *map OVS_UNUSED,
+                 const struct ofputil_table_map *tables OVS_UNUSED,
+                 struct ds *s)
 {
     const struct ofpact_multipath *mp = (const void *) a;
     ds_put_format(s, "multipath(%s,%"PRIu16",%s,%d,%"PRIu32",",

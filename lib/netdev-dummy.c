@@ -601,38 +601,6 @@ netdev_dummy_inject(struct netdev *netdev, struct dp_packet *packet)
     return 0;
 }
 
-/* The payload Open vSwitch's dummy device gives a packet made from FLOW:
- * data for the protocols that carry it in a first packet, none for
- * connection control (SYN, FIN, RST) and ICMP errors. */
-static size_t
-default_payload_len(const struct flow *flow)
-{
-    enum { DEFAULT_PAYLOAD = 64 };
-    bool ip = flow->dl_type == htons(ETH_TYPE_IP);
-    bool ipv6 = flow->dl_type == htons(ETH_TYPE_IPV6);
-
-    if ((!ip && !ipv6) || flow->nw_frag & FLOW_NW_FRAG_LATER) {
-        return 0;
-    }
-    uint16_t icmp_type = ntohs(flow->tp_src);
-    switch (flow->nw_proto) {
-    case IPPROTO_UDP:
-        return DEFAULT_PAYLOAD;
-    case IPPROTO_TCP:
-        return (ntohs(flow->tcp_flags) & (TCP_SYN | TCP_FIN | TCP_RST)
-                ? 0 : DEFAULT_PAYLOAD);
-    case IPPROTO_ICMP:
-        return (ip && (icmp_type == ICMP4_ECHO_REQUEST
-                       || icmp_type == ICMP4_ECHO_REPLY)
-                ? DEFAULT_PAYLOAD : 0);
-    case IPPROTO_ICMPV6:
-        return (ipv6 && (icmp_type == 128 || icmp_type == 129)
-                ? DEFAULT_PAYLOAD : 0);
-    default:
-        return 0;
-    }
-}
-
 /* Parses S, a packet in hex or a flow, into a new packet; a flow's packet
  * is LEN bytes long if LEN is nonzero.  Returns NULL and sets *ERRP if S is
  * neither or LEN does not fit. */
@@ -654,7 +622,8 @@ parse_packet(const char *s, size_t len, char **errp)
         } else {
             packet = dp_packet_new(128);
             if (!len) {
-                flow_compose(packet, &flow, default_payload_len(&flow));
+                flow_compose(packet, &flow,
+                             flow_compose_default_l7_len(&flow));
             } else if (!flow_compose_sized(packet, &flow, len)) {
                 *errp = xasprintf("--len %zu is shorter than the packet's "
                                   "%"PRIu32" bytes of headers", len,

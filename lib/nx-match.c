@@ -66,14 +66,27 @@ void
 nx_put_header(struct ofpbuf *b, enum mf_field_id id,
               enum ofp_version version, bool masked)
 {
-    uint64_t h = mf_oxm_header(id, version);
+    nx_put_field_header(b, mf_from_id(id), version, masked);
+}
+
+void
+nx_put_field_header(struct ofpbuf *b, const struct mf_field *f,
+                    enum ofp_version version, bool masked)
+{
+    uint64_t h = mf_field_oxm_header(f, version);
     put_header__(b, masked ? nxm_make_wild(h) : h);
 }
 
 uint32_t
 mf_nxm_header(enum mf_field_id id)
 {
-    uint64_t h = mf_oxm_header(id, 0);
+    return mf_field_nxm_header(mf_from_id(id));
+}
+
+uint32_t
+mf_field_nxm_header(const struct mf_field *f)
+{
+    uint64_t h = mf_field_oxm_header(f, 0);
     return nxm_is_experimenter(h) ? 0 : (uint32_t) h;
 }
 

@@ -67,6 +67,10 @@ enum ofperr oxm_decode_match(const void *, size_t len, bool loose,
 /* Single headers and entries, for actions that name fields. */
 void nx_put_header(struct ofpbuf *, enum mf_field_id, enum ofp_version,
                    bool masked);
+/* The same with F's own header (mf_field_oxm_header()): actions encode
+ * their sub-fields so. */
+void nx_put_field_header(struct ofpbuf *, const struct mf_field *,
+                         enum ofp_version, bool masked);
 void nx_put_entry(struct ofpbuf *, const struct mf_field *,
                   enum ofp_version, const union mf_value *value,
                   const union mf_value *mask);
@@ -84,6 +88,7 @@ bool mf_is_mask_valid(const struct mf_field *, const union mf_value *mask);
 /* The 32-bit NXM or OXM header for ID, preferring NXM; 0 if ID needs an
  * experimenter header or has none. */
 uint32_t mf_nxm_header(enum mf_field_id);
+uint32_t mf_field_nxm_header(const struct mf_field *);
 
 /* Checks a sub-field used as a source or destination of an action, for a
  * flow that matches MATCH (NULL: no prerequisite check):

@@ -186,11 +186,11 @@ set_ipv4(struct dp_packet *p, const struct ovs_key_ipv4 *k,
  * checksum that covers it. */
 static void
 set_ipv6_addr(struct dp_packet *p, uint8_t proto, uint8_t *field,
-              const ovs_be32 value[4], const ovs_be32 *mask)
+              const void *value, const void *mask)
 {
     uint8_t addr[16];
     memcpy(addr, field, 16);
-    merge_bytes(addr, (const uint8_t *) value, (const uint8_t *) mask, 16);
+    merge_bytes(addr, value, mask, 16);
     if (memcmp(addr, field, 16)) {
         update_l4_csum_for_addr(p, proto, field, addr, 16);
         memcpy(field, addr, 16);
@@ -293,6 +293,97 @@ set_vlan_tci(struct dp_packet *p, ovs_be16 tci, const ovs_be16 *mask)
     ovs_be16 m = mask ? *mask & ~htons(VLAN_CFI) : ~htons(VLAN_CFI);
     ovs_be16 new = (old & ~m) | (tci & m);
     memcpy(tag + 2, &new, 2);
+}
+
+/* ARP (Ethernet/IPv4): the fields the key has, under the mask. */
+static void
+set_arp(struct dp_packet *p, const struct ovs_key_arp *k,
+        const struct ovs_key_arp *m)
+{
+    struct arp_eth_header *arp = dp_packet_l3(p);
+    if (!arp || dp_packet_l3_size(p) < ARP_ETH_HEADER_LEN) {
+        return;
+    }
+    ovs_be32 spa, tpa;
+    memcpy(&spa, &arp->ar_spa, 4);
+    memcpy(&tpa, &arp->ar_tpa, 4);
+    spa = merge32(spa, k->arp_sip, m ? &m->arp_sip : NULL);
+    tpa = merge32(tpa, k->arp_tip, m ? &m->arp_tip : NULL);
+    memcpy(&arp->ar_spa, &spa, 4);
+    memcpy(&arp->ar_tpa, &tpa, 4);
+    arp->ar_op = merge16(arp->ar_op, k->arp_op, m ? &m->arp_op : NULL);
+    merge_bytes(arp->ar_sha.ea, k->arp_sha, m ? m->arp_sha : NULL, 6);
+    merge_bytes(arp->ar_tha.ea, k->arp_tha, m ? m->arp_tha : NULL, 6);
+}
+
+/* An ICMP or ICMPv6 header's type and code (KEY: two bytes), with the
+ * checksum that covers them. */
+static void
+set_icmp(struct dp_packet *p, uint8_t proto, const uint8_t *k,
+         const uint8_t *m)
+{
+    size_t len;
+    struct icmp_header *icmp = (struct icmp_header *) l4_and_len(p, &len);
+    if (!icmp || len < 4 || packet_l4_proto(p) != proto) {
+        return;
+    }
+    uint8_t type = merge8(icmp->icmp_type, k[0], m ? &m[0] : NULL);
+    uint8_t code = merge8(icmp->icmp_code, k[1], m ? &m[1] : NULL);
+    icmp->icmp_csum = recalc_csum16(icmp->icmp_csum,
+                                    htons(icmp->icmp_type << 8
+                                          | icmp->icmp_code),
+                                    htons(type << 8 | code));
+    icmp->icmp_type = type;
+    icmp->icmp_code = code;
+}
+
+/* A neighbour solicitation's or advertisement's target, and the link-layer
+ * address of its source (SLL) or target (TLL) option where the message
+ * has one (none is added), with the ICMPv6 checksum. */
+static void
+set_nd(struct dp_packet *p, const struct ovs_key_nd *k,
+       const struct ovs_key_nd *m)
+{
+    size_t len;
+    struct nd_msg *nd = (struct nd_msg *) l4_and_len(p, &len);
+    if (!nd || len < ND_MSG_LEN || packet_l4_proto(p) != IPPROTO_ICMPV6
+        || (nd->icmp_type != ND_NEIGHBOR_SOLICIT
+            && nd->icmp_type != ND_NEIGHBOR_ADVERT)) {
+        return;
+    }
+    uint8_t target[16];
+    memcpy(target, &nd->target, 16);
+    merge_bytes(target, (const uint8_t *) k->nd_target,
+                m ? (const uint8_t *) m->nd_target : NULL, 16);
+    if (memcmp(target, &nd->target, 16)) {
+        nd->icmp_csum = recalc_csum128(nd->icmp_csum, &nd->target, target);
+        memcpy(&nd->target, target, 16);
+    }
+
+    uint8_t *opt = (uint8_t *) nd + ND_MSG_LEN;
+    size_t left = len - ND_MSG_LEN;
+    while (left >= 8 && opt[1] && opt[1] * 8 <= left) {
+        const uint8_t *value = (opt[0] == ND_OPT_SOURCE_LINKADDR ? k->nd_sll
+                                : opt[0] == ND_OPT_TARGET_LINKADDR
+                                ? k->nd_tll : NULL);
+        if (value && opt[1] == 1) {
+            const uint8_t *mask = !m ? NULL
+                                  : opt[0] == ND_OPT_SOURCE_LINKADDR
+                                  ? m->nd_sll : m->nd_tll;
+            uint8_t mac[6];
+            memcpy(mac, opt + 2, 6);
+            merge_bytes(mac, value, mask, 6);
+            for (int i = 0; i < 6; i += 2) {
+                ovs_be16 old16, new16;
+                memcpy(&old16, opt + 2 + i, 2);
+                memcpy(&new16, mac + i, 2);
+                nd->icmp_csum = recalc_csum16(nd->icmp_csum, old16, new16);
+            }
+            memcpy(opt + 2, mac, 6);
+        }
+        left -= opt[1] * 8;
+        opt += opt[1] * 8;
+    }
 }
 
 /* MPLS.  The stack starts right after the packet's (last) Ethertype, past
@@ -457,6 +548,23 @@ odp_execute_set(struct dp_packet *p, const struct nlattr *key, bool masked)
             set_ports(p, (type == OVS_KEY_ATTR_TCP ? IPPROTO_TCP
                           : type == OVS_KEY_ATTR_UDP ? IPPROTO_UDP
                           : IPPROTO_SCTP), k2, m ? m2 : NULL);
+        }
+        break;
+    case OVS_KEY_ATTR_ARP:
+        if (SIZE_IS(struct ovs_key_arp)) {
+            set_arp(p, (const void *) v, (const void *) m);
+        }
+        break;
+    case OVS_KEY_ATTR_ND:
+        if (SIZE_IS(struct ovs_key_nd)) {
+            set_nd(p, (const void *) v, (const void *) m);
+        }
+        break;
+    case OVS_KEY_ATTR_ICMP:
+    case OVS_KEY_ATTR_ICMPV6:
+        if (half == 2 && (!masked || size == 4)) {
+            set_icmp(p, type == OVS_KEY_ATTR_ICMP ? IPPROTO_ICMP
+                                                  : IPPROTO_ICMPV6, v, m);
         }
         break;
     case OVS_KEY_ATTR_PRIORITY:

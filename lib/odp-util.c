@@ -277,7 +277,8 @@ format_field(struct ds *ds, const struct field *f, const struct flow *key,
 {
     const uint8_t *k = (const uint8_t *) key + f->ofs;
     const uint8_t *m = (const uint8_t *) mask + f->ofs;
-    if (!verbose && field_mask_is_zero(f->kind, m)) {
+    if ((!verbose || f->kind == FK_FRAG) && field_mask_is_zero(f->kind, m)) {
+        /* (3.1 prints no frag= at all for a key that does not match it.) */
         return false;
     }
     if (!*first) {
@@ -613,32 +614,39 @@ format_l3(struct ds *ds, bool *first, const struct flow *key,
         format_fields(ds, fields, n, key, mask, verbose);
         ds_put_char(ds, ')');
     }
-    if (fields != arp_fields && mask->nw_proto == 0xff
+    if (fields != arp_fields && (mask->nw_proto == 0xff || verbose)
         && !(key->nw_frag & FLOW_NW_FRAG_LATER)) {
         format_l4(ds, first, key, mask, verbose, type == ETH_TYPE_IPV6);
     }
 }
 
-/* "vid=N[/M],pcp=N[/M]": the fields MASK covers (all when VERBOSE). */
+/* "vid=N[/M],pcp=N[/M][,cfi=0]", as 3.1 prints a VLAN: each field whose
+ * value or mask is nonzero (all when VERBOSE), its mask when partial; and,
+ * for a key (IS_KEY), cfi=0 when the "present" bit is clear. */
 static void
-format_vlan_tci(struct ds *ds, uint16_t tci, uint16_t mask, bool verbose)
+format_vlan_tci(struct ds *ds, uint16_t tci, uint16_t mask, bool verbose,
+                bool is_key)
 {
-    uint16_t vid_mask = mask & VLAN_VID_MASK;
+    uint16_t vid = tci & VLAN_VID_MASK, vid_mask = mask & VLAN_VID_MASK;
+    uint16_t pcp = (tci & VLAN_PCP_MASK) >> VLAN_PCP_SHIFT;
     uint16_t pcp_mask = (mask & VLAN_PCP_MASK) >> VLAN_PCP_SHIFT;
     bool first = true;
-    if (vid_mask || verbose) {
-        ds_put_format(ds, "vid=%u", tci & VLAN_VID_MASK);
+    if (verbose || vid || vid_mask) {
+        ds_put_format(ds, "vid=%u", vid);
         if (vid_mask != VLAN_VID_MASK) {
             ds_put_format(ds, "/%#x", vid_mask);
         }
         first = false;
     }
-    if (pcp_mask || verbose) {
-        ds_put_format(ds, "%spcp=%u", first ? "" : ",",
-                      (tci & VLAN_PCP_MASK) >> VLAN_PCP_SHIFT);
+    if (verbose || pcp || pcp_mask) {
+        ds_put_format(ds, "%spcp=%u", first ? "" : ",", pcp);
         if (pcp_mask != 7) {
             ds_put_format(ds, "/%#x", pcp_mask);
         }
+        first = false;
+    }
+    if (is_key && !(tci & VLAN_CFI)) {
+        ds_put_format(ds, "%scfi=0", first ? "" : ",");
     }
 }
 
@@ -653,7 +661,7 @@ format_after_eth(struct ds *ds, bool *first, const struct flow *key,
         format_eth_type(ds, first, v->tpid, vm->tpid);
 
         begin_key(ds, first, "vlan");
-        format_vlan_tci(ds, ntohs(v->tci), ntohs(vm->tci), verbose);
+        format_vlan_tci(ds, ntohs(v->tci), ntohs(vm->tci), verbose, true);
         ds_put_char(ds, ')');
 
         begin_key(ds, first, "encap");
@@ -666,6 +674,114 @@ format_after_eth(struct ds *ds, bool *first, const struct flow *key,
         format_eth_type(ds, first, key->dl_type, mask->dl_type);
     }
     format_l3(ds, first, key, mask, verbose);
+}
+
+static const struct flag_name ct_state_names[] = {
+    { CS_NEW, "new" }, { CS_ESTABLISHED, "est" }, { CS_RELATED, "rel" },
+    { CS_REPLY_DIR, "rpl" }, { CS_INVALID, "inv" }, { CS_TRACKED, "trk" },
+    { CS_SRC_NAT, "snat" }, { CS_DST_NAT, "dnat" },
+    { 0, NULL },
+};
+
+/* A 128-bit big-endian number in hex as 3.1 prints one: "0", or "0x"
+ * and its digits without leading zeros. */
+static void
+format_u128_hex(struct ds *ds, const uint8_t p[16])
+{
+    size_t i = 0;
+    while (i < 16 && !p[i]) {
+        i++;
+    }
+    if (i == 16) {
+        ds_put_char(ds, '0');
+        return;
+    }
+    ds_put_format(ds, "0x%"PRIx8, p[i]);
+    for (i++; i < 16; i++) {
+        ds_put_format(ds, "%02"PRIx8, p[i]);
+    }
+}
+
+/* The conntrack keys, as 3.1's userspace datapath prints them: ct_state
+ * as +flag/-flag for the bits its mask covers (hex when VERBOSE or exact),
+ * the others in hex.  This datapath tracks no connections, so they are zero
+ * in every packet's key; megaflows still carry what the rules looked
+ * at. */
+static void
+format_ct_keys(struct ds *ds, bool *first, const struct flow *key,
+               const struct flow *mask, bool verbose)
+{
+    if (mask->ct_state || verbose) {
+        begin_key(ds, first, "ct_state");
+        if (verbose || mask->ct_state == UINT32_MAX) {
+            ds_put_format(ds, "%#"PRIx32, key->ct_state);
+            if (mask->ct_state != UINT32_MAX) {
+                ds_put_format(ds, "/%#"PRIx32, mask->ct_state);
+            }
+        } else {
+            for_each_flag_bit(ct_state_names, mask->ct_state, UINT32_MAX,
+                              put_flag_masked, key->ct_state, ds);
+        }
+        ds_put_char(ds, ')');
+    }
+    if (mask->ct_zone || verbose) {
+        begin_key(ds, first, "ct_zone");
+        ds_put_format(ds, "%#"PRIx16, key->ct_zone);
+        if (mask->ct_zone != UINT16_MAX) {
+            ds_put_format(ds, "/%#"PRIx16, mask->ct_zone);
+        }
+        ds_put_char(ds, ')');
+    }
+    format_u32_key(ds, first, "ct_mark", key->ct_mark, mask->ct_mark,
+                   verbose);
+    static const uint8_t zero[16];
+    static const uint8_t ones[16] = {
+        0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+        0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+    };
+    if (memcmp(mask->ct_label, zero, 16) || verbose) {
+        begin_key(ds, first, "ct_label");
+        format_u128_hex(ds, key->ct_label);
+        if (memcmp(mask->ct_label, ones, 16)) {
+            ds_put_char(ds, '/');
+            format_u128_hex(ds, mask->ct_label);
+        }
+        ds_put_char(ds, ')');
+    }
+}
+
+/* packet_type(ns=N,id=0xN) and, for an Ethernet packet, eth(...), as
+ * 3.1's userspace datapath prints them.  Flows the switch installs match
+ * the packet type exactly and show eth() only when they match an address;
+ * a flow whose packet type is wildcarded (ovs-dpctl's, written without
+ * packet_type) is an Ethernet one and always shows eth(...). */
+static void
+format_packet_type_and_eth(struct ds *ds, bool *first, const struct flow *key,
+                           const struct flow *mask, bool verbose)
+{
+    if (mask->packet_type || verbose) {
+        uint32_t pt = ntohl(key->packet_type), pm = ntohl(mask->packet_type);
+        begin_key(ds, first, "packet_type");
+        ds_put_format(ds, "ns=%"PRIu32, pt >> 16);
+        if ((pm >> 16) != 0xffff) {
+            ds_put_format(ds, "/%#"PRIx32, pm >> 16);
+        }
+        ds_put_format(ds, ",id=%#"PRIx32, pt & 0xffff);
+        if ((pm & 0xffff) != 0xffff) {
+            ds_put_format(ds, "/%#"PRIx32, pm & 0xffff);
+        }
+        ds_put_char(ds, ')');
+    }
+    if (key->packet_type != htonl(PT_ETH)) {
+        return;
+    }
+    if (verbose || !mask->packet_type
+        || fields_any_masked(eth_fields, ARRAY_SIZE(eth_fields), mask)) {
+        begin_key(ds, first, "eth");
+        format_fields(ds, eth_fields, ARRAY_SIZE(eth_fields), key, mask,
+                      verbose);
+        ds_put_char(ds, ')');
+    }
 }
 
 void
@@ -686,6 +802,7 @@ odp_flow_format(const struct flow *key, const struct flow_wildcards *wc,
     format_tunnel(ds, &first, key, mask, verbose);
     format_u32_key(ds, &first, "skb_mark", key->pkt_mark, mask->pkt_mark,
                    verbose);
+    format_ct_keys(ds, &first, key, mask, verbose);
     format_u32_key(ds, &first, "recirc_id", key->recirc_id, mask->recirc_id,
                    verbose);
     format_u32_key(ds, &first, "dp_hash", key->dp_hash, mask->dp_hash,
@@ -698,13 +815,95 @@ odp_flow_format(const struct flow *key, const struct flow_wildcards *wc,
         }
         ds_put_char(ds, ')');
     }
-
-    begin_key(ds, &first, "eth");
-    format_fields(ds, eth_fields, ARRAY_SIZE(eth_fields), key, mask,
-                  verbose);
-    ds_put_char(ds, ')');
-
+    format_packet_type_and_eth(ds, &first, key, mask, verbose);
     format_after_eth(ds, &first, key, mask, verbose, 0);
+}
+
+void
+odp_flow_mask_for_datapath(const struct flow *key, struct flow_wildcards *wc)
+{
+    for (int i = 0; i < FLOW_MAX_VLAN_HEADERS; i++) {
+        union flow_vlan_hdr *m = &wc->masks.vlans[i];
+        if (!flow_vlan_present(&key->vlans[i])) {
+            m->tpid = m->tci = htons(0xffff);
+            break;
+        }
+        m->tpid = htons(0xffff);
+        m->tci |= htons(VLAN_VID_MASK | VLAN_CFI);
+    }
+}
+
+static void
+mask_fields(const struct field *fields, size_t n, struct flow *mask)
+{
+    for (size_t i = 0; i < n; i++) {
+        field_exact_mask(fields[i].kind, (uint8_t *) mask + fields[i].ofs);
+    }
+}
+
+void
+odp_flow_wildcards_for_packet(const struct flow *flow,
+                              struct flow_wildcards *wc)
+{
+    struct flow *m = &wc->masks;
+    flow_wildcards_init_catchall(wc);
+    m->skb_priority = m->pkt_mark = m->recirc_id = m->dp_hash = UINT32_MAX;
+    m->in_port = UINT32_MAX;
+    m->ct_state = CS_ALL_BITS;
+    m->ct_zone = UINT16_MAX;
+    m->ct_mark = UINT32_MAX;
+    memset(m->ct_label, 0xff, sizeof m->ct_label);
+    m->packet_type = htonl(UINT32_MAX);
+    if (flow->tunnel.ip_dst || !ipv6_addr_is_zero(&flow->tunnel.ipv6_dst)) {
+        mask_fields(tunnel_fields, ARRAY_SIZE(tunnel_fields), m);
+        m->tunnel.flags = UINT16_MAX;
+    }
+    if (flow->packet_type == htonl(PT_ETH)) {
+        mask_fields(eth_fields, ARRAY_SIZE(eth_fields), m);
+    }
+    m->dl_type = htons(0xffff);
+    odp_flow_mask_for_datapath(flow, wc);
+    for (int i = 0; i < FLOW_MAX_VLAN_HEADERS; i++) {
+        if (flow_vlan_present(&flow->vlans[i])) {
+            m->vlans[i].tci = htons(0xffff);
+        }
+    }
+
+    uint16_t type = ntohs(flow->dl_type);
+    bool is_ipv6 = type == ETH_TYPE_IPV6;
+    if (type == ETH_TYPE_IP || is_ipv6) {
+        if (is_ipv6) {
+            mask_fields(ipv6_fields, ARRAY_SIZE(ipv6_fields), m);
+        } else {
+            mask_fields(ipv4_fields, ARRAY_SIZE(ipv4_fields), m);
+        }
+        if (flow->nw_frag & FLOW_NW_FRAG_LATER) {
+            return;
+        }
+        switch (flow->nw_proto) {
+        case IPPROTO_TCP:
+            m->tcp_flags = htons(0xffff);
+            /* Fall through. */
+        case IPPROTO_UDP:
+        case IPPROTO_SCTP:
+            mask_fields(ports_fields, ARRAY_SIZE(ports_fields), m);
+            break;
+        case IPPROTO_ICMP:
+        case IPPROTO_ICMPV6:
+            if ((flow->nw_proto == IPPROTO_ICMP) == !is_ipv6) {
+                mask_fields(icmp_fields, ARRAY_SIZE(icmp_fields), m);
+                uint16_t icmp_type = ntohs(flow->tp_src);
+                if (is_ipv6 && !flow->tp_dst
+                    && (icmp_type == ND_NEIGHBOR_SOLICIT
+                        || icmp_type == ND_NEIGHBOR_ADVERT)) {
+                    mask_fields(nd_fields, ARRAY_SIZE(nd_fields), m);
+                }
+            }
+            break;
+        }
+    } else if (type == ETH_TYPE_ARP || type == ETH_TYPE_RARP) {
+        mask_fields(arp_fields, ARRAY_SIZE(arp_fields), m);
+    }
 }
 
 /* Parsing helpers
@@ -1135,38 +1334,108 @@ parse_mpls_lses(struct parser *p, ovs_be32 *key, ovs_be32 *mask)
     }
 }
 
-/* Keys of 3.1 that this datapath has no field for, accepted only when
- * they match anything (as in 3.1's `dump-flows -m` text): conntrack keys
- * with a zero mask, and packet_type for Ethernet (ns=0,id=0).  Parses the
- * argument up to ')' (consumed); false with *UNSUPPORTED set when the key
- * asks for a match that cannot be made. */
+/* "N" or "N/M" (numbers in C syntax) of at most MAX into *VALUE and
+ * *MASK (MAX when absent), the value masked. */
 static bool
-parse_ignored_key(struct parser *p, const char *name, bool *unsupported)
+parse_uint_masked(const char *s, uint64_t max, uint64_t *value,
+                  uint64_t *mask)
+{
+    char *text = xstrdup(s);
+    char *slash = strchr(text, '/');
+    if (slash) {
+        *slash = '\0';
+    }
+    uint64_t v, m = max;
+    bool ok = (ofputil_scan_uint(text, max, &v)
+               && (!slash || ofputil_scan_uint(slash + 1, max, &m)));
+    free(text);
+    *value = v & m;
+    *mask = m;
+    return ok;
+}
+
+/* packet_type(ns=N[/M],id=N[/M]). */
+static bool
+parse_packet_type_arg(struct parser *p, ovs_be32 *key, ovs_be32 *mask)
+{
+    char *text = read_token(p, ")");
+    bool ok = match_char(p, ')') && !strncmp(text, "ns=", 3);
+    char *comma = ok ? strchr(text, ',') : NULL;
+    uint64_t ns, ns_mask, id, id_mask;
+    if (comma) {
+        *comma = '\0';
+    }
+    ok = (comma && !strncmp(comma + 1, "id=", 3)
+          && parse_uint_masked(text + 3, UINT16_MAX, &ns, &ns_mask)
+          && parse_uint_masked(comma + 4, UINT16_MAX, &id, &id_mask));
+    free(text);
+    if (ok) {
+        *key = htonl(ns << 16 | id);
+        *mask = htonl(ns_mask << 16 | id_mask);
+    }
+    return ok;
+}
+
+/* A 128-bit number ("0x" and up to 32 hex digits, or 0) into P[16], big
+ * endian. */
+static bool
+parse_u128(const char *s, uint8_t p[16])
+{
+    memset(p, 0, 16);
+    if (!strcmp(s, "0")) {
+        return true;
+    }
+    if (strncmp(s, "0x", 2) && strncmp(s, "0X", 2)) {
+        return false;
+    }
+    s += 2;
+    size_t n = strlen(s);
+    if (!n || n > 32 || strspn(s, "0123456789abcdefABCDEF") != n) {
+        return false;
+    }
+    for (size_t i = 0; i < n; i++) {
+        char c = s[n - 1 - i];
+        int x = isdigit((unsigned char) c) ? c - '0'
+                : tolower((unsigned char) c) - 'a' + 10;
+        p[15 - i / 2] |= x << (i % 2 ? 4 : 0);
+    }
+    return true;
+}
+
+/* ct_label(N[/M]). */
+static bool
+parse_ct_label_arg(struct parser *p, uint8_t key[16], uint8_t mask[16])
 {
     char *text = read_token(p, ")");
     bool ok = match_char(p, ')');
-    *unsupported = false;
-    if (ok && !strcmp(name, "packet_type")) {
-        /* "ns=0,id=0", each with an optional mask. */
-        ok = (!strncmp(text, "ns=0", 4) && strchr(text, ',')
-              && !strncmp(strchr(text, ',') + 1, "id=0", 4));
-        if (ok) {
-            const char *ns_end = text + 4;
-            const char *id_end = strchr(text, ',') + 5;
-            ok = ((*ns_end == ',' || *ns_end == '/')
-                  && (!*id_end || *id_end == '/'));
-        }
-        *unsupported = !ok;
-    } else if (ok) {
-        const char *slash = strchr(text, '/');
-        const char *m = slash ? slash + 1 : "";
-        if (!strncmp(m, "0x", 2)) {
-            m += 2;
-        }
-        ok = *m && strspn(m, "0") == strlen(m) && slash != text;
-        *unsupported = !ok;
+    char *slash = strchr(text, '/');
+    if (slash) {
+        *slash = '\0';
+    }
+    ok = ok && parse_u128(text, key);
+    if (ok && slash) {
+        ok = parse_u128(slash + 1, mask);
+    } else {
+        memset(mask, 0xff, 16);
+    }
+    for (int i = 0; i < 16; i++) {
+        key[i] &= mask[i];
     }
     free(text);
+    return ok;
+}
+
+/* ct_zone(N[/M]). */
+static bool
+parse_ct_zone_arg(struct parser *p, uint16_t *key, uint16_t *mask)
+{
+    char *text = read_token(p, ")");
+    uint64_t v, m;
+    bool ok = (match_char(p, ')')
+               && parse_uint_masked(text, UINT16_MAX, &v, &m));
+    free(text);
+    *key = v;
+    *mask = m;
     return ok;
 }
 
@@ -1281,18 +1550,18 @@ parse_keys(struct parser *p, struct flow *key, struct flow *mask, int level,
                               mask, NULL);
         } else if (!strcmp(name, "mpls")) {
             ok = parse_mpls_lses(p, key->mpls_lse, mask->mpls_lse) > 0;
-        } else if (!strcmp(name, "packet_type") || !strcmp(name, "ct_state")
-                   || !strcmp(name, "ct_zone") || !strcmp(name, "ct_mark")
-                   || !strcmp(name, "ct_label")) {
-            bool unsupported;
-            ok = parse_ignored_key(p, name, &unsupported);
-            if (!ok && unsupported) {
-                p->s = start;
-                return xasprintf("syntax error at %s (%s)", p->s,
-                                 strcmp(name, "packet_type")
-                                 ? "conntrack keys must be wildcarded"
-                                 : "only Ethernet, ns=0,id=0, is supported");
-            }
+        } else if (!strcmp(name, "packet_type")) {
+            ok = parse_packet_type_arg(p, &key->packet_type,
+                                       &mask->packet_type);
+        } else if (!strcmp(name, "ct_state")) {
+            ok = parse_flags(p, ct_state_names, UINT32_MAX, &key->ct_state,
+                             &mask->ct_state);
+        } else if (!strcmp(name, "ct_zone")) {
+            ok = parse_ct_zone_arg(p, &key->ct_zone, &mask->ct_zone);
+        } else if (!strcmp(name, "ct_mark")) {
+            ok = parse_u32_arg(p, &key->ct_mark, &mask->ct_mark);
+        } else if (!strcmp(name, "ct_label")) {
+            ok = parse_ct_label_arg(p, key->ct_label, mask->ct_label);
         } else if (!strcmp(name, "tcp_flags")) {
             uint32_t v, m;
             ok = parse_flags(p, tcp_flag_names, TCP_FLAGS_MASK, &v, &m);
@@ -1458,6 +1727,68 @@ ports_from_flow(const struct flow *f, void *a, bool is_mask)
     (void) is_mask;
 }
 
+static void
+arp_to_flow(const void *a, struct flow *f, bool is_mask)
+{
+    const struct ovs_key_arp *k = a;
+    f->nw_src = k->arp_sip;
+    f->nw_dst = k->arp_tip;
+    /* The flow keeps the low 8 bits of the opcode. */
+    f->nw_proto = ntohs(k->arp_op) & 0xff;
+    memcpy(&f->arp_sha, k->arp_sha, 6);
+    memcpy(&f->arp_tha, k->arp_tha, 6);
+    (void) is_mask;
+}
+
+static void
+arp_from_flow(const struct flow *f, void *a, bool is_mask)
+{
+    struct ovs_key_arp *k = a;
+    k->arp_sip = f->nw_src;
+    k->arp_tip = f->nw_dst;
+    k->arp_op = htons(is_mask && f->nw_proto == 0xff ? 0xffff : f->nw_proto);
+    memcpy(k->arp_sha, &f->arp_sha, 6);
+    memcpy(k->arp_tha, &f->arp_tha, 6);
+}
+
+static void
+nd_to_flow(const void *a, struct flow *f, bool is_mask)
+{
+    const struct ovs_key_nd *k = a;
+    memcpy(&f->nd_target, k->nd_target, 16);
+    memcpy(&f->arp_sha, k->nd_sll, 6);
+    memcpy(&f->arp_tha, k->nd_tll, 6);
+    (void) is_mask;
+}
+
+static void
+nd_from_flow(const struct flow *f, void *a, bool is_mask)
+{
+    struct ovs_key_nd *k = a;
+    memcpy(k->nd_target, &f->nd_target, 16);
+    memcpy(k->nd_sll, &f->arp_sha, 6);
+    memcpy(k->nd_tll, &f->arp_tha, 6);
+    (void) is_mask;
+}
+
+static void
+icmp_to_flow(const void *a, struct flow *f, bool is_mask)
+{
+    const uint8_t *k = a;       /* ovs_key_icmp/icmpv6: type, code. */
+    f->tp_src = htons(k[0]);
+    f->tp_dst = htons(k[1]);
+    (void) is_mask;
+}
+
+static void
+icmp_from_flow(const struct flow *f, void *a, bool is_mask)
+{
+    uint8_t *k = a;
+    k[0] = ntohs(f->tp_src);
+    k[1] = ntohs(f->tp_dst);
+    (void) is_mask;
+}
+
 static const struct set_key set_keys[] = {
     { "eth", OVS_KEY_ATTR_ETHERNET, sizeof(struct ovs_key_ethernet),
       eth_fields, ARRAY_SIZE(eth_fields), eth_to_flow, eth_from_flow },
@@ -1471,6 +1802,14 @@ static const struct set_key set_keys[] = {
       ports_fields, 2, ports_to_flow, ports_from_flow },
     { "sctp", OVS_KEY_ATTR_SCTP, sizeof(struct ovs_key_sctp),
       ports_fields, 2, ports_to_flow, ports_from_flow },
+    { "icmp", OVS_KEY_ATTR_ICMP, sizeof(struct ovs_key_icmp),
+      icmp_fields, 2, icmp_to_flow, icmp_from_flow },
+    { "icmpv6", OVS_KEY_ATTR_ICMPV6, sizeof(struct ovs_key_icmpv6),
+      icmp_fields, 2, icmp_to_flow, icmp_from_flow },
+    { "arp", OVS_KEY_ATTR_ARP, sizeof(struct ovs_key_arp),
+      arp_fields, ARRAY_SIZE(arp_fields), arp_to_flow, arp_from_flow },
+    { "nd", OVS_KEY_ATTR_ND, sizeof(struct ovs_key_nd),
+      nd_fields, ARRAY_SIZE(nd_fields), nd_to_flow, nd_from_flow },
 };
 
 static const struct set_key *
@@ -1566,13 +1905,116 @@ format_set(struct ds *ds, const struct nlattr *a, bool masked)
             memcpy(&tci_mask, mask, 2);
         }
         ds_put_cstr(ds, "vlan(");
-        format_vlan_tci(ds, ntohs(tci), ntohs(tci_mask), false);
+        format_vlan_tci(ds, ntohs(tci), ntohs(tci_mask), false, false);
         ds_put_cstr(ds, "))");
         return;
     }
     ds_put_format(ds, "key%"PRIu16"(", type);
     format_hex_bytes(ds, value, size);
     ds_put_cstr(ds, "))");
+}
+
+/* Userspace cookies. */
+
+static const struct {
+    const char *name, *explanation;
+} slow_path_reasons[] = {
+#define SPR(ENUM, BIT, NAME, EXPLANATION) [BIT] = { NAME, EXPLANATION },
+    SLOW_PATH_REASONS
+#undef SPR
+};
+
+static int
+slow_path_reason_bit(enum slow_path_reason reason)
+{
+    for (size_t i = 0; i < ARRAY_SIZE(slow_path_reasons); i++) {
+        if (reason == 1u << i) {
+            return i;
+        }
+    }
+    return -1;
+}
+
+const char *
+slow_path_reason_name(enum slow_path_reason reason)
+{
+    int bit = slow_path_reason_bit(reason);
+    return bit < 0 ? NULL : slow_path_reasons[bit].name;
+}
+
+const char *
+slow_path_reason_explain(enum slow_path_reason reason)
+{
+    int bit = slow_path_reason_bit(reason);
+    return bit < 0 ? NULL : slow_path_reasons[bit].explanation;
+}
+
+void
+odp_put_userspace_cookie(struct ofpbuf *actions,
+                         const struct odp_cookie *cookie)
+{
+    size_t ofs = nl_msg_start_nested(actions, OVS_ACTION_ATTR_USERSPACE);
+    nl_msg_put_u32(actions, OVS_USERSPACE_ATTR_PID, 0);
+    nl_msg_put_unspec(actions, OVS_USERSPACE_ATTR_USERDATA, cookie,
+                      sizeof *cookie);
+    nl_msg_end_nested(actions, ofs);
+}
+
+bool
+odp_cookie_from_userdata(const void *userdata, size_t len,
+                         struct odp_cookie *cookie)
+{
+    if (len != sizeof *cookie) {
+        return false;
+    }
+    memcpy(cookie, userdata, sizeof *cookie);
+    return (cookie->type == ODP_COOKIE_SLOW_PATH
+            || cookie->type == ODP_COOKIE_CONTROLLER);
+}
+
+static ovs_be64
+cookie_rule_cookie(const struct odp_cookie *c)
+{
+    ovs_be64 x;
+    memcpy(&x, c->controller.rule_cookie, sizeof x);
+    return x;
+}
+
+static void
+format_userdata(struct ds *ds, const void *data, size_t len)
+{
+    struct odp_cookie c;
+    if (!odp_cookie_from_userdata(data, len, &c)) {
+        ds_put_cstr(ds, "userdata(");
+        format_hex_bytes(ds, data, len);
+        ds_put_char(ds, ')');
+    } else if (c.type == ODP_COOKIE_SLOW_PATH) {
+        ds_put_cstr(ds, "slow_path(");
+        if (!c.slow_path.reason) {
+            ds_put_char(ds, '0');
+        }
+        for (uint32_t bits = c.slow_path.reason; bits; bits &= bits - 1) {
+            uint32_t bit = bits & -bits;
+            const char *name = slow_path_reason_name(bit);
+            if (name) {
+                ds_put_cstr(ds, name);
+            } else {
+                ds_put_format(ds, "0x%"PRIx32, bit);
+            }
+            if (bits & (bits - 1)) {
+                ds_put_char(ds, ',');
+            }
+        }
+        ds_put_char(ds, ')');
+    } else {
+        ds_put_format(ds, "controller(reason=%"PRIu16",dont_send=%d,"
+                      "continuation=%d,recirc_id=%"PRIu32",rule_cookie=%#"
+                      PRIx64",controller_id=%"PRIu16",max_len=%"PRIu16")",
+                      c.controller.reason, c.controller.dont_send != 0,
+                      c.controller.continuation != 0, c.controller.recirc_id,
+                      ntohll(cookie_rule_cookie(&c)),
+                      c.controller.controller_id, c.controller.max_len);
+    }
 }
 
 static void
@@ -1591,9 +2033,7 @@ format_userspace(struct ds *ds, const struct nlattr *a)
         if (type == OVS_USERSPACE_ATTR_PID && nl_attr_get_size(u) == 4) {
             ds_put_format(ds, "pid=%"PRIu32, nl_attr_get_u32(u));
         } else if (type == OVS_USERSPACE_ATTR_USERDATA) {
-            ds_put_cstr(ds, "userdata(");
-            format_hex_bytes(ds, nl_attr_get(u), nl_attr_get_size(u));
-            ds_put_char(ds, ')');
+            format_userdata(ds, nl_attr_get(u), nl_attr_get_size(u));
         } else if (type == OVS_USERSPACE_ATTR_ACTIONS) {
             ds_put_cstr(ds, "actions");
         } else if (type == OVS_USERSPACE_ATTR_EGRESS_TUN_PORT
@@ -1751,6 +2191,81 @@ odp_actions_format(const struct nlattr *actions, size_t len,
 static char *parse_action_list(struct parser *, struct ofpbuf *,
                                char close, int depth, const char *outer);
 
+/* slow_path(0) or slow_path(NAME[,NAME]...), after the '('. */
+static bool
+parse_slow_path_cookie(struct parser *p, struct odp_cookie *c)
+{
+    memset(c, 0, sizeof *c);
+    c->type = ODP_COOKIE_SLOW_PATH;
+    char *text = read_token(p, ")");
+    bool ok = match_char(p, ')') && *text;
+    if (ok && strcmp(text, "0")) {
+        char *save = NULL;
+        for (char *name = strtok_r(text, ",", &save); ok && name;
+             name = strtok_r(NULL, ",", &save)) {
+            int bit = -1;
+            for (size_t i = 0; i < ARRAY_SIZE(slow_path_reasons); i++) {
+                if (!strcmp(name, slow_path_reasons[i].name)) {
+                    bit = i;
+                }
+            }
+            ok = bit >= 0;
+            if (ok) {
+                c->slow_path.reason |= 1u << bit;
+            }
+        }
+    }
+    free(text);
+    return ok;
+}
+
+/* controller(reason=N,dont_send=N,continuation=N,recirc_id=N,
+ * rule_cookie=N,controller_id=N,max_len=N), after the '(': every field,
+ * in this order, as 3.1 requires. */
+static bool
+parse_controller_cookie(struct parser *p, struct odp_cookie *c)
+{
+    static const struct {
+        const char *name;
+        uint64_t max;
+    } fields[] = {
+        { "reason", UINT16_MAX }, { "dont_send", 1 }, { "continuation", 1 },
+        { "recirc_id", UINT32_MAX }, { "rule_cookie", UINT64_MAX },
+        { "controller_id", UINT16_MAX }, { "max_len", UINT16_MAX },
+    };
+    uint64_t x[ARRAY_SIZE(fields)];
+    for (size_t i = 0; i < ARRAY_SIZE(fields); i++) {
+        size_t n = strlen(fields[i].name);
+        if (i && !match_char(p, ',')) {
+            return false;
+        }
+        if (strncmp(p->s, fields[i].name, n) || p->s[n] != '=') {
+            return false;
+        }
+        p->s += n + 1;
+        char *text = read_token(p, ",)");
+        bool ok = ofputil_scan_uint(text, fields[i].max, &x[i]);
+        free(text);
+        if (!ok) {
+            return false;
+        }
+    }
+    if (!match_char(p, ')')) {
+        return false;
+    }
+    memset(c, 0, sizeof *c);
+    c->type = ODP_COOKIE_CONTROLLER;
+    c->controller.reason = x[0];
+    c->controller.dont_send = x[1];
+    c->controller.continuation = x[2];
+    c->controller.recirc_id = x[3];
+    ovs_be64 rule_cookie = htonll(x[4]);
+    memcpy(c->controller.rule_cookie, &rule_cookie, sizeof rule_cookie);
+    c->controller.controller_id = x[5];
+    c->controller.max_len = x[6];
+    return true;
+}
+
 static bool
 parse_userspace(struct parser *p, struct ofpbuf *actions)
 {
@@ -1801,6 +2316,16 @@ parse_userspace(struct parser *p, struct ofpbuf *actions)
             if (!ok) {
                 return false;
             }
+        } else if (!strcmp(name, "slow_path")
+                   || !strcmp(name, "controller")) {
+            struct odp_cookie c;
+            if (!match_char(p, '(')
+                || !(name[0] == 's' ? parse_slow_path_cookie(p, &c)
+                                    : parse_controller_cookie(p, &c))) {
+                return false;
+            }
+            nl_msg_put_unspec(actions, OVS_USERSPACE_ATTR_USERDATA, &c,
+                              sizeof c);
         } else if (!strcmp(name, "actions")) {
             nl_msg_put_flag(actions, OVS_USERSPACE_ATTR_ACTIONS);
         } else {
@@ -1816,6 +2341,46 @@ parse_userspace(struct parser *p, struct ofpbuf *actions)
     }
     nl_msg_end_nested(actions, ofs);
     return have_pid;
+}
+
+/* A set of key SK to VALUE under MASK: plain when MASK covers every field,
+ * else masked.  With MASK_VALUE, the value's bits outside MASK are
+ * cleared (the text parser keeps what the text gave). */
+static void
+put_set(struct ofpbuf *actions, const struct set_key *sk,
+        const struct flow *value, const struct flow *mask, bool mask_value)
+{
+    bool all_exact = true;
+    for (size_t j = 0; j < sk->n_fields; j++) {
+        if (!field_mask_is_exact(sk->fields[j].kind,
+                                 (const uint8_t *) mask + sk->fields[j].ofs)) {
+            all_exact = false;
+        }
+    }
+    size_t ofs = nl_msg_start_nested(actions, all_exact
+                                     ? OVS_ACTION_ATTR_SET
+                                     : OVS_ACTION_ATTR_SET_MASKED);
+    uint8_t *k = nl_msg_put_unspec_zero(actions, sk->type,
+                                        all_exact ? sk->size : 2 * sk->size);
+    sk->from_flow(value, k, false);
+    if (!all_exact) {
+        sk->from_flow(mask, k + sk->size, true);
+        if (mask_value) {
+            for (size_t i = 0; i < sk->size; i++) {
+                k[i] &= k[sk->size + i];
+            }
+        }
+    }
+    nl_msg_end_nested(actions, ofs);
+}
+
+void
+odp_put_set_action(struct ofpbuf *actions, uint16_t type,
+                   const struct flow *value, const struct flow *mask)
+{
+    const struct set_key *sk = set_key_by_type(type);
+    ovs_assert(sk);
+    put_set(actions, sk, value, mask, true);
 }
 
 static bool
@@ -1838,24 +2403,7 @@ parse_set(struct parser *p, struct ofpbuf *actions)
             || !match_char(p, ')')) {
             return false;
         }
-        bool all_exact = true;
-        for (size_t j = 0; j < sk->n_fields; j++) {
-            if (!field_mask_is_exact(sk->fields[j].kind,
-                                     (uint8_t *) &fm + sk->fields[j].ofs)) {
-                all_exact = false;
-            }
-        }
-        size_t ofs = nl_msg_start_nested(actions, all_exact
-                                         ? OVS_ACTION_ATTR_SET
-                                         : OVS_ACTION_ATTR_SET_MASKED);
-        uint8_t *k = nl_msg_put_unspec_zero(actions, sk->type,
-                                            all_exact ? sk->size
-                                            : 2 * sk->size);
-        sk->from_flow(&fk, k, false);
-        if (!all_exact) {
-            sk->from_flow(&fm, k + sk->size, true);
-        }
-        nl_msg_end_nested(actions, ofs);
+        put_set(actions, sk, &fk, &fm, false);
         return true;
     }
 

@@ -96,6 +96,21 @@ char *odp_flow_from_string(const char *, const struct odp_port_names *,
                            struct flow *key, struct flow_wildcards *mask)
     OVS_WARN_UNUSED_RESULT;
 
+/* Adds to WC what a datapath flow for KEY matches beyond the fields a
+ * translation looked at, as a datapath key implies them (3.1's keys
+ * say each VLAN header by its TPID and VID, and an Ethernet type after the
+ * last one means "no further VLAN header"): each VLAN header KEY has, by
+ * TPID, VID and presence, and the absence of a further one. */
+void odp_flow_mask_for_datapath(const struct flow *key,
+                                struct flow_wildcards *wc);
+
+/* Sets WC to every field a datapath key for FLOW has, as 3.1's exact
+ * flows (megaflows disabled) match: the metadata, the packet type, the
+ * Ethernet header and VLANs the packet has, and its L3, L4 (with TCP
+ * flags) and ND fields. */
+void odp_flow_wildcards_for_packet(const struct flow *,
+                                   struct flow_wildcards *wc);
+
 /* Actions.  Formatting tolerates malformed lists (prints what it can and
  * marks the rest); parsing appends attributes to ACTIONS. */
 void odp_actions_format(const struct nlattr *actions, size_t actions_len,
@@ -110,6 +125,82 @@ char *odp_actions_from_string(const char *, const struct odp_port_names *,
  * reason.  The executor runs only validated lists. */
 bool odp_actions_validate(const struct nlattr *actions, size_t actions_len,
                           char **error);
+
+/* Userspace action cookies
+ * ========================
+ *
+ * The userdata of a "userspace" action the switch composes says why the
+ * packet comes up: 3.1's kinds, printed as 3.1 prints them:
+ *
+ *   slow_path(REASONS)     the flow is handled packet by packet in
+ *                          userspace (REASONS: names of SLOW_* bits, or 0)
+ *   controller(reason=N,dont_send=N,continuation=N,recirc_id=N,
+ *              rule_cookie=0xN,controller_id=N,max_len=N)
+ *                          a packet for the controller; recirc_id names the
+ *                          frozen translation state (ofproto/recirc.h)
+ *
+ * A cookie is a fixed-size struct in host byte order (it never leaves the
+ * process); userdata of any other size prints as userdata(HEX). */
+
+/* Why a flow is slow-pathed (3.1's reasons, names and descriptions). */
+#define SLOW_PATH_REASONS                                               \
+    SPR(SLOW_CFM, 0, "cfm", "Consists of CFM packets")                  \
+    SPR(SLOW_BFD, 1, "bfd", "Consists of BFD packets")                  \
+    SPR(SLOW_LACP, 2, "lacp", "Consists of LACP packets")               \
+    SPR(SLOW_STP, 3, "stp", "Consists of STP packets")                  \
+    SPR(SLOW_LLDP, 4, "lldp", "Consists of LLDP packets")               \
+    SPR(SLOW_ACTION, 5, "action",                                       \
+        "Uses action(s) not supported by datapath")                     \
+    SPR(SLOW_MATCH, 6, "match", "Datapath can't match specifically enough")
+
+enum slow_path_reason {
+#define SPR(ENUM, BIT, NAME, EXPLANATION) ENUM = 1 << BIT,
+    SLOW_PATH_REASONS
+#undef SPR
+};
+
+/* The name ("action") and the explanation of the single reason BIT. */
+const char *slow_path_reason_name(enum slow_path_reason);
+const char *slow_path_reason_explain(enum slow_path_reason);
+
+enum odp_cookie_type {
+    ODP_COOKIE_SLOW_PATH = 1,
+    ODP_COOKIE_CONTROLLER = 2,
+};
+
+struct odp_cookie {
+    uint16_t type;                  /* enum odp_cookie_type. */
+    uint16_t pad;
+    union {
+        struct {
+            uint32_t reason;        /* SLOW_* bits. */
+        } slow_path;
+        struct {
+            uint8_t dont_send;
+            uint8_t continuation;
+            uint16_t reason;        /* OFPR_*. */
+            uint32_t recirc_id;
+            uint32_t rule_cookie[2];/* ovs_be64, 4-byte aligned. */
+            uint16_t controller_id;
+            uint16_t max_len;
+        } controller;
+    };
+};
+
+/* Appends a userspace action with pid 0 and COOKIE as its userdata. */
+void odp_put_userspace_cookie(struct ofpbuf *actions,
+                              const struct odp_cookie *);
+/* Reads USERDATA_LEN bytes of userdata as a cookie into *COOKIE; false if
+ * they are not one. */
+bool odp_cookie_from_userdata(const void *userdata, size_t userdata_len,
+                              struct odp_cookie *);
+
+/* Appends to ACTIONS a set of the datapath key TYPE
+ * (OVS_KEY_ATTR_ETHERNET, IPV4, IPV6, TCP, UDP, SCTP, ICMP, ICMPV6, ARP,
+ * ND) to the fields of VALUE under MASK: a plain set when MASK covers every
+ * field of the key, else a masked one (value bits outside MASK zero). */
+void odp_put_set_action(struct ofpbuf *actions, uint16_t type,
+                        const struct flow *value, const struct flow *mask);
 
 /* The names of OVS_FRAG_TYPE_* ("no", "first", "later") and the
  * conversion from nw_frag bits. */

@@ -13,6 +13,7 @@
 #include "match.h"
 #include "nx-match.h"
 #include "ofp-parse.h"
+#include "ofp-port.h"
 #include "ofpbuf.h"
 #include "packets.h"
 #include "util.h"
@@ -108,19 +109,28 @@ decode_nat(const uint8_t *p, size_t len, struct ofpbuf *ofpacts)
     return 0;
 }
 
-/* Whether ct may hold A among its nested actions: nat, and changes to
- * ct_mark and ct_label. */
+/* The field A changes if it is a set_field or a move, else NULL. */
+static const struct mf_field *
+nested_dst_field(const struct ofpact *a)
+{
+    if (a->type == OFPACT_SET_FIELD) {
+        return ((const struct ofpact_set_field *) a)->field;
+    } else if (a->type == OFPACT_REG_MOVE) {
+        return ((const struct ofpact_reg_move *) a)->dst.field;
+    }
+    return NULL;
+}
+
+/* Whether ct may hold A among its nested actions: nat, and changes
+ * (set_field, move) to ct_mark and ct_label. */
 static bool
 ct_may_nest(const struct ofpact *a)
 {
     if (a->type == OFPACT_NAT) {
         return true;
     }
-    if (a->type == OFPACT_SET_FIELD) {
-        const char *name = ((const struct ofpact_set_field *) a)->field->name;
-        return !strcmp(name, "ct_mark") || !strcmp(name, "ct_label");
-    }
-    return false;
+    const struct mf_field *dst = nested_dst_field(a);
+    return dst && (dst->id == MFF_CT_MARK || dst->id == MFF_CT_LABEL);
 }
 
 static enum ofperr
@@ -266,7 +276,7 @@ ofpact_ct_encode(const struct ofpact *a, struct ofpbuf *out,
         uint8_t *p = ofpact_at(out, ofs);
         put_be16(p + 10, ct->flags);
         if (ct->zone_src.field) {
-            put_be32(p + 12, mf_nxm_header(ct->zone_src.field->id));
+            put_be32(p + 12, mf_field_nxm_header(ct->zone_src.field));
             put_be16(p + 16, (ct->zone_src.ofs << 6)
                      | (ct->zone_src.n_bits - 1));
         } else {
@@ -348,7 +358,8 @@ format_nat(const struct ofpact_nat *nat, struct ds *s)
 
 static void
 format_ct(const struct ofpact_conntrack *ct,
-          const struct ofputil_port_map *map, struct ds *s)
+          const struct ofputil_port_map *map,
+          const struct ofputil_table_map *tables, struct ds *s)
 {
     ds_put_cstr(s, "ct(");
     size_t start = s->length;
@@ -359,7 +370,9 @@ format_ct(const struct ofpact_conntrack *ct,
         ds_put_cstr(s, "force,");
     }
     if (ct->recirc_table != NX_CT_RECIRC_NONE) {
-        ds_put_format(s, "table=%"PRIu8",", ct->recirc_table);
+        ds_put_cstr(s, "table=");
+        ofputil_format_table(ct->recirc_table, tables, s);
+        ds_put_char(s, ',');
     }
     if (ct->zone_src.field) {
         ds_put_cstr(s, "zone=");
@@ -379,7 +392,7 @@ format_ct(const struct ofpact_conntrack *ct,
     }
     if (len) {
         ds_put_cstr(s, "exec(");
-        ofpact_list_format(actions, len, map, s);
+        ofpact_list_format(actions, len, map, tables, s);
         ds_put_cstr(s, "),");
     }
     if (ct->alg == CT_ALG_FTP) {
@@ -397,11 +410,11 @@ format_ct(const struct ofpact_conntrack *ct,
 
 void
 ofpact_ct_format(const struct ofpact *a, const struct ofputil_port_map *map,
-                 struct ds *s)
+                 const struct ofputil_table_map *tables, struct ds *s)
 {
     switch (a->type) {
     case OFPACT_CT:
-        format_ct((const struct ofpact_conntrack *) a, map, s);
+        format_ct((const struct ofpact_conntrack *) a, map, tables, s);
         break;
     case OFPACT_NAT:
         format_nat((const struct ofpact_nat *) a, s);
@@ -624,15 +637,13 @@ parse_ct(char *arg, const struct ofpact_parse_ctx *ctx)
         } else if (!strcmp(key, "force")) {
             ct->flags |= NX_CT_F_FORCE;
         } else if (!strcmp(key, "table")) {
-            uint64_t x;
-            error = ofputil_parse_uint(value, UINT8_MAX, &x);
-            if (error) {
-                free(error);
+            uint8_t table;
+            if (!ofputil_table_from_string(value, ctx->table_map, &table)) {
                 error = xasprintf("unknown table %s", value);
-            } else if (x == NX_CT_RECIRC_NONE) {
-                error = xasprintf("invalid table %#"PRIx64, x);
+            } else if (table == NX_CT_RECIRC_NONE) {
+                error = xasprintf("invalid table %#"PRIx8, table);
             } else {
-                ct->recirc_table = x;
+                ct->recirc_table = table;
             }
         } else if (!strcmp(key, "zone")) {
             uint64_t x;
@@ -665,11 +676,11 @@ parse_ct(char *arg, const struct ofpact_parse_ctx *ctx)
                     if (ct_may_nest(a)) {
                         continue;
                     }
-                    if (a->type == OFPACT_SET_FIELD) {
+                    const struct mf_field *dst = nested_dst_field(a);
+                    if (dst) {
                         error = xasprintf(
                             "ct action doesn't support nested modification "
-                            "of %s", ((const struct ofpact_set_field *) a)
-                            ->field->name);
+                            "of %s", dst->name);
                     } else {
                         error = xasprintf("ct action doesn't support nested "
                                           "action %s", ofpact_name(a->type));

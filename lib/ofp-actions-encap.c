@@ -157,6 +157,7 @@ format_props(const uint8_t *props, size_t len, struct ds *s)
 void
 ofpact_encap_format(const struct ofpact *a,
                     const struct ofputil_port_map *map OVS_UNUSED,
+                    const struct ofputil_table_map *tables OVS_UNUSED,
                     struct ds *s)
 {
     switch (a->type) {

@@ -225,6 +225,7 @@ ofpact_mpls_encode(const struct ofpact *a, struct ofpbuf *out,
 void
 ofpact_mpls_format(const struct ofpact *a,
                    const struct ofputil_port_map *map OVS_UNUSED,
+                   const struct ofputil_table_map *tables OVS_UNUSED,
                    struct ds *s)
 {
     switch (a->type) {

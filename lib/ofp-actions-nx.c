@@ -268,7 +268,7 @@ static void
 encode_output_reg(const struct ofpact_output_reg *o, struct ofpbuf *out)
 {
     uint16_t ofs_nbits = (o->src.ofs << 6) | (o->src.n_bits - 1);
-    uint32_t header = mf_nxm_header(o->src.field->id);
+    uint32_t header = mf_field_nxm_header(o->src.field);
     if (header) {
         size_t ofs = ofpact_put_nx(out, NXAST_OUTPUT_REG, 24);
         put_be16(ofpact_at(out, ofs) + 10, ofs_nbits);
@@ -279,7 +279,7 @@ encode_output_reg(const struct ofpact_output_reg *o, struct ofpbuf *out)
         size_t ofs = ofpact_put_nx(out, NXAST_OUTPUT_REG2, 14);
         put_be16(ofpact_at(out, ofs) + 10, ofs_nbits);
         put_be16(ofpact_at(out, ofs) + 12, o->max_len);
-        nx_put_header(out, o->src.field->id, 0, false);
+        nx_put_field_header(out, o->src.field, 0, false);
         ofpact_finish_nx(out, ofs, 24);
     }
 }
@@ -362,7 +362,7 @@ ofpact_nx_encode(const struct ofpact *a, struct ofpbuf *out,
         ofs = ofpact_put_nx(out, NXAST_CHECK_PKT_LARGER, 24);
         put_be16(ofpact_at(out, ofs) + 10, c->pkt_len);
         put_be16(ofpact_at(out, ofs) + 12, c->dst.ofs);
-        put_be32(ofpact_at(out, ofs) + 14, mf_nxm_header(c->dst.field->id));
+        put_be32(ofpact_at(out, ofs) + 14, mf_field_nxm_header(c->dst.field));
         break;
     }
     case OFPACT_STACK_PUSH:
@@ -371,7 +371,7 @@ ofpact_nx_encode(const struct ofpact *a, struct ofpbuf *out,
         ofs = ofpact_put_nx(out, (a->type == OFPACT_STACK_PUSH
                                   ? NXAST_STACK_PUSH : NXAST_STACK_POP), 12);
         put_be16(ofpact_at(out, ofs) + 10, st->subfield.ofs);
-        nx_put_header(out, st->subfield.field->id, 0, false);
+        nx_put_field_header(out, st->subfield.field, 0, false);
         uint8_t be[2];
         put_be16(be, st->subfield.n_bits);
         ofpbuf_put(out, be, 2);
@@ -381,7 +381,7 @@ ofpact_nx_encode(const struct ofpact *a, struct ofpbuf *out,
     case OFPACT_DELETE_FIELD: {
         const struct ofpact_delete_field *df = (const void *) a;
         ofs = ofpact_put_nx(out, NXAST_DELETE_FIELD, 10);
-        nx_put_header(out, df->field->id, 0, false);
+        nx_put_field_header(out, df->field, 0, false);
         ofpact_finish_nx(out, ofs, 24);
         break;
     }
@@ -410,7 +410,7 @@ ofpact_nx_encode(const struct ofpact *a, struct ofpbuf *out,
 
 void
 ofpact_nx_format(const struct ofpact *a, const struct ofputil_port_map *map,
-                 struct ds *s)
+                 const struct ofputil_table_map *tables, struct ds *s)
 {
     switch (a->type) {
     case OFPACT_OUTPUT_REG:
@@ -456,7 +456,7 @@ ofpact_nx_format(const struct ofpact *a, const struct ofputil_port_map *map,
         const struct ofpact_nest *on = (const void *) a;
         ds_put_cstr(s, "clone(");
         ofpact_list_format(on->actions, ofpact_nest_get_action_len(on), map,
-                           s);
+                           tables, s);
         ds_put_char(s, ')');
         break;
     }

@@ -16,7 +16,7 @@
  *   void encode_X(const struct ofpact_X *, struct ofpbuf *out,
  *                 enum ofp_version);
  *   void format_X(const struct ofpact_X *, const struct ofputil_port_map *,
- *                 struct ds *);
+ *                 const struct ofputil_table_map *, struct ds *);
  *   char *parse_X(char *arg, const struct ofpact_parse_ctx *);
  *       ARG is the text after "X:" or inside "X(...)", writable.  Returns a
  *       malloc'd error worded as ovs-ofctl 3.1 words it.
@@ -34,6 +34,7 @@ struct ds;
 struct match;
 struct ofpbuf;
 struct ofputil_port_map;
+struct ofputil_table_map;
 
 /* Wire numbers shared by the files. */
 enum {
@@ -104,6 +105,7 @@ enum ofperr ofpact_decode_subfield(const uint8_t *p, size_t len,
 /* Text helpers. */
 struct ofpact_parse_ctx {
     const struct ofputil_port_map *port_map;
+    const struct ofputil_table_map *table_map;
     struct ofpbuf *ofpacts;
     bool in_ct;                 /* Inside ct(...): nat is allowed. */
 };
@@ -136,7 +138,8 @@ bool nx_hash_fields_from_string(const char *, enum nx_hash_fields *);
     void FAMILY##_encode(const struct ofpact *a, struct ofpbuf *out,        \
                          enum ofp_version);                                 \
     void FAMILY##_format(const struct ofpact *a,                            \
-                         const struct ofputil_port_map *, struct ds *);     \
+                         const struct ofputil_port_map *,                   \
+                         const struct ofputil_table_map *, struct ds *);    \
     char *FAMILY##_parse(const char *key, char *arg,                        \
                          const struct ofpact_parse_ctx *)                   \
         OVS_WARN_UNUSED_RESULT;                                             \

@@ -121,7 +121,7 @@ format_controller(const struct ofpact_controller *oc,
 
 static void
 format_action(const struct ofpact *a, const struct ofputil_port_map *map,
-              struct ds *s)
+              const struct ofputil_table_map *tables, struct ds *s)
 {
     switch ((enum ofpact_type) a->type) {
     case OFPACT_OUTPUT: {
@@ -221,7 +221,7 @@ format_action(const struct ofpact *a, const struct ofputil_port_map *map,
     }
     case OFPACT_DEC_TTL:
         if (a->raw == OFPACT_RAW_DEC_TTL_CNT_IDS) {
-            ofpact_nx_format(a, map, s);
+            ofpact_nx_format(a, map, tables, s);
         } else {
             ds_put_cstr(s, "dec_ttl");
         }
@@ -233,7 +233,7 @@ format_action(const struct ofpact *a, const struct ofputil_port_map *map,
     case OFPACT_CT:
     case OFPACT_CT_CLEAR:
     case OFPACT_NAT:
-        ofpact_ct_format(a, map, s);
+        ofpact_ct_format(a, map, tables, s);
         break;
     case OFPACT_SET_MPLS_LABEL:
     case OFPACT_SET_MPLS_TC:
@@ -241,18 +241,18 @@ format_action(const struct ofpact *a, const struct ofputil_port_map *map,
     case OFPACT_DEC_MPLS_TTL:
     case OFPACT_PUSH_MPLS:
     case OFPACT_POP_MPLS:
-        ofpact_mpls_format(a, map, s);
+        ofpact_mpls_format(a, map, tables, s);
         break;
     case OFPACT_ENCAP:
     case OFPACT_DECAP:
     case OFPACT_DEC_NSH_TTL:
-        ofpact_encap_format(a, map, s);
+        ofpact_encap_format(a, map, tables, s);
         break;
     case OFPACT_BUNDLE:
-        bundle_format(a, map, s);
+        bundle_format(a, map, tables, s);
         break;
     case OFPACT_MULTIPATH:
-        multipath_format(a, map, s);
+        multipath_format(a, map, tables, s);
         break;
     case OFPACT_OUTPUT_REG:
     case OFPACT_OUTPUT_TRUNC:
@@ -266,7 +266,7 @@ format_action(const struct ofpact *a, const struct ofputil_port_map *map,
     case OFPACT_SAMPLE:
     case OFPACT_DEBUG_RECIRC:
     case OFPACT_DEBUG_SLOW:
-        ofpact_nx_format(a, map, s);
+        ofpact_nx_format(a, map, tables, s);
         break;
     case OFPACT_SET_TUNNEL: {
         const struct ofpact_tunnel *t = (const struct ofpact_tunnel *) a;
@@ -283,7 +283,7 @@ format_action(const struct ofpact *a, const struct ofputil_port_map *map,
         ds_put_cstr(s, "pop_queue");
         break;
     case OFPACT_LEARN:
-        learn_format((const struct ofpact_learn *) a, s);
+        learn_format((const struct ofpact_learn *) a, tables, s);
         break;
     case OFPACT_RESUBMIT: {
         const struct ofpact_resubmit *r = (const struct ofpact_resubmit *) a;
@@ -299,7 +299,7 @@ format_action(const struct ofpact *a, const struct ofputil_port_map *map,
             }
             ds_put_char(s, ',');
             if (r->table_id != 255) {
-                ds_put_format(s, "%"PRIu8, r->table_id);
+                ofputil_format_table(r->table_id, tables, s);
             }
             if (a->raw == OFPACT_RAW_RESUBMIT_CT) {
                 ds_put_cstr(s, ",ct");
@@ -327,7 +327,8 @@ format_action(const struct ofpact *a, const struct ofputil_port_map *map,
     case OFPACT_WRITE_ACTIONS: {
         const struct ofpact_nest *on = (const struct ofpact_nest *) a;
         ds_put_cstr(s, "write_actions(");
-        ofpact_list_format(on->actions, ofpact_nest_get_action_len(on), map, s);
+        ofpact_list_format(on->actions, ofpact_nest_get_action_len(on), map,
+                           tables, s);
         ds_put_char(s, ')');
         break;
     }
@@ -340,8 +341,9 @@ format_action(const struct ofpact *a, const struct ofputil_port_map *map,
         break;
     }
     case OFPACT_GOTO_TABLE:
-        ds_put_format(s, "goto_table:%"PRIu8,
-                      ((const struct ofpact_goto_table *) a)->table_id);
+        ds_put_cstr(s, "goto_table:");
+        ofputil_format_table(((const struct ofpact_goto_table *) a)->table_id,
+                             tables, s);
         break;
     case N_OFPACTS:
     default:
@@ -351,7 +353,8 @@ format_action(const struct ofpact *a, const struct ofputil_port_map *map,
 
 void
 ofpact_list_format(const struct ofpact *ofpacts, size_t len,
-               const struct ofputil_port_map *map, struct ds *s)
+                   const struct ofputil_port_map *map,
+                   const struct ofputil_table_map *tables, struct ds *s)
 {
     if (!len) {
         ds_put_cstr(s, "drop");
@@ -362,7 +365,7 @@ ofpact_list_format(const struct ofpact *ofpacts, size_t len,
         if (a != ofpacts) {
             ds_put_char(s, ',');
         }
-        format_action(a, map, s);
+        format_action(a, map, tables, s);
     }
 }
 
@@ -435,7 +438,7 @@ parse_controller(char *arg, struct ofpbuf *ofpacts)
 
 static char *
 parse_resubmit(char *arg, bool parens, const struct ofputil_port_map *map,
-               struct ofpbuf *ofpacts)
+               const struct ofputil_table_map *tables, struct ofpbuf *ofpacts)
 {
     uint32_t in_port = OFPP_IN_PORT;
     uint8_t table = 255;
@@ -463,14 +466,9 @@ parse_resubmit(char *arg, bool parens, const struct ofputil_port_map *map,
     if (*port_s && !ofputil_port_from_string(port_s, map, &in_port)) {
         return xasprintf("%s: resubmit to unknown port", port_s);
     }
-    if (table_s && *table_s) {
-        uint64_t x;
-        char *error = ofputil_parse_uint(table_s, 254, &x);
-        if (error) {
-            free(error);
-            return xasprintf("%s: resubmit to unknown table", table_s);
-        }
-        table = x;
+    if (table_s && *table_s
+        && !ofputil_table_from_string(table_s, tables, &table)) {
+        return xasprintf("%s: resubmit to unknown table", table_s);
     }
     if (in_port == OFPP_IN_PORT && table == 255) {
         return xstrdup("at least one \"in_port\" or \"table\" must be "
@@ -707,7 +705,9 @@ parse_action(char *key, char *value, char sep,
         *is_drop = true;
         return NULL;
     } else if (!strcasecmp(key, "output")) {
-        if (sep == '(' || (strstr(value, "port") && strstr(value, "max_len"))) {
+        /* The truncating form only when both keys are there, as 3.1
+         * reads it: "output(CONTROLLER)" is a port. */
+        if (strstr(value, "port") && strstr(value, "max_len")) {
             return ofpact_nx_parse("output_trunc", value, ctx);
         }
         uint32_t port;
@@ -908,9 +908,10 @@ parse_action(char *key, char *value, char sep,
         OFPACT_PUT(ofpacts, OFPACT_EXIT, ofpact);
         return NULL;
     } else if (!strcasecmp(key, "learn")) {
-        return learn_parse(value, map, ofpacts);
+        return learn_parse(value, map, ctx->table_map, ofpacts);
     } else if (!strcasecmp(key, "resubmit")) {
-        return parse_resubmit(value, sep == '(', map, ofpacts);
+        return parse_resubmit(value, sep == '(', map, ctx->table_map,
+                              ofpacts);
     } else if (!strcasecmp(key, "meter")) {
         uint32_t id;
         error = ofputil_parse_u32(value, &id);
@@ -924,7 +925,7 @@ parse_action(char *key, char *value, char sep,
     } else if (!strcasecmp(key, "write_actions")) {
         size_t ofs = ofpacts->size;
         ofpact_put(ofpacts, OFPACT_WRITE_ACTIONS, sizeof(struct ofpact_nest));
-        error = ofpacts_parse_actions(value, map, ofpacts);
+        error = ofpacts_parse_actions(value, map, ctx->table_map, ofpacts);
         if (error) {
             return error;
         }
@@ -951,12 +952,12 @@ parse_action(char *key, char *value, char sep,
         md->mask = htonll(mask);
         return NULL;
     } else if (!strcasecmp(key, "goto_table")) {
-        error = ofputil_parse_uint(value, UINT8_MAX, &x);
-        if (error) {
-            return error;
+        uint8_t table;
+        if (!ofputil_table_from_string(value, ctx->table_map, &table)) {
+            return xasprintf("unknown table \"%s\"", value);
         }
         OFPACT_PUT(ofpacts, OFPACT_GOTO_TABLE, ofpact_goto_table)->table_id
-            = x;
+            = table;
         return NULL;
     }
 
@@ -1066,17 +1067,21 @@ out:
 
 char *
 ofpacts_parse_actions(const char *s, const struct ofputil_port_map *map,
+                      const struct ofputil_table_map *tables,
                       struct ofpbuf *ofpacts)
 {
-    struct ofpact_parse_ctx ctx = { .port_map = map, .ofpacts = ofpacts };
+    struct ofpact_parse_ctx ctx = { .port_map = map, .table_map = tables,
+                                    .ofpacts = ofpacts };
     return parse_list(s, &ctx, false);
 }
 
 char *
 ofpacts_parse_instructions(const char *s, const struct ofputil_port_map *map,
+                           const struct ofputil_table_map *tables,
                            struct ofpbuf *ofpacts)
 {
-    struct ofpact_parse_ctx ctx = { .port_map = map, .ofpacts = ofpacts };
+    struct ofpact_parse_ctx ctx = { .port_map = map, .table_map = tables,
+                                    .ofpacts = ofpacts };
     return parse_list(s, &ctx, true);
 }
 

@@ -1434,7 +1434,7 @@ put_reg_load(struct ofpbuf *out, const struct ofpact_set_field *sf)
     while (ofpact_set_field_next_run(sf, &start, &n_bits, &value)) {
         size_t ofs = ofpact_put_nx(out, NXAST_REG_LOAD, 24);
         put_be16(ofpact_at(out, ofs) + 10, (start << 6) | (n_bits - 1));
-        put_be32(ofpact_at(out, ofs) + 12, mf_nxm_header(sf->field->id));
+        put_be32(ofpact_at(out, ofs) + 12, mf_field_nxm_header(sf->field));
         put_be64(ofpact_at(out, ofs) + 16, value);
     }
 }
@@ -1795,8 +1795,8 @@ encode_action(const struct ofpact *a, struct ofpbuf *out,
             put_be16(p + 4, m->src.n_bits);
             put_be16(p + 6, m->src.ofs);
             put_be16(p + 8, m->dst.ofs);
-            nx_put_header(out, m->src.field->id, version, false);
-            nx_put_header(out, m->dst.field->id, version, false);
+            nx_put_field_header(out, m->src.field, version, false);
+            nx_put_field_header(out, m->dst.field, version, false);
             size_t len = ROUND_UP(out->size - ofs, 8);
             ofpbuf_put_zeros(out, len - (out->size - ofs));
             put_be16(ofpact_at(out, ofs) + 2, len);
@@ -1807,8 +1807,8 @@ encode_action(const struct ofpact *a, struct ofpbuf *out,
         put_be16(ofpact_at(out, ofs) + 12, m->src.ofs);
         put_be16(ofpact_at(out, ofs) + 14, m->dst.ofs);
         /* NXM names where a field has one, in every version (3.1). */
-        nx_put_header(out, m->src.field->id, 0, false);
-        nx_put_header(out, m->dst.field->id, 0, false);
+        nx_put_field_header(out, m->src.field, 0, false);
+        nx_put_field_header(out, m->dst.field, 0, false);
         size_t len = ROUND_UP(out->size - ofs, 8);
         ofpbuf_put_zeros(out, len - (out->size - ofs));
         put_be16(ofpact_at(out, ofs) + 2, len);
@@ -1973,7 +1973,10 @@ ofpacts_put_openflow_actions(const struct ofpact ofpacts[], size_t len,
     size_t start = out->size;
     const struct ofpact *a;
     OFPACT_FOR_EACH (a, ofpacts, len) {
-        if (!ofpact_is_instruction(a->type)) {
+        /* 1.0 has no instructions: the encoder writes those it can as
+         * Nicira actions (goto_table, write_metadata) and leaves out the
+         * rest, as 3.1 does. */
+        if (!ofpact_is_instruction(a->type) || version == OFP10_VERSION) {
             encode_action(a, out, version);
         }
     }

@@ -74,6 +74,7 @@ struct ds;
 struct match;
 struct ofpbuf;
 struct ofputil_port_map;
+struct ofputil_table_map;
 
 enum ofpact_type {
     /* Output. */
@@ -679,15 +680,21 @@ bool ofpact_list_equal(const struct ofpact *, size_t, const struct ofpact *,
                    size_t);
 
 /* Text. */
+/* PORT_MAP and TABLE_MAP (either may be NULL) name ports and tables
+ * (resubmit, goto_table, ct's and learn's table) in the text, as 3.1's
+ * --names does. */
 void ofpact_list_format(const struct ofpact *, size_t len,
-                    const struct ofputil_port_map *, struct ds *);
+                        const struct ofputil_port_map *,
+                        const struct ofputil_table_map *, struct ds *);
 /* Parse S (the part after "actions=") into OFPACTS, appending.  Errors
  * are malloc'd and worded as 3.1 words them; on error OFPACTS keeps its
  * old size. */
 char *ofpacts_parse_actions(const char *s, const struct ofputil_port_map *,
+                            const struct ofputil_table_map *,
                             struct ofpbuf *ofpacts) OVS_WARN_UNUSED_RESULT;
 char *ofpacts_parse_instructions(const char *s,
                                  const struct ofputil_port_map *,
+                                 const struct ofputil_table_map *,
                                  struct ofpbuf *ofpacts)
     OVS_WARN_UNUSED_RESULT;
 

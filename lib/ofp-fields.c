@@ -469,7 +469,12 @@ mf_from_nxm_name(const char *name, size_t len)
 uint64_t
 mf_oxm_header(enum mf_field_id id, enum ofp_version version)
 {
-    const struct mf_field *f = mf_from_id(id);
+    return mf_field_oxm_header(mf_from_id(id), version);
+}
+
+uint64_t
+mf_field_oxm_header(const struct mf_field *f, enum ofp_version version)
+{
     if (version >= OFP12_VERSION) {
         uint64_t best = 0;
         for (size_t j = 0; j < ARRAY_SIZE(f->oxm); j++) {

@@ -280,6 +280,10 @@ const struct mf_field *mf_from_nxm_name(const char *, size_t len);
  * Nicira extensions).  OXM when VERSION is 1.2+ and F has an OXM code by
  * then, else NXM; 0 if F has neither. */
 uint64_t mf_oxm_header(enum mf_field_id, enum ofp_version);
+/* The same for the field F itself: a switch's copy of tun_metadataN (see
+ * struct ofproto's tlv_fields) carries its mapped length in its NXM
+ * header. */
+uint64_t mf_field_oxm_header(const struct mf_field *, enum ofp_version);
 /* The NXM or OXM name for HEADER ("NXM_NX_REG0"); NULL if unknown. */
 const char *mf_nxm_name_of_header(uint64_t header);
 /* The name ovs-ofctl prints for F in a load/move: its NXM name, else OXM

@@ -744,7 +744,7 @@ ofputil_flow_stats_format(struct ds *s, const struct ofputil_flow_stats *fs,
         ds_put_char(s, ' ');
     }
     ds_put_cstr(s, "actions=");
-    ofpact_list_format(fs->ofpacts, fs->ofpacts_len, port_map, s);
+    ofpact_list_format(fs->ofpacts, fs->ofpacts_len, port_map, table_map, s);
 }
 
 enum ofperr

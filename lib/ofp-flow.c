@@ -2,6 +2,7 @@
 #include <config.h>
 #include "ofp-flow.h"
 
+#include <stdlib.h>
 #include <string.h>
 #include "dynamic-string.h"
 #include "learn.h"
@@ -187,6 +188,8 @@ ofputil_encode_flow_mod(const struct ofputil_flow_mod *fm,
                            : fm->new_cookie);
     bool modify = (fm->command == OFPFC_MODIFY
                    || fm->command == OFPFC_MODIFY_STRICT);
+    bool is_delete = (fm->command == OFPFC_DELETE
+                      || fm->command == OFPFC_DELETE_STRICT);
     /* 1.0 and NXM: a modify's cookie field is all-ones to leave the
      * flows' cookies alone. */
     ovs_be64 cookie10 = (!modify ? new_cookie
@@ -255,8 +258,11 @@ ofputil_encode_flow_mod(const struct ofputil_flow_mod *fm,
             ofm->cookie = fm->cookie;
             ofm->cookie_mask = fm->cookie_mask;
         }
-        /* 1.1 has no "every table" in a flow_mod: 3.1 sends table 0. */
-        ofm->table_id = (version == OFP11_VERSION && fm->table_id == OFPTT_ALL
+        /* "Any table" (255) is no table for an add or a modify in 1.1+,
+         * nor for anything in 1.1: 3.1 sends table 0 there, which is
+         * what those flow_mods mean without a table. */
+        ofm->table_id = (fm->table_id == OFPTT_ALL
+                         && (version == OFP11_VERSION || !is_delete)
                          ? 0 : fm->table_id);
         ofm->command = fm->command;
         ofm->idle_timeout = htons(fm->idle_timeout);
@@ -284,10 +290,12 @@ ofputil_encode_flow_mod(const struct ofputil_flow_mod *fm,
     return msg;
 }
 
-void
-ofputil_flow_mod_format(const struct ofputil_flow_mod *fm,
-                        enum ofp_version version,
-                        const struct ofputil_port_map *map, struct ds *s)
+/* RAW_MATCH, if nonnull, is printed in place of FM's match (and then the
+ * priority goes with the other fields, as "pri:N"). */
+static void
+flow_mod_format__(const struct ofputil_flow_mod *fm,
+                  const struct ofputil_port_map *map, const char *raw_match,
+                  struct ds *s)
 {
     static const char *const commands[] = {
         "ADD", "MOD", "MOD_STRICT", "DEL", "DEL_STRICT",
@@ -302,7 +310,11 @@ ofputil_flow_mod_format(const struct ofputil_flow_mod *fm,
     }
     size_t before = s->length;
     ds_put_char(s, ' ');
-    match_format(&fm->match, map, s, fm->priority);
+    if (raw_match) {
+        ds_put_cstr(s, raw_match);
+    } else {
+        match_format(&fm->match, map, s, fm->priority);
+    }
     if (s->length == before + 1) {
         s->length = before;
     }
@@ -322,6 +334,9 @@ ofputil_flow_mod_format(const struct ofputil_flow_mod *fm,
     if (fm->importance) {
         ds_put_format(s, " importance:%"PRIu16, fm->importance);
     }
+    if (raw_match && fm->priority != OFP_DEFAULT_PRIORITY) {
+        ds_put_format(s, " pri:%d", fm->priority);
+    }
     if (fm->buffer_id != UINT32_MAX) {
         ds_put_format(s, " buf:%#"PRIx32, fm->buffer_id);
     }
@@ -339,20 +354,38 @@ ofputil_flow_mod_format(const struct ofputil_flow_mod *fm,
         }
     }
     ds_put_cstr(s, " actions=");
-    ofpact_list_format(fm->ofpacts, fm->ofpacts_len, map, s);
+    ofpact_list_format(fm->ofpacts, fm->ofpacts_len, map, NULL, s);
+}
+
+void
+ofputil_flow_mod_format(const struct ofputil_flow_mod *fm,
+                        enum ofp_version version OVS_UNUSED,
+                        const struct ofputil_port_map *map, struct ds *s)
+{
+    flow_mod_format__(fm, map, NULL, s);
 }
 
 enum ofperr
 ofputil_flow_mod_print(struct ds *s, const struct ofp_header *oh,
-                       const struct ofputil_port_map *map)
+                       const struct ofputil_port_map *map, int verbosity)
 {
     struct ofputil_flow_mod fm;
     struct ofpbuf ofpacts;
     ofpbuf_init(&ofpacts, 64);
     enum ofperr error = ofputil_decode_flow_mod(&fm, oh, &ofpacts);
     if (!error) {
+        /* At -mmm an NXM flow_mod shows its match as the wire has it. */
+        char *raw_match = NULL;
+        enum ofpraw raw;
+        if (verbosity >= 3 && !ofpraw_decode(&raw, oh)
+            && raw == OFPRAW_NXT_FLOW_MOD) {
+            const struct nx_flow_mod *nfm = ofpmsg_body(oh);
+            raw_match = nx_match_to_string((const uint8_t *) (nfm + 1),
+                                           ntohs(nfm->match_len));
+        }
         ds_put_char(s, ' ');
-        ofputil_flow_mod_format(&fm, oh->version, map, s);
+        flow_mod_format__(&fm, map, raw_match, s);
+        free(raw_match);
     }
     ofpbuf_uninit(&ofpacts);
     return error;

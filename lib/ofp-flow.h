@@ -119,9 +119,13 @@ void ofputil_format_duration(struct ds *, uint32_t sec, uint32_t nsec);
 void ofputil_format_flow_flags(struct ds *, uint16_t flags);
 
 /* One flow_mod message as "ovs-ofctl ofp-print" prints it, after the
- * header line: decodes OH and prints, or returns the decoding error. */
+ * header line: decodes OH and prints, or returns the decoding error.  At
+ * VERBOSITY 3 and up an NXT_FLOW_MOD's match is printed as its NXM
+ * entries ("NXM_OF_ETH_TYPE(0800), ...") and the priority as "pri:N", as
+ * 3.1 does. */
 enum ofperr ofputil_flow_mod_print(struct ds *, const struct ofp_header *oh,
-                                   const struct ofputil_port_map *);
+                                   const struct ofputil_port_map *,
+                                   int verbosity);
 
 /* Flow and aggregate statistics requests. */
 struct ofputil_flow_stats_request {

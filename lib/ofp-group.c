@@ -723,7 +723,7 @@ format_group(struct ds *s, uint32_t group_id, uint8_t type,
             ds_put_format(s, "watch_group:%"PRIu32",", b->watch_group);
         }
         ds_put_cstr(s, "actions=");
-        ofpact_list_format(b->ofpacts, b->ofpacts_len, port_map, s);
+        ofpact_list_format(b->ofpacts, b->ofpacts_len, port_map, NULL, s);
     }
 }
 
@@ -864,7 +864,8 @@ parse_bucket(char *text, uint8_t group_type, struct ofputil_bucket *b,
     }
     if (!error) {
         ofpbuf_clear(ofpacts);
-        error = ofpacts_parse_actions(ds_cstr(&actions), port_map, ofpacts);
+        error = ofpacts_parse_actions(ds_cstr(&actions), port_map, NULL,
+                                      ofpacts);
     }
     ds_destroy(&actions);
     if (error) {

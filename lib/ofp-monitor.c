@@ -644,7 +644,8 @@ ofputil_flow_update_format(struct ds *s,
             ds_put_char(s, ' ');
         }
         ds_put_cstr(s, "actions=");
-        ofpact_list_format(update->ofpacts, update->ofpacts_len, port_map, s);
+        ofpact_list_format(update->ofpacts, update->ofpacts_len, port_map,
+                           table_map, s);
     } else {
         ds_chomp(s, ' ');
     }

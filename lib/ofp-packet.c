@@ -763,13 +763,13 @@ ofputil_encode_packet_out(const struct ofputil_packet_out *po,
 void
 ofputil_packet_out_format(struct ds *s, const struct ofputil_packet_out *po,
                           const struct ofputil_port_map *port_map,
-                          const struct ofputil_table_map *table_map OVS_UNUSED,
+                          const struct ofputil_table_map *table_map,
                           int verbosity)
 {
     ds_put_char(s, ' ');
     match_format(&po->flow_metadata, port_map, s, OFP_DEFAULT_PRIORITY);
     ds_put_cstr(s, " actions=");
-    ofpact_list_format(po->ofpacts, po->ofpacts_len, port_map, s);
+    ofpact_list_format(po->ofpacts, po->ofpacts_len, port_map, table_map, s);
     if (po->buffer_id == OFP_NO_BUFFER) {
         ds_put_format(s, " data_len=%zu", po->packet_len);
         if (verbosity > 0 && po->packet_len) {
@@ -819,7 +819,8 @@ parse_packet_out__(struct ofputil_packet_out *po, char *string,
         return xstrdup("must specify an action");
     }
     if (actions) {
-        char *error = ofpacts_parse_actions(actions, port_map, ofpacts);
+        char *error = ofpacts_parse_actions(actions, port_map, NULL,
+                                            ofpacts);
         if (error) {
             return error;
         }

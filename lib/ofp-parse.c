@@ -131,7 +131,8 @@ field_name_usable_protocols(const struct mf_field *f)
 
 static char *
 parse_flow__(struct ofputil_flow_mod *fm, char *string,
-             const struct ofputil_port_map *map, uint16_t command,
+             const struct ofputil_port_map *map,
+             const struct ofputil_table_map *table_map, uint16_t command,
              struct ofpbuf *ofpacts, bool *table_given,
              enum ofputil_protocol *fields_usable)
 {
@@ -144,7 +145,9 @@ parse_flow__(struct ofputil_flow_mod *fm, char *string,
      * adds with it (1.0, 1.1), as 3.1's ovs-ofctl sends it. */
     fm->new_cookie = (command == OFPFC_DELETE
                       || command == OFPFC_DELETE_STRICT ? OVS_BE64_MAX : 0);
-    fm->table_id = command == OFPFC_ADD ? 0 : OFPTT_ALL;
+    /* No table= leaves "any table" (an add goes to table 0), which a
+     * table-id protocol carries as 255, as 3.1's ovs-ofctl sends it. */
+    fm->table_id = OFPTT_ALL;
     fm->command = command;
     fm->buffer_id = UINT32_MAX;
     fm->out_port = OFPP_NONE;
@@ -214,13 +217,12 @@ parse_flow__(struct ofputil_flow_mod *fm, char *string,
             return xasprintf("field %s missing value", name);
         }
         if (!strcmp(name, "table")) {
-            error = ofputil_parse_uint(value, 254, &x);
-            if (error) {
-                free(error);
+            if (!ofputil_table_from_string(value, table_map,
+                                           &fm->table_id)) {
                 return xasprintf("unknown table \"%s\"", value);
             }
-            fm->table_id = x;
-            *table_given = true;
+            /* table=255 is "any", as no table= is. */
+            *table_given = fm->table_id != OFPTT_ALL;
         } else if (!strcmp(name, "priority")) {
             error = ofputil_parse_uint(value, UINT16_MAX, &x);
             if (error) {
@@ -307,7 +309,8 @@ parse_flow__(struct ofputil_flow_mod *fm, char *string,
 
     if (actions) {
         size_t start = ofpacts->size;
-        char *error = ofpacts_parse_instructions(actions, map, ofpacts);
+        char *error = ofpacts_parse_instructions(actions, map, table_map,
+                                                 ofpacts);
         if (error) {
             return error;
         }
@@ -365,7 +368,7 @@ parse_ofp_flow_mod_str(struct ofputil_flow_mod *fm, const char *string,
                        struct ofpbuf *ofpacts)
 {
     enum ofputil_protocol usable;
-    return parse_ofp_flow_mod_str_protocols(fm, string, map, command,
+    return parse_ofp_flow_mod_str_protocols(fm, string, map, NULL, command,
                                             ofpacts, &usable);
 }
 
@@ -373,13 +376,14 @@ char *
 parse_ofp_flow_mod_str_protocols(struct ofputil_flow_mod *fm,
                                  const char *string,
                                  const struct ofputil_port_map *map,
+                                 const struct ofputil_table_map *table_map,
                                  uint16_t command, struct ofpbuf *ofpacts,
                                  enum ofputil_protocol *usable)
 {
     char *copy = xstrdup(string);
     bool table_given;
     enum ofputil_protocol fields_usable;
-    char *error = parse_flow__(fm, copy, map, command, ofpacts,
+    char *error = parse_flow__(fm, copy, map, table_map, command, ofpacts,
                                &table_given, &fields_usable);
     free(copy);
     *usable = OFPUTIL_P_NONE;

@@ -58,10 +58,13 @@ uint16_t parse_ofp_flow_mod_command(const char **sp);
 
 /* The same, also storing in *USABLE_PROTOCOLS the protocols that can
  * express the flow, as "ovs-ofctl parse-flow" prints them and add-flow
- * uses them to pick a flow format (OFPUTIL_P_NONE on error). */
+ * uses them to pick a flow format (OFPUTIL_P_NONE on error).  TABLE_MAP
+ * (may be NULL) names tables (table=, resubmit, goto_table, ...). */
+struct ofputil_table_map;
 char *parse_ofp_flow_mod_str_protocols(struct ofputil_flow_mod *,
                                        const char *string,
                                        const struct ofputil_port_map *,
+                                       const struct ofputil_table_map *,
                                        uint16_t command,
                                        struct ofpbuf *ofpacts,
                                        enum ofputil_protocol *usable)
@@ -92,7 +95,6 @@ enum ofputil_protocol ofputil_flow_mod_usable_protocols(
  * monitor id, from 0), and sets *USABLE to the protocols that can carry
  * its match.  Returns NULL or a malloc'd error. */
 struct ofputil_flow_monitor_request;
-struct ofputil_table_map;
 char *parse_flow_monitor_request(struct ofputil_flow_monitor_request *,
                                  const char *spec,
                                  const struct ofputil_port_map *,

@@ -261,9 +261,9 @@ end_line(struct ds *s, enum ofperr error)
 static enum ofperr
 print_flow_mod(struct ds *s, const struct ofp_header *oh,
                enum ofpraw raw OVS_UNUSED,
-               const struct ofputil_port_map *pm, int verbosity OVS_UNUSED)
+               const struct ofputil_port_map *pm, int verbosity)
 {
-    return end_line(s, ofputil_flow_mod_print(s, oh, pm));
+    return end_line(s, ofputil_flow_mod_print(s, oh, pm, verbosity));
 }
 
 static enum ofperr
@@ -655,6 +655,20 @@ print_table_desc_reply(struct ds *s, const struct ofp_header *oh,
 }
 
 static enum ofperr
+print_table_status(struct ds *s, const struct ofp_header *oh,
+                   enum ofpraw raw OVS_UNUSED,
+                   const struct ofputil_port_map *pm OVS_UNUSED,
+                   int verbosity OVS_UNUSED)
+{
+    struct ofputil_table_status ts;
+    enum ofperr error = ofputil_decode_table_status(oh, &ts);
+    if (!error) {
+        ofputil_table_status_format(s, &ts, NULL);
+    }
+    return error;
+}
+
+static enum ofperr
 print_table_stats_reply(struct ds *s, const struct ofp_header *oh,
                         enum ofpraw raw OVS_UNUSED,
                         const struct ofputil_port_map *pm OVS_UNUSED,
@@ -681,12 +695,19 @@ print_table_stats_reply(struct ds *s, const struct ofp_header *oh,
     return 0;
 }
 
+/* A table features reply, or a request that sets features (1.5's says
+ * its command, as 3.1 prints it, whenever it changes). */
 static enum ofperr
 print_table_features_reply(struct ds *s, const struct ofp_header *oh,
-                           enum ofpraw raw OVS_UNUSED,
+                           enum ofpraw raw,
                            const struct ofputil_port_map *pm OVS_UNUSED,
                            int verbosity OVS_UNUSED)
 {
+    static const char *const commands[] = {
+        "replace", "modify", "enable", "disable",
+    };
+    bool request = raw == OFPRAW_OFPST13_TABLE_FEATURES_REQUEST;
+    int last_command = -1;
     struct ofpbuf b;
     ofpbuf_use_const(&b, oh, ntohs(oh->length));
     struct ofputil_table_stats_printer p;
@@ -697,6 +718,19 @@ print_table_features_reply(struct ds *s, const struct ofp_header *oh,
         retval = ofputil_decode_table_features(&b, &tf, true);
         if (retval) {
             break;
+        }
+        if (request && oh->version >= OFP15_VERSION
+            && tf.command != last_command) {
+            if (last_command >= 0) {
+                ofputil_table_stats_printer_finish(&p, s);
+                ofputil_table_stats_printer_init(&p, oh->version);
+            }
+            last_command = tf.command;
+            if (tf.command < ARRAY_SIZE(commands)) {
+                ds_put_format(s, "\n  command: %s", commands[tf.command]);
+            } else {
+                ds_put_format(s, "\n  command: %"PRIu8, tf.command);
+            }
         }
         ofputil_table_stats_printer_add(&p, s, NULL, &tf);
     }
@@ -870,8 +904,9 @@ printer_for_type(enum ofptype type)
     case OFPTYPE_GET_ASYNC_REQUEST:
     case OFPTYPE_DESC_STATS_REQUEST:
     case OFPTYPE_TABLE_STATS_REQUEST:
-    case OFPTYPE_TABLE_DESC_REQUEST:
-    case OFPTYPE_TABLE_FEATURES_STATS_REQUEST: return print_nothing;
+    case OFPTYPE_TABLE_DESC_REQUEST: return print_nothing;
+    case OFPTYPE_TABLE_FEATURES_STATS_REQUEST:
+        return print_table_features_reply;
     case OFPTYPE_TABLE_DESC_REPLY: return print_table_desc_reply;
     case OFPTYPE_FEATURES_REPLY: return print_features_reply;
     case OFPTYPE_GET_CONFIG_REPLY:
@@ -943,8 +978,9 @@ printer_for_type(enum ofptype type)
 
     case OFPTYPE_FLOW_AGE: return print_nothing;
 
-    /* Not printed yet (the header and a hex dump): table status, resume. */
-    case OFPTYPE_TABLE_STATUS:
+    case OFPTYPE_TABLE_STATUS: return print_table_status;
+
+    /* Not printed yet (the header and a hex dump): resume. */
     case OFPTYPE_NXT_RESUME:
         return NULL;
     }

@@ -507,24 +507,64 @@ put_fields_prop(struct ofpbuf *b, uint16_t type,
 }
 
 void
-ofputil_append_table_features_reply(const struct ofputil_table_features *tf,
-                                    struct ovs_list *replies)
+ofputil_start_table_features_request(struct ovs_list *requests,
+                                     enum ofp_version version)
 {
-    enum ofp_version version = ofpmp_version(replies);
-    struct ofpbuf *reply = ofpbuf_from_list(ovs_list_back(replies));
-    size_t start_ofs = reply->size;
+    ovs_list_init(requests);
+    struct ofpbuf *msg = ofpraw_alloc(OFPRAW_OFPST13_TABLE_FEATURES_REQUEST,
+                                      version, 0);
+    ovs_list_push_back(requests, &msg->list_node);
+}
 
-    struct ofp13_table_features *otf = ofpbuf_put_zeros(reply, sizeof *otf);
-    otf->table_id = tf->table_id;
-    if (version >= OFP15_VERSION) {
-        otf->command = tf->command;
+static bool
+bits_subset(const uint64_t *a, const uint64_t *b, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (a[i] & ~b[i]) {
+            return false;
+        }
     }
-    put_name(otf->name, tf->name);
-    otf->metadata_match = htonll(tf->metadata_match);
-    otf->metadata_write = htonll(tf->metadata_write);
-    otf->capabilities = htonl(tf->capabilities);
-    otf->max_entries = htonl(tf->max_entries);
+    return true;
+}
 
+static bool
+instruction_features_subset(
+    const struct ofputil_table_instruction_features *a,
+    const struct ofputil_table_instruction_features *b)
+{
+    return (bits_subset(a->next, b->next, ARRAY_SIZE(a->next))
+            && !(a->instructions & ~b->instructions)
+            && !(a->write.actions & ~b->write.actions)
+            && !(a->apply.actions & ~b->apply.actions)
+            && bits_subset(a->write.set_fields.bits, b->write.set_fields.bits,
+                           ARRAY_SIZE(a->write.set_fields.bits))
+            && bits_subset(a->apply.set_fields.bits, b->apply.set_fields.bits,
+                           ARRAY_SIZE(a->apply.set_fields.bits)));
+}
+
+bool
+ofputil_table_features_are_superset(
+    const struct ofputil_table_features *cur,
+    const struct ofputil_table_features *req)
+{
+    size_t n = ARRAY_SIZE(cur->match.bits);
+    return (!(req->metadata_match & ~cur->metadata_match)
+            && !(req->metadata_write & ~cur->metadata_write)
+            && !(req->capabilities & ~cur->capabilities)
+            && req->max_entries <= cur->max_entries
+            && instruction_features_subset(&req->nonmiss, &cur->nonmiss)
+            && instruction_features_subset(&req->miss, &cur->miss)
+            && bits_subset(req->match.bits, cur->match.bits, n)
+            && bits_subset(req->mask.bits, cur->mask.bits, n)
+            && bits_subset(req->wildcard.bits, cur->wildcard.bits, n));
+}
+
+/* TF's properties, in the order 3.1 writes them. */
+static void
+put_table_features_props(struct ofpbuf *reply,
+                         const struct ofputil_table_features *tf,
+                         enum ofp_version version)
+{
     for (int miss = 0; miss < 2; miss++) {
         const struct ofputil_table_instruction_features *f
             = miss ? &tf->miss : &tf->nonmiss;
@@ -546,6 +586,29 @@ ofputil_append_table_features_reply(const struct ofputil_table_features *tf,
                         &f->write.set_fields, NULL, version);
         put_fields_prop(reply, OFPTFPT13_APPLY_SETFIELD + miss,
                         &f->apply.set_fields, NULL, version);
+    }
+}
+
+void
+ofputil_append_table_features(const struct ofputil_table_features *tf,
+                              struct ovs_list *replies)
+{
+    enum ofp_version version = ofpmp_version(replies);
+    struct ofpbuf *reply = ofpbuf_from_list(ovs_list_back(replies));
+    size_t start_ofs = reply->size;
+
+    struct ofp13_table_features *otf = ofpbuf_put_zeros(reply, sizeof *otf);
+    otf->table_id = tf->table_id;
+    if (version >= OFP15_VERSION) {
+        otf->command = tf->command;
+    }
+    put_name(otf->name, tf->name);
+    otf->metadata_match = htonll(tf->metadata_match);
+    otf->metadata_write = htonll(tf->metadata_write);
+    otf->capabilities = htonl(tf->capabilities);
+    otf->max_entries = htonl(tf->max_entries);
+    if (!tf->fixed_only) {
+        put_table_features_props(reply, tf, version);
     }
 
     otf = ofpbuf_at_assert(reply, start_ofs, sizeof *otf);
@@ -743,14 +806,19 @@ ofputil_decode_table_features(struct ofpbuf *msg,
         left -= ROUND_UP(plen, 8);
     }
 
-    /* Every non-miss property must be there; a missing miss property
-     * means "same as for other flows". */
+    /* Every non-miss property must be there (in 1.5, unless there are
+     * none: the table's fixed part alone, as in a modify of its name); a
+     * missing miss property means "same as for other flows". */
     static const uint8_t required[] = {
         OFPTFPT13_INSTRUCTIONS, OFPTFPT13_NEXT_TABLES,
         OFPTFPT13_WRITE_ACTIONS, OFPTFPT13_APPLY_ACTIONS, OFPTFPT13_MATCH,
         OFPTFPT13_WILDCARDS, OFPTFPT13_WRITE_SETFIELD,
         OFPTFPT13_APPLY_SETFIELD,
     };
+    if (!seen && oh->version >= OFP15_VERSION) {
+        tf->fixed_only = true;
+        return 0;
+    }
     for (size_t i = 0; i < ARRAY_SIZE(required); i++) {
         if (!(seen & (1u << required[i]))) {
             return OFPERR_OFPTFFC_BAD_FEATURES;
@@ -1354,6 +1422,9 @@ ofputil_encode_table_desc_request(enum ofp_version version)
     return ofpraw_alloc(OFPRAW_OFPST14_TABLE_DESC_REQUEST, version, 0);
 }
 
+static enum ofperr pull_table_desc(struct ofpbuf *,
+                                   struct ofputil_table_desc *);
+
 int
 ofputil_decode_table_desc(struct ofpbuf *msg, struct ofputil_table_desc *td)
 {
@@ -1367,6 +1438,13 @@ ofputil_decode_table_desc(struct ofpbuf *msg, struct ofputil_table_desc *td)
     if (!msg->size) {
         return EOF;
     }
+    return pull_table_desc(msg, td);
+}
+
+/* Pulls one struct ofp14_table_desc and its properties from MSG. */
+static enum ofperr
+pull_table_desc(struct ofpbuf *msg, struct ofputil_table_desc *td)
+{
     /* length (2), table_id, pad, config (4), properties. */
     const uint8_t *head = msg->data;
     size_t len = msg->size >= 8 ? (size_t) (head[0] << 8 | head[1]) : 0;
@@ -1424,8 +1502,12 @@ ofputil_table_desc_format(struct ds *s, const struct ofputil_table_desc *td,
     static const char *const flag_names[] = {
         "OTHER", "IMPORTANCE", "LIFETIME",
     };
+    if (td->eviction_flags == UINT32_MAX) {
+        /* No eviction property. */
+        ds_put_cstr(s, "(default)");
+    }
     bool first = true;
-    for (size_t i = 0; i < 32; i++) {
+    for (size_t i = 0; i < 32 && td->eviction_flags != UINT32_MAX; i++) {
         if (td->eviction_flags & (1u << i)) {
             if (!first) {
                 ds_put_char(s, '|');
@@ -1447,11 +1529,10 @@ ofputil_table_desc_format(struct ds *s, const struct ofputil_table_desc *td,
     }
 }
 
-void
-ofputil_append_table_desc_reply(const struct ofputil_table_desc *td,
-                                struct ovs_list *replies)
+/* Appends TD to REPLY as a struct ofp14_table_desc with its properties. */
+static void
+put_table_desc(struct ofpbuf *reply, const struct ofputil_table_desc *td)
 {
-    struct ofpbuf *reply = ofpmp_reserve(replies, 0);
     size_t start_ofs = reply->size;
     /* length (2), table_id, pad, config (4). */
     uint8_t *head = ofpbuf_put_zeros(reply, 8);
@@ -1469,5 +1550,62 @@ ofputil_append_table_desc_reply(const struct ofputil_table_desc *td,
     }
     ovs_be16 len = htons(reply->size - start_ofs);
     memcpy((uint8_t *) reply->data + start_ofs, &len, sizeof len);
+}
+
+void
+ofputil_append_table_desc_reply(const struct ofputil_table_desc *td,
+                                struct ovs_list *replies)
+{
+    struct ofpbuf *reply = ofpmp_reserve(replies, 0);
+    size_t start_ofs = reply->size;
+    put_table_desc(reply, td);
     ofpmp_postappend(replies, start_ofs);
+}
+
+/* ------------------------------------------------------------------ */
+/* Table status (1.4+): reason (1), pad (7), a table description. */
+
+struct ofpbuf *
+ofputil_encode_table_status(const struct ofputil_table_status *ts,
+                            enum ofp_version version)
+{
+    struct ofpbuf *msg = ofpraw_alloc_xid(OFPRAW_OFPT14_TABLE_STATUS,
+                                          version, htonl(0), 0);
+    uint8_t *head = msg->msg;   /* The raw's fixed part: reason, pad. */
+    head[0] = ts->reason;
+    put_table_desc(msg, &ts->desc);
+    ofpmsg_update_length(msg);
+    return msg;
+}
+
+enum ofperr
+ofputil_decode_table_status(const struct ofp_header *oh,
+                            struct ofputil_table_status *ts)
+{
+    struct ofpbuf b;
+    ofpbuf_use_const(&b, oh, ntohs(oh->length));
+    enum ofpraw raw;
+    enum ofperr error = ofpraw_pull(&raw, &b);
+    if (error) {
+        return error;
+    }
+    if (b.size < 8) {
+        return OFPERR_OFPBRC_BAD_LEN;
+    }
+    const uint8_t *head = ofpbuf_pull(&b, 8);
+    if (head[0] != OFPTR_VACANCY_DOWN && head[0] != OFPTR_VACANCY_UP) {
+        return OFPERR_OFPBPC_BAD_VALUE;
+    }
+    ts->reason = head[0];
+    return pull_table_desc(&b, &ts->desc);
+}
+
+void
+ofputil_table_status_format(struct ds *s, const struct ofputil_table_status *ts,
+                            const struct ofputil_table_map *table_map)
+{
+    ds_put_format(s, " reason=%s\ntable_desc:-",
+                  ts->reason == OFPTR_VACANCY_DOWN ? "VACANCY_DOWN"
+                  : "VACANCY_UP");
+    ofputil_table_desc_format(s, &ts->desc, table_map);
 }

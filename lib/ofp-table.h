@@ -89,6 +89,9 @@ struct ofputil_table_features {
     struct ofputil_field_bitmap wildcard;   /* ...which may be omitted. */
     enum ofputil_table_features_layout layout;
     enum ofputil_table_miss miss_config;    /* 1.1-1.2 table stats. */
+    bool fixed_only;        /* Encoding: no properties, only the fixed
+                             * part (a 1.5 modify of the name, as 3.1
+                             * sends it). */
 };
 
 struct ofputil_table_stats {
@@ -117,12 +120,27 @@ int ofputil_decode_table_stats_reply(struct ofpbuf *msg,
 /* ------------------------------------------------------------------ */
 /* Table features (1.3+). */
 
+/* A request for every table's features (no body). */
 struct ofpbuf *ofputil_encode_table_features_request(enum ofp_version);
-/* Appends TF to the multipart reply list REPLIES. */
-void ofputil_append_table_features_reply(
-    const struct ofputil_table_features *, struct ovs_list *replies);
-/* Pulls one table's features from MSG (the first call pulls the
- * header).  Returns 0, EOF or an OpenFlow error. */
+/* Starts REQUESTS, a request that sets tables' features (1.3, 1.4: the
+ * whole pipeline; 1.5: each table's TF->command says how): append the
+ * tables with ofputil_append_table_features(); they go in as many parts
+ * (flag "more", one xid) as they need. */
+void ofputil_start_table_features_request(struct ovs_list *requests,
+                                          enum ofp_version);
+/* Appends TF to MSGS, a multipart reply list (ofpmp_init()) or a request
+ * list (above). */
+void ofputil_append_table_features(
+    const struct ofputil_table_features *, struct ovs_list *msgs);
+/* Whether a table that has features CURRENT can take a request for
+ * REQUESTED: everything REQUESTED asks for (metadata bits, capabilities,
+ * instructions, next tables, actions, fields) is in CURRENT and its
+ * max_entries is no more than CURRENT's.  The name is not compared. */
+bool ofputil_table_features_are_superset(
+    const struct ofputil_table_features *current,
+    const struct ofputil_table_features *requested);
+/* Pulls one table's features from MSG, a reply or a request (the first
+ * call pulls the header).  Returns 0, EOF or an OpenFlow error. */
 int ofputil_decode_table_features(struct ofpbuf *msg,
                                   struct ofputil_table_features *,
                                   bool loose);
@@ -206,8 +224,34 @@ struct ofpbuf *ofputil_encode_table_desc_request(enum ofp_version);
  * UINT32_MAX without an eviction property. */
 int ofputil_decode_table_desc(struct ofpbuf *msg, struct ofputil_table_desc *);
 /* "\n  table N:\n   eviction=... eviction_flags=...\n   vacancy=...\n", as
- * 3.1 prints one table of a reply. */
+ * 3.1 prints one table of a reply ("eviction_flags=(default)" without an
+ * eviction property). */
 void ofputil_table_desc_format(struct ds *, const struct ofputil_table_desc *,
                                const struct ofputil_table_map *);
+
+/* ------------------------------------------------------------------ */
+/* Table status (1.4+ OFPT_TABLE_STATUS): a table's vacancy crossed a
+ * threshold. */
+
+enum ofp14_table_reason {
+    OFPTR_VACANCY_DOWN = 3,     /* Vacancy fell below vacancy_down. */
+    OFPTR_VACANCY_UP = 4,       /* Vacancy rose above vacancy_up. */
+};
+
+struct ofputil_table_status {
+    enum ofp14_table_reason reason;
+    struct ofputil_table_desc desc;
+};
+
+struct ofpbuf *ofputil_encode_table_status(const struct ofputil_table_status *,
+                                           enum ofp_version);
+/* OFPBPC_BAD_VALUE for another reason, as 3.1. */
+enum ofperr ofputil_decode_table_status(const struct ofp_header *,
+                                        struct ofputil_table_status *);
+/* " reason=VACANCY_DOWN\ntable_desc:-" and the table as
+ * ofputil_table_desc_format() prints it, as 3.1 prints the message. */
+void ofputil_table_status_format(struct ds *,
+                                 const struct ofputil_table_status *,
+                                 const struct ofputil_table_map *);
 
 #endif /* ofp-table.h */

@@ -1250,6 +1250,14 @@ struct ofp13_table_features {
 } __attribute__((packed));
 OFP_ASSERT(sizeof(struct ofp13_table_features) == 64);
 
+/* 1.5's command in a table features request. */
+enum ofp15_table_features_command {
+    OFPTFC15_REPLACE = 0,       /* The whole pipeline, as 1.3 and 1.4. */
+    OFPTFC15_MODIFY = 1,        /* The tables listed. */
+    OFPTFC15_ENABLE = 2,
+    OFPTFC15_DISABLE = 3,
+};
+
 enum {
     OFPTFPT13_INSTRUCTIONS = 0,
     OFPTFPT13_INSTRUCTIONS_MISS = 1,

@@ -222,6 +222,14 @@ nullable_xstrdup(const char *s)
     return s ? xstrdup(s) : NULL;
 }
 
+void
+ovs_strzcpy(char *dst, const char *src, size_t size)
+{
+    size_t n = strnlen(src, size - 1);
+    memcpy(dst, src, n);
+    dst[n] = '\0';
+}
+
 char *
 follow_symlinks(const char *name)
 {

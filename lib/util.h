@@ -120,6 +120,10 @@ bool str_to_double(const char *, double *);
 bool string_ends_with(const char *, const char *suffix);
 /* xstrdup(S), or NULL if S is NULL. */
 char *nullable_xstrdup(const char *s);
+/* Copies SRC into DST, a SIZE-byte buffer (SIZE > 0), cut to fit and
+ * always NUL-terminated.  (Not snprintf(): GCC's truncation warning fires
+ * wherever the source may be longer, which is the point here.) */
+void ovs_strzcpy(char *dst, const char *src, size_t size);
 
 /* The file that NAME finally names once every symbolic link on the way is
  * followed, even if that file does not exist yet (a dangling link names

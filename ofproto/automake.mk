@@ -14,6 +14,8 @@ ofproto_libofproto_a_SOURCES = \
 	ofproto/ofconn.h \
 	ofproto/ofconn-bundle.c \
 	ofproto/ofconn-bundle.h \
+	ofproto/ofconn-table-features.c \
+	ofproto/ofconn-table-features.h \
 	ofproto/ofproto.c \
 	ofproto/ofproto.h \
 	ofproto/ofproto-eviction.c \
@@ -23,8 +25,6 @@ ofproto_libofproto_a_SOURCES = \
 	ofproto/ofproto-private.h \
 	ofproto/ofproto-rules.c \
 	ofproto/ofproto-table-config.c \
-	ofproto/pin-cookie.c \
-	ofproto/pin-cookie.h \
 	ofproto/ofproto-tlv.c \
 	ofproto/pinsched.c \
 	ofproto/pinsched.h \
@@ -35,6 +35,8 @@ ofproto_libofproto_a_SOURCES = \
 	ofproto/upcall.h \
 	ofproto/xlate.c \
 	ofproto/xlate.h \
+	ofproto/xlate-commit.c \
+	ofproto/xlate-commit.h \
 	ofproto/xlate-mpls.c \
 	ofproto/xlate-mpls.h \
 	ofproto/xlate-trace.c \

@@ -20,6 +20,7 @@
 #include "ofp-phy-port.h"
 #include "ofp-protocol.h"
 #include "ofp-requestforward.h"
+#include "ofp-table.h"
 #include "ofpbuf.h"
 #include "ofproto-private.h"
 #include "poll-loop.h"
@@ -522,10 +523,29 @@ connmgr_send_port_status(struct connmgr *mgr)
     }
 }
 
+/* Table status goes to 1.4+ connections that take the reason. */
+static void
+send_table_status(struct connmgr *mgr, const struct ofputil_table_status *ts)
+{
+    struct ofconn *ofconn;
+    LIST_FOR_EACH (ofconn, node, &mgr->ofconns) {
+        enum ofp_version version = ofputil_protocol_to_ofp_version(
+            ofconn->protocol);
+        if (version >= OFP14_VERSION
+            && ofconn_wants_async(ofconn, OAM_TABLE_STATUS, ts->reason)) {
+            ofconn_send(ofconn, ofputil_encode_table_status(ts, version));
+        }
+    }
+}
+
 static void
 send_queued_events(struct connmgr *mgr)
 {
     connmgr_send_port_status(mgr);
+    struct ofproto_table_status ts;
+    while (ofproto_pop_table_status(mgr->ofproto, &ts)) {
+        send_table_status(mgr, &ts.ts);
+    }
     struct ofproto_flow_removed fr;
     while (ofproto_pop_flow_removed(mgr->ofproto, &fr)) {
         send_flow_removed(mgr, &fr);

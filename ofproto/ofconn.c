@@ -3,6 +3,7 @@
 #include "ofconn.h"
 #include "connmgr.h"
 #include "ofconn-bundle.h"
+#include "ofconn-table-features.h"
 #include "ofmonitor.h"
 
 #include <errno.h>
@@ -70,6 +71,7 @@ ofconn_create(struct connmgr *mgr, struct rconn *rconn,
         ofconn_set_rate_limit(ofconn, s->rate_limit, s->burst_limit);
     }
     hmap_init(&ofconn->bundles);
+    ovs_list_init(&ofconn->table_features_parts);
     hmap_init(&ofconn->monitors);
     ovs_list_init(&ofconn->monitor_updates);
     ofconn->next_op_report = LLONG_MAX;
@@ -134,6 +136,7 @@ ofconn_destroy(struct ofconn *ofconn)
         }
         ofconn_bundles_clear(ofconn);
         hmap_destroy(&ofconn->bundles);
+        ofconn_table_features_clear(ofconn);
         ofmonitor_destroy_all(ofconn);
         hmap_destroy(&ofconn->monitors);
         free(ofconn);
@@ -162,6 +165,7 @@ ofconn_reset(struct ofconn *ofconn, int version)
         }
     }
     ofconn_bundles_clear(ofconn);
+    ofconn_table_features_clear(ofconn);
     ofmonitor_destroy_all(ofconn);
     ofconn->monitor_paused = false;
 }
@@ -170,6 +174,16 @@ void
 ofconn_send(struct ofconn *ofconn, struct ofpbuf *msg)
 {
     ofconn_send_counted(ofconn, msg, NULL);
+}
+
+void
+ofconn_send_replies(struct ofconn *ofconn, struct ovs_list *replies,
+                    struct rconn_packet_counter *counter)
+{
+    struct ofpbuf *reply;
+    LIST_FOR_EACH_POP (reply, list_node, replies) {
+        ofconn_send_counted(ofconn, reply, counter);
+    }
 }
 
 void
@@ -349,16 +363,6 @@ ofconn_set_role(struct ofconn *ofconn, uint32_t role, bool notify)
     }
 }
 
-/* Copies S into DST (SIZE bytes), cut and always terminated. */
-static void
-copy_string(char *dst, const char *s, size_t size)
-{
-    /* Not snprintf(): GCC's truncation warning fires on every caller whose
-     * source buffer is larger than its destination, which is the point. */
-    size_t n = strnlen(s, size - 1);
-    memcpy(dst, s, n);
-    dst[n] = '\0';
-}
 
 /* Ports, as OpenFlow describes them. */
 
@@ -557,10 +561,7 @@ handle_table_desc_request(struct ofconn *ofconn, const struct ofp_header *oh)
         ofproto_get_table_desc(ofconn_ofproto(ofconn), i, &td);
         ofputil_append_table_desc_reply(&td, &replies);
     }
-    struct ofpbuf *reply;
-    LIST_FOR_EACH_POP (reply, list_node, &replies) {
-        ofconn_send(ofconn, reply);
-    }
+    ofconn_send_replies(ofconn, &replies, NULL);
     return 0;
 }
 
@@ -704,15 +705,6 @@ ofconn_forward_group_mod(struct ofconn *source, ovs_be32 xid,
     ofputil_bucket_list_destroy(&new_buckets);
 }
 
-static void
-send_replies(struct ofconn *ofconn, struct ovs_list *replies)
-{
-    struct ofpbuf *reply;
-    LIST_FOR_EACH_POP (reply, list_node, replies) {
-        ofconn_send(ofconn, reply);
-    }
-}
-
 static enum ofperr
 handle_group_request(struct ofconn *ofconn, const struct ofp_header *oh,
                      bool stats)
@@ -733,7 +725,7 @@ handle_group_request(struct ofconn *ofconn, const struct ofp_header *oh,
         ofproto_append_group_descs(ofconn_ofproto(ofconn), group_id,
                                    &replies);
     }
-    send_replies(ofconn, &replies);
+    ofconn_send_replies(ofconn, &replies, NULL);
     return 0;
 }
 
@@ -799,7 +791,7 @@ handle_meter_request(struct ofconn *ofconn, const struct ofp_header *oh,
         ofpbuf_list_delete(&replies);
         return error;
     }
-    send_replies(ofconn, &replies);
+    ofconn_send_replies(ofconn, &replies, NULL);
     return 0;
 }
 
@@ -851,10 +843,7 @@ handle_port_desc_request(struct ofconn *ofconn, const struct ofp_header *oh)
         }
     }
     free(ports);
-    struct ofpbuf *reply;
-    LIST_FOR_EACH_POP (reply, list_node, &replies) {
-        ofconn_send(ofconn, reply);
-    }
+    ofconn_send_replies(ofconn, &replies, NULL);
     return 0;
 }
 
@@ -898,17 +887,14 @@ handle_port_stats_request(struct ofconn *ofconn, const struct ofp_header *oh)
                                                   ARRAY_SIZE(custom)),
                           ARRAY_SIZE(custom));
         for (size_t j = 0; j < ps.n_custom; j++) {
-            copy_string(ps.custom[j].name, custom[j].name,
+            ovs_strzcpy(ps.custom[j].name, custom[j].name,
                         sizeof ps.custom[j].name);
             ps.custom[j].value = custom[j].value;
         }
         ofputil_append_port_stat(&replies, &ps);
     }
     free(ports);
-    struct ofpbuf *reply;
-    LIST_FOR_EACH_POP (reply, list_node, &replies) {
-        ofconn_send(ofconn, reply);
-    }
+    ofconn_send_replies(ofconn, &replies, NULL);
     return 0;
 }
 
@@ -956,10 +942,7 @@ handle_queue_stats_request(struct ofconn *ofconn, const struct ofp_header *oh)
         }
     }
     free(ports);
-    struct ofpbuf *reply;
-    LIST_FOR_EACH_POP (reply, list_node, &replies) {
-        ofconn_send(ofconn, reply);
-    }
+    ofconn_send_replies(ofconn, &replies, NULL);
     return 0;
 }
 
@@ -997,10 +980,7 @@ handle_queue_config_request(struct ofconn *ofconn,
         }
     }
     free(ports);
-    struct ofpbuf *reply;
-    LIST_FOR_EACH_POP (reply, list_node, &replies) {
-        ofconn_send(ofconn, reply);
-    }
+    ofconn_send_replies(ofconn, &replies, NULL);
     return 0;
 }
 
@@ -1010,93 +990,12 @@ handle_desc_request(struct ofconn *ofconn, const struct ofp_header *oh)
     struct ofproto *ofproto = ofconn_ofproto(ofconn);
     struct ofputil_desc d;
     memset(&d, 0, sizeof d);
-    copy_string(d.mfr_desc, "Nicira, Inc.", sizeof d.mfr_desc);
-    copy_string(d.hw_desc, "Open vSwitch", sizeof d.hw_desc);
-    copy_string(d.sw_desc, PACKAGE_VERSION, sizeof d.sw_desc);
-    copy_string(d.serial_num, "None", sizeof d.serial_num);
+    ovs_strzcpy(d.mfr_desc, "Nicira, Inc.", sizeof d.mfr_desc);
+    ovs_strzcpy(d.hw_desc, "Open vSwitch", sizeof d.hw_desc);
+    ovs_strzcpy(d.sw_desc, PACKAGE_VERSION, sizeof d.sw_desc);
+    ovs_strzcpy(d.serial_num, "None", sizeof d.serial_num);
     snprintf(d.dp_desc, sizeof d.dp_desc, "%s", ofproto_name(ofproto));
     ofconn_send(ofconn, ofputil_encode_desc_stats_reply(oh, &d));
-    return 0;
-}
-
-static void
-field_bitmap_set(struct ofputil_field_bitmap *fb, enum mf_field_id id)
-{
-    fb->bits[id / 64] |= UINT64_C(1) << (id % 64);
-}
-
-/* What table TABLE_ID can do: match (and omit) every field, with a mask
- * where the field takes one; the instructions and actions translation
- * runs (xlate.c), set_field on every writable field; goto any later
- * table.  Its name and flow limit (1,000,000 for an unlimited table, as
- * 3.1 reports it) are the bridge's. */
-static void
-table_features_init(const struct ofproto *ofproto, uint8_t table_id,
-                    struct ofputil_table_features *tf)
-{
-    memset(tf, 0, sizeof *tf);
-    tf->table_id = table_id;
-    const char *name = ofproto_get_table_name(ofproto, table_id);
-    if (name) {
-        copy_string(tf->name, name, sizeof tf->name);
-    }
-    unsigned int max_flows = ofproto_get_table_max_flows(ofproto, table_id);
-    tf->max_entries = max_flows == UINT_MAX ? 1000000 : max_flows;
-    tf->metadata_match = tf->metadata_write = UINT64_MAX;
-    tf->miss_config = OFPUTIL_TABLE_MISS_DEFAULT;
-
-    struct ofputil_table_instruction_features *inf = &tf->nonmiss;
-    for (int t = table_id + 1; t < OFPROTO_N_TABLES - 1; t++) {
-        inf->next[t / 64] |= UINT64_C(1) << (t % 64);
-    }
-    /* OFPIT_* bit numbers: goto_table 1, write_metadata 2, write_actions
-     * 3, apply_actions 4, clear_actions 5, meter 6. */
-    inf->instructions = ((table_id < OFPROTO_N_TABLES - 2 ? 1u << 1 : 0)
-                         | 1u << 2 | 1u << 3 | 1u << 4 | 1u << 5 | 1u << 6);
-    /* OFPAT 1.1+ numbers: output 0, set_mpls_ttl 15, dec_mpls_ttl 16,
-     * push_vlan 17, pop_vlan 18, push_mpls 19, pop_mpls 20, set_queue 21,
-     * group 22, set_nw_ttl 23, dec_nw_ttl 24, set_field 25. */
-    uint64_t actions = (1u << 0 | 1u << 15 | 1u << 16 | 1u << 17 | 1u << 18
-                        | 1u << 19 | 1u << 20 | 1u << 21 | 1u << 22
-                        | 1u << 23 | 1u << 24 | 1u << 25);
-    inf->write.actions = inf->apply.actions = actions;
-    for (int id = 0; id < MFF_N_IDS; id++) {
-        const struct mf_field *f = mf_from_id(id);
-        field_bitmap_set(&tf->match, id);
-        field_bitmap_set(&tf->wildcard, id);
-        if (f->maskable == MFM_FULLY) {
-            field_bitmap_set(&tf->mask, id);
-        }
-        if (f->writable) {
-            field_bitmap_set(&inf->write.set_fields, id);
-            field_bitmap_set(&inf->apply.set_fields, id);
-        }
-    }
-    tf->miss = tf->nonmiss;
-}
-
-static enum ofperr
-handle_table_features_request(struct ofconn *ofconn,
-                              const struct ofp_header *oh)
-{
-    size_t header = ofpraw_header_size(OFPRAW_OFPST13_TABLE_FEATURES_REQUEST,
-                                       oh->version);
-    if (ntohs(oh->length) > header) {
-        /* A request that would change the tables: not supported (3.1
-         * refuses it too). */
-        return OFPERR_OFPTFFC_EPERM;
-    }
-    struct ovs_list replies;
-    ofpmp_init(&replies, oh);
-    for (int i = 0; i < OFPROTO_N_TABLES - 1; i++) {
-        struct ofputil_table_features tf;
-        table_features_init(ofconn_ofproto(ofconn), i, &tf);
-        ofputil_append_table_features_reply(&tf, &replies);
-    }
-    struct ofpbuf *reply;
-    LIST_FOR_EACH_POP (reply, list_node, &replies) {
-        ofconn_send(ofconn, reply);
-    }
     return 0;
 }
 
@@ -1116,7 +1015,7 @@ handle_table_stats_request(struct ofconn *ofconn, const struct ofp_header *oh)
             .matched_count = st.n_matched,
         };
         struct ofputil_table_features tf;
-        table_features_init(ofproto, i, &tf);
+        ofproto_table_features(ofproto, i, &tf);
         /* 1.1 and 1.2 report the miss config a table_mod set. */
         tf.miss_config = atomic_load_explicit(
             &ofproto->tables[i].miss_config, memory_order_relaxed);
@@ -1337,7 +1236,7 @@ handle_message(struct ofconn *ofconn, const struct ofp_header *oh)
     case OFPTYPE_TABLE_STATS_REQUEST:
         return handle_table_stats_request(ofconn, oh);
     case OFPTYPE_TABLE_FEATURES_STATS_REQUEST:
-        return handle_table_features_request(ofconn, oh);
+        return ofconn_handle_table_features_request(ofconn, oh);
     case OFPTYPE_ROLE_REQUEST:
         return handle_role_request(ofconn, oh);
     case OFPTYPE_SET_FLOW_FORMAT:

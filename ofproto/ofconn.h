@@ -57,6 +57,8 @@ struct ofconn {
     struct pinsched *schedulers[2];
     bool backlog;               /* Stopped at a full batch: more to read. */
     struct hmap bundles;        /* ofconn-bundle.c's, by id. */
+    struct ovs_list table_features_parts;   /* ofconn-table-features.c's
+                                             * request so far. */
     struct hmap monitors;       /* ofmonitor.c's flow monitors, by id. */
     uint64_t monitor_abbrev_serial; /* Request last abbreviated. */
     struct ovs_list monitor_updates;    /* Replies of the operation under
@@ -87,6 +89,10 @@ void ofconn_wait(struct ofconn *);
 void ofconn_send(struct ofconn *, struct ofpbuf *msg);
 /* The same, counting MSG in COUNTER until the kernel took it. */
 void ofconn_send_counted(struct ofconn *, struct ofpbuf *msg,
+                         struct rconn_packet_counter *counter);
+/* Sends every message of REPLIES (a list of ofpbufs by list_node, which
+ * it empties), counted in COUNTER if nonnull. */
+void ofconn_send_replies(struct ofconn *, struct ovs_list *replies,
                          struct rconn_packet_counter *counter);
 /* Sends ERROR as the error reply to REQUEST. */
 void ofconn_send_error(struct ofconn *, enum ofperr error,

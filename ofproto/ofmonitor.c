@@ -143,15 +143,6 @@ fill_update(struct ofputil_flow_update *u, int event, uint8_t reason,
  * monitors of the connection pause, as 3.1's do. */
 #define OFMONITOR_PAUSE_BYTES (128 * 1024)
 
-static void
-send_replies(struct ofconn *ofconn, struct ovs_list *replies)
-{
-    struct ofpbuf *msg;
-    LIST_FOR_EACH_POP (msg, list_node, replies) {
-        ofconn_send_counted(ofconn, msg, ofconn->monitor_counter);
-    }
-}
-
 /* Sends the updates in REPLIES; if that makes the backlog too long,
  * pauses the connection's monitors and says so. */
 static void
@@ -291,7 +282,7 @@ ofmonitor_handle_request(struct ofconn *ofconn, const struct ofp_header *oh)
     struct ofproto_flow_query q;
     ofproto_flow_query_init(&q);
     ofproto_query_rules_each(ofproto, &q, initial_dump_rule, &dump);
-    send_replies(ofconn, &replies);
+    ofconn_send_replies(ofconn, &replies, ofconn->monitor_counter);
     free(added);
     free(created);
     return 0;
@@ -418,7 +409,7 @@ ofmonitor_run(struct ofconn *ofconn)
     ofproto_query_rules_each(connmgr_get_ofproto(ofconn->mgr), &q,
                              resume_rule, &dump);
     if (dump.n) {
-        send_replies(ofconn, &replies);
+        ofconn_send_replies(ofconn, &replies, ofconn->monitor_counter);
     } else {
         ofpbuf_list_delete(&replies);
     }

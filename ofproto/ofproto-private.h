@@ -58,7 +58,8 @@ struct mac_learning;
 struct seq;
 struct udpif;
 struct flow;
-struct pin_cookie;
+struct frozen_packet_in;
+struct odp_cookie;
 
 extern struct ovs_rwlock xlate_rwlock;
 
@@ -118,6 +119,7 @@ struct oftable {
     bool eviction;
     bool vacancy_events;
     uint8_t vacancy_down, vacancy_up;
+    uint8_t vacancy_next;       /* OFPTR_VACANCY_*: the event armed. */
 
     /* The database's Flow_Table settings (ofproto_configure_table()) and
      * the name OpenFlow gave it (main thread). */
@@ -176,6 +178,7 @@ struct ofproto {
     struct ovs_list expirable;  /* Rules with timeouts. */
     struct ovs_list flow_removed;   /* struct ofproto_flow_removed. */
     struct ovs_list port_status;    /* struct ofproto_port_status. */
+    struct ovs_list table_status;   /* struct ofproto_table_status. */
     struct seq *events_seq;     /* Changes when an event is queued. */
     /* Packet-ins come from handler threads: the list is under its own
      * mutex, taken briefly by a handler to append and by the main thread
@@ -206,6 +209,9 @@ struct ofproto {
     struct hmap groups;         /* struct ofgroup, by group_id. */
     struct hmap meters;         /* struct ofmeter, by meter_id. */
     struct tun_table tun_table; /* TLV map (ofproto-tlv.c). */
+    /* tun_metadata0..63 with the map's length in their NXM headers: the
+     * sub-fields of flows' actions point here (ofproto-tlv.c). */
+    struct mf_field tlv_fields[TUN_METADATA_NUM_OPTS];
 
     /* Flow monitors' view of table changes (main thread). */
     void (*flow_change_cb)(const struct ofproto_flow_change *, void *aux);
@@ -277,10 +283,12 @@ void ofport_get_phy_port(const struct ofport *, struct ofputil_phy_port *);
 
 /* The bridge whose 'id' is ID (xlate_rwlock held), or NULL. */
 struct ofproto *ofproto_lookup_by_id(uint32_t id);
-/* Queues a packet-in for the controller (any thread; copies PACKET). */
+/* Queues a packet-in for the controller (any thread; copies PACKET and
+ * what it needs of STATE): the packet that came up through the controller
+ * COOKIE (odp-util.h) naming STATE (xlate.h). */
 void ofproto_queue_packet_in(struct ofproto *, const void *packet,
-                             size_t size, const struct pin_cookie *,
-                             const struct flow *pipeline);
+                             size_t size, const struct odp_cookie *,
+                             const struct frozen_packet_in *);
 
 /* Adds packet and byte counts to RULE (any thread). */
 void rule_credit_stats(struct rule *, uint64_t n_packets, uint64_t n_bytes,
@@ -347,6 +355,9 @@ struct rule *ofproto_eviction_victim(struct ofproto *, uint8_t table_id,
 /* Evicts rules of TABLE_ID, if it evicts, until it holds no more than its
  * limit (after the limit shrank or eviction was turned on). */
 void ofproto_table_evict_excess(struct ofproto *, uint8_t table_id);
+/* Queues the vacancy events the tables' rule counts call for (see struct
+ * ofproto_table_status), after an operation on the tables. */
+void ofproto_check_vacancy(struct ofproto *);
 /* Table 0, priority 0, actions=NORMAL (fail-mode standalone). */
 void ofproto_add_default_rule(struct ofproto *);
 
@@ -372,12 +383,18 @@ void ofproto_unlearn(struct ofproto *);
  * actions may use only mapped tun_metadata fields, within their length:
  * ofproto_tlv_check_flow_mod() lays FM's match out as the map says
  * (NXFMFC_INVALID_TLV_FIELD, OFPBMC_BAD_LEN) and checks its actions
- * (NXFMFC_INVALID_TLV_FIELD, OFPBAC_BAD_SET_LEN); ofproto_tlv_check_match()
- * does the first for a query's match.  ofproto_rule_get_match() gives
- * RULE's match described by the map, ready to encode or print. */
+ * (NXFMFC_INVALID_TLV_FIELD, OFPBAC_BAD_SET_LEN); if they have
+ * tun_metadata sub-fields, FM->ofpacts becomes a malloc'd copy, returned
+ * in *OFPACTS_COPY (else NULL) for the caller to free once done with FM,
+ * whose sub-fields point to OFPROTO's tlv_fields, so that they encode with
+ * the map's length as 3.1's do.  ofproto_tlv_check_match() does the first
+ * for a query's match.  ofproto_rule_get_match() gives RULE's match
+ * described by the map, ready to encode or print. */
 struct ofputil_tlv_table_mod;
+void ofproto_tlv_init(struct ofproto *);
 enum ofperr ofproto_tlv_check_flow_mod(const struct ofproto *,
-                                       struct ofputil_flow_mod *);
+                                       struct ofputil_flow_mod *,
+                                       struct ofpact **ofpacts_copy);
 enum ofperr ofproto_tlv_check_match(const struct ofproto *, struct match *);
 void ofproto_rule_get_match(const struct rule *, struct match *);
 /* NXT_TLV_TABLE_MOD (NXTTMFC_INVALID_TLV_DEL for a mapping a flow uses)

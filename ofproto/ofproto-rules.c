@@ -154,10 +154,12 @@ rule_report_change(struct ofproto *ofproto, const struct rule *rule,
 }
 
 /* The changes reported since the last call are one operation's: the
- * monitors send them together (3.1 sends one reply per operation). */
+ * monitors send them together (3.1 sends one reply per operation), and
+ * the tables' vacancy is looked at now. */
 static void
 rule_report_flush(struct ofproto *ofproto)
 {
+    ofproto_check_vacancy(ofproto);
     if (ofproto->flow_change_cb) {
         ofproto->flow_change_cb(NULL, ofproto->flow_change_aux);
     }
@@ -223,6 +225,10 @@ ofproto_flush_flow_removed(struct ofproto *ofproto)
     }
     struct ofproto_port_status ps;
     while (ofproto_pop_port_status(ofproto, &ps)) {
+        continue;
+    }
+    struct ofproto_table_status ts;
+    while (ofproto_pop_table_status(ofproto, &ts)) {
         continue;
     }
 }
@@ -612,20 +618,33 @@ rule_modified_copy(const struct rule *old, const struct ofputil_flow_mod *fm)
     return rule;
 }
 
+static enum ofperr batch_flow_mod__(struct ofproto *,
+                                    const struct ofputil_flow_mod *,
+                                    ovs_version_t, struct batch *);
+
 static enum ofperr
-batch_flow_mod(struct ofproto *ofproto, const struct ofputil_flow_mod *fm_,
+batch_flow_mod(struct ofproto *ofproto, const struct ofputil_flow_mod *fm,
                ovs_version_t version, struct batch *b)
 {
     /* tun_metadata lies where the TLV map says. */
-    struct ofputil_flow_mod remapped = *fm_;
-    const struct ofputil_flow_mod *fm = &remapped;
-    enum ofperr error = ofproto_tlv_check_flow_mod(ofproto, &remapped);
+    struct ofputil_flow_mod remapped = *fm;
+    struct ofpact *ofpacts_copy;
+    enum ofperr error = ofproto_tlv_check_flow_mod(ofproto, &remapped,
+                                                   &ofpacts_copy);
     if (!error) {
-        error = check_flow_mod(ofproto, fm);
+        error = check_flow_mod(ofproto, &remapped);
     }
-    if (error) {
-        return error;
+    if (!error) {
+        error = batch_flow_mod__(ofproto, &remapped, version, b);
     }
+    free(ofpacts_copy);
+    return error;
+}
+
+static enum ofperr
+batch_flow_mod__(struct ofproto *ofproto, const struct ofputil_flow_mod *fm,
+                 ovs_version_t version, struct batch *b)
+{
     if (fm->command == OFPFC_ADD) {
         return batch_add(ofproto, fm, version, b);
     }
@@ -644,6 +663,7 @@ batch_flow_mod(struct ofproto *ofproto, const struct ofputil_flow_mod *fm_,
     };
     struct rule **rules = NULL;
     size_t n = 0;
+    enum ofperr error = 0;
     collect_rules(ofproto, &q, version, &rules, &n);
     if (fm->command == OFPFC_DELETE || fm->command == OFPFC_DELETE_STRICT) {
         for (size_t i = 0; i < n; i++) {

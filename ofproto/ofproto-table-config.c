@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "classifier.h"
+#include "coverage.h"
 #include "ofp-fields.h"
 #include "ofp-table.h"
 #include "ofproto-private.h"
@@ -17,6 +18,18 @@
 
 /* Tables 0 to 253 exist for OpenFlow (features say 254). */
 #define N_OPENFLOW_TABLES (OFPROTO_N_TABLES - 1)
+
+COVERAGE_DEFINE(ofproto_table_status_dropped);
+
+/* The share of T's flow limit still free, in percent (rounded down); an
+ * unlimited table always has room. */
+static uint8_t
+oftable_vacancy(const struct oftable *t)
+{
+    return (t->max_flows == UINT_MAX || !t->max_flows ? 100
+            : t->n_rules >= t->max_flows ? 0
+            : (t->max_flows - t->n_rules) * 100ULL / t->max_flows);
+}
 
 static void
 table_mod__(struct ofproto *ofproto, struct oftable *t,
@@ -33,6 +46,8 @@ table_mod__(struct ofproto *ofproto, struct oftable *t,
         t->vacancy_events = tm->vacancy_events;
         t->vacancy_down = tm->vacancy_down;
         t->vacancy_up = tm->vacancy_up;
+        t->vacancy_next = (oftable_vacancy(t) >= t->vacancy_up
+                           ? OFPTR_VACANCY_DOWN : OFPTR_VACANCY_UP);
         ofproto_table_evict_excess(ofproto, t - ofproto->tables);
     }
 }
@@ -69,12 +84,57 @@ ofproto_get_table_desc(const struct ofproto *ofproto, uint8_t table_id,
         .vacancy_events = t->vacancy_events,
         .vacancy_down = t->vacancy_down,
         .vacancy_up = t->vacancy_up,
-        /* The share of the limit still free; an unlimited table always
-         * has room. */
-        .vacancy = (t->max_flows == UINT_MAX || !t->max_flows ? 100
-                    : t->n_rules >= t->max_flows ? 0
-                    : 100 - t->n_rules * 100ULL / t->max_flows),
+        .vacancy = oftable_vacancy(t),
     };
+}
+
+void
+ofproto_check_vacancy(struct ofproto *ofproto)
+{
+    for (int i = 0; i < N_OPENFLOW_TABLES; i++) {
+        struct oftable *t = &ofproto->tables[i];
+        if (!t->vacancy_events) {
+            continue;
+        }
+        uint8_t vacancy = oftable_vacancy(t);
+        uint8_t reason;
+        if (t->vacancy_next == OFPTR_VACANCY_DOWN
+            && vacancy < t->vacancy_down) {
+            reason = OFPTR_VACANCY_DOWN;
+            t->vacancy_next = OFPTR_VACANCY_UP;
+        } else if (t->vacancy_next == OFPTR_VACANCY_UP
+                   && vacancy > t->vacancy_up) {
+            reason = OFPTR_VACANCY_UP;
+            t->vacancy_next = OFPTR_VACANCY_DOWN;
+        } else {
+            continue;
+        }
+        /* Bounded as the other events: nobody may be draining them. */
+        if (ovs_list_size(&ofproto->table_status) >= OFPROTO_MAX_EVENTS) {
+            COVERAGE_INC(ofproto_table_status_dropped);
+            continue;
+        }
+        struct ofproto_table_status *ts = xzalloc(sizeof *ts);
+        ts->ts.reason = reason;
+        ofproto_get_table_desc(ofproto, i, &ts->ts.desc);
+        ovs_list_push_back(&ofproto->table_status, &ts->list_node);
+        seq_change(ofproto->events_seq);
+    }
+}
+
+bool
+ofproto_pop_table_status(struct ofproto *ofproto,
+                         struct ofproto_table_status *out)
+{
+    if (ovs_list_is_empty(&ofproto->table_status)) {
+        return false;
+    }
+    struct ofproto_table_status *ts = CONTAINER_OF(
+        ovs_list_pop_front(&ofproto->table_status),
+        struct ofproto_table_status, list_node);
+    *out = *ts;
+    free(ts);
+    return true;
 }
 
 static bool
@@ -91,6 +151,12 @@ ofproto_configure_table(struct ofproto *ofproto, uint8_t table_id,
     if (!same_string(t->name, s->name)) {
         free(t->name);
         t->name = s->name ? xstrdup(s->name) : NULL;
+        if (t->name) {
+            /* The database's name replaces OpenFlow's for good, as in
+             * 3.1. */
+            free(t->of_name);
+            t->of_name = NULL;
+        }
     }
     t->max_flows = s->max_flows;
     t->evict_config = s->enable_eviction;
@@ -120,6 +186,25 @@ ofproto_get_table_name(const struct ofproto *ofproto, uint8_t table_id)
 {
     const struct oftable *t = &ofproto->tables[table_id];
     return t->name ? t->name : t->of_name;
+}
+
+bool
+ofproto_may_set_table_name(const struct ofproto *ofproto, uint8_t table_id,
+                           const char *name)
+{
+    const struct oftable *t = &ofproto->tables[table_id];
+    return !t->name || !strcmp(t->name, name);
+}
+
+void
+ofproto_set_table_name(struct ofproto *ofproto, uint8_t table_id,
+                       const char *name)
+{
+    struct oftable *t = &ofproto->tables[table_id];
+    if (!t->name) {
+        free(t->of_name);
+        t->of_name = name[0] ? xstrdup(name) : NULL;
+    }
 }
 
 unsigned int

@@ -22,29 +22,33 @@ is_tun_metadata(const struct mf_field *f)
     return f && f->id >= MFF_TUN_METADATA0 && f->id <= MFF_TUN_METADATA63;
 }
 
-/* Calls CB(FIELD, OFS, N_BITS, AUX) for every field the actions read or
- * write, until CB returns nonzero, and returns that.  (An action that
- * names fields must be listed here for the TLV map to account for it.) */
+/* Calls CB(SF, AUX) for every sub-field the actions read or write, until
+ * CB returns nonzero, and returns that.  A set_field's whole field is
+ * passed as a temporary sub-field.  (An action that names fields must be
+ * listed here for the TLV map to account for it.) */
 static enum ofperr
 for_each_field(const struct ofpact *ofpacts, size_t len,
-               enum ofperr (*cb)(const struct mf_field *, unsigned int ofs,
-                                 unsigned int n_bits, void *aux),
-               void *aux)
+               enum ofperr (*cb)(const struct mf_subfield *,
+                                 const void *aux),
+               const void *aux)
 {
     const struct ofpact *a;
     enum ofperr error = 0;
     OFPACT_FOR_EACH (a, ofpacts, len) {
         switch (a->type) {
         case OFPACT_SET_FIELD: {
-            const struct ofpact_set_field *sf = (const void *) a;
-            error = cb(sf->field, 0, sf->field->n_bits, aux);
+            const struct ofpact_set_field *set = (const void *) a;
+            struct mf_subfield sf = {
+                .field = set->field, .ofs = 0, .n_bits = set->field->n_bits,
+            };
+            error = cb(&sf, aux);
             break;
         }
         case OFPACT_REG_MOVE: {
             const struct ofpact_reg_move *rm = (const void *) a;
-            error = cb(rm->src.field, rm->src.ofs, rm->src.n_bits, aux);
+            error = cb(&rm->src, aux);
             if (!error) {
-                error = cb(rm->dst.field, rm->dst.ofs, rm->dst.n_bits, aux);
+                error = cb(&rm->dst, aux);
             }
             break;
         }
@@ -53,17 +57,48 @@ for_each_field(const struct ofpact *ofpacts, size_t len,
             for (uint32_t i = 0; i < learn->n_specs && !error; i++) {
                 const struct ofpact_learn_spec *spec = &learn->specs[i];
                 if (spec->src_type == NX_LEARN_SRC_FIELD) {
-                    error = cb(spec->src.field, spec->src.ofs,
-                               spec->src.n_bits, aux);
+                    error = cb(&spec->src, aux);
                 }
                 if (!error && spec->dst_type != NX_LEARN_DST_OUTPUT) {
-                    error = cb(spec->dst.field, spec->dst.ofs,
-                               spec->dst.n_bits, aux);
+                    error = cb(&spec->dst, aux);
                 }
             }
             break;
         }
-        case OFPACT_WRITE_ACTIONS: {
+        case OFPACT_STACK_PUSH:
+        case OFPACT_STACK_POP:
+            error = cb(&((const struct ofpact_stack *) a)->subfield, aux);
+            break;
+        case OFPACT_OUTPUT_REG:
+            error = cb(&((const struct ofpact_output_reg *) a)->src, aux);
+            break;
+        case OFPACT_MULTIPATH:
+            error = cb(&((const struct ofpact_multipath *) a)->dst, aux);
+            break;
+        case OFPACT_BUNDLE: {
+            const struct ofpact_bundle *b = (const void *) a;
+            if (b->dst.field) {
+                error = cb(&b->dst, aux);
+            }
+            break;
+        }
+        case OFPACT_CHECK_PKT_LARGER:
+            error = cb(&((const struct ofpact_check_pkt_larger *) a)->dst,
+                       aux);
+            break;
+        case OFPACT_CT: {
+            const struct ofpact_conntrack *ct = (const void *) a;
+            if (ct->zone_src.field) {
+                error = cb(&ct->zone_src, aux);
+            }
+            if (!error) {
+                error = for_each_field(ct->actions,
+                                       ofpact_ct_get_action_len(ct), cb, aux);
+            }
+            break;
+        }
+        case OFPACT_WRITE_ACTIONS:
+        case OFPACT_CLONE: {
             const struct ofpact_nest *on = (const void *) a;
             error = for_each_field(on->actions,
                                    ofpact_nest_get_action_len(on), cb, aux);
@@ -79,35 +114,63 @@ for_each_field(const struct ofpact *ofpacts, size_t len,
     return 0;
 }
 
-/* Whether a tun_metadata field use fits OFPROTO's map. */
-struct field_use_check {
-    const struct tun_table *table;
-};
-
+/* Whether a tun_metadata field use fits TABLE, the map. */
 static enum ofperr
-check_field_use(const struct mf_field *f, unsigned int ofs,
-                unsigned int n_bits, void *check_)
+check_field_use(const struct mf_subfield *sf, const void *table_)
 {
-    const struct field_use_check *check = check_;
-    const struct tun_table *table = check->table;
-    if (!is_tun_metadata(f)) {
+    const struct tun_table *table = table_;
+    if (!is_tun_metadata(sf->field)) {
         return 0;
     }
     unsigned int len;
-    if (!tun_table_field_len(table, f->id - MFF_TUN_METADATA0, &len)) {
+    if (!tun_table_field_len(table, sf->field->id - MFF_TUN_METADATA0,
+                             &len)) {
         return OFPERR_NXFMFC_INVALID_TLV_FIELD;
     }
-    return ofs + n_bits > len * 8 ? OFPERR_OFPBAC_BAD_SET_LEN : 0;
+    return sf->ofs + sf->n_bits > len * 8 ? OFPERR_OFPBAC_BAD_SET_LEN : 0;
+}
+
+static enum ofperr
+find_tun_metadata(const struct mf_subfield *sf, const void *aux OVS_UNUSED)
+{
+    return is_tun_metadata(sf->field);
+}
+
+/* Points a tun_metadata sub-field at the switch's copy of its field.  SF
+ * lies in a list ofproto_tlv_check_flow_mod() copied, so writing it is
+ * sound. */
+static enum ofperr
+use_switch_field(const struct mf_subfield *sf, const void *ofproto_)
+{
+    const struct ofproto *ofproto = ofproto_;
+    if (is_tun_metadata(sf->field)) {
+        struct mf_subfield *w = (struct mf_subfield *) sf;
+        w->field = &ofproto->tlv_fields[sf->field->id - MFF_TUN_METADATA0];
+    }
+    return 0;
 }
 
 enum ofperr
 ofproto_tlv_check_flow_mod(const struct ofproto *ofproto,
-                           struct ofputil_flow_mod *fm)
+                           struct ofputil_flow_mod *fm,
+                           struct ofpact **ofpacts_copy)
 {
-    struct field_use_check check = { &ofproto->tun_table };
+    *ofpacts_copy = NULL;
     enum ofperr error = for_each_field(fm->ofpacts, fm->ofpacts_len,
-                                       check_field_use, &check);
-    return error ? error : tun_md_remap(&fm->match, &ofproto->tun_table);
+                                       check_field_use, &ofproto->tun_table);
+    if (error) {
+        return error;
+    }
+    if (for_each_field(fm->ofpacts, fm->ofpacts_len, find_tun_metadata,
+                       NULL)) {
+        /* Sub-fields, unlike set_field values, carry the field's length
+         * in their header: 3.1 gives the map's. */
+        *ofpacts_copy = xmemdup(fm->ofpacts, fm->ofpacts_len);
+        for_each_field(*ofpacts_copy, fm->ofpacts_len, use_switch_field,
+                       ofproto);
+        fm->ofpacts = *ofpacts_copy;
+    }
+    return tun_md_remap(&fm->match, &ofproto->tun_table);
 }
 
 enum ofperr
@@ -123,16 +186,11 @@ ofproto_rule_get_match(const struct rule *rule, struct match *match)
     tun_md_layout_from_table(match, &rule->ofproto->tun_table);
 }
 
-struct field_search {
-    enum mf_field_id id;
-};
-
 static enum ofperr
-field_is(const struct mf_field *f, unsigned int ofs OVS_UNUSED,
-         unsigned int n_bits OVS_UNUSED, void *search_)
+field_is(const struct mf_subfield *sf, const void *id_)
 {
-    const struct field_search *search = search_;
-    return f && f->id == search->id;
+    const enum mf_field_id *id = id_;
+    return sf->field && sf->field->id == *id;
 }
 
 /* Whether a flow of OFPROTO matches on, or has an action with, field
@@ -141,7 +199,7 @@ static bool
 tlv_field_in_use(unsigned int idx, void *ofproto_)
 {
     struct ofproto *ofproto = ofproto_;
-    struct field_search search = { MFF_TUN_METADATA(idx) };
+    enum mf_field_id id = MFF_TUN_METADATA(idx);
     for (int t = 0; t < OFPROTO_N_TABLES; t++) {
         const struct cls_rule *cr;
         CLS_FOR_EACH (cr, &ofproto->tables[t].cls) {
@@ -152,8 +210,7 @@ tlv_field_in_use(unsigned int idx, void *ofproto_)
                 return true;
             }
             const struct rule_actions *a = ovsrcu_get(&rule->actions);
-            if (for_each_field(a->ofpacts, a->ofpacts_len, field_is,
-                               &search)) {
+            if (for_each_field(a->ofpacts, a->ofpacts_len, field_is, &id)) {
                 return true;
             }
         }
@@ -161,12 +218,41 @@ tlv_field_in_use(unsigned int idx, void *ofproto_)
     return false;
 }
 
+/* Makes OFPROTO's copies of the tun_metadata fields say the map's lengths
+ * in their NXM headers.  A mapping a flow uses does not change, so the
+ * fields its actions point to keep their meaning. */
+static void
+update_tlv_fields(struct ofproto *ofproto)
+{
+    for (unsigned int idx = 0; idx < TUN_METADATA_NUM_OPTS; idx++) {
+        struct mf_field *f = &ofproto->tlv_fields[idx];
+        *f = *mf_from_id(MFF_TUN_METADATA(idx));
+        unsigned int len;
+        if (tun_table_field_len(&ofproto->tun_table, idx, &len)) {
+            f->nxm_header = NXM_HEADER(nxm_class(f->nxm_header),
+                                       nxm_field(f->nxm_header), 0, len);
+        }
+    }
+}
+
+void
+ofproto_tlv_init(struct ofproto *ofproto)
+{
+    tun_table_init(&ofproto->tun_table);
+    update_tlv_fields(ofproto);
+}
+
 enum ofperr
 ofproto_tlv_table_mod(struct ofproto *ofproto,
                       const struct ofputil_tlv_table_mod *ttm)
 {
-    return tun_table_mod(&ofproto->tun_table, ttm->command, ttm->mappings,
-                         ttm->n_mappings, tlv_field_in_use, ofproto);
+    enum ofperr error = tun_table_mod(&ofproto->tun_table, ttm->command,
+                                      ttm->mappings, ttm->n_mappings,
+                                      tlv_field_in_use, ofproto);
+    if (!error) {
+        update_tlv_fields(ofproto);
+    }
+    return error;
 }
 
 struct ofpbuf *

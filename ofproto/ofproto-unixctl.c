@@ -74,6 +74,9 @@ trace_flow_format(const struct flow *flow, struct ds *s)
     struct flow *m = &wc->masks;
     WC_MASK_FIELD(wc, in_port);
     m->vlans[0].tci = OVS_BE16_MAX;
+    if (flow_vlan_present(&flow->vlans[0])) {
+        m->vlans[1].tci = OVS_BE16_MAX;
+    }
     WC_MASK_FIELD(wc, dl_src);
     WC_MASK_FIELD(wc, dl_dst);
     WC_MASK_FIELD(wc, dl_type);
@@ -250,13 +253,48 @@ parse_trace_args(int argc, const char *argv[], struct ofproto **ofprotop,
     return NULL;
 }
 
+/* ofproto/trace ... -generate: makes a packet of FLOW and runs it
+ * through the bridge with side effects, as 3.1 does: MAC learning, learn
+ * actions, packet-ins, and the packet goes out of the ports the actions
+ * say. */
+static void
+trace_execute(struct ofproto *ofproto, const struct flow *flow,
+              const struct xlate_out *xout)
+{
+    const struct ofport *port = ofproto_get_port(ofproto, flow->in_port);
+    struct dp_packet *packet = dp_packet_new(128);
+    flow_compose(packet, flow, flow_compose_default_l7_len(flow));
+    packet->md.in_port = port ? port->odp_port : DPIF_PORT_LOCAL;
+    struct dp_packet_batch batch;
+    dp_packet_batch_init_packet(&batch, packet);
+    dpif_execute(ofproto->backer->dpif, &batch, xout->odp_actions.data,
+                 xout->odp_actions.size);
+    dp_packet_delete(packet);
+}
+
 static void
 trace_cmd(struct unixctl_conn *conn, int argc, const char *argv[],
           void *aux OVS_UNUSED)
 {
+    /* "-generate" may come anywhere after the flow. */
+    const char *args[4];
+    int n_args = 0;
+    bool generate = false;
+    for (int i = 0; i < argc; i++) {
+        if (i && !strcmp(argv[i], "-generate")) {
+            generate = true;
+        } else if (n_args < (int) ARRAY_SIZE(args)) {
+            args[n_args++] = argv[i];
+        }
+    }
+    if (n_args < 2) {
+        unixctl_command_reply_error(conn, "trace: a flow is required");
+        return;
+    }
+
     struct ofproto *ofproto = NULL;
     struct flow flow;
-    char *error = parse_trace_args(argc, argv, &ofproto, &flow);
+    char *error = parse_trace_args(n_args, args, &ofproto, &flow);
     if (error) {
         unixctl_command_reply_error(conn, error);
         free(error);
@@ -275,6 +313,7 @@ trace_cmd(struct unixctl_conn *conn, int argc, const char *argv[],
     struct xlate_in xin = {
         .ofproto = ofproto,
         .flow = flow,
+        .may_learn = generate,
         .trace = &trace,
     };
     struct xlate_out xout;
@@ -301,6 +340,17 @@ trace_cmd(struct unixctl_conn *conn, int argc, const char *argv[],
     odp_actions_format(xout.odp_actions.data, xout.odp_actions.size,
                        &odp_names, &out);
     ds_put_char(&out, '\n');
+    if (xout.slow) {
+        ds_put_cstr(&out, "This flow is handled by the userspace slow path "
+                    "because it:\n");
+        for (uint32_t bits = xout.slow; bits; bits &= bits - 1) {
+            const char *why = slow_path_reason_explain(bits & -bits);
+            ds_put_format(&out, "  - %s.\n", why ? why : "?");
+        }
+    }
+    if (generate) {
+        trace_execute(ofproto, &flow, &xout);
+    }
     ovs_rwlock_unlock(&xlate_rwlock);
 
     unixctl_command_reply(conn, ds_cstr(&out));
@@ -478,6 +528,7 @@ dpif_dump_flows_cmd(struct unixctl_conn *conn, int argc, const char *argv[],
     struct odp_port_names names = { NULL, NULL, NULL };
     struct ds out = DS_EMPTY_INITIALIZER;
     struct dpif_flow_dump *dump = dpif_flow_dump_create(dpif);
+    dpif_flow_dump_set_given_keys(dump);
     struct dpif_flow_dump_thread *thread = dpif_flow_dump_thread_create(dump);
     struct dpif_flow flows[50];
     int n;
@@ -524,7 +575,7 @@ bridge_dump_flows_cmd(struct unixctl_conn *conn, int argc OVS_UNUSED,
             ds_put_char(&out, ',');
         }
         ds_put_cstr(&out, "actions=");
-        ofpact_list_format(r->ofpacts, r->ofpacts_len, NULL, &out);
+        ofpact_list_format(r->ofpacts, r->ofpacts_len, NULL, NULL, &out);
         ds_put_char(&out, '\n');
     }
     ofproto_rule_infos_free(infos, n);
@@ -570,12 +621,40 @@ revalidator_purge_cmd(struct unixctl_conn *conn, int argc OVS_UNUSED,
     unixctl_command_reply(conn, NULL);
 }
 
+/* upcall/enable-megaflows, upcall/disable-megaflows: 3.1 purges the
+ * datapath flows, which were made the other way. */
+static void
+upcall_megaflows_cmd(struct unixctl_conn *conn, int argc OVS_UNUSED,
+                     const char *argv[] OVS_UNUSED, void *enable_)
+{
+    bool enable = enable_ != NULL;
+    udpif_set_megaflows(enable);
+    struct dpif_backer *backer = ofproto_first_backer();
+    if (backer) {
+        udpif_purge(backer->udpif);
+    }
+    unixctl_command_reply(conn, enable ? "megaflows enabled"
+                                       : "megaflows disabled");
+}
+
+/* upcall/enable-ufid, upcall/disable-ufid: this datapath names flows by
+ * their key, never by a UFID, so there is nothing to switch; the replies
+ * are 3.1's. */
+static void
+upcall_ufid_cmd(struct unixctl_conn *conn, int argc OVS_UNUSED,
+                const char *argv[] OVS_UNUSED, void *enable)
+{
+    unixctl_command_reply(conn, enable
+                          ? "Datapath dumping tersely using UFID enabled"
+                          : "Datapath dumping tersely using UFID disabled");
+}
+
 void
 ofproto_unixctl_init(void)
 {
     unixctl_command_register(
         "ofproto/trace",
-        "{[dp_name] odp_flow | bridge br_flow} [packet]", 1, 3,
+        "{[dp_name] odp_flow | bridge br_flow} [-generate | packet]", 1, 4,
         trace_cmd, NULL);
     unixctl_command_register("fdb/show", "bridge", 1, 1, fdb_show_cmd,
                              NULL);
@@ -590,6 +669,15 @@ ofproto_unixctl_init(void)
                              bridge_dump_flows_cmd, NULL);
     unixctl_command_register("upcall/show", "", 0, 0, upcall_show_cmd,
                              NULL);
+    static int enable = 1;
+    unixctl_command_register("upcall/enable-megaflows", "", 0, 0,
+                             upcall_megaflows_cmd, &enable);
+    unixctl_command_register("upcall/disable-megaflows", "", 0, 0,
+                             upcall_megaflows_cmd, NULL);
+    unixctl_command_register("upcall/enable-ufid", "", 0, 0,
+                             upcall_ufid_cmd, &enable);
+    unixctl_command_register("upcall/disable-ufid", "", 0, 0,
+                             upcall_ufid_cmd, NULL);
     unixctl_command_register("revalidator/wait", "", 0, 0,
                              revalidator_wait_cmd, NULL);
     unixctl_command_register("revalidator/purge", "", 0, 0,

@@ -24,7 +24,7 @@
 #include "ofp-phy-port.h"
 #include "ofproto-private.h"
 #include "ovs-thread.h"
-#include "pin-cookie.h"
+#include "odp-util.h"
 #include "poll-loop.h"
 #include "seq.h"
 #include "shash.h"
@@ -271,6 +271,7 @@ ofproto_create(const char *name, const char *datapath_type,
     ofproto->next_expiry = LLONG_MAX;
     ovs_list_init(&ofproto->flow_removed);
     ovs_list_init(&ofproto->port_status);
+    ovs_list_init(&ofproto->table_status);
     ofproto->events_seq = seq_create();
     ovs_mutex_init(&ofproto->pin_mutex);
     ovs_list_init(&ofproto->packet_ins);
@@ -283,7 +284,7 @@ ofproto_create(const char *name, const char *datapath_type,
     hmap_init(&ofproto->bundles);
     hmap_init(&ofproto->groups);
     hmap_init(&ofproto->meters);
-    tun_table_init(&ofproto->tun_table);
+    ofproto_tlv_init(ofproto);
     ofproto->ml = mac_learning_create(MAC_DEFAULT_IDLE_TIME,
                                       backer->reval_seq);
 
@@ -364,26 +365,27 @@ ofproto_lookup_by_id(uint32_t id)
 
 void
 ofproto_queue_packet_in(struct ofproto *ofproto, const void *packet,
-                        size_t size, const struct pin_cookie *pc,
-                        const struct flow *pipeline)
+                        size_t size, const struct odp_cookie *cookie,
+                        const struct frozen_packet_in *state)
 {
     struct ofproto_packet_in *pin = xzalloc(sizeof *pin);
-    pin->packet = xmalloc(size + pc->userdata_len + 1);
+    pin->packet = xmalloc(size + state->userdata_len + 1);
     memcpy(pin->packet, packet, size);
     pin->packet_len = size;
-    if (pc->userdata_len) {
+    if (state->userdata_len) {
         uint8_t *userdata = (uint8_t *) pin->packet + size;
-        memcpy(userdata, pc->userdata, pc->userdata_len);
+        memcpy(userdata, state->userdata, state->userdata_len);
         pin->userdata = userdata;
-        pin->userdata_len = pc->userdata_len;
+        pin->userdata_len = state->userdata_len;
     }
-    pin->reason = pc->reason;
-    pin->table_id = pc->table_id;
-    pin->cookie = pc->cookie;
-    pin->max_len = pc->max_len;
-    pin->controller_id = pc->controller_id;
-    pin->in_port = pc->in_port;
-    ofputil_packet_in_metadata_from_flow(&pin->flow_metadata, pipeline);
+    pin->reason = cookie->controller.reason;
+    pin->table_id = state->table_id;
+    memcpy(&pin->cookie, cookie->controller.rule_cookie, sizeof pin->cookie);
+    pin->max_len = cookie->controller.max_len;
+    pin->controller_id = cookie->controller.controller_id;
+    pin->in_port = state->metadata.in_port;
+    ofputil_packet_in_metadata_from_flow(&pin->flow_metadata,
+                                         &state->metadata);
 
     ovs_mutex_lock(&ofproto->pin_mutex);
     bool full = ofproto->n_packet_ins >= OFPROTO_MAX_EVENTS;

@@ -99,6 +99,7 @@
 #include "match.h"
 #include "ofp-errors.h"
 #include "ofp-phy-port.h"
+#include "ofp-table.h"
 #include "openflow.h"
 #include "packets.h"
 
@@ -440,10 +441,10 @@ void ofproto_get_table_stats(struct ofproto *, uint8_t table_id,
  * miss in the table does (controller: a packet_in with reason no_match to
  * every connection that takes them, whatever its version; continue: the
  * next table; drop); 1.4+ sets eviction (see ofproto_configure_table())
- * and vacancy events with their thresholds, which are recorded and
- * reported (no vacancy event fires yet; an eviction property's flags are
- * ignored, as in 3.1).  Error: OFPTMFC_EPERM for table 254 (it exists but
- * is not OpenFlow's, as in 3.1). */
+ * and vacancy events with their thresholds (see struct
+ * ofproto_table_status; an eviction property's flags are ignored, as in
+ * 3.1).  Error: OFPTMFC_EPERM for table 254 (it exists but is not
+ * OpenFlow's, as in 3.1). */
 struct ofputil_table_mod;
 struct ofputil_table_desc;
 enum ofperr ofproto_table_mod(struct ofproto *,
@@ -479,6 +480,13 @@ void ofproto_configure_table(struct ofproto *, uint8_t table_id,
                              const struct ofproto_table_settings *);
 /* The table's name (the database's, else OpenFlow's), or NULL. */
 const char *ofproto_get_table_name(const struct ofproto *, uint8_t table_id);
+/* OpenFlow names a table (NAME "": no name) unless the database did: then
+ * only its own name is accepted (a no-op), as 3.1 ranks them.  The first
+ * says whether the second would take NAME. */
+bool ofproto_may_set_table_name(const struct ofproto *, uint8_t table_id,
+                                const char *name);
+void ofproto_set_table_name(struct ofproto *, uint8_t table_id,
+                            const char *name);
 /* The table's flow limit for OpenFlow's max_entries. */
 unsigned int ofproto_get_table_max_flows(const struct ofproto *,
                                          uint8_t table_id);
@@ -533,6 +541,21 @@ struct ofproto_port_status {
     struct ofputil_phy_port desc;
 };
 bool ofproto_pop_port_status(struct ofproto *, struct ofproto_port_status *);
+
+/* Vacancy events (1.4+ table_mod "vacancy:DOWN,UP") of a table with a
+ * flow limit: its vacancy (the share of the limit still free, in percent)
+ * fell below DOWN or rose above UP.  As in 3.1 they alternate: turning
+ * them on arms VACANCY_DOWN if the vacancy is at least UP, else
+ * VACANCY_UP, and each event arms the other.  Checked after each
+ * operation on the tables (a flow_mod or a bundle, expiry, a group or
+ * meter deletion), so a crossing and its return within one operation
+ * send nothing. */
+struct ofproto_table_status {
+    struct ovs_list list_node;  /* Private to ofproto. */
+    struct ofputil_table_status ts;
+};
+bool ofproto_pop_table_status(struct ofproto *,
+                              struct ofproto_table_status *);
 
 /* Packets sent to the controller (an output to CONTROLLER, a controller
  * action, a table miss when ofproto_set_miss_to_controller() said so, a

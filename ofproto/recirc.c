@@ -19,6 +19,7 @@ struct recirc_node {
     uint32_t id;
     unsigned int refcount;
     long long int released;         /* time_msec() of the last release. */
+    long long int released_real;    /* Real time of it, ms. */
     size_t len;
     uint8_t state[];
 };
@@ -47,11 +48,13 @@ static void
 expire(void)
 {
     long long int now = time_msec();
+    long long int now_real = time_usec_real() / 1000;
     while (!ovs_list_is_empty(&expiring)) {
         struct recirc_node *node = CONTAINER_OF(ovs_list_front(&expiring),
                                                 struct recirc_node,
                                                 expiring_node);
-        if (now - node->released < RECIRC_GRACE_MS) {
+        if (now - node->released < RECIRC_GRACE_MS
+            || now_real - node->released_real < RECIRC_GRACE_MS) {
             break;
         }
         ovs_list_remove(&node->expiring_node);
@@ -123,6 +126,7 @@ recirc_unref_id(uint32_t id)
     if (node && node->refcount && !--node->refcount) {
         hmap_remove(&by_state, &node->state_node);
         node->released = time_msec();
+        node->released_real = time_usec_real() / 1000;
         ovs_list_push_back(&expiring, &node->expiring_node);
     }
     expire();

@@ -6,7 +6,10 @@
  * "frozen state", laid out by xlate.c) and ends the datapath actions with
  * recirc(ID).  The datapath then looks the packet up again with
  * recirc_id ID, and the upcall of that miss thaws the state by its id and
- * translates the rest.
+ * translates the rest.  As in 3.1, translation also freezes at each
+ * packet for the controller: the datapath's controller cookie names the
+ * state, which holds what the packet-in reports (the bridge, table, rule
+ * cookie, pipeline fields, the action's userdata).
  *
  * This module keeps the states, one per distinct byte string, by id.  Ids
  * are handed out from 1 upwards and never reused (within 2^32), so a
@@ -18,8 +21,9 @@
  * upcall module, per flow; see struct recirc_refs) and releases it when
  * the flows go.  A state whose last reference is released can still be
  * found by its id (packets may be on their way back through the
- * datapath) for RECIRC_GRACE_MS of time_msec(), then it is freed; a
- * stopped test clock keeps it.  It is not shared any more meanwhile: an
+ * datapath) for RECIRC_GRACE_MS, both of time_msec() and of real time
+ * (a test's warped clock does not hurry it, a stopped one keeps it),
+ * then it is freed.  It is not shared any more meanwhile: an
  * equal state gets a new id.
  *
  * Threads: any; one mutex inside. */

@@ -16,7 +16,8 @@
 #include "hmap.h"
 #include "list.h"
 #include "ofproto-private.h"
-#include "pin-cookie.h"
+#include "odp-util.h"
+#include "recirc.h"
 #include "ovs-rcu.h"
 #include "ovs-thread.h"
 #include "poll-loop.h"
@@ -33,6 +34,7 @@ COVERAGE_DEFINE(upcall_packet_in);
 COVERAGE_DEFINE(upcall_bad_userdata);
 COVERAGE_DEFINE(upcall_batch);
 COVERAGE_DEFINE(upcall_miss);
+COVERAGE_DEFINE(upcall_slow_path);
 COVERAGE_DEFINE(upcall_flow_installed);
 COVERAGE_DEFINE(upcall_flow_limit_hit);
 COVERAGE_DEFINE(revalidate_dump);
@@ -47,6 +49,7 @@ COVERAGE_DEFINE(revalidate_modified);
 
 static atomic_uint flow_limit = DEFAULT_FLOW_LIMIT;
 static atomic_uint max_idle = DEFAULT_MAX_IDLE;
+static atomic_bool enable_megaflows = true;
 
 struct ukey {
     struct hmap_node hmap_node;     /* In udpif->ukeys. */
@@ -145,6 +148,12 @@ udpif_get_flow_limit(void)
 }
 
 void
+udpif_set_megaflows(bool enable)
+{
+    atomic_store(&enable_megaflows, enable);
+}
+
+void
 udpif_set_max_idle(unsigned int ms)
 {
     atomic_store(&max_idle, ms ? ms : DEFAULT_MAX_IDLE);
@@ -225,15 +234,19 @@ ukey_install_refs(struct udpif *udpif, const struct flow *key,
 /* What a handler keeps per upcall of a batch. */
 struct upcall {
     struct xlate_out xout;
-    struct flow masked_key;
+    struct flow_wildcards mask;     /* Of the flow installed. */
+    struct ofpbuf install_actions;  /* Of the flow installed. */
     struct dp_packet_batch batch;
     struct dpif_op put, execute;
     bool install;
 };
 
+/* Translates the packet of DU, with its side effects: MAC learning, and
+ * statistics (CREDIT_STATS: a miss's first packet, which no datapath flow
+ * counted). */
 static void
 translate_upcall(struct udpif *udpif, const struct dpif_upcall *du,
-                 struct upcall *u)
+                 struct upcall *u, bool credit_stats)
 {
     xlate_out_init(&u->xout);
     const struct ofport *ofport = backer_odp_to_ofport(udpif->backer,
@@ -243,8 +256,8 @@ translate_upcall(struct udpif *udpif, const struct dpif_upcall *du,
             .ofproto = ofport->ofproto,
             .flow = *du->key,
             .may_learn = true,
-            .n_packets = 1,
-            .n_bytes = dp_packet_size(&du->packet),
+            .n_packets = credit_stats,
+            .n_bytes = credit_stats ? dp_packet_size(&du->packet) : 0,
             .used = time_msec(),
         };
         xin.flow.in_port = ofport->ofp_port;
@@ -255,26 +268,67 @@ translate_upcall(struct udpif *udpif, const struct dpif_upcall *du,
     WC_MASK_FIELD(&u->xout.wc, recirc_id);
 }
 
-/* A "userspace" action's upcall: the packet-in translation asked for
- * (pin-cookie.h).  xlate_rwlock held for reading. */
+/* The megaflow a flow for KEY installs: what translation looked at, and
+ * what a datapath key implies (odp_flow_mask_for_datapath()); or, with
+ * megaflows disabled, every field of the packet. */
 static void
-handle_packet_in(const struct dpif_upcall *du)
+install_mask(const struct flow *key, const struct xlate_out *xout,
+             struct flow_wildcards *mask)
 {
-    struct pin_cookie pc;
-    struct flow pipeline;
-    struct ofproto *ofproto = NULL;
-    if (du->userdata
-        && pin_cookie_decode(du->userdata, du->userdata_len, &pc,
-                             &pipeline)) {
-        ofproto = ofproto_lookup_by_id(pc.ofproto_id);
+    if (atomic_load(&enable_megaflows)) {
+        *mask = xout->wc;
+        odp_flow_mask_for_datapath(key, mask);
+    } else {
+        odp_flow_wildcards_for_packet(key, mask);
     }
-    if (!ofproto) {
+}
+
+/* A controller cookie's upcall: the packet-in translation asked for, as
+ * the frozen state it names says (recirc.h).  xlate_rwlock held for
+ * reading. */
+static void
+handle_packet_in(const struct dpif_upcall *du, const struct odp_cookie *c)
+{
+    struct frozen_packet_in state;
+    if (c->controller.dont_send) {
+        return;
+    }
+    if (!xlate_frozen_packet_in(c->controller.recirc_id, &state)) {
         COVERAGE_INC(upcall_bad_userdata);
         return;
     }
     COVERAGE_INC(upcall_packet_in);
-    ofproto_queue_packet_in(ofproto, dp_packet_data(&du->packet),
-                            dp_packet_size(&du->packet), &pc, &pipeline);
+    ofproto_queue_packet_in(state.ofproto, dp_packet_data(&du->packet),
+                            dp_packet_size(&du->packet), c, &state);
+    free(state.userdata);
+}
+
+/* What the handler does with DU, translated into U (xlate_rwlock held for
+ * reading): a miss or a slow-pathed flow's packet is translated (the
+ * latter is counted by its datapath flow, so it credits no statistics),
+ * a controller cookie's packet becomes a packet-in. */
+static void
+process_upcall(struct udpif *udpif, const struct dpif_upcall *du,
+               struct upcall *u)
+{
+    if (du->type == DPIF_UC_MISS) {
+        translate_upcall(udpif, du, u, true);
+        return;
+    }
+    struct odp_cookie cookie;
+    if (du->userdata
+        && odp_cookie_from_userdata(du->userdata, du->userdata_len,
+                                    &cookie)) {
+        if (cookie.type == ODP_COOKIE_SLOW_PATH) {
+            COVERAGE_INC(upcall_slow_path);
+            translate_upcall(udpif, du, u, false);
+            return;
+        }
+        handle_packet_in(du, &cookie);
+    } else {
+        COVERAGE_INC(upcall_bad_userdata);
+    }
+    xlate_out_init(&u->xout);
 }
 
 static void
@@ -289,14 +343,7 @@ handle_batch(struct udpif *udpif, struct dpif_upcall *dus, size_t n)
 
     ovs_rwlock_rdlock(&xlate_rwlock);
     for (size_t i = 0; i < n; i++) {
-        if (dus[i].type == DPIF_UC_ACTION) {
-            /* A packet for the controller: nothing to translate or
-             * install, the event is all. */
-            handle_packet_in(&dus[i]);
-            xlate_out_init(&upcalls[i].xout);
-        } else {
-            translate_upcall(udpif, &dus[i], &upcalls[i]);
-        }
+        process_upcall(udpif, &dus[i], &upcalls[i]);
     }
     ovs_rwlock_unlock(&xlate_rwlock);
 
@@ -310,6 +357,7 @@ handle_batch(struct udpif *udpif, struct dpif_upcall *dus, size_t n)
          * batch stay within the limit; the revalidators set the count
          * back to the datapath's after each dump. */
         u->install = false;
+        ofpbuf_init(&u->install_actions, 0);
         if (du->type == DPIF_UC_MISS) {
             if (atomic_fetch_add(&udpif->n_flows, 1) < limit) {
                 u->install = true;
@@ -320,15 +368,16 @@ handle_batch(struct udpif *udpif, struct dpif_upcall *dus, size_t n)
         }
         if (u->install) {
             COVERAGE_INC(upcall_miss);
-            flow_apply_mask(&u->masked_key, du->key, &u->xout.wc);
+            install_mask(du->key, &u->xout, &u->mask);
+            xlate_install_actions(&u->xout, &u->install_actions);
             u->put = (struct dpif_op) {
                 .type = DPIF_OP_FLOW_PUT,
                 .put = {
                     .flags = DPIF_FP_CREATE,
                     .key = du->key,
-                    .mask = &u->xout.wc,
-                    .actions = actions,
-                    .actions_len = actions_len,
+                    .mask = &u->mask,
+                    .actions = u->install_actions.data,
+                    .actions_len = u->install_actions.size,
                 },
             };
             ops[n_ops++] = &u->put;
@@ -353,14 +402,14 @@ handle_batch(struct udpif *udpif, struct dpif_upcall *dus, size_t n)
     for (size_t i = 0; i < n; i++) {
         struct upcall *u = &upcalls[i];
         if (u->install && !u->put.error) {
-            /* No ukey yet: a revalidator makes one when it first finds the
-             * flow with packets, from zero statistics, which is what a new
+            /* Most flows get their ukey when a revalidator first finds
+             * them with packets, from zero statistics, which is what a new
              * flow has (the packet executed here was credited by the
              * translation).  Most new flows of a flood never see a second
              * packet, so this keeps their setup cheap.  A flow that
              * recirculates gets its ukey now, to hold its ids. */
             if (u->xout.recircs.n) {
-                ukey_install_refs(udpif, dus[i].key, &u->xout.wc,
+                ukey_install_refs(udpif, dus[i].key, &u->mask,
                                   &u->xout.recircs);
             }
             COVERAGE_INC(upcall_flow_installed);
@@ -370,6 +419,7 @@ handle_batch(struct udpif *udpif, struct dpif_upcall *dus, size_t n)
         }
         /* A push may have moved a packet off its ring slot. */
         dp_packet_uninit((struct dp_packet *) &dus[i].packet);
+        ofpbuf_uninit(&u->install_actions);
         xlate_out_uninit(&u->xout);
     }
     free(upcalls);
@@ -467,21 +517,24 @@ revalidate_flow(struct udpif *udpif, const struct dpif_flow *f,
 
     enum reval_result result = KEEP;
     if (need_revalidate) {
+        struct ofpbuf actions;
+        ofpbuf_init(&actions, 0);
+        xlate_install_actions(&xout, &actions);
         if (flow_wildcards_has_extra(&xout.wc, &f->mask)) {
             COVERAGE_INC(revalidate_mask_deleted);
             result = DELETE;
-        } else if (xout.odp_actions.size != f->actions_len
+        } else if (actions.size != f->actions_len
                    || (f->actions_len
-                       && memcmp(xout.odp_actions.data, f->actions,
+                       && memcmp(actions.data, f->actions,
                                  f->actions_len))) {
             /* (A drop flow has no actions, and maybe no buffer.) */
             COVERAGE_INC(revalidate_modified);
-            if (xout.odp_actions.size) {
-                ofpbuf_put(new_actions, xout.odp_actions.data,
-                           xout.odp_actions.size);
+            if (actions.size) {
+                ofpbuf_put(new_actions, actions.data, actions.size);
             }
             result = MODIFY;
         }
+        ofpbuf_uninit(&actions);
     }
     xlate_out_uninit(&xout);
     return result;

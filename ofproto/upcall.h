@@ -35,6 +35,7 @@
 #ifndef OFPROTO_UPCALL_H
 #define OFPROTO_UPCALL_H 1
 
+#include <stdbool.h>
 #include <stddef.h>
 
 struct dpif_backer;
@@ -65,6 +66,9 @@ unsigned int udpif_n_revalidators(const struct udpif *);
 /* Global settings: read by the threads at each batch or dump. */
 void udpif_set_flow_limit(unsigned int);
 void udpif_set_max_idle(unsigned int ms);
+/* upcall/disable-megaflows: flows installed from then on match every field
+ * of their packet (the caller purges the flows there are). */
+void udpif_set_megaflows(bool enable);
 unsigned int udpif_get_flow_limit(void);
 
 #endif /* ofproto/upcall.h */

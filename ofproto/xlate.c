@@ -15,7 +15,6 @@
 #include "mpls.h"
 #include "netlink.h"
 #include "ofproto-private.h"
-#include "pin-cookie.h"
 #include "match.h"
 #include "ofp-actions.h"
 #include "ofp-table.h"
@@ -23,6 +22,7 @@
 #include "recirc.h"
 #include "util.h"
 #include "vlog.h"
+#include "xlate-commit.h"
 #include "xlate-mpls.h"
 #include "xlate-trace.h"
 
@@ -48,8 +48,7 @@ struct xlate_ctx {
     uint8_t table_id;           /* Table being run. */
     ovs_be64 rule_cookie;       /* Of the rule being run. */
     bool error;                 /* Too deep: the whole result drops. */
-    bool exit;                  /* "exit", or dec_ttl at TTL 1: stop. */
-    bool ttl_exceeded;          /* The latter: the action set is lost. */
+    bool exit;                  /* "exit": stop. */
     bool no_recv;               /* Input port has OFPPC_NO_RECV: the first
                                  * table is looked up, nothing runs. */
     struct ofpbuf action_set;   /* What write_actions wrote. */
@@ -83,6 +82,15 @@ static void freeze_actions(struct xlate_ctx *, const struct ofpact *,
 static void freeze_lookup(struct xlate_ctx *, uint32_t in_port,
                           uint8_t table_id, bool honor_miss);
 static void finish_freezing(struct xlate_ctx *, bool with_action_set);
+static uint32_t freeze_packet_in(struct xlate_ctx *, const void *userdata,
+                                 size_t userdata_len);
+
+static bool
+is_ip_any(const struct flow *flow)
+{
+    return (flow->dl_type == htons(ETH_TYPE_IP)
+            || flow->dl_type == htons(ETH_TYPE_IPV6));
+}
 
 /* Adds a note ("-> ...") to the trace, if any. */
 static void OVS_PRINTF_FORMAT(2, 3)
@@ -100,201 +108,13 @@ trace_note(const struct xlate_ctx *ctx, const char *format, ...)
     free(text);
 }
 
-/* Making the datapath packet look like CTX->flow before an output. */
-
-static int
-count_vlans(const struct flow *flow)
-{
-    int n = 0;
-    while (n < FLOW_MAX_VLAN_HEADERS && flow_vlan_present(&flow->vlans[n])) {
-        n++;
-    }
-    return n;
-}
-
-/* The tags the packet and the flow share at the bottom (innermost) stay;
- * the packet's others are popped and the flow's pushed, innermost
- * first. */
-static void
-commit_vlan(struct xlate_ctx *ctx)
-{
-    const struct flow *f = &ctx->flow;
-    struct flow *b = &ctx->base;
-    int flow_n = count_vlans(f), base_n = count_vlans(b);
-
-    while (flow_n && base_n
-           && f->vlans[flow_n - 1].qtag == b->vlans[base_n - 1].qtag) {
-        flow_n--;
-        base_n--;
-    }
-    for (int i = 0; i < base_n; i++) {
-        nl_msg_put_flag(ctx->odp, OVS_ACTION_ATTR_POP_VLAN);
-    }
-    for (int i = flow_n - 1; i >= 0; i--) {
-        struct ovs_action_push_vlan pv = {
-            .vlan_tpid = f->vlans[i].tpid,
-            .vlan_tci = f->vlans[i].tci,
-        };
-        nl_msg_put_unspec(ctx->odp, OVS_ACTION_ATTR_PUSH_VLAN, &pv,
-                          sizeof pv);
-    }
-    memcpy(b->vlans, f->vlans, sizeof b->vlans);
-}
-
-static void
-commit_eth(struct xlate_ctx *ctx)
-{
-    bool src = !eth_addr_equals(ctx->flow.dl_src, ctx->base.dl_src);
-    bool dst = !eth_addr_equals(ctx->flow.dl_dst, ctx->base.dl_dst);
-    if (!src && !dst) {
-        return;
-    }
-    struct ovs_key_ethernet kv[2];
-    memset(kv, 0, sizeof kv);
-    memcpy(kv[0].eth_src, ctx->flow.dl_src.ea, ETH_ADDR_LEN);
-    memcpy(kv[0].eth_dst, ctx->flow.dl_dst.ea, ETH_ADDR_LEN);
-    if (src) {
-        memset(kv[1].eth_src, 0xff, ETH_ADDR_LEN);
-    }
-    if (dst) {
-        memset(kv[1].eth_dst, 0xff, ETH_ADDR_LEN);
-    }
-    size_t ofs = nl_msg_start_nested(ctx->odp, OVS_ACTION_ATTR_SET_MASKED);
-    nl_msg_put_unspec(ctx->odp, OVS_KEY_ATTR_ETHERNET, kv, sizeof kv);
-    nl_msg_end_nested(ctx->odp, ofs);
-    ctx->base.dl_src = ctx->flow.dl_src;
-    ctx->base.dl_dst = ctx->flow.dl_dst;
-}
-
-/* The TOS bits a set writes: those that changed and, with them, the rest
- * of each field (DSCP, ECN) the actions wrote, which the megaflow already
- * matches exactly. */
-static uint8_t
-tos_mask(const struct xlate_ctx *ctx)
-{
-    uint8_t changed = ctx->flow.nw_tos ^ ctx->base.nw_tos;
-    return changed ? changed | (ctx->wc->masks.nw_tos & 0xff) : 0;
-}
-
-static void
-commit_ipv4(struct xlate_ctx *ctx)
-{
-    const struct flow *f = &ctx->flow;
-    struct flow *b = &ctx->base;
-    if (f->nw_src == b->nw_src && f->nw_dst == b->nw_dst
-        && f->nw_tos == b->nw_tos && f->nw_ttl == b->nw_ttl) {
-        return;
-    }
-    struct ovs_key_ipv4 kv[2];
-    memset(kv, 0, sizeof kv);
-    kv[0].ipv4_src = f->nw_src;
-    kv[0].ipv4_dst = f->nw_dst;
-    kv[0].ipv4_tos = f->nw_tos;
-    kv[0].ipv4_ttl = f->nw_ttl;
-    kv[1].ipv4_src = f->nw_src ^ b->nw_src ? OVS_BE32_MAX : 0;
-    kv[1].ipv4_dst = f->nw_dst ^ b->nw_dst ? OVS_BE32_MAX : 0;
-    kv[1].ipv4_tos = tos_mask(ctx);
-    kv[1].ipv4_ttl = f->nw_ttl != b->nw_ttl ? 0xff : 0;
-    size_t ofs = nl_msg_start_nested(ctx->odp, OVS_ACTION_ATTR_SET_MASKED);
-    nl_msg_put_unspec(ctx->odp, OVS_KEY_ATTR_IPV4, kv, sizeof kv);
-    nl_msg_end_nested(ctx->odp, ofs);
-    b->nw_src = f->nw_src;
-    b->nw_dst = f->nw_dst;
-    b->nw_tos = f->nw_tos;
-    b->nw_ttl = f->nw_ttl;
-}
-
-static void
-commit_ipv6(struct xlate_ctx *ctx)
-{
-    const struct flow *f = &ctx->flow;
-    struct flow *b = &ctx->base;
-    bool src = memcmp(&f->ipv6_src, &b->ipv6_src, sizeof f->ipv6_src);
-    bool dst = memcmp(&f->ipv6_dst, &b->ipv6_dst, sizeof f->ipv6_dst);
-    if (!src && !dst && f->nw_tos == b->nw_tos && f->nw_ttl == b->nw_ttl
-        && f->ipv6_label == b->ipv6_label) {
-        return;
-    }
-    struct ovs_key_ipv6 kv[2];
-    memset(kv, 0, sizeof kv);
-    memcpy(kv[0].ipv6_src, &f->ipv6_src, sizeof kv[0].ipv6_src);
-    memcpy(kv[0].ipv6_dst, &f->ipv6_dst, sizeof kv[0].ipv6_dst);
-    kv[0].ipv6_label = f->ipv6_label;
-    kv[0].ipv6_tclass = f->nw_tos;
-    kv[0].ipv6_hlimit = f->nw_ttl;
-    if (src) {
-        memset(kv[1].ipv6_src, 0xff, sizeof kv[1].ipv6_src);
-    }
-    if (dst) {
-        memset(kv[1].ipv6_dst, 0xff, sizeof kv[1].ipv6_dst);
-    }
-    kv[1].ipv6_label = f->ipv6_label ^ b->ipv6_label ? htonl(IPV6_LABEL_MASK)
-                                                     : 0;
-    kv[1].ipv6_tclass = tos_mask(ctx);
-    kv[1].ipv6_hlimit = f->nw_ttl != b->nw_ttl ? 0xff : 0;
-    size_t ofs = nl_msg_start_nested(ctx->odp, OVS_ACTION_ATTR_SET_MASKED);
-    nl_msg_put_unspec(ctx->odp, OVS_KEY_ATTR_IPV6, kv, sizeof kv);
-    nl_msg_end_nested(ctx->odp, ofs);
-    b->ipv6_src = f->ipv6_src;
-    b->ipv6_dst = f->ipv6_dst;
-    b->ipv6_label = f->ipv6_label;
-    b->nw_tos = f->nw_tos;
-    b->nw_ttl = f->nw_ttl;
-}
-
-static void
-commit_l4(struct xlate_ctx *ctx)
-{
-    const struct flow *f = &ctx->flow;
-    struct flow *b = &ctx->base;
-    if ((f->tp_src == b->tp_src && f->tp_dst == b->tp_dst)
-        || f->nw_frag & FLOW_NW_FRAG_LATER) {
-        return;
-    }
-    ovs_be16 kv[4] = {
-        f->tp_src, f->tp_dst,
-        f->tp_src != b->tp_src ? OVS_BE16_MAX : 0,
-        f->tp_dst != b->tp_dst ? OVS_BE16_MAX : 0,
-    };
-    enum ovs_key_attr type = (f->nw_proto == IPPROTO_TCP ? OVS_KEY_ATTR_TCP
-                              : f->nw_proto == IPPROTO_UDP ? OVS_KEY_ATTR_UDP
-                              : OVS_KEY_ATTR_SCTP);
-    size_t ofs = nl_msg_start_nested(ctx->odp, OVS_ACTION_ATTR_SET_MASKED);
-    nl_msg_put_unspec(ctx->odp, type, kv, sizeof kv);
-    nl_msg_end_nested(ctx->odp, ofs);
-    b->tp_src = f->tp_src;
-    b->tp_dst = f->tp_dst;
-}
-
-/* Every header change made so far, before an output or a packet-in.
- * Only fields the packet has are ever changed (set_field checks the
- * prerequisites), so the base flow's protocol decides what to commit. */
+/* Makes the datapath packet what CTX->flow says before it goes anywhere
+ * (xlate-commit.h). */
 static void
 commit_all(struct xlate_ctx *ctx)
 {
-    commit_vlan(ctx);
-    commit_eth(ctx);
-    /* A packet that stops being MPLS loses its stack before its L3 header
-     * changes; one that becomes MPLS gets it after them (at the end). */
-    if (eth_type_mpls(ctx->base.dl_type)
-        && !eth_type_mpls(ctx->flow.dl_type)) {
-        xlate_mpls_commit(&ctx->flow, &ctx->base, ctx->odp);
-    }
-    if (!ctx->l3_cleared && ctx->flow.dl_type == ctx->base.dl_type) {
-        if (ctx->base.dl_type == htons(ETH_TYPE_IP)) {
-            commit_ipv4(ctx);
-        } else if (ctx->base.dl_type == htons(ETH_TYPE_IPV6)) {
-            commit_ipv6(ctx);
-        }
-        if ((ctx->base.dl_type == htons(ETH_TYPE_IP)
-             || ctx->base.dl_type == htons(ETH_TYPE_IPV6))
-            && (ctx->base.nw_proto == IPPROTO_TCP
-                || ctx->base.nw_proto == IPPROTO_UDP
-                || ctx->base.nw_proto == IPPROTO_SCTP)) {
-            commit_l4(ctx);
-        }
-    }
-    xlate_mpls_commit(&ctx->flow, &ctx->base, ctx->odp);
+    ctx->xout->slow |= xlate_commit(&ctx->flow, &ctx->base,
+                                    ctx->l3_cleared, ctx->wc, ctx->odp);
 }
 
 /* Outputs to PORT as the packet now is.  TRACE says whether to account
@@ -558,45 +378,34 @@ xlate_normal(struct xlate_ctx *ctx)
     }
 }
 
-/* Packet-in: a "userspace" datapath action whose userdata (pin-cookie.h)
- * says what the controller is to be told; the datapath hands the packet,
- * as the actions before it left it, to a handler (upcall.c), which queues
- * the event. */
+/* Packet-in: as 3.1, translation freezes here (recirc.h: the bridge, the
+ * table, the rule's cookie, the pipeline fields as the actions left them
+ * and the action's userdata) and sends the packet, as the actions before
+ * left it, up through a "userspace" datapath action whose cookie names
+ * the frozen state and says the rest (odp-util.h); the handler that
+ * receives it (upcall.c) queues the packet_in. */
 static void
 xlate_controller(struct xlate_ctx *ctx, uint8_t reason, uint16_t max_len,
                  uint16_t controller_id, const void *userdata,
                  size_t userdata_len)
 {
-    struct pin_cookie pc = {
-        .ofproto_id = ctx->ofproto->id,
-        .in_port = ctx->flow.in_port,
-        .max_len = max_len,
-        .controller_id = controller_id,
-        .reason = reason,
-        .table_id = ctx->table_id,
-        .cookie = ctx->rule_cookie,
-        .userdata = userdata,
-        .userdata_len = userdata_len,
-    };
-    uint64_t stub[PIN_COOKIE_MAX / 8];
-    struct ofpbuf cookie;
-    ofpbuf_use_stub(&cookie, stub, sizeof stub);
-    if (!pin_cookie_encode(&pc, &ctx->flow, &cookie)) {
-        static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(1, 5);
-        VLOG_WARN_RL(&rl, "%s: packet-in userdata of %zu bytes is too long "
-                     "for an upcall, packet not sent to the controller",
-                     ctx->ofproto->name, userdata_len);
-        trace_note(ctx, "userdata too long, not sent to controller");
-        ofpbuf_uninit(&cookie);
-        return;
-    }
+    uint32_t id = freeze_packet_in(ctx, userdata, userdata_len);
+
     commit_all(ctx);
-    size_t ofs = nl_msg_start_nested(ctx->odp, OVS_ACTION_ATTR_USERSPACE);
-    nl_msg_put_u32(ctx->odp, OVS_USERSPACE_ATTR_PID, 0);
-    nl_msg_put_unspec(ctx->odp, OVS_USERSPACE_ATTR_USERDATA, cookie.data,
-                      cookie.size);
-    nl_msg_end_nested(ctx->odp, ofs);
-    ofpbuf_uninit(&cookie);
+    struct odp_cookie cookie = {
+        .type = ODP_COOKIE_CONTROLLER,
+        .controller = {
+            /* A trace without side effects sends nothing, and says so. */
+            .dont_send = ctx->xin->trace && !ctx->xin->may_learn,
+            .reason = reason,
+            .recirc_id = id,
+            .controller_id = controller_id,
+            .max_len = max_len,
+        },
+    };
+    memcpy(cookie.controller.rule_cookie, &ctx->rule_cookie,
+           sizeof ctx->rule_cookie);
+    odp_put_userspace_cookie(ctx->odp, &cookie);
 }
 
 /* Tables. */
@@ -771,7 +580,7 @@ trace_action(const struct xlate_ctx *ctx, const struct ofpact *a)
     struct xtrace *t = ctx->xin->trace;
     if (t && !ofpact_is_instruction(a->type)) {
         struct ds s = DS_EMPTY_INITIALIZER;
-        ofpact_list_format(a, OFPACT_ALIGN(a->len), NULL, &s);
+        ofpact_list_format(a, OFPACT_ALIGN(a->len), NULL, NULL, &s);
         xtrace_add(t, XTRACE_ACTION, "%s", ds_cstr(&s));
         ds_destroy(&s);
     }
@@ -837,17 +646,81 @@ flow_is_ip(struct xlate_ctx *ctx)
     return flow_is_ip_any(&ctx->flow);
 }
 
+/* Adds "SUBFIELD is now VALUE" to the trace, as 3.1 says it after a move:
+ * the value in the field's own syntax for a whole field, else in hex. */
+static void
+trace_subfield(const struct xlate_ctx *ctx, const struct mf_subfield *sf)
+{
+    if (!ctx->xin->trace) {
+        return;
+    }
+    struct ds s = DS_EMPTY_INITIALIZER;
+    mf_format_subfield(sf, &s);
+    ds_put_cstr(&s, " is now ");
+    if (!sf->ofs && sf->n_bits == sf->field->n_bits) {
+        union mf_value value;
+        mf_get_value(sf->field, &ctx->flow, &value);
+        mf_format(sf->field, &value, NULL, NULL, &s);
+    } else {
+        union mf_value value;
+        mf_get_value(sf->field, &ctx->flow, &value);
+        uint8_t bits[sizeof value];
+        memset(bits, 0, sizeof bits);
+        bitwise_copy(&value, sf->field->n_bytes, sf->ofs, bits, sizeof bits,
+                     0, sf->n_bits);
+        size_t i = 0;
+        while (i < sizeof bits - 1 && !bits[i]) {
+            i++;
+        }
+        ds_put_format(&s, "0x%"PRIx8, bits[i]);
+        for (i++; i < sizeof bits; i++) {
+            ds_put_format(&s, "%02"PRIx8, bits[i]);
+        }
+    }
+    trace_note(ctx, "%s", ds_cstr(&s));
+    ds_destroy(&s);
+}
+
+/* Un-wildcards the bits of SF's field that SF covers. */
+static void
+mask_subfield(struct xlate_ctx *ctx, const struct mf_subfield *sf)
+{
+    union mf_value mask;
+    memset(&mask, 0, sizeof mask);
+    bitwise_one(&mask, sf->field->n_bytes, sf->ofs, sf->n_bits);
+    mask_field_masked(ctx, sf->field, &mask);
+}
+
+/* Writing an IP or ARP header field makes the megaflow exact on nw_proto
+ * (the ARP opcode), as 3.1's writes do: committing the change depends on
+ * it (xlate-commit.h). */
+static void
+mask_l3_prereqs(struct xlate_ctx *ctx, enum mf_field_id id)
+{
+    const struct flow *flow = &ctx->flow;
+    bool ip_field = (id == MFF_IPV4_SRC || id == MFF_IPV4_DST
+                     || id == MFF_IPV6_SRC || id == MFF_IPV6_DST
+                     || id == MFF_IPV6_LABEL || id == MFF_IP_DSCP
+                     || id == MFF_IP_ECN || id == MFF_IP_TTL);
+    bool arp_field = (id == MFF_ARP_OP || id == MFF_ARP_SPA
+                      || id == MFF_ARP_TPA || id == MFF_ARP_SHA
+                      || id == MFF_ARP_THA);
+    if ((ip_field && is_ip_any(flow))
+        || (arp_field && flow->dl_type == htons(ETH_TYPE_ARP))) {
+        WC_MASK_FIELD(ctx->wc, nw_proto);
+    }
+}
+
+/* Whether the packet has L4 ports (or an ICMP type and code) that
+ * mod_tp_src/dst may write: IP but not a later fragment. */
 static bool
 flow_is_l4(struct xlate_ctx *ctx)
 {
-    if (!flow_is_ip(ctx)) {
+    if (!flow_is_ip(ctx) || ctx->flow.nw_frag & FLOW_NW_FRAG_LATER) {
         return false;
     }
     WC_MASK_FIELD(ctx->wc, nw_proto);
-    WC_MASK_FIELD(ctx->wc, nw_frag);
-    uint8_t p = ctx->flow.nw_proto;
-    return ((p == IPPROTO_TCP || p == IPPROTO_UDP || p == IPPROTO_SCTP)
-            && !(ctx->flow.nw_frag & FLOW_NW_FRAG_LATER));
+    return true;
 }
 
 static void
@@ -941,25 +814,32 @@ action_set_execute(struct xlate_ctx *ctx)
     ofpbuf_uninit(&set);
 }
 
-static void
+/* Returns true when the TTL ran out: the controller ids hear of it as an
+ * invalid TTL and, as in 3.1, the rest of the current action list is
+ * skipped (translation goes on after the resubmit or table that ran
+ * it). */
+static bool
 xlate_dec_ttl(struct xlate_ctx *ctx, const struct ofpact_cnt_ids *ids)
 {
     if (!flow_is_ip(ctx)) {
-        return;
+        return false;
     }
     WC_MASK_FIELD(ctx->wc, nw_ttl);
+    WC_MASK_FIELD(ctx->wc, nw_proto);
     if (ctx->flow.nw_ttl > 1) {
         ctx->flow.nw_ttl--;
-        return;
+        return false;
     }
-    /* As in Open vSwitch: the packet goes no further, and the controller
-     * hears of it as an invalid TTL. */
-    trace_note(ctx, "TTL exceeded, sending to controller");
     for (uint16_t i = 0; i < ids->n_controllers; i++) {
         xlate_controller(ctx, OFPR_INVALID_TTL, UINT16_MAX, ids->cnt_ids[i],
                          NULL, 0);
     }
-    ctx->exit = ctx->ttl_exceeded = true;
+    if (ctx->xin->trace) {
+        xtrace_add(ctx->xin->trace, XTRACE_WARN,
+                   "IPv%d decrement TTL exception",
+                   ctx->flow.dl_type == htons(ETH_TYPE_IP) ? 4 : 6);
+    }
+    return true;
 }
 
 /* The megaflow looks at what the learned flow is made of.  With side
@@ -989,7 +869,6 @@ xlate_set_field(struct xlate_ctx *ctx, const struct ofpact_set_field *sf)
 {
     /* Only a field the packet has: vlan_vid needs a VLAN, tcp_src TCP. */
     if (mf_are_prereqs_ok(sf->field, &ctx->flow, ctx->wc)) {
-        mask_field(ctx, sf->field);
         union mf_value mask = sf->mask;
         if (sf->field->id == MFF_VLAN_VID
             && sf->ofpact.raw == OFPACT_RAW_REG_LOAD) {
@@ -997,6 +876,8 @@ xlate_set_field(struct xlate_ctx *ctx, const struct ofpact_set_field *sf)
              * vlan_vid is 12 bits wide): never the tag's presence. */
             mask.be16 &= ~htons(VLAN_CFI);
         }
+        mask_field_masked(ctx, sf->field, &mask);
+        mask_l3_prereqs(ctx, sf->field->id);
         mf_set_flow_value_masked(sf->field, &sf->value, &mask, &ctx->flow);
     }
 }
@@ -1495,6 +1376,7 @@ do_xlate_actions(struct xlate_ctx *ctx, const struct ofpact *ofpacts,
             WC_MASK_FIELD(ctx->wc, dl_type);
             if (flow->dl_type == htons(ETH_TYPE_IP)) {
                 ovs_be32 ip = ((const struct ofpact_ipv4 *) a)->ipv4;
+                WC_MASK_FIELD(ctx->wc, nw_proto);
                 if (a->type == OFPACT_SET_IPV4_SRC) {
                     WC_MASK_FIELD(ctx->wc, nw_src);
                     flow->nw_src = ip;
@@ -1506,6 +1388,7 @@ do_xlate_actions(struct xlate_ctx *ctx, const struct ofpact *ofpacts,
             break;
         case OFPACT_SET_IP_DSCP:
             if (flow_is_ip(ctx)) {
+                WC_MASK_FIELD(ctx->wc, nw_proto);
                 ctx->wc->masks.nw_tos |= 0xfc;
                 flow->nw_tos = ((flow->nw_tos & 0x03)
                                 | (((const struct ofpact_dscp *) a)->dscp
@@ -1514,6 +1397,7 @@ do_xlate_actions(struct xlate_ctx *ctx, const struct ofpact *ofpacts,
             break;
         case OFPACT_SET_IP_ECN:
             if (flow_is_ip(ctx)) {
+                WC_MASK_FIELD(ctx->wc, nw_proto);
                 ctx->wc->masks.nw_tos |= 0x03;
                 flow->nw_tos = ((flow->nw_tos & 0xfc)
                                 | (((const struct ofpact_ecn *) a)->ecn
@@ -1522,7 +1406,7 @@ do_xlate_actions(struct xlate_ctx *ctx, const struct ofpact *ofpacts,
             break;
         case OFPACT_OUTPUT_REG: {
             const struct ofpact_output_reg *o = (const void *) a;
-            mask_field(ctx, o->src.field);
+            mask_subfield(ctx, &o->src);
             xlate_output(ctx, mf_get_subfield(&o->src, flow), o->max_len);
             break;
         }
@@ -1553,6 +1437,7 @@ do_xlate_actions(struct xlate_ctx *ctx, const struct ofpact *ofpacts,
             break;
         case OFPACT_SET_IP_TTL:
             if (flow_is_ip(ctx)) {
+                WC_MASK_FIELD(ctx->wc, nw_proto);
                 WC_MASK_FIELD(ctx->wc, nw_ttl);
                 flow->nw_ttl = ((const struct ofpact_ip_ttl *) a)->ttl;
             }
@@ -1573,8 +1458,8 @@ do_xlate_actions(struct xlate_ctx *ctx, const struct ofpact *ofpacts,
             break;
         case OFPACT_REG_MOVE: {
             const struct ofpact_reg_move *m = (const void *) a;
-            mask_field(ctx, m->src.field);
-            mask_field(ctx, m->dst.field);
+            mask_subfield(ctx, &m->src);
+            mask_subfield(ctx, &m->dst);
             /* 64 bits at a time: mf_get_subfield's limit. */
             for (unsigned int done = 0; done < m->src.n_bits; done += 64) {
                 struct mf_subfield src = m->src, dst = m->dst;
@@ -1583,13 +1468,16 @@ do_xlate_actions(struct xlate_ctx *ctx, const struct ofpact *ofpacts,
                 src.n_bits = dst.n_bits = MIN(64, m->src.n_bits - done);
                 mf_set_subfield(&dst, mf_get_subfield(&src, flow), flow);
             }
+            trace_subfield(ctx, &m->dst);
             break;
         }
         case OFPACT_SET_FIELD:
             xlate_set_field(ctx, (const struct ofpact_set_field *) a);
             break;
         case OFPACT_DEC_TTL:
-            xlate_dec_ttl(ctx, (const struct ofpact_cnt_ids *) a);
+            if (xlate_dec_ttl(ctx, (const struct ofpact_cnt_ids *) a)) {
+                return;
+            }
             break;
         case OFPACT_SET_TUNNEL:
             flow->tunnel.tun_id = htonll(((const struct ofpact_tunnel *)
@@ -1700,8 +1588,11 @@ do_xlate_actions(struct xlate_ctx *ctx, const struct ofpact *ofpacts,
  * The frozen state (recirc.h keeps it as bytes) is a struct frozen_header,
  * then the segments that make up what was left to do, innermost first
  * (each a struct frozen_segment and, for actions, the ofpacts), then the
- * action set's ofpacts, then the field stack.  Padding is zero, so that
- * equal states are equal bytes. */
+ * action set's ofpacts, then the field stack, then the userdata of a
+ * controller action.  Padding is zero, so that equal states are equal
+ * bytes.  A packet-in's state (freeze_packet_in()) has no segments,
+ * action set or stack: what the packet-in reports is in the header and
+ * the userdata. */
 
 struct frozen_header {
     uint64_t ofproto_id;
@@ -1712,10 +1603,14 @@ struct frozen_header {
     uint32_t actset_output;
     uint32_t pkt_mark;
     uint32_t skb_priority;
+    ovs_be32 packet_type;
     uint32_t segments_len;      /* Bytes of segments. */
     uint32_t action_set_len;
     uint32_t stack_len;
-    uint32_t pad;
+    uint32_t userdata_len;
+    uint8_t table_id;           /* Where translation was... */
+    uint8_t pad[3];
+    ovs_be64 rule_cookie;       /* ...and the cookie of its rule. */
 };
 
 enum frozen_kind {
@@ -1778,14 +1673,14 @@ freeze_lookup(struct xlate_ctx *ctx, uint32_t in_port, uint8_t table_id,
     seg->honor_miss = honor_miss;
 }
 
-/* Ends the freeze that has unwound to here: the packet, with every change
- * so far committed, goes back through the datapath with the id of the
- * frozen state, and translation goes on with what comes after this point
- * (nothing, at the top).  WITH_ACTION_SET: the action set belongs to the
- * frozen packet (not at a group bucket or clone, whose copies of the
- * packet end with them). */
-static void
-finish_freezing(struct xlate_ctx *ctx, bool with_action_set)
+/* The id of the state made of CTX's flow, the table and rule cookie, the
+ * SEGMENTS_LEN bytes of frozen segments of CTX, ACTION_SET_LEN bytes of
+ * its action set, STACK_LEN bytes of its stack and USERDATA; CTX's xout
+ * holds the reference. */
+static uint32_t
+freeze_state(struct xlate_ctx *ctx, size_t segments_len,
+             size_t action_set_len, size_t stack_len,
+             const void *userdata, size_t userdata_len)
 {
     const struct flow *f = &ctx->flow;
     struct frozen_header h;
@@ -1798,21 +1693,49 @@ finish_freezing(struct xlate_ctx *ctx, bool with_action_set)
     h.actset_output = f->actset_output;
     h.pkt_mark = f->pkt_mark;
     h.skb_priority = f->skb_priority;
-    h.segments_len = ctx->frozen.size;
-    h.action_set_len = with_action_set ? ctx->action_set.size : 0;
-    h.stack_len = ctx->stack.size;
+    h.packet_type = f->packet_type;
+    h.segments_len = segments_len;
+    h.action_set_len = action_set_len;
+    h.stack_len = stack_len;
+    h.userdata_len = userdata_len;
+    h.table_id = ctx->table_id;
+    h.rule_cookie = ctx->rule_cookie;
 
     struct ofpbuf state;
-    ofpbuf_init(&state, sizeof h + h.segments_len + h.action_set_len
-                + h.stack_len);
+    ofpbuf_init(&state, sizeof h + segments_len + action_set_len
+                + stack_len + userdata_len);
     ofpbuf_put(&state, &h, sizeof h);
-    ofpbuf_put(&state, ctx->frozen.data, h.segments_len);
-    ofpbuf_put(&state, ctx->action_set.data, h.action_set_len);
-    ofpbuf_put(&state, ctx->stack.data, h.stack_len);
+    ofpbuf_put(&state, ctx->frozen.data, segments_len);
+    ofpbuf_put(&state, ctx->action_set.data, action_set_len);
+    ofpbuf_put(&state, ctx->stack.data, stack_len);
+    ofpbuf_put(&state, userdata, userdata_len);
     uint32_t id = recirc_alloc_id(state.data, state.size);
     ofpbuf_uninit(&state);
     recirc_refs_add(&ctx->xout->recircs, id);
+    return id;
+}
 
+/* A packet-in's state: the pipeline fields as the actions left them, the
+ * table, the rule cookie and the controller action's USERDATA. */
+static uint32_t
+freeze_packet_in(struct xlate_ctx *ctx, const void *userdata,
+                 size_t userdata_len)
+{
+    return freeze_state(ctx, 0, 0, 0, userdata, userdata_len);
+}
+
+/* Ends the freeze that has unwound to here: the packet, with every change
+ * so far committed, goes back through the datapath with the id of the
+ * frozen state, and translation goes on with what comes after this point
+ * (nothing, at the top).  WITH_ACTION_SET: the action set belongs to the
+ * frozen packet (not at a group bucket or clone, whose copies of the
+ * packet end with them). */
+static void
+finish_freezing(struct xlate_ctx *ctx, bool with_action_set)
+{
+    uint32_t id = freeze_state(ctx, ctx->frozen.size,
+                               with_action_set ? ctx->action_set.size : 0,
+                               ctx->stack.size, NULL, 0);
     commit_all(ctx);
     nl_msg_put_u32(ctx->odp, OVS_ACTION_ATTR_RECIRC, id);
     trace_note(ctx, "recirculate as %#"PRIx32", to go on once the datapath "
@@ -1862,6 +1785,58 @@ thaw_segments(struct xlate_ctx *ctx, const uint8_t *segments,
     }
 }
 
+/* Copies the state of ID into *STATE (which the caller uninits) and its
+ * header into *H; false (nothing to uninit) if ID names none, or a state
+ * whose parts do not add up. */
+static bool
+frozen_find(uint32_t id, struct ofpbuf *state, struct frozen_header *h)
+{
+    ofpbuf_init(state, 0);
+    if (!recirc_find(id, state) || state->size < sizeof *h) {
+        ofpbuf_uninit(state);
+        return false;
+    }
+    memcpy(h, state->data, sizeof *h);
+    if ((uint64_t) h->segments_len + h->action_set_len + h->stack_len
+        + h->userdata_len != state->size - sizeof *h) {
+        ofpbuf_uninit(state);
+        return false;
+    }
+    return true;
+}
+
+bool
+xlate_frozen_packet_in(uint32_t id, struct frozen_packet_in *pin)
+{
+    struct ofpbuf state;
+    struct frozen_header h;
+    if (!frozen_find(id, &state, &h)) {
+        return false;
+    }
+    pin->ofproto = ofproto_lookup_by_id(h.ofproto_id);
+    if (!pin->ofproto) {
+        ofpbuf_uninit(&state);
+        return false;
+    }
+    pin->table_id = h.table_id;
+    pin->rule_cookie = h.rule_cookie;
+    struct flow *md = &pin->metadata;
+    memset(md, 0, sizeof *md);
+    md->in_port = h.in_port;
+    md->packet_type = h.packet_type;
+    md->tunnel = h.tunnel;
+    md->metadata = h.metadata;
+    memcpy(md->regs, h.regs, sizeof md->regs);
+    md->pkt_mark = h.pkt_mark;
+    pin->userdata_len = h.userdata_len;
+    pin->userdata = (h.userdata_len
+                     ? xmemdup((const uint8_t *) state.data + state.size
+                               - h.userdata_len, h.userdata_len)
+                     : NULL);
+    ofpbuf_uninit(&state);
+    return true;
+}
+
 /* Translation of a packet that came back through the datapath with
  * recirculation id ID: the frozen state's pipeline fields replace the
  * packet's, then what was left to do runs.  False if the state is gone
@@ -1870,19 +1845,11 @@ static bool
 thaw(struct xlate_ctx *ctx, uint32_t id)
 {
     struct ofpbuf state;
-    ofpbuf_init(&state, 0);
     struct frozen_header h;
-    if (!recirc_find(id, &state) || state.size < sizeof h) {
-        ofpbuf_uninit(&state);
+    if (!frozen_find(id, &state, &h)) {
         return false;
     }
-    memcpy(&h, state.data, sizeof h);
     const uint8_t *p = (const uint8_t *) state.data + sizeof h;
-    if ((size_t) h.segments_len + h.action_set_len + h.stack_len
-        > state.size - sizeof h) {
-        ofpbuf_uninit(&state);
-        return false;
-    }
     if (h.ofproto_id != ctx->ofproto->id) {
         struct ofproto *ofproto = ofproto_lookup_by_id(h.ofproto_id);
         if (!ofproto) {
@@ -1971,6 +1938,7 @@ xlate_out_init(struct xlate_out *xout)
     flow_wildcards_init_catchall(&xout->wc);
     ofpbuf_use_stub(&xout->odp_actions, xout->odp_actions_stub,
                     sizeof xout->odp_actions_stub);
+    xout->slow = 0;
     recirc_refs_init(&xout->recircs);
 }
 
@@ -1979,6 +1947,78 @@ xlate_out_uninit(struct xlate_out *xout)
 {
     ofpbuf_uninit(&xout->odp_actions);
     recirc_refs_release(&xout->recircs);
+}
+
+void
+xlate_install_actions(const struct xlate_out *xout, struct ofpbuf *actions)
+{
+    if (xout->slow) {
+        struct odp_cookie cookie = {
+            .type = ODP_COOKIE_SLOW_PATH,
+            .slow_path = { .reason = xout->slow },
+        };
+        odp_put_userspace_cookie(actions, &cookie);
+    } else {
+        ofpbuf_put(actions, xout->odp_actions.data, xout->odp_actions.size);
+    }
+}
+
+/* The megaflow starts with the fields 3.1 always examines: the
+ * recirculation id, the packet type, the input port, the Ethernet type
+ * and, for IP, whether the packet is a fragment. */
+static void
+xlate_wc_init(struct xlate_ctx *ctx)
+{
+    struct flow_wildcards *wc = ctx->wc;
+    WC_MASK_FIELD(wc, recirc_id);
+    WC_MASK_FIELD(wc, packet_type);
+    WC_MASK_FIELD(wc, in_port);
+    WC_MASK_FIELD(wc, dl_type);
+    if (is_ip_any(&ctx->xin->flow)) {
+        wc->masks.nw_frag |= FLOW_NW_FRAG_MASK;
+    }
+}
+
+/* What the datapath can match of what translation looked at, as 3.1 keeps
+ * it: no OpenFlow pipeline fields (metadata, registers: a packet has them
+ * zero), no Ethernet addresses in a packet without them, ICMP type and
+ * code as 8 bits, no ports in a later fragment, no VLAN or MPLS fields the
+ * packet did not come with (actions that push them looked at nothing),
+ * and a VLAN's TCI with its "present" bit. */
+static void
+xlate_wc_finish(struct xlate_ctx *ctx)
+{
+    const struct flow *orig = &ctx->xin->flow;
+    struct flow *m = &ctx->wc->masks;
+
+    m->metadata = 0;
+    memset(m->regs, 0, sizeof m->regs);
+    m->conj_id = 0;
+    m->actset_output = 0;
+    if (orig->packet_type != htonl(PT_ETH)) {
+        memset(&m->dl_src, 0, sizeof m->dl_src);
+        memset(&m->dl_dst, 0, sizeof m->dl_dst);
+    }
+    if (is_ip_any(orig)
+        && (orig->nw_proto == IPPROTO_ICMP
+            || orig->nw_proto == IPPROTO_ICMPV6)) {
+        m->tp_src &= htons(0xff);
+        m->tp_dst &= htons(0xff);
+    }
+    if (orig->nw_frag & FLOW_NW_FRAG_LATER) {
+        m->tp_src = m->tp_dst = 0;
+    }
+    for (int i = 0; i < FLOW_MAX_VLAN_HEADERS; i++) {
+        if (!flow_vlan_present(&orig->vlans[i])) {
+            m->vlans[i].qtag = 0;
+        } else if (m->vlans[i].tci) {
+            m->vlans[i].tci |= htons(VLAN_CFI);
+        }
+    }
+    if (orig->dl_type != htons(ETH_TYPE_MPLS)
+        && orig->dl_type != htons(ETH_TYPE_MPLS_MCAST)) {
+        memset(m->mpls_lse, 0, sizeof m->mpls_lse);
+    }
 }
 
 void
@@ -1998,7 +2038,7 @@ xlate_actions(const struct xlate_in *xin, struct xlate_out *xout)
     ofpbuf_init(&ctx.action_set, 0);
     ofpbuf_init(&ctx.stack, 0);
     ofpbuf_init(&ctx.frozen, 0);
-    WC_MASK_FIELD(ctx.wc, in_port);
+    xlate_wc_init(&ctx);
 
     if (xin->flow.recirc_id && !xin->ofpacts) {
         WC_MASK_FIELD(ctx.wc, recirc_id);
@@ -2023,10 +2063,9 @@ xlate_actions(const struct xlate_in *xin, struct xlate_out *xout)
         xlate_table(&ctx, OFPP_IN_PORT, 0, true);
         ctx.no_recv = false;
     }
-    /* The end of the pipeline: what write_actions collected runs now. */
-    /* "exit" still runs the action set; a TTL drop does not. */
-    if (ctx.action_set.size && !ctx.error && !ctx.ttl_exceeded
-        && !ctx.freezing) {
+    /* The end of the pipeline: what write_actions collected runs now,
+     * "exit" or not, unless the packet is frozen with it. */
+    if (ctx.action_set.size && !ctx.error && !ctx.freezing) {
         ctx.exit = false;
         action_set_execute(&ctx);
     }
@@ -2038,6 +2077,8 @@ xlate_actions(const struct xlate_in *xin, struct xlate_out *xout)
     ofpbuf_uninit(&ctx.frozen);
     if (ctx.error) {
         ofpbuf_clear(&xout->odp_actions);
+        xout->slow = 0;
     }
+    xlate_wc_finish(&ctx);
     xout->final_flow = ctx.flow;
 }

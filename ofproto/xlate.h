@@ -30,6 +30,7 @@
 #include <stdint.h>
 #include "flow.h"
 #include "ofp-errors.h"
+#include "odp-util.h"
 #include "ofpbuf.h"
 #include "recirc.h"
 
@@ -56,6 +57,10 @@ struct xlate_out {
     struct ofpbuf odp_actions;
     uint64_t odp_actions_stub[256 / 8];
     struct flow final_flow;     /* The flow after every action. */
+    /* Nonzero: the datapath cannot carry out 'odp_actions' (SLOW_*
+     * reasons, odp-util.h), so the flow installed sends each packet up to
+     * be translated and executed in userspace (xlate_install_actions()). */
+    enum slow_path_reason slow;
     /* References to the recirculation ids the actions use or the flow's
      * recirc_id names: the datapath flow's holder keeps them as long as
      * it keeps the flow (recirc.h); xlate_out_uninit() releases what is
@@ -65,9 +70,9 @@ struct xlate_out {
 
 /* Whether translation carries out every action in the list (nested lists
  * included): 0, or OFPBAC_BAD_TYPE for the first it does not (connection
- * tracking but ct_clear, MPLS, NSH, sample, bundle, multipath,
- * conjunction, fin_timeout, check_pkt_larger, the field stack, truncated
- * output, resubmit with ct), logged.  The switch refuses flow_mods,
+ * tracking but ct_clear, NSH, encap/decap, sample, conjunction,
+ * fin_timeout, check_pkt_larger, delete_field, truncated output, resubmit
+ * with ct, the debugging actions), logged.  The switch refuses flow_mods,
  * packet_outs and group buckets with such actions rather than accept
  * them and drop what they mean. */
 enum ofperr xlate_check_actions(const struct ofpact *, size_t ofpacts_len);
@@ -75,5 +80,28 @@ enum ofperr xlate_check_actions(const struct ofpact *, size_t ofpacts_len);
 void xlate_out_init(struct xlate_out *);
 void xlate_out_uninit(struct xlate_out *);
 void xlate_actions(const struct xlate_in *, struct xlate_out *);
+
+/* The actions of the datapath flow for XOUT: its actions, or for a
+ * slow-pathed one a userspace action with a slow_path cookie, appended to
+ * ACTIONS. */
+void xlate_install_actions(const struct xlate_out *, struct ofpbuf *actions);
+
+/* What the frozen state of a packet for the controller says (recirc.h):
+ * the bridge, the table and rule cookie, the packet's metadata as the
+ * actions left it (the OpenFlow in_port, the packet type, tunnel,
+ * metadata, registers, pkt_mark; the rest zero) and the controller
+ * action's userdata, which the caller frees. */
+struct frozen_packet_in {
+    struct ofproto *ofproto;
+    uint8_t table_id;
+    ovs_be64 rule_cookie;
+    struct flow metadata;
+    void *userdata;
+    size_t userdata_len;
+};
+
+/* Fills *PIN from the state of recirculation id ID; false if ID names none
+ * or its bridge is gone.  xlate_rwlock held for reading. */
+bool xlate_frozen_packet_in(uint32_t id, struct frozen_packet_in *pin);
 
 #endif /* ofproto/xlate.h */

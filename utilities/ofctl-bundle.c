@@ -44,6 +44,7 @@ struct bundle_line {
 static char *
 bundle_line_parse(struct bundle_line *line, const char *text,
                   const struct ofputil_port_map *port_map,
+                  const struct ofputil_table_map *table_map,
                   enum ofputil_protocol *usable)
 {
     static const char *const keywords[] = { "flow", "group", "packet-out" };
@@ -68,8 +69,8 @@ bundle_line_parse(struct bundle_line *line, const char *text,
         line->type = BL_FLOW;
         uint16_t command = parse_ofp_flow_mod_command(&text);
         error = parse_ofp_flow_mod_str_protocols(&line->fm, text, port_map,
-                                                 command, &line->ofpacts,
-                                                 usable);
+                                                 table_map, command,
+                                                 &line->ofpacts, usable);
     } else if (i == 1) {
         line->type = BL_GROUP;
         int command = parse_ofp_group_mod_command(&text);
@@ -103,7 +104,7 @@ bundle_line_encode(struct bundle_line *line, enum ofputil_protocol protocol)
     /* The actions live in OFPACTS, which may have moved since. */
     if (line->type == BL_FLOW) {
         line->fm.ofpacts = line->ofpacts.data;
-        return ofctl_encode_flow_mod(&line->fm, protocol);
+        return ofputil_encode_flow_mod(&line->fm, protocol);
     } else if (line->type == BL_GROUP) {
         return ofctl_encode_group_mod(
             &line->gm, ofputil_protocol_to_ofp_version(protocol));
@@ -120,7 +121,8 @@ ofctl_bundle(struct ovs_cmdl_context *ctx)
     const char *file_name = ctx->argv[2];
 
     /* As 3.1: the names first, in the versions -O allows. */
-    ofctl_tables_to_accept(switch_name);
+    const struct ofputil_table_map *table_map
+        = ofctl_tables_to_accept(switch_name);
     const struct ofputil_port_map *port_map
         = ofctl_ports_to_accept(switch_name);
 
@@ -141,7 +143,7 @@ ofctl_bundle(struct ovs_cmdl_context *ctx)
         enum ofputil_protocol line_usable;
         lines[n] = xmalloc(sizeof *lines[n]);
         char *error = bundle_line_parse(lines[n], ds_cstr(&text), port_map,
-                                        &line_usable);
+                                        table_map, &line_usable);
         if (error) {
             ovs_fatal(0, "%s:%d: %s", file_name, line_number, error);
         }

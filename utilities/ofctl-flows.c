@@ -56,7 +56,8 @@ flow_mods_destroy(struct flow_mods *mods)
  * malloc'd error. */
 static char *
 flow_mods_parse(struct flow_mods *mods, const char *string,
-                const struct ofputil_port_map *port_map, uint16_t command)
+                const struct ofputil_port_map *port_map,
+                const struct ofputil_table_map *table_map, uint16_t command)
 {
     if (mods->n >= mods->allocated) {
         mods->allocated = mods->allocated ? 2 * mods->allocated : 4;
@@ -74,7 +75,8 @@ flow_mods_parse(struct flow_mods *mods, const char *string,
     enum ofputil_protocol usable;
     char *error = parse_ofp_flow_mod_str_protocols(&mods->fms[mods->n],
                                                    string, port_map,
-                                                   command, ofpacts, &usable);
+                                                   table_map, command,
+                                                   ofpacts, &usable);
     if (error) {
         ofpbuf_uninit(ofpacts);
         return error;
@@ -90,6 +92,7 @@ flow_mods_parse(struct flow_mods *mods, const char *string,
 static void
 flow_mods_parse_file(struct flow_mods *mods, const char *file_name,
                      const struct ofputil_port_map *port_map,
+                     const struct ofputil_table_map *table_map,
                      uint16_t command, bool command_words)
 {
     FILE *stream = !strcmp(file_name, "-") ? stdin : fopen(file_name, "r");
@@ -104,7 +107,8 @@ flow_mods_parse_file(struct flow_mods *mods, const char *file_name,
         uint16_t line_command = (command_words
                                  ? parse_ofp_flow_mod_command(&flow)
                                  : command);
-        char *error = flow_mods_parse(mods, flow, port_map, line_command);
+        char *error = flow_mods_parse(mods, flow, port_map, table_map,
+                                      line_command);
         if (error) {
             ovs_fatal(0, "%s:%d: %s", file_name, line_number, error);
         }
@@ -113,21 +117,6 @@ flow_mods_parse_file(struct flow_mods *mods, const char *file_name,
     if (stream != stdin) {
         fclose(stream);
     }
-}
-
-struct ofpbuf *
-ofctl_encode_flow_mod(struct ofputil_flow_mod *fm,
-                      enum ofputil_protocol protocol)
-{
-    /* OpenFlow 1.1+ has no "every table" for modifications: 3.1 sends
-     * table 0, which is what a modification without table= means.
-     * (lib/ofp-flow's encoder writes 255, which switches refuse.) */
-    if ((fm->command == OFPFC_MODIFY || fm->command == OFPFC_MODIFY_STRICT)
-        && fm->table_id == OFPTT_ALL
-        && ofputil_protocol_to_ofp_version(protocol) >= OFP11_VERSION) {
-        fm->table_id = 0;
-    }
-    return ofputil_encode_flow_mod(fm, protocol);
 }
 
 /* Sends MODS to SWITCH_NAME, all of them then one barrier. */
@@ -141,7 +130,7 @@ flow_mods_send(const char *switch_name, struct flow_mods *mods)
     struct ovs_list requests = OVS_LIST_INITIALIZER(&requests);
     struct ds hex = DS_EMPTY_INITIALIZER;
     for (size_t i = 0; i < mods->n; i++) {
-        struct ofpbuf *msg = ofctl_encode_flow_mod(&mods->fms[i], protocol);
+        struct ofpbuf *msg = ofputil_encode_flow_mod(&mods->fms[i], protocol);
         /* -m five times: each message as a hex dump; more: as one hex
          * number (what Open vSwitch's tests replay with ofctl/send). */
         if (ofctl_opts.verbosity == 5) {
@@ -167,16 +156,18 @@ flow_mod_command(struct ovs_cmdl_context *ctx, uint16_t command)
 {
     struct flow_mods mods = FLOW_MODS_INITIALIZER;
     const char *flow = ctx->argc > 2 ? ctx->argv[2] : "";
-    const struct ofputil_port_map *port_map;
 
     /* 3.1 reads the names before parsing, tables first. */
-    ofctl_tables_to_accept(ctx->argv[1]);
-    port_map = ofctl_ports_to_accept(ctx->argv[1]);
+    const struct ofputil_table_map *table_map
+        = ofctl_tables_to_accept(ctx->argv[1]);
+    const struct ofputil_port_map *port_map
+        = ofctl_ports_to_accept(ctx->argv[1]);
     if (!strcmp(flow, "-")) {
-        flow_mods_parse_file(&mods, flow, port_map, command,
+        flow_mods_parse_file(&mods, flow, port_map, table_map, command,
                              command == OFPFC_ADD);
     } else {
-        char *error = flow_mods_parse(&mods, flow, port_map, command);
+        char *error = flow_mods_parse(&mods, flow, port_map, table_map,
+                                      command);
         if (error) {
             ovs_fatal(0, "%s", error);
         }
@@ -195,10 +186,11 @@ void
 ofctl_add_flows(struct ovs_cmdl_context *ctx)
 {
     struct flow_mods mods = FLOW_MODS_INITIALIZER;
-    ofctl_tables_to_accept(ctx->argv[1]);
+    const struct ofputil_table_map *table_map
+        = ofctl_tables_to_accept(ctx->argv[1]);
     flow_mods_parse_file(&mods, ctx->argv[2],
-                         ofctl_ports_to_accept(ctx->argv[1]), OFPFC_ADD,
-                         true);
+                         ofctl_ports_to_accept(ctx->argv[1]), table_map,
+                         OFPFC_ADD, true);
     flow_mods_send(ctx->argv[1], &mods);
     flow_mods_destroy(&mods);
 }
@@ -245,7 +237,7 @@ void
 ofctl_parse_flow(struct ovs_cmdl_context *ctx)
 {
     struct flow_mods mods = FLOW_MODS_INITIALIZER;
-    char *error = flow_mods_parse(&mods, ctx->argv[1], NULL, OFPFC_ADD);
+    char *error = flow_mods_parse(&mods, ctx->argv[1], NULL, NULL, OFPFC_ADD);
     if (error) {
         ovs_fatal(0, "%s", error);
     }
@@ -257,7 +249,8 @@ void
 ofctl_parse_flows(struct ovs_cmdl_context *ctx)
 {
     struct flow_mods mods = FLOW_MODS_INITIALIZER;
-    flow_mods_parse_file(&mods, ctx->argv[1], NULL, OFPFC_ADD, false);
+    flow_mods_parse_file(&mods, ctx->argv[1], NULL, NULL, OFPFC_ADD,
+                         false);
     print_flow_mods(&mods);
     flow_mods_destroy(&mods);
 }

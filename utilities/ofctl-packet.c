@@ -67,9 +67,10 @@ ofctl_packet_out(struct ovs_cmdl_context *ctx)
     } else if (ctx->argc > 4) {
         const struct ofputil_port_map *port_map
             = ofctl_ports_to_accept(switch_name);
-        ofctl_tables_to_accept(switch_name);
+        const struct ofputil_table_map *table_map
+            = ofctl_tables_to_accept(switch_name);
         char *error = ofpacts_parse_actions(ctx->argv[3], port_map,
-                                            &ofpacts);
+                                            table_map, &ofpacts);
         if (error) {
             ovs_fatal(0, "%s", error);
         }

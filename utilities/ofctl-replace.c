@@ -183,7 +183,8 @@ flow_table_sorted(const struct flow_table *t)
  * all of them can be sent in.  Fatal on error. */
 static enum ofputil_protocol
 read_flows_from_file(struct flow_table *t, int index, const char *file_name,
-                     const struct ofputil_port_map *port_map)
+                     const struct ofputil_port_map *port_map,
+                     const struct ofputil_table_map *table_map)
 {
     FILE *stream = !strcmp(file_name, "-") ? stdin : fopen(file_name, "r");
     if (!stream) {
@@ -200,7 +201,7 @@ read_flows_from_file(struct flow_table *t, int index, const char *file_name,
         ofpbuf_clear(&ofpacts);
         enum ofputil_protocol flow_usable;
         char *error = parse_ofp_flow_mod_str_protocols(
-            &fm, ds_cstr(&line), port_map, OFPFC_ADD, &ofpacts,
+            &fm, ds_cstr(&line), port_map, table_map, OFPFC_ADD, &ofpacts,
             &flow_usable);
         if (error) {
             ovs_fatal(0, "%s:%d: %s", file_name, line_number, error);
@@ -210,7 +211,9 @@ read_flows_from_file(struct flow_table *t, int index, const char *file_name,
         struct flow_version *v = flow_version_create(
             fm.new_cookie, fm.idle_timeout, fm.hard_timeout, fm.importance,
             fm.flags, fm.ofpacts, fm.ofpacts_len);
-        flow_table_put(t, index, fm.table_id, fm.priority, &fm.match, v);
+        /* A flow without table= goes to table 0. */
+        flow_table_put(t, index, fm.table_id == OFPTT_ALL ? 0 : fm.table_id,
+                       fm.priority, &fm.match, v);
     }
     ofpbuf_uninit(&ofpacts);
     ds_destroy(&line);
@@ -261,7 +264,7 @@ read_flows_from_source(const char *source, struct flow_table *t, int index)
 {
     struct stat s;
     if (!stat(source, &s) && !S_ISSOCK(s.st_mode)) {
-        read_flows_from_file(t, index, source, NULL);
+        read_flows_from_file(t, index, source, NULL, NULL);
         return;
     }
     struct vconn *vconn;
@@ -292,7 +295,7 @@ format_flow_version(struct ds *s, const struct flow_entry *e,
         ds_put_format(s, " importance=%"PRIu16, v->importance);
     }
     ds_put_cstr(s, " actions=");
-    ofpact_list_format(v->ofpacts, v->ofpacts_len, NULL, s);
+    ofpact_list_format(v->ofpacts, v->ofpacts_len, NULL, NULL, s);
 }
 
 static void
@@ -379,10 +382,11 @@ ofctl_replace_flows(struct ovs_cmdl_context *ctx)
     /* 3.1 reads the names first: ports, then tables. */
     const struct ofputil_port_map *port_map
         = ofctl_ports_to_accept(ctx->argv[1]);
-    ofctl_tables_to_accept(ctx->argv[1]);
+    const struct ofputil_table_map *table_map
+        = ofctl_tables_to_accept(ctx->argv[1]);
     enum ofputil_protocol usable = read_flows_from_file(&t, FILE_IDX,
                                                         ctx->argv[2],
-                                                        port_map);
+                                                        port_map, table_map);
 
     struct vconn *vconn;
     enum ofputil_protocol protocol = ofctl_open_vconn_for_flow_dump(

@@ -166,6 +166,7 @@ struct table_setting {
     int eviction;                       /* 1.4+: -1 unchanged, 0, 1. */
     int vacancy;                        /* 1.4+: -1 unchanged, 0, 1. */
     uint8_t vacancy_down, vacancy_up;
+    const char *name;                   /* 1.3+: NULL unchanged, "" none. */
     uint32_t versions;                  /* Bitmap of OpenFlow versions. */
 };
 
@@ -191,6 +192,9 @@ parse_table_setting(const char *setting, struct table_setting *ts)
     } else if (!strcmp(setting, "evict") || !strcmp(setting, "noevict")) {
         ts->eviction = setting[0] == 'e';
         ts->versions = of14_up;
+    } else if (!strncmp(setting, "name:", 5)) {
+        ts->name = setting + 5;
+        ts->versions = 1u << OFP13_VERSION | of14_up;
     } else if (!strcmp(setting, "novacancy")) {
         ts->vacancy = 0;
         ts->versions = of14_up;
@@ -237,6 +241,50 @@ send_table_mod14(struct vconn *vconn, const struct ofputil_table_desc *td,
                                &tm, vconn_get_version(vconn)));
 }
 
+/* A table's name is one of its features (1.3+): as 3.1, the features of
+ * every table are read and sent back with TABLE_ID's (every table's, for
+ * OFPTT_ALL) name changed, the whole pipeline in 1.3 and 1.4, only the
+ * named tables' fixed parts as modifies in 1.5.  The switch answers with
+ * the features it then has, or an error. */
+static void
+set_table_name(struct vconn *vconn, uint8_t table_id, const char *name)
+{
+    enum ofp_version version = vconn_get_version(vconn);
+    struct ovs_list replies;
+    ofctl_dump_multipart(vconn, ofputil_encode_table_features_request(version),
+                         &replies);
+    struct ovs_list requests;
+    ofputil_start_table_features_request(&requests, version);
+    struct ofpbuf *reply;
+    LIST_FOR_EACH (reply, list_node, &replies) {
+        struct ofpbuf b;
+        ofpbuf_use_const(&b, reply->data, reply->size);
+        struct ofputil_table_features tf;
+        int retval;
+        while (!(retval = ofputil_decode_table_features(&b, &tf, true))) {
+            bool named = table_id == OFPTT_ALL || tf.table_id == table_id;
+            if (named) {
+                ovs_strzcpy(tf.name, name, sizeof tf.name);
+            }
+            if (version >= OFP15_VERSION) {
+                if (!named) {
+                    continue;
+                }
+                tf.command = OFPTFC15_MODIFY;
+                tf.fixed_only = true;
+            }
+            ofputil_append_table_features(&tf, &requests);
+        }
+        if (retval != EOF) {
+            ovs_fatal(0, "decode error: %s", ofperr_get_name(retval));
+        }
+    }
+    ofpbuf_list_delete(&replies);
+
+    ofctl_transact_multipart(vconn, &requests, &replies);
+    ofpbuf_list_delete(&replies);
+}
+
 void
 ofctl_mod_table(struct ovs_cmdl_context *ctx)
 {
@@ -264,7 +312,9 @@ ofctl_mod_table(struct ovs_cmdl_context *ctx)
     struct vconn *vconn;
     ofctl_open_vconn(switch_name, "mgmt", &vconn);
     enum ofp_version version = vconn_get_version(vconn);
-    if (version < OFP14_VERSION) {
+    if (ts.name) {
+        set_table_name(vconn, table_id, ts.name);
+    } else if (version < OFP14_VERSION) {
         struct ofputil_table_mod tm = {
             .table_id = table_id,
             .miss = ts.miss,

@@ -209,6 +209,38 @@ ofctl_transact_multiple_noreply(struct vconn *vconn, struct ovs_list *requests)
     }
 }
 
+void
+ofctl_transact_multipart(struct vconn *vconn, struct ovs_list *requests,
+                         struct ovs_list *replies)
+{
+    ovs_list_init(replies);
+    if (ovs_list_is_empty(requests)) {
+        return;
+    }
+    const struct ofp_header *first
+        = ofpbuf_from_list(ovs_list_front(requests))->data;
+    ovs_be32 xid = first->xid;
+    struct ofpbuf *request;
+    LIST_FOR_EACH_POP (request, list_node, requests) {
+        ofctl_run(vconn_send_block(vconn, request), "talking to %s",
+                  vconn_get_name(vconn));
+    }
+    for (;;) {
+        struct ofpbuf *reply;
+        ofctl_run(vconn_recv_xid(vconn, xid, &reply), "talking to %s",
+                  vconn_get_name(vconn));
+        const struct ofp_header *oh = reply->data;
+        if (oh->type == OFPT_ERROR) {
+            ofpbuf_list_delete(replies);
+            print_error_reply(reply);
+        }
+        ovs_list_push_back(replies, &reply->list_node);
+        if (!ofpmp_more(oh)) {
+            return;
+        }
+    }
+}
+
 struct ofpbuf *
 ofctl_transact(struct vconn *vconn, struct ofpbuf *request)
 {

@@ -120,6 +120,10 @@ void ofctl_bundle_transact(struct vconn *, struct ovs_list *requests);
  * reply is printed and ends the program. */
 void ofctl_dump_multipart(struct vconn *, struct ofpbuf *request,
                           struct ovs_list *replies);
+/* The same for a multipart request sent in parts, REQUESTS (taken; one
+ * xid, every part but the last flagged "more"). */
+void ofctl_transact_multipart(struct vconn *, struct ovs_list *requests,
+                              struct ovs_list *replies);
 /* Sends REQUEST and returns its reply (the caller frees it).  Fatal on a
  * connection failure. */
 struct ofpbuf *ofctl_transact(struct vconn *, struct ofpbuf *request);
@@ -207,11 +211,6 @@ void ofctl_snoop(struct ovs_cmdl_context *);
 void ofctl_ct_flush_zone(struct ovs_cmdl_context *);
 void ofctl_ct_flush(struct ovs_cmdl_context *);
 
-/* FM as a message in PROTOCOL, as 3.1's ovs-ofctl sends it (a 1.1+
- * modification of every table names table 0) (ofctl-flows.c). */
-struct ofputil_flow_mod;
-struct ofpbuf *ofctl_encode_flow_mod(struct ofputil_flow_mod *,
-                                     enum ofputil_protocol);
 /* GM as a message of VERSION; fatal, with 3.1's message, for a bucket
  * command in 1.1-1.4 (ofctl-groups.c). */
 struct ofputil_group_mod;

@@ -235,7 +235,7 @@ fuzz_instructions(const uint8_t *data, size_t size, enum ofp_version version)
     ofpbuf_init(&ofpacts, 64);
     if (!ofpacts_pull_openflow_instructions(&wire, size, version, &ofpacts)) {
         struct ds s = DS_EMPTY_INITIALIZER;
-        ofpact_list_format(ofpacts.data, ofpacts.size, NULL, &s);
+        ofpact_list_format(ofpacts.data, ofpacts.size, NULL, NULL, &s);
         ds_destroy(&s);
 
         /* A TCP flow, so that every action can be annotated. */
@@ -279,20 +279,20 @@ fuzz_action_text(const uint8_t *data, size_t size)
     char *text = xmemdup0((const char *) data, size);
     struct ofpbuf ofpacts;
     ofpbuf_init(&ofpacts, 64);
-    char *error = ofpacts_parse_instructions(text, NULL, &ofpacts);
+    char *error = ofpacts_parse_instructions(text, NULL, NULL, &ofpacts);
     if (error) {
         free(error);
     } else {
         struct ds first = DS_EMPTY_INITIALIZER;
         struct ds second = DS_EMPTY_INITIALIZER;
-        ofpact_list_format(ofpacts.data, ofpacts.size, NULL, &first);
+        ofpact_list_format(ofpacts.data, ofpacts.size, NULL, NULL, &first);
         struct ofpbuf again;
         ofpbuf_init(&again, 64);
-        error = ofpacts_parse_instructions(ds_cstr(&first), NULL, &again);
+        error = ofpacts_parse_instructions(ds_cstr(&first), NULL, NULL, &again);
         if (error) {
             abort();
         }
-        ofpact_list_format(again.data, again.size, NULL, &second);
+        ofpact_list_format(again.data, again.size, NULL, NULL, &second);
         if (strcmp(ds_cstr(&first), ds_cstr(&second))) {
             abort();
         }
@@ -373,7 +373,7 @@ fuzz_flow_text(const uint8_t *data, size_t size)
     struct ofpbuf ofpacts;
     ofpbuf_init(&ofpacts, 64);
     enum ofputil_protocol usable;
-    char *error = parse_ofp_flow_mod_str_protocols(&fm, text, NULL,
+    char *error = parse_ofp_flow_mod_str_protocols(&fm, text, NULL, NULL,
                                                    OFPFC_ADD, &ofpacts,
                                                    &usable);
     if (error) {
@@ -874,7 +874,7 @@ fuzz_table_features(const struct ofp_header *oh)
             ofpmp_init(&replies, request->data);
             started = true;
         }
-        ofputil_append_table_features_reply(&tf, &replies);
+        ofputil_append_table_features(&tf, &replies);
     }
     if (!started) {
         ofpbuf_delete(request);
@@ -891,7 +891,7 @@ fuzz_table_features(const struct ofp_header *oh)
         int retval;
         while (!(retval = ofputil_decode_table_features(&again, &tf,
                                                         false))) {
-            ofputil_append_table_features_reply(&tf, &replies2);
+            ofputil_append_table_features(&tf, &replies2);
         }
         if (retval != EOF || ovs_list_size(&replies2) != 1) {
             abort();

@@ -441,6 +441,9 @@ START_TEST(test_ipv6_extension_headers)
     pkt[l4 + 8 + 1] = 200;
     ck_assert(extract_bytes(pkt, o, &f) & FLOW_EXTRACT_BAD_IPV6_EXT);
     ck_assert(!f.tp_src);
+    /* Only the addresses are kept, as 3.1 keeps them. */
+    ck_assert(!memcmp(&f.ipv6_dst, &flow.ipv6_dst, sizeof f.ipv6_dst));
+    ck_assert(!f.nw_proto && !f.nw_ttl && !f.nw_tos && !f.nw_frag);
 }
 END_TEST
 

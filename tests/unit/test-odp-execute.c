@@ -247,6 +247,48 @@ START_TEST(test_set_ipv6)
 }
 END_TEST
 
+/* ARP fields, ICMP type and code, and a neighbour discovery message's
+ * target and link-layer address: what 3.1 slow-paths, this executor
+ * makes, checksums included. */
+START_TEST(test_set_arp_icmp_nd)
+{
+    struct flow a, b;
+    memset(&a, 0, sizeof a);
+    a.dl_type = htons(ETH_TYPE_ARP);
+    a.nw_proto = 1;
+    a.nw_src = htonl(0x0a000001);
+    a.nw_dst = htonl(0x0a000002);
+    a.arp_sha = (struct eth_addr) { { 0, 1, 2, 3, 4, 5 } };
+    b = a;
+    b.nw_proto = 2;
+    b.nw_src = htonl(0xc0a88001);
+    b.arp_tha = (struct eth_addr) { { 0x40, 0x44, 0x44, 0x44, 0x44, 0x41 } };
+    check_transform(&a, "set(arp(sip=192.168.128.1,op=2,"
+                    "tha=40:44:44:44:44:41))", &b);
+
+    ipv4_flow(&a, IPPROTO_ICMP);
+    a.tp_src = htons(8);
+    a.tp_dst = 0;
+    b = a;
+    b.tp_src = htons(0);
+    b.tp_dst = htons(3);
+    check_transform(&a, "set(icmp(type=0,code=3))", &b);
+
+    ipv6_flow(&a, IPPROTO_ICMPV6);
+    a.tp_src = htons(ND_NEIGHBOR_SOLICIT);
+    a.tp_dst = 0;
+    inet_pton(AF_INET6, "fe80::2020", &a.nd_target);
+    a.arp_sha = (struct eth_addr) { { 0x66, 0x55, 0x44, 0x33, 0x22, 0x11 } };
+    b = a;
+    inet_pton(AF_INET6, "fe80::4", &b.nd_target);
+    b.arp_sha = (struct eth_addr) { { 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc } };
+    check_transform(&a, "set(nd(target=fe80::4,sll=cc:cc:cc:cc:cc:cc))",
+                    &b);
+    /* A solicitation has no target link-layer option to rewrite. */
+    check_transform(&a, "set(nd(tll=01:02:03:04:05:06))", &a);
+}
+END_TEST
+
 START_TEST(test_set_eth_and_metadata)
 {
     struct flow a, b;
@@ -497,6 +539,7 @@ odp_execute_suite(void)
     tcase_add_test(tc, test_set_ipv4_fixes_checksums);
     tcase_add_test(tc, test_set_ports);
     tcase_add_test(tc, test_set_ipv6);
+    tcase_add_test(tc, test_set_arp_icmp_nd);
     tcase_add_test(tc, test_set_eth_and_metadata);
     tcase_add_test(tc, test_push_pop_vlan);
     tcase_add_test(tc, test_push_vlan_without_headroom);

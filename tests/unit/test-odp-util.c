@@ -124,8 +124,7 @@ START_TEST(test_flow_parse_meaning)
 }
 END_TEST
 
-/* 3.1's verbose text, with keys this datapath has no field for, parses
- * when those keys match anything. */
+/* 3.1's verbose text parses, conntrack keys and packet types too. */
 START_TEST(test_3_1_verbose_text_parses)
 {
     struct flow key;
@@ -148,16 +147,31 @@ START_TEST(test_3_1_verbose_text_parses)
                                  NULL, &key, &wc);
     ck_assert_msg(!error, "%s", error);
 
-    error = odp_flow_from_string("in_port(1),ct_state(+trk),eth()", NULL,
+    /* Conntrack keys and other packet types are fields like the rest. */
+    error = odp_flow_from_string("in_port(1),ct_state(-new+trk),ct_zone(5),"
+                                 "ct_mark(0x3/0xf),ct_label(0x1/0xff)",
+                                 NULL, &key, &wc);
+    ck_assert_msg(!error, "%s", error);
+    ck_assert_uint_eq(key.ct_state, CS_TRACKED);
+    ck_assert_uint_eq(wc.masks.ct_state, CS_NEW | CS_TRACKED);
+    ck_assert_uint_eq(key.ct_zone, 5);
+    ck_assert_uint_eq(wc.masks.ct_mark, 0xf);
+    ck_assert_uint_eq(key.ct_label[15], 1);
+    ck_assert_uint_eq(wc.masks.ct_label[15], 0xff);
+    text = flow_text(&key, &wc, false);
+    ck_assert_str_eq(text, "ct_state(-new+trk),ct_zone(0x5),ct_mark(0x3/0xf),"
+                     "ct_label(0x1/0xff),in_port(1),eth()");
+    free(text);
+
+    error = odp_flow_from_string("in_port(1),packet_type(ns=1,id=0x800),"
+                                 "eth_type(0x0800),ipv4(src=1.2.3.4)", NULL,
                                  &key, &wc);
-    ck_assert_str_eq(error, "syntax error at ct_state(+trk),eth() "
-                     "(conntrack keys must be wildcarded)");
-    free(error);
-    error = odp_flow_from_string("packet_type(ns=1,id=0x800),eth()", NULL,
-                                 &key, &wc);
-    ck_assert_str_eq(error, "syntax error at packet_type(ns=1,id=0x800),"
-                     "eth() (only Ethernet, ns=0,id=0, is supported)");
-    free(error);
+    ck_assert_msg(!error, "%s", error);
+    ck_assert(key.packet_type == htonl(PT_IPV4));
+    text = flow_text(&key, &wc, false);
+    ck_assert_str_eq(text, "in_port(1),packet_type(ns=1,id=0x800),"
+                     "eth_type(0x0800),ipv4(src=1.2.3.4)");
+    free(text);
 }
 END_TEST
 
@@ -189,7 +203,9 @@ START_TEST(test_extracted_flow_round_trip)
     flow_wildcards_init_exact(&exact);
     char *text = flow_text(&extracted, &exact, false);
     ck_assert_str_eq(text,
-        "skb_priority(0),skb_mark(0),recirc_id(0),dp_hash(0),in_port(2),"
+        "skb_priority(0),skb_mark(0),ct_state(0),ct_zone(0),ct_mark(0),"
+        "ct_label(0),recirc_id(0),dp_hash(0),in_port(2),"
+        "packet_type(ns=0,id=0),"
         "eth(src=00:00:00:00:00:01,dst=00:00:00:00:00:02),"
         "eth_type(0x86dd),ipv6(src=fe80::1,dst=ff02::1:ff00:2,label=0,"
         "proto=58,tclass=0,hlimit=255,frag=no),icmpv6(type=135,code=0),"
@@ -211,8 +227,10 @@ START_TEST(test_verbose_prints_wildcards)
     ck_assert_msg(!error, "%s", error);
     char *text = flow_text(&key, &wc, true);
     ck_assert_str_eq(text,
-        "skb_priority(0/0),skb_mark(0/0),recirc_id(0),dp_hash(0/0),"
-        "in_port(1),eth(src=00:00:00:00:00:00/00:00:00:00:00:00,"
+        "skb_priority(0/0),skb_mark(0/0),ct_state(0/0),ct_zone(0/0),"
+        "ct_mark(0/0),ct_label(0/0),recirc_id(0),dp_hash(0/0),"
+        "in_port(1),packet_type(ns=0/0,id=0/0),"
+        "eth(src=00:00:00:00:00:00/00:00:00:00:00:00,"
         "dst=00:00:00:00:00:00/00:00:00:00:00:00),eth_type(0x0800),"
         "ipv4(src=0.0.0.0/0.0.0.0,dst=0.0.0.0/0.0.0.0,proto=6,tos=0/0,"
         "ttl=0/0,frag=no),tcp(src=0/0,dst=80)");
@@ -343,6 +361,16 @@ static const char *const canonical_actions[] = {
     "recirc(0x5)",
     "set(ipv4(src=1.1.1.1,dst=2.2.2.2)),2",
     "push_vlan(vid=10,pcp=0),1,pop_vlan,set(tcp(dst=8080)),2,clone(3),userspace(pid=0,actions)",
+    "set(arp(op=2))",
+    "set(arp(sip=1.2.3.4,tip=5.6.7.8,op=1,sha=00:01:02:03:04:05,tha=00:00:00:00:00:00))",
+    "set(nd(target=fe80::4,sll=cc:cc:cc:cc:cc:cc))",
+    "set(icmp(type=5,code=0))",
+    "set(icmpv6(type=128,code=0))",
+    "userspace(pid=0,slow_path(action))",
+    "userspace(pid=9765,slow_path(0))",
+    "userspace(pid=9765,slow_path(cfm,action))",
+    "userspace(pid=0,controller(reason=2,dont_send=0,continuation=0,recirc_id=1,rule_cookie=0,controller_id=0,max_len=65535))",
+    "userspace(pid=6633,controller(reason=1,dont_send=1,continuation=0,recirc_id=4444,rule_cookie=0x5555,controller_id=0,max_len=65535),tunnel_out_port=10)",
 };
 
 static char *

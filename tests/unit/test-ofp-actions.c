@@ -1319,6 +1319,11 @@ static const struct round_trip round_trips[] = {
       "ffff0038000023200023000300010004000f030000000015ffff002000002320"
       "00240000001500330a0000f00a0000fe8000ffff00000000",
       "ct(commit,force,table=3,zone=NXM_NX_REG0[0..15],nat(src=10.0.0.240-10.0.0.254:32768-65535,persistent,random),alg=ftp)" },
+    /* ct may change ct_mark and ct_label by move too. */
+    { 1, "ct(commit,zone=1,exec(move:reg0[0..31]->ct_mark))",
+      "ffff00300000232000230001000000000001ff0000000000ffff0018000023200006"
+      "002000000000000100040001d604",
+      "ct(commit,zone=1,exec(move:NXM_NX_REG0[]->NXM_NX_CT_MARK[]))" },
     { 4, "ct(nat),ct_clear",
       "0004004000000000ffff00280000232000230000000000000000ff0000000000"
       "ffff0010000023200024000000000000ffff001000002320002b000000000000",
@@ -1347,6 +1352,10 @@ static const struct round_trip round_trips[] = {
       "ffff001800002320000f040f00010204ffff000000000000ffff001000002320"
       "0027007b00000064",
       "output:NXM_NX_REG1[16..31],output(port=123,max_len=100)" },
+    /* output(...) truncates only with port= and max_len=, as 3.1. */
+    { 4, "write_actions(output(CONTROLLER))",
+      "000300180000000000000010fffffffdffff000000000000",
+      "write_actions(CONTROLLER:65535)" },
     { 6, "push:NXM_NX_REG0[],pop:NXM_NX_XXREG0[]",
       "0004003800000000ffff001800002320001b0000000100040020000000000000"
       "ffff001800002320001c00000001de100080000000000000",
@@ -1376,7 +1385,7 @@ static char *
 format(const struct ofpbuf *ofpacts)
 {
     struct ds s = DS_EMPTY_INITIALIZER;
-    ofpact_list_format(ofpacts->data, ofpacts->size, NULL, &s);
+    ofpact_list_format(ofpacts->data, ofpacts->size, NULL, NULL, &s);
     return ds_steal_cstr(&s);
 }
 
@@ -1394,7 +1403,7 @@ START_TEST(test_round_trip)
     const struct round_trip *c = &round_trips[_i];
     struct ofpbuf ofpacts;
     ofpbuf_init(&ofpacts, 0);
-    char *error = ofpacts_parse_instructions(c->input, NULL, &ofpacts);
+    char *error = ofpacts_parse_instructions(c->input, NULL, NULL, &ofpacts);
     ck_assert_msg(!error, "%s: %s", c->input, error);
     ck_assert(ofpacts_encodable_in(ofpacts.data, ofpacts.size, c->version));
     struct match match;
@@ -1436,7 +1445,7 @@ START_TEST(test_round_trip)
     /* And the printed text parses back to the same list. */
     struct ofpbuf reparsed;
     ofpbuf_init(&reparsed, 0);
-    error = ofpacts_parse_instructions(c->output, NULL, &reparsed);
+    error = ofpacts_parse_instructions(c->output, NULL, NULL, &reparsed);
     ck_assert_msg(!error, "%s: %s", c->output, error);
     text = format(&reparsed);
     ck_assert_str_eq(text, c->output);
@@ -1757,7 +1766,7 @@ START_TEST(test_parse_errors)
         ofpbuf_init(&ofpacts, 0);
         OFPACT_PUT(&ofpacts, OFPACT_EXIT, ofpact);
         size_t before = ofpacts.size;
-        char *error = ofpacts_parse_instructions(cases[i].input, NULL,
+        char *error = ofpacts_parse_instructions(cases[i].input, NULL, NULL,
                                                  &ofpacts);
         ck_assert_msg(error != NULL, "%s parsed", cases[i].input);
         ck_assert_str_eq(error, cases[i].error);
@@ -1775,7 +1784,7 @@ START_TEST(test_parse_errors)
     for (size_t i = 0; i < ARRAY_SIZE(nameless); i++) {
         struct ofpbuf acts;
         ofpbuf_init(&acts, 0);
-        char *err = ofpacts_parse_instructions(nameless[i], NULL, &acts);
+        char *err = ofpacts_parse_instructions(nameless[i], NULL, NULL, &acts);
         ck_assert_msg(err != NULL, "%s parsed", nameless[i]);
         ck_assert(strstr(err, "has no NXM or OXM code"));
         free(err);
@@ -1786,7 +1795,7 @@ START_TEST(test_parse_errors)
     struct ofpbuf ofpacts;
     ofpbuf_init(&ofpacts, 0);
     char *error = ofpacts_parse_actions("output:1,goto_table:2", NULL,
-                                        &ofpacts);
+                                        NULL, &ofpacts);
     ck_assert_ptr_nonnull(error);
     free(error);
     ck_assert_uint_eq(ofpacts.size, 0);
@@ -1812,7 +1821,7 @@ START_TEST(test_encodable_and_annotate)
     for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
         struct ofpbuf ofpacts;
         ofpbuf_init(&ofpacts, 0);
-        char *error = ofpacts_parse_instructions(cases[i].input, NULL,
+        char *error = ofpacts_parse_instructions(cases[i].input, NULL, NULL,
                                                  &ofpacts);
         ck_assert_ptr_null(error);
         for (int v = OFP10_VERSION; v <= OFP15_VERSION; v++) {
@@ -1831,7 +1840,7 @@ START_TEST(test_encodable_and_annotate)
     for (size_t i = 0; i < ARRAY_SIZE(bad_ports); i++) {
         struct ofpbuf acts;
         ofpbuf_init(&acts, 0);
-        char *err = ofpacts_parse_instructions(bad_ports[i], NULL, &acts);
+        char *err = ofpacts_parse_instructions(bad_ports[i], NULL, NULL, &acts);
         ck_assert_ptr_null(err);
         struct match any;
         match_init_catchall(&any);
@@ -1844,7 +1853,7 @@ START_TEST(test_encodable_and_annotate)
      * one, 3.1 sends 1.1's action (a packet_out's, say). */
     struct ofpbuf ofpacts;
     ofpbuf_init(&ofpacts, 0);
-    char *error = ofpacts_parse_instructions("mod_tp_src:80", NULL,
+    char *error = ofpacts_parse_instructions("mod_tp_src:80", NULL, NULL,
                                              &ofpacts);
     ck_assert_ptr_null(error);
     struct match match;
@@ -1931,7 +1940,7 @@ START_TEST(test_learn_execute)
     for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
         struct ofpbuf ofpacts;
         ofpbuf_init(&ofpacts, 0);
-        char *error = ofpacts_parse_actions(cases[i].learn, NULL, &ofpacts);
+        char *error = ofpacts_parse_actions(cases[i].learn, NULL, NULL, &ofpacts);
         ck_assert_msg(!error, "%s: %s", cases[i].learn, error);
         const struct ofpact_learn *learn = ofpacts.data;
         ck_assert_int_eq(learn->ofpact.type, OFPACT_LEARN);
@@ -1946,7 +1955,7 @@ START_TEST(test_learn_execute)
         ck_assert_str_eq(m, cases[i].match);
         free(m);
         struct ds s = DS_EMPTY_INITIALIZER;
-        ofpact_list_format(fm.ofpacts, fm.ofpacts_len, NULL, &s);
+        ofpact_list_format(fm.ofpacts, fm.ofpacts_len, NULL, NULL, &s);
         ck_assert_str_eq(ds_cstr(&s), cases[i].actions);
         ds_destroy(&s);
 
@@ -1958,7 +1967,7 @@ START_TEST(test_learn_execute)
      * input port, nothing else. */
     struct ofpbuf ofpacts;
     ofpbuf_init(&ofpacts, 0);
-    char *error = ofpacts_parse_actions(cases[0].learn, NULL, &ofpacts);
+    char *error = ofpacts_parse_actions(cases[0].learn, NULL, NULL, &ofpacts);
     ck_assert_ptr_null(error);
     struct flow_wildcards wc;
     flow_wildcards_init_catchall(&wc);

@@ -700,7 +700,7 @@ print_message(const struct ofp_header *oh, enum ofperr *errorp)
             error = ofputil_flow_removed_print(&s, oh, NULL, NULL);
             break;
         case OFPTYPE_FLOW_MOD:
-            error = ofputil_flow_mod_print(&s, oh, NULL);
+            error = ofputil_flow_mod_print(&s, oh, NULL, 1);
             break;
         default:
             ck_abort_msg("unexpected message type %d", (int) type);
@@ -1050,6 +1050,47 @@ START_TEST(test_modify_cookies)
 }
 END_TEST
 
+/* An add without a table ("any", 255): table-id protocols of 1.0 carry
+ * 255, 1.1+ carry table 0.  At -mmm an NXT_FLOW_MOD prints its wire match
+ * and "pri:N", as 3.1 does. */
+START_TEST(test_add_any_table)
+{
+    uint64_t stub[256 / 8];
+    struct ofpbuf ofpacts;
+    ofpbuf_use_stub(&ofpacts, stub, sizeof stub);
+    struct ofputil_flow_mod fm;
+    memset(&fm, 0, sizeof fm);
+    match_init_catchall(&fm.match);
+    match_set_dl_type(&fm.match, htons(0x0800));
+    fm.priority = 5;
+    fm.hard_timeout = 10;
+    fm.buffer_id = UINT32_MAX;
+    fm.out_port = OFPP_NONE;
+    fm.out_group = UINT32_MAX;
+    fm.command = OFPFC_ADD;
+    fm.table_id = OFPTT_ALL;
+
+    struct ofpbuf *msg = ofputil_encode_flow_mod(&fm, OFPUTIL_P_OF10_NXM_TID);
+    struct ds s = DS_EMPTY_INITIALIZER;
+    ck_assert_int_eq(ofputil_flow_mod_print(&s, msg->data, NULL, 1), 0);
+    ck_assert_str_eq(ds_cstr(&s), " ADD table:255 priority=5,ip hard:10 "
+                     "actions=drop");
+    ds_clear(&s);
+    ck_assert_int_eq(ofputil_flow_mod_print(&s, msg->data, NULL, 3), 0);
+    ck_assert_str_eq(ds_cstr(&s), " ADD table:255 NXM_OF_ETH_TYPE(0800) "
+                     "hard:10 pri:5 actions=drop");
+    ofpbuf_delete(msg);
+
+    struct ofputil_flow_mod d;
+    msg = ofputil_encode_flow_mod(&fm, OFPUTIL_P_OF13_OXM);
+    ck_assert_int_eq(ofputil_decode_flow_mod(&d, msg->data, &ofpacts), 0);
+    ck_assert_uint_eq(d.table_id, 0);
+    ofpbuf_delete(msg);
+    ds_destroy(&s);
+    ofpbuf_uninit(&ofpacts);
+}
+END_TEST
+
 static Suite *
 ofp_flow_suite(void)
 {
@@ -1058,6 +1099,7 @@ ofp_flow_suite(void)
     tcase_add_loop_test(tc, test_flow_mod, 0, ARRAY_SIZE(cases));
     tcase_add_test(tc, test_truncations);
     tcase_add_test(tc, test_modify_cookies);
+    tcase_add_test(tc, test_add_any_table);
     tcase_add_loop_test(tc, test_stats, 0, ARRAY_SIZE(stats_cases));
     tcase_add_loop_test(tc, test_removed, 0, ARRAY_SIZE(removed_cases));
     tcase_add_loop_test(tc, test_v11, 0, ARRAY_SIZE(v11_cases));

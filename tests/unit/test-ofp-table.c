@@ -617,7 +617,7 @@ START_TEST(test_table_features)
             /* Table 2 like table 1, so it prints as ditto. */
             make_features(&tf, t == 2 ? 1 : t);
             tf.table_id = t;
-            ofputil_append_table_features_reply(&tf, &replies);
+            ofputil_append_table_features(&tf, &replies);
         }
         ck_assert_uint_eq(ovs_list_size(&replies), 1);
         struct ofpbuf *reply = ofpbuf_from_list(ovs_list_pop_front(&replies));
@@ -728,6 +728,52 @@ START_TEST(test_table_features)
                          bad[i].error);
         ofpbuf_delete(b);
     }
+}
+END_TEST
+
+/* A request that sets features: 1.5's modify of a name carries the
+ * table's fixed part alone (as 3.1's mod-table sends it), and a superset
+ * check that judges what a switch can take. */
+START_TEST(test_table_features_request)
+{
+    set_next_xid(5);
+    struct ovs_list requests;
+    ofputil_start_table_features_request(&requests, OFP15_VERSION);
+    struct ofputil_table_features tf;
+    make_features(&tf, 1);
+    ovs_strzcpy(tf.name, "quux", sizeof tf.name);
+    tf.command = OFPTFC15_MODIFY;
+    tf.fixed_only = true;
+    ofputil_append_table_features(&tf, &requests);
+    ck_assert_uint_eq(ovs_list_size(&requests), 1);
+    struct ofpbuf *rq = ofpbuf_from_list(ovs_list_pop_front(&requests));
+    struct ofpbuf b;
+    ofpbuf_use_const(&b, rq->data, rq->size);
+    struct ofputil_table_features got;
+    ck_assert_int_eq(ofputil_decode_table_features(&b, &got, false), 0);
+    ck_assert(got.fixed_only);
+    ck_assert_str_eq(got.name, "quux");
+    ck_assert_uint_eq(got.command, OFPTFC15_MODIFY);
+    check_ofp_msg(rq,
+        "0612005000000005000c0000000000000040010100000000717575780000"
+        "0000000000000000000000000000000000000000000000000000ffffffff"
+        "ffffffffffffffffffffffff00000000000f4240",
+        "OFPST_TABLE_FEATURES request (OF1.5) (xid=0x5):\n"
+        "  command: modify\n"
+        "  table 1 (\"quux\"):\n"
+        "    metadata: match=0xffffffffffffffff write=0xffffffffffffffff\n"
+        "    eviction: not supported\n"
+        "    vacancy events: not supported\n"
+        "    max_entries=1000000\n");   /* Frees RQ. */
+
+    /* Nothing asked for is more than nothing; a field more is too much. */
+    struct ofputil_table_features cur;
+    make_features(&cur, 1);
+    ck_assert(ofputil_table_features_are_superset(&cur, &got));
+    ck_assert(ofputil_table_features_are_superset(&cur, &cur));
+    struct ofputil_table_features more = cur;
+    more.max_entries++;
+    ck_assert(!ofputil_table_features_are_superset(&cur, &more));
 }
 END_TEST
 
@@ -856,6 +902,7 @@ ofp_table_suite(void)
     TCase *tc = tcase_create("ofp-table");
     tcase_add_test(tc, test_table_stats);
     tcase_add_test(tc, test_table_features);
+    tcase_add_test(tc, test_table_features_request);
     tcase_add_test(tc, test_table_mod);
     tcase_add_test(tc, test_table_desc);
     suite_add_tcase(s, tc);
