@@ -283,7 +283,9 @@ START_TEST(test_emc_hits_replacement_and_sweep)
 {
     struct emc_cache *cache = emc_create(emc_test_unref, emc_test_is_dead);
     static struct emc_test_flow flows[3000];
-    struct flow keys[3000];
+    /* Static: 2 MB on the stack is a frame valgrind takes for a stack
+     * switch. */
+    static struct flow keys[3000];
 
     for (int i = 0; i < 3000; i++) {
         keys[i] = ip_flow(i, 0x0a000000 + i);
