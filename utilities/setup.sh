@@ -293,7 +293,9 @@ run_checks() {
     # docs/compatibility.md does not list fails the run.  OVS_SUITE=no
     # skips it.
     if [ "${OVS_SUITE:-yes}" = yes ]; then
-        BUILD_DIR=$build_dir bash "$top/tests/ovs-suite.sh" \
+        # Its tests mostly wait (for daemons, for time to pass), so twice as
+        # many run at once as there are CPUs.
+        BUILD_DIR=$build_dir bash "$top/tests/ovs-suite.sh" -j $((jobs * 2)) \
             --expect "$top/docs/compatibility.md"
     fi
 }
