@@ -750,7 +750,7 @@ session_destroy(struct session *s)
 
 /* Makes S disconnect (an active remote's session then reconnects).  With
  * DRAIN, what is already queued, and what the request being handled adds,
- * is sent first. */
+ * is sent first.  COMMENT, the reason, is logged if nonnull. */
 static void
 session_disconnect(struct session *s, bool drain, const char *comment)
 {
@@ -760,7 +760,7 @@ session_disconnect(struct session *s, bool drain, const char *comment)
         }
         return;
     }
-    if (jsonrpc_session_is_connected(s->js)) {
+    if (comment && jsonrpc_session_is_connected(s->js)) {
         VLOG_INFO("%s: disconnecting (%s)",
                   jsonrpc_session_get_name(s->js), comment);
     }

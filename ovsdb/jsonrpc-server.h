@@ -54,7 +54,8 @@ bool ovsdb_jsonrpc_server_add_db(struct ovsdb_jsonrpc_server *,
                                  struct ovsdb *db);
 /* Stops serving DB: its monitors and pending transactions end (sessions
  * that said set_db_change_aware get "monitor_canceled" and "canceled", the
- * others are disconnected, as Open vSwitch does), and COMMENT is logged. */
+ * others are disconnected, as Open vSwitch does), and COMMENT, if nonnull,
+ * is logged for each session disconnected. */
 void ovsdb_jsonrpc_server_remove_db(struct ovsdb_jsonrpc_server *,
                                     struct ovsdb *db, const char *comment);
 

@@ -1405,14 +1405,16 @@ main(int argc, char *argv[])
     unixctl_server_destroy(unixctl);
 
     /* Databases before the JSON-RPC server, so that their sessions learn
-     * the databases are gone through the usual path. */
+     * the databases are gone through the usual path; silently (no
+     * comment), as 3.1 exits: a client that has already hung up but
+     * whose hang-up was not read yet would otherwise be logged. */
     struct relay_db *rdb;
     LIST_FOR_EACH_SAFE (rdb, node, &server.relays) {
-        close_relay(&server, rdb, "server is exiting");
+        close_relay(&server, rdb, NULL);
     }
     struct shash_node *node;
     SHASH_FOR_EACH_SAFE (node, &server.dbs) {
-        close_db(&server, node->data, "server is exiting");
+        close_db(&server, node->data, NULL);
     }
     ovsdb_jsonrpc_server_destroy(server.jsonrpc);
     shash_destroy(&server.dbs);
