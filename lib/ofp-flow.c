@@ -122,6 +122,10 @@ ofputil_decode_flow_mod(struct ofputil_flow_mod *fm,
         command = ofm->command;
         fm->priority = ntohs(ofm->priority);
         fm->table_id = ofm->table_id;
+        if (fm->table_id == OFPTT_ALL && command <= OFPFC_MODIFY_STRICT) {
+            /* 1.1+ name every table only to delete, as 3.1 decodes. */
+            return OFPERR_OFPFMFC_BAD_TABLE_ID;
+        }
         if (command == OFPFC_ADD
             || (version == OFP11_VERSION && !ofm->cookie_mask
                 && (command == OFPFC_MODIFY

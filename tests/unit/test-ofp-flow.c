@@ -38,6 +38,13 @@ struct fm_case {
 };
 
 static const struct fm_case cases[] = {
+    /* 1.1+ name every table (255) only to delete (found by fuzzing). */
+    { "040e00380000000100000000000000000000000003000000ff00000000008000"
+      "ffffffffffffffffffffffff000000000001000400000000",
+      "ERR OFPFMFC_BAD_TABLE_ID" },
+    { "040e00380000000100000000000000000000000003000000ff01000000008000"
+      "ffffffffffffffffffffffff000000000001000400000000",
+      "ERR OFPFMFC_BAD_TABLE_ID" },
     /* NXT_FLOW_MOD in OpenFlow 1.3 carries 1.3 instructions. */
     { "0404004000000001000023200000000d00000000000000000000000000008000"
       "ffffffffffff0000000000000000000000000010000000010000000000000000",
