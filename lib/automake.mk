@@ -240,7 +240,8 @@ lib_libovs_a_SOURCES += \
 	lib/ofp-tlv.c \
 	lib/ofp-tlv.h \
 	lib/tun-metadata.c \
-	lib/tun-metadata.h
+	lib/tun-metadata.h \
+	lib/tunnel-config.h
 
 # OpenFlow: switch, port and table messages, and the message printer.
 lib_libovs_a_SOURCES += \
