@@ -241,7 +241,11 @@ lib_libovs_a_SOURCES += \
 	lib/ofp-tlv.h \
 	lib/tun-metadata.c \
 	lib/tun-metadata.h \
-	lib/tunnel-config.h
+	lib/tunnel-config.h \
+	lib/heap.c \
+	lib/heap.h \
+	lib/port-protocol.c \
+	lib/port-protocol.h
 
 # OpenFlow: switch, port and table messages, and the message printer.
 lib_libovs_a_SOURCES += \
