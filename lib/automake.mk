@@ -245,7 +245,9 @@ lib_libovs_a_SOURCES += \
 	lib/heap.c \
 	lib/heap.h \
 	lib/port-protocol.c \
-	lib/port-protocol.h
+	lib/port-protocol.h \
+	lib/cfm.c \
+	lib/cfm.h
 
 # OpenFlow: switch, port and table messages, and the message printer.
 lib_libovs_a_SOURCES += \
