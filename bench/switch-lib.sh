@@ -49,8 +49,9 @@ side() {
 }
 
 # start NAME [NETNS] [DUMMY]: the side's daemons in $work/NAME (its
-# ovs-vswitchd inside NETNS if given, with dummy devices if DUMMY=yes);
-# sets DIR, DB and PID (ovs-vswitchd's).
+# ovs-vswitchd inside NETNS if given; DUMMY=yes makes every device dummy,
+# DUMMY=plain adds the dummy type beside the system ones); sets DIR, DB
+# and PID (ovs-vswitchd's).
 start() {
     local name=$1 netns=${2:-} dummy=${3:-no}
     side "$name"
@@ -65,6 +66,7 @@ start() {
     local args=(--detach --no-chdir --pidfile="$DIR/vswitchd.pid"
                 -vconsole:off --log-file="$DIR/vswitchd.log" $EXTRA)
     [ "$dummy" = yes ] && args+=(--enable-dummy=override)
+    [ "$dummy" = plain ] && args+=(--enable-dummy)
     if [ -n "$netns" ]; then
         ip netns exec "$netns" env OVS_RUNDIR="$DIR" OVS_LOGDIR="$DIR" \
             "$VSWITCHD" "${args[@]}" "$DB"
