@@ -704,7 +704,7 @@ out:
 
 static long long int
 cfm_run(struct port_protocol *p, long long int now,
-        const struct eth_addr port_mac, struct ovs_list *out)
+        const struct eth_addr port_mac, struct dp_packet_batch *out)
 {
     struct cfm *cfm = cfm_cast(p);
     bool changed = false;
@@ -725,8 +725,7 @@ cfm_run(struct port_protocol *p, long long int now,
         changed |= check_faults(cfm, now);
     }
     if (now >= cfm->tx_deadline) {
-        struct dp_packet *ccm = compose_ccm(cfm, now, port_mac);
-        ovs_list_push_back(out, &ccm->list_node);
+        dp_packet_batch_add(out, compose_ccm(cfm, now, port_mac));
         cfm->tx_deadline = now + cfm->interval_ms;
     }
     next = MIN(cfm->tx_deadline, cfm->fault_deadline);

@@ -68,7 +68,6 @@
 #include <stdint.h>
 #include <string.h>
 #include "flow.h"
-#include "list.h"
 #include "util.h"
 
 /* The most packets a receive call returns and a batch holds. */
@@ -116,10 +115,6 @@ struct dp_packet {
 
     uint32_t hash;              /* Flow hash, if hash_valid. */
     struct pkt_metadata md;
-
-    /* For the holder's own lists of packets (a port protocol's run()
-     * hands its packets to the monitor on one); unused otherwise. */
-    struct ovs_list list_node;
 };
 
 /* Construction and destruction. */

@@ -18,7 +18,6 @@
 #include "dynamic-string.h"
 #include "flow-extract.h"
 #include "flow.h"
-#include "list.h"
 #include "netdev.h"
 #include "packets.h"
 #include "port-protocol.h"
@@ -120,15 +119,15 @@ run_due(struct wire *w)
             }
         }
         ck_assert(e);
-        struct ovs_list out = OVS_LIST_INITIALIZER(&out);
+        struct dp_packet_batch out;
+        dp_packet_batch_init(&out);
         long long int next = due[i]->class->run(due[i], now, e->mac, &out);
         ck_assert_int_gt(next, now);
         port_protocol_put_back(due[i], next);
 
+        ck_assert_uint_le(out.count, 1);
         struct dp_packet *packet;
-        while (!ovs_list_is_empty(&out)) {
-            packet = CONTAINER_OF(ovs_list_pop_front(&out), struct dp_packet,
-                                  list_node);
+        DP_PACKET_BATCH_FOR_EACH (k, packet, &out) {
             e->n_sent++;
             dp_packet_delete(e->last_ccm);
             e->last_ccm = dp_packet_clone(packet);
