@@ -4,7 +4,10 @@
 
 #include <stddef.h>
 
+extern const struct iface_protocol_ops cfm_iface_protocol;
+
 /* One line per protocol; at most IFACE_MAX_PROTOCOLS. */
 const struct iface_protocol_ops *const iface_protocols[] = {
+    &cfm_iface_protocol,
     NULL
 };
