@@ -93,6 +93,14 @@ struct ofport {
     struct ofputil_phy_port pp; /* As last reported in a port_status. */
     struct ofbundle *bundle;    /* NULL if NORMAL does not know it. */
     struct ovs_list bundle_node;
+
+    /* Patch ports (ofport-patch.h): no datapath port ('odp_port' is
+     * DPIF_PORT_NONE); 'peer' is the other end while paired (xlate_rwlock),
+     * 'patch_peer' the peer name it was paired by (main thread). */
+    bool is_patch;
+    struct ofport *peer;
+    char *patch_peer;
+    struct hmap_node patch_node;    /* In ofport-patch.c's map, by name. */
 };
 
 struct ofbundle {
