@@ -7,6 +7,7 @@
 #include "coverage.h"
 #include "ovs-thread.h"
 #include "seq.h"
+#include "timeval.h"
 #include "util.h"
 
 COVERAGE_DEFINE(port_protocol_changed);
@@ -19,6 +20,7 @@ COVERAGE_DEFINE(port_protocol_run);
 static struct ovs_mutex sched_mutex = OVS_MUTEX_INITIALIZER;
 static struct heap schedule = HEAP_INITIALIZER;
 static struct seq *sched_seq;
+static size_t n_running;        /* Taken by the monitor, not put back. */
 
 /* The change queue. */
 static struct ovs_mutex queue_mutex = OVS_MUTEX_INITIALIZER;
@@ -67,10 +69,24 @@ port_protocol_schedule(struct port_protocol *p, long long int when)
     }
 }
 
+/* For time/warp (timeval.h): whether the monitor has run everything due
+ * at NOW. */
+static bool
+schedule_settled(long long int now)
+{
+    ovs_mutex_lock(&sched_mutex);
+    bool settled = (!n_running
+                    && (heap_is_empty(&schedule)
+                        || heap_min(&schedule)->key > now));
+    ovs_mutex_unlock(&sched_mutex);
+    return settled;
+}
+
 void
 port_protocol_attach(struct port_protocol *p, void *port)
 {
     ovs_assert(!p->port);
+    time_register_warp_settled(schedule_settled);
     ovs_mutex_lock(&sched_mutex);
     p->port = port;
     p->running = false;
@@ -87,6 +103,9 @@ port_protocol_detach(struct port_protocol *p)
     }
     ovs_mutex_lock(&sched_mutex);
     heap_remove(&schedule, &p->sched_node);
+    if (p->running) {
+        n_running--;
+    }
     p->running = false;
     p->port = NULL;
     ovs_mutex_unlock(&sched_mutex);
@@ -114,6 +133,7 @@ port_protocol_take_due(long long int now, struct port_protocol **due,
          * lowers 'deadline'. */
         heap_change(&schedule, &p->sched_node, LLONG_MAX);
         p->running = true;
+        n_running++;
         p->deadline = LLONG_MAX;
         due[n++] = p;
     }
@@ -128,6 +148,9 @@ port_protocol_put_back(struct port_protocol *p, long long int next)
     ovs_mutex_lock(&sched_mutex);
     if (next < p->deadline) {
         p->deadline = next;
+    }
+    if (p->running) {
+        n_running--;
     }
     p->running = false;
     if (heap_node_in_heap(&p->sched_node)) {

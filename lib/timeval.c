@@ -176,6 +176,48 @@ time_warp(long long int msecs)
     seq_change(timeval_warp_seq());
 }
 
+/* Waiting for other threads after a warp step. */
+
+#define MAX_WARP_SETTLED 4
+static bool (*warp_settled[MAX_WARP_SETTLED])(long long int now);
+static size_t n_warp_settled;
+
+void
+time_register_warp_settled(bool (*fn)(long long int now))
+{
+    for (size_t i = 0; i < n_warp_settled; i++) {
+        if (warp_settled[i] == fn) {
+            return;
+        }
+    }
+    ovs_assert(n_warp_settled < MAX_WARP_SETTLED);
+    warp_settled[n_warp_settled++] = fn;
+}
+
+static bool
+all_settled(long long int now)
+{
+    for (size_t i = 0; i < n_warp_settled; i++) {
+        if (!warp_settled[i](now)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* After a warp step: gives the registered threads the real time they need
+ * (a bounded wait, so a stuck thread cannot hang the warp). */
+static void
+wait_settled(void)
+{
+    long long int now = time_msec();
+    long long int give_up = time_usec_real() + 1000 * 1000;
+    while (!all_settled(now) && time_usec_real() < give_up) {
+        struct timespec ts = { 0, 200 * 1000 };
+        nanosleep(&ts, NULL);
+    }
+}
+
 /* time/stop and time/warp. */
 
 static void
@@ -233,6 +275,7 @@ time_warp_cb(struct unixctl_conn *conn, int argc, const char *argv[],
     if (argc <= 2 || total <= step) {
         /* A single step: nothing to spread over loop iterations. */
         time_warp(total);
+        wait_settled();
         unixctl_command_reply(conn, "warped");
         return;
     }
@@ -252,6 +295,7 @@ timeval_run(void)
 
     long long int step = MIN(large_warp.step_msec, large_warp.remaining_msec);
     time_warp(step);
+    wait_settled();
     large_warp.remaining_msec -= step;
 
     if (large_warp.remaining_msec > 0) {
