@@ -245,6 +245,8 @@ lib_libovs_a_SOURCES += \
 	lib/heap.c \
 	lib/heap.h \
 	lib/port-protocol.c \
+	lib/bfd.c \
+	lib/bfd.h \
 	lib/port-protocol.h
 
 # OpenFlow: switch, port and table messages, and the message printer.

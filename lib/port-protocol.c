@@ -82,14 +82,15 @@ port_protocol_attach(struct port_protocol *p, void *port)
 void
 port_protocol_detach(struct port_protocol *p)
 {
-    if (!p->port) {
-        return;
+    /* An instance never attached may still have queued itself (a module
+     * reports state from creation on), so the queue is always cleared. */
+    if (p->port) {
+        ovs_mutex_lock(&sched_mutex);
+        heap_remove(&schedule, &p->sched_node);
+        p->running = false;
+        p->port = NULL;
+        ovs_mutex_unlock(&sched_mutex);
     }
-    ovs_mutex_lock(&sched_mutex);
-    heap_remove(&schedule, &p->sched_node);
-    p->running = false;
-    p->port = NULL;
-    ovs_mutex_unlock(&sched_mutex);
 
     ovs_mutex_lock(&queue_mutex);
     if (p->queued) {

@@ -132,7 +132,9 @@ void port_protocol_schedule(struct port_protocol *, long long int when);
 
 /* ofproto, with its translation lock held for writing: P (not attached)
  * joins the schedule at its deadline, with PORT as its port; or leaves
- * the schedule and the change queue. */
+ * the schedule and the change queue.  Detaching an instance that is not
+ * attached takes it off the change queue only (its module does that
+ * before freeing it, since it may have queued itself before attachment). */
 void port_protocol_attach(struct port_protocol *, void *port);
 void port_protocol_detach(struct port_protocol *);
 
