@@ -87,13 +87,13 @@ struct port_protocol_class {
                     const struct dp_packet *packet);
 
     /* P's deadline has come (NOW >= it): does what is due (transmit,
-     * expire timers), appending the packets to send out of P's port to
-     * OUT (allocated with dp_packet_*(); the caller sends and frees
-     * them), and returns the next deadline (LLONG_MAX: none).
-     * PORT_MAC is the port's Ethernet address. */
+     * expire timers), adding the packets to send out of P's port to OUT,
+     * an empty batch (heap-allocated with dp_packet_new*(); the caller
+     * sends and deletes them), and returns the next deadline (LLONG_MAX:
+     * none).  PORT_MAC is the port's Ethernet address. */
     long long int (*run)(struct port_protocol *p, long long int now,
                          const struct eth_addr port_mac,
-                         struct ovs_list *out);
+                         struct dp_packet_batch *out);
 
     /* Whether the protocol lets the port carry traffic (BFD forwarding,
      * no CFM fault).  NULL: it has no say. */

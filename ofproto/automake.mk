@@ -6,6 +6,8 @@ ofproto_libofproto_a_SOURCES = \
 	ofproto/connmgr.h \
 	ofproto/mac-learning.c \
 	ofproto/mac-learning.h \
+	ofproto/monitor.c \
+	ofproto/monitor.h \
 	ofproto/ofport-numbers.c \
 	ofproto/ofport-numbers.h \
 	ofproto/ofconn.c \

@@ -73,6 +73,9 @@ struct dpif_backer {
     struct seq *reval_seq;      /* Changes when flows need re-checking. */
 };
 
+/* BFD, CFM, LACP, STP or RSTP, LLDP: at most one of each per port. */
+#define OFPORT_MAX_PROTOCOLS 6
+
 struct ofport {
     struct hmap_node hmap_node; /* In ofproto->ports, by ofp_port. */
     struct hmap_node odp_node;  /* In backer->odp_to_ofport. */
@@ -93,6 +96,11 @@ struct ofport {
     struct ofputil_phy_port pp; /* As last reported in a port_status. */
     struct ofbundle *bundle;    /* NULL if NORMAL does not know it. */
     struct ovs_list bundle_node;
+    /* Per-port protocols attached (port-protocol.h), which translation
+     * hands their packets and whose link_ok() is part of 'may_enable' and
+     * 'live' (xlate_rwlock). */
+    struct port_protocol *protocols[OFPORT_MAX_PROTOCOLS];
+    size_t n_protocols;
 };
 
 struct ofbundle {
@@ -277,6 +285,13 @@ struct ofport *backer_odp_to_ofport(const struct dpif_backer *,
 struct dpif_backer *ofproto_get_backer(const char *type);
 /* The backer of type netdev, or NULL if no bridge uses it. */
 struct dpif_backer *ofproto_first_backer(void);
+
+/* Sends PACKET out of PORT through translation, as a packet_out with
+ * in_port NONE and one output action would (so a patch port or a tunnel
+ * does its part), xlate_rwlock held for reading.  For the monitor's
+ * protocol transmissions; the caller keeps PACKET. */
+struct dp_packet;
+int ofport_send_packet(struct ofport *, struct dp_packet *);
 
 /* PORT as OpenFlow describes it (features, port desc, port_status). */
 void ofport_get_phy_port(const struct ofport *, struct ofputil_phy_port *);

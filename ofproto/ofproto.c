@@ -17,6 +17,7 @@
 #include "flow-extract.h"
 #include "hash.h"
 #include "mac-learning.h"
+#include "monitor.h"
 #include "netdev.h"
 #include "ofp-packet.h"
 #include "ofp-group.h"
@@ -26,6 +27,7 @@
 #include "ovs-thread.h"
 #include "odp-util.h"
 #include "poll-loop.h"
+#include "port-protocol.h"
 #include "seq.h"
 #include "shash.h"
 #include "timeval.h"
@@ -299,6 +301,7 @@ ofproto_create(const char *name, const char *datapath_type,
 
 static void ofport_destroy(struct ofport *);
 static bool port_is_live(const struct ofport *);
+static bool port_may_enable(const struct ofport *);
 static void bundle_destroy(struct ofbundle *);
 
 void
@@ -574,6 +577,7 @@ ofproto_wait_global(void)
 void
 ofproto_exit(void)
 {
+    ofproto_monitor_exit();
     struct shash_node *node;
     SHASH_FOR_EACH (node, &backers) {
         struct dpif_backer *backer = node->data;
@@ -646,7 +650,7 @@ ofproto_port_add(struct ofproto *ofproto, struct netdev *netdev,
     port->name = xstrdup(netdev_get_name(netdev));
     port->ofp_port = ofp_port;
     port->odp_port = odp_port;
-    port->may_enable = netdev_get_carrier(netdev);
+    port->may_enable = port_may_enable(port);
     port->live = port_is_live(port);
     ovs_list_init(&port->bundle_node);
 
@@ -670,7 +674,22 @@ ofproto_port_add(struct ofproto *ofproto, struct netdev *netdev,
     return 0;
 }
 
-/* A port fast failover may use: its link is up and it is not
+/* Whether the protocols on PORT (BFD, CFM, ...) let it carry traffic. */
+static bool
+port_protocols_allow(const struct ofport *port)
+{
+    return port_protocols_link_ok(port->protocols, port->n_protocols);
+}
+
+/* A port NORMAL may use: its link is up and its protocols agree. */
+static bool
+port_may_enable(const struct ofport *port)
+{
+    return (port->netdev && netdev_get_carrier(port->netdev)
+            && port_protocols_allow(port));
+}
+
+/* A port fast failover may use: NORMAL may, and it is not
  * administratively down (OpenFlow's PORT_DOWN). */
 static bool
 port_is_live(const struct ofport *port)
@@ -680,7 +699,7 @@ port_is_live(const struct ofport *port)
         return false;
     }
     netdev_get_flags(port->netdev, &flags);
-    return (flags & NETDEV_UP) && netdev_get_carrier(port->netdev);
+    return (flags & NETDEV_UP) && port_may_enable(port);
 }
 
 void
@@ -702,7 +721,9 @@ ofport_get_phy_port(const struct ofport *port, struct ofputil_phy_port *pp)
     }
     if (!port->netdev || !netdev_get_carrier(port->netdev)) {
         pp->state |= OFPUTIL_PS_LINK_DOWN;
-    } else {
+    } else if (port_protocols_allow(port)) {
+        /* As in 3.1, a BFD session down or a CFM fault takes "live" away
+         * but leaves the link up. */
         pp->state |= OFPUTIL_PS_LIVE;
     }
 }
@@ -750,6 +771,11 @@ ofport_destroy(struct ofport *port)
     struct ofproto *ofproto = port->ofproto;
 
     xlate_write_lock();
+    /* Their owners keep them, no longer driven by anyone. */
+    for (size_t i = 0; i < port->n_protocols; i++) {
+        port_protocol_detach(port->protocols[i]);
+    }
+    port->n_protocols = 0;
     hmap_remove(&ofproto->ports, &port->hmap_node);
     hmap_remove(&ofproto->backer->odp_to_ofport, &port->odp_node);
     if (port->bundle) {
@@ -820,7 +846,7 @@ ofproto_port_changed(struct ofproto *ofproto, uint16_t ofp_port)
         port->pp = pp;
         queue_port_status(ofproto, OFPPR_MODIFY, &pp, &old, NULL);
     }
-    bool may_enable = netdev_get_carrier(port->netdev);
+    bool may_enable = port_may_enable(port);
     bool live = port_is_live(port);
     if (live != port->live) {
         /* Fast failover groups choose by it. */
@@ -1013,6 +1039,41 @@ ofproto_bundle_unregister(struct ofproto *ofproto, void *aux)
 
 /* Packet out. */
 
+/* Runs OFPACTS on PACKET, whose parsed form is FLOW, as a packet_out does
+ * (xlate_rwlock held for reading).  The caller keeps PACKET. */
+static int
+execute_packet(struct ofproto *ofproto, struct dp_packet *packet,
+               const struct flow *flow, const struct ofpact *ofpacts,
+               size_t ofpacts_len)
+{
+    /* A packet sent out is a packet seen, as in 3.1: NORMAL learns its
+     * source MAC, learn actions learn from it, and the rules it is
+     * resubmitted through count it (it never makes a datapath flow, so
+     * nothing else would).  A protocol's control packet that reaches its
+     * peer through a patch port is handed over on the way. */
+    struct xlate_in xin = {
+        .ofproto = ofproto,
+        .flow = *flow,
+        .packet = packet,
+        .may_learn = true,
+        .n_packets = 1,
+        .n_bytes = dp_packet_size(packet),
+        .used = time_msec(),
+        .ofpacts = ofpacts,
+        .ofpacts_len = ofpacts_len,
+    };
+    struct xlate_out xout;
+    xlate_out_init(&xout);
+    xlate_actions(&xin, &xout);
+
+    struct dp_packet_batch batch;
+    dp_packet_batch_init_packet(&batch, packet);
+    int error = dpif_execute(ofproto->backer->dpif, &batch,
+                             xout.odp_actions.data, xout.odp_actions.size);
+    xlate_out_uninit(&xout);
+    return error;
+}
+
 int
 ofproto_packet_out(struct ofproto *ofproto,
                    const struct ofputil_packet_out *po)
@@ -1039,32 +1100,30 @@ ofproto_packet_out(struct ofproto *ofproto,
     memcpy(flow.regs, md->regs, sizeof flow.regs);
     flow.pkt_mark = md->pkt_mark;
 
-    /* A packet sent out is a packet seen, as in 3.1: NORMAL learns its
-     * source MAC, learn actions learn from it, and the rules it is
-     * resubmitted through count it (it never makes a datapath flow, so
-     * nothing else would). */
-    struct xlate_in xin = {
-        .ofproto = ofproto,
-        .flow = flow,
-        .may_learn = true,
-        .n_packets = 1,
-        .n_bytes = po->packet_len,
-        .used = time_msec(),
-        .ofpacts = po->ofpacts,
-        .ofpacts_len = po->ofpacts_len,
-    };
-    struct xlate_out xout;
-    xlate_out_init(&xout);
     ovs_rwlock_rdlock(&xlate_rwlock);
-    xlate_actions(&xin, &xout);
+    int error = execute_packet(ofproto, packet, &flow, po->ofpacts,
+                               po->ofpacts_len);
     ovs_rwlock_unlock(&xlate_rwlock);
-
-    struct dp_packet_batch batch;
-    dp_packet_batch_init_packet(&batch, packet);
-    int error = dpif_execute(ofproto->backer->dpif, &batch,
-                             xout.odp_actions.data, xout.odp_actions.size);
-    xlate_out_uninit(&xout);
     dp_packet_delete(packet);
+    return error;
+}
+
+int
+ofport_send_packet(struct ofport *port, struct dp_packet *packet)
+{
+    struct ofproto *ofproto = port->ofproto;
+    packet->md.in_port = DPIF_PORT_LOCAL;
+    struct flow flow;
+    flow_extract(packet, &flow);
+    flow.in_port = OFPP_NONE;
+
+    uint64_t stub[64 / 8];
+    struct ofpbuf ofpacts;
+    ofpbuf_use_stub(&ofpacts, stub, sizeof stub);
+    OFPACT_PUT(&ofpacts, OFPACT_OUTPUT, ofpact_output)->port = port->ofp_port;
+    int error = execute_packet(ofproto, packet, &flow, ofpacts.data,
+                               ofpacts.size);
+    ofpbuf_uninit(&ofpacts);
     return error;
 }
 

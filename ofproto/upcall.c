@@ -255,6 +255,7 @@ translate_upcall(struct udpif *udpif, const struct dpif_upcall *du,
         struct xlate_in xin = {
             .ofproto = ofport->ofproto,
             .flow = *du->key,
+            .packet = &du->packet,
             .may_learn = true,
             .n_packets = credit_stats,
             .n_bytes = credit_stats ? dp_packet_size(&du->packet) : 0,

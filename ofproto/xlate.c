@@ -15,6 +15,7 @@
 #include "mpls.h"
 #include "netlink.h"
 #include "ofproto-private.h"
+#include "port-protocol.h"
 #include "match.h"
 #include "ofp-actions.h"
 #include "ofp-table.h"
@@ -2021,6 +2022,32 @@ xlate_wc_finish(struct xlate_ctx *ctx)
     }
 }
 
+/* Whether the packet is a control packet of a protocol attached to its
+ * input port (see xlate.h): then that protocol gets it, when it is here,
+ * and the datapath flow goes to userspace for the protocol. */
+static bool
+xlate_port_protocols(struct xlate_ctx *ctx)
+{
+    const struct ofport *port = ofproto_get_port(ctx->ofproto,
+                                                 ctx->flow.in_port);
+    if (!port) {
+        return false;
+    }
+    for (size_t i = 0; i < port->n_protocols; i++) {
+        struct port_protocol *p = port->protocols[i];
+        if (p->class->recognizes(p, &ctx->flow, ctx->wc)) {
+            if (ctx->xin->packet) {
+                p->class->receive(p, &ctx->flow, ctx->xin->packet);
+            }
+            ctx->xout->slow |= p->class->slow_reason;
+            trace_note(ctx, "%s control packet: consumed by %s",
+                       p->class->name, port->name);
+            return true;
+        }
+    }
+    return false;
+}
+
 void
 xlate_actions(const struct xlate_in *xin, struct xlate_out *xout)
 {
@@ -2055,6 +2082,8 @@ xlate_actions(const struct xlate_in *xin, struct xlate_out *xout)
         ctx.in_packet_out = true;
         do_xlate_actions(&ctx, xin->ofpacts, xin->ofpacts_len);
         ctx.in_packet_out = false;
+    } else if (xlate_port_protocols(&ctx)) {
+        /* A protocol's control packet: consumed. */
     } else {
         /* OFPPC_NO_RECV_STP would drop STP frames only; without STP there
          * is nothing to tell them from. */

@@ -16,10 +16,18 @@
  * the learned bundle of the destination or floods the VLAN, tagging and
  * untagging per each bundle's VLAN mode (ofproto.h).
  *
+ * Per-port protocols (port-protocol.h): a packet that one of the protocols
+ * attached to its input port recognises is that protocol's, not the
+ * tables': translation hands it over (when XIN->packet is there) and
+ * slow-paths the datapath flow for the protocol, so that every such packet
+ * comes up.  Translation asks each attached protocol the same question and
+ * knows none of them by name.
+ *
  * Side effects are explicit in XIN: may_learn (MAC learning), stats
  * (credited to every rule the translation went through: the handler's
- * first packet, a revalidator's pushed deltas) and trace (the account
- * ofproto/trace prints, xlate-trace.h).  Without them translation only reads.
+ * first packet, a revalidator's pushed deltas), packet (protocols' control
+ * packets) and trace (the account ofproto/trace prints, xlate-trace.h).
+ * Without them translation only reads.
  *
  * Threads: any thread, with xlate_rwlock held for reading and inside an
  * RCU read period (ofproto-private.h). */
@@ -34,6 +42,7 @@
 #include "ofpbuf.h"
 #include "recirc.h"
 
+struct dp_packet;
 struct ofpact;
 struct xtrace;
 struct ofproto;
@@ -47,6 +56,9 @@ struct xlate_in {
     uint64_t n_packets, n_bytes;    /* Credited to the rules, if nonzero. */
     long long int used;
     struct xtrace *trace;       /* ofproto/trace's account, or NULL. */
+    /* The packet itself, when there is one to act on: a per-port
+     * protocol's control packet (port-protocol.h) goes to the protocol. */
+    const struct dp_packet *packet;
     /* Packet-out: run these instead of looking up table 0. */
     const struct ofpact *ofpacts;
     size_t ofpacts_len;         /* Bytes. */

@@ -3,6 +3,8 @@ sbin_PROGRAMS += vswitchd/ovs-vswitchd
 vswitchd_ovs_vswitchd_SOURCES = \
 	vswitchd/bridge.c \
 	vswitchd/bridge.h \
+	vswitchd/iface-protocol.c \
+	vswitchd/iface-protocol.h \
 	vswitchd/ovs-vswitchd.c
 vswitchd_ovs_vswitchd_LDADD = ofproto/libofproto.a $(OVSREC_LIBS)
 $(vswitchd_ovs_vswitchd_OBJECTS): vswitchd/vswitch-idl.h

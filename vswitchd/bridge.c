@@ -18,6 +18,7 @@
 #include "dynamic-string.h"
 #include "hash.h"
 #include "hmap.h"
+#include "iface-protocol.h"
 #include "list.h"
 #include "netdev.h"
 #include "bitmap.h"
@@ -27,6 +28,8 @@
 #include "ofp-fields.h"
 #include "ofport-numbers.h"
 #include "ofproto.h"
+#include "monitor.h"
+#include "port-protocol.h"
 #include "ofp-protocol.h"
 #include "ovsdb-idl.h"
 #include "packets.h"
@@ -44,6 +47,7 @@ VLOG_DEFINE_THIS_MODULE(bridge);
 
 COVERAGE_DEFINE(bridge_reconfigure);
 COVERAGE_DEFINE(bridge_iface_status_written);
+COVERAGE_DEFINE(bridge_protocol_changed);
 COVERAGE_DEFINE(bridge_iface_stats_written);
 COVERAGE_DEFINE(bridge_stats_checked);
 /* Reconciliations with the database: the full one (first configuration,
@@ -93,6 +97,10 @@ struct iface {
     struct smap options;
     int64_t mtu_request;         /* 0 if none. */
     char *mac;                   /* NULL if none. */
+
+    /* Per-port protocols: protocols[i] is iface_protocols[i]'s instance
+     * or NULL; attached to the OpenFlow port while 'in_ofproto'. */
+    struct port_protocol *protocols[IFACE_MAX_PROTOCOLS];
 };
 
 struct port {
@@ -235,6 +243,15 @@ bridge_init(const char *remote)
     ovsdb_idl_set_lock(idl, "ovs_vswitchd");
     bridge_omit_own_status_columns();
     bridge_track_config_columns();
+    for (size_t i = 0; iface_protocols[i]; i++) {
+        const struct iface_protocol_ops *ops = iface_protocols[i];
+        for (size_t j = 0; ops->config_columns[j]; j++) {
+            ovsdb_idl_track_add_column(idl, ops->config_columns[j]);
+        }
+        for (size_t j = 0; ops->status_columns[j]; j++) {
+            ovsdb_idl_omit_alert(idl, ops->status_columns[j]);
+        }
+    }
     idl_loop = (struct ovsdb_idl_loop) OVSDB_IDL_LOOP_INITIALIZER(idl);
 }
 
@@ -313,6 +330,8 @@ iface_mark_dirty(struct iface *iface)
     }
 }
 
+static void iface_attach_protocols(struct iface *);
+
 /* OpenFlow port numbers. */
 
 static void
@@ -347,6 +366,7 @@ bridge_take_ofport(struct bridge *br, struct iface *iface, int ofport,
             VLOG_WARN("%s", iface->error);
         } else {
             iface->in_ofproto = true;
+            iface_attach_protocols(iface);
         }
     }
 }
@@ -571,6 +591,85 @@ iface_apply_config(struct iface *iface)
     iface_set_error(iface, error);
 }
 
+/* Per-port protocols (iface-protocol.h). */
+
+static void
+iface_attach_protocol(struct iface *iface, struct port_protocol *p)
+{
+    struct bridge *br = iface->port->bridge;
+    int error = ofproto_port_attach_protocol(br->ofproto, iface->ofport, p);
+    if (error) {
+        VLOG_WARN("bridge %s: could not run %s on interface %s (%s)",
+                  br->name, p->class->name, iface->name,
+                  ovs_strerror(error));
+    }
+}
+
+/* IFACE just got its OpenFlow port: its protocols start there. */
+static void
+iface_attach_protocols(struct iface *iface)
+{
+    for (size_t i = 0; iface_protocols[i]; i++) {
+        if (iface->protocols[i]) {
+            iface_attach_protocol(iface, iface->protocols[i]);
+        }
+    }
+}
+
+/* Brings IFACE's protocol instances in line with its row. */
+static void
+iface_configure_protocols(struct iface *iface)
+{
+    const struct ovsrec_interface *cfg = iface->cfg;
+    struct bridge *br = iface->port->bridge;
+    for (size_t i = 0; iface_protocols[i]; i++) {
+        const struct iface_protocol_ops *ops = iface_protocols[i];
+        struct port_protocol *p = iface->protocols[i];
+        bool wanted = iface->netdev && ops->wanted(cfg);
+        if (wanted && !p) {
+            p = ops->create(cfg, iface->netdev, iface);
+            iface->protocols[i] = p;
+            if (iface->in_ofproto) {
+                iface_attach_protocol(iface, p);
+            }
+            iface_mark_dirty(iface);
+        } else if (wanted) {
+            ops->reconfigure(p, cfg);
+        } else if (p) {
+            if (br->ofproto) {
+                ofproto_port_detach_protocol(br->ofproto, p);
+            }
+            ops->destroy(p);
+            iface->protocols[i] = NULL;
+            iface_mark_dirty(iface);
+        }
+    }
+}
+
+static void
+iface_destroy_protocols(struct iface *iface)
+{
+    struct bridge *br = iface->port->bridge;
+    for (size_t i = 0; iface_protocols[i]; i++) {
+        struct port_protocol *p = iface->protocols[i];
+        if (p) {
+            if (br->ofproto) {
+                ofproto_port_detach_protocol(br->ofproto, p);
+            }
+            iface_protocols[i]->destroy(p);
+            iface->protocols[i] = NULL;
+        }
+    }
+}
+
+static void
+iface_write_protocols_status(const struct iface *iface)
+{
+    for (size_t i = 0; iface_protocols[i]; i++) {
+        iface_protocols[i]->write_status(iface->protocols[i], iface->cfg);
+    }
+}
+
 static void
 iface_create(struct port *port, const struct ovsrec_interface *cfg)
 {
@@ -628,6 +727,7 @@ iface_create(struct port *port, const struct ovsrec_interface *cfg)
     /* Force the first application of the configuration. */
     iface->mtu_request = -1;
     iface_apply_config(iface);
+    iface_configure_protocols(iface);
     bridge_number_iface(br, iface);
     if (iface->ofport > 0) {
         VLOG_INFO("bridge %s: added interface %s on port %d",
@@ -646,6 +746,7 @@ iface_destroy(struct iface *iface)
     }
     COVERAGE_INC(bridge_iface_visited);
     bridge_release_ofport(br, iface);
+    iface_destroy_protocols(iface);
     if (iface->dirty) {
         ovs_list_remove(&iface->dirty_node);
     }
@@ -1282,6 +1383,7 @@ bridge_reconfigure_full(const struct ovsrec_open_vswitch *ovs)
         } else {
             iface->cfg = p->iface_cfg;
             iface_apply_config(iface);
+            iface_configure_protocols(iface);
             if (iface->netdev) {
                 renumber[n_renumber++] = iface;
             }
@@ -1570,6 +1672,7 @@ bridge_reconfigure_incremental(const struct ovsrec_open_vswitch *ovs)
             iface_plan_create(&to_create, port, iface_cfg);
         } else if (iface->netdev) {
             iface_apply_config(iface);
+            iface_configure_protocols(iface);
             if (n_renumber >= allocated_renumber) {
                 renumber = x2nrealloc(renumber, &allocated_renumber,
                                       sizeof *renumber);
@@ -1676,6 +1779,7 @@ iface_write_status(struct iface *iface)
     struct netdev *netdev = iface->netdev;
 
     COVERAGE_INC(bridge_iface_status_written);
+    iface_write_protocols_status(iface);
     set_optional_int(cfg, cfg->ofport, cfg->n_ofport, true,
                      iface->ofport > 0 ? iface->ofport : -1,
                      ovsrec_interface_set_ofport);
@@ -1828,6 +1932,22 @@ bridge_collect_netdev_changes(void)
             }
         }
     }
+
+    /* Protocols that changed: their port's liveness and their status.
+     * (An instance is queued only while attached, so its interface is in
+     * its bridge's ofproto.) */
+    struct port_protocol **changed;
+    size_t n = port_protocol_take_changed(&changed);
+    for (size_t i = 0; i < n; i++) {
+        struct iface *iface = changed[i]->owner;
+        struct bridge *br = iface->port->bridge;
+        COVERAGE_INC(bridge_protocol_changed);
+        iface_mark_dirty(iface);
+        if (br->ofproto && iface->in_ofproto) {
+            ofproto_port_changed(br->ofproto, iface->ofport);
+        }
+    }
+    free(changed);
 }
 
 static void

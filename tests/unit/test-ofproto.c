@@ -4,14 +4,17 @@
 #include <config.h>
 
 #include <check.h>
+#include <stdatomic.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "dp-packet.h"
 #include "dynamic-string.h"
 #include "flow-extract.h"
 #include "mac-learning.h"
+#include "monitor.h"
 #include "netdev.h"
 #include "odp-util.h"
 #include "ofproto-private.h"
@@ -20,6 +23,7 @@
 #include "ofproto-test-util.h"
 #include "ovs-rcu.h"
 #include "poll-loop.h"
+#include "port-protocol.h"
 #include "seq.h"
 #include "timeval.h"
 #include "util.h"
@@ -767,6 +771,168 @@ START_TEST(test_packet_out)
 }
 END_TEST
 
+/* Per-port protocols (port-protocol.h, monitor.h), with a protocol of the
+ * test's own: it owns frames of ethertype 0x88b5, sends one such frame per
+ * second, and says whether the link may be used. */
+
+#define ECHO_ETH_TYPE 0x88b5
+
+struct echo {
+    struct port_protocol up;
+    _Atomic unsigned int n_runs, n_received;
+    _Atomic bool link_ok;
+};
+
+static bool
+echo_recognizes(const struct port_protocol *p OVS_UNUSED,
+                const struct flow *flow, struct flow_wildcards *wc)
+{
+    if (wc) {
+        WC_MASK_FIELD(wc, dl_type);
+    }
+    return flow->dl_type == htons(ECHO_ETH_TYPE);
+}
+
+static void
+echo_receive(struct port_protocol *p, const struct flow *flow OVS_UNUSED,
+             const struct dp_packet *packet OVS_UNUSED)
+{
+    struct echo *e = CONTAINER_OF(p, struct echo, up);
+    atomic_fetch_add(&e->n_received, 1);
+}
+
+static long long int
+echo_run(struct port_protocol *p, long long int now,
+         const struct eth_addr port_mac, struct dp_packet_batch *out)
+{
+    struct echo *e = CONTAINER_OF(p, struct echo, up);
+    struct dp_packet *packet = dp_packet_new(64);
+    struct eth_header *eth = dp_packet_put_zeros(packet, 60);
+    memset(&eth->eth_dst, 0xff, sizeof eth->eth_dst);
+    eth->eth_src = port_mac;
+    eth->eth_type = htons(ECHO_ETH_TYPE);
+    dp_packet_batch_add(out, packet);
+    atomic_fetch_add(&e->n_runs, 1);
+    return now + 1000;
+}
+
+static bool
+echo_link_ok(const struct port_protocol *p)
+{
+    const struct echo *e = CONTAINER_OF(p, struct echo, up);
+    return atomic_load(&((struct echo *) e)->link_ok);
+}
+
+static const struct port_protocol_class echo_class = {
+    .name = "echo",
+    .slow_reason = SLOW_LLDP,
+    .recognizes = echo_recognizes,
+    .receive = echo_receive,
+    .run = echo_run,
+    .link_ok = echo_link_ok,
+};
+
+/* Waits (without a deadline of its own: Check's timeout is the limit)
+ * until *COUNTER reaches N. */
+static void
+wait_for_count(_Atomic unsigned int *counter, unsigned int n)
+{
+    while (atomic_load(counter) < n) {
+        usleep(1000);
+    }
+}
+
+START_TEST(test_port_protocols)
+{
+    struct fixture fx;
+    setup(&fx);
+    time_stop();
+
+    struct echo e = { .link_ok = true };
+    port_protocol_init(&e.up, &echo_class, &e);
+    port_protocol_schedule(&e.up, time_msec());
+    ck_assert_int_eq(ofproto_port_attach_protocol(fx.ofproto, 9, &e.up),
+                     ENOENT);
+    ck_assert_int_eq(ofproto_port_attach_protocol(fx.ofproto, 1, &e.up), 0);
+
+    /* Due at once: the monitor runs it and its frame leaves port 1. */
+    wait_for_count(&e.n_runs, 1);
+    struct netdev_stats st;
+    do {
+        netdev_get_stats(fx.ports[1], &st);
+    } while (st.tx_packets < 1);
+    /* Not again until its next deadline, a second later. */
+    time_warp(999);
+    ck_assert_uint_eq(atomic_load(&e.n_runs), 1);
+    time_warp(1);
+    wait_for_count(&e.n_runs, 2);
+
+    /* Its frames are its own: consumed (and handed over when the packet
+     * is there), slow-pathed, the megaflow saying what it looked at. */
+    struct flow flow;
+    ck_assert(test_parse_flow("in_port=1,dl_type=0x88b5", &flow));
+    struct dp_packet packet;
+    dp_packet_init(&packet, 0);
+    flow_compose(&packet, &flow, 0);
+    struct xlate_in xin = { .ofproto = fx.ofproto, .flow = flow,
+                            .packet = &packet };
+    struct xlate_out xout;
+    xlate_out_init(&xout);
+    ovs_rwlock_rdlock(&xlate_rwlock);
+    xlate_actions(&xin, &xout);
+    ovs_rwlock_unlock(&xlate_rwlock);
+    ck_assert_uint_eq(xout.odp_actions.size, 0);
+    ck_assert_int_eq(xout.slow, SLOW_LLDP);
+    ck_assert_uint_eq(atomic_load(&e.n_received), 1);
+    ck_assert(xout.wc.masks.dl_type == OVS_BE16_MAX);
+    xlate_out_uninit(&xout);
+    dp_packet_uninit(&packet);
+    /* Another port's, or another type's, frames go to the tables. */
+    char *actions = xlate(&fx, "in_port=2,dl_type=0x88b5", false, NULL);
+    ck_assert_str_ne(actions, "");
+    free(actions);
+    ck_assert_uint_eq(atomic_load(&e.n_received), 1);
+
+    /* Its opinion of the link is the port's liveness. */
+    struct ofproto_port_status ps;
+    while (ofproto_pop_port_status(fx.ofproto, &ps)) {
+        continue;
+    }
+    atomic_store(&e.link_ok, false);
+    port_protocol_changed(&e.up);
+    struct port_protocol **changed;
+    ck_assert_uint_eq(port_protocol_take_changed(&changed), 1);
+    ck_assert_ptr_eq(changed[0], &e.up);
+    free(changed);
+    ofproto_port_changed(fx.ofproto, 1);
+    const struct ofport *port = ofproto_get_port(fx.ofproto, 1);
+    ck_assert(!port->live && !port->may_enable);
+    ck_assert(ofproto_pop_port_status(fx.ofproto, &ps));
+    ck_assert_int_eq(ps.reason, OFPPR_MODIFY);
+    ck_assert(!(ps.desc.state & OFPUTIL_PS_LIVE));
+    ck_assert(!(ps.desc.state & OFPUTIL_PS_LINK_DOWN));
+
+    /* Detached, it is no one's: no runs, its frames go to the tables, and
+     * the port is live again. */
+    ofproto_port_detach_protocol(fx.ofproto, &e.up);
+    ck_assert(port->live && port->may_enable);
+    unsigned int runs = atomic_load(&e.n_runs);
+    time_warp(5000);
+    ovsrcu_synchronize();
+    ck_assert_uint_eq(atomic_load(&e.n_runs), runs);
+    actions = xlate(&fx, "in_port=1,dl_type=0x88b5", false, NULL);
+    ck_assert_str_ne(actions, "");
+    free(actions);
+
+    /* Deleting the port detaches what is on it. */
+    port_protocol_schedule(&e.up, time_msec());
+    ck_assert_int_eq(ofproto_port_attach_protocol(fx.ofproto, 1, &e.up), 0);
+    ofproto_port_del(fx.ofproto, 1);
+    ck_assert_ptr_null(e.up.port);
+    teardown(&fx);
+}
+END_TEST
+
 /* MAC learning. */
 
 START_TEST(test_mac_learning)
@@ -839,6 +1005,7 @@ ofproto_suite(void)
     tcase_add_test(tc, test_timeouts);
     tcase_add_test(tc, test_normal_learning_and_vlans);
     tcase_add_test(tc, test_packet_out);
+    tcase_add_test(tc, test_port_protocols);
     tcase_add_test(tc, test_flow_removed);
     tcase_add_test(tc, test_header_actions);
     tcase_add_test(tc, test_instructions);
