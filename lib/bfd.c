@@ -24,7 +24,6 @@
 #include "flow.h"
 #include "hash.h"
 #include "hmap.h"
-#include "list.h"
 #include "netdev.h"
 #include "ovs-thread.h"
 #include "packets.h"
@@ -1130,7 +1129,7 @@ bfd_compose(struct bfd *bfd, const struct eth_addr port_mac,
 
 static long long int
 bfd_run(struct port_protocol *p, long long int now,
-        const struct eth_addr port_mac, struct ovs_list *out)
+        const struct eth_addr port_mac, struct dp_packet_batch *out)
 {
     struct bfd *bfd = bfd_from_protocol(p);
 
@@ -1156,9 +1155,9 @@ bfd_run(struct port_protocol *p, long long int now,
         bfd_poll(bfd);
     }
 
-    if (bfd->flags & BFD_FLAG_FINAL || now >= bfd->next_tx) {
-        struct dp_packet *packet = bfd_compose(bfd, port_mac, now);
-        ovs_list_push_back(out, &packet->list_node);
+    if ((bfd->flags & BFD_FLAG_FINAL || now >= bfd->next_tx)
+        && !dp_packet_batch_is_full(out)) {
+        dp_packet_batch_add(out, bfd_compose(bfd, port_mac, now));
     }
 
     long long int next = bfd_next_deadline(bfd, now);

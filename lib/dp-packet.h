@@ -68,7 +68,6 @@
 #include <stdint.h>
 #include <string.h>
 #include "flow.h"
-#include "list.h"
 #include "util.h"
 
 /* The most packets a receive call returns and a batch holds. */
@@ -116,11 +115,6 @@ struct dp_packet {
 
     uint32_t hash;              /* Flow hash, if hash_valid. */
     struct pkt_metadata md;
-
-    /* For whoever holds the packet to queue it on a list of its own (the
-     * per-port protocols hand their control packets to the monitor this
-     * way, port-protocol.h); nothing here touches it. */
-    struct ovs_list list_node;
 };
 
 /* Construction and destruction. */

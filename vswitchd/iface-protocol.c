@@ -6,5 +6,6 @@
 
 /* One line per protocol; at most IFACE_MAX_PROTOCOLS. */
 const struct iface_protocol_ops *const iface_protocols[] = {
+    &bfd_iface_protocol,
     NULL
 };

@@ -52,4 +52,7 @@ struct iface_protocol_ops {
 #define IFACE_MAX_PROTOCOLS 6
 extern const struct iface_protocol_ops *const iface_protocols[];
 
+/* The bindings, one line each. */
+extern const struct iface_protocol_ops bfd_iface_protocol;   /* iface-bfd.c */
+
 #endif /* vswitchd/iface-protocol.h */

@@ -18,7 +18,6 @@
 #include "dp-packet.h"
 #include "flow-extract.h"
 #include "flow.h"
-#include "list.h"
 #include "netdev.h"
 #include "packets.h"
 #include "port-protocol.h"
@@ -100,7 +99,8 @@ run_end(struct end *e, struct end *peer)
     if (p->deadline > now) {
         return;
     }
-    struct ovs_list out = OVS_LIST_INITIALIZER(&out);
+    struct dp_packet_batch out;
+    dp_packet_batch_init(&out);
     p->deadline = LLONG_MAX;
     long long int next = p->class->run(p, now, e->mac, &out);
     ck_assert_int_gt(next, now);
@@ -108,8 +108,8 @@ run_end(struct end *e, struct end *peer)
         p->deadline = next;
     }
 
-    struct dp_packet *packet;
-    LIST_FOR_EACH_POP (packet, list_node, &out) {
+    for (size_t i = 0; i < dp_packet_batch_size(&out); i++) {
+        struct dp_packet *packet = out.packets[i];
         const uint8_t *data = dp_packet_data(packet);
         ck_assert_uint_eq(dp_packet_size(packet), 14 + 20 + 8 + 24);
         memcpy(e->last_msg, data + 42, BFD_PACKET_LEN);
@@ -480,15 +480,15 @@ START_TEST(test_packet_layout)
                                "bfd_local_dst_mac=00:11:22:33:44:55", NULL);
     struct port_protocol *p = bfd_protocol(bfd);
     struct eth_addr mac = { { 0xaa, 0, 0, 0, 0, 1 } };
-    struct ovs_list out = OVS_LIST_INITIALIZER(&out);
+    struct dp_packet_batch out;
+    dp_packet_batch_init(&out);
     long long int next = p->class->run(p, time_msec(), mac, &out);
-    ck_assert_uint_eq(ovs_list_size(&out), 1);
+    ck_assert_uint_eq(dp_packet_batch_size(&out), 1);
     /* Not Up: no faster than once a second, less up to 25% jitter. */
     ck_assert_int_ge(next - time_msec(), 750);
     ck_assert_int_le(next - time_msec(), 1000);
 
-    struct dp_packet *packet = CONTAINER_OF(ovs_list_pop_front(&out),
-                                            struct dp_packet, list_node);
+    struct dp_packet *packet = out.packets[0];
     struct flow flow;
     flow_extract(packet, &flow);
     ck_assert(eth_addr_equals(flow.dl_src, mac));
