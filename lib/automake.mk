@@ -157,6 +157,8 @@ lib_libovs_a_SOURCES += \
 	lib/netdev.h \
 	lib/netdev-dummy.c \
 	lib/netdev-linux.c \
+	lib/netdev-patch.c \
+	lib/netdev-patch.h \
 	lib/netdev-provider.h \
 	lib/packets.c \
 	lib/packets.h

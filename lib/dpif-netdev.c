@@ -14,6 +14,7 @@
 #include "dp-epoch.h"
 #include "dp-meter.h"
 #include "dp-packet.h"
+#include "dpctl.h"
 #include "dpcls.h"
 #include "dpif-channel.h"
 #include "dpif-provider.h"
@@ -1452,6 +1453,29 @@ flow_to_dpif_flow(const struct dp_netdev_flow *flow, bool given_key,
     return ofs;
 }
 
+/* 3.1 logs each flow a dump returns, at debug level (tests read a flow's
+ * counters there): the key as it was put, the counters in F, the
+ * actions.  DP->mutex held. */
+static void
+log_flow_dump(const struct dp_netdev *dp, const struct dp_netdev_flow *flow,
+              const struct dpif_flow *f)
+{
+    static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(600, 600);
+    if (VLOG_DROP_DBG(&rl)) {
+        return;
+    }
+    struct dp_netdev_actions *a = atomic_load_explicit(
+        &((struct dp_netdev_flow *) flow)->actions, memory_order_acquire);
+    struct dpif_flow logged = *f;
+    miniflow_expand(flow->given_key, &logged.key);
+    logged.actions = (const struct nlattr *) a->data;
+    logged.actions_len = a->size;
+    struct ds s = DS_EMPTY_INITIALIZER;
+    dpctl_format_dpif_flow(&s, &logged, NULL, true);
+    VLOG_DBG("%s: flow_dump %s", dp->name, ds_cstr(&s));
+    ds_destroy(&s);
+}
+
 /* Fills OUT terse and returns true if DUMP's terse window takes FLOW. */
 static bool
 flow_to_terse_dpif_flow(const struct dp_netdev_flow *flow,
@@ -1559,6 +1583,7 @@ dpif_netdev_flow_dump_next(struct dpif_flow_dump_thread *thread_,
                                                thread_->dump->given_keys,
                                                &flows[n], &thread->buf,
                                                &used, &thread->buf_size);
+                log_flow_dump(dp, flow, &flows[n]);
             }
             n++;
             dump->offset++;

@@ -129,7 +129,10 @@ struct netdev_class {
                                struct netdev_custom_counter *, size_t max);
 };
 
-/* Counters a provider bumps itself (receive errors and drops it sees). */
+/* Counters a provider bumps itself (receive errors and drops it sees;
+ * for a device that moves no packets of its own, what crossed it). */
+void netdev_count_rx(struct netdev *, uint64_t n_packets, uint64_t n_bytes);
+void netdev_count_tx(struct netdev *, uint64_t n_packets, uint64_t n_bytes);
 void netdev_count_rx_errors(struct netdev *, uint64_t n);
 void netdev_count_rx_dropped(struct netdev *, uint64_t n);
 
@@ -148,6 +151,7 @@ extern const struct netdev_class netdev_linux_class;    /* "system" */
 extern const struct netdev_class netdev_internal_class; /* "internal" */
 extern const struct netdev_class netdev_tap_class;      /* "tap" */
 extern const struct netdev_class netdev_dummy_class;    /* "dummy" */
+extern const struct netdev_class netdev_patch_class;    /* "patch" */
 
 /* Registers the "netdev-dummy/..." ovs-appctl commands (netdev-dummy.c). */
 void netdev_dummy_register_commands(void);

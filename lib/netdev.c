@@ -44,6 +44,7 @@ netdev_initialize(void)
         shash_add_assert(&netdev_classes, "system", &netdev_linux_class);
         shash_add_assert(&netdev_classes, "internal", &netdev_internal_class);
         shash_add_assert(&netdev_classes, "tap", &netdev_tap_class);
+        shash_add_assert(&netdev_classes, "patch", &netdev_patch_class);
     }
 }
 
@@ -491,6 +492,22 @@ netdev_send(struct netdev *netdev, const struct dp_packet_batch *batch)
     }
     counters_moved(netdev);
     return error;
+}
+
+void
+netdev_count_rx(struct netdev *netdev, uint64_t n_packets, uint64_t n_bytes)
+{
+    counter_add(&netdev->rx_packets, n_packets);
+    counter_add(&netdev->rx_bytes, n_bytes);
+    counters_moved(netdev);
+}
+
+void
+netdev_count_tx(struct netdev *netdev, uint64_t n_packets, uint64_t n_bytes)
+{
+    counter_add(&netdev->tx_packets, n_packets);
+    counter_add(&netdev->tx_bytes, n_bytes);
+    counters_moved(netdev);
 }
 
 void

@@ -621,12 +621,11 @@ ofpacts_usable_protocols(const struct ofpact *ofpacts, size_t len,
         case OFPACT_WRITE_METADATA:
             usable &= OFPUTIL_P_NXM_OXM_ANY | OFPUTIL_P_OF11_STD;
             break;
-        case OFPACT_WRITE_ACTIONS: {
-            const struct ofpact_nest *on = (const void *) a;
-            usable &= ofpacts_usable_protocols(
-                on->actions, ofpact_nest_get_action_len(on), match);
+        case OFPACT_WRITE_ACTIONS:
+            /* An action set runs at the end of the pipeline, on a packet
+             * this match cannot describe: 3.1 checks no consistency in
+             * it. */
             break;
-        }
         default:
             break;
         }

@@ -10,6 +10,8 @@ ofproto_libofproto_a_SOURCES = \
 	ofproto/monitor.h \
 	ofproto/ofport-numbers.c \
 	ofproto/ofport-numbers.h \
+	ofproto/ofport-patch.c \
+	ofproto/ofport-patch.h \
 	ofproto/ofconn.c \
 	ofproto/ofmonitor.c \
 	ofproto/ofmonitor.h \

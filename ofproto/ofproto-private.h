@@ -101,6 +101,14 @@ struct ofport {
      * 'live' (xlate_rwlock). */
     struct port_protocol *protocols[OFPORT_MAX_PROTOCOLS];
     size_t n_protocols;
+
+    /* Patch ports (ofport-patch.h): no datapath port ('odp_port' is
+     * DPIF_PORT_NONE); 'peer' is the other end while paired (xlate_rwlock),
+     * 'patch_peer' the peer name it was paired by (main thread). */
+    bool is_patch;
+    struct ofport *peer;
+    char *patch_peer;
+    struct hmap_node patch_node;    /* In ofport-patch.c's map, by name. */
 };
 
 struct ofbundle {

@@ -62,73 +62,6 @@ port_map_init(const struct ofproto *ofproto, struct ofputil_port_map *map)
     }
 }
 
-/* A flow as trace prints it: every field that applies to its protocols,
- * and the metadata that is not zero. */
-static void
-trace_flow_format(const struct flow *flow, struct ds *s)
-{
-    struct match match;
-    match.flow = *flow;
-    struct flow_wildcards *wc = &match.wc;
-    flow_wildcards_init_catchall(wc);
-    struct flow *m = &wc->masks;
-    WC_MASK_FIELD(wc, in_port);
-    m->vlans[0].tci = OVS_BE16_MAX;
-    if (flow_vlan_present(&flow->vlans[0])) {
-        m->vlans[1].tci = OVS_BE16_MAX;
-    }
-    WC_MASK_FIELD(wc, dl_src);
-    WC_MASK_FIELD(wc, dl_dst);
-    WC_MASK_FIELD(wc, dl_type);
-    if (flow->metadata) {
-        WC_MASK_FIELD(wc, metadata);
-    }
-    if (flow->tunnel.tun_id) {
-        WC_MASK_FIELD(wc, tunnel.tun_id);
-    }
-    for (int i = 0; i < FLOW_N_REGS; i++) {
-        if (flow->regs[i]) {
-            m->regs[i] = UINT32_MAX;
-        }
-    }
-    uint16_t dl_type = ntohs(flow->dl_type);
-    if (dl_type == ETH_TYPE_ARP || dl_type == ETH_TYPE_RARP) {
-        WC_MASK_FIELD(wc, nw_src);
-        WC_MASK_FIELD(wc, nw_dst);
-        WC_MASK_FIELD(wc, nw_proto);
-        WC_MASK_FIELD(wc, arp_sha);
-        WC_MASK_FIELD(wc, arp_tha);
-    } else if (eth_type_mpls(flow->dl_type)) {
-        memset(m->mpls_lse, 0xff,
-               flow_mpls_depth(flow, NULL) * sizeof m->mpls_lse[0]);
-    } else if (dl_type == ETH_TYPE_IP || dl_type == ETH_TYPE_IPV6) {
-        if (dl_type == ETH_TYPE_IP) {
-            WC_MASK_FIELD(wc, nw_src);
-            WC_MASK_FIELD(wc, nw_dst);
-        } else {
-            WC_MASK_FIELD(wc, ipv6_src);
-            WC_MASK_FIELD(wc, ipv6_dst);
-        }
-        WC_MASK_FIELD(wc, nw_proto);
-        WC_MASK_FIELD(wc, nw_tos);
-        WC_MASK_FIELD(wc, nw_ttl);
-        /* nw_frag prints even when zero ("no"). */
-        m->nw_frag = FLOW_NW_FRAG_MASK;
-        if (!(flow->nw_frag & FLOW_NW_FRAG_LATER)
-            && (flow->nw_proto == IPPROTO_TCP || flow->nw_proto == IPPROTO_UDP
-                || flow->nw_proto == IPPROTO_SCTP
-                || flow->nw_proto == IPPROTO_ICMP
-                || flow->nw_proto == IPPROTO_ICMPV6)) {
-            WC_MASK_FIELD(wc, tp_src);
-            WC_MASK_FIELD(wc, tp_dst);
-            if (flow->nw_proto == IPPROTO_TCP) {
-                m->tcp_flags = htons(0x0fff);
-            }
-        }
-    }
-    match_format(&match, NULL, s, OFP_DEFAULT_PRIORITY);
-}
-
 /* Datapath port names of the backer. */
 static const char *
 odp_name_of(void *backer, uint32_t odp_port)
@@ -303,7 +236,7 @@ trace_cmd(struct unixctl_conn *conn, int argc, const char *argv[],
 
     struct ds out = DS_EMPTY_INITIALIZER;
     ds_put_cstr(&out, "Flow: ");
-    trace_flow_format(&flow, &out);
+    xtrace_flow_format(&flow, &out);
     ds_put_char(&out, '\n');
 
     struct xtrace trace;
@@ -328,7 +261,7 @@ trace_cmd(struct unixctl_conn *conn, int argc, const char *argv[],
     if (flow_equal(&flow, &xout.final_flow)) {
         ds_put_cstr(&out, "unchanged");
     } else {
-        trace_flow_format(&xout.final_flow, &out);
+        xtrace_flow_format(&xout.final_flow, &out);
     }
     ds_put_cstr(&out, "\nMegaflow: ");
     struct match megaflow;
@@ -489,6 +422,13 @@ dpif_show_cmd(struct unixctl_conn *conn, int argc OVS_UNUSED,
             qsort(ports, np, sizeof *ports, compare_ports_by_name);
             for (j = 0; j < np; j++) {
                 port = ports[j];
+                if (port->is_patch) {
+                    /* No datapath port; 3.1 shows the configured peer. */
+                    ds_put_format(&out, "    %s %"PRIu16"/none: (patch: "
+                                  "peer=%s)\n", port->name, port->ofp_port,
+                                  port->patch_peer ? port->patch_peer : "");
+                    continue;
+                }
                 ds_put_format(&out, "    %s %"PRIu16"/%"PRIu32": (%s)\n",
                               port->name, port->ofp_port, port->odp_port,
                               port->netdev ? netdev_get_type(port->netdev)

@@ -19,10 +19,12 @@
 #include "mac-learning.h"
 #include "monitor.h"
 #include "netdev.h"
+#include "netdev-patch.h"
 #include "ofp-packet.h"
 #include "ofp-group.h"
 #include "ofp-meter.h"
 #include "ofp-phy-port.h"
+#include "ofport-patch.h"
 #include "ofproto-private.h"
 #include "ovs-thread.h"
 #include "odp-util.h"
@@ -620,6 +622,13 @@ ofproto_port_get_netdev(const struct ofproto *ofproto, uint16_t ofp_port)
     return port ? port->netdev : NULL;
 }
 
+char *
+ofproto_port_get_error(const struct ofproto *ofproto, uint16_t ofp_port)
+{
+    const struct ofport *port = ofproto_get_port(ofproto, ofp_port);
+    return port ? ofport_patch_error(port) : NULL;
+}
+
 static void queue_port_status(struct ofproto *, uint8_t reason,
                               const struct ofputil_phy_port *,
                               const struct ofputil_phy_port *old,
@@ -634,7 +643,9 @@ ofproto_port_add(struct ofproto *ofproto, struct netdev *netdev,
     }
     struct dpif *dpif = ofproto->backer->dpif;
     uint32_t odp_port = DPIF_PORT_NONE;
-    int error = dpif_port_add(dpif, netdev, &odp_port);
+    /* A patch port is no datapath port: translation crosses it. */
+    bool is_patch = netdev_is_patch(netdev);
+    int error = is_patch ? 0 : dpif_port_add(dpif, netdev, &odp_port);
     if (error) {
         return error;
     }
@@ -658,9 +669,12 @@ ofproto_port_add(struct ofproto *ofproto, struct netdev *netdev,
 
     xlate_write_lock();
     hmap_insert(&ofproto->ports, &port->hmap_node, hash_int(ofp_port, 0));
-    hmap_insert(&ofproto->backer->odp_to_ofport, &port->odp_node,
-                hash_int(odp_port, 0));
+    if (!is_patch) {
+        hmap_insert(&ofproto->backer->odp_to_ofport, &port->odp_node,
+                    hash_int(odp_port, 0));
+    }
     xlate_write_unlock();
+    ofport_patch_added(port);
     backer_tables_changed(ofproto->backer);
     /* As in 3.1, a port is announced before it is found live: the add
      * without OFPPS_LIVE, then a modify that sets it. */
@@ -770,6 +784,8 @@ ofport_destroy(struct ofport *port)
 {
     struct ofproto *ofproto = port->ofproto;
 
+    bool is_patch = port->is_patch;
+    ofport_patch_removed(port);
     xlate_write_lock();
     /* Their owners keep them, no longer driven by anyone. */
     for (size_t i = 0; i < port->n_protocols; i++) {
@@ -777,14 +793,18 @@ ofport_destroy(struct ofport *port)
     }
     port->n_protocols = 0;
     hmap_remove(&ofproto->ports, &port->hmap_node);
-    hmap_remove(&ofproto->backer->odp_to_ofport, &port->odp_node);
+    if (!is_patch) {
+        hmap_remove(&ofproto->backer->odp_to_ofport, &port->odp_node);
+    }
     if (port->bundle) {
         ovs_list_remove(&port->bundle_node);
         port->bundle = NULL;
     }
     xlate_write_unlock();
 
-    dpif_port_del(ofproto->backer->dpif, port->odp_port);
+    if (!is_patch) {
+        dpif_port_del(ofproto->backer->dpif, port->odp_port);
+    }
     backer_tables_changed(ofproto->backer);
     if (port->netdev) {
         netdev_close(port->netdev);
@@ -839,6 +859,7 @@ ofproto_port_changed(struct ofproto *ofproto, uint16_t ofp_port)
         return;
     }
     COVERAGE_INC(ofproto_port_changed);
+    ofport_patch_changed(port);
     struct ofputil_phy_port pp;
     ofport_get_phy_port(port, &pp);
     if (memcmp(&pp, &port->pp, sizeof pp)) {

@@ -201,6 +201,10 @@ bool ofproto_port_exists(const struct ofproto *, uint16_t ofp_port);
  * not the port's). */
 enum ofperr ofproto_port_mod(struct ofproto *, const struct ofputil_port_mod *,
                              const void *source);
+/* Why the port does not work although it exists (a patch port whose peer
+ * is missing, in 3.1's words), malloc'd, or NULL: for the Interface's
+ * error column. */
+char *ofproto_port_get_error(const struct ofproto *, uint16_t ofp_port);
 /* The port's datapath port number, or UINT32_MAX. */
 uint32_t ofproto_port_get_odp_port(const struct ofproto *, uint16_t);
 

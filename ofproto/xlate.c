@@ -14,6 +14,7 @@
 #include "mac-learning.h"
 #include "mpls.h"
 #include "netlink.h"
+#include "ofport-patch.h"
 #include "ofproto-private.h"
 #include "port-protocol.h"
 #include "match.h"
@@ -74,6 +75,16 @@ struct xlate_ctx {
      * (recirc.h). */
     bool freezing;
     struct ofpbuf frozen;       /* struct frozen_segment + ofpacts, ... */
+
+    /* Whether the action being run is the last thing translation does
+     * (3.1's "last action"): crossing a patch port elsewhere must not let
+     * the peer bridge's irreversible actions (meter) touch the packet the
+     * rest of the actions see, so they go in a datapath clone. */
+    bool last_action;
+    /* Set by a patch port crossing for the lookup it starts: that rule's
+     * actions are the peer bridge's and run as xlate_patch_rule() says. */
+    bool patch_lookup;
+    int resubmits;              /* Tables looked up, against loops. */
 };
 
 static void do_xlate_actions(struct xlate_ctx *, const struct ofpact *,
@@ -120,9 +131,15 @@ commit_all(struct xlate_ctx *ctx)
 
 /* Outputs to PORT as the packet now is.  TRACE says whether to account
  * for it in the trace (NORMAL and flooding speak for themselves). */
+static void xlate_patch_output(struct xlate_ctx *, const struct ofport *);
+
 static void
 compose_output(struct xlate_ctx *ctx, const struct ofport *port)
 {
+    if (port->is_patch) {
+        xlate_patch_output(ctx, port);
+        return;
+    }
     commit_all(ctx);
     nl_msg_put_u32(ctx->odp, OVS_ACTION_ATTR_OUTPUT, port->odp_port);
 }
@@ -457,6 +474,8 @@ port_config_has(const struct xlate_ctx *ctx, uint32_t ofp_port,
 
 static void xlate_table(struct xlate_ctx *, uint32_t in_port,
                         uint8_t table_id, bool honor_miss);
+static void xlate_patch_rule(struct xlate_ctx *, const struct ofpact *,
+                             size_t ofpacts_len);
 
 /* A miss in TABLE_ID of a packet that came in on IN_PORT: what the
  * table's miss config (table_mod) says, by default a packet_in while a
@@ -506,6 +525,8 @@ static void
 xlate_table(struct xlate_ctx *ctx, uint32_t in_port, uint8_t table_id,
             bool honor_miss)
 {
+    bool patch_lookup = ctx->patch_lookup;
+    ctx->patch_lookup = false;
     if (ctx->depth >= XLATE_MAX_RESUBMIT_DEPTH) {
         COVERAGE_INC(xlate_too_deep);
         trace_note(ctx, "over max translation depth %d, dropping",
@@ -513,6 +534,16 @@ xlate_table(struct xlate_ctx *ctx, uint32_t in_port, uint8_t table_id,
         ctx->error = true;
         return;
     }
+    if (ctx->resubmits >= XLATE_MAX_RESUBMITS) {
+        /* Patch ports in a loop may branch: the depth alone would let the
+         * work grow exponentially. */
+        COVERAGE_INC(xlate_too_deep);
+        trace_note(ctx, "over %d resubmit actions, dropping",
+                   XLATE_MAX_RESUBMITS);
+        ctx->error = true;
+        return;
+    }
+    ctx->resubmits++;
     if (table_id >= OFPROTO_N_TABLES) {
         return;
     }
@@ -562,7 +593,11 @@ xlate_table(struct xlate_ctx *ctx, uint32_t in_port, uint8_t table_id,
             }
         }
         ctx->depth++;
-        do_xlate_actions(ctx, actions->ofpacts, actions->ofpacts_len);
+        if (patch_lookup) {
+            xlate_patch_rule(ctx, actions->ofpacts, actions->ofpacts_len);
+        } else {
+            do_xlate_actions(ctx, actions->ofpacts, actions->ofpacts_len);
+        }
         ctx->depth--;
         if (trace_node) {
             xtrace_leave(ctx->xin->trace, trace_saved);
@@ -1270,7 +1305,14 @@ xlate_stack_pop(struct xlate_ctx *ctx, const struct mf_subfield *dst)
 {
     if (ctx->stack.size < sizeof(struct stack_entry)) {
         static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(1, 5);
-        VLOG_WARN_RL(&rl, "%s: pop from an empty stack", ctx->ofproto->name);
+        if (!VLOG_DROP_WARN(&rl)) {
+            /* 3.1's words: the bridge, and the packet as it came. */
+            struct ds s = DS_EMPTY_INITIALIZER;
+            xtrace_flow_format(&ctx->base, &s);
+            VLOG_WARN("stack underflow on bridge %s while processing %s",
+                      ctx->ofproto->name, ds_cstr(&s));
+            ds_destroy(&s);
+        }
         trace_note(ctx, "stack underflow");
         return;
     }
@@ -1287,12 +1329,29 @@ xlate_stack_pop(struct xlate_ctx *ctx, const struct mf_subfield *dst)
     mask_field(ctx, dst->field);
 }
 
+static void do_xlate_actions__(struct xlate_ctx *, const struct ofpact *,
+                               size_t ofpacts_len);
+
+/* Runs the actions; each is the last action when it ends the list and the
+ * list was last where it was called. */
 static void
 do_xlate_actions(struct xlate_ctx *ctx, const struct ofpact *ofpacts,
                  size_t ofpacts_len)
 {
+    bool was_last = ctx->last_action;
+    do_xlate_actions__(ctx, ofpacts, ofpacts_len);
+    ctx->last_action = was_last;
+}
+
+static void
+do_xlate_actions__(struct xlate_ctx *ctx, const struct ofpact *ofpacts,
+                   size_t ofpacts_len)
+{
+    const struct ofpact *end = ofpact_end(ofpacts, ofpacts_len);
+    bool list_is_last = ctx->last_action;
     const struct ofpact *a;
     OFPACT_FOR_EACH (a, ofpacts, ofpacts_len) {
+        ctx->last_action = list_is_last && ofpact_next(a) == end;
         if (ctx->error) {
             break;
         }
@@ -1581,6 +1640,148 @@ do_xlate_actions(struct xlate_ctx *ctx, const struct ofpact *ofpacts,
         default:
             break;
         }
+    }
+}
+
+/* Patch ports.
+ *
+ * As 3.1 does: output to a paired patch port is a lookup in table 0 of
+ * the peer's bridge with in_port the peer, the pipeline fields (metadata,
+ * registers, tunnel) zero, an empty action set and stack of its own (the
+ * sender's are put back after), the sender's flow put back after; what
+ * the peer bridge does (exit, errors, a freeze) ends there.  Rules and the
+ * ports' counters are credited where translation credits them (the
+ * handler's first packet, the revalidators' deltas).  An unpaired patch
+ * port outputs nothing. */
+
+/* Whether the datapath packet can be left as these actions leave it for
+ * the actions that follow (3.1's list: a meter's drop cannot be undone;
+ * the others it names are refused here already). */
+static bool
+actions_are_reversible(const struct ofpact *ofpacts, size_t ofpacts_len)
+{
+    const struct ofpact *a;
+    OFPACT_FOR_EACH (a, ofpacts, ofpacts_len) {
+        if (a->type == OFPACT_METER) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* The end of the peer bridge's pipeline: its action set, or the freeze
+ * that stopped it (the recirculated packet goes on in the peer bridge). */
+static void
+xlate_patch_finish(struct xlate_ctx *ctx)
+{
+    if (ctx->action_set.size && !ctx->error && !ctx->freezing) {
+        ctx->exit = false;
+        action_set_execute(ctx);
+    }
+    if (ctx->freezing && !ctx->error) {
+        finish_freezing(ctx, true);
+    }
+}
+
+/* The actions of the rule the peer bridge's first lookup found.  Unless
+ * they are the last thing translation does, irreversible ones run in a
+ * datapath clone, so that what follows the patch output sees the packet
+ * as it was. */
+static void
+xlate_patch_rule(struct xlate_ctx *ctx, const struct ofpact *ofpacts,
+                 size_t ofpacts_len)
+{
+    if (ctx->last_action || actions_are_reversible(ofpacts, ofpacts_len)) {
+        do_xlate_actions(ctx, ofpacts, ofpacts_len);
+        return;
+    }
+    commit_all(ctx);
+    struct flow saved_base = ctx->base;
+    bool saved_was_mpls = ctx->was_mpls;
+    size_t ofs = nl_msg_start_nested(ctx->odp, OVS_ACTION_ATTR_CLONE);
+    ctx->last_action = true;
+    do_xlate_actions(ctx, ofpacts, ofpacts_len);
+    xlate_patch_finish(ctx);
+    if (ctx->odp->size - ofs <= sizeof(struct nlattr)) {
+        ctx->odp->size = ofs;   /* An empty clone is no action. */
+    } else {
+        nl_msg_end_nested(ctx->odp, ofs);
+    }
+    ctx->base = saved_base;
+    ctx->was_mpls = saved_was_mpls;
+}
+
+static void
+xlate_patch_output(struct xlate_ctx *ctx, const struct ofport *out)
+{
+    const struct ofport *peer = out->peer;
+    if (!peer) {
+        return;
+    }
+
+    struct ofproto *saved_ofproto = ctx->ofproto;
+    ovs_version_t saved_version = ctx->version;
+    struct flow saved_flow = ctx->flow;
+    struct flow_tnl saved_tnl_mask = ctx->wc->masks.tunnel;
+    bool saved_was_mpls = ctx->was_mpls;
+    bool saved_l3_cleared = ctx->l3_cleared;
+    struct ofpbuf saved_stack = ctx->stack;
+    struct ofpbuf saved_action_set = ctx->action_set;
+    ofpbuf_init(&ctx->stack, 0);
+    ofpbuf_init(&ctx->action_set, 0);
+
+    struct flow *flow = &ctx->flow;
+    flow->in_port = peer->ofp_port;
+    flow->metadata = htonll(0);
+    memset(&flow->tunnel, 0, sizeof flow->tunnel);
+    memset(flow->regs, 0, sizeof flow->regs);
+    flow->actset_output = OFPP_UNSET;
+    /* The peer bridge's lookups see no tunnel: they must not make the
+     * megaflow match the packet's. */
+    memset(&ctx->wc->masks.tunnel, 0, sizeof ctx->wc->masks.tunnel);
+    ctx->ofproto = peer->ofproto;
+    ctx->version = ofproto_tables_version(peer->ofproto);
+
+    struct xtrace *t = ctx->xin->trace;
+    struct ovs_list *trace_saved = NULL;
+    if (t) {
+        trace_saved = xtrace_enter(t, xtrace_add(t, XTRACE_BRIDGE,
+                                                 "bridge(\"%s\")",
+                                                 peer->ofproto->name));
+    }
+
+    /* As 3.1's, a patch port takes no OFPPC_NO_RECV packets. */
+    if (!(peer->config & OFPUTIL_PC_NO_RECV)) {
+        ctx->patch_lookup = true;
+        xlate_table(ctx, OFPP_IN_PORT, 0, true);
+        ctx->patch_lookup = false;
+        xlate_patch_finish(ctx);
+    }
+
+    if (t) {
+        xtrace_leave(t, trace_saved);
+    }
+    ctx->ofproto = saved_ofproto;
+    ctx->version = saved_version;
+    ctx->flow = saved_flow;
+    ctx->wc->masks.tunnel = saved_tnl_mask;
+    ctx->was_mpls = saved_was_mpls;
+    ctx->l3_cleared = saved_l3_cleared;
+    ofpbuf_uninit(&ctx->stack);
+    ctx->stack = saved_stack;
+    ofpbuf_uninit(&ctx->action_set);
+    ctx->action_set = saved_action_set;
+    /* Nothing the peer bridge did stops the sender's actions. */
+    ctx->exit = false;
+    ctx->error = false;
+    if (ctx->freezing) {
+        ctx->freezing = false;
+        ofpbuf_clear(&ctx->frozen);
+    }
+
+    if (ctx->xin->n_packets) {
+        ofport_patch_count(out, peer, ctx->xin->n_packets,
+                           ctx->xin->n_bytes);
     }
 }
 
@@ -2061,6 +2262,7 @@ xlate_actions(const struct xlate_in *xin, struct xlate_out *xout)
         .base = xin->flow,
         .wc = &xout->wc,
         .odp = &xout->odp_actions,
+        .last_action = true,
     };
     ofpbuf_init(&ctx.action_set, 0);
     ofpbuf_init(&ctx.stack, 0);

@@ -11,6 +11,10 @@
  * fields NORMAL and actions examined), so the megaflow installed is as
  * wide as the rules allow.
  *
+ * Output to a patch port (ofport-patch.h) goes on in the peer's bridge,
+ * with that bridge's tables, as 3.1 does (xlate.c, "Patch ports"); both
+ * bridges share the datapath, so it all ends in one list of actions.
+ *
  * NORMAL is the learning switch (mac-learning.h): it learns the source
  * address on the input bundle's VLAN when XIN->may_learn, then sends to
  * the learned bundle of the destination or floods the VLAN, tagging and
@@ -48,6 +52,8 @@ struct xtrace;
 struct ofproto;
 
 #define XLATE_MAX_RESUBMIT_DEPTH 64
+/* Table lookups in one translation, at most (3.1's limit). */
+#define XLATE_MAX_RESUBMITS 4096
 
 struct xlate_in {
     struct ofproto *ofproto;

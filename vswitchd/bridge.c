@@ -531,8 +531,10 @@ iface_set_error(struct iface *iface, char *error)
 }
 
 /* Applies the interface's options, MTU and MAC requests to its netdev, if
- * they changed since they were last applied. */
-static void
+ * they changed since they were last applied.  Returns false if the device
+ * refused the options: as in 3.1, such an interface is no port of its
+ * bridge (the caller takes it out) until its options change again. */
+static bool
 iface_apply_config(struct iface *iface)
 {
     const struct ovsrec_interface *cfg = iface->cfg;
@@ -540,7 +542,7 @@ iface_apply_config(struct iface *iface)
     const char *mac = cfg->mac;
 
     if (!iface->netdev) {
-        return;
+        return true;
     }
     COVERAGE_INC(bridge_iface_visited);
     bool options_changed = !smap_equals(&iface->options, &cfg->options);
@@ -548,11 +550,12 @@ iface_apply_config(struct iface *iface)
     bool mac_changed = !(mac ? iface->mac && !strcmp(mac, iface->mac)
                              : !iface->mac);
     if (!options_changed && !mtu_changed && !mac_changed) {
-        return;
+        return true;
     }
 
     char *error = NULL;
     int retval = netdev_set_config(iface->netdev, &cfg->options, &error);
+    bool options_refused = retval != 0;
     if (retval) {
         if (!error) {
             error = xasprintf("%s: could not set configuration (%s)",
@@ -589,6 +592,7 @@ iface_apply_config(struct iface *iface)
     free(iface->mac);
     iface->mac = mac ? xstrdup(mac) : NULL;
     iface_set_error(iface, error);
+    return !options_refused;
 }
 
 /* Per-port protocols (iface-protocol.h). */
@@ -721,12 +725,17 @@ iface_create(struct port *port, const struct ovsrec_interface *cfg)
                                          ovs_strerror(error)));
         return;
     }
+    /* Force the first application of the configuration. */
+    iface->mtu_request = -1;
+    if (!iface_apply_config(iface)) {
+        /* Retried, as one that could not be opened, on the next change. */
+        netdev_close(iface->netdev);
+        iface->netdev = NULL;
+        return;
+    }
     ovs_list_remove(&iface->failed_node);
     netdev_update_flags(iface->netdev, 0, NETDEV_UP);
     netdev_queue_counters(iface->netdev);   /* Its first statistics. */
-    /* Force the first application of the configuration. */
-    iface->mtu_request = -1;
-    iface_apply_config(iface);
     iface_configure_protocols(iface);
     bridge_number_iface(br, iface);
     if (iface->ofport > 0) {
@@ -1382,9 +1391,14 @@ bridge_reconfigure_full(const struct ovsrec_open_vswitch *ovs)
             iface_create(port, p->iface_cfg);
         } else {
             iface->cfg = p->iface_cfg;
-            iface_apply_config(iface);
-            iface_configure_protocols(iface);
-            if (iface->netdev) {
+            bool applied = iface_apply_config(iface);
+            if (applied) {
+                iface_configure_protocols(iface);
+            }
+            if (!applied) {
+                iface_destroy(iface);
+                iface_create(port, p->iface_cfg);
+            } else if (iface->netdev) {
                 renumber[n_renumber++] = iface;
             }
         }
@@ -1671,7 +1685,12 @@ bridge_reconfigure_incremental(const struct ovsrec_open_vswitch *ovs)
             iface_destroy(iface);
             iface_plan_create(&to_create, port, iface_cfg);
         } else if (iface->netdev) {
-            iface_apply_config(iface);
+            if (!iface_apply_config(iface)) {
+                struct port *port = iface->port;
+                iface_destroy(iface);
+                iface_plan_create(&to_create, port, iface_cfg);
+                continue;
+            }
             iface_configure_protocols(iface);
             if (n_renumber >= allocated_renumber) {
                 renumber = x2nrealloc(renumber, &allocated_renumber,
@@ -1783,7 +1802,15 @@ iface_write_status(struct iface *iface)
     set_optional_int(cfg, cfg->ofport, cfg->n_ofport, true,
                      iface->ofport > 0 ? iface->ofport : -1,
                      ovsrec_interface_set_ofport);
-    set_string(cfg, cfg->error, iface->error, ovsrec_interface_set_error);
+    /* A port may exist and still not work (a patch port whose peer is
+     * missing): the switch says why. */
+    struct bridge *br = iface->port->bridge;
+    char *port_error = (!iface->error && iface->in_ofproto
+                        ? ofproto_port_get_error(br->ofproto, iface->ofport)
+                        : NULL);
+    set_string(cfg, cfg->error, iface->error ? iface->error : port_error,
+               ovsrec_interface_set_error);
+    free(port_error);
 
     int mtu = 0;
     bool have_mtu = netdev && !netdev_get_mtu(netdev, &mtu);
