@@ -132,6 +132,7 @@ commit_all(struct xlate_ctx *ctx)
 /* Outputs to PORT as the packet now is.  TRACE says whether to account
  * for it in the trace (NORMAL and flooding speak for themselves). */
 static void xlate_patch_output(struct xlate_ctx *, const struct ofport *);
+static bool xlate_port_protocols(struct xlate_ctx *);
 
 static void
 compose_output(struct xlate_ctx *ctx, const struct ofport *port)
@@ -1750,8 +1751,12 @@ xlate_patch_output(struct xlate_ctx *ctx, const struct ofport *out)
                                                  peer->ofproto->name));
     }
 
-    /* As 3.1's, a patch port takes no OFPPC_NO_RECV packets. */
-    if (!(peer->config & OFPUTIL_PC_NO_RECV)) {
+    /* As 3.1's: a control packet of a protocol on the peer (BFD between
+     * two bridges) is that protocol's, and a patch port takes no
+     * OFPPC_NO_RECV packets. */
+    if (xlate_port_protocols(ctx)) {
+        /* Consumed in the peer bridge. */
+    } else if (!(peer->config & OFPUTIL_PC_NO_RECV)) {
         ctx->patch_lookup = true;
         xlate_table(ctx, OFPP_IN_PORT, 0, true);
         ctx->patch_lookup = false;
