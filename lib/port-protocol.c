@@ -7,6 +7,7 @@
 #include "coverage.h"
 #include "ovs-thread.h"
 #include "seq.h"
+#include "timeval.h"
 #include "util.h"
 
 COVERAGE_DEFINE(port_protocol_changed);
@@ -19,6 +20,7 @@ COVERAGE_DEFINE(port_protocol_run);
 static struct ovs_mutex sched_mutex = OVS_MUTEX_INITIALIZER;
 static struct heap schedule = HEAP_INITIALIZER;
 static struct seq *sched_seq;
+static size_t n_running;        /* Taken by the monitor, not put back. */
 
 /* The change queue. */
 static struct ovs_mutex queue_mutex = OVS_MUTEX_INITIALIZER;
@@ -87,6 +89,9 @@ port_protocol_detach(struct port_protocol *p)
     if (p->port) {
         ovs_mutex_lock(&sched_mutex);
         heap_remove(&schedule, &p->sched_node);
+        if (p->running) {
+            n_running--;
+        }
         p->running = false;
         p->port = NULL;
         ovs_mutex_unlock(&sched_mutex);
@@ -117,6 +122,7 @@ port_protocol_take_due(long long int now, struct port_protocol **due,
         p->running = true;
         p->deadline = LLONG_MAX;
         due[n++] = p;
+        n_running++;
     }
     ovs_mutex_unlock(&sched_mutex);
     COVERAGE_ADD(port_protocol_run, n);
@@ -130,11 +136,26 @@ port_protocol_put_back(struct port_protocol *p, long long int next)
     if (next < p->deadline) {
         p->deadline = next;
     }
+    if (p->running) {
+        n_running--;
+    }
     p->running = false;
     if (heap_node_in_heap(&p->sched_node)) {
         heap_change(&schedule, &p->sched_node, p->deadline);
     }
     ovs_mutex_unlock(&sched_mutex);
+}
+
+bool
+port_protocol_settled(void)
+{
+    long long int now = time_msec();
+    ovs_mutex_lock(&sched_mutex);
+    bool settled = (!n_running
+                    && (heap_is_empty(&schedule)
+                        || heap_min(&schedule)->key > now));
+    ovs_mutex_unlock(&sched_mutex);
+    return settled;
 }
 
 long long int

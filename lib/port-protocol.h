@@ -145,6 +145,10 @@ void port_protocol_detach(struct port_protocol *);
 size_t port_protocol_take_due(long long int now, struct port_protocol **due,
                               size_t max);
 void port_protocol_put_back(struct port_protocol *, long long int next);
+/* Whether nothing is due at the current time_msec() and the monitor runs
+ * nothing: what a simulated clock's warp waits for before its next step
+ * (timeval_add_warp_gate()). */
+bool port_protocol_settled(void);
 /* The earliest deadline in the schedule, LLONG_MAX if none. */
 long long int port_protocol_next_deadline(void);
 /* Changes when an instance's deadline moves earlier than it was (the

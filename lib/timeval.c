@@ -47,7 +47,17 @@ static struct {
     struct unixctl_conn *conn;
     long long int remaining_msec;
     long long int step_msec;
+    long long int held_since_usec;  /* Real time a gate first held the
+                                     * next step, or 0. */
 } large_warp;
+
+/* Warp gates (timeval_add_warp_gate()), main thread only. */
+#define MAX_WARP_GATES 4
+static bool (*warp_gates[MAX_WARP_GATES])(void);
+static size_t n_warp_gates;
+/* A gate that stays shut this long (real time) is passed anyway, so that a
+ * stuck thread cannot hang a time/warp forever. */
+#define WARP_GATE_MAX_USEC (2 * 1000 * 1000)
 
 static long long int
 timespec_to_msec(const struct timespec *ts)
@@ -244,9 +254,50 @@ time_warp_cb(struct unixctl_conn *conn, int argc, const char *argv[],
 }
 
 void
+timeval_add_warp_gate(bool (*settled)(void))
+{
+    ovs_assert(n_warp_gates < MAX_WARP_GATES);
+    for (size_t i = 0; i < n_warp_gates; i++) {
+        if (warp_gates[i] == settled) {
+            return;
+        }
+    }
+    warp_gates[n_warp_gates++] = settled;
+}
+
+/* Whether every gate lets the next step of a large warp go. */
+static bool
+warp_gates_open(void)
+{
+    for (size_t i = 0; i < n_warp_gates; i++) {
+        if (!warp_gates[i]()) {
+            long long int now = time_usec_real();
+            if (!large_warp.held_since_usec) {
+                large_warp.held_since_usec = now;
+            }
+            if (now - large_warp.held_since_usec < WARP_GATE_MAX_USEC) {
+                return false;
+            }
+            VLOG_WARN("time/warp: a thread did not finish its work at the "
+                      "simulated time within %d s; warping anyway",
+                      WARP_GATE_MAX_USEC / 1000000);
+            break;
+        }
+    }
+    large_warp.held_since_usec = 0;
+    return true;
+}
+
+void
 timeval_run(void)
 {
     if (!large_warp.conn) {
+        return;
+    }
+    if (!warp_gates_open()) {
+        /* Another thread still works at this simulated time; look again
+         * at once (a warp is short, and this is what it waits for). */
+        poll_immediate_wake();
         return;
     }
 

@@ -43,6 +43,12 @@ struct seq *timeval_warp_seq(void);
  * advances in steps of MSECS, letting the main loop run between steps, and
  * replies "warped" once all steps are done.  Call once from main(). */
 void timeval_register_unixctl(void);
+/* Makes each step of a "time/warp TOTAL MSECS" wait until SETTLED()
+ * returns true: a thread that does timed work of its own (ofproto's
+ * monitor) says with it that it has done everything due at the current
+ * simulated time, so that a warp in steps lets it run at every step as
+ * the main loop does.  Main thread; SETTLED is called on it. */
+void timeval_add_warp_gate(bool (*settled)(void));
 /* Applies pending time/warp steps; call from the main loop's run phase. */
 void timeval_run(void);
 void timeval_wait(void);
