@@ -464,6 +464,13 @@ bfd_set_state(struct bfd *bfd, enum bfd_state state, enum bfd_diag diag,
     if (state == BFD_UP && bfd->decay_min_rx) {
         bfd_decay_update(bfd, now);
     }
+    /* The transmit interval depends on the state (no faster than once a
+     * second until Up), so the next packet follows the new one rather
+     * than the interval of the state just left: a session that comes Up
+     * tells its peer within its Up interval. */
+    if (bfd->next_tx) {
+        bfd_set_next_tx(bfd);
+    }
     bfd_status_changed(bfd);
 }
 

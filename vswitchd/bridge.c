@@ -367,6 +367,8 @@ bridge_take_ofport(struct bridge *br, struct iface *iface, int ofport,
         } else {
             iface->in_ofproto = true;
             iface_attach_protocols(iface);
+            /* Announced live only now, with its protocols' say. */
+            ofproto_port_changed(br->ofproto, ofport);
         }
     }
 }
@@ -913,6 +915,8 @@ bridge_create(const struct ovsrec_bridge *cfg)
             if (error) {
                 VLOG_WARN("bridge %s: could not add local port (%s)",
                           br->name, ovs_strerror(error));
+            } else {
+                ofproto_port_changed(br->ofproto, OFPP_LOCAL);
             }
         }
         br->connmgr = connmgr_create(br->ofproto, br->name);
