@@ -247,9 +247,11 @@ lib_libovs_a_SOURCES += \
 	lib/heap.c \
 	lib/heap.h \
 	lib/port-protocol.c \
-	lib/port-protocol.h \
+	lib/bfd.c \
+	lib/bfd.h \
 	lib/cfm.c \
-	lib/cfm.h
+	lib/cfm.h \
+	lib/port-protocol.h
 
 # OpenFlow: switch, port and table messages, and the message printer.
 lib_libovs_a_SOURCES += \

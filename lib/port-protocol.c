@@ -69,24 +69,10 @@ port_protocol_schedule(struct port_protocol *p, long long int when)
     }
 }
 
-/* For time/warp (timeval.h): whether the monitor has run everything due
- * at NOW. */
-static bool
-schedule_settled(long long int now)
-{
-    ovs_mutex_lock(&sched_mutex);
-    bool settled = (!n_running
-                    && (heap_is_empty(&schedule)
-                        || heap_min(&schedule)->key > now));
-    ovs_mutex_unlock(&sched_mutex);
-    return settled;
-}
-
 void
 port_protocol_attach(struct port_protocol *p, void *port)
 {
     ovs_assert(!p->port);
-    time_register_warp_settled(schedule_settled);
     ovs_mutex_lock(&sched_mutex);
     p->port = port;
     p->running = false;
@@ -98,17 +84,18 @@ port_protocol_attach(struct port_protocol *p, void *port)
 void
 port_protocol_detach(struct port_protocol *p)
 {
-    if (!p->port) {
-        return;
+    /* An instance never attached may still have queued itself (a module
+     * reports state from creation on), so the queue is always cleared. */
+    if (p->port) {
+        ovs_mutex_lock(&sched_mutex);
+        heap_remove(&schedule, &p->sched_node);
+        if (p->running) {
+            n_running--;
+        }
+        p->running = false;
+        p->port = NULL;
+        ovs_mutex_unlock(&sched_mutex);
     }
-    ovs_mutex_lock(&sched_mutex);
-    heap_remove(&schedule, &p->sched_node);
-    if (p->running) {
-        n_running--;
-    }
-    p->running = false;
-    p->port = NULL;
-    ovs_mutex_unlock(&sched_mutex);
 
     ovs_mutex_lock(&queue_mutex);
     if (p->queued) {
@@ -133,9 +120,9 @@ port_protocol_take_due(long long int now, struct port_protocol **due,
          * lowers 'deadline'. */
         heap_change(&schedule, &p->sched_node, LLONG_MAX);
         p->running = true;
-        n_running++;
         p->deadline = LLONG_MAX;
         due[n++] = p;
+        n_running++;
     }
     ovs_mutex_unlock(&sched_mutex);
     COVERAGE_ADD(port_protocol_run, n);
@@ -157,6 +144,18 @@ port_protocol_put_back(struct port_protocol *p, long long int next)
         heap_change(&schedule, &p->sched_node, p->deadline);
     }
     ovs_mutex_unlock(&sched_mutex);
+}
+
+bool
+port_protocol_settled(void)
+{
+    long long int now = time_msec();
+    ovs_mutex_lock(&sched_mutex);
+    bool settled = (!n_running
+                    && (heap_is_empty(&schedule)
+                        || heap_min(&schedule)->key > now));
+    ovs_mutex_unlock(&sched_mutex);
+    return settled;
 }
 
 long long int

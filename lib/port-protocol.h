@@ -132,7 +132,9 @@ void port_protocol_schedule(struct port_protocol *, long long int when);
 
 /* ofproto, with its translation lock held for writing: P (not attached)
  * joins the schedule at its deadline, with PORT as its port; or leaves
- * the schedule and the change queue. */
+ * the schedule and the change queue.  Detaching an instance that is not
+ * attached takes it off the change queue only (its module does that
+ * before freeing it, since it may have queued itself before attachment). */
 void port_protocol_attach(struct port_protocol *, void *port);
 void port_protocol_detach(struct port_protocol *);
 
@@ -143,6 +145,10 @@ void port_protocol_detach(struct port_protocol *);
 size_t port_protocol_take_due(long long int now, struct port_protocol **due,
                               size_t max);
 void port_protocol_put_back(struct port_protocol *, long long int next);
+/* Whether nothing is due at the current time_msec() and the monitor runs
+ * nothing: what a simulated clock's warp waits for before its next step
+ * (timeval_add_warp_gate()). */
+bool port_protocol_settled(void);
 /* The earliest deadline in the schedule, LLONG_MAX if none. */
 long long int port_protocol_next_deadline(void);
 /* Changes when an instance's deadline moves earlier than it was (the

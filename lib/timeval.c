@@ -47,7 +47,19 @@ static struct {
     struct unixctl_conn *conn;
     long long int remaining_msec;
     long long int step_msec;
+    long long int held_since_usec;  /* Real time a gate first held the
+                                     * next step, or 0. */
 } large_warp;
+
+/* Warp gates (timeval_add_warp_gate()), main thread only. */
+#define MAX_WARP_GATES 4
+static bool (*warp_gates[MAX_WARP_GATES])(void);
+static size_t n_warp_gates;
+/* A gate that stays shut this long (real time) is passed anyway, so that a
+ * stuck thread cannot hang a time/warp forever. */
+#define WARP_GATE_MAX_USEC (2 * 1000 * 1000)
+
+static bool warp_gates_open(void);
 
 static long long int
 timespec_to_msec(const struct timespec *ts)
@@ -176,48 +188,6 @@ time_warp(long long int msecs)
     seq_change(timeval_warp_seq());
 }
 
-/* Waiting for other threads after a warp step. */
-
-#define MAX_WARP_SETTLED 4
-static bool (*warp_settled[MAX_WARP_SETTLED])(long long int now);
-static size_t n_warp_settled;
-
-void
-time_register_warp_settled(bool (*fn)(long long int now))
-{
-    for (size_t i = 0; i < n_warp_settled; i++) {
-        if (warp_settled[i] == fn) {
-            return;
-        }
-    }
-    ovs_assert(n_warp_settled < MAX_WARP_SETTLED);
-    warp_settled[n_warp_settled++] = fn;
-}
-
-static bool
-all_settled(long long int now)
-{
-    for (size_t i = 0; i < n_warp_settled; i++) {
-        if (!warp_settled[i](now)) {
-            return false;
-        }
-    }
-    return true;
-}
-
-/* After a warp step: gives the registered threads the real time they need
- * (a bounded wait, so a stuck thread cannot hang the warp). */
-static void
-wait_settled(void)
-{
-    long long int now = time_msec();
-    long long int give_up = time_usec_real() + 1000 * 1000;
-    while (!all_settled(now) && time_usec_real() < give_up) {
-        struct timespec ts = { 0, 200 * 1000 };
-        nanosleep(&ts, NULL);
-    }
-}
-
 /* time/stop and time/warp. */
 
 static void
@@ -273,10 +243,18 @@ time_warp_cb(struct unixctl_conn *conn, int argc, const char *argv[],
     }
 
     if (argc <= 2 || total <= step) {
-        /* A single step: nothing to spread over loop iterations. */
+        /* A single step: nothing to spread over loop iterations, but a
+         * gate still at work holds the reply (timeval_run() sends it; a
+         * program without gates never gets here). */
         time_warp(total);
-        wait_settled();
-        unixctl_command_reply(conn, "warped");
+        if (warp_gates_open()) {
+            unixctl_command_reply(conn, "warped");
+        } else {
+            large_warp.conn = conn;
+            large_warp.remaining_msec = 0;
+            large_warp.step_msec = 0;
+            poll_immediate_wake();
+        }
         return;
     }
 
@@ -287,20 +265,63 @@ time_warp_cb(struct unixctl_conn *conn, int argc, const char *argv[],
 }
 
 void
+timeval_add_warp_gate(bool (*settled)(void))
+{
+    ovs_assert(n_warp_gates < MAX_WARP_GATES);
+    for (size_t i = 0; i < n_warp_gates; i++) {
+        if (warp_gates[i] == settled) {
+            return;
+        }
+    }
+    warp_gates[n_warp_gates++] = settled;
+}
+
+/* Whether every gate lets the next step of a large warp go. */
+static bool
+warp_gates_open(void)
+{
+    for (size_t i = 0; i < n_warp_gates; i++) {
+        if (!warp_gates[i]()) {
+            long long int now = time_usec_real();
+            if (!large_warp.held_since_usec) {
+                large_warp.held_since_usec = now;
+            }
+            if (now - large_warp.held_since_usec < WARP_GATE_MAX_USEC) {
+                return false;
+            }
+            VLOG_WARN("time/warp: a thread did not finish its work at the "
+                      "simulated time within %d s; warping anyway",
+                      WARP_GATE_MAX_USEC / 1000000);
+            break;
+        }
+    }
+    large_warp.held_since_usec = 0;
+    return true;
+}
+
+void
 timeval_run(void)
 {
     if (!large_warp.conn) {
         return;
     }
-
-    long long int step = MIN(large_warp.step_msec, large_warp.remaining_msec);
-    time_warp(step);
-    wait_settled();
-    large_warp.remaining_msec -= step;
+    if (!warp_gates_open()) {
+        /* Another thread still works at this simulated time; look again
+         * at once (a warp is short, and this is what it waits for). */
+        poll_immediate_wake();
+        return;
+    }
 
     if (large_warp.remaining_msec > 0) {
+        long long int step = MIN(large_warp.step_msec,
+                                 large_warp.remaining_msec);
+        time_warp(step);
+        large_warp.remaining_msec -= step;
         /* Let every module run once at this simulated time before the
-         * next step, as if that much time had really passed. */
+         * next step, as if that much time had really passed; after the
+         * last step, the reply waits for the gates too, so that what the
+         * caller looks at next (cfm/show, the database) is what that
+         * time brought. */
         poll_immediate_wake();
     } else {
         struct unixctl_conn *conn = large_warp.conn;

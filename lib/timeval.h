@@ -39,19 +39,18 @@ void time_warp(long long int msecs);
  * real-time timer while the clock is stopped. */
 struct seq *timeval_warp_seq(void);
 
-/* Other threads and a warp.  Every step of a time/warp (each step of
- * "time/warp TOTAL STEP", or a single "time/warp MSECS") waits, up to a
- * second of real time, until every function registered here returns true
- * for the new time: each says whether the work its threads have due at
- * NOW is done (the monitor thread's per-port protocols), so that they act
- * at every simulated instant as if that much time had really passed.
- * Register from the main thread; FN is called on the main thread. */
-void time_register_warp_settled(bool (*fn)(long long int now));
-
 /* Registers time/stop and time/warp with unixctl.  time/warp with TOTAL
  * advances in steps of MSECS, letting the main loop run between steps, and
  * replies "warped" once all steps are done.  Call once from main(). */
 void timeval_register_unixctl(void);
+/* Makes each step of a "time/warp TOTAL MSECS", and the reply to any
+ * time/warp, wait until SETTLED() returns true: a thread that does timed
+ * work of its own (ofproto's monitor) says with it that it has done
+ * everything due at the current simulated time, so that a warp in steps
+ * lets it run at every step as the main loop does, and the caller's next
+ * command sees what the warp brought.  Main thread; SETTLED is called on
+ * it. */
+void timeval_add_warp_gate(bool (*settled)(void));
 /* Applies pending time/warp steps; call from the main loop's run phase. */
 void timeval_run(void);
 void timeval_wait(void);

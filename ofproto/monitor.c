@@ -98,6 +98,9 @@ monitor_start(void)
         monitor_exit_seq = seq_create();
         atomic_store(&monitor_exiting, false);
         monitor_thread = ovs_thread_create("monitor", monitor_main, NULL);
+        /* Under a simulated clock, each step of a warp waits for the
+         * monitor to have run what the step made due. */
+        timeval_add_warp_gate(port_protocol_settled);
     }
 }
 

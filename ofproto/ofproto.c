@@ -677,14 +677,11 @@ ofproto_port_add(struct ofproto *ofproto, struct netdev *netdev,
     ofport_patch_added(port);
     backer_tables_changed(ofproto->backer);
     /* As in 3.1, a port is announced before it is found live: the add
-     * without OFPPS_LIVE, then a modify that sets it. */
-    struct ofputil_phy_port live = port->pp;
+     * without OFPPS_LIVE; the caller's ofproto_port_changed(), once the
+     * port's protocols are attached, sends the modify that sets it (so
+     * that a port whose BFD is not up yet is never announced live). */
     port->pp.state &= ~OFPUTIL_PS_LIVE;
     queue_port_status(ofproto, OFPPR_ADD, &port->pp, NULL, NULL);
-    if (live.state & OFPUTIL_PS_LIVE) {
-        queue_port_status(ofproto, OFPPR_MODIFY, &live, &port->pp, NULL);
-        port->pp = live;
-    }
     return 0;
 }
 

@@ -57,7 +57,10 @@
  *
  * ofproto_port_add() puts a netdev on the bridge's datapath under the
  * OpenFlow port number the caller chose (OFPP_LOCAL for the bridge's own
- * port); ofproto_port_del() removes it.  ofproto_port_changed() tells the
+ * port); ofproto_port_del() removes it.  The port is announced (port
+ * status ADD) without OFPPS_LIVE: the caller attaches the port's
+ * protocols, then calls ofproto_port_changed(), which announces it live
+ * if it is.  ofproto_port_changed() also tells the
  * switch that a port's device changed (carrier, flags): the caller queues
  * ports whose device moved and calls this for each, so nothing here sweeps
  * every port.  ofproto_bundle_register() gives

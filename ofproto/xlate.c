@@ -1751,11 +1751,12 @@ xlate_patch_output(struct xlate_ctx *ctx, const struct ofport *out)
                                                  peer->ofproto->name));
     }
 
-    /* The peer's protocols (a CFM or BFD session over the patch pair)
-     * take their control packets first, as on any input port; and as
-     * 3.1's, a patch port takes no OFPPC_NO_RECV packets. */
-    if (!xlate_port_protocols(ctx)
-        && !(peer->config & OFPUTIL_PC_NO_RECV)) {
+    /* As 3.1's: a control packet of a protocol on the peer (BFD between
+     * two bridges) is that protocol's, and a patch port takes no
+     * OFPPC_NO_RECV packets. */
+    if (xlate_port_protocols(ctx)) {
+        /* Consumed in the peer bridge. */
+    } else if (!(peer->config & OFPUTIL_PC_NO_RECV)) {
         ctx->patch_lookup = true;
         xlate_table(ctx, OFPP_IN_PORT, 0, true);
         ctx->patch_lookup = false;

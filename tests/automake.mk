@@ -69,6 +69,7 @@ UNIT_TESTS += \
 	tests/unit/test-poll-loop \
 	tests/unit/test-seq \
 	tests/unit/test-port-protocol \
+	tests/unit/test-bfd \
 	tests/unit/test-cfm \
 	tests/unit/test-ovs-thread
 tests_unit_test_poll_loop_SOURCES = tests/unit/test-poll-loop.c
@@ -80,6 +81,9 @@ tests_unit_test_seq_LDADD = $(UNIT_TEST_LIBS)
 tests_unit_test_port_protocol_SOURCES = tests/unit/test-port-protocol.c
 tests_unit_test_port_protocol_CFLAGS = $(UNIT_TEST_FLAGS)
 tests_unit_test_port_protocol_LDADD = $(UNIT_TEST_LIBS)
+tests_unit_test_bfd_SOURCES = tests/unit/test-bfd.c
+tests_unit_test_bfd_CFLAGS = $(UNIT_TEST_FLAGS)
+tests_unit_test_bfd_LDADD = $(UNIT_TEST_LIBS)
 tests_unit_test_cfm_SOURCES = tests/unit/test-cfm.c
 tests_unit_test_cfm_CFLAGS = $(UNIT_TEST_FLAGS)
 tests_unit_test_cfm_LDADD = $(UNIT_TEST_LIBS)

@@ -3,6 +3,7 @@ sbin_PROGRAMS += vswitchd/ovs-vswitchd
 vswitchd_ovs_vswitchd_SOURCES = \
 	vswitchd/bridge.c \
 	vswitchd/bridge.h \
+	vswitchd/iface-bfd.c \
 	vswitchd/iface-cfm.c \
 	vswitchd/iface-protocol.c \
 	vswitchd/iface-protocol.h \

@@ -367,6 +367,8 @@ bridge_take_ofport(struct bridge *br, struct iface *iface, int ofport,
         } else {
             iface->in_ofproto = true;
             iface_attach_protocols(iface);
+            /* Announced live only now, with its protocols' say. */
+            ofproto_port_changed(br->ofproto, ofport);
         }
     }
 }
@@ -913,6 +915,8 @@ bridge_create(const struct ovsrec_bridge *cfg)
             if (error) {
                 VLOG_WARN("bridge %s: could not add local port (%s)",
                           br->name, ovs_strerror(error));
+            } else {
+                ofproto_port_changed(br->ofproto, OFPP_LOCAL);
             }
         }
         br->connmgr = connmgr_create(br->ofproto, br->name);
@@ -1391,13 +1395,14 @@ bridge_reconfigure_full(const struct ovsrec_open_vswitch *ovs)
             iface_create(port, p->iface_cfg);
         } else {
             iface->cfg = p->iface_cfg;
-            if (!iface_apply_config(iface)) {
+            bool applied = iface_apply_config(iface);
+            if (applied) {
+                iface_configure_protocols(iface);
+            }
+            if (!applied) {
                 iface_destroy(iface);
                 iface_create(port, p->iface_cfg);
-                continue;
-            }
-            iface_configure_protocols(iface);
-            if (iface->netdev) {
+            } else if (iface->netdev) {
                 renumber[n_renumber++] = iface;
             }
         }

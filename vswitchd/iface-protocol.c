@@ -4,10 +4,9 @@
 
 #include <stddef.h>
 
-extern const struct iface_protocol_ops cfm_iface_protocol;
-
 /* One line per protocol; at most IFACE_MAX_PROTOCOLS. */
 const struct iface_protocol_ops *const iface_protocols[] = {
+    &bfd_iface_protocol,
     &cfm_iface_protocol,
     NULL
 };

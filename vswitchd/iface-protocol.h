@@ -52,4 +52,8 @@ struct iface_protocol_ops {
 #define IFACE_MAX_PROTOCOLS 6
 extern const struct iface_protocol_ops *const iface_protocols[];
 
+/* The bindings, one line each. */
+extern const struct iface_protocol_ops bfd_iface_protocol;   /* iface-bfd.c */
+extern const struct iface_protocol_ops cfm_iface_protocol;   /* iface-cfm.c */
+
 #endif /* vswitchd/iface-protocol.h */

@@ -59,6 +59,7 @@ setup(struct fixture *fx)
         ck_assert_int_eq(netdev_open(name, "dummy", &fx->ports[i]), 0);
         netdev_update_flags(fx->ports[i], 0, NETDEV_UP);
         ck_assert_int_eq(ofproto_port_add(fx->ofproto, fx->ports[i], i), 0);
+        ofproto_port_changed(fx->ofproto, i);
         register_bundle(fx, i, -1);
     }
 }

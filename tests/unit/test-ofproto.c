@@ -47,6 +47,7 @@ setup(struct fixture *fx)
         ck_assert_int_eq(netdev_open(name, "dummy", &fx->ports[i]), 0);
         netdev_update_flags(fx->ports[i], 0, NETDEV_UP);
         ck_assert_int_eq(ofproto_port_add(fx->ofproto, fx->ports[i], i), 0);
+        ofproto_port_changed(fx->ofproto, i);
         uint16_t member = i;
         struct ofproto_bundle_settings s = {
             .name = name, .members = &member, .n_members = 1,
