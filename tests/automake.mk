@@ -447,6 +447,7 @@ TESTSUITE_AT = \
 	tests/vswitchd.at \
 	tests/switching.at \
 	tests/patch-ports.at \
+	tests/cfm.at \
 	tests/switching-system.at \
 	tests/datapath.at \
 	tests/datapath-parse.at \

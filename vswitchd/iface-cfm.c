@@ -47,9 +47,11 @@ parse_int_in_range(const char *value, long min, long max, long *out)
 }
 
 /* Reads CFG into S.  False if CFM cannot run with it (the MPID), which is
- * logged; other bad values are logged and their default used. */
+ * logged; other bad values are logged (if LOG_DEFAULTS, so that a row is
+ * complained about once per change) and their default used. */
 static bool
-read_settings(const struct ovsrec_interface *cfg, struct cfm_settings *s)
+read_settings(const struct ovsrec_interface *cfg, struct cfm_settings *s,
+              bool log_defaults)
 {
     const struct smap *oc = &cfg->other_config;
 
@@ -61,8 +63,9 @@ read_settings(const struct ovsrec_interface *cfg, struct cfm_settings *s)
     int64_t mpid = *cfg->cfm_mpid;
     if (mpid < 0 || !cfm_mpid_is_valid(s->extended, mpid)) {
         VLOG_WARN_RL(&rl, "%s: CFM configuration failed: MPID %"PRId64" is "
-                     "out of range (1 to 8191%s)", cfg->name, mpid,
-                     s->extended ? "" : ", or more with cfm_extended");
+                     "out of range (%s)", cfg->name, mpid,
+                     (s->extended ? "at least 1"
+                      : "1 to 8191, or more with cfm_extended"));
         return false;
     }
     s->mpid = mpid;
@@ -76,7 +79,8 @@ read_settings(const struct ovsrec_interface *cfg, struct cfm_settings *s)
     const char *opstate = smap_get(oc, "cfm_opstate");
     /* 3.1 takes anything but "up" as down. */
     s->opup = !opstate || !strcasecmp(opstate, "up");
-    if (opstate && !s->opup && strcasecmp(opstate, "down")) {
+    if (log_defaults && opstate && !s->opup
+        && strcasecmp(opstate, "down")) {
         VLOG_WARN_RL(&rl, "%s: cfm_opstate \"%s\" is neither up nor down, "
                      "taken as down", cfg->name, opstate);
     }
@@ -89,7 +93,7 @@ read_settings(const struct ovsrec_interface *cfg, struct cfm_settings *s)
         s->ccm_vlan = CFM_RANDOM_VLAN;
     } else if (parse_int_in_range(vlan, 1, 4095, &n)) {
         s->ccm_vlan = n;
-    } else {
+    } else if (log_defaults) {
         VLOG_WARN_RL(&rl, "%s: cfm_ccm_vlan \"%s\" is not a VLAN ID (1 to "
                      "4095) or \"random\": CCMs go untagged", cfg->name,
                      vlan);
@@ -99,7 +103,7 @@ read_settings(const struct ovsrec_interface *cfg, struct cfm_settings *s)
     if (pcp) {
         if (parse_int_in_range(pcp, 0, 7, &n)) {
             s->ccm_pcp = n;
-        } else {
+        } else if (log_defaults) {
             VLOG_WARN_RL(&rl, "%s: cfm_ccm_pcp \"%s\" is not a priority "
                          "(1 to 7): using 0", cfg->name, pcp);
         }
@@ -116,14 +120,14 @@ static bool
 cfm_wanted(const struct ovsrec_interface *cfg)
 {
     struct cfm_settings s;
-    return read_settings(cfg, &s);
+    return read_settings(cfg, &s, false);
 }
 
 static void
 cfm_reconfigure(struct port_protocol *p, const struct ovsrec_interface *cfg)
 {
     struct cfm_settings s;
-    if (read_settings(cfg, &s) && !cfm_configure(cfm_from_protocol(p), &s)) {
+    if (read_settings(cfg, &s, true) && !cfm_configure(cfm_from_protocol(p), &s)) {
         VLOG_WARN_RL(&rl, "%s: CFM configuration failed", cfg->name);
     }
 }
