@@ -630,17 +630,18 @@ iface_create(struct port *port, const struct ovsrec_interface *cfg)
                                          ovs_strerror(error)));
         return;
     }
+    ovs_list_remove(&iface->failed_node);
+    netdev_update_flags(iface->netdev, 0, NETDEV_UP);
+    netdev_queue_counters(iface->netdev);   /* Its first statistics. */
     /* Force the first application of the configuration. */
     iface->mtu_request = -1;
     if (!iface_apply_config(iface)) {
         /* Retried, as one that could not be opened, on the next change. */
         netdev_close(iface->netdev);
         iface->netdev = NULL;
+        ovs_list_push_back(&failed_ifaces, &iface->failed_node);
         return;
     }
-    ovs_list_remove(&iface->failed_node);
-    netdev_update_flags(iface->netdev, 0, NETDEV_UP);
-    netdev_queue_counters(iface->netdev);   /* Its first statistics. */
     bridge_number_iface(br, iface);
     if (iface->ofport > 0) {
         VLOG_INFO("bridge %s: added interface %s on port %d",
