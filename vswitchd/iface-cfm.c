@@ -197,7 +197,8 @@ static void
 write_opstate(const struct ovsrec_interface *cfg, const char *value)
 {
     const char *old = cfg->cfm_remote_opstate;
-    if ((old == NULL) != (value == NULL) || (old && strcmp(old, value))) {
+    bool same = old && value ? !strcmp(old, value) : old == value;
+    if (!same) {
         ovsrec_interface_set_cfm_remote_opstate(cfg, value);
     }
 }
