@@ -54,9 +54,6 @@ if ! with_namespaces; then
     exit 1
 fi
 
-# /proc/PID/stat fields 14 and 15 (utime, stime) in clock ticks.
-ticks() { awk '{print $14 + $15}' "$1"; }
-
 # The switches' namespaces and daemons.  A_* and B_* keep what start()
 # sets (DIR, DB, PID) for each.
 underlay() {
@@ -130,19 +127,6 @@ sessions_up() {
         | grep -c . || true
 }
 
-# A's main-thread and process CPU over SECS seconds.
-measure_cpu() {
-    local hz m0 p0 m1 p1
-    hz=$(getconf CLK_TCK)
-    m0=$(ticks /proc/$A_PID/task/$A_PID/stat)
-    p0=$(ticks /proc/$A_PID/stat)
-    sleep $secs
-    m1=$(ticks /proc/$A_PID/task/$A_PID/stat)
-    p1=$(ticks /proc/$A_PID/stat)
-    CPU_MAIN=$(awk -v d=$((m1 - m0)) -v hz=$hz -v s=$secs 'BEGIN { printf "%.2f", 100 * d / hz / s }')
-    CPU_PROC=$(awk -v d=$((p1 - p0)) -v hz=$hz -v s=$secs 'BEGIN { printf "%.2f", 100 * d / hz / s }')
-}
-
 # (a) One side, every N in turn on the same pair of switches (tunnels are
 # added on top of those of the previous N).  Sets SCALE_<FIGURE>_<N>.
 scale_once() {
@@ -177,7 +161,7 @@ scale_once() {
         done
         printf -v "SCALE_UP_$n" '%s' "$up"
         sleep 6
-        measure_cpu
+        cpu_over $A_PID $secs
         printf -v "SCALE_MAIN_$n" '%s' "$CPU_MAIN"
         printf -v "SCALE_PROC_$n" '%s' "$CPU_PROC"
         printf -v "SCALE_RSS_$n" '%s' "$(awk '/^VmRSS/ {print $2}' /proc/$A_PID/status)"
@@ -231,7 +215,7 @@ churn_once() {
     ) &
     local flipper=$!
     sleep 2
-    measure_cpu
+    cpu_over $A_PID $secs
     kill $flipper
     wait $flipper 2>/dev/null || true
     CHURN_MAIN=$CPU_MAIN CHURN_PROC=$CPU_PROC

@@ -260,94 +260,27 @@ START_TEST(test_packet_in_through_handlers)
 }
 END_TEST
 
-/* Per-port protocols: a protocol of the test's own sends a frame every
- * few milliseconds from the monitor thread and takes frames of its
- * ethertype that come up through the handlers (slow path), asking each
- * time to run at once, while the main thread attaches and detaches it,
- * and takes its changes. */
-
-#define PING_ETH_TYPE 0x88b5
-
-struct ping {
-    struct port_protocol up;
-    uint16_t ofp_port;
-    _Atomic unsigned int n_runs, n_received;
-    _Atomic bool link_ok;
-};
-
-static bool
-ping_recognizes(const struct port_protocol *p OVS_UNUSED,
-                const struct flow *flow, struct flow_wildcards *wc)
-{
-    if (wc) {
-        WC_MASK_FIELD(wc, dl_type);
-    }
-    return flow->dl_type == htons(PING_ETH_TYPE);
-}
-
-static void
-ping_receive(struct port_protocol *p, const struct flow *flow OVS_UNUSED,
-             const struct dp_packet *packet OVS_UNUSED)
-{
-    struct ping *ping = CONTAINER_OF(p, struct ping, up);
-    atomic_fetch_add(&ping->n_received, 1);
-    port_protocol_schedule(p, time_msec());
-}
-
-static long long int
-ping_run(struct port_protocol *p, long long int now,
-         const struct eth_addr port_mac, struct dp_packet_batch *out)
-{
-    struct ping *ping = CONTAINER_OF(p, struct ping, up);
-    struct dp_packet *packet = dp_packet_new(64);
-    struct eth_header *eth = dp_packet_put_zeros(packet, 60);
-    memset(&eth->eth_dst, 0xff, sizeof eth->eth_dst);
-    eth->eth_src = port_mac;
-    eth->eth_type = htons(PING_ETH_TYPE);
-    dp_packet_batch_add(out, packet);
-    if (atomic_fetch_add(&ping->n_runs, 1) % 10 == 9) {
-        atomic_store(&ping->link_ok, !atomic_load(&ping->link_ok));
-        port_protocol_changed(p);
-    }
-    return now + 3;
-}
-
-static bool
-ping_link_ok(const struct port_protocol *p)
-{
-    struct ping *ping = CONTAINER_OF(p, struct ping, up);
-    return atomic_load(&ping->link_ok);
-}
-
-static const struct port_protocol_class ping_class = {
-    .name = "ping",
-    .slow_reason = SLOW_LLDP,
-    .recognizes = ping_recognizes,
-    .receive = ping_receive,
-    .run = ping_run,
-    .link_ok = ping_link_ok,
-};
-
+/* Per-port protocols: the tests' own protocol (ofproto-test-util.h) sends
+ * a frame every few milliseconds from the monitor thread, flipping its
+ * link every ten, and takes frames of its ethertype that come up through
+ * the handlers (slow path), asking each time to run at once, while the
+ * main thread attaches and detaches it and takes its changes. */
 START_TEST(test_port_protocols_race_changes)
 {
     struct fixture fx;
     setup(&fx);
 
-    struct ping pings[3];
+    struct test_protocol pings[3];
     for (int i = 1; i <= 2; i++) {
-        pings[i] = (struct ping) { .ofp_port = i, .link_ok = true };
-        port_protocol_init(&pings[i].up, &ping_class, &pings[i]);
-        port_protocol_schedule(&pings[i].up, time_msec());
+        test_protocol_init(&pings[i], i, 3, 10, true);
         ck_assert_int_eq(ofproto_port_attach_protocol(fx.ofproto, i,
                                                       &pings[i].up), 0);
     }
 
     size_t rounds = check_iterations(300, 20);
     for (size_t i = 0; i < rounds; i++) {
-        struct dp_packet *packet = dp_packet_new(64);
-        struct eth_header *eth = dp_packet_put_zeros(packet, 60);
-        memset(&eth->eth_dst, 0xff, sizeof eth->eth_dst);
-        eth->eth_type = htons(PING_ETH_TYPE);
+        struct eth_addr src = { .ea = { 0 } };
+        struct dp_packet *packet = test_protocol_frame(src);
         ck_assert_int_eq(netdev_dummy_inject(fx.ports[1], packet), 0);
 
         if (i % 10 == 5) {
@@ -360,7 +293,7 @@ START_TEST(test_port_protocols_race_changes)
         struct port_protocol **changed;
         size_t n = port_protocol_take_changed(&changed);
         for (size_t j = 0; j < n; j++) {
-            const struct ping *ping = changed[j]->owner;
+            const struct test_protocol *ping = changed[j]->owner;
             ofproto_port_changed(fx.ofproto, ping->ofp_port);
         }
         free(changed);
