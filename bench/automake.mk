@@ -25,7 +25,7 @@ EXTRA_DIST += bench/datapath.sh
 noinst_PROGRAMS += bench/eth-blast
 bench_eth_blast_SOURCES = bench/eth-blast.c
 bench_eth_blast_LDADD = $(OVS_LIBS)
-EXTRA_DIST += bench/switching.sh
+EXTRA_DIST += bench/switching.sh bench/tunnels.sh
 
 # Classifier: ClassBench replay (bench/classbench.sh runs it, and builds
 # the same harness against Open vSwitch's classifier for comparison).

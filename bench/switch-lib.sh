@@ -29,6 +29,23 @@ trap cleanup EXIT
 
 now_ms() { date +%s%3N; }
 
+# /proc/PID/stat fields 14 and 15 (utime, stime) in clock ticks.
+ticks() { awk '{print $14 + $15}' "$1"; }
+
+# cpu_over PID SECS: sleeps SECS seconds and sets CPU_MAIN and CPU_PROC,
+# the % of one core PID's main thread and whole process used meanwhile.
+cpu_over() {
+    local pid=$1 secs=$2 hz m0 p0 m1 p1
+    hz=$(getconf CLK_TCK)
+    m0=$(ticks /proc/$pid/task/$pid/stat)
+    p0=$(ticks /proc/$pid/stat)
+    sleep $secs
+    m1=$(ticks /proc/$pid/task/$pid/stat)
+    p1=$(ticks /proc/$pid/stat)
+    CPU_MAIN=$(awk -v d=$((m1 - m0)) -v hz=$hz -v s=$secs 'BEGIN { printf "%.2f", 100 * d / hz / s }')
+    CPU_PROC=$(awk -v d=$((p1 - p0)) -v hz=$hz -v s=$secs 'BEGIN { printf "%.2f", 100 * d / hz / s }')
+}
+
 # side NAME: the programs of "ours" or "theirs".
 side() {
     if [ "$1" = ours ]; then
@@ -49,8 +66,9 @@ side() {
 }
 
 # start NAME [NETNS] [DUMMY]: the side's daemons in $work/NAME (its
-# ovs-vswitchd inside NETNS if given, with dummy devices if DUMMY=yes);
-# sets DIR, DB and PID (ovs-vswitchd's).
+# ovs-vswitchd inside NETNS if given; DUMMY=yes makes every device dummy,
+# DUMMY=plain adds the dummy type beside the system ones); sets DIR, DB
+# and PID (ovs-vswitchd's).
 start() {
     local name=$1 netns=${2:-} dummy=${3:-no}
     side "$name"
@@ -65,6 +83,7 @@ start() {
     local args=(--detach --no-chdir --pidfile="$DIR/vswitchd.pid"
                 -vconsole:off --log-file="$DIR/vswitchd.log" $EXTRA)
     [ "$dummy" = yes ] && args+=(--enable-dummy=override)
+    [ "$dummy" = plain ] && args+=(--enable-dummy)
     if [ -n "$netns" ]; then
         ip netns exec "$netns" env OVS_RUNDIR="$DIR" OVS_LOGDIR="$DIR" \
             "$VSWITCHD" "${args[@]}" "$DB"

@@ -141,9 +141,6 @@ fairness() {
     line "(c) quiet port's new flows delivered while another floods, %" "$OURS_FAIR_SHARE" "$THEIRS_FAIR_SHARE" rate
 }
 
-# /proc/PID/stat fields 14 and 15 (utime, stime) in clock ticks.
-ticks() { awk '{print $14 + $15}' "$1"; }
-
 idle_once() {
     local name=$1
     start "$name" "" yes
@@ -154,15 +151,8 @@ idle_once() {
     # new interface's counters once on both sides: idle cost is what comes
     # after the setup.
     sleep 6
-    local hz m0 p0 m1 p1
-    hz=$(getconf CLK_TCK)
-    m0=$(ticks /proc/$PID/task/$PID/stat)
-    p0=$(ticks /proc/$PID/stat)
-    sleep $secs_idle
-    m1=$(ticks /proc/$PID/task/$PID/stat)
-    p1=$(ticks /proc/$PID/stat)
-    IDLE_MAIN=$(awk -v d=$((m1 - m0)) -v hz=$hz -v s=$secs_idle 'BEGIN { printf "%.2f", 100 * d / hz / s }')
-    IDLE_PROC=$(awk -v d=$((p1 - p0)) -v hz=$hz -v s=$secs_idle 'BEGIN { printf "%.2f", 100 * d / hz / s }')
+    cpu_over $PID $secs_idle
+    IDLE_MAIN=$CPU_MAIN IDLE_PROC=$CPU_PROC
     IDLE_RSS=$(awk '/^VmRSS/ {print $2}' /proc/$PID/status)
     IDLE_FDS=$(ls /proc/$PID/fd | wc -l)
     stop

@@ -32,7 +32,8 @@ int ofproto_port_attach_protocol(struct ofproto *, uint16_t ofp_port,
 /* Detaches P if it is attached (to any port of OFPROTO). */
 void ofproto_port_detach_protocol(struct ofproto *, struct port_protocol *);
 
-/* Stops the monitor thread (before exit). */
+/* Stops the monitor thread (before exit, and when the last bridge goes;
+ * the next attach starts it again). */
 void ofproto_monitor_exit(void);
 
 #endif /* ofproto/monitor.h */

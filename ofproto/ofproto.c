@@ -352,6 +352,10 @@ ofproto_destroy(struct ofproto *ofproto)
     seq_destroy(ofproto->events_seq);
     backer_tables_changed(ofproto->backer);
     backer_unref(ofproto->backer);
+    if (hmap_is_empty(&all_ofprotos)) {
+        /* Nothing left for it to run. */
+        ofproto_monitor_exit();
+    }
     free(ofproto->name);
     free(ofproto);
 }

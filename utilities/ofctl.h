@@ -156,6 +156,8 @@ void ofctl_names_destroy(void);
 
 /* Commands. */
 void ofctl_ofp_print(struct ovs_cmdl_context *);
+void ofctl_encode_error_reply(struct ovs_cmdl_context *);
+void ofctl_print_error(struct ovs_cmdl_context *);
 void ofctl_parse_flow(struct ovs_cmdl_context *);
 void ofctl_parse_flows(struct ovs_cmdl_context *);
 void ofctl_parse_nx_match(struct ovs_cmdl_context *);

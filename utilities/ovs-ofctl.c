@@ -88,6 +88,8 @@ static const struct ovs_cmdl_command all_commands[] = {
     { "dump-tlv-map", "switch", 1, 1, ofctl_dump_tlv_map },
     { "ofp-print", "\"encoded openflow message\" [verbosity]", 1, 2,
       ofctl_ofp_print },
+    { "encode-error-reply", NULL, 2, 2, ofctl_encode_error_reply },
+    { "print-error", NULL, 1, 1, ofctl_print_error },
     { "parse-flow", NULL, 1, 1, ofctl_parse_flow },
     { "parse-flows", NULL, 1, 1, ofctl_parse_flows },
     { "parse-group", NULL, 1, 1, ofctl_parse_group },

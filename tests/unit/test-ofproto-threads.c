@@ -13,6 +13,7 @@
 #include "dynamic-string.h"
 #include "flow-extract.h"
 #include "mac-learning.h"
+#include "monitor.h"
 #include "netdev.h"
 #include "odp-util.h"
 #include "ofproto-private.h"
@@ -20,6 +21,8 @@
 #include "ovs-rcu.h"
 #include "ovs-thread.h"
 #include "poll-loop.h"
+#include "port-protocol.h"
+#include "timeval.h"
 #include "util.h"
 #include "xlate.h"
 
@@ -257,6 +260,58 @@ START_TEST(test_packet_in_through_handlers)
 }
 END_TEST
 
+/* Per-port protocols: the tests' own protocol (ofproto-test-util.h) sends
+ * a frame every few milliseconds from the monitor thread, flipping its
+ * link every ten, and takes frames of its ethertype that come up through
+ * the handlers (slow path), asking each time to run at once, while the
+ * main thread attaches and detaches it and takes its changes. */
+START_TEST(test_port_protocols_race_changes)
+{
+    struct fixture fx;
+    setup(&fx);
+
+    struct test_protocol pings[3];
+    for (int i = 1; i <= 2; i++) {
+        test_protocol_init(&pings[i], i, 3, 10, true);
+        ck_assert_int_eq(ofproto_port_attach_protocol(fx.ofproto, i,
+                                                      &pings[i].up), 0);
+    }
+
+    size_t rounds = check_iterations(300, 20);
+    for (size_t i = 0; i < rounds; i++) {
+        struct eth_addr src = { .ea = { 0 } };
+        struct dp_packet *packet = test_protocol_frame(src);
+        ck_assert_int_eq(netdev_dummy_inject(fx.ports[1], packet), 0);
+
+        if (i % 10 == 5) {
+            ofproto_port_detach_protocol(fx.ofproto, &pings[2].up);
+        } else if (i % 10 == 9) {
+            port_protocol_schedule(&pings[2].up, time_msec());
+            ck_assert_int_eq(ofproto_port_attach_protocol(
+                                 fx.ofproto, 2, &pings[2].up), 0);
+        }
+        struct port_protocol **changed;
+        size_t n = port_protocol_take_changed(&changed);
+        for (size_t j = 0; j < n; j++) {
+            const struct test_protocol *ping = changed[j]->owner;
+            ofproto_port_changed(fx.ofproto, ping->ofp_port);
+        }
+        free(changed);
+        ovsrcu_quiesce();
+    }
+    /* Frames came up through the handlers to the protocol, and the
+     * monitor kept sending. */
+    CHECK_WAIT_FOR(atomic_load(&pings[1].n_received) > 0);
+    CHECK_WAIT_FOR(tx_packets(fx.ports[1]) > 0);
+    ck_assert_uint_gt(atomic_load(&pings[1].n_runs), 0);
+    for (int i = 1; i <= 2; i++) {
+        ofproto_port_detach_protocol(fx.ofproto, &pings[i].up);
+        ck_assert_ptr_null(pings[i].up.port);
+    }
+    teardown(&fx);
+}
+END_TEST
+
 static Suite *
 ofproto_threads_suite(void)
 {
@@ -266,6 +321,7 @@ ofproto_threads_suite(void)
     tcase_add_test(tc, test_translators_race_changes);
     tcase_add_test(tc, test_traffic_through_handlers);
     tcase_add_test(tc, test_packet_in_through_handlers);
+    tcase_add_test(tc, test_port_protocols_race_changes);
     suite_add_tcase(s, tc);
     return s;
 }

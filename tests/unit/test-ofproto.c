@@ -772,66 +772,8 @@ START_TEST(test_packet_out)
 }
 END_TEST
 
-/* Per-port protocols (port-protocol.h, monitor.h), with a protocol of the
- * test's own: it owns frames of ethertype 0x88b5, sends one such frame per
- * second, and says whether the link may be used. */
-
-#define ECHO_ETH_TYPE 0x88b5
-
-struct echo {
-    struct port_protocol up;
-    _Atomic unsigned int n_runs, n_received;
-    _Atomic bool link_ok;
-};
-
-static bool
-echo_recognizes(const struct port_protocol *p OVS_UNUSED,
-                const struct flow *flow, struct flow_wildcards *wc)
-{
-    if (wc) {
-        WC_MASK_FIELD(wc, dl_type);
-    }
-    return flow->dl_type == htons(ECHO_ETH_TYPE);
-}
-
-static void
-echo_receive(struct port_protocol *p, const struct flow *flow OVS_UNUSED,
-             const struct dp_packet *packet OVS_UNUSED)
-{
-    struct echo *e = CONTAINER_OF(p, struct echo, up);
-    atomic_fetch_add(&e->n_received, 1);
-}
-
-static long long int
-echo_run(struct port_protocol *p, long long int now,
-         const struct eth_addr port_mac, struct dp_packet_batch *out)
-{
-    struct echo *e = CONTAINER_OF(p, struct echo, up);
-    struct dp_packet *packet = dp_packet_new(64);
-    struct eth_header *eth = dp_packet_put_zeros(packet, 60);
-    memset(&eth->eth_dst, 0xff, sizeof eth->eth_dst);
-    eth->eth_src = port_mac;
-    eth->eth_type = htons(ECHO_ETH_TYPE);
-    dp_packet_batch_add(out, packet);
-    atomic_fetch_add(&e->n_runs, 1);
-    return now + 1000;
-}
-
-static bool
-echo_link_ok(const struct port_protocol *p)
-{
-    const struct echo *e = CONTAINER_OF(p, struct echo, up);
-    return atomic_load(&((struct echo *) e)->link_ok);
-}
-
-static const struct port_protocol_class echo_class = {
-    .name = "echo",
-    .slow_reason = SLOW_LLDP,
-    .recognizes = echo_recognizes,
-    .receive = echo_receive,
-    .run = echo_run,
-    .link_ok = echo_link_ok,
-};
+/* Per-port protocols (port-protocol.h, monitor.h), with the tests' own
+ * protocol (ofproto-test-util.h), which sends a frame every second. */
 
 /* Waits (without a deadline of its own: Check's timeout is the limit)
  * until *COUNTER reaches N. */
@@ -849,9 +791,8 @@ START_TEST(test_port_protocols)
     setup(&fx);
     time_stop();
 
-    struct echo e = { .link_ok = true };
-    port_protocol_init(&e.up, &echo_class, &e);
-    port_protocol_schedule(&e.up, time_msec());
+    struct test_protocol e;
+    test_protocol_init(&e, 1, 1000, 0, false);
     ck_assert_int_eq(ofproto_port_attach_protocol(fx.ofproto, 9, &e.up),
                      ENOENT);
     ck_assert_int_eq(ofproto_port_attach_protocol(fx.ofproto, 1, &e.up), 0);
