@@ -96,6 +96,8 @@ static void freeze_lookup(struct xlate_ctx *, uint32_t in_port,
 static void finish_freezing(struct xlate_ctx *, bool with_action_set);
 static uint32_t freeze_packet_in(struct xlate_ctx *, const void *userdata,
                                  size_t userdata_len);
+static void xlate_patch_output(struct xlate_ctx *, const struct ofport *);
+static bool xlate_port_protocols(struct xlate_ctx *);
 
 static bool
 is_ip_any(const struct flow *flow)
@@ -131,9 +133,6 @@ commit_all(struct xlate_ctx *ctx)
 
 /* Outputs to PORT as the packet now is.  TRACE says whether to account
  * for it in the trace (NORMAL and flooding speak for themselves). */
-static void xlate_patch_output(struct xlate_ctx *, const struct ofport *);
-static bool xlate_port_protocols(struct xlate_ctx *);
-
 static void
 compose_output(struct xlate_ctx *ctx, const struct ofport *port)
 {

@@ -442,6 +442,7 @@ TESTSUITE_AT = \
 	tests/stream-ssl.at \
 	tests/vswitchd.at \
 	tests/switching.at \
+	tests/patch-ports.at \
 	tests/switching-system.at \
 	tests/datapath.at \
 	tests/datapath-parse.at \

@@ -21,6 +21,7 @@
 #include "iface-protocol.h"
 #include "list.h"
 #include "netdev.h"
+#include "netdev-patch.h"
 #include "bitmap.h"
 #include "classifier.h"
 #include "connmgr.h"
@@ -536,9 +537,12 @@ iface_set_error(struct iface *iface, char *error)
 }
 
 /* Applies the interface's options, MTU and MAC requests to its netdev, if
- * they changed since they were last applied.  Returns false if the device
- * refused the options: as in 3.1, such an interface is no port of its
- * bridge (the caller takes it out) until its options change again. */
+ * they changed since they were last applied.  Returns false if the
+ * interface may not stay a port: a patch port whose options were refused
+ * (its peer would be the old one, or none), which, as in 3.1, the caller
+ * takes out of its bridge until its options change again.  Any other
+ * interface keeps its port number with a bad value (the error column says
+ * what is wrong). */
 static bool
 iface_apply_config(struct iface *iface)
 {
@@ -560,7 +564,7 @@ iface_apply_config(struct iface *iface)
 
     char *error = NULL;
     int retval = netdev_set_config(iface->netdev, &cfg->options, &error);
-    bool options_refused = retval != 0;
+    bool options_refused = retval != 0 && netdev_is_patch(iface->netdev);
     if (retval) {
         if (!error) {
             error = xasprintf("%s: could not set configuration (%s)",
@@ -730,17 +734,18 @@ iface_create(struct port *port, const struct ovsrec_interface *cfg)
                                          ovs_strerror(error)));
         return;
     }
+    ovs_list_remove(&iface->failed_node);
+    netdev_update_flags(iface->netdev, 0, NETDEV_UP);
+    netdev_queue_counters(iface->netdev);   /* Its first statistics. */
     /* Force the first application of the configuration. */
     iface->mtu_request = -1;
     if (!iface_apply_config(iface)) {
         /* Retried, as one that could not be opened, on the next change. */
         netdev_close(iface->netdev);
         iface->netdev = NULL;
+        ovs_list_push_back(&failed_ifaces, &iface->failed_node);
         return;
     }
-    ovs_list_remove(&iface->failed_node);
-    netdev_update_flags(iface->netdev, 0, NETDEV_UP);
-    netdev_queue_counters(iface->netdev);   /* Its first statistics. */
     iface_configure_protocols(iface);
     bridge_number_iface(br, iface);
     if (iface->ofport > 0) {
