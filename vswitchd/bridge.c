@@ -252,6 +252,9 @@ bridge_init(const char *remote)
         for (size_t j = 0; ops->status_columns[j]; j++) {
             ovsdb_idl_omit_alert(idl, ops->status_columns[j]);
         }
+        if (ops->init) {
+            ops->init();
+        }
     }
     idl_loop = (struct ovsdb_idl_loop) OVSDB_IDL_LOOP_INITIALIZER(idl);
 }

@@ -69,6 +69,7 @@ const struct iface_protocol_ops bfd_iface_protocol = {
     .name = "bfd",
     .config_columns = bfd_config_columns,
     .status_columns = bfd_status_columns,
+    .init = bfd_init,
     .wanted = iface_bfd_wanted,
     .create = iface_bfd_create,
     .reconfigure = iface_bfd_reconfigure,

@@ -30,6 +30,10 @@ struct iface_protocol_ops {
      * writes (never alerting us); NULL-terminated. */
     const struct ovsdb_idl_column *const *config_columns;
     const struct ovsdb_idl_column *const *status_columns;
+    /* Called once at start-up (registers the protocol's unixctl
+     * commands, so that they answer before any instance exists); may be
+     * NULL. */
+    void (*init)(void);
     /* Whether CFG enables the protocol. */
     bool (*wanted)(const struct ovsrec_interface *cfg);
     /* An instance for interface CFG, whose device NETDEV outlives it,

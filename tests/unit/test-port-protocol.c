@@ -1,9 +1,10 @@
 /* Unit tests for heap and port-protocol: the heap keeps its order through
  * any mix of inserts, removals and re-keying; the schedule hands the
  * monitor exactly the instances due, earliest first, and lets an earlier
- * request win over the deadline a run returns; the change queue holds an
- * instance once however often it changes, forgets a detached one, and
- * moves connectivity_seq. */
+ * request win over the deadline a run returns, and is "settled" (what a
+ * warp waits for) only with nothing due or running; the change queue holds
+ * an instance once however often it changes, forgets a detached one (even
+ * one never attached), and moves connectivity_seq. */
 #include <config.h>
 #include "port-protocol.h"
 
@@ -14,6 +15,7 @@
 #include "connectivity.h"
 #include "heap.h"
 #include "seq.h"
+#include "timeval.h"
 #include "util.h"
 
 struct item {
@@ -169,6 +171,43 @@ START_TEST(test_schedule_earlier_request_wins)
 }
 END_TEST
 
+START_TEST(test_settled_waits_for_due_and_running)
+{
+    time_stop();
+    long long int now = time_msec();
+    struct port_protocol p;
+    attach_at(&p, now + 100);
+    ck_assert(port_protocol_settled());
+
+    /* Due: not settled until the monitor has run it and put it back. */
+    time_warp(100);
+    ck_assert(!port_protocol_settled());
+    struct port_protocol *due;
+    ck_assert_uint_eq(port_protocol_take_due(time_msec(), &due, 1), 1);
+    ck_assert(!port_protocol_settled());
+    port_protocol_put_back(&p, time_msec() + 100);
+    ck_assert(port_protocol_settled());
+
+    /* Detached while running: not counted as running any more. */
+    time_warp(100);
+    ck_assert_uint_eq(port_protocol_take_due(time_msec(), &due, 1), 1);
+    port_protocol_detach(&p);
+    ck_assert(port_protocol_settled());
+}
+END_TEST
+
+START_TEST(test_detach_unattached_leaves_queue)
+{
+    struct port_protocol p;
+    port_protocol_init(&p, &test_class, NULL);
+    port_protocol_changed(&p);
+    port_protocol_detach(&p);
+    struct port_protocol **changed;
+    ck_assert_uint_eq(port_protocol_take_changed(&changed), 0);
+    free(changed);
+}
+END_TEST
+
 START_TEST(test_change_queue_once_per_instance)
 {
     struct port_protocol a, b;
@@ -241,10 +280,12 @@ port_protocol_suite(void)
     tc = tcase_create("schedule");
     tcase_add_test(tc, test_schedule_takes_only_due);
     tcase_add_test(tc, test_schedule_earlier_request_wins);
+    tcase_add_test(tc, test_settled_waits_for_due_and_running);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("changes");
     tcase_add_test(tc, test_change_queue_once_per_instance);
+    tcase_add_test(tc, test_detach_unattached_leaves_queue);
     tcase_add_test(tc, test_link_ok_needs_every_opinion);
     suite_add_tcase(s, tc);
     return s;
