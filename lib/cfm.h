@@ -105,8 +105,9 @@ void cfm_get_status(const struct cfm *, struct cfm_status *);
 /* The fault bits (override applied), 0 for none. */
 unsigned int cfm_get_fault(const struct cfm *);
 
-/* Registers cfm/show and cfm/set-fault (main thread; once is enough,
- * cfm_create() does it too). */
+/* Registers cfm/show and cfm/set-fault (main thread, at start-up, so
+ * that they answer before any instance exists, as 3.1's; cfm_create()
+ * makes sure of it too). */
 void cfm_init(void);
 
 #endif /* cfm.h */

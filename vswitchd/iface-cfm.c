@@ -294,6 +294,7 @@ const struct iface_protocol_ops cfm_iface_protocol = {
     .name = "cfm",
     .config_columns = cfm_config_columns,
     .status_columns = cfm_status_columns,
+    .init = cfm_init,
     .wanted = cfm_wanted,
     .create = cfm_iface_create,
     .reconfigure = cfm_reconfigure,
