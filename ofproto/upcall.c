@@ -249,8 +249,8 @@ translate_upcall(struct udpif *udpif, const struct dpif_upcall *du,
                  struct upcall *u, bool credit_stats)
 {
     xlate_out_init(&u->xout);
-    const struct ofport *ofport = backer_odp_to_ofport(udpif->backer,
-                                                       du->key->in_port);
+    const struct ofport *ofport = backer_flow_to_ofport(udpif->backer,
+                                                        du->key);
     if (ofport) {
         struct xlate_in xin = {
             .ofproto = ofport->ofproto,
@@ -492,8 +492,8 @@ revalidate_flow(struct udpif *udpif, const struct dpif_flow *f,
         return KEEP;
     }
 
-    const struct ofport *ofport = backer_odp_to_ofport(udpif->backer,
-                                                       f->key.in_port);
+    const struct ofport *ofport = backer_flow_to_ofport(udpif->backer,
+                                                        &f->key);
     struct xlate_out xout;
     xlate_out_init(&xout);
     if (ofport) {

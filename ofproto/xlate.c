@@ -22,6 +22,7 @@
 #include "recirc.h"
 #include "util.h"
 #include "vlog.h"
+#include "tunnel.h"
 #include "xlate-commit.h"
 #include "xlate-mpls.h"
 #include "xlate-trace.h"
@@ -122,6 +123,22 @@ commit_all(struct xlate_ctx *ctx)
 static void
 compose_output(struct xlate_ctx *ctx, const struct ofport *port)
 {
+    if (tnl_port_is_tunnel(port)) {
+        /* The port's options give the packet its outer header; what the
+         * flow's tunnel fields were stays for the actions after this
+         * output, as in 3.1. */
+        struct flow_tnl saved = ctx->flow.tunnel;
+        uint32_t odp_port = tnl_port_send(port, &ctx->flow, ctx->wc);
+        if (memcmp(&ctx->flow.tunnel, &ctx->base.tunnel,
+                   sizeof ctx->flow.tunnel)) {
+            odp_put_tunnel_action(&ctx->flow.tunnel, ctx->odp);
+            ctx->base.tunnel = ctx->flow.tunnel;
+        }
+        commit_all(ctx);
+        nl_msg_put_u32(ctx->odp, OVS_ACTION_ATTR_OUTPUT, odp_port);
+        ctx->flow.tunnel = saved;
+        return;
+    }
     commit_all(ctx);
     nl_msg_put_u32(ctx->odp, OVS_ACTION_ATTR_OUTPUT, port->odp_port);
 }
@@ -2055,6 +2072,10 @@ xlate_actions(const struct xlate_in *xin, struct xlate_out *xout)
         ctx.in_packet_out = true;
         do_xlate_actions(&ctx, xin->ofpacts, xin->ofpacts_len);
         ctx.in_packet_out = false;
+    } else if (tnl_wc_init(&ctx.flow, ctx.wc), !tnl_process_ecn(&ctx.flow)) {
+        /* Outer CE on a packet that is not ECN-capable: dropped. */
+        trace_note(&ctx, "dropping tunnel packet marked ECN CE but is not "
+                   "ECN capable");
     } else {
         /* OFPPC_NO_RECV_STP would drop STP frames only; without STP there
          * is nothing to tell them from. */
