@@ -138,12 +138,12 @@ vport_set_config(struct netdev *netdev, const struct smap *options,
             others--;           /* That one is us. */
         }
         if (others) {
-            VLOG_WARN("%s: VXLAN-GBP, and non-VXLAN-GBP tunnels can't be "
-                      "configured on the same dst_port", name);
+            /* netdev.c logs *ERRP; 3.1 says this second line too. */
+            *errp = xasprintf("%s: VXLAN-GBP, and non-VXLAN-GBP tunnels "
+                              "can't be configured on the same dst_port",
+                              name);
             VLOG_WARN("%s: could not set configuration (%s)", name,
                       ovs_strerror(EEXIST));
-            *errp = xasprintf("%s: could not set configuration (%s)", name,
-                              ovs_strerror(EEXIST));
             return EEXIST;
         }
         if (dev->gbp_counted) {

@@ -197,6 +197,12 @@ netdev_close_all(void)
     }
 }
 
+bool
+netdev_can_send(const struct netdev *netdev)
+{
+    return netdev->netdev_class->send != NULL;
+}
+
 int
 netdev_set_config(struct netdev *netdev, const struct smap *options,
                   char **errp)

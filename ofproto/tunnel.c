@@ -14,7 +14,8 @@
 #include "hmap.h"
 #include "netdev-vport.h"
 #include "netdev.h"
-#include "odp-util.h"
+#include "match.h"
+#include "openflow.h"
 #include "ofproto-private.h"
 #include "packets.h"
 #include "smap.h"
@@ -406,7 +407,16 @@ tnl_port_receive(const struct dpif_backer *backer, const struct flow *flow)
     if (!tp) {
         if (!VLOG_DROP_WARN(&rl)) {
             struct ds ds = DS_EMPTY_INITIALIZER;
-            odp_flow_format(flow, NULL, NULL, false, &ds);
+            /* What the lookup read, and the port. */
+            struct match match;
+            memset(&match, 0, sizeof match);
+            match.flow = *flow;
+            struct flow_wildcards wc;
+            memset(&wc, 0, sizeof wc);
+            tnl_wc_init(flow, &wc);
+            wc.masks.in_port = UINT32_MAX;
+            match.wc = wc;
+            match_format(&match, NULL, &ds, OFP_DEFAULT_PRIORITY);
             VLOG_WARN("receive tunnel port not found (%s)", ds_cstr(&ds));
             ds_destroy(&ds);
         }

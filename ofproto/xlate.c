@@ -478,7 +478,8 @@ static void xlate_table(struct xlate_ctx *, uint32_t in_port,
  * table's miss config (table_mod) says, by default a packet_in while a
  * connection wants misses. */
 static void
-xlate_miss(struct xlate_ctx *ctx, uint8_t table_id, uint32_t in_port)
+xlate_miss(struct xlate_ctx *ctx, uint8_t table_id, uint32_t in_port,
+           uint32_t lookup_in_port)
 {
     uint8_t miss = atomic_load_explicit(
         &ctx->ofproto->tables[table_id].miss_config, memory_order_relaxed);
@@ -486,7 +487,7 @@ xlate_miss(struct xlate_ctx *ctx, uint8_t table_id, uint32_t in_port)
     switch (miss) {
     case OFPUTIL_TABLE_MISS_CONTINUE:
         if (table_id + 1 < OFPROTO_N_TABLES - 1) {
-            xlate_table(ctx, OFPP_IN_PORT, table_id + 1, true);
+            xlate_table(ctx, lookup_in_port, table_id + 1, true);
         }
         return;
     case OFPUTIL_TABLE_MISS_DROP:
@@ -537,13 +538,18 @@ xlate_table(struct xlate_ctx *ctx, uint32_t in_port, uint8_t table_id,
         freeze_lookup(ctx, in_port, table_id, honor_miss);
         return;
     }
+    /* As in 3.1, a resubmit's port is the in_port of the lookup only:
+     * the actions of the rule found see the packet's own in_port again
+     * (so IN_PORT, NORMAL and the "skip the input port" rule of output
+     * keep meaning the port the packet came in on). */
     uint32_t saved_in_port = ctx->flow.in_port;
-    if (in_port != OFPP_IN_PORT) {
-        ctx->flow.in_port = in_port;
-    }
+    uint32_t lookup_in_port = (in_port != OFPP_IN_PORT ? in_port
+                               : saved_in_port);
+    ctx->flow.in_port = lookup_in_port;
     const struct cls_rule *cr = classifier_lookup(
         &ctx->ofproto->tables[table_id].cls, ctx->version, &ctx->flow,
         ctx->wc);
+    ctx->flow.in_port = saved_in_port;
     struct rule *rule = cr ? CONTAINER_OF(cr, struct rule, cr) : NULL;
     struct xtrace_node *trace_node = trace_rule(ctx, table_id, rule);
     uint8_t saved_table = ctx->table_id;
@@ -584,7 +590,7 @@ xlate_table(struct xlate_ctx *ctx, uint32_t in_port, uint8_t table_id,
             xtrace_leave(ctx->xin->trace, trace_saved);
         }
     } else if (honor_miss) {
-        xlate_miss(ctx, table_id, saved_in_port);
+        xlate_miss(ctx, table_id, saved_in_port, lookup_in_port);
     }
     ctx->table_id = saved_table;
     ctx->rule_cookie = saved_cookie;
