@@ -52,7 +52,10 @@ struct tnl_dp_port {
 
 struct tnl_port {
     struct hmap_node match_node;        /* In a tnl_match_maps[] entry. */
-    bool in_map;                        /* False: duplicate of another. */
+    bool in_map;                        /* False: reconfigured into a
+                                         * duplicate of another port; it
+                                         * receives nothing until its
+                                         * next reconfiguration. */
     struct ofport *ofport;
     struct tunnel_config cfg;           /* A copy: readers use this. */
     struct tnl_match match;
@@ -265,9 +268,18 @@ tnl_port_add(struct dpif_backer *backer, struct ofport *port,
     tnl_match_from_cfg(tp);
 
     ovs_rwlock_wrlock(&xlate_rwlock);
-    port->tnl = tp;
     tnl_port_insert(tp);
+    if (tp->in_map) {
+        port->tnl = tp;
+    }
     ovs_rwlock_unlock(&xlate_rwlock);
+    if (!tp->in_map) {
+        /* Another port already receives these packets: refused, as 3.1
+         * refuses it (logged by tnl_port_insert()). */
+        dp_port_unref(dp);
+        free(tp);
+        return EEXIST;
+    }
     *odp_portp = dp->odp_port;
     return 0;
 }
@@ -316,9 +328,6 @@ tnl_port_del(struct ofport *port)
     port->tnl = NULL;
     ovs_rwlock_unlock(&xlate_rwlock);
 
-    /* A duplicate that was left out of the map may now take this one's
-     * place: 3.1 would have refused it, we keep it waiting instead.  Its
-     * own reconfiguration puts it in; nothing to sweep here. */
     dp_port_unref(tp->dp_port);
     free(tp);
 }

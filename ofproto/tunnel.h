@@ -42,8 +42,9 @@ struct ofport;
 
 /* Main thread.  Makes PORT (whose netdev is a tunnel) a tunnel port:
  * takes a reference on its shared datapath port and stores that number in
- * *ODP_PORTP.  Returns 0 or an errno value (the datapath port could not
- * be added). */
+ * *ODP_PORTP.  Returns 0 or an errno value: EEXIST if another tunnel
+ * port already has the same receive match (logged, as 3.1 does), or the
+ * datapath port could not be added. */
 int tnl_port_add(struct dpif_backer *, struct ofport *port,
                  uint32_t *odp_portp);
 /* Main thread.  Re-reads PORT's tunnel configuration (after its netdev

@@ -357,6 +357,18 @@ START_TEST(test_map_precedence)
     /* Another datapath port matches none of them. */
     ck_assert_uint_eq(receive(&fx, gre + 1, "1.1.1.1", "2.2.2.2", -1), 0);
 
+    /* A second tunnel with the same receive match is refused. */
+    struct netdev *dup;
+    ck_assert_int_eq(netdev_open("dup", "gre", &dup), 0);
+    struct smap smap = SMAP_INITIALIZER(&smap);
+    smap_add(&smap, "remote_ip", "1.1.1.1");
+    ck_assert_int_eq(netdev_set_config(dup, &smap, NULL), 0);
+    smap_destroy(&smap);
+    ck_assert_int_eq(ofproto_port_add(fx.ofproto, dup, 7), EEXIST);
+    ck_assert(!ofproto_port_exists(fx.ofproto, 7));
+    netdev_close(dup);
+    ck_assert_uint_eq(receive(&fx, gre, "1.1.1.1", "9.9.9.9", -1), 1);
+
     /* Deleting the best match falls back to the next. */
     ofproto_port_del(fx.ofproto, 2);
     ck_assert_uint_eq(receive(&fx, gre, "1.1.1.1", "2.2.2.2", -1), 1);
