@@ -156,6 +156,10 @@ lib_libovs_a_SOURCES += \
 	lib/netdev.c \
 	lib/netdev.h \
 	lib/netdev-dummy.c \
+	lib/netdev-vport.c \
+	lib/netdev-vport.h \
+	lib/tunnel-options.c \
+	lib/tunnel-options.h \
 	lib/netdev-linux.c \
 	lib/netdev-provider.h \
 	lib/packets.c \

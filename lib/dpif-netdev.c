@@ -37,6 +37,7 @@
 VLOG_DEFINE_THIS_MODULE(dpif_netdev);
 
 COVERAGE_DEFINE(dpif_netdev_upcall_lost);
+COVERAGE_DEFINE(datapath_drop_invalid_port);
 
 static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(1, 5);
 
@@ -369,8 +370,12 @@ exec_output(struct exec_ctx *ctx, struct dp_packet_batch *batch,
             uint32_t port_no)
 {
     struct dp_netdev_port *port = port_lookup(ctx->dp, port_no);
-    if (port) {
+    if (port && netdev_can_send(port->netdev)) {
         netdev_send(port->netdev, batch);
+    } else {
+        /* Gone, or a port that moves no packets itself (a tunnel's, while
+         * the datapath does not encapsulate): 3.1 counts these so. */
+        COVERAGE_ADD(datapath_drop_invalid_port, batch->count);
     }
 }
 

@@ -143,6 +143,10 @@ struct netdev *netdev_find_open(const char *name);
 void netdev_linux_monitor_run(void);
 void netdev_linux_monitor_wait(void);
 
+/* Adds CLASS under its type (netdev.c calls it for the tunnel types of
+ * netdev-vport.c while it initializes). */
+void netdev_register_class(const struct netdev_class *);
+
 /* Providers. */
 extern const struct netdev_class netdev_linux_class;    /* "system" */
 extern const struct netdev_class netdev_internal_class; /* "internal" */

@@ -12,6 +12,7 @@
 #include "shash.h"
 #include "smap.h"
 #include "sset.h"
+#include "netdev-vport.h"
 #include "util.h"
 #include "vlog.h"
 
@@ -44,7 +45,14 @@ netdev_initialize(void)
         shash_add_assert(&netdev_classes, "system", &netdev_linux_class);
         shash_add_assert(&netdev_classes, "internal", &netdev_internal_class);
         shash_add_assert(&netdev_classes, "tap", &netdev_tap_class);
+        netdev_vport_register();
     }
+}
+
+void
+netdev_register_class(const struct netdev_class *class)
+{
+    shash_add_assert(&netdev_classes, class->type, class);
 }
 
 void
@@ -187,6 +195,12 @@ netdev_close_all(void)
     SHASH_FOR_EACH_SAFE (node, &netdevs) {
         netdev_destroy(node->data);
     }
+}
+
+bool
+netdev_can_send(const struct netdev *netdev)
+{
+    return netdev->netdev_class->send != NULL;
 }
 
 int

@@ -71,6 +71,10 @@ void netdev_get_types(struct sset *types);
 /* Normalizes TYPE: NULL or "" become "system". */
 const char *netdev_normalize_type(const char *type);
 
+/* Whether the device sends packets itself (tunnel devices do not: the
+ * datapath encapsulates for them, or drops). */
+bool netdev_can_send(const struct netdev *);
+
 int netdev_open(const char *name, const char *type, struct netdev **);
 void netdev_close(struct netdev *);
 /* Closes every open netdev whatever its reference count, removing the

@@ -517,6 +517,15 @@ odp_execute_set(struct dp_packet *p, const struct nlattr *key, bool masked)
 
 #define SIZE_IS(T) (half == sizeof(T) && (!masked || size == 2 * sizeof(T)))
     switch (type) {
+    case OVS_KEY_ATTR_TUNNEL:
+        /* The metadata a tunnel port's output will use (never masked). */
+        if (!masked) {
+            struct flow_tnl t;
+            if (odp_tunnel_from_attr(key, &t)) {
+                p->md.tunnel = t;
+            }
+        }
+        break;
     case OVS_KEY_ATTR_ETHERNET:
         if (SIZE_IS(struct ovs_key_ethernet) && dp_packet_size(p) >= 12) {
             const struct ovs_key_ethernet *k = (const void *) v;

@@ -1170,7 +1170,11 @@ parse_tunnel_extra(struct parser *p, const char *name, struct flow *key,
         return false;
     }
     uint32_t value, m;
-    if (!parse_flags(p, tnl_flag_names, 0xf, &value, &m)) {
+    if (match_char(p, ')')) {
+        /* "flags()": none of them, as 3.1 writes a tunnel without any. */
+        value = 0;
+        m = 0xf;
+    } else if (!parse_flags(p, tnl_flag_names, 0xf, &value, &m)) {
         return false;
     }
     key->tunnel.flags = value;
@@ -1823,6 +1827,196 @@ set_key_by_type(uint16_t type)
     return NULL;
 }
 
+/* Tunnel metadata as an action argument
+ * =====================================
+ *
+ * set(tunnel(...)) carries OVS_KEY_ATTR_TUNNEL: nested
+ * OVS_TUNNEL_KEY_ATTR_* attributes as <linux/openvswitch.h> lays them out
+ * (the key only with the "key" flag, addresses and ports only when set).
+ * ERSPAN options are OVS_TUNNEL_KEY_ATTR_ERSPAN_OPTS: version (u8), then
+ * the v1 index (be32) or the v2 direction and hardware id (u8 each). */
+
+void
+odp_put_tunnel_action(const struct flow_tnl *t, struct ofpbuf *actions)
+{
+    static const struct in6_addr any = IN6ADDR_ANY_INIT;
+    size_t set = nl_msg_start_nested(actions, OVS_ACTION_ATTR_SET);
+    size_t tun = nl_msg_start_nested(actions, OVS_KEY_ATTR_TUNNEL);
+    if (t->flags & FLOW_TNL_F_KEY) {
+        nl_msg_put_unspec(actions, OVS_TUNNEL_KEY_ATTR_ID, &t->tun_id, 8);
+    }
+    if (t->ip_src) {
+        nl_msg_put_unspec(actions, OVS_TUNNEL_KEY_ATTR_IPV4_SRC, &t->ip_src, 4);
+    }
+    if (t->ip_dst) {
+        nl_msg_put_unspec(actions, OVS_TUNNEL_KEY_ATTR_IPV4_DST, &t->ip_dst, 4);
+    }
+    if (memcmp(&t->ipv6_src, &any, sizeof any)) {
+        nl_msg_put_unspec(actions, OVS_TUNNEL_KEY_ATTR_IPV6_SRC,
+                          &t->ipv6_src, sizeof t->ipv6_src);
+    }
+    if (memcmp(&t->ipv6_dst, &any, sizeof any)) {
+        nl_msg_put_unspec(actions, OVS_TUNNEL_KEY_ATTR_IPV6_DST,
+                          &t->ipv6_dst, sizeof t->ipv6_dst);
+    }
+    if (t->ip_tos) {
+        nl_msg_put_u8(actions, OVS_TUNNEL_KEY_ATTR_TOS, t->ip_tos);
+    }
+    nl_msg_put_u8(actions, OVS_TUNNEL_KEY_ATTR_TTL, t->ip_ttl);
+    if (t->flags & FLOW_TNL_F_DONT_FRAGMENT) {
+        nl_msg_put_flag(actions, OVS_TUNNEL_KEY_ATTR_DONT_FRAGMENT);
+    }
+    if (t->flags & FLOW_TNL_F_CSUM) {
+        nl_msg_put_flag(actions, OVS_TUNNEL_KEY_ATTR_CSUM);
+    }
+    if (t->flags & FLOW_TNL_F_OAM) {
+        nl_msg_put_flag(actions, OVS_TUNNEL_KEY_ATTR_OAM);
+    }
+    if (t->tp_src) {
+        nl_msg_put_be16(actions, OVS_TUNNEL_KEY_ATTR_TP_SRC, t->tp_src);
+    }
+    if (t->tp_dst) {
+        nl_msg_put_be16(actions, OVS_TUNNEL_KEY_ATTR_TP_DST, t->tp_dst);
+    }
+    if (t->erspan_ver == 1 || t->erspan_ver == 2) {
+        uint8_t opts[8] = { t->erspan_ver };
+        if (t->erspan_ver == 1) {
+            ovs_be32 idx = htonl(t->erspan_idx);
+            memcpy(&opts[4], &idx, 4);
+        } else {
+            opts[4] = t->erspan_dir;
+            opts[5] = t->erspan_hwid;
+        }
+        nl_msg_put_unspec(actions, OVS_TUNNEL_KEY_ATTR_ERSPAN_OPTS, opts,
+                          sizeof opts);
+    }
+    nl_msg_end_nested(actions, tun);
+    nl_msg_end_nested(actions, set);
+}
+
+bool
+odp_tunnel_from_attr(const struct nlattr *attr, struct flow_tnl *t)
+{
+    const struct nlattr *a;
+    size_t left;
+
+    memset(t, 0, sizeof *t);
+    if (!nl_attr_is_whole(nl_attr_get(attr), nl_attr_get_size(attr))) {
+        return false;
+    }
+    NL_NESTED_FOR_EACH (a, left, attr) {
+        size_t len = nl_attr_get_size(a);
+        const void *p = nl_attr_get(a);
+        switch (nl_attr_type(a)) {
+        case OVS_TUNNEL_KEY_ATTR_ID:
+            if (len != 8) return false;
+            memcpy(&t->tun_id, p, 8);
+            t->flags |= FLOW_TNL_F_KEY;
+            break;
+        case OVS_TUNNEL_KEY_ATTR_IPV4_SRC:
+            if (len != 4) return false;
+            memcpy(&t->ip_src, p, 4);
+            break;
+        case OVS_TUNNEL_KEY_ATTR_IPV4_DST:
+            if (len != 4) return false;
+            memcpy(&t->ip_dst, p, 4);
+            break;
+        case OVS_TUNNEL_KEY_ATTR_IPV6_SRC:
+            if (len != 16) return false;
+            memcpy(&t->ipv6_src, p, 16);
+            break;
+        case OVS_TUNNEL_KEY_ATTR_IPV6_DST:
+            if (len != 16) return false;
+            memcpy(&t->ipv6_dst, p, 16);
+            break;
+        case OVS_TUNNEL_KEY_ATTR_TOS:
+            if (len != 1) return false;
+            t->ip_tos = *(const uint8_t *) p;
+            break;
+        case OVS_TUNNEL_KEY_ATTR_TTL:
+            if (len != 1) return false;
+            t->ip_ttl = *(const uint8_t *) p;
+            break;
+        case OVS_TUNNEL_KEY_ATTR_DONT_FRAGMENT:
+            t->flags |= FLOW_TNL_F_DONT_FRAGMENT;
+            break;
+        case OVS_TUNNEL_KEY_ATTR_CSUM:
+            t->flags |= FLOW_TNL_F_CSUM;
+            break;
+        case OVS_TUNNEL_KEY_ATTR_OAM:
+            t->flags |= FLOW_TNL_F_OAM;
+            break;
+        case OVS_TUNNEL_KEY_ATTR_TP_SRC:
+            if (len != 2) return false;
+            memcpy(&t->tp_src, p, 2);
+            break;
+        case OVS_TUNNEL_KEY_ATTR_TP_DST:
+            if (len != 2) return false;
+            memcpy(&t->tp_dst, p, 2);
+            break;
+        case OVS_TUNNEL_KEY_ATTR_ERSPAN_OPTS: {
+            const uint8_t *o = p;
+            if (len != 8) return false;
+            t->erspan_ver = o[0];
+            if (o[0] == 1) {
+                ovs_be32 idx;
+                memcpy(&idx, &o[4], 4);
+                t->erspan_idx = ntohl(idx);
+            } else {
+                t->erspan_dir = o[4];
+                t->erspan_hwid = o[5];
+            }
+            break;
+        }
+        default:
+            return false;
+        }
+    }
+    return true;
+}
+
+/* "tunnel(tun_id=0x5,src=2.2.2.2,dst=1.1.1.1,ttl=64,flags(df|key))", in
+ * 3.1's order. */
+static void
+format_tunnel_action(struct ds *ds, const struct flow_tnl *t)
+{
+    static const struct in6_addr any = IN6ADDR_ANY_INIT;
+    struct flow key, mask;
+    memset(&key, 0, sizeof key);
+    memset(&mask, 0, sizeof mask);
+    key.tunnel = *t;
+    if (t->flags & FLOW_TNL_F_KEY) {
+        mask.tunnel.tun_id = htonll(UINT64_MAX);
+    }
+    mask.tunnel.ip_src = t->ip_src ? htonl(UINT32_MAX) : 0;
+    mask.tunnel.ip_dst = t->ip_dst ? htonl(UINT32_MAX) : 0;
+    if (memcmp(&t->ipv6_src, &any, sizeof any)) {
+        memset(&mask.tunnel.ipv6_src, 0xff, sizeof mask.tunnel.ipv6_src);
+    }
+    if (memcmp(&t->ipv6_dst, &any, sizeof any)) {
+        memset(&mask.tunnel.ipv6_dst, 0xff, sizeof mask.tunnel.ipv6_dst);
+    }
+    mask.tunnel.ip_tos = t->ip_tos ? UINT8_MAX : 0;
+    mask.tunnel.ip_ttl = UINT8_MAX;
+    mask.tunnel.tp_src = t->tp_src ? htons(UINT16_MAX) : 0;
+    mask.tunnel.tp_dst = t->tp_dst ? htons(UINT16_MAX) : 0;
+
+    ds_put_cstr(ds, "tunnel(");
+    bool first = true;
+    for (size_t i = 0; i < ARRAY_SIZE(tunnel_fields); i++) {
+        format_field(ds, &tunnel_fields[i], &key, &mask, false, &first);
+    }
+    if (t->erspan_ver == 1) {
+        ds_put_format(ds, ",erspan(ver=1,idx=%#"PRIx32")", t->erspan_idx);
+    } else if (t->erspan_ver == 2) {
+        ds_put_format(ds, ",erspan(ver=2,dir=%"PRIu8",hwid=%#"PRIx8")",
+                      t->erspan_dir, t->erspan_hwid);
+    }
+    ds_put_cstr(ds, ",flags(");
+    format_flags(ds, tnl_flag_names, t->flags, UINT32_MAX, 0xf);
+    ds_put_cstr(ds, "))");
+}
+
 /* Action formatting
  * ================= */
 
@@ -1854,6 +2048,14 @@ format_set(struct ds *ds, const struct nlattr *a, bool masked)
     size_t vsize = masked ? size / 2 : size;
 
     ds_put_cstr(ds, "set(");
+    if (type == OVS_KEY_ATTR_TUNNEL && !masked) {
+        struct flow_tnl t;
+        if (odp_tunnel_from_attr(k, &t)) {
+            format_tunnel_action(ds, &t);
+            ds_put_char(ds, ')');
+            return;
+        }
+    }
     const struct set_key *sk = set_key_by_type(type);
     if (sk && vsize == sk->size && (!masked || size == 2 * sk->size)) {
         struct flow fk, fm;
@@ -2404,6 +2606,16 @@ parse_set(struct parser *p, struct ofpbuf *actions)
             return false;
         }
         put_set(actions, sk, &fk, &fm, false);
+        return true;
+    }
+
+    if (!strcmp(name, "tunnel")) {
+        if (!parse_fields(p, tunnel_fields, ARRAY_SIZE(tunnel_fields),
+                          &fk, &fm, parse_tunnel_extra)
+            || !match_char(p, ')')) {
+            return false;
+        }
+        odp_put_tunnel_action(&fk.tunnel, actions);
         return true;
     }
 

@@ -88,6 +88,15 @@ struct odp_port_names {
     void *aux;
 };
 
+/* The action set(tunnel(...)): gives the packet the tunnel metadata T
+ * (OVS_ACTION_ATTR_SET of a nested OVS_KEY_ATTR_TUNNEL).  The key is sent
+ * only with FLOW_TNL_F_KEY in T's flags. */
+struct flow_tnl;
+struct ofpbuf;
+void odp_put_tunnel_action(const struct flow_tnl *t, struct ofpbuf *);
+/* Decodes ATTR, an OVS_KEY_ATTR_TUNNEL, into *T; false if malformed. */
+bool odp_tunnel_from_attr(const struct nlattr *attr, struct flow_tnl *t);
+
 /* Megaflows.  MASK may be NULL for an exact-match flow. */
 void odp_flow_format(const struct flow *key, const struct flow_wildcards *,
                      const struct odp_port_names *, bool verbose,

@@ -258,6 +258,10 @@ TSAN_TESTS = tests/unit/test-classifier-threads \
 # Unit suites: ofproto (rules, translation, NORMAL, MAC learning) and its
 # threads.
 UNIT_TESTS += tests/unit/test-ofproto tests/unit/test-ofproto-threads
+UNIT_TESTS += tests/unit/test-tunnel
+tests_unit_test_tunnel_SOURCES = tests/unit/test-tunnel.c
+tests_unit_test_tunnel_CFLAGS = $(UNIT_TEST_FLAGS)
+tests_unit_test_tunnel_LDADD = ofproto/libofproto.a $(UNIT_TEST_LIBS)
 tests_unit_test_ofproto_SOURCES = tests/unit/test-ofproto.c
 tests_unit_test_ofproto_SOURCES += tests/unit/ofproto-test-util.h
 tests_unit_test_ofproto_CFLAGS = $(UNIT_TEST_FLAGS)
@@ -438,6 +442,7 @@ TESTSUITE_AT = \
 	tests/stream-ssl.at \
 	tests/vswitchd.at \
 	tests/switching.at \
+	tests/tunnel-ports.at \
 	tests/switching-system.at \
 	tests/datapath.at \
 	tests/datapath-parse.at \
