@@ -550,8 +550,7 @@ process_batch(struct dp_rx_thread *t, struct dp_netdev_port *port,
 
     for (size_t i = 0; i < n; i++) {
         struct dp_packet *p = batch->packets[i];
-        memset(&p->md, 0, sizeof p->md);
-        p->md.in_port = port->port_no;
+        pkt_metadata_init(&p->md, port->port_no);
         if (flow_extract(p, &rx[i].key)) {
             atomic_fetch_add_explicit(&port->n_malformed, 1,
                                       memory_order_relaxed);

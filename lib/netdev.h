@@ -112,6 +112,16 @@ int netdev_get_flags(const struct netdev *, enum netdev_flags *);
 int netdev_update_flags(struct netdev *, enum netdev_flags off,
                         enum netdev_flags on);
 
+/* The IP addresses of the device NAME and their masks (IPv4 ones
+ * IPv4-mapped, see ip-addr.h): two malloc'd arrays of *N entries the caller
+ * frees.  An open device answers through its type (a dummy device has the
+ * addresses netdev-dummy/ip4addr and ip6addr gave it), any other name is
+ * asked of the kernel.  Returns 0, or EADDRNOTAVAIL when the device has
+ * none, or another errno value.  Main thread (the table of open devices is
+ * its own). */
+int netdev_get_addrs_by_name(const char *name, struct in6_addr **addrs,
+                             struct in6_addr **masks, size_t *n);
+
 /* Moves whenever one of the properties above changes. */
 uint64_t netdev_get_change_seq(const struct netdev *);
 

@@ -1,0 +1,1294 @@
+/* tnl-header: see tnl-header.h. */
+#include <config.h>
+#include "tnl-header.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdatomic.h>
+#include <arpa/inet.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "coverage.h"
+#include "csum.h"
+#include "dp-packet.h"
+#include "dynamic-string.h"
+#include "flow-extract.h"
+#include "flow.h"
+#include "ip-addr.h"
+#include "tunnel-config.h"
+#include "util.h"
+
+COVERAGE_DEFINE(tnl_pop_short);         /* Ends inside the outer headers. */
+COVERAGE_DEFINE(tnl_pop_bad_ip);        /* Version, options, fragment. */
+COVERAGE_DEFINE(tnl_pop_bad_ip_len);    /* IP length lies. */
+COVERAGE_DEFINE(tnl_pop_bad_ip_csum);
+COVERAGE_DEFINE(tnl_pop_bad_proto);     /* Not the tunnel's protocol. */
+COVERAGE_DEFINE(tnl_pop_bad_udp_len);
+COVERAGE_DEFINE(tnl_pop_bad_udp_csum);
+COVERAGE_DEFINE(tnl_pop_bad_gre);       /* Flags, version, protocol. */
+COVERAGE_DEFINE(tnl_pop_bad_gre_csum);
+COVERAGE_DEFINE(tnl_pop_bad_vxlan);
+COVERAGE_DEFINE(tnl_pop_bad_geneve);
+COVERAGE_DEFINE(tnl_pop_bad_geneve_opt);
+COVERAGE_DEFINE(tnl_pop_bad_erspan);
+COVERAGE_DEFINE(tnl_pop);               /* Decapsulated. */
+
+/* The UDP source port range (3.1's defaults). */
+#define TNL_UDP_SRC_MIN 32768
+#define TNL_UDP_SRC_MAX 61000
+
+/* ERSPAN (GRE protocol 0x88be/0x22eb, with a sequence number). */
+#define ERSPAN_BASE_HLEN 4              /* ver(4) vlan(12) cos/en/t(6) sid(10) */
+#define ERSPAN_V1_MDSIZE 4              /* reserved(12) index(20) */
+#define ERSPAN_V2_MDSIZE 8              /* timestamp(32), sgt(16), flags(16) */
+
+/* The sequence numbers of GRE headers with GRE_SEQ, one counter for all
+ * tunnels. */
+static _Atomic uint32_t gre_seqno = 1;
+
+bool
+tnl_type_from_netdev_type(const char *name, enum tnl_type *type)
+{
+    static const struct {
+        const char *name;
+        enum tnl_type type;
+    } types[] = {
+        { "gre", TNL_TYPE_GRE },
+        { "ip6gre", TNL_TYPE_IP6GRE },
+        { "vxlan", TNL_TYPE_VXLAN },
+        { "geneve", TNL_TYPE_GENEVE },
+        { "erspan", TNL_TYPE_ERSPAN },
+        { "ip6erspan", TNL_TYPE_IP6ERSPAN },
+    };
+    for (size_t i = 0; i < ARRAY_SIZE(types); i++) {
+        if (!strcmp(name, types[i].name)) {
+            *type = types[i].type;
+            return true;
+        }
+    }
+    return false;
+}
+
+static bool
+is_gre_type(uint32_t type)
+{
+    return type == TNL_TYPE_GRE || type == TNL_TYPE_IP6GRE;
+}
+
+static bool
+is_erspan_type(uint32_t type)
+{
+    return type == TNL_TYPE_ERSPAN || type == TNL_TYPE_IP6ERSPAN;
+}
+
+static bool
+is_udp_type(uint32_t type)
+{
+    return type == TNL_TYPE_VXLAN || type == TNL_TYPE_GENEVE;
+}
+
+static void
+put_be16(uint8_t *p, uint16_t v)
+{
+    p[0] = v >> 8;
+    p[1] = v;
+}
+
+static void
+put_be32(uint8_t *p, uint32_t v)
+{
+    p[0] = v >> 24;
+    p[1] = v >> 16;
+    p[2] = v >> 8;
+    p[3] = v;
+}
+
+static uint16_t
+get_be16(const uint8_t *p)
+{
+    return (uint16_t) (p[0] << 8 | p[1]);
+}
+
+static uint32_t
+get_be32(const uint8_t *p)
+{
+    return (uint32_t) p[0] << 24 | (uint32_t) p[1] << 16
+           | (uint32_t) p[2] << 8 | p[3];
+}
+
+/* Whether the raw Geneve options OPTS (LEN bytes) are whole options, and
+ * whether one is critical (type's high bit). */
+static bool
+geneve_opts_valid(const uint8_t *opts, size_t len, bool *crit)
+{
+    bool any_crit = false;
+    size_t ofs = 0;
+    while (ofs < len) {
+        if (len - ofs < 4) {
+            return false;
+        }
+        size_t opt_len = 4 + (opts[ofs + 3] & 0x1f) * 4;
+        if (opt_len > len - ofs) {
+            return false;
+        }
+        any_crit |= (opts[ofs + 2] & 0x80) != 0;
+        ofs += opt_len;
+    }
+    if (crit) {
+        *crit = any_crit;
+    }
+    return true;
+}
+
+/* Forgets PACKET's layer offsets and hash (its bytes moved), keeping its
+ * metadata. */
+static void
+forget_layers(struct dp_packet *packet)
+{
+    packet->l2_5_ofs = DP_PACKET_OFS_NONE;
+    packet->l3_ofs = DP_PACKET_OFS_NONE;
+    packet->l4_ofs = DP_PACKET_OFS_NONE;
+    packet->payload_ofs = DP_PACKET_OFS_NONE;
+    packet->hash_valid = false;
+}
+
+/* Building. */
+
+int
+tnl_header_build(const struct tnl_header_params *params,
+                 struct tnl_push_action *out)
+{
+    const struct flow_tnl *tnl = params->tnl;
+    const struct tunnel_config *cfg = params->cfg;
+    uint8_t *h = (uint8_t *) out->header;
+    ovs_be32 src4 = 0, dst4 = 0;
+    bool v4_src = in6_addr_get_mapped_ipv4(&params->src, &src4);
+    bool ipv6 = !tnl->ip_dst;
+
+    memset(out->header, 0, sizeof out->header);
+    if (ipv6 ? ipv6_addr_is_zero(&tnl->ipv6_dst) : false) {
+        return EINVAL;
+    }
+    if (ipv6 == v4_src) {
+        return EAFNOSUPPORT;
+    }
+    dst4 = tnl->ip_dst;
+
+    uint8_t next_proto;
+    enum tnl_type type = params->type;
+    switch (type) {
+    case TNL_TYPE_VXLAN:
+    case TNL_TYPE_GENEVE:
+        next_proto = IPPROTO_UDP;
+        break;
+    case TNL_TYPE_GRE:
+    case TNL_TYPE_IP6GRE:
+        type = ipv6 ? TNL_TYPE_IP6GRE : TNL_TYPE_GRE;
+        next_proto = IPPROTO_GRE;
+        break;
+    case TNL_TYPE_ERSPAN:
+    case TNL_TYPE_IP6ERSPAN:
+        type = ipv6 ? TNL_TYPE_IP6ERSPAN : TNL_TYPE_ERSPAN;
+        next_proto = IPPROTO_GRE;
+        break;
+    case TNL_TYPE_GTPU:
+    default:
+        return EINVAL;
+    }
+
+    /* Ethernet. */
+    memcpy(h, params->dmac.ea, ETH_ADDR_LEN);
+    memcpy(h + 6, params->smac.ea, ETH_ADDR_LEN);
+    put_be16(h + 12, ipv6 ? ETH_TYPE_IPV6 : ETH_TYPE_IP);
+    size_t len = ETH_HEADER_LEN;
+
+    /* IP, lengths left zero for the push. */
+    if (!ipv6) {
+        struct ip_header ip;
+        memset(&ip, 0, sizeof ip);
+        ip.ip_ihl_ver = 0x45;
+        ip.ip_tos = tnl->ip_tos;
+        ip.ip_ttl = tnl->ip_ttl;
+        ip.ip_proto = next_proto;
+        ip.ip_src = src4;
+        ip.ip_dst = dst4;
+        ip.ip_frag_off = (tnl->flags & FLOW_TNL_F_DONT_FRAGMENT
+                          ? htons(IP_DONT_FRAGMENT) : 0);
+        ip.ip_csum = csum(&ip, sizeof ip);
+        memcpy(h + len, &ip, sizeof ip);
+        len += IP_HEADER_LEN;
+    } else {
+        struct ipv6_header ip6;
+        memset(&ip6, 0, sizeof ip6);
+        ip6.ip6_vtc_flow = htonl(6u << 28 | (uint32_t) tnl->ip_tos << 20);
+        ip6.ip6_nxt = next_proto;
+        ip6.ip6_hlim = tnl->ip_ttl;
+        ip6.ip6_src = params->src;
+        ip6.ip6_dst = tnl->ipv6_dst;
+        memcpy(h + len, &ip6, sizeof ip6);
+        len += IPV6_HEADER_LEN;
+    }
+
+    if (is_udp_type(type)) {
+        uint8_t *udp = h + len;
+        put_be16(udp + 2, ntohs(cfg->dst_port ? cfg->dst_port
+                                : htons(type == TNL_TYPE_VXLAN
+                                        ? TNL_VXLAN_PORT
+                                        : TNL_GENEVE_PORT)));
+        if (ipv6 || tnl->flags & FLOW_TNL_F_CSUM) {
+            /* 0xffff marks "compute at push": it adds nothing to the sum. */
+            put_be16(udp + 6, 0xffff);
+        }
+        len += UDP_HEADER_LEN;
+    }
+
+    uint8_t *l5 = h + len;
+    uint32_t vni = (uint32_t) ntohll(tnl->tun_id) & 0xffffff;
+    if (type == TNL_TYPE_VXLAN) {
+        if (params->packet_type != htonl(PT_ETH)
+            || cfg->exts & TUNNEL_EXT_VXLAN_GPE) {
+            return EINVAL;
+        }
+        put_be32(l5, VXLAN_FLAG_VNI);
+        put_be32(l5 + 4, vni << 8);
+        len += VXLAN_HLEN;
+    } else if (type == TNL_TYPE_GENEVE) {
+        bool crit;
+        size_t olen = params->geneve_opts_len;
+        if (params->packet_type != htonl(PT_ETH) || olen % 4
+            || olen > GENEVE_OPTS_MAX
+            || (olen && !geneve_opts_valid(params->geneve_opts, olen,
+                                           &crit))) {
+            return EINVAL;
+        }
+        if (!olen) {
+            crit = false;
+        }
+        l5[0] = olen / 4;                       /* Version 0. */
+        l5[1] = ((tnl->flags & FLOW_TNL_F_OAM) ? 0x80 : 0)
+                | (crit ? 0x40 : 0);
+        put_be16(l5 + 2, ETH_TYPE_TEB);
+        put_be32(l5 + 4, vni << 8);
+        if (olen) {
+            memcpy(l5 + GENEVE_BASE_HLEN, params->geneve_opts, olen);
+        }
+        len += GENEVE_BASE_HLEN + olen;
+    } else if (is_gre_type(type)) {
+        uint16_t proto;
+        if (params->packet_type == htonl(PT_ETH)) {
+            proto = ETH_TYPE_TEB;
+        } else if (pt_ns(params->packet_type) == PT_NS_ETHERTYPE) {
+            proto = pt_ns_type(params->packet_type);
+        } else {
+            return EINVAL;
+        }
+        uint16_t flags = 0;
+        size_t ofs = GRE_BASE_HLEN;
+        if (tnl->flags & FLOW_TNL_F_CSUM) {
+            flags |= GRE_CSUM;
+            ofs += 4;                           /* Checksum at push. */
+        }
+        if (cfg->out_key_present) {
+            flags |= GRE_KEY;
+            put_be32(l5 + ofs, (uint32_t) ntohll(tnl->tun_id));
+            ofs += 4;
+        }
+        if (cfg->set_seq) {
+            flags |= GRE_SEQ;
+            ofs += 4;                           /* Sequence at push. */
+        }
+        put_be16(l5, flags);
+        put_be16(l5 + 2, proto);
+        len += ofs;
+    } else {
+        /* ERSPAN: GRE with a sequence number, then the ERSPAN header. */
+        if (params->packet_type != htonl(PT_ETH)) {
+            return EINVAL;
+        }
+        uint8_t ver = cfg->erspan_ver_flow ? tnl->erspan_ver
+                                           : cfg->erspan_ver;
+        uint16_t sid = (uint16_t) ntohll(tnl->tun_id) & 0x3ff;
+        put_be16(l5, GRE_SEQ);
+        put_be16(l5 + 2, ver == 1 ? ETH_TYPE_ERSPAN1 : ETH_TYPE_ERSPAN2);
+        uint8_t *e = l5 + 8;
+        if (ver == 1) {
+            uint32_t idx = cfg->erspan_idx_flow ? tnl->erspan_idx
+                                                : cfg->erspan_idx;
+            put_be16(e, 1u << 12);              /* ver 1, vlan 0. */
+            put_be16(e + 2, sid);
+            put_be32(e + 4, idx & 0xfffff);
+            len += 8 + ERSPAN_BASE_HLEN + ERSPAN_V1_MDSIZE;
+        } else if (ver == 2) {
+            uint8_t dir = cfg->erspan_dir_flow ? tnl->erspan_dir
+                                               : cfg->erspan_dir;
+            uint8_t hwid = cfg->erspan_hwid_flow ? tnl->erspan_hwid
+                                                 : cfg->erspan_hwid;
+            put_be16(e, 2u << 12);
+            put_be16(e + 2, sid);
+            /* Timestamp (push leaves it 0), SGT 0, then P(1) ft(5)
+             * hwid(6) d(1) gra(2) o(1). */
+            uint16_t w = ((hwid & 0x3f) << 4) | ((dir & 1) << 3);
+            put_be16(e + 10, w);
+            len += 8 + ERSPAN_BASE_HLEN + ERSPAN_V2_MDSIZE;
+        } else {
+            return EINVAL;
+        }
+    }
+
+    out->header_len = len;
+    out->tnl_type = type;
+    return 0;
+}
+
+/* Pushing. */
+
+/* The UDP source port for PACKET: its flow hash scaled into the range. */
+static uint16_t
+udp_src_port(struct dp_packet *packet)
+{
+    uint32_t hash;
+    if (packet->hash_valid) {
+        hash = packet->hash;
+    } else {
+        struct flow flow;
+        struct pkt_metadata md = packet->md;
+        flow_extract(packet, &flow);
+        packet->md = md;
+        hash = dp_packet_flow_hash(packet, &flow);
+    }
+    return ((uint64_t) hash * (TNL_UDP_SRC_MAX - TNL_UDP_SRC_MIN) >> 32)
+           + TNL_UDP_SRC_MIN;
+}
+
+/* The IP header of the header at H, and whether it is IPv6. */
+static bool
+header_is_ipv6(const uint8_t *h)
+{
+    return get_be16(h + 12) == ETH_TYPE_IPV6;
+}
+
+void
+tnl_header_push(struct dp_packet *packet, const struct tnl_push_action *data)
+{
+    uint16_t src_port = is_udp_type(data->tnl_type) ? udp_src_port(packet)
+                                                    : 0;
+    uint8_t *h = dp_packet_push(packet, data->header, data->header_len);
+    bool ipv6 = header_is_ipv6(h);
+    size_t ip_hlen = ipv6 ? IPV6_HEADER_LEN : IP_HEADER_LEN;
+    uint8_t *l3 = h + ETH_HEADER_LEN;
+    uint8_t *l4 = l3 + ip_hlen;
+    size_t l4_len = dp_packet_size(packet) - ETH_HEADER_LEN - ip_hlen;
+
+    forget_layers(packet);
+    packet->l3_ofs = ETH_HEADER_LEN;
+    packet->l4_ofs = ETH_HEADER_LEN + ip_hlen;
+    packet->md.packet_type = htonl(PT_ETH);
+
+    struct ipv6_header ip6;
+    struct ip_header ip;
+    memset(&ip6, 0, sizeof ip6);
+    memset(&ip, 0, sizeof ip);
+    if (ipv6) {
+        memcpy(&ip6, l3, sizeof ip6);
+        ip6.ip6_plen = htons(l4_len);
+        memcpy(l3, &ip6, sizeof ip6);
+    } else {
+        memcpy(&ip, l3, sizeof ip);
+        ip.ip_tot_len = htons(l4_len + IP_HEADER_LEN);
+        /* The template's checksum covers a zero length. */
+        ip.ip_csum = recalc_csum16(ip.ip_csum, 0, ip.ip_tot_len);
+        memcpy(l3, &ip, sizeof ip);
+    }
+
+    if (is_udp_type(data->tnl_type)) {
+        put_be16(l4, src_port);
+        put_be16(l4 + 4, l4_len);
+        if (get_be16(l4 + 6)) {
+            put_be16(l4 + 6, 0);
+            uint32_t sum;
+            if (ipv6) {
+                struct in6_addr a6 = ip6.ip6_src, b6 = ip6.ip6_dst;
+                sum = csum_pseudo_ipv6(&a6, &b6, IPPROTO_UDP, l4_len);
+            } else {
+                sum = csum_pseudo_ipv4(ip.ip_src, ip.ip_dst, IPPROTO_UDP,
+                                       l4_len);
+            }
+            ovs_be16 c = csum_finish(csum_continue(sum, l4, l4_len));
+            if (!c) {
+                c = htons(0xffff);
+            }
+            memcpy(l4 + 6, &c, 2);
+        }
+    } else {
+        uint16_t flags = get_be16(l4);
+        size_t ofs = GRE_BASE_HLEN;
+        if (flags & GRE_CSUM) {
+            ofs += 4;
+        }
+        if (flags & GRE_KEY) {
+            ofs += 4;
+        }
+        if (flags & GRE_SEQ) {
+            put_be32(l4 + ofs, atomic_fetch_add_explicit(
+                         &gre_seqno, 1, memory_order_relaxed));
+        }
+        if (flags & GRE_CSUM) {
+            memset(l4 + 4, 0, 2);
+            ovs_be16 c = csum(l4, l4_len);
+            memcpy(l4 + 4, &c, 2);
+        }
+    }
+}
+
+/* Popping. */
+
+/* The outer L3 and L4 of a tunnel packet, once validated. */
+struct outer {
+    const uint8_t *l4;
+    size_t l4_len;              /* What the IP length says follows. */
+    size_t l4_ofs;              /* From the packet's start. */
+    uint8_t proto;
+    bool ipv6;
+    struct ipv6_header ip6;
+    struct ip_header ip;
+};
+
+static int
+parse_outer_ip(const struct dp_packet *packet, struct flow_tnl *tnl,
+               struct outer *o)
+{
+    const uint8_t *p = dp_packet_data(packet);
+    size_t size = dp_packet_size(packet);
+
+    if (size < ETH_HEADER_LEN + 1) {
+        COVERAGE_INC(tnl_pop_short);
+        return EINVAL;
+    }
+    uint16_t eth_type = get_be16(p + 12);
+    const uint8_t *l3 = p + ETH_HEADER_LEN;
+    size_t l3_size = size - ETH_HEADER_LEN;
+    if (eth_type == ETH_TYPE_IP) {
+        if (l3_size < IP_HEADER_LEN) {
+            COVERAGE_INC(tnl_pop_short);
+            return EINVAL;
+        }
+        memcpy(&o->ip, l3, sizeof o->ip);
+        if (o->ip.ip_ihl_ver != 0x45) {
+            /* Not IPv4, or IP options (3.1 refuses them too). */
+            COVERAGE_INC(tnl_pop_bad_ip);
+            return EINVAL;
+        }
+        if (ntohs(o->ip.ip_frag_off) & (IP_MORE_FRAGMENTS
+                                         | IP_FRAG_OFF_MASK)) {
+            COVERAGE_INC(tnl_pop_bad_ip);
+            return EINVAL;
+        }
+        size_t tot = ntohs(o->ip.ip_tot_len);
+        if (tot < IP_HEADER_LEN || tot > l3_size) {
+            COVERAGE_INC(tnl_pop_bad_ip_len);
+            return EINVAL;
+        }
+        if (csum(l3, IP_HEADER_LEN)) {
+            COVERAGE_INC(tnl_pop_bad_ip_csum);
+            return EINVAL;
+        }
+        o->ipv6 = false;
+        o->proto = o->ip.ip_proto;
+        o->l4_ofs = ETH_HEADER_LEN + IP_HEADER_LEN;
+        o->l4_len = tot - IP_HEADER_LEN;
+        tnl->ip_src = o->ip.ip_src;
+        tnl->ip_dst = o->ip.ip_dst;
+        tnl->ip_tos = o->ip.ip_tos;
+        tnl->ip_ttl = o->ip.ip_ttl;
+    } else if (eth_type == ETH_TYPE_IPV6) {
+        if (l3_size < IPV6_HEADER_LEN) {
+            COVERAGE_INC(tnl_pop_short);
+            return EINVAL;
+        }
+        memcpy(&o->ip6, l3, sizeof o->ip6);
+        uint32_t vtc = ntohl(o->ip6.ip6_vtc_flow);
+        if (vtc >> 28 != 6) {
+            COVERAGE_INC(tnl_pop_bad_ip);
+            return EINVAL;
+        }
+        size_t plen = ntohs(o->ip6.ip6_plen);
+        if (plen > l3_size - IPV6_HEADER_LEN) {
+            COVERAGE_INC(tnl_pop_bad_ip_len);
+            return EINVAL;
+        }
+        o->ipv6 = true;
+        o->proto = o->ip6.ip6_nxt;
+        o->l4_ofs = ETH_HEADER_LEN + IPV6_HEADER_LEN;
+        o->l4_len = plen;
+        tnl->ipv6_src = o->ip6.ip6_src;
+        tnl->ipv6_dst = o->ip6.ip6_dst;
+        tnl->ip_tos = (vtc >> 20) & 0xff;
+        tnl->ip_ttl = o->ip6.ip6_hlim;
+    } else {
+        COVERAGE_INC(tnl_pop_bad_ip);
+        return EINVAL;
+    }
+    o->l4 = p + o->l4_ofs;
+    return 0;
+}
+
+/* Validates the UDP header of O (of at least MIN_PAYLOAD bytes of
+ * payload).  Returns 0 or EINVAL. */
+static int
+parse_udp(struct outer *o, struct flow_tnl *tnl, size_t min_payload)
+{
+    if (o->proto != IPPROTO_UDP) {
+        COVERAGE_INC(tnl_pop_bad_proto);
+        return EINVAL;
+    }
+    if (o->l4_len < UDP_HEADER_LEN + min_payload) {
+        COVERAGE_INC(tnl_pop_short);
+        return EINVAL;
+    }
+    const uint8_t *udp = o->l4;
+    if (get_be16(udp + 4) != o->l4_len) {
+        /* A UDP length that disagrees with IP's: a lie one way or the
+         * other. */
+        COVERAGE_INC(tnl_pop_bad_udp_len);
+        return EINVAL;
+    }
+    if (get_be16(udp + 6)) {
+        struct in6_addr a6 = o->ip6.ip6_src, b6 = o->ip6.ip6_dst;
+        uint32_t sum = (o->ipv6
+                        ? csum_pseudo_ipv6(&a6, &b6, IPPROTO_UDP, o->l4_len)
+                        : csum_pseudo_ipv4(o->ip.ip_src, o->ip.ip_dst,
+                                           IPPROTO_UDP, o->l4_len));
+        if (csum_finish(csum_continue(sum, udp, o->l4_len))) {
+            COVERAGE_INC(tnl_pop_bad_udp_csum);
+            return EINVAL;
+        }
+        tnl->flags |= FLOW_TNL_F_CSUM;
+    } else if (o->ipv6) {
+        /* IPv6 forbids a zero UDP checksum (RFC 8200), tunnels included
+         * unless negotiated otherwise: Linux accepts it for VXLAN and
+         * Geneve only when configured; 3.1's userspace accepts it. */
+    }
+    tnl->tp_src = htons(get_be16(udp));
+    tnl->tp_dst = htons(get_be16(udp + 2));
+    return 0;
+}
+
+/* Strips HLEN bytes and trims the packet to what the outer IP length
+ * covered; the rest was Ethernet padding. */
+static void
+strip(struct dp_packet *packet, const struct outer *o, size_t hlen)
+{
+    size_t end = o->l4_ofs + o->l4_len;
+    dp_packet_set_size(packet, end);
+    dp_packet_pull(packet, hlen);
+    forget_layers(packet);
+}
+
+int
+tnl_header_pop(struct dp_packet *packet, enum tnl_type type)
+{
+    struct flow_tnl tnl;
+    struct outer o;
+    memset(&tnl, 0, sizeof tnl);
+    memset(&o, 0, sizeof o);
+
+    int error = parse_outer_ip(packet, &tnl, &o);
+    if (error) {
+        return error;
+    }
+
+    ovs_be32 packet_type = htonl(PT_ETH);
+    size_t hlen;
+    uint8_t opts_len = 0;
+    const uint8_t *opts = NULL;
+    switch (type) {
+    case TNL_TYPE_VXLAN: {
+        error = parse_udp(&o, &tnl, VXLAN_HLEN);
+        if (error) {
+            return error;
+        }
+        const uint8_t *vx = o.l4 + UDP_HEADER_LEN;
+        uint32_t flags = get_be32(vx), vni = get_be32(vx + 4);
+        if (flags != VXLAN_FLAG_VNI || vni & 0xff) {
+            COVERAGE_INC(tnl_pop_bad_vxlan);
+            return EINVAL;
+        }
+        tnl.tun_id = htonll(vni >> 8);
+        tnl.flags |= FLOW_TNL_F_KEY;
+        hlen = o.l4_ofs + UDP_HEADER_LEN + VXLAN_HLEN;
+        break;
+    }
+
+    case TNL_TYPE_GENEVE: {
+        error = parse_udp(&o, &tnl, GENEVE_BASE_HLEN);
+        if (error) {
+            return error;
+        }
+        const uint8_t *g = o.l4 + UDP_HEADER_LEN;
+        size_t olen = (g[0] & 0x3f) * 4;
+        if (g[0] >> 6 != 0 || get_be16(g + 2) != ETH_TYPE_TEB
+            || g[7] != 0) {
+            COVERAGE_INC(tnl_pop_bad_geneve);
+            return EINVAL;
+        }
+        if (UDP_HEADER_LEN + GENEVE_BASE_HLEN + olen > o.l4_len) {
+            COVERAGE_INC(tnl_pop_short);
+            return EINVAL;
+        }
+        opts = g + GENEVE_BASE_HLEN;
+        if (olen > GENEVE_OPTS_MAX || !geneve_opts_valid(opts, olen, NULL)) {
+            COVERAGE_INC(tnl_pop_bad_geneve_opt);
+            return EINVAL;
+        }
+        opts_len = olen;
+        if (g[1] & 0x80) {
+            tnl.flags |= FLOW_TNL_F_OAM;
+        }
+        tnl.tun_id = htonll(get_be32(g + 4) >> 8);
+        tnl.flags |= FLOW_TNL_F_KEY;
+        if (olen) {
+            tnl.flags |= FLOW_TNL_F_UDPIF;
+        }
+        hlen = o.l4_ofs + UDP_HEADER_LEN + GENEVE_BASE_HLEN + olen;
+        break;
+    }
+
+    case TNL_TYPE_GRE:
+    case TNL_TYPE_IP6GRE: {
+        if (o.proto != IPPROTO_GRE) {
+            COVERAGE_INC(tnl_pop_bad_proto);
+            return EINVAL;
+        }
+        if (o.l4_len < GRE_BASE_HLEN) {
+            COVERAGE_INC(tnl_pop_short);
+            return EINVAL;
+        }
+        const uint8_t *gre = o.l4;
+        uint16_t flags = get_be16(gre), proto = get_be16(gre + 2);
+        if (flags & ~(GRE_CSUM | GRE_KEY | GRE_SEQ)) {
+            /* Routing, strict source route, recursion, version 1 (PPTP):
+             * nothing a GRE tunnel port carries. */
+            COVERAGE_INC(tnl_pop_bad_gre);
+            return EINVAL;
+        }
+        size_t glen = GRE_BASE_HLEN + (flags & GRE_CSUM ? 4 : 0)
+                      + (flags & GRE_KEY ? 4 : 0) + (flags & GRE_SEQ ? 4 : 0);
+        if (glen > o.l4_len) {
+            COVERAGE_INC(tnl_pop_short);
+            return EINVAL;
+        }
+        size_t ofs = GRE_BASE_HLEN;
+        if (flags & GRE_CSUM) {
+            if (csum(gre, o.l4_len)) {
+                COVERAGE_INC(tnl_pop_bad_gre_csum);
+                return EINVAL;
+            }
+            tnl.flags |= FLOW_TNL_F_CSUM;
+            ofs += 4;
+        }
+        if (flags & GRE_KEY) {
+            tnl.tun_id = htonll(get_be32(gre + ofs));
+            tnl.flags |= FLOW_TNL_F_KEY;
+        }
+        if (proto == ETH_TYPE_TEB) {
+            packet_type = htonl(PT_ETH);
+        } else if (proto >= ETH_TYPE_MIN && proto != ETH_TYPE_ERSPAN1
+                   && proto != ETH_TYPE_ERSPAN2) {
+            packet_type = htonl(PACKET_TYPE(PT_NS_ETHERTYPE, proto));
+        } else {
+            COVERAGE_INC(tnl_pop_bad_gre);
+            return EINVAL;
+        }
+        hlen = o.l4_ofs + glen;
+        break;
+    }
+
+    case TNL_TYPE_ERSPAN:
+    case TNL_TYPE_IP6ERSPAN: {
+        if (o.proto != IPPROTO_GRE) {
+            COVERAGE_INC(tnl_pop_bad_proto);
+            return EINVAL;
+        }
+        if (o.l4_len < 8 + ERSPAN_BASE_HLEN) {
+            COVERAGE_INC(tnl_pop_short);
+            return EINVAL;
+        }
+        const uint8_t *gre = o.l4;
+        uint16_t flags = get_be16(gre), proto = get_be16(gre + 2);
+        if (flags != GRE_SEQ
+            || (proto != ETH_TYPE_ERSPAN1 && proto != ETH_TYPE_ERSPAN2)) {
+            COVERAGE_INC(tnl_pop_bad_erspan);
+            return EINVAL;
+        }
+        const uint8_t *e = gre + 8;
+        uint8_t ver = e[0] >> 4;
+        size_t md = ver == 1 ? ERSPAN_V1_MDSIZE
+                    : ver == 2 ? ERSPAN_V2_MDSIZE : 0;
+        if (!md) {
+            COVERAGE_INC(tnl_pop_bad_erspan);
+            return EINVAL;
+        }
+        if (8 + ERSPAN_BASE_HLEN + md > o.l4_len) {
+            COVERAGE_INC(tnl_pop_short);
+            return EINVAL;
+        }
+        tnl.tun_id = htonll(get_be16(e + 2) & 0x3ff);
+        tnl.flags |= FLOW_TNL_F_KEY;
+        tnl.erspan_ver = ver;
+        if (ver == 1) {
+            tnl.erspan_idx = get_be32(e + 4) & 0xfffff;
+        } else {
+            uint16_t w = get_be16(e + 10);
+            tnl.erspan_hwid = (w >> 4) & 0x3f;
+            tnl.erspan_dir = (w >> 3) & 1;
+        }
+        hlen = o.l4_ofs + 8 + ERSPAN_BASE_HLEN + md;
+        break;
+    }
+
+    case TNL_TYPE_GTPU:
+    default:
+        COVERAGE_INC(tnl_pop_bad_proto);
+        return EINVAL;
+    }
+
+    /* Valid: the metadata replaces whatever the packet had. */
+    if (opts_len) {
+        memcpy(packet->md.tun_opts, opts, opts_len);
+    }
+    packet->md.tun_opts_len = opts_len;
+    packet->md.tunnel = tnl;
+    packet->md.packet_type = packet_type;
+    strip(packet, &o, hlen);
+    COVERAGE_INC(tnl_pop);
+    return 0;
+}
+
+/* Text. */
+
+static void
+format_ipv6(struct ds *ds, const struct in6_addr *a)
+{
+    char buf[INET6_ADDRSTRLEN];
+    inet_ntop(AF_INET6, a, buf, sizeof buf);
+    ds_put_cstr(ds, buf);
+}
+
+static void
+format_geneve_opts(struct ds *ds, const uint8_t *opts, size_t len)
+{
+    size_t ofs = 0;
+    while (ofs + 4 <= len) {
+        size_t dlen = (opts[ofs + 3] & 0x1f) * 4;
+        if (ofs + 4 + dlen > len) {
+            ds_put_format(ds, "opt len %zu greater than remaining %zu",
+                          4 + dlen, len - ofs);
+            return;
+        }
+        ds_put_format(ds, "{class=0x%"PRIx16",type=0x%"PRIx8",len=%zu",
+                      get_be16(opts + ofs), opts[ofs + 2], dlen);
+        if (dlen) {
+            ds_put_char(ds, ',');
+            ds_put_hex(ds, opts + ofs + 4, dlen);
+        }
+        ds_put_char(ds, '}');
+        ofs += 4 + dlen;
+    }
+}
+
+static const uint8_t *
+format_udp(struct ds *ds, const uint8_t *udp)
+{
+    ds_put_format(ds, "udp(src=%"PRIu16",dst=%"PRIu16",csum=0x%"PRIx16"),",
+                  get_be16(udp), get_be16(udp + 2), get_be16(udp + 6));
+    return udp + UDP_HEADER_LEN;
+}
+
+void
+tnl_header_format(const struct tnl_push_action *data, struct ds *ds)
+{
+    const uint8_t *h = (const uint8_t *) data->header;
+    size_t len = MIN(data->header_len, sizeof data->header);
+
+    ds_put_format(ds, "header(size=%"PRIu32",type=%"PRIu32",",
+                  data->header_len, data->tnl_type);
+    if (len < ETH_HEADER_LEN + IP_HEADER_LEN) {
+        ds_put_cstr(ds, "<truncated>)");
+        return;
+    }
+    ds_put_format(ds, "eth(dst="ETH_ADDR_FMT",src="ETH_ADDR_FMT
+                  ",dl_type=0x%04"PRIx16"),",
+                  ETH_ADDR_ARGS(*(const struct eth_addr *) h),
+                  ETH_ADDR_ARGS(*(const struct eth_addr *) (h + 6)),
+                  get_be16(h + 12));
+    const uint8_t *l4;
+    if (!header_is_ipv6(h)) {
+        struct ip_header ip;
+        memcpy(&ip, h + ETH_HEADER_LEN, sizeof ip);
+        ds_put_format(ds, "ipv4(src="IP_FMT",dst="IP_FMT",proto=%"PRIu8
+                      ",tos=%#"PRIx8",ttl=%"PRIu8",frag=0x%"PRIx16"),",
+                      IP_ARGS(ip.ip_src), IP_ARGS(ip.ip_dst), ip.ip_proto,
+                      ip.ip_tos, ip.ip_ttl, ntohs(ip.ip_frag_off));
+        l4 = h + ETH_HEADER_LEN + IP_HEADER_LEN;
+    } else {
+        if (len < ETH_HEADER_LEN + IPV6_HEADER_LEN) {
+            ds_put_cstr(ds, "<truncated>)");
+            return;
+        }
+        struct ipv6_header ip6;
+        memcpy(&ip6, h + ETH_HEADER_LEN, sizeof ip6);
+        uint32_t vtc = ntohl(ip6.ip6_vtc_flow);
+        struct in6_addr src = ip6.ip6_src, dst = ip6.ip6_dst;
+        ds_put_cstr(ds, "ipv6(src=");
+        format_ipv6(ds, &src);
+        ds_put_cstr(ds, ",dst=");
+        format_ipv6(ds, &dst);
+        ds_put_format(ds, ",label=%"PRIu32",proto=%"PRIu8",tclass=0x%"PRIx32
+                      ",hlimit=%"PRIu8"),", vtc & IPV6_LABEL_MASK,
+                      ip6.ip6_nxt, (vtc >> 20) & 0xff, ip6.ip6_hlim);
+        l4 = h + ETH_HEADER_LEN + IPV6_HEADER_LEN;
+    }
+    size_t l4_room = len - (size_t) (l4 - h);
+
+    if (data->tnl_type == TNL_TYPE_VXLAN && l4_room >= 16) {
+        const uint8_t *vx = format_udp(ds, l4);
+        ds_put_format(ds, "vxlan(flags=0x%"PRIx32",vni=0x%"PRIx32")",
+                      get_be32(vx), get_be32(vx + 4) >> 8);
+    } else if (data->tnl_type == TNL_TYPE_GENEVE && l4_room >= 16) {
+        const uint8_t *g = format_udp(ds, l4);
+        size_t olen = MIN((size_t) (g[0] & 0x3f) * 4, l4_room - 16);
+        ds_put_format(ds, "geneve(%s%svni=0x%"PRIx32,
+                      g[1] & 0x80 ? "oam," : "", g[1] & 0x40 ? "crit," : "",
+                      get_be32(g + 4) >> 8);
+        if (olen) {
+            ds_put_cstr(ds, ",options(");
+            format_geneve_opts(ds, g + GENEVE_BASE_HLEN, olen);
+            ds_put_char(ds, ')');
+        }
+        ds_put_char(ds, ')');
+    } else if (is_gre_type(data->tnl_type) && l4_room >= 4) {
+        uint16_t flags = get_be16(l4);
+        ds_put_format(ds, "gre((flags=0x%"PRIx16",proto=0x%"PRIx16")",
+                      flags, get_be16(l4 + 2));
+        size_t ofs = GRE_BASE_HLEN;
+        if (flags & GRE_CSUM && ofs + 4 <= l4_room) {
+            ds_put_format(ds, ",csum=0x%"PRIx16, get_be16(l4 + ofs));
+            ofs += 4;
+        }
+        if (flags & GRE_KEY && ofs + 4 <= l4_room) {
+            ds_put_format(ds, ",key=0x%"PRIx32, get_be32(l4 + ofs));
+            ofs += 4;
+        }
+        if (flags & GRE_SEQ && ofs + 4 <= l4_room) {
+            ds_put_format(ds, ",seq=0x%"PRIx32, get_be32(l4 + ofs));
+        }
+        ds_put_char(ds, ')');
+    } else if (is_erspan_type(data->tnl_type) && l4_room >= 16) {
+        const uint8_t *e = l4 + 8;
+        uint8_t ver = e[0] >> 4;
+        uint16_t sid = get_be16(e + 2) & 0x3ff;
+        if (ver == 1) {
+            ds_put_format(ds, "erspan(ver=1,sid=0x%"PRIx16",idx=0x%"PRIx32")",
+                          sid, get_be32(e + 4));
+        } else if (ver == 2 && l4_room >= 20) {
+            uint16_t w = get_be16(e + 10);
+            ds_put_format(ds, "erspan(ver=2,sid=0x%"PRIx16",dir=%u"
+                          ",hwid=0x%x)", sid, (w >> 3) & 1, (w >> 4) & 0x3f);
+        }
+    }
+    ds_put_char(ds, ')');
+}
+
+/* A tiny scanner over the text at *S. */
+static bool
+lit(const char **s, const char *word)
+{
+    size_t n = strlen(word);
+    if (strncmp(*s, word, n)) {
+        return false;
+    }
+    *s += n;
+    return true;
+}
+
+/* Scans an unsigned number (base 0: decimal, 0x hex) of at most MAX. */
+static bool
+num(const char **s, unsigned long long max, unsigned long long *v)
+{
+    char *end;
+    if (**s == '-' || **s == '+' || **s == ' ') {
+        return false;
+    }
+    errno = 0;
+    *v = strtoull(*s, &end, 0);
+    if (end == *s || errno || *v > max) {
+        return false;
+    }
+    *s = end;
+    return true;
+}
+
+/* "NAME=NUMBER" then COMMA_OR_PAREN (',' or ')'). */
+static bool
+field(const char **s, const char *name, unsigned long long max,
+      unsigned long long *v, char delim)
+{
+    return lit(s, name) && lit(s, "=") && num(s, max, v)
+           && (delim ? **s == delim && (++*s, true) : true);
+}
+
+/* Copies the text up to one of STOPS into BUF. */
+static bool
+token(const char **s, const char *stops, char *buf, size_t size)
+{
+    size_t n = strcspn(*s, stops);
+    if (!n || n >= size) {
+        return false;
+    }
+    memcpy(buf, *s, n);
+    buf[n] = '\0';
+    *s += n;
+    return true;
+}
+
+static bool
+mac_field(const char **s, const char *name, struct eth_addr *mac)
+{
+    char buf[32];
+    return lit(s, name) && lit(s, "=") && token(s, ",)", buf, sizeof buf)
+           && eth_addr_from_string(buf, mac);
+}
+
+static bool
+hex_bytes(const char **s, uint8_t *out, size_t n)
+{
+    if (!lit(s, "0x")) {
+        return false;
+    }
+    for (size_t i = 0; i < n; i++) {
+        int hi = hexit_value((*s)[0]);
+        int lo = hi < 0 ? -1 : hexit_value((*s)[1]);
+        if (lo < 0) {
+            return false;
+        }
+        out[i] = hi * 16 + lo;
+        *s += 2;
+    }
+    return true;
+}
+
+static char *
+parse_error(const char *start, const char *what)
+{
+    return xasprintf("%s: syntax error at %s", what, start);
+}
+
+char *
+tnl_header_parse(const char **sp, struct tnl_push_action *data)
+{
+    const char *s = *sp, *start = *sp;
+    unsigned long long size, type, v;
+    uint8_t *h = (uint8_t *) data->header;
+
+    memset(data->header, 0, sizeof data->header);
+    if (!lit(&s, "header(") || !field(&s, "size", TNL_PUSH_HEADER_SIZE,
+                                      &size, ',')
+        || !field(&s, "type", UINT32_MAX, &type, ',')) {
+        return parse_error(start, "tnl_push header");
+    }
+
+    /* Ethernet. */
+    struct eth_addr dst, src;
+    unsigned long long dl_type;
+    if (!lit(&s, "eth(") || !mac_field(&s, "dst", &dst) || !lit(&s, ",")
+        || !mac_field(&s, "src", &src) || !lit(&s, ",")
+        || !field(&s, "dl_type", UINT16_MAX, &dl_type, ')')
+        || !lit(&s, ",")) {
+        return parse_error(start, "tnl_push eth");
+    }
+    memcpy(h, dst.ea, 6);
+    memcpy(h + 6, src.ea, 6);
+    put_be16(h + 12, dl_type);
+    size_t len = ETH_HEADER_LEN;
+
+    uint8_t proto;
+    bool ipv6;
+    struct ip_header ip;
+    struct ipv6_header ip6;
+    char buf[INET6_ADDRSTRLEN];
+    if (lit(&s, "ipv4(")) {
+        unsigned long long p, tos, ttl, frag;
+        ovs_be32 a, b;
+        if (!lit(&s, "src=") || !token(&s, ",", buf, sizeof buf)
+            || !ip_parse(buf, &a) || !lit(&s, ",dst=")
+            || !token(&s, ",", buf, sizeof buf) || !ip_parse(buf, &b)
+            || !lit(&s, ",") || !field(&s, "proto", UINT8_MAX, &p, ',')
+            || !field(&s, "tos", UINT8_MAX, &tos, ',')
+            || !field(&s, "ttl", UINT8_MAX, &ttl, ',')
+            || !field(&s, "frag", UINT16_MAX, &frag, ')')
+            || !lit(&s, ",")) {
+            return parse_error(start, "tnl_push ipv4");
+        }
+        memset(&ip, 0, sizeof ip);
+        ip.ip_ihl_ver = 0x45;
+        ip.ip_tos = tos;
+        ip.ip_ttl = ttl;
+        ip.ip_proto = proto = p;
+        ip.ip_frag_off = htons(frag);
+        ip.ip_src = a;
+        ip.ip_dst = b;
+        ip.ip_csum = csum(&ip, sizeof ip);
+        memcpy(h + len, &ip, sizeof ip);
+        len += IP_HEADER_LEN;
+        ipv6 = false;
+    } else if (lit(&s, "ipv6(")) {
+        unsigned long long label, p, tclass, hlimit;
+        struct in6_addr a, b;
+        if (!lit(&s, "src=") || !token(&s, ",", buf, sizeof buf)
+            || !ipv6_parse(buf, &a) || !lit(&s, ",dst=")
+            || !token(&s, ",", buf, sizeof buf) || !ipv6_parse(buf, &b)
+            || !lit(&s, ",") || !field(&s, "label", IPV6_LABEL_MASK, &label,
+                                       ',')
+            || !field(&s, "proto", UINT8_MAX, &p, ',')
+            || !field(&s, "tclass", UINT8_MAX, &tclass, ',')
+            || !field(&s, "hlimit", UINT8_MAX, &hlimit, ')')
+            || !lit(&s, ",")) {
+            return parse_error(start, "tnl_push ipv6");
+        }
+        memset(&ip6, 0, sizeof ip6);
+        ip6.ip6_vtc_flow = htonl(6u << 28 | (uint32_t) tclass << 20
+                                 | (uint32_t) label);
+        ip6.ip6_nxt = proto = p;
+        ip6.ip6_hlim = hlimit;
+        ip6.ip6_src = a;
+        ip6.ip6_dst = b;
+        memcpy(h + len, &ip6, sizeof ip6);
+        len += IPV6_HEADER_LEN;
+        ipv6 = true;
+    } else {
+        return parse_error(start, "tnl_push ip");
+    }
+    if ((dl_type == ETH_TYPE_IPV6) != ipv6) {
+        return parse_error(start, "tnl_push dl_type");
+    }
+
+    uint8_t *l4 = h + len;
+    if (proto == IPPROTO_UDP) {
+        unsigned long long sport, dport, c;
+        if (!lit(&s, "udp(") || !field(&s, "src", UINT16_MAX, &sport, ',')
+            || !field(&s, "dst", UINT16_MAX, &dport, ',')
+            || !field(&s, "csum", UINT16_MAX, &c, ')') || !lit(&s, ",")) {
+            return parse_error(start, "tnl_push udp");
+        }
+        put_be16(l4, sport);
+        put_be16(l4 + 2, dport);
+        put_be16(l4 + 6, c);
+        len += UDP_HEADER_LEN;
+        uint8_t *l5 = h + len;
+        if (lit(&s, "vxlan(")) {
+            unsigned long long flags, vni;
+            if (!field(&s, "flags", UINT32_MAX, &flags, ',')
+                || !field(&s, "vni", 0xffffff, &vni, ')')) {
+                return parse_error(start, "tnl_push vxlan");
+            }
+            put_be32(l5, flags);
+            put_be32(l5 + 4, vni << 8);
+            len += VXLAN_HLEN;
+        } else if (lit(&s, "geneve(")) {
+            bool oam = lit(&s, "oam,");
+            bool crit = lit(&s, "crit,");
+            unsigned long long vni;
+            if (!field(&s, "vni", 0xffffff, &vni, 0)) {
+                return parse_error(start, "tnl_push geneve");
+            }
+            size_t olen = 0;
+            uint8_t *opts = l5 + GENEVE_BASE_HLEN;
+            if (lit(&s, ",options(")) {
+                while (lit(&s, "{")) {
+                    unsigned long long cls, otype, dlen;
+                    if (!field(&s, "class", UINT16_MAX, &cls, ',')
+                        || !field(&s, "type", UINT8_MAX, &otype, ',')
+                        || !field(&s, "len", 124, &dlen, 0) || dlen % 4
+                        || olen + 4 + dlen > GENEVE_OPTS_MAX) {
+                        return parse_error(start, "tnl_push geneve option");
+                    }
+                    put_be16(opts + olen, cls);
+                    opts[olen + 2] = otype;
+                    opts[olen + 3] = dlen / 4;
+                    if (dlen && (!lit(&s, ",")
+                                 || !hex_bytes(&s, opts + olen + 4, dlen))) {
+                        return parse_error(start, "tnl_push geneve option");
+                    }
+                    if (!lit(&s, "}")) {
+                        return parse_error(start, "tnl_push geneve option");
+                    }
+                    olen += 4 + dlen;
+                }
+                if (!lit(&s, ")")) {
+                    return parse_error(start, "tnl_push geneve options");
+                }
+            }
+            if (!lit(&s, ")")) {
+                return parse_error(start, "tnl_push geneve");
+            }
+            l5[0] = olen / 4;
+            l5[1] = (oam ? 0x80 : 0) | (crit ? 0x40 : 0);
+            put_be16(l5 + 2, ETH_TYPE_TEB);
+            put_be32(l5 + 4, vni << 8);
+            len += GENEVE_BASE_HLEN + olen;
+        } else {
+            return parse_error(start, "tnl_push udp tunnel");
+        }
+    } else if (proto == IPPROTO_GRE && lit(&s, "gre((")) {
+        unsigned long long flags, gproto;
+        if (!field(&s, "flags", UINT16_MAX, &flags, ',')
+            || !field(&s, "proto", UINT16_MAX, &gproto, ')')) {
+            return parse_error(start, "tnl_push gre");
+        }
+        put_be16(l4, flags);
+        put_be16(l4 + 2, gproto);
+        size_t ofs = GRE_BASE_HLEN;
+        if (flags & GRE_CSUM) {
+            if (!lit(&s, ",") || !field(&s, "csum", UINT16_MAX, &v, 0)) {
+                return parse_error(start, "tnl_push gre csum");
+            }
+            put_be16(l4 + ofs, v);
+            ofs += 4;
+        }
+        if (flags & GRE_KEY) {
+            if (!lit(&s, ",") || !field(&s, "key", UINT32_MAX, &v, 0)) {
+                return parse_error(start, "tnl_push gre key");
+            }
+            put_be32(l4 + ofs, v);
+            ofs += 4;
+        }
+        if (flags & GRE_SEQ) {
+            if (!lit(&s, ",") || !field(&s, "seq", UINT32_MAX, &v, 0)) {
+                return parse_error(start, "tnl_push gre seq");
+            }
+            put_be32(l4 + ofs, v);
+            ofs += 4;
+        }
+        if (!lit(&s, ")")) {
+            return parse_error(start, "tnl_push gre");
+        }
+        len += ofs;
+    } else if (proto == IPPROTO_GRE && lit(&s, "erspan(")) {
+        unsigned long long ver, sid;
+        if (!field(&s, "ver", 2, &ver, ',')
+            || !field(&s, "sid", 0x3ff, &sid, ',')) {
+            return parse_error(start, "tnl_push erspan");
+        }
+        put_be16(l4, GRE_SEQ);
+        put_be16(l4 + 2, ver == 1 ? ETH_TYPE_ERSPAN1 : ETH_TYPE_ERSPAN2);
+        uint8_t *e = l4 + 8;
+        put_be16(e, ver << 12);
+        put_be16(e + 2, sid);
+        if (ver == 1) {
+            unsigned long long idx;
+            if (!field(&s, "idx", 0xfffff, &idx, ')')) {
+                return parse_error(start, "tnl_push erspan");
+            }
+            put_be32(e + 4, idx);
+            len += 8 + ERSPAN_BASE_HLEN + ERSPAN_V1_MDSIZE;
+        } else if (ver == 2) {
+            unsigned long long dir, hwid;
+            if (!field(&s, "dir", 1, &dir, ',')
+                || !field(&s, "hwid", 0x3f, &hwid, ')')) {
+                return parse_error(start, "tnl_push erspan");
+            }
+            put_be16(e + 10, hwid << 4 | dir << 3);
+            len += 8 + ERSPAN_BASE_HLEN + ERSPAN_V2_MDSIZE;
+        } else {
+            return parse_error(start, "tnl_push erspan");
+        }
+    } else {
+        return parse_error(start, "tnl_push tunnel header");
+    }
+    if (!lit(&s, ")")) {
+        return parse_error(start, "tnl_push header");
+    }
+    if (len != size) {
+        return xasprintf("tnl_push: header size=%llu but its fields make "
+                         "%zu bytes", size, len);
+    }
+    data->header_len = len;
+    data->tnl_type = type;
+    *sp = s;
+    return NULL;
+}
+
+/* Packets that ask for a neighbour. */
+
+void
+tnl_compose_arp_request(struct dp_packet *packet, struct eth_addr smac,
+                        ovs_be32 src, ovs_be32 dst)
+{
+    dp_packet_clear(packet, DP_PACKET_HEADROOM);
+    uint8_t *p = dp_packet_put_zeros(packet, ETH_HEADER_LEN
+                                     + ARP_ETH_HEADER_LEN);
+    memset(p, 0xff, ETH_ADDR_LEN);
+    memcpy(p + 6, smac.ea, ETH_ADDR_LEN);
+    put_be16(p + 12, ETH_TYPE_ARP);
+    struct arp_eth_header arp;
+    memset(&arp, 0, sizeof arp);
+    arp.ar_hrd = htons(ARP_HTYPE_ETH);
+    arp.ar_pro = htons(ETH_TYPE_IP);
+    arp.ar_hln = ETH_ADDR_LEN;
+    arp.ar_pln = 4;
+    arp.ar_op = htons(ARP_OP_REQUEST);
+    arp.ar_sha = smac;
+    arp.ar_spa = src;
+    arp.ar_tpa = dst;
+    memcpy(p + ETH_HEADER_LEN, &arp, sizeof arp);
+}
+
+void
+tnl_compose_nd_solicit(struct dp_packet *packet, struct eth_addr smac,
+                       const struct in6_addr *src,
+                       const struct in6_addr *dst)
+{
+    /* To the solicited-node group ff02::1:ffXX:XXXX of DST, at its
+     * multicast MAC 33:33:ff:XX:XX:XX. */
+    struct in6_addr group;
+    memset(&group, 0, sizeof group);
+    group.s6_addr[0] = 0xff;
+    group.s6_addr[1] = 0x02;
+    group.s6_addr[11] = 0x01;
+    group.s6_addr[12] = 0xff;
+    memcpy(&group.s6_addr[13], &dst->s6_addr[13], 3);
+
+    size_t icmp_len = ND_MSG_LEN + sizeof(struct nd_lla_opt);
+    dp_packet_clear(packet, DP_PACKET_HEADROOM);
+    uint8_t *p = dp_packet_put_zeros(packet, ETH_HEADER_LEN
+                                     + IPV6_HEADER_LEN + icmp_len);
+    p[0] = 0x33;
+    p[1] = 0x33;
+    memcpy(p + 2, &group.s6_addr[12], 4);
+    memcpy(p + 6, smac.ea, ETH_ADDR_LEN);
+    put_be16(p + 12, ETH_TYPE_IPV6);
+
+    struct ipv6_header ip6;
+    memset(&ip6, 0, sizeof ip6);
+    ip6.ip6_vtc_flow = htonl(6u << 28);
+    ip6.ip6_plen = htons(icmp_len);
+    ip6.ip6_nxt = IPPROTO_ICMPV6;
+    ip6.ip6_hlim = 255;
+    ip6.ip6_src = *src;
+    ip6.ip6_dst = group;
+    memcpy(p + ETH_HEADER_LEN, &ip6, sizeof ip6);
+
+    uint8_t *icmp = p + ETH_HEADER_LEN + IPV6_HEADER_LEN;
+    struct nd_msg ns;
+    memset(&ns, 0, sizeof ns);
+    ns.icmp_type = ND_NEIGHBOR_SOLICIT;
+    ns.target = *dst;
+    memcpy(icmp, &ns, sizeof ns);
+    struct nd_lla_opt opt = { .type = ND_OPT_SOURCE_LINKADDR, .len = 1,
+                              .mac = smac };
+    memcpy(icmp + ND_MSG_LEN, &opt, sizeof opt);
+    uint32_t sum = csum_pseudo_ipv6(src, &group, IPPROTO_ICMPV6, icmp_len);
+    ovs_be16 c = csum_finish(csum_continue(sum, icmp, icmp_len));
+    memcpy(icmp + 2, &c, 2);
+}
