@@ -31,6 +31,7 @@
 #include "shash.h"
 #include "sset.h"
 #include "timeval.h"
+#include "tnl-header.h"
 #include "util.h"
 #include "vlog.h"
 
@@ -441,6 +442,68 @@ exec_recirc(struct exec_ctx *ctx, struct dp_packet_batch *batch,
     }
 }
 
+/* tnl_push: prepends DATA's header to BATCH's packets (copies unless
+ * SHOULD_STEAL) and sends them to DATA's output port. */
+static void
+exec_tnl_push(struct exec_ctx *ctx, struct dp_packet_batch *batch,
+              const struct tnl_push_action *data, bool should_steal)
+{
+    struct dp_packet_batch copies;
+    struct dp_packet_batch *b = batch;
+    if (!should_steal) {
+        dp_packet_batch_clone(&copies, batch);
+        b = &copies;
+    }
+    struct dp_packet *p;
+    DP_PACKET_BATCH_FOR_EACH (i, p, b) {
+        tnl_header_push(p, data);
+    }
+    exec_output(ctx, b, data->out_port);
+    if (!should_steal) {
+        dp_packet_batch_delete(&copies);
+    }
+}
+
+/* tnl_pop(PORT_NO): decapsulates BATCH's packets as the tunnel type of
+ * PORT_NO, drops the malformed ones (counted on the port), and runs the
+ * rest through the datapath again as received on PORT_NO. */
+static void
+exec_tnl_pop(struct exec_ctx *ctx, struct dp_packet_batch *batch,
+             uint32_t port_no, bool should_steal)
+{
+    struct dp_netdev_port *port = port_lookup(ctx->dp, port_no);
+    enum tnl_type type;
+    if (!port || !tnl_type_from_netdev_type(port->type, &type)) {
+        VLOG_WARN_RL(&rl, "%s: tnl_pop(%"PRIu32") names no tunnel port, "
+                     "packets dropped", ctx->dp->name, port_no);
+        return;
+    }
+    struct dp_packet_batch copies;
+    if (should_steal) {
+        copies = *batch;
+        dp_packet_batch_init(batch);
+    } else {
+        dp_packet_batch_clone(&copies, batch);
+    }
+    struct dp_packet_batch good;
+    dp_packet_batch_init(&good);
+    struct dp_packet *p;
+    DP_PACKET_BATCH_FOR_EACH (i, p, &copies) {
+        if (tnl_header_pop(p, type)) {
+            atomic_fetch_add_explicit(&port->n_malformed, 1,
+                                      memory_order_relaxed);
+            dp_packet_delete(p);
+        } else {
+            p->md.in_port = port_no;
+            dp_packet_batch_add(&good, p);
+        }
+    }
+    if (good.count) {
+        exec_recirc(ctx, &good, good.packets[0]->md.recirc_id);
+        dp_packet_batch_delete(&good);
+    }
+}
+
 /* odp-execute's callback for what only a datapath can do.  The packets
  * of the top-level list belong to the receive queue or the caller and are
  * never stolen; copies made by clone and sample come with SHOULD_STEAL,
@@ -483,6 +546,15 @@ exec_datapath_action(void *ctx_, struct dp_packet_batch *batch,
             exec_recirc(ctx, &copies, nl_attr_get_u32(a));
             dp_packet_batch_delete(&copies);
         }
+        break;
+
+    case OVS_ACTION_ATTR_TUNNEL_PUSH:
+        /* Validated: the argument is a whole tnl_push_action header. */
+        exec_tnl_push(ctx, batch, nl_attr_get(a), should_steal);
+        break;
+
+    case OVS_ACTION_ATTR_TUNNEL_POP:
+        exec_tnl_pop(ctx, batch, nl_attr_get_u32(a), should_steal);
         break;
 
     default:

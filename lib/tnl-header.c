@@ -341,6 +341,60 @@ tnl_header_build(const struct tnl_header_params *params,
     return 0;
 }
 
+bool
+tnl_header_validate(const struct tnl_push_action *data, size_t size,
+                    char **error)
+{
+    const char *why = NULL;
+    if (size < TNL_PUSH_ACTION_FIXED
+        || size - TNL_PUSH_ACTION_FIXED != data->header_len
+        || data->header_len > TNL_PUSH_HEADER_SIZE) {
+        why = "tnl_push header length disagrees with the action's";
+    } else {
+        const uint8_t *h = (const uint8_t *) data->header;
+        size_t len = data->header_len;
+        uint16_t eth_type = len >= ETH_HEADER_LEN ? get_be16(h + 12) : 0;
+        size_t l4_ofs = ETH_HEADER_LEN + (eth_type == ETH_TYPE_IPV6
+                                          ? IPV6_HEADER_LEN : IP_HEADER_LEN);
+        size_t l4_min = (is_udp_type(data->tnl_type)
+                         ? UDP_HEADER_LEN + 8
+                         : is_gre_type(data->tnl_type) ? GRE_BASE_HLEN
+                         : is_erspan_type(data->tnl_type) ? 16 : 0);
+        uint8_t proto = 0;
+        if (eth_type == ETH_TYPE_IP && len >= l4_ofs) {
+            proto = h[ETH_HEADER_LEN + 9];
+            if (h[ETH_HEADER_LEN] != 0x45) {
+                why = "tnl_push header: IPv4 with options or not IPv4";
+            }
+        } else if (eth_type == ETH_TYPE_IPV6 && len >= l4_ofs) {
+            proto = h[ETH_HEADER_LEN + 6];
+        } else {
+            why = "tnl_push header: not Ethernet + IPv4 or IPv6";
+        }
+        if (!why && !l4_min) {
+            why = "tnl_push header: unsupported tunnel type";
+        } else if (!why && len < l4_ofs + l4_min) {
+            why = "tnl_push header: tunnel header truncated";
+        } else if (!why && proto != (is_udp_type(data->tnl_type)
+                                     ? IPPROTO_UDP : IPPROTO_GRE)) {
+            why = "tnl_push header: IP protocol is not the tunnel's";
+        } else if (!why && !is_udp_type(data->tnl_type)) {
+            uint16_t flags = get_be16(h + l4_ofs);
+            size_t glen = GRE_BASE_HLEN + (flags & GRE_CSUM ? 4 : 0)
+                          + (flags & GRE_KEY ? 4 : 0)
+                          + (flags & GRE_SEQ ? 4 : 0);
+            if (flags & ~(GRE_CSUM | GRE_KEY | GRE_SEQ)
+                || len < l4_ofs + glen) {
+                why = "tnl_push header: bad GRE flags";
+            }
+        }
+    }
+    if (why && error) {
+        *error = xstrdup(why);
+    }
+    return !why;
+}
+
 /* Pushing. */
 
 /* The UDP source port for PACKET: its flow hash scaled into the range. */

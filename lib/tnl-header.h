@@ -124,6 +124,15 @@ struct tnl_header_params {
 int tnl_header_build(const struct tnl_header_params *,
                      struct tnl_push_action *out);
 
+/* Whether SIZE bytes at DATA (an action's argument: the struct up to
+ * HEADER, then HEADER_LEN bytes of header) are a header tnl_header_push()
+ * can push: a known type, Ethernet + IPv4 (no options) or IPv6, the
+ * tunnel's protocol, and its whole L4 header.  On failure *ERROR (if
+ * nonnull) gets a malloc'd reason. */
+bool tnl_header_validate(const struct tnl_push_action *data, size_t size,
+                         char **error);
+#define TNL_PUSH_ACTION_FIXED offsetof(struct tnl_push_action, header)
+
 /* Prepends DATA's header to PACKET and finishes it (see above). */
 void tnl_header_push(struct dp_packet *packet,
                      const struct tnl_push_action *data);
