@@ -735,6 +735,26 @@ netdev_dummy_receive_cmd(struct unixctl_conn *conn, int argc,
     unixctl_command_reply(conn, NULL);
 }
 
+int
+netdev_dummy_set_addr(struct netdev *netdev, const struct in6_addr *addr,
+                      unsigned int plen)
+{
+    if (netdev->netdev_class != &netdev_dummy_class || plen > 128) {
+        return EINVAL;
+    }
+    struct netdev_dummy *dev = netdev_dummy_cast(netdev);
+    struct in6_addr mask = ipv6_create_mask(plen);
+    if (in6_addr_get_mapped_ipv4(addr, NULL)) {
+        dev->in4 = *addr;
+        dev->in4_mask = mask;
+    } else {
+        dev->in6 = *addr;
+        dev->in6_mask = mask;
+    }
+    netdev_change_seq_changed(netdev);
+    return 0;
+}
+
 /* netdev-dummy/ip4addr NAME A.B.C.D/PLEN and ip6addr NAME X::Y/PLEN:
  * give the dummy device NAME its (one) address of that family. */
 static void
@@ -763,14 +783,7 @@ netdev_dummy_ipaddr_cmd(struct unixctl_conn *conn, int argc OVS_UNUSED,
         free(error);
         return;
     }
-    if (ipv6) {
-        dev->in6 = addr;
-        dev->in6_mask = ipv6_create_mask(plen);
-    } else {
-        dev->in4 = addr;
-        dev->in4_mask = ipv6_create_mask(plen);
-    }
-    netdev_change_seq_changed(&dev->up);
+    netdev_dummy_set_addr(&dev->up, &addr, plen);
     unixctl_command_reply(conn, "OK");
 }
 

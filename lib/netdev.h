@@ -223,6 +223,13 @@ size_t netdev_get_custom_stats(const struct netdev *,
                                struct netdev_custom_counter *counters,
                                size_t max);
 
+/* Gives the dummy device NETDEV its one address of ADDR's family
+ * (IPv4-mapped for IPv4, PLEN counted in IPv6 bits then), as
+ * netdev-dummy/ip4addr and ip6addr do.  EINVAL if NETDEV is not a dummy. */
+struct in6_addr;
+int netdev_dummy_set_addr(struct netdev *, const struct in6_addr *addr,
+                          unsigned int plen);
+
 /* For tests: makes PACKET (taken) arrive on NETDEV, a dummy device, as
  * "netdev-dummy/receive" does.  EINVAL if NETDEV is not a dummy. */
 int netdev_dummy_inject(struct netdev *, struct dp_packet *);

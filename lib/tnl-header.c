@@ -843,8 +843,18 @@ format_geneve_opts(struct ds *ds, const uint8_t *opts, size_t len)
         ds_put_format(ds, "{class=0x%"PRIx16",type=0x%"PRIx8",len=%zu",
                       get_be16(opts + ofs), opts[ofs + 2], dlen);
         if (dlen) {
+            /* As 3.1 prints option data: 0x and the value without leading
+             * zeros, or a bare 0. */
             ds_put_char(ds, ',');
-            ds_put_hex(ds, opts + ofs + 4, dlen);
+            size_t z = 0;
+            while (z < dlen && !opts[ofs + 4 + z]) {
+                z++;
+            }
+            if (z == dlen) {
+                ds_put_char(ds, '0');
+            } else {
+                ds_put_hex(ds, opts + ofs + 4, dlen);
+            }
         }
         ds_put_char(ds, '}');
         ofs += 4 + dlen;
@@ -1014,21 +1024,27 @@ mac_field(const char **s, const char *name, struct eth_addr *mac)
            && eth_addr_from_string(buf, mac);
 }
 
+/* "0" or "0xHEX": a value right-aligned in N bytes (as printed). */
 static bool
 hex_bytes(const char **s, uint8_t *out, size_t n)
 {
+    memset(out, 0, n);
     if (!lit(s, "0x")) {
+        return lit(s, "0");
+    }
+    size_t digits = 0;
+    while (hexit_value((*s)[digits]) >= 0) {
+        digits++;
+    }
+    if (!digits || digits > 2 * n) {
         return false;
     }
-    for (size_t i = 0; i < n; i++) {
-        int hi = hexit_value((*s)[0]);
-        int lo = hi < 0 ? -1 : hexit_value((*s)[1]);
-        if (lo < 0) {
-            return false;
-        }
-        out[i] = hi * 16 + lo;
-        *s += 2;
+    for (size_t i = 0; i < digits; i++) {
+        size_t nibble = 2 * n - digits + i;     /* From the left. */
+        int v = hexit_value((*s)[i]);
+        out[nibble / 2] |= nibble % 2 ? v : v << 4;
     }
+    *s += digits;
     return true;
 }
 

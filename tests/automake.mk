@@ -102,6 +102,12 @@ check_PROGRAMS += tests/test-jsonrpc
 tests_test_jsonrpc_SOURCES = tests/test-jsonrpc.c
 tests_test_jsonrpc_LDADD = $(OVS_LIBS)
 
+# Unit suite: native tunneling (routing table, neighbour cache, headers).
+UNIT_TESTS += tests/unit/test-native-tnl
+tests_unit_test_native_tnl_SOURCES = tests/unit/test-native-tnl.c
+tests_unit_test_native_tnl_CFLAGS = $(UNIT_TEST_FLAGS)
+tests_unit_test_native_tnl_LDADD = $(UNIT_TEST_LIBS)
+
 # Unit suite: stream record/replay.
 UNIT_TESTS += tests/unit/test-replay
 tests_unit_test_replay_SOURCES = tests/unit/test-replay.c
