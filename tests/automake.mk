@@ -443,6 +443,7 @@ TESTSUITE_AT = \
 	tests/switching-system.at \
 	tests/datapath.at \
 	tests/datapath-parse.at \
+	tests/native-tnl.at \
 	tests/bench.at \
 	tests/interop-osken.at
 # ovs-ofctl against Open vSwitch 3.1's (utilities/ofctl.h).
