@@ -442,6 +442,10 @@ exec_recirc(struct exec_ctx *ctx, struct dp_packet_batch *batch,
     }
 }
 
+/* 3.1's name for packets tnl_pop dropped as malformed (its tests read it);
+ * tnl-header.c's tnl_pop_* counters say why. */
+COVERAGE_DEFINE(datapath_drop_tunnel_pop_error);
+
 /* tnl_push: prepends DATA's header to BATCH's packets (copies unless
  * SHOULD_STEAL) and sends them to DATA's output port. */
 static void
@@ -490,6 +494,7 @@ exec_tnl_pop(struct exec_ctx *ctx, struct dp_packet_batch *batch,
     struct dp_packet *p;
     DP_PACKET_BATCH_FOR_EACH (i, p, &copies) {
         if (tnl_header_pop(p, type)) {
+            COVERAGE_INC(datapath_drop_tunnel_pop_error);
             atomic_fetch_add_explicit(&port->n_malformed, 1,
                                       memory_order_relaxed);
             dp_packet_delete(p);

@@ -43,6 +43,17 @@ COVERAGE_DEFINE(tnl_pop);               /* Decapsulated. */
 #define ERSPAN_V1_MDSIZE 4              /* reserved(12) index(20) */
 #define ERSPAN_V2_MDSIZE 8              /* timestamp(32), sgt(16), flags(16) */
 
+/* VXLAN-GPE (options:exts=gpe): flags byte 0x0c (I and P), the O bit
+ * (OAM, dropped), and the next protocol in the header's last byte before
+ * the VNI. */
+#define VXLAN_GPE_FLAG_P 0x04000000
+#define VXLAN_GPE_FLAG_O 0x01000000
+#define VXLAN_GPE_USED_BITS (VXLAN_GPE_FLAG_P | VXLAN_GPE_FLAG_O | 0xff)
+#define VXLAN_GPE_NP_IPV4 1
+#define VXLAN_GPE_NP_IPV6 2
+#define VXLAN_GPE_NP_ETHERNET 3
+#define VXLAN_GPE_NP_NSH 4
+
 /* The sequence numbers of GRE headers with GRE_SEQ, one counter for all
  * tunnels. */
 static _Atomic uint32_t gre_seqno = 1;
@@ -246,11 +257,25 @@ tnl_header_build(const struct tnl_header_params *params,
     uint8_t *l5 = h + len;
     uint32_t vni = (uint32_t) ntohll(tnl->tun_id) & 0xffffff;
     if (type == TNL_TYPE_VXLAN) {
-        if (params->packet_type != htonl(PT_ETH)
-            || cfg->exts & TUNNEL_EXT_VXLAN_GPE) {
+        if (cfg->exts & TUNNEL_EXT_VXLAN_GPE) {
+            uint8_t np;
+            if (params->packet_type == htonl(PT_ETH)) {
+                np = VXLAN_GPE_NP_ETHERNET;
+            } else if (params->packet_type == htonl(PT_IPV4)) {
+                np = VXLAN_GPE_NP_IPV4;
+            } else if (params->packet_type == htonl(PT_IPV6)) {
+                np = VXLAN_GPE_NP_IPV6;
+            } else if (params->packet_type == htonl(PT_NSH)) {
+                np = VXLAN_GPE_NP_NSH;
+            } else {
+                return EINVAL;
+            }
+            put_be32(l5, VXLAN_FLAG_VNI | VXLAN_GPE_FLAG_P | np);
+        } else if (params->packet_type != htonl(PT_ETH)) {
             return EINVAL;
+        } else {
+            put_be32(l5, VXLAN_FLAG_VNI);
         }
-        put_be32(l5, VXLAN_FLAG_VNI);
         put_be32(l5 + 4, vni << 8);
         len += VXLAN_HLEN;
     } else if (type == TNL_TYPE_GENEVE) {
@@ -628,13 +653,12 @@ parse_udp(struct outer *o, struct flow_tnl *tnl, size_t min_payload)
     return 0;
 }
 
-/* Strips HLEN bytes and trims the packet to what the outer IP length
- * covered; the rest was Ethernet padding. */
+/* Strips the HLEN bytes of outer headers.  Bytes past the outer IP
+ * length stay with the inner frame (Ethernet padding, usually): 3.1 keeps
+ * them, and its ERSPAN tests send frames that count on it. */
 static void
-strip(struct dp_packet *packet, const struct outer *o, size_t hlen)
+strip(struct dp_packet *packet, size_t hlen)
 {
-    size_t end = o->l4_ofs + o->l4_len;
-    dp_packet_set_size(packet, end);
     dp_packet_pull(packet, hlen);
     forget_layers(packet);
 }
@@ -664,6 +688,32 @@ tnl_header_pop(struct dp_packet *packet, enum tnl_type type)
         }
         const uint8_t *vx = o.l4 + UDP_HEADER_LEN;
         uint32_t flags = get_be32(vx), vni = get_be32(vx + 4);
+        if (flags & VXLAN_GPE_FLAG_P) {
+            /* VXLAN-GPE: the next protocol says what follows; OAM
+             * packets are not for the switch's ports. */
+            switch (flags & 0xff) {
+            case VXLAN_GPE_NP_IPV4:
+                packet_type = htonl(PT_IPV4);
+                break;
+            case VXLAN_GPE_NP_IPV6:
+                packet_type = htonl(PT_IPV6);
+                break;
+            case VXLAN_GPE_NP_NSH:
+                packet_type = htonl(PT_NSH);
+                break;
+            case VXLAN_GPE_NP_ETHERNET:
+                packet_type = htonl(PT_ETH);
+                break;
+            default:
+                COVERAGE_INC(tnl_pop_bad_vxlan);
+                return EINVAL;
+            }
+            if (flags & VXLAN_GPE_FLAG_O) {
+                COVERAGE_INC(tnl_pop_bad_vxlan);
+                return EINVAL;
+            }
+            flags &= ~VXLAN_GPE_USED_BITS;
+        }
         if (flags != VXLAN_FLAG_VNI || vni & 0xff) {
             COVERAGE_INC(tnl_pop_bad_vxlan);
             return EINVAL;
@@ -814,7 +864,7 @@ tnl_header_pop(struct dp_packet *packet, enum tnl_type type)
     packet->md.tun_opts_len = opts_len;
     packet->md.tunnel = tnl;
     packet->md.packet_type = packet_type;
-    strip(packet, &o, hlen);
+    strip(packet, hlen);
     COVERAGE_INC(tnl_pop);
     return 0;
 }

@@ -771,6 +771,51 @@ START_TEST(test_header_round_trips)
 }
 END_TEST
 
+START_TEST(test_header_vxlan_gpe)
+{
+    struct tunnel_config cfg = default_cfg(htons(4790));
+    cfg.exts = TUNNEL_EXT_VXLAN_GPE;
+    struct flow_tnl tnl;
+    memset(&tnl, 0, sizeof tnl);
+    tnl.ip_dst = htonl(0x0101025c);
+    tnl.tun_id = htonll(0x159);
+    tnl.ip_ttl = 64;
+    struct tnl_header_params params = {
+        .type = TNL_TYPE_VXLAN, .cfg = &cfg, .tnl = &tnl,
+        .packet_type = htonl(PT_IPV4), .src = v4("1.1.2.88"),
+        .dmac = mac("f8:bc:12:44:34:b6"), .smac = mac("aa:55:aa:55:00:00"),
+    };
+    struct tnl_push_action d;
+    ck_assert_int_eq(tnl_header_build(&params, &d), 0);
+    struct ds ds = DS_EMPTY_INITIALIZER;
+    tnl_header_format(&d, &ds);
+    ck_assert_msg(strstr(ds_cstr(&ds), "vxlan(flags=0xc000001,vni=0x159)"),
+                  "%s", ds_cstr(&ds));
+    ds_destroy(&ds);
+
+    /* An IPv4 packet without Ethernet goes in and comes out as one. */
+    struct dp_packet *inner = inner_packet();
+    struct dp_packet *p = dp_packet_clone_data(
+        (const uint8_t *) dp_packet_data(inner) + ETH_HEADER_LEN,
+        dp_packet_size(inner) - ETH_HEADER_LEN);
+    tnl_header_push(p, &d);
+    ck_assert_int_eq(tnl_header_pop(p, TNL_TYPE_VXLAN), 0);
+    ck_assert_uint_eq(p->md.packet_type, htonl(PT_IPV4));
+    ck_assert_uint_eq(ntohll(p->md.tunnel.tun_id), 0x159);
+    ck_assert_uint_eq(dp_packet_size(p), dp_packet_size(inner) - 14);
+
+    /* OAM and unknown next protocols are dropped. */
+    tnl_header_push(p, &d);
+    ((uint8_t *) dp_packet_data(p))[42] |= 0x01;
+    ck_assert_int_eq(tnl_header_pop(p, TNL_TYPE_VXLAN), EINVAL);
+    ((uint8_t *) dp_packet_data(p))[42] &= ~0x01;
+    ((uint8_t *) dp_packet_data(p))[45] = 9;
+    ck_assert_int_eq(tnl_header_pop(p, TNL_TYPE_VXLAN), EINVAL);
+    dp_packet_delete(p);
+    dp_packet_delete(inner);
+}
+END_TEST
+
 /* Malformed packets. */
 
 static unsigned long long
@@ -1105,6 +1150,7 @@ native_tnl_suite(void)
     tcase_add_test(tc, test_header_build_format_gre);
     tcase_add_test(tc, test_header_build_refuses);
     tcase_add_test(tc, test_header_round_trips);
+    tcase_add_test(tc, test_header_vxlan_gpe);
     tcase_add_test(tc, test_header_malformed);
     tcase_add_test(tc, test_header_random_damage);
     tcase_add_test(tc, test_action_text);
