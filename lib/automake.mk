@@ -168,6 +168,8 @@ lib_libovs_a_SOURCES += \
 lib_libovs_a_SOURCES += \
 	lib/ovs-router.c \
 	lib/ovs-router.h \
+	lib/route-table.c \
+	lib/route-table.h \
 	lib/tnl-neigh-cache.c \
 	lib/tnl-neigh-cache.h \
 	lib/tnl-header.c \

@@ -28,6 +28,7 @@
 #include "ofproto.h"
 #include "ovs-rcu.h"
 #include "ovs-router.h"
+#include "route-table.h"
 #include "poll-loop.h"
 #include "timeval.h"
 #include "tnl-neigh-cache.h"
@@ -191,8 +192,8 @@ usage(void)
            "                          are dummies, with override every one\n"
            "  --disable-system        accepted for compatibility (there is\n"
            "                          no kernel datapath to disable)\n"
-           "  --disable-system-route  accepted for compatibility (no routes\n"
-           "                          are read from the kernel)\n"
+           "  --disable-system-route  keep the kernel's routes out of native\n"
+           "                          tunneling's routing table\n"
            "  -h, --help              display this help message\n"
            "  -V, --version           display version information\n");
     exit(EXIT_SUCCESS);
@@ -222,6 +223,7 @@ main(int argc, char *argv[])
     unixctl_command_register("memory/show", "", 0, 0, memory_show_cb, NULL);
     /* Native tunneling's routing table and neighbour cache. */
     ovs_router_init();
+    route_table_init();
     tnl_neigh_cache_init();
     ofproto_init();
 
@@ -238,6 +240,7 @@ main(int argc, char *argv[])
         netdev_run();
         dpctl_run();
         tnl_neigh_cache_run();
+        route_table_run();
         unixctl_server_run(unixctl);
         timeval_run();
         coverage_run();
@@ -246,6 +249,7 @@ main(int argc, char *argv[])
         bridge_wait();
         netdev_wait();
         tnl_neigh_cache_wait();
+        route_table_wait();
         unixctl_server_wait(unixctl);
         timeval_wait();
         if (exiting) {
