@@ -36,6 +36,9 @@
 #include "seq.h"
 #include "timeval.h"
 #include "tnl-neigh-cache.h"
+#include "ofp-tlv.h"
+#include "openflow.h"
+#include "tun-metadata.h"
 #include "tunnel-config.h"
 #include "util.h"
 #include "check-util.h"
@@ -816,6 +819,65 @@ START_TEST(test_header_vxlan_gpe)
 }
 END_TEST
 
+/* Raw Geneve options to a switch's tun_metadata and back. */
+START_TEST(test_geneve_udpif_conversion)
+{
+    struct tun_table tab;
+    tun_table_init(&tab);
+    struct ofputil_tlv_map maps[] = {
+        { .option_class = 0xffff, .option_type = 0x80, .option_len = 4,
+          .index = 0 },
+        { .option_class = 0x0102, .option_type = 0x03, .option_len = 8,
+          .index = 5 },
+    };
+    ck_assert_int_eq(tun_table_mod(&tab, NXTTMC_ADD, maps, 2, NULL, NULL),
+                     0);
+    static const uint8_t opts[] = {
+        0x01, 0x02, 0x03, 0x02, 1, 2, 3, 4, 5, 6, 7, 8,
+        0x55, 0x55, 0x01, 0x00,                  /* Unmapped, not critical. */
+        0xff, 0xff, 0x80, 0x01, 0, 0, 0, 0xa,
+    };
+    struct flow f;
+    memset(&f, 0, sizeof f);
+    f.tunnel.flags = FLOW_TNL_F_UDPIF | FLOW_TNL_F_KEY;
+    f.tun_metadata.present = sizeof opts;
+    memcpy(f.tun_metadata.opts, opts, sizeof opts);
+    ck_assert_int_eq(tun_md_from_geneve_udpif(&tab, &f), 0);
+    ck_assert_uint_eq(f.tunnel.flags, FLOW_TNL_F_KEY);
+    ck_assert_uint_eq(f.tun_metadata.present, (1u << 0) | (1u << 5));
+
+    /* Back to the wire, in index order. */
+    uint8_t buf[GENEVE_OPTS_MAX];
+    size_t n = tun_md_to_geneve(&tab, &f.tun_metadata, buf, sizeof buf);
+    static const uint8_t want[] = {
+        0xff, 0xff, 0x80, 0x01, 0, 0, 0, 0xa,
+        0x01, 0x02, 0x03, 0x02, 1, 2, 3, 4, 5, 6, 7, 8,
+    };
+    ck_assert_uint_eq(n, sizeof want);
+    ck_assert(!memcmp(buf, want, n));
+    ck_assert_uint_eq(tun_md_to_geneve(&tab, &f.tun_metadata, buf, 8),
+                      SIZE_MAX);
+
+    /* Refused: an unmapped critical option, a mapped one of another
+     * length, options that run past their length. */
+    static const uint8_t crit[] = { 0x55, 0x55, 0x81, 0x00 };
+    static const uint8_t badlen[] = { 0xff, 0xff, 0x80, 0x00 };
+    static const uint8_t runs[] = { 0xff, 0xff, 0x80, 0x02, 0, 0, 0, 0 };
+    const struct { const uint8_t *p; size_t n; } bad[] = {
+        { crit, sizeof crit }, { badlen, sizeof badlen },
+        { runs, sizeof runs },
+    };
+    for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
+        memset(&f, 0, sizeof f);
+        f.tunnel.flags = FLOW_TNL_F_UDPIF;
+        f.tun_metadata.present = bad[i].n;
+        memcpy(f.tun_metadata.opts, bad[i].p, bad[i].n);
+        ck_assert_int_eq(tun_md_from_geneve_udpif(&tab, &f), EINVAL);
+        ck_assert_uint_eq(f.tunnel.flags, FLOW_TNL_F_UDPIF);
+    }
+}
+END_TEST
+
 /* Malformed packets. */
 
 static unsigned long long
@@ -1151,6 +1213,7 @@ native_tnl_suite(void)
     tcase_add_test(tc, test_header_build_refuses);
     tcase_add_test(tc, test_header_round_trips);
     tcase_add_test(tc, test_header_vxlan_gpe);
+    tcase_add_test(tc, test_geneve_udpif_conversion);
     tcase_add_test(tc, test_header_malformed);
     tcase_add_test(tc, test_header_random_damage);
     tcase_add_test(tc, test_action_text);
