@@ -819,6 +819,30 @@ START_TEST(test_header_vxlan_gpe)
 }
 END_TEST
 
+/* The requests sent for a missing neighbour, byte for byte as 3.1's tests
+ * capture them. */
+START_TEST(test_neighbour_requests)
+{
+    struct dp_packet *p = dp_packet_new(128);
+    tnl_compose_arp_request(p, mac("aa:55:aa:55:00:00"), htonl(0x01010258),
+                            htonl(0x0101025c));
+    char *hex = check_hex(dp_packet_data(p), dp_packet_size(p));
+    ck_assert_str_eq(hex, "ffffffffffffaa55aa55000008060001080006040001aa55"
+                     "aa550000010102580000000000000101025c");
+    free(hex);
+
+    struct in6_addr src = v6("2001:cafe::88"), dst = v6("2001:cafe::92");
+    tnl_compose_nd_solicit(p, mac("aa:55:aa:55:00:00"), &src, &dst);
+    hex = check_hex(dp_packet_data(p), dp_packet_size(p));
+    ck_assert_str_eq(hex, "3333ff000092aa55aa55000086dd6000000000203aff2001"
+                     "cafe000000000000000000000088ff02000000000000000000"
+                     "01ff00009287004d48000000002001cafe0000000000000000"
+                     "000000920101aa55aa550000");
+    free(hex);
+    dp_packet_delete(p);
+}
+END_TEST
+
 /* Raw Geneve options to a switch's tun_metadata and back. */
 START_TEST(test_geneve_udpif_conversion)
 {
@@ -1214,6 +1238,7 @@ native_tnl_suite(void)
     tcase_add_test(tc, test_header_round_trips);
     tcase_add_test(tc, test_header_vxlan_gpe);
     tcase_add_test(tc, test_geneve_udpif_conversion);
+    tcase_add_test(tc, test_neighbour_requests);
     tcase_add_test(tc, test_header_malformed);
     tcase_add_test(tc, test_header_random_damage);
     tcase_add_test(tc, test_action_text);
