@@ -15,6 +15,7 @@
 #include "dynamic-string.h"
 #include "flow-extract.h"
 #include "flow.h"
+#include "hash.h"
 #include "ip-addr.h"
 #include "tunnel-config.h"
 #include "util.h"
@@ -54,9 +55,13 @@ COVERAGE_DEFINE(tnl_pop);               /* Decapsulated. */
 #define VXLAN_GPE_NP_ETHERNET 3
 #define VXLAN_GPE_NP_NSH 4
 
-/* The sequence numbers of GRE headers with GRE_SEQ, one counter for all
- * tunnels. */
-static _Atomic uint32_t gre_seqno = 1;
+/* The sequence numbers of GRE headers with GRE_SEQ: a counter per header
+ * template (3.1 counts per tunnel port; a template names one tunnel and
+ * destination), in a fixed array indexed by the template's hash.  Two
+ * templates that share a slot share a counter: each still sees its
+ * numbers increase, with gaps, which is all a receiver checks. */
+#define GRE_SEQ_SLOTS 1024
+static _Atomic uint32_t gre_seqno[GRE_SEQ_SLOTS];
 
 bool
 tnl_type_from_netdev_type(const char *name, enum tnl_type *type)
@@ -509,8 +514,10 @@ tnl_header_push(struct dp_packet *packet, const struct tnl_push_action *data)
             ofs += 4;
         }
         if (flags & GRE_SEQ) {
+            uint32_t slot = hash_bytes(data->header, data->header_len, 0)
+                            % GRE_SEQ_SLOTS;
             put_be32(l4 + ofs, atomic_fetch_add_explicit(
-                         &gre_seqno, 1, memory_order_relaxed));
+                         &gre_seqno[slot], 1, memory_order_relaxed) + 1);
         }
         if (flags & GRE_CSUM) {
             memset(l4 + 4, 0, 2);

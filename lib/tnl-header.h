@@ -31,7 +31,8 @@
  * TLV table, see tun_md_from_geneve_udpif()).
  *
  * Threads: pure functions on the caller's data, any thread, except the
- * GRE sequence counter, an atomic.  Memory: nothing is allocated. */
+ * GRE sequence counters, atomics (one per header template, first number
+ * 1).  Memory: nothing is allocated. */
 #ifndef TNL_HEADER_H
 #define TNL_HEADER_H 1
 

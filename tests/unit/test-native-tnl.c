@@ -766,6 +766,13 @@ START_TEST(test_header_round_trips)
         struct dp_packet *p = round_trip(&d, TNL_TYPE_ERSPAN, ipv6, NULL, 0,
                                          FLOW_TNL_F_KEY);
         ck_assert_int_eq(tnl_header_pop(p, TNL_TYPE_ERSPAN), 0);
+        /* Each template numbers its packets from 1. */
+        struct dp_packet *q = inner_packet();
+        tnl_header_push(q, &d);
+        const uint8_t *gre = (const uint8_t *) dp_packet_data(q) + 14
+                             + (ipv6 ? 40 : 20);
+        ck_assert_uint_eq(gre[7], 2);
+        dp_packet_delete(q);
         ck_assert_uint_eq(p->md.tunnel.erspan_ver, 2);
         ck_assert_uint_eq(p->md.tunnel.erspan_hwid, 5);
         ck_assert_uint_eq(p->md.tunnel.erspan_dir, 1);
