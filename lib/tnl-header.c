@@ -17,7 +17,9 @@
 #include "flow.h"
 #include "hash.h"
 #include "ip-addr.h"
+#include "ovs-thread.h"
 #include "tunnel-config.h"
+#include "unixctl.h"
 #include "util.h"
 
 COVERAGE_DEFINE(tnl_pop_short);         /* Ends inside the outer headers. */
@@ -35,9 +37,8 @@ COVERAGE_DEFINE(tnl_pop_bad_geneve_opt);
 COVERAGE_DEFINE(tnl_pop_bad_erspan);
 COVERAGE_DEFINE(tnl_pop);               /* Decapsulated. */
 
-/* The UDP source port range (3.1's defaults). */
-#define TNL_UDP_SRC_MIN 32768
-#define TNL_UDP_SRC_MAX 61000
+/* The UDP source port range (3.1's defaults; tnl/egress_port_range). */
+static _Atomic uint32_t udp_src_range = 32768u << 16 | 61000u;
 
 /* ERSPAN (GRE protocol 0x88be/0x22eb, with a sequence number). */
 #define ERSPAN_BASE_HLEN 4              /* ver(4) vlan(12) cos/en/t(6) sid(10) */
@@ -441,8 +442,10 @@ udp_src_port(struct dp_packet *packet)
         packet->md = md;
         hash = dp_packet_flow_hash(packet, &flow);
     }
-    return ((uint64_t) hash * (TNL_UDP_SRC_MAX - TNL_UDP_SRC_MIN) >> 32)
-           + TNL_UDP_SRC_MIN;
+    uint32_t range = atomic_load_explicit(&udp_src_range,
+                                          memory_order_relaxed);
+    uint16_t min = range >> 16, max = range;
+    return ((uint64_t) hash * (max - min) >> 32) + min;
 }
 
 /* The IP header of the header at H, and whether it is IPv6. */
@@ -650,11 +653,9 @@ parse_udp(struct outer *o, struct flow_tnl *tnl, size_t min_payload)
             return EINVAL;
         }
         tnl->flags |= FLOW_TNL_F_CSUM;
-    } else if (o->ipv6) {
-        /* IPv6 forbids a zero UDP checksum (RFC 8200), tunnels included
-         * unless negotiated otherwise: Linux accepts it for VXLAN and
-         * Geneve only when configured; 3.1's userspace accepts it. */
     }
+    /* A zero checksum over IPv6 is accepted, as 3.1 accepts it (RFC 6935
+     * allows it for tunnels). */
     tnl->tp_src = htons(get_be16(udp));
     tnl->tp_dst = htons(get_be16(udp + 2));
     return 0;
@@ -738,8 +739,9 @@ tnl_header_pop(struct dp_packet *packet, enum tnl_type type)
         }
         const uint8_t *g = o.l4 + UDP_HEADER_LEN;
         size_t olen = (g[0] & 0x3f) * 4;
-        if (g[0] >> 6 != 0 || get_be16(g + 2) != ETH_TYPE_TEB
-            || g[7] != 0) {
+        /* Version 0 carrying Ethernet; the reserved bits are ignored on
+         * receipt (RFC 8926). */
+        if (g[0] >> 6 != 0 || get_be16(g + 2) != ETH_TYPE_TEB) {
             COVERAGE_INC(tnl_pop_bad_geneve);
             return EINVAL;
         }
@@ -1418,4 +1420,42 @@ tnl_compose_nd_solicit(struct dp_packet *packet, struct eth_addr smac,
     uint32_t sum = csum_pseudo_ipv6(src, &group, IPPROTO_ICMPV6, icmp_len);
     ovs_be16 c = csum_finish(csum_continue(sum, icmp, icmp_len));
     memcpy(icmp + 2, &c, 2);
+}
+
+/* tnl/egress_port_range [MIN MAX]: shows or sets the UDP source ports. */
+static void
+egress_port_range_cmd(struct unixctl_conn *conn, int argc,
+                      const char *argv[], void *aux OVS_UNUSED)
+{
+    if (argc < 3) {
+        uint32_t range = atomic_load(&udp_src_range);
+        char *s = xasprintf("Tunnel UDP source port range: %u-%u\n",
+                            range >> 16, range & 0xffff);
+        unixctl_command_reply(conn, s);
+        free(s);
+        return;
+    }
+    unsigned int a, b;
+    if (!str_to_uint(argv[1], 10, &a) || !a || a > UINT16_MAX) {
+        unixctl_command_reply_error(conn, "Invalid min.");
+        return;
+    }
+    if (!str_to_uint(argv[2], 10, &b) || !b || b > UINT16_MAX) {
+        unixctl_command_reply_error(conn, "Invalid max.");
+        return;
+    }
+    uint32_t lo = MIN(a, b), hi = a > b ? a : b;
+    atomic_store(&udp_src_range, lo << 16 | hi);
+    unixctl_command_reply(conn, "OK");
+}
+
+void
+tnl_header_init(void)
+{
+    static struct ovsthread_once once = OVSTHREAD_ONCE_INITIALIZER;
+    if (ovsthread_once_start(&once)) {
+        unixctl_command_register("tnl/egress_port_range", "min max", 0, 2,
+                                 egress_port_range_cmd, NULL);
+        ovsthread_once_done(&once);
+    }
 }

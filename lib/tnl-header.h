@@ -10,7 +10,8 @@
  * datapath action tnl_push carries; tnl_header_push() then prepends it to
  * each packet and fills in what depends on the packet: the IP total or
  * payload length and IPv4 checksum, the UDP length, the UDP source port
- * (from the packet's flow hash, in 32768-61000, as 3.1 spreads flows over
+ * (from the packet's flow hash, in 32768-61000 unless
+ * tnl/egress_port_range says otherwise, as 3.1 spreads flows over
  * receive queues), the UDP checksum when the header asks for one (its
  * template holds 0xffff then; IPv6 always does), the GRE checksum, and the
  * GRE/ERSPAN sequence number.
@@ -48,6 +49,10 @@ struct dp_packet;
 struct ds;
 struct flow_tnl;
 struct tunnel_config;
+
+/* Registers tnl/egress_port_range [MIN MAX] (the UDP source port range,
+ * 32768-61000 by default).  Main thread, once. */
+void tnl_header_init(void);
 
 /* Tunnel types, numbered as Open vSwitch's OVS_VPORT_TYPE_* (the "type="
  * of tnl_push's text). */

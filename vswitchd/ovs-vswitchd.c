@@ -31,6 +31,7 @@
 #include "route-table.h"
 #include "poll-loop.h"
 #include "timeval.h"
+#include "tnl-header.h"
 #include "tnl-neigh-cache.h"
 #include "unixctl.h"
 #include "util.h"
@@ -225,6 +226,7 @@ main(int argc, char *argv[])
     ovs_router_init();
     route_table_init();
     tnl_neigh_cache_init();
+    tnl_header_init();
     ofproto_init();
 
     vlog_log_start_banner(THIS_MODULE);
