@@ -446,28 +446,6 @@ exec_recirc(struct exec_ctx *ctx, struct dp_packet_batch *batch,
  * tnl-header.c's tnl_pop_* counters say why. */
 COVERAGE_DEFINE(datapath_drop_tunnel_pop_error);
 
-/* tnl_push: prepends DATA's header to BATCH's packets (copies unless
- * SHOULD_STEAL) and sends them to DATA's output port. */
-static void
-exec_tnl_push(struct exec_ctx *ctx, struct dp_packet_batch *batch,
-              const struct tnl_push_action *data, bool should_steal)
-{
-    struct dp_packet_batch copies;
-    struct dp_packet_batch *b = batch;
-    if (!should_steal) {
-        dp_packet_batch_clone(&copies, batch);
-        b = &copies;
-    }
-    struct dp_packet *p;
-    DP_PACKET_BATCH_FOR_EACH (i, p, b) {
-        tnl_header_push(p, data);
-    }
-    exec_output(ctx, b, data->out_port);
-    if (!should_steal) {
-        dp_packet_batch_delete(&copies);
-    }
-}
-
 /* tnl_pop(PORT_NO): decapsulates BATCH's packets as the tunnel type of
  * PORT_NO, drops the malformed ones (counted on the port), and runs the
  * rest through the datapath again as received on PORT_NO. */
@@ -551,11 +529,6 @@ exec_datapath_action(void *ctx_, struct dp_packet_batch *batch,
             exec_recirc(ctx, &copies, nl_attr_get_u32(a));
             dp_packet_batch_delete(&copies);
         }
-        break;
-
-    case OVS_ACTION_ATTR_TUNNEL_PUSH:
-        /* Validated: the argument is a whole tnl_push_action header. */
-        exec_tnl_push(ctx, batch, nl_attr_get(a), should_steal);
         break;
 
     case OVS_ACTION_ATTR_TUNNEL_POP:

@@ -124,8 +124,9 @@ char *odp_actions_from_string(const char *, const struct odp_port_names *,
  *
  *   TUNNEL_PUSH   struct tnl_push_action (tnl-header.h) up to its header,
  *                 then header_len bytes of header: "tnl_push(tnl_port(N),
- *                 header(...),out_port(N))": prepend the outer header and
- *                 output to out_port
+ *                 header(...),out_port(N))": prepend the outer header in
+ *                 place (the following actions output the packets;
+ *                 out_port names the route's device, for reading)
  *   TUNNEL_POP    u32 port: "tnl_pop(N)": strip the outer header of the
  *                 tunnel type of datapath port N, fill the tunnel metadata
  *                 and run the packet through the datapath again as

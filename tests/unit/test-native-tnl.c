@@ -1175,8 +1175,9 @@ START_TEST(test_action_text)
 }
 END_TEST
 
-/* tnl_push through the userspace datapath: the packet leaves the output
- * port with the header on. */
+/* tnl_push through the userspace datapath: pushed in place, the packet
+ * leaves by the output that follows (not out_port, which only names the
+ * route's device) with the header on. */
 START_TEST(test_datapath_push)
 {
     netdev_enable_dummy(NETDEV_DUMMY_OVERRIDE);
@@ -1193,22 +1194,41 @@ START_TEST(test_datapath_push)
     struct tnl_push_action d;
     build(TNL_TYPE_VXLAN, false, false, NULL, 0, &cfg, &d);
     d.tnl_port = 4789;
-    d.out_port = port2;
+    d.out_port = port1;
     struct ofpbuf acts;
     ofpbuf_init(&acts, 0);
     odp_put_tnl_push_action(&acts, &d);
+    nl_msg_put_u32(&acts, OVS_ACTION_ATTR_OUTPUT, port2);
     ck_assert(odp_actions_validate(acts.data, acts.size, NULL));
 
     struct dp_packet *inner = inner_packet();
     struct dp_packet_batch batch;
     dp_packet_batch_init_packet(&batch, inner);
-    struct netdev_stats before, after;
+    struct netdev_stats before, after, before1, after1;
     netdev_get_stats(p2, &before);
+    netdev_get_stats(p1, &before1);
+    size_t inner_size = dp_packet_size(inner);
     ck_assert_int_eq(dpif_execute(dpif, &batch, acts.data, acts.size), 0);
     netdev_get_stats(p2, &after);
+    netdev_get_stats(p1, &after1);
     ck_assert_uint_eq(after.tx_packets, before.tx_packets + 1);
-    ck_assert_uint_eq(after.tx_bytes - before.tx_bytes,
-                      dp_packet_size(inner) + 50);
+    ck_assert_uint_eq(after.tx_bytes - before.tx_bytes, inner_size + 50);
+    ck_assert_uint_eq(after1.tx_packets, before1.tx_packets);
+
+    /* Under a clone, the original stays as it was. */
+    ofpbuf_clear(&acts);
+    size_t ofs = nl_msg_start_nested(&acts, OVS_ACTION_ATTR_CLONE);
+    odp_put_tnl_push_action(&acts, &d);
+    nl_msg_put_u32(&acts, OVS_ACTION_ATTR_OUTPUT, port2);
+    nl_msg_end_nested(&acts, ofs);
+    nl_msg_put_u32(&acts, OVS_ACTION_ATTR_OUTPUT, port1);
+    ck_assert(odp_actions_validate(acts.data, acts.size, NULL));
+    struct dp_packet *inner2 = inner_packet();
+    dp_packet_batch_init_packet(&batch, inner2);
+    ck_assert_int_eq(dpif_execute(dpif, &batch, acts.data, acts.size), 0);
+    netdev_get_stats(p1, &after1);
+    ck_assert_uint_eq(after1.tx_bytes - before1.tx_bytes, inner_size);
+    dp_packet_delete(inner2);
 
     dp_packet_delete(inner);
     ofpbuf_uninit(&acts);
