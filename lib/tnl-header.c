@@ -1203,6 +1203,7 @@ tnl_header_parse(const char **sp, struct tnl_push_action *data)
     }
 
     uint8_t *l4 = h + len;
+    enum tnl_type kind;
     if (proto == IPPROTO_UDP) {
         unsigned long long sport, dport, c;
         if (!lit(&s, "udp(") || !field(&s, "src", UINT16_MAX, &sport, ',')
@@ -1224,6 +1225,7 @@ tnl_header_parse(const char **sp, struct tnl_push_action *data)
             put_be32(l5, flags);
             put_be32(l5 + 4, vni << 8);
             len += VXLAN_HLEN;
+            kind = TNL_TYPE_VXLAN;
         } else if (lit(&s, "geneve(")) {
             bool oam = lit(&s, "oam,");
             bool crit = lit(&s, "crit,");
@@ -1266,6 +1268,7 @@ tnl_header_parse(const char **sp, struct tnl_push_action *data)
             put_be16(l5 + 2, ETH_TYPE_TEB);
             put_be32(l5 + 4, vni << 8);
             len += GENEVE_BASE_HLEN + olen;
+            kind = TNL_TYPE_GENEVE;
         } else {
             return parse_error(start, "tnl_push udp tunnel");
         }
@@ -1303,6 +1306,7 @@ tnl_header_parse(const char **sp, struct tnl_push_action *data)
             return parse_error(start, "tnl_push gre");
         }
         len += ofs;
+        kind = TNL_TYPE_GRE;
     } else if (proto == IPPROTO_GRE && lit(&s, "erspan(")) {
         unsigned long long ver, sid;
         if (!field(&s, "ver", 2, &ver, ',')
@@ -1332,6 +1336,7 @@ tnl_header_parse(const char **sp, struct tnl_push_action *data)
         } else {
             return parse_error(start, "tnl_push erspan");
         }
+        kind = TNL_TYPE_ERSPAN;
     } else {
         return parse_error(start, "tnl_push tunnel header");
     }
@@ -1342,8 +1347,24 @@ tnl_header_parse(const char **sp, struct tnl_push_action *data)
         return xasprintf("tnl_push: header size=%llu but its fields make "
                          "%zu bytes", size, len);
     }
+    /* The type says how the header prints: it must be the header's. */
+    bool type_ok = (type == TNL_TYPE_VXLAN ? kind == TNL_TYPE_VXLAN
+                    : type == TNL_TYPE_GENEVE ? kind == TNL_TYPE_GENEVE
+                    : is_gre_type(type) ? kind == TNL_TYPE_GRE
+                    : is_erspan_type(type) ? kind == TNL_TYPE_ERSPAN
+                    : false);
+    if (!type_ok) {
+        return xasprintf("tnl_push: header type=%llu does not match its "
+                         "tunnel header", type);
+    }
     data->header_len = len;
     data->tnl_type = type;
+    char *why = NULL;
+    if (!tnl_header_validate(data, TNL_PUSH_ACTION_FIXED + len, &why)) {
+        char *error = xasprintf("tnl_push: %s", why);
+        free(why);
+        return error;
+    }
     *sp = s;
     return NULL;
 }
