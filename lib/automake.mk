@@ -173,7 +173,9 @@ lib_libovs_a_SOURCES += \
 	lib/tnl-neigh-cache.c \
 	lib/tnl-neigh-cache.h \
 	lib/tnl-header.c \
-	lib/tnl-header.h
+	lib/tnl-header.h \
+	lib/tnl-header-private.h \
+	lib/tnl-header-text.c
 
 # The userspace datapath: deferred freeing, megaflow classifier, exact-match
 # cache, upcall channels.

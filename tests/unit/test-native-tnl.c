@@ -12,6 +12,7 @@
 #include <arpa/inet.h>
 #include <check.h>
 #include <errno.h>
+#include <linux/openvswitch.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
