@@ -198,6 +198,53 @@ ovs_router_lookup(uint32_t mark, const struct in6_addr *dst,
     return true;
 }
 
+/* A batch (ovs_router_batch_begin()): changes go to WORK, published
+ * once at the end, and each device's addresses are asked for once. */
+static bool batching;
+static struct route *work;
+static size_t n_work, allocated_work;
+struct dev_addrs {
+    char name[IFNAMSIZ];
+    int error;
+    struct in6_addr *addrs, *masks;
+    size_t n;
+};
+static struct dev_addrs *addr_cache;
+static size_t n_addr_cache, allocated_addr_cache;
+
+/* DEV's addresses, from the batch's cache when batching (owned by the
+ * cache then: *OWNED false) or fresh (*OWNED true: the caller frees). */
+static int
+get_dev_addrs(const char *dev, struct in6_addr **addrs,
+              struct in6_addr **masks, size_t *n, bool *owned)
+{
+    if (!batching) {
+        *owned = true;
+        return netdev_get_addrs_by_name(dev, addrs, masks, n);
+    }
+    *owned = false;
+    for (size_t i = 0; i < n_addr_cache; i++) {
+        struct dev_addrs *c = &addr_cache[i];
+        if (!strcmp(c->name, dev)) {
+            *addrs = c->addrs;
+            *masks = c->masks;
+            *n = c->n;
+            return c->error;
+        }
+    }
+    if (n_addr_cache >= allocated_addr_cache) {
+        addr_cache = x2nrealloc(addr_cache, &allocated_addr_cache,
+                                sizeof *addr_cache);
+    }
+    struct dev_addrs *c = &addr_cache[n_addr_cache++];
+    ovs_strzcpy(c->name, dev, sizeof c->name);
+    c->error = netdev_get_addrs_by_name(dev, &c->addrs, &c->masks, &c->n);
+    *addrs = c->addrs;
+    *masks = c->masks;
+    *n = c->n;
+    return c->error;
+}
+
 /* The address of DEV sharing the longest prefix with DST (of the same
  * family) into *SRC.  Returns 0 or an errno value. */
 static int
@@ -206,7 +253,8 @@ dev_source_address(const char *dev, const struct in6_addr *dst,
 {
     struct in6_addr *addrs, *masks;
     size_t n;
-    int error = netdev_get_addrs_by_name(dev, &addrs, &masks, &n);
+    bool owned;
+    int error = get_dev_addrs(dev, &addrs, &masks, &n, &owned);
     if (error) {
         return error;
     }
@@ -224,8 +272,10 @@ dev_source_address(const char *dev, const struct in6_addr *dst,
             best = plen;
         }
     }
-    free(addrs);
-    free(masks);
+    if (owned) {
+        free(addrs);
+        free(masks);
+    }
     return best < 0 ? ENOENT : 0;
 }
 
@@ -233,20 +283,55 @@ dev_source_address(const char *dev, const struct in6_addr *dst,
  * selects (if nonnull) plus NEW_ROUTE (if nonnull; replacing a route with
  * the same key).  Returns how many routes were removed.  Caller holds
  * the mutex. */
+static bool
+same_key(const struct route *a, const struct route *b)
+{
+    return a->mark == b->mark && a->plen == b->plen
+           && a->priority == b->priority
+           && ipv6_addr_equals(&a->prefix, &b->prefix);
+}
+
+/* table_update() within a batch: removals compact WORK, additions are
+ * appended (ovs_router_batch_end() keeps the last of equal keys). */
+static size_t
+work_update(bool (*remove)(const struct route *, const void *aux),
+            const void *aux, const struct route *new_route)
+{
+    size_t n_removed = 0;
+    if (remove) {
+        size_t j = 0;
+        for (size_t i = 0; i < n_work; i++) {
+            if (remove(&work[i], aux)) {
+                n_removed++;
+            } else {
+                work[j++] = work[i];
+            }
+        }
+        n_work = j;
+    }
+    if (new_route) {
+        if (n_work >= allocated_work) {
+            work = x2nrealloc(work, &allocated_work, sizeof *work);
+        }
+        work[n_work++] = *new_route;
+    }
+    return n_removed;
+}
+
 static size_t
 table_update(bool (*remove)(const struct route *, const void *aux),
              const void *aux, const struct route *new_route)
 {
+    if (batching) {
+        return work_update(remove, aux, new_route);
+    }
     struct route_table *old = ovsrcu_get_protected(&table);
     size_t n_old = old ? old->n_routes : 0;
     struct route *routes = xmalloc((n_old + 1) * sizeof *routes);
     size_t n = 0, n_removed = 0;
     for (size_t i = 0; i < n_old; i++) {
         const struct route *r = &old->routes[i];
-        if (new_route && r->mark == new_route->mark
-            && r->plen == new_route->plen
-            && r->priority == new_route->priority
-            && ipv6_addr_equals(&r->prefix, &new_route->prefix)) {
+        if (new_route && same_key(r, new_route)) {
             continue;
         }
         if (remove && remove(r, aux)) {
@@ -370,6 +455,79 @@ ovs_router_flush(const char *dev)
     ovs_mutex_lock(&mutex);
     table_update(is_cached_route, dev, NULL);
     ovs_mutex_unlock(&mutex);
+}
+
+void
+ovs_router_batch_begin(void)
+{
+    ovs_mutex_lock(&mutex);
+    ovs_assert(!batching);
+    const struct route_table *t = ovsrcu_get_protected(&table);
+    n_work = 0;
+    for (size_t i = 0; t && i < t->n_routes; i++) {
+        work_update(NULL, NULL, &t->routes[i]);
+    }
+    batching = true;
+    ovs_mutex_unlock(&mutex);
+}
+
+/* Orders WORK by key, the later of equal keys first (by INDEX). */
+struct work_slot {
+    struct route route;
+    size_t index;
+};
+
+static int
+work_slot_cmp(const void *a_, const void *b_)
+{
+    const struct work_slot *a = a_, *b = b_;
+    int c = route_cmp(&a->route, &b->route);
+    if (c) {
+        return c;
+    }
+    return a->index > b->index ? -1 : a->index < b->index;
+}
+
+void
+ovs_router_batch_end(void)
+{
+    ovs_mutex_lock(&mutex);
+    ovs_assert(batching);
+    batching = false;
+
+    /* Sort by key, newest first within a key, keep the first of each. */
+    struct work_slot *slots = xmalloc((n_work ? n_work : 1) * sizeof *slots);
+    for (size_t i = 0; i < n_work; i++) {
+        slots[i].route = work[i];
+        slots[i].index = i;
+    }
+    qsort(slots, n_work, sizeof *slots, work_slot_cmp);
+    struct route *routes = xmalloc((n_work ? n_work : 1) * sizeof *routes);
+    size_t n = 0;
+    for (size_t i = 0; i < n_work; i++) {
+        if (!n || !same_key(&routes[n - 1], &slots[i].route)) {
+            routes[n++] = slots[i].route;
+        }
+    }
+    free(slots);
+
+    struct route_table *old = ovsrcu_get_protected(&table);
+    ovsrcu_set(&table, route_table_build(routes, n));
+    if (old) {
+        ovsrcu_postpone(route_table_free, old);
+    }
+    free(work);
+    work = NULL;
+    n_work = allocated_work = 0;
+    for (size_t i = 0; i < n_addr_cache; i++) {
+        free(addr_cache[i].addrs);
+        free(addr_cache[i].masks);
+    }
+    free(addr_cache);
+    addr_cache = NULL;
+    n_addr_cache = allocated_addr_cache = 0;
+    ovs_mutex_unlock(&mutex);
+    seq_change(ovs_router_seq());
 }
 
 void

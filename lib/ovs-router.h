@@ -88,6 +88,14 @@ bool ovs_router_del_user(uint32_t mark, const struct in6_addr *dst,
  * exit), or only those through DEV when DEV is nonnull.  Main thread. */
 void ovs_router_flush(const char *dev);
 
+/* Batches: between begin and end, additions and deletions (main thread)
+ * are collected and published as one new table at the end, and each
+ * device's addresses are asked for once; readers see the table as it was
+ * before until then.  For reading a whole kernel table: one rebuild
+ * instead of one per route. */
+void ovs_router_batch_begin(void);
+void ovs_router_batch_end(void);
+
 /* Appends "Route Table:" and one line per route, as ovs/route/show. */
 void ovs_router_show(struct ds *);
 

@@ -108,17 +108,20 @@ handle_route(const struct nlmsghdr *nh)
 }
 
 /* Reads every table of the kernel (a dump on a socket of its own) into
- * the Cached routes. */
+ * the Cached routes, as one batch: readers see the old table until the new
+ * one is whole, and it is built once. */
 static void
 reload(void)
 {
     COVERAGE_INC(route_table_reload);
+    ovs_router_batch_begin();
     ovs_router_flush(NULL);
 
     int fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
     if (fd < 0) {
         VLOG_WARN("could not read the kernel's routes (%s)",
                   ovs_strerror(errno));
+        ovs_router_batch_end();
         return;
     }
     struct {
@@ -135,6 +138,7 @@ reload(void)
         VLOG_WARN("could not ask for the kernel's routes (%s)",
                   ovs_strerror(errno));
         close(fd);
+        ovs_router_batch_end();
         return;
     }
 
@@ -164,6 +168,7 @@ reload(void)
         }
     }
     close(fd);
+    ovs_router_batch_end();
 }
 
 void

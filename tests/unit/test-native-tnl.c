@@ -238,6 +238,56 @@ START_TEST(test_router_marks_and_local)
 }
 END_TEST
 
+START_TEST(test_router_batch)
+{
+    struct in6_addr a4 = v4("10.0.0.1");
+    struct netdev *br = dummy_with_addr("rt-batch", &a4, 96 + 8);
+    struct in6_addr p = v4("10.9.0.0");
+    ck_assert_int_eq(ovs_router_add_user(0, &p, 96 + 16, "rt-batch", NULL),
+                     0);
+    uint64_t seq = seq_read(ovs_router_seq());
+
+    /* Within a batch, readers see the table as it was. */
+    ovs_router_batch_begin();
+    ovs_router_flush(NULL);
+    size_t n = check_iterations(5000, 10);
+    for (size_t i = 0; i < n; i++) {
+        struct in6_addr q = in6_addr_mapped_ipv4(htonl(0x0a000000 + i * 256));
+        CHECK(!ovs_router_insert(0, &q, 96 + 24, false, "rt-batch", NULL));
+    }
+    /* The same key twice: the later wins. */
+    struct in6_addr gw = v4("10.0.0.254");
+    struct in6_addr q = v4("10.0.0.0");
+    CHECK(!ovs_router_insert(0, &q, 96 + 24, false, "rt-batch", &gw));
+    check_route(0, "10.0.0.77", NULL, NULL, NULL);
+    ck_assert_uint_eq(seq_read(ovs_router_seq()), seq);
+    ovs_router_batch_end();
+    ck_assert_uint_ne(seq_read(ovs_router_seq()), seq);
+
+    check_route(0, "10.0.0.77", "rt-batch", "10.0.0.254", "10.0.0.1");
+    check_route(0, "10.0.1.77", "rt-batch", "::", "10.0.0.1");
+    check_route(0, "10.9.200.1", "rt-batch", "::", "10.0.0.1");
+    struct ds ds = DS_EMPTY_INITIALIZER;
+    ovs_router_show(&ds);
+    size_t lines = 0;
+    for (const char *c = ds_cstr(&ds); *c; c++) {
+        lines += *c == '\n';
+    }
+    ck_assert_uint_eq(lines, 1 + n + 1);    /* Title, Cached, the User. */
+    ds_destroy(&ds);
+
+    /* A batch that flushes drops the Cached routes, not the User one. */
+    ovs_router_batch_begin();
+    ovs_router_flush(NULL);
+    ovs_router_batch_end();
+    check_route(0, "10.0.1.77", NULL, NULL, NULL);
+    check_route(0, "10.9.200.1", "rt-batch", "::", "10.0.0.1");
+    ck_assert(ovs_router_del_user(0, &p, 96 + 16));
+    netdev_close(br);
+    ovsrcu_synchronize();
+}
+END_TEST
+
 START_TEST(test_router_many_routes)
 {
     struct in6_addr a4 = v4("10.0.0.1");
@@ -1250,6 +1300,7 @@ native_tnl_suite(void)
     tcase_add_test(tc, test_router_lpm_v4_v6);
     tcase_add_test(tc, test_router_marks_and_local);
     tcase_add_test(tc, test_router_many_routes);
+    tcase_add_test(tc, test_router_batch);
     tcase_add_test(tc, test_router_readers_race_writers);
     suite_add_tcase(s, tc);
 
