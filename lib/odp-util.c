@@ -1,5 +1,6 @@
 #include <config.h>
 #include "odp-util.h"
+#include "tnl-header.h"
 
 #include <arpa/inet.h>
 #include <ctype.h>
@@ -2351,6 +2352,32 @@ format_action(struct ds *ds, const struct nlattr *a,
             return;
         }
         break;
+    case OVS_ACTION_ATTR_TUNNEL_POP:
+        if (size == 4) {
+            ds_put_cstr(ds, "tnl_pop(");
+            format_port(ds, nl_attr_get_u32(a), names);
+            ds_put_char(ds, ')');
+            return;
+        }
+        break;
+    case OVS_ACTION_ATTR_TUNNEL_PUSH:
+        if (size >= TNL_PUSH_ACTION_FIXED
+            && size <= sizeof(struct tnl_push_action)) {
+            struct tnl_push_action data;
+            memset(&data, 0, sizeof data);
+            memcpy(&data, nl_attr_get(a), size);
+            data.header_len = MIN(data.header_len,
+                                  size - TNL_PUSH_ACTION_FIXED);
+            ds_put_cstr(ds, "tnl_push(tnl_port(");
+            format_port(ds, data.tnl_port, names);
+            ds_put_cstr(ds, "),");
+            tnl_header_format(&data, ds);
+            ds_put_cstr(ds, ",out_port(");
+            format_port(ds, data.out_port, names);
+            ds_put_cstr(ds, "))");
+            return;
+        }
+        break;
     default:
         break;
     }
@@ -2821,6 +2848,69 @@ parse_sample(struct parser *p, struct ofpbuf *actions, int depth,
     return NULL;
 }
 
+/* A port number or name up to ')', which is left unread. */
+static bool
+parse_port_paren(struct parser *p, uint32_t *port)
+{
+    char *text = read_token(p, ")");
+    uint64_t v;
+    bool ok = false;
+    if (ofputil_scan_uint(text, UINT32_MAX, &v)) {
+        *port = v;
+        ok = true;
+    } else if (p->names && p->names->number_of) {
+        ok = p->names->number_of(p->names->aux, text, port);
+    }
+    free(text);
+    return ok;
+}
+
+/* "tnl_port(N),header(...),out_port(N))" after "tnl_push(". */
+static char *
+parse_tnl_push(struct parser *p, struct ofpbuf *actions, bool *ok)
+{
+    struct tnl_push_action data;
+    memset(&data, 0, sizeof data);
+    *ok = false;
+    if (strncmp(p->s, "tnl_port(", 9)) {
+        return NULL;
+    }
+    p->s += 9;
+    if (!parse_port_paren(p, &data.tnl_port) || !match_char(p, ')')
+        || !match_char(p, ',')) {
+        return NULL;
+    }
+    char *error = tnl_header_parse(&p->s, &data);
+    if (error) {
+        return error;
+    }
+    if (strncmp(p->s, ",out_port(", 10)) {
+        return NULL;
+    }
+    p->s += 10;
+    if (!parse_port_paren(p, &data.out_port) || !match_char(p, ')')
+        || !match_char(p, ')')) {
+        return NULL;
+    }
+    odp_put_tnl_push_action(actions, &data);
+    *ok = true;
+    return NULL;
+}
+
+void
+odp_put_tnl_push_action(struct ofpbuf *actions,
+                        const struct tnl_push_action *data)
+{
+    nl_msg_put_unspec(actions, OVS_ACTION_ATTR_TUNNEL_PUSH, data,
+                      TNL_PUSH_ACTION_FIXED + data->header_len);
+}
+
+void
+odp_put_tnl_pop_action(struct ofpbuf *actions, uint32_t port)
+{
+    nl_msg_put_u32(actions, OVS_ACTION_ATTR_TUNNEL_POP, port);
+}
+
 /* One action at P, appended to ACTIONS.  Returns an error from a nested
  * list (already positioned), or NULL with *OK saying whether this action
  * parsed. */
@@ -2876,6 +2966,14 @@ parse_action(struct parser *p, struct ofpbuf *actions, int depth, bool *ok)
             nl_msg_put_u32(actions, (name[0] == 'r' ? OVS_ACTION_ATTR_RECIRC
                                      : OVS_ACTION_ATTR_METER), v);
         }
+    } else if (!strcmp(name, "tnl_pop")) {
+        uint32_t port;
+        *ok = parse_port_paren(p, &port) && match_char(p, ')');
+        if (*ok) {
+            odp_put_tnl_pop_action(actions, port);
+        }
+    } else if (!strcmp(name, "tnl_push")) {
+        return parse_tnl_push(p, actions, ok);
     } else if (!strcmp(name, "sample")) {
         return parse_sample(p, actions, depth, start, ok);
     } else if (!strcmp(name, "clone")) {
@@ -3007,9 +3105,16 @@ validate_action(const struct nlattr *a, int depth, char **error)
     uint16_t type = nl_attr_type(a);
     size_t size = nl_attr_get_size(a);
     switch (type) {
+    case OVS_ACTION_ATTR_TUNNEL_PUSH:
+        if (size < TNL_PUSH_ACTION_FIXED
+            || size > sizeof(struct tnl_push_action)) {
+            break;
+        }
+        return tnl_header_validate(nl_attr_get(a), size, error);
     case OVS_ACTION_ATTR_OUTPUT:
     case OVS_ACTION_ATTR_RECIRC:
     case OVS_ACTION_ATTR_METER:
+    case OVS_ACTION_ATTR_TUNNEL_POP:
         if (size != 4) {
             break;
         }

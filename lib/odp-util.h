@@ -128,6 +128,27 @@ char *odp_actions_from_string(const char *, const struct odp_port_names *,
                               struct ofpbuf *actions)
     OVS_WARN_UNUSED_RESULT;
 
+/* Userspace-only actions (no kernel sees them; 3.1 numbers its own past
+ * the kernel's list, these are past any kernel's):
+ *
+ *   TUNNEL_PUSH   struct tnl_push_action (tnl-header.h) up to its header,
+ *                 then header_len bytes of header: "tnl_push(tnl_port(N),
+ *                 header(...),out_port(N))": prepend the outer header in
+ *                 place (the following actions output the packets;
+ *                 out_port names the route's device, for reading)
+ *   TUNNEL_POP    u32 port: "tnl_pop(N)": strip the outer header of the
+ *                 tunnel type of datapath port N, fill the tunnel metadata
+ *                 and run the packet through the datapath again as
+ *                 received on port N */
+#define OVS_ACTION_ATTR_TUNNEL_PUSH 100
+#define OVS_ACTION_ATTR_TUNNEL_POP 101
+
+struct tnl_push_action;
+/* Appends a tnl_push of DATA (DATA->header_len bytes of header). */
+void odp_put_tnl_push_action(struct ofpbuf *actions,
+                             const struct tnl_push_action *data);
+void odp_put_tnl_pop_action(struct ofpbuf *actions, uint32_t port);
+
 /* Whether ACTIONS_LEN bytes at ACTIONS are a well-formed action list:
  * whole attributes, known types with the right argument sizes, nested
  * lists well formed too.  On failure, *ERROR (if nonnull) gets a malloc'd

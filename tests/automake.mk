@@ -106,6 +106,12 @@ check_PROGRAMS += tests/test-jsonrpc
 tests_test_jsonrpc_SOURCES = tests/test-jsonrpc.c
 tests_test_jsonrpc_LDADD = $(OVS_LIBS)
 
+# Unit suite: native tunneling (routing table, neighbour cache, headers).
+UNIT_TESTS += tests/unit/test-native-tnl
+tests_unit_test_native_tnl_SOURCES = tests/unit/test-native-tnl.c
+tests_unit_test_native_tnl_CFLAGS = $(UNIT_TEST_FLAGS)
+tests_unit_test_native_tnl_LDADD = $(UNIT_TEST_LIBS)
+
 # Unit suite: stream record/replay.
 UNIT_TESTS += tests/unit/test-replay
 tests_unit_test_replay_SOURCES = tests/unit/test-replay.c
@@ -446,6 +452,7 @@ TESTSUITE_AT = \
 	tests/switching-system.at \
 	tests/datapath.at \
 	tests/datapath-parse.at \
+	tests/native-tnl.at \
 	tests/bench.at \
 	tests/interop-osken.at
 # ovs-ofctl against Open vSwitch 3.1's (utilities/ofctl.h).
