@@ -156,12 +156,32 @@ lib_libovs_a_SOURCES += \
 	lib/netdev.c \
 	lib/netdev.h \
 	lib/netdev-dummy.c \
+	lib/netdev-vport.c \
+	lib/netdev-vport.h \
+	lib/tunnel-options.c \
+	lib/tunnel-options.h \
 	lib/netdev-linux.c \
 	lib/netdev-patch.c \
 	lib/netdev-patch.h \
 	lib/netdev-provider.h \
 	lib/packets.c \
-	lib/packets.h
+	lib/packets.h \
+	lib/ip-addr.c \
+	lib/ip-addr.h
+
+# Native tunneling: the switch's routing table, neighbour cache, and the
+# encapsulation headers tnl_push/tnl_pop carry.
+lib_libovs_a_SOURCES += \
+	lib/ovs-router.c \
+	lib/ovs-router.h \
+	lib/route-table.c \
+	lib/route-table.h \
+	lib/tnl-neigh-cache.c \
+	lib/tnl-neigh-cache.h \
+	lib/tnl-header.c \
+	lib/tnl-header.h \
+	lib/tnl-header-private.h \
+	lib/tnl-header-text.c
 
 # The userspace datapath: deferred freeing, megaflow classifier, exact-match
 # cache, upcall channels.

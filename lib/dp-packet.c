@@ -15,7 +15,9 @@ dp_packet_reset_offsets(struct dp_packet *p)
     p->payload_ofs = DP_PACKET_OFS_NONE;
     p->hash_valid = false;
     p->hash = 0;
-    memset(&p->md, 0, sizeof p->md);
+    /* Not the Geneve options: nothing reads them without the flag. */
+    pkt_metadata_init(&p->md, 0);
+    p->md.tun_opts_len = 0;
 }
 
 static void

@@ -89,7 +89,24 @@ struct pkt_metadata {
                                  * the frame starts with, e.g. PT_IPV4 for
                                  * a packet-out of an IPv4 packet. */
     struct flow_tnl tunnel;     /* All zero if not tunnelled. */
+
+    /* The Geneve options of a packet that tnl_pop decapsulated, raw, as on
+     * the wire: meaningful only while tunnel.flags has FLOW_TNL_F_UDPIF
+     * (flow_extract() then copies them into the flow's tun_metadata, see
+     * tnl-header.h).  Kept last so that pkt_metadata_init() need not
+     * clear them for every received packet. */
+    uint8_t tun_opts_len;
+    uint8_t tun_opts[252];
 };
+
+/* Clears MD, but for the Geneve options that nothing reads unless
+ * tunnel.flags says so, and sets its input port. */
+static inline void
+pkt_metadata_init(struct pkt_metadata *md, uint32_t in_port)
+{
+    memset(md, 0, offsetof(struct pkt_metadata, tun_opts_len));
+    md->in_port = in_port;
+}
 
 enum dp_packet_source {
     DPBUF_MALLOC,               /* BASE is the packet's, on the heap. */

@@ -32,12 +32,14 @@
 #include "shash.h"
 #include "sset.h"
 #include "timeval.h"
+#include "tnl-header.h"
 #include "util.h"
 #include "vlog.h"
 
 VLOG_DEFINE_THIS_MODULE(dpif_netdev);
 
 COVERAGE_DEFINE(dpif_netdev_upcall_lost);
+COVERAGE_DEFINE(datapath_drop_invalid_port);
 
 static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(1, 5);
 
@@ -370,8 +372,12 @@ exec_output(struct exec_ctx *ctx, struct dp_packet_batch *batch,
             uint32_t port_no)
 {
     struct dp_netdev_port *port = port_lookup(ctx->dp, port_no);
-    if (port) {
+    if (port && netdev_can_send(port->netdev)) {
         netdev_send(port->netdev, batch);
+    } else {
+        /* Gone, or a port that moves no packets itself (a tunnel's, while
+         * the datapath does not encapsulate): 3.1 counts these so. */
+        COVERAGE_ADD(datapath_drop_invalid_port, batch->count);
     }
 }
 
@@ -442,6 +448,51 @@ exec_recirc(struct exec_ctx *ctx, struct dp_packet_batch *batch,
     }
 }
 
+/* 3.1's name for packets tnl_pop dropped as malformed (its tests read it);
+ * tnl-header.c's tnl_pop_* counters say why. */
+COVERAGE_DEFINE(datapath_drop_tunnel_pop_error);
+
+/* tnl_pop(PORT_NO): decapsulates BATCH's packets as the tunnel type of
+ * PORT_NO, drops the malformed ones (counted on the port), and runs the
+ * rest through the datapath again as received on PORT_NO. */
+static void
+exec_tnl_pop(struct exec_ctx *ctx, struct dp_packet_batch *batch,
+             uint32_t port_no, bool should_steal)
+{
+    struct dp_netdev_port *port = port_lookup(ctx->dp, port_no);
+    enum tnl_type type;
+    if (!port || !tnl_type_from_netdev_type(port->type, &type)) {
+        VLOG_WARN_RL(&rl, "%s: tnl_pop(%"PRIu32") names no tunnel port, "
+                     "packets dropped", ctx->dp->name, port_no);
+        return;
+    }
+    struct dp_packet_batch copies;
+    if (should_steal) {
+        copies = *batch;
+        dp_packet_batch_init(batch);
+    } else {
+        dp_packet_batch_clone(&copies, batch);
+    }
+    struct dp_packet_batch good;
+    dp_packet_batch_init(&good);
+    struct dp_packet *p;
+    DP_PACKET_BATCH_FOR_EACH (i, p, &copies) {
+        if (tnl_header_pop(p, type)) {
+            COVERAGE_INC(datapath_drop_tunnel_pop_error);
+            atomic_fetch_add_explicit(&port->n_malformed, 1,
+                                      memory_order_relaxed);
+            dp_packet_delete(p);
+        } else {
+            p->md.in_port = port_no;
+            dp_packet_batch_add(&good, p);
+        }
+    }
+    if (good.count) {
+        exec_recirc(ctx, &good, good.packets[0]->md.recirc_id);
+        dp_packet_batch_delete(&good);
+    }
+}
+
 /* odp-execute's callback for what only a datapath can do.  The packets
  * of the top-level list belong to the receive queue or the caller and are
  * never stolen; copies made by clone and sample come with SHOULD_STEAL,
@@ -484,6 +535,10 @@ exec_datapath_action(void *ctx_, struct dp_packet_batch *batch,
             exec_recirc(ctx, &copies, nl_attr_get_u32(a));
             dp_packet_batch_delete(&copies);
         }
+        break;
+
+    case OVS_ACTION_ATTR_TUNNEL_POP:
+        exec_tnl_pop(ctx, batch, nl_attr_get_u32(a), should_steal);
         break;
 
     default:
@@ -551,8 +606,7 @@ process_batch(struct dp_rx_thread *t, struct dp_netdev_port *port,
 
     for (size_t i = 0; i < n; i++) {
         struct dp_packet *p = batch->packets[i];
-        memset(&p->md, 0, sizeof p->md);
-        p->md.in_port = port->port_no;
+        pkt_metadata_init(&p->md, port->port_no);
         if (flow_extract(p, &rx[i].key)) {
             atomic_fetch_add_explicit(&port->n_malformed, 1,
                                       memory_order_relaxed);

@@ -55,6 +55,11 @@ static void
 metadata_to_flow(const struct pkt_metadata *md, struct flow *flow)
 {
     flow->tunnel = md->tunnel;
+    if (md->tunnel.flags & FLOW_TNL_F_UDPIF) {
+        size_t len = MIN(md->tun_opts_len, sizeof md->tun_opts);
+        flow->tun_metadata.present = len;
+        memcpy(flow->tun_metadata.opts, md->tun_opts, len);
+    }
     flow->skb_priority = md->skb_priority;
     flow->pkt_mark = md->pkt_mark;
     flow->dp_hash = md->dp_hash;
@@ -754,6 +759,11 @@ flow_compose__(struct dp_packet *p, const struct flow *flow, size_t l7_len,
     p->md.recirc_id = flow->recirc_id;
     p->md.dp_hash = flow->dp_hash;
     p->md.tunnel = flow->tunnel;
+    if (flow->tunnel.flags & FLOW_TNL_F_UDPIF) {
+        size_t len = MIN(flow->tun_metadata.present, sizeof p->md.tun_opts);
+        p->md.tun_opts_len = len;
+        memcpy(p->md.tun_opts, flow->tun_metadata.opts, len);
+    }
 
     dp_packet_put(p, &flow->dl_dst, ETH_ADDR_LEN);
     dp_packet_put(p, &flow->dl_src, ETH_ADDR_LEN);

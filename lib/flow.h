@@ -105,6 +105,11 @@ struct flow_tnl {
 #define FLOW_TNL_F_CSUM          (1 << 1)
 #define FLOW_TNL_F_KEY           (1 << 2)
 #define FLOW_TNL_F_OAM           (1 << 3)
+/* tun_metadata holds a packet's Geneve options raw, as the datapath found
+ * them: PRESENT is their length in bytes and OPTS the options as on the
+ * wire (not laid out by a TLV map).  Only datapath keys have it; see
+ * tnl-header.h and tun_md_from_geneve_udpif(). */
+#define FLOW_TNL_F_UDPIF         (1 << 4)
 
 /* Geneve options as OpenFlow sees them: tun_metadata0 ... tun_metadata63.
  * A switch's TLV map (tun-metadata.h) gives each mapped option a place in

@@ -378,13 +378,22 @@ format_tunnel(struct ds *s, const struct match *match)
     if (m->ip_ttl) {
         ds_put_format(s, "tun_ttl=%"PRIu8",", t->ip_ttl);
     }
-    if (m->flags & FLOW_TNL_F_OAM) {
+    /* Masked style always (+df-csum+key): OpenFlow matches only oam, but
+     * a megaflow of a packet received on a tunnel matches the other flags
+     * too, and 3.1 prints them so. */
+    static const struct { uint16_t bit; const char *name; } tnl_flags[] = {
+        { FLOW_TNL_F_DONT_FRAGMENT, "df" }, { FLOW_TNL_F_CSUM, "csum" },
+        { FLOW_TNL_F_KEY, "key" }, { FLOW_TNL_F_OAM, "oam" },
+    };
+    if (m->flags & (FLOW_TNL_F_DONT_FRAGMENT | FLOW_TNL_F_CSUM
+                    | FLOW_TNL_F_KEY | FLOW_TNL_F_OAM)) {
         ds_put_cstr(s, "tun_flags=");
-        /* Printed masked-style always: the public field has more bits
-         * than the one (oam) it can carry. */
-        mf_format_flags_masked(s, mf_tun_flag_name,
-                               (t->flags & FLOW_TNL_F_OAM) ? 1 : 0, 1,
-                               0xffff);
+        for (size_t i = 0; i < ARRAY_SIZE(tnl_flags); i++) {
+            if (m->flags & tnl_flags[i].bit) {
+                ds_put_format(s, "%c%s", t->flags & tnl_flags[i].bit
+                              ? '+' : '-', tnl_flags[i].name);
+            }
+        }
         ds_put_char(s, ',');
     }
     tun_md_format(match, s);

@@ -69,6 +69,7 @@
 #include <string.h>
 #include <strings.h>
 #include "list.h"
+#include "ip-addr.h"
 #include "netdev-provider.h"
 #include "unixctl.h"
 #include "util.h"
@@ -98,6 +99,10 @@ struct netdev_dummy {
     int mtu;
     enum netdev_flags flags;
     bool carrier;                       /* Cable plugged in. */
+    /* netdev-dummy/ip4addr and ip6addr: one address of each family
+     * (IPv4-mapped for IPv4; all zero: none), main thread only. */
+    struct in6_addr in4, in4_mask;
+    struct in6_addr in6, in6_mask;
 
     struct ovs_mutex mutex;
     struct netdev_rxq_dummy *rxq;       /* Open receive queue, or NULL. */
@@ -472,6 +477,32 @@ netdev_dummy_get_custom_stats(const struct netdev *netdev OVS_UNUSED,
     return ARRAY_SIZE(all);
 }
 
+static int
+netdev_dummy_get_addr_list(const struct netdev *netdev,
+                           struct in6_addr **addrs, struct in6_addr **masks,
+                           size_t *n)
+{
+    const struct netdev_dummy *dev = netdev_dummy_cast(netdev);
+    *addrs = xcalloc(2, sizeof **addrs);
+    *masks = xcalloc(2, sizeof **masks);
+    *n = 0;
+    if (!ipv6_addr_is_zero(&dev->in4)) {
+        (*addrs)[*n] = dev->in4;
+        (*masks)[(*n)++] = dev->in4_mask;
+    }
+    if (!ipv6_addr_is_zero(&dev->in6)) {
+        (*addrs)[*n] = dev->in6;
+        (*masks)[(*n)++] = dev->in6_mask;
+    }
+    if (!*n) {
+        free(*addrs);
+        free(*masks);
+        *addrs = *masks = NULL;
+        return EADDRNOTAVAIL;
+    }
+    return 0;
+}
+
 const struct netdev_class netdev_dummy_class = {
     .type = "dummy",
     .restore_flags = false,     /* The device dies with us. */
@@ -495,6 +526,7 @@ const struct netdev_class netdev_dummy_class = {
     .rxq_recv = netdev_dummy_rxq_recv,
     .send = netdev_dummy_send,
     .get_custom_stats = netdev_dummy_get_custom_stats,
+    .get_addr_list = netdev_dummy_get_addr_list,
 };
 
 /* ovs-appctl commands. */
@@ -703,9 +735,65 @@ netdev_dummy_receive_cmd(struct unixctl_conn *conn, int argc,
     unixctl_command_reply(conn, NULL);
 }
 
+int
+netdev_dummy_set_addr(struct netdev *netdev, const struct in6_addr *addr,
+                      unsigned int plen)
+{
+    if (netdev->netdev_class != &netdev_dummy_class || plen > 128) {
+        return EINVAL;
+    }
+    struct netdev_dummy *dev = netdev_dummy_cast(netdev);
+    struct in6_addr mask = ipv6_create_mask(plen);
+    if (in6_addr_get_mapped_ipv4(addr, NULL)) {
+        dev->in4 = *addr;
+        dev->in4_mask = mask;
+    } else {
+        dev->in6 = *addr;
+        dev->in6_mask = mask;
+    }
+    netdev_change_seq_changed(netdev);
+    return 0;
+}
+
+/* netdev-dummy/ip4addr NAME A.B.C.D/PLEN and ip6addr NAME X::Y/PLEN:
+ * give the dummy device NAME its (one) address of that family. */
+static void
+netdev_dummy_ipaddr_cmd(struct unixctl_conn *conn, int argc OVS_UNUSED,
+                        const char *argv[], void *ipv6_)
+{
+    bool ipv6 = ipv6_ != NULL;
+    struct netdev_dummy *dev = netdev_dummy_find(argv[1]);
+    if (!dev) {
+        unixctl_command_reply_error(conn, "Unknown Dummy Interface");
+        return;
+    }
+    struct in6_addr addr;
+    unsigned int plen;
+    char *error;
+    if (ipv6) {
+        error = ipv6_parse_cidr(argv[2], &addr, &plen);
+    } else {
+        ovs_be32 ip;
+        error = ip_parse_cidr(argv[2], &ip, &plen);
+        addr = in6_addr_mapped_ipv4(ip);
+        plen += 96;
+    }
+    if (error) {
+        unixctl_command_reply_error(conn, error);
+        free(error);
+        return;
+    }
+    netdev_dummy_set_addr(&dev->up, &addr, plen);
+    unixctl_command_reply(conn, "OK");
+}
+
 void
 netdev_dummy_register_commands(void)
 {
+    unixctl_command_register("netdev-dummy/ip4addr", "[netdev] ipaddr/mask",
+                             2, 2, netdev_dummy_ipaddr_cmd, NULL);
+    unixctl_command_register("netdev-dummy/ip6addr", "[netdev] ip6addr",
+                             2, 2, netdev_dummy_ipaddr_cmd, (void *) 1);
     unixctl_command_register("netdev-dummy/receive",
                              "name [--qid queue_id] packet|flow "
                              "[--len number]...",

@@ -127,6 +127,13 @@ struct netdev_class {
     size_t (*get_custom_stats)(const struct netdev *,
                                const struct netdev_stats *stats,
                                struct netdev_custom_counter *, size_t max);
+
+    /* The device's IP addresses and their masks (IPv4-mapped for IPv4),
+     * as two malloc'd arrays of *N entries the caller frees.  NULL: the
+     * device is a kernel one and netdev.c asks the kernel
+     * (getifaddrs()).  EADDRNOTAVAIL when it has none. */
+    int (*get_addr_list)(const struct netdev *, struct in6_addr **addrs,
+                         struct in6_addr **masks, size_t *n);
 };
 
 /* Counters a provider bumps itself (receive errors and drops it sees;
@@ -145,6 +152,10 @@ struct netdev *netdev_find_open(const char *name);
 /* netdev-linux.c's rtnetlink link monitor (netdev_run()/netdev_wait()). */
 void netdev_linux_monitor_run(void);
 void netdev_linux_monitor_wait(void);
+
+/* Adds CLASS under its type (netdev.c calls it for the tunnel types of
+ * netdev-vport.c while it initializes). */
+void netdev_register_class(const struct netdev_class *);
 
 /* Providers. */
 extern const struct netdev_class netdev_linux_class;    /* "system" */

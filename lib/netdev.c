@@ -2,16 +2,20 @@
 #include "netdev.h"
 
 #include <errno.h>
+#include <ifaddrs.h>
+#include <net/if.h>
 #include <stdlib.h>
 #include <string.h>
 #include "connectivity.h"
 #include "dp-packet.h"
+#include "ip-addr.h"
 #include "netdev-provider.h"
 #include "ovs-thread.h"
 #include "seq.h"
 #include "shash.h"
 #include "smap.h"
 #include "sset.h"
+#include "netdev-vport.h"
 #include "util.h"
 #include "vlog.h"
 
@@ -45,7 +49,14 @@ netdev_initialize(void)
         shash_add_assert(&netdev_classes, "internal", &netdev_internal_class);
         shash_add_assert(&netdev_classes, "tap", &netdev_tap_class);
         shash_add_assert(&netdev_classes, "patch", &netdev_patch_class);
+        netdev_vport_register();
     }
+}
+
+void
+netdev_register_class(const struct netdev_class *class)
+{
+    shash_add_assert(&netdev_classes, class->type, class);
 }
 
 void
@@ -188,6 +199,12 @@ netdev_close_all(void)
     SHASH_FOR_EACH_SAFE (node, &netdevs) {
         netdev_destroy(node->data);
     }
+}
+
+bool
+netdev_can_send(const struct netdev *netdev)
+{
+    return netdev->netdev_class->send != NULL;
 }
 
 int
@@ -554,6 +571,64 @@ netdev_get_custom_stats(const struct netdev *netdev,
     netdev_get_stats(netdev, &stats);
     return netdev->netdev_class->get_custom_stats(netdev, &stats, counters,
                                                   max);
+}
+
+/* Appends the kernel's addresses of the interface NAME. */
+static int
+kernel_get_addrs(const char *name, struct in6_addr **addrs,
+                 struct in6_addr **masks, size_t *n)
+{
+    struct ifaddrs *ifa_list;
+    if (getifaddrs(&ifa_list)) {
+        return errno;
+    }
+    size_t allocated = 0;
+    *addrs = *masks = NULL;
+    *n = 0;
+    for (struct ifaddrs *ifa = ifa_list; ifa; ifa = ifa->ifa_next) {
+        if (!ifa->ifa_addr || !ifa->ifa_netmask
+            || strcmp(ifa->ifa_name, name)) {
+            continue;
+        }
+        struct in6_addr addr, mask;
+        int family = ifa->ifa_addr->sa_family;
+        if (family == AF_INET) {
+            const struct sockaddr_in *a = (const void *) ifa->ifa_addr;
+            const struct sockaddr_in *m = (const void *) ifa->ifa_netmask;
+            addr = in6_addr_mapped_ipv4(a->sin_addr.s_addr);
+            mask = in6_addr_mapped_ipv4(m->sin_addr.s_addr);
+        } else if (family == AF_INET6) {
+            const struct sockaddr_in6 *a = (const void *) ifa->ifa_addr;
+            const struct sockaddr_in6 *m = (const void *) ifa->ifa_netmask;
+            addr = a->sin6_addr;
+            mask = m->sin6_addr;
+        } else {
+            continue;
+        }
+        if (*n >= allocated) {
+            size_t a_alloc = allocated;
+            *addrs = x2nrealloc(*addrs, &a_alloc, sizeof **addrs);
+            *masks = x2nrealloc(*masks, &allocated, sizeof **masks);
+        }
+        (*addrs)[*n] = addr;
+        (*masks)[*n] = mask;
+        (*n)++;
+    }
+    freeifaddrs(ifa_list);
+    return *n ? 0 : EADDRNOTAVAIL;
+}
+
+int
+netdev_get_addrs_by_name(const char *name, struct in6_addr **addrs,
+                         struct in6_addr **masks, size_t *n)
+{
+    struct netdev *netdev = netdev_find_open(name);
+    *addrs = *masks = NULL;
+    *n = 0;
+    if (netdev && netdev->netdev_class->get_addr_list) {
+        return netdev->netdev_class->get_addr_list(netdev, addrs, masks, n);
+    }
+    return kernel_get_addrs(name, addrs, masks, n);
 }
 
 struct netdev *

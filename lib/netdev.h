@@ -71,6 +71,10 @@ void netdev_get_types(struct sset *types);
 /* Normalizes TYPE: NULL or "" become "system". */
 const char *netdev_normalize_type(const char *type);
 
+/* Whether the device sends packets itself (tunnel devices do not: the
+ * datapath encapsulates for them, or drops). */
+bool netdev_can_send(const struct netdev *);
+
 int netdev_open(const char *name, const char *type, struct netdev **);
 void netdev_close(struct netdev *);
 /* Closes every open netdev whatever its reference count, removing the
@@ -111,6 +115,16 @@ int netdev_get_flags(const struct netdev *, enum netdev_flags *);
  * the last reference for devices the switch did not create. */
 int netdev_update_flags(struct netdev *, enum netdev_flags off,
                         enum netdev_flags on);
+
+/* The IP addresses of the device NAME and their masks (IPv4 ones
+ * IPv4-mapped, see ip-addr.h): two malloc'd arrays of *N entries the caller
+ * frees.  An open device answers through its type (a dummy device has the
+ * addresses netdev-dummy/ip4addr and ip6addr gave it), any other name is
+ * asked of the kernel.  Returns 0, or EADDRNOTAVAIL when the device has
+ * none, or another errno value.  Main thread (the table of open devices is
+ * its own). */
+int netdev_get_addrs_by_name(const char *name, struct in6_addr **addrs,
+                             struct in6_addr **masks, size_t *n);
 
 /* Moves whenever one of the properties above changes. */
 uint64_t netdev_get_change_seq(const struct netdev *);
@@ -212,6 +226,13 @@ void netdev_get_stats(const struct netdev *, struct netdev_stats *);
 size_t netdev_get_custom_stats(const struct netdev *,
                                struct netdev_custom_counter *counters,
                                size_t max);
+
+/* Gives the dummy device NETDEV its one address of ADDR's family
+ * (IPv4-mapped for IPv4, PLEN counted in IPv6 bits then), as
+ * netdev-dummy/ip4addr and ip6addr do.  EINVAL if NETDEV is not a dummy. */
+struct in6_addr;
+int netdev_dummy_set_addr(struct netdev *, const struct in6_addr *addr,
+                          unsigned int plen);
 
 /* For tests: makes PACKET (taken) arrive on NETDEV, a dummy device, as
  * "netdev-dummy/receive" does.  EINVAL if NETDEV is not a dummy. */

@@ -12,6 +12,7 @@
 #include "mpls.h"
 #include "netlink.h"
 #include "odp-util.h"
+#include "tnl-header.h"
 #include "packets.h"
 #include "vlog.h"
 
@@ -517,6 +518,15 @@ odp_execute_set(struct dp_packet *p, const struct nlattr *key, bool masked)
 
 #define SIZE_IS(T) (half == sizeof(T) && (!masked || size == 2 * sizeof(T)))
     switch (type) {
+    case OVS_KEY_ATTR_TUNNEL:
+        /* The metadata a tunnel port's output will use (never masked). */
+        if (!masked) {
+            struct flow_tnl t;
+            if (odp_tunnel_from_attr(key, &t)) {
+                p->md.tunnel = t;
+            }
+        }
+        break;
     case OVS_KEY_ATTR_ETHERNET:
         if (SIZE_IS(struct ovs_key_ethernet) && dp_packet_size(p) >= 12) {
             const struct ovs_key_ethernet *k = (const void *) v;
@@ -781,6 +791,20 @@ odp_execute_actions(void *aux, struct dp_packet_batch *batch, bool steal,
                 ovs_be16 eth_type = nl_attr_get_be16(a);
                 DP_PACKET_BATCH_FOR_EACH (i, p, batch) {
                     odp_execute_pop_mpls(p, eth_type);
+                }
+            }
+            break;
+        case OVS_ACTION_ATTR_TUNNEL_PUSH:
+            /* The packets get the header in place; the actions after it
+             * say where they go (out_port only names the route's device,
+             * as in 3.1). */
+            if (nl_attr_get_size(a) >= TNL_PUSH_ACTION_FIXED) {
+                const struct tnl_push_action *data = nl_attr_get(a);
+                if (data->header_len
+                    == nl_attr_get_size(a) - TNL_PUSH_ACTION_FIXED) {
+                    DP_PACKET_BATCH_FOR_EACH (i, p, batch) {
+                        tnl_header_push(p, data);
+                    }
                 }
             }
             break;

@@ -1,5 +1,6 @@
 #include <config.h>
 #include "odp-util.h"
+#include "tnl-header.h"
 
 #include <arpa/inet.h>
 #include <ctype.h>
@@ -1170,7 +1171,11 @@ parse_tunnel_extra(struct parser *p, const char *name, struct flow *key,
         return false;
     }
     uint32_t value, m;
-    if (!parse_flags(p, tnl_flag_names, 0xf, &value, &m)) {
+    if (match_char(p, ')')) {
+        /* "flags()": none of them, as 3.1 writes a tunnel without any. */
+        value = 0;
+        m = 0xf;
+    } else if (!parse_flags(p, tnl_flag_names, 0xf, &value, &m)) {
         return false;
     }
     key->tunnel.flags = value;
@@ -1823,6 +1828,196 @@ set_key_by_type(uint16_t type)
     return NULL;
 }
 
+/* Tunnel metadata as an action argument
+ * =====================================
+ *
+ * set(tunnel(...)) carries OVS_KEY_ATTR_TUNNEL: nested
+ * OVS_TUNNEL_KEY_ATTR_* attributes as <linux/openvswitch.h> lays them out
+ * (the key only with the "key" flag, addresses and ports only when set).
+ * ERSPAN options are OVS_TUNNEL_KEY_ATTR_ERSPAN_OPTS: version (u8), then
+ * the v1 index (be32) or the v2 direction and hardware id (u8 each). */
+
+void
+odp_put_tunnel_action(const struct flow_tnl *t, struct ofpbuf *actions)
+{
+    static const struct in6_addr any = IN6ADDR_ANY_INIT;
+    size_t set = nl_msg_start_nested(actions, OVS_ACTION_ATTR_SET);
+    size_t tun = nl_msg_start_nested(actions, OVS_KEY_ATTR_TUNNEL);
+    if (t->flags & FLOW_TNL_F_KEY) {
+        nl_msg_put_unspec(actions, OVS_TUNNEL_KEY_ATTR_ID, &t->tun_id, 8);
+    }
+    if (t->ip_src) {
+        nl_msg_put_unspec(actions, OVS_TUNNEL_KEY_ATTR_IPV4_SRC, &t->ip_src, 4);
+    }
+    if (t->ip_dst) {
+        nl_msg_put_unspec(actions, OVS_TUNNEL_KEY_ATTR_IPV4_DST, &t->ip_dst, 4);
+    }
+    if (memcmp(&t->ipv6_src, &any, sizeof any)) {
+        nl_msg_put_unspec(actions, OVS_TUNNEL_KEY_ATTR_IPV6_SRC,
+                          &t->ipv6_src, sizeof t->ipv6_src);
+    }
+    if (memcmp(&t->ipv6_dst, &any, sizeof any)) {
+        nl_msg_put_unspec(actions, OVS_TUNNEL_KEY_ATTR_IPV6_DST,
+                          &t->ipv6_dst, sizeof t->ipv6_dst);
+    }
+    if (t->ip_tos) {
+        nl_msg_put_u8(actions, OVS_TUNNEL_KEY_ATTR_TOS, t->ip_tos);
+    }
+    nl_msg_put_u8(actions, OVS_TUNNEL_KEY_ATTR_TTL, t->ip_ttl);
+    if (t->flags & FLOW_TNL_F_DONT_FRAGMENT) {
+        nl_msg_put_flag(actions, OVS_TUNNEL_KEY_ATTR_DONT_FRAGMENT);
+    }
+    if (t->flags & FLOW_TNL_F_CSUM) {
+        nl_msg_put_flag(actions, OVS_TUNNEL_KEY_ATTR_CSUM);
+    }
+    if (t->flags & FLOW_TNL_F_OAM) {
+        nl_msg_put_flag(actions, OVS_TUNNEL_KEY_ATTR_OAM);
+    }
+    if (t->tp_src) {
+        nl_msg_put_be16(actions, OVS_TUNNEL_KEY_ATTR_TP_SRC, t->tp_src);
+    }
+    if (t->tp_dst) {
+        nl_msg_put_be16(actions, OVS_TUNNEL_KEY_ATTR_TP_DST, t->tp_dst);
+    }
+    if (t->erspan_ver == 1 || t->erspan_ver == 2) {
+        uint8_t opts[8] = { t->erspan_ver };
+        if (t->erspan_ver == 1) {
+            ovs_be32 idx = htonl(t->erspan_idx);
+            memcpy(&opts[4], &idx, 4);
+        } else {
+            opts[4] = t->erspan_dir;
+            opts[5] = t->erspan_hwid;
+        }
+        nl_msg_put_unspec(actions, OVS_TUNNEL_KEY_ATTR_ERSPAN_OPTS, opts,
+                          sizeof opts);
+    }
+    nl_msg_end_nested(actions, tun);
+    nl_msg_end_nested(actions, set);
+}
+
+bool
+odp_tunnel_from_attr(const struct nlattr *attr, struct flow_tnl *t)
+{
+    const struct nlattr *a;
+    size_t left;
+
+    memset(t, 0, sizeof *t);
+    if (!nl_attr_is_whole(nl_attr_get(attr), nl_attr_get_size(attr))) {
+        return false;
+    }
+    NL_NESTED_FOR_EACH (a, left, attr) {
+        size_t len = nl_attr_get_size(a);
+        const void *p = nl_attr_get(a);
+        switch (nl_attr_type(a)) {
+        case OVS_TUNNEL_KEY_ATTR_ID:
+            if (len != 8) return false;
+            memcpy(&t->tun_id, p, 8);
+            t->flags |= FLOW_TNL_F_KEY;
+            break;
+        case OVS_TUNNEL_KEY_ATTR_IPV4_SRC:
+            if (len != 4) return false;
+            memcpy(&t->ip_src, p, 4);
+            break;
+        case OVS_TUNNEL_KEY_ATTR_IPV4_DST:
+            if (len != 4) return false;
+            memcpy(&t->ip_dst, p, 4);
+            break;
+        case OVS_TUNNEL_KEY_ATTR_IPV6_SRC:
+            if (len != 16) return false;
+            memcpy(&t->ipv6_src, p, 16);
+            break;
+        case OVS_TUNNEL_KEY_ATTR_IPV6_DST:
+            if (len != 16) return false;
+            memcpy(&t->ipv6_dst, p, 16);
+            break;
+        case OVS_TUNNEL_KEY_ATTR_TOS:
+            if (len != 1) return false;
+            t->ip_tos = *(const uint8_t *) p;
+            break;
+        case OVS_TUNNEL_KEY_ATTR_TTL:
+            if (len != 1) return false;
+            t->ip_ttl = *(const uint8_t *) p;
+            break;
+        case OVS_TUNNEL_KEY_ATTR_DONT_FRAGMENT:
+            t->flags |= FLOW_TNL_F_DONT_FRAGMENT;
+            break;
+        case OVS_TUNNEL_KEY_ATTR_CSUM:
+            t->flags |= FLOW_TNL_F_CSUM;
+            break;
+        case OVS_TUNNEL_KEY_ATTR_OAM:
+            t->flags |= FLOW_TNL_F_OAM;
+            break;
+        case OVS_TUNNEL_KEY_ATTR_TP_SRC:
+            if (len != 2) return false;
+            memcpy(&t->tp_src, p, 2);
+            break;
+        case OVS_TUNNEL_KEY_ATTR_TP_DST:
+            if (len != 2) return false;
+            memcpy(&t->tp_dst, p, 2);
+            break;
+        case OVS_TUNNEL_KEY_ATTR_ERSPAN_OPTS: {
+            const uint8_t *o = p;
+            if (len != 8) return false;
+            t->erspan_ver = o[0];
+            if (o[0] == 1) {
+                ovs_be32 idx;
+                memcpy(&idx, &o[4], 4);
+                t->erspan_idx = ntohl(idx);
+            } else {
+                t->erspan_dir = o[4];
+                t->erspan_hwid = o[5];
+            }
+            break;
+        }
+        default:
+            return false;
+        }
+    }
+    return true;
+}
+
+/* "tunnel(tun_id=0x5,src=2.2.2.2,dst=1.1.1.1,ttl=64,flags(df|key))", in
+ * 3.1's order. */
+static void
+format_tunnel_action(struct ds *ds, const struct flow_tnl *t)
+{
+    static const struct in6_addr any = IN6ADDR_ANY_INIT;
+    struct flow key, mask;
+    memset(&key, 0, sizeof key);
+    memset(&mask, 0, sizeof mask);
+    key.tunnel = *t;
+    if (t->flags & FLOW_TNL_F_KEY) {
+        mask.tunnel.tun_id = htonll(UINT64_MAX);
+    }
+    mask.tunnel.ip_src = t->ip_src ? htonl(UINT32_MAX) : 0;
+    mask.tunnel.ip_dst = t->ip_dst ? htonl(UINT32_MAX) : 0;
+    if (memcmp(&t->ipv6_src, &any, sizeof any)) {
+        memset(&mask.tunnel.ipv6_src, 0xff, sizeof mask.tunnel.ipv6_src);
+    }
+    if (memcmp(&t->ipv6_dst, &any, sizeof any)) {
+        memset(&mask.tunnel.ipv6_dst, 0xff, sizeof mask.tunnel.ipv6_dst);
+    }
+    mask.tunnel.ip_tos = t->ip_tos ? UINT8_MAX : 0;
+    mask.tunnel.ip_ttl = UINT8_MAX;
+    mask.tunnel.tp_src = t->tp_src ? htons(UINT16_MAX) : 0;
+    mask.tunnel.tp_dst = t->tp_dst ? htons(UINT16_MAX) : 0;
+
+    ds_put_cstr(ds, "tunnel(");
+    bool first = true;
+    for (size_t i = 0; i < ARRAY_SIZE(tunnel_fields); i++) {
+        format_field(ds, &tunnel_fields[i], &key, &mask, false, &first);
+    }
+    if (t->erspan_ver == 1) {
+        ds_put_format(ds, ",erspan(ver=1,idx=%#"PRIx32")", t->erspan_idx);
+    } else if (t->erspan_ver == 2) {
+        ds_put_format(ds, ",erspan(ver=2,dir=%"PRIu8",hwid=%#"PRIx8")",
+                      t->erspan_dir, t->erspan_hwid);
+    }
+    ds_put_cstr(ds, ",flags(");
+    format_flags(ds, tnl_flag_names, t->flags, UINT32_MAX, 0xf);
+    ds_put_cstr(ds, "))");
+}
+
 /* Action formatting
  * ================= */
 
@@ -1854,6 +2049,14 @@ format_set(struct ds *ds, const struct nlattr *a, bool masked)
     size_t vsize = masked ? size / 2 : size;
 
     ds_put_cstr(ds, "set(");
+    if (type == OVS_KEY_ATTR_TUNNEL && !masked) {
+        struct flow_tnl t;
+        if (odp_tunnel_from_attr(k, &t)) {
+            format_tunnel_action(ds, &t);
+            ds_put_char(ds, ')');
+            return;
+        }
+    }
     const struct set_key *sk = set_key_by_type(type);
     if (sk && vsize == sk->size && (!masked || size == 2 * sk->size)) {
         struct flow fk, fm;
@@ -2149,6 +2352,32 @@ format_action(struct ds *ds, const struct nlattr *a,
             return;
         }
         break;
+    case OVS_ACTION_ATTR_TUNNEL_POP:
+        if (size == 4) {
+            ds_put_cstr(ds, "tnl_pop(");
+            format_port(ds, nl_attr_get_u32(a), names);
+            ds_put_char(ds, ')');
+            return;
+        }
+        break;
+    case OVS_ACTION_ATTR_TUNNEL_PUSH:
+        if (size >= TNL_PUSH_ACTION_FIXED
+            && size <= sizeof(struct tnl_push_action)) {
+            struct tnl_push_action data;
+            memset(&data, 0, sizeof data);
+            memcpy(&data, nl_attr_get(a), size);
+            data.header_len = MIN(data.header_len,
+                                  size - TNL_PUSH_ACTION_FIXED);
+            ds_put_cstr(ds, "tnl_push(tnl_port(");
+            format_port(ds, data.tnl_port, names);
+            ds_put_cstr(ds, "),");
+            tnl_header_format(&data, ds);
+            ds_put_cstr(ds, ",out_port(");
+            format_port(ds, data.out_port, names);
+            ds_put_cstr(ds, "))");
+            return;
+        }
+        break;
     default:
         break;
     }
@@ -2407,6 +2636,16 @@ parse_set(struct parser *p, struct ofpbuf *actions)
         return true;
     }
 
+    if (!strcmp(name, "tunnel")) {
+        if (!parse_fields(p, tunnel_fields, ARRAY_SIZE(tunnel_fields),
+                          &fk, &fm, parse_tunnel_extra)
+            || !match_char(p, ')')) {
+            return false;
+        }
+        odp_put_tunnel_action(&fk.tunnel, actions);
+        return true;
+    }
+
     if (!strcmp(name, "skb_priority") || !strcmp(name, "skb_mark")) {
         uint32_t v, m;
         if (!parse_u32_arg(p, &v, &m) || !match_char(p, ')')) {
@@ -2609,6 +2848,69 @@ parse_sample(struct parser *p, struct ofpbuf *actions, int depth,
     return NULL;
 }
 
+/* A port number or name up to ')', which is left unread. */
+static bool
+parse_port_paren(struct parser *p, uint32_t *port)
+{
+    char *text = read_token(p, ")");
+    uint64_t v;
+    bool ok = false;
+    if (ofputil_scan_uint(text, UINT32_MAX, &v)) {
+        *port = v;
+        ok = true;
+    } else if (p->names && p->names->number_of) {
+        ok = p->names->number_of(p->names->aux, text, port);
+    }
+    free(text);
+    return ok;
+}
+
+/* "tnl_port(N),header(...),out_port(N))" after "tnl_push(". */
+static char *
+parse_tnl_push(struct parser *p, struct ofpbuf *actions, bool *ok)
+{
+    struct tnl_push_action data;
+    memset(&data, 0, sizeof data);
+    *ok = false;
+    if (strncmp(p->s, "tnl_port(", 9)) {
+        return NULL;
+    }
+    p->s += 9;
+    if (!parse_port_paren(p, &data.tnl_port) || !match_char(p, ')')
+        || !match_char(p, ',')) {
+        return NULL;
+    }
+    char *error = tnl_header_parse(&p->s, &data);
+    if (error) {
+        return error;
+    }
+    if (strncmp(p->s, ",out_port(", 10)) {
+        return NULL;
+    }
+    p->s += 10;
+    if (!parse_port_paren(p, &data.out_port) || !match_char(p, ')')
+        || !match_char(p, ')')) {
+        return NULL;
+    }
+    odp_put_tnl_push_action(actions, &data);
+    *ok = true;
+    return NULL;
+}
+
+void
+odp_put_tnl_push_action(struct ofpbuf *actions,
+                        const struct tnl_push_action *data)
+{
+    nl_msg_put_unspec(actions, OVS_ACTION_ATTR_TUNNEL_PUSH, data,
+                      TNL_PUSH_ACTION_FIXED + data->header_len);
+}
+
+void
+odp_put_tnl_pop_action(struct ofpbuf *actions, uint32_t port)
+{
+    nl_msg_put_u32(actions, OVS_ACTION_ATTR_TUNNEL_POP, port);
+}
+
 /* One action at P, appended to ACTIONS.  Returns an error from a nested
  * list (already positioned), or NULL with *OK saying whether this action
  * parsed. */
@@ -2664,6 +2966,14 @@ parse_action(struct parser *p, struct ofpbuf *actions, int depth, bool *ok)
             nl_msg_put_u32(actions, (name[0] == 'r' ? OVS_ACTION_ATTR_RECIRC
                                      : OVS_ACTION_ATTR_METER), v);
         }
+    } else if (!strcmp(name, "tnl_pop")) {
+        uint32_t port;
+        *ok = parse_port_paren(p, &port) && match_char(p, ')');
+        if (*ok) {
+            odp_put_tnl_pop_action(actions, port);
+        }
+    } else if (!strcmp(name, "tnl_push")) {
+        return parse_tnl_push(p, actions, ok);
     } else if (!strcmp(name, "sample")) {
         return parse_sample(p, actions, depth, start, ok);
     } else if (!strcmp(name, "clone")) {
@@ -2795,9 +3105,16 @@ validate_action(const struct nlattr *a, int depth, char **error)
     uint16_t type = nl_attr_type(a);
     size_t size = nl_attr_get_size(a);
     switch (type) {
+    case OVS_ACTION_ATTR_TUNNEL_PUSH:
+        if (size < TNL_PUSH_ACTION_FIXED
+            || size > sizeof(struct tnl_push_action)) {
+            break;
+        }
+        return tnl_header_validate(nl_attr_get(a), size, error);
     case OVS_ACTION_ATTR_OUTPUT:
     case OVS_ACTION_ATTR_RECIRC:
     case OVS_ACTION_ATTR_METER:
+    case OVS_ACTION_ATTR_TUNNEL_POP:
         if (size != 4) {
             break;
         }

@@ -88,6 +88,15 @@ struct odp_port_names {
     void *aux;
 };
 
+/* The action set(tunnel(...)): gives the packet the tunnel metadata T
+ * (OVS_ACTION_ATTR_SET of a nested OVS_KEY_ATTR_TUNNEL).  The key is sent
+ * only with FLOW_TNL_F_KEY in T's flags. */
+struct flow_tnl;
+struct ofpbuf;
+void odp_put_tunnel_action(const struct flow_tnl *t, struct ofpbuf *);
+/* Decodes ATTR, an OVS_KEY_ATTR_TUNNEL, into *T; false if malformed. */
+bool odp_tunnel_from_attr(const struct nlattr *attr, struct flow_tnl *t);
+
 /* Megaflows.  MASK may be NULL for an exact-match flow. */
 void odp_flow_format(const struct flow *key, const struct flow_wildcards *,
                      const struct odp_port_names *, bool verbose,
@@ -118,6 +127,27 @@ void odp_actions_format(const struct nlattr *actions, size_t actions_len,
 char *odp_actions_from_string(const char *, const struct odp_port_names *,
                               struct ofpbuf *actions)
     OVS_WARN_UNUSED_RESULT;
+
+/* Userspace-only actions (no kernel sees them; 3.1 numbers its own past
+ * the kernel's list, these are past any kernel's):
+ *
+ *   TUNNEL_PUSH   struct tnl_push_action (tnl-header.h) up to its header,
+ *                 then header_len bytes of header: "tnl_push(tnl_port(N),
+ *                 header(...),out_port(N))": prepend the outer header in
+ *                 place (the following actions output the packets;
+ *                 out_port names the route's device, for reading)
+ *   TUNNEL_POP    u32 port: "tnl_pop(N)": strip the outer header of the
+ *                 tunnel type of datapath port N, fill the tunnel metadata
+ *                 and run the packet through the datapath again as
+ *                 received on port N */
+#define OVS_ACTION_ATTR_TUNNEL_PUSH 100
+#define OVS_ACTION_ATTR_TUNNEL_POP 101
+
+struct tnl_push_action;
+/* Appends a tnl_push of DATA (DATA->header_len bytes of header). */
+void odp_put_tnl_push_action(struct ofpbuf *actions,
+                             const struct tnl_push_action *data);
+void odp_put_tnl_pop_action(struct ofpbuf *actions, uint32_t port);
 
 /* Whether ACTIONS_LEN bytes at ACTIONS are a well-formed action list:
  * whole attributes, known types with the right argument sizes, nested

@@ -3,6 +3,8 @@
 
 #include "tun-metadata.h"
 
+#include <errno.h>
+#include <stdint.h>
 #include <string.h>
 #include "dynamic-string.h"
 #include "match.h"
@@ -422,4 +424,85 @@ tun_md_layout_from_table(struct match *match, const struct tun_table *tab)
                                          len, 0xff),
         };
     }
+}
+
+/* Geneve options <-> pool. */
+
+int
+tun_md_from_geneve_udpif(const struct tun_table *tab, struct flow *flow)
+{
+    if (!(flow->tunnel.flags & FLOW_TNL_F_UDPIF)) {
+        return 0;
+    }
+    const uint8_t *raw = flow->tun_metadata.opts;
+    size_t len = flow->tun_metadata.present;
+    if (len > sizeof flow->tun_metadata.opts) {
+        return EINVAL;
+    }
+    struct tun_md_layout layout = { .tab = tab };
+    struct flow_tun_metadata out;
+    memset(&out, 0, sizeof out);
+    for (size_t ofs = 0; ofs < len; ) {
+        if (len - ofs < 4) {
+            return EINVAL;
+        }
+        uint16_t opt_class = raw[ofs] << 8 | raw[ofs + 1];
+        uint8_t type = raw[ofs + 2];
+        unsigned int data_len = (raw[ofs + 3] & 0x1f) * 4;
+        if (data_len > len - ofs - 4) {
+            return EINVAL;
+        }
+        bool mapped = false;
+        for (unsigned int idx = 0; idx < TUN_METADATA_NUM_OPTS; idx++) {
+            const struct tun_table_entry *e = &tab->entries[idx];
+            if (!e->mapped || e->opt_class != opt_class || e->type != type) {
+                continue;
+            }
+            if (e->len != data_len) {
+                return EINVAL;
+            }
+            uint8_t value[TUN_METADATA_MAX_LEN];
+            memset(value, 0, sizeof value);
+            memcpy(value + TUN_METADATA_MAX_LEN - data_len,
+                   raw + ofs + 4, data_len);
+            pool_write(&layout, idx, out.opts, value);
+            out.present |= opt_bit(idx);
+            mapped = true;
+            break;
+        }
+        if (!mapped && type & 0x80) {
+            return EINVAL;
+        }
+        ofs += 4 + data_len;
+    }
+    flow->tun_metadata = out;
+    flow->tunnel.flags &= ~FLOW_TNL_F_UDPIF;
+    return 0;
+}
+
+size_t
+tun_md_to_geneve(const struct tun_table *tab,
+                 const struct flow_tun_metadata *md, uint8_t *buf,
+                 size_t max)
+{
+    struct tun_md_layout layout = { .tab = tab };
+    size_t len = 0;
+    for (unsigned int idx = 0; idx < TUN_METADATA_NUM_OPTS; idx++) {
+        const struct tun_table_entry *e = &tab->entries[idx];
+        if (!(md->present & opt_bit(idx)) || !e->mapped) {
+            continue;
+        }
+        if (len + 4 + e->len > max) {
+            return SIZE_MAX;
+        }
+        uint8_t value[TUN_METADATA_MAX_LEN];
+        unsigned int n = pool_read(&layout, idx, md->opts, value);
+        buf[len] = e->opt_class >> 8;
+        buf[len + 1] = e->opt_class;
+        buf[len + 2] = e->type;
+        buf[len + 3] = n / 4;
+        memcpy(buf + len + 4, value + TUN_METADATA_MAX_LEN - n, n);
+        len += 4 + n;
+    }
+    return len;
 }

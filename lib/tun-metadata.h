@@ -126,4 +126,27 @@ void tun_md_layout_from_table(struct match *, const struct tun_table *);
 bool tun_table_field_len(const struct tun_table *, unsigned int idx,
                          unsigned int *len);
 
+/* Geneve options on the wire and a switch's pool.
+ *
+ * The datapath hands up a tunnelled packet's Geneve options raw (the
+ * "UDPIF" form: tunnel.flags has FLOW_TNL_F_UDPIF, tun_metadata.present is
+ * their length in bytes and opts the options as on the wire, see flow.h
+ * and tnl-header.h).  tun_md_from_geneve_udpif() lays them out as TABLE
+ * maps them, in place in FLOW: every option TABLE maps (same class, type
+ * and length) sets its tun_metadataN and present bit; an unmapped option
+ * is skipped unless it is critical (type bit 0x80).  Returns 0, or EINVAL
+ * (FLOW unchanged) for malformed options, an unmapped critical option, or
+ * a mapped one of another length, as 3.1 refuses them.  A FLOW without
+ * the flag is left alone.
+ *
+ * tun_md_to_geneve() does the reverse for a packet leaving through a
+ * Geneve port: the options for every present tun_metadataN of MD, in
+ * index order, into BUF (at most MAX bytes); returns their length, or
+ * SIZE_MAX if they do not fit.  The result is what tnl_header_build()
+ * takes as geneve_opts. */
+int tun_md_from_geneve_udpif(const struct tun_table *, struct flow *);
+size_t tun_md_to_geneve(const struct tun_table *,
+                        const struct flow_tun_metadata *md,
+                        uint8_t *buf, size_t max);
+
 #endif /* tun-metadata.h */

@@ -37,6 +37,8 @@ ofproto_libofproto_a_SOURCES = \
 	ofproto/ofproto-unixctl.c \
 	ofproto/upcall.c \
 	ofproto/upcall.h \
+	ofproto/tunnel.c \
+	ofproto/tunnel.h \
 	ofproto/xlate.c \
 	ofproto/xlate.h \
 	ofproto/xlate-commit.c \

@@ -60,6 +60,7 @@ struct udpif;
 struct flow;
 struct frozen_packet_in;
 struct odp_cookie;
+struct tnl_port;
 
 extern struct ovs_rwlock xlate_rwlock;
 
@@ -109,6 +110,10 @@ struct ofport {
     struct ofport *peer;
     char *patch_peer;
     struct hmap_node patch_node;    /* In ofport-patch.c's map, by name. */
+    /* Its entry in the tunnel map (tunnel.h), NULL for a port that is no
+     * tunnel.  A tunnel port shares 'odp_port' with the other tunnels of
+     * its type and UDP port and is not in the backer's odp_to_ofport. */
+    struct tnl_port *tnl;
 };
 
 struct ofbundle {
@@ -290,6 +295,12 @@ struct ofport *ofproto_get_port(const struct ofproto *, uint16_t ofp_port);
 /* The port a datapath port number belongs to (xlate_rwlock held). */
 struct ofport *backer_odp_to_ofport(const struct dpif_backer *,
                                     uint32_t odp_port);
+/* The port a packet of FLOW (in_port a datapath port number) arrived on:
+ * for a packet with tunnel metadata the tunnel port its outer header
+ * names (tunnel.h), otherwise the port of its datapath port; NULL if none
+ * (xlate_rwlock held). */
+struct ofport *backer_flow_to_ofport(const struct dpif_backer *,
+                                     const struct flow *);
 struct dpif_backer *ofproto_get_backer(const char *type);
 /* The backer of type netdev, or NULL if no bridge uses it. */
 struct dpif_backer *ofproto_first_backer(void);

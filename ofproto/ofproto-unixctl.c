@@ -34,6 +34,7 @@
 #include "ofp-port.h"
 #include "shash.h"
 #include "timeval.h"
+#include "tunnel.h"
 #include "unixctl.h"
 #include "upcall.h"
 #include "util.h"
@@ -141,9 +142,11 @@ parse_trace_args(int argc, const char *argv[], struct ofproto **ofprotop,
             return error;
         }
         flow_apply_mask(flow, flow, &wc);
-        const struct ofport *port = backer_odp_to_ofport(backer,
-                                                         flow->in_port);
-        if (!port) {
+        bool tunnelled = tnl_port_should_receive(flow);
+        const struct ofport *port = backer_flow_to_ofport(backer, flow);
+        if (!port && tunnelled) {
+            return xstrdup("no OpenFlow tunnel port for this packet");
+        } else if (!port) {
             return xasprintf("no OpenFlow port for datapath port %"PRIu32,
                              flow->in_port);
         }
@@ -429,10 +432,15 @@ dpif_show_cmd(struct unixctl_conn *conn, int argc OVS_UNUSED,
                                   port->patch_peer ? port->patch_peer : "");
                     continue;
                 }
-                ds_put_format(&out, "    %s %"PRIu16"/%"PRIu32": (%s)\n",
-                              port->name, port->ofp_port, port->odp_port,
-                              port->netdev ? netdev_get_type(port->netdev)
-                                           : "?");
+                ds_put_format(&out, "    %s %"PRIu16"/%"PRIu32": (",
+                              port->name, port->ofp_port, port->odp_port);
+                if (port->tnl) {
+                    tnl_port_format(port, &out);
+                } else {
+                    ds_put_cstr(&out, port->netdev
+                                ? netdev_get_type(port->netdev) : "?");
+                }
+                ds_put_cstr(&out, ")\n");
             }
             free(ports);
         }
@@ -603,6 +611,7 @@ ofproto_unixctl_init(void)
     unixctl_command_register("fdb/stats-show", "bridge", 1, 1,
                              fdb_stats_show_cmd, NULL);
     unixctl_command_register("dpif/show", "", 0, 0, dpif_show_cmd, NULL);
+    tnl_unixctl_register();
     unixctl_command_register("dpif/dump-flows", "[-m] bridge", 1, 2,
                              dpif_dump_flows_cmd, NULL);
     unixctl_command_register("bridge/dump-flows", "bridge", 1, 1,

@@ -18,6 +18,7 @@
 #include "hash.h"
 #include "mac-learning.h"
 #include "monitor.h"
+#include "netdev-vport.h"
 #include "netdev.h"
 #include "netdev-patch.h"
 #include "ofp-packet.h"
@@ -33,6 +34,7 @@
 #include "seq.h"
 #include "shash.h"
 #include "timeval.h"
+#include "tunnel.h"
 #include "upcall.h"
 #include "util.h"
 #include "vlog.h"
@@ -181,6 +183,15 @@ backer_odp_to_ofport(const struct dpif_backer *backer, uint32_t odp_port)
         }
     }
     return NULL;
+}
+
+struct ofport *
+backer_flow_to_ofport(const struct dpif_backer *backer,
+                      const struct flow *flow)
+{
+    return (tnl_port_should_receive(flow)
+            ? tnl_port_receive(backer, flow)
+            : backer_odp_to_ofport(backer, flow->in_port));
 }
 
 const char *
@@ -647,11 +658,15 @@ ofproto_port_add(struct ofproto *ofproto, struct netdev *netdev,
     }
     struct dpif *dpif = ofproto->backer->dpif;
     uint32_t odp_port = DPIF_PORT_NONE;
-    /* A patch port is no datapath port: translation crosses it. */
+    /* A patch port is no datapath port: translation crosses it.  Tunnels
+     * share their type's datapath port (tunnel.h). */
     bool is_patch = netdev_is_patch(netdev);
-    int error = is_patch ? 0 : dpif_port_add(dpif, netdev, &odp_port);
-    if (error) {
-        return error;
+    bool is_tunnel = netdev_get_tunnel_config(netdev) != NULL;
+    if (!is_patch && !is_tunnel) {
+        int error = dpif_port_add(dpif, netdev, &odp_port);
+        if (error) {
+            return error;
+        }
     }
 
     struct ofport *port = xzalloc(sizeof *port);
@@ -664,6 +679,17 @@ ofproto_port_add(struct ofproto *ofproto, struct netdev *netdev,
     }
     port->name = xstrdup(netdev_get_name(netdev));
     port->ofp_port = ofp_port;
+    if (is_tunnel) {
+        /* Tunnels share their type's datapath port (tunnel.h). */
+        int error = port->netdev ? tnl_port_add(ofproto->backer, port,
+                                                &odp_port) : ENODEV;
+        if (error) {
+            netdev_close(port->netdev);
+            free(port->name);
+            free(port);
+            return error;
+        }
+    }
     port->odp_port = odp_port;
     port->may_enable = port_may_enable(port);
     port->live = port_is_live(port);
@@ -673,7 +699,7 @@ ofproto_port_add(struct ofproto *ofproto, struct netdev *netdev,
 
     xlate_write_lock();
     hmap_insert(&ofproto->ports, &port->hmap_node, hash_int(ofp_port, 0));
-    if (!is_patch) {
+    if (!is_patch && !port->tnl) {
         hmap_insert(&ofproto->backer->odp_to_ofport, &port->odp_node,
                     hash_int(odp_port, 0));
     }
@@ -794,7 +820,7 @@ ofport_destroy(struct ofport *port)
     }
     port->n_protocols = 0;
     hmap_remove(&ofproto->ports, &port->hmap_node);
-    if (!is_patch) {
+    if (!is_patch && !port->tnl) {
         hmap_remove(&ofproto->backer->odp_to_ofport, &port->odp_node);
     }
     if (port->bundle) {
@@ -803,7 +829,9 @@ ofport_destroy(struct ofport *port)
     }
     xlate_write_unlock();
 
-    if (!is_patch) {
+    if (port->tnl) {
+        tnl_port_del(port);
+    } else if (!is_patch) {
         dpif_port_del(ofproto->backer->dpif, port->odp_port);
     }
     backer_tables_changed(ofproto->backer);
@@ -861,6 +889,9 @@ ofproto_port_changed(struct ofproto *ofproto, uint16_t ofp_port)
     }
     COVERAGE_INC(ofproto_port_changed);
     ofport_patch_changed(port);
+    if (port->tnl && tnl_port_reconfigure(port)) {
+        backer_tables_changed(ofproto->backer);
+    }
     struct ofputil_phy_port pp;
     ofport_get_phy_port(port, &pp);
     if (memcmp(&pp, &port->pp, sizeof pp)) {

@@ -26,6 +26,7 @@
 #include "unixctl.h"
 #include "util.h"
 #include "vlog.h"
+#include "tunnel.h"
 #include "xlate.h"
 
 VLOG_DEFINE_THIS_MODULE(ofproto_dpif_upcall);
@@ -249,8 +250,8 @@ translate_upcall(struct udpif *udpif, const struct dpif_upcall *du,
                  struct upcall *u, bool credit_stats)
 {
     xlate_out_init(&u->xout);
-    const struct ofport *ofport = backer_odp_to_ofport(udpif->backer,
-                                                       du->key->in_port);
+    const struct ofport *ofport = backer_flow_to_ofport(udpif->backer,
+                                                        du->key);
     if (ofport) {
         struct xlate_in xin = {
             .ofproto = ofport->ofproto,
@@ -264,7 +265,11 @@ translate_upcall(struct udpif *udpif, const struct dpif_upcall *du,
         xin.flow.in_port = ofport->ofp_port;
         xlate_actions(&xin, &u->xout);
     }
-    /* Bridges share the datapath: a megaflow always names its port. */
+    /* Bridges share the datapath: a megaflow always names its port.  A
+     * tunnel's datapath port is shared by many tunnels: the megaflow also
+     * names the outer header that chose (or found no) tunnel port, so a
+     * drop for an unknown tunnel does not swallow the known ones. */
+    tnl_wc_init(du->key, &u->xout.wc);
     WC_MASK_FIELD(&u->xout.wc, in_port);
     WC_MASK_FIELD(&u->xout.wc, recirc_id);
 }
@@ -493,8 +498,8 @@ revalidate_flow(struct udpif *udpif, const struct dpif_flow *f,
         return KEEP;
     }
 
-    const struct ofport *ofport = backer_odp_to_ofport(udpif->backer,
-                                                       f->key.in_port);
+    const struct ofport *ofport = backer_flow_to_ofport(udpif->backer,
+                                                        &f->key);
     struct xlate_out xout;
     xlate_out_init(&xout);
     if (ofport) {
@@ -509,6 +514,7 @@ revalidate_flow(struct udpif *udpif, const struct dpif_flow *f,
         xin.flow.in_port = ofport->ofp_port;
         xlate_actions(&xin, &xout);
     }
+    tnl_wc_init(&f->key, &xout.wc);     /* As translate_upcall(). */
     WC_MASK_FIELD(&xout.wc, in_port);
     WC_MASK_FIELD(&xout.wc, recirc_id);
     /* The flow now uses the ids of this translation. */

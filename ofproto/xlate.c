@@ -24,6 +24,7 @@
 #include "recirc.h"
 #include "util.h"
 #include "vlog.h"
+#include "tunnel.h"
 #include "xlate-commit.h"
 #include "xlate-mpls.h"
 #include "xlate-trace.h"
@@ -138,6 +139,22 @@ compose_output(struct xlate_ctx *ctx, const struct ofport *port)
 {
     if (port->is_patch) {
         xlate_patch_output(ctx, port);
+        return;
+    }
+    if (tnl_port_is_tunnel(port)) {
+        /* The port's options give the packet its outer header; what the
+         * flow's tunnel fields were stays for the actions after this
+         * output, as in 3.1. */
+        struct flow_tnl saved = ctx->flow.tunnel;
+        uint32_t odp_port = tnl_port_send(port, &ctx->flow, ctx->wc);
+        if (memcmp(&ctx->flow.tunnel, &ctx->base.tunnel,
+                   sizeof ctx->flow.tunnel)) {
+            odp_put_tunnel_action(&ctx->flow.tunnel, ctx->odp);
+            ctx->base.tunnel = ctx->flow.tunnel;
+        }
+        commit_all(ctx);
+        nl_msg_put_u32(ctx->odp, OVS_ACTION_ATTR_OUTPUT, odp_port);
+        ctx->flow.tunnel = saved;
         return;
     }
     commit_all(ctx);
@@ -481,7 +498,8 @@ static void xlate_patch_rule(struct xlate_ctx *, const struct ofpact *,
  * table's miss config (table_mod) says, by default a packet_in while a
  * connection wants misses. */
 static void
-xlate_miss(struct xlate_ctx *ctx, uint8_t table_id, uint32_t in_port)
+xlate_miss(struct xlate_ctx *ctx, uint8_t table_id, uint32_t in_port,
+           uint32_t lookup_in_port)
 {
     uint8_t miss = atomic_load_explicit(
         &ctx->ofproto->tables[table_id].miss_config, memory_order_relaxed);
@@ -489,7 +507,7 @@ xlate_miss(struct xlate_ctx *ctx, uint8_t table_id, uint32_t in_port)
     switch (miss) {
     case OFPUTIL_TABLE_MISS_CONTINUE:
         if (table_id + 1 < OFPROTO_N_TABLES - 1) {
-            xlate_table(ctx, OFPP_IN_PORT, table_id + 1, true);
+            xlate_table(ctx, lookup_in_port, table_id + 1, true);
         }
         return;
     case OFPUTIL_TABLE_MISS_DROP:
@@ -552,13 +570,18 @@ xlate_table(struct xlate_ctx *ctx, uint32_t in_port, uint8_t table_id,
         freeze_lookup(ctx, in_port, table_id, honor_miss);
         return;
     }
+    /* As in 3.1, a resubmit's port is the in_port of the lookup only:
+     * the actions of the rule found see the packet's own in_port again
+     * (so IN_PORT, NORMAL and the "skip the input port" rule of output
+     * keep meaning the port the packet came in on). */
     uint32_t saved_in_port = ctx->flow.in_port;
-    if (in_port != OFPP_IN_PORT) {
-        ctx->flow.in_port = in_port;
-    }
+    uint32_t lookup_in_port = (in_port != OFPP_IN_PORT ? in_port
+                               : saved_in_port);
+    ctx->flow.in_port = lookup_in_port;
     const struct cls_rule *cr = classifier_lookup(
         &ctx->ofproto->tables[table_id].cls, ctx->version, &ctx->flow,
         ctx->wc);
+    ctx->flow.in_port = saved_in_port;
     struct rule *rule = cr ? CONTAINER_OF(cr, struct rule, cr) : NULL;
     struct xtrace_node *trace_node = trace_rule(ctx, table_id, rule);
     uint8_t saved_table = ctx->table_id;
@@ -603,7 +626,7 @@ xlate_table(struct xlate_ctx *ctx, uint32_t in_port, uint8_t table_id,
             xtrace_leave(ctx->xin->trace, trace_saved);
         }
     } else if (honor_miss) {
-        xlate_miss(ctx, table_id, saved_in_port);
+        xlate_miss(ctx, table_id, saved_in_port, lookup_in_port);
     }
     ctx->table_id = saved_table;
     ctx->rule_cookie = saved_cookie;
@@ -2288,8 +2311,13 @@ xlate_actions(const struct xlate_in *xin, struct xlate_out *xout)
         ctx.in_packet_out = true;
         do_xlate_actions(&ctx, xin->ofpacts, xin->ofpacts_len);
         ctx.in_packet_out = false;
-    } else if (xlate_port_protocols(&ctx)) {
-        /* A protocol's control packet: consumed. */
+    } else if (tnl_wc_init(&ctx.flow, ctx.wc), xlate_port_protocols(&ctx)) {
+        /* A protocol's control packet: consumed.  (Over a tunnel, the
+         * megaflow matches the outer header too: tnl_wc_init().) */
+    } else if (!tnl_process_ecn(&ctx.flow)) {
+        /* Outer CE on a packet that is not ECN-capable: dropped. */
+        trace_note(&ctx, "dropping tunnel packet marked ECN CE but is not "
+                   "ECN capable");
     } else {
         /* OFPPC_NO_RECV_STP would drop STP frames only; without STP there
          * is nothing to tell them from. */

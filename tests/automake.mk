@@ -114,6 +114,12 @@ check_PROGRAMS += tests/test-jsonrpc
 tests_test_jsonrpc_SOURCES = tests/test-jsonrpc.c
 tests_test_jsonrpc_LDADD = $(OVS_LIBS)
 
+# Unit suite: native tunneling (routing table, neighbour cache, headers).
+UNIT_TESTS += tests/unit/test-native-tnl
+tests_unit_test_native_tnl_SOURCES = tests/unit/test-native-tnl.c
+tests_unit_test_native_tnl_CFLAGS = $(UNIT_TEST_FLAGS)
+tests_unit_test_native_tnl_LDADD = $(UNIT_TEST_LIBS)
+
 # Unit suite: stream record/replay.
 UNIT_TESTS += tests/unit/test-replay
 tests_unit_test_replay_SOURCES = tests/unit/test-replay.c
@@ -266,6 +272,10 @@ TSAN_TESTS = tests/unit/test-classifier-threads \
 # Unit suites: ofproto (rules, translation, NORMAL, MAC learning) and its
 # threads.
 UNIT_TESTS += tests/unit/test-ofproto tests/unit/test-ofproto-threads
+UNIT_TESTS += tests/unit/test-tunnel
+tests_unit_test_tunnel_SOURCES = tests/unit/test-tunnel.c
+tests_unit_test_tunnel_CFLAGS = $(UNIT_TEST_FLAGS)
+tests_unit_test_tunnel_LDADD = ofproto/libofproto.a $(UNIT_TEST_LIBS)
 tests_unit_test_ofproto_SOURCES = tests/unit/test-ofproto.c
 tests_unit_test_ofproto_SOURCES += tests/unit/ofproto-test-util.h
 tests_unit_test_ofproto_CFLAGS = $(UNIT_TEST_FLAGS)
@@ -448,9 +458,11 @@ TESTSUITE_AT = \
 	tests/switching.at \
 	tests/patch-ports.at \
 	tests/cfm.at \
+	tests/tunnel-ports.at \
 	tests/switching-system.at \
 	tests/datapath.at \
 	tests/datapath-parse.at \
+	tests/native-tnl.at \
 	tests/bench.at \
 	tests/interop-osken.at
 # ovs-ofctl against Open vSwitch 3.1's (utilities/ofctl.h).

@@ -27,8 +27,12 @@
 #include "netdev.h"
 #include "ofproto.h"
 #include "ovs-rcu.h"
+#include "ovs-router.h"
+#include "route-table.h"
 #include "poll-loop.h"
 #include "timeval.h"
+#include "tnl-header.h"
+#include "tnl-neigh-cache.h"
 #include "unixctl.h"
 #include "util.h"
 #include "vlog.h"
@@ -136,10 +140,9 @@ parse_options(int argc, char *argv[], char **unixctl_pathp)
             break;
 
         case OPT_DISABLE_SYSTEM_ROUTE:
-            /* Open vSwitch's way of keeping the kernel's routing table out
-             * of its tunnel routing.  This switch has no routing table yet
-             * (it arrives with tunnels), so there is nothing to keep out;
-             * accepted so that harnesses written for it start us. */
+            /* Keeps the kernel's routing table out of native tunneling's
+             * (only ovs/route/add routes count), for tests. */
+            ovs_router_disable_system_routing_table();
             break;
 
         DAEMON_OPTION_HANDLERS
@@ -190,8 +193,8 @@ usage(void)
            "                          are dummies, with override every one\n"
            "  --disable-system        accepted for compatibility (there is\n"
            "                          no kernel datapath to disable)\n"
-           "  --disable-system-route  accepted for compatibility (no routes\n"
-           "                          are read from the kernel)\n"
+           "  --disable-system-route  keep the kernel's routes out of native\n"
+           "                          tunneling's routing table\n"
            "  -h, --help              display this help message\n"
            "  -V, --version           display version information\n");
     exit(EXIT_SUCCESS);
@@ -219,6 +222,11 @@ main(int argc, char *argv[])
     dpctl_unixctl_register();
     upcall_sink_register_commands();
     unixctl_command_register("memory/show", "", 0, 0, memory_show_cb, NULL);
+    /* Native tunneling's routing table and neighbour cache. */
+    ovs_router_init();
+    route_table_init();
+    tnl_neigh_cache_init();
+    tnl_header_init();
     ofproto_init();
 
     vlog_log_start_banner(THIS_MODULE);
@@ -233,6 +241,8 @@ main(int argc, char *argv[])
         bridge_run();
         netdev_run();
         dpctl_run();
+        tnl_neigh_cache_run();
+        route_table_run();
         unixctl_server_run(unixctl);
         timeval_run();
         coverage_run();
@@ -240,6 +250,8 @@ main(int argc, char *argv[])
         fatal_signal_wait();
         bridge_wait();
         netdev_wait();
+        tnl_neigh_cache_wait();
+        route_table_wait();
         unixctl_server_wait(unixctl);
         timeval_wait();
         if (exiting) {

@@ -7,7 +7,10 @@
  * the parsed flow must survive the compact form the fast path stores.
  * Then a few action lists that touch every layer (sets with checksum
  * updates, VLAN push and pop) run on copies of the packet, which must not
- * touch a byte outside it either. */
+ * touch a byte outside it either.  Last, the frame is decapsulated as
+ * every native tunnel type (tnl_pop's header checks): a pop either
+ * refuses the frame, leaving its bytes alone, or leaves a packet that is
+ * a tail of the frame. */
 #include <config.h>
 
 #include <stdint.h>
@@ -19,6 +22,7 @@
 #include "odp-execute.h"
 #include "odp-util.h"
 #include "ofpbuf.h"
+#include "tnl-header.h"
 #include "util.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -77,6 +81,36 @@ execute_on_copies(const struct dp_packet *packet)
     }
 }
 
+static void
+pop_as_every_tunnel(const uint8_t *data, size_t size)
+{
+    static const enum tnl_type types[] = {
+        TNL_TYPE_VXLAN, TNL_TYPE_GENEVE, TNL_TYPE_GRE, TNL_TYPE_IP6GRE,
+        TNL_TYPE_ERSPAN, TNL_TYPE_IP6ERSPAN, TNL_TYPE_GTPU,
+    };
+    for (size_t i = 0; i < ARRAY_SIZE(types); i++) {
+        uint8_t *block = xmalloc(size ? size : 1);
+        memcpy(block, data, size);
+        struct dp_packet copy;
+        dp_packet_use_foreign(&copy, block, size, 0, size);
+        if (tnl_header_pop(&copy, types[i])) {
+            if (dp_packet_size(&copy) != size || memcmp(block, data, size)) {
+                abort();        /* A refusal changed the packet. */
+            }
+        } else {
+            const uint8_t *d = dp_packet_data(&copy);
+            if (d < block || d + dp_packet_size(&copy) > block + size
+                || copy.md.tun_opts_len > sizeof copy.md.tun_opts) {
+                abort();
+            }
+            struct flow flow;
+            flow_extract(&copy, &flow);
+        }
+        dp_packet_uninit(&copy);
+        free(block);
+    }
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -115,6 +149,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     free(mf);
     (void) dp_packet_flow_hash(&packet, &flow);
     execute_on_copies(&packet);
+    pop_as_every_tunnel(data, size);
 
     dp_packet_uninit(&packet);
     free(block);
