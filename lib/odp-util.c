@@ -1493,6 +1493,11 @@ parse_keys(struct parser *p, struct flow *key, struct flow *mask, int level,
         } else if (!strcmp(name, "tunnel")) {
             ok = parse_fields(p, tunnel_fields, ARRAY_SIZE(tunnel_fields),
                               key, mask, parse_tunnel_extra);
+            /* A tunnel key is present, and says so in the flags, as 3.1's
+             * netlink form implies "key" from the key's attribute. */
+            if (ok && mask->tunnel.tun_id) {
+                key->tunnel.flags |= FLOW_TNL_F_KEY;
+            }
         } else if (!strcmp(name, "eth")) {
             ok = parse_fields(p, eth_fields, ARRAY_SIZE(eth_fields), key,
                               mask, NULL);

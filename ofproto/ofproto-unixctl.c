@@ -15,6 +15,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include "dp-packet.h"
@@ -141,7 +142,7 @@ parse_trace_args(int argc, const char *argv[], struct ofproto **ofprotop,
         if (error) {
             return error;
         }
-        flow_apply_mask(flow, flow, &wc);
+        /* The key as written: 3.1 traces the key and drops the masks. */
         bool tunnelled = tnl_port_should_receive(flow);
         const struct ofport *port = backer_flow_to_ofport(backer, flow);
         if (!port && tunnelled) {
@@ -195,11 +196,11 @@ parse_trace_args(int argc, const char *argv[], struct ofproto **ofprotop,
  * say. */
 static void
 trace_execute(struct ofproto *ofproto, const struct flow *flow,
-              const struct xlate_out *xout)
+              const struct xlate_out *xout, size_t l7_len)
 {
     const struct ofport *port = ofproto_get_port(ofproto, flow->in_port);
     struct dp_packet *packet = dp_packet_new(128);
-    flow_compose(packet, flow, flow_compose_default_l7_len(flow));
+    flow_compose(packet, flow, l7_len);
     packet->md.in_port = port ? port->odp_port : DPIF_PORT_LOCAL;
     struct dp_packet_batch batch;
     dp_packet_batch_init_packet(&batch, packet);
@@ -208,20 +209,61 @@ trace_execute(struct ofproto *ofproto, const struct flow *flow,
     dp_packet_delete(packet);
 }
 
+/* ofproto/trace's options, anywhere after the command: "-generate" (or
+ * "--generate") runs the packet through the datapath too; "--l7-len N"
+ * gives the packet it generates N bytes of payload (at most 64,000).
+ * Fills ARGS with the rest (at most MAX) and returns NULL, or an error
+ * in 3.1's words. */
+static char *
+trace_parse_options(int argc, const char *argv[], const char **args,
+                    int max, int *n_argsp, bool *generate, long *l7_len)
+{
+    int n_args = 0;
+    for (int i = 0; i < argc; i++) {
+        const char *arg = argv[i];
+        if (!i) {
+            args[n_args++] = arg;
+        } else if (!strcmp(arg, "-generate") || !strcmp(arg, "--generate")) {
+            *generate = true;
+        } else if (!strcmp(arg, "--l7-len")) {
+            if (i + 1 >= argc) {
+                return xasprintf("Missing argument for option %s", arg);
+            }
+            *l7_len = atol(argv[++i]);
+            if (*l7_len < 0 || *l7_len > 64000) {
+                return xasprintf("%s: too much L7 data", argv[i]);
+            }
+        } else if (!strcmp(arg, "--l7") || !strcmp(arg, "--ct-next")
+                   || !strcmp(arg, "-consistent")
+                   || !strcmp(arg, "--consistent")
+                   || !strcmp(arg, "-names") || !strcmp(arg, "--names")) {
+            return xasprintf("%s: not supported by this switch yet", arg);
+        } else if (arg[0] == '-' && arg[1] == '-') {
+            return xasprintf("%s: unknown option", arg);
+        } else if (n_args >= max) {
+            return xstrdup("too many arguments");
+        } else {
+            args[n_args++] = arg;
+        }
+    }
+    *n_argsp = n_args;
+    return NULL;
+}
+
 static void
 trace_cmd(struct unixctl_conn *conn, int argc, const char *argv[],
           void *aux OVS_UNUSED)
 {
-    /* "-generate" may come anywhere after the flow. */
     const char *args[4];
     int n_args = 0;
     bool generate = false;
-    for (int i = 0; i < argc; i++) {
-        if (i && !strcmp(argv[i], "-generate")) {
-            generate = true;
-        } else if (n_args < (int) ARRAY_SIZE(args)) {
-            args[n_args++] = argv[i];
-        }
+    long l7_len = -1;
+    char *opt_error = trace_parse_options(argc, argv, args, ARRAY_SIZE(args),
+                                          &n_args, &generate, &l7_len);
+    if (opt_error) {
+        unixctl_command_reply_error(conn, opt_error);
+        free(opt_error);
+        return;
     }
     if (n_args < 2) {
         unixctl_command_reply_error(conn, "trace: a flow is required");
@@ -285,7 +327,9 @@ trace_cmd(struct unixctl_conn *conn, int argc, const char *argv[],
         }
     }
     if (generate) {
-        trace_execute(ofproto, &flow, &xout);
+        trace_execute(ofproto, &flow, &xout,
+                      l7_len >= 0 ? l7_len
+                      : flow_compose_default_l7_len(&flow));
     }
     ovs_rwlock_unlock(&xlate_rwlock);
 
@@ -602,7 +646,8 @@ ofproto_unixctl_init(void)
 {
     unixctl_command_register(
         "ofproto/trace",
-        "{[dp_name] odp_flow | bridge br_flow} [-generate | packet]", 1, 4,
+        "{[dp_name] odp_flow | bridge br_flow} [OPTIONS...] "
+        "[-generate|packet]", 1, INT_MAX,
         trace_cmd, NULL);
     unixctl_command_register("fdb/show", "bridge", 1, 1, fdb_show_cmd,
                              NULL);

@@ -12,6 +12,7 @@
 #include "flow.h"
 #include "hash.h"
 #include "hmap.h"
+#include "ip-addr.h"
 #include "netdev-vport.h"
 #include "netdev.h"
 #include "match.h"
@@ -672,9 +673,91 @@ tnl_push_pop_cmd(struct unixctl_conn *conn, int argc OVS_UNUSED,
     ds_destroy(&err);
 }
 
+/* One line of ofproto/list-tunnels for TP, in 3.1's words. */
+static void
+tnl_port_list_format(const struct tnl_port *tp, struct ds *ds)
+{
+    const struct tnl_match *m = &tp->match;
+    const struct tunnel_config *cfg = &tp->cfg;
+
+    ds_put_format(ds, "port %"PRIu32": %s (%s: ", m->odp_port,
+                  tp->ofport->name, netdev_get_type(tp->ofport->netdev));
+    if (!m->ip_dst_flow) {
+        ipv6_format_mapped(&m->ipv6_src, ds);
+        ds_put_cstr(ds, "->");
+        ipv6_format_mapped(&m->ipv6_dst, ds);
+    } else if (!m->ip_src_flow) {
+        ipv6_format_mapped(&m->ipv6_src, ds);
+        ds_put_cstr(ds, "->flow");
+    } else {
+        ds_put_cstr(ds, "flow->flow");
+    }
+    if (m->in_key_flow) {
+        ds_put_cstr(ds, ", key=flow");
+    } else {
+        ds_put_format(ds, ", key=%#"PRIx64, ntohll(m->in_key));
+    }
+    ds_put_format(ds, ", %s, dp port=%"PRIu32,
+                  (m->pt_mode == TUNNEL_PT_LEGACY_L2 ? "legacy_l2"
+                   : m->pt_mode == TUNNEL_PT_LEGACY_L3 ? "legacy_l3"
+                   : "ptap"), m->odp_port);
+
+    if (cfg->out_key != cfg->in_key
+        || cfg->out_key_present != cfg->in_key_present
+        || cfg->out_key_flow != cfg->in_key_flow) {
+        ds_put_cstr(ds, ", out_key=");
+        if (!cfg->out_key_present) {
+            ds_put_cstr(ds, "none");
+        } else if (cfg->out_key_flow) {
+            ds_put_cstr(ds, "flow");
+        } else {
+            ds_put_format(ds, "%#"PRIx64, ntohll(cfg->out_key));
+        }
+    }
+    if (cfg->ttl_inherit) {
+        ds_put_cstr(ds, ", ttl=inherit");
+    } else {
+        ds_put_format(ds, ", ttl=%"PRIu8, cfg->ttl);
+    }
+    if (cfg->tos_inherit) {
+        ds_put_cstr(ds, ", tos=inherit");
+    } else if (cfg->tos) {
+        ds_put_format(ds, ", tos=%#"PRIx8, cfg->tos);
+    }
+    if (!cfg->dont_fragment) {
+        ds_put_cstr(ds, ", df=false");
+    }
+    if (cfg->csum) {
+        ds_put_cstr(ds, ", csum=true");
+    }
+    ds_put_cstr(ds, ")\n");
+}
+
+/* ofproto/list-tunnels: every tunnel port with what it receives, in the
+ * order of the receive maps' precedence. */
+static void
+list_tunnels_cmd(struct unixctl_conn *conn, int argc OVS_UNUSED,
+                 const char *argv[] OVS_UNUSED, void *aux OVS_UNUSED)
+{
+    struct ds out = DS_EMPTY_INITIALIZER;
+    init_maps();
+    ovs_rwlock_rdlock(&xlate_rwlock);
+    for (int i = 0; i < N_MATCH_MAPS; i++) {
+        const struct tnl_port *tp;
+        HMAP_FOR_EACH (tp, match_node, &tnl_match_maps[i]) {
+            tnl_port_list_format(tp, &out);
+        }
+    }
+    ovs_rwlock_unlock(&xlate_rwlock);
+    unixctl_command_reply(conn, ds_cstr(&out));
+    ds_destroy(&out);
+}
+
 void
 tnl_unixctl_register(void)
 {
+    unixctl_command_register("ofproto/list-tunnels", "", 0, 0,
+                             list_tunnels_cmd, NULL);
     unixctl_command_register("dpif/set-dp-features", "bridge", 1, 3,
                              set_dp_features_cmd, NULL);
     unixctl_command_register("dpif/show-dp-features", "bridge", 1, 1,

@@ -92,7 +92,8 @@ void tnl_port_format(const struct ofport *, struct ds *);
  * tnl_push_pop_enabled(). */
 bool tnl_push_pop_enabled(void);
 void tnl_set_push_pop_supported(bool);
-/* Registers dpif/set-dp-features, dpif/show-dp-features and
+/* Registers ofproto/list-tunnels, dpif/set-dp-features,
+ * dpif/show-dp-features and
  * ofproto/tnl-push-pop (main thread, once). */
 void tnl_unixctl_register(void);
 
