@@ -1164,15 +1164,28 @@ vlog_unixctl_list_pattern(struct unixctl_conn *conn, int argc OVS_UNUSED,
     free(text);
 }
 
+/* The log file vlog/close closed, which vlog/reopen opens again, as
+ * 3.1's do (a test moves the file away between them).  Main thread. */
+static char *closed_log_file_name;
+
 static void
 vlog_unixctl_reopen(struct unixctl_conn *conn, int argc OVS_UNUSED,
                     const char *argv[] OVS_UNUSED, void *aux OVS_UNUSED)
 {
-    if (!log_file_name) {
+    if (!log_file_name && !closed_log_file_name) {
         unixctl_command_reply_error(conn, "Logging to file not configured");
         return;
     }
-    int error = vlog_reopen_log_file();
+    int error;
+    if (!log_file_name) {
+        error = vlog_set_log_file(closed_log_file_name);
+        if (!error) {
+            free(closed_log_file_name);
+            closed_log_file_name = NULL;
+        }
+    } else {
+        error = vlog_reopen_log_file();
+    }
     if (error) {
         unixctl_command_reply_error(conn, ovs_strerror(error));
     } else {
@@ -1188,6 +1201,8 @@ vlog_unixctl_close(struct unixctl_conn *conn, int argc OVS_UNUSED,
         unixctl_command_reply_error(conn, "Logging to file not configured");
         return;
     }
+    free(closed_log_file_name);
+    closed_log_file_name = xstrdup(log_file_name);
     vlog_close_log_file();
     unixctl_command_reply(conn, NULL);
 }

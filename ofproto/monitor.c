@@ -17,7 +17,8 @@
 #include "util.h"
 #include "vlog.h"
 
-VLOG_DEFINE_THIS_MODULE(monitor);
+/* 3.1's module name, which operators and its tests know. */
+VLOG_DEFINE_THIS_MODULE(ofproto_dpif_monitor);
 
 COVERAGE_DEFINE(monitor_wakeup);
 COVERAGE_DEFINE(monitor_sent);
@@ -27,6 +28,9 @@ COVERAGE_DEFINE(monitor_sent);
 
 static pthread_t monitor_thread;
 static bool monitor_started;
+/* Instances attached to ports (main thread): the thread runs while there
+ * is one, as 3.1's does. */
+static size_t n_attached;
 static _Atomic bool monitor_exiting;
 static struct seq *monitor_exit_seq;
 
@@ -57,6 +61,7 @@ static void *
 monitor_main(void *arg OVS_UNUSED)
 {
     struct seq *sched_seq = port_protocol_schedule_seq();
+    VLOG_INFO("monitor thread created");
     while (!atomic_load(&monitor_exiting)) {
         uint64_t exit_seen = seq_read(monitor_exit_seq);
         uint64_t sched_seen = seq_read(sched_seq);
@@ -86,6 +91,7 @@ monitor_main(void *arg OVS_UNUSED)
         poll_block();
         ovsrcu_quiesce_end();
     }
+    VLOG_INFO("monitor thread terminated");
     ovsrcu_quiesce_start();
     return NULL;
 }
@@ -132,6 +138,7 @@ ofproto_port_attach_protocol(struct ofproto *ofproto, uint16_t ofp_port,
     ovs_rwlock_wrlock(&xlate_rwlock);
     port->protocols[port->n_protocols++] = p;
     port_protocol_attach(p, port);
+    n_attached++;
     ovs_rwlock_unlock(&xlate_rwlock);
     /* Its packets are its own from now on, and the port's liveness
      * counts it. */
@@ -156,7 +163,27 @@ ofproto_port_detach_protocol(struct ofproto *ofproto,
         }
     }
     port_protocol_detach(p);
+    n_attached--;
     ovs_rwlock_unlock(&xlate_rwlock);
+    ofproto_monitor_stop_if_idle();
     seq_change(ofproto->backer->reval_seq);
     ofproto_port_changed(ofproto, port->ofp_port);
+}
+
+void
+ofport_detach_protocols(struct ofport *port)
+{
+    for (size_t i = 0; i < port->n_protocols; i++) {
+        port_protocol_detach(port->protocols[i]);
+    }
+    n_attached -= port->n_protocols;
+    port->n_protocols = 0;
+}
+
+void
+ofproto_monitor_stop_if_idle(void)
+{
+    if (!n_attached) {
+        ofproto_monitor_exit();
+    }
 }

@@ -1,7 +1,8 @@
 /* monitor: the thread that runs the per-port protocols (port-protocol.h)
  * and the calls that attach them to ports.
  *
- * One monitor thread serves every bridge.  It sleeps until the earliest
+ * One monitor thread serves every bridge, while some protocol is attached
+ * anywhere.  It sleeps until the earliest
  * deadline in the protocols' schedule (or until a protocol asks to run
  * sooner), takes only the instances that are due, runs them, and sends
  * what they composed out of their ports through translation, so that a
@@ -32,8 +33,9 @@ int ofproto_port_attach_protocol(struct ofproto *, uint16_t ofp_port,
 /* Detaches P if it is attached (to any port of OFPROTO). */
 void ofproto_port_detach_protocol(struct ofproto *, struct port_protocol *);
 
-/* Stops the monitor thread (before exit, and when the last bridge goes;
- * the next attach starts it again). */
+/* Stops the monitor thread (before exit; it also stops when the last
+ * protocol is detached, as 3.1's does, logging "monitor thread created"
+ * and "monitor thread terminated"; the next attach starts it again). */
 void ofproto_monitor_exit(void);
 
 #endif /* ofproto/monitor.h */

@@ -312,6 +312,13 @@ struct dpif_backer *ofproto_first_backer(void);
 struct dp_packet;
 int ofport_send_packet(struct ofport *, struct dp_packet *);
 
+/* The monitor (monitor.c).  ofport_detach_protocols() detaches what is
+ * attached to PORT, which is going (xlate_rwlock held for writing);
+ * ofproto_monitor_stop_if_idle() then stops the monitor thread if no
+ * protocol is left anywhere (main thread, without the lock). */
+void ofport_detach_protocols(struct ofport *);
+void ofproto_monitor_stop_if_idle(void);
+
 /* PORT as OpenFlow describes it (features, port desc, port_status). */
 void ofport_get_phy_port(const struct ofport *, struct ofputil_phy_port *);
 

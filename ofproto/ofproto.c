@@ -815,10 +815,7 @@ ofport_destroy(struct ofport *port)
     ofport_patch_removed(port);
     xlate_write_lock();
     /* Their owners keep them, no longer driven by anyone. */
-    for (size_t i = 0; i < port->n_protocols; i++) {
-        port_protocol_detach(port->protocols[i]);
-    }
-    port->n_protocols = 0;
+    ofport_detach_protocols(port);
     hmap_remove(&ofproto->ports, &port->hmap_node);
     if (!is_patch && !port->tnl) {
         hmap_remove(&ofproto->backer->odp_to_ofport, &port->odp_node);
@@ -828,6 +825,7 @@ ofport_destroy(struct ofport *port)
         port->bundle = NULL;
     }
     xlate_write_unlock();
+    ofproto_monitor_stop_if_idle();
 
     if (port->tnl) {
         tnl_port_del(port);
