@@ -178,6 +178,8 @@ lib_libovs_a_SOURCES += \
 	lib/route-table.h \
 	lib/tnl-neigh-cache.c \
 	lib/tnl-neigh-cache.h \
+	lib/tnl-ports.c \
+	lib/tnl-ports.h \
 	lib/tnl-header.c \
 	lib/tnl-header.h \
 	lib/tnl-header-private.h \

@@ -146,8 +146,6 @@ void netdev_count_rx_dropped(struct netdev *, uint64_t n);
 /* Moves NETDEV's change sequence and the global connectivity_seq. */
 void netdev_change_seq_changed(struct netdev *);
 
-/* The open netdev named NAME, or NULL (for the link monitor). */
-struct netdev *netdev_find_open(const char *name);
 
 /* netdev-linux.c's rtnetlink link monitor (netdev_run()/netdev_wait()). */
 void netdev_linux_monitor_run(void);

@@ -126,6 +126,10 @@ int netdev_update_flags(struct netdev *, enum netdev_flags off,
 int netdev_get_addrs_by_name(const char *name, struct in6_addr **addrs,
                              struct in6_addr **masks, size_t *n);
 
+/* The open netdev named NAME, or NULL.  No reference is taken: main
+ * thread, for use before it next closes devices. */
+struct netdev *netdev_find_open(const char *name);
+
 /* Moves whenever one of the properties above changes. */
 uint64_t netdev_get_change_seq(const struct netdev *);
 

@@ -13,6 +13,7 @@
 #include "ovs-rcu.h"
 #include "ovs-thread.h"
 #include "seq.h"
+#include "sset.h"
 #include "unixctl.h"
 #include "util.h"
 #include "vlog.h"
@@ -551,6 +552,15 @@ ovs_router_seq(void)
         ovsthread_once_done(&once);
     }
     return router_seq;
+}
+
+void
+ovs_router_get_devices(struct sset *devices)
+{
+    const struct route_table *t = get_table();
+    for (size_t i = 0; t && i < t->n_routes; i++) {
+        sset_add(devices, t->routes[i].dev);
+    }
 }
 
 void

@@ -99,6 +99,11 @@ void ovs_router_batch_end(void);
 /* Appends "Route Table:" and one line per route, as ovs/route/show. */
 void ovs_router_show(struct ds *);
 
+/* Adds to DEVICES the device of every route (native tunneling's
+ * endpoint devices, tnl-ports.h).  Any thread. */
+struct sset;
+void ovs_router_get_devices(struct sset *devices);
+
 /* Moves when a route is added or deleted. */
 struct seq *ovs_router_seq(void);
 

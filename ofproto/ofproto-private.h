@@ -121,6 +121,10 @@ struct ofbundle {
     struct ofproto *ofproto;
     void *aux;
     char *name;
+    /* The main loop round it was created in (ofproto_run_round): NORMAL
+     * floods to older bundles first, as 3.1 floods in creation order, and
+     * to those of one round (one reconfiguration) by port number. */
+    uint64_t created_round;
     struct ovs_list ports;      /* struct ofport's bundle_node. */
     enum port_vlan_mode vlan_mode;
     int vlan;                   /* -1: none. */
@@ -281,6 +285,9 @@ struct ofgroup {
     _Atomic uint64_t n_packets, n_bytes;
 };
 
+/* Counts main loop rounds (ofproto_run_global()). */
+extern uint64_t ofproto_run_round;
+
 /* All bridges, by name (xlate_rwlock for other threads). */
 extern struct hmap all_ofprotos;
 
@@ -311,6 +318,11 @@ struct dpif_backer *ofproto_first_backer(void);
  * protocol transmissions; the caller keeps PACKET. */
 struct dp_packet;
 int ofport_send_packet(struct ofport *, struct dp_packet *);
+/* Runs PACKET through PORT's bridge as received on PORT (output:TABLE with
+ * in_port PORT), xlate_rwlock held for reading; translation may call it
+ * (native tunneling's ARP requests and neighbour solicitations).  The
+ * caller keeps PACKET. */
+int ofport_inject_packet(const struct ofport *, struct dp_packet *);
 
 /* The monitor (monitor.c).  ofport_detach_protocols() detaches what is
  * attached to PORT, which is going (xlate_rwlock held for writing);

@@ -29,11 +29,14 @@
 #include "ofproto-private.h"
 #include "ovs-thread.h"
 #include "odp-util.h"
+#include "ovs-router.h"
 #include "poll-loop.h"
 #include "port-protocol.h"
 #include "seq.h"
 #include "shash.h"
 #include "timeval.h"
+#include "tnl-neigh-cache.h"
+#include "tnl-ports.h"
 #include "tunnel.h"
 #include "upcall.h"
 #include "util.h"
@@ -62,6 +65,9 @@ ofproto_init(void)
         inited = true;
         ovs_rwlock_init(&xlate_rwlock);
         ofproto_unixctl_init();
+        tnl_ports_init();
+        /* The userspace datapath encapsulates and decapsulates itself. */
+        tnl_set_push_pop_supported(true);
     }
 }
 
@@ -569,12 +575,33 @@ ofproto_wait(struct ofproto *ofproto)
     }
 }
 
+/* Native tunneling's tables as translation last saw them: when a route,
+ * a neighbour or an endpoint changes, every datapath flow is translated
+ * again (a tunnel's header depends on all three). */
+static uint64_t router_seen, neigh_seen, tnl_ports_seen;
+
+uint64_t ofproto_run_round;
+
 void
 ofproto_run_global(void)
 {
+    ofproto_run_round++;
+    tnl_ports_run();
+    uint64_t router = seq_read(ovs_router_seq());
+    uint64_t neigh = seq_read(tnl_neigh_seq());
+    uint64_t ports = seq_read(tnl_ports_seq());
+    bool tnl_changed = (router != router_seen || neigh != neigh_seen
+                        || ports != tnl_ports_seen);
+    router_seen = router;
+    neigh_seen = neigh;
+    tnl_ports_seen = ports;
+
     struct shash_node *node;
     SHASH_FOR_EACH (node, &backers) {
         struct dpif_backer *backer = node->data;
+        if (tnl_changed) {
+            seq_change(backer->reval_seq);
+        }
         dpif_run(backer->dpif);
         udpif_run(backer->udpif);
     }
@@ -583,6 +610,10 @@ ofproto_run_global(void)
 void
 ofproto_wait_global(void)
 {
+    tnl_ports_wait();
+    seq_wait(ovs_router_seq(), router_seen);
+    seq_wait(tnl_neigh_seq(), neigh_seen);
+    seq_wait(tnl_ports_seq(), tnl_ports_seen);
     struct shash_node *node;
     SHASH_FOR_EACH (node, &backers) {
         struct dpif_backer *backer = node->data;
@@ -833,6 +864,9 @@ ofport_destroy(struct ofport *port)
         dpif_port_del(ofproto->backer->dpif, port->odp_port);
     }
     backer_tables_changed(ofproto->backer);
+    /* Neighbours learned through it go with it (a bridge's go with its
+     * LOCAL port), as in 3.1. */
+    tnl_neigh_flush(port->name);
     if (port->netdev) {
         netdev_close(port->netdev);
     }
@@ -1026,6 +1060,7 @@ ofproto_bundle_register(struct ofproto *ofproto, void *aux,
         bundle->aux = aux;
         bundle->name = xstrdup(s->name);
         bundle->vlan = -1;
+        bundle->created_round = ofproto_run_round;
         ovs_list_init(&bundle->ports);
         hmap_insert(&ofproto->bundles, &bundle->hmap_node,
                     hash_pointer(aux, 0));
@@ -1173,6 +1208,24 @@ ofport_send_packet(struct ofport *port, struct dp_packet *packet)
     ofpbuf_use_stub(&ofpacts, stub, sizeof stub);
     OFPACT_PUT(&ofpacts, OFPACT_OUTPUT, ofpact_output)->port = port->ofp_port;
     int error = execute_packet(ofproto, packet, &flow, ofpacts.data,
+                               ofpacts.size);
+    ofpbuf_uninit(&ofpacts);
+    return error;
+}
+
+int
+ofport_inject_packet(const struct ofport *port, struct dp_packet *packet)
+{
+    packet->md.in_port = port->odp_port;
+    struct flow flow;
+    flow_extract(packet, &flow);
+    flow.in_port = port->ofp_port;
+
+    uint64_t stub[64 / 8];
+    struct ofpbuf ofpacts;
+    ofpbuf_use_stub(&ofpacts, stub, sizeof stub);
+    OFPACT_PUT(&ofpacts, OFPACT_OUTPUT, ofpact_output)->port = OFPP_TABLE;
+    int error = execute_packet(port->ofproto, packet, &flow, ofpacts.data,
                                ofpacts.size);
     ofpbuf_uninit(&ofpacts);
     return error;

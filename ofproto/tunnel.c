@@ -20,6 +20,9 @@
 #include "ofproto-private.h"
 #include "packets.h"
 #include "smap.h"
+#include "tnl-header.h"
+#include "tnl-ports.h"
+#include "tun-metadata.h"
 #include "tunnel-options.h"
 #include "unixctl.h"
 #include "util.h"
@@ -144,9 +147,13 @@ dp_port_ref(struct dpif_backer *backer, const struct netdev *netdev,
 {
     char buf[64];
     const char *name = netdev_vport_get_dpif_port(netdev, buf, sizeof buf);
+    const struct tunnel_config *cfg = netdev_get_tunnel_config(netdev);
+    uint16_t udp_port = cfg ? ntohs(cfg->dst_port) : 0;
     struct tnl_dp_port *dp = dp_port_find(backer, name);
     if (dp) {
         dp->refcount++;
+        tnl_ports_ref(dp->odp_port, dp->name, netdev_get_type(netdev),
+                      udp_port);
         *dpp = dp;
         return 0;
     }
@@ -172,6 +179,7 @@ dp_port_ref(struct dpif_backer *backer, const struct netdev *netdev,
     dp->refcount = 1;
     hmap_insert(&dp_ports, &dp->node,
                 hash_string(name, hash_pointer(backer, 0)));
+    tnl_ports_ref(dp->odp_port, dp->name, netdev_get_type(netdev), udp_port);
     *dpp = dp;
     return 0;
 }
@@ -179,6 +187,9 @@ dp_port_ref(struct dpif_backer *backer, const struct netdev *netdev,
 static void
 dp_port_unref(struct tnl_dp_port *dp)
 {
+    if (dp) {
+        tnl_ports_unref(dp->odp_port);
+    }
     if (dp && !--dp->refcount) {
         dpif_port_del(dp->backer->dpif, dp->odp_port);
         hmap_remove(&dp_ports, &dp->node);
@@ -551,6 +562,41 @@ tnl_port_send(const struct ofport *port, struct flow *flow,
         t->erspan_hwid = cfg->erspan_hwid;
     }
     return tp->match.odp_port;
+}
+
+int
+tnl_port_build_header(const struct ofport *port, const struct flow *flow,
+                      struct eth_addr dmac, struct eth_addr smac,
+                      const struct in6_addr *src,
+                      struct tnl_push_action *push)
+{
+    const struct tnl_port *tp = port->tnl;
+    enum tnl_type type;
+    if (!tp || !tnl_type_from_netdev_type(netdev_get_type(port->netdev),
+                                          &type)) {
+        return EOPNOTSUPP;
+    }
+    uint8_t opts[GENEVE_OPTS_MAX];
+    size_t opts_len = 0;
+    if (type == TNL_TYPE_GENEVE) {
+        opts_len = tun_md_to_geneve(&port->ofproto->tun_table,
+                                    &flow->tun_metadata, opts, sizeof opts);
+        if (opts_len == SIZE_MAX) {
+            return EINVAL;
+        }
+    }
+    struct tnl_header_params p = {
+        .type = type,
+        .cfg = &tp->cfg,
+        .tnl = &flow->tunnel,
+        .packet_type = flow->packet_type,
+        .dmac = dmac,
+        .smac = smac,
+        .src = *src,
+        .geneve_opts = opts,
+        .geneve_opts_len = opts_len,
+    };
+    return tnl_header_build(&p, push);
 }
 
 void

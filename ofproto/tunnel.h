@@ -76,6 +76,20 @@ bool tnl_port_is_tunnel(const struct ofport *);
  * header copies (inherited TOS/TTL, ECN) become exact in WC. */
 uint32_t tnl_port_send(const struct ofport *, struct flow *,
                        struct flow_wildcards *);
+/* Native tunneling: builds into *PUSH (tnl_port and out_port left to the
+ * caller) the outer header of a packet of FLOW, whose tunnel metadata is
+ * as tnl_port_send() left it, leaving through tunnel PORT from SMAC and
+ * SRC (IPv4-mapped for IPv4) to the next hop DMAC; Geneve options come
+ * from FLOW's tun_metadata through PORT's bridge's TLV map.  Returns 0,
+ * EOPNOTSUPP for a type without native encapsulation (lisp, stt, gtpu),
+ * or tnl_header_build()'s errors.  Reader. */
+struct eth_addr;
+struct in6_addr;
+struct tnl_push_action;
+int tnl_port_build_header(const struct ofport *, const struct flow *,
+                          struct eth_addr dmac, struct eth_addr smac,
+                          const struct in6_addr *src,
+                          struct tnl_push_action *push);
 /* "gre: key=5, remote_ip=1.1.1.1": the port's type and the options that
  * differ from the defaults, sorted, as dpif/show prints them (main
  * thread). */

@@ -25,6 +25,13 @@
 #include "util.h"
 #include "vlog.h"
 #include "tunnel.h"
+#include "dp-packet.h"
+#include "dpif.h"
+#include "ip-addr.h"
+#include "ovs-router.h"
+#include "tnl-header.h"
+#include "tnl-neigh-cache.h"
+#include "tnl-ports.h"
 #include "xlate-commit.h"
 #include "xlate-mpls.h"
 #include "xlate-trace.h"
@@ -98,6 +105,10 @@ static void finish_freezing(struct xlate_ctx *, bool with_action_set);
 static uint32_t freeze_packet_in(struct xlate_ctx *, const void *userdata,
                                  size_t userdata_len);
 static void xlate_patch_output(struct xlate_ctx *, const struct ofport *);
+static void xlate_native_tunnel_output(struct xlate_ctx *,
+                                       const struct ofport *);
+static bool xlate_terminate_tunnel(struct xlate_ctx *, const struct ofport *,
+                                   uint32_t *pop_port);
 static bool xlate_port_protocols(struct xlate_ctx *);
 
 static bool
@@ -141,6 +152,10 @@ compose_output(struct xlate_ctx *ctx, const struct ofport *port)
         xlate_patch_output(ctx, port);
         return;
     }
+    if (tnl_port_is_tunnel(port) && tnl_push_pop_enabled()) {
+        xlate_native_tunnel_output(ctx, port);
+        return;
+    }
     if (tnl_port_is_tunnel(port)) {
         /* The port's options give the packet its outer header; what the
          * flow's tunnel fields were stays for the actions after this
@@ -155,6 +170,15 @@ compose_output(struct xlate_ctx *ctx, const struct ofport *port)
         commit_all(ctx);
         nl_msg_put_u32(ctx->odp, OVS_ACTION_ATTR_OUTPUT, odp_port);
         ctx->flow.tunnel = saved;
+        return;
+    }
+    uint32_t pop_port;
+    if (tnl_push_pop_enabled() && xlate_terminate_tunnel(ctx, port,
+                                                         &pop_port)) {
+        /* One of our tunnels' packets: decapsulated, it comes back as
+         * received on the tunnel's datapath port. */
+        commit_all(ctx);
+        odp_put_tnl_pop_action(ctx->odp, pop_port);
         return;
     }
     commit_all(ctx);
@@ -285,6 +309,9 @@ static int
 compare_bundles(const void *a_, const void *b_)
 {
     const struct ofbundle *const *a = a_, *const *b = b_;
+    if ((*a)->created_round != (*b)->created_round) {
+        return (*a)->created_round < (*b)->created_round ? -1 : 1;
+    }
     const struct ofport *pa = bundle_pick_port(*a);
     const struct ofport *pb = bundle_pick_port(*b);
     return pa->ofp_port < pb->ofp_port ? -1 : pa->ofp_port > pb->ofp_port;
@@ -1734,14 +1761,15 @@ xlate_patch_rule(struct xlate_ctx *ctx, const struct ofpact *ofpacts,
     ctx->was_mpls = saved_was_mpls;
 }
 
+/* Goes on translating in IN's bridge, as if the packet had been received
+ * on IN (3.1's patch_port_output): a lookup in table 0 with in_port IN
+ * and the pipeline fields zero, the sender's state put back after.  With
+ * TAKE_PROTOCOLS, a control packet of a protocol on IN is that
+ * protocol's. */
 static void
-xlate_patch_output(struct xlate_ctx *ctx, const struct ofport *out)
+xlate_cross_bridge(struct xlate_ctx *ctx, const struct ofport *in,
+                   bool take_protocols)
 {
-    const struct ofport *peer = out->peer;
-    if (!peer) {
-        return;
-    }
-
     struct ofproto *saved_ofproto = ctx->ofproto;
     ovs_version_t saved_version = ctx->version;
     struct flow saved_flow = ctx->flow;
@@ -1754,31 +1782,31 @@ xlate_patch_output(struct xlate_ctx *ctx, const struct ofport *out)
     ofpbuf_init(&ctx->action_set, 0);
 
     struct flow *flow = &ctx->flow;
-    flow->in_port = peer->ofp_port;
+    flow->in_port = in->ofp_port;
     flow->metadata = htonll(0);
     memset(&flow->tunnel, 0, sizeof flow->tunnel);
     memset(flow->regs, 0, sizeof flow->regs);
     flow->actset_output = OFPP_UNSET;
-    /* The peer bridge's lookups see no tunnel: they must not make the
+    /* The other bridge's lookups see no tunnel: they must not make the
      * megaflow match the packet's. */
     memset(&ctx->wc->masks.tunnel, 0, sizeof ctx->wc->masks.tunnel);
-    ctx->ofproto = peer->ofproto;
-    ctx->version = ofproto_tables_version(peer->ofproto);
+    ctx->ofproto = in->ofproto;
+    ctx->version = ofproto_tables_version(in->ofproto);
 
     struct xtrace *t = ctx->xin->trace;
     struct ovs_list *trace_saved = NULL;
     if (t) {
         trace_saved = xtrace_enter(t, xtrace_add(t, XTRACE_BRIDGE,
                                                  "bridge(\"%s\")",
-                                                 peer->ofproto->name));
+                                                 in->ofproto->name));
     }
 
     /* As 3.1's: a control packet of a protocol on the peer (BFD between
-     * two bridges) is that protocol's, and a patch port takes no
-     * OFPPC_NO_RECV packets. */
-    if (xlate_port_protocols(ctx)) {
-        /* Consumed in the peer bridge. */
-    } else if (!(peer->config & OFPUTIL_PC_NO_RECV)) {
+     * two bridges) is that protocol's, and a port takes no OFPPC_NO_RECV
+     * packets. */
+    if (take_protocols && xlate_port_protocols(ctx)) {
+        /* Consumed in the other bridge. */
+    } else if (!(in->config & OFPUTIL_PC_NO_RECV)) {
         ctx->patch_lookup = true;
         xlate_table(ctx, OFPP_IN_PORT, 0, true);
         ctx->patch_lookup = false;
@@ -1798,18 +1826,309 @@ xlate_patch_output(struct xlate_ctx *ctx, const struct ofport *out)
     ctx->stack = saved_stack;
     ofpbuf_uninit(&ctx->action_set);
     ctx->action_set = saved_action_set;
-    /* Nothing the peer bridge did stops the sender's actions. */
+    /* Nothing the other bridge did stops the sender's actions. */
     ctx->exit = false;
     ctx->error = false;
     if (ctx->freezing) {
         ctx->freezing = false;
         ofpbuf_clear(&ctx->frozen);
     }
+}
 
+static void
+xlate_patch_output(struct xlate_ctx *ctx, const struct ofport *out)
+{
+    const struct ofport *peer = out->peer;
+    if (!peer) {
+        return;
+    }
+    xlate_cross_bridge(ctx, peer, true);
     if (ctx->xin->n_packets) {
         ofport_patch_count(out, peer, ctx->xin->n_packets,
                            ctx->xin->n_bytes);
     }
+}
+
+/* Native tunneling (docs/native-tunneling.md).
+ *
+ * Output to a tunnel port encapsulates in the datapath, as 3.1 does: the
+ * route to the tunnel's remote end names the bridge (its LOCAL port, or
+ * another port of that name) the packet leaves through, the neighbour
+ * cache the next hop's MAC (a miss sends an ARP request or neighbour
+ * solicitation into that bridge and outputs nothing), and the tunnel
+ * port's options and the flow's tunnel metadata the rest of the header;
+ * then tnl_push, and the encapsulated packet goes on through that
+ * bridge's tables as received on that port.  Its fields are computed from
+ * the inner flow's, so those lookups need not widen the megaflow: they
+ * use wildcards of their own.  Unless the output is the last action,
+ * all of it runs in a datapath clone.
+ *
+ * Output to a device with an IP address (tnl-ports.h) of a packet
+ * addressed to one of our tunnels becomes tnl_pop instead; on the way
+ * the outer source's MAC is learned, and ARP replies and gratuitous ARPs
+ * for the device's addresses are snooped. */
+
+/* The port a route's device OUT_DEV names: a bridge's LOCAL port, or else
+ * any port of that name. */
+static const struct ofport *
+tnl_route_port(const struct xlate_ctx *ctx, const char *out_dev)
+{
+    const struct ofproto *br = ofproto_lookup(out_dev);
+    if (br) {
+        const struct ofport *local = ofproto_get_port(br, OFPP_LOCAL);
+        if (local && !strcmp(local->name, out_dev)) {
+            return local;
+        }
+    }
+    struct dpif_port dp;
+    if (dpif_port_query_by_name(ctx->ofproto->backer->dpif, out_dev, &dp)) {
+        return NULL;
+    }
+    const struct ofport *port = backer_odp_to_ofport(ctx->ofproto->backer,
+                                                     dp.port_no);
+    dpif_port_destroy(&dp);
+    return port;
+}
+
+/* Sends an ARP request or neighbour solicitation for NEXT_HOP from
+ * SMAC/SRC into OUT's bridge, as received on OUT. */
+static void
+tnl_send_neighbour_request(const struct xlate_ctx *ctx,
+                           const struct ofport *out, struct eth_addr smac,
+                           const struct in6_addr *src,
+                           const struct in6_addr *next_hop)
+{
+    if (!ctx->xin->may_learn) {
+        return;                 /* Only for packets seen, not traces. */
+    }
+    struct dp_packet *packet = dp_packet_new(0);
+    ovs_be32 src4, dst4;
+    if (in6_addr_get_mapped_ipv4(next_hop, &dst4)) {
+        if (!in6_addr_get_mapped_ipv4(src, &src4)) {
+            src4 = 0;
+        }
+        tnl_compose_arp_request(packet, smac, src4, dst4);
+    } else {
+        tnl_compose_nd_solicit(packet, smac, src, next_hop);
+    }
+    ofport_inject_packet(out, packet);
+    dp_packet_delete(packet);
+}
+
+/* FLOW (and the datapath packet, BASE) as the packet is once TNL's
+ * header is pushed, from SMAC and SRC to DMAC. */
+static void
+tnl_flow_to_outer(struct flow *f, const struct flow_tnl *tnl,
+                  struct eth_addr dmac, struct eth_addr smac,
+                  const struct in6_addr *src, uint8_t nw_proto)
+{
+    f->dl_dst = dmac;
+    f->dl_src = smac;
+    memset(f->vlans, 0, sizeof f->vlans);
+    f->packet_type = htonl(PT_ETH);
+    f->nw_src = tnl->ip_src;
+    f->nw_dst = tnl->ip_dst;
+    f->ipv6_src = tnl->ipv6_src;
+    f->ipv6_dst = tnl->ipv6_dst;
+    f->nw_frag = 0;
+    f->nw_tos = tnl->ip_tos;
+    f->nw_ttl = tnl->ip_ttl;
+    f->tp_src = tnl->tp_src;
+    f->tp_dst = tnl->tp_dst;
+    f->nw_proto = nw_proto;
+    if (tnl->ip_dst) {
+        f->dl_type = htons(ETH_TYPE_IP);
+        if (!f->nw_src) {
+            ovs_be32 ip;
+            f->nw_src = in6_addr_get_mapped_ipv4(src, &ip) ? ip : 0;
+        }
+    } else {
+        static const struct in6_addr any = IN6ADDR_ANY_INIT;
+        f->dl_type = htons(ETH_TYPE_IPV6);
+        if (ipv6_addr_equals(&f->ipv6_src, &any)) {
+            f->ipv6_src = *src;
+        }
+    }
+}
+
+static bool
+in6_is_unset(const struct in6_addr *a)
+{
+    static const struct in6_addr any = IN6ADDR_ANY_INIT;
+    ovs_be32 ip;
+    return (ipv6_addr_equals(a, &any)
+            || (in6_addr_get_mapped_ipv4(a, &ip) && !ip));
+}
+
+static void
+xlate_native_tunnel_output(struct xlate_ctx *ctx, const struct ofport *port)
+{
+    struct flow_tnl saved_tnl = ctx->flow.tunnel;
+    uint32_t tnl_odp_port = tnl_port_send(port, &ctx->flow, ctx->wc);
+    const struct flow_tnl *tnl = &ctx->flow.tunnel;
+
+    struct in6_addr dst, src, gw;
+    if (tnl->ip_dst) {
+        dst = in6_addr_mapped_ipv4(tnl->ip_dst);
+    } else {
+        dst = tnl->ipv6_dst;
+    }
+    if (tnl->ip_src) {
+        src = in6_addr_mapped_ipv4(tnl->ip_src);
+    } else {
+        src = tnl->ipv6_src;
+    }
+    char out_dev[IFNAMSIZ];
+    const struct ofport *out = NULL;
+    if (in6_is_unset(&dst)
+        || !ovs_router_lookup(ctx->flow.pkt_mark, &dst, out_dev, &src, &gw)
+        || !(out = tnl_route_port(ctx, out_dev))) {
+        if (ctx->xin->trace) {
+            xtrace_add(ctx->xin->trace, XTRACE_WARN,
+                       "native tunnel routing failed");
+        }
+        goto done;
+    }
+    const struct in6_addr *next_hop = in6_is_unset(&gw) ? &dst : &gw;
+    if (ctx->xin->trace) {
+        struct ds ds = DS_EMPTY_INITIALIZER;
+        ipv6_format_mapped(next_hop, &ds);
+        trace_note(ctx, "tunneling to %s via %s", ds_cstr(&ds), out->name);
+        ds_destroy(&ds);
+    }
+
+    struct eth_addr smac, dmac;
+    if (!tnl_ports_dev_get_mac(out_dev, &smac)) {
+        if (ctx->xin->trace) {
+            xtrace_add(ctx->xin->trace, XTRACE_WARN,
+                       "tunnel output device lacks Ethernet address");
+        }
+        goto done;
+    }
+    if (tnl_neigh_lookup(out->ofproto->name, next_hop, &dmac)) {
+        if (ctx->xin->trace) {
+            struct ds ds = DS_EMPTY_INITIALIZER;
+            ipv6_format_mapped(next_hop, &ds);
+            trace_note(ctx, "neighbor cache miss for %s on bridge %s, "
+                       "sending %s request", ds_cstr(&ds),
+                       out->ofproto->name,
+                       tnl->ip_dst ? "ARP" : "ND");
+            ds_destroy(&ds);
+        }
+        tnl_send_neighbour_request(ctx, out, smac, &src, next_hop);
+        goto done;
+    }
+    if (ctx->xin->trace) {
+        struct ds ds = DS_EMPTY_INITIALIZER;
+        ds_put_format(&ds, "tunneling from "ETH_ADDR_FMT" ",
+                      ETH_ADDR_ARGS(smac));
+        ipv6_format_mapped(&src, &ds);
+        ds_put_format(&ds, " to "ETH_ADDR_FMT" ", ETH_ADDR_ARGS(dmac));
+        ipv6_format_mapped(next_hop, &ds);
+        trace_note(ctx, "%s", ds_cstr(&ds));
+        ds_destroy(&ds);
+    }
+
+    struct tnl_push_action push;
+    if (tnl_port_build_header(port, &ctx->flow, dmac, smac, &src, &push)) {
+        if (ctx->xin->trace) {
+            xtrace_add(ctx->xin->trace, XTRACE_WARN,
+                       "native tunnel header build failed");
+        }
+        goto done;
+    }
+    push.tnl_port = tnl_odp_port;
+    push.out_port = out->odp_port;
+
+    /* The inner packet as the actions so far made it, then the header. */
+    commit_all(ctx);
+    bool last = ctx->last_action;
+    size_t ofs = (last ? ctx->odp->size
+                  : nl_msg_start_nested(ctx->odp, OVS_ACTION_ATTR_CLONE));
+    odp_put_tnl_push_action(ctx->odp, &push);
+    size_t push_end = ctx->odp->size;
+
+    struct flow saved_flow = ctx->flow;
+    struct flow saved_base = ctx->base;
+    struct flow_wildcards *saved_wc = ctx->wc;
+    struct flow_wildcards outer_wc;
+    memset(&outer_wc, 0, sizeof outer_wc);
+    const struct xlate_in *saved_xin = ctx->xin;
+    struct xlate_in outer_xin = *ctx->xin;
+    outer_xin.packet = NULL;    /* The packet there is not this one. */
+    /* What the other bridge's rules count is the encapsulated packet. */
+    outer_xin.n_bytes += outer_xin.n_packets * push.header_len;
+
+    uint8_t nw_proto = (push.tnl_type == TNL_TYPE_VXLAN
+                        || push.tnl_type == TNL_TYPE_GENEVE
+                        || push.tnl_type == TNL_TYPE_GTPU
+                        ? IPPROTO_UDP : IPPROTO_GRE);
+    tnl_flow_to_outer(&ctx->base, tnl, dmac, smac, &src, nw_proto);
+    tnl_flow_to_outer(&ctx->flow, tnl, dmac, smac, &src, nw_proto);
+    ctx->wc = &outer_wc;
+    ctx->xin = &outer_xin;
+    ctx->last_action = true;    /* Nothing after it sees this packet. */
+    xlate_cross_bridge(ctx, out, false);
+    ctx->last_action = last;
+    ctx->xin = saved_xin;
+    ctx->wc = saved_wc;
+    ctx->flow = saved_flow;
+    ctx->base = saved_base;
+
+    if (ctx->odp->size > push_end) {
+        if (!last) {
+            nl_msg_end_nested(ctx->odp, ofs);
+        }
+    } else {
+        ctx->odp->size = ofs;   /* Encapsulated, then sent nowhere. */
+    }
+
+done:
+    ctx->flow.tunnel = saved_tnl;
+}
+
+static bool
+xlate_terminate_tunnel(struct xlate_ctx *ctx, const struct ofport *port,
+                       uint32_t *pop_port)
+{
+    /* A device without an address is no endpoint: asking would only
+     * widen the megaflow. */
+    if (!tnl_ports_dev_has_ip(port->name)) {
+        return false;
+    }
+    struct flow *flow = &ctx->flow;
+    *pop_port = tnl_ports_lookup(flow, ctx->wc);
+    if (*pop_port != DPIF_PORT_NONE) {
+        if (ctx->xin->may_learn) {
+            struct in6_addr outer_src = (flow->dl_type == htons(ETH_TYPE_IP)
+                                         ? in6_addr_mapped_ipv4(flow->nw_src)
+                                         : flow->ipv6_src);
+            tnl_neigh_set(ctx->ofproto->name, &outer_src, flow->dl_src);
+        }
+        return true;
+    }
+
+    /* Neighbour replies addressed to the device, and gratuitous ARPs. */
+    bool arp = flow->dl_type == htons(ETH_TYPE_ARP);
+    bool reply_to_us = false;
+    if (arp) {
+        struct in6_addr target = in6_addr_mapped_ipv4(flow->nw_dst);
+        reply_to_us = tnl_ports_dev_has_addr(port->name, &target);
+    } else if (flow->dl_type == htons(ETH_TYPE_IPV6)
+               && flow->nw_proto == IPPROTO_ICMPV6) {
+        reply_to_us = tnl_ports_dev_is_nd_dst(port->name, &flow->ipv6_dst);
+    }
+    bool garp = false;
+    if (arp && !reply_to_us) {
+        ctx->wc->masks.nw_src = OVS_BE32_MAX;
+        ctx->wc->masks.nw_dst = OVS_BE32_MAX;
+        garp = flow->nw_src == flow->nw_dst;
+    }
+    if (reply_to_us || garp) {
+        tnl_neigh_snoop(flow, ctx->wc, ctx->ofproto->name,
+                        ctx->xin->may_learn);
+    }
+    return false;
 }
 
 /* Freezing and thawing.
