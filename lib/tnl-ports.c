@@ -258,20 +258,18 @@ tnl_ports_unref(uint32_t odp_port)
     }
 }
 
-/* Makes 'watches' the routing table's devices; true if the set changed. */
-static bool
+/* Makes 'watches' the routing table's devices. */
+static void
 update_devices(void)
 {
     struct sset devs = SSET_INITIALIZER(&devs);
     ovs_router_get_devices(&devs);
-    bool changed = false;
 
     struct shash_node *node;
     SHASH_FOR_EACH_SAFE (node, &watches) {
         if (!sset_contains(&devs, node->name)) {
             free(node->data);
             shash_delete(&watches, node);
-            changed = true;
         }
     }
     const char *name;
@@ -280,11 +278,9 @@ update_devices(void)
             struct dev_watch *w = xmalloc(sizeof *w);
             w->change_seq = UINT64_MAX;
             shash_add(&watches, name, w);
-            changed = true;
         }
     }
     sset_destroy(&devs);
-    return changed;
 }
 
 void
@@ -293,8 +289,11 @@ tnl_ports_run(void)
     bool dirty = false;
     uint64_t rs = seq_read(ovs_router_seq());
     if (rs != router_seq_seen) {
+        /* The kernel's table is read again after an address change too:
+         * read the devices again, whether or not the set changed. */
         router_seq_seen = rs;
-        dirty |= update_devices();
+        update_devices();
+        dirty = true;
     }
     /* A device's addresses or MAC changed, or it was opened or closed:
      * netdevs move connectivity_seq with their own. */

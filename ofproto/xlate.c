@@ -32,6 +32,7 @@
 #include "tnl-header.h"
 #include "tnl-neigh-cache.h"
 #include "tnl-ports.h"
+#include "tun-metadata.h"
 #include "xlate-commit.h"
 #include "xlate-mpls.h"
 #include "xlate-trace.h"
@@ -2615,7 +2616,21 @@ xlate_actions(const struct xlate_in *xin, struct xlate_out *xout)
     ofpbuf_init(&ctx.frozen, 0);
     xlate_wc_init(&ctx);
 
-    if (xin->flow.recirc_id && !xin->ofpacts) {
+    if (ctx.flow.tunnel.flags & FLOW_TNL_F_UDPIF
+        && tun_md_from_geneve_udpif(&ctx.ofproto->tun_table, &ctx.flow)) {
+        /* As 3.1: options whose lengths do not add up, a mapped option
+         * of another length, or an unmapped critical one. */
+        trace_note(&ctx, "dropping packet with malformed Geneve options or "
+                   "an unknown critical option");
+        ctx.error = true;
+    }
+    /* The datapath packet is the decoded one from now on. */
+    ctx.base.tunnel = ctx.flow.tunnel;
+    ctx.base.tun_metadata = ctx.flow.tun_metadata;
+
+    if (ctx.error) {
+        /* Nothing to translate. */
+    } else if (xin->flow.recirc_id && !xin->ofpacts) {
         WC_MASK_FIELD(ctx.wc, recirc_id);
         if (!thaw(&ctx, xin->flow.recirc_id)) {
             trace_note(&ctx, "no frozen translation for recirculation id "
@@ -2662,5 +2677,17 @@ xlate_actions(const struct xlate_in *xin, struct xlate_out *xout)
         xout->slow = 0;
     }
     xlate_wc_finish(&ctx);
+    if (xin->flow.tunnel.flags & FLOW_TNL_F_UDPIF) {
+        /* The datapath flow matches the options as they came, raw: the
+         * decoded layout's masks mean nothing there.  (All of them, which
+         * is narrower than 3.1's megaflows but never wrong.) */
+        struct flow_wildcards *wc = ctx.wc;
+        size_t len = MIN(xin->flow.tun_metadata.present,
+                         sizeof wc->masks.tun_metadata.opts);
+        memset(&wc->masks.tun_metadata, 0, sizeof wc->masks.tun_metadata);
+        wc->masks.tun_metadata.present = UINT64_MAX;
+        memset(wc->masks.tun_metadata.opts, 0xff, len);
+        wc->masks.tunnel.flags |= FLOW_TNL_F_UDPIF;
+    }
     xout->final_flow = ctx.flow;
 }

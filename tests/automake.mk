@@ -463,6 +463,7 @@ TESTSUITE_AT = \
 	tests/datapath.at \
 	tests/datapath-parse.at \
 	tests/native-tnl.at \
+	tests/tunnel-system.at \
 	tests/bench.at \
 	tests/interop-osken.at
 # ovs-ofctl against Open vSwitch 3.1's (utilities/ofctl.h).
