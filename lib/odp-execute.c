@@ -631,6 +631,34 @@ odp_execute_push_vlan(struct dp_packet *p, ovs_be16 tpid, ovs_be16 tci)
 }
 
 void
+odp_execute_push_eth(struct dp_packet *p, const uint8_t src[ETH_ADDR_LEN],
+                     const uint8_t dst[ETH_ADDR_LEN])
+{
+    if (pt_ns(p->md.packet_type) != PT_NS_ETHERTYPE) {
+        return;                 /* Already Ethernet, or no Ethertype. */
+    }
+    ovs_be16 type = htons(pt_ns_type(p->md.packet_type));
+    uint8_t *eh = dp_packet_push_uninit(p, ETH_HEADER_LEN);
+    memcpy(eh, dst, ETH_ADDR_LEN);
+    memcpy(eh + ETH_ADDR_LEN, src, ETH_ADDR_LEN);
+    memcpy(eh + 2 * ETH_ADDR_LEN, &type, 2);
+    p->md.packet_type = htonl(PT_ETH);
+}
+
+void
+odp_execute_pop_eth(struct dp_packet *p)
+{
+    size_t type_ofs;
+    if (!eth_type_ofs(p, &type_ofs)) {
+        return;                 /* No Ethernet header to take off. */
+    }
+    ovs_be16 type;
+    memcpy(&type, (const uint8_t *) dp_packet_data(p) + type_ofs, 2);
+    dp_packet_pull(p, type_ofs + 2);
+    p->md.packet_type = htonl(PACKET_TYPE(PT_NS_ETHERTYPE, ntohs(type)));
+}
+
+void
 odp_execute_pop_vlan(struct dp_packet *p)
 {
     const uint8_t *data = dp_packet_data(p);
@@ -775,6 +803,20 @@ odp_execute_actions(void *aux, struct dp_packet_batch *batch, bool steal,
         case OVS_ACTION_ATTR_POP_VLAN:
             DP_PACKET_BATCH_FOR_EACH (i, p, batch) {
                 odp_execute_pop_vlan(p);
+            }
+            break;
+        case OVS_ACTION_ATTR_PUSH_ETH:
+            if (nl_attr_get_size(a) == sizeof(struct ovs_action_push_eth)) {
+                const struct ovs_action_push_eth *pe = nl_attr_get(a);
+                DP_PACKET_BATCH_FOR_EACH (i, p, batch) {
+                    odp_execute_push_eth(p, pe->addresses.eth_src,
+                                         pe->addresses.eth_dst);
+                }
+            }
+            break;
+        case OVS_ACTION_ATTR_POP_ETH:
+            DP_PACKET_BATCH_FOR_EACH (i, p, batch) {
+                odp_execute_pop_eth(p);
             }
             break;
         case OVS_ACTION_ATTR_PUSH_MPLS:

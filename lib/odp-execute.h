@@ -55,6 +55,11 @@ void odp_execute_set(struct dp_packet *, const struct nlattr *key,
                      bool masked);
 void odp_execute_push_vlan(struct dp_packet *, ovs_be16 tpid, ovs_be16 tci);
 void odp_execute_pop_vlan(struct dp_packet *);
+/* pop_eth and push_eth (odp-util.h): between an Ethernet frame and an L3
+ * packet of its Ethertype; a packet of the wrong kind is left alone. */
+void odp_execute_push_eth(struct dp_packet *, const uint8_t src[6],
+                          const uint8_t dst[6]);
+void odp_execute_pop_eth(struct dp_packet *);
 /* MPLS: a push of LSE makes the packet's type ETH_TYPE (an MPLS type); a
  * pop of an MPLS packet's top entry makes it ETH_TYPE.  The stack sits
  * after the packet's Ethertype (past its VLAN tags). */

@@ -2320,6 +2320,20 @@ format_action(struct ds *ds, const struct nlattr *a,
     case OVS_ACTION_ATTR_POP_VLAN:
         ds_put_cstr(ds, "pop_vlan");
         return;
+    case OVS_ACTION_ATTR_POP_ETH:
+        ds_put_cstr(ds, "pop_eth");
+        return;
+    case OVS_ACTION_ATTR_PUSH_ETH:
+        if (size == sizeof(struct ovs_action_push_eth)) {
+            const struct ovs_action_push_eth *pe = nl_attr_get(a);
+            struct eth_addr src, dst;
+            memcpy(src.ea, pe->addresses.eth_src, ETH_ADDR_LEN);
+            memcpy(dst.ea, pe->addresses.eth_dst, ETH_ADDR_LEN);
+            ds_put_format(ds, "push_eth(src="ETH_ADDR_FMT",dst="ETH_ADDR_FMT
+                          ")", ETH_ADDR_ARGS(src), ETH_ADDR_ARGS(dst));
+            return;
+        }
+        break;
     case OVS_ACTION_ATTR_PUSH_MPLS:
         if (size == sizeof(struct ovs_action_push_mpls)) {
             const struct ovs_action_push_mpls *pm = nl_attr_get(a);
@@ -2745,6 +2759,50 @@ parse_push_vlan(struct parser *p, struct ofpbuf *actions)
     return true;
 }
 
+/* "src=MAC,dst=MAC)", both, in either order. */
+static bool
+parse_push_eth(struct parser *p, struct ofpbuf *actions)
+{
+    struct ovs_action_push_eth pe;
+    memset(&pe, 0, sizeof pe);
+    bool have_src = false, have_dst = false;
+    for (;;) {
+        char name[8];
+        struct eth_addr ea;
+        skip_spaces(p);
+        if (!read_name(p, name, sizeof name) || !match_char(p, '=')) {
+            return false;
+        }
+        char *text = read_token(p, ",)");
+        bool ok = eth_addr_from_string(text, &ea);
+        free(text);
+        if (!ok) {
+            return false;
+        }
+        if (!strcmp(name, "src") && !have_src) {
+            memcpy(pe.addresses.eth_src, ea.ea, ETH_ADDR_LEN);
+            have_src = true;
+        } else if (!strcmp(name, "dst") && !have_dst) {
+            memcpy(pe.addresses.eth_dst, ea.ea, ETH_ADDR_LEN);
+            have_dst = true;
+        } else {
+            return false;
+        }
+        skip_spaces(p);
+        if (match_char(p, ')')) {
+            break;
+        }
+        if (!match_char(p, ',')) {
+            return false;
+        }
+    }
+    if (!have_src || !have_dst) {
+        return false;
+    }
+    nl_msg_put_unspec(actions, OVS_ACTION_ATTR_PUSH_ETH, &pe, sizeof pe);
+    return true;
+}
+
 /* "label=L,tc=T,ttl=N,bos=B,eth_type=0xTYPE)": every field once, in
  * any order; the type must be MPLS's. */
 static bool
@@ -2939,8 +2997,9 @@ parse_action(struct parser *p, struct ofpbuf *actions, int depth, bool *ok)
     if (!read_name(p, name, sizeof name)) {
         return NULL;
     }
-    if (!strcmp(name, "pop_vlan")) {
-        nl_msg_put_flag(actions, OVS_ACTION_ATTR_POP_VLAN);
+    if (!strcmp(name, "pop_vlan") || !strcmp(name, "pop_eth")) {
+        nl_msg_put_flag(actions, (name[4] == 'v' ? OVS_ACTION_ATTR_POP_VLAN
+                                  : OVS_ACTION_ATTR_POP_ETH));
         *ok = true;
         return NULL;
     }
@@ -2960,6 +3019,8 @@ parse_action(struct parser *p, struct ofpbuf *actions, int depth, bool *ok)
         *ok = parse_set(p, actions);
     } else if (!strcmp(name, "push_vlan")) {
         *ok = parse_push_vlan(p, actions);
+    } else if (!strcmp(name, "push_eth")) {
+        *ok = parse_push_eth(p, actions);
     } else if (!strcmp(name, "push_mpls")) {
         *ok = parse_push_mpls(p, actions);
     } else if (!strcmp(name, "pop_mpls")) {
@@ -3125,7 +3186,13 @@ validate_action(const struct nlattr *a, int depth, char **error)
         }
         return true;
     case OVS_ACTION_ATTR_POP_VLAN:
+    case OVS_ACTION_ATTR_POP_ETH:
         if (size) {
+            break;
+        }
+        return true;
+    case OVS_ACTION_ATTR_PUSH_ETH:
+        if (size != sizeof(struct ovs_action_push_eth)) {
             break;
         }
         return true;

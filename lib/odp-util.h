@@ -22,6 +22,11 @@
  *                 size: only the mask's bits change
  *   PUSH_VLAN     struct ovs_action_push_vlan (TCI with VLAN_CFI set)
  *   POP_VLAN      no argument
+ *   PUSH_ETH      struct ovs_action_push_eth: an Ethernet header (these
+ *                 addresses, the L3 packet type's Ethertype) on an L3
+ *                 packet, which becomes an Ethernet frame
+ *   POP_ETH       no argument: an Ethernet frame loses its header (and any
+ *                 VLAN tags) and becomes an L3 packet of its Ethertype
  *   SAMPLE        nested: PROBABILITY u32 (UINT32_MAX = always), ACTIONS
  *                 nested action list
  *   CLONE         nested action list

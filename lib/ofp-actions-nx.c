@@ -225,6 +225,14 @@ ofpact_nx_decode_nx(uint16_t subtype, const uint8_t *p, size_t len,
         c->dst = dst;
         return 0;
     }
+    case NXAST_DEBUG_SLOW:
+    case NXAST_DEBUG_RECIRC:
+        if (!ofpact_is_all_zeros(p + 10, len - 10)) {
+            return OFPERR_NXBRC_MUST_BE_ZERO;
+        }
+        OFPACT_PUT(ofpacts, (subtype == NXAST_DEBUG_SLOW ? OFPACT_DEBUG_SLOW
+                             : OFPACT_DEBUG_RECIRC), ofpact);
+        return 0;
     case NXAST_STACK_PUSH:
     case NXAST_STACK_POP:
         return decode_stack(subtype, p, len, ofpacts);

@@ -437,6 +437,7 @@ decode_nx(const uint8_t *p, size_t len, enum ofp_version version,
         [NXAST_DEC_NSH_TTL] = { 16, false, OFP13_VERSION },
         [NXAST_CHECK_PKT_LARGER] = EXACT(24),
         [NXAST_DELETE_FIELD] = AT_LEAST(24),
+        [NXAST_DEBUG_SLOW] = EXACT(16), [NXAST_DEBUG_RECIRC] = EXACT(16),
     };
 #undef EXACT
 #undef AT_LEAST
@@ -444,8 +445,6 @@ decode_nx(const uint8_t *p, size_t len, enum ofp_version version,
                                && lengths[subtype].len
                                ? &lengths[subtype] : NULL);
     if (!nl || version < nl->since) {
-        /* The debugging actions (NXAST_DEBUG_RECIRC, NXAST_DEBUG_SLOW) are
-         * written but never read back, as by 3.1. */
         VLOG_WARN_RL(&rl, "unknown %s action for vendor %#"PRIx32" and "
                      "type %"PRIu16, ofputil_version_to_string(version),
                      (uint32_t) NX_VENDOR_ID, subtype);
@@ -574,6 +573,8 @@ decode_nx(const uint8_t *p, size_t len, enum ofp_version version,
     case NXAST_STACK_PUSH:
     case NXAST_STACK_POP:
     case NXAST_DELETE_FIELD:
+    case NXAST_DEBUG_SLOW:
+    case NXAST_DEBUG_RECIRC:
     case NXAST_SAMPLE:
     case NXAST_SAMPLE2:
     case NXAST_SAMPLE3:

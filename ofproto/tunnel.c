@@ -358,6 +358,14 @@ tnl_port_is_tunnel(const struct ofport *port)
     return port->tnl != NULL;
 }
 
+bool
+tnl_port_is_l3(const struct ofport *port)
+{
+    return (port->tnl && (port->tnl->cfg.pt_mode == TUNNEL_PT_LEGACY_L3
+                          || !strcmp(netdev_get_type(port->netdev),
+                                     "gtpu")));
+}
+
 static struct in6_addr
 tnl_addr(ovs_be32 ip, const struct in6_addr *ipv6)
 {

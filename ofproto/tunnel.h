@@ -71,6 +71,11 @@ void tnl_wc_init(const struct flow *, struct flow_wildcards *);
 bool tnl_process_ecn(struct flow *);
 /* Whether PORT is a tunnel port (reader). */
 bool tnl_port_is_tunnel(const struct ofport *);
+/* Whether PORT is a tunnel that carries IP packets without an Ethernet
+ * header (options:packet_type=legacy_l3, or an IP-only type such as
+ * gtpu): translation pops the Ethernet header before output to it and
+ * gives what it receives a zero one (reader). */
+bool tnl_port_is_l3(const struct ofport *);
 /* Sets FLOW's tunnel metadata for output through tunnel PORT and returns
  * the datapath port to output to.  Fields of the inner packet the outer
  * header copies (inherited TOS/TTL, ECN) become exact in WC. */

@@ -222,12 +222,43 @@ commit_pkt_mark(const struct flow *flow, struct flow *base,
     base->pkt_mark = flow->pkt_mark;
 }
 
+/* An Ethernet frame that becomes an L3 packet loses its header (and its
+ * VLAN tags) with pop_eth; an L3 packet that becomes a frame gets FLOW's
+ * addresses with push_eth. */
+static void
+commit_packet_type(const struct flow *flow, struct flow *base,
+                   struct ofpbuf *odp)
+{
+    if (flow->packet_type == base->packet_type) {
+        return;
+    }
+    if (flow->packet_type == htonl(PT_ETH)) {
+        struct ovs_action_push_eth pe;
+        memcpy(pe.addresses.eth_src, flow->dl_src.ea, ETH_ADDR_LEN);
+        memcpy(pe.addresses.eth_dst, flow->dl_dst.ea, ETH_ADDR_LEN);
+        nl_msg_put_unspec(odp, OVS_ACTION_ATTR_PUSH_ETH, &pe, sizeof pe);
+        base->packet_type = flow->packet_type;
+        base->dl_src = flow->dl_src;
+        base->dl_dst = flow->dl_dst;
+    } else if (base->packet_type == htonl(PT_ETH)) {
+        nl_msg_put_flag(odp, OVS_ACTION_ATTR_POP_ETH);
+        base->packet_type = flow->packet_type;
+        memset(&base->dl_src, 0, sizeof base->dl_src);
+        memset(&base->dl_dst, 0, sizeof base->dl_dst);
+        memset(base->vlans, 0, sizeof base->vlans);
+    }
+}
+
 enum slow_path_reason
 xlate_commit(const struct flow *flow, struct flow *base, bool l3_cleared,
              struct flow_wildcards *wc, struct ofpbuf *odp)
 {
-    commit_set(OVS_KEY_ATTR_ETHERNET, eth_fields, ARRAY_SIZE(eth_fields),
-               flow, base, wc, odp);
+    commit_packet_type(flow, base, odp);
+    bool is_eth = base->packet_type == htonl(PT_ETH);
+    if (is_eth) {
+        commit_set(OVS_KEY_ATTR_ETHERNET, eth_fields, ARRAY_SIZE(eth_fields),
+                   flow, base, wc, odp);
+    }
     /* A packet that stops being MPLS loses its stack before its L3 header
      * changes; one that becomes MPLS gets it after them. */
     bool mpls_done = false;
@@ -244,7 +275,9 @@ xlate_commit(const struct flow *flow, struct flow *base, bool l3_cleared,
     if (!mpls_done) {
         xlate_mpls_commit(flow, base, odp);
     }
-    commit_vlan(flow, base, odp);
+    if (is_eth) {
+        commit_vlan(flow, base, odp);
+    }
     commit_pkt_mark(flow, base, wc, odp);
     return slow;
 }

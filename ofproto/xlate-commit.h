@@ -5,13 +5,14 @@
  * packet goes anywhere (an output, the controller), xlate_commit()
  * appends to ODP the actions that turn the packet as the datapath has it
  * (BASE) into the one translation has (FLOW), and then BASE is FLOW.  As
- * in 3.1, in this order: Ethernet addresses; the MPLS stack, if the
+ * in 3.1, in this order: the packet type (pop_eth from an Ethernet frame
+ * to an L3 packet, push_eth back); then for a frame, Ethernet addresses; the MPLS stack, if the
  * packet stops being MPLS (xlate-mpls.h); the L3 fields (IPv4, IPv6,
  * ARP), only when FLOW's nw_proto is nonzero (a packet whose protocol
  * reads 0 may have no L3 header the datapath could rewrite); TCP, UDP or
  * SCTP ports; ICMP type and code, or a neighbour discovery message's
- * target and addresses; the MPLS stack otherwise; the VLAN tags (pop,
- * push, as xlate-mpls.h does labels); skb_mark.  L3 and L4 changes are
+ * target and addresses; the MPLS stack otherwise; for a frame, the VLAN
+ * tags (pop, push, as xlate-mpls.h does labels); skb_mark.  L3 and L4 changes are
  * committed only while FLOW and BASE have the same Ethernet type and the
  * L3 fields are the packet's (not L3_CLEARED by an MPLS push).
  *

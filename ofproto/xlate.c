@@ -153,6 +153,24 @@ compose_output(struct xlate_ctx *ctx, const struct ofport *port)
         xlate_patch_output(ctx, port);
         return;
     }
+    if (tnl_port_is_l3(port) && ctx->flow.packet_type == htonl(PT_ETH)) {
+        /* An IP-only tunnel: the Ethernet header (and any VLAN tag) comes
+         * off before, and is the flow's again after. */
+        if (!is_ip_any(&ctx->flow)) {
+            trace_note(ctx, "dropping non-IP packet to L3 tunnel port");
+            return;
+        }
+        struct flow saved = ctx->flow;
+        ctx->flow.packet_type = htonl(PACKET_TYPE(PT_NS_ETHERTYPE,
+                                                  ntohs(ctx->flow.dl_type)));
+        memset(ctx->flow.vlans, 0, sizeof ctx->flow.vlans);
+        compose_output(ctx, port);
+        ctx->flow.packet_type = saved.packet_type;
+        ctx->flow.dl_src = saved.dl_src;
+        ctx->flow.dl_dst = saved.dl_dst;
+        memcpy(ctx->flow.vlans, saved.vlans, sizeof ctx->flow.vlans);
+        return;
+    }
     if (tnl_port_is_tunnel(port) && tnl_push_pop_enabled()) {
         xlate_native_tunnel_output(ctx, port);
         return;
@@ -1652,6 +1670,15 @@ do_xlate_actions__(struct xlate_ctx *ctx, const struct ofpact *ofpacts,
         case OFPACT_LEARN:
             xlate_learn(ctx, (const struct ofpact_learn *) a);
             break;
+        case OFPACT_DEBUG_SLOW:
+            /* Every packet of the flow is translated in userspace. */
+            ctx->xout->slow |= SLOW_ACTION;
+            break;
+        case OFPACT_DEBUG_RECIRC:
+            /* What follows runs after the packet comes back through the
+             * datapath, as 3.1 tests recirculation with it. */
+            ctx->freezing = ctx->exit = true;
+            break;
         case OFPACT_NOTE:
             break;
         case OFPACT_EXIT:
@@ -2469,8 +2496,6 @@ xlate_check_actions(const struct ofpact *ofpacts, size_t ofpacts_len)
         case OFPACT_CT:
         case OFPACT_NAT:
         case OFPACT_SAMPLE:
-        case OFPACT_DEBUG_RECIRC:
-        case OFPACT_DEBUG_SLOW:
             VLOG_WARN_RL(&check_rl, "%s action is not supported by this "
                          "switch", ofpact_name(a->type));
             return OFPERR_OFPBAC_BAD_TYPE;
@@ -2627,6 +2652,20 @@ xlate_actions(const struct xlate_in *xin, struct xlate_out *xout)
     /* The datapath packet is the decoded one from now on. */
     ctx.base.tunnel = ctx.flow.tunnel;
     ctx.base.tun_metadata = ctx.flow.tun_metadata;
+
+    if (ctx.flow.packet_type != htonl(PT_ETH) && !xin->ofpacts
+        && !ctx.flow.recirc_id) {
+        /* From an IP-only tunnel: the tables see an Ethernet frame with
+         * zero addresses, which an output to an Ethernet port pushes. */
+        const struct ofport *in = ofproto_get_port(ctx.ofproto,
+                                                   ctx.flow.in_port);
+        if (in && tnl_port_is_l3(in)
+            && pt_ns(ctx.flow.packet_type) == PT_NS_ETHERTYPE) {
+            ctx.flow.packet_type = htonl(PT_ETH);
+            memset(&ctx.flow.dl_src, 0, sizeof ctx.flow.dl_src);
+            memset(&ctx.flow.dl_dst, 0, sizeof ctx.flow.dl_dst);
+        }
+    }
 
     if (ctx.error) {
         /* Nothing to translate. */

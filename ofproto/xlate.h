@@ -90,7 +90,7 @@ struct xlate_out {
  * included): 0, or OFPBAC_BAD_TYPE for the first it does not (connection
  * tracking but ct_clear, NSH, encap/decap, sample, conjunction,
  * fin_timeout, check_pkt_larger, delete_field, truncated output, resubmit
- * with ct, the debugging actions), logged.  The switch refuses flow_mods,
+ * with ct), logged.  The switch refuses flow_mods,
  * packet_outs and group buckets with such actions rather than accept
  * them and drop what they mean. */
 enum ofperr xlate_check_actions(const struct ofpact *, size_t ofpacts_len);
