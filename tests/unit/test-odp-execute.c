@@ -348,6 +348,57 @@ START_TEST(test_push_pop_vlan)
 }
 END_TEST
 
+/* pop_eth leaves the IP packet (tags and all gone) of the frame's
+ * Ethertype; push_eth puts an Ethernet header back. */
+START_TEST(test_pop_push_eth)
+{
+    struct flow a;
+    ipv4_flow(&a, IPPROTO_UDP);
+    a.vlans[0].tpid = htons(ETH_TYPE_VLAN_8021Q);
+    a.vlans[0].tci = htons(VLAN_CFI | 7);
+    struct dp_packet *p = compose(&a);
+    size_t frame_len = dp_packet_size(p);
+    uint8_t *ip = xmemdup((const uint8_t *) dp_packet_data(p)
+                          + ETH_HEADER_LEN + VLAN_HEADER_LEN,
+                          frame_len - ETH_HEADER_LEN - VLAN_HEADER_LEN);
+
+    struct ofpbuf acts;
+    parse_actions("pop_eth", &acts);
+    struct dp_packet_batch batch;
+    dp_packet_batch_init_packet(&batch, p);
+    odp_execute_actions(NULL, &batch, false, acts.data, acts.size, NULL);
+    ofpbuf_uninit(&acts);
+    ck_assert_uint_eq(ntohl(p->md.packet_type),
+                      PACKET_TYPE(PT_NS_ETHERTYPE, ETH_TYPE_IP));
+    ck_assert_uint_eq(dp_packet_size(p),
+                      frame_len - ETH_HEADER_LEN - VLAN_HEADER_LEN);
+    ck_assert(!memcmp(dp_packet_data(p), ip, dp_packet_size(p)));
+    /* An L3 packet has no Ethernet header to pop. */
+    parse_actions("pop_eth", &acts);
+    odp_execute_actions(NULL, &batch, false, acts.data, acts.size, NULL);
+    ofpbuf_uninit(&acts);
+    ck_assert_uint_eq(dp_packet_size(p),
+                      frame_len - ETH_HEADER_LEN - VLAN_HEADER_LEN);
+
+    parse_actions("push_eth(src=00:00:00:00:00:01,dst=00:00:00:00:00:02)",
+                  &acts);
+    odp_execute_actions(NULL, &batch, false, acts.data, acts.size, NULL);
+    ofpbuf_uninit(&acts);
+    ck_assert_uint_eq(p->md.packet_type, htonl(PT_ETH));
+    static const uint8_t eh[ETH_HEADER_LEN] = {
+        0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 1, 0x08, 0x00 };
+    ck_assert(!memcmp(dp_packet_data(p), eh, sizeof eh));
+    ck_assert(!memcmp((const uint8_t *) dp_packet_data(p) + ETH_HEADER_LEN,
+                      ip, dp_packet_size(p) - ETH_HEADER_LEN));
+    struct flow f;
+    flow_extract(p, &f);
+    ck_assert_uint_eq(ntohs(f.dl_type), ETH_TYPE_IP);
+    ck_assert_uint_eq(f.nw_src, a.nw_src);
+    free(ip);
+    dp_packet_delete(p);
+}
+END_TEST
+
 /* A foreign packet without headroom: push moves it to the heap. */
 START_TEST(test_push_vlan_without_headroom)
 {
@@ -542,6 +593,7 @@ odp_execute_suite(void)
     tcase_add_test(tc, test_set_arp_icmp_nd);
     tcase_add_test(tc, test_set_eth_and_metadata);
     tcase_add_test(tc, test_push_pop_vlan);
+    tcase_add_test(tc, test_pop_push_eth);
     tcase_add_test(tc, test_push_vlan_without_headroom);
     tcase_add_test(tc, test_outputs_and_clone);
     tcase_add_test(tc, test_sample);
