@@ -933,6 +933,18 @@ match_char(struct parser *p, char c)
     return false;
 }
 
+/* After an item of a parenthesized list: ')' ends the list, ',' leads
+ * to the next item, anything else is an error. */
+enum list_step { LIST_MORE, LIST_END, LIST_BAD };
+
+static enum list_step
+next_list_item(struct parser *p)
+{
+    skip_spaces(p);
+    return (match_char(p, ')') ? LIST_END
+            : match_char(p, ',') ? LIST_MORE : LIST_BAD);
+}
+
 /* Reads [a-zA-Z0-9_] into NAME (up to SIZE - 1); false if none. */
 static bool
 read_name(struct parser *p, char *name, size_t size)
@@ -1076,11 +1088,10 @@ parse_fields(struct parser *p, const struct field *fields, size_t n,
                 field_exact_mask(f->kind, m);
             }
         }
-        skip_spaces(p);
-        if (match_char(p, ')')) {
+        enum list_step step = next_list_item(p);
+        if (step == LIST_END) {
             return true;
-        }
-        if (!match_char(p, ',')) {
+        } else if (step == LIST_BAD) {
             return false;
         }
     }
@@ -1329,11 +1340,10 @@ parse_mpls_lses(struct parser *p, ovs_be32 *key, ovs_be32 *mask)
         mpls_lse_set_field(&mask[i], fields[f].bits, m);
         n = MAX(n, seen[f]);
 
-        skip_spaces(p);
-        if (match_char(p, ')')) {
+        enum list_step step = next_list_item(p);
+        if (step == LIST_END) {
             return n;
-        }
-        if (!match_char(p, ',')) {
+        } else if (step == LIST_BAD) {
             return 0;
         }
     }
@@ -2579,11 +2589,10 @@ parse_userspace(struct parser *p, struct ofpbuf *actions)
         } else {
             return false;
         }
-        skip_spaces(p);
-        if (match_char(p, ')')) {
+        enum list_step step = next_list_item(p);
+        if (step == LIST_END) {
             break;
-        }
-        if (!match_char(p, ',')) {
+        } else if (step == LIST_BAD) {
             return false;
         }
     }
@@ -2746,11 +2755,10 @@ parse_push_vlan(struct parser *p, struct ofpbuf *actions)
         } else {
             return false;
         }
-        skip_spaces(p);
-        if (match_char(p, ')')) {
+        enum list_step step = next_list_item(p);
+        if (step == LIST_END) {
             break;
-        }
-        if (!match_char(p, ',')) {
+        } else if (step == LIST_BAD) {
             return false;
         }
     }
@@ -2788,11 +2796,10 @@ parse_push_eth(struct parser *p, struct ofpbuf *actions)
         } else {
             return false;
         }
-        skip_spaces(p);
-        if (match_char(p, ')')) {
+        enum list_step step = next_list_item(p);
+        if (step == LIST_END) {
             break;
-        }
-        if (!match_char(p, ',')) {
+        } else if (step == LIST_BAD) {
             return false;
         }
     }
