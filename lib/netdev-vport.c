@@ -280,3 +280,14 @@ netdev_vport_get_dpif_port(const struct netdev *netdev, char *buf,
     return cfg ? tunnel_dpif_port_name(netdev->type, ntohs(cfg->dst_port),
                                        buf, size) : NULL;
 }
+
+void
+netdev_vport_count(struct netdev *netdev, bool rx, uint64_t n_packets,
+                   uint64_t n_bytes)
+{
+    if (rx) {
+        netdev_count_rx(netdev, n_packets, n_bytes);
+    } else {
+        netdev_count_tx(netdev, n_packets, n_bytes);
+    }
+}

@@ -21,6 +21,10 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
+
+#include <stdbool.h>
+#include <stddef.h>
 #include "tunnel-config.h"
 
 struct netdev;
@@ -36,6 +40,11 @@ const struct tunnel_config *netdev_get_tunnel_config(const struct netdev *);
 /* The name of the shared datapath port NETDEV's packets use under its
  * current configuration ("vxlan_sys_4789"), in BUF, or NULL if NETDEV is
  * no tunnel.  Main thread. */
+/* Counts N_PACKETS of N_BYTES received (RX) or sent through tunnel
+ * NETDEV: the tunnels of a type share one datapath port, so translation,
+ * which tells them apart, counts for each (any thread). */
+void netdev_vport_count(struct netdev *, bool rx, uint64_t n_packets,
+                        uint64_t n_bytes);
 const char *netdev_vport_get_dpif_port(const struct netdev *, char *buf,
                                        size_t size);
 

@@ -25,6 +25,7 @@
 #include "util.h"
 #include "vlog.h"
 #include "tunnel.h"
+#include "netdev-vport.h"
 #include "dp-packet.h"
 #include "dpif.h"
 #include "ip-addr.h"
@@ -170,6 +171,10 @@ compose_output(struct xlate_ctx *ctx, const struct ofport *port)
         ctx->flow.dl_dst = saved.dl_dst;
         memcpy(ctx->flow.vlans, saved.vlans, sizeof ctx->flow.vlans);
         return;
+    }
+    if (tnl_port_is_tunnel(port) && ctx->xin->n_packets) {
+        netdev_vport_count(port->netdev, false, ctx->xin->n_packets,
+                           ctx->xin->n_bytes);
     }
     if (tnl_port_is_tunnel(port) && tnl_push_pop_enabled()) {
         xlate_native_tunnel_output(ctx, port);
@@ -2653,6 +2658,17 @@ xlate_actions(const struct xlate_in *xin, struct xlate_out *xout)
     ctx.base.tunnel = ctx.flow.tunnel;
     ctx.base.tun_metadata = ctx.flow.tun_metadata;
 
+    if (xin->n_packets && !xin->ofpacts && !ctx.flow.recirc_id
+        && tnl_port_should_receive(&ctx.flow)) {
+        /* The tunnels of a datapath port share its counters: each tunnel
+         * port's own are counted here. */
+        const struct ofport *in = ofproto_get_port(ctx.ofproto,
+                                                   ctx.flow.in_port);
+        if (in && tnl_port_is_tunnel(in)) {
+            netdev_vport_count(in->netdev, true, xin->n_packets,
+                               xin->n_bytes);
+        }
+    }
     if (ctx.flow.packet_type != htonl(PT_ETH) && !xin->ofpacts
         && !ctx.flow.recirc_id) {
         /* From an IP-only tunnel: the tables see an Ethernet frame with
