@@ -22,9 +22,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-
-#include <stdbool.h>
-#include <stddef.h>
 #include "tunnel-config.h"
 
 struct netdev;
