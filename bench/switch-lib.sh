@@ -35,13 +35,24 @@ ticks() { awk '{print $14 + $15}' "$1"; }
 # cpu_over PID SECS: sleeps SECS seconds and sets CPU_MAIN and CPU_PROC,
 # the % of one core PID's main thread and whole process used meanwhile.
 cpu_over() {
-    local pid=$1 secs=$2 hz m0 p0 m1 p1
+    local pid=$1 secs=$2 hz m0 p0 m1 p1 t
+    local -A t0
     hz=$(getconf CLK_TCK)
     m0=$(ticks /proc/$pid/task/$pid/stat)
     p0=$(ticks /proc/$pid/stat)
+    if [ -n "${BENCH_THREADS:-}" ]; then
+        for t in /proc/$pid/task/*; do t0[$t]=$(ticks $t/stat); done
+    fi
     sleep $secs
     m1=$(ticks /proc/$pid/task/$pid/stat)
     p1=$(ticks /proc/$pid/stat)
+    if [ -n "${BENCH_THREADS:-}" ]; then
+        # BENCH_THREADS=1: where the process's time went, per thread.
+        for t in /proc/$pid/task/*; do
+            [ -n "${t0[$t]:-}" ] || continue
+            echo "  thread $(cat $t/comm): $(( $(ticks $t/stat) - t0[$t] )) ticks" >&2
+        done
+    fi
     CPU_MAIN=$(awk -v d=$((m1 - m0)) -v hz=$hz -v s=$secs 'BEGIN { printf "%.2f", 100 * d / hz / s }')
     CPU_PROC=$(awk -v d=$((p1 - p0)) -v hz=$hz -v s=$secs 'BEGIN { printf "%.2f", 100 * d / hz / s }')
 }

@@ -31,7 +31,8 @@
 # Each line reads "FIGURE: ours X theirs Y ratio R", R being how many
 # times better ours is (ours/theirs for rates, theirs/ours for costs), or
 # "theirs -" when Open vSwitch 3.1 is not installed or did not get there.
-# --smoke runs short and small, to check that everything works.
+# --smoke runs short and small, to check that everything works; PARTS
+# (environment) runs only some of (a), (b), (c): PARTS="churn forward".
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -46,6 +47,7 @@ else
     n_ports=5000 scales="50 1000 5000 10000" churn_n=1000 secs=20
     settle=60 limit=900 udp_secs=5 tcp_bytes=100000000
 fi
+secs=${BENCH_SECS:-$secs}       # Measurement length, for looking closer.
 
 . "$top/bench/switch-lib.sh"
 
@@ -289,6 +291,10 @@ forward() {
     done
 }
 
-scale
-churn
-forward
+# PARTS (environment) picks some of them: "scale churn forward".
+for part in ${PARTS:-scale churn forward}; do
+    case $part in
+        scale|churn|forward) $part ;;
+        *) echo "bench/tunnels.sh: unknown part $part" >&2; exit 1 ;;
+    esac
+done
