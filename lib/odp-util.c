@@ -445,15 +445,37 @@ format_u32_key(struct ds *ds, bool *first, const char *name, uint32_t key,
     ds_put_char(ds, ')');
 }
 
+static bool
+tunnel_is_visible(const struct flow *key, const struct flow *mask)
+{
+    if (key->tunnel.flags & mask->tunnel.flags & 0xf) {
+        return true;
+    }
+    for (size_t i = 0; i < ARRAY_SIZE(tunnel_fields); i++) {
+        const struct field *f = &tunnel_fields[i];
+        const uint8_t *k = (const uint8_t *) key + f->ofs;
+        const uint8_t *m = (const uint8_t *) mask + f->ofs;
+        if (!field_mask_is_zero(f->kind, m)
+            && !field_mask_is_zero(f->kind, k)) {
+            return true;
+        }
+    }
+    return false;
+}
+
 static void
 format_tunnel(struct ds *ds, bool *first, const struct flow *key,
               const struct flow *mask, bool verbose)
 {
-    static const uint8_t zero[sizeof(struct flow_tnl)];
     /* Only a tunnelled key has tunnel fields (as a kernel key has an
-     * OVS_KEY_ATTR_TUNNEL only then). */
-    if (!memcmp(&mask->tunnel, zero, sizeof zero)
-        || !memcmp(&key->tunnel, zero, sizeof zero)) {
+     * OVS_KEY_ATTR_TUNNEL only then), and a megaflow's mask may cover
+     * tunnel fields of a packet that had no tunnel, which 3.1 does not
+     * print.  Judge "tunnelled" only from what the text will show: a
+     * nonzero value in a field the mask covers, or a flag set that the
+     * mask covers.  A value under a zero mask (tun_id=0x5/0) is not
+     * printed, so it must not decide either, or the text printed would
+     * parse back to a key that prints nothing. */
+    if (!tunnel_is_visible(key, mask)) {
         return;
     }
     begin_key(ds, first, "tunnel");
