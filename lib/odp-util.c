@@ -1205,6 +1205,73 @@ parse_tunnel_extra(struct parser *p, const char *name, struct flow *key,
     return true;
 }
 
+/* "erspan(ver=1,idx=N)" or "erspan(ver=2,dir=N,hwid=N)" in
+ * set(tunnel(...)), as format_tunnel_action() prints them. */
+static bool
+parse_erspan(struct parser *p, struct flow_tnl *t)
+{
+    uint64_t ver = 0, idx = 0, dir = 0, hwid = 0;
+    bool have_idx = false, have_v2 = false;
+    if (!match_char(p, '(')) {
+        return false;
+    }
+    for (;;) {
+        char name[8];
+        skip_spaces(p);
+        if (!read_name(p, name, sizeof name) || !match_char(p, '=')) {
+            return false;
+        }
+        char *text = read_token(p, ",)");
+        uint64_t v;
+        bool ok = ofputil_scan_uint(text, UINT32_MAX, &v);
+        free(text);
+        if (!ok) {
+            return false;
+        } else if (!strcmp(name, "ver")) {
+            ver = v;
+        } else if (!strcmp(name, "idx")) {
+            idx = v;
+            have_idx = true;
+        } else if (!strcmp(name, "dir")) {
+            dir = v;
+            have_v2 = true;
+        } else if (!strcmp(name, "hwid")) {
+            hwid = v;
+            have_v2 = true;
+        } else {
+            return false;
+        }
+        if (match_char(p, ')')) {
+            break;
+        }
+        if (!match_char(p, ',')) {
+            return false;
+        }
+    }
+    if (ver == 1 && !have_v2 && idx <= 0xfffff) {
+        t->erspan_ver = 1;
+        t->erspan_idx = idx;
+        return true;
+    }
+    if (ver == 2 && !have_idx && dir <= 1 && hwid <= 0x3f) {
+        t->erspan_ver = 2;
+        t->erspan_dir = dir;
+        t->erspan_hwid = hwid;
+        return true;
+    }
+    return false;
+}
+
+static bool
+parse_set_tunnel_extra(struct parser *p, const char *name, struct flow *key,
+                       struct flow *mask)
+{
+    if (!strcmp(name, "erspan")) {
+        return !key->tunnel.erspan_ver && parse_erspan(p, &key->tunnel);
+    }
+    return parse_tunnel_extra(p, name, key, mask);
+}
+
 static bool
 parse_u32_arg(struct parser *p, uint32_t *value, uint32_t *mask)
 {
@@ -1986,13 +2053,20 @@ odp_tunnel_from_attr(const struct nlattr *attr, struct flow_tnl *t)
             const uint8_t *o = p;
             if (len != 8) return false;
             t->erspan_ver = o[0];
+            /* Only what an ERSPAN header can carry (and the text can
+             * say): version 1 with a 20-bit index, or version 2 with a
+             * 1-bit direction and a 6-bit hardware id. */
             if (o[0] == 1) {
                 ovs_be32 idx;
                 memcpy(&idx, &o[4], 4);
                 t->erspan_idx = ntohl(idx);
-            } else {
+                if (t->erspan_idx > 0xfffff) return false;
+            } else if (o[0] == 2) {
                 t->erspan_dir = o[4];
                 t->erspan_hwid = o[5];
+                if (t->erspan_dir > 1 || t->erspan_hwid > 0x3f) return false;
+            } else {
+                return false;
             }
             break;
         }
@@ -2665,7 +2739,7 @@ parse_set(struct parser *p, struct ofpbuf *actions)
 
     if (!strcmp(name, "tunnel")) {
         if (!parse_fields(p, tunnel_fields, ARRAY_SIZE(tunnel_fields),
-                          &fk, &fm, parse_tunnel_extra)
+                          &fk, &fm, parse_set_tunnel_extra)
             || !match_char(p, ')')) {
             return false;
         }
@@ -3103,6 +3177,17 @@ validate_set(const struct nlattr *a, bool masked, char **error)
     uint16_t type = nl_attr_type(k);
     size_t size = nl_attr_get_size(k);
     size_t want;
+    if (type == OVS_KEY_ATTR_TUNNEL) {
+        /* Tunnel metadata for a tunnel port's output (xlate's
+         * set(tunnel(...))): nested, never masked. */
+        struct flow_tnl t;
+        if (masked || !odp_tunnel_from_attr(k, &t)) {
+            *error = xstrdup("set(tunnel(...)) must be unmasked and hold "
+                             "well-formed tunnel key attributes");
+            return false;
+        }
+        return true;
+    }
     const struct set_key *sk = set_key_by_type(type);
     if (sk) {
         want = sk->size;

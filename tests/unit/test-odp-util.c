@@ -406,6 +406,12 @@ static const char *const canonical_actions[] = {
     "userspace(pid=9765,slow_path(cfm,action))",
     "userspace(pid=0,controller(reason=2,dont_send=0,continuation=0,recirc_id=1,rule_cookie=0,controller_id=0,max_len=65535))",
     "userspace(pid=6633,controller(reason=1,dont_send=1,continuation=0,recirc_id=4444,rule_cookie=0x5555,controller_id=0,max_len=65535),tunnel_out_port=10)",
+    /* Tunnel metadata, as translation sets it for a tunnel port (3.1's
+     * odp.at text); an empty one validates too (found by fuzzing). */
+    "set(tunnel(tun_id=0xabcdef1234567890,src=1.1.1.1,dst=2.2.2.2,ttl=64,flags(df|csum|key)))",
+    "set(tunnel(tun_id=0x1,dst=1.1.1.1,ttl=64,erspan(ver=1,idx=0x7),flags(df|key)))",
+    "set(tunnel(tun_id=0x1,dst=1.1.1.1,ttl=64,erspan(ver=2,dir=1,hwid=0x1),flags(df|key)))",
+    "set(tunnel(ttl=0,flags(0)))",
 };
 
 static char *
@@ -537,6 +543,25 @@ START_TEST(test_validate_refuses_malformed)
     ck_assert(!odp_actions_validate(b.data, b.size, &why));
     ck_assert_str_eq(why, "set of key type 7 has 4 bytes, not 12");
     free(why);
+
+    /* Tunnel metadata: never masked, and only ERSPAN options a header
+     * can carry (version 1 or 2). */
+    ofpbuf_clear(&b);
+    ofs = nl_msg_start_nested(&b, OVS_ACTION_ATTR_SET);
+    size_t tun = nl_msg_start_nested(&b, OVS_KEY_ATTR_TUNNEL);
+    uint8_t erspan_opts[8] = { 3 };
+    nl_msg_put_unspec(&b, OVS_TUNNEL_KEY_ATTR_ERSPAN_OPTS, erspan_opts,
+                      sizeof erspan_opts);
+    nl_msg_end_nested(&b, tun);
+    nl_msg_end_nested(&b, ofs);
+    ck_assert(!odp_actions_validate(b.data, b.size, NULL));
+    ofpbuf_clear(&b);
+    ofs = nl_msg_start_nested(&b, OVS_ACTION_ATTR_SET_MASKED);
+    tun = nl_msg_start_nested(&b, OVS_KEY_ATTR_TUNNEL);
+    nl_msg_put_u8(&b, OVS_TUNNEL_KEY_ATTR_TTL, 64);
+    nl_msg_end_nested(&b, tun);
+    nl_msg_end_nested(&b, ofs);
+    ck_assert(!odp_actions_validate(b.data, b.size, NULL));
 
     ofpbuf_clear(&b);
     ofs = nl_msg_start_nested(&b, OVS_ACTION_ATTR_SAMPLE);
