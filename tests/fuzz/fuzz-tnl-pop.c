@@ -207,6 +207,9 @@ tight_copy(const uint8_t *data, size_t size, uint8_t **blockp)
     memcpy(block, data, size);
     struct dp_packet *p = xmalloc(sizeof *p);
     dp_packet_use_foreign(p, block, size, 0, size);
+    /* All of it, Geneve options too, so that comparing it whole compares
+     * defined bytes. */
+    memset(&p->md, 0, sizeof p->md);
     pkt_metadata_init(&p->md, SENTINEL_IN_PORT);
     p->md.pkt_mark = SENTINEL_MARK;
     *blockp = block;
