@@ -1515,6 +1515,7 @@ encode_set_field_as_std(const struct ofpact_set_field *sf,
         struct ofpact_l4_port l4;
         struct ofpact_vlan_vid vid;
         struct ofpact_vlan_pcp pcp;
+        struct ofpact_ecn ecn;
     } u;
     memset(&u, 0, sizeof u);
     const union mf_value *v = &sf->value;
@@ -1540,6 +1541,15 @@ encode_set_field_as_std(const struct ofpact_set_field *sf,
     case MFF_IP_DSCP_SHIFTED:
         type = OFPACT_SET_IP_DSCP;
         u.dscp.dscp = v->u8 << 2;
+        break;
+    case MFF_IP_ECN:
+        if (version != OFP11_VERSION) {
+            /* 1.0 has no action of its own for ECN (see OFPACT_SET_IP_ECN,
+             * which writes this set_field in 1.0). */
+            return false;
+        }
+        type = OFPACT_SET_IP_ECN;
+        u.ecn.ecn = v->u8;
         break;
     case MFF_TCP_SRC: case MFF_UDP_SRC: case MFF_SCTP_SRC:
         type = OFPACT_SET_L4_SRC_PORT;

@@ -165,12 +165,14 @@ significant_bytes(const struct mf_field *f, const union mf_value *value)
     return f->n_bytes - i;
 }
 
-/* Makes every whole-entry set_field of a tun_metadata field in the LEN
- * bytes of OFPACTS (a copy the caller owns) fit the width TABLE maps the
- * field to, as 3.1's switch reads the entry into a field of that width:
- * the entry is as long as the value's (and a mask's) significant bytes
- * (nx_put_entry()), and if that is longer than the mapped width only the
- * entry's first bytes count, the value's most significant ones. */
+/* Makes every set_field of a tun_metadata field in the LEN bytes of
+ * OFPACTS (a copy the caller owns) say what 3.1's switch makes of it,
+ * reading it into a field of the width TABLE maps the field to.  A
+ * whole-entry set_field's entry is as long as the value's (and a mask's)
+ * significant bytes (nx_put_entry()); if that is longer than the mapped
+ * width, only the entry's first bytes count, the value's most significant
+ * ones.  A mask that covers the mapped width is no mask: the set_field
+ * sets the whole field. */
 static void
 fit_set_fields(struct ofpact *ofpacts, size_t len,
                const struct tun_table *table)
@@ -181,17 +183,17 @@ fit_set_fields(struct ofpact *ofpacts, size_t len,
             struct ofpact_set_field *set = (struct ofpact_set_field *) a;
             const struct mf_field *f = set->field;
             unsigned int width;
-            if (!is_tun_metadata(f) || a->raw == OFPACT_RAW_REG_LOAD
+            if (!is_tun_metadata(f)
                 || !tun_table_field_len(table, f->id - MFF_TUN_METADATA0,
                                         &width)) {
                 continue;
             }
-            unsigned int n = significant_bytes(f, &set->value);
             bool masked = !mf_value_is_all_ones(f, &set->mask);
+            unsigned int n = significant_bytes(f, &set->value);
             if (masked) {
                 n = MAX(n, significant_bytes(f, &set->mask));
             }
-            if (n > width) {
+            if (a->raw != OFPACT_RAW_REG_LOAD && n > width) {
                 unsigned int drop = n - width;
                 memmove(&set->value.b[drop], set->value.b, f->n_bytes - drop);
                 memset(set->value.b, 0, drop);
@@ -200,6 +202,14 @@ fit_set_fields(struct ofpact *ofpacts, size_t len,
                             f->n_bytes - drop);
                     memset(set->mask.b, 0, drop);
                 }
+            }
+            unsigned int ofs = f->n_bytes - MIN(width, f->n_bytes);
+            bool covers = true;
+            for (unsigned int i = ofs; i < f->n_bytes; i++) {
+                covers &= set->mask.b[i] == 0xff;
+            }
+            if (covers) {
+                memset(set->mask.b, 0xff, f->n_bytes);
             }
         } else if (a->type == OFPACT_WRITE_ACTIONS
                    || a->type == OFPACT_CLONE) {
