@@ -49,8 +49,8 @@ set_field_bits(const struct ofpact_set_field *set)
 }
 
 /* Calls CB(SF, AUX) for every sub-field the actions read or write, until
- * CB returns nonzero, and returns that.  A set_field's whole field is
- * passed as a temporary sub-field.  (An action that names fields must be
+ * CB returns nonzero, and returns that.  A set_field is passed as a
+ * temporary sub-field of the bits it writes (set_field_bits()).  (An action that names fields must be
  * listed here for the TLV map to account for it.) */
 static enum ofperr
 for_each_field(const struct ofpact *ofpacts, size_t len,
