@@ -506,3 +506,35 @@ tun_md_to_geneve(const struct tun_table *tab,
     }
     return len;
 }
+
+bool
+tun_md_flow_get(const struct tun_table *tab, const struct flow *flow,
+                unsigned int idx, uint8_t *value)
+{
+    struct tun_md_layout layout = { .tab = tab };
+    memset(value, 0, TUN_METADATA_MAX_LEN);
+    if (idx >= TUN_METADATA_NUM_OPTS || !tab->entries[idx].mapped
+        || !(flow->tun_metadata.present & opt_bit(idx))) {
+        return false;
+    }
+    pool_read(&layout, idx, flow->tun_metadata.opts, value);
+    return true;
+}
+
+void
+tun_md_flow_set(const struct tun_table *tab, struct flow *flow,
+                unsigned int idx, const uint8_t *value, const uint8_t *mask)
+{
+    if (idx >= TUN_METADATA_NUM_OPTS || !tab->entries[idx].mapped) {
+        return;
+    }
+    struct tun_md_layout layout = { .tab = tab };
+    uint8_t cur[TUN_METADATA_MAX_LEN];
+    tun_md_flow_get(tab, flow, idx, cur);
+    for (size_t i = 0; i < TUN_METADATA_MAX_LEN; i++) {
+        uint8_t m = mask ? mask[i] : 0xff;
+        cur[i] = (cur[i] & ~m) | (value[i] & m);
+    }
+    pool_write(&layout, idx, flow->tun_metadata.opts, cur);
+    flow->tun_metadata.present |= opt_bit(idx);
+}

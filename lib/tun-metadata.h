@@ -145,6 +145,20 @@ bool tun_table_field_len(const struct tun_table *, unsigned int idx,
  * SIZE_MAX if they do not fit.  The result is what tnl_header_build()
  * takes as geneve_opts. */
 int tun_md_from_geneve_udpif(const struct tun_table *, struct flow *);
+
+/* A packet's tun_metadataIDX in FLOW, laid out as switch map TAB does:
+ * tun_md_flow_get() copies it right-aligned into VALUE
+ * (TUN_METADATA_MAX_LEN bytes, zero where the map has no bytes) and
+ * returns whether the packet has the option; tun_md_flow_set() writes
+ * the right-aligned VALUE under MASK (NULL: all of it) over what the
+ * packet had, and gives the packet the option.  For translation's loads
+ * and set_fields; a field TAB does not map is absent and is not
+ * written. */
+bool tun_md_flow_get(const struct tun_table *, const struct flow *,
+                     unsigned int idx, uint8_t *value);
+void tun_md_flow_set(const struct tun_table *, struct flow *,
+                     unsigned int idx, const uint8_t *value,
+                     const uint8_t *mask);
 size_t tun_md_to_geneve(const struct tun_table *,
                         const struct flow_tun_metadata *md,
                         uint8_t *buf, size_t max);

@@ -37,6 +37,7 @@
 #include "timeval.h"
 #include "tnl-neigh-cache.h"
 #include "tnl-ports.h"
+#include "tun-metadata.h"
 #include "tunnel.h"
 #include "upcall.h"
 #include "util.h"
@@ -388,6 +389,31 @@ ofproto_lookup_by_id(uint32_t id)
     }
     return NULL;
 }
+/* Adds to MD (a packet-in's pipeline fields) the Geneve options FLOW
+ * carries, laid out as OFPROTO's TLV map lays them out, as 3.1 reports
+ * them.  The map must outlive MD's encoding: the packet-in is OFPROTO's. */
+static void
+packet_in_add_tun_metadata(const struct ofproto *ofproto, struct match *md,
+                           const struct flow *flow)
+{
+    const struct tun_table *tab = &ofproto->tun_table;
+    uint64_t present = flow->tun_metadata.present;
+    if (!present || flow->tunnel.flags & FLOW_TNL_F_UDPIF) {
+        return;
+    }
+    uint8_t ones[TUN_METADATA_MAX_LEN];
+    memset(ones, 0xff, sizeof ones);
+    for (; present; present &= present - 1) {
+        unsigned int idx = __builtin_ctzll(present);
+        uint8_t value[TUN_METADATA_MAX_LEN];
+        if (tun_md_flow_get(tab, flow, idx, value)) {
+            tun_md_flow_set(tab, &md->flow, idx, value, NULL);
+            tun_md_flow_set(tab, &md->wc.masks, idx, ones, NULL);
+        }
+    }
+    tun_md_layout_from_table(md, tab);
+}
+
 
 void
 ofproto_queue_packet_in(struct ofproto *ofproto, const void *packet,
@@ -412,6 +438,8 @@ ofproto_queue_packet_in(struct ofproto *ofproto, const void *packet,
     pin->in_port = state->metadata.in_port;
     ofputil_packet_in_metadata_from_flow(&pin->flow_metadata,
                                          &state->metadata);
+    packet_in_add_tun_metadata(ofproto, &pin->flow_metadata,
+                               &state->metadata);
 
     ovs_mutex_lock(&ofproto->pin_mutex);
     bool full = ofproto->n_packet_ins >= OFPROTO_MAX_EVENTS;

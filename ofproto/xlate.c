@@ -986,6 +986,16 @@ xlate_set_field(struct xlate_ctx *ctx, const struct ofpact_set_field *sf)
              * vlan_vid is 12 bits wide): never the tag's presence. */
             mask.be16 &= ~htons(VLAN_CFI);
         }
+        if (sf->field->id >= MFF_TUN_METADATA0
+            && sf->field->id <= MFF_TUN_METADATA63) {
+            /* Where the option lies in the flow is the bridge's map's
+             * business (tun-metadata.h); the value is right-aligned in
+             * the field's TUN_METADATA_MAX_LEN bytes. */
+            tun_md_flow_set(&ctx->ofproto->tun_table, &ctx->flow,
+                            sf->field->id - MFF_TUN_METADATA0,
+                            sf->value.b, mask.b);
+            return;
+        }
         mask_field_masked(ctx, sf->field, &mask);
         mask_l3_prereqs(ctx, sf->field->id);
         mf_set_flow_value_masked(sf->field, &sf->value, &mask, &ctx->flow);
@@ -2178,6 +2188,8 @@ xlate_terminate_tunnel(struct xlate_ctx *ctx, const struct ofport *port,
 struct frozen_header {
     uint64_t ofproto_id;
     struct flow_tnl tunnel;
+    struct flow_tun_metadata tun_metadata; /* Laid out as the bridge's TLV
+                                            * map says. */
     ovs_be64 metadata;
     uint32_t regs[FLOW_N_REGS];
     uint32_t in_port;           /* OpenFlow port. */
@@ -2268,6 +2280,7 @@ freeze_state(struct xlate_ctx *ctx, size_t segments_len,
     memset(&h, 0, sizeof h);
     h.ofproto_id = ctx->ofproto->id;
     h.tunnel = f->tunnel;
+    h.tun_metadata = f->tun_metadata;
     h.metadata = f->metadata;
     memcpy(h.regs, f->regs, sizeof h.regs);
     h.in_port = f->in_port;
@@ -2406,6 +2419,7 @@ xlate_frozen_packet_in(uint32_t id, struct frozen_packet_in *pin)
     md->in_port = h.in_port;
     md->packet_type = h.packet_type;
     md->tunnel = h.tunnel;
+    md->tun_metadata = h.tun_metadata;
     md->metadata = h.metadata;
     memcpy(md->regs, h.regs, sizeof md->regs);
     md->pkt_mark = h.pkt_mark;
@@ -2447,6 +2461,7 @@ thaw(struct xlate_ctx *ctx, uint32_t id)
 
     struct flow *f = &ctx->flow;
     f->tunnel = h.tunnel;
+    f->tun_metadata = h.tun_metadata;
     f->metadata = h.metadata;
     memcpy(f->regs, h.regs, sizeof f->regs);
     f->in_port = h.in_port;
