@@ -40,6 +40,14 @@ VLOG_DEFINE_THIS_MODULE(dpif_netdev);
 
 COVERAGE_DEFINE(dpif_netdev_upcall_lost);
 COVERAGE_DEFINE(datapath_drop_invalid_port);
+/* Slow-pathed control packets the sink took (no upcall), and those it
+ * offered but the sink gave back (they went up as upcalls). */
+COVERAGE_DEFINE(dpif_control_sink_consumed);
+COVERAGE_DEFINE(dpif_control_sink_declined);
+
+_Static_assert(DPIF_CONTROL_SLOW_REASONS
+               == (SLOW_CFM | SLOW_BFD | SLOW_LACP | SLOW_STP | SLOW_LLDP),
+               "dpif.h's control reasons are the per-port protocols'");
 
 static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(1, 5);
 
@@ -137,6 +145,16 @@ struct dp_netdev {
     _Atomic uint64_t n_hit, n_missed, n_lost_unowned, n_mask_hit, n_emc_hit;
 
     struct dp_meter_table *meters;      /* Its own lock (dp-meter.h). */
+
+    /* The control-packet sink (dpif.h), or NULL.  Swapped by the main
+     * thread, read inside epoch sections; a replaced one is freed after
+     * a grace period. */
+    _Atomic(struct dp_control_sink *) control_sink;
+};
+
+struct dp_control_sink {
+    dpif_control_sink_cb *cb;
+    void *aux;
 };
 
 struct port_name_node {
@@ -381,7 +399,34 @@ exec_output(struct exec_ctx *ctx, struct dp_packet_batch *batch,
     }
 }
 
-/* Hands PACKET up through its input port's channel with USERDATA. */
+/* Offers PACKET (parsed into KEY) to the datapath's control-packet sink
+ * if USERDATA is a slow-path cookie for per-port protocols only; returns
+ * true if the sink consumed it. */
+static bool
+control_sink_offer(struct dp_netdev *dp, const struct dp_packet *packet,
+                   const struct flow *key, const void *userdata,
+                   size_t userdata_len)
+{
+    struct dp_control_sink *sink = atomic_load_explicit(
+        &dp->control_sink, memory_order_acquire);
+    struct odp_cookie cookie;
+    if (!sink
+        || !odp_cookie_from_userdata(userdata, userdata_len, &cookie)
+        || cookie.type != ODP_COOKIE_SLOW_PATH
+        || !cookie.slow_path.reason
+        || cookie.slow_path.reason & ~DPIF_CONTROL_SLOW_REASONS) {
+        return false;
+    }
+    if (sink->cb(packet, key, cookie.slow_path.reason, sink->aux)) {
+        COVERAGE_INC(dpif_control_sink_consumed);
+        return true;
+    }
+    COVERAGE_INC(dpif_control_sink_declined);
+    return false;
+}
+
+/* Hands PACKET up through its input port's channel with USERDATA, unless
+ * the control-packet sink takes it. */
 static void
 exec_userspace(struct exec_ctx *ctx, struct dp_packet *packet,
                const void *userdata, size_t userdata_len)
@@ -392,6 +437,9 @@ exec_userspace(struct exec_ctx *ctx, struct dp_packet *packet,
      * now. */
     uint32_t in_port = packet->md.in_port;
     flow_extract(packet, &key);
+    if (control_sink_offer(ctx->dp, packet, &key, userdata, userdata_len)) {
+        return;
+    }
     upcall_queue(ctx->dp, in_port, DPIF_CHANNEL_ACTION, packet, &key,
                  userdata, userdata_len);
 }
@@ -971,6 +1019,7 @@ dp_unref(struct dp_netdev *dp)
         dp_meter_table_destroy(dp->meters);
         dpcls_destroy(&dp->cls);
         dpif_channel_set_destroy(dp->channels);
+        free(atomic_load(&dp->control_sink));
         ovs_mutex_destroy(&dp->mutex);
         free(dp->name);
         free(dp);
@@ -1846,6 +1895,27 @@ dpif_netdev_recv_release(struct dpif *dpif, uint32_t handler_id)
 }
 
 static void
+dpif_netdev_set_control_sink(struct dpif *dpif, dpif_control_sink_cb *cb,
+                             void *aux)
+{
+    struct dp_netdev *dp = get_dp(dpif);
+    struct dp_control_sink *sink = NULL;
+    if (cb) {
+        sink = xmalloc(sizeof *sink);
+        sink->cb = cb;
+        sink->aux = aux;
+    }
+    struct dp_control_sink *old = atomic_exchange_explicit(
+        &dp->control_sink, sink, memory_order_acq_rel);
+    if (old) {
+        /* Every sink call runs inside an epoch section: once the old
+         * record is freed, no thread is still in the old sink. */
+        dp_epoch_postpone(free, old);
+        dp_epoch_synchronize();
+    }
+}
+
+static void
 dpif_netdev_recv_wait(struct dpif *dpif, uint32_t handler_id)
 {
     struct dpif_channel_handler *h = get_handler(get_dp(dpif), handler_id);
@@ -1909,7 +1979,8 @@ dpif_netdev_meter_del(struct dpif *dpif, uint32_t meter_id,
     .handlers_set = dpif_netdev_handlers_set,                          \
     .recv = dpif_netdev_recv,                                          \
     .recv_release = dpif_netdev_recv_release,                          \
-    .recv_wait = dpif_netdev_recv_wait,
+    .recv_wait = dpif_netdev_recv_wait,                                \
+    .set_control_sink = dpif_netdev_set_control_sink,
 
 const struct dpif_class dpif_netdev_class = {
     .type = "netdev",

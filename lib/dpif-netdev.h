@@ -12,7 +12,10 @@
  *       -> on a cache miss, the megaflow classifier (dpcls.h), batched
  *       -> a hit: the flow's actions on the packets of that flow, with its
  *          statistics bumped; a miss: an upcall written into a slot of the
- *          input port's channel (dpif-channel.h), or counted lost.
+ *          input port's channel (dpif-channel.h), or counted lost.  A
+ *          userspace action whose cookie slow-paths only per-port
+ *          protocols calls the control-packet sink (dpif.h) right here
+ *          first, and queues no upcall if it consumed the packet.
  *   handler threads (the layer above: ofproto's, or a test's): dpif_recv()
  *       reads upcalls in place, decides, installs flows with
  *       dpif_flow_put() and sends the packet on with dpif_execute().
@@ -29,6 +32,8 @@
  * One mutex per datapath serializes writers: flow put/del/flush, port
  * add/del, configuration.  Readers never take it:
  *
+ *   - The control-packet sink record is published atomically and read
+ *     inside dp-epoch sections; replacing it waits for a grace period.
  *   - Flows and the classifier are read inside dp-epoch sections (an rx
  *     thread enters one per epoll wake-up, never across a sleep).  A
  *     deleted flow is unlinked from the classifier, marked dead, and its

@@ -99,6 +99,10 @@ struct dpif_class {
                    struct dpif_upcall *, size_t max);
     void (*recv_release)(struct dpif *, uint32_t handler_id);
     void (*recv_wait)(struct dpif *, uint32_t handler_id);
+
+    /* dpif_set_control_sink(); NULL if the provider offers no sink. */
+    void (*set_control_sink)(struct dpif *, dpif_control_sink_cb *,
+                             void *aux);
 };
 
 extern const struct dpif_class dpif_netdev_class;

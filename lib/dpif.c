@@ -480,6 +480,15 @@ dpif_recv_wait(struct dpif *dpif, uint32_t handler_id)
     dpif->dpif_class->recv_wait(dpif, handler_id);
 }
 
+void
+dpif_set_control_sink(struct dpif *dpif, dpif_control_sink_cb *cb,
+                      void *aux)
+{
+    if (dpif->dpif_class->set_control_sink) {
+        dpif->dpif_class->set_control_sink(dpif, cb, aux);
+    }
+}
+
 uint32_t
 dpif_flow_hash(const struct flow *key, const struct flow_wildcards *mask)
 {

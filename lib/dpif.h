@@ -44,6 +44,21 @@
  * one sleeping handler is woken per channel that becomes ready, and a
  * full channel loses the upcall and counts it on the port and datapath.
  *
+ * Control-packet sink.  A slow-pathed flow's packet (a userspace action
+ * whose cookie is ODP_COOKIE_SLOW_PATH) whose reasons are only per-port
+ * protocols' (SLOW_CFM, SLOW_BFD, SLOW_LACP, SLOW_STP, SLOW_LLDP, see
+ * DPIF_CONTROL_SLOW_REASONS) is offered first to the sink registered with
+ * dpif_set_control_sink(), on the thread executing the flow's actions
+ * (a receive thread, or whichever thread called dpif_execute()/
+ * dpif_operate()), inside the datapath's own lock-free read section.  A
+ * sink that consumes it returns true and no upcall is queued; false sends
+ * it up as before.  So a switch's steady BFD/CFM traffic costs neither a
+ * handler wake-up nor a translation per packet.  The sink must never
+ * block for long (it may take short-held mutexes; any lock it cannot have
+ * at once, it must try and decline) and must not call back into the
+ * datapath.  A provider without sinks (NULL set_control_sink) queues
+ * upcalls as always.
+ *
  * Threads.  dpif_recv(), dpif_recv_wait() and dpif_recv_release() may be
  * called by the handler that owns the id; every other function may be
  * called from any thread (a provider serializes what needs it), except
@@ -348,5 +363,24 @@ size_t dpif_recv(struct dpif *, uint32_t handler_id,
                  struct dpif_upcall *upcalls, size_t max);
 void dpif_recv_release(struct dpif *, uint32_t handler_id);
 void dpif_recv_wait(struct dpif *, uint32_t handler_id);
+
+/* The control-packet sink (see the top of this file).  PACKET arrived with
+ * datapath key KEY (in_port a datapath port number, tunnel metadata as
+ * the datapath decapsulated it); SLOW_REASONS is the cookie's SLOW_* bits,
+ * all within DPIF_CONTROL_SLOW_REASONS.  Returns true if it consumed the
+ * packet.  PACKET and KEY are the caller's: the sink copies what it keeps. */
+typedef bool dpif_control_sink_cb(const struct dp_packet *packet,
+                                  const struct flow *key,
+                                  uint32_t slow_reasons, void *aux);
+/* The SLOW_* reasons (odp-util.h) a sink is offered packets for. */
+#define DPIF_CONTROL_SLOW_REASONS 0x1f  /* CFM, BFD, LACP, STP, LLDP. */
+
+/* Main thread: makes CB(..., AUX) the sink of DPIF's datapath (one per
+ * datapath, shared by its handles; the last call wins), or removes it
+ * (CB NULL).  On return no thread is still running a sink replaced by the
+ * call, so the caller may free what the old AUX pointed to.  Must not be
+ * called from a sink. */
+void dpif_set_control_sink(struct dpif *, dpif_control_sink_cb *,
+                           void *aux);
 
 #endif /* dpif.h */

@@ -245,6 +245,18 @@ ovs_rwlock_rdlock_at(struct ovs_rwlock *rwlock, const char *where)
      * and writing a shared field from all of them would be a data race. */
 }
 
+int
+ovs_rwlock_tryrdlock_at(struct ovs_rwlock *rwlock, const char *where)
+{
+    int error = pthread_rwlock_tryrdlock(&rwlock->lock);
+    /* EAGAIN: too many readers; EDEADLK: this thread is the writer.  Both
+     * are "not now" to a caller that must not wait. */
+    if (error && error != EBUSY && error != EAGAIN && error != EDEADLK) {
+        check_result(error, "pthread_rwlock_tryrdlock", where);
+    }
+    return error;
+}
+
 void
 ovs_rwlock_wrlock_at(struct ovs_rwlock *rwlock, const char *where)
 {

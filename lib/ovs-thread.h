@@ -104,6 +104,11 @@ void ovs_rwlock_init(struct ovs_rwlock *);
 void ovs_rwlock_destroy(struct ovs_rwlock *);
 void ovs_rwlock_rdlock_at(struct ovs_rwlock *, const char *where);
 #define ovs_rwlock_rdlock(RW) ovs_rwlock_rdlock_at(RW, OVS_SOURCE_LOCATOR)
+/* Returns 0 if locked for reading, or an error (EBUSY: a writer holds or,
+ * writers being preferred, awaits it) without waiting. */
+int ovs_rwlock_tryrdlock_at(struct ovs_rwlock *, const char *where);
+#define ovs_rwlock_tryrdlock(RW) \
+    ovs_rwlock_tryrdlock_at(RW, OVS_SOURCE_LOCATOR)
 void ovs_rwlock_wrlock_at(struct ovs_rwlock *, const char *where);
 #define ovs_rwlock_wrlock(RW) ovs_rwlock_wrlock_at(RW, OVS_SOURCE_LOCATOR)
 void ovs_rwlock_unlock_at(struct ovs_rwlock *, const char *where);

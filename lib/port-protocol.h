@@ -14,8 +14,11 @@
  *              packet itself is at hand (a handler's upcall, or the
  *              monitor's own transmission arriving through a patch port)
  *              it goes to class->receive(), and the datapath flow is
- *              slow-pathed with class->slow_reason so that the next ones
- *              come up as well.
+ *              slow-pathed with class->slow_reason.  The datapath offers
+ *              the next ones to the monitor's control-packet sink
+ *              (dpif.h, ofproto/monitor.c), which asks recognizes() again
+ *              (wildcards NULL) and calls receive() on the datapath's
+ *              thread, with no upcall.
  *
  *   transmit   One schedule, a min-heap by deadline, holds every attached
  *              instance.  The monitor thread (ofproto/monitor.h) sleeps
@@ -48,8 +51,10 @@
  * instances only with that lock held for reading.  So once detached an
  * instance is referenced by no other thread and its module may free it.
  *
- * class->recognizes() may run on any translating thread, class->receive()
- * on handler threads and on the monitor thread, class->run() on the
+ * class->recognizes() may run on any translating thread and on the
+ * datapath's threads (through the control-packet sink, with no
+ * wildcards), class->receive() on handler threads, the monitor thread and
+ * the datapath's threads, class->run() on the
  * monitor thread, all concurrently with the main thread reading status:
  * the module guards its instance state with its own lock.  The schedule
  * and the change queue each have a mutex of their own, never held while a

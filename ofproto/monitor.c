@@ -7,6 +7,7 @@
 #include <stdatomic.h>
 #include "coverage.h"
 #include "dp-packet.h"
+#include "dpif.h"
 #include "ofproto-private.h"
 #include "ovs-rcu.h"
 #include "ovs-thread.h"
@@ -14,6 +15,7 @@
 #include "port-protocol.h"
 #include "seq.h"
 #include "timeval.h"
+#include "tun-metadata.h"
 #include "util.h"
 #include "vlog.h"
 
@@ -22,6 +24,9 @@ VLOG_DEFINE_THIS_MODULE(ofproto_dpif_monitor);
 
 COVERAGE_DEFINE(monitor_wakeup);
 COVERAGE_DEFINE(monitor_sent);
+/* Control packets the datapath offered that the sink handed back because
+ * the translation lock was not free at once (they went up as upcalls). */
+COVERAGE_DEFINE(monitor_sink_busy);
 
 /* How many instances run per hold of the translation lock. */
 #define MONITOR_BATCH 64
@@ -186,4 +191,58 @@ ofproto_monitor_stop_if_idle(void)
     if (!n_attached) {
         ofproto_monitor_exit();
     }
+}
+
+/* The control-packet sink (dpif.h) of BACKER_'s datapath: runs on the
+ * thread executing the datapath flow, so it never waits for the
+ * translation lock.  Does what translation's port-protocol step does
+ * (xlate.c), for the protocols the flow was slow-pathed for, without an
+ * upcall. */
+static bool
+monitor_control_sink(const struct dp_packet *packet, const struct flow *key,
+                     uint32_t slow_reasons, void *backer_)
+{
+    const struct dpif_backer *backer = backer_;
+
+    if (key->recirc_id) {
+        /* Translation thaws a frozen state for these first. */
+        return false;
+    }
+    if (ovs_rwlock_tryrdlock(&xlate_rwlock)) {
+        COVERAGE_INC(monitor_sink_busy);
+        return false;
+    }
+    bool consumed = false;
+    struct ofport *port = backer_flow_to_ofport(backer, key);
+    if (port && port->n_protocols) {
+        /* The packet as translation sees it: its OpenFlow port, and Geneve
+         * options laid out by the bridge's TLV map. */
+        struct flow flow = *key;
+        flow.in_port = port->ofp_port;
+        if (!tun_md_from_geneve_udpif(&port->ofproto->tun_table, &flow)) {
+            for (size_t i = 0; i < port->n_protocols; i++) {
+                struct port_protocol *p = port->protocols[i];
+                if (p->class->slow_reason & slow_reasons
+                    && p->class->recognizes(p, &flow, NULL)) {
+                    p->class->receive(p, &flow, packet);
+                    consumed = true;
+                    break;
+                }
+            }
+        }
+    }
+    ovs_rwlock_unlock(&xlate_rwlock);
+    return consumed;
+}
+
+void
+ofproto_monitor_add_backer(struct dpif_backer *backer)
+{
+    dpif_set_control_sink(backer->dpif, monitor_control_sink, backer);
+}
+
+void
+ofproto_monitor_remove_backer(struct dpif_backer *backer)
+{
+    dpif_set_control_sink(backer->dpif, NULL, NULL);
 }

@@ -12,6 +12,12 @@
  * instances) cannot go away under it and the main thread is never kept
  * waiting for long.
  *
+ * It also provides each backer's control-packet sink (dpif.h): the
+ * datapath hands a slow-pathed flow's BFD/CFM/... packet to the protocol
+ * attached to its port on the datapath's own thread, with no upcall, the
+ * translation lock taken with a try-lock (ofproto-private.h:
+ * ofproto_monitor_add_backer()).
+ *
  * Everything here is for the main thread.  The caller owns the instances:
  * it frees one only after detaching it (deleting a port detaches what is
  * attached to it). */

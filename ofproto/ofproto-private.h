@@ -330,6 +330,12 @@ int ofport_inject_packet(const struct ofport *, struct dp_packet *);
  * protocol is left anywhere (main thread, without the lock). */
 void ofport_detach_protocols(struct ofport *);
 void ofproto_monitor_stop_if_idle(void);
+/* The monitor's control-packet sink (dpif.h) on BACKER's datapath: takes
+ * the per-port protocols' packets of slow-pathed flows on the datapath
+ * thread, without an upcall.  Added when the backer is made, removed
+ * before it is torn down (main thread; on return the sink runs no more). */
+void ofproto_monitor_add_backer(struct dpif_backer *);
+void ofproto_monitor_remove_backer(struct dpif_backer *);
 
 /* PORT as OpenFlow describes it (features, port desc, port_status). */
 void ofport_get_phy_port(const struct ofport *, struct ofputil_phy_port *);

@@ -144,6 +144,7 @@ backer_ref(const char *type, int *errorp)
     backer->reval_seq = seq_create();
     backer->udpif = udpif_create(backer);
     shash_add(&backers, type, backer);
+    ofproto_monitor_add_backer(backer);
 
     unsigned int h, r;
     default_thread_counts(&h, &r);
@@ -158,6 +159,7 @@ backer_unref(struct dpif_backer *backer)
         return;
     }
     shash_find_and_delete(&backers, backer->type);
+    ofproto_monitor_remove_backer(backer);
     udpif_destroy(backer->udpif);
     hmap_destroy(&backer->odp_to_ofport);
     dpif_delete(backer->dpif);

@@ -4,7 +4,9 @@
  * never used again (the exact-match cache included), modify with stats
  * clear, a dump resumed by two dump threads seeing every flow once, and
  * executes sent by their own actions however dpif_operate() groups them,
- * and terse dumps leaving out exactly the flows in their window. */
+ * terse dumps leaving out exactly the flows in their window, and the
+ * control-packet sink taking slow-pathed protocol packets instead of an
+ * upcall. */
 #include <config.h>
 #include "dpif.h"
 
@@ -15,12 +17,14 @@
 #include <linux/netlink.h>
 #include <linux/openvswitch.h>
 #include <sched.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include "dp-epoch.h"
 #include "dp-packet.h"
 #include "flow-extract.h"
 #include "netdev.h"
+#include "odp-util.h"
 #include "ofpbuf.h"
 #include "poll-loop.h"
 #include "smap.h"
@@ -430,6 +434,157 @@ START_TEST(test_misses_and_userspace_reach_handlers)
 }
 END_TEST
 
+/* The control-packet sink: what it saw, and whether it consumes. */
+struct sink_state {
+    _Atomic unsigned int calls;
+    _Atomic uint32_t last_reasons;
+    _Atomic uint32_t last_in_port;
+    _Atomic uint16_t last_sport;
+    atomic_bool consume;
+};
+
+static bool
+test_sink(const struct dp_packet *packet, const struct flow *key,
+          uint32_t slow_reasons, void *state_)
+{
+    struct sink_state *st = state_;
+    ck_assert(dp_packet_size(packet) > 0);
+    atomic_store(&st->last_reasons, slow_reasons);
+    atomic_store(&st->last_in_port, key->in_port);
+    atomic_store(&st->last_sport, ntohs(key->tp_src));
+    atomic_fetch_add(&st->calls, 1);
+    return atomic_load(&st->consume);
+}
+
+/* Injects a packet on P1 (source port SPORT), then a miss on P2 behind it
+ * (one rx thread takes both in order, so once the miss is up the first
+ * packet is done with), and stores in TYPES the upcall types received
+ * ("A" action, "M" miss), sorted. */
+static void
+inject_then_fence(struct fixture *fx, uint16_t sport, char *types,
+                  size_t max)
+{
+    static uint32_t fence_src = 0x0b000000;
+    netdev_dummy_inject(fx->p1, udp_packet(0x0a000001, sport));
+    netdev_dummy_inject(fx->p2, udp_packet(++fence_src, 1));
+    size_t n_types = 0;
+    bool fenced = false;
+    while (!fenced) {
+        struct dpif_upcall up[DPIF_RECV_MAX];
+        size_t n;
+        CHECK_WAIT_FOR((n = dpif_recv(fx->dpif, 0, up, DPIF_RECV_MAX)) > 0);
+        for (size_t i = 0; i < n; i++) {
+            ck_assert(n_types + 1 < max);
+            types[n_types++] = up[i].type == DPIF_UC_MISS ? 'M' : 'A';
+            if (up[i].type == DPIF_UC_MISS
+                && up[i].key->nw_src == htonl(fence_src)) {
+                fenced = true;
+            }
+        }
+        dpif_recv_release(fx->dpif, 0);
+    }
+    /* Channels are served round-robin: the fence may come up before what
+     * was queued ahead of it on the other port. */
+    struct dpif_upcall up[DPIF_RECV_MAX];
+    size_t n = dpif_recv(fx->dpif, 0, up, DPIF_RECV_MAX);
+    for (size_t i = 0; i < n; i++) {
+        ck_assert(n_types + 1 < max);
+        types[n_types++] = up[i].type == DPIF_UC_MISS ? 'M' : 'A';
+    }
+    dpif_recv_release(fx->dpif, 0);
+    types[n_types] = '\0';
+    /* In canonical order ("AM"), since the order between ports is not
+     * the point. */
+    for (size_t i = 1; i < n_types; i++) {
+        for (size_t j = i; j > 0 && types[j - 1] > types[j]; j--) {
+            char c = types[j];
+            types[j] = types[j - 1];
+            types[j - 1] = c;
+        }
+    }
+}
+
+static void
+put_slow_path_flow(struct fixture *fx, uint32_t reasons)
+{
+    struct flow key;
+    struct flow_wildcards mask;
+    struct ofpbuf actions;
+    ofpbuf_init(&actions, 64);
+    struct odp_cookie cookie = { .type = ODP_COOKIE_SLOW_PATH };
+    cookie.slow_path.reason = reasons;
+    odp_put_userspace_cookie(&actions, &cookie);
+    in_port_flow(fx->port1, &key, &mask);
+    ck_assert_int_eq(dpif_flow_put(fx->dpif, DPIF_FP_CREATE | DPIF_FP_MODIFY,
+                                   &key, &mask, actions.data, actions.size,
+                                   NULL), 0);
+    ofpbuf_uninit(&actions);
+}
+
+START_TEST(test_control_sink)
+{
+    struct fixture fx;
+    setup(&fx, "sink");
+    ck_assert_int_eq(dpif_handlers_set(fx.dpif, 1), 0);
+    char types[16];
+
+    struct sink_state st;
+    atomic_init(&st.calls, 0);
+    atomic_init(&st.last_reasons, 0);
+    atomic_init(&st.last_in_port, 0);
+    atomic_init(&st.last_sport, 0);
+    atomic_init(&st.consume, true);
+
+    /* No sink yet: a slow-pathed BFD packet goes up. */
+    put_slow_path_flow(&fx, SLOW_BFD);
+    inject_then_fence(&fx, 10, types, sizeof types);
+    ck_assert_str_eq(types, "AM");
+
+    /* With the sink: consumed on the datapath's thread, no upcall. */
+    dpif_set_control_sink(fx.dpif, test_sink, &st);
+    inject_then_fence(&fx, 11, types, sizeof types);
+    ck_assert_str_eq(types, "M");
+    ck_assert_uint_eq(atomic_load(&st.calls), 1);
+    ck_assert_uint_eq(atomic_load(&st.last_reasons), SLOW_BFD);
+    ck_assert_uint_eq(atomic_load(&st.last_in_port), fx.port1);
+    ck_assert_uint_eq(atomic_load(&st.last_sport), 11);
+
+    /* Declined: it goes up after all. */
+    atomic_store(&st.consume, false);
+    inject_then_fence(&fx, 12, types, sizeof types);
+    ck_assert_str_eq(types, "AM");
+    ck_assert_uint_eq(atomic_load(&st.calls), 2);
+    atomic_store(&st.consume, true);
+
+    /* Several protocol reasons are offered too... */
+    put_slow_path_flow(&fx, SLOW_CFM | SLOW_LACP | SLOW_STP | SLOW_LLDP);
+    inject_then_fence(&fx, 13, types, sizeof types);
+    ck_assert_str_eq(types, "M");
+    ck_assert_uint_eq(atomic_load(&st.calls), 3);
+    ck_assert_uint_eq(atomic_load(&st.last_reasons),
+                      SLOW_CFM | SLOW_LACP | SLOW_STP | SLOW_LLDP);
+
+    /* ...but not a flow slow-pathed for anything else as well. */
+    put_slow_path_flow(&fx, SLOW_BFD | SLOW_ACTION);
+    inject_then_fence(&fx, 14, types, sizeof types);
+    ck_assert_str_eq(types, "AM");
+    put_slow_path_flow(&fx, SLOW_MATCH);
+    inject_then_fence(&fx, 15, types, sizeof types);
+    ck_assert_str_eq(types, "AM");
+    ck_assert_uint_eq(atomic_load(&st.calls), 3);
+
+    /* Removed: on return it runs no more, and packets go up again. */
+    put_slow_path_flow(&fx, SLOW_BFD);
+    dpif_set_control_sink(fx.dpif, NULL, NULL);
+    inject_then_fence(&fx, 16, types, sizeof types);
+    ck_assert_str_eq(types, "AM");
+    ck_assert_uint_eq(atomic_load(&st.calls), 3);
+
+    dpif_handlers_set(fx.dpif, 0);
+    teardown(&fx);
+}
+END_TEST
+
 START_TEST(test_dump_resumes_across_threads)
 {
     enum { N = 300 };
@@ -496,6 +651,7 @@ dpif_netdev_suite(void)
     tcase_add_test(tc, test_terse_dump_window);
     tcase_add_test(tc, test_misses_and_userspace_reach_handlers);
     tcase_add_test(tc, test_dump_resumes_across_threads);
+    tcase_add_test(tc, test_control_sink);
     suite_add_tcase(s, tc);
     return s;
 }
