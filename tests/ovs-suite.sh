@@ -53,7 +53,8 @@ jobs=$(nproc 2>/dev/null || echo 2)
 
 DEFAULT_FILES="ovsdb-tool.at ovsdb-server.at ovsdb-monitor.at ovsdb-client.at
                ovsdb-lock.at ovsdb-rbac.at ovs-vsctl.at ovs-ofctl.at
-               ofp-errors.at ofproto.at bfd.at cfm.at tunnel.at"
+               ofp-errors.at ofproto.at bfd.at cfm.at tunnel.at
+               tunnel-push-pop.at tunnel-push-pop-ipv6.at"
 OUR_PROGRAMS="ovsdb-server:ovsdb ovsdb-tool:ovsdb ovsdb-client:ovsdb
               ovs-vswitchd:vswitchd ovs-vsctl:utilities ovs-appctl:utilities
               ovs-ofctl:utilities ovs-dpctl:utilities"
