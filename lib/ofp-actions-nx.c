@@ -844,9 +844,13 @@ ofpact_nx_check(const struct ofpact *a, struct match *m)
         return mf_check_src(&((const struct ofpact_stack *) a)->subfield, m);
     case OFPACT_STACK_POP:
         return mf_check_dst(&((const struct ofpact_stack *) a)->subfield, m);
-    case OFPACT_DELETE_FIELD:
-        /* Only tunnel metadata may be deleted, and there is none here. */
-        return OFPERR_OFPBAC_BAD_ARGUMENT;
+    case OFPACT_DELETE_FIELD: {
+        /* Only a Geneve option (tun_metadataN) may be deleted. */
+        enum mf_field_id id = ((const struct ofpact_delete_field *) a)
+                              ->field->id;
+        return (id >= MFF_TUN_METADATA0 && id <= MFF_TUN_METADATA63
+                ? 0 : OFPERR_OFPBAC_BAD_ARGUMENT);
+    }
     case OFPACT_RESUBMIT:
         if (a->raw == OFPACT_RAW_RESUBMIT_CT && !match_has_valid_ct(m)) {
             return OFPERR_OFPBAC_MATCH_INCONSISTENT;
