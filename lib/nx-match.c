@@ -101,6 +101,18 @@ put_entry_raw(struct ofpbuf *b, enum mf_field_id id, enum ofp_version version,
     }
 }
 
+/* How many of the last bytes of VALUE (N of them) are significant: all
+ * but its leading zero bytes. */
+static size_t
+significant_len(const uint8_t *value, size_t n)
+{
+    size_t i = 0;
+    while (i < n && !value[i]) {
+        i++;
+    }
+    return n - i;
+}
+
 void
 nx_put_entry(struct ofpbuf *b, const struct mf_field *f,
              enum ofp_version version, const union mf_value *value,
@@ -112,8 +124,31 @@ nx_put_entry(struct ofpbuf *b, const struct mf_field *f,
             masked |= mask->b[i] != 0xff;
         }
     }
-    put_entry_raw(b, f->id, version, value->b, masked ? mask->b : NULL,
-                  f->n_bytes);
+    if (!f->variable_len) {
+        put_entry_raw(b, f->id, version, value->b, masked ? mask->b : NULL,
+                      f->n_bytes);
+        return;
+    }
+
+    /* A variable-length field (tun_metadataN) goes out as short as keeps
+     * its meaning, as 3.1 writes it: its value's (and mask's) significant
+     * bytes, so that a switch whose TLV map gives the field fewer bytes
+     * than the most it can have takes the value.  An all-zero value
+     * without a mask is an entry with no payload. */
+    size_t len = significant_len(value->b, f->n_bytes);
+    if (masked) {
+        len = MAX(len, significant_len(mask->b, f->n_bytes));
+    }
+    size_t ofs = f->n_bytes - len;
+    uint64_t h = mf_field_oxm_header(f, version);
+    unsigned int exp = nxm_is_experimenter(h) ? 4 : 0;
+    h = ((h & ~UINT64_C(0x1ff)) | (masked ? 0x100 : 0)
+         | ((masked ? 2 * len : len) + exp));
+    put_header__(b, h);
+    ofpbuf_put(b, &value->b[ofs], len);
+    if (masked) {
+        ofpbuf_put(b, &mask->b[ofs], len);
+    }
 }
 
 /* Encoding a match. */

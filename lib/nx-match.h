@@ -71,6 +71,9 @@ void nx_put_header(struct ofpbuf *, enum mf_field_id, enum ofp_version,
  * their sub-fields so. */
 void nx_put_field_header(struct ofpbuf *, const struct mf_field *,
                          enum ofp_version, bool masked);
+/* An entry for F: masked if MASK is given and not all ones.  A
+ * variable-length field's entry holds only its value's and mask's
+ * significant (low-order, right-aligned) bytes, as 3.1 writes it. */
 void nx_put_entry(struct ofpbuf *, const struct mf_field *,
                   enum ofp_version, const union mf_value *value,
                   const union mf_value *mask);

@@ -543,16 +543,39 @@ format_geneve_opts(struct ds *ds, const uint8_t *opts, const uint8_t *mask,
     }
 }
 
+static bool
+tunnel_is_visible(const struct flow *key, const struct flow *mask)
+{
+    if (key->tunnel.flags & mask->tunnel.flags & 0xf) {
+        return true;
+    }
+    for (size_t i = 0; i < ARRAY_SIZE(tunnel_fields); i++) {
+        const struct field *f = &tunnel_fields[i];
+        const uint8_t *k = (const uint8_t *) key + f->ofs;
+        const uint8_t *m = (const uint8_t *) mask + f->ofs;
+        if (!field_mask_is_zero(f->kind, m)
+            && !field_mask_is_zero(f->kind, k)) {
+            return true;
+        }
+    }
+    /* Geneve options print when their length is matched. */
+    return (key->tunnel.flags & FLOW_TNL_F_UDPIF
+            && mask->tun_metadata.present);
+}
 
 static void
 format_tunnel(struct ds *ds, bool *first, const struct flow *key,
               const struct flow *mask, bool verbose)
 {
-    static const uint8_t zero[sizeof(struct flow_tnl)];
     /* Only a tunnelled key has tunnel fields (as a kernel key has an
-     * OVS_KEY_ATTR_TUNNEL only then). */
-    if (!memcmp(&mask->tunnel, zero, sizeof zero)
-        || !memcmp(&key->tunnel, zero, sizeof zero)) {
+     * OVS_KEY_ATTR_TUNNEL only then), and a megaflow's mask may cover
+     * tunnel fields of a packet that had no tunnel, which 3.1 does not
+     * print.  Judge "tunnelled" only from what the text will show: a
+     * nonzero value in a field the mask covers, or a flag set that the
+     * mask covers.  A value under a zero mask (tun_id=0x5/0) is not
+     * printed, so it must not decide either, or the text printed would
+     * parse back to a key that prints nothing. */
+    if (!tunnel_is_visible(key, mask)) {
         return;
     }
     begin_key(ds, first, "tunnel");
@@ -1414,6 +1437,73 @@ parse_tunnel_extra(struct parser *p, const char *name, struct flow *key,
     return true;
 }
 
+/* "erspan(ver=1,idx=N)" or "erspan(ver=2,dir=N,hwid=N)" in
+ * set(tunnel(...)), as format_tunnel_action() prints them. */
+static bool
+parse_erspan(struct parser *p, struct flow_tnl *t)
+{
+    uint64_t ver = 0, idx = 0, dir = 0, hwid = 0;
+    bool have_idx = false, have_v2 = false;
+    if (!match_char(p, '(')) {
+        return false;
+    }
+    for (;;) {
+        char name[8];
+        skip_spaces(p);
+        if (!read_name(p, name, sizeof name) || !match_char(p, '=')) {
+            return false;
+        }
+        char *text = read_token(p, ",)");
+        uint64_t v;
+        bool ok = ofputil_scan_uint(text, UINT32_MAX, &v);
+        free(text);
+        if (!ok) {
+            return false;
+        } else if (!strcmp(name, "ver")) {
+            ver = v;
+        } else if (!strcmp(name, "idx")) {
+            idx = v;
+            have_idx = true;
+        } else if (!strcmp(name, "dir")) {
+            dir = v;
+            have_v2 = true;
+        } else if (!strcmp(name, "hwid")) {
+            hwid = v;
+            have_v2 = true;
+        } else {
+            return false;
+        }
+        if (match_char(p, ')')) {
+            break;
+        }
+        if (!match_char(p, ',')) {
+            return false;
+        }
+    }
+    if (ver == 1 && !have_v2 && idx <= 0xfffff) {
+        t->erspan_ver = 1;
+        t->erspan_idx = idx;
+        return true;
+    }
+    if (ver == 2 && !have_idx && dir <= 1 && hwid <= 0x3f) {
+        t->erspan_ver = 2;
+        t->erspan_dir = dir;
+        t->erspan_hwid = hwid;
+        return true;
+    }
+    return false;
+}
+
+static bool
+parse_set_tunnel_extra(struct parser *p, const char *name, struct flow *key,
+                       struct flow *mask)
+{
+    if (!strcmp(name, "erspan")) {
+        return !key->tunnel.erspan_ver && parse_erspan(p, &key->tunnel);
+    }
+    return parse_tunnel_extra(p, name, key, mask);
+}
+
 static bool
 parse_u32_arg(struct parser *p, uint32_t *value, uint32_t *mask)
 {
@@ -2213,13 +2303,20 @@ odp_tunnel_from_attr(const struct nlattr *attr, struct flow_tnl *t,
             const uint8_t *o = p;
             if (len != 8) return false;
             t->erspan_ver = o[0];
+            /* Only what an ERSPAN header can carry (and the text can
+             * say): version 1 with a 20-bit index, or version 2 with a
+             * 1-bit direction and a 6-bit hardware id. */
             if (o[0] == 1) {
                 ovs_be32 idx;
                 memcpy(&idx, &o[4], 4);
                 t->erspan_idx = ntohl(idx);
-            } else {
+                if (t->erspan_idx > 0xfffff) return false;
+            } else if (o[0] == 2) {
                 t->erspan_dir = o[4];
                 t->erspan_hwid = o[5];
+                if (t->erspan_dir > 1 || t->erspan_hwid > 0x3f) return false;
+            } else {
+                return false;
             }
             break;
         }
@@ -2913,7 +3010,7 @@ parse_set(struct parser *p, struct ofpbuf *actions)
 
     if (!strcmp(name, "tunnel")) {
         if (!parse_fields(p, tunnel_fields, ARRAY_SIZE(tunnel_fields),
-                          &fk, &fm, parse_tunnel_extra)
+                          &fk, &fm, parse_set_tunnel_extra)
             || !match_char(p, ')')) {
             return false;
         }
@@ -3399,6 +3496,17 @@ validate_set(const struct nlattr *a, bool masked, char **error)
     uint16_t type = nl_attr_type(k);
     size_t size = nl_attr_get_size(k);
     size_t want;
+    if (type == OVS_KEY_ATTR_TUNNEL) {
+        /* Tunnel metadata for a tunnel port's output (xlate's
+         * set(tunnel(...))): nested, never masked. */
+        struct flow_tnl t;
+        if (masked || !odp_tunnel_from_attr(k, &t, NULL, NULL)) {
+            *error = xstrdup("set(tunnel(...)) must be unmasked and hold "
+                             "well-formed tunnel key attributes");
+            return false;
+        }
+        return true;
+    }
     const struct set_key *sk = set_key_by_type(type);
     if (sk) {
         want = sk->size;

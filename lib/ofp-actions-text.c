@@ -487,13 +487,15 @@ parse_resubmit(char *arg, bool parens, const struct ofputil_port_map *map,
 }
 
 /* Whether F has an NXM or OXM code that a load, move or set_field can
- * name on the wire.  dl_vlan and dl_vlan_pcp, the 1.0-style views of the
- * VLAN header, have none (3.1 writes such actions with a zero header,
- * which then means in_port: refusing them is the only sane reading). */
+ * name on the wire (a field with only an experimenter OXM code, such as
+ * nsh_flags, is loaded with NXAST_REG_LOAD2).  dl_vlan and dl_vlan_pcp,
+ * the 1.0-style views of the VLAN header, have none (3.1 writes such
+ * actions with a zero header, which then means in_port: refusing them is
+ * the only sane reading). */
 static char *
 check_wire_name(const char *arg, const struct mf_field *f)
 {
-    if (!mf_nxm_header(f->id)) {
+    if (!mf_oxm_header(f->id, 0)) {
         return xasprintf("%s: field %s has no NXM or OXM code and cannot be "
                          "written by an action", arg, f->name);
     }

@@ -273,6 +273,36 @@ decode_reg_load(const uint8_t *p, struct ofpbuf *ofpacts)
     return 0;
 }
 
+/* NXAST_REG_LOAD2: a set_field as one NXM/OXM entry, masked or not, that
+ * starts 10 bytes in (after the subtype) and is followed by zero padding.
+ * A variable-length field's value is right-aligned (nx_pull_entry()):
+ * which part of it a switch's TLV map lets through is for the switch to
+ * say (ofproto-tlv.c). */
+static enum ofperr
+decode_reg_load2(const uint8_t *p, size_t len, struct ofpbuf *ofpacts)
+{
+    struct ofpbuf b;
+    ofpbuf_use_const(&b, p + 10, len - 10);
+    const struct mf_field *field;
+    union mf_value value, mask;
+    enum ofperr error = nx_pull_entry(&b, &field, &value, &mask, true);
+    if (error) {
+        return error;
+    }
+    if (!ofpact_is_all_zeros(b.data, b.size) || !field->writable) {
+        return OFPERR_OFPBAC_BAD_SET_ARGUMENT;
+    }
+    struct ofpact_set_field *sf = OFPACT_PUT(ofpacts, OFPACT_SET_FIELD,
+                                            ofpact_set_field);
+    sf->ofpact.raw = OFPACT_RAW_REG_LOAD2;
+    sf->field = field;
+    /* The entry's value has no 1-bits outside its mask (nx_pull_entry()
+     * checked), so it is the set_field's value as it is. */
+    memcpy(sf->value.b, value.b, field->n_bytes);
+    memcpy(sf->mask.b, mask.b, field->n_bytes);
+    return 0;
+}
+
 /* The part NXAST_REG_MOVE and OFPAT15_COPY_FIELD share: two field
  * headers in the LEN bytes at HDRS (then zero padding), and the bit
  * ranges. */
@@ -425,7 +455,8 @@ decode_nx(const uint8_t *p, size_t len, enum ofp_version version,
         [NXAST_DEC_MPLS_TTL] = EXACT(16), [NXAST_STACK_PUSH] = EXACT(24),
         [NXAST_STACK_POP] = EXACT(24), [NXAST_SAMPLE] = EXACT(24),
         [NXAST_SET_MPLS_LABEL] = EXACT(16), [NXAST_SET_MPLS_TC] = EXACT(16),
-        [NXAST_OUTPUT_REG2] = AT_LEAST(24), [NXAST_CONJUNCTION] = EXACT(16),
+        [NXAST_OUTPUT_REG2] = AT_LEAST(24), [NXAST_REG_LOAD2] = AT_LEAST(16),
+        [NXAST_CONJUNCTION] = EXACT(16),
         [NXAST_CT] = AT_LEAST(24), [NXAST_NAT] = AT_LEAST(16),
         [NXAST_CONTROLLER2] = AT_LEAST(16), [NXAST_SAMPLE2] = EXACT(32),
         [NXAST_OUTPUT_TRUNC] = EXACT(16), [NXAST_GROUP] = EXACT(16),
@@ -451,7 +482,8 @@ decode_nx(const uint8_t *p, size_t len, enum ofp_version version,
         return OFPERR_OFPBAC_BAD_VENDOR_TYPE;
     }
     if (version >= OFP15_VERSION
-        && (subtype == NXAST_REG_LOAD || subtype == NXAST_REG_MOVE)) {
+        && (subtype == NXAST_REG_LOAD || subtype == NXAST_REG_LOAD2
+            || subtype == NXAST_REG_MOVE)) {
         /* 1.5 has set_field with masks and copy_field instead. */
         return OFPERR_OFPBAC_BAD_VENDOR_TYPE;
     }
@@ -497,6 +529,8 @@ decode_nx(const uint8_t *p, size_t len, enum ofp_version version,
         return decode_reg_move(p, len, ofpacts);
     case NXAST_REG_LOAD:
         return decode_reg_load(p, ofpacts);
+    case NXAST_REG_LOAD2:
+        return decode_reg_load2(p, len, ofpacts);
     case NXAST_NOTE: {
         struct ofpact_note *note = ofpact_put(ofpacts, OFPACT_NOTE,
                                               sizeof *note);
@@ -1482,6 +1516,7 @@ encode_set_field_as_std(const struct ofpact_set_field *sf,
         struct ofpact_l4_port l4;
         struct ofpact_vlan_vid vid;
         struct ofpact_vlan_pcp pcp;
+        struct ofpact_ecn ecn;
     } u;
     memset(&u, 0, sizeof u);
     const union mf_value *v = &sf->value;
@@ -1507,6 +1542,15 @@ encode_set_field_as_std(const struct ofpact_set_field *sf,
     case MFF_IP_DSCP_SHIFTED:
         type = OFPACT_SET_IP_DSCP;
         u.dscp.dscp = v->u8 << 2;
+        break;
+    case MFF_IP_ECN:
+        if (version != OFP11_VERSION) {
+            /* 1.0 has no action of its own for ECN (see OFPACT_SET_IP_ECN,
+             * which writes this set_field in 1.0). */
+            return false;
+        }
+        type = OFPACT_SET_IP_ECN;
+        u.ecn.ecn = v->u8;
         break;
     case MFF_TCP_SRC: case MFF_UDP_SRC: case MFF_SCTP_SRC:
         type = OFPACT_SET_L4_SRC_PORT;
@@ -1542,31 +1586,66 @@ encode_set_field_as_std(const struct ofpact_set_field *sf,
     return true;
 }
 
+/* OFPAT12_SET_FIELD (1.2+) or NXAST_REG_LOAD2 (1.0 to 1.4, VERSION 0 for
+ * its NXM headers) of SF as one entry: masked unless SF sets the whole
+ * field, as long as a variable-length field's value needs
+ * (nx_put_entry()), padded with zeros to 8 bytes. */
+static void
+put_set_field_entry(struct ofpbuf *out, const struct ofpact_set_field *sf,
+                    enum ofp_version version)
+{
+    size_t ofs = out->size;
+    if (version) {
+        ofpact_put_std(out, OFPAT12_SET_FIELD, 4);
+    } else {
+        ofpact_put_nx(out, NXAST_REG_LOAD2, 10);
+    }
+    /* A mask of all the field's bits is no mask, whatever the bits of its
+     * bytes beyond them (vlan_vid's 13 of 16, ip_dscp's 6 of 8). */
+    bool exact = mf_value_is_all_ones(sf->field, &sf->mask);
+    nx_put_entry(out, sf->field, version, &sf->value,
+                 exact ? NULL : &sf->mask);
+    size_t len = ROUND_UP(out->size - ofs, 8);
+    ofpbuf_put_zeros(out, len - (out->size - ofs));
+    put_be16(ofpact_at(out, ofs) + 2, len);
+}
+
+/* SF as Nicira actions: NXAST_REG_LOAD2 where NXAST_REG_LOAD cannot say it
+ * (a variable-length field, whose 64-bit runs would name bits a TLV map
+ * may not have; a field with no NXM or plain OXM header) or where it
+ * arrived so, else the NXAST_REG_LOADs of its mask's runs, as 3.1 does. */
+static void
+put_set_field_nx(struct ofpbuf *out, const struct ofpact_set_field *sf)
+{
+    if (sf->ofpact.raw == OFPACT_RAW_REG_LOAD2 || sf->field->variable_len
+        || !mf_field_nxm_header(sf->field)) {
+        put_set_field_entry(out, sf, 0);
+    } else {
+        put_reg_load(out, sf);
+    }
+}
+
 static void
 encode_set_field(const struct ofpact_set_field *sf, struct ofpbuf *out,
                  enum ofp_version version)
 {
-    bool exact = mf_value_is_all_ones(sf->field, &sf->mask);
-    if (version <= OFP11_VERSION && exact
-        && sf->ofpact.raw != OFPACT_RAW_REG_LOAD
-        && encode_set_field_as_std(sf, out, version)) {
-        return;
-    }
-    if (version >= OFP12_VERSION && sf->ofpact.raw != OFPACT_RAW_REG_LOAD
-        && exact && mf_oxm_header(sf->field->id, version)) {
-        put_set_field_std(out, sf->field, &sf->value, version);
-    } else if (version >= OFP15_VERSION
-               && mf_oxm_header(sf->field->id, version)) {
-        /* 1.5 has masked set_field and no NXAST_REG_LOAD. */
-        size_t ofs = out->size;
-        ofpact_put_std(out, OFPAT12_SET_FIELD, 4);
-        nx_put_entry(out, sf->field, version, &sf->value,
-                     exact ? NULL : &sf->mask);
-        size_t len = ROUND_UP(out->size - ofs, 8);
-        ofpbuf_put_zeros(out, len - (out->size - ofs));
-        put_be16(ofpact_at(out, ofs) + 2, len);
+    bool from_nx = (sf->ofpact.raw == OFPACT_RAW_REG_LOAD
+                    || sf->ofpact.raw == OFPACT_RAW_REG_LOAD2);
+    if (version >= OFP15_VERSION) {
+        /* 1.5 has masked set_field and neither NXAST_REG_LOAD nor
+         * NXAST_REG_LOAD2. */
+        put_set_field_entry(out, sf, version);
+    } else if (from_nx) {
+        put_set_field_nx(out, sf);
+    } else if (version <= OFP11_VERSION) {
+        if (!mf_value_is_all_ones(sf->field, &sf->mask)
+            || !encode_set_field_as_std(sf, out, version)) {
+            put_set_field_nx(out, sf);
+        }
+    } else if (mf_value_is_all_ones(sf->field, &sf->mask)) {
+        put_set_field_entry(out, sf, version);
     } else {
-        put_reg_load(out, sf);
+        put_set_field_nx(out, sf);
     }
 }
 

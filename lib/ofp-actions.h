@@ -24,7 +24,7 @@
  * enqueue, group, mod_vlan_vid, mod_vlan_pcp, strip_vlan/pop_vlan,
  * push_vlan, mod_dl_src/dst, mod_nw_src/dst, mod_nw_tos, mod_nw_ttl,
  * mod_tp_src/dst, dec_ttl, set_queue, pop_queue, set_field, load
- * (NXAST_REG_LOAD), move (NXAST_REG_MOVE), set_tunnel/set_tunnel64,
+ * (NXAST_REG_LOAD and NXAST_REG_LOAD2), move (NXAST_REG_MOVE), set_tunnel/set_tunnel64,
  * resubmit (NXAST_RESUBMIT and NXAST_RESUBMIT_TABLE), learn
  * (NXAST_LEARN and NXAST_LEARN2, see learn.h), note, exit; the
  * instructions meter, apply_actions, clear_actions, write_actions,
@@ -43,9 +43,15 @@
  * BAD_VENDOR, BAD_VENDOR_TYPE, BAD_ARGUMENT, BAD_OUT_PORT, BAD_SET_*,
  * OFPBIC_* for instructions, NXBRC_MUST_BE_ZERO for padding).
  *
- * Encoding writes the form each version knows (a set_field is
- * NXAST_REG_LOAD in 1.0 and 1.1 and OFPAT_SET_FIELD in 1.2+, mod_nw_tos is
- * set_field:N->ip_dscp in 1.2+), remembering in ofpact.raw which wire form
+ * Encoding writes the form each version knows, as 3.1 does: a set_field
+ * is a standard action in 1.0 and 1.1 where one sets the field, else
+ * NXAST_REG_LOAD (64-bit runs of the mask) or NXAST_REG_LOAD2 (one NXM/OXM
+ * entry: for a variable-length field such as tun_metadataN, a field with
+ * only an experimenter OXM code, or one that arrived so); OFPAT_SET_FIELD
+ * in 1.2 to 1.4 when it sets the whole field (else as in 1.0) and always
+ * in 1.5.  A variable-length field's entry is as long as its value's
+ * significant bytes (nx_put_entry()).  mod_nw_tos is set_field:N->ip_dscp
+ * in 1.2+.  Decoding remembers in ofpact.raw which wire form
  * an action arrived in where the text shows it ("load:" versus
  * "set_field:", "strip_vlan" versus "pop_vlan").  A few actions depend on
  * the flow's match in 1.2+ (mod_tp_src needs the IP protocol, mod_vlan_vid
@@ -161,6 +167,8 @@ enum ofpact_raw {
     OFPACT_RAW_NONE = 0,
     OFPACT_RAW_POP_VLAN,            /* Written "pop_vlan". */
     OFPACT_RAW_REG_LOAD,            /* A set_field written "load:". */
+    OFPACT_RAW_REG_LOAD2,           /* A set_field that arrived as
+                                     * NXAST_REG_LOAD2 (and leaves so). */
     OFPACT_RAW_SET_TUNNEL64,        /* Written "set_tunnel64:". */
     OFPACT_RAW_RESUBMIT_TABLE,      /* Written "resubmit(PORT,TABLE)". */
     OFPACT_RAW_CONTROLLER2,         /* Arrived as NXAST_CONTROLLER2. */

@@ -437,7 +437,8 @@ void ofproto_unlearn(struct ofproto *);
  * ofproto_tlv_check_flow_mod() lays FM's match out as the map says
  * (NXFMFC_INVALID_TLV_FIELD, OFPBMC_BAD_LEN) and checks its actions
  * (NXFMFC_INVALID_TLV_FIELD, OFPBAC_BAD_SET_LEN); if they have
- * tun_metadata sub-fields, FM->ofpacts becomes a malloc'd copy, returned
+ * tun_metadata sub-fields or set_fields, FM->ofpacts becomes a malloc'd
+ * copy (its set_fields fitted to the mapped widths as 3.1's are), returned
  * in *OFPACTS_COPY (else NULL) for the caller to free once done with FM,
  * whose sub-fields point to OFPROTO's tlv_fields, so that they encode with
  * the map's length as 3.1's do.  ofproto_tlv_check_match() does the first

@@ -6,6 +6,7 @@
 #include "ofproto-private.h"
 
 #include <stdlib.h>
+#include <string.h>
 #include "classifier.h"
 #include "learn.h"
 #include "match.h"
@@ -22,9 +23,34 @@ is_tun_metadata(const struct mf_field *f)
     return f && f->id >= MFF_TUN_METADATA0 && f->id <= MFF_TUN_METADATA63;
 }
 
+/* The bits a set_field SET writes, as a sub-field for the checks below.  A
+ * load (NXAST_REG_LOAD) names its bits: those from its mask's lowest 1-bit
+ * to its highest.  A whole-entry set_field (OFPAT_SET_FIELD or
+ * NXAST_REG_LOAD2) of a tun_metadata field names none: its value takes the
+ * field's mapped width, whatever its length (fit_set_fields()). */
+static struct mf_subfield
+set_field_bits(const struct ofpact_set_field *set)
+{
+    const struct mf_field *f = set->field;
+    struct mf_subfield sf = { .field = f, .ofs = 0, .n_bits = f->n_bits };
+    if (set->ofpact.raw == OFPACT_RAW_REG_LOAD) {
+        int high = bitwise_rscan(set->mask.b, f->n_bytes);
+        unsigned int low = 0;
+        while (high >= 0 && bitwise_is_all_zeros(set->mask.b, f->n_bytes,
+                                                 low, 1)) {
+            low++;
+        }
+        sf.ofs = high >= 0 ? low : 0;
+        sf.n_bits = high >= 0 ? high - low + 1 : 0;
+    } else if (is_tun_metadata(f)) {
+        sf.n_bits = 0;
+    }
+    return sf;
+}
+
 /* Calls CB(SF, AUX) for every sub-field the actions read or write, until
- * CB returns nonzero, and returns that.  A set_field's whole field is
- * passed as a temporary sub-field.  (An action that names fields must be
+ * CB returns nonzero, and returns that.  A set_field is passed as a
+ * temporary sub-field of the bits it writes (set_field_bits()).  (An action that names fields must be
  * listed here for the TLV map to account for it.) */
 static enum ofperr
 for_each_field(const struct ofpact *ofpacts, size_t len,
@@ -38,9 +64,7 @@ for_each_field(const struct ofpact *ofpacts, size_t len,
         switch (a->type) {
         case OFPACT_SET_FIELD: {
             const struct ofpact_set_field *set = (const void *) a;
-            struct mf_subfield sf = {
-                .field = set->field, .ofs = 0, .n_bits = set->field->n_bits,
-            };
+            struct mf_subfield sf = set_field_bits(set);
             error = cb(&sf, aux);
             break;
         }
@@ -130,6 +154,75 @@ check_field_use(const struct mf_subfield *sf, const void *table_)
     return sf->ofs + sf->n_bits > len * 8 ? OFPERR_OFPBAC_BAD_SET_LEN : 0;
 }
 
+/* How many low-order bytes of F's VALUE (right-aligned) are significant. */
+static unsigned int
+significant_bytes(const struct mf_field *f, const union mf_value *value)
+{
+    unsigned int i = 0;
+    while (i < f->n_bytes && !value->b[i]) {
+        i++;
+    }
+    return f->n_bytes - i;
+}
+
+/* Makes every set_field of a tun_metadata field in the LEN bytes of
+ * OFPACTS (a copy the caller owns) say what 3.1's switch makes of it,
+ * reading it into a field of the width TABLE maps the field to.  A
+ * whole-entry set_field's entry is as long as the value's (and a mask's)
+ * significant bytes (nx_put_entry()); if that is longer than the mapped
+ * width, only the entry's first bytes count, the value's most significant
+ * ones.  A mask that covers the mapped width is no mask: the set_field
+ * sets the whole field. */
+static void
+fit_set_fields(struct ofpact *ofpacts, size_t len,
+               const struct tun_table *table)
+{
+    struct ofpact *a;
+    OFPACT_FOR_EACH (a, ofpacts, len) {
+        if (a->type == OFPACT_SET_FIELD) {
+            struct ofpact_set_field *set = (struct ofpact_set_field *) a;
+            const struct mf_field *f = set->field;
+            unsigned int width;
+            if (!is_tun_metadata(f)
+                || !tun_table_field_len(table, f->id - MFF_TUN_METADATA0,
+                                        &width)) {
+                continue;
+            }
+            bool masked = !mf_value_is_all_ones(f, &set->mask);
+            unsigned int n = significant_bytes(f, &set->value);
+            if (masked) {
+                n = MAX(n, significant_bytes(f, &set->mask));
+            }
+            if (a->raw != OFPACT_RAW_REG_LOAD && n > width) {
+                unsigned int drop = n - width;
+                memmove(&set->value.b[drop], set->value.b, f->n_bytes - drop);
+                memset(set->value.b, 0, drop);
+                if (masked) {
+                    memmove(&set->mask.b[drop], set->mask.b,
+                            f->n_bytes - drop);
+                    memset(set->mask.b, 0, drop);
+                }
+            }
+            unsigned int ofs = f->n_bytes - MIN(width, f->n_bytes);
+            bool covers = true;
+            for (unsigned int i = ofs; i < f->n_bytes; i++) {
+                covers &= set->mask.b[i] == 0xff;
+            }
+            if (covers) {
+                memset(set->mask.b, 0xff, f->n_bytes);
+            }
+        } else if (a->type == OFPACT_WRITE_ACTIONS
+                   || a->type == OFPACT_CLONE) {
+            struct ofpact_nest *on = (struct ofpact_nest *) a;
+            fit_set_fields(on->actions, ofpact_nest_get_action_len(on),
+                           table);
+        } else if (a->type == OFPACT_CT) {
+            struct ofpact_conntrack *ct = (struct ofpact_conntrack *) a;
+            fit_set_fields(ct->actions, ofpact_ct_get_action_len(ct), table);
+        }
+    }
+}
+
 static enum ofperr
 find_tun_metadata(const struct mf_subfield *sf, const void *aux OVS_UNUSED)
 {
@@ -168,6 +261,7 @@ ofproto_tlv_check_flow_mod(const struct ofproto *ofproto,
         *ofpacts_copy = xmemdup(fm->ofpacts, fm->ofpacts_len);
         for_each_field(*ofpacts_copy, fm->ofpacts_len, use_switch_field,
                        ofproto);
+        fit_set_fields(*ofpacts_copy, fm->ofpacts_len, &ofproto->tun_table);
         fm->ofpacts = *ofpacts_copy;
     }
     return tun_md_remap(&fm->match, &ofproto->tun_table);

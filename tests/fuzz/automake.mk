@@ -4,7 +4,7 @@
 # (utilities/setup.sh fuzz does all of it).  In every build, a replay
 # program runs the same function once over each file of the committed
 # corpus, for the regression tests in tests/datapath-parse.at.
-FUZZ_TARGETS = flow-extract odp-syntax ofp-decode
+FUZZ_TARGETS = flow-extract odp-syntax ofp-decode tnl-pop
 EXTRA_DIST += tests/fuzz/corpus
 
 if FUZZ
@@ -20,6 +20,10 @@ noinst_PROGRAMS += tests/fuzz/fuzz-ofp-decode
 tests_fuzz_fuzz_ofp_decode_SOURCES = tests/fuzz/fuzz-ofp-decode.c
 tests_fuzz_fuzz_ofp_decode_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_LDFLAGS)
 tests_fuzz_fuzz_ofp_decode_LDADD = $(OVS_LIBS)
+noinst_PROGRAMS += tests/fuzz/fuzz-tnl-pop
+tests_fuzz_fuzz_tnl_pop_SOURCES = tests/fuzz/fuzz-tnl-pop.c
+tests_fuzz_fuzz_tnl_pop_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_LDFLAGS)
+tests_fuzz_fuzz_tnl_pop_LDADD = $(OVS_LIBS)
 endif
 
 check_PROGRAMS += tests/fuzz/replay-flow-extract
@@ -42,5 +46,19 @@ tests_fuzz_replay_ofp_decode_SOURCES = \
 	tests/fuzz/replay-main.c
 tests_fuzz_replay_ofp_decode_CFLAGS = $(AM_CFLAGS)
 tests_fuzz_replay_ofp_decode_LDADD = $(OVS_LIBS)
+check_PROGRAMS += tests/fuzz/replay-tnl-pop
+tests_fuzz_replay_tnl_pop_SOURCES = \
+	tests/fuzz/fuzz-tnl-pop.c \
+	tests/fuzz/replay-main.c
+tests_fuzz_replay_tnl_pop_CFLAGS = $(AM_CFLAGS)
+tests_fuzz_replay_tnl_pop_LDADD = $(OVS_LIBS)
+
+# The tnl-pop seeds: valid outer headers of every tunnel type, made with
+# tnl_header_build() and tnl_header_push() (built on request only:
+# make tests/fuzz/gen-tnl-pop-seeds; run it with the corpus directory).
+EXTRA_PROGRAMS += tests/fuzz/gen-tnl-pop-seeds
+tests_fuzz_gen_tnl_pop_seeds_SOURCES = tests/fuzz/gen-tnl-pop-seeds.c
+tests_fuzz_gen_tnl_pop_seeds_LDADD = $(OVS_LIBS)
+
 EXTRA_DIST += tests/fuzz/flow-extract.dict tests/fuzz/odp-syntax.dict \
-	tests/fuzz/ofp-decode.dict
+	tests/fuzz/ofp-decode.dict tests/fuzz/tnl-pop.dict

@@ -1379,6 +1379,36 @@ static const struct round_trip round_trips[] = {
       "0004021010000a041234567800000000ffff001000002320002f00000000fffe"
       "ffff001000002320002f000000010800",
       "encap(nsh(md_type=2,tlv(0x1000,10,0x12345678))),decap(),decap(packet_type(ns=1,type=0x800))" },
+    /* NXAST_REG_LOAD2: a variable-length field (as short as its value),
+     * a field with only an experimenter OXM code, and in 1.3 a masked
+     * set_field of a variable-length field; 1.5 has masked set_field. */
+    { 1, "set_field:0xa->tun_metadata0",
+      "ffff0010000023200021000150010a00",
+      "set_field:0xa->tun_metadata0" },
+    { 1, "set_field:0xa00/0xff00->tun_metadata0",
+      "ffff0018000023200021000151040a00ff00000000000000",
+      "set_field:0xa00/0xff00->tun_metadata0" },
+    { 1, "load:0xa->tun_metadata0[0..7]",
+      "ffff0010000023200021000151020aff",
+      "set_field:0xa/0xff->tun_metadata0" },
+    { 1, "set_field:0->tun_metadata0",
+      "ffff0010000023200021000150000000",
+      "set_field:0->tun_metadata0" },
+    { 1, "set_field:0x1234567890abcdef->tun_metadata1",
+      "ffff0018000023200021000152081234567890abcdef0000",
+      "set_field:0x1234567890abcdef->tun_metadata1" },
+    { 1, "set_field:0x1->tun_erspan_idx",
+      "ffff0018000023200021ffff160800002320000000010000",
+      "set_field:0x1->tun_erspan_idx" },
+    { 4, "set_field:0xa->tun_metadata0",
+      "000400180000000000190010000150010a00000000000000",
+      "set_field:0xa->tun_metadata0" },
+    { 4, "set_field:0xa/0xf->tun_metadata0",
+      "0004001800000000ffff0010000023200021000151020a0f",
+      "set_field:0xa/0xf->tun_metadata0" },
+    { 6, "set_field:0xa/0xf->tun_metadata0",
+      "000400180000000000190010000151020a0f000000000000",
+      "set_field:0xa/0xf->tun_metadata0" },
 };
 
 static char *
@@ -1466,6 +1496,14 @@ struct decode_case {
 };
 
 static const struct decode_case decode_cases[] = {
+    /* NXAST_REG_LOAD2: nonzero padding, 1.5 (which has masked set_field
+     * instead), a read-only field, value bits outside the mask. */
+    { 1, "ffff0010000023200021000150010a01", "OFPBAC_BAD_SET_ARGUMENT" },
+    { 6, "0004001800000000ffff0010000023200021000150010a00",
+      "OFPBAC_BAD_VENDOR_TYPE" },
+    { 1, "ffff0010000023200021000006020800", "OFPBAC_BAD_SET_ARGUMENT" },
+    { 1, "ffff00180000232000210001510a000000000aff00000000",
+      "OFPBMC_BAD_WILDCARDS" },
     { 1, "00000008fff00000", "OFPBAC_BAD_OUT_PORT" },
     /* An all-zero set_field mask prints as 3.1 prints it ("ANY", which
      * 3.1 does not read back but ours does). */
