@@ -216,8 +216,9 @@ tun_md_format(const struct match *match, struct ds *s)
             ds_put_cstr(s, "=NP");
         } else if (!(masked && all_bytes(m, len, 0))
                    && (len || !match->tun_md.tab)) {
-            /* (An option a TLV map gives no data is there or not.) */
-            /* A field given with a mask prints it, as it came. */
+            /* A field given with a mask prints it, as it came.  (An
+             * option a TLV map gives no data is only there or not: its
+             * name alone, as 3.1 prints it.) */
             ds_put_char(s, '=');
             put_hex(s, v, len);
             if (masked) {
