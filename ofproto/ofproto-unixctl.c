@@ -536,8 +536,10 @@ dpif_dump_flows_cmd(struct unixctl_conn *conn, int argc, const char *argv[],
     int n;
     while ((n = dpif_flow_dump_next(thread, flows, ARRAY_SIZE(flows))) > 0) {
         for (int i = 0; i < n; i++) {
-            const struct ofport *port = backer_odp_to_ofport(
-                ofproto->backer, flows[i].key.in_port);
+            /* A tunnel's flows belong to the bridge of the tunnel port
+             * their outer header names (the datapath port is shared). */
+            const struct ofport *port = backer_flow_to_ofport(
+                ofproto->backer, &flows[i].key);
             if (port && port->ofproto == ofproto) {
                 dpctl_format_dpif_flow(&out, &flows[i], &names, verbose);
                 ds_put_char(&out, '\n');
