@@ -522,8 +522,16 @@ odp_execute_set(struct dp_packet *p, const struct nlattr *key, bool masked)
         /* The metadata a tunnel port's output will use (never masked). */
         if (!masked) {
             struct flow_tnl t;
-            if (odp_tunnel_from_attr(key, &t)) {
+            uint8_t geneve[ODP_GENEVE_OPTS_MAX];
+            size_t geneve_len;
+            if (odp_tunnel_from_attr(key, &t, geneve, &geneve_len)) {
                 p->md.tunnel = t;
+                if (geneve_len) {
+                    /* The options travel raw, as tnl_pop leaves them. */
+                    p->md.tunnel.flags |= FLOW_TNL_F_UDPIF;
+                    memcpy(p->md.tun_opts, geneve, geneve_len);
+                    p->md.tun_opts_len = geneve_len;
+                }
             }
         }
         break;

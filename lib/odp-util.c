@@ -445,6 +445,104 @@ format_u32_key(struct ds *ds, bool *first, const char *name, uint32_t key,
     ds_put_char(ds, ')');
 }
 
+/* Geneve options
+ * ==============
+ *
+ * A tunnel key with FLOW_TNL_F_UDPIF carries its Geneve options raw in
+ * tun_metadata: present is their length in bytes, opts the options as on
+ * the wire (4-byte header: class, type, then the data length in 4-byte
+ * units in the low 5 bits of the fourth byte; then the data).  A mask
+ * lays its bits over the same bytes; its present is all ones when the
+ * options' length is matched.  The text, as 3.1 writes it:
+ * geneve({class=0x..,type=0x..,len=N,0xDATA[/0xMASK]}...), where a
+ * header field wildcarded is left out, one partly masked gets "/0x..",
+ * and data whose mask is all zero is left out. */
+
+static bool
+bytes_all(const uint8_t *p, size_t n, uint8_t byte)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (p[i] != byte) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* N bytes as one hex number, "0" when all zero (as 3.1 prints them). */
+static void
+put_geneve_hex(struct ds *ds, const uint8_t *p, size_t n)
+{
+    if (bytes_all(p, n, 0)) {
+        ds_put_char(ds, '0');
+    } else {
+        ds_put_hex(ds, p, n);
+    }
+}
+
+/* Appends the options OPTS (LEN bytes) under MASK (NULL: exact), or a
+ * note saying where they stop making sense. */
+static void
+format_geneve_opts(struct ds *ds, const uint8_t *opts, const uint8_t *mask,
+                   size_t len)
+{
+    static const uint8_t ones[4] = { 0xff, 0xff, 0xff, 0xff };
+    size_t ofs = 0;
+    while (ofs < len) {
+        if (len - ofs < 4) {
+            ds_put_format(ds, "opt len %zu less than minimum 4",
+                          len - ofs);
+            return;
+        }
+        const uint8_t *o = opts + ofs;
+        const uint8_t *m = mask ? mask + ofs : ones;
+        unsigned int data_len = (o[3] & 0x1f) * 4;
+        if (4 + data_len > len - ofs) {
+            ds_put_format(ds, "opt len %u greater than remaining %zu",
+                          4 + data_len, len - ofs);
+            return;
+        }
+        uint16_t cls = o[0] << 8 | o[1], cls_mask = m[0] << 8 | m[1];
+        /* The length's mask covers its 5 bits; all of them is exact. */
+        uint8_t len_mask = (m[3] & 0x1f) == 0x1f ? 0xff : m[3] & 0x1f;
+
+        ds_put_char(ds, '{');
+        if (cls_mask) {
+            ds_put_format(ds, "class=%#"PRIx16, cls);
+            if (cls_mask != UINT16_MAX) {
+                ds_put_format(ds, "/%#"PRIx16, cls_mask);
+            }
+            ds_put_char(ds, ',');
+        }
+        if (m[2]) {
+            ds_put_format(ds, "type=%#"PRIx8, o[2]);
+            if (m[2] != UINT8_MAX) {
+                ds_put_format(ds, "/%#"PRIx8, m[2]);
+            }
+            ds_put_char(ds, ',');
+        }
+        if (len_mask) {
+            ds_put_format(ds, "len=%u", data_len);
+            if (len_mask != UINT8_MAX) {
+                ds_put_format(ds, "/%#"PRIx8, len_mask);
+            }
+            ds_put_char(ds, ',');
+        }
+        const uint8_t *dm = mask ? m + 4 : NULL;
+        if (data_len && (!dm || !bytes_all(dm, data_len, 0))) {
+            put_geneve_hex(ds, o + 4, data_len);
+            if (dm && !bytes_all(dm, data_len, 0xff)) {
+                ds_put_char(ds, '/');
+                put_geneve_hex(ds, dm, data_len);
+            }
+        } else {
+            ds_chomp(ds, ',');
+        }
+        ds_put_char(ds, '}');
+        ofs += 4 + data_len;
+    }
+}
+
 static bool
 tunnel_is_visible(const struct flow *key, const struct flow *mask)
 {
@@ -460,7 +558,9 @@ tunnel_is_visible(const struct flow *key, const struct flow *mask)
             return true;
         }
     }
-    return false;
+    /* Geneve options print when their length is matched. */
+    return (key->tunnel.flags & FLOW_TNL_F_UDPIF
+            && mask->tun_metadata.present);
 }
 
 static void
@@ -482,6 +582,15 @@ format_tunnel(struct ds *ds, bool *first, const struct flow *key,
     bool ffirst = true;
     for (size_t i = 0; i < ARRAY_SIZE(tunnel_fields); i++) {
         format_field(ds, &tunnel_fields[i], key, mask, false, &ffirst);
+    }
+    if (key->tunnel.flags & FLOW_TNL_F_UDPIF && mask->tun_metadata.present) {
+        size_t len = MIN(key->tun_metadata.present,
+                         sizeof key->tun_metadata.opts);
+        ds_put_cstr(ds, ffirst ? "geneve(" : ",geneve(");
+        format_geneve_opts(ds, key->tun_metadata.opts,
+                           mask->tun_metadata.opts, len);
+        ds_put_char(ds, ')');
+        ffirst = false;
     }
     if (mask->tunnel.flags) {
         if (!ffirst) {
@@ -880,6 +989,13 @@ odp_flow_wildcards_for_packet(const struct flow *flow,
     if (flow->tunnel.ip_dst || !ipv6_addr_is_zero(&flow->tunnel.ipv6_dst)) {
         mask_fields(tunnel_fields, ARRAY_SIZE(tunnel_fields), m);
         m->tunnel.flags = UINT16_MAX;
+        if (flow->tunnel.flags & FLOW_TNL_F_UDPIF) {
+            /* Raw Geneve options: all of them. */
+            m->tun_metadata.present = UINT64_MAX;
+            memset(m->tun_metadata.opts, 0xff,
+                   MIN(flow->tun_metadata.present,
+                       sizeof m->tun_metadata.opts));
+        }
     }
     if (flow->packet_type == htonl(PT_ETH)) {
         mask_fields(eth_fields, ARRAY_SIZE(eth_fields), m);
@@ -1196,10 +1312,114 @@ parse_flags(struct parser *p, const struct flag_name *names, uint32_t all,
     return ok;
 }
 
+/* Reads "NUMBER[/MASK]" into the N-byte big-endian *VALUE and *MASK (all
+ * ones without a mask), stopping at ',', '}' or ')'. */
+static bool
+parse_geneve_number(struct parser *p, uint8_t *value, uint8_t *mask,
+                    size_t n)
+{
+    const char *tail;
+    if (ofputil_parse_int_bytes(p->s, value, n, &tail)) {
+        return false;
+    }
+    p->s = tail;
+    if (match_char(p, '/')) {
+        if (ofputil_parse_int_bytes(p->s, mask, n, &tail)) {
+            return false;
+        }
+        p->s = tail;
+    } else {
+        memset(mask, 0xff, n);
+    }
+    return true;
+}
+
+/* Parses the options of "geneve(" (consumed) up to its ')' (consumed)
+ * into OPTS and MASK (at most MAX bytes each), and their length into
+ * *LEN.  A header field left out is wildcarded, as is data left out. */
+static bool
+parse_geneve_opts(struct parser *p, uint8_t *opts, uint8_t *mask,
+                  size_t max, size_t *lenp)
+{
+    size_t len = 0;
+    while (match_char(p, '{')) {
+        if (max - len < 4) {
+            return false;
+        }
+        uint8_t *o = opts + len, *m = mask + len;
+        memset(o, 0, 4);
+        memset(m, 0, 4);
+        unsigned int data_len = 0;
+        bool data_seen = false;
+        while (!match_char(p, '}')) {
+            if (data_seen) {
+                return false;
+            }
+            if (!strncmp(p->s, "class=", 6)) {
+                p->s += 6;
+                if (!parse_geneve_number(p, o, m, 2)) {
+                    return false;
+                }
+            } else if (!strncmp(p->s, "type=", 5)) {
+                p->s += 5;
+                if (!parse_geneve_number(p, o + 2, m + 2, 1)) {
+                    return false;
+                }
+            } else if (!strncmp(p->s, "len=", 4)) {
+                p->s += 4;
+                uint8_t l, lm;
+                if (!parse_geneve_number(p, &l, &lm, 1)
+                    || l > 124 || l % 4 || 4 + l > max - len) {
+                    return false;
+                }
+                data_len = l;
+                o[3] = l / 4;
+                m[3] = lm;
+            } else {
+                /* The data, which comes last, as wide as "len" says. */
+                memset(o + 4, 0, data_len);
+                memset(m + 4, 0, data_len);
+                if (data_len && !parse_geneve_number(p, o + 4, m + 4,
+                                                     data_len)) {
+                    return false;
+                }
+                data_seen = true;
+            }
+            if (!match_char(p, ',') && *p->s != '}') {
+                return false;
+            }
+        }
+        if (!data_seen) {
+            memset(o + 4, 0, data_len);
+            memset(m + 4, 0, data_len);
+        }
+        len += 4 + data_len;
+    }
+    if (!match_char(p, ')')) {
+        return false;
+    }
+    *lenp = len;
+    return true;
+}
+
 static bool
 parse_tunnel_extra(struct parser *p, const char *name, struct flow *key,
                    struct flow *mask)
 {
+    if (!strcmp(name, "geneve") && match_char(p, '(')) {
+        size_t len;
+        if (!parse_geneve_opts(p, key->tun_metadata.opts,
+                               mask->tun_metadata.opts,
+                               ODP_GENEVE_OPTS_MAX, &len)) {
+            return false;
+        }
+        /* The options raw, their length exact (see "Geneve options"). */
+        key->tun_metadata.present = len;
+        mask->tun_metadata.present = UINT64_MAX;
+        key->tunnel.flags |= FLOW_TNL_F_UDPIF;
+        mask->tunnel.flags |= FLOW_TNL_F_UDPIF;
+        return true;
+    }
     if (strcmp(name, "flags") || !match_char(p, '(')) {
         return false;
     }
@@ -1211,8 +1431,9 @@ parse_tunnel_extra(struct parser *p, const char *name, struct flow *key,
     } else if (!parse_flags(p, tnl_flag_names, 0xf, &value, &m)) {
         return false;
     }
-    key->tunnel.flags = value;
-    mask->tunnel.flags = m;
+    /* (FLOW_TNL_F_UDPIF is no flag of the text: geneve() set it.) */
+    key->tunnel.flags = (key->tunnel.flags & FLOW_TNL_F_UDPIF) | value;
+    mask->tunnel.flags = (mask->tunnel.flags & FLOW_TNL_F_UDPIF) | m;
     return true;
 }
 
@@ -1942,7 +2163,8 @@ set_key_by_type(uint16_t type)
  * the v1 index (be32) or the v2 direction and hardware id (u8 each). */
 
 void
-odp_put_tunnel_action(const struct flow_tnl *t, struct ofpbuf *actions)
+odp_put_tunnel_action(const struct flow_tnl *t, const uint8_t *geneve,
+                      size_t geneve_len, struct ofpbuf *actions)
 {
     static const struct in6_addr any = IN6ADDR_ANY_INIT;
     size_t set = nl_msg_start_nested(actions, OVS_ACTION_ATTR_SET);
@@ -1983,6 +2205,10 @@ odp_put_tunnel_action(const struct flow_tnl *t, struct ofpbuf *actions)
     if (t->tp_dst) {
         nl_msg_put_be16(actions, OVS_TUNNEL_KEY_ATTR_TP_DST, t->tp_dst);
     }
+    if (geneve_len) {
+        nl_msg_put_unspec(actions, OVS_TUNNEL_KEY_ATTR_GENEVE_OPTS, geneve,
+                          geneve_len);
+    }
     if (t->erspan_ver == 1 || t->erspan_ver == 2) {
         uint8_t opts[8] = { t->erspan_ver };
         if (t->erspan_ver == 1) {
@@ -2000,12 +2226,16 @@ odp_put_tunnel_action(const struct flow_tnl *t, struct ofpbuf *actions)
 }
 
 bool
-odp_tunnel_from_attr(const struct nlattr *attr, struct flow_tnl *t)
+odp_tunnel_from_attr(const struct nlattr *attr, struct flow_tnl *t,
+                     uint8_t *geneve, size_t *geneve_len)
 {
     const struct nlattr *a;
     size_t left;
 
     memset(t, 0, sizeof *t);
+    if (geneve_len) {
+        *geneve_len = 0;
+    }
     if (!nl_attr_is_whole(nl_attr_get(attr), nl_attr_get_size(attr))) {
         return false;
     }
@@ -2059,6 +2289,16 @@ odp_tunnel_from_attr(const struct nlattr *attr, struct flow_tnl *t)
             if (len != 2) return false;
             memcpy(&t->tp_dst, p, 2);
             break;
+        case OVS_TUNNEL_KEY_ATTR_GENEVE_OPTS:
+            /* Whole options, each a 4-byte header and its data. */
+            if (len % 4 || len > ODP_GENEVE_OPTS_MAX) {
+                return false;
+            }
+            if (geneve) {
+                memcpy(geneve, p, len);
+                *geneve_len = len;
+            }
+            break;
         case OVS_TUNNEL_KEY_ATTR_ERSPAN_OPTS: {
             const uint8_t *o = p;
             if (len != 8) return false;
@@ -2090,7 +2330,8 @@ odp_tunnel_from_attr(const struct nlattr *attr, struct flow_tnl *t)
 /* "tunnel(tun_id=0x5,src=2.2.2.2,dst=1.1.1.1,ttl=64,flags(df|key))", in
  * 3.1's order. */
 static void
-format_tunnel_action(struct ds *ds, const struct flow_tnl *t)
+format_tunnel_action(struct ds *ds, const struct flow_tnl *t,
+                     const uint8_t *geneve, size_t geneve_len)
 {
     static const struct in6_addr any = IN6ADDR_ANY_INIT;
     struct flow key, mask;
@@ -2117,6 +2358,11 @@ format_tunnel_action(struct ds *ds, const struct flow_tnl *t)
     bool first = true;
     for (size_t i = 0; i < ARRAY_SIZE(tunnel_fields); i++) {
         format_field(ds, &tunnel_fields[i], &key, &mask, false, &first);
+    }
+    if (geneve_len) {
+        ds_put_cstr(ds, ",geneve(");
+        format_geneve_opts(ds, geneve, NULL, geneve_len);
+        ds_put_char(ds, ')');
     }
     if (t->erspan_ver == 1) {
         ds_put_format(ds, ",erspan(ver=1,idx=%#"PRIx32")", t->erspan_idx);
@@ -2162,8 +2408,10 @@ format_set(struct ds *ds, const struct nlattr *a, bool masked)
     ds_put_cstr(ds, "set(");
     if (type == OVS_KEY_ATTR_TUNNEL && !masked) {
         struct flow_tnl t;
-        if (odp_tunnel_from_attr(k, &t)) {
-            format_tunnel_action(ds, &t);
+        uint8_t geneve[ODP_GENEVE_OPTS_MAX];
+        size_t geneve_len;
+        if (odp_tunnel_from_attr(k, &t, geneve, &geneve_len)) {
+            format_tunnel_action(ds, &t, geneve, geneve_len);
             ds_put_char(ds, ')');
             return;
         }
@@ -2766,7 +3014,10 @@ parse_set(struct parser *p, struct ofpbuf *actions)
             || !match_char(p, ')')) {
             return false;
         }
-        odp_put_tunnel_action(&fk.tunnel, actions);
+        size_t geneve_len = (fk.tunnel.flags & FLOW_TNL_F_UDPIF
+                             ? fk.tun_metadata.present : 0);
+        odp_put_tunnel_action(&fk.tunnel, fk.tun_metadata.opts, geneve_len,
+                              actions);
         return true;
     }
 
@@ -3249,7 +3500,7 @@ validate_set(const struct nlattr *a, bool masked, char **error)
         /* Tunnel metadata for a tunnel port's output (xlate's
          * set(tunnel(...))): nested, never masked. */
         struct flow_tnl t;
-        if (masked || !odp_tunnel_from_attr(k, &t)) {
+        if (masked || !odp_tunnel_from_attr(k, &t, NULL, NULL)) {
             *error = xstrdup("set(tunnel(...)) must be unmasked and hold "
                              "well-formed tunnel key attributes");
             return false;

@@ -94,13 +94,20 @@ struct odp_port_names {
 };
 
 /* The action set(tunnel(...)): gives the packet the tunnel metadata T
- * (OVS_ACTION_ATTR_SET of a nested OVS_KEY_ATTR_TUNNEL).  The key is sent
- * only with FLOW_TNL_F_KEY in T's flags. */
+ * (OVS_ACTION_ATTR_SET of a nested OVS_KEY_ATTR_TUNNEL) and the Geneve
+ * options GENEVE (GENEVE_LEN bytes, raw as on the wire, see tnl-header.h;
+ * none if GENEVE_LEN is 0) as OVS_TUNNEL_KEY_ATTR_GENEVE_OPTS.  The key is
+ * sent only with FLOW_TNL_F_KEY in T's flags. */
+#define ODP_GENEVE_OPTS_MAX 252
 struct flow_tnl;
 struct ofpbuf;
-void odp_put_tunnel_action(const struct flow_tnl *t, struct ofpbuf *);
-/* Decodes ATTR, an OVS_KEY_ATTR_TUNNEL, into *T; false if malformed. */
-bool odp_tunnel_from_attr(const struct nlattr *attr, struct flow_tnl *t);
+void odp_put_tunnel_action(const struct flow_tnl *t, const uint8_t *geneve,
+                           size_t geneve_len, struct ofpbuf *);
+/* Decodes ATTR, an OVS_KEY_ATTR_TUNNEL, into *T and, if GENEVE is
+ * nonnull, its Geneve options into GENEVE (ODP_GENEVE_OPTS_MAX bytes) and
+ * their length into *GENEVE_LEN (0 for none); false if malformed. */
+bool odp_tunnel_from_attr(const struct nlattr *attr, struct flow_tnl *t,
+                          uint8_t *geneve, size_t *geneve_len);
 
 /* Megaflows.  MASK may be NULL for an exact-match flow. */
 void odp_flow_format(const struct flow *key, const struct flow_wildcards *,

@@ -214,8 +214,11 @@ tun_md_format(const struct match *match, struct ds *s)
         ds_put_format(s, "tun_metadata%u", idx);
         if (!(match->flow.tun_metadata.present & opt_bit(idx))) {
             ds_put_cstr(s, "=NP");
-        } else if (!(masked && all_bytes(m, len, 0))) {
-            /* A field given with a mask prints it, as it came. */
+        } else if (!(masked && all_bytes(m, len, 0))
+                   && (len || !match->tun_md.tab)) {
+            /* A field given with a mask prints it, as it came.  (An
+             * option a TLV map gives no data is only there or not: its
+             * name alone, as 3.1 prints it.) */
             ds_put_char(s, '=');
             put_hex(s, v, len);
             if (masked) {
@@ -507,34 +510,129 @@ tun_md_to_geneve(const struct tun_table *tab,
     return len;
 }
 
-bool
-tun_md_flow_get(const struct tun_table *tab, const struct flow *flow,
-                unsigned int idx, uint8_t *value)
+/* Megaflows over Geneve options. */
+
+void
+tun_md_mask_for_output(const struct tun_table *tab,
+                       const struct flow_tun_metadata *md,
+                       struct flow_tun_metadata *mask)
 {
     struct tun_md_layout layout = { .tab = tab };
-    memset(value, 0, TUN_METADATA_MAX_LEN);
-    if (idx >= TUN_METADATA_NUM_OPTS || !tab->entries[idx].mapped
-        || !(flow->tun_metadata.present & opt_bit(idx))) {
-        return false;
+    uint8_t ones[TUN_METADATA_MAX_LEN];
+    memset(ones, 0xff, sizeof ones);
+    for (unsigned int idx = 0; idx < TUN_METADATA_NUM_OPTS; idx++) {
+        if (md->present & opt_bit(idx) && tab->entries[idx].mapped) {
+            mask->present |= opt_bit(idx);
+            pool_write(&layout, idx, mask->opts, ones);
+        }
     }
-    pool_read(&layout, idx, flow->tun_metadata.opts, value);
-    return true;
+}
+
+/* The mapping of Geneve option CLASS/TYPE in TAB, or -1. */
+static int
+table_find(const struct tun_table *tab, uint16_t opt_class, uint8_t type)
+{
+    for (unsigned int idx = 0; idx < TUN_METADATA_NUM_OPTS; idx++) {
+        const struct tun_table_entry *e = &tab->entries[idx];
+        if (e->mapped && e->opt_class == opt_class && e->type == type) {
+            return idx;
+        }
+    }
+    return -1;
 }
 
 void
-tun_md_flow_set(const struct tun_table *tab, struct flow *flow,
-                unsigned int idx, const uint8_t *value, const uint8_t *mask)
+tun_md_wc_to_udpif(const struct tun_table *tab, const struct flow *flow,
+                   struct flow_wildcards *wc)
 {
-    if (idx >= TUN_METADATA_NUM_OPTS || !tab->entries[idx].mapped) {
+    if (!(flow->tunnel.flags & FLOW_TNL_F_UDPIF)) {
+        return;
+    }
+    const struct flow_tun_metadata decoded = wc->masks.tun_metadata;
+    struct flow_tun_metadata *m = &wc->masks.tun_metadata;
+    memset(m, 0, sizeof *m);
+    /* The options' length, and that they are raw. */
+    m->present = UINT64_MAX;
+    wc->masks.tunnel.flags |= FLOW_TNL_F_UDPIF;
+
+    struct tun_md_layout layout = { .tab = tab };
+    const uint8_t *raw = flow->tun_metadata.opts;
+    size_t len = MIN(flow->tun_metadata.present, sizeof m->opts);
+    for (size_t ofs = 0; ofs < len; ) {
+        size_t data_len = len - ofs >= 4 ? (raw[ofs + 3] & 0x1f) * 4 : 0;
+        if (len - ofs < 4 || data_len > len - ofs - 4) {
+            /* Malformed: translation dropped the packet for these very
+             * bytes, so match them all. */
+            memset(m->opts + ofs, 0xff, len - ofs);
+            break;
+        }
+        /* Which options there are, in which order, decides what every
+         * tun_metadataN is (present or not, mapped or refused). */
+        memset(m->opts + ofs, 0xff, 4);
+        int idx = table_find(tab, raw[ofs] << 8 | raw[ofs + 1], raw[ofs + 2]);
+        if (idx >= 0 && tab->entries[idx].len == data_len) {
+            /* A mapped option's data is tun_metadataIDX: as much of it
+             * as translation looked at.  (Of two options of the same
+             * class and type the last one counts; matching both is
+             * narrower, never wrong.) */
+            uint8_t bits[TUN_METADATA_MAX_LEN];
+            pool_read(&layout, idx, decoded.opts, bits);
+            memcpy(m->opts + ofs + 4, bits + TUN_METADATA_MAX_LEN - data_len,
+                   data_len);
+        }
+        /* An unmapped option's data is seen by nobody, and a mapped one
+         * of another length is refused whatever its data. */
+        ofs += 4 + data_len;
+    }
+}
+
+/* A packet's tun_metadataN, for translation. */
+
+void
+tun_md_flow_get(const struct tun_table *tab,
+                const struct flow_tun_metadata *md, unsigned int idx,
+                uint8_t *value)
+{
+    struct tun_md_layout layout = { .tab = tab };
+    if (md->present & opt_bit(idx)) {
+        pool_read(&layout, idx, md->opts, value);
+    } else {
+        memset(value, 0, TUN_METADATA_MAX_LEN);
+    }
+}
+
+void
+tun_md_flow_set(const struct tun_table *tab, struct flow_tun_metadata *md,
+                unsigned int idx, const uint8_t *value,
+                const uint8_t *mask)
+{
+    if (!tab->entries[idx].mapped) {
         return;
     }
     struct tun_md_layout layout = { .tab = tab };
-    uint8_t cur[TUN_METADATA_MAX_LEN];
-    tun_md_flow_get(tab, flow, idx, cur);
+    uint8_t old[TUN_METADATA_MAX_LEN], new[TUN_METADATA_MAX_LEN];
+    /* An option that was absent starts from zero. */
+    tun_md_flow_get(tab, md, idx, old);
     for (size_t i = 0; i < TUN_METADATA_MAX_LEN; i++) {
-        uint8_t m = mask ? mask[i] : 0xff;
-        cur[i] = (cur[i] & ~m) | (value[i] & m);
+        new[i] = (old[i] & ~mask[i]) | (value[i] & mask[i]);
     }
-    pool_write(&layout, idx, flow->tun_metadata.opts, cur);
-    flow->tun_metadata.present |= opt_bit(idx);
+    pool_write(&layout, idx, md->opts, new);
+    md->present |= opt_bit(idx);
+}
+
+void
+tun_md_wc_add(const struct tun_table *tab, struct flow_tun_metadata *mask,
+              unsigned int idx, const uint8_t *bits)
+{
+    if (!tab->entries[idx].mapped) {
+        return;
+    }
+    struct tun_md_layout layout = { .tab = tab };
+    uint8_t old[TUN_METADATA_MAX_LEN];
+    pool_read(&layout, idx, mask->opts, old);
+    for (size_t i = 0; i < TUN_METADATA_MAX_LEN; i++) {
+        old[i] |= bits[i];
+    }
+    pool_write(&layout, idx, mask->opts, old);
+    mask->present |= opt_bit(idx);
 }

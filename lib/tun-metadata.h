@@ -146,21 +146,53 @@ bool tun_table_field_len(const struct tun_table *, unsigned int idx,
  * takes as geneve_opts. */
 int tun_md_from_geneve_udpif(const struct tun_table *, struct flow *);
 
-/* A packet's tun_metadataIDX in FLOW, laid out as switch map TAB does:
- * tun_md_flow_get() copies it right-aligned into VALUE
- * (TUN_METADATA_MAX_LEN bytes, zero where the map has no bytes) and
- * returns whether the packet has the option; tun_md_flow_set() writes
- * the right-aligned VALUE under MASK (NULL: all of it) over what the
- * packet had, and gives the packet the option.  For translation's loads
- * and set_fields; a field TAB does not map is absent and is not
- * written. */
-bool tun_md_flow_get(const struct tun_table *, const struct flow *,
-                     unsigned int idx, uint8_t *value);
-void tun_md_flow_set(const struct tun_table *, struct flow *,
-                     unsigned int idx, const uint8_t *value,
-                     const uint8_t *mask);
 size_t tun_md_to_geneve(const struct tun_table *,
                         const struct flow_tun_metadata *md,
                         uint8_t *buf, size_t max);
+
+/* Megaflows over Geneve options.
+ *
+ * Translation decodes a packet's options through the TLV map and looks
+ * at tun_metadataN: the wildcards it gathers are about the decoded
+ * fields (so ofproto/trace shows "tun_metadata0=0xb/0xf").  The datapath
+ * matches the options raw.
+ *
+ * tun_md_mask_for_output() notes in MASK (a megaflow's, decoded) that an
+ * output copies every present mapped tun_metadataN of MD into Geneve
+ * options: their presence and all their bits.
+ *
+ * tun_md_wc_to_udpif() turns WC, gathered translating the raw FLOW (with
+ * FLOW_TNL_F_UDPIF; nothing happens for another), into the mask of the
+ * datapath flow: the options' length, and every option's class, type and
+ * length exactly (which options a packet has and in which order decides
+ * every field's presence); a mapped option's data under the mask WC has
+ * for its tun_metadataN; an unmapped option's data not at all.  TABLE is
+ * the map translation used. */
+void tun_md_mask_for_output(const struct tun_table *,
+                            const struct flow_tun_metadata *md,
+                            struct flow_tun_metadata *mask);
+void tun_md_wc_to_udpif(const struct tun_table *, const struct flow *,
+                        struct flow_wildcards *);
+
+/* A packet's tun_metadataIDX, laid out as TAB maps it, for translation
+ * (the generic field accessors of ofp-fields.h cannot reach it).
+ *
+ * tun_md_flow_get(): its value right-aligned in VALUE, zero if absent.
+ * tun_md_flow_set(): writes the bits of VALUE under MASK (right-aligned)
+ * into it, which makes it present (an absent one starts from zero); a
+ * field TAB does not map is left alone.
+ * tun_md_wc_add(): adds BITS (right-aligned) and its present bit to
+ * MASK, a megaflow's.  VALUE, MASK and BITS are TUN_METADATA_MAX_LEN
+ * bytes (ofp-fields.h). */
+void tun_md_flow_get(const struct tun_table *,
+                     const struct flow_tun_metadata *md, unsigned int idx,
+                     uint8_t *value);
+void tun_md_flow_set(const struct tun_table *, struct flow_tun_metadata *md,
+                     unsigned int idx,
+                     const uint8_t *value,
+                     const uint8_t *mask);
+void tun_md_wc_add(const struct tun_table *, struct flow_tun_metadata *mask,
+                   unsigned int idx,
+                   const uint8_t *bits);
 
 #endif /* tun-metadata.h */

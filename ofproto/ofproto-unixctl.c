@@ -35,6 +35,7 @@
 #include "ofp-port.h"
 #include "shash.h"
 #include "timeval.h"
+#include "tun-metadata.h"
 #include "tunnel.h"
 #include "unixctl.h"
 #include "upcall.h"
@@ -309,9 +310,18 @@ trace_cmd(struct unixctl_conn *conn, int argc, const char *argv[],
         xtrace_flow_format(&xout.final_flow, &out);
     }
     ds_put_cstr(&out, "\nMegaflow: ");
+    /* The megaflow as translation saw it: with a packet's raw Geneve
+     * options decoded through the TLV map (the datapath flow matches
+     * them raw, xlate_wc_to_datapath()). */
+    struct flow decoded = flow;
+    if (tun_md_from_geneve_udpif(&ofproto->tun_table, &decoded)) {
+        decoded = flow;
+    }
     struct match megaflow;
-    flow_apply_mask(&megaflow.flow, &flow, &xout.wc);
+    match_init_catchall(&megaflow);
+    flow_apply_mask(&megaflow.flow, &decoded, &xout.wc);
     megaflow.wc = xout.wc;
+    tun_md_layout_from_table(&megaflow, &ofproto->tun_table);
     match_format(&megaflow, NULL, &out, OFP_DEFAULT_PRIORITY);
     ds_put_cstr(&out, "\nDatapath actions: ");
     struct odp_port_names odp_names = { NULL, NULL, NULL };
@@ -526,8 +536,10 @@ dpif_dump_flows_cmd(struct unixctl_conn *conn, int argc, const char *argv[],
     int n;
     while ((n = dpif_flow_dump_next(thread, flows, ARRAY_SIZE(flows))) > 0) {
         for (int i = 0; i < n; i++) {
-            const struct ofport *port = backer_odp_to_ofport(
-                ofproto->backer, flows[i].key.in_port);
+            /* A tunnel's flows belong to the bridge of the tunnel port
+             * their outer header names (the datapath port is shared). */
+            const struct ofport *port = backer_flow_to_ofport(
+                ofproto->backer, &flows[i].key);
             if (port && port->ofproto == ofproto) {
                 dpctl_format_dpif_flow(&out, &flows[i], &names, verbose);
                 ds_put_char(&out, '\n');

@@ -408,9 +408,11 @@ packet_in_add_tun_metadata(const struct ofproto *ofproto, struct match *md,
     for (; present; present &= present - 1) {
         unsigned int idx = __builtin_ctzll(present);
         uint8_t value[TUN_METADATA_MAX_LEN];
-        if (tun_md_flow_get(tab, flow, idx, value)) {
-            tun_md_flow_set(tab, &md->flow, idx, value, NULL);
-            tun_md_flow_set(tab, &md->wc.masks, idx, ones, NULL);
+        if (tab->entries[idx].mapped) {
+            tun_md_flow_get(tab, &flow->tun_metadata, idx, value);
+            tun_md_flow_set(tab, &md->flow.tun_metadata, idx, value, ones);
+            tun_md_flow_set(tab, &md->wc.masks.tun_metadata, idx, ones,
+                            ones);
         }
     }
     tun_md_layout_from_table(md, tab);

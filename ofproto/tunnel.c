@@ -469,8 +469,11 @@ tnl_wc_init(const struct flow *flow, struct flow_wildcards *wc)
         memset(&m->tunnel.ipv6_src, 0xff, sizeof m->tunnel.ipv6_src);
         memset(&m->tunnel.ipv6_dst, 0xff, sizeof m->tunnel.ipv6_dst);
     }
+    /* (A flow with raw Geneve options keeps saying so in its mask:
+     * without FLOW_TNL_F_UDPIF the options would read as decoded.) */
     m->tunnel.flags = (FLOW_TNL_F_DONT_FRAGMENT | FLOW_TNL_F_CSUM
-                       | FLOW_TNL_F_KEY);
+                       | FLOW_TNL_F_KEY
+                       | (flow->tunnel.flags & FLOW_TNL_F_UDPIF));
     m->tunnel.ip_tos = UINT8_MAX;
     /* The outer TTL and UDP ports never decide anything. */
     m->tunnel.ip_ttl = 0;
@@ -572,6 +575,20 @@ tnl_port_send(const struct ofport *port, struct flow *flow,
     return tp->match.odp_port;
 }
 
+size_t
+tnl_port_geneve_opts(const struct ofport *port, const struct flow *flow,
+                     uint8_t *buf, size_t max)
+{
+    enum tnl_type type;
+    if (!port->tnl
+        || !tnl_type_from_netdev_type(netdev_get_type(port->netdev), &type)
+        || type != TNL_TYPE_GENEVE) {
+        return 0;
+    }
+    return tun_md_to_geneve(&port->ofproto->tun_table, &flow->tun_metadata,
+                            buf, max);
+}
+
 int
 tnl_port_build_header(const struct ofport *port, const struct flow *flow,
                       struct eth_addr dmac, struct eth_addr smac,
@@ -585,13 +602,9 @@ tnl_port_build_header(const struct ofport *port, const struct flow *flow,
         return EOPNOTSUPP;
     }
     uint8_t opts[GENEVE_OPTS_MAX];
-    size_t opts_len = 0;
-    if (type == TNL_TYPE_GENEVE) {
-        opts_len = tun_md_to_geneve(&port->ofproto->tun_table,
-                                    &flow->tun_metadata, opts, sizeof opts);
-        if (opts_len == SIZE_MAX) {
-            return EINVAL;
-        }
+    size_t opts_len = tnl_port_geneve_opts(port, flow, opts, sizeof opts);
+    if (opts_len == SIZE_MAX) {
+        return EINVAL;
     }
     struct tnl_header_params p = {
         .type = type,

@@ -31,6 +31,7 @@
 #define OFPROTO_TUNNEL_H 1
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 struct ds;
@@ -81,6 +82,13 @@ bool tnl_port_is_l3(const struct ofport *);
  * header copies (inherited TOS/TTL, ECN) become exact in WC. */
 uint32_t tnl_port_send(const struct ofport *, struct flow *,
                        struct flow_wildcards *);
+/* The Geneve options a packet of FLOW leaving through PORT carries: for a
+ * Geneve port, every present tun_metadataN of FLOW through PORT's
+ * bridge's TLV map (tun_md_to_geneve()) into BUF (MAX bytes), returning
+ * their length or SIZE_MAX if they do not fit; 0 for another port.
+ * Reader. */
+size_t tnl_port_geneve_opts(const struct ofport *, const struct flow *,
+                            uint8_t *buf, size_t max);
 /* Native tunneling: builds into *PUSH (tnl_port and out_port left to the
  * caller) the outer header of a packet of FLOW, whose tunnel metadata is
  * as tnl_port_send() left it, leaving through tunnel PORT from SMAC and

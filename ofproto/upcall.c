@@ -264,6 +264,7 @@ translate_upcall(struct udpif *udpif, const struct dpif_upcall *du,
         };
         xin.flow.in_port = ofport->ofp_port;
         xlate_actions(&xin, &u->xout);
+        xlate_wc_to_datapath(&xin, &u->xout.wc);
     }
     /* Bridges share the datapath: a megaflow always names its port.  A
      * tunnel's datapath port is shared by many tunnels: the megaflow also
@@ -513,6 +514,7 @@ revalidate_flow(struct udpif *udpif, const struct dpif_flow *f,
         };
         xin.flow.in_port = ofport->ofp_port;
         xlate_actions(&xin, &xout);
+        xlate_wc_to_datapath(&xin, &xout.wc);
     }
     tnl_wc_init(&f->key, &xout.wc);     /* As translate_upcall(). */
     WC_MASK_FIELD(&xout.wc, in_port);

@@ -186,10 +186,39 @@ compose_output(struct xlate_ctx *ctx, const struct ofport *port)
          * output, as in 3.1. */
         struct flow_tnl saved = ctx->flow.tunnel;
         uint32_t odp_port = tnl_port_send(port, &ctx->flow, ctx->wc);
+        /* A Geneve port's packet carries the present tun_metadataN as
+         * options (another port's none). */
+        uint8_t opts[ODP_GENEVE_OPTS_MAX];
+        size_t opts_len = tnl_port_geneve_opts(port, &ctx->flow, opts,
+                                               sizeof opts);
+        if (opts_len == SIZE_MAX) {
+            trace_note(ctx, "Geneve options do not fit in a packet, "
+                       "dropping");
+            ctx->flow.tunnel = saved;
+            return;
+        }
+        if (opts_len) {
+            tun_md_mask_for_output(&ctx->ofproto->tun_table,
+                                   &ctx->flow.tun_metadata,
+                                   &ctx->wc->masks.tun_metadata);
+        }
+        uint8_t base_opts[ODP_GENEVE_OPTS_MAX];
+        size_t base_len = tun_md_to_geneve(&ctx->ofproto->tun_table,
+                                           &ctx->base.tun_metadata,
+                                           base_opts, sizeof base_opts);
         if (memcmp(&ctx->flow.tunnel, &ctx->base.tunnel,
-                   sizeof ctx->flow.tunnel)) {
-            odp_put_tunnel_action(&ctx->flow.tunnel, ctx->odp);
+                   sizeof ctx->flow.tunnel)
+            || opts_len != base_len
+            || memcmp(opts, base_opts, opts_len)) {
+            odp_put_tunnel_action(&ctx->flow.tunnel, opts, opts_len,
+                                  ctx->odp);
             ctx->base.tunnel = ctx->flow.tunnel;
+            /* What the datapath packet carries now. */
+            ctx->base.tun_metadata = ctx->flow.tun_metadata;
+            if (!opts_len) {
+                memset(&ctx->base.tun_metadata, 0,
+                       sizeof ctx->base.tun_metadata);
+            }
         }
         commit_all(ctx);
         nl_msg_put_u32(ctx->odp, OVS_ACTION_ATTR_OUTPUT, odp_port);
@@ -729,10 +758,37 @@ xlate_output(struct xlate_ctx *ctx, uint32_t port, uint16_t max_len)
 }
 
 /* Un-wildcards the bits of F under MASK in the megaflow. */
+/* tun_metadataN: where it lies in the flow depends on the bridge's TLV
+ * map, which the generic field accessors do not know, so translation
+ * reaches it through tun-metadata.h. */
+static bool
+is_tun_md_field(const struct mf_field *f)
+{
+    return f->id >= MFF_TUN_METADATA0 && f->id <= MFF_TUN_METADATA63;
+}
+
+static void
+xlate_field_get(const struct xlate_ctx *ctx, const struct mf_field *f,
+                union mf_value *value)
+{
+    if (is_tun_md_field(f)) {
+        tun_md_flow_get(&ctx->ofproto->tun_table, &ctx->flow.tun_metadata,
+                        f->id - MFF_TUN_METADATA0, value->tun_metadata);
+    } else {
+        mf_get_value(f, &ctx->flow, value);
+    }
+}
+
 static void
 mask_field_masked(struct xlate_ctx *ctx, const struct mf_field *f,
                   const union mf_value *mask)
 {
+    if (is_tun_md_field(f)) {
+        tun_md_wc_add(&ctx->ofproto->tun_table,
+                      &ctx->wc->masks.tun_metadata,
+                      f->id - MFF_TUN_METADATA0, mask->tun_metadata);
+        return;
+    }
     struct match m;
     match_init_catchall(&m);
     mf_set(f, mask, mask, &m);
@@ -986,19 +1042,17 @@ xlate_set_field(struct xlate_ctx *ctx, const struct ofpact_set_field *sf)
              * vlan_vid is 12 bits wide): never the tag's presence. */
             mask.be16 &= ~htons(VLAN_CFI);
         }
-        if (sf->field->id >= MFF_TUN_METADATA0
-            && sf->field->id <= MFF_TUN_METADATA63) {
-            /* Where the option lies in the flow is the bridge's map's
-             * business (tun-metadata.h); the value is right-aligned in
-             * the field's TUN_METADATA_MAX_LEN bytes. */
-            tun_md_flow_set(&ctx->ofproto->tun_table, &ctx->flow,
-                            sf->field->id - MFF_TUN_METADATA0,
-                            sf->value.b, mask.b);
-            return;
-        }
         mask_field_masked(ctx, sf->field, &mask);
         mask_l3_prereqs(ctx, sf->field->id);
-        mf_set_flow_value_masked(sf->field, &sf->value, &mask, &ctx->flow);
+        if (is_tun_md_field(sf->field)) {
+            tun_md_flow_set(&ctx->ofproto->tun_table,
+                            &ctx->flow.tun_metadata,
+                            sf->field->id - MFF_TUN_METADATA0,
+                            sf->value.tun_metadata, mask.tun_metadata);
+        } else {
+            mf_set_flow_value_masked(sf->field, &sf->value, &mask,
+                                     &ctx->flow);
+        }
     }
 }
 
@@ -1604,6 +1658,30 @@ do_xlate_actions__(struct xlate_ctx *ctx, const struct ofpact *ofpacts,
             const struct ofpact_reg_move *m = (const void *) a;
             mask_subfield(ctx, &m->src);
             mask_subfield(ctx, &m->dst);
+            if (is_tun_md_field(m->src.field)
+                || is_tun_md_field(m->dst.field)) {
+                /* Whole values, as the generic accessors cannot. */
+                union mf_value src, dst, mask;
+                xlate_field_get(ctx, m->src.field, &src);
+                xlate_field_get(ctx, m->dst.field, &dst);
+                bitwise_copy(&src, m->src.field->n_bytes, m->src.ofs,
+                             &dst, m->dst.field->n_bytes, m->dst.ofs,
+                             m->src.n_bits);
+                memset(&mask, 0, sizeof mask);
+                bitwise_one(&mask, m->dst.field->n_bytes, m->dst.ofs,
+                            m->src.n_bits);
+                if (is_tun_md_field(m->dst.field)) {
+                    tun_md_flow_set(&ctx->ofproto->tun_table,
+                                    &flow->tun_metadata,
+                                    m->dst.field->id - MFF_TUN_METADATA0,
+                                    dst.tun_metadata, mask.tun_metadata);
+                } else {
+                    mf_set_flow_value_masked(m->dst.field, &dst, &mask,
+                                             flow);
+                }
+                trace_subfield(ctx, &m->dst);
+                break;
+            }
             /* 64 bits at a time: mf_get_subfield's limit. */
             for (unsigned int done = 0; done < m->src.n_bits; done += 64) {
                 struct mf_subfield src = m->src, dst = m->dst;
@@ -1618,6 +1696,19 @@ do_xlate_actions__(struct xlate_ctx *ctx, const struct ofpact *ofpacts,
         case OFPACT_SET_FIELD:
             xlate_set_field(ctx, (const struct ofpact_set_field *) a);
             break;
+        case OFPACT_DELETE_FIELD: {
+            /* The option leaves the packet: tun_metadataN is no longer
+             * present (what it held does not matter then, and nothing
+             * about the packet was looked at). */
+            const struct mf_field *f = ((const struct ofpact_delete_field *)
+                                        a)->field;
+            if (f->id >= MFF_TUN_METADATA0 && f->id <= MFF_TUN_METADATA63) {
+                flow->tun_metadata.present
+                    &= ~(UINT64_C(1) << (f->id - MFF_TUN_METADATA0));
+            }
+            trace_note(ctx, "delete %s", f->name);
+            break;
+        }
         case OFPACT_DEC_TTL:
             if (xlate_dec_ttl(ctx, (const struct ofpact_cnt_ids *) a)) {
                 return;
@@ -2507,7 +2598,6 @@ xlate_check_actions(const struct ofpact *ofpacts, size_t ofpacts_len)
             break;
         case OFPACT_OUTPUT_TRUNC:
         case OFPACT_DEC_NSH_TTL:
-        case OFPACT_DELETE_FIELD:
         case OFPACT_ENCAP:
         case OFPACT_DECAP:
         case OFPACT_CONJUNCTION:
@@ -2747,17 +2837,13 @@ xlate_actions(const struct xlate_in *xin, struct xlate_out *xout)
         xout->slow = 0;
     }
     xlate_wc_finish(&ctx);
-    if (xin->flow.tunnel.flags & FLOW_TNL_F_UDPIF) {
-        /* The datapath flow matches the options as they came, raw: the
-         * decoded layout's masks mean nothing there.  (All of them, which
-         * is narrower than 3.1's megaflows but never wrong.) */
-        struct flow_wildcards *wc = ctx.wc;
-        size_t len = MIN(xin->flow.tun_metadata.present,
-                         sizeof wc->masks.tun_metadata.opts);
-        memset(&wc->masks.tun_metadata, 0, sizeof wc->masks.tun_metadata);
-        wc->masks.tun_metadata.present = UINT64_MAX;
-        memset(wc->masks.tun_metadata.opts, 0xff, len);
-        wc->masks.tunnel.flags |= FLOW_TNL_F_UDPIF;
-    }
+    /* (For a packet with raw Geneve options the wildcards stay about the
+     * decoded tun_metadataN: xlate_wc_to_datapath() makes them raw.) */
     xout->final_flow = ctx.flow;
+}
+
+void
+xlate_wc_to_datapath(const struct xlate_in *xin, struct flow_wildcards *wc)
+{
+    tun_md_wc_to_udpif(&xin->ofproto->tun_table, &xin->flow, wc);
 }

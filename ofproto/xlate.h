@@ -89,7 +89,7 @@ struct xlate_out {
 /* Whether translation carries out every action in the list (nested lists
  * included): 0, or OFPBAC_BAD_TYPE for the first it does not (connection
  * tracking but ct_clear, NSH, encap/decap, sample, conjunction,
- * fin_timeout, check_pkt_larger, delete_field, truncated output, resubmit
+ * fin_timeout, check_pkt_larger, truncated output, resubmit
  * with ct), logged.  The switch refuses flow_mods,
  * packet_outs and group buckets with such actions rather than accept
  * them and drop what they mean. */
@@ -98,6 +98,12 @@ enum ofperr xlate_check_actions(const struct ofpact *, size_t ofpacts_len);
 void xlate_out_init(struct xlate_out *);
 void xlate_out_uninit(struct xlate_out *);
 void xlate_actions(const struct xlate_in *, struct xlate_out *);
+/* Turns WC, the wildcards xlate_actions() gathered translating XIN (as
+ * ofproto/trace shows them), into the mask of the datapath flow: for a
+ * packet with raw Geneve options, about the options as the datapath has
+ * them (tun_md_wc_to_udpif()).  Under xlate_rwlock, like XIN's
+ * translation. */
+void xlate_wc_to_datapath(const struct xlate_in *, struct flow_wildcards *);
 
 /* The actions of the datapath flow for XOUT: its actions, or for a
  * slow-pathed one a userspace action with a slow_path cookie, appended to

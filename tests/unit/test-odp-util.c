@@ -611,6 +611,99 @@ START_TEST(test_validate_refuses_malformed)
 }
 END_TEST
 
+/* Geneve options in tunnel keys and set(tunnel(...)), raw as the datapath
+ * has them (FLOW_TNL_F_UDPIF), in 3.1's text: each prints back as it
+ * was given, and means the bytes on the wire. */
+static const char *const geneve_flows[] = {
+    "tunnel(tun_id=0x7b,src=1.1.2.92,dst=1.1.2.88,geneve({class=0xffff,type=0x80,len=4,0xa/0xf}{class=0xffff,type=0,len=4}),flags(-df-csum+key)),recirc_id(0),in_port(6081),eth(),eth_type(0x0800),ipv4(frag=no)",
+    "tunnel(tun_id=0,src=1.1.1.1,dst=1.1.1.2,ttl=64,geneve({class=0xffff,type=0x1,len=0}{class=0x102,type=0x3,len=8,0x1234567890abcdef}),flags(+df-csum+key)),recirc_id(0),in_port(6081),eth(),eth_type(0x0800),ipv4(frag=no)",
+    "tunnel(src=1.1.1.1,dst=1.1.1.2,geneve({class=0xffff/0xff,len=4,0}),flags(-df-csum-key)),recirc_id(0),in_port(6081),eth(),eth_type(0x0800),ipv4(frag=no)",
+};
+
+START_TEST(test_geneve_flows)
+{
+    for (size_t i = 0; i < ARRAY_SIZE(geneve_flows); i++) {
+        struct flow key;
+        struct flow_wildcards wc;
+        char *error = odp_flow_from_string(geneve_flows[i], NULL, &key, &wc);
+        ck_assert_msg(!error, "%s: %s", geneve_flows[i], error);
+        char *text = flow_text(&key, &wc, false);
+        ck_assert_str_eq(text, geneve_flows[i]);
+        free(text);
+    }
+
+    /* The first one's options and mask byte by byte. */
+    struct flow key;
+    struct flow_wildcards wc;
+    char *error = odp_flow_from_string(geneve_flows[0], NULL, &key, &wc);
+    ck_assert_msg(!error, "%s", error);
+    static const uint8_t opts[16] = {
+        0xff, 0xff, 0x80, 0x01, 0, 0, 0, 0x0a,
+        0xff, 0xff, 0x00, 0x01, 0, 0, 0, 0,
+    };
+    static const uint8_t mask[16] = {
+        0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0x0f,
+        0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0,
+    };
+    ck_assert(key.tunnel.flags & FLOW_TNL_F_UDPIF);
+    ck_assert(wc.masks.tunnel.flags & FLOW_TNL_F_UDPIF);
+    ck_assert_uint_eq(key.tun_metadata.present, 16);
+    ck_assert_uint_eq(wc.masks.tun_metadata.present, UINT64_MAX);
+    ck_assert(!memcmp(key.tun_metadata.opts, opts, sizeof opts));
+    ck_assert(!memcmp(wc.masks.tun_metadata.opts, mask, sizeof mask));
+
+    /* An exact key prints every option's data, zero too. */
+    char *text = flow_text(&key, NULL, false);
+    ck_assert_msg(strstr(text, "geneve({class=0xffff,type=0x80,len=4,0xa}"
+                         "{class=0xffff,type=0,len=4,0})"), "%s", text);
+    free(text);
+
+    /* Malformed options: a length past the end, a length not a multiple
+     * of 4, data wider than the length. */
+    static const char *const bad[] = {
+        "tunnel(dst=1.1.1.2,geneve({class=0xffff,type=0,len=128,0})),in_port(1)",
+        "tunnel(dst=1.1.1.2,geneve({class=0xffff,type=0,len=3,0})),in_port(1)",
+        "tunnel(dst=1.1.1.2,geneve({class=0xffff,type=0,len=4,0x123456789})),in_port(1)",
+        "tunnel(dst=1.1.1.2,geneve({class=0x1ffff,type=0,len=4})),in_port(1)",
+    };
+    for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
+        error = odp_flow_from_string(bad[i], NULL, &key, &wc);
+        ck_assert_msg(error, "%s parsed", bad[i]);
+        free(error);
+    }
+}
+END_TEST
+
+START_TEST(test_geneve_set_tunnel)
+{
+    static const char *const actions[] = {
+        "set(tunnel(dst=1.1.1.1,ttl=64,tp_dst=6081,geneve({class=0xffff,type=0,len=4,0xa}{class=0xffff,type=0x1,len=8,0x1234567890abcdef}),flags(df))),6081",
+        "set(tunnel(dst=1.1.1.1,ttl=64,tp_dst=6081,geneve({class=0xffff,type=0x1,len=0}),flags(df))),6081",
+    };
+    for (size_t i = 0; i < ARRAY_SIZE(actions); i++) {
+        struct ofpbuf acts;
+        ofpbuf_init(&acts, 64);
+        char *error = odp_actions_from_string(actions[i], NULL, &acts);
+        ck_assert_msg(!error, "%s: %s", actions[i], error);
+        char *text = actions_text(&acts);
+        ck_assert_str_eq(text, actions[i]);
+        free(text);
+
+        /* The options travel as OVS_TUNNEL_KEY_ATTR_GENEVE_OPTS. */
+        const struct nlattr *set = acts.data;
+        const struct nlattr *tun = nl_attr_get(set);
+        struct flow_tnl t;
+        uint8_t opts[ODP_GENEVE_OPTS_MAX];
+        size_t len;
+        ck_assert(odp_tunnel_from_attr(tun, &t, opts, &len));
+        ck_assert_uint_eq(len, i == 0 ? 20 : 4);
+        ck_assert_uint_eq(opts[0], 0xff);
+        ck_assert_uint_eq(opts[2], i == 0 ? 0 : 1);
+        ofpbuf_uninit(&acts);
+    }
+}
+END_TEST
+
 static Suite *
 odp_util_suite(void)
 {
@@ -628,6 +721,8 @@ odp_util_suite(void)
     tcase_add_test(tc, test_actions_encoding);
     tcase_add_test(tc, test_action_errors);
     tcase_add_test(tc, test_validate_refuses_malformed);
+    tcase_add_test(tc, test_geneve_flows);
+    tcase_add_test(tc, test_geneve_set_tunnel);
     suite_add_tcase(s, tc);
     return s;
 }
