@@ -111,8 +111,8 @@ struct ovsdb_idl_row *ovsdb_idl_find_row(const struct ovsdb_idl_table *,
                                          const struct uuid *);
 void ovsdb_idl_row_parse(struct ovsdb_idl_row *);
 void ovsdb_idl_row_unparse(struct ovsdb_idl_row *);
-void ovsdb_idl_row_reparse_column(struct ovsdb_idl_row *, size_t column);
 void ovsdb_idl_row_free_datum(struct ovsdb_idl_row *, struct ovsdb_datum *);
+void ovsdb_idl_row_free_new_datum(struct ovsdb_idl_row *);
 void ovsdb_idl_row_destroy(struct ovsdb_idl_row *);
 void ovsdb_idl_reparse_referrers(struct ovsdb_idl_row *);
 void ovsdb_idl_row_gc(struct ovsdb_idl_row *);

@@ -53,8 +53,13 @@ struct ovsdb_idl_row {
 
     /* Transaction state.  Outside a transaction new_datum == old_datum.
      * Inside one: NULL if the transaction deletes the row; a separate
-     * array once it writes the row. */
+     * array once it writes the row.  Copying every column for a write of
+     * one would make a periodic status write cost the whole row, so the
+     * columns in SHARED (NULL: none) are shallow copies still holding
+     * old_datum's atoms: the transaction copies a column before changing
+     * it and never frees shared atoms. */
     struct ovsdb_datum *new_datum;
+    unsigned long *shared;
     unsigned long *written;         /* Columns the transaction wrote. */
     unsigned long *prereqs;         /* Columns the transaction verifies. */
     struct ovsdb_datum *adds;       /* Per column: partial "insert" mutation

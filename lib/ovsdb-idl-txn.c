@@ -160,18 +160,60 @@ txn_add_row(struct ovsdb_idl_txn *txn, struct ovsdb_idl_row *row)
     }
 }
 
-/* Gives ROW its own new_datum array, a copy of the server's. */
+/* Gives ROW its own new_datum array: every column a shallow copy of the
+ * server's value, shared until txn_own_column() copies it. */
 static void
 txn_own_datum(struct ovsdb_idl_row *row)
 {
     if (row->new_datum && row->new_datum == row->old_datum) {
         const struct ovsdb_idl_table_class *tc = row->table->class_;
-        struct ovsdb_datum *d = xcalloc(tc->n_columns ? tc->n_columns : 1,
-                                        sizeof *d);
-        for (size_t i = 0; i < tc->n_columns; i++) {
-            ovsdb_datum_clone(&d[i], &row->old_datum[i], &tc->columns[i].type);
-        }
+        size_t n = tc->n_columns ? tc->n_columns : 1;
+        struct ovsdb_datum *d = xmemdup(row->old_datum, n * sizeof *d);
         row->new_datum = d;
+        row->shared = bitmap_allocate(n);
+        for (size_t i = 0; i < n; i++) {
+            bitmap_set1(row->shared, i);
+        }
+    }
+}
+
+/* Makes column IDX of ROW's new_datum the transaction's own, to change it
+ * in place. */
+static void
+txn_own_column(struct ovsdb_idl_row *row, size_t idx)
+{
+    txn_own_datum(row);
+    if (row->shared && bitmap_is_set(row->shared, idx)) {
+        ovsdb_datum_clone(&row->new_datum[idx], &row->old_datum[idx],
+                          &row->table->class_->columns[idx].type);
+        bitmap_set0(row->shared, idx);
+    }
+}
+
+/* Before and after a change to column IDX of ROW: its typed view must not
+ * outlive the datum.  A column that names no rows is re-parsed alone, so
+ * that writing one status column does not re-parse the whole row; one that
+ * names rows holds arcs, which only a whole-row parse keeps right. */
+static bool
+txn_unparse_column(struct ovsdb_idl_row *row, size_t idx)
+{
+    const struct ovsdb_idl_column *column = &row->table->class_->columns[idx];
+    if (row->parsed && !ovsdb_base_type_is_ref(&column->type.key)
+        && !ovsdb_base_type_is_ref(&column->type.value)) {
+        column->unparse(row);
+        return true;
+    }
+    ovsdb_idl_row_unparse(row);
+    return false;
+}
+
+static void
+txn_parse_column(struct ovsdb_idl_row *row, size_t idx, bool alone)
+{
+    if (alone) {
+        row->table->class_->columns[idx].parse(row, &row->new_datum[idx]);
+    } else {
+        ovsdb_idl_row_parse(row);
     }
 }
 
@@ -262,15 +304,14 @@ ovsdb_idl_txn_delete(const struct ovsdb_idl_row *row_)
         hmap_remove(&row->table->rows, &row->hmap_node);
         row->deleted = true;
         ovsdb_idl_row_unparse(row);
-        ovsdb_idl_row_free_datum(row, row->new_datum);
-        row->new_datum = NULL;
+        ovsdb_idl_row_free_new_datum(row);
         ovsdb_idl_reparse_referrers(row);
         ovsdb_idl_row_destroy(row);
         return;
     }
     ovsdb_idl_row_unparse(row);
     if (row->new_datum != row->old_datum) {
-        ovsdb_idl_row_free_datum(row, row->new_datum);
+        ovsdb_idl_row_free_new_datum(row);
     }
     row->new_datum = NULL;
     txn_add_row(txn, row);
@@ -302,9 +343,13 @@ ovsdb_idl_txn_write(const struct ovsdb_idl_row *row_,
         ovsdb_datum_destroy(datum, &column->type);
         return;
     }
-    ovsdb_idl_row_unparse(row);
+    bool alone = txn_unparse_column(row, idx);
     txn_own_datum(row);
-    ovsdb_datum_destroy(&row->new_datum[idx], &column->type);
+    if (row->shared && bitmap_is_set(row->shared, idx)) {
+        bitmap_set0(row->shared, idx);      /* The atoms stay old_datum's. */
+    } else {
+        ovsdb_datum_destroy(&row->new_datum[idx], &column->type);
+    }
     row->new_datum[idx] = *datum;
     txn_mark(&row->written, row, idx);
     if (row->partial && bitmap_is_set(row->partial, idx)) {
@@ -316,7 +361,7 @@ ovsdb_idl_txn_write(const struct ovsdb_idl_row *row_,
         ovsdb_datum_init_empty(&row->dels[idx]);
     }
     txn_add_row(txn, row);
-    ovsdb_idl_row_parse(row);
+    txn_parse_column(row, idx, alone);
 }
 
 void
@@ -384,8 +429,8 @@ ovsdb_idl_txn_write_partial_add(const struct ovsdb_idl_row *row_,
         ovsdb_datum_destroy(datum, &any);
         return;
     }
-    ovsdb_idl_row_unparse(row);
-    txn_own_datum(row);
+    bool alone = txn_unparse_column(row, idx);
+    txn_own_column(row, idx);
     struct ovsdb_datum *cur = &row->new_datum[idx];
     if (is_map) {
         /* Setting a key replaces its old value. */
@@ -408,7 +453,7 @@ ovsdb_idl_txn_write_partial_add(const struct ovsdb_idl_row *row_,
     }
     ovsdb_datum_destroy(datum, &any);
     txn_add_row(txn, row);
-    ovsdb_idl_row_parse(row);
+    txn_parse_column(row, idx, alone);
 }
 
 void
@@ -426,8 +471,8 @@ ovsdb_idl_txn_write_partial_remove(const struct ovsdb_idl_row *row_,
         ovsdb_datum_destroy(datum, &keys);
         return;
     }
-    ovsdb_idl_row_unparse(row);
-    txn_own_datum(row);
+    bool alone = txn_unparse_column(row, idx);
+    txn_own_column(row, idx);
     ovsdb_datum_subtract(&row->new_datum[idx], &column->type, datum, &keys);
     if (txn_needs_mutation(row, idx)) {
         ovsdb_datum_subtract(&row->adds[idx], &any, datum, &keys);
@@ -437,7 +482,7 @@ ovsdb_idl_txn_write_partial_remove(const struct ovsdb_idl_row *row_,
     }
     ovsdb_datum_destroy(datum, &keys);
     txn_add_row(txn, row);
-    ovsdb_idl_row_parse(row);
+    txn_parse_column(row, idx, alone);
 }
 
 void
@@ -484,6 +529,44 @@ txn_clear_row_state(struct ovsdb_idl_row *row)
     }
 }
 
+/* Puts back the server's values in ROW, which the transaction wrote.
+ * Only the columns it copied need parsing again (the others' typed view
+ * is of old_datum's atoms already), unless one of them names rows. */
+static void
+txn_restore_row(struct ovsdb_idl_row *row)
+{
+    const struct ovsdb_idl_table_class *tc = row->table->class_;
+    size_t n = tc->n_columns;
+    bool alone = row->parsed && row->shared;
+    for (size_t i = 0; alone && i < n; i++) {
+        alone = (bitmap_is_set(row->shared, i)
+                 || (!ovsdb_base_type_is_ref(&tc->columns[i].type.key)
+                     && !ovsdb_base_type_is_ref(&tc->columns[i].type.value)));
+    }
+    if (!alone) {
+        ovsdb_idl_row_unparse(row);
+        ovsdb_idl_row_free_new_datum(row);
+        row->new_datum = row->old_datum;
+        ovsdb_idl_row_parse(row);
+        return;
+    }
+    unsigned long *copied = bitmap_allocate(n);
+    for (size_t i = 0; i < n; i++) {
+        if (!bitmap_is_set(row->shared, i)) {
+            bitmap_set1(copied, i);
+            tc->columns[i].unparse(row);
+        }
+    }
+    ovsdb_idl_row_free_new_datum(row);
+    row->new_datum = row->old_datum;
+    for (size_t i = 0; i < n; i++) {
+        if (bitmap_is_set(copied, i)) {
+            tc->columns[i].parse(row, &row->old_datum[i]);
+        }
+    }
+    bitmap_free(copied);
+}
+
 /* Undoes the transaction's local changes and detaches it from the IDL. */
 static void
 txn_disassemble(struct ovsdb_idl_txn *txn)
@@ -503,15 +586,13 @@ txn_disassemble(struct ovsdb_idl_txn *txn)
             new_rows[n_new++] = row;
             continue;
         }
-        if (row->new_datum != row->old_datum) {
+        if (!row->new_datum) {
             ovsdb_idl_row_unparse(row);
-            if (!row->new_datum) {
-                deleted[n_deleted++] = row;
-            } else {
-                ovsdb_idl_row_free_datum(row, row->new_datum);
-            }
+            deleted[n_deleted++] = row;
             row->new_datum = row->old_datum;
             ovsdb_idl_row_parse(row);
+        } else if (row->new_datum != row->old_datum) {
+            txn_restore_row(row);
         }
     }
     for (size_t i = 0; i < n_deleted; i++) {
@@ -520,8 +601,7 @@ txn_disassemble(struct ovsdb_idl_txn *txn)
     for (size_t i = 0; i < n_new; i++) {
         struct ovsdb_idl_row *r = new_rows[i];
         ovsdb_idl_row_unparse(r);
-        ovsdb_idl_row_free_datum(r, r->new_datum);
-        r->new_datum = NULL;
+        ovsdb_idl_row_free_new_datum(r);
         /* Orphans referenced only by restored rows are gone by now; one
          * still referenced stays an orphan and is freed with its last
          * arc. */

@@ -328,6 +328,26 @@ ovsdb_idl_row_free_datum(struct ovsdb_idl_row *row, struct ovsdb_datum *d)
     }
 }
 
+/* Frees a transaction's copy of ROW's values (new_datum, which must not be
+ * old_datum), except the atoms its shared columns borrow from old_datum. */
+void
+ovsdb_idl_row_free_new_datum(struct ovsdb_idl_row *row)
+{
+    struct ovsdb_datum *d = row->new_datum;
+    if (d) {
+        const struct ovsdb_idl_table_class *tc = row->table->class_;
+        for (size_t i = 0; i < tc->n_columns; i++) {
+            if (!row->shared || !bitmap_is_set(row->shared, i)) {
+                ovsdb_datum_destroy(&d[i], &tc->columns[i].type);
+            }
+        }
+        free(d);
+    }
+    bitmap_free(row->shared);
+    row->shared = NULL;
+    row->new_datum = NULL;
+}
+
 void
 ovsdb_idl_row_parse(struct ovsdb_idl_row *row)
 {
@@ -496,7 +516,7 @@ ovsdb_idl_row_free(struct ovsdb_idl_row *row)
     }
     ovs_assert(ovs_list_is_empty(&row->src_arcs));
     if (row->new_datum != row->old_datum) {
-        ovsdb_idl_row_free_datum(row, row->new_datum);
+        ovsdb_idl_row_free_new_datum(row);
     }
     ovsdb_idl_row_free_datum(row, row->old_datum);
     bitmap_free(row->updated);
