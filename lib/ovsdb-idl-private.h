@@ -46,6 +46,8 @@ struct ovsdb_idl {
      * _Server while connected. */
     bool leader_only;
     bool shuffle_remotes;
+    bool typed_rows;        /* Rows' typed members are parsed (see
+                             * ovsdb_idl_disable_typed_rows()). */
     json_t *server_monitor_id;              /* Of the _Server monitor. */
     bool have_server_row;
     struct uuid server_row_uuid;

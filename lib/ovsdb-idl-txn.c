@@ -198,6 +198,9 @@ static bool
 txn_unparse_column(struct ovsdb_idl_row *row, size_t idx)
 {
     const struct ovsdb_idl_column *column = &row->table->class_->columns[idx];
+    if (!row->table->idl->typed_rows) {
+        return true;            /* Nothing to parse, no arcs to keep. */
+    }
     if (row->parsed && !ovsdb_base_type_is_ref(&column->type.key)
         && !ovsdb_base_type_is_ref(&column->type.value)) {
         column->unparse(row);
@@ -211,7 +214,10 @@ static void
 txn_parse_column(struct ovsdb_idl_row *row, size_t idx, bool alone)
 {
     if (alone) {
-        row->table->class_->columns[idx].parse(row, &row->new_datum[idx]);
+        if (row->table->idl->typed_rows) {
+            row->table->class_->columns[idx].parse(row,
+                                                   &row->new_datum[idx]);
+        }
     } else {
         ovsdb_idl_row_parse(row);
     }
@@ -537,7 +543,7 @@ txn_restore_row(struct ovsdb_idl_row *row)
 {
     const struct ovsdb_idl_table_class *tc = row->table->class_;
     size_t n = tc->n_columns;
-    bool alone = row->parsed && row->shared;
+    bool alone = row->parsed && row->shared && row->table->idl->typed_rows;
     for (size_t i = 0; alone && i < n; i++) {
         alone = (bitmap_is_set(row->shared, i)
                  || (!ovsdb_base_type_is_ref(&tc->columns[i].type.key)

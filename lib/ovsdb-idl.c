@@ -92,6 +92,7 @@ ovsdb_idl_create_unconnected(const struct ovsdb_idl_class *class,
     idl->session_seqno = UINT_MAX;
     idl->leader_only = true;
     idl->shuffle_remotes = true;
+    idl->typed_rows = true;
     idl->tables = xcalloc(class->n_tables, sizeof *idl->tables);
     unsigned char default_mode = (monitor_everything_by_default
                                   ? OVSDB_IDL_MONITOR | OVSDB_IDL_ALERT : 0);
@@ -356,8 +357,10 @@ ovsdb_idl_row_parse(struct ovsdb_idl_row *row)
         return;
     }
     const struct ovsdb_idl_table_class *tc = row->table->class_;
-    for (size_t i = 0; i < tc->n_columns; i++) {
-        tc->columns[i].parse(row, &d[i]);
+    if (row->table->idl->typed_rows) {
+        for (size_t i = 0; i < tc->n_columns; i++) {
+            tc->columns[i].parse(row, &d[i]);
+        }
     }
     row->parsed = true;
 }
@@ -379,8 +382,10 @@ ovsdb_idl_row_unparse(struct ovsdb_idl_row *row)
 {
     if (row->parsed) {
         const struct ovsdb_idl_table_class *tc = row->table->class_;
-        for (size_t i = 0; i < tc->n_columns; i++) {
-            tc->columns[i].unparse(row);
+        if (row->table->idl->typed_rows) {
+            for (size_t i = 0; i < tc->n_columns; i++) {
+                tc->columns[i].unparse(row);
+            }
         }
         row->parsed = false;
     }
@@ -664,6 +669,12 @@ ovsdb_idl_add_column(struct ovsdb_idl *idl,
                      const struct ovsdb_idl_column *column)
 {
     *ovsdb_idl_mode_of(idl, column) |= OVSDB_IDL_MONITOR | OVSDB_IDL_ALERT;
+}
+
+void
+ovsdb_idl_disable_typed_rows(struct ovsdb_idl *idl)
+{
+    idl->typed_rows = false;
 }
 
 void

@@ -150,6 +150,13 @@ void ovsdb_idl_add_table(struct ovsdb_idl *,
 void ovsdb_idl_add_column(struct ovsdb_idl *, const struct ovsdb_idl_column *);
 void ovsdb_idl_omit(struct ovsdb_idl *, const struct ovsdb_idl_column *);
 void ovsdb_idl_omit_alert(struct ovsdb_idl *, const struct ovsdb_idl_column *);
+
+/* For a client that reads rows only through ovsdb_idl_read() and
+ * ovsdb_idl_get() (ovs-vsctl): the typed members of rows stay empty and no
+ * arcs between rows are kept, so that adding one element to a reference
+ * set of N rows (a port to a bridge of 10,000) does not re-parse N
+ * references.  Call before the first ovsdb_idl_run(). */
+void ovsdb_idl_disable_typed_rows(struct ovsdb_idl *);
 unsigned int ovsdb_idl_get_mode(const struct ovsdb_idl *,
                                 const struct ovsdb_idl_column *);
 /* Whether the server's schema had the table/column (false before the

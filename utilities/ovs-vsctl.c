@@ -998,6 +998,8 @@ main(int argc, char *argv[])
 
     comment = command_line_comment(argc, argv);
     idl = ovsdb_idl_create_unconnected(&ovsrec_idl_class, false);
+    /* Every command reads rows through ovsdb_idl_read(). */
+    ovsdb_idl_disable_typed_rows(idl);
     ovsdb_idl_set_shuffle_remotes(idl, shuffle_remotes);
     ovsdb_idl_set_remote(idl, db, retry);
     ovsdb_idl_set_leader_only(idl, leader_only);

@@ -489,6 +489,33 @@ vsctl_print_row_id_usage(void)
     free(tables);
 }
 
+/* The row of TC named NAME in the bridge/port/interface cache, if a
+ * command has built the cache, or NULL.  Adding 1,000 ports with settings
+ * in one call ("add-port br0 pN -- set Interface pN ...") would otherwise
+ * scan the whole Interface table for each "set".  The caller checks the
+ * row's current name: the cache may lag a rename, and a miss (a row no
+ * bridge reaches, such as one just made by "create") falls back to the
+ * scan. */
+static const struct ovsdb_idl_row *
+cached_row_by_name(const struct vsctl_context *ctx,
+                   const struct ovsdb_idl_table_class *tc, const char *name)
+{
+    if (!ctx->cache_valid) {
+        return NULL;
+    }
+    if (!strcmp(tc->name, "Interface")) {
+        const struct vsctl_iface *iface = shash_find_data(&ctx->ifaces, name);
+        return iface ? iface->iface_cfg : NULL;
+    } else if (!strcmp(tc->name, "Port")) {
+        const struct vsctl_port *port = shash_find_data(&ctx->ports, name);
+        return port ? port->port_cfg : NULL;
+    } else if (!strcmp(tc->name, "Bridge")) {
+        const struct vsctl_bridge *br = shash_find_data(&ctx->bridges, name);
+        return br && !br->parent ? br->br_cfg : NULL;
+    }
+    return NULL;
+}
+
 static const struct ovsdb_idl_row *
 get_row_by_id(struct vsctl_context *ctx,
               const struct ovsdb_idl_table_class *tc,
@@ -515,8 +542,17 @@ get_row_by_id(struct vsctl_context *ctx,
             free(error);
             return NULL;
         }
+        const struct ovsdb_idl_row *cached = cached_row_by_name(ctx, name_tc,
+                                                                record_id);
+        if (cached) {
+            const struct ovsdb_datum *d = ovsdb_idl_read(cached, name_col);
+            if (d->n == 1 && ovsdb_atom_equals(&d->keys[0], &name,
+                                               name_col->type.key.type)) {
+                referrer = cached;
+            }
+        }
         for (const struct ovsdb_idl_row *row
-                 = ovsdb_idl_first_row(ctx->idl, name_tc);
+                 = referrer ? NULL : ovsdb_idl_first_row(ctx->idl, name_tc);
              row; row = ovsdb_idl_next_row(row)) {
             const struct ovsdb_datum *d = ovsdb_idl_read(row, name_col);
             if (d->n == 1 && ovsdb_atom_equals(&d->keys[0], &name,

@@ -7,7 +7,9 @@ vswitchd_ovs_vswitchd_SOURCES = \
 	vswitchd/iface-cfm.c \
 	vswitchd/iface-protocol.c \
 	vswitchd/iface-protocol.h \
-	vswitchd/ovs-vswitchd.c
+	vswitchd/ovs-vswitchd.c \
+	vswitchd/stats-writer.c \
+	vswitchd/stats-writer.h
 vswitchd_ovs_vswitchd_LDADD = ofproto/libofproto.a $(OVSREC_LIBS)
 $(vswitchd_ovs_vswitchd_OBJECTS): vswitchd/vswitch-idl.h
 

@@ -39,6 +39,7 @@
 #include "shash.h"
 #include "smap.h"
 #include "sset.h"
+#include "stats-writer.h"
 #include "timeval.h"
 #include "util.h"
 #include "vlog.h"
@@ -149,6 +150,10 @@ static unsigned int reconfigured_seqno;
 /* The Open_vSwitch row's daemon-written columns need (re)writing. */
 static bool system_status_dirty = true;
 static uint64_t last_connectivity_seq;
+/* Interface statistics: written by their own thread (stats-writer.h), and
+ * the connection seqno of it when everything was last handed over. */
+static struct stats_writer *stats_writer;
+static unsigned int stats_writer_seqno;
 /* Interface statistics: how often (ms), and when next. */
 static unsigned int stats_update_interval = 5000;
 static long long int stats_next_update;
@@ -261,6 +266,7 @@ bridge_init(const char *remote)
         }
     }
     idl_loop = (struct ovsdb_idl_loop) OVSDB_IDL_LOOP_INITIALIZER(idl);
+    stats_writer = stats_writer_create(remote, ovsrec_idl_class.database);
 }
 
 void
@@ -273,6 +279,8 @@ bridge_exit(bool delete_devices)
     if (delete_devices) {
         netdev_close_all();
     }
+    stats_writer_destroy(stats_writer);
+    stats_writer = NULL;
     ovsdb_idl_loop_destroy(&idl_loop);
     ovsdb_idl_destroy(idl);
     idl = NULL;
@@ -1905,7 +1913,8 @@ iface_write_stats(struct iface *iface)
         keys[n] = custom[i].name;
         values[n++] = custom[i].value;
     }
-    ovsrec_interface_set_statistics(iface->cfg, keys, values, n);
+    stats_writer_put(stats_writer, &iface->cfg->header_.uuid, keys, values,
+                     n);
 }
 
 /* Writes TYPES into one of the Open_vSwitch row's set-of-strings columns
@@ -1994,16 +2003,25 @@ bridge_collect_netdev_changes(void)
 }
 
 static void
-bridge_mark_all_dirty(void)
+bridge_requeue_all_stats(void)
 {
     struct iface *iface;
     HMAP_FOR_EACH (iface, name_node, &all_ifaces) {
-        iface_mark_dirty(iface);
         iface->stats_written = false;
         if (iface->netdev) {
             netdev_queue_counters(iface->netdev);
         }
     }
+}
+
+static void
+bridge_mark_all_dirty(void)
+{
+    struct iface *iface;
+    HMAP_FOR_EACH (iface, name_node, &all_ifaces) {
+        iface_mark_dirty(iface);
+    }
+    bridge_requeue_all_stats();
     struct bridge *br;
     HMAP_FOR_EACH (br, name_node, &all_bridges) {
         br->status_dirty = true;
@@ -2096,6 +2114,14 @@ bridge_run(void)
                     bridge_write_controller_status(br);
                 }
             }
+            unsigned int writer_seqno = stats_writer_get_seqno(stats_writer);
+            if (writer_seqno != stats_writer_seqno) {
+                /* Its connection is new: what it had in flight may be
+                 * lost, so every interface's counters go again. */
+                stats_writer_seqno = writer_seqno;
+                bridge_requeue_all_stats();
+                stats_next_update = time_msec();
+            }
             if (time_msec() >= stats_next_update) {
                 /* Only the devices whose counters moved: an idle
                  * interface costs nothing here. */
@@ -2108,6 +2134,7 @@ bridge_run(void)
                         iface_write_stats(iface);
                     }
                 }
+                stats_writer_flush(stats_writer);
             }
         }
     }
