@@ -23,13 +23,15 @@ VLOG_DEFINE_THIS_MODULE(stats_writer);
 COVERAGE_DEFINE(stats_writer_rows);
 COVERAGE_DEFINE(stats_writer_txns);
 
-/* The counters for one Interface row. */
+/* The counters for one Interface row, in one allocation (the main thread
+ * makes one per moved interface per pass): VALUES, then KEYS, then the
+ * keys' bytes follow the struct. */
 struct stats_row {
     struct hmap_node node;      /* By uuid_hash(&uuid). */
     struct uuid uuid;
     size_t n;
-    char **keys;
     int64_t *values;
+    char **keys;
 };
 
 struct stats_writer {
@@ -49,11 +51,6 @@ struct stats_writer {
 static void
 stats_row_destroy(struct stats_row *row)
 {
-    for (size_t i = 0; i < row->n; i++) {
-        free(row->keys[i]);
-    }
-    free(row->keys);
-    free(row->values);
     free(row);
 }
 
@@ -252,14 +249,24 @@ void
 stats_writer_put(struct stats_writer *w, const struct uuid *iface,
                  const char *const *keys, const int64_t *values, size_t n)
 {
-    struct stats_row *row = xmalloc(sizeof *row);
+    size_t key_bytes = 0;
+    for (size_t i = 0; i < n; i++) {
+        key_bytes += strlen(keys[i]) + 1;
+    }
+    struct stats_row *row = xmalloc(sizeof *row
+                                    + n * (sizeof *row->values
+                                           + sizeof *row->keys)
+                                    + key_bytes);
     row->uuid = *iface;
     row->n = n;
-    row->keys = xmalloc((n ? n : 1) * sizeof *row->keys);
-    row->values = xmalloc((n ? n : 1) * sizeof *row->values);
+    row->values = (int64_t *) (row + 1);
+    row->keys = (char **) (row->values + n);
+    char *p = (char *) (row->keys + n);
     for (size_t i = 0; i < n; i++) {
-        row->keys[i] = xstrdup(keys[i]);
+        size_t len = strlen(keys[i]) + 1;
+        row->keys[i] = memcpy(p, keys[i], len);
         row->values[i] = values[i];
+        p += len;
     }
     ovs_mutex_lock(&w->mutex);
     stats_rows_replace(&w->handed, row);

@@ -667,6 +667,14 @@ START_TEST(test_union_subtract)
     ovsdb_datum_destroy(&a, &set_type);
     ovsdb_datum_destroy(&b, &set_type);
 
+    /* New keys before, among and after the old ones, and ones A has. */
+    datum_from(&a, &set_type, "[c, e, g, i, k]");
+    datum_from(&b, &set_type, "[a, b, e, f, k, l, m]");
+    ovsdb_datum_union(&a, &b, &set_type);
+    check_datum_text(&a, &set_type, "[a, b, c, e, f, g, i, k, l, m]");
+    ovsdb_datum_destroy(&a, &set_type);
+    ovsdb_datum_destroy(&b, &set_type);
+
     /* For maps, insert keeps existing keys' values. */
     parse_type(&map_type, STRING_MAP);
     datum_from(&a, &map_type, "{k1=v1, k2=v2}");
