@@ -17,6 +17,15 @@ in6_addr_mapped_ipv4(ovs_be32 ip)
 }
 
 bool
+in6_addr_is_unspecified(const struct in6_addr *a)
+{
+    static const struct in6_addr any = IN6ADDR_ANY_INIT;
+    ovs_be32 ip;
+    return (ipv6_addr_equals(a, &any)
+            || (in6_addr_get_mapped_ipv4(a, &ip) && !ip));
+}
+
+bool
 in6_addr_get_mapped_ipv4(const struct in6_addr *a, ovs_be32 *ip)
 {
     static const uint8_t prefix[12] = { [10] = 0xff, [11] = 0xff };
@@ -79,17 +88,23 @@ ipv6_mask_plen(const struct in6_addr *mask)
     return n;
 }
 
+const char *
+ipv6_string_mapped(char buf[INET6_ADDRSTRLEN], const struct in6_addr *a)
+{
+    ovs_be32 ip;
+    if (in6_addr_get_mapped_ipv4(a, &ip)) {
+        inet_ntop(AF_INET, &ip, buf, INET6_ADDRSTRLEN);
+    } else {
+        inet_ntop(AF_INET6, a, buf, INET6_ADDRSTRLEN);
+    }
+    return buf;
+}
+
 void
 ipv6_format_mapped(const struct in6_addr *a, struct ds *ds)
 {
     char buf[INET6_ADDRSTRLEN];
-    ovs_be32 ip;
-    if (in6_addr_get_mapped_ipv4(a, &ip)) {
-        inet_ntop(AF_INET, &ip, buf, sizeof buf);
-    } else {
-        inet_ntop(AF_INET6, a, buf, sizeof buf);
-    }
-    ds_put_cstr(ds, buf);
+    ds_put_cstr(ds, ipv6_string_mapped(buf, a));
 }
 
 bool

@@ -23,6 +23,9 @@ struct ds;
 struct in6_addr in6_addr_mapped_ipv4(ovs_be32 ip);
 /* Whether A is IPv4-mapped; if so, *IP (if nonnull) gets the address. */
 bool in6_addr_get_mapped_ipv4(const struct in6_addr *a, ovs_be32 *ip);
+/* Whether A names no address: all zeros, or the IPv4-mapped 0.0.0.0 (an
+ * unset IPv4 address in a field that holds either family). */
+bool in6_addr_is_unspecified(const struct in6_addr *a);
 bool ipv6_addr_equals(const struct in6_addr *, const struct in6_addr *);
 struct in6_addr ipv6_addr_bitand(const struct in6_addr *,
                                  const struct in6_addr *);
@@ -33,6 +36,9 @@ unsigned int ipv6_mask_plen(const struct in6_addr *mask);
 
 /* Prints A: dotted quad if it is IPv4-mapped, else IPv6 text. */
 void ipv6_format_mapped(const struct in6_addr *a, struct ds *);
+/* The same text in BUF, which it returns. */
+const char *ipv6_string_mapped(char buf[INET6_ADDRSTRLEN],
+                               const struct in6_addr *a);
 
 /* Plain addresses: true on success. */
 bool ip_parse(const char *s, ovs_be32 *ip);

@@ -92,13 +92,6 @@ init_maps(void)
     }
 }
 
-static bool
-in6_is_set(const struct in6_addr *a)
-{
-    static const struct in6_addr any = IN6ADDR_ANY_INIT;
-    return memcmp(a, &any, sizeof any) != 0;
-}
-
 static uint32_t
 tnl_hash(const struct tnl_match *m)
 {
@@ -109,7 +102,8 @@ static struct hmap *
 tnl_match_map(const struct tnl_match *m)
 {
     enum ip_src_type ip_src = (m->ip_src_flow ? IP_SRC_FLOW
-                               : in6_is_set(&m->ipv6_src) ? IP_SRC_CFG
+                               : !ipv6_addr_is_zero(&m->ipv6_src)
+                               ? IP_SRC_CFG
                                : IP_SRC_ANY);
     return &tnl_match_maps[6 * m->in_key_flow + 3 * m->ip_dst_flow + ip_src];
 }
@@ -349,7 +343,7 @@ tnl_port_del(struct ofport *port)
 bool
 tnl_port_should_receive(const struct flow *flow)
 {
-    return flow->tunnel.ip_dst || in6_is_set(&flow->tunnel.ipv6_dst);
+    return flow->tunnel.ip_dst || !ipv6_addr_is_zero(&flow->tunnel.ipv6_dst);
 }
 
 bool

@@ -2077,21 +2077,11 @@ tnl_flow_to_outer(struct flow *f, const struct flow_tnl *tnl,
             f->nw_src = in6_addr_get_mapped_ipv4(src, &ip) ? ip : 0;
         }
     } else {
-        static const struct in6_addr any = IN6ADDR_ANY_INIT;
         f->dl_type = htons(ETH_TYPE_IPV6);
-        if (ipv6_addr_equals(&f->ipv6_src, &any)) {
+        if (ipv6_addr_is_zero(&f->ipv6_src)) {
             f->ipv6_src = *src;
         }
     }
-}
-
-static bool
-in6_is_unset(const struct in6_addr *a)
-{
-    static const struct in6_addr any = IN6ADDR_ANY_INIT;
-    ovs_be32 ip;
-    return (ipv6_addr_equals(a, &any)
-            || (in6_addr_get_mapped_ipv4(a, &ip) && !ip));
 }
 
 static void
@@ -2114,7 +2104,7 @@ xlate_native_tunnel_output(struct xlate_ctx *ctx, const struct ofport *port)
     }
     char out_dev[IFNAMSIZ];
     const struct ofport *out = NULL;
-    if (in6_is_unset(&dst)
+    if (in6_addr_is_unspecified(&dst)
         || !ovs_router_lookup(ctx->flow.pkt_mark, &dst, out_dev, &src, &gw)
         || !(out = tnl_route_port(ctx, out_dev))) {
         if (ctx->xin->trace) {
@@ -2123,13 +2113,13 @@ xlate_native_tunnel_output(struct xlate_ctx *ctx, const struct ofport *port)
         }
         goto done;
     }
-    const struct in6_addr *next_hop = in6_is_unset(&gw) ? &dst : &gw;
+    const struct in6_addr *next_hop = (in6_addr_is_unspecified(&gw)
+                                       ? &dst : &gw);
+    char hop_text[INET6_ADDRSTRLEN] = "";  /* For the trace only. */
     if (ctx->xin->trace) {
-        struct ds ds = DS_EMPTY_INITIALIZER;
-        ipv6_format_mapped(next_hop, &ds);
-        trace_note(ctx, "tunneling to %s via %s", ds_cstr(&ds), out->name);
-        ds_destroy(&ds);
+        ipv6_string_mapped(hop_text, next_hop);
     }
+    trace_note(ctx, "tunneling to %s via %s", hop_text, out->name);
 
     struct eth_addr smac, dmac;
     if (!tnl_ports_dev_get_mac(out_dev, &smac)) {
@@ -2140,27 +2130,18 @@ xlate_native_tunnel_output(struct xlate_ctx *ctx, const struct ofport *port)
         goto done;
     }
     if (tnl_neigh_lookup(out->ofproto->name, next_hop, &dmac)) {
-        if (ctx->xin->trace) {
-            struct ds ds = DS_EMPTY_INITIALIZER;
-            ipv6_format_mapped(next_hop, &ds);
-            trace_note(ctx, "neighbor cache miss for %s on bridge %s, "
-                       "sending %s request", ds_cstr(&ds),
-                       out->ofproto->name,
-                       tnl->ip_dst ? "ARP" : "ND");
-            ds_destroy(&ds);
-        }
+        trace_note(ctx, "neighbor cache miss for %s on bridge %s, "
+                   "sending %s request", hop_text, out->ofproto->name,
+                   tnl->ip_dst ? "ARP" : "ND");
         tnl_send_neighbour_request(ctx, out, smac, &src, next_hop);
         goto done;
     }
     if (ctx->xin->trace) {
-        struct ds ds = DS_EMPTY_INITIALIZER;
-        ds_put_format(&ds, "tunneling from "ETH_ADDR_FMT" ",
-                      ETH_ADDR_ARGS(smac));
-        ipv6_format_mapped(&src, &ds);
-        ds_put_format(&ds, " to "ETH_ADDR_FMT" ", ETH_ADDR_ARGS(dmac));
-        ipv6_format_mapped(next_hop, &ds);
-        trace_note(ctx, "%s", ds_cstr(&ds));
-        ds_destroy(&ds);
+        char src_text[INET6_ADDRSTRLEN];
+        trace_note(ctx, "tunneling from "ETH_ADDR_FMT" %s to "ETH_ADDR_FMT
+                   " %s", ETH_ADDR_ARGS(smac),
+                   ipv6_string_mapped(src_text, &src), ETH_ADDR_ARGS(dmac),
+                   hop_text);
     }
 
     struct tnl_push_action push;
