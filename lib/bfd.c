@@ -1304,15 +1304,8 @@ static void
 bfd_unixctl_set_forwarding(struct unixctl_conn *conn, int argc,
                            const char *argv[], void *aux OVS_UNUSED)
 {
-    const char *value = argv[argc - 1];
     int override;
-    if (!strcasecmp(value, "true")) {
-        override = 1;
-    } else if (!strcasecmp(value, "false")) {
-        override = 0;
-    } else if (!strcasecmp(value, "normal")) {
-        override = -1;
-    } else {
+    if (!port_protocol_parse_override(argv[argc - 1], &override)) {
         unixctl_command_reply_error(conn, "unknown fault string");
         return;
     }

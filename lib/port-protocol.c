@@ -3,6 +3,7 @@
 #include "port-protocol.h"
 
 #include <limits.h>
+#include <strings.h>
 #include "connectivity.h"
 #include "coverage.h"
 #include "ovs-thread.h"
@@ -208,6 +209,21 @@ port_protocols_link_ok(struct port_protocol *const *protocols, size_t n)
         if (p->class->link_ok && !p->class->link_ok(p)) {
             return false;
         }
+    }
+    return true;
+}
+
+bool
+port_protocol_parse_override(const char *s, int *override)
+{
+    if (!strcasecmp(s, "true")) {
+        *override = 1;
+    } else if (!strcasecmp(s, "false")) {
+        *override = 0;
+    } else if (!strcasecmp(s, "normal")) {
+        *override = -1;
+    } else {
+        return false;
     }
     return true;
 }

@@ -171,6 +171,11 @@ void port_protocol_changed(struct port_protocol *);
  * afterwards is queued again. */
 size_t port_protocol_take_changed(struct port_protocol ***changed);
 
+/* The override argument of the modules' test commands (bfd/set-forwarding,
+ * cfm/set-fault): "true" 1, "false" 0, "normal" -1 (case does not
+ * matter).  Returns false for anything else. */
+bool port_protocol_parse_override(const char *s, int *override);
+
 /* Whether every attached instance in PROTOCOLS[] allows traffic. */
 bool port_protocols_link_ok(struct port_protocol *const *protocols,
                             size_t n);
