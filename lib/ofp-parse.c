@@ -373,6 +373,26 @@ parse_ofp_flow_mod_str(struct ofputil_flow_mod *fm, const char *string,
 }
 
 char *
+parse_ofp_match_str(struct match *match, const char *string,
+                    const struct ofputil_port_map *map)
+{
+    char *copy = xstrdup(string);
+    struct ofputil_flow_mod fm;
+    struct ofpbuf ofpacts;
+    ofpbuf_init(&ofpacts, 0);
+    bool table_given;
+    enum ofputil_protocol fields_usable;
+    char *error = parse_flow__(&fm, copy, map, NULL, OFPFC_DELETE, &ofpacts,
+                               &table_given, &fields_usable);
+    if (!error) {
+        *match = fm.match;
+    }
+    ofpbuf_uninit(&ofpacts);
+    free(copy);
+    return error;
+}
+
+char *
 parse_ofp_flow_mod_str_protocols(struct ofputil_flow_mod *fm,
                                  const char *string,
                                  const struct ofputil_port_map *map,

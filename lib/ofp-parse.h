@@ -49,6 +49,13 @@ char *parse_ofp_flow_mod_str(struct ofputil_flow_mod *, const char *string,
                              uint16_t command, struct ofpbuf *ofpacts)
     OVS_WARN_UNUSED_RESULT;
 
+/* The match of STRING, a flow in ovs-ofctl's syntax without actions,
+ * whether or not some protocol could carry it in a flow_mod (ofproto/trace
+ * takes tun_ttl or tun_tos, which no match can say). */
+char *parse_ofp_match_str(struct match *, const char *string,
+                          const struct ofputil_port_map *)
+    OVS_WARN_UNUSED_RESULT;
+
 /* The command word a line of an add-flows or bundle file may start with:
  * "add", "delete", "delete_strict", "modify" or "modify_strict", or any
  * prefix of one (the first that fits, in that order).  Returns its

@@ -159,21 +159,16 @@ parse_trace_args(int argc, const char *argv[], struct ofproto **ofprotop,
         ofproto = port->ofproto;
         flow->in_port = port->ofp_port;
     } else {
-        /* A flow in ovs-ofctl's syntax: lib's flow parser, taking the
-         * match of a deletion (which needs no actions). */
+        /* A flow in ovs-ofctl's syntax. */
         struct ofputil_port_map map;
         port_map_init(ofproto, &map);
-        struct ofputil_flow_mod fm;
-        struct ofpbuf ofpacts;
-        ofpbuf_init(&ofpacts, 0);
-        error = parse_ofp_flow_mod_str(&fm, flow_s, &map, OFPFC_DELETE,
-                                       &ofpacts);
+        struct match match;
+        error = parse_ofp_match_str(&match, flow_s, &map);
         ofputil_port_map_destroy(&map);
-        ofpbuf_uninit(&ofpacts);
         if (error) {
             return error;
         }
-        flow_apply_mask(flow, &fm.match.flow, &fm.match.wc);
+        flow_apply_mask(flow, &match.flow, &match.wc);
     }
 
     if (packet_s) {

@@ -2,6 +2,7 @@
 #include <config.h>
 #include "xlate-trace.h"
 
+#include <arpa/inet.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -180,5 +181,48 @@ xtrace_flow_format(const struct flow *flow, struct ds *s)
             }
         }
     }
-    match_format(&match, NULL, s, OFP_DEFAULT_PRIORITY);
+    const struct flow_tnl *t = &flow->tunnel;
+    if (!t->ip_dst && ipv6_addr_is_zero(&t->ipv6_dst)) {
+        match_format(&match, NULL, s, OFP_DEFAULT_PRIORITY);
+        return;
+    }
+
+    /* A packet from a tunnel: 3.1 prints its whole outer header, zeros
+     * included, after the protocol name (the first item, when it has no
+     * '='), in this order and style. */
+    struct ds rest = DS_EMPTY_INITIALIZER;
+    m->tunnel.tun_id = 0;       /* Printed with the rest of the tunnel. */
+    match_format(&match, NULL, &rest, OFP_DEFAULT_PRIORITY);
+    const char *r = ds_cstr(&rest);
+    size_t first = strcspn(r, ",");
+    if (r[first] == ',' && !memchr(r, '=', first)) {
+        ds_put_buffer(s, r, first + 1);
+        r += first + 1;
+    }
+    if (t->tun_id) {
+        ds_put_format(s, "tun_id=%#"PRIx64",", ntohll(t->tun_id));
+    }
+    char src[INET6_ADDRSTRLEN], dst[INET6_ADDRSTRLEN];
+    ds_put_format(s, "tun_src="IP_FMT",tun_dst="IP_FMT",tun_ipv6_src=%s,"
+                  "tun_ipv6_dst=%s,tun_gbp_id=%"PRIu16",tun_gbp_flags=%"PRIu8
+                  ",tun_tos=%"PRIu8",tun_ttl=%"PRIu8",tun_erspan_ver=%"PRIu8
+                  ",gtpu_flags=%#"PRIx8",gtpu_msgtype=%"PRIu8",tun_flags=",
+                  IP_ARGS(t->ip_src), IP_ARGS(t->ip_dst),
+                  inet_ntop(AF_INET6, &t->ipv6_src, src, sizeof src),
+                  inet_ntop(AF_INET6, &t->ipv6_dst, dst, sizeof dst),
+                  ntohs(t->gbp_id), t->gbp_flags, t->ip_tos, t->ip_ttl,
+                  t->erspan_ver, t->gtpu_flags, t->gtpu_msgtype);
+    static const struct { uint16_t bit; const char *name; } flags[] = {
+        { FLOW_TNL_F_DONT_FRAGMENT, "df" }, { FLOW_TNL_F_CSUM, "csum" },
+        { FLOW_TNL_F_KEY, "key" }, { FLOW_TNL_F_OAM, "oam" },
+    };
+    bool any = false;
+    for (size_t i = 0; i < ARRAY_SIZE(flags); i++) {
+        if (t->flags & flags[i].bit) {
+            ds_put_format(s, "%s%s", any ? "|" : "", flags[i].name);
+            any = true;
+        }
+    }
+    ds_put_format(s, "%s,%s", any ? "" : "0", r);
+    ds_destroy(&rest);
 }
