@@ -131,6 +131,31 @@ ofputil_switch_features_has_ports(const struct ofp_header *oh)
     return oh->version < OFP13_VERSION;
 }
 
+bool
+ofputil_switch_features_has_room(const struct ofpbuf *b)
+{
+    const struct ofp_header *oh = b->data;
+    size_t port_len = (oh->version == OFP10_VERSION
+                       ? sizeof(struct ofp10_phy_port)
+                       : sizeof(struct ofp11_port));
+    return b->size + port_len <= UINT16_MAX;
+}
+
+bool
+ofputil_switch_features_ports_complete(struct ofpbuf *reply)
+{
+    struct ofp_header *oh = reply->data;
+    if (!ofputil_switch_features_has_ports(oh)) {
+        return false;
+    }
+    if (ofputil_switch_features_has_room(reply)) {
+        return true;
+    }
+    reply->size = sizeof *oh + sizeof(struct ofp_switch_features);
+    oh->length = htons(reply->size);
+    return false;
+}
+
 void
 ofputil_put_switch_features_port(const struct ofputil_phy_port *pp,
                                  struct ofpbuf *b)

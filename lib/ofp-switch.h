@@ -93,6 +93,15 @@ enum ofperr ofputil_pull_switch_features(struct ofpbuf *b,
                                          struct ofputil_switch_features *);
 /* Whether a features reply carries ports (1.0-1.2). */
 bool ofputil_switch_features_has_ports(const struct ofp_header *);
+/* Whether features reply B (being built) has room for one more port: a
+ * 1.0-1.2 message is at most 65,535 bytes, so a switch with more ports
+ * than fit (about 1,360 in 1.0) sends as many as fit. */
+bool ofputil_switch_features_has_room(const struct ofpbuf *b);
+/* For a client: whether the features reply REPLY lists all the switch's
+ * ports.  A reply with no room for one more is taken as cut short, as
+ * 3.1 takes it: its ports are dropped from REPLY and the caller asks for
+ * the port descriptions instead. */
+bool ofputil_switch_features_ports_complete(struct ofpbuf *reply);
 
 /* "FLOW_STATS TABLE_STATS ..." as 3.1 prints capabilities. */
 void ofputil_capabilities_format(struct ds *, uint32_t capabilities);

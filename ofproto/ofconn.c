@@ -411,7 +411,8 @@ handle_features_request(struct ofconn *ofconn, const struct ofp_header *oh)
     if (ofputil_switch_features_has_ports(b->data)) {
         size_t n;
         const struct ofport **ports = sorted_ports(ofproto, &n);
-        for (size_t i = 0; i < n; i++) {
+        for (size_t i = 0; i < n && ofputil_switch_features_has_room(b);
+             i++) {
             struct ofputil_phy_port pp;
             ofport_get_phy_port(ports[i], &pp);
             ofputil_put_switch_features_port(&pp, b);

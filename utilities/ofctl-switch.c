@@ -55,7 +55,7 @@ ofctl_show(struct ovs_cmdl_context *ctx)
 
     struct ofpbuf *reply = ofctl_transact(
         vconn, ofputil_encode_features_request(version));
-    bool has_ports = ofputil_switch_features_has_ports(reply->data);
+    bool has_ports = ofputil_switch_features_ports_complete(reply);
     ofp_print(stdout, reply->data, reply->size, NULL,
               ofctl_opts.verbosity + 1);
     ofpbuf_delete(reply);
