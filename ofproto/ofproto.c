@@ -1231,9 +1231,15 @@ ofport_send_packet(struct ofport *port, struct dp_packet *packet)
 {
     struct ofproto *ofproto = port->ofproto;
     packet->md.in_port = DPIF_PORT_LOCAL;
+    /* A protocol may ask for the tunnel header's OAM bit (BFD's "oam"):
+     * translation takes it from the flow, and the packet itself carries
+     * no tunnel. */
+    uint16_t oam = packet->md.tunnel.flags & FLOW_TNL_F_OAM;
+    packet->md.tunnel.flags &= ~FLOW_TNL_F_OAM;
     struct flow flow;
     flow_extract(packet, &flow);
     flow.in_port = OFPP_NONE;
+    flow.tunnel.flags |= oam;
 
     uint64_t stub[64 / 8];
     struct ofpbuf ofpacts;
