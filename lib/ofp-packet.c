@@ -57,6 +57,14 @@ ofputil_packet_in_metadata_from_flow(struct match *md, const struct flow *flow)
         memset(&md->wc.masks.tunnel.ipv6_dst, 0xff,
                sizeof md->wc.masks.tunnel.ipv6_dst);
     }
+    if (tnl->gbp_id) {
+        md->flow.tunnel.gbp_id = tnl->gbp_id;
+        md->wc.masks.tunnel.gbp_id = OVS_BE16_MAX;
+    }
+    if (tnl->gbp_flags) {
+        md->flow.tunnel.gbp_flags = tnl->gbp_flags;
+        md->wc.masks.tunnel.gbp_flags = UINT8_MAX;
+    }
     if (flow->metadata) {
         match_set_metadata_masked(md, flow->metadata, OVS_BE64_MAX);
     }

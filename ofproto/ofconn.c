@@ -815,7 +815,13 @@ handle_packet_out(struct ofconn *ofconn, const struct ofp_header *oh)
         /* Any in_port the decoder takes will do, as in 3.1, even one the
          * bridge does not have. */
         struct ofproto *ofproto = ofconn_ofproto(ofconn);
-        error = ofproto_check_actions(ofproto, po.ofpacts, po.ofpacts_len);
+        /* Pipeline tun_metadata fields (1.5) take the map's layout, so
+         * that rules match them as they would a tunnel's. */
+        error = ofproto_tlv_check_match(ofproto, &po.flow_metadata);
+        if (!error) {
+            error = ofproto_check_actions(ofproto, po.ofpacts,
+                                          po.ofpacts_len);
+        }
         if (!error && ofproto_packet_out(ofproto, &po)) {
             error = OFPERR_OFPBRC_BAD_PACKET;
         }

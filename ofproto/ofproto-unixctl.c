@@ -168,6 +168,11 @@ parse_trace_args(int argc, const char *argv[], struct ofproto **ofprotop,
         if (error) {
             return error;
         }
+        /* tun_metadataN where the bridge's TLV map puts them. */
+        enum ofperr remap_error = ofproto_tlv_check_match(ofproto, &match);
+        if (remap_error) {
+            return xasprintf("%s", ofperr_to_string(remap_error));
+        }
         flow_apply_mask(flow, &match.flow, &match.wc);
     }
 

@@ -1214,6 +1214,7 @@ ofproto_packet_out(struct ofproto *ofproto,
     /* The pipeline fields the controller set (1.5 packet_outs carry
      * them); zero unless it did. */
     flow.tunnel = md->tunnel;
+    flow.tun_metadata = md->tun_metadata;
     flow.metadata = md->metadata;
     memcpy(flow.regs, md->regs, sizeof flow.regs);
     flow.pkt_mark = md->pkt_mark;

@@ -138,6 +138,11 @@ xtrace_flow_format(const struct flow *flow, struct ds *s)
     if (flow->metadata) {
         WC_MASK_FIELD(wc, metadata);
     }
+    if (flow->recirc_id) {
+        /* A recirculated packet (3.1 then also names its type, "eth"). */
+        WC_MASK_FIELD(wc, recirc_id);
+        WC_MASK_FIELD(wc, packet_type);
+    }
     if (flow->tunnel.tun_id) {
         WC_MASK_FIELD(wc, tunnel.tun_id);
     }
