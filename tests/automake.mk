@@ -267,7 +267,8 @@ tests_unit_test_classifier_threads_LDADD = $(UNIT_TEST_LIBS)
 TSAN_TESTS = tests/unit/test-classifier-threads \
 	tests/unit/test-ofproto-threads \
 	tests/unit/test-dpif-channel \
-	tests/unit/test-dpif-netdev
+	tests/unit/test-dpif-netdev \
+	tests/unit/test-stats-writer
 
 # Unit suites: ofproto (rules, translation, NORMAL, MAC learning) and its
 # threads.
@@ -408,13 +409,18 @@ EXTRA_DIST += \
 UNIT_TESTS += \
 	tests/unit/test-dpcls \
 	tests/unit/test-dpif-channel \
-	tests/unit/test-dpif-netdev
+	tests/unit/test-dpif-netdev \
+	tests/unit/test-stats-writer
 tests_unit_test_dpif_netdev_SOURCES = tests/unit/test-dpif-netdev.c
 tests_unit_test_dpif_netdev_CFLAGS = $(UNIT_TEST_FLAGS)
 tests_unit_test_dpif_netdev_LDADD = $(UNIT_TEST_LIBS)
 tests_unit_test_dpcls_SOURCES = tests/unit/test-dpcls.c
 tests_unit_test_dpcls_CFLAGS = $(UNIT_TEST_FLAGS)
 tests_unit_test_dpcls_LDADD = $(UNIT_TEST_LIBS)
+tests_unit_test_stats_writer_SOURCES = tests/unit/test-stats-writer.c \
+	vswitchd/stats-writer.c vswitchd/stats-writer.h
+tests_unit_test_stats_writer_CFLAGS = $(UNIT_TEST_FLAGS) -I$(srcdir)/vswitchd
+tests_unit_test_stats_writer_LDADD = $(UNIT_TEST_LIBS)
 tests_unit_test_dpif_channel_SOURCES = tests/unit/test-dpif-channel.c
 tests_unit_test_dpif_channel_CFLAGS = $(UNIT_TEST_FLAGS)
 tests_unit_test_dpif_channel_LDADD = $(UNIT_TEST_LIBS)
