@@ -116,6 +116,15 @@ void odp_flow_format(const struct flow *key, const struct flow_wildcards *,
 char *odp_flow_from_string(const char *, const struct odp_port_names *,
                            struct flow *key, struct flow_wildcards *mask)
     OVS_WARN_UNUSED_RESULT;
+/* The same, and *ERRNOP (if nonnull) says why it failed, as 3.1's parser
+ * does: E2BIG when the flow or a nested key (tunnel, encap) would not fit
+ * in a Netlink attribute as 3.1 encodes it (a key repeated thousands of
+ * times), EINVAL for any other error, 0 on success. */
+char *odp_flow_from_string_errno(const char *,
+                                 const struct odp_port_names *,
+                                 struct flow *key,
+                                 struct flow_wildcards *mask, int *errnop)
+    OVS_WARN_UNUSED_RESULT;
 
 /* Adds to WC what a datapath flow for KEY matches beyond the fields a
  * translation looked at, as a datapath key implies them (3.1's keys
