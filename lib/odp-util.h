@@ -50,6 +50,11 @@
  * masked; the L4 key (tcp, udp, sctp, icmp, icmpv6) when the IP protocol
  * is exact and the packet is not a later fragment; tcp_flags after tcp;
  * nd after icmpv6 for neighbour solicitations and advertisements.
+ * Inside tunnel(...), a field 3.1's key attributes leave out when zero
+ * (addresses, tos, UDP ports; tun_id without the "key" flag) is not
+ * printed whatever its mask; Geneve options as geneve({...}) and the
+ * ERSPAN fields as erspan(ver=..,idx=..|dir=..,hwid=..) follow the
+ * fields.
  *
  * odp_flow_from_string() parses the same text (keys in any order, spaces
  * after commas allowed).  A field left out of a key is wildcarded; a key
