@@ -475,14 +475,28 @@ dpctl_format_dpif_flow(struct ds *out, const struct dpif_flow *f,
     odp_actions_format(f->actions, f->actions_len, names, out);
 }
 
-/* Parses FLOW text. */
+/* Parses FLOW text.  On error, *ERRNOP (if nonnull) gets the errno value
+ * 3.1 reports with it (EINVAL, or E2BIG for a flow too long). */
 static char *
 parse_flow(struct dpif *dpif, const char *s, struct flow *key,
-           struct flow_wildcards *mask)
+           struct flow_wildcards *mask, int *errnop)
 {
     struct dpctl_port_names pn;
     struct odp_port_names names = port_names_init(&pn, dpif, false);
-    return odp_flow_from_string(s, &names, key, mask);
+    return odp_flow_from_string_errno(s, &names, key, mask, errnop);
+}
+
+/* 3.1's report of a flow that does not parse: WHAT (if nonnull) with the
+ * parser's message in parentheses, or the message alone; then the errno
+ * value's text.  Frees MSG. */
+static char *
+flow_parse_error(const char *what, char *msg, int error)
+{
+    char *s = (what
+               ? xasprintf("%s (%s) (%s)", what, msg, ovs_strerror(error))
+               : xasprintf("%s (%s)", msg, ovs_strerror(error)));
+    free(msg);
+    return s;
 }
 
 /* Whether F matches FILTER (its key under the filter's mask). */
@@ -513,9 +527,9 @@ cmd_dump_flows(struct ds *out, const struct dpctl_opts *o, int argc,
     struct flow fkey;
     struct flow_wildcards fmask;
     if (filter) {
-        error = parse_flow(dpif, filter, &fkey, &fmask);
+        error = parse_flow(dpif, filter, &fkey, &fmask, NULL);
         if (error) {
-            char *msg = xasprintf("invalid filter: %s", error);
+            char *msg = xasprintf("Failed to parse filter (%s)", error);
             free(error);
             dpif_close(dpif);
             return msg;
@@ -571,11 +585,20 @@ put_flow(struct ds *out, const struct dpctl_opts *o, int argc,
     struct flow_wildcards mask;
     struct ofpbuf actions;
     ofpbuf_init(&actions, 64);
-    error = parse_flow(dpif, argv[0], &key, &mask);
-    if (!error) {
+    int parse_errno;
+    error = parse_flow(dpif, argv[0], &key, &mask, &parse_errno);
+    if (error) {
+        error = flow_parse_error("parsing flow key", error, parse_errno);
+    } else {
         struct dpctl_port_names pn;
         struct odp_port_names names = port_names_init(&pn, dpif, false);
         error = odp_actions_from_string(argv[1], &names, &actions);
+        if (error) {
+            char *msg = xasprintf("parsing actions (%s) (%s)", error,
+                                  ovs_strerror(EINVAL));
+            free(error);
+            error = msg;
+        }
     }
     if (!error && !odp_actions_validate(actions.data, actions.size, &error)) {
         /* error set. */
@@ -587,7 +610,7 @@ put_flow(struct ds *out, const struct dpctl_opts *o, int argc,
         int e = dpif_flow_put(dpif, flags, &key, &mask, actions.data,
                               actions.size, &stats);
         if (e) {
-            error = xasprintf("updating flow failed (%s)", ovs_strerror(e));
+            error = xasprintf("updating flow table (%s)", ovs_strerror(e));
         } else if (o->statistics && (flags & DPIF_FP_MODIFY)) {
             format_flow_stats(out, &stats);
             ds_put_char(out, '\n');
@@ -629,8 +652,11 @@ with_dp_and_flow(struct ds *out, const struct dpctl_opts *o, int argc,
     }
     struct flow key;
     struct flow_wildcards mask;
-    error = parse_flow(dpif, argv[0], &key, &mask);
-    if (!error) {
+    int parse_errno;
+    error = parse_flow(dpif, argv[0], &key, &mask, &parse_errno);
+    if (error) {
+        error = flow_parse_error(NULL, error, parse_errno);
+    } else {
         error = fn(dpif, &key, &mask, out, o);
     }
     dpif_close(dpif);
@@ -646,7 +672,7 @@ get_flow(struct dpif *dpif, const struct flow *key,
     void *buf;
     int e = dpif_flow_get(dpif, key, mask, &f, &buf);
     if (e) {
-        return xasprintf("getting flow failed (%s)", ovs_strerror(e));
+        return xasprintf("getting flow (%s)", ovs_strerror(e));
     }
     struct dpctl_port_names pn;
     struct odp_port_names names = port_names_init(&pn, dpif, o->more);
@@ -665,7 +691,7 @@ del_flow(struct dpif *dpif, const struct flow *key,
     struct dpif_flow_stats stats;
     int e = dpif_flow_del(dpif, key, mask, &stats);
     if (e) {
-        return xasprintf("deleting flow failed (%s)", ovs_strerror(e));
+        return xasprintf("deleting flow (%s)", ovs_strerror(e));
     }
     if (o->statistics) {
         format_flow_stats(out, &stats);
@@ -782,8 +808,9 @@ dpctl_unixctl_cb(struct unixctl_conn *conn, int argc, const char *argv[],
     struct ds out = DS_EMPTY_INITIALIZER;
     char *error = cmd->handler(&out, &opts, n_args, argv + i);
     if (error) {
-        ds_put_cstr(&out, error);
-        ds_put_char(&out, '\n');
+        /* As 3.1 reports a command's failure: after the program's name
+         * (ovs-dpctl puts its own in its place). */
+        ds_put_format(&out, "%s: %s\n", program_name, error);
         unixctl_command_reply_error(conn, ds_cstr(&out));
         free(error);
     } else {

@@ -347,23 +347,26 @@ format_tunnel(struct ds *s, const struct match *match)
     format_ipv6_netmask(s, "tun_ipv6_dst", &t->ipv6_dst, &m->ipv6_dst);
     format_be16_masked(s, "tun_gbp_id", t->gbp_id, m->gbp_id);
     format_u8_masked(s, "tun_gbp_flags", t->gbp_flags, m->gbp_flags, true);
-    /* These keep their value as their mask (see mf_set_checked()), so
-     * the value is all there is to print.  Version 1 has an index,
-     * version 2 a direction and hardware id. */
+    if (m->ip_tos) {
+        ds_put_format(s, "tun_tos=%"PRIx8",", t->ip_tos);
+    }
+    if (m->ip_ttl) {
+        ds_put_format(s, "tun_ttl=%"PRIu8",", t->ip_ttl);
+    }
+    /* As 3.1 prints them: the value alone (whatever the mask), and of
+     * the version-specific fields only those of the version the flow
+     * has (1: the index; 2: the direction and hardware id). */
     if (m->erspan_ver) {
         ds_put_format(s, "tun_erspan_ver=%"PRIu8",", t->erspan_ver);
-        if (t->erspan_ver == 1) {
-            format_uint32_masked(s, "tun_erspan_idx", t->erspan_idx,
-                                 m->erspan_idx);
-        } else if (t->erspan_ver == 2) {
-            if (m->erspan_dir) {
-                ds_put_format(s, "tun_erspan_dir=%"PRIu8",", t->erspan_dir);
-            }
-            if (m->erspan_hwid) {
-                ds_put_format(s, "tun_erspan_hwid=%#"PRIx8",",
-                              t->erspan_hwid);
-            }
-        }
+    }
+    if (m->erspan_idx && t->erspan_ver == 1) {
+        ds_put_format(s, "tun_erspan_idx=%#"PRIx32",", t->erspan_idx);
+    }
+    if (m->erspan_dir && t->erspan_ver == 2) {
+        ds_put_format(s, "tun_erspan_dir=%"PRIu8",", t->erspan_dir);
+    }
+    if (m->erspan_hwid && t->erspan_ver == 2) {
+        ds_put_format(s, "tun_erspan_hwid=%#"PRIx8",", t->erspan_hwid);
     }
     /* 3.1 prints these without "tun_" (and reads them only with it). */
     if (m->gtpu_flags) {
@@ -371,12 +374,6 @@ format_tunnel(struct ds *s, const struct match *match)
     }
     if (m->gtpu_msgtype) {
         ds_put_format(s, "gtpu_msgtype=%"PRIu8",", t->gtpu_msgtype);
-    }
-    if (m->ip_tos) {
-        ds_put_format(s, "tun_tos=%"PRIx8",", t->ip_tos);
-    }
-    if (m->ip_ttl) {
-        ds_put_format(s, "tun_ttl=%"PRIu8",", t->ip_ttl);
     }
     /* Masked style always (+df-csum+key): OpenFlow matches only oam, but
      * a megaflow of a packet received on a tunnel matches the other flags

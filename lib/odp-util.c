@@ -543,6 +543,106 @@ format_geneve_opts(struct ds *ds, const uint8_t *opts, const uint8_t *mask,
     }
 }
 
+/* ERSPAN metadata in a tunnel key
+ * ===============================
+ *
+ * "erspan(ver=N,idx=0xN)" (version 1) or "erspan(ver=N,dir=N,hwid=0xN)"
+ * (version 2) inside tunnel(...), each field with an optional /mask, as
+ * 3.1 writes OVS_TUNNEL_KEY_ATTR_ERSPAN_OPTS.  The fields are those of
+ * the OpenFlow fields tun_erspan_*, as wide as they are there: a mask
+ * covering all of a field's bits is exact (printed without "/"), and a
+ * field whose mask is zero is left out. */
+
+enum erspan_key_field { ERSPAN_VER, ERSPAN_IDX, ERSPAN_DIR, ERSPAN_HWID };
+
+static const struct {
+    const char *name;
+    uint32_t bits;              /* All of the field's bits. */
+    bool hex;
+} erspan_key_fields[] = {
+    [ERSPAN_VER] = { "ver", 0xf, false },
+    [ERSPAN_IDX] = { "idx", 0xfffff, true },
+    [ERSPAN_DIR] = { "dir", 0x1, false },
+    [ERSPAN_HWID] = { "hwid", 0x3f, true },
+};
+
+static uint32_t
+erspan_field_get(const struct flow_tnl *t, enum erspan_key_field f)
+{
+    switch (f) {
+    case ERSPAN_VER: return t->erspan_ver;
+    case ERSPAN_IDX: return t->erspan_idx;
+    case ERSPAN_DIR: return t->erspan_dir;
+    case ERSPAN_HWID: return t->erspan_hwid;
+    }
+    return 0;
+}
+
+static void
+erspan_field_set(struct flow_tnl *t, enum erspan_key_field f, uint32_t x)
+{
+    switch (f) {
+    case ERSPAN_VER: t->erspan_ver = x; break;
+    case ERSPAN_IDX: t->erspan_idx = x; break;
+    case ERSPAN_DIR: t->erspan_dir = x; break;
+    case ERSPAN_HWID: t->erspan_hwid = x; break;
+    }
+}
+
+/* Whether the text of KEY under MASK has an erspan(): as for the other
+ * tunnel fields, when a field the mask covers holds a nonzero value. */
+static bool
+erspan_key_is_visible(const struct flow_tnl *key, const struct flow_tnl *mask)
+{
+    for (size_t i = 0; i < ARRAY_SIZE(erspan_key_fields); i++) {
+        if (erspan_field_get(key, i) & erspan_field_get(mask, i)
+            & erspan_key_fields[i].bits) {
+            return true;
+        }
+    }
+    return false;
+}
+
+static void
+format_erspan_key(struct ds *ds, const struct flow_tnl *key,
+                  const struct flow_tnl *mask)
+{
+    ds_put_cstr(ds, "erspan(");
+    bool first = true;
+    for (size_t i = 0; i < ARRAY_SIZE(erspan_key_fields); i++) {
+        uint32_t bits = erspan_key_fields[i].bits;
+        uint32_t m = erspan_field_get(mask, i) & bits;
+        if (!m) {
+            continue;
+        }
+        uint32_t v = erspan_field_get(key, i) & bits;
+        ds_put_format(ds, first ? "%s=" : ",%s=", erspan_key_fields[i].name);
+        ds_put_format(ds, erspan_key_fields[i].hex ? "%#"PRIx32 : "%"PRIu32,
+                      v);
+        if (m != bits) {
+            ds_put_format(ds, "/%#"PRIx32, m);
+        }
+        first = false;
+    }
+    ds_put_char(ds, ')');
+}
+
+/* Whether tunnel field F of KEY is in the key as 3.1 encodes it: the
+ * addresses, TOS and UDP ports only when nonzero, the TTL always, the
+ * tunnel id when nonzero or when the key says it has one ("key" flag). */
+static bool
+tunnel_field_in_key(const struct field *f, const struct flow *key)
+{
+    const uint8_t *k = (const uint8_t *) key + f->ofs;
+    if (f->ofs == offsetof(struct flow, tunnel.ip_ttl)) {
+        return true;
+    } else if (f->ofs == offsetof(struct flow, tunnel.tun_id)
+               && key->tunnel.flags & FLOW_TNL_F_KEY) {
+        return true;
+    }
+    return !field_mask_is_zero(f->kind, k);
+}
+
 static bool
 tunnel_is_visible(const struct flow *key, const struct flow *mask)
 {
@@ -557,6 +657,9 @@ tunnel_is_visible(const struct flow *key, const struct flow *mask)
             && !field_mask_is_zero(f->kind, k)) {
             return true;
         }
+    }
+    if (erspan_key_is_visible(&key->tunnel, &mask->tunnel)) {
+        return true;
     }
     /* Geneve options print when their length is matched. */
     return (key->tunnel.flags & FLOW_TNL_F_UDPIF
@@ -581,7 +684,11 @@ format_tunnel(struct ds *ds, bool *first, const struct flow *key,
     begin_key(ds, first, "tunnel");
     bool ffirst = true;
     for (size_t i = 0; i < ARRAY_SIZE(tunnel_fields); i++) {
-        format_field(ds, &tunnel_fields[i], key, mask, false, &ffirst);
+        /* A field a key leaves out is not printed, whatever the mask (a
+         * megaflow matching tos=0 prints no "tos=0", as in 3.1). */
+        if (tunnel_field_in_key(&tunnel_fields[i], key)) {
+            format_field(ds, &tunnel_fields[i], key, mask, false, &ffirst);
+        }
     }
     if (key->tunnel.flags & FLOW_TNL_F_UDPIF && mask->tun_metadata.present) {
         size_t len = MIN(key->tun_metadata.present,
@@ -590,6 +697,11 @@ format_tunnel(struct ds *ds, bool *first, const struct flow *key,
         format_geneve_opts(ds, key->tun_metadata.opts,
                            mask->tun_metadata.opts, len);
         ds_put_char(ds, ')');
+        ffirst = false;
+    }
+    if (erspan_key_is_visible(&key->tunnel, &mask->tunnel)) {
+        ds_put_cstr(ds, ffirst ? "" : ",");
+        format_erspan_key(ds, &key->tunnel, &mask->tunnel);
         ffirst = false;
     }
     if (mask->tunnel.flags) {
@@ -1051,7 +1163,21 @@ odp_flow_wildcards_for_packet(const struct flow *flow,
 struct parser {
     const char *s;
     const struct odp_port_names *names;
+    /* Bytes the fields parsed so far take as Netlink attributes in 3.1's
+     * encoding of a nested key (see "Size limits" below); only the
+     * tunnel key reads it. */
+    size_t nested_bytes;
+    /* Why the last error happened, as an errno value: 0 (EINVAL) for a
+     * plain syntax error, E2BIG for a key too long to encode. */
+    int error;
 };
+
+/* The size of an attribute with a PAYLOAD-byte argument. */
+static size_t
+attr_size(size_t payload)
+{
+    return NLA_HDRLEN + NLA_ALIGN(payload);
+}
 
 static void
 skip_spaces(struct parser *p)
@@ -1209,6 +1335,7 @@ parse_fields(struct parser *p, const struct field *fields, size_t n,
             }
             uint8_t *k = (uint8_t *) key + f->ofs;
             uint8_t *m = (uint8_t *) mask + f->ofs;
+            p->nested_bytes += attr_size(field_size(f->kind));
             char *value = read_token(p, "/,)");
             bool ok = parse_field_text(f->kind, value, false, k);
             free(value);
@@ -1402,10 +1529,65 @@ parse_geneve_opts(struct parser *p, uint8_t *opts, uint8_t *mask,
     return true;
 }
 
+/* Parses the fields of "erspan(" (consumed) up to its ')' (consumed) into
+ * KEY and MASK.  A field may come once; one left out is wildcarded. */
+static bool
+parse_erspan_key(struct parser *p, struct flow_tnl *key, struct flow_tnl *mask)
+{
+    bool seen[ARRAY_SIZE(erspan_key_fields)] = { false };
+    skip_spaces(p);
+    if (match_char(p, ')')) {
+        return true;
+    }
+    for (;;) {
+        char name[8];
+        skip_spaces(p);
+        if (!read_name(p, name, sizeof name) || !match_char(p, '=')) {
+            return false;
+        }
+        size_t f = 0;
+        while (f < ARRAY_SIZE(erspan_key_fields)
+               && strcmp(erspan_key_fields[f].name, name)) {
+            f++;
+        }
+        if (f == ARRAY_SIZE(erspan_key_fields) || seen[f]) {
+            return false;
+        }
+        seen[f] = true;
+        uint32_t bits = erspan_key_fields[f].bits;
+        uint64_t v, m = bits;
+        char *text = read_token(p, "/,)");
+        bool ok = ofputil_scan_uint(text, bits, &v);
+        free(text);
+        if (ok && match_char(p, '/')) {
+            text = read_token(p, ",)");
+            ok = ofputil_scan_uint(text, bits, &m);
+            free(text);
+        }
+        if (!ok) {
+            return false;
+        }
+        erspan_field_set(key, f, v);
+        erspan_field_set(mask, f, m);
+
+        enum list_step step = next_list_item(p);
+        if (step == LIST_END) {
+            return true;
+        } else if (step == LIST_BAD) {
+            return false;
+        }
+    }
+}
+
 static bool
 parse_tunnel_extra(struct parser *p, const char *name, struct flow *key,
                    struct flow *mask)
 {
+    if (!strcmp(name, "erspan") && match_char(p, '(')) {
+        /* 3.1's struct erspan_metadata: an int version, then 4 bytes. */
+        p->nested_bytes += attr_size(8);
+        return parse_erspan_key(p, &key->tunnel, &mask->tunnel);
+    }
     if (!strcmp(name, "geneve") && match_char(p, '(')) {
         size_t len;
         if (!parse_geneve_opts(p, key->tun_metadata.opts,
@@ -1413,6 +1595,7 @@ parse_tunnel_extra(struct parser *p, const char *name, struct flow *key,
                                ODP_GENEVE_OPTS_MAX, &len)) {
             return false;
         }
+        p->nested_bytes += attr_size(len);
         /* The options raw, their length exact (see "Geneve options"). */
         key->tun_metadata.present = len;
         mask->tun_metadata.present = UINT64_MAX;
@@ -1431,6 +1614,9 @@ parse_tunnel_extra(struct parser *p, const char *name, struct flow *key,
     } else if (!parse_flags(p, tnl_flag_names, 0xf, &value, &m)) {
         return false;
     }
+    /* Each flag but "key" is an attribute without argument. */
+    p->nested_bytes += NLA_HDRLEN * __builtin_popcount(
+        value & (FLOW_TNL_F_OAM | FLOW_TNL_F_DONT_FRAGMENT | FLOW_TNL_F_CSUM));
     /* (FLOW_TNL_F_UDPIF is no flag of the text: geneve() set it.) */
     key->tunnel.flags = (key->tunnel.flags & FLOW_TNL_F_UDPIF) | value;
     mask->tunnel.flags = (mask->tunnel.flags & FLOW_TNL_F_UDPIF) | m;
@@ -1783,11 +1969,52 @@ next_key_is(const struct parser *p, const char *name)
     return !strncmp(s, name, n) && s[n] == '(';
 }
 
+/* Size limits
+ * ===========
+ *
+ * 3.1 parses a flow into Netlink attributes, whose length is 16 bits: a
+ * flow whose attributes would not fit (thousands of repeated keys), or a
+ * nested key (tunnel, encap) whose attributes would not, is refused with
+ * E2BIG, "syntax error at KEY" naming the key at the top level that
+ * overflowed.  Our parser fills a struct flow, where a repeated field just
+ * overwrites, but it counts the bytes 3.1's encoding would take, so that
+ * the same text is refused the same way. */
+
+/* The argument size of each key with a fixed one, as in
+ * <linux/openvswitch.h>. */
+static size_t
+key_payload_size(const char *name)
+{
+    static const struct {
+        const char *name;
+        size_t size;
+    } sizes[] = {
+        { "in_port", 4 }, { "skb_priority", 4 }, { "skb_mark", 4 },
+        { "recirc_id", 4 }, { "dp_hash", 4 }, { "eth", 12 },
+        { "eth_type", 2 }, { "vlan", 2 }, { "ipv4", 12 }, { "ipv6", 40 },
+        { "arp", 22 }, { "tcp", 4 }, { "udp", 4 }, { "sctp", 4 },
+        { "icmp", 2 }, { "icmpv6", 2 }, { "nd", 28 }, { "packet_type", 4 },
+        { "ct_state", 4 }, { "ct_zone", 2 }, { "ct_mark", 4 },
+        { "ct_label", 16 }, { "tcp_flags", 2 },
+    };
+    for (size_t i = 0; i < ARRAY_SIZE(sizes); i++) {
+        if (!strcmp(sizes[i].name, name)) {
+            return sizes[i].size;
+        }
+    }
+    return 0;
+}
+
+/* The most a nested attribute may hold, and a whole flow. */
+#define NESTED_MAX (UINT16_MAX - NLA_HDRLEN)
+#define FLOW_MAX UINT16_MAX
+
 /* Parses keys up to CLOSE ('\0' at the top, ')' inside encap(), which is
- * consumed).  LEVEL is the VLAN nesting depth. */
+ * consumed).  LEVEL is the VLAN nesting depth.  Adds to *BYTES what the
+ * keys take as 3.1's Netlink attributes. */
 static char *
 parse_keys(struct parser *p, struct flow *key, struct flow *mask, int level,
-           char close)
+           char close, size_t *bytes)
 {
     skip_spaces(p);
     if (close && match_char(p, close)) {
@@ -1800,6 +2027,7 @@ parse_keys(struct parser *p, struct flow *key, struct flow *mask, int level,
         if (!ok) {
             goto error;
         }
+        size_t payload = key_payload_size(name);
         if (!strcmp(name, "in_port")) {
             ok = parse_port_arg(p, &key->in_port, &mask->in_port);
         } else if (!strcmp(name, "skb_priority")) {
@@ -1811,8 +2039,14 @@ parse_keys(struct parser *p, struct flow *key, struct flow *mask, int level,
         } else if (!strcmp(name, "dp_hash")) {
             ok = parse_u32_arg(p, &key->dp_hash, &mask->dp_hash);
         } else if (!strcmp(name, "tunnel")) {
+            p->nested_bytes = 0;
             ok = parse_fields(p, tunnel_fields, ARRAY_SIZE(tunnel_fields),
                               key, mask, parse_tunnel_extra);
+            payload = p->nested_bytes;
+            if (ok && payload > NESTED_MAX) {
+                p->error = E2BIG;
+                ok = false;
+            }
             /* A tunnel key is present, and says so in the flags, as 3.1's
              * netlink form implies "key" from the key's attribute. */
             if (ok && mask->tunnel.tun_id) {
@@ -1854,10 +2088,15 @@ parse_keys(struct parser *p, struct flow *key, struct flow *mask, int level,
             ok = (level < FLOW_MAX_VLAN_HEADERS
                   && flow_vlan_present(&key->vlans[level]));
             if (ok) {
-                char *error = parse_keys(p, key, mask, level + 1, ')');
-                if (error) {
+                size_t inner = 0;
+                char *error = parse_keys(p, key, mask, level + 1, ')',
+                                         &inner);
+                if (error && p->error != E2BIG) {
                     return error;
                 }
+                free(error);
+                payload = inner;
+                ok = !error;
             }
         } else if (!strcmp(name, "ipv4")) {
             ok = parse_fields(p, ipv4_fields, ARRAY_SIZE(ipv4_fields), key,
@@ -1879,7 +2118,9 @@ parse_keys(struct parser *p, struct flow *key, struct flow *mask, int level,
             ok = parse_fields(p, nd_fields, ARRAY_SIZE(nd_fields), key,
                               mask, NULL);
         } else if (!strcmp(name, "mpls")) {
-            ok = parse_mpls_lses(p, key->mpls_lse, mask->mpls_lse) > 0;
+            int n = parse_mpls_lses(p, key->mpls_lse, mask->mpls_lse);
+            ok = n > 0;
+            payload = n * sizeof(ovs_be32);
         } else if (!strcmp(name, "packet_type")) {
             ok = parse_packet_type_arg(p, &key->packet_type,
                                        &mask->packet_type);
@@ -1898,6 +2139,11 @@ parse_keys(struct parser *p, struct flow *key, struct flow *mask, int level,
             key->tcp_flags = htons(v);
             mask->tcp_flags = htons(m == TCP_FLAGS_MASK ? 0xffff : m);
         } else {
+            ok = false;
+        }
+        *bytes += attr_size(payload);
+        if (ok && *bytes > (close ? NESTED_MAX : FLOW_MAX)) {
+            p->error = E2BIG;
             ok = false;
         }
         if (!ok) {
@@ -1924,16 +2170,29 @@ parse_keys(struct parser *p, struct flow *key, struct flow *mask, int level,
 }
 
 char *
-odp_flow_from_string(const char *s, const struct odp_port_names *names,
-                     struct flow *key, struct flow_wildcards *wc)
+odp_flow_from_string_errno(const char *s, const struct odp_port_names *names,
+                           struct flow *key, struct flow_wildcards *wc,
+                           int *errnop)
 {
-    struct parser p = { s, names };
+    struct parser p = { .s = s, .names = names };
     memset(key, 0, sizeof *key);
     flow_wildcards_init_catchall(wc);
     /* The key keeps the bits the text gave even where the mask is zero:
      * 3.1 prints them back that way (src=00:01:02:03:04:05/ff:ff:ff:00:00:00),
      * and whoever matches on the flow masks it anyway. */
-    return parse_keys(&p, key, &wc->masks, 0, '\0');
+    size_t bytes = 0;
+    char *error = parse_keys(&p, key, &wc->masks, 0, '\0', &bytes);
+    if (errnop) {
+        *errnop = !error ? 0 : p.error ? p.error : EINVAL;
+    }
+    return error;
+}
+
+char *
+odp_flow_from_string(const char *s, const struct odp_port_names *names,
+                     struct flow *key, struct flow_wildcards *wc)
+{
+    return odp_flow_from_string_errno(s, names, key, wc, NULL);
 }
 
 /* Set actions: OVS_KEY_ATTR_* structs <-> flow fields
@@ -3469,7 +3728,7 @@ char *
 odp_actions_from_string(const char *s, const struct odp_port_names *names,
                         struct ofpbuf *actions)
 {
-    struct parser p = { s, names };
+    struct parser p = { .s = s, .names = names };
     skip_spaces(&p);
     if (!*p.s) {
         return xstrdup("syntax error at  (no actions: use \"drop\")");

@@ -50,6 +50,11 @@
  * masked; the L4 key (tcp, udp, sctp, icmp, icmpv6) when the IP protocol
  * is exact and the packet is not a later fragment; tcp_flags after tcp;
  * nd after icmpv6 for neighbour solicitations and advertisements.
+ * Inside tunnel(...), a field 3.1's key attributes leave out when zero
+ * (addresses, tos, UDP ports; tun_id without the "key" flag) is not
+ * printed whatever its mask; Geneve options as geneve({...}) and the
+ * ERSPAN fields as erspan(ver=..,idx=..|dir=..,hwid=..) follow the
+ * fields.
  *
  * odp_flow_from_string() parses the same text (keys in any order, spaces
  * after commas allowed).  A field left out of a key is wildcarded; a key
@@ -115,6 +120,15 @@ void odp_flow_format(const struct flow *key, const struct flow_wildcards *,
                      struct ds *);
 char *odp_flow_from_string(const char *, const struct odp_port_names *,
                            struct flow *key, struct flow_wildcards *mask)
+    OVS_WARN_UNUSED_RESULT;
+/* The same, and *ERRNOP (if nonnull) says why it failed, as 3.1's parser
+ * does: E2BIG when the flow or a nested key (tunnel, encap) would not fit
+ * in a Netlink attribute as 3.1 encodes it (a key repeated thousands of
+ * times), EINVAL for any other error, 0 on success. */
+char *odp_flow_from_string_errno(const char *,
+                                 const struct odp_port_names *,
+                                 struct flow *key,
+                                 struct flow_wildcards *mask, int *errnop)
     OVS_WARN_UNUSED_RESULT;
 
 /* Adds to WC what a datapath flow for KEY matches beyond the fields a

@@ -65,12 +65,21 @@ struct ukey {
     /* The recirculation ids the flow's actions and key use, held as long
      * as the flow is known. */
     struct recirc_refs recircs;
+    /* For a flow the handler installed with recirculation ids: the key of
+     * the packet it translated (owned; NULL for other flows).  Revalidation
+     * translates that packet again, as 3.1 does with its ukey's key: the
+     * frozen states hold packet fields the megaflow may wildcard (a
+     * tunnel's TTL, Geneve options no rule read), so translating the
+     * masked key would freeze a different state each time, allocate a new
+     * id and rewrite the datapath flow on every revalidation. */
+    struct flow *xlate_key;
 };
 
 static void
 ukey_free(struct ukey *ukey)
 {
     recirc_refs_release(&ukey->recircs);
+    free(ukey->xlate_key);
     free(ukey);
 }
 
@@ -225,6 +234,9 @@ ukey_install_refs(struct udpif *udpif, const struct flow *key,
         ukey->mask = *mask;
         ukey->fresh = true;
         hmap_insert(&udpif->ukeys, &ukey->hmap_node, hash);
+    }
+    if (!ukey->xlate_key) {
+        ukey->xlate_key = xmemdup(key, sizeof *key);
     }
     recirc_refs_move(&ukey->recircs, refs);
     ovs_mutex_unlock(&udpif->ukeys_mutex);
@@ -504,9 +516,13 @@ revalidate_flow(struct udpif *udpif, const struct dpif_flow *f,
     struct xlate_out xout;
     xlate_out_init(&xout);
     if (ofport) {
+        /* (A handler may give the ukey its key meanwhile.) */
+        ovs_mutex_lock(&udpif->ukeys_mutex);
+        struct flow flow = ukey->xlate_key ? *ukey->xlate_key : f->key;
+        ovs_mutex_unlock(&udpif->ukeys_mutex);
         struct xlate_in xin = {
             .ofproto = ofport->ofproto,
-            .flow = f->key,
+            .flow = flow,
             .may_learn = delta_packets > 0,
             .n_packets = delta_packets,
             .n_bytes = delta_bytes,

@@ -2214,7 +2214,10 @@ xlate_terminate_tunnel(struct xlate_ctx *ctx, const struct ofport *port,
     struct flow *flow = &ctx->flow;
     *pop_port = tnl_ports_lookup(flow, ctx->wc);
     if (*pop_port != DPIF_PORT_NONE) {
-        if (ctx->xin->may_learn) {
+        /* Only from a packet's own flow, as 3.1 learns it: the megaflow
+         * leaves the outer source wildcarded, so a revalidation's
+         * translation of the masked key would bind the MAC to "::". */
+        if (ctx->xin->may_learn && ctx->xin->packet) {
             struct in6_addr outer_src = (flow->dl_type == htons(ETH_TYPE_IP)
                                          ? in6_addr_mapped_ipv4(flow->nw_src)
                                          : flow->ipv6_src);

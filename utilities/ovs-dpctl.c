@@ -75,6 +75,17 @@ target_socket(const char *target)
     return xasprintf("%s/%s.%ld.ctl", ovs_rundir(), target, (long int) pid);
 }
 
+/* The program name a reply from TARGET's daemon starts its errors with
+ * (the daemon's, as 3.1's daemons do it): TARGET itself, or the program of
+ * a control socket path "DIR/PROGRAM.PID.ctl". */
+static char *
+target_program(const char *target)
+{
+    const char *slash = strrchr(target, '/');
+    const char *base = slash ? slash + 1 : target;
+    return xmemdup0(base, slash ? strcspn(base, ".") : strlen(base));
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -152,7 +163,16 @@ main(int argc, char *argv[])
 
     int status = EXIT_SUCCESS;
     if (cmd_error) {
-        fprintf(stderr, "%s: %s", program_name, cmd_error);
+        /* The error is this program's to report, as 3.1's ovs-dpctl, which
+         * does the work itself, does: under this program's name. */
+        char *daemon = target_program(target);
+        const char *msg = cmd_error;
+        size_t n = strlen(daemon);
+        if (!strncmp(msg, daemon, n) && !strncmp(msg + n, ": ", 2)) {
+            msg += n + 2;
+        }
+        fprintf(stderr, "%s: %s", program_name, msg);
+        free(daemon);
         status = EXIT_FAILURE;
     } else if (result) {
         fputs(result, stdout);

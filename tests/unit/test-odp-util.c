@@ -8,6 +8,7 @@
 #include "odp-util.h"
 
 #include <arpa/inet.h>
+#include <errno.h>
 #include <check.h>
 #include <linux/openvswitch.h>
 #include <stdlib.h>
@@ -704,6 +705,202 @@ START_TEST(test_geneve_set_tunnel)
 }
 END_TEST
 
+/* ERSPAN metadata in tunnel keys, as 3.1's tests write it: each prints
+ * back as given and means the tunnel fields tun_erspan_* match. */
+static const char *const erspan_flows[] = {
+    "tunnel(tun_id=0x1,src=1.1.1.1,dst=2.2.2.2,ttl=64,erspan(ver=1,idx=0x7),flags(df|key)),recirc_id(0),in_port(3),eth(),eth_type(0x0800),ipv4(frag=no)",
+    "tunnel(tun_id=0x2,src=1.1.1.2,dst=2.2.2.2,ttl=64,erspan(ver=2,dir=1,hwid=0x17),flags(df|key)),recirc_id(0),in_port(3),eth(),eth_type(0x0800),ipv4(frag=no)",
+    "tunnel(tun_id=0xfedcba9876543210,src=10.0.0.1,dst=10.0.0.2,ttl=128,erspan(ver=2,dir=0,hwid=0x7/0xf),flags(df|key)),recirc_id(0),in_port(1),eth(),eth_type(0x0800),ipv4(frag=no)",
+    "tunnel(tun_id=0xfedcba9876543210,src=10.0.0.1,dst=10.0.0.2,ttl=128,erspan(idx=0x7/0xf),flags(df|key)),recirc_id(0),in_port(1),eth(),eth_type(0x0800),ipv4(frag=no)",
+};
+
+START_TEST(test_erspan_flows)
+{
+    for (size_t i = 0; i < ARRAY_SIZE(erspan_flows); i++) {
+        struct flow key;
+        struct flow_wildcards wc;
+        char *error = odp_flow_from_string(erspan_flows[i], NULL, &key, &wc);
+        ck_assert_msg(!error, "%s: %s", erspan_flows[i], error);
+        char *text = flow_text(&key, &wc, false);
+        ck_assert_str_eq(text, erspan_flows[i]);
+        free(text);
+    }
+
+    /* What the first two mean, field by field: a field given without a
+     * mask is exact over its bits (those of tun_erspan_*). */
+    struct flow key;
+    struct flow_wildcards wc;
+    char *error = odp_flow_from_string(erspan_flows[0], NULL, &key, &wc);
+    ck_assert_msg(!error, "%s", error);
+    ck_assert_uint_eq(key.tunnel.erspan_ver, 1);
+    ck_assert_uint_eq(key.tunnel.erspan_idx, 7);
+    ck_assert_uint_eq(wc.masks.tunnel.erspan_ver, 0xf);
+    ck_assert_uint_eq(wc.masks.tunnel.erspan_idx, 0xfffff);
+    ck_assert_uint_eq(wc.masks.tunnel.erspan_dir, 0);
+    ck_assert_uint_eq(wc.masks.tunnel.erspan_hwid, 0);
+    error = odp_flow_from_string(erspan_flows[1], NULL, &key, &wc);
+    ck_assert_msg(!error, "%s", error);
+    ck_assert_uint_eq(key.tunnel.erspan_ver, 2);
+    ck_assert_uint_eq(key.tunnel.erspan_dir, 1);
+    ck_assert_uint_eq(key.tunnel.erspan_hwid, 0x17);
+    ck_assert_uint_eq(wc.masks.tunnel.erspan_dir, 1);
+    ck_assert_uint_eq(wc.masks.tunnel.erspan_hwid, 0x3f);
+    ck_assert_uint_eq(wc.masks.tunnel.erspan_idx, 0);
+
+    /* A megaflow's mask wider than the fields (an OpenFlow match of the
+     * 32-bit word) prints as exact; a field under a zero mask not at
+     * all; no erspan() without a nonzero value under the mask. */
+    memset(&key, 0, sizeof key);
+    flow_wildcards_init_catchall(&wc);
+    key.tunnel.ip_dst = htonl(0x01010101);
+    wc.masks.tunnel.ip_dst = htonl(UINT32_MAX);
+    key.tunnel.erspan_ver = 1;
+    key.tunnel.erspan_idx = 0xabcd;
+    wc.masks.tunnel.erspan_ver = 0xff;
+    wc.masks.tunnel.erspan_idx = UINT32_MAX;
+    key.tunnel.erspan_hwid = 5;
+    char *text = flow_text(&key, &wc, false);
+    ck_assert_str_eq(text,
+                     "tunnel(dst=1.1.1.1,erspan(ver=1,idx=0xabcd)),eth()");
+    free(text);
+    key.tunnel.erspan_ver = key.tunnel.erspan_idx = 0;
+    text = flow_text(&key, &wc, false);
+    ck_assert_str_eq(text, "tunnel(dst=1.1.1.1),eth()");
+    free(text);
+
+    /* Out of range for the field, unknown, repeated, malformed. */
+    static const char *const bad[] = {
+        "tunnel(dst=1.1.1.2,erspan(ver=1,idx=0x100000)),in_port(1)",
+        "tunnel(dst=1.1.1.2,erspan(ver=2,dir=2)),in_port(1)",
+        "tunnel(dst=1.1.1.2,erspan(ver=2,hwid=0x40)),in_port(1)",
+        "tunnel(dst=1.1.1.2,erspan(ver=16)),in_port(1)",
+        "tunnel(dst=1.1.1.2,erspan(ver=1,sid=1)),in_port(1)",
+        "tunnel(dst=1.1.1.2,erspan(ver=1,ver=2)),in_port(1)",
+        "tunnel(dst=1.1.1.2,erspan(ver=1,idx=)),in_port(1)",
+        "tunnel(dst=1.1.1.2,erspan(ver=1),in_port(1)",
+    };
+    for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
+        error = odp_flow_from_string(bad[i], NULL, &key, &wc);
+        ck_assert_msg(error, "%s parsed", bad[i]);
+        ck_assert_msg(strstr(error, "syntax error at tunnel("), "%s", error);
+        free(error);
+    }
+}
+END_TEST
+
+/* A tunnel field 3.1's key leaves out when zero (addresses, TOS, UDP
+ * ports; the tunnel id without the "key" flag) is not printed, whatever
+ * its mask: a megaflow of a packet received on a tunnel matches tos=0
+ * exactly, and 3.1 prints no "tos=0".  The TTL always is. */
+START_TEST(test_tunnel_zero_fields)
+{
+    struct flow key;
+    struct flow_wildcards wc;
+    char *error = odp_flow_from_string(
+        "tunnel(tun_id=0x7b,ipv6_src=2001:cafe::92,ipv6_dst=2001:cafe::88,"
+        "tos=0,ttl=0,tp_src=0,tp_dst=0,flags(-df-csum+key)),in_port(1)",
+        NULL, &key, &wc);
+    ck_assert_msg(!error, "%s", error);
+    ck_assert_uint_eq(wc.masks.tunnel.ip_tos, 0xff);
+    char *text = flow_text(&key, &wc, false);
+    ck_assert_str_eq(text,
+                     "tunnel(tun_id=0x7b,ipv6_src=2001:cafe::92,"
+                     "ipv6_dst=2001:cafe::88,ttl=0,flags(-df-csum+key)),"
+                     "in_port(1),eth()");
+    free(text);
+
+    /* A zero tunnel id under an exact mask, without the "key" flag. */
+    memset(&key, 0, sizeof key);
+    flow_wildcards_init_catchall(&wc);
+    key.tunnel.ip_src = htonl(0x01010101);
+    wc.masks.tunnel.ip_src = htonl(UINT32_MAX);
+    wc.masks.tunnel.tun_id = htonll(UINT64_MAX);
+    wc.masks.tunnel.flags = FLOW_TNL_F_KEY;
+    text = flow_text(&key, &wc, false);
+    ck_assert_str_eq(text, "tunnel(src=1.1.1.1,flags(-key)),eth()");
+    free(text);
+    error = odp_flow_from_string("tunnel(tun_id=0,src=1.1.1.1,"
+                                 "flags(+key)),in_port(1)", NULL, &key, &wc);
+    ck_assert_msg(!error, "%s", error);
+    text = flow_text(&key, &wc, false);
+    ck_assert_str_eq(text,
+                     "tunnel(tun_id=0,src=1.1.1.1,flags(+key)),in_port(1),eth()");
+    free(text);
+}
+END_TEST
+
+/* Text with N copies of ITEM joined by commas, inside PREFIX and SUFFIX. */
+static char *
+repeated(const char *prefix, const char *item, size_t n, const char *suffix)
+{
+    struct ds s = DS_EMPTY_INITIALIZER;
+    ds_put_cstr(&s, prefix);
+    for (size_t i = 0; i < n; i++) {
+        ds_put_format(&s, "%s%s", i ? "," : "", item);
+    }
+    ds_put_cstr(&s, suffix);
+    return ds_steal_cstr(&s);
+}
+
+/* Flows too long for 3.1's Netlink encoding (a nested key over 65531
+ * bytes, the whole flow over 65535) are refused with E2BIG at the key at
+ * the top that overflowed; others with EINVAL. */
+START_TEST(test_flow_too_long)
+{
+    static const struct {
+        const char *prefix, *item;
+        size_t n;
+        const char *suffix;
+        int error;
+        const char *at;
+    } cases[] = {
+        /* 8 bytes each: 8191 fit in a tunnel key, 8192 do not. */
+        { "tunnel(", "dst=1.1.1.1", 8191, ")", 0, NULL },
+        { "tunnel(", "dst=1.1.1.1", 8192, ")", E2BIG, "tunnel(dst=" },
+        /* A full tunnel key leaves no room for in_port in the flow. */
+        { "tunnel(", "dst=1.1.1.1", 8191, "),in_port(1)", E2BIG,
+          "in_port(1)" },
+        /* 20 bytes each. */
+        { "tunnel(", "ipv6_src=::1", 3276, ")", 0, NULL },
+        { "tunnel(", "ipv6_src=::1", 3277, ")", E2BIG, "tunnel(ipv6_src" },
+        /* Repeated top-level keys: 8 bytes each. */
+        { "", "in_port(1)", 8191, "", 0, NULL },
+        { "", "in_port(1)", 8192, "", E2BIG, "in_port(1)" },
+        /* Inside encap(): the error names encap. */
+        { "eth(),eth_type(0x8100),vlan(vid=1),encap(", "eth_type(0x0800)",
+          8190, ")", E2BIG, "encap(eth_type" },
+    };
+    for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+        char *text = repeated(cases[i].prefix, cases[i].item, cases[i].n,
+                              cases[i].suffix);
+        struct flow key;
+        struct flow_wildcards wc;
+        int e = -1;
+        char *error = odp_flow_from_string_errno(text, NULL, &key, &wc, &e);
+        ck_assert_msg(e == cases[i].error, "case %zu: errno %d (%s)", i, e,
+                      error ? error : "no error");
+        if (cases[i].at) {
+            ck_assert_msg(error && !strncmp(error, "syntax error at ", 16)
+                          && !strncmp(error + 16, cases[i].at,
+                                      strlen(cases[i].at)),
+                          "case %zu: %.60s", i, error ? error : "no error");
+        }
+        free(error);
+        free(text);
+    }
+
+    /* A plain syntax error is EINVAL. */
+    struct flow key;
+    struct flow_wildcards wc;
+    int e = 0;
+    char *error = odp_flow_from_string_errno("in_port(x", NULL, &key, &wc,
+                                             &e);
+    ck_assert(error);
+    ck_assert_int_eq(e, EINVAL);
+    free(error);
+}
+END_TEST
+
 static Suite *
 odp_util_suite(void)
 {
@@ -723,6 +920,9 @@ odp_util_suite(void)
     tcase_add_test(tc, test_validate_refuses_malformed);
     tcase_add_test(tc, test_geneve_flows);
     tcase_add_test(tc, test_geneve_set_tunnel);
+    tcase_add_test(tc, test_erspan_flows);
+    tcase_add_test(tc, test_tunnel_zero_fields);
+    tcase_add_test(tc, test_flow_too_long);
     suite_add_tcase(s, tc);
     return s;
 }
