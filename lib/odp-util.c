@@ -100,7 +100,17 @@ static const struct field tunnel_fields[] = {
     F("tp_src", FK_DEC_BE16, tunnel.tp_src),
     F("tp_dst", FK_DEC_BE16, tunnel.tp_dst),
 };
+/* "gtpu(flags=0x30,msgtype=255)" inside tunnel(...). */
+static const struct field gtpu_fields[] = {
+    F("flags", FK_HEX_U8, tunnel.gtpu_flags),
+    F("msgtype", FK_DEC_U8, tunnel.gtpu_msgtype),
+};
 #undef F
+
+/* 3.1's attribute for the GTP-U flags and message type (u8 each) in
+ * OVS_KEY_ATTR_TUNNEL, which only its userspace datapath knows: the next
+ * number after the kernel's ERSPAN options. */
+#define ODP_TUNNEL_KEY_ATTR_GTPU_OPTS (OVS_TUNNEL_KEY_ATTR_ERSPAN_OPTS + 1)
 
 static size_t
 field_size(enum field_kind kind)
@@ -543,6 +553,16 @@ format_geneve_opts(struct ds *ds, const uint8_t *opts, const uint8_t *mask,
     }
 }
 
+/* Whether the tunnel has GTP-U metadata that MASK covers: both nonzero,
+ * as 3.1 puts its attribute in a key only then. */
+static bool
+gtpu_is_visible(const struct flow *key, const struct flow *mask)
+{
+    return (key->tunnel.gtpu_flags && key->tunnel.gtpu_msgtype
+            && fields_any_masked(gtpu_fields, ARRAY_SIZE(gtpu_fields),
+                                 mask));
+}
+
 static bool
 tunnel_is_visible(const struct flow *key, const struct flow *mask)
 {
@@ -558,9 +578,27 @@ tunnel_is_visible(const struct flow *key, const struct flow *mask)
             return true;
         }
     }
+    if (gtpu_is_visible(key, mask)) {
+        return true;
+    }
     /* Geneve options print when their length is matched. */
     return (key->tunnel.flags & FLOW_TNL_F_UDPIF
             && mask->tun_metadata.present);
+}
+
+/* ",gtpu(flags=..,msgtype=..)" when gtpu_is_visible(). */
+static void
+format_gtpu(struct ds *ds, const struct flow *key, const struct flow *mask,
+            bool *first)
+{
+    if (!gtpu_is_visible(key, mask)) {
+        return;
+    }
+    ds_put_cstr(ds, *first ? "gtpu(" : ",gtpu(");
+    format_fields(ds, gtpu_fields, ARRAY_SIZE(gtpu_fields), key, mask,
+                  false);
+    ds_put_char(ds, ')');
+    *first = false;
 }
 
 static void
@@ -592,6 +630,7 @@ format_tunnel(struct ds *ds, bool *first, const struct flow *key,
         ds_put_char(ds, ')');
         ffirst = false;
     }
+    format_gtpu(ds, key, mask, &ffirst);
     if (mask->tunnel.flags) {
         if (!ffirst) {
             ds_put_char(ds, ',');
@@ -988,6 +1027,7 @@ odp_flow_wildcards_for_packet(const struct flow *flow,
     m->packet_type = htonl(UINT32_MAX);
     if (flow->tunnel.ip_dst || !ipv6_addr_is_zero(&flow->tunnel.ipv6_dst)) {
         mask_fields(tunnel_fields, ARRAY_SIZE(tunnel_fields), m);
+        mask_fields(gtpu_fields, ARRAY_SIZE(gtpu_fields), m);
         m->tunnel.flags = UINT16_MAX;
         if (flow->tunnel.flags & FLOW_TNL_F_UDPIF) {
             /* Raw Geneve options: all of them. */
@@ -1419,6 +1459,10 @@ parse_tunnel_extra(struct parser *p, const char *name, struct flow *key,
         key->tunnel.flags |= FLOW_TNL_F_UDPIF;
         mask->tunnel.flags |= FLOW_TNL_F_UDPIF;
         return true;
+    }
+    if (!strcmp(name, "gtpu") && match_char(p, '(')) {
+        return parse_fields(p, gtpu_fields, ARRAY_SIZE(gtpu_fields), key,
+                            mask, NULL);
     }
     if (strcmp(name, "flags") || !match_char(p, '(')) {
         return false;
@@ -2160,7 +2204,9 @@ set_key_by_type(uint16_t type)
  * OVS_TUNNEL_KEY_ATTR_* attributes as <linux/openvswitch.h> lays them out
  * (the key only with the "key" flag, addresses and ports only when set).
  * ERSPAN options are OVS_TUNNEL_KEY_ATTR_ERSPAN_OPTS: version (u8), then
- * the v1 index (be32) or the v2 direction and hardware id (u8 each). */
+ * the v1 index (be32) or the v2 direction and hardware id (u8 each).
+ * GTP-U's flags and message type are ODP_TUNNEL_KEY_ATTR_GTPU_OPTS (u8
+ * each), only when both are nonzero, as 3.1 sends them. */
 
 void
 odp_put_tunnel_action(const struct flow_tnl *t, const uint8_t *geneve,
@@ -2219,6 +2265,11 @@ odp_put_tunnel_action(const struct flow_tnl *t, const uint8_t *geneve,
             opts[5] = t->erspan_hwid;
         }
         nl_msg_put_unspec(actions, OVS_TUNNEL_KEY_ATTR_ERSPAN_OPTS, opts,
+                          sizeof opts);
+    }
+    if (t->gtpu_flags && t->gtpu_msgtype) {
+        uint8_t opts[2] = { t->gtpu_flags, t->gtpu_msgtype };
+        nl_msg_put_unspec(actions, ODP_TUNNEL_KEY_ATTR_GTPU_OPTS, opts,
                           sizeof opts);
     }
     nl_msg_end_nested(actions, tun);
@@ -2320,6 +2371,13 @@ odp_tunnel_from_attr(const struct nlattr *attr, struct flow_tnl *t,
             }
             break;
         }
+        case ODP_TUNNEL_KEY_ATTR_GTPU_OPTS: {
+            const uint8_t *o = p;
+            if (len != 2) return false;
+            t->gtpu_flags = o[0];
+            t->gtpu_msgtype = o[1];
+            break;
+        }
         default:
             return false;
         }
@@ -2369,6 +2427,10 @@ format_tunnel_action(struct ds *ds, const struct flow_tnl *t,
     } else if (t->erspan_ver == 2) {
         ds_put_format(ds, ",erspan(ver=2,dir=%"PRIu8",hwid=%#"PRIx8")",
                       t->erspan_dir, t->erspan_hwid);
+    }
+    if (t->gtpu_flags && t->gtpu_msgtype) {
+        ds_put_format(ds, ",gtpu(flags=%#"PRIx8",msgtype=%"PRIu8")",
+                      t->gtpu_flags, t->gtpu_msgtype);
     }
     ds_put_cstr(ds, ",flags(");
     format_flags(ds, tnl_flag_names, t->flags, UINT32_MAX, 0xf);
