@@ -619,7 +619,16 @@ format_tunnel(struct ds *ds, bool *first, const struct flow *key,
     begin_key(ds, first, "tunnel");
     bool ffirst = true;
     for (size_t i = 0; i < ARRAY_SIZE(tunnel_fields); i++) {
-        format_field(ds, &tunnel_fields[i], key, mask, false, &ffirst);
+        /* 3.1's key has the addresses, TOS and UDP ports only when they
+         * are nonzero, and prints only what the key has: so a megaflow
+         * matching a zero TOS says nothing of it. */
+        const struct field *f = &tunnel_fields[i];
+        if (f->ofs != offsetof(struct flow, tunnel.tun_id)
+            && f->ofs != offsetof(struct flow, tunnel.ip_ttl)
+            && field_mask_is_zero(f->kind, (const uint8_t *) key + f->ofs)) {
+            continue;
+        }
+        format_field(ds, f, key, mask, false, &ffirst);
     }
     if (key->tunnel.flags & FLOW_TNL_F_UDPIF && mask->tun_metadata.present) {
         size_t len = MIN(key->tun_metadata.present,
@@ -2787,6 +2796,12 @@ format_action(struct ds *ds, const struct nlattr *a,
             return;
         }
         break;
+    case ODP_ACTION_ATTR_DROP:
+        if (size == 4) {
+            ds_put_cstr(ds, "drop");    /* As 3.1 prints it, any reason. */
+            return;
+        }
+        break;
     case OVS_ACTION_ATTR_TUNNEL_POP:
         if (size == 4) {
             ds_put_cstr(ds, "tnl_pop(");
@@ -3390,6 +3405,12 @@ odp_put_tnl_pop_action(struct ofpbuf *actions, uint32_t port)
     nl_msg_put_u32(actions, OVS_ACTION_ATTR_TUNNEL_POP, port);
 }
 
+void
+odp_put_drop_action(struct ofpbuf *actions, enum odp_drop_reason reason)
+{
+    nl_msg_put_u32(actions, ODP_ACTION_ATTR_DROP, reason);
+}
+
 /* One action at P, appended to ACTIONS.  Returns an error from a nested
  * list (already positioned), or NULL with *OK saying whether this action
  * parsed. */
@@ -3609,6 +3630,11 @@ validate_action(const struct nlattr *a, int depth, char **error)
     case OVS_ACTION_ATTR_METER:
     case OVS_ACTION_ATTR_TUNNEL_POP:
         if (size != 4) {
+            break;
+        }
+        return true;
+    case ODP_ACTION_ATTR_DROP:
+        if (size != 4 || nl_attr_get_u32(a) >= ODP_DROP_N_REASONS) {
             break;
         }
         return true;

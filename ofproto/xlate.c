@@ -2233,7 +2233,10 @@ xlate_terminate_tunnel(struct xlate_ctx *ctx, const struct ofport *port,
     struct flow *flow = &ctx->flow;
     *pop_port = tnl_ports_lookup(flow, ctx->wc);
     if (*pop_port != DPIF_PORT_NONE) {
-        if (ctx->xin->may_learn) {
+        /* Only from a packet's own flow: a revalidator translates the
+         * megaflow's key, whose outer source is wildcarded (zero), and
+         * would bind 0.0.0.0. */
+        if (ctx->xin->may_learn && ctx->xin->packet) {
             struct in6_addr outer_src = (flow->dl_type == htons(ETH_TYPE_IP)
                                          ? in6_addr_mapped_ipv4(flow->nw_src)
                                          : flow->ipv6_src);
@@ -2809,9 +2812,12 @@ xlate_actions(const struct xlate_in *xin, struct xlate_out *xout)
         /* A protocol's control packet: consumed.  (Over a tunnel, the
          * megaflow matches the outer header too: tnl_wc_init().) */
     } else if (!tnl_process_ecn(&ctx.flow)) {
-        /* Outer CE on a packet that is not ECN-capable: dropped. */
+        /* Outer CE on a packet that is not ECN-capable: dropped, by an
+         * explicit drop action that counts it (drop_action_congestion),
+         * as 3.1 does. */
         trace_note(&ctx, "dropping tunnel packet marked ECN CE but is not "
                    "ECN capable");
+        odp_put_drop_action(ctx.odp, ODP_DROP_CONGESTION);
     } else {
         /* OFPPC_NO_RECV_STP would drop STP frames only; without STP there
          * is nothing to tell them from. */

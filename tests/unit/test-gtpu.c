@@ -468,6 +468,24 @@ START_TEST(test_gtpu_odp_text)
         ds_destroy(&ds);
     }
 
+    /* A zero TOS (or UDP port) is no attribute of 3.1's key: not
+     * printed even when matched. */
+    struct flow key;
+    struct flow_wildcards wc;
+    char *err = odp_flow_from_string(
+        "tunnel(tun_id=0x3,src=1.1.1.1,dst=2.2.2.2,tos=0,tp_src=0,"
+        "gtpu(flags=0x30,msgtype=255),flags(+key)),in_port(2152)",
+        NULL, &key, &wc);
+    ck_assert_msg(!err, "%s", err);
+    ck_assert_uint_eq(wc.masks.tunnel.ip_tos, 0xff);
+    struct ds text = DS_EMPTY_INITIALIZER;
+    odp_flow_format(&key, &wc, NULL, false, &text);
+    ck_assert_str_eq(ds_cstr(&text),
+                     "tunnel(tun_id=0x3,src=1.1.1.1,dst=2.2.2.2,"
+                     "gtpu(flags=0x30,msgtype=255),flags(+key)),"
+                     "in_port(2152),eth()");
+    ds_destroy(&text);
+
     const char *set = "set(tunnel(tun_id=0x7b,dst=1.1.2.92,ttl=64,"
                       "tp_dst=2152,gtpu(flags=0x30,msgtype=255),"
                       "flags(df|key))),1";
