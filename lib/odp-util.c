@@ -3757,6 +3757,13 @@ validate_list(const struct nlattr *actions, size_t len, int depth,
         if (!validate_action(a, depth, error)) {
             return false;
         }
+        /* The drop action is a list of its own: it prints as "drop",
+         * which is the whole list or nothing. */
+        if (nl_attr_type(a) == ODP_ACTION_ATTR_DROP
+            && NLA_ALIGN(a->nla_len) != len) {
+            *error = xstrdup("drop must be the only action of its list");
+            return false;
+        }
     }
     return true;
 }

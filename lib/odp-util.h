@@ -158,7 +158,9 @@ char *odp_actions_from_string(const char *, const struct odp_port_names *,
 /*   DROP          u32 reason (enum odp_drop_reason): "drop": the packets
  *                 go no further, counted in the coverage counter of the
  *                 reason (3.1's names, drop_action_*: its explicit drop
- *                 action).  Nothing follows it in a list.  Translation
+ *                 action).  It is the only action of its list (validation
+ *                 says so; its text "drop" parses back as the empty
+ *                 list, which drops too, uncounted).  Translation
  *                 puts one where 3.1 tests read the counter (a tunnel
  *                 packet marked ECN CE that is not ECN-capable); other
  *                 drops are the empty list, which also prints "drop". */

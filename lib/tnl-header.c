@@ -383,6 +383,13 @@ tnl_header_validate(const struct tnl_push_action *data, size_t size,
         } else if (!why && proto != (is_udp_type(data->tnl_type)
                                      ? IPPROTO_UDP : IPPROTO_GRE)) {
             why = "tnl_push header: IP protocol is not the tunnel's";
+        } else if (!why && data->tnl_type == TNL_TYPE_GTPU
+                   && len != l4_ofs + UDP_HEADER_LEN + GTPU_HLEN
+                             + (h[l4_ofs + UDP_HEADER_LEN] & GTPU_FLAGS_OPT
+                                ? GTPU_OPT_LEN : 0)) {
+            /* The optional fields come with E, S or PN, and nothing
+             * else follows (extension headers are never pushed). */
+            why = "tnl_push header: GTP-U length disagrees with its flags";
         } else if (!why && !is_udp_type(data->tnl_type)) {
             uint16_t flags = get_be16(h + l4_ofs);
             size_t glen = GRE_BASE_HLEN + (flags & GRE_CSUM ? 4 : 0)

@@ -2817,7 +2817,9 @@ xlate_actions(const struct xlate_in *xin, struct xlate_out *xout)
          * as 3.1 does. */
         trace_note(&ctx, "dropping tunnel packet marked ECN CE but is not "
                    "ECN capable");
-        odp_put_drop_action(ctx.odp, ODP_DROP_CONGESTION);
+        if (!ctx.odp->size) {
+            odp_put_drop_action(ctx.odp, ODP_DROP_CONGESTION);
+        }
     } else {
         /* OFPPC_NO_RECV_STP would drop STP frames only; without STP there
          * is nothing to tell them from. */

@@ -140,6 +140,17 @@ START_TEST(test_gtpu_build_text)
                "dst=1.1.2.92,proto=17,tos=0,ttl=64,frag=0x4000),udp(src=0,"
                "dst=2152,csum=0x0),gtpu(flags=0x32,msgtype=255,teid=0x7b))");
 
+    /* A header whose flags announce the optional fields must have them
+     * (else its text would not parse back to it). */
+    char *why = NULL;
+    ck_assert(tnl_header_validate(&d, TNL_PUSH_ACTION_FIXED + d.header_len,
+                                  NULL));
+    d.header_len -= 4;
+    ck_assert(!tnl_header_validate(&d, TNL_PUSH_ACTION_FIXED + d.header_len,
+                                   &why));
+    ck_assert(why);
+    free(why);
+
     /* GTP-U carries no Ethernet, and a G-PDU carries IP. */
     ck_assert_int_eq(build(false, false, 0, 0, htonl(PT_ETH), &d), EINVAL);
     ck_assert_int_eq(build(false, false, 0, 0,
