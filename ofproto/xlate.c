@@ -2173,6 +2173,13 @@ xlate_native_tunnel_output(struct xlate_ctx *ctx, const struct ofport *port)
     }
     push.tnl_port = tnl_odp_port;
     push.out_port = out->odp_port;
+    if (push.tnl_type == TNL_TYPE_GTPU
+        && (saved_tnl.ip_dst || !ipv6_addr_is_zero(&saved_tnl.ipv6_dst))) {
+        /* The header carries the flags and message type a packet came in
+         * with (from another GTP-U tunnel): the megaflow must say them. */
+        ctx->wc->masks.tunnel.gtpu_flags = UINT8_MAX;
+        ctx->wc->masks.tunnel.gtpu_msgtype = UINT8_MAX;
+    }
 
     /* The inner packet as the actions so far made it, then the header. */
     commit_all(ctx);
