@@ -1876,7 +1876,25 @@ dpif_netdev_recv(struct dpif *dpif, uint32_t handler_id,
                               0, s->packet_len);
         u->packet.l3_ofs = s->l3_ofs;
         u->packet.l4_ofs = s->l4_ofs;
-        u->packet.md.in_port = s->port;
+        /* The rest of the packet's metadata as the key has it, so that
+         * executing the translation's actions sees what the datapath saw:
+         * an IP packet a tunnel decapsulated stays one (push_eth needs
+         * its packet type), with its tunnel metadata. */
+        pkt_metadata_init(&u->packet.md, s->port);
+        u->packet.md.skb_priority = s->key.skb_priority;
+        u->packet.md.pkt_mark = s->key.pkt_mark;
+        u->packet.md.recirc_id = s->key.recirc_id;
+        u->packet.md.dp_hash = s->key.dp_hash;
+        u->packet.md.packet_type = s->key.packet_type;
+        u->packet.md.tunnel = s->key.tunnel;
+        u->packet.md.tun_opts_len = 0;
+        if (s->key.tunnel.flags & FLOW_TNL_F_UDPIF
+            && s->key.tun_metadata.present
+               <= sizeof u->packet.md.tun_opts) {
+            u->packet.md.tun_opts_len = s->key.tun_metadata.present;
+            memcpy(u->packet.md.tun_opts, s->key.tun_metadata.opts,
+                   u->packet.md.tun_opts_len);
+        }
         dp_packet_set_hash(&u->packet, s->hash);
         u->userdata = s->userdata_len
                       ? (const struct nlattr *) s->userdata : NULL;

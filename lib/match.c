@@ -347,6 +347,7 @@ format_tunnel(struct ds *s, const struct match *match)
     format_ipv6_netmask(s, "tun_ipv6_dst", &t->ipv6_dst, &m->ipv6_dst);
     format_be16_masked(s, "tun_gbp_id", t->gbp_id, m->gbp_id);
     format_u8_masked(s, "tun_gbp_flags", t->gbp_flags, m->gbp_flags, true);
+    /* 3.1's order: tos, ttl, ERSPAN, GTP-U, flags. */
     if (m->ip_tos) {
         ds_put_format(s, "tun_tos=%"PRIx8",", t->ip_tos);
     }
@@ -530,8 +531,10 @@ match_format(const struct match *match,
     format_conntrack(s, f, &wc->masks);
     format_packet_type(s, f, &wc->masks);
 
-    /* An L3 packet type says the Ethertype already. */
-    if (wc->masks.packet_type && pt_ns(f->packet_type) == PT_NS_ETHERTYPE) {
+    /* An L3 packet type says the Ethertype already (unless its number is
+     * none: 3.1 prints "packet_type=(1,0),...,dl_type=0x0000"). */
+    if (wc->masks.packet_type && pt_ns(f->packet_type) == PT_NS_ETHERTYPE
+        && pt_ns_type(f->packet_type) >= ETH_TYPE_MIN) {
         skip_type = true;
     } else if (wc->masks.dl_type) {
         skip_type = true;

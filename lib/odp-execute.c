@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/random.h>
 #include <time.h>
+#include "coverage.h"
 #include "csum.h"
 #include "dp-packet.h"
 #include "flow.h"
@@ -769,6 +770,67 @@ delete_dropped(const struct dp_packet_batch *before,
     }
 }
 
+/* The explicit drop action's counters, 3.1's names, by reason. */
+COVERAGE_DEFINE(drop_action_of_pipeline);
+COVERAGE_DEFINE(drop_action_bridge_not_found);
+COVERAGE_DEFINE(drop_action_recursion_too_deep);
+COVERAGE_DEFINE(drop_action_too_many_resubmit);
+COVERAGE_DEFINE(drop_action_stack_too_deep);
+COVERAGE_DEFINE(drop_action_no_recirculation_context);
+COVERAGE_DEFINE(drop_action_recirculation_conflict);
+COVERAGE_DEFINE(drop_action_too_many_mpls_labels);
+COVERAGE_DEFINE(drop_action_invalid_tunnel_metadata);
+COVERAGE_DEFINE(drop_action_unsupported_packet_type);
+COVERAGE_DEFINE(drop_action_congestion);
+COVERAGE_DEFINE(drop_action_forwarding_disabled);
+
+static void
+count_drops(uint32_t reason, size_t n)
+{
+    switch ((enum odp_drop_reason) reason) {
+    case ODP_DROP_OF_PIPELINE:
+        COVERAGE_ADD(drop_action_of_pipeline, n);
+        break;
+    case ODP_DROP_BRIDGE_NOT_FOUND:
+        COVERAGE_ADD(drop_action_bridge_not_found, n);
+        break;
+    case ODP_DROP_RECURSION_TOO_DEEP:
+        COVERAGE_ADD(drop_action_recursion_too_deep, n);
+        break;
+    case ODP_DROP_TOO_MANY_RESUBMIT:
+        COVERAGE_ADD(drop_action_too_many_resubmit, n);
+        break;
+    case ODP_DROP_STACK_TOO_DEEP:
+        COVERAGE_ADD(drop_action_stack_too_deep, n);
+        break;
+    case ODP_DROP_NO_RECIRCULATION_CONTEXT:
+        COVERAGE_ADD(drop_action_no_recirculation_context, n);
+        break;
+    case ODP_DROP_RECIRCULATION_CONFLICT:
+        COVERAGE_ADD(drop_action_recirculation_conflict, n);
+        break;
+    case ODP_DROP_TOO_MANY_MPLS_LABELS:
+        COVERAGE_ADD(drop_action_too_many_mpls_labels, n);
+        break;
+    case ODP_DROP_INVALID_TUNNEL_METADATA:
+        COVERAGE_ADD(drop_action_invalid_tunnel_metadata, n);
+        break;
+    case ODP_DROP_UNSUPPORTED_PACKET_TYPE:
+        COVERAGE_ADD(drop_action_unsupported_packet_type, n);
+        break;
+    case ODP_DROP_CONGESTION:
+        COVERAGE_ADD(drop_action_congestion, n);
+        break;
+    case ODP_DROP_FORWARDING_DISABLED:
+        COVERAGE_ADD(drop_action_forwarding_disabled, n);
+        break;
+    case ODP_DROP_N_REASONS:
+    default:
+        /* Validation refuses other numbers. */
+        break;
+    }
+}
+
 static bool
 is_last_action(const struct nlattr *a, size_t left)
 {
@@ -871,6 +933,14 @@ odp_execute_actions(void *aux, struct dp_packet_batch *batch, bool steal,
             execute_nested_on_copies(aux, batch, nl_attr_get(a),
                                      nl_attr_get_size(a), dp_execute);
             break;
+        case ODP_ACTION_ATTR_DROP:
+            if (nl_attr_get_size(a) == 4) {
+                count_drops(nl_attr_get_u32(a), dp_packet_batch_size(batch));
+                /* Nothing after it sees the packets (stolen ones are
+                 * freed below; the caller keeps the others). */
+                goto done;
+            }
+            break;
         case OVS_ACTION_ATTR_METER:
             /* The datapath takes the packets over the rate out of the
              * batch; stolen ones are ours to free. */
@@ -894,6 +964,7 @@ odp_execute_actions(void *aux, struct dp_packet_batch *batch, bool steal,
             break;
         }
     }
+done:
     if (steal) {
         dp_packet_batch_delete(batch);
     }

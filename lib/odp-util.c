@@ -100,7 +100,17 @@ static const struct field tunnel_fields[] = {
     F("tp_src", FK_DEC_BE16, tunnel.tp_src),
     F("tp_dst", FK_DEC_BE16, tunnel.tp_dst),
 };
+/* "gtpu(flags=0x30,msgtype=255)" inside tunnel(...). */
+static const struct field gtpu_fields[] = {
+    F("flags", FK_HEX_U8, tunnel.gtpu_flags),
+    F("msgtype", FK_DEC_U8, tunnel.gtpu_msgtype),
+};
 #undef F
+
+/* 3.1's attribute for the GTP-U flags and message type (u8 each) in
+ * OVS_KEY_ATTR_TUNNEL, which only its userspace datapath knows: the next
+ * number after the kernel's ERSPAN options. */
+#define ODP_TUNNEL_KEY_ATTR_GTPU_OPTS (OVS_TUNNEL_KEY_ATTR_ERSPAN_OPTS + 1)
 
 static size_t
 field_size(enum field_kind kind)
@@ -643,6 +653,16 @@ tunnel_field_in_key(const struct field *f, const struct flow *key)
     return !field_mask_is_zero(f->kind, k);
 }
 
+/* Whether the tunnel has GTP-U metadata that MASK covers: both nonzero,
+ * as 3.1 puts its attribute in a key only then. */
+static bool
+gtpu_is_visible(const struct flow *key, const struct flow *mask)
+{
+    return (key->tunnel.gtpu_flags && key->tunnel.gtpu_msgtype
+            && fields_any_masked(gtpu_fields, ARRAY_SIZE(gtpu_fields),
+                                 mask));
+}
+
 static bool
 tunnel_is_visible(const struct flow *key, const struct flow *mask)
 {
@@ -658,12 +678,28 @@ tunnel_is_visible(const struct flow *key, const struct flow *mask)
             return true;
         }
     }
-    if (erspan_key_is_visible(&key->tunnel, &mask->tunnel)) {
+    if (erspan_key_is_visible(&key->tunnel, &mask->tunnel)
+        || gtpu_is_visible(key, mask)) {
         return true;
     }
     /* Geneve options print when their length is matched. */
     return (key->tunnel.flags & FLOW_TNL_F_UDPIF
             && mask->tun_metadata.present);
+}
+
+/* ",gtpu(flags=..,msgtype=..)" when gtpu_is_visible(). */
+static void
+format_gtpu(struct ds *ds, const struct flow *key, const struct flow *mask,
+            bool *first)
+{
+    if (!gtpu_is_visible(key, mask)) {
+        return;
+    }
+    ds_put_cstr(ds, *first ? "gtpu(" : ",gtpu(");
+    format_fields(ds, gtpu_fields, ARRAY_SIZE(gtpu_fields), key, mask,
+                  false);
+    ds_put_char(ds, ')');
+    *first = false;
 }
 
 static void
@@ -704,6 +740,7 @@ format_tunnel(struct ds *ds, bool *first, const struct flow *key,
         format_erspan_key(ds, &key->tunnel, &mask->tunnel);
         ffirst = false;
     }
+    format_gtpu(ds, key, mask, &ffirst);
     if (mask->tunnel.flags) {
         if (!ffirst) {
             ds_put_char(ds, ',');
@@ -1100,6 +1137,7 @@ odp_flow_wildcards_for_packet(const struct flow *flow,
     m->packet_type = htonl(UINT32_MAX);
     if (flow->tunnel.ip_dst || !ipv6_addr_is_zero(&flow->tunnel.ipv6_dst)) {
         mask_fields(tunnel_fields, ARRAY_SIZE(tunnel_fields), m);
+        mask_fields(gtpu_fields, ARRAY_SIZE(gtpu_fields), m);
         m->tunnel.flags = UINT16_MAX;
         if (flow->tunnel.flags & FLOW_TNL_F_UDPIF) {
             /* Raw Geneve options: all of them. */
@@ -1602,6 +1640,10 @@ parse_tunnel_extra(struct parser *p, const char *name, struct flow *key,
         key->tunnel.flags |= FLOW_TNL_F_UDPIF;
         mask->tunnel.flags |= FLOW_TNL_F_UDPIF;
         return true;
+    }
+    if (!strcmp(name, "gtpu") && match_char(p, '(')) {
+        return parse_fields(p, gtpu_fields, ARRAY_SIZE(gtpu_fields), key,
+                            mask, NULL);
     }
     if (strcmp(name, "flags") || !match_char(p, '(')) {
         return false;
@@ -2419,7 +2461,9 @@ set_key_by_type(uint16_t type)
  * OVS_TUNNEL_KEY_ATTR_* attributes as <linux/openvswitch.h> lays them out
  * (the key only with the "key" flag, addresses and ports only when set).
  * ERSPAN options are OVS_TUNNEL_KEY_ATTR_ERSPAN_OPTS: version (u8), then
- * the v1 index (be32) or the v2 direction and hardware id (u8 each). */
+ * the v1 index (be32) or the v2 direction and hardware id (u8 each).
+ * GTP-U's flags and message type are ODP_TUNNEL_KEY_ATTR_GTPU_OPTS (u8
+ * each), only when both are nonzero, as 3.1 sends them. */
 
 void
 odp_put_tunnel_action(const struct flow_tnl *t, const uint8_t *geneve,
@@ -2478,6 +2522,11 @@ odp_put_tunnel_action(const struct flow_tnl *t, const uint8_t *geneve,
             opts[5] = t->erspan_hwid;
         }
         nl_msg_put_unspec(actions, OVS_TUNNEL_KEY_ATTR_ERSPAN_OPTS, opts,
+                          sizeof opts);
+    }
+    if (t->gtpu_flags && t->gtpu_msgtype) {
+        uint8_t opts[2] = { t->gtpu_flags, t->gtpu_msgtype };
+        nl_msg_put_unspec(actions, ODP_TUNNEL_KEY_ATTR_GTPU_OPTS, opts,
                           sizeof opts);
     }
     nl_msg_end_nested(actions, tun);
@@ -2579,6 +2628,13 @@ odp_tunnel_from_attr(const struct nlattr *attr, struct flow_tnl *t,
             }
             break;
         }
+        case ODP_TUNNEL_KEY_ATTR_GTPU_OPTS: {
+            const uint8_t *o = p;
+            if (len != 2) return false;
+            t->gtpu_flags = o[0];
+            t->gtpu_msgtype = o[1];
+            break;
+        }
         default:
             return false;
         }
@@ -2628,6 +2684,10 @@ format_tunnel_action(struct ds *ds, const struct flow_tnl *t,
     } else if (t->erspan_ver == 2) {
         ds_put_format(ds, ",erspan(ver=2,dir=%"PRIu8",hwid=%#"PRIx8")",
                       t->erspan_dir, t->erspan_hwid);
+    }
+    if (t->gtpu_flags && t->gtpu_msgtype) {
+        ds_put_format(ds, ",gtpu(flags=%#"PRIx8",msgtype=%"PRIu8")",
+                      t->gtpu_flags, t->gtpu_msgtype);
     }
     ds_put_cstr(ds, ",flags(");
     format_flags(ds, tnl_flag_names, t->flags, UINT32_MAX, 0xf);
@@ -2981,6 +3041,12 @@ format_action(struct ds *ds, const struct nlattr *a,
     case OVS_ACTION_ATTR_METER:
         if (size == 4) {
             ds_put_format(ds, "meter(%"PRIu32")", nl_attr_get_u32(a));
+            return;
+        }
+        break;
+    case ODP_ACTION_ATTR_DROP:
+        if (size == 4) {
+            ds_put_cstr(ds, "drop");    /* As 3.1 prints it, any reason. */
             return;
         }
         break;
@@ -3587,6 +3653,12 @@ odp_put_tnl_pop_action(struct ofpbuf *actions, uint32_t port)
     nl_msg_put_u32(actions, OVS_ACTION_ATTR_TUNNEL_POP, port);
 }
 
+void
+odp_put_drop_action(struct ofpbuf *actions, enum odp_drop_reason reason)
+{
+    nl_msg_put_u32(actions, ODP_ACTION_ATTR_DROP, reason);
+}
+
 /* One action at P, appended to ACTIONS.  Returns an error from a nested
  * list (already positioned), or NULL with *OK saying whether this action
  * parsed. */
@@ -3809,6 +3881,11 @@ validate_action(const struct nlattr *a, int depth, char **error)
             break;
         }
         return true;
+    case ODP_ACTION_ATTR_DROP:
+        if (size != 4 || nl_attr_get_u32(a) >= ODP_DROP_N_REASONS) {
+            break;
+        }
+        return true;
     case OVS_ACTION_ATTR_POP_VLAN:
     case OVS_ACTION_ATTR_POP_ETH:
         if (size) {
@@ -3926,6 +4003,13 @@ validate_list(const struct nlattr *actions, size_t len, int depth,
     size_t left;
     NL_ATTR_FOR_EACH (a, left, actions, len) {
         if (!validate_action(a, depth, error)) {
+            return false;
+        }
+        /* The drop action is a list of its own: it prints as "drop",
+         * which is the whole list or nothing. */
+        if (nl_attr_type(a) == ODP_ACTION_ATTR_DROP
+            && NLA_ALIGN(a->nla_len) != len) {
+            *error = xstrdup("drop must be the only action of its list");
             return false;
         }
     }

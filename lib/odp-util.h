@@ -169,6 +169,35 @@ char *odp_actions_from_string(const char *, const struct odp_port_names *,
 #define OVS_ACTION_ATTR_TUNNEL_PUSH 100
 #define OVS_ACTION_ATTR_TUNNEL_POP 101
 
+/*   DROP          u32 reason (enum odp_drop_reason): "drop": the packets
+ *                 go no further, counted in the coverage counter of the
+ *                 reason (3.1's names, drop_action_*: its explicit drop
+ *                 action).  It is the only action of its list (validation
+ *                 says so; its text "drop" parses back as the empty
+ *                 list, which drops too, uncounted).  Translation
+ *                 puts one where 3.1 tests read the counter (a tunnel
+ *                 packet marked ECN CE that is not ECN-capable); other
+ *                 drops are the empty list, which also prints "drop". */
+#define ODP_ACTION_ATTR_DROP 102
+
+/* 3.1's enum xlate_error, the numbers its drop action carries. */
+enum odp_drop_reason {
+    ODP_DROP_OF_PIPELINE = 0,           /* The rules said so. */
+    ODP_DROP_BRIDGE_NOT_FOUND,
+    ODP_DROP_RECURSION_TOO_DEEP,
+    ODP_DROP_TOO_MANY_RESUBMIT,
+    ODP_DROP_STACK_TOO_DEEP,
+    ODP_DROP_NO_RECIRCULATION_CONTEXT,
+    ODP_DROP_RECIRCULATION_CONFLICT,
+    ODP_DROP_TOO_MANY_MPLS_LABELS,
+    ODP_DROP_INVALID_TUNNEL_METADATA,
+    ODP_DROP_UNSUPPORTED_PACKET_TYPE,
+    ODP_DROP_CONGESTION,
+    ODP_DROP_FORWARDING_DISABLED,
+    ODP_DROP_N_REASONS
+};
+void odp_put_drop_action(struct ofpbuf *actions, enum odp_drop_reason);
+
 struct tnl_push_action;
 /* Appends a tnl_push of DATA (DATA->header_len bytes of header). */
 void odp_put_tnl_push_action(struct ofpbuf *actions,

@@ -388,12 +388,14 @@ mf_ct_state_name(uint32_t bit)
 void
 mf_format_packet_type(ovs_be32 packet_type, struct ds *s)
 {
-    uint16_t ns = pt_ns(packet_type), type = pt_ns_type(packet_type);
-    if (ns == PT_NS_ETHERTYPE) {
-        ds_put_format(s, "(%"PRIu16",0x%"PRIx16")", ns, type);
-    } else {
-        ds_put_format(s, "(%"PRIu16",%"PRIu16")", ns, type);
+    /* As 3.1 writes each number: hexadecimal above 9, else decimal. */
+    uint16_t parts[2] = { pt_ns(packet_type), pt_ns_type(packet_type) };
+    ds_put_char(s, '(');
+    for (int i = 0; i < 2; i++) {
+        ds_put_format(s, parts[i] > 9 ? "%s0x%"PRIx16 : "%s%"PRIu16,
+                      i ? "," : "", parts[i]);
     }
+    ds_put_char(s, ')');
 }
 
 /* Reads a 16-bit C integer at *SP (leading white space allowed). */

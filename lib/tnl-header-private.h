@@ -25,6 +25,21 @@
 #define VXLAN_GPE_NP_ETHERNET 3
 #define VXLAN_GPE_NP_NSH 4
 
+/* GTP-U (3GPP TS 29.281), over UDP port 2152: flags (version 3 bits,
+ * protocol type, reserved, E, S, PN), message type, the length of what
+ * follows the 8-byte mandatory header, the TEID.  With any of E, S, PN
+ * the 4 optional bytes follow: sequence number (16), N-PDU number (8),
+ * next extension header type (8); with E, extension headers follow them,
+ * each LENGTH (first byte) 4-byte words ending in the next type. */
+#define GTPU_HLEN 8
+#define GTPU_OPT_LEN 4
+#define GTPU_FLAGS_DEFAULT 0x30         /* Version 1, protocol type GTP. */
+#define GTPU_FLAG_E 0x04
+#define GTPU_FLAG_S 0x02
+#define GTPU_FLAG_PN 0x01
+#define GTPU_FLAGS_OPT (GTPU_FLAG_E | GTPU_FLAG_S | GTPU_FLAG_PN)
+#define GTPU_MSGTYPE_GPDU 255           /* A user packet (T-PDU). */
+
 static inline bool
 is_gre_type(uint32_t type)
 {
@@ -40,7 +55,8 @@ is_erspan_type(uint32_t type)
 static inline bool
 is_udp_type(uint32_t type)
 {
-    return type == TNL_TYPE_VXLAN || type == TNL_TYPE_GENEVE;
+    return (type == TNL_TYPE_VXLAN || type == TNL_TYPE_GENEVE
+            || type == TNL_TYPE_GTPU);
 }
 
 static inline void

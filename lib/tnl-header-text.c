@@ -129,6 +129,12 @@ tnl_header_format(const struct tnl_push_action *data, struct ds *ds)
             ds_put_char(ds, ')');
         }
         ds_put_char(ds, ')');
+    } else if (data->tnl_type == TNL_TYPE_GTPU && l4_room >= 16) {
+        /* The optional fields (sequence number) are not shown, as in
+         * 3.1: the S flag says they are there. */
+        const uint8_t *g = format_udp(ds, l4);
+        ds_put_format(ds, "gtpu(flags=0x%"PRIx8",msgtype=%"PRIu8
+                      ",teid=0x%"PRIx32")", g[0], g[1], get_be32(g + 4));
     } else if (is_gre_type(data->tnl_type) && l4_room >= 4) {
         uint16_t flags = get_be16(l4);
         ds_put_format(ds, "gre((flags=0x%"PRIx16",proto=0x%"PRIx16")",
@@ -408,6 +414,19 @@ tnl_header_parse(const char **sp, struct tnl_push_action *data)
             put_be32(l5 + 4, vni << 8);
             len += GENEVE_BASE_HLEN + olen;
             kind = TNL_TYPE_GENEVE;
+        } else if (lit(&s, "gtpu(")) {
+            unsigned long long flags, msgtype, teid;
+            if (!field(&s, "flags", UINT8_MAX, &flags, ',')
+                || !field(&s, "msgtype", UINT8_MAX, &msgtype, ',')
+                || !field(&s, "teid", UINT32_MAX, &teid, ')')) {
+                return parse_error(start, "tnl_push gtpu");
+            }
+            l5[0] = flags;
+            l5[1] = msgtype;
+            put_be32(l5 + 4, teid);
+            /* E, S or PN: the optional fields follow, zero here. */
+            len += GTPU_HLEN + (flags & GTPU_FLAGS_OPT ? GTPU_OPT_LEN : 0);
+            kind = TNL_TYPE_GTPU;
         } else {
             return parse_error(start, "tnl_push udp tunnel");
         }
@@ -489,6 +508,7 @@ tnl_header_parse(const char **sp, struct tnl_push_action *data)
     /* The type says how the header prints: it must be the header's. */
     bool type_ok = (type == TNL_TYPE_VXLAN ? kind == TNL_TYPE_VXLAN
                     : type == TNL_TYPE_GENEVE ? kind == TNL_TYPE_GENEVE
+                    : type == TNL_TYPE_GTPU ? kind == TNL_TYPE_GTPU
                     : is_gre_type(type) ? kind == TNL_TYPE_GRE
                     : is_erspan_type(type) ? kind == TNL_TYPE_ERSPAN
                     : false);

@@ -36,18 +36,30 @@ COVERAGE_DEFINE(tnl_pop_bad_vxlan);
 COVERAGE_DEFINE(tnl_pop_bad_geneve);
 COVERAGE_DEFINE(tnl_pop_bad_geneve_opt);
 COVERAGE_DEFINE(tnl_pop_bad_erspan);
+COVERAGE_DEFINE(tnl_pop_bad_gtpu);      /* Version, type, lengths, inner. */
+COVERAGE_DEFINE(tnl_pop_gtpu_signalling); /* Non-G-PDU, kept whole. */
 COVERAGE_DEFINE(tnl_pop);               /* Decapsulated. */
 
 /* The UDP source port range (3.1's defaults; tnl/egress_port_range). */
 static _Atomic uint32_t udp_src_range = 32768u << 16 | 61000u;
 
-/* The sequence numbers of GRE headers with GRE_SEQ: a counter per header
- * template (3.1 counts per tunnel port; a template names one tunnel and
- * destination), in a fixed array indexed by the template's hash.  Two
- * templates that share a slot share a counter: each still sees its
- * numbers increase, with gaps, which is all a receiver checks. */
-#define GRE_SEQ_SLOTS 1024
-static _Atomic uint32_t gre_seqno[GRE_SEQ_SLOTS];
+/* The sequence numbers of GRE headers with GRE_SEQ and of GTP-U headers
+ * with the S flag: a counter per header template (3.1 counts per tunnel
+ * port; a template names one tunnel and destination), in a fixed array
+ * indexed by the template's hash.  Two templates that share a slot share
+ * a counter: each still sees its numbers increase, with gaps, which is
+ * all a receiver checks. */
+#define SEQ_SLOTS 1024
+static _Atomic uint32_t seqno_slots[SEQ_SLOTS];
+
+/* The next sequence number for header template DATA, from 0. */
+static uint32_t
+next_seqno(const struct tnl_push_action *data)
+{
+    uint32_t slot = hash_bytes(data->header, data->header_len, 0) % SEQ_SLOTS;
+    return atomic_fetch_add_explicit(&seqno_slots[slot], 1,
+                                     memory_order_relaxed);
+}
 
 bool
 tnl_type_from_netdev_type(const char *name, enum tnl_type *type)
@@ -62,6 +74,7 @@ tnl_type_from_netdev_type(const char *name, enum tnl_type *type)
         { "geneve", TNL_TYPE_GENEVE },
         { "erspan", TNL_TYPE_ERSPAN },
         { "ip6erspan", TNL_TYPE_IP6ERSPAN },
+        { "gtpu", TNL_TYPE_GTPU },
     };
     for (size_t i = 0; i < ARRAY_SIZE(types); i++) {
         if (!strcmp(name, types[i].name)) {
@@ -135,6 +148,7 @@ tnl_header_build(const struct tnl_header_params *params,
     switch (type) {
     case TNL_TYPE_VXLAN:
     case TNL_TYPE_GENEVE:
+    case TNL_TYPE_GTPU:
         next_proto = IPPROTO_UDP;
         break;
     case TNL_TYPE_GRE:
@@ -147,7 +161,6 @@ tnl_header_build(const struct tnl_header_params *params,
         type = ipv6 ? TNL_TYPE_IP6ERSPAN : TNL_TYPE_ERSPAN;
         next_proto = IPPROTO_GRE;
         break;
-    case TNL_TYPE_GTPU:
     default:
         return EINVAL;
     }
@@ -187,10 +200,10 @@ tnl_header_build(const struct tnl_header_params *params,
 
     if (is_udp_type(type)) {
         uint8_t *udp = h + len;
-        put_be16(udp + 2, ntohs(cfg->dst_port ? cfg->dst_port
-                                : htons(type == TNL_TYPE_VXLAN
-                                        ? TNL_VXLAN_PORT
-                                        : TNL_GENEVE_PORT)));
+        put_be16(udp + 2, (cfg->dst_port ? ntohs(cfg->dst_port)
+                           : type == TNL_TYPE_VXLAN ? TNL_VXLAN_PORT
+                           : type == TNL_TYPE_GTPU ? TNL_GTPU_PORT
+                           : TNL_GENEVE_PORT));
         if (ipv6 || tnl->flags & FLOW_TNL_F_CSUM) {
             /* 0xffff marks "compute at push": it adds nothing to the sum. */
             put_be16(udp + 6, 0xffff);
@@ -243,6 +256,29 @@ tnl_header_build(const struct tnl_header_params *params,
             memcpy(l5 + GENEVE_BASE_HLEN, params->geneve_opts, olen);
         }
         len += GENEVE_BASE_HLEN + olen;
+    } else if (type == TNL_TYPE_GTPU) {
+        /* The flow's flags and message type, or a G-PDU (3.1's
+         * defaults); the TEID is the low 32 bits of the key.  The
+         * optional fields come with E, S or PN (options:seq=true sets S;
+         * push numbers it); push fills in the length. */
+        uint8_t flags = tnl->gtpu_flags ? tnl->gtpu_flags
+                                        : GTPU_FLAGS_DEFAULT;
+        uint8_t msgtype = tnl->gtpu_msgtype ? tnl->gtpu_msgtype
+                                            : GTPU_MSGTYPE_GPDU;
+        if (params->packet_type == htonl(PT_ETH)
+            || (msgtype == GTPU_MSGTYPE_GPDU
+                && params->packet_type != htonl(PT_IPV4)
+                && params->packet_type != htonl(PT_IPV6))) {
+            /* GTP-U carries no Ethernet; a user packet is IP. */
+            return EINVAL;
+        }
+        if (cfg->set_seq) {
+            flags |= GTPU_FLAG_S;
+        }
+        l5[0] = flags;
+        l5[1] = msgtype;
+        put_be32(l5 + 4, (uint32_t) ntohll(tnl->tun_id));
+        len += GTPU_HLEN + (flags & GTPU_FLAGS_OPT ? GTPU_OPT_LEN : 0);
     } else if (is_gre_type(type)) {
         uint16_t proto;
         if (params->packet_type == htonl(PT_ETH)) {
@@ -347,6 +383,13 @@ tnl_header_validate(const struct tnl_push_action *data, size_t size,
         } else if (!why && proto != (is_udp_type(data->tnl_type)
                                      ? IPPROTO_UDP : IPPROTO_GRE)) {
             why = "tnl_push header: IP protocol is not the tunnel's";
+        } else if (!why && data->tnl_type == TNL_TYPE_GTPU
+                   && len != l4_ofs + UDP_HEADER_LEN + GTPU_HLEN
+                             + (h[l4_ofs + UDP_HEADER_LEN] & GTPU_FLAGS_OPT
+                                ? GTPU_OPT_LEN : 0)) {
+            /* The optional fields come with E, S or PN, and nothing
+             * else follows (extension headers are never pushed). */
+            why = "tnl_push header: GTP-U length disagrees with its flags";
         } else if (!why && !is_udp_type(data->tnl_type)) {
             uint16_t flags = get_be16(h + l4_ofs);
             size_t glen = GRE_BASE_HLEN + (flags & GRE_CSUM ? 4 : 0)
@@ -422,6 +465,17 @@ tnl_header_push(struct dp_packet *packet, const struct tnl_push_action *data)
     if (is_udp_type(data->tnl_type)) {
         put_be16(l4, src_port);
         put_be16(l4 + 4, l4_len);
+        if (data->tnl_type == TNL_TYPE_GTPU
+            && l4_len >= UDP_HEADER_LEN + GTPU_HLEN) {
+            /* Before the checksum, which covers them. */
+            uint8_t *gtpu = l4 + UDP_HEADER_LEN;
+            put_be16(gtpu + 2, l4_len - UDP_HEADER_LEN - GTPU_HLEN);
+            if (gtpu[0] & GTPU_FLAG_S
+                && data->header_len >= (size_t) (gtpu - h) + GTPU_HLEN
+                                       + GTPU_OPT_LEN) {
+                put_be16(gtpu + GTPU_HLEN, next_seqno(data));
+            }
+        }
         if (get_be16(l4 + 6)) {
             put_be16(l4 + 6, 0);
             uint32_t sum;
@@ -448,10 +502,7 @@ tnl_header_push(struct dp_packet *packet, const struct tnl_push_action *data)
             ofs += 4;
         }
         if (flags & GRE_SEQ) {
-            uint32_t slot = hash_bytes(data->header, data->header_len, 0)
-                            % GRE_SEQ_SLOTS;
-            put_be32(l4 + ofs, atomic_fetch_add_explicit(
-                         &gre_seqno[slot], 1, memory_order_relaxed) + 1);
+            put_be32(l4 + ofs, next_seqno(data) + 1);
         }
         if (flags & GRE_CSUM) {
             memset(l4 + 4, 0, 2);
@@ -600,6 +651,84 @@ strip(struct dp_packet *packet, size_t hlen)
 {
     dp_packet_pull(packet, hlen);
     forget_layers(packet);
+}
+
+/* GTP-U after O's validated IP: fills TNL (tun_id from the TEID, the
+ * flags and message type) and, for a G-PDU, *HLEN (the outer headers up
+ * to the user packet) and *PACKET_TYPE (IPv4 or IPv6, from the user
+ * packet's version).  Any other message (echo request, end marker, error
+ * indication) is for whoever handles GTP-U signalling, as 3.1 has it:
+ * the packet is kept whole (*HLEN 0) as an Ethernet frame, with the
+ * tunnel metadata saying what it is. */
+static int
+pop_gtpu(struct outer *o,
+         struct flow_tnl *tnl, size_t *hlen, ovs_be32 *packet_type)
+{
+    int error = parse_udp(o, tnl, GTPU_HLEN);
+    if (error) {
+        return error;
+    }
+    const uint8_t *g = o->l4 + UDP_HEADER_LEN;
+    size_t room = o->l4_len - UDP_HEADER_LEN - GTPU_HLEN;
+    uint8_t flags = g[0], msgtype = g[1];
+    size_t gtp_len = get_be16(g + 2);
+    if ((flags & 0xf0) != GTPU_FLAGS_DEFAULT || gtp_len > room) {
+        /* Not version 1 GTP (GTP' or a later version), or a length
+         * beyond the datagram. */
+        COVERAGE_INC(tnl_pop_bad_gtpu);
+        return EINVAL;
+    }
+    tnl->tun_id = htonll(get_be32(g + 4));
+    tnl->flags |= FLOW_TNL_F_KEY;
+    tnl->gtpu_flags = flags;
+    tnl->gtpu_msgtype = msgtype;
+
+    if (msgtype != GTPU_MSGTYPE_GPDU) {
+        COVERAGE_INC(tnl_pop_gtpu_signalling);
+        *hlen = 0;
+        *packet_type = htonl(PT_ETH);
+        return 0;
+    }
+
+    /* The optional fields, then any extension headers (E): each is a
+     * length in 4-byte words (0 is malformed) ending in the next one's
+     * type, 0 for none. */
+    size_t ofs = GTPU_HLEN;
+    if (flags & GTPU_FLAGS_OPT) {
+        if (gtp_len < GTPU_OPT_LEN) {
+            COVERAGE_INC(tnl_pop_bad_gtpu);
+            return EINVAL;
+        }
+        ofs += GTPU_OPT_LEN;
+        uint8_t next = g[ofs - 1];
+        while (flags & GTPU_FLAG_E && next) {
+            size_t ext_len = ofs < GTPU_HLEN + gtp_len ? g[ofs] * 4u : 0;
+            if (!ext_len || ofs + ext_len > GTPU_HLEN + gtp_len) {
+                COVERAGE_INC(tnl_pop_bad_gtpu);
+                return EINVAL;
+            }
+            ofs += ext_len;
+            next = g[ofs - 1];
+        }
+    }
+    if (ofs >= GTPU_HLEN + gtp_len) {
+        COVERAGE_INC(tnl_pop_short);
+        return EINVAL;
+    }
+    switch (g[ofs] >> 4) {
+    case 4:
+        *packet_type = htonl(PT_IPV4);
+        break;
+    case 6:
+        *packet_type = htonl(PT_IPV6);
+        break;
+    default:
+        /* A user packet that is not IP: nothing a switch port carries. */
+        COVERAGE_INC(tnl_pop_bad_gtpu);
+        return EINVAL;
+    }
+    *hlen = o->l4_ofs + UDP_HEADER_LEN + ofs;
+    return 0;
 }
 
 int
@@ -792,6 +921,12 @@ tnl_header_pop(struct dp_packet *packet, enum tnl_type type)
     }
 
     case TNL_TYPE_GTPU:
+        error = pop_gtpu(&o, &tnl, &hlen, &packet_type);
+        if (error) {
+            return error;
+        }
+        break;
+
     default:
         COVERAGE_INC(tnl_pop_bad_proto);
         return EINVAL;
@@ -804,7 +939,11 @@ tnl_header_pop(struct dp_packet *packet, enum tnl_type type)
     packet->md.tun_opts_len = opts_len;
     packet->md.tunnel = tnl;
     packet->md.packet_type = packet_type;
-    strip(packet, hlen);
+    if (hlen) {
+        strip(packet, hlen);
+    } else {
+        forget_layers(packet);
+    }
     COVERAGE_INC(tnl_pop);
     return 0;
 }

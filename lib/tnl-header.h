@@ -2,26 +2,29 @@
  * popped in userspace.
  *
  * A packet output to a tunnel port leaves the switch wrapped in Ethernet +
- * IPv4 or IPv6 + (UDP + VXLAN | UDP + Geneve | GRE [+ ERSPAN]).  The
+ * IPv4 or IPv6 + (UDP + VXLAN | UDP + Geneve | UDP + GTP-U | GRE
+ * [+ ERSPAN]).  The
  * datapath does not compute that per packet: translation builds the whole
  * outer header once per flow (tnl_header_build(), from the tunnel's
  * struct tunnel_config, the flow's tunnel metadata, the route's source
  * address and the neighbour's MAC) into a struct tnl_push_action, which the
  * datapath action tnl_push carries; tnl_header_push() then prepends it to
  * each packet and fills in what depends on the packet: the IP total or
- * payload length and IPv4 checksum, the UDP length, the UDP source port
+ * payload length and IPv4 checksum, the UDP length (and GTP-U's, before
+ * the checksum that covers it), the UDP source port
  * (from the packet's flow hash, in 32768-61000 unless
  * tnl/egress_port_range says otherwise, as 3.1 spreads flows over
  * receive queues), the UDP checksum when the header asks for one (its
  * template holds 0xffff then; IPv6 always does), the GRE checksum, and the
- * GRE/ERSPAN sequence number.
+ * GRE/ERSPAN and GTP-U (S flag) sequence numbers.
  *
  * On receive, the datapath action tnl_pop(PORT) calls tnl_header_pop()
  * with the type of tunnel PORT is: it validates the outer headers and
  * drops what is malformed (short headers, bad IP version, IPv4 options,
  * fragments, bad IPv4 checksum, IP or UDP lengths that lie, bad UDP or
  * GRE checksums, unknown GRE flags or version, VXLAN flags, Geneve
- * version, protocol or option lengths), each reason counted in a
+ * version, protocol or option lengths, GTP-U version, lengths or a user
+ * packet that is not IP), each reason counted in a
  * coverage counter (tnl_pop_*), never reading beyond the packet; a good
  * packet loses its outer header and gets its tunnel metadata: tun_id,
  * ip src/dst (or ipv6), tos, ttl, tp_src/tp_dst, flags (KEY, CSUM, OAM),
@@ -29,7 +32,10 @@
  * FLOW_TNL_F_UDPIF set (flow_extract() copies them into struct flow's
  * tun_metadata: PRESENT is then their length in bytes and OPTS the
  * options as on the wire, the "UDPIF" form that ofproto maps through its
- * TLV table, see tun_md_from_geneve_udpif()).
+ * TLV table, see tun_md_from_geneve_udpif()); for GTP-U the TEID as
+ * tun_id, gtpu_flags and gtpu_msgtype, and a G-PDU becomes an IPv4 or
+ * IPv6 packet while any other message (echo, end marker) keeps its
+ * outer headers, an Ethernet frame, for whatever handles signalling.
  *
  * Threads: pure functions on the caller's data, any thread, except the
  * GRE sequence counters, atomics (one per header template, first number
@@ -67,7 +73,7 @@ enum tnl_type {
 };
 
 /* The tunnel type of a netdev type name ("vxlan", "geneve", "gre",
- * "ip6gre", "erspan", "ip6erspan"); false for any other. */
+ * "ip6gre", "erspan", "ip6erspan", "gtpu"); false for any other. */
 bool tnl_type_from_netdev_type(const char *, enum tnl_type *);
 
 /* The biggest header tnl_push carries, and the argument of the tnl_push
@@ -101,7 +107,8 @@ struct tnl_push_action {
 
 /* What translation knows when it builds the header for one flow. */
 struct tnl_header_params {
-    enum tnl_type type;         /* TNL_TYPE_GRE, VXLAN, GENEVE or ERSPAN
+    enum tnl_type type;         /* TNL_TYPE_GRE, VXLAN, GENEVE, ERSPAN or
+                                 * GTPU
                                  * (the IPv6 variants follow from the
                                  * destination). */
     const struct tunnel_config *cfg;    /* The tunnel port's options:
@@ -150,7 +157,7 @@ void tnl_header_push(struct dp_packet *packet,
 int tnl_header_pop(struct dp_packet *packet, enum tnl_type type);
 
 /* Appends the text of DATA's header, "header(size=N,type=N,eth(...),
- * ipv4(...)|ipv6(...),udp(...),vxlan(...)|geneve(...)|gre(...)|
+ * ipv4(...)|ipv6(...),udp(...),vxlan(...)|geneve(...)|gtpu(...)|gre(...)|
  * erspan(...))", as 3.1 prints it. */
 void tnl_header_format(const struct tnl_push_action *data, struct ds *);
 /* Parses that text at *S (advanced past it) into DATA.  Returns NULL or a

@@ -94,7 +94,7 @@ size_t tnl_port_geneve_opts(const struct ofport *, const struct flow *,
  * as tnl_port_send() left it, leaving through tunnel PORT from SMAC and
  * SRC (IPv4-mapped for IPv4) to the next hop DMAC; Geneve options come
  * from FLOW's tun_metadata through PORT's bridge's TLV map.  Returns 0,
- * EOPNOTSUPP for a type without native encapsulation (lisp, stt, gtpu),
+ * EOPNOTSUPP for a type without native encapsulation (lisp, stt),
  * or tnl_header_build()'s errors.  Reader. */
 struct eth_addr;
 struct in6_addr;

@@ -2154,6 +2154,13 @@ xlate_native_tunnel_output(struct xlate_ctx *ctx, const struct ofport *port)
     }
     push.tnl_port = tnl_odp_port;
     push.out_port = out->odp_port;
+    if (push.tnl_type == TNL_TYPE_GTPU
+        && (saved_tnl.ip_dst || !ipv6_addr_is_zero(&saved_tnl.ipv6_dst))) {
+        /* The header carries the flags and message type a packet came in
+         * with (from another GTP-U tunnel): the megaflow must say them. */
+        ctx->wc->masks.tunnel.gtpu_flags = UINT8_MAX;
+        ctx->wc->masks.tunnel.gtpu_msgtype = UINT8_MAX;
+    }
 
     /* The inner packet as the actions so far made it, then the header. */
     commit_all(ctx);
@@ -2793,9 +2800,14 @@ xlate_actions(const struct xlate_in *xin, struct xlate_out *xout)
         /* A protocol's control packet: consumed.  (Over a tunnel, the
          * megaflow matches the outer header too: tnl_wc_init().) */
     } else if (!tnl_process_ecn(&ctx.flow)) {
-        /* Outer CE on a packet that is not ECN-capable: dropped. */
+        /* Outer CE on a packet that is not ECN-capable: dropped, by an
+         * explicit drop action that counts it (drop_action_congestion),
+         * as 3.1 does. */
         trace_note(&ctx, "dropping tunnel packet marked ECN CE but is not "
                    "ECN capable");
+        if (!ctx.odp->size) {
+            odp_put_drop_action(ctx.odp, ODP_DROP_CONGESTION);
+        }
     } else {
         /* OFPPC_NO_RECV_STP would drop STP frames only; without STP there
          * is nothing to tell them from. */

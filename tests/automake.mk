@@ -120,6 +120,12 @@ tests_unit_test_native_tnl_SOURCES = tests/unit/test-native-tnl.c
 tests_unit_test_native_tnl_CFLAGS = $(UNIT_TEST_FLAGS)
 tests_unit_test_native_tnl_LDADD = $(UNIT_TEST_LIBS)
 
+# Unit suite: GTP-U in native tunneling (header, push, pop, text).
+UNIT_TESTS += tests/unit/test-gtpu
+tests_unit_test_gtpu_SOURCES = tests/unit/test-gtpu.c
+tests_unit_test_gtpu_CFLAGS = $(UNIT_TEST_FLAGS)
+tests_unit_test_gtpu_LDADD = $(UNIT_TEST_LIBS)
+
 # Unit suite: stream record/replay.
 UNIT_TESTS += tests/unit/test-replay
 tests_unit_test_replay_SOURCES = tests/unit/test-replay.c

@@ -1,23 +1,28 @@
 /* libFuzzer target: decapsulation of native tunnel packets
  * (tnl_header_pop(), lib/tnl-header.c).
  *
- * The input is one outer frame (Ethernet, IPv4 or IPv6, then UDP + VXLAN
- * or Geneve, or GRE, maybe + ERSPAN).  It is popped as every tunnel type,
+ * The input is one outer frame (Ethernet, IPv4 or IPv6, then UDP + VXLAN,
+ * Geneve or GTP-U, or GRE, maybe + ERSPAN).  It is popped as every tunnel type,
  * each time from a copy at the very end of its own heap block, so that a
  * read past the frame is an ASan error.  What must hold:
  *   - a refusal leaves the packet's bytes, size and metadata alone;
  *   - an acceptance leaves a tail of the frame, shorter by exactly the
  *     header length the outer headers announce (computed here on their
- *     own from the input's bytes), inside the outer IP datagram;
+ *     own from the input's bytes), inside the outer IP datagram (GTP-U
+ *     signalling, any message but a G-PDU, is kept whole);
  *   - the tunnel metadata is what the header says: outer addresses, TOS,
  *     TTL, UDP ports, a VNI of 24 bits or GRE key or ERSPAN session of 10
- *     bits, only the flags the type can set, Geneve options as on the
- *     wire; the rest of the metadata (input port, mark) is untouched;
+ *     bits or GTP-U TEID of 32 with its flags and message type, only the
+ *     flags the type can set, Geneve options as on the wire, the packet
+ *     type (a G-PDU's IPv4 or IPv6 by the user packet's version); the rest
+ *     of the metadata (input port, mark) is untouched;
  *   - flow_extract() of the popped packet carries that metadata;
  *   - building a header of the same type from that metadata
  *     (tnl_header_build()), validating and pushing it onto the popped
  *     packet, and popping again gives the same metadata (but the UDP
- *     source port, which push picks from a hash) and the same inner bytes.
+ *     source port, which push picks from a hash) and the same inner bytes
+ *     (for GTP-U, G-PDUs of a nonzero message type: 0 asks build for its
+ *     default).
  * Any disagreement aborts, which libFuzzer reports as a crash. */
 #include <config.h>
 
@@ -62,7 +67,30 @@ be32_at(const uint8_t *p)
 static bool
 is_udp(enum tnl_type type)
 {
-    return type == TNL_TYPE_VXLAN || type == TNL_TYPE_GENEVE;
+    return (type == TNL_TYPE_VXLAN || type == TNL_TYPE_GENEVE
+            || type == TNL_TYPE_GTPU);
+}
+
+/* GTP-U's G-PDU message type, and the flags that bring the 4 optional
+ * bytes (E, S, PN) and extension headers (E). */
+#define GPDU 255
+#define GTPU_OPT_FLAGS 0x07
+#define GTPU_E 0x04
+
+/* The GTP-U header length of the G-PDU whose GTP-U header is at G: 8, the
+ * optional fields, each extension header by its length byte until a next
+ * type of 0. */
+static size_t
+gtpu_hlen(const uint8_t *g)
+{
+    size_t len = 8;
+    if (g[0] & GTPU_OPT_FLAGS) {
+        len += 4;
+        while (g[0] & GTPU_E && g[len - 1]) {
+            len += g[len] * 4;
+        }
+    }
+    return len;
 }
 
 static bool
@@ -108,9 +136,12 @@ expected_hlen(const uint8_t *data, size_t size, enum tnl_type type,
          * (v1) or 8 (v2) bytes of it. */
         return l4 + 8 + 4 + (ver == 1 ? 4 : 8);
     }
-    case TNL_TYPE_GTPU:
+    case TNL_TYPE_GTPU: {
+        const uint8_t *g = data + l4 + UDP_HEADER_LEN;
+        return g[1] == GPDU ? l4 + UDP_HEADER_LEN + gtpu_hlen(g) : 0;
+    }
     default:
-        abort();                /* Not poppable: never accepted. */
+        abort();                /* No other type exists. */
     }
 }
 
@@ -151,7 +182,8 @@ check_metadata(const uint8_t *data, enum tnl_type type, size_t l3_len,
     if (is_udp(type)) {
         CHECK(t->tp_src == htons(be16_at(l4))
               && t->tp_dst == htons(be16_at(l4 + 2)));
-        CHECK(ntohll(t->tun_id) < (1u << 24));
+        CHECK(ntohll(t->tun_id) < (type == TNL_TYPE_GTPU
+                                   ? UINT64_C(1) << 32 : 1u << 24));
         CHECK(t->flags & FLOW_TNL_F_KEY);
         CHECK(!(t->flags & FLOW_TNL_F_CSUM) == !be16_at(l4 + 6));
     } else {
@@ -188,12 +220,27 @@ check_metadata(const uint8_t *data, enum tnl_type type, size_t l3_len,
         CHECK(!t->erspan_ver && !t->erspan_idx && !t->erspan_dir
               && !t->erspan_hwid);
     }
-    CHECK(!t->gbp_id && !t->gbp_flags && !t->gtpu_flags
-          && !t->gtpu_msgtype);
+    CHECK(!t->gbp_id && !t->gbp_flags);
+    if (type == TNL_TYPE_GTPU) {
+        const uint8_t *g = l4 + UDP_HEADER_LEN;
+        CHECK(t->gtpu_flags == g[0] && t->gtpu_msgtype == g[1]);
+        CHECK(ntohll(t->tun_id) == be32_at(g + 4));
+        CHECK((g[0] & 0xf0) == 0x30);           /* Version 1, GTP. */
+        if (g[1] == GPDU) {
+            uint8_t version = data[hlen] >> 4;
+            CHECK(md->packet_type == htonl(version == 4 ? PT_IPV4
+                                           : PT_IPV6));
+            CHECK(version == 4 || version == 6);
+        } else {
+            CHECK(md->packet_type == htonl(PT_ETH));
+        }
+    } else {
+        CHECK(!t->gtpu_flags && !t->gtpu_msgtype);
+    }
 
-    /* Only VXLAN(-GPE) and GRE carry anything but Ethernet. */
+    /* Only VXLAN(-GPE), GRE and GTP-U carry anything but Ethernet. */
     if (type != TNL_TYPE_VXLAN && type != TNL_TYPE_GRE
-        && type != TNL_TYPE_IP6GRE) {
+        && type != TNL_TYPE_IP6GRE && type != TNL_TYPE_GTPU) {
         CHECK(md->packet_type == htonl(PT_ETH));
     }
 }
@@ -277,6 +324,9 @@ check_push_pop_round_trip(const uint8_t *data, enum tnl_type type,
     if (is_erspan(type)) {
         cfg.erspan_ver_flow = cfg.erspan_idx_flow = true;
         cfg.erspan_dir_flow = cfg.erspan_hwid_flow = true;
+    }
+    if (type == TNL_TYPE_GTPU && t->gtpu_msgtype != GPDU) {
+        return;                 /* Signalling: the frame itself, kept. */
     }
 
     struct tnl_push_action push;

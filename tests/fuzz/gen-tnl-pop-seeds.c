@@ -2,8 +2,8 @@
  * (and of flow-extract, which pops too) into DIR, one file per frame, named
  * after what it is: valid outer frames of every tunnel type over IPv4 and
  * IPv6, made the way the switch makes them (tnl_header_build(), then
- * tnl_header_push() onto an inner frame), plus a GTP-U frame written by
- * hand (the switch does not build GTP-U headers, and pops refuse them).
+ * tnl_header_push() onto an inner frame), plus GTP-U frames written by
+ * hand (extension headers and signalling the switch does not build).
  * A developer tool, built only on request; the corpus it wrote is
  * committed under tests/fuzz/corpus/tnl-pop. */
 #include <config.h>
@@ -162,16 +162,22 @@ write_seed(const char *dir, const struct seed *s)
     dp_packet_delete(packet);
 }
 
-/* Ethernet + IPv4 + UDP to 2152 + GTP-U (G-PDU, TEID 0x1234) + the inner
- * IPv4 packet. */
+/* Ethernet + IPv4 + UDP to 2152 + GTP-U (FLAGS, MSGTYPE, TEID 0x1234),
+ * the N bytes EXTRA after its mandatory header (optional fields,
+ * extension headers), then the inner IPv4 packet, written by hand, so
+ * that the seeds have what the switch does not build itself: extension
+ * headers and signalling messages. */
 static void
-write_gtpu_seed(const char *dir)
+write_gtpu_seed(const char *dir, const char *name, uint8_t flags,
+                uint8_t msgtype, const uint8_t *extra, size_t n_extra)
 {
     size_t ip_len = sizeof inner_eth - INNER_IP_OFS;
-    size_t udp_len = 8 + 8 + ip_len;
+    size_t gtp_len = n_extra + ip_len;
+    size_t udp_len = 8 + 8 + gtp_len;
     size_t tot = 20 + udp_len;
-    uint8_t f[14 + 20 + 8 + 8 + sizeof inner_eth];
+    uint8_t f[14 + 20 + 8 + 8 + 16 + sizeof inner_eth];
     size_t n = 0;
+    ovs_assert(n_extra <= 16);
     static const uint8_t eth[] = { 0, 0, 0, 0, 0, 0x0b, 0, 0, 0, 0, 0, 0x0a,
                                    0x08, 0x00 };
     memcpy(f, eth, sizeof eth);
@@ -186,13 +192,31 @@ write_gtpu_seed(const char *dir)
                        udp_len >> 8, udp_len & 0xff, 0, 0 };
     memcpy(f + n, udp, sizeof udp);
     n += sizeof udp;
-    uint8_t gtp[8] = { 0x30, 0xff, ip_len >> 8, ip_len & 0xff,
+    uint8_t gtp[8] = { flags, msgtype, gtp_len >> 8, gtp_len & 0xff,
                        0, 0, 0x12, 0x34 };
     memcpy(f + n, gtp, sizeof gtp);
     n += sizeof gtp;
+    if (n_extra) {
+        memcpy(f + n, extra, n_extra);
+        n += n_extra;
+    }
     memcpy(f + n, inner_eth + INNER_IP_OFS, ip_len);
     n += ip_len;
-    write_file(dir, "gtpu-ipv4", f, n);
+    write_file(dir, name, f, n);
+}
+
+static void
+write_gtpu_seeds(const char *dir)
+{
+    /* A plain G-PDU; one with a sequence number; one with a PDU session
+     * container extension header (type 0x85, one word); an echo request
+     * (message type 1, kept whole by a pop). */
+    static const uint8_t seq[] = { 0x00, 0x07, 0, 0 };
+    static const uint8_t ext[] = { 0, 0, 0, 0x85, 1, 0x10, 0x05, 0 };
+    write_gtpu_seed(dir, "gtpu-ipv4", 0x30, 0xff, NULL, 0);
+    write_gtpu_seed(dir, "gtpu-ipv4-seq", 0x32, 0xff, seq, sizeof seq);
+    write_gtpu_seed(dir, "gtpu-ipv4-ext", 0x34, 0xff, ext, sizeof ext);
+    write_gtpu_seed(dir, "gtpu-echo-request", 0x32, 1, seq, sizeof seq);
 }
 
 int
@@ -205,6 +229,6 @@ main(int argc, char *argv[])
     for (size_t i = 0; i < ARRAY_SIZE(seeds); i++) {
         write_seed(argv[1], &seeds[i]);
     }
-    write_gtpu_seed(argv[1]);
+    write_gtpu_seeds(argv[1]);
     return 0;
 }

@@ -11,6 +11,7 @@
 #include <linux/openvswitch.h>
 #include <stdlib.h>
 #include <string.h>
+#include "coverage.h"
 #include "dp-packet.h"
 #include "dynamic-string.h"
 #include "flow-extract.h"
@@ -493,6 +494,58 @@ START_TEST(test_outputs_and_clone)
 }
 END_TEST
 
+/* The explicit drop action: counted by reason, stops the list, prints
+ * as "drop", and must be the only action of its list. */
+START_TEST(test_explicit_drop)
+{
+    struct flow a;
+    ipv4_flow(&a, IPPROTO_UDP);
+    struct outputs o = { 0 };
+    struct ofpbuf acts;
+    ofpbuf_init(&acts, 0);
+    odp_put_drop_action(&acts, ODP_DROP_CONGESTION);
+    ck_assert(odp_actions_validate(acts.data, acts.size, NULL));
+    struct ds ds = DS_EMPTY_INITIALIZER;
+    odp_actions_format(acts.data, acts.size, NULL, &ds);
+    ck_assert_str_eq(ds_cstr(&ds), "drop");
+    ds_destroy(&ds);
+
+    unsigned long long n = coverage_read_counter("drop_action_congestion");
+    struct dp_packet_batch batch;
+    dp_packet_batch_init(&batch);
+    dp_packet_batch_add(&batch, compose(&a));
+    dp_packet_batch_add(&batch, compose(&a));
+    odp_execute_actions(&o, &batch, true, acts.data, acts.size,
+                        record_output);
+    ck_assert_uint_eq(o.n, 0);
+    ck_assert_uint_eq(batch.count, 0);
+    ck_assert_uint_eq(coverage_read_counter("drop_action_congestion"), n + 2);
+
+    /* Not stolen: the caller keeps its packets. */
+    dp_packet_batch_add(&batch, compose(&a));
+    odp_execute_actions(&o, &batch, false, acts.data, acts.size,
+                        record_output);
+    ck_assert_uint_eq(batch.count, 1);
+    ck_assert_uint_eq(coverage_read_counter("drop_action_congestion"), n + 3);
+    dp_packet_batch_delete(&batch);
+
+    /* Anything beside it, or an unknown reason, is malformed. */
+    nl_msg_put_u32(&acts, OVS_ACTION_ATTR_OUTPUT, 1);
+    char *error = NULL;
+    ck_assert(!odp_actions_validate(acts.data, acts.size, &error));
+    ck_assert(error);
+    free(error);
+    ofpbuf_clear(&acts);
+    nl_msg_put_u32(&acts, OVS_ACTION_ATTR_OUTPUT, 1);
+    odp_put_drop_action(&acts, ODP_DROP_CONGESTION);
+    ck_assert(!odp_actions_validate(acts.data, acts.size, NULL));
+    ofpbuf_clear(&acts);
+    odp_put_drop_action(&acts, ODP_DROP_N_REASONS);
+    ck_assert(!odp_actions_validate(acts.data, acts.size, NULL));
+    ofpbuf_uninit(&acts);
+}
+END_TEST
+
 START_TEST(test_sample)
 {
     struct flow a;
@@ -597,6 +650,7 @@ odp_execute_suite(void)
     tcase_add_test(tc, test_push_vlan_without_headroom);
     tcase_add_test(tc, test_outputs_and_clone);
     tcase_add_test(tc, test_sample);
+    tcase_add_test(tc, test_explicit_drop);
     tcase_add_test(tc, test_checksum_edge_cases);
     suite_add_tcase(s, tc);
     return s;
