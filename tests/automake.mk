@@ -116,13 +116,15 @@ tests_test_jsonrpc_LDADD = $(OVS_LIBS)
 
 # Unit suite: native tunneling (routing table, neighbour cache, headers).
 UNIT_TESTS += tests/unit/test-native-tnl
-tests_unit_test_native_tnl_SOURCES = tests/unit/test-native-tnl.c
+tests_unit_test_native_tnl_SOURCES = tests/unit/test-native-tnl.c \
+	tests/unit/tnl-header-check.h
 tests_unit_test_native_tnl_CFLAGS = $(UNIT_TEST_FLAGS)
 tests_unit_test_native_tnl_LDADD = $(UNIT_TEST_LIBS)
 
 # Unit suite: GTP-U in native tunneling (header, push, pop, text).
 UNIT_TESTS += tests/unit/test-gtpu
-tests_unit_test_gtpu_SOURCES = tests/unit/test-gtpu.c
+tests_unit_test_gtpu_SOURCES = tests/unit/test-gtpu.c \
+	tests/unit/tnl-header-check.h
 tests_unit_test_gtpu_CFLAGS = $(UNIT_TEST_FLAGS)
 tests_unit_test_gtpu_LDADD = $(UNIT_TEST_LIBS)
 

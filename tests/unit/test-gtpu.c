@@ -28,6 +28,7 @@
 #include "tunnel-config.h"
 #include "util.h"
 #include "check-util.h"
+#include "tnl-header-check.h"
 
 static struct eth_addr
 mac(const char *s)
@@ -95,30 +96,13 @@ build(bool ipv6, bool seq, uint8_t gtpu_flags, uint8_t msgtype,
     return tnl_header_build(&p, d);
 }
 
-/* Checks D prints as EXPECT and that the text parses back to D. */
-static void
-check_text(const struct tnl_push_action *d, const char *expect)
-{
-    struct ds ds = DS_EMPTY_INITIALIZER;
-    tnl_header_format(d, &ds);
-    ck_assert_str_eq(ds_cstr(&ds), expect);
-    struct tnl_push_action back;
-    const char *s = ds_cstr(&ds);
-    char *error = tnl_header_parse(&s, &back);
-    ck_assert_msg(!error, "%s", error);
-    ck_assert_str_eq(s, "");
-    ck_assert_uint_eq(back.header_len, d->header_len);
-    ck_assert_uint_eq(back.tnl_type, TNL_TYPE_GTPU);
-    ck_assert(!memcmp(back.header, d->header, d->header_len));
-    ds_destroy(&ds);
-}
 
 START_TEST(test_gtpu_build_text)
 {
     struct tnl_push_action d;
     ck_assert_int_eq(build(false, false, 0, 0, htonl(PT_IPV4), &d), 0);
     /* Byte for byte what 3.1's tunnel_push_pop test expects. */
-    check_text(&d, "header(size=50,type=110,eth(dst=f8:bc:12:44:34:b6,"
+    check_tnl_header_text(&d, "header(size=50,type=110,eth(dst=f8:bc:12:44:34:b6,"
                "src=aa:55:aa:55:00:00,dl_type=0x0800),ipv4(src=1.1.2.88,"
                "dst=1.1.2.92,proto=17,tos=0,ttl=64,frag=0x4000),udp(src=0,"
                "dst=2152,csum=0x0),gtpu(flags=0x30,msgtype=255,teid=0x7b))");
@@ -126,7 +110,7 @@ START_TEST(test_gtpu_build_text)
     /* The flow's flags and message type win; over IPv6 the UDP checksum
      * is on. */
     ck_assert_int_eq(build(true, false, 0x30, 1, htonl(PT_IPV6), &d), 0);
-    check_text(&d, "header(size=70,type=110,eth(dst=f8:bc:12:44:34:b6,"
+    check_tnl_header_text(&d, "header(size=70,type=110,eth(dst=f8:bc:12:44:34:b6,"
                "src=aa:55:aa:55:00:00,dl_type=0x86dd),ipv6(src=2001:cafe::88,"
                "dst=2001:cafe::92,label=0,proto=17,tclass=0x0,hlimit=64),"
                "udp(src=0,dst=2152,csum=0xffff),gtpu(flags=0x30,msgtype=1,"
@@ -135,7 +119,7 @@ START_TEST(test_gtpu_build_text)
     /* options:seq sets S and adds the optional fields. */
     ck_assert_int_eq(build(false, true, 0, 0, htonl(PT_IPV4), &d), 0);
     ck_assert_uint_eq(d.header_len, 54);
-    check_text(&d, "header(size=54,type=110,eth(dst=f8:bc:12:44:34:b6,"
+    check_tnl_header_text(&d, "header(size=54,type=110,eth(dst=f8:bc:12:44:34:b6,"
                "src=aa:55:aa:55:00:00,dl_type=0x0800),ipv4(src=1.1.2.88,"
                "dst=1.1.2.92,proto=17,tos=0,ttl=64,frag=0x4000),udp(src=0,"
                "dst=2152,csum=0x0),gtpu(flags=0x32,msgtype=255,teid=0x7b))");

@@ -43,6 +43,7 @@
 #include "tunnel-config.h"
 #include "util.h"
 #include "check-util.h"
+#include "tnl-header-check.h"
 
 static struct in6_addr
 v4(const char *s)
@@ -591,24 +592,6 @@ build(enum tnl_type type, bool ipv6, bool csum, const uint8_t *opts,
     ck_assert_int_eq(tnl_header_build(&params, data), 0);
 }
 
-static void
-check_format(const struct tnl_push_action *data, const char *expect)
-{
-    struct ds ds = DS_EMPTY_INITIALIZER;
-    tnl_header_format(data, &ds);
-    ck_assert_str_eq(ds_cstr(&ds), expect);
-
-    /* And the text parses back to the same bytes. */
-    struct tnl_push_action back;
-    const char *s = ds_cstr(&ds);
-    char *error = tnl_header_parse(&s, &back);
-    ck_assert_msg(!error, "%s", error);
-    ck_assert_str_eq(s, "");
-    ck_assert_uint_eq(back.header_len, data->header_len);
-    ck_assert_uint_eq(back.tnl_type, data->tnl_type);
-    ck_assert(!memcmp(back.header, data->header, data->header_len));
-    ds_destroy(&ds);
-}
 
 START_TEST(test_header_build_format)
 {
@@ -616,12 +599,12 @@ START_TEST(test_header_build_format)
     struct tnl_push_action d;
 
     build(TNL_TYPE_VXLAN, false, false, NULL, 0, &cfg, &d);
-    check_format(&d, "header(size=50,type=4,eth(dst=f8:bc:12:44:34:b6,"
+    check_tnl_header_text(&d, "header(size=50,type=4,eth(dst=f8:bc:12:44:34:b6,"
                  "src=aa:55:aa:55:00:00,dl_type=0x0800),ipv4(src=1.1.2.88,"
                  "dst=1.1.2.92,proto=17,tos=0,ttl=64,frag=0x4000),udp(src=0,"
                  "dst=4789,csum=0x0),vxlan(flags=0x8000000,vni=0x7b))");
     build(TNL_TYPE_VXLAN, true, false, NULL, 0, &cfg, &d);
-    check_format(&d, "header(size=70,type=4,eth(dst=f8:bc:12:44:34:b6,"
+    check_tnl_header_text(&d, "header(size=70,type=4,eth(dst=f8:bc:12:44:34:b6,"
                  "src=aa:55:aa:55:00:00,dl_type=0x86dd),ipv6(src=2001:cafe::88,"
                  "dst=2001:cafe::92,label=0,proto=17,tclass=0x0,hlimit=64),"
                  "udp(src=0,dst=4789,csum=0xffff),vxlan(flags=0x8000000,"
@@ -630,7 +613,7 @@ START_TEST(test_header_build_format)
     cfg = default_cfg(htons(6081));
     static const uint8_t opts[] = { 0xff, 0xff, 0x80, 0x01, 0, 0, 0, 0xa };
     build(TNL_TYPE_GENEVE, false, false, opts, sizeof opts, &cfg, &d);
-    check_format(&d, "header(size=58,type=5,eth(dst=f8:bc:12:44:34:b6,"
+    check_tnl_header_text(&d, "header(size=58,type=5,eth(dst=f8:bc:12:44:34:b6,"
                  "src=aa:55:aa:55:00:00,dl_type=0x0800),ipv4(src=1.1.2.88,"
                  "dst=1.1.2.92,proto=17,tos=0,ttl=64,frag=0x4000),udp(src=0,"
                  "dst=6081,csum=0x0),geneve(crit,vni=0x7b,options({class=0xffff,"
@@ -644,19 +627,19 @@ START_TEST(test_header_build_format_gre)
     struct tnl_push_action d;
 
     build(TNL_TYPE_GRE, false, false, NULL, 0, &cfg, &d);
-    check_format(&d, "header(size=42,type=3,eth(dst=f8:bc:12:44:34:b6,"
+    check_tnl_header_text(&d, "header(size=42,type=3,eth(dst=f8:bc:12:44:34:b6,"
                  "src=aa:55:aa:55:00:00,dl_type=0x0800),ipv4(src=1.1.2.88,"
                  "dst=1.1.2.92,proto=47,tos=0,ttl=64,frag=0x4000),"
                  "gre((flags=0x2000,proto=0x6558),key=0x7b))");
     build(TNL_TYPE_GRE, true, true, NULL, 0, &cfg, &d);
-    check_format(&d, "header(size=66,type=109,eth(dst=f8:bc:12:44:34:b6,"
+    check_tnl_header_text(&d, "header(size=66,type=109,eth(dst=f8:bc:12:44:34:b6,"
                  "src=aa:55:aa:55:00:00,dl_type=0x86dd),ipv6(src=2001:cafe::88,"
                  "dst=2001:cafe::92,label=0,proto=47,tclass=0x0,hlimit=64),"
                  "gre((flags=0xa000,proto=0x6558),csum=0x0,key=0x7b))");
     cfg.set_seq = true;
     cfg.out_key_present = true;
     build(TNL_TYPE_GRE, false, false, NULL, 0, &cfg, &d);
-    check_format(&d, "header(size=46,type=3,eth(dst=f8:bc:12:44:34:b6,"
+    check_tnl_header_text(&d, "header(size=46,type=3,eth(dst=f8:bc:12:44:34:b6,"
                  "src=aa:55:aa:55:00:00,dl_type=0x0800),ipv4(src=1.1.2.88,"
                  "dst=1.1.2.92,proto=47,tos=0,ttl=64,frag=0x4000),"
                  "gre((flags=0x3000,proto=0x6558),key=0x7b,seq=0x0))");
@@ -665,7 +648,7 @@ START_TEST(test_header_build_format_gre)
     cfg.erspan_ver = 1;
     cfg.erspan_idx = 3;
     build(TNL_TYPE_ERSPAN, false, false, NULL, 0, &cfg, &d);
-    check_format(&d, "header(size=50,type=107,eth(dst=f8:bc:12:44:34:b6,"
+    check_tnl_header_text(&d, "header(size=50,type=107,eth(dst=f8:bc:12:44:34:b6,"
                  "src=aa:55:aa:55:00:00,dl_type=0x0800),ipv4(src=1.1.2.88,"
                  "dst=1.1.2.92,proto=47,tos=0,ttl=64,frag=0x4000),"
                  "erspan(ver=1,sid=0x7b,idx=0x3))");
@@ -673,7 +656,7 @@ START_TEST(test_header_build_format_gre)
     cfg.erspan_dir = 1;
     cfg.erspan_hwid = 7;
     build(TNL_TYPE_ERSPAN, true, false, NULL, 0, &cfg, &d);
-    check_format(&d, "header(size=74,type=108,eth(dst=f8:bc:12:44:34:b6,"
+    check_tnl_header_text(&d, "header(size=74,type=108,eth(dst=f8:bc:12:44:34:b6,"
                  "src=aa:55:aa:55:00:00,dl_type=0x86dd),ipv6(src=2001:cafe::88,"
                  "dst=2001:cafe::92,label=0,proto=47,tclass=0x0,hlimit=64),"
                  "erspan(ver=2,sid=0x7b,dir=1,hwid=0x7))");
