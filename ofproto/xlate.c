@@ -284,9 +284,14 @@ flood_ports(struct xlate_ctx *ctx, bool all)
         }
     }
     qsort(ports, i, sizeof *ports, compare_ports);
+    /* Only the last copy may be changed in place (a tunnel's tnl_push
+     * without clone()): the others must leave the packet as it was. */
+    bool was_last = ctx->last_action;
     for (size_t j = 0; j < i; j++) {
+        ctx->last_action = was_last && j == i - 1;
         compose_output(ctx, ports[j]);
     }
+    ctx->last_action = was_last;
     free(ports);
 }
 
@@ -397,9 +402,13 @@ flood_normal(struct xlate_ctx *ctx, const struct ofbundle *in_bundle,
         }
     }
     qsort(bundles, i, sizeof *bundles, compare_bundles);
+    /* As flood_ports(): only the last copy may change the packet. */
+    bool was_last = ctx->last_action;
     for (size_t j = 0; j < i; j++) {
+        ctx->last_action = was_last && j == i - 1;
         output_normal(ctx, bundles[j], vlan, pcp);
     }
+    ctx->last_action = was_last;
     free(bundles);
 }
 
@@ -1217,11 +1226,17 @@ xlate_group(struct xlate_ctx *ctx, uint32_t group_id)
     }
     struct ofgroup_bucket *b = NULL;
     switch (g->type) {
-    case OFPGT11_ALL:
+    case OFPGT11_ALL: {
+        /* As a flood: only the last bucket may change the packet in
+         * place. */
+        bool was_last = ctx->last_action;
         for (size_t i = 0; i < g->n_buckets && !ctx->error; i++) {
+            ctx->last_action = was_last && i == g->n_buckets - 1;
             xlate_bucket(ctx, g, &g->buckets[i]);
         }
+        ctx->last_action = was_last;
         return;
+    }
     case OFPGT11_INDIRECT:
         b = g->n_buckets ? &g->buckets[0] : NULL;
         break;
