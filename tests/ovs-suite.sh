@@ -17,7 +17,9 @@
 #           every daemon and tool we build is there: the database
 #           (ovsdb-server, ovsdb-tool, ovsdb-client), the switch
 #           (ovs-vswitchd) and its tools (ovs-vsctl, ovs-appctl, ovs-ofctl,
-#           ovs-dpctl);
+#           ovs-dpctl), and ovstest, whose drivers (tests/ovstest.h) run
+#           the suite's protocol unit tests (stp.at, rstp.at) on our
+#           modules;
 #   theirs  only what we do not build (ovs-pki, ovs-testcontroller,
 #           ovs-pcap, ovs-tcpdump, test-* helpers of the suite's own
 #           build, ...) from Debian's Open vSwitch 3.1 (/usr/bin,
@@ -57,7 +59,7 @@ DEFAULT_FILES="ovsdb-tool.at ovsdb-server.at ovsdb-monitor.at ovsdb-client.at
                tunnel-push-pop.at tunnel-push-pop-ipv6.at"
 OUR_PROGRAMS="ovsdb-server:ovsdb ovsdb-tool:ovsdb ovsdb-client:ovsdb
               ovs-vswitchd:vswitchd ovs-vsctl:utilities ovs-appctl:utilities
-              ovs-ofctl:utilities ovs-dpctl:utilities"
+              ovs-ofctl:utilities ovs-dpctl:utilities ovstest:tests"
 
 mode=ours expect_file= keywords=() suite=testsuite
 files=() numbers=()
