@@ -156,6 +156,8 @@ lib_libovs_a_SOURCES += \
 	lib/netdev.c \
 	lib/netdev.h \
 	lib/netdev-dummy.c \
+	lib/netdev-dummy-link.c \
+	lib/netdev-dummy-link.h \
 	lib/netdev-vport.c \
 	lib/netdev-vport.h \
 	lib/tunnel-options.c \

@@ -282,7 +282,7 @@ trace_cmd(struct unixctl_conn *conn, int argc, const char *argv[],
 
     struct ds out = DS_EMPTY_INITIALIZER;
     ds_put_cstr(&out, "Flow: ");
-    xtrace_flow_format(&flow, &out);
+    flow_format(&flow, &out);
     ds_put_char(&out, '\n');
 
     struct xtrace trace;
@@ -307,7 +307,7 @@ trace_cmd(struct unixctl_conn *conn, int argc, const char *argv[],
     if (flow_equal(&flow, &xout.final_flow)) {
         ds_put_cstr(&out, "unchanged");
     } else {
-        xtrace_flow_format(&xout.final_flow, &out);
+        flow_format(&xout.final_flow, &out);
     }
     ds_put_cstr(&out, "\nMegaflow: ");
     /* The megaflow as translation saw it: with a packet's raw Geneve

@@ -112,6 +112,7 @@ static void xlate_native_tunnel_output(struct xlate_ctx *,
 static bool xlate_terminate_tunnel(struct xlate_ctx *, const struct ofport *,
                                    uint32_t *pop_port);
 static bool xlate_port_protocols(struct xlate_ctx *);
+static void report_error(const struct xlate_ctx *, const char *message);
 
 static bool
 is_ip_any(const struct flow *flow)
@@ -763,6 +764,56 @@ xlate_output(struct xlate_ctx *ctx, uint32_t port, uint16_t max_len)
     default:
         output_to_ofp_port(ctx, port, false);
         break;
+    }
+}
+
+/* output(port=PORT,max_len=MAX_LEN): the datapath's trunc, then the
+ * output, so that only this copy is cut.  As in 3.1, only a port with a
+ * datapath port of its own can be the target: a patch port's output is a
+ * translation in another bridge, which the cut could not follow. */
+static void
+xlate_output_trunc(struct xlate_ctx *ctx, uint32_t port, uint32_t max_len)
+{
+    switch (port) {
+    case OFPP_TABLE:
+    case OFPP_NORMAL:
+    case OFPP_FLOOD:
+    case OFPP_ALL:
+    case OFPP_CONTROLLER:
+    case OFPP_NONE: {
+        struct ds name = DS_EMPTY_INITIALIZER;
+        ofputil_format_port(port, NULL, &name);
+        trace_note(ctx, "output_trunc does not support port: %s",
+                   ds_cstr(&name));
+        ds_destroy(&name);
+        return;
+    }
+    default:
+        break;
+    }
+    uint32_t ofp_port = port == OFPP_IN_PORT ? ctx->flow.in_port : port;
+    if (port != OFPP_IN_PORT && ofp_port == ctx->flow.in_port) {
+        trace_note(ctx, "skipping output to input port");
+        return;
+    }
+    const struct ofport *out = ofproto_get_port(ctx->ofproto, ofp_port);
+    if (!out || out->is_patch) {
+        struct ds name = DS_EMPTY_INITIALIZER;
+        ofputil_format_port(ofp_port, NULL, &name);
+        char *message = xasprintf("output_trunc does not support patch "
+                                  "port %s", ds_cstr(&name));
+        report_error(ctx, message);
+        free(message);
+        ds_destroy(&name);
+        return;
+    }
+    size_t ofs = ctx->odp->size;
+    nl_msg_put_u32(ctx->odp, OVS_ACTION_ATTR_TRUNC, max_len);
+    size_t after_trunc = ctx->odp->size;
+    output_to_ofp_port(ctx, ofp_port, true);
+    if (ctx->odp->size == after_trunc) {
+        /* Nothing was sent: a lone trunc would cut the next output. */
+        ctx->odp->size = ofs;
     }
 }
 
@@ -1461,7 +1512,7 @@ xlate_stack_pop(struct xlate_ctx *ctx, const struct mf_subfield *dst)
         if (!VLOG_DROP_WARN(&rl)) {
             /* 3.1's words: the bridge, and the packet as it came. */
             struct ds s = DS_EMPTY_INITIALIZER;
-            xtrace_flow_format(&ctx->base, &s);
+            flow_format(&ctx->base, &s);
             VLOG_WARN("stack underflow on bridge %s while processing %s",
                       ctx->ofproto->name, ds_cstr(&s));
             ds_destroy(&s);
@@ -1532,6 +1583,11 @@ do_xlate_actions__(struct xlate_ctx *ctx, const struct ofpact *ofpacts,
             xlate_output(ctx, ((const struct ofpact_enqueue *) a)->port,
                          0);
             break;
+        case OFPACT_OUTPUT_TRUNC: {
+            const struct ofpact_output_trunc *o = (const void *) a;
+            xlate_output_trunc(ctx, o->port, o->max_len);
+            break;
+        }
         case OFPACT_CONTROLLER: {
             const struct ofpact_controller *c = (const void *) a;
             xlate_controller(ctx, c->reason, c->max_len, c->controller_id,
@@ -2602,7 +2658,6 @@ xlate_check_actions(const struct ofpact *ofpacts, size_t ofpacts_len)
                 return OFPERR_OFPBAC_BAD_TYPE;
             }
             break;
-        case OFPACT_OUTPUT_TRUNC:
         case OFPACT_DEC_NSH_TTL:
         case OFPACT_ENCAP:
         case OFPACT_DECAP:
