@@ -204,13 +204,17 @@ port_protocol_take_changed(struct port_protocol ***changedp)
 bool
 port_protocols_link_ok(struct port_protocol *const *protocols, size_t n)
 {
+    bool any_say = false;
     for (size_t i = 0; i < n; i++) {
         const struct port_protocol *p = protocols[i];
-        if (p->class->link_ok && !p->class->link_ok(p)) {
-            return false;
+        if (p->class->link_ok) {
+            if (p->class->link_ok(p)) {
+                return true;
+            }
+            any_say = true;
         }
     }
-    return true;
+    return !any_say;
 }
 
 bool

@@ -176,7 +176,9 @@ size_t port_protocol_take_changed(struct port_protocol ***changed);
  * matter).  Returns false for anything else. */
 bool port_protocol_parse_override(const char *s, int *override);
 
-/* Whether every attached instance in PROTOCOLS[] allows traffic. */
+/* Whether the attached instances in PROTOCOLS[] allow traffic: true if
+ * none has a say, else if any of those that do allows it (as in 3.1, a
+ * port with both BFD and CFM carries traffic while either is happy). */
 bool port_protocols_link_ok(struct port_protocol *const *protocols,
                             size_t n);
 

@@ -4,6 +4,8 @@ noinst_LIBRARIES += ofproto/libofproto.a
 ofproto_libofproto_a_SOURCES = \
 	ofproto/connmgr.c \
 	ofproto/connmgr.h \
+	ofproto/bond.c \
+	ofproto/bond.h \
 	ofproto/mac-learning.c \
 	ofproto/mac-learning.h \
 	ofproto/monitor.c \

@@ -41,6 +41,7 @@
 
 #include <stdatomic.h>
 #include "classifier.h"
+#include "heap.h"
 #include "hmap.h"
 #include "list.h"
 #include "ofp-actions.h"
@@ -129,6 +130,10 @@ struct ofbundle {
     enum port_vlan_mode vlan_mode;
     int vlan;                   /* -1: none. */
     unsigned long *trunks;      /* NULL: every VLAN. */
+    /* A bond (bond.h) when the bundle has several members and bond
+     * settings, else NULL; its members are the ports' struct ofport. */
+    struct bond *bond;
+    struct heap_node bond_node; /* In ofproto->bond_timers with a bond. */
 };
 
 struct oftable {
@@ -230,6 +235,9 @@ struct ofproto {
 
     struct hmap ports;          /* struct ofport, by ofp_port. */
     struct hmap bundles;        /* struct ofbundle, by aux. */
+    /* The bundles with bonds, by when their bond next has something to do
+     * (bond_run()): the main loop runs only those that are due. */
+    struct heap bond_timers;
     struct mac_learning *ml;
     struct hmap groups;         /* struct ofgroup, by group_id. */
     struct hmap meters;         /* struct ofmeter, by meter_id. */

@@ -620,9 +620,10 @@ revalidator_purge_cmd(struct unixctl_conn *conn, int argc OVS_UNUSED,
 {
     struct dpif_backer *backer = ofproto_first_backer();
     if (backer) {
-        udpif_purge(backer->udpif);
+        udpif_purge(backer->udpif, conn);
+    } else {
+        unixctl_command_reply(conn, NULL);
     }
-    unixctl_command_reply(conn, NULL);
 }
 
 /* upcall/enable-megaflows, upcall/disable-megaflows: 3.1 purges the
@@ -635,7 +636,7 @@ upcall_megaflows_cmd(struct unixctl_conn *conn, int argc OVS_UNUSED,
     udpif_set_megaflows(enable);
     struct dpif_backer *backer = ofproto_first_backer();
     if (backer) {
-        udpif_purge(backer->udpif);
+        udpif_purge(backer->udpif, NULL);
     }
     unixctl_command_reply(conn, enable ? "megaflows enabled"
                                        : "megaflows disabled");

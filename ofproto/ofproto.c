@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "bitmap.h"
+#include "bond.h"
 #include "coverage.h"
 #include "dp-packet.h"
 #include "dpif.h"
@@ -306,6 +307,7 @@ ofproto_create(const char *name, const char *datapath_type,
     ofproto->id = next_id++;
     hmap_init(&ofproto->ports);
     hmap_init(&ofproto->bundles);
+    heap_init(&ofproto->bond_timers);
     hmap_init(&ofproto->groups);
     hmap_init(&ofproto->meters);
     ofproto_tlv_init(ofproto);
@@ -325,6 +327,8 @@ static void ofport_destroy(struct ofport *);
 static bool port_is_live(const struct ofport *);
 static bool port_may_enable(const struct ofport *);
 static void bundle_destroy(struct ofbundle *);
+static void bundle_remove_port(struct ofport *);
+static void ofproto_run_bonds(struct ofproto *, bool all);
 
 void
 ofproto_destroy(struct ofproto *ofproto)
@@ -361,6 +365,7 @@ ofproto_destroy(struct ofproto *ofproto)
     ofproto_destroy_meters(ofproto);
     hmap_destroy(&ofproto->ports);
     hmap_destroy(&ofproto->bundles);
+    heap_destroy(&ofproto->bond_timers);
     mac_learning_destroy(ofproto->ml);
     ofproto_flush_flow_removed(ofproto);
     ofproto_learn_destroy(ofproto);
@@ -589,6 +594,7 @@ ofproto_set_mac_table_config(struct ofproto *ofproto, unsigned int idle_time,
 void
 ofproto_run(struct ofproto *ofproto)
 {
+    ofproto_run_bonds(ofproto, false);
     mac_learning_run(ofproto->ml);
     ofproto->events_seen = seq_read(ofproto->events_seq);
     ofproto_run_learn(ofproto);
@@ -605,12 +611,20 @@ ofproto_wait(struct ofproto *ofproto)
         poll_timer_wait_until(ofproto->next_expiry == LLONG_MIN
                               ? 0 : ofproto->next_expiry);
     }
+    if (!heap_is_empty(&ofproto->bond_timers)) {
+        long long int when = heap_min(&ofproto->bond_timers)->key;
+        if (when != LLONG_MAX) {
+            poll_timer_wait_until(when == LLONG_MIN ? 0 : when);
+        }
+    }
 }
 
 /* Native tunneling's tables as translation last saw them: when a route,
  * a neighbour or an endpoint changes, every datapath flow is translated
  * again (a tunnel's header depends on all three). */
 static uint64_t router_seen, neigh_seen, tnl_ports_seen;
+/* bond_get_changed_seq() as last seen. */
+static uint64_t bonds_seen;
 
 uint64_t ofproto_run_round;
 
@@ -627,6 +641,16 @@ ofproto_run_global(void)
     router_seen = router;
     neigh_seen = neigh;
     tnl_ports_seen = ports;
+
+    struct seq *bonds = bond_get_changed_seq();
+    if (bonds && seq_read(bonds) != bonds_seen) {
+        /* An ovs-appctl bond command changed forwarding. */
+        bonds_seen = seq_read(bonds);
+        struct ofproto *ofproto;
+        HMAP_FOR_EACH (ofproto, hmap_node, &all_ofprotos) {
+            ofproto_run_bonds(ofproto, true);
+        }
+    }
 
     struct shash_node *node;
     SHASH_FOR_EACH (node, &backers) {
@@ -646,6 +670,9 @@ ofproto_wait_global(void)
     seq_wait(ovs_router_seq(), router_seen);
     seq_wait(tnl_neigh_seq(), neigh_seen);
     seq_wait(tnl_ports_seq(), tnl_ports_seen);
+    if (bond_get_changed_seq()) {
+        seq_wait(bond_get_changed_seq(), bonds_seen);
+    }
     struct shash_node *node;
     SHASH_FOR_EACH (node, &backers) {
         struct dpif_backer *backer = node->data;
@@ -883,10 +910,7 @@ ofport_destroy(struct ofport *port)
     if (!is_patch && !port->tnl) {
         hmap_remove(&ofproto->backer->odp_to_ofport, &port->odp_node);
     }
-    if (port->bundle) {
-        ovs_list_remove(&port->bundle_node);
-        port->bundle = NULL;
-    }
+    bundle_remove_port(port);
     xlate_write_unlock();
     ofproto_monitor_stop_if_idle();
 
@@ -976,6 +1000,11 @@ ofproto_port_changed(struct ofproto *ofproto, uint16_t ofp_port)
         xlate_write_lock();
         port->may_enable = may_enable;
         xlate_write_unlock();
+        if (port->bundle && port->bundle->bond) {
+            bond_member_set_may_enable(port->bundle->bond, port, may_enable);
+            heap_change(&ofproto->bond_timers, &port->bundle->bond_node,
+                        LLONG_MIN);
+        }
         if (!may_enable && port->bundle) {
             /* Addresses learned there are unreachable now. */
             mac_learning_flush_port(ofproto->ml, port->bundle);
@@ -1063,6 +1092,10 @@ bundle_destroy(struct ofbundle *bundle)
     hmap_remove(&ofproto->bundles, &bundle->hmap_node);
     xlate_write_unlock();
 
+    if (bundle->bond) {
+        heap_remove(&ofproto->bond_timers, &bundle->bond_node);
+        bond_destroy(bundle->bond);
+    }
     backer_tables_changed(ofproto->backer);
     free(bundle->name);
     bitmap_free(bundle->trunks);
@@ -1076,6 +1109,128 @@ trunks_equal(const unsigned long *a, const unsigned long *b)
         return a == b;
     }
     return !memcmp(a, b, bitmap_n_longs(4096) * sizeof *a);
+}
+
+/* Takes PORT out of its bundle (and the bundle's bond), if any; xlate
+ * lock held for writing. */
+static void
+bundle_remove_port(struct ofport *port)
+{
+    if (port->bundle) {
+        if (port->bundle->bond) {
+            bond_member_unregister(port->bundle->bond, port);
+        }
+        ovs_list_remove(&port->bundle_node);
+        ovs_list_init(&port->bundle_node);
+        port->bundle = NULL;
+    }
+}
+
+/* Bonds. */
+
+/* Makes BUNDLE a bond with settings S (its ports the members), or no
+ * bond if S is NULL. */
+static void
+bundle_configure_bond(struct ofbundle *bundle, const struct bond_settings *s)
+{
+    struct ofproto *ofproto = bundle->ofproto;
+    if (!s) {
+        if (bundle->bond) {
+            heap_remove(&ofproto->bond_timers, &bundle->bond_node);
+            bond_destroy(bundle->bond);
+            xlate_write_lock();
+            bundle->bond = NULL;
+            xlate_write_unlock();
+        }
+        return;
+    }
+    if (!bundle->bond) {
+        bond_init();
+        struct bond *bond = bond_create(bundle->name, s);
+        xlate_write_lock();
+        bundle->bond = bond;
+        xlate_write_unlock();
+        heap_node_init(&bundle->bond_node);
+        heap_insert(&ofproto->bond_timers, &bundle->bond_node, LLONG_MIN);
+    } else {
+        bond_reconfigure(bundle->bond, s);
+        heap_change(&ofproto->bond_timers, &bundle->bond_node, LLONG_MIN);
+    }
+    struct ofport *port;
+    LIST_FOR_EACH (port, bundle_node, &bundle->ports) {
+        bond_member_register(bundle->bond, port, port->name,
+                             port->pp.hw_addr);
+        bond_member_set_may_enable(bundle->bond, port, port->may_enable);
+    }
+}
+
+/* Sends, out of ACTIVE, a learning packet for every address NORMAL learned
+ * elsewhere than on BUNDLE (bond.h), after a failover. */
+static void
+bundle_send_learning_packets(struct ofbundle *bundle, struct ofport *active)
+{
+    enum { MAX_LEARNING = 4096 };
+    struct eth_addr *macs = xmalloc(MAX_LEARNING * sizeof *macs);
+    uint16_t *vlans = xmalloc(MAX_LEARNING * sizeof *vlans);
+    size_t n = mac_learning_collect(bundle->ofproto->ml, bundle, macs,
+                                    vlans, MAX_LEARNING);
+    ovs_rwlock_rdlock(&xlate_rwlock);
+    for (size_t i = 0; i < n; i++) {
+        struct dp_packet *packet = dp_packet_new(64);
+        bond_compose_learning_packet(packet, macs[i], vlans[i]);
+        int error = ofport_send_packet(active, packet);
+        if (error) {
+            static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(5, 5);
+            VLOG_WARN_RL(&rl, "bond %s: sending learning packet on %s "
+                         "failed (%s)", bundle->name, active->name,
+                         ovs_strerror(error));
+        }
+        dp_packet_delete(packet);
+    }
+    ovs_rwlock_unlock(&xlate_rwlock);
+    free(macs);
+    free(vlans);
+}
+
+/* Runs the bonds that are due (all of them when ALL, after an ovs-appctl
+ * bond command). */
+static void
+ofproto_run_bonds(struct ofproto *ofproto, bool all)
+{
+    long long int now = time_msec();
+    bool changed = false;
+    if (all) {
+        struct ofbundle *b;
+        HMAP_FOR_EACH (b, hmap_node, &ofproto->bundles) {
+            if (b->bond) {
+                heap_change(&ofproto->bond_timers, &b->bond_node, LLONG_MIN);
+            }
+        }
+        changed = true;
+    }
+    while (!heap_is_empty(&ofproto->bond_timers)
+           && heap_min(&ofproto->bond_timers)->key <= now) {
+        struct ofbundle *b = CONTAINER_OF(heap_min(&ofproto->bond_timers),
+                                          struct ofbundle, bond_node);
+        long long int next = bond_run(b->bond, now, &changed);
+        heap_change(&ofproto->bond_timers, &b->bond_node, next);
+        void *active;
+        if (bond_take_learning_needed(b->bond, &active)) {
+            bundle_send_learning_packets(b, active);
+        }
+    }
+    if (changed) {
+        backer_tables_changed(ofproto->backer);
+    }
+}
+
+struct eth_addr
+ofproto_bundle_get_active_member_mac(struct ofproto *ofproto, void *aux)
+{
+    const struct ofbundle *bundle = bundle_lookup(ofproto, aux);
+    struct eth_addr zero = { { 0 } };
+    return bundle && bundle->bond ? bond_get_active_member_mac(bundle->bond)
+                                  : zero;
 }
 
 void
@@ -1123,18 +1278,14 @@ ofproto_bundle_register(struct ofproto *ofproto, void *aux,
             listed |= s->members[i] == port->ofp_port;
         }
         if (!listed) {
-            ovs_list_remove(&port->bundle_node);
-            ovs_list_init(&port->bundle_node);
-            port->bundle = NULL;
+            bundle_remove_port(port);
             vlan_changed = true;
         }
     }
     for (size_t i = 0; i < s->n_members; i++) {
         port = ofproto_get_port(ofproto, s->members[i]);
         if (port && port->bundle != bundle) {
-            if (port->bundle) {
-                ovs_list_remove(&port->bundle_node);
-            }
+            bundle_remove_port(port);
             port->bundle = bundle;
             ovs_list_push_back(&bundle->ports, &port->bundle_node);
         }
@@ -1143,6 +1294,7 @@ ofproto_bundle_register(struct ofproto *ofproto, void *aux,
         mac_learning_flush_port(ofproto->ml, bundle);
     }
     xlate_write_unlock();
+    bundle_configure_bond(bundle, s->n_members > 1 ? s->bond : NULL);
     backer_tables_changed(ofproto->backer);
 }
 

@@ -219,6 +219,7 @@ enum port_vlan_mode {
     PORT_VLAN_NATIVE_TAGGED,
     PORT_VLAN_NATIVE_UNTAGGED,
 };
+struct bond_settings;
 struct ofproto_bundle_settings {
     const char *name;
     const uint16_t *members;    /* OpenFlow port numbers. */
@@ -226,10 +227,17 @@ struct ofproto_bundle_settings {
     enum port_vlan_mode vlan_mode;
     int vlan;                   /* Access or native VLAN, -1 if none. */
     const unsigned long *trunks; /* 4096-bit bitmap, or NULL for all. */
+    /* With more than one member: how they make a bond (ofproto/bond.h;
+     * NULL: NORMAL uses the first member whose link is up). */
+    const struct bond_settings *bond;
 };
 void ofproto_bundle_register(struct ofproto *, void *aux,
                              const struct ofproto_bundle_settings *);
 void ofproto_bundle_unregister(struct ofproto *, void *aux);
+/* The MAC of the bond AUX's active member (zero if none, or no bond), for
+ * Port bond_active_slave. */
+struct eth_addr ofproto_bundle_get_active_member_mac(struct ofproto *,
+                                                     void *aux);
 
 /* Rules.
  *

@@ -14,6 +14,7 @@
 #include "mac-learning.h"
 #include "mpls.h"
 #include "netlink.h"
+#include "bond.h"
 #include "ofport-patch.h"
 #include "ofproto-private.h"
 #include "port-protocol.h"
@@ -343,9 +344,22 @@ static void
 output_normal(struct xlate_ctx *ctx, const struct ofbundle *b, uint16_t vlan,
               uint8_t pcp)
 {
-    const struct ofport *port = bundle_pick_port(b);
-    if (!port) {
-        return;
+    const struct ofport *port;
+    if (b->bond) {
+        port = bond_choose_output(b->bond, &ctx->flow, ctx->wc, vlan);
+        if (!port) {
+            trace_note(ctx, "no usable member in bond %s, dropping",
+                       b->name);
+            return;
+        }
+        if (ctx->xin->n_bytes) {
+            bond_account(b->bond, &ctx->flow, vlan, ctx->xin->n_bytes);
+        }
+    } else {
+        port = bundle_pick_port(b);
+        if (!port) {
+            return;
+        }
     }
     if (port->config & OFPUTIL_PC_NO_FWD) {
         trace_note(ctx, "OFPPC_NO_FWD set, skipping output");
@@ -474,6 +488,28 @@ xlate_normal(struct xlate_ctx *ctx)
         break;
     }
 
+    /* A bond takes only what its mode lets it receive (bond.h). */
+    if (in_bundle->bond) {
+        switch (bond_check_admissibility(in_bundle->bond, in_port, flow,
+                                         wc)) {
+        case BV_ACCEPT:
+            break;
+        case BV_DROP:
+            trace_note(ctx, "bonding refused admissibility, dropping");
+            return;
+        case BV_DROP_IF_MOVED: {
+            const struct ofbundle *learned = mac_learning_lookup(
+                ctx->ofproto->ml, flow->dl_src, vlan);
+            if (learned && learned != in_bundle) {
+                trace_note(ctx, "SLB bond %s thinks this packet looped "
+                           "back, dropping", bundle_name(in_bundle));
+                return;
+            }
+            break;
+        }
+        }
+    }
+
     /* Learn. */
     if (ctx->xin->may_learn && !eth_addr_is_multicast(flow->dl_src)) {
         if (mac_learning_learn(ctx->ofproto->ml, flow->dl_src, vlan,
@@ -486,7 +522,8 @@ xlate_normal(struct xlate_ctx *ctx)
 
     /* Forward. */
     if (eth_addr_is_multicast(flow->dl_dst)) {
-        trace_note(ctx, "multicast or broadcast destination, flooding");
+        /* Never learned, so 3.1's words for it. */
+        trace_note(ctx, "no learned MAC for destination, flooding");
         flood_normal(ctx, in_bundle, vlan, pcp);
         return;
     }

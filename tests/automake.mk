@@ -472,6 +472,7 @@ TESTSUITE_AT = \
 	tests/switching.at \
 	tests/patch-ports.at \
 	tests/cfm.at \
+	tests/bonds.at \
 	tests/tunnel-ports.at \
 	tests/switching-system.at \
 	tests/datapath.at \

@@ -35,6 +35,8 @@
 #include "ovsdb-idl.h"
 #include "packets.h"
 #include "poll-loop.h"
+#include "port-bond.h"
+#include "bond.h"
 #include "seq.h"
 #include "shash.h"
 #include "smap.h"
@@ -234,6 +236,11 @@ bridge_track_config_columns(void)
         &ovsrec_port_col_tag,
         &ovsrec_port_col_trunks,
         &ovsrec_port_col_vlan_mode,
+        /* Bonds (port-bond.h). */
+        &ovsrec_port_col_bond_mode,
+        &ovsrec_port_col_bond_updelay,
+        &ovsrec_port_col_bond_downdelay,
+        &ovsrec_port_col_other_config,
         &ovsrec_interface_col_name,
         &ovsrec_interface_col_type,
         &ovsrec_interface_col_options,
@@ -862,6 +869,11 @@ port_configure_bundle(struct port *port)
         }
     }
     s.trunks = trunks;
+    struct bond_settings bond;
+    if (n > 1) {
+        port_bond_settings(cfg, &bond);
+        s.bond = &bond;
+    }
     ofproto_bundle_register(br->ofproto, port, &s);
     bitmap_free(trunks);
     free(members);
