@@ -60,6 +60,7 @@ struct bond {
     struct bond_member *active;
     struct eth_addr active_member_mac;
     bool learning_needed;           /* Active member changed. */
+    bool mac_changed;               /* 'active_member_mac' changed. */
 
     struct bond_bucket buckets[BOND_BUCKETS];
     long long int next_rebalance;   /* LLONG_MAX: not balanced. */
@@ -252,8 +253,10 @@ update_active(struct bond *bond)
             bond->learning_needed = true;
         } else {
             VLOG_INFO("bond %s: all members disabled", bond->name);
-            memset(&bond->active_member_mac, 0, sizeof bond->active_member_mac);
+            memset(&bond->active_member_mac, 0,
+                   sizeof bond->active_member_mac);
         }
+        bond->mac_changed = true;
     }
     assign_buckets(bond);
 }
@@ -563,6 +566,16 @@ bond_compose_learning_packet(struct dp_packet *packet, struct eth_addr mac,
         memcpy(dp_packet_insert_front(packet, ETH_HEADER_LEN, sizeof tag),
                &tag, sizeof tag);
     }
+}
+
+bool
+bond_take_active_mac_changed(struct bond *bond)
+{
+    ovs_rwlock_wrlock(&bond->rwlock);
+    bool changed = bond->mac_changed;
+    bond->mac_changed = false;
+    ovs_rwlock_unlock(&bond->rwlock);
+    return changed;
 }
 
 struct eth_addr
@@ -919,6 +932,7 @@ bond_set_active_cmd(struct unixctl_conn *conn, int argc OVS_UNUSED,
         bond->active = m;
         bond->active_member_mac = m->mac;
         bond->learning_needed = true;
+        bond->mac_changed = true;
         VLOG_INFO("bond %s: active member is now %s", bond->name, m->name);
         seq_change(bond_changed_seq);
     }

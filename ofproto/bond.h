@@ -108,6 +108,9 @@ struct dp_packet;
 void bond_compose_learning_packet(struct dp_packet *, struct eth_addr mac,
                                   uint16_t vlan);
 
+/* Main thread: whether the active member's MAC changed since last asked
+ * (the owner then writes Port bond_active_slave). */
+bool bond_take_active_mac_changed(struct bond *);
 /* The active member's MAC (zero if none), for Port bond_active_slave. */
 struct eth_addr bond_get_active_member_mac(const struct bond *);
 

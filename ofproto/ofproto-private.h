@@ -134,6 +134,7 @@ struct ofbundle {
      * settings, else NULL; its members are the ports' struct ofport. */
     struct bond *bond;
     struct heap_node bond_node; /* In ofproto->bond_timers with a bond. */
+    bool bond_mac_queued;       /* In ofproto->bond_mac_changed. */
 };
 
 struct oftable {
@@ -238,6 +239,10 @@ struct ofproto {
     /* The bundles with bonds, by when their bond next has something to do
      * (bond_run()): the main loop runs only those that are due. */
     struct heap bond_timers;
+    /* The auxes of bundles whose bond's active member changed, for the
+     * caller's bond_active_slave (ofproto_take_bond_changes()). */
+    void **bond_mac_changed;
+    size_t n_bond_mac_changed, allocated_bond_mac_changed;
     struct mac_learning *ml;
     struct hmap groups;         /* struct ofgroup, by group_id. */
     struct hmap meters;         /* struct ofmeter, by meter_id. */

@@ -366,6 +366,7 @@ ofproto_destroy(struct ofproto *ofproto)
     hmap_destroy(&ofproto->ports);
     hmap_destroy(&ofproto->bundles);
     heap_destroy(&ofproto->bond_timers);
+    free(ofproto->bond_mac_changed);
     mac_learning_destroy(ofproto->ml);
     ofproto_flush_flow_removed(ofproto);
     ofproto_learn_destroy(ofproto);
@@ -1096,6 +1097,13 @@ bundle_destroy(struct ofbundle *bundle)
         heap_remove(&ofproto->bond_timers, &bundle->bond_node);
         bond_destroy(bundle->bond);
     }
+    for (size_t i = 0; i < ofproto->n_bond_mac_changed; i++) {
+        if (ofproto->bond_mac_changed[i] == bundle->aux) {
+            ofproto->bond_mac_changed[i]
+                = ofproto->bond_mac_changed[--ofproto->n_bond_mac_changed];
+            break;
+        }
+    }
     backer_tables_changed(ofproto->backer);
     free(bundle->name);
     bitmap_free(bundle->trunks);
@@ -1218,10 +1226,39 @@ ofproto_run_bonds(struct ofproto *ofproto, bool all)
         if (bond_take_learning_needed(b->bond, &active)) {
             bundle_send_learning_packets(b, active);
         }
+        if (bond_take_active_mac_changed(b->bond) && !b->bond_mac_queued) {
+            b->bond_mac_queued = true;
+            if (ofproto->n_bond_mac_changed
+                >= ofproto->allocated_bond_mac_changed) {
+                ofproto->bond_mac_changed = x2nrealloc(
+                    ofproto->bond_mac_changed,
+                    &ofproto->allocated_bond_mac_changed,
+                    sizeof *ofproto->bond_mac_changed);
+            }
+            ofproto->bond_mac_changed[ofproto->n_bond_mac_changed++]
+                = b->aux;
+        }
     }
     if (changed) {
         backer_tables_changed(ofproto->backer);
     }
+}
+
+size_t
+ofproto_take_bond_changes(struct ofproto *ofproto, void ***auxes)
+{
+    size_t n = ofproto->n_bond_mac_changed;
+    for (size_t i = 0; i < n; i++) {
+        struct ofbundle *b = bundle_lookup(ofproto,
+                                           ofproto->bond_mac_changed[i]);
+        if (b) {
+            b->bond_mac_queued = false;
+        }
+    }
+    *auxes = ofproto->bond_mac_changed;
+    ofproto->bond_mac_changed = NULL;
+    ofproto->n_bond_mac_changed = ofproto->allocated_bond_mac_changed = 0;
+    return n;
 }
 
 struct eth_addr

@@ -234,6 +234,10 @@ struct ofproto_bundle_settings {
 void ofproto_bundle_register(struct ofproto *, void *aux,
                              const struct ofproto_bundle_settings *);
 void ofproto_bundle_unregister(struct ofproto *, void *aux);
+/* Empties the list of bundles (their AUX) whose bond's active member
+ * changed since last asked into a malloc'd array in *AUXES (caller frees);
+ * returns their number. */
+size_t ofproto_take_bond_changes(struct ofproto *, void ***auxes);
 /* The MAC of the bond AUX's active member (zero if none, or no bond), for
  * Port bond_active_slave. */
 struct eth_addr ofproto_bundle_get_active_member_mac(struct ofproto *,

@@ -193,6 +193,7 @@ bridge_omit_own_status_columns(void)
         &ovsrec_interface_col_link_speed,
         &ovsrec_bridge_col_datapath_id,
         &ovsrec_bridge_col_datapath_version,
+        &ovsrec_port_col_bond_active_slave,
         &ovsrec_controller_col_is_connected,
         &ovsrec_controller_col_role,
         &ovsrec_controller_col_status,
@@ -1276,6 +1277,26 @@ bridge_write_status(struct bridge *br)
     }
 }
 
+/* Port bond_active_slave of the bonds whose active member changed. */
+static void
+bridge_write_bond_status(struct bridge *br)
+{
+    void **ports;
+    size_t n = ofproto_take_bond_changes(br->ofproto, &ports);
+    for (size_t i = 0; i < n; i++) {
+        struct port *port = ports[i];
+        struct eth_addr mac = ofproto_bundle_get_active_member_mac(
+            br->ofproto, port);
+        char s[18];             /* "xx:xx:xx:xx:xx:xx" */
+        snprintf(s, sizeof s, ETH_ADDR_FMT, ETH_ADDR_ARGS(mac));
+        if (!port->cfg->bond_active_slave
+            || strcmp(port->cfg->bond_active_slave, s)) {
+            ovsrec_port_set_bond_active_slave(port->cfg, s);
+        }
+    }
+    free(ports);
+}
+
 /* Reconciliation. */
 
 /* Where the database puts one interface. */
@@ -2121,6 +2142,9 @@ bridge_run(void)
                 if (br->status_dirty) {
                     br->status_dirty = false;
                     bridge_write_status(br);
+                }
+                if (br->ofproto) {
+                    bridge_write_bond_status(br);
                 }
                 if (br->connmgr) {
                     bridge_write_controller_status(br);
