@@ -608,9 +608,10 @@ lacp_member_register(struct lacp *lacp, void *aux,
         }
         lacp->run_due = true;
     }
-    if (!m->name || strcmp(m->name, s->name)) {
+    const char *name = s->name ? s->name : "";
+    if (!m->name || strcmp(m->name, name)) {
         free(m->name);
-        m->name = xstrdup(s->name);
+        m->name = xstrdup(name);
     }
     m->mac = s->mac;
     if (m->port_id != s->id || m->port_priority != s->priority
@@ -705,13 +706,14 @@ lacp_process_packet(struct lacp *lacp, const void *aux, const void *frame,
         /* We send no markers, so a marker response is never awaited, and
          * 3.1 answers no marker requests either. */
         m->rx_markers++;
-        VLOG_DBG("%s: received a LACP marker PDU", lacp->name);
+        VLOG_DBG("%s: received a LACP marker PDU", m->name);
         goto out;
     case LACP_PDU_BAD:
     default:
         m->rx_errors++;
         VLOG_WARN_RL(&rl, "%s: received an unparsable LACP PDU on %s "
-                     "(%zu bytes)", lacp->name, m->name, len);
+                     "(%zu bytes)", lacp->name ? lacp->name : "(unnamed)",
+                     m->name, len);
         goto out;
     }
 
@@ -871,6 +873,9 @@ lacp_member_may_enable(const struct lacp *lacp, const void *aux)
 bool
 lacp_member_is_current(const struct lacp *lacp, const void *aux)
 {
+    if (!lacp) {
+        return false;
+    }
     ovs_mutex_lock(&lacp_mutex);
     const struct member *m = member_lookup(lacp, aux);
     bool current = m && m->status != MEMBER_DEFAULTED;
@@ -882,6 +887,9 @@ bool
 lacp_get_member_stats(const struct lacp *lacp, const void *aux,
                       struct lacp_member_stats *s)
 {
+    if (!lacp) {
+        return false;
+    }
     ovs_mutex_lock(&lacp_mutex);
     const struct member *m = member_lookup(lacp, aux);
     if (m) {
@@ -909,6 +917,9 @@ lacp_get_member_stats(const struct lacp *lacp, const void *aux,
 bool
 lacp_member_take_changed(struct lacp *lacp, const void *aux)
 {
+    if (!lacp) {
+        return false;
+    }
     ovs_mutex_lock(&lacp_mutex);
     struct member *m = member_lookup(lacp, aux);
     bool changed = m && m->changed;

@@ -45,7 +45,11 @@
  * change callback) are called with lacp_mutex NOT held, so they may call
  * back into this module.  A caller that wants a consistent series of
  * calls (configure, then register each member) serialises with its own
- * lock; the engine never holds lacp_mutex across calls.
+ * lock; the engine never holds lacp_mutex across calls.  Frames are sent
+ * after lacp_run() has released lacp_mutex, so the caller must not
+ * unregister a member (and free what its aux points to) while lacp_run()
+ * runs for the same bond: as with the per-port protocols, detach the bond
+ * from the thread that runs it first.
  *
  * Changes
  * -------
@@ -174,7 +178,8 @@ long long int lacp_next_deadline(const struct lacp *);
 bool lacp_recognizes(const struct flow *, struct flow_wildcards *wc);
 
 /* State for bonds.  LACP may be nil: lacp_status() is then
- * LACP_DISABLED and lacp_member_may_enable() true. */
+ * LACP_DISABLED, lacp_member_may_enable() true, and the other getters
+ * false. */
 enum lacp_status lacp_status(const struct lacp *);
 bool lacp_member_may_enable(const struct lacp *, const void *member_aux);
 /* Whether the member's partner information is not defaulted (current or
