@@ -14,11 +14,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check-util.h"
 #include "dp-packet.h"
 #include "dynamic-string.h"
 #include "flow-extract.h"
 #include "flow.h"
 #include "lacp-pdu.h"
+#include "ovs-thread.h"
 #include "packets.h"
 #include "timeval.h"
 #include "util.h"
@@ -874,6 +876,84 @@ START_TEST(test_invalid_settings_and_refs)
 }
 END_TEST
 
+/* Receive, run and status queries on three threads at once, as handlers,
+ * the monitor and the main thread would: nothing is lost or torn. */
+struct hammer {
+    struct side *side;
+    const uint8_t *frame;
+    int n;
+    int n_sent;
+};
+
+static void
+count_send_atomic(void *member_aux, const void *frame, size_t len, void *aux)
+{
+    struct hammer *h = aux;
+    __atomic_add_fetch(&h->n_sent, 1, __ATOMIC_RELAXED);
+}
+
+static void *
+hammer_receive(void *h_)
+{
+    struct hammer *h = h_;
+    uint8_t garbage[20] = { 0 };
+    for (int i = 0; i < h->n; i++) {
+        lacp_process_packet(h->side->lacp, &h->side->handles[0], h->frame,
+                            LACP_FRAME_LEN);
+        lacp_process_packet(h->side->lacp, &h->side->handles[0], garbage,
+                            sizeof garbage);
+    }
+    return NULL;
+}
+
+static void *
+hammer_run(void *h_)
+{
+    struct hammer *h = h_;
+    for (int i = 0; i < h->n; i++) {
+        lacp_run(h->side->lacp, time_msec(), count_send_atomic, h);
+        lacp_member_carrier_changed(h->side->lacp, &h->side->handles[1],
+                                    i % 2);
+    }
+    return NULL;
+}
+
+START_TEST(test_threads)
+{
+    struct wire w;
+    negotiated_pair(&w, true, true);
+    struct side *a = &w.sides[0];
+    uint8_t frame[LACP_FRAME_LEN];
+    memcpy(frame, w.sides[1].last_frame[0], sizeof frame);
+    struct lacp_member_stats before = stats(a, 0);
+
+    struct hammer h = { .side = a, .frame = frame,
+                        .n = (int) check_iterations(20000, 50) };
+    pthread_t rx = ovs_thread_create("lacp-rx", hammer_receive, &h);
+    pthread_t run = ovs_thread_create("lacp-run", hammer_run, &h);
+    for (int i = 0; i < 200; i++) {
+        struct ds ds = DS_EMPTY_INITIALIZER;
+        ck_assert(lacp_show(&ds, "bond0"));
+        ck_assert(lacp_show_stats(&ds, NULL));
+        ds_destroy(&ds);
+        void **auxes;
+        lacp_take_changed_members(a->lacp, &auxes);
+        free(auxes);
+        (void) lacp_status(a->lacp);
+        (void) lacp_member_may_enable(a->lacp, &a->handles[1]);
+    }
+    xpthread_join(rx, NULL);
+    xpthread_join(run, NULL);
+
+    struct lacp_member_stats after = stats(a, 0);
+    ck_assert_uint_eq(after.rx_pdus, before.rx_pdus + 2 * h.n);
+    ck_assert_uint_eq(after.rx_errors, before.rx_errors + h.n);
+    ck_assert(after.current && after.may_enable);
+    ck_assert_uint_eq(stats(a, 1).carrier_changed, 1 + h.n);
+    wire_destroy(&w);
+}
+END_TEST
+
 static Suite *
 lacp_suite(void)
 {
@@ -893,6 +973,7 @@ lacp_suite(void)
     tcase_add_test(tc, test_pdu_bytes);
     tcase_add_test(tc, test_show_config);
     tcase_add_test(tc, test_invalid_settings_and_refs);
+    tcase_add_test(tc, test_threads);
     suite_add_tcase(s, tc);
     return s;
 }
