@@ -275,6 +275,10 @@ lib_libovs_a_SOURCES += \
 	lib/bfd.h \
 	lib/cfm.c \
 	lib/cfm.h \
+	lib/lacp.c \
+	lib/lacp.h \
+	lib/lacp-pdu.c \
+	lib/lacp-pdu.h \
 	lib/port-protocol.h
 
 # OpenFlow: switch, port and table messages, and the message printer.
