@@ -103,6 +103,17 @@ struct ofport {
      * 'live' (xlate_rwlock). */
     struct port_protocol *protocols[OFPORT_MAX_PROTOCOLS];
     size_t n_protocols;
+    /* The spanning tree port state its protocols set (may_forward(),
+     * may_learn()): 'fwd_blocker' names the protocol that keeps the port
+     * from carrying data (NULL: none), 'learns' whether NORMAL may learn
+     * from what it receives (xlate_rwlock). */
+    const char *fwd_blocker;
+    bool learns;
+    /* LACP on this port (its bundle's, lacp-member.h), or NULL; and
+     * whether LACP lets it carry traffic (true without LACP;
+     * xlate_rwlock). */
+    struct lacp_member *lacp_member;
+    bool lacp_enabled;
 
     /* Patch ports (ofport-patch.h): no datapath port ('odp_port' is
      * DPIF_PORT_NONE); 'peer' is the other end while paired (xlate_rwlock),
@@ -135,6 +146,7 @@ struct ofbundle {
     struct bond *bond;
     struct heap_node bond_node; /* In ofproto->bond_timers with a bond. */
     bool bond_mac_queued;       /* In ofproto->bond_mac_changed. */
+    struct lacp_bond *lacp;     /* LACP on the members, or NULL. */
 };
 
 struct oftable {
@@ -342,6 +354,8 @@ int ofport_inject_packet(const struct ofport *, struct dp_packet *);
  * ofproto_monitor_stop_if_idle() then stops the monitor thread if no
  * protocol is left anywhere (main thread, without the lock). */
 void ofport_detach_protocols(struct ofport *);
+/* The same for one protocol P of PORT (xlate_rwlock held for writing). */
+void ofport_detach_protocol_locked(struct ofport *, struct port_protocol *);
 void ofproto_monitor_stop_if_idle(void);
 /* The monitor's control-packet sink (dpif.h) on BACKER's datapath: takes
  * the per-port protocols' packets of slow-pathed flows on the datapath

@@ -11,6 +11,7 @@
 #include <string.h>
 #include "bitmap.h"
 #include "bond.h"
+#include "lacp-member.h"
 #include "coverage.h"
 #include "dp-packet.h"
 #include "dpif.h"
@@ -328,6 +329,8 @@ static bool port_is_live(const struct ofport *);
 static bool port_may_enable(const struct ofport *);
 static void bundle_destroy(struct ofbundle *);
 static void bundle_remove_port(struct ofport *);
+static void bundle_configure_lacp(struct ofbundle *,
+                                  const struct ofproto_bundle_settings *);
 static void ofproto_run_bonds(struct ofproto *, bool all);
 
 void
@@ -784,6 +787,8 @@ ofproto_port_add(struct ofproto *ofproto, struct netdev *netdev,
     port->odp_port = odp_port;
     port->may_enable = port_may_enable(port);
     port->live = port_is_live(port);
+    port->learns = true;
+    port->lacp_enabled = true;
     ovs_list_init(&port->bundle_node);
 
     ofport_get_phy_port(port, &port->pp);
@@ -806,6 +811,89 @@ ofproto_port_add(struct ofproto *ofproto, struct netdev *netdev,
     return 0;
 }
 
+/* Tells PORT's bond whether the member may carry traffic: its link, and
+ * LACP if the port runs it. */
+static void
+bundle_update_member(struct ofport *port)
+{
+    struct ofbundle *bundle = port->bundle;
+    if (bundle && bundle->bond) {
+        bond_member_set_may_enable(bundle->bond, port, port->may_enable);
+        if (bundle->lacp) {
+            enum lacp_status st = lacp_status(lacp_bond_get_lacp(
+                                                  bundle->lacp));
+            bond_set_lacp_status(bundle->bond,
+                                 st == LACP_NEGOTIATED ? BOND_LACP_NEGOTIATED
+                                 : st == LACP_CONFIGURED
+                                 ? BOND_LACP_CONFIGURED : BOND_LACP_OFF);
+        }
+        heap_change(&port->ofproto->bond_timers, &bundle->bond_node,
+                    LLONG_MIN);
+    }
+}
+
+/* Rereads what LACP says of PORT (its carrier goes to LACP first). */
+static void
+ofport_update_lacp(struct ofport *port)
+{
+    if (!port->lacp_member) {
+        return;
+    }
+    lacp_member_set_carrier(port->lacp_member,
+                            port->netdev && netdev_get_carrier(port->netdev));
+    bool enabled = lacp_member_enabled(port->lacp_member);
+    if (enabled != port->lacp_enabled) {
+        xlate_write_lock();
+        port->lacp_enabled = enabled;
+        xlate_write_unlock();
+        backer_tables_changed(port->ofproto->backer);
+    }
+    bundle_update_member(port);
+}
+
+bool
+ofproto_port_get_lacp_current(const struct ofproto *ofproto,
+                              uint16_t ofp_port, bool *current)
+{
+    const struct ofport *port = ofproto_get_port(ofproto, ofp_port);
+    if (!port || !port->lacp_member) {
+        return false;
+    }
+    *current = lacp_member_current(port->lacp_member);
+    return true;
+}
+
+/* Rereads the spanning tree port state PORT's protocols set, and forgets
+ * the learned addresses if one of them saw the topology change. */
+static void
+ofport_update_port_state(struct ofport *port)
+{
+    struct ofproto *ofproto = port->ofproto;
+    const struct port_protocol *blocker = port_protocols_forward_blocker(
+        port->protocols, port->n_protocols);
+    const char *fwd_blocker = blocker ? blocker->class->block_name : NULL;
+    bool learns = port_protocols_may_learn(port->protocols,
+                                           port->n_protocols);
+    if (fwd_blocker != port->fwd_blocker || learns != port->learns) {
+        xlate_write_lock();
+        port->fwd_blocker = fwd_blocker;
+        port->learns = learns;
+        xlate_write_unlock();
+        backer_tables_changed(ofproto->backer);
+    }
+    bool flush = false;
+    for (size_t i = 0; i < port->n_protocols; i++) {
+        struct port_protocol *p = port->protocols[i];
+        if (p->class->take_mac_flush && p->class->take_mac_flush(p)) {
+            flush = true;
+        }
+    }
+    if (flush) {
+        mac_learning_flush(ofproto->ml);
+        backer_tables_changed(ofproto->backer);
+    }
+}
+
 /* Whether the protocols on PORT (BFD, CFM, ...) let it carry traffic. */
 static bool
 port_protocols_allow(const struct ofport *port)
@@ -813,12 +901,14 @@ port_protocols_allow(const struct ofport *port)
     return port_protocols_link_ok(port->protocols, port->n_protocols);
 }
 
-/* A port NORMAL may use: its link is up and its protocols agree. */
+/* A port NORMAL may use: its link is up, its protocols agree, and LACP,
+ * if it runs it, has it in the aggregate (as in 3.1, this is also what
+ * OpenFlow sees as LIVE). */
 static bool
 port_may_enable(const struct ofport *port)
 {
     return (port->netdev && netdev_get_carrier(port->netdev)
-            && port_protocols_allow(port));
+            && port_protocols_allow(port) && port->lacp_enabled);
 }
 
 /* A port fast failover may use: NORMAL may, and it is not
@@ -853,9 +943,10 @@ ofport_get_phy_port(const struct ofport *port, struct ofputil_phy_port *pp)
     }
     if (!port->netdev || !netdev_get_carrier(port->netdev)) {
         pp->state |= OFPUTIL_PS_LINK_DOWN;
-    } else if (port_protocols_allow(port)) {
-        /* As in 3.1, a BFD session down or a CFM fault takes "live" away
-         * but leaves the link up. */
+    } else if (port_protocols_allow(port) && port->lacp_enabled) {
+        /* As in 3.1, a BFD session down, a CFM fault or a member LACP
+         * leaves out of the aggregate takes "live" away but leaves the link
+         * up. */
         pp->state |= OFPUTIL_PS_LIVE;
     }
 }
@@ -981,6 +1072,9 @@ ofproto_port_changed(struct ofproto *ofproto, uint16_t ofp_port)
     if (port->tnl && tnl_port_reconfigure(port)) {
         backer_tables_changed(ofproto->backer);
     }
+    /* What the protocols say first: LACP is part of the port's LIVE. */
+    ofport_update_port_state(port);
+    ofport_update_lacp(port);
     struct ofputil_phy_port pp;
     ofport_get_phy_port(port, &pp);
     if (memcmp(&pp, &port->pp, sizeof pp)) {
@@ -1001,11 +1095,7 @@ ofproto_port_changed(struct ofproto *ofproto, uint16_t ofp_port)
         xlate_write_lock();
         port->may_enable = may_enable;
         xlate_write_unlock();
-        if (port->bundle && port->bundle->bond) {
-            bond_member_set_may_enable(port->bundle->bond, port, may_enable);
-            heap_change(&ofproto->bond_timers, &port->bundle->bond_node,
-                        LLONG_MIN);
-        }
+        bundle_update_member(port);
         if (!may_enable && port->bundle) {
             /* Addresses learned there are unreachable now. */
             mac_learning_flush_port(ofproto->ml, port->bundle);
@@ -1086,12 +1176,12 @@ bundle_destroy(struct ofbundle *bundle)
     mac_learning_flush_port(ofproto->ml, bundle);
     struct ofport *port;
     LIST_FOR_EACH_SAFE (port, bundle_node, &bundle->ports) {
-        ovs_list_remove(&port->bundle_node);
-        ovs_list_init(&port->bundle_node);
-        port->bundle = NULL;
+        bundle_remove_port(port);
     }
     hmap_remove(&ofproto->bundles, &bundle->hmap_node);
     xlate_write_unlock();
+    ofproto_monitor_stop_if_idle();
+    lacp_bond_destroy(bundle->lacp);
 
     if (bundle->bond) {
         heap_remove(&ofproto->bond_timers, &bundle->bond_node);
@@ -1124,6 +1214,15 @@ trunks_equal(const unsigned long *a, const unsigned long *b)
 static void
 bundle_remove_port(struct ofport *port)
 {
+    if (port->lacp_member) {
+        /* No lacp_run() can be running: the monitor runs under the lock
+         * we hold for writing. */
+        ofport_detach_protocol_locked(port,
+                                      lacp_member_protocol(port->lacp_member));
+        lacp_member_destroy(port->lacp_member);
+        port->lacp_member = NULL;
+        port->lacp_enabled = true;
+    }
     if (port->bundle) {
         if (port->bundle->bond) {
             bond_member_unregister(port->bundle->bond, port);
@@ -1169,6 +1268,61 @@ bundle_configure_bond(struct ofbundle *bundle, const struct bond_settings *s)
         bond_member_register(bundle->bond, port, port->name,
                              port->pp.hw_addr);
         bond_member_set_may_enable(bundle->bond, port, port->may_enable);
+    }
+}
+
+/* Runs LACP on BUNDLE's members as S says (none if S->lacp is NULL). */
+static void
+bundle_configure_lacp(struct ofbundle *bundle,
+                      const struct ofproto_bundle_settings *s)
+{
+    struct ofproto *ofproto = bundle->ofproto;
+    struct ofport *port;
+    if (bundle->lacp && (!s->lacp
+                         || !lacp_bond_configure(bundle->lacp, s->lacp))) {
+        xlate_write_lock();
+        LIST_FOR_EACH (port, bundle_node, &bundle->ports) {
+            if (port->lacp_member) {
+                ofport_detach_protocol_locked(
+                    port, lacp_member_protocol(port->lacp_member));
+                lacp_member_destroy(port->lacp_member);
+                port->lacp_member = NULL;
+                port->lacp_enabled = true;
+            }
+        }
+        xlate_write_unlock();
+        ofproto_monitor_stop_if_idle();
+        lacp_bond_destroy(bundle->lacp);
+        bundle->lacp = NULL;
+        if (bundle->bond) {
+            bond_set_lacp_status(bundle->bond, BOND_LACP_OFF);
+        }
+    }
+    if (!s->lacp) {
+        return;
+    }
+    if (!bundle->lacp) {
+        bundle->lacp = lacp_bond_create(s->lacp);
+        if (!bundle->lacp) {
+            return;
+        }
+    }
+    for (size_t i = 0; i < s->n_members; i++) {
+        port = ofproto_get_port(ofproto, s->members[i]);
+        if (!port || port->bundle != bundle) {
+            continue;
+        }
+        if (port->lacp_member) {
+            lacp_member_reconfigure(port->lacp_member, &s->lacp_members[i]);
+        } else {
+            port->lacp_member = lacp_member_create(bundle->lacp,
+                                                   &s->lacp_members[i],
+                                                   s->member_owners[i]);
+            ofproto_port_attach_protocol(
+                ofproto, port->ofp_port,
+                lacp_member_protocol(port->lacp_member));
+        }
+        ofproto_port_changed(ofproto, port->ofp_port);
     }
 }
 
@@ -1331,7 +1485,9 @@ ofproto_bundle_register(struct ofproto *ofproto, void *aux,
         mac_learning_flush_port(ofproto->ml, bundle);
     }
     xlate_write_unlock();
+    ofproto_monitor_stop_if_idle();
     bundle_configure_bond(bundle, s->n_members > 1 ? s->bond : NULL);
+    bundle_configure_lacp(bundle, s);
     backer_tables_changed(ofproto->backer);
 }
 
@@ -1351,7 +1507,7 @@ ofproto_bundle_unregister(struct ofproto *ofproto, void *aux)
 static int
 execute_packet(struct ofproto *ofproto, struct dp_packet *packet,
                const struct flow *flow, const struct ofpact *ofpacts,
-               size_t ofpacts_len)
+               size_t ofpacts_len, bool control)
 {
     /* A packet sent out is a packet seen, as in 3.1: NORMAL learns its
      * source MAC, learn actions learn from it, and the rules it is
@@ -1368,6 +1524,7 @@ execute_packet(struct ofproto *ofproto, struct dp_packet *packet,
         .used = time_msec(),
         .ofpacts = ofpacts,
         .ofpacts_len = ofpacts_len,
+        .control = control,
     };
     struct xlate_out xout;
     xlate_out_init(&xout);
@@ -1410,7 +1567,7 @@ ofproto_packet_out(struct ofproto *ofproto,
 
     ovs_rwlock_rdlock(&xlate_rwlock);
     int error = execute_packet(ofproto, packet, &flow, po->ofpacts,
-                               po->ofpacts_len);
+                               po->ofpacts_len, false);
     ovs_rwlock_unlock(&xlate_rwlock);
     dp_packet_delete(packet);
     return error;
@@ -1436,7 +1593,7 @@ ofport_send_packet(struct ofport *port, struct dp_packet *packet)
     ofpbuf_use_stub(&ofpacts, stub, sizeof stub);
     OFPACT_PUT(&ofpacts, OFPACT_OUTPUT, ofpact_output)->port = port->ofp_port;
     int error = execute_packet(ofproto, packet, &flow, ofpacts.data,
-                               ofpacts.size);
+                               ofpacts.size, true);
     ofpbuf_uninit(&ofpacts);
     return error;
 }
@@ -1454,7 +1611,7 @@ ofport_inject_packet(const struct ofport *port, struct dp_packet *packet)
     ofpbuf_use_stub(&ofpacts, stub, sizeof stub);
     OFPACT_PUT(&ofpacts, OFPACT_OUTPUT, ofpact_output)->port = OFPP_TABLE;
     int error = execute_packet(port->ofproto, packet, &flow, ofpacts.data,
-                               ofpacts.size);
+                               ofpacts.size, false);
     ofpbuf_uninit(&ofpacts);
     return error;
 }

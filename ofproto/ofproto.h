@@ -220,6 +220,8 @@ enum port_vlan_mode {
     PORT_VLAN_NATIVE_UNTAGGED,
 };
 struct bond_settings;
+struct lacp_settings;
+struct lacp_member_settings;
 struct ofproto_bundle_settings {
     const char *name;
     const uint16_t *members;    /* OpenFlow port numbers. */
@@ -230,6 +232,14 @@ struct ofproto_bundle_settings {
     /* With more than one member: how they make a bond (ofproto/bond.h;
      * NULL: NORMAL uses the first member whose link is up). */
     const struct bond_settings *bond;
+    /* LACP on the members (lib/lacp.h; NULL: none): the port's settings,
+     * one member setting per member, and each member's change-queue owner
+     * (the caller's interface, port-protocol.h's owner): a change of a
+     * member's LACP state comes back to the caller as a change of that
+     * owner, and the caller then calls ofproto_port_changed(). */
+    const struct lacp_settings *lacp;
+    const struct lacp_member_settings *lacp_members;
+    void *const *member_owners;
 };
 void ofproto_bundle_register(struct ofproto *, void *aux,
                              const struct ofproto_bundle_settings *);
@@ -238,6 +248,10 @@ void ofproto_bundle_unregister(struct ofproto *, void *aux);
  * changed since last asked into a malloc'd array in *AUXES (caller frees);
  * returns their number. */
 size_t ofproto_take_bond_changes(struct ofproto *, void ***auxes);
+/* Whether port OFP_PORT runs LACP, and if so whether its partner is
+ * current (Interface lacp_current) in *CURRENT. */
+bool ofproto_port_get_lacp_current(const struct ofproto *, uint16_t ofp_port,
+                                   bool *current);
 /* The MAC of the bond AUX's active member (zero if none, or no bond), for
  * Port bond_active_slave. */
 struct eth_addr ofproto_bundle_get_active_member_mac(struct ofproto *,

@@ -152,6 +152,14 @@ commit_all(struct xlate_ctx *ctx)
 static void
 compose_output(struct xlate_ctx *ctx, const struct ofport *port)
 {
+    if (port->fwd_blocker && !ctx->xin->control) {
+        if (ctx->xin->trace) {
+            xtrace_add(ctx->xin->trace, XTRACE_WARN,
+                       "%s not in forwarding state, skipping output",
+                       port->fwd_blocker);
+        }
+        return;
+    }
     if (port->is_patch) {
         xlate_patch_output(ctx, port);
         return;
@@ -510,8 +518,9 @@ xlate_normal(struct xlate_ctx *ctx)
         }
     }
 
-    /* Learn. */
-    if (ctx->xin->may_learn && !eth_addr_is_multicast(flow->dl_src)) {
+    /* Learn (unless a spanning tree keeps the port from it). */
+    if (ctx->xin->may_learn && in_port->learns
+        && !eth_addr_is_multicast(flow->dl_src)) {
         if (mac_learning_learn(ctx->ofproto->ml, flow->dl_src, vlan,
                                (void *) in_bundle)) {
             trace_note(ctx, "learned that "ETH_ADDR_FMT" is on port %s in "
@@ -2829,6 +2838,23 @@ xlate_port_protocols(struct xlate_ctx *ctx)
     return false;
 }
 
+/* Whether a packet that arrived on CTX's input port may be translated:
+ * not if a spanning tree keeps the port from both forwarding and
+ * learning. */
+static bool
+xlate_input_state(struct xlate_ctx *ctx)
+{
+    const struct ofport *in = ofproto_get_port(ctx->ofproto,
+                                               ctx->flow.in_port);
+    if (in && in->fwd_blocker && !in->learns) {
+        trace_note(ctx, "%s not in forwarding or learning state, dropping",
+                   in->fwd_blocker);
+        odp_put_drop_action(ctx->odp, ODP_DROP_FORWARDING_DISABLED);
+        return false;
+    }
+    return true;
+}
+
 void
 xlate_actions(const struct xlate_in *xin, struct xlate_out *xout)
 {
@@ -2915,13 +2941,26 @@ xlate_actions(const struct xlate_in *xin, struct xlate_out *xout)
         if (!ctx.odp->size) {
             odp_put_drop_action(ctx.odp, ODP_DROP_CONGESTION);
         }
+    } else if (!xlate_input_state(&ctx)) {
+        /* Its port neither forwards nor learns (a spanning tree state). */
     } else {
-        /* OFPPC_NO_RECV_STP would drop STP frames only; without STP there
-         * is nothing to tell them from. */
+        /* OFPPC_NO_RECV_STP would drop STP frames only; control packets
+         * were taken before. */
         ctx.no_recv = port_config_has(&ctx, ctx.flow.in_port,
                                       OFPUTIL_PC_NO_RECV);
         xlate_table(&ctx, OFPP_IN_PORT, 0, true);
         ctx.no_recv = false;
+        const struct ofport *in = ofproto_get_port(ctx.ofproto,
+                                                   ctx.flow.in_port);
+        if (in && in->fwd_blocker) {
+            /* A port that learns but does not forward: NORMAL and learn
+             * actions saw the packet; nothing of it goes anywhere. */
+            ofpbuf_clear(ctx.odp);
+            ofpbuf_clear(&ctx.action_set);
+            ctx.freezing = false;
+            ofpbuf_clear(&ctx.frozen);
+            odp_put_drop_action(ctx.odp, ODP_DROP_FORWARDING_DISABLED);
+        }
     }
     /* The end of the pipeline: what write_actions collected runs now,
      * "exit" or not, unless the packet is frozen with it. */

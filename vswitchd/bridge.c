@@ -37,6 +37,7 @@
 #include "poll-loop.h"
 #include "port-bond.h"
 #include "bond.h"
+#include "lacp.h"
 #include "seq.h"
 #include "shash.h"
 #include "smap.h"
@@ -242,7 +243,9 @@ bridge_track_config_columns(void)
         &ovsrec_port_col_bond_updelay,
         &ovsrec_port_col_bond_downdelay,
         &ovsrec_port_col_other_config,
+        &ovsrec_port_col_lacp,
         &ovsrec_interface_col_name,
+        &ovsrec_interface_col_other_config,
         &ovsrec_interface_col_type,
         &ovsrec_interface_col_options,
         &ovsrec_interface_col_mtu_request,
@@ -273,6 +276,9 @@ bridge_init(const char *remote)
             ops->init();
         }
     }
+    /* Their commands answer before any bond exists, as in 3.1. */
+    bond_init();
+    lacp_init();
     idl_loop = (struct ovsdb_idl_loop) OVSDB_IDL_LOOP_INITIALIZER(idl);
     stats_writer = stats_writer_create(remote, ovsrec_idl_class.database);
 }
@@ -875,7 +881,35 @@ port_configure_bundle(struct port *port)
         port_bond_settings(cfg, &bond);
         s.bond = &bond;
     }
+    struct lacp_settings lacp;
+    struct lacp_member_settings *lacp_members = NULL;
+    void **owners = NULL;
+    struct eth_addr bridge_mac = { { 0 } };
+    if (br->local_netdev) {
+        netdev_get_etheraddr(br->local_netdev, &bridge_mac);
+    }
+    if (port_lacp_settings(cfg, bridge_mac, n, &lacp)) {
+        lacp_members = xcalloc(n, sizeof *lacp_members);
+        owners = xcalloc(n, sizeof *owners);
+        size_t i = 0;
+        LIST_FOR_EACH (iface, port_node, &port->ifaces) {
+            if (iface->in_ofproto || iface->ofport == OFPP_LOCAL) {
+                struct eth_addr mac = { { 0 } };
+                if (iface->netdev) {
+                    netdev_get_etheraddr(iface->netdev, &mac);
+                }
+                port_lacp_member_settings(iface->cfg, iface->ofport, mac,
+                                          &lacp_members[i]);
+                owners[i++] = iface;
+            }
+        }
+        s.lacp = &lacp;
+        s.lacp_members = lacp_members;
+        s.member_owners = owners;
+    }
     ofproto_bundle_register(br->ofproto, port, &s);
+    free(lacp_members);
+    free(owners);
     bitmap_free(trunks);
     free(members);
 }
