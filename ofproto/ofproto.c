@@ -1297,6 +1297,10 @@ bundle_configure_lacp(struct ofbundle *bundle,
         if (bundle->bond) {
             bond_set_lacp_status(bundle->bond, BOND_LACP_OFF);
         }
+        /* The members carry traffic by their links alone again. */
+        LIST_FOR_EACH (port, bundle_node, &bundle->ports) {
+            ofproto_port_changed(ofproto, port->ofp_port);
+        }
     }
     if (!s->lacp) {
         return;

@@ -192,6 +192,7 @@ bridge_omit_own_status_columns(void)
         &ovsrec_interface_col_status,
         &ovsrec_interface_col_link_resets,
         &ovsrec_interface_col_link_speed,
+        &ovsrec_interface_col_lacp_current,
         &ovsrec_bridge_col_datapath_id,
         &ovsrec_bridge_col_datapath_version,
         &ovsrec_port_col_bond_active_slave,
@@ -910,6 +911,10 @@ port_configure_bundle(struct port *port)
     ofproto_bundle_register(br->ofproto, port, &s);
     free(lacp_members);
     free(owners);
+    /* Their lacp_current may have come or gone with the port's LACP. */
+    LIST_FOR_EACH (iface, port_node, &port->ifaces) {
+        iface_mark_dirty(iface);
+    }
     bitmap_free(trunks);
     free(members);
 }
@@ -1902,6 +1907,19 @@ iface_write_status(struct iface *iface)
     set_string(cfg, cfg->error, iface->error ? iface->error : port_error,
                ovsrec_interface_set_error);
     free(port_error);
+
+    /* lacp_current: whether LACP heard from the member's partner lately
+     * (empty without LACP). */
+    bool lacp_current = false;
+    bool has_lacp = (iface->in_ofproto && br->ofproto
+                     && ofproto_port_get_lacp_current(br->ofproto,
+                                                      iface->ofport,
+                                                      &lacp_current));
+    if (has_lacp != (cfg->n_lacp_current > 0)
+        || (has_lacp && *cfg->lacp_current != lacp_current)) {
+        ovsrec_interface_set_lacp_current(cfg, has_lacp ? &lacp_current
+                                                        : NULL, has_lacp);
+    }
 
     int mtu = 0;
     bool have_mtu = netdev && !netdev_get_mtu(netdev, &mtu);
