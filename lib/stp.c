@@ -880,8 +880,17 @@ stp_run(struct stp *stp, long long int now)
         stp->last_run = now;
     }
 
+    /* A timer can be overdue without time passing: one whose timeout
+     * shrank under it (a BPDU from a new root with shorter timers) or that
+     * restarts with a timeout of 0 (a root advertising a zero forward
+     * delay).  Fire those now, a bounded number of times, so that no
+     * caller spins on a deadline that never moves. */
     long long int next = stp_time_to_next(stp);
-    return next == LLONG_MAX ? LLONG_MAX : now + next;
+    for (int i = 0; i < 4 && next == 0; i++) {
+        run_timers(stp, 0);
+        next = stp_time_to_next(stp);
+    }
+    return next == LLONG_MAX ? LLONG_MAX : now + MAX(next, 1);
 }
 
 /* Queries. */
