@@ -476,6 +476,7 @@ TESTSUITE_AT = \
 	tests/switching.at \
 	tests/patch-ports.at \
 	tests/cfm.at \
+	tests/stp-sim.at \
 	tests/tunnel-ports.at \
 	tests/switching-system.at \
 	tests/datapath.at \
