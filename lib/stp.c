@@ -1059,16 +1059,6 @@ stp_port_set_priority(struct stp_port *p, int priority)
     return NULL;
 }
 
-const char *
-stp_port_set_number(struct stp_port *p, int number)
-{
-    if (number < 1 || number > 255) {
-        return "port number must be between 1 and 255";
-    }
-    change_port_id(p, (p->port_id & 0xff00) | number);
-    return NULL;
-}
-
 /* 8.8.6 */
 const char *
 stp_port_set_path_cost(struct stp_port *p, int path_cost)

@@ -157,7 +157,8 @@ bool stp_check_and_reset_fdb_flush(struct stp *);
  * in the order they first changed.  Returns NULL when there is none. */
 struct stp_port *stp_take_changed_port(struct stp *);
 
-/* Ports.  PORT_NO is 0...STP_MAX_PORTS-1. */
+/* Ports.  PORT_NO is 0...STP_MAX_PORTS-1; the caller maps its own port
+ * numbers onto these. */
 struct stp_port *stp_get_port(struct stp *, int port_no);
 int stp_port_no(const struct stp_port *);
 struct stp *stp_port_get_stp(struct stp_port *);
@@ -167,11 +168,11 @@ struct stp *stp_port_get_stp(struct stp_port *);
 void stp_port_enable(struct stp_port *);
 void stp_port_disable(struct stp_port *);
 /* Return NULL, or a static error message if the value is out of range
- * (priority 0-255, path cost 1-65535, number 1-255). */
+ * (priority 0-255, path cost 1-65535).  A port's identifier is its
+ * priority << 8 | (PORT_NO + 1), unique within the bridge by
+ * construction. */
 const char *stp_port_set_priority(struct stp_port *, int priority);
 const char *stp_port_set_path_cost(struct stp_port *, int path_cost);
-/* The port number in the port identifier (by default PORT_NO + 1). */
-const char *stp_port_set_number(struct stp_port *, int number);
 /* 802.1D's recommended path cost for a link of SPEED Mb/s. */
 uint16_t stp_speed_to_path_cost(unsigned int speed_mbps);
 /* Whether a port that starts or stops forwarding counts as a topology

@@ -368,9 +368,6 @@ START_TEST(test_settings_refused)
     ck_assert(stp_port_set_priority(p, 256));
     ck_assert(!stp_port_set_priority(p, 0x10));
     ck_assert_int_eq(stp_port_get_id(p), 0x1001);
-    ck_assert(stp_port_set_number(p, 0));
-    ck_assert(!stp_port_set_number(p, 9));
-    ck_assert_int_eq(stp_port_get_id(p), 0x1009);
     ck_assert(stp_port_set_path_cost(p, 0));
     ck_assert(stp_port_set_path_cost(p, 65536));
     ck_assert(!stp_port_set_path_cost(p, 19));
