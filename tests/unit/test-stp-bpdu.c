@@ -5,7 +5,10 @@
  * field that lies, wrong LLC) dropped and counted without touching the
  * bridge's state; frame composition and recognition in a parsed flow; and
  * the engine's clock interface (stp_run()'s deadlines), its change queue,
- * its MAC-flush flag and its refusal of out-of-range settings. */
+ * its MAC-flush flag and its refusal of out-of-range settings; and, on two
+ * bridges joined back to back, a topology change's notification,
+ * acknowledgement and announcement, and the root's information aging out
+ * when the root goes. */
 #include <config.h>
 #include "stp.h"
 
@@ -392,6 +395,153 @@ START_TEST(test_settings_refused)
 }
 END_TEST
 
+/* Two bridges joined back to back by their port 0, the test carrying
+ * BPDUs between them and remembering the last one each side sent. */
+struct link;
+
+struct link_side {
+    struct link *link;
+    int index;                              /* 0 or 1. */
+};
+
+struct link {
+    struct stp *stp[2];
+    struct link_side sides[2];
+    uint8_t queue[2][64][STP_CONFIG_BPDU_LEN];  /* Per receiver. */
+    size_t len[2][64];
+    int n[2];
+    struct stp_bpdu last[2];                /* Decoded, per sender. */
+    int n_tcn[2];                           /* TCNs sent, per sender. */
+};
+
+static void
+link_send(const void *bpdu, size_t len, int port_no, void *side_)
+{
+    struct link_side *side = side_;
+    struct link *link = side->link;
+    int to = !side->index;
+
+    if (port_no != 0) {
+        return;                             /* Port 1 is an edge port. */
+    }
+    ck_assert_int_lt(link->n[to], 64);
+    memcpy(link->queue[to][link->n[to]], bpdu, len);
+    link->len[to][link->n[to]++] = len;
+    ck_assert_int_eq(stp_bpdu_decode(bpdu, len, &link->last[side->index]),
+                     STP_BPDU_OK);
+    if (link->last[side->index].type == STP_TYPE_TCN) {
+        link->n_tcn[side->index]++;
+    }
+}
+
+static struct link *
+link_create(void)
+{
+    struct link *link = xzalloc(sizeof *link);
+    for (int i = 0; i < 2; i++) {
+        link->sides[i] = (struct link_side) { link, i };
+    }
+    link->stp[0] = stp_create("root", 0x1, link_send, &link->sides[0]);
+    link->stp[1] = stp_create("leaf", 0x2, link_send, &link->sides[1]);
+    stp_port_enable(stp_get_port(link->stp[0], 0));
+    stp_port_enable(stp_get_port(link->stp[1], 0));
+    stp_port_enable(stp_get_port(link->stp[1], 1));
+    return link;
+}
+
+static void
+link_run(struct link *link, int seconds)
+{
+    for (int i = 0; i < seconds; i++) {
+        for (int side = 0; side < 2; side++) {
+            stp_tick(link->stp[side], 1000);
+        }
+        for (int round = 0; round < 10 && (link->n[0] || link->n[1]);
+             round++) {
+            for (int side = 0; side < 2; side++) {
+                int n = link->n[side];
+                link->n[side] = 0;
+                for (int j = 0; j < n; j++) {
+                    uint8_t copy[STP_CONFIG_BPDU_LEN];
+                    memcpy(copy, link->queue[side][j], link->len[side][j]);
+                    stp_received_bpdu(stp_get_port(link->stp[side], 0),
+                                      copy, link->len[side][j]);
+                }
+            }
+        }
+    }
+}
+
+START_TEST(test_topology_change)
+{
+    struct link *link = link_create();
+    struct stp *root = link->stp[0], *leaf = link->stp[1];
+
+    link_run(link, 40);
+    ck_assert(stp_is_root_bridge(root));
+    ck_assert(stp_get_root_port(leaf) == stp_get_port(leaf, 0));
+    ck_assert_int_eq(stp_port_get_state(stp_get_port(leaf, 1)),
+                     STP_FORWARDING);
+    ck_assert_int_eq(stp_port_get_role(stp_get_port(leaf, 0)),
+                     STP_ROLE_ROOT);
+
+    /* Let the start-up topology change run out. */
+    link_run(link, 60);
+    ck_assert(!(link->last[0].flags & STP_FLAG_TC));
+    stp_check_and_reset_fdb_flush(root);
+    stp_check_and_reset_fdb_flush(leaf);
+    int tcns = link->n_tcn[1];
+
+    /* The leaf's edge port hears a better path to the root (a bridge
+     * next to the root, on a loop the leaf closes) and blocks: the leaf
+     * tells the root with a TCN, the root acknowledges it and announces
+     * the change. */
+    struct stp_bpdu better = {
+        .type = STP_TYPE_CONFIG,
+        .root_id = stp_get_bridge_id(root),
+        .root_path_cost = 1,
+        .bridge_id = stp_get_bridge_id(root) + 1,
+        .port_id = 0x8001,
+        .max_age = 20 * 256,
+        .hello_time = 2 * 256,
+        .forward_delay = 15 * 256,
+    };
+    uint8_t buf[STP_CONFIG_BPDU_LEN];
+    stp_received_bpdu(stp_get_port(leaf, 1), buf,
+                      stp_bpdu_encode(&better, buf));
+    ck_assert_int_eq(stp_port_get_state(stp_get_port(leaf, 1)),
+                     STP_BLOCKING);
+    ck_assert_int_eq(stp_port_get_role(stp_get_port(leaf, 1)),
+                     STP_ROLE_ALTERNATE);
+    ck_assert_int_eq(link->n_tcn[1], tcns + 1);
+    ck_assert(stp_check_and_reset_fdb_flush(leaf));
+    link_run(link, 2);
+    ck_assert(stp_check_and_reset_fdb_flush(root));
+    ck_assert(link->last[0].flags & STP_FLAG_TC);
+    /* Acknowledged: the leaf stops repeating its TCN. */
+    tcns = link->n_tcn[1];
+    link_run(link, 10);
+    ck_assert_int_eq(link->n_tcn[1], tcns);
+    /* The root announces the change for max age + forward delay. */
+    ck_assert(link->last[0].flags & STP_FLAG_TC);
+    link_run(link, 30);
+    ck_assert(!(link->last[0].flags & STP_FLAG_TC));
+
+    /* The root goes away: the leaf ages its information out after max
+     * age and becomes root itself. */
+    stp_port_disable(stp_get_port(root, 0));
+    link_run(link, 19);
+    ck_assert(!stp_is_root_bridge(leaf));
+    link_run(link, 2);
+    ck_assert(stp_is_root_bridge(leaf));
+    ck_assert(stp_get_root_port(leaf) == NULL);
+
+    stp_destroy(root);
+    stp_destroy(leaf);
+    free(link);
+}
+END_TEST
+
 static Suite *
 stp_bpdu_suite(void)
 {
@@ -405,6 +555,7 @@ stp_bpdu_suite(void)
     tcase_add_test(tc, test_recognizes);
     tcase_add_test(tc, test_run_deadlines);
     tcase_add_test(tc, test_settings_refused);
+    tcase_add_test(tc, test_topology_change);
     suite_add_tcase(s, tc);
     return s;
 }
