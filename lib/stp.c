@@ -743,7 +743,8 @@ change_bridge_id(struct stp *stp, stp_identifier new_id)
 void
 stp_set_bridge_id(struct stp *stp, stp_identifier bridge_id)
 {
-    change_bridge_id(stp, (stp->bridge_id & ~MAC_BITS) | (bridge_id & MAC_BITS));
+    change_bridge_id(stp, ((stp->bridge_id & ~MAC_BITS)
+                           | (bridge_id & MAC_BITS)));
 }
 
 const char *

@@ -28,11 +28,11 @@
  * A BPDU, as send_bpdu() receives it and stp_received_bpdu() takes it, is
  * the bare 802.1D BPDU: 35 bytes for a configuration BPDU, 4 for a
  * topology change notification, with no Ethernet or LLC header.  Framing
- * is the caller's, with the helpers of stp-bpdu.h: stp_compose_frame() wraps a BPDU
- * in the 802.3 frame Open vSwitch sends (destination 01:80:c2:00:00:00,
- * the port's MAC as source, length field, LLC 0x42 0x42 0x03, padded to 60
- * bytes) and stp_received_frame() unwraps one; stp_should_process_flow()
- * recognises such a frame in a parsed flow.
+ * is the caller's, with the helpers of stp-bpdu.h: stp_compose_frame()
+ * wraps a BPDU in the 802.3 frame Open vSwitch sends (destination
+ * 01:80:c2:00:00:00, the port's MAC as source, length field, LLC 0x42
+ * 0x42 0x03, padded to 60 bytes), stp_received_frame() unwraps one, and
+ * stp_should_process_flow() recognises one in a parsed flow.
  *
  * Threads
  * -------
@@ -41,9 +41,11 @@
  * thread at a time, and the caller serialises (the integration into the
  * switch will hold its own lock around every call).  Different instances
  * share nothing but the log rate limiters, so distinct bridges may run
- * concurrently on different threads.  send_bpdu() is called with the
- * instance in a consistent state but must not call back into the same
- * instance.  The name functions touch no instance and may run anywhere.
+ * concurrently on different threads.  send_bpdu() runs in the middle of
+ * the engine's procedures, so it must not call back into the same
+ * instance: it sends or queues the BPDU and returns.  stp_state_name(),
+ * stp_role_name() and the stp-bpdu.h functions touch no instance and may
+ * run anywhere.
  *
  * Memory
  * ------

@@ -298,7 +298,8 @@ connect_port(struct sim_bridge *b, int port_no, struct sim_lan *lan)
     }
     if (old) {
         for (int i = 0; i < old->n_conns; i++) {
-            if (old->conns[i].bridge == b && old->conns[i].port_no == port_no) {
+            struct sim_conn *c = &old->conns[i];
+            if (c->bridge == b && c->port_no == port_no) {
                 memmove(&old->conns[i], &old->conns[i + 1],
                         (old->n_conns - i - 1) * sizeof old->conns[i]);
                 old->n_conns--;
