@@ -273,6 +273,10 @@ lib_libovs_a_SOURCES += \
 	lib/port-protocol.c \
 	lib/bfd.c \
 	lib/bfd.h \
+	lib/stp.c \
+	lib/stp.h \
+	lib/stp-bpdu.c \
+	lib/stp-bpdu.h \
 	lib/cfm.c \
 	lib/cfm.h \
 	lib/lacp.c \

@@ -91,6 +91,10 @@ tests_unit_test_cfm_LDADD = $(UNIT_TEST_LIBS)
 tests_unit_test_lacp_SOURCES = tests/unit/test-lacp.c
 tests_unit_test_lacp_CFLAGS = $(UNIT_TEST_FLAGS)
 tests_unit_test_lacp_LDADD = $(UNIT_TEST_LIBS)
+UNIT_TESTS += tests/unit/test-stp-bpdu
+tests_unit_test_stp_bpdu_SOURCES = tests/unit/test-stp-bpdu.c
+tests_unit_test_stp_bpdu_CFLAGS = $(UNIT_TEST_FLAGS)
+tests_unit_test_stp_bpdu_LDADD = $(UNIT_TEST_LIBS)
 tests_unit_test_ovs_thread_SOURCES = tests/unit/test-ovs-thread.c
 tests_unit_test_ovs_thread_CFLAGS = $(UNIT_TEST_FLAGS)
 tests_unit_test_ovs_thread_LDADD = $(UNIT_TEST_LIBS)
@@ -477,6 +481,7 @@ TESTSUITE_AT = \
 	tests/patch-ports.at \
 	tests/cfm.at \
 	tests/bonds.at \
+	tests/stp-sim.at \
 	tests/tunnel-ports.at \
 	tests/switching-system.at \
 	tests/datapath.at \
@@ -574,5 +579,6 @@ $(tests_unit_test_ovsdb_idl_OBJECTS): tests/idltest-idl.h
 # ovstest: the drivers Open vSwitch's own suite runs as "ovstest COMMAND"
 # (tests/ovstest.h); built with the programs so tests/ovs-suite.sh finds it.
 noinst_PROGRAMS += tests/ovstest
-tests_ovstest_SOURCES = tests/ovstest.c tests/ovstest.h
+tests_ovstest_SOURCES = tests/ovstest.c tests/ovstest.h \
+	tests/test-stp.c
 tests_ovstest_LDADD = $(OVS_LIBS)
