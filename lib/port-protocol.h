@@ -120,6 +120,11 @@ struct port_protocol_class {
      * and clear), so that the bridge must forget the addresses it learned.
      * NULL: never.  Asked when the instance comes off the change queue. */
     bool (*take_mac_flush)(struct port_protocol *p);
+
+    /* Main thread, when the instance comes off the change queue, before
+     * ofproto rereads it: whatever the module does there (log what
+     * changed, as 3.1 logs it from its main thread).  NULL: nothing. */
+    void (*main_changed)(struct port_protocol *p);
 };
 
 /* The part of an instance this module and ofproto use; the module embeds

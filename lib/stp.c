@@ -513,6 +513,12 @@ topology_change_detection(struct stp *stp)
     VLOG_INFO_RL(&topology_rl, "%s: detected topology change.", stp->name);
 }
 
+void
+stp_detect_topology_change(struct stp *stp)
+{
+    topology_change_detection(stp);
+}
+
 /* 8.6.15.3 */
 static void
 topology_change_acknowledged(struct stp *stp)

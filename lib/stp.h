@@ -155,6 +155,9 @@ int stp_get_forward_delay(const struct stp *);
 /* True once after a topology change was detected or announced by the
  * root: the caller should age out its MAC table. */
 bool stp_check_and_reset_fdb_flush(struct stp *);
+/* stp/tcn: acts as if this bridge had detected a topology change (the
+ * root announces it, another bridge tells the root). */
+void stp_detect_topology_change(struct stp *);
 /* Ports whose state changed since they were last returned here, each once,
  * in the order they first changed.  Returns NULL when there is none. */
 struct stp_port *stp_take_changed_port(struct stp *);

@@ -8,6 +8,8 @@ ofproto_libofproto_a_SOURCES = \
 	ofproto/bond.h \
 	ofproto/lacp-member.c \
 	ofproto/lacp-member.h \
+	ofproto/stp-member.c \
+	ofproto/stp-member.h \
 	ofproto/mac-learning.c \
 	ofproto/mac-learning.h \
 	ofproto/monitor.c \

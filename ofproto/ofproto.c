@@ -12,6 +12,7 @@
 #include "bitmap.h"
 #include "bond.h"
 #include "lacp-member.h"
+#include "stp-member.h"
 #include "coverage.h"
 #include "dp-packet.h"
 #include "dpif.h"
@@ -347,6 +348,7 @@ ofproto_destroy(struct ofproto *ofproto)
     HMAP_FOR_EACH_SAFE (port, hmap_node, &ofproto->ports) {
         ofport_destroy(port);
     }
+    stp_bridge_destroy(ofproto->stp);
 
     xlate_write_lock();
     hmap_remove(&all_ofprotos, &ofproto->hmap_node);
@@ -811,6 +813,79 @@ ofproto_port_add(struct ofproto *ofproto, struct netdev *netdev,
     return 0;
 }
 
+/* Whether PORT's link is up and the port administratively up (the
+ * spanning tree leaves out the others). */
+static bool
+ofport_link_up(const struct ofport *port)
+{
+    enum netdev_flags flags = 0;
+    return (port->netdev && !netdev_get_flags(port->netdev, &flags)
+            && flags & NETDEV_UP && netdev_get_carrier(port->netdev));
+}
+
+/* Spanning tree. */
+
+static void
+ofport_drop_stp(struct ofport *port)
+{
+    if (port->stp_member) {
+        ofproto_port_detach_protocol(port->ofproto,
+                                     stp_member_protocol(port->stp_member));
+        stp_member_destroy(port->stp_member);
+        port->stp_member = NULL;
+        ofproto_port_changed(port->ofproto, port->ofp_port);
+    }
+}
+
+void
+ofproto_set_stp(struct ofproto *ofproto, const struct stp_bridge_settings *s)
+{
+    if (!s) {
+        if (ofproto->stp) {
+            struct ofport *port;
+            HMAP_FOR_EACH (port, hmap_node, &ofproto->ports) {
+                ofport_drop_stp(port);
+            }
+            stp_bridge_destroy(ofproto->stp);
+            ofproto->stp = NULL;
+        }
+    } else if (!ofproto->stp) {
+        ofproto->stp = stp_bridge_create(ofproto->name, s);
+    } else {
+        stp_bridge_configure(ofproto->stp, s);
+    }
+}
+
+bool
+ofproto_has_stp(const struct ofproto *ofproto)
+{
+    return ofproto->stp != NULL;
+}
+
+void
+ofproto_port_set_stp(struct ofproto *ofproto, uint16_t ofp_port,
+                     const struct stp_port_settings *s, void *owner)
+{
+    struct ofport *port = ofproto_get_port(ofproto, ofp_port);
+    if (!port) {
+        return;
+    }
+    if (!s || !ofproto->stp) {
+        ofport_drop_stp(port);
+        return;
+    }
+    if (port->stp_member && stp_member_configure(port->stp_member, s)) {
+        return;
+    }
+    ofport_drop_stp(port);
+    port->stp_member = stp_member_create(ofproto->stp, port->name,
+                                         port->pp.hw_addr, s, owner);
+    if (port->stp_member) {
+        ofproto_port_attach_protocol(ofproto, ofp_port,
+                                     stp_member_protocol(port->stp_member));
+    }
+}
+
 /* Tells PORT's bond whether the member may carry traffic: its link, and
  * LACP if the port runs it. */
 static void
@@ -869,6 +944,12 @@ static void
 ofport_update_port_state(struct ofport *port)
 {
     struct ofproto *ofproto = port->ofproto;
+    for (size_t i = 0; i < port->n_protocols; i++) {
+        struct port_protocol *p = port->protocols[i];
+        if (p->class->main_changed) {
+            p->class->main_changed(p);
+        }
+    }
     const struct port_protocol *blocker = port_protocols_forward_blocker(
         port->protocols, port->n_protocols);
     const char *fwd_blocker = blocker ? blocker->class->block_name : NULL;
@@ -1005,6 +1086,9 @@ ofport_destroy(struct ofport *port)
     bundle_remove_port(port);
     xlate_write_unlock();
     ofproto_monitor_stop_if_idle();
+    /* Detached with the others above. */
+    stp_member_destroy(port->stp_member);
+    port->stp_member = NULL;
 
     if (port->tnl) {
         tnl_port_del(port);
@@ -1073,6 +1157,9 @@ ofproto_port_changed(struct ofproto *ofproto, uint16_t ofp_port)
         backer_tables_changed(ofproto->backer);
     }
     /* What the protocols say first: LACP is part of the port's LIVE. */
+    if (port->stp_member) {
+        stp_member_set_link(port->stp_member, ofport_link_up(port));
+    }
     ofport_update_port_state(port);
     ofport_update_lacp(port);
     struct ofputil_phy_port pp;

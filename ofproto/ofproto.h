@@ -167,6 +167,16 @@ void ofproto_set_has_controllers(struct ofproto *, bool);
 void ofproto_set_fail_open(struct ofproto *, bool);
 void ofproto_set_datapath_id(struct ofproto *, uint64_t);
 uint64_t ofproto_get_datapath_id(const struct ofproto *);
+/* Spanning tree (ofproto/stp-member.h): S turns STP on for the bridge or
+ * reconfigures it, NULL turns it off.  Then per port: S makes the port
+ * take part, NULL leaves it out; OWNER is the port's change-queue owner
+ * (the caller's interface, port-protocol.h). */
+struct stp_bridge_settings;
+struct stp_port_settings;
+void ofproto_set_stp(struct ofproto *, const struct stp_bridge_settings *);
+bool ofproto_has_stp(const struct ofproto *);
+void ofproto_port_set_stp(struct ofproto *, uint16_t ofp_port,
+                          const struct stp_port_settings *, void *owner);
 void ofproto_set_mac_table_config(struct ofproto *, unsigned int idle_time,
                                   size_t max_entries);
 /* Global settings (Open_vSwitch other_config): handler and revalidator

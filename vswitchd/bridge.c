@@ -38,6 +38,7 @@
 #include "port-bond.h"
 #include "bond.h"
 #include "lacp.h"
+#include "stp-member.h"
 #include "seq.h"
 #include "shash.h"
 #include "smap.h"
@@ -224,6 +225,7 @@ bridge_track_config_columns(void)
         &ovsrec_bridge_col_datapath_type,
         &ovsrec_bridge_col_other_config,
         &ovsrec_bridge_col_fail_mode,
+        &ovsrec_bridge_col_stp_enable,
         &ovsrec_bridge_col_controller,
         /* What bridge_configure_controllers() reads of a Controller row,
          * so that changing it in place (set Controller br0 type=primary)
@@ -814,6 +816,8 @@ iface_destroy(struct iface *iface)
 
 /* Ports and bridges. */
 
+static void port_configure_stp(struct port *);
+
 /* Gives NORMAL the port: its members and VLAN configuration. */
 static void
 port_configure_bundle(struct port *port)
@@ -915,6 +919,7 @@ port_configure_bundle(struct port *port)
     LIST_FOR_EACH (iface, port_node, &port->ifaces) {
         iface_mark_dirty(iface);
     }
+    port_configure_stp(port);
     bitmap_free(trunks);
     free(members);
 }
@@ -1258,6 +1263,81 @@ bridge_configure_tables(struct bridge *br)
     }
 }
 
+/* Spanning tree on the bridge (Bridge stp_enable and other_config
+ * stp-system-id, stp-priority, stp-hello-time, stp-max-age,
+ * stp-forward-delay, the times in seconds).  Turning it on or off
+ * reconfigures every port once. */
+static void
+bridge_configure_stp(struct bridge *br)
+{
+    bool was = ofproto_has_stp(br->ofproto);
+    if (!br->cfg->stp_enable) {
+        ofproto_set_stp(br->ofproto, NULL);
+    } else {
+        const struct smap *oc = &br->cfg->other_config;
+        struct stp_bridge_settings s = {
+            .priority = smap_get_int(oc, "stp-priority", 32768),
+            .hello_time = smap_get_int(oc, "stp-hello-time", 2) * 1000,
+            .max_age = smap_get_int(oc, "stp-max-age", 20) * 1000,
+            .forward_delay = smap_get_int(oc, "stp-forward-delay", 15) * 1000,
+        };
+        const char *id = smap_get(oc, "stp-system-id");
+        if (!id || !eth_addr_from_string(id, &s.system_id)) {
+            if (id) {
+                VLOG_ERR("bridge %s: invalid stp-system-id, defaulting to "
+                         "the bridge's address", br->name);
+            }
+            if (br->local_netdev) {
+                netdev_get_etheraddr(br->local_netdev, &s.system_id);
+            }
+        }
+        ofproto_set_stp(br->ofproto, &s);
+    }
+    if (was != ofproto_has_stp(br->ofproto)) {
+        struct port *port;
+        HMAP_FOR_EACH (port, name_node, &br->ports) {
+            port_mark_changed(port);
+        }
+    }
+}
+
+/* The port's part in its bridge's spanning tree (Port other_config
+ * stp-enable, stp-port-num, stp-port-priority, stp-path-cost): one that is
+ * not a bond nor an internal port, numbered by stp-port-num or else by
+ * its OpenFlow port number. */
+static void
+port_configure_stp(struct port *port)
+{
+    struct bridge *br = port->bridge;
+    if (!br->ofproto || !ofproto_has_stp(br->ofproto)
+        || ovs_list_is_empty(&port->ifaces)) {
+        return;
+    }
+    const struct smap *oc = &port->cfg->other_config;
+    struct iface *iface = CONTAINER_OF(ovs_list_front(&port->ifaces),
+                                       struct iface, port_node);
+    bool enable = smap_get_bool(oc, "stp-enable", true);
+    if (enable && !ovs_list_is_singleton(&port->ifaces)) {
+        VLOG_ERR("port %s: cannot enable STP on bonds, disabling",
+                 port->name);
+        enable = false;
+    }
+    if (enable && iface->type && !strcmp(iface->type, "internal")) {
+        enable = false;
+    }
+    struct stp_port_settings s = {
+        .port_num = smap_get_int(oc, "stp-port-num", iface->ofport),
+        .priority = smap_get_int(oc, "stp-port-priority", 128),
+        .path_cost = smap_get_int(oc, "stp-path-cost", 2),
+    };
+    LIST_FOR_EACH (iface, port_node, &port->ifaces) {
+        if (iface->in_ofproto) {
+            ofproto_port_set_stp(br->ofproto, iface->ofport,
+                                 enable ? &s : NULL, iface);
+        }
+    }
+}
+
 static void
 bridge_configure(struct bridge *br)
 {
@@ -1294,6 +1374,7 @@ bridge_configure(struct bridge *br)
         ofproto_set_datapath_id(br->ofproto, dpid);
         br->status_dirty = true;
     }
+    bridge_configure_stp(br);
 }
 
 /* Bridge status: datapath_id and datapath_version. */
