@@ -481,6 +481,7 @@ TESTSUITE_AT = \
 	tests/patch-ports.at \
 	tests/cfm.at \
 	tests/bonds.at \
+	tests/stp-switch.at \
 	tests/stp-sim.at \
 	tests/tunnel-ports.at \
 	tests/switching-system.at \
