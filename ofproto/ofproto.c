@@ -926,6 +926,17 @@ ofport_update_lacp(struct ofport *port)
     bundle_update_member(port);
 }
 
+void
+ofproto_port_await_lacp(struct ofproto *ofproto, uint16_t ofp_port)
+{
+    struct ofport *port = ofproto_get_port(ofproto, ofp_port);
+    if (port && !port->lacp_member) {
+        xlate_write_lock();
+        port->lacp_enabled = false;
+        xlate_write_unlock();
+    }
+}
+
 bool
 ofproto_port_get_lacp_current(const struct ofproto *ofproto,
                               uint16_t ofp_port, bool *current)
@@ -1389,14 +1400,19 @@ bundle_configure_lacp(struct ofbundle *bundle,
             ofproto_port_changed(ofproto, port->ofp_port);
         }
     }
-    if (!s->lacp) {
-        return;
-    }
-    if (!bundle->lacp) {
-        bundle->lacp = lacp_bond_create(s->lacp);
-        if (!bundle->lacp) {
-            return;
+    if (!s->lacp || (!bundle->lacp
+                     && !(bundle->lacp = lacp_bond_create(s->lacp)))) {
+        /* Members that waited for LACP (ofproto_port_await_lacp()) carry
+         * traffic by their links. */
+        LIST_FOR_EACH (port, bundle_node, &bundle->ports) {
+            if (!port->lacp_member && !port->lacp_enabled) {
+                xlate_write_lock();
+                port->lacp_enabled = true;
+                xlate_write_unlock();
+                ofproto_port_changed(ofproto, port->ofp_port);
+            }
         }
+        return;
     }
     for (size_t i = 0; i < s->n_members; i++) {
         port = ofproto_get_port(ofproto, s->members[i]);

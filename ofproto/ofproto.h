@@ -258,6 +258,10 @@ void ofproto_bundle_unregister(struct ofproto *, void *aux);
  * changed since last asked into a malloc'd array in *AUXES (caller frees);
  * returns their number. */
 size_t ofproto_take_bond_changes(struct ofproto *, void ***auxes);
+/* Port OFP_PORT, just added, will run LACP once its bundle is registered:
+ * it is not live until LACP says so (rather than live from its carrier,
+ * then not, then live again). */
+void ofproto_port_await_lacp(struct ofproto *, uint16_t ofp_port);
 /* Whether port OFP_PORT runs LACP, and if so whether its partner is
  * current (Interface lacp_current) in *CURRENT. */
 bool ofproto_port_get_lacp_current(const struct ofproto *, uint16_t ofp_port,

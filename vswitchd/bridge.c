@@ -400,6 +400,12 @@ bridge_take_ofport(struct bridge *br, struct iface *iface, int ofport,
         } else {
             iface->in_ofproto = true;
             iface_attach_protocols(iface);
+            const char *lacp = iface->port->cfg->lacp;
+            if (lacp && (!strcmp(lacp, "active")
+                         || !strcmp(lacp, "passive"))) {
+                /* Live once its port's LACP says so. */
+                ofproto_port_await_lacp(br->ofproto, ofport);
+            }
             /* Announced live only now, with its protocols' say. */
             ofproto_port_changed(br->ofproto, ofport);
         }
