@@ -273,7 +273,13 @@ lib_libovs_a_SOURCES += \
 	lib/bfd.h \
 	lib/cfm.c \
 	lib/cfm.h \
-	lib/port-protocol.h
+	lib/port-protocol.h \
+	lib/rstp.c \
+	lib/rstp.h \
+	lib/rstp-bpdu.c \
+	lib/rstp-bpdu.h \
+	lib/rstp-private.h \
+	lib/rstp-sm.c
 
 # OpenFlow: switch, port and table messages, and the message printer.
 lib_libovs_a_SOURCES += \

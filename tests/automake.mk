@@ -569,5 +569,6 @@ $(tests_unit_test_ovsdb_idl_OBJECTS): tests/idltest-idl.h
 # ovstest: the drivers Open vSwitch's own suite runs as "ovstest COMMAND"
 # (tests/ovstest.h); built with the programs so tests/ovs-suite.sh finds it.
 noinst_PROGRAMS += tests/ovstest
-tests_ovstest_SOURCES = tests/ovstest.c tests/ovstest.h
+tests_ovstest_SOURCES = tests/ovstest.c tests/ovstest.h \
+	tests/test-rstp.c
 tests_ovstest_LDADD = $(OVS_LIBS)
