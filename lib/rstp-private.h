@@ -180,6 +180,9 @@ void rstp_sm_tick(struct rstp_port *);
 /* Recomputes the bridge priority vector and times after management
  * changed them, and asks for role selection. */
 void rstp_sm_bridge_changed(struct rstp *);
+/* ForceProtocolVersion changed (17.13.4): every port checks its BPDU
+ * format again. */
+void rstp_sm_protocol_version_changed(struct rstp *);
 /* Recomputes P's reported state (Disabled while the port is down). */
 void rstp_sm_update_state(struct rstp_port *);
 /* rstp.c: P's role, state or flush changed; queue it. */

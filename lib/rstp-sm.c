@@ -361,8 +361,8 @@ static void
 flush_fdb(struct rstp_port *p)
 {
     p->fdb_flush = false;
-    if (p->may_have_macs) {
-        p->may_have_macs = false;
+    if (p->may_have_macs || p->learning) {
+        p->may_have_macs = p->learning;
         p->flush_pending = true;
         p->rstp->fdb_flush = true;
         rstp_port_note_change(p);
@@ -1405,5 +1405,18 @@ rstp_sm_bridge_changed(struct rstp *rstp)
     LIST_FOR_EACH (p, list_node, &rstp->port_list) {
         p->reselect = true;
         p->selected = false;
+    }
+}
+
+void
+rstp_sm_protocol_version_changed(struct rstp *rstp)
+{
+    struct rstp_port *p;
+
+    /* Port Protocol Migration starts over, which picks the BPDU format
+     * the new version calls for, and the next BPDU goes out in it. */
+    LIST_FOR_EACH (p, list_node, &rstp->port_list) {
+        ppm_enter(p, PPM_CHECKING_RSTP);
+        p->new_info = true;
     }
 }

@@ -215,13 +215,8 @@ rstp_set_force_protocol_version(struct rstp *rstp, int version)
                          RSTP_FORCE_STP_COMPATIBLE, RSTP_FORCE_RSTP);
     }
     if (version != rstp->force_protocol_version) {
-        struct rstp_port *p;
-
         rstp->force_protocol_version = version;
-        /* 17.13.4: every port checks its partner's version again. */
-        LIST_FOR_EACH (p, list_node, &rstp->port_list) {
-            p->mcheck = true;
-        }
+        rstp_sm_protocol_version_changed(rstp);
         rstp_sm_run(rstp);
     }
     return NULL;

@@ -71,6 +71,7 @@ UNIT_TESTS += \
 	tests/unit/test-port-protocol \
 	tests/unit/test-bfd \
 	tests/unit/test-cfm \
+	tests/unit/test-rstp-bpdu \
 	tests/unit/test-ovs-thread
 tests_unit_test_poll_loop_SOURCES = tests/unit/test-poll-loop.c
 tests_unit_test_poll_loop_CFLAGS = $(UNIT_TEST_FLAGS)
@@ -87,6 +88,9 @@ tests_unit_test_bfd_LDADD = $(UNIT_TEST_LIBS)
 tests_unit_test_cfm_SOURCES = tests/unit/test-cfm.c
 tests_unit_test_cfm_CFLAGS = $(UNIT_TEST_FLAGS)
 tests_unit_test_cfm_LDADD = $(UNIT_TEST_LIBS)
+tests_unit_test_rstp_bpdu_SOURCES = tests/unit/test-rstp-bpdu.c
+tests_unit_test_rstp_bpdu_CFLAGS = $(UNIT_TEST_FLAGS)
+tests_unit_test_rstp_bpdu_LDADD = $(UNIT_TEST_LIBS)
 tests_unit_test_ovs_thread_SOURCES = tests/unit/test-ovs-thread.c
 tests_unit_test_ovs_thread_CFLAGS = $(UNIT_TEST_FLAGS)
 tests_unit_test_ovs_thread_LDADD = $(UNIT_TEST_LIBS)
