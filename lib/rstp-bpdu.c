@@ -30,7 +30,8 @@ enum {
 static uint16_t
 time_to_wire(uint16_t seconds)
 {
-    return seconds > 255 ? 0xff00 : seconds << 8;
+    /* 0xffff is the most the wire holds; it decodes to 256 s. */
+    return seconds > 255 ? 0xffff : seconds << 8;
 }
 
 static uint16_t
@@ -123,8 +124,9 @@ rstp_bpdu_decode(const void *data, size_t len, struct rstp_bpdu *bpdu)
 
     if (bpdu->type == RSTP_BPDU_CONFIG) {
         /* 9.3.4 a): a Configuration BPDU whose age has reached its Max
-         * Age is stale.  Its flags other than TC and TC Ack mean nothing. */
-        if (get_be16(p + OFS_MESSAGE_AGE) >= get_be16(p + OFS_MAX_AGE)) {
+         * Age is stale (compared in whole seconds, as the machines see
+         * them).  Its flags other than TC and TC Ack mean nothing. */
+        if (bpdu->message_age >= bpdu->max_age) {
             return "Configuration BPDU older than its Max Age";
         }
         bpdu->flags &= RSTP_FLAG_TC | RSTP_FLAG_TC_ACK;

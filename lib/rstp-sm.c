@@ -206,6 +206,12 @@ rcvd_role(const struct rstp_port *p)
     }
 }
 
+static uint16_t
+clamp(uint16_t x, uint16_t min, uint16_t max)
+{
+    return x < min ? min : x > max ? max : x;
+}
+
 /* 17.21.8 rcvInfo(): also fills msgPriority and msgTimes. */
 static enum rstp_rcvd_info
 rcv_info(struct rstp_port *p)
@@ -223,11 +229,15 @@ rcv_info(struct rstp_port *p)
         .designated_port_id = b->port_id,
         .bridge_port_id = p->port_id,
     };
+    /* The partner's timer values become ours if it is on the root path:
+     * nonsense (a Max Age of 0, a Hello Time of 200 s) is held to the
+     * ranges management could have set (17.13, 17.14). */
     p->msg_times = (struct rstp_times) {
         .message_age = b->message_age,
-        .max_age = b->max_age,
-        .forward_delay = b->forward_delay,
-        .hello_time = b->hello_time,
+        .max_age = clamp(b->max_age, RSTP_MIN_MAX_AGE, RSTP_MAX_MAX_AGE),
+        .forward_delay = clamp(b->forward_delay, RSTP_MIN_FORWARD_DELAY,
+                               RSTP_MAX_FORWARD_DELAY),
+        .hello_time = clamp(b->hello_time, 1, 10),
     };
 
     int cmp = priority_cmp4(&p->msg_priority, &p->port_priority);
@@ -545,11 +555,8 @@ prx_step(struct rstp_port *p)
 {
     if ((p->rcvd_bpdu || p->edge_delay_while != RSTP_MIGRATE_TIME)
         && !p->port_enabled) {
-        if (p->prx != PRX_DISCARD || p->rcvd_bpdu
-            || p->edge_delay_while != RSTP_MIGRATE_TIME) {
-            prx_enter(p, PRX_DISCARD);
-            return true;
-        }
+        prx_enter(p, PRX_DISCARD);
+        return true;
     }
     switch (p->prx) {
     case PRX_DISCARD:
@@ -1056,7 +1063,8 @@ prt_next(struct rstp_port *p)
         if (p->proposed && !p->agree) {
             return PRT_ROOT_PROPOSED;
         }
-        if ((all_synced(p->rstp) && !p->agree)
+        /* (agree first: all_synced() looks at every port.) */
+        if ((!p->agree && all_synced(p->rstp))
             || (p->proposed && p->agree)) {
             return PRT_ROOT_AGREED;
         }
@@ -1132,7 +1140,8 @@ prt_next(struct rstp_port *p)
         if (p->proposed && !p->agree) {
             return PRT_ALTERNATE_PROPOSED;
         }
-        if ((all_synced(p->rstp) && !p->agree)
+        /* (agree first: all_synced() looks at every port.) */
+        if ((!p->agree && all_synced(p->rstp))
             || (p->proposed && p->agree)) {
             return PRT_ALTERNATE_AGREED;
         }

@@ -11,6 +11,8 @@
  *     (each record is copied to a heap block of its exact size, so ASan
  *     sees any over-read); what it accepts encodes to bytes that decode to
  *     the same BPDU;
+ *   - what the engine sends decodes, but for Configuration BPDUs that
+ *     reached their Max Age on the way;
  *   - the engine takes every frame: a BPDU the decoder refuses raises the
  *     bridge's and the port's error counters by one, and the engine's
  *     state stays consistent (its ports' states are valid and the root
@@ -21,6 +23,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include "be-bytes.h"
 #include "rstp-bpdu.h"
 #include "rstp.h"
 #include "util.h"
@@ -32,13 +35,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 #define N_PORTS 3
 
 static void
-send_nothing(const void *bpdu, size_t len, int port_no, void *aux)
+send_nothing(const void *bpdu_, size_t len, int port_no, void *aux)
 {
+    const uint8_t *bpdu = bpdu_;
     struct rstp_bpdu decoded;
 
-    /* What the engine sends must be valid. */
+    /* What the engine sends is valid, but for a Configuration BPDU whose
+     * information has reached its Max Age on the way (receivers drop it,
+     * as 802.1D wants). */
     CHECK(port_no >= 1 && port_no <= N_PORTS && aux == NULL);
-    CHECK(!rstp_bpdu_decode(bpdu, len, &decoded));
+    if (rstp_bpdu_decode(bpdu, len, &decoded)) {
+        CHECK(len == RSTP_CONFIG_BPDU_LEN && bpdu[3] == RSTP_BPDU_CONFIG);
+        CHECK(get_be16(bpdu + 27) >= get_be16(bpdu + 29));
+    }
 }
 
 static void
