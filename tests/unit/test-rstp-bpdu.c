@@ -4,7 +4,11 @@
  * networks of engines joined by simulated links (rapid convergence by
  * proposal and agreement, failover to an alternate port with a topology
  * change and MAC flushes, an STP partner, edge ports, the change queue,
- * the timer deadline, and management values refused). */
+ * the timer deadline, and management values refused), and 100 random
+ * networks whose settled tree must be the right one (root, root path
+ * costs, a loop-free spanning set of forwarding links) after links fail
+ * and come back and priorities change, with no loop at any moment while
+ * they first converge. */
 #include <config.h>
 #include "rstp.h"
 
@@ -239,8 +243,8 @@ END_TEST
 
 /* Simulated networks: bridges whose ports are joined in pairs. */
 
-#define MAX_BRIDGES 4
-#define MAX_PORTS 4
+#define MAX_BRIDGES 8
+#define MAX_PORTS 6
 
 struct net;
 
@@ -326,9 +330,12 @@ net_set_link(struct net *net, int b1, int p1, int b2, int p2, bool up)
     ck_assert_ptr_null(rstp_port_set_enabled(y->rstp, p2, up));
 }
 
-/* Delivers BPDUs until none is in flight. */
+/* Delivers BPDUs until none is in flight, a round at a time (each BPDU in
+ * flight arrives, and what that makes the bridges send is the next round),
+ * calling AFTER_ROUND (if nonnull) with AUX after each. */
 static void
-net_settle(struct net *net)
+net_settle__(struct net *net, void (*after_round)(struct net *, void *),
+             void *aux)
 {
     for (int rounds = 0; net->n_queued; rounds++) {
         ck_assert_int_lt(rounds, 1000);
@@ -343,7 +350,16 @@ net_settle(struct net *net)
             }
         }
         free(batch);
+        if (after_round) {
+            after_round(net, aux);
+        }
     }
+}
+
+static void
+net_settle(struct net *net)
+{
+    net_settle__(net, NULL, NULL);
 }
 
 static void
@@ -649,6 +665,235 @@ START_TEST(test_names)
 }
 END_TEST
 
+/* Random networks: whatever the links, costs and priorities, once settled
+ * every bridge agrees on the root (the lowest bridge identifier of its
+ * part of the network), each one's root path cost is its shortest path's,
+ * and the forwarding links form a tree spanning each part: no loop, and
+ * none left out. */
+
+struct link {
+    int b1, p1, b2, p2;
+    bool up;
+};
+
+static uint32_t
+next_random(uint32_t *state)
+{
+    *state = *state * 1103515245 + 12345;
+    return *state >> 16;
+}
+
+static int
+find_set(int *parent, int x)
+{
+    while (parent[x] != x) {
+        x = parent[x] = parent[parent[x]];
+    }
+    return x;
+}
+
+static void
+check_spanning_tree(struct net *net, const struct link *links, int n_links,
+                    uint32_t cost[MAX_BRIDGES][MAX_PORTS + 1], int seed)
+{
+    int n = net->n_bridges;
+    int part[MAX_BRIDGES], tree[MAX_BRIDGES];
+
+    /* The parts of the network, by the links that are up. */
+    for (int i = 0; i < n; i++) {
+        part[i] = tree[i] = i;
+    }
+    for (int i = 0; i < n_links; i++) {
+        if (links[i].up) {
+            part[find_set(part, links[i].b1)] = find_set(part, links[i].b2);
+        }
+    }
+
+    for (int b = 0; b < n; b++) {
+        /* The root: the lowest bridge identifier in B's part. */
+        uint64_t root = UINT64_MAX;
+        for (int i = 0; i < n; i++) {
+            if (find_set(part, i) == find_set(part, b)) {
+                root = MIN(root, rstp_get_bridge_id(net->bridges[i].rstp));
+            }
+        }
+        ck_assert_msg(rstp_get_designated_root(net->bridges[b].rstp) == root,
+                      "seed %d: bridge %d has the wrong root", seed, b);
+
+        /* Shortest root path cost, Bellman-Ford over the links that are
+         * up (the cost of a hop is its receiving port's). */
+        uint64_t dist[MAX_BRIDGES];
+        for (int i = 0; i < n; i++) {
+            dist[i] = (rstp_get_bridge_id(net->bridges[i].rstp) == root
+                       ? 0 : UINT64_MAX);
+        }
+        for (int round = 0; round < n; round++) {
+            for (int i = 0; i < n_links; i++) {
+                const struct link *l = &links[i];
+                if (!l->up) {
+                    continue;
+                }
+                if (dist[l->b1] != UINT64_MAX) {
+                    dist[l->b2] = MIN(dist[l->b2],
+                                      dist[l->b1] + cost[l->b2][l->p2]);
+                }
+                if (dist[l->b2] != UINT64_MAX) {
+                    dist[l->b1] = MIN(dist[l->b1],
+                                      dist[l->b2] + cost[l->b1][l->p1]);
+                }
+            }
+        }
+        ck_assert_msg(rstp_get_root_path_cost(net->bridges[b].rstp)
+                      == dist[b], "seed %d: bridge %d: root path cost %u, "
+                      "shortest %llu", seed, b,
+                      rstp_get_root_path_cost(net->bridges[b].rstp),
+                      (unsigned long long) dist[b]);
+    }
+
+    /* The links that carry traffic: no loop, and they join each part
+     * whole. */
+    int n_forwarding = 0, n_parts = 0;
+    for (int i = 0; i < n_links; i++) {
+        const struct link *l = &links[i];
+        bool fwd1 = port_state(net, l->b1, l->p1) == RSTP_FORWARDING;
+        bool fwd2 = port_state(net, l->b2, l->p2) == RSTP_FORWARDING;
+        if (!l->up) {
+            continue;
+        }
+        /* Traffic crosses a link only if both ends forward (a designated
+         * port forwards even towards an alternate or backup port). */
+        if (fwd1 && fwd2) {
+            int x = find_set(tree, l->b1), y = find_set(tree, l->b2);
+            ck_assert_msg(x != y, "seed %d: forwarding loop", seed);
+            tree[x] = y;
+            n_forwarding++;
+        }
+    }
+    for (int i = 0; i < n; i++) {
+        n_parts += find_set(part, i) == i;
+    }
+    ck_assert_msg(n_forwarding == n - n_parts,
+                  "seed %d: %d forwarding links for %d bridges in %d parts",
+                  seed, n_forwarding, n, n_parts);
+}
+
+/* No loop among the links that carry traffic, at any settled moment, not
+ * only at the end: while information only gets better (bridges coming up),
+ * RSTP's sync keeps the tree loop-free as it grows.  (Not so when the root
+ * gets worse or goes away: stale information about it circulates until
+ * its message age runs out, the "count to infinity" the standard accepts,
+ * and with the transmit hold count delaying the correction a transient
+ * loop can form.  After such events only the settled tree is checked.) */
+static void
+check_no_loop(struct net *net, const struct link *links, int n_links,
+              int seed)
+{
+    int tree[MAX_BRIDGES];
+
+    for (int i = 0; i < net->n_bridges; i++) {
+        tree[i] = i;
+    }
+    for (int i = 0; i < n_links; i++) {
+        const struct link *l = &links[i];
+        if (l->up && port_state(net, l->b1, l->p1) == RSTP_FORWARDING
+            && port_state(net, l->b2, l->p2) == RSTP_FORWARDING) {
+            int x = find_set(tree, l->b1), y = find_set(tree, l->b2);
+            ck_assert_msg(x != y, "seed %d: transient forwarding loop at "
+                          "%lld ms", seed, net->now);
+            tree[x] = y;
+        }
+    }
+}
+
+struct loop_check {
+    const struct link *links;
+    int n_links;
+    int seed;
+};
+
+static void
+check_no_loop_cb(struct net *net, void *lc_)
+{
+    const struct loop_check *lc = lc_;
+    check_no_loop(net, lc->links, lc->n_links, lc->seed);
+}
+
+/* Like net_advance(), checking for loops after every round of BPDUs. */
+static void
+advance_checking(struct net *net, const struct link *links, int n_links,
+                 int seed, int seconds)
+{
+    struct loop_check lc = { links, n_links, seed };
+
+    net_settle__(net, check_no_loop_cb, &lc);
+    check_no_loop(net, links, n_links, seed);
+    for (int s = 0; s < seconds; s++) {
+        net->now += 1000;
+        for (int i = 0; i < net->n_bridges; i++) {
+            rstp_run(net->bridges[i].rstp, net->now);
+        }
+        check_no_loop(net, links, n_links, seed);
+        net_settle__(net, check_no_loop_cb, &lc);
+    }
+}
+
+START_TEST(test_random_networks)
+{
+    for (int seed = 1; seed <= 100; seed++) {
+        struct net *net = xzalloc(sizeof *net);
+        uint32_t cost[MAX_BRIDGES][MAX_PORTS + 1];
+        struct link links[MAX_BRIDGES * MAX_PORTS / 2];
+        int n_links = 0, next_port[MAX_BRIDGES];
+        uint32_t r = seed;
+
+        int n = 3 + next_random(&r) % (MAX_BRIDGES - 2);
+        for (int b = 0; b < n; b++) {
+            int priority = (next_random(&r) % 16) * RSTP_PRIORITY_STEP;
+            struct net_bridge *nb = net_add_bridge(net, 0x020000000100 + b,
+                                                   priority, MAX_PORTS);
+            next_port[b] = 1;
+            for (int p = 1; p <= MAX_PORTS; p++) {
+                cost[b][p] = 1 + next_random(&r) % 4 * 10000;
+                ck_assert_ptr_null(rstp_port_set_path_cost(nb->rstp, p,
+                                                           cost[b][p]));
+            }
+        }
+        /* Random links, parallel ones included. */
+        for (int tries = 0; tries < 3 * n; tries++) {
+            int b1 = next_random(&r) % n, b2 = next_random(&r) % n;
+            if (b1 == b2 || next_port[b1] > MAX_PORTS
+                || next_port[b2] > MAX_PORTS) {
+                continue;
+            }
+            links[n_links] = (struct link) {
+                b1, next_port[b1]++, b2, next_port[b2]++, true,
+            };
+            net_set_link(net, b1, links[n_links].p1, b2, links[n_links].p2,
+                         true);
+            n_links++;
+        }
+        advance_checking(net, links, n_links, seed, 60);
+        check_spanning_tree(net, links, n_links, cost, seed);
+
+        /* Links fail and come back, a bridge's priority changes. */
+        for (int step = 0; step < 3; step++) {
+            if (n_links) {
+                struct link *l = &links[next_random(&r) % n_links];
+                l->up = !l->up;
+                net_set_link(net, l->b1, l->p1, l->b2, l->p2, l->up);
+            }
+            int b = next_random(&r) % n;
+            int priority = (next_random(&r) % 16) * RSTP_PRIORITY_STEP;
+            ck_assert_ptr_null(rstp_set_bridge_priority(
+                                   net->bridges[b].rstp, priority));
+            net_advance(net, 60);
+            check_spanning_tree(net, links, n_links, cost, seed);
+        }
+        net_destroy(net);
+    }
+}
+END_TEST
+
 static Suite *
 rstp_suite(void)
 {
@@ -666,6 +911,7 @@ rstp_suite(void)
     tcase_add_test(tc, test_deadline);
     tcase_add_test(tc, test_bad_values_refused);
     tcase_add_test(tc, test_names);
+    tcase_add_test(tc, test_random_networks);
     suite_add_tcase(s, tc);
     return s;
 }
