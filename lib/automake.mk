@@ -279,7 +279,10 @@ lib_libovs_a_SOURCES += \
 	lib/rstp-bpdu.c \
 	lib/rstp-bpdu.h \
 	lib/rstp-private.h \
-	lib/rstp-sm.c
+	lib/rstp-sm.c \
+	lib/rstp-sm.h \
+	lib/rstp-sm-info.c \
+	lib/rstp-sm-role.c
 
 # OpenFlow: switch, port and table messages, and the message printer.
 lib_libovs_a_SOURCES += \

@@ -1,5 +1,5 @@
 /* rstp-private: the variables of 802.1D-2004 17.17 to 17.20 that the RSTP
- * state machines (rstp-sm.c) and the engine's interface (rstp.c) share.
+ * state machines (rstp-sm*.c) and the engine's interface (rstp.c) share.
  * Not for other modules: they use rstp.h.
  *
  * Same threading as rstp.h (caller serialises per bridge).  struct rstp
@@ -169,7 +169,7 @@ struct rstp {
     long long int last_tick;        /* ms; LLONG_MIN until first run. */
 };
 
-/* rstp-sm.c. */
+/* rstp-sm.c (the driver; the machines are declared in rstp-sm.h). */
 
 /* Sets the machines of P to their BEGIN states (a new port). */
 void rstp_sm_begin_port(struct rstp_port *);

@@ -7,8 +7,8 @@
  * The engine is the standard's state machines and nothing else: Port
  * Receive, Port Protocol Migration, Bridge Detection, Port Transmit, Port
  * Information, Port Role Selection, Port Role Transitions, Port State
- * Transition and Topology Change (lib/rstp-sm.c), run over the variables of
- * 17.17 to 17.20 (lib/rstp-private.h).  Every event (a received BPDU, a
+ * Transition and Topology Change (lib/rstp-sm*.c), run over the variables
+ * of 17.17 to 17.20 (lib/rstp-private.h).  Every event (a received BPDU, a
  * configuration change, a port going up or down, a second of time) sets
  * those variables and then runs the machines until none of them moves, so
  * the engine is always in a settled state between calls; BPDUs it composes
