@@ -637,6 +637,18 @@ rstp_port_get_id(const struct rstp *rstp, int port_no)
 }
 
 bool
+rstp_port_may_forward(const struct rstp *rstp, int port_no)
+{
+    return rstp_forward_in_state(rstp_port_get_state(rstp, port_no));
+}
+
+bool
+rstp_port_may_learn(const struct rstp *rstp, int port_no)
+{
+    return rstp_learn_in_state(rstp_port_get_state(rstp, port_no));
+}
+
+bool
 rstp_port_is_oper_edge(const struct rstp *rstp, int port_no)
 {
     const struct rstp_port *p = find_port(rstp, port_no);

@@ -199,6 +199,10 @@ char *rstp_port_set_enabled(struct rstp *, int port_no, bool enabled);
 enum rstp_state rstp_port_get_state(const struct rstp *, int port_no);
 enum rstp_port_role rstp_port_get_role(const struct rstp *, int port_no);
 uint16_t rstp_port_get_id(const struct rstp *, int port_no);
+/* Whether the switch may forward frames through, or learn addresses on,
+ * the port (its state is Forwarding; Learning or Forwarding). */
+bool rstp_port_may_forward(const struct rstp *, int port_no);
+bool rstp_port_may_learn(const struct rstp *, int port_no);
 bool rstp_port_is_oper_edge(const struct rstp *, int port_no);
 bool rstp_port_check_and_reset_fdb_flush(struct rstp *, int port_no);
 

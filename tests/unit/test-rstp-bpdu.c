@@ -446,7 +446,12 @@ START_TEST(test_failover_and_topology_change)
     ck_assert_int_eq(port_role(net, 2, 1), RSTP_ROLE_ROOT);
     ck_assert_int_eq(port_role(net, 2, 2), RSTP_ROLE_ALTERNATE);
     ck_assert_int_eq(port_state(net, 2, 2), RSTP_DISCARDING);
+    ck_assert(!rstp_port_may_forward(net->bridges[2].rstp, 2));
+    ck_assert(!rstp_port_may_learn(net->bridges[2].rstp, 2));
     ck_assert_int_eq(port_state(net, 1, 2), RSTP_FORWARDING);
+    ck_assert(rstp_port_may_forward(net->bridges[1].rstp, 2));
+    ck_assert(rstp_port_may_learn(net->bridges[1].rstp, 2));
+    ck_assert(!rstp_port_may_forward(net->bridges[1].rstp, 9));
     for (int i = 0; i < 3; i++) {
         int *ports;
         rstp_take_changed_ports(net->bridges[i].rstp, &ports);
