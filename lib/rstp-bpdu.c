@@ -130,9 +130,10 @@ rstp_bpdu_decode(const void *data, size_t len, struct rstp_bpdu *bpdu)
             return "Configuration BPDU older than its Max Age";
         }
         bpdu->flags &= RSTP_FLAG_TC | RSTP_FLAG_TC_ACK;
-    } else if (rstp_bpdu_role(bpdu) == RSTP_BPDU_ROLE_UNKNOWN) {
-        return "RST BPDU with an unknown port role";
     }
+    /* An RST BPDU whose role is "unknown" is valid: it carries no
+     * priority information (17.21.8 takes it as OtherInfo), but it still
+     * tells us the partner is a bridge that talks RSTP. */
     return NULL;
 }
 

@@ -167,6 +167,7 @@ struct rstp {
     unsigned long long int rx_errors;
 
     long long int last_tick;        /* ms; LLONG_MIN until first run. */
+    bool clock_stopped;             /* Last rstp_run() returned LLONG_MAX. */
 };
 
 /* rstp-sm.c (the driver; the machines are declared in rstp-sm.h). */

@@ -285,8 +285,12 @@ rstp_set_transmit_hold_count(struct rstp *rstp, int count)
 long long int
 rstp_run(struct rstp *rstp, long long int now)
 {
-    if (rstp->last_tick == LLONG_MIN || now < rstp->last_tick) {
-        /* First run, or the clock went back: start counting from now. */
+    if (rstp->last_tick == LLONG_MIN || now < rstp->last_tick
+        || rstp->clock_stopped) {
+        /* First run, the clock went back, or the last run said it needed
+         * no tick (no port was enabled, so the caller did not call): start
+         * counting from now, lest a port enabled since then see its
+         * timers expire at once. */
         rstp->last_tick = now;
     }
     /* Catching up after a long sleep would only replay timeouts that have
@@ -303,7 +307,8 @@ rstp_run(struct rstp *rstp, long long int now)
             rstp_sm_run(rstp);
         }
     }
-    return rstp->n_enabled ? rstp->last_tick + 1000 : LLONG_MAX;
+    rstp->clock_stopped = !rstp->n_enabled;
+    return rstp->clock_stopped ? LLONG_MAX : rstp->last_tick + 1000;
 }
 
 /* Received BPDUs. */

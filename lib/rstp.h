@@ -149,7 +149,8 @@ int rstp_get_ageing_time(const struct rstp *);
 
 /* Ticks the timers for each whole second since the last tick (the first
  * call only starts the clock) and returns the next time (ms) rstp_run()
- * must be called, LLONG_MAX if never until something changes. */
+ * must be called: LLONG_MAX while no port is enabled, and then the next
+ * call (made once a port is enabled) starts the clock again. */
 long long int rstp_run(struct rstp *, long long int now);
 
 /* A received BPDU (the bytes after the LLC header) on PORT_NO.  A

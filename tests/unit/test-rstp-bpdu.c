@@ -121,7 +121,6 @@ static void mangle_none(uint8_t *b OVS_UNUSED) { }
 static void mangle_protocol(uint8_t *b) { b[1] = 1; }
 static void mangle_type(uint8_t *b) { b[3] = 0x55; }
 static void mangle_version(uint8_t *b) { b[2] = 1; }
-static void mangle_role(uint8_t *b) { b[4] &= ~RSTP_FLAG_ROLE_MASK; }
 static void mangle_config_age(uint8_t *b)
 {
     b[3] = RSTP_BPDU_CONFIG;
@@ -137,7 +136,6 @@ static const struct malformed malformed[] = {
     { "protocol 1", 36, mangle_protocol },
     { "unknown type", 36, mangle_type },
     { "RST of version 1", 36, mangle_version },
-    { "RST without a role", 36, mangle_role },
     { "stale Configuration", 36, mangle_config_age },
     { "short Configuration", 34, mangle_short_config },
 };
@@ -196,6 +194,22 @@ START_TEST(test_malformed_dropped_and_counted)
     rstp_receive_bpdu(rstp, 1, buf, len);
     rstp_port_get_stats(rstp, 1, &stats);
     ck_assert_uint_eq(stats.rx_count, 1);
+    ck_assert(!rstp_is_root_bridge(rstp));
+
+    /* An RST BPDU of "unknown" role is valid but says nothing about
+     * priorities: a better root in it changes nothing. */
+    rstp_destroy(rstp);
+    rstp = rstp_create("br0", 0x0200000000aa, 32768, record_send, NULL,
+                       &error);
+    ck_assert_ptr_null(rstp_add_port(rstp, 1));
+    ck_assert_ptr_null(rstp_port_set_enabled(rstp, 1, true));
+    bpdu.flags &= ~RSTP_FLAG_ROLE_MASK;
+    len = rstp_bpdu_encode(&bpdu, buf);
+    rstp_receive_bpdu(rstp, 1, buf, len);
+    rstp_port_get_stats(rstp, 1, &stats);
+    ck_assert_uint_eq(stats.rx_count, 1);
+    ck_assert_uint_eq(stats.error_count, 0);
+    ck_assert(rstp_is_root_bridge(rstp));
     rstp_destroy(rstp);
 }
 END_TEST
@@ -588,12 +602,22 @@ START_TEST(test_deadline)
     ck_assert_ptr_null(rstp_add_port(rstp, 3));
     ck_assert(rstp_run(rstp, 5500) == LLONG_MAX);
     ck_assert_ptr_null(rstp_port_set_enabled(rstp, 3, true));
-    /* Once a second from the first run's time. */
-    ck_assert(rstp_run(rstp, 5600) == 6000);
-    ck_assert(rstp_run(rstp, 6000) == 7000);
-    ck_assert(rstp_run(rstp, 9100) == 10000);
+    /* Once a second from the first run with a port enabled. */
+    ck_assert(rstp_run(rstp, 5600) == 6600);
+    ck_assert(rstp_run(rstp, 6600) == 7600);
+    ck_assert(rstp_run(rstp, 9700) == 10600);
     ck_assert_ptr_null(rstp_port_set_enabled(rstp, 3, false));
-    ck_assert(rstp_run(rstp, 10000) == LLONG_MAX);
+    ck_assert(rstp_run(rstp, 10600) == LLONG_MAX);
+
+    /* Enabled again long after, the port's timers start from then: its
+     * edge delay does not expire at once. */
+    ck_assert_ptr_null(rstp_port_set_enabled(rstp, 3, true));
+    ck_assert(rstp_run(rstp, 50000) == 51000);
+    ck_assert(!rstp_port_is_oper_edge(rstp, 3));
+    ck_assert_int_eq(rstp_port_get_state(rstp, 3), RSTP_DISCARDING);
+    ck_assert(rstp_run(rstp, 55000) == 56000);
+    ck_assert(rstp_port_is_oper_edge(rstp, 3));
+    ck_assert_int_eq(rstp_port_get_state(rstp, 3), RSTP_FORWARDING);
     rstp_destroy(rstp);
 }
 END_TEST
