@@ -156,6 +156,8 @@ lib_libovs_a_SOURCES += \
 	lib/netdev.c \
 	lib/netdev.h \
 	lib/netdev-dummy.c \
+	lib/netdev-dummy-link.c \
+	lib/netdev-dummy-link.h \
 	lib/netdev-vport.c \
 	lib/netdev-vport.h \
 	lib/tunnel-options.c \
@@ -271,8 +273,16 @@ lib_libovs_a_SOURCES += \
 	lib/port-protocol.c \
 	lib/bfd.c \
 	lib/bfd.h \
+	lib/stp.c \
+	lib/stp.h \
+	lib/stp-bpdu.c \
+	lib/stp-bpdu.h \
 	lib/cfm.c \
 	lib/cfm.h \
+	lib/lacp.c \
+	lib/lacp.h \
+	lib/lacp-pdu.c \
+	lib/lacp-pdu.h \
 	lib/port-protocol.h \
 	lib/rstp.c \
 	lib/rstp.h \

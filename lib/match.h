@@ -75,6 +75,12 @@ void match_set_nw_dst_masked(struct match *, ovs_be32 ip, ovs_be32 mask);
 void match_set_tp_src_masked(struct match *, ovs_be16 port, ovs_be16 mask);
 void match_set_tp_dst_masked(struct match *, ovs_be16 port, ovs_be16 mask);
 
+/* Appends FLOW, a packet's fields, as 3.1 prints one (ofproto/trace's
+ * "Flow:" line, ovs-ofctl parse-pcap, log messages): a match on every
+ * field that applies to its protocols, and on the metadata that is not
+ * zero; a tunnel packet's whole outer header.  Any thread. */
+void flow_format(const struct flow *, struct ds *);
+
 /* Appends MATCH in Open vSwitch's syntax, preceded by "priority=N," when
  * PRIORITY is not the default (0x8000).  Nothing for a catch-all match at
  * the default priority. */

@@ -43,13 +43,22 @@
  *
  * Options (Interface options, or ovs-dpctl add-if's): "pcap=FILE" writes
  * every packet received and sent to FILE, "rx_pcap=FILE" the received
- * ones, "tx_pcap=FILE" the sent ones, all in pcap format.  A device that
- * sends goes nowhere else: the capture and the tx counters are what tests
- * look at.
+ * ones, "tx_pcap=FILE" the sent ones, all in pcap format.  "pstream=NAME"
+ * (listen) or "stream=NAME" (connect) joins the device to others by a
+ * cable (netdev-dummy-link.h): what one sends, the other receives.  A
+ * device without a cable sends nowhere else: the capture and the tx
+ * counters are what tests look at.
  *
- * Threads: the receive queue and the capture files are under the
- * device's mutex, since the main thread injects while a datapath thread
- * receives and sends. */
+ *   netdev-dummy/conn-state [NETDEV]
+ *       A connecting device's cable: "NETDEV: connected" or "NETDEV:
+ *       disconnected" ("unknown" for a listening one or one without a
+ *       cable), one line per device (without NETDEV, every connecting
+ *       one), as 3.1 prints it.
+ *
+ * Threads: the receive queue, the capture files and the cable are under
+ * the device's mutex, since the main thread injects while a datapath
+ * thread receives and sends.  Only the main thread runs the cables
+ * (netdev_dummy_run()), visiting the devices that have one. */
 #include <config.h>
 
 #include <errno.h>
@@ -70,7 +79,10 @@
 #include <strings.h>
 #include "list.h"
 #include "ip-addr.h"
+#include "netdev-dummy-link.h"
 #include "netdev-provider.h"
+#include "poll-loop.h"
+#include "seq.h"
 #include "unixctl.h"
 #include "util.h"
 #include "vlog.h"
@@ -110,6 +122,10 @@ struct netdev_dummy {
     size_t rx_head, rx_count;
     char *rx_pcap_name, *tx_pcap_name;  /* Option values, or NULL. */
     FILE *rx_pcap, *tx_pcap;            /* May be the same file. */
+    struct dummy_link *link;            /* The cable, or NULL. */
+
+    /* In 'linked_devices' while 'link' is nonnull (main thread). */
+    struct ovs_list link_node;
 };
 
 struct netdev_rxq_dummy {
@@ -120,6 +136,13 @@ struct netdev_rxq_dummy {
 
 /* Every open dummy device, for the ovs-appctl commands. */
 static struct ovs_list dummy_devices = OVS_LIST_INITIALIZER(&dummy_devices);
+
+/* The devices with a cable: the only ones netdev_dummy_run() visits.  A
+ * send that queued something for a cable changes 'link_seq', so that the
+ * main thread wakes to deliver it. */
+static struct ovs_list linked_devices = OVS_LIST_INITIALIZER(&linked_devices);
+static struct seq *link_seq;
+static uint64_t link_seqno;
 
 static struct netdev_dummy *
 netdev_dummy_cast(const struct netdev *netdev)
@@ -152,6 +175,7 @@ netdev_dummy_construct(struct netdev *netdev)
     dev->carrier = true;
     ovs_mutex_init(&dev->mutex);
     ovs_list_push_back(&dummy_devices, &dev->list_node);
+    ovs_list_init(&dev->link_node);
     return 0;
 }
 
@@ -175,6 +199,8 @@ netdev_dummy_destruct(struct netdev *netdev)
 {
     struct netdev_dummy *dev = netdev_dummy_cast(netdev);
     ovs_list_remove(&dev->list_node);
+    ovs_list_remove(&dev->link_node);
+    dummy_link_close(dev->link);
     for (size_t i = 0; i < dev->rx_count; i++) {
         dp_packet_delete(dev->rx_queue[(dev->rx_head + i) % DUMMY_RXQ_MAX]);
     }
@@ -188,12 +214,49 @@ same_name(const char *a, const char *b)
     return a == b || (a && b && !strcmp(a, b));
 }
 
+/* Gives DEV the cable NAME (listening if PASSIVE), or none if NAME is
+ * NULL; keeps the one it has if that is the same.  Main thread. */
+static int
+netdev_dummy_set_link(struct netdev_dummy *dev, const char *name,
+                      bool passive, char **errp)
+{
+    struct dummy_link *old = dev->link;
+    if (old && name && passive == dummy_link_is_passive(old)
+        && !strcmp(name, dummy_link_name(old))) {
+        return 0;
+    }
+    if (!old && !name) {
+        return 0;
+    }
+    struct dummy_link *new = NULL;
+    if (name) {
+        int error = dummy_link_open(name, passive, &new, errp);
+        if (error) {
+            return error;
+        }
+    }
+    ovs_mutex_lock(&dev->mutex);
+    dev->link = new;
+    ovs_mutex_unlock(&dev->mutex);
+    dummy_link_close(old);
+    ovs_list_remove(&dev->link_node);
+    ovs_list_init(&dev->link_node);
+    if (new) {
+        if (!link_seq) {
+            link_seq = seq_create();
+        }
+        ovs_list_push_back(&linked_devices, &dev->link_node);
+    }
+    return 0;
+}
+
 static int
 netdev_dummy_set_config(struct netdev *netdev, const struct smap *options,
                         char **errp)
 {
     struct netdev_dummy *dev = netdev_dummy_cast(netdev);
     const char *pcap = NULL, *rx = NULL, *tx = NULL;
+    const char *pstream = NULL, *stream = NULL;
 
     /* In sorted order, so that an error names the same key every time. */
     const struct smap_node **sorted = options ? smap_sort(options) : NULL;
@@ -205,6 +268,10 @@ netdev_dummy_set_config(struct netdev *netdev, const struct smap *options,
             rx = node->value;
         } else if (!strcmp(node->key, "tx_pcap")) {
             tx = node->value;
+        } else if (!strcmp(node->key, "pstream")) {
+            pstream = node->value;
+        } else if (!strcmp(node->key, "stream")) {
+            stream = node->value;
         } else {
             *errp = xasprintf("%s: unknown option %s", netdev->name,
                               node->key);
@@ -215,6 +282,11 @@ netdev_dummy_set_config(struct netdev *netdev, const struct smap *options,
     free(sorted);
     if (pcap) {
         rx = tx = pcap;
+    }
+    if (pstream && stream) {
+        *errp = xasprintf("%s: cannot both listen (pstream=%s) and connect "
+                          "(stream=%s)", netdev->name, pstream, stream);
+        return EINVAL;
     }
 
     ovs_mutex_lock(&dev->mutex);
@@ -245,6 +317,10 @@ netdev_dummy_set_config(struct netdev *netdev, const struct smap *options,
         }
     }
     ovs_mutex_unlock(&dev->mutex);
+    if (!error) {
+        error = netdev_dummy_set_link(dev, pstream ? pstream : stream,
+                                      pstream != NULL, errp);
+    }
     return error;
 }
 
@@ -338,13 +414,20 @@ netdev_dummy_send(struct netdev *netdev, const struct dp_packet_batch *batch,
     struct netdev_dummy *dev = netdev_dummy_cast(netdev);
 
     *errorp = 0;
+    bool queued = false;
     ovs_mutex_lock(&dev->mutex);
-    if (dev->tx_pcap) {
-        for (size_t i = 0; i < batch->count; i++) {
+    for (size_t i = 0; i < batch->count; i++) {
+        if (dev->tx_pcap) {
             pcap_write(dev->tx_pcap, batch->packets[i]);
+        }
+        if (dev->link) {
+            queued |= dummy_link_send(dev->link, batch->packets[i]);
         }
     }
     ovs_mutex_unlock(&dev->mutex);
+    if (queued) {
+        seq_change(link_seq);
+    }
     return batch->count;
 }
 
@@ -528,6 +611,46 @@ const struct netdev_class netdev_dummy_class = {
     .get_custom_stats = netdev_dummy_get_custom_stats,
     .get_addr_list = netdev_dummy_get_addr_list,
 };
+
+/* Cables. */
+
+void
+netdev_dummy_run(void)
+{
+    if (!link_seq) {
+        return;
+    }
+    link_seqno = seq_read(link_seq);
+    struct netdev_dummy *dev;
+    LIST_FOR_EACH (dev, link_node, &linked_devices) {
+        struct dp_packet_batch rx;
+        dp_packet_batch_init(&rx);
+        ovs_mutex_lock(&dev->mutex);
+        bool more = dummy_link_run(dev->link, &rx);
+        ovs_mutex_unlock(&dev->mutex);
+        for (size_t i = 0; i < rx.count; i++) {
+            netdev_dummy_queue_rx(dev, rx.packets[i]);
+        }
+        if (more) {
+            poll_immediate_wake();
+        }
+    }
+}
+
+void
+netdev_dummy_wait(void)
+{
+    if (!link_seq) {
+        return;
+    }
+    seq_wait(link_seq, link_seqno);
+    struct netdev_dummy *dev;
+    LIST_FOR_EACH (dev, link_node, &linked_devices) {
+        ovs_mutex_lock(&dev->mutex);
+        dummy_link_wait(dev->link);
+        ovs_mutex_unlock(&dev->mutex);
+    }
+}
 
 /* ovs-appctl commands. */
 
@@ -787,9 +910,47 @@ netdev_dummy_ipaddr_cmd(struct unixctl_conn *conn, int argc OVS_UNUSED,
     unixctl_command_reply(conn, "OK");
 }
 
+static void
+put_conn_state(struct ds *s, struct netdev_dummy *dev)
+{
+    ovs_mutex_lock(&dev->mutex);
+    const char *state = (!dev->link || dummy_link_is_passive(dev->link)
+                         ? "unknown"
+                         : dummy_link_is_connected(dev->link) ? "connected"
+                         : "disconnected");
+    ovs_mutex_unlock(&dev->mutex);
+    ds_put_format(s, "%s: %s\n", dev->up.name, state);
+}
+
+static void
+netdev_dummy_conn_state_cmd(struct unixctl_conn *conn, int argc,
+                            const char *argv[], void *aux OVS_UNUSED)
+{
+    struct ds s = DS_EMPTY_INITIALIZER;
+    if (argc > 1) {
+        struct netdev_dummy *dev = netdev_dummy_find(argv[1]);
+        if (dev) {
+            put_conn_state(&s, dev);
+        } else {
+            ds_put_format(&s, "%s: unknown\n", argv[1]);
+        }
+    } else {
+        struct netdev_dummy *dev;
+        LIST_FOR_EACH (dev, link_node, &linked_devices) {
+            if (!dummy_link_is_passive(dev->link)) {
+                put_conn_state(&s, dev);
+            }
+        }
+    }
+    unixctl_command_reply(conn, ds_cstr(&s));
+    ds_destroy(&s);
+}
+
 void
 netdev_dummy_register_commands(void)
 {
+    unixctl_command_register("netdev-dummy/conn-state", "[netdev]", 0, 1,
+                             netdev_dummy_conn_state_cmd, NULL);
     unixctl_command_register("netdev-dummy/ip4addr", "[netdev] ipaddr/mask",
                              2, 2, netdev_dummy_ipaddr_cmd, NULL);
     unixctl_command_register("netdev-dummy/ip6addr", "[netdev] ip6addr",

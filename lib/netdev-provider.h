@@ -164,5 +164,9 @@ extern const struct netdev_class netdev_patch_class;    /* "patch" */
 
 /* Registers the "netdev-dummy/..." ovs-appctl commands (netdev-dummy.c). */
 void netdev_dummy_register_commands(void);
+/* Main thread (netdev_run()/netdev_wait()): moves packets over the dummy
+ * devices' cables (options pstream/stream). */
+void netdev_dummy_run(void);
+void netdev_dummy_wait(void);
 
 #endif /* netdev-provider.h */

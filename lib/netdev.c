@@ -641,10 +641,12 @@ void
 netdev_run(void)
 {
     netdev_linux_monitor_run();
+    netdev_dummy_run();
 }
 
 void
 netdev_wait(void)
 {
     netdev_linux_monitor_wait();
+    netdev_dummy_wait();
 }

@@ -837,10 +837,40 @@ is_last_action(const struct nlattr *a, size_t left)
     return NLA_ALIGN(a->nla_len) >= left;
 }
 
-void
-odp_execute_actions(void *aux, struct dp_packet_batch *batch, bool steal,
-                    const struct nlattr *actions, size_t actions_len,
-                    odp_execute_cb *dp_execute)
+/* Cuts each packet of BATCH to at most CUTLEN bytes, in place. */
+static void
+truncate_batch(struct dp_packet_batch *batch, uint32_t cutlen)
+{
+    struct dp_packet *p;
+    DP_PACKET_BATCH_FOR_EACH (i, p, batch) {
+        if (dp_packet_size(p) > cutlen) {
+            dp_packet_set_size(p, cutlen);
+        }
+    }
+}
+
+/* Whether some packet of BATCH is longer than CUTLEN. */
+static bool
+batch_exceeds(const struct dp_packet_batch *batch, uint32_t cutlen)
+{
+    for (size_t i = 0; i < batch->count; i++) {
+        if (dp_packet_size(batch->packets[i]) > cutlen) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* The actions, with CUTLEN (0: none) the length a trunc action before
+ * them cut the packets to for their first output.  A trunc does not
+ * change the packets themselves: the output, userspace action or tunnel
+ * push that comes next sends them cut (copies, unless it may steal them),
+ * and what follows that sees them whole again, as in 3.1.  A clone in
+ * between passes the cut on to its copies. */
+static void
+execute_actions__(void *aux, struct dp_packet_batch *batch, bool steal,
+                  const struct nlattr *actions, size_t actions_len,
+                  odp_execute_cb *dp_execute, uint32_t cutlen)
 {
     const struct nlattr *a;
     size_t left;
@@ -851,6 +881,12 @@ odp_execute_actions(void *aux, struct dp_packet_batch *batch, bool steal,
         bool last = is_last_action(a, left);
 
         switch (type) {
+        case OVS_ACTION_ATTR_TRUNC:
+            if (nl_attr_get_size(a) == sizeof(struct ovs_action_trunc)) {
+                const struct ovs_action_trunc *t = nl_attr_get(a);
+                cutlen = t->max_len;
+            }
+            break;
         case OVS_ACTION_ATTR_SET:
         case OVS_ACTION_ATTR_SET_MASKED: {
             const struct nlattr *key = nl_attr_get(a);
@@ -914,6 +950,11 @@ odp_execute_actions(void *aux, struct dp_packet_batch *batch, bool steal,
                 const struct tnl_push_action *data = nl_attr_get(a);
                 if (data->header_len
                     == nl_attr_get_size(a) - TNL_PUSH_ACTION_FIXED) {
+                    if (cutlen) {
+                        /* The push changes the packets in place anyway. */
+                        truncate_batch(batch, cutlen);
+                        cutlen = 0;
+                    }
                     DP_PACKET_BATCH_FOR_EACH (i, p, batch) {
                         tnl_header_push(p, data);
                     }
@@ -926,12 +967,15 @@ odp_execute_actions(void *aux, struct dp_packet_batch *batch, bool steal,
         case OVS_ACTION_ATTR_CLONE:
             if (last && steal) {
                 /* Nothing follows: the originals may be the copies. */
-                odp_execute_actions(aux, batch, true, nl_attr_get(a),
-                                    nl_attr_get_size(a), dp_execute);
+                execute_actions__(aux, batch, true, nl_attr_get(a),
+                                  nl_attr_get_size(a), dp_execute, cutlen);
                 return;
             }
-            execute_nested_on_copies(aux, batch, nl_attr_get(a),
-                                     nl_attr_get_size(a), dp_execute);
+            struct dp_packet_batch copies;
+            dp_packet_batch_clone(&copies, batch);
+            execute_actions__(aux, &copies, true, nl_attr_get(a),
+                              nl_attr_get_size(a), dp_execute, cutlen);
+            cutlen = 0;
             break;
         case ODP_ACTION_ATTR_DROP:
             if (nl_attr_get_size(a) == 4) {
@@ -956,6 +1000,20 @@ odp_execute_actions(void *aux, struct dp_packet_batch *batch, bool steal,
             /* Output, userspace, recirc: the datapath's. */
             if (dp_execute) {
                 bool should_steal = steal && last;
+                if (cutlen && (type == OVS_ACTION_ATTR_OUTPUT
+                               || type == OVS_ACTION_ATTR_USERSPACE)) {
+                    uint32_t len = cutlen;
+                    cutlen = 0;
+                    if (should_steal) {
+                        truncate_batch(batch, len);
+                    } else if (batch_exceeds(batch, len)) {
+                        struct dp_packet_batch cut;
+                        dp_packet_batch_clone(&cut, batch);
+                        truncate_batch(&cut, len);
+                        dp_execute(aux, &cut, a, true);
+                        break;
+                    }
+                }
                 dp_execute(aux, batch, a, should_steal);
                 if (should_steal) {
                     return;
@@ -968,4 +1026,13 @@ done:
     if (steal) {
         dp_packet_batch_delete(batch);
     }
+}
+
+void
+odp_execute_actions(void *aux, struct dp_packet_batch *batch, bool steal,
+                    const struct nlattr *actions, size_t actions_len,
+                    odp_execute_cb *dp_execute)
+{
+    execute_actions__(aux, batch, steal, actions, actions_len, dp_execute,
+                      0);
 }

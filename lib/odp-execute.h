@@ -7,7 +7,9 @@
  * checksums are fixed incrementally, SCTP's CRC32c recomputed), push_vlan
  * and pop_vlan, push_mpls and pop_mpls,
  * sample (each packet with the action's probability, on a copy), clone
- * (the nested actions on copies, the originals untouched).  The actions
+ * (the nested actions on copies, the originals untouched), trunc (the
+ * next output, userspace action or tunnel push gets the packets cut to
+ * its length, copies unless they may be stolen).  The actions
  * only a datapath can do (output, userspace, recirc, meter) go to the
  * caller's callback, one call per action for the whole batch; for a meter
  * the callback takes the packets the meter drops out of the batch (never

@@ -3044,6 +3044,13 @@ format_action(struct ds *ds, const struct nlattr *a,
             return;
         }
         break;
+    case OVS_ACTION_ATTR_TRUNC:
+        if (size == sizeof(struct ovs_action_trunc)) {
+            const struct ovs_action_trunc *t = nl_attr_get(a);
+            ds_put_format(ds, "trunc(%"PRIu32")", t->max_len);
+            return;
+        }
+        break;
     case ODP_ACTION_ATTR_DROP:
         if (size == 4) {
             ds_put_cstr(ds, "drop");    /* As 3.1 prints it, any reason. */
@@ -3710,12 +3717,14 @@ parse_action(struct parser *p, struct ofpbuf *actions, int depth, bool *ok)
         *ok = parse_push_mpls(p, actions);
     } else if (!strcmp(name, "pop_mpls")) {
         *ok = parse_pop_mpls(p, actions);
-    } else if (!strcmp(name, "recirc") || !strcmp(name, "meter")) {
+    } else if (!strcmp(name, "recirc") || !strcmp(name, "meter")
+               || !strcmp(name, "trunc")) {
         uint32_t v, m;
         *ok = parse_u32_arg(p, &v, &m) && m == UINT32_MAX;
         if (*ok) {
             nl_msg_put_u32(actions, (name[0] == 'r' ? OVS_ACTION_ATTR_RECIRC
-                                     : OVS_ACTION_ATTR_METER), v);
+                                     : name[0] == 'm' ? OVS_ACTION_ATTR_METER
+                                     : OVS_ACTION_ATTR_TRUNC), v);
         }
     } else if (!strcmp(name, "tnl_pop")) {
         uint32_t port;
@@ -3877,6 +3886,7 @@ validate_action(const struct nlattr *a, int depth, char **error)
     case OVS_ACTION_ATTR_RECIRC:
     case OVS_ACTION_ATTR_METER:
     case OVS_ACTION_ATTR_TUNNEL_POP:
+    case OVS_ACTION_ATTR_TRUNC:
         if (size != 4) {
             break;
         }

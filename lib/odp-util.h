@@ -31,6 +31,8 @@
  *                 nested action list
  *   CLONE         nested action list
  *   RECIRC        u32 recirculation id
+ *   TRUNC         struct ovs_action_trunc: the next output (userspace
+ *                 action, tunnel push) sends the packet cut to MAX_LEN
  *
  * An empty action list drops the packet; its text is "drop".
  *

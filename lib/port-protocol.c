@@ -201,16 +201,45 @@ port_protocol_take_changed(struct port_protocol ***changedp)
     return n;
 }
 
-bool
-port_protocols_link_ok(struct port_protocol *const *protocols, size_t n)
+const struct port_protocol *
+port_protocols_forward_blocker(struct port_protocol *const *protocols,
+                               size_t n)
 {
     for (size_t i = 0; i < n; i++) {
         const struct port_protocol *p = protocols[i];
-        if (p->class->link_ok && !p->class->link_ok(p)) {
+        if (p->class->may_forward && !p->class->may_forward(p)) {
+            return p;
+        }
+    }
+    return NULL;
+}
+
+bool
+port_protocols_may_learn(struct port_protocol *const *protocols, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        const struct port_protocol *p = protocols[i];
+        if (p->class->may_learn && !p->class->may_learn(p)) {
             return false;
         }
     }
     return true;
+}
+
+bool
+port_protocols_link_ok(struct port_protocol *const *protocols, size_t n)
+{
+    bool any_say = false;
+    for (size_t i = 0; i < n; i++) {
+        const struct port_protocol *p = protocols[i];
+        if (p->class->link_ok) {
+            if (p->class->link_ok(p)) {
+                return true;
+            }
+            any_say = true;
+        }
+    }
+    return !any_say;
 }
 
 bool

@@ -103,6 +103,28 @@ struct port_protocol_class {
     /* Whether the protocol lets the port carry traffic (BFD forwarding,
      * no CFM fault).  NULL: it has no say. */
     bool (*link_ok)(const struct port_protocol *p);
+
+    /* A spanning tree's port state (STP, RSTP): whether the port may
+     * carry data, and whether what it receives may teach NORMAL where
+     * addresses are.  NULL: no say.  ofproto rereads them when the
+     * instance comes off the change queue, so a module changes them only
+     * with port_protocol_changed().  A port that may not forward still
+     * sends and receives its protocols' control packets.  BLOCK_NAME is
+     * what translation's notes call the protocol ("STP not in forwarding
+     * state, skipping output"). */
+    bool (*may_forward)(const struct port_protocol *p);
+    bool (*may_learn)(const struct port_protocol *p);
+    const char *block_name;
+
+    /* Whether the protocol saw a topology change since last asked (check
+     * and clear), so that the bridge must forget the addresses it learned.
+     * NULL: never.  Asked when the instance comes off the change queue. */
+    bool (*take_mac_flush)(struct port_protocol *p);
+
+    /* Main thread, when the instance comes off the change queue, before
+     * ofproto rereads it: whatever the module does there (log what
+     * changed, as 3.1 logs it from its main thread).  NULL: nothing. */
+    void (*main_changed)(struct port_protocol *p);
 };
 
 /* The part of an instance this module and ofproto use; the module embeds
@@ -176,7 +198,16 @@ size_t port_protocol_take_changed(struct port_protocol ***changed);
  * matter).  Returns false for anything else. */
 bool port_protocol_parse_override(const char *s, int *override);
 
-/* Whether every attached instance in PROTOCOLS[] allows traffic. */
+/* The first instance in PROTOCOLS[] whose port state forbids forwarding,
+ * or NULL; and whether none forbids learning. */
+const struct port_protocol *port_protocols_forward_blocker(
+    struct port_protocol *const *protocols, size_t n);
+bool port_protocols_may_learn(struct port_protocol *const *protocols,
+                              size_t n);
+
+/* Whether the attached instances in PROTOCOLS[] allow traffic: true if
+ * none has a say, else if any of those that do allows it (as in 3.1, a
+ * port with both BFD and CFM carries traffic while either is happy). */
 bool port_protocols_link_ok(struct port_protocol *const *protocols,
                             size_t n);
 

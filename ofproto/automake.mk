@@ -4,6 +4,12 @@ noinst_LIBRARIES += ofproto/libofproto.a
 ofproto_libofproto_a_SOURCES = \
 	ofproto/connmgr.c \
 	ofproto/connmgr.h \
+	ofproto/bond.c \
+	ofproto/bond.h \
+	ofproto/lacp-member.c \
+	ofproto/lacp-member.h \
+	ofproto/stp-member.c \
+	ofproto/stp-member.h \
 	ofproto/mac-learning.c \
 	ofproto/mac-learning.h \
 	ofproto/monitor.c \

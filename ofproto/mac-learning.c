@@ -298,6 +298,26 @@ mac_learning_get_stats(struct mac_learning *ml,
     ovs_rwlock_unlock(&ml->rwlock);
 }
 
+size_t
+mac_learning_collect(struct mac_learning *ml, const void *except,
+                     struct eth_addr *macs, uint16_t *vlans, size_t max)
+{
+    size_t n = 0;
+    ovs_rwlock_rdlock(&ml->rwlock);
+    const struct mac_entry *e;
+    LIST_FOR_EACH (e, lru_node, &ml->lru) {
+        if (n >= max) {
+            break;
+        }
+        if (e->port != except) {
+            macs[n] = e->mac;
+            vlans[n++] = e->vlan;
+        }
+    }
+    ovs_rwlock_unlock(&ml->rwlock);
+    return n;
+}
+
 void
 mac_learning_format(struct mac_learning *ml, struct ds *out,
                     const char *(*port_name)(void *aux, void *port),

@@ -80,6 +80,11 @@ void mac_learning_flush(struct mac_learning *);
 void mac_learning_flush_port(struct mac_learning *, void *port);
 
 size_t mac_learning_count(struct mac_learning *);
+/* Up to MAX entries not on port EXCEPT (oldest first), stored in MACS[]
+ * and VLANS[]; returns how many. */
+size_t mac_learning_collect(struct mac_learning *, const void *except,
+                            struct eth_addr *macs, uint16_t *vlans,
+                            size_t max);
 void mac_learning_get_stats(struct mac_learning *,
                             struct mac_learning_stats *);
 

@@ -176,6 +176,19 @@ ofproto_port_detach_protocol(struct ofproto *ofproto,
 }
 
 void
+ofport_detach_protocol_locked(struct ofport *port, struct port_protocol *p)
+{
+    for (size_t i = 0; i < port->n_protocols; i++) {
+        if (port->protocols[i] == p) {
+            port->protocols[i] = port->protocols[--port->n_protocols];
+            n_attached--;
+            break;
+        }
+    }
+    port_protocol_detach(p);
+}
+
+void
 ofport_detach_protocols(struct ofport *port)
 {
     for (size_t i = 0; i < port->n_protocols; i++) {

@@ -41,6 +41,7 @@
 
 #include <stdatomic.h>
 #include "classifier.h"
+#include "heap.h"
 #include "hmap.h"
 #include "list.h"
 #include "ofp-actions.h"
@@ -102,6 +103,20 @@ struct ofport {
      * 'live' (xlate_rwlock). */
     struct port_protocol *protocols[OFPORT_MAX_PROTOCOLS];
     size_t n_protocols;
+    /* The spanning tree port state its protocols set (may_forward(),
+     * may_learn()): 'fwd_blocker' names the protocol that keeps the port
+     * from carrying data (NULL: none), 'learns' whether NORMAL may learn
+     * from what it receives (xlate_rwlock). */
+    const char *fwd_blocker;
+    bool learns;
+    /* LACP on this port (its bundle's, lacp-member.h), or NULL; and
+     * whether LACP lets it carry traffic (true without LACP;
+     * xlate_rwlock). */
+    struct lacp_member *lacp_member;
+    bool lacp_enabled;
+    /* Spanning tree on this port (its bridge's, stp-member.h), or NULL
+     * (main thread). */
+    struct stp_member *stp_member;
 
     /* Patch ports (ofport-patch.h): no datapath port ('odp_port' is
      * DPIF_PORT_NONE); 'peer' is the other end while paired (xlate_rwlock),
@@ -129,6 +144,12 @@ struct ofbundle {
     enum port_vlan_mode vlan_mode;
     int vlan;                   /* -1: none. */
     unsigned long *trunks;      /* NULL: every VLAN. */
+    /* A bond (bond.h) when the bundle has several members and bond
+     * settings, else NULL; its members are the ports' struct ofport. */
+    struct bond *bond;
+    struct heap_node bond_node; /* In ofproto->bond_timers with a bond. */
+    bool bond_mac_queued;       /* In ofproto->bond_mac_changed. */
+    struct lacp_bond *lacp;     /* LACP on the members, or NULL. */
 };
 
 struct oftable {
@@ -230,6 +251,14 @@ struct ofproto {
 
     struct hmap ports;          /* struct ofport, by ofp_port. */
     struct hmap bundles;        /* struct ofbundle, by aux. */
+    struct stp_bridge *stp;     /* Spanning tree, or NULL (main thread). */
+    /* The bundles with bonds, by when their bond next has something to do
+     * (bond_run()): the main loop runs only those that are due. */
+    struct heap bond_timers;
+    /* The auxes of bundles whose bond's active member changed, for the
+     * caller's bond_active_slave (ofproto_take_bond_changes()). */
+    void **bond_mac_changed;
+    size_t n_bond_mac_changed, allocated_bond_mac_changed;
     struct mac_learning *ml;
     struct hmap groups;         /* struct ofgroup, by group_id. */
     struct hmap meters;         /* struct ofmeter, by meter_id. */
@@ -329,6 +358,8 @@ int ofport_inject_packet(const struct ofport *, struct dp_packet *);
  * ofproto_monitor_stop_if_idle() then stops the monitor thread if no
  * protocol is left anywhere (main thread, without the lock). */
 void ofport_detach_protocols(struct ofport *);
+/* The same for one protocol P of PORT (xlate_rwlock held for writing). */
+void ofport_detach_protocol_locked(struct ofport *, struct port_protocol *);
 void ofproto_monitor_stop_if_idle(void);
 /* The monitor's control-packet sink (dpif.h) on BACKER's datapath: takes
  * the per-port protocols' packets of slow-pathed flows on the datapath

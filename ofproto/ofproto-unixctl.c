@@ -282,7 +282,7 @@ trace_cmd(struct unixctl_conn *conn, int argc, const char *argv[],
 
     struct ds out = DS_EMPTY_INITIALIZER;
     ds_put_cstr(&out, "Flow: ");
-    xtrace_flow_format(&flow, &out);
+    flow_format(&flow, &out);
     ds_put_char(&out, '\n');
 
     struct xtrace trace;
@@ -307,7 +307,7 @@ trace_cmd(struct unixctl_conn *conn, int argc, const char *argv[],
     if (flow_equal(&flow, &xout.final_flow)) {
         ds_put_cstr(&out, "unchanged");
     } else {
-        xtrace_flow_format(&xout.final_flow, &out);
+        flow_format(&xout.final_flow, &out);
     }
     ds_put_cstr(&out, "\nMegaflow: ");
     /* The megaflow as translation saw it: with a packet's raw Geneve
@@ -620,9 +620,10 @@ revalidator_purge_cmd(struct unixctl_conn *conn, int argc OVS_UNUSED,
 {
     struct dpif_backer *backer = ofproto_first_backer();
     if (backer) {
-        udpif_purge(backer->udpif);
+        udpif_purge(backer->udpif, conn);
+    } else {
+        unixctl_command_reply(conn, NULL);
     }
-    unixctl_command_reply(conn, NULL);
 }
 
 /* upcall/enable-megaflows, upcall/disable-megaflows: 3.1 purges the
@@ -635,7 +636,7 @@ upcall_megaflows_cmd(struct unixctl_conn *conn, int argc OVS_UNUSED,
     udpif_set_megaflows(enable);
     struct dpif_backer *backer = ofproto_first_backer();
     if (backer) {
-        udpif_purge(backer->udpif);
+        udpif_purge(backer->udpif, NULL);
     }
     unixctl_command_reply(conn, enable ? "megaflows enabled"
                                        : "megaflows disabled");

@@ -10,6 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "bitmap.h"
+#include "bond.h"
+#include "lacp-member.h"
+#include "stp-member.h"
 #include "coverage.h"
 #include "dp-packet.h"
 #include "dpif.h"
@@ -306,6 +309,7 @@ ofproto_create(const char *name, const char *datapath_type,
     ofproto->id = next_id++;
     hmap_init(&ofproto->ports);
     hmap_init(&ofproto->bundles);
+    heap_init(&ofproto->bond_timers);
     hmap_init(&ofproto->groups);
     hmap_init(&ofproto->meters);
     ofproto_tlv_init(ofproto);
@@ -325,6 +329,10 @@ static void ofport_destroy(struct ofport *);
 static bool port_is_live(const struct ofport *);
 static bool port_may_enable(const struct ofport *);
 static void bundle_destroy(struct ofbundle *);
+static void bundle_remove_port(struct ofport *);
+static void bundle_configure_lacp(struct ofbundle *,
+                                  const struct ofproto_bundle_settings *);
+static void ofproto_run_bonds(struct ofproto *, bool all);
 
 void
 ofproto_destroy(struct ofproto *ofproto)
@@ -340,6 +348,7 @@ ofproto_destroy(struct ofproto *ofproto)
     HMAP_FOR_EACH_SAFE (port, hmap_node, &ofproto->ports) {
         ofport_destroy(port);
     }
+    stp_bridge_destroy(ofproto->stp);
 
     xlate_write_lock();
     hmap_remove(&all_ofprotos, &ofproto->hmap_node);
@@ -361,6 +370,8 @@ ofproto_destroy(struct ofproto *ofproto)
     ofproto_destroy_meters(ofproto);
     hmap_destroy(&ofproto->ports);
     hmap_destroy(&ofproto->bundles);
+    heap_destroy(&ofproto->bond_timers);
+    free(ofproto->bond_mac_changed);
     mac_learning_destroy(ofproto->ml);
     ofproto_flush_flow_removed(ofproto);
     ofproto_learn_destroy(ofproto);
@@ -589,6 +600,7 @@ ofproto_set_mac_table_config(struct ofproto *ofproto, unsigned int idle_time,
 void
 ofproto_run(struct ofproto *ofproto)
 {
+    ofproto_run_bonds(ofproto, false);
     mac_learning_run(ofproto->ml);
     ofproto->events_seen = seq_read(ofproto->events_seq);
     ofproto_run_learn(ofproto);
@@ -605,12 +617,20 @@ ofproto_wait(struct ofproto *ofproto)
         poll_timer_wait_until(ofproto->next_expiry == LLONG_MIN
                               ? 0 : ofproto->next_expiry);
     }
+    if (!heap_is_empty(&ofproto->bond_timers)) {
+        long long int when = heap_min(&ofproto->bond_timers)->key;
+        if (when != LLONG_MAX) {
+            poll_timer_wait_until(when == LLONG_MIN ? 0 : when);
+        }
+    }
 }
 
 /* Native tunneling's tables as translation last saw them: when a route,
  * a neighbour or an endpoint changes, every datapath flow is translated
  * again (a tunnel's header depends on all three). */
 static uint64_t router_seen, neigh_seen, tnl_ports_seen;
+/* bond_get_changed_seq() as last seen. */
+static uint64_t bonds_seen;
 
 uint64_t ofproto_run_round;
 
@@ -627,6 +647,16 @@ ofproto_run_global(void)
     router_seen = router;
     neigh_seen = neigh;
     tnl_ports_seen = ports;
+
+    struct seq *bonds = bond_get_changed_seq();
+    if (bonds && seq_read(bonds) != bonds_seen) {
+        /* An ovs-appctl bond command changed forwarding. */
+        bonds_seen = seq_read(bonds);
+        struct ofproto *ofproto;
+        HMAP_FOR_EACH (ofproto, hmap_node, &all_ofprotos) {
+            ofproto_run_bonds(ofproto, true);
+        }
+    }
 
     struct shash_node *node;
     SHASH_FOR_EACH (node, &backers) {
@@ -646,6 +676,9 @@ ofproto_wait_global(void)
     seq_wait(ovs_router_seq(), router_seen);
     seq_wait(tnl_neigh_seq(), neigh_seen);
     seq_wait(tnl_ports_seq(), tnl_ports_seen);
+    if (bond_get_changed_seq()) {
+        seq_wait(bond_get_changed_seq(), bonds_seen);
+    }
     struct shash_node *node;
     SHASH_FOR_EACH (node, &backers) {
         struct dpif_backer *backer = node->data;
@@ -756,6 +789,8 @@ ofproto_port_add(struct ofproto *ofproto, struct netdev *netdev,
     port->odp_port = odp_port;
     port->may_enable = port_may_enable(port);
     port->live = port_is_live(port);
+    port->learns = true;
+    port->lacp_enabled = true;
     ovs_list_init(&port->bundle_node);
 
     ofport_get_phy_port(port, &port->pp);
@@ -778,6 +813,179 @@ ofproto_port_add(struct ofproto *ofproto, struct netdev *netdev,
     return 0;
 }
 
+/* Whether PORT's link is up and the port administratively up (the
+ * spanning tree leaves out the others). */
+static bool
+ofport_link_up(const struct ofport *port)
+{
+    enum netdev_flags flags = 0;
+    return (port->netdev && !netdev_get_flags(port->netdev, &flags)
+            && flags & NETDEV_UP && netdev_get_carrier(port->netdev));
+}
+
+/* Spanning tree. */
+
+static void
+ofport_drop_stp(struct ofport *port)
+{
+    if (port->stp_member) {
+        ofproto_port_detach_protocol(port->ofproto,
+                                     stp_member_protocol(port->stp_member));
+        stp_member_destroy(port->stp_member);
+        port->stp_member = NULL;
+        ofproto_port_changed(port->ofproto, port->ofp_port);
+    }
+}
+
+void
+ofproto_set_stp(struct ofproto *ofproto, const struct stp_bridge_settings *s)
+{
+    if (!s) {
+        if (ofproto->stp) {
+            struct ofport *port;
+            HMAP_FOR_EACH (port, hmap_node, &ofproto->ports) {
+                ofport_drop_stp(port);
+            }
+            stp_bridge_destroy(ofproto->stp);
+            ofproto->stp = NULL;
+        }
+    } else if (!ofproto->stp) {
+        ofproto->stp = stp_bridge_create(ofproto->name, s);
+    } else {
+        stp_bridge_configure(ofproto->stp, s);
+    }
+}
+
+bool
+ofproto_has_stp(const struct ofproto *ofproto)
+{
+    return ofproto->stp != NULL;
+}
+
+void
+ofproto_port_set_stp(struct ofproto *ofproto, uint16_t ofp_port,
+                     const struct stp_port_settings *s, void *owner)
+{
+    struct ofport *port = ofproto_get_port(ofproto, ofp_port);
+    if (!port) {
+        return;
+    }
+    if (!s || !ofproto->stp) {
+        ofport_drop_stp(port);
+        return;
+    }
+    if (port->stp_member && stp_member_configure(port->stp_member, s)) {
+        return;
+    }
+    ofport_drop_stp(port);
+    port->stp_member = stp_member_create(ofproto->stp, port->name,
+                                         port->pp.hw_addr, s, owner);
+    if (port->stp_member) {
+        ofproto_port_attach_protocol(ofproto, ofp_port,
+                                     stp_member_protocol(port->stp_member));
+    }
+}
+
+/* Tells PORT's bond whether the member may carry traffic: its link, and
+ * LACP if the port runs it. */
+static void
+bundle_update_member(struct ofport *port)
+{
+    struct ofbundle *bundle = port->bundle;
+    if (bundle && bundle->bond) {
+        bond_member_set_may_enable(bundle->bond, port, port->may_enable);
+        if (bundle->lacp) {
+            enum lacp_status st = lacp_status(lacp_bond_get_lacp(
+                                                  bundle->lacp));
+            bond_set_lacp_status(bundle->bond,
+                                 st == LACP_NEGOTIATED ? BOND_LACP_NEGOTIATED
+                                 : st == LACP_CONFIGURED
+                                 ? BOND_LACP_CONFIGURED : BOND_LACP_OFF);
+        }
+        heap_change(&port->ofproto->bond_timers, &bundle->bond_node,
+                    LLONG_MIN);
+    }
+}
+
+/* Rereads what LACP says of PORT (its carrier goes to LACP first). */
+static void
+ofport_update_lacp(struct ofport *port)
+{
+    if (!port->lacp_member) {
+        return;
+    }
+    lacp_member_set_carrier(port->lacp_member,
+                            port->netdev && netdev_get_carrier(port->netdev));
+    bool enabled = lacp_member_enabled(port->lacp_member);
+    if (enabled != port->lacp_enabled) {
+        xlate_write_lock();
+        port->lacp_enabled = enabled;
+        xlate_write_unlock();
+        backer_tables_changed(port->ofproto->backer);
+    }
+    bundle_update_member(port);
+}
+
+void
+ofproto_port_await_lacp(struct ofproto *ofproto, uint16_t ofp_port)
+{
+    struct ofport *port = ofproto_get_port(ofproto, ofp_port);
+    if (port && !port->lacp_member) {
+        xlate_write_lock();
+        port->lacp_enabled = false;
+        xlate_write_unlock();
+    }
+}
+
+bool
+ofproto_port_get_lacp_current(const struct ofproto *ofproto,
+                              uint16_t ofp_port, bool *current)
+{
+    const struct ofport *port = ofproto_get_port(ofproto, ofp_port);
+    if (!port || !port->lacp_member) {
+        return false;
+    }
+    *current = lacp_member_current(port->lacp_member);
+    return true;
+}
+
+/* Rereads the spanning tree port state PORT's protocols set, and forgets
+ * the learned addresses if one of them saw the topology change. */
+static void
+ofport_update_port_state(struct ofport *port)
+{
+    struct ofproto *ofproto = port->ofproto;
+    for (size_t i = 0; i < port->n_protocols; i++) {
+        struct port_protocol *p = port->protocols[i];
+        if (p->class->main_changed) {
+            p->class->main_changed(p);
+        }
+    }
+    const struct port_protocol *blocker = port_protocols_forward_blocker(
+        port->protocols, port->n_protocols);
+    const char *fwd_blocker = blocker ? blocker->class->block_name : NULL;
+    bool learns = port_protocols_may_learn(port->protocols,
+                                           port->n_protocols);
+    if (fwd_blocker != port->fwd_blocker || learns != port->learns) {
+        xlate_write_lock();
+        port->fwd_blocker = fwd_blocker;
+        port->learns = learns;
+        xlate_write_unlock();
+        backer_tables_changed(ofproto->backer);
+    }
+    bool flush = false;
+    for (size_t i = 0; i < port->n_protocols; i++) {
+        struct port_protocol *p = port->protocols[i];
+        if (p->class->take_mac_flush && p->class->take_mac_flush(p)) {
+            flush = true;
+        }
+    }
+    if (flush) {
+        mac_learning_flush(ofproto->ml);
+        backer_tables_changed(ofproto->backer);
+    }
+}
+
 /* Whether the protocols on PORT (BFD, CFM, ...) let it carry traffic. */
 static bool
 port_protocols_allow(const struct ofport *port)
@@ -785,12 +993,14 @@ port_protocols_allow(const struct ofport *port)
     return port_protocols_link_ok(port->protocols, port->n_protocols);
 }
 
-/* A port NORMAL may use: its link is up and its protocols agree. */
+/* A port NORMAL may use: its link is up, its protocols agree, and LACP,
+ * if it runs it, has it in the aggregate (as in 3.1, this is also what
+ * OpenFlow sees as LIVE). */
 static bool
 port_may_enable(const struct ofport *port)
 {
     return (port->netdev && netdev_get_carrier(port->netdev)
-            && port_protocols_allow(port));
+            && port_protocols_allow(port) && port->lacp_enabled);
 }
 
 /* A port fast failover may use: NORMAL may, and it is not
@@ -825,9 +1035,10 @@ ofport_get_phy_port(const struct ofport *port, struct ofputil_phy_port *pp)
     }
     if (!port->netdev || !netdev_get_carrier(port->netdev)) {
         pp->state |= OFPUTIL_PS_LINK_DOWN;
-    } else if (port_protocols_allow(port)) {
-        /* As in 3.1, a BFD session down or a CFM fault takes "live" away
-         * but leaves the link up. */
+    } else if (port_protocols_allow(port) && port->lacp_enabled) {
+        /* As in 3.1, a BFD session down, a CFM fault or a member LACP
+         * leaves out of the aggregate takes "live" away but leaves the link
+         * up. */
         pp->state |= OFPUTIL_PS_LIVE;
     }
 }
@@ -883,12 +1094,12 @@ ofport_destroy(struct ofport *port)
     if (!is_patch && !port->tnl) {
         hmap_remove(&ofproto->backer->odp_to_ofport, &port->odp_node);
     }
-    if (port->bundle) {
-        ovs_list_remove(&port->bundle_node);
-        port->bundle = NULL;
-    }
+    bundle_remove_port(port);
     xlate_write_unlock();
     ofproto_monitor_stop_if_idle();
+    /* Detached with the others above. */
+    stp_member_destroy(port->stp_member);
+    port->stp_member = NULL;
 
     if (port->tnl) {
         tnl_port_del(port);
@@ -956,6 +1167,12 @@ ofproto_port_changed(struct ofproto *ofproto, uint16_t ofp_port)
     if (port->tnl && tnl_port_reconfigure(port)) {
         backer_tables_changed(ofproto->backer);
     }
+    /* What the protocols say first: LACP is part of the port's LIVE. */
+    if (port->stp_member) {
+        stp_member_set_link(port->stp_member, ofport_link_up(port));
+    }
+    ofport_update_port_state(port);
+    ofport_update_lacp(port);
     struct ofputil_phy_port pp;
     ofport_get_phy_port(port, &pp);
     if (memcmp(&pp, &port->pp, sizeof pp)) {
@@ -976,6 +1193,7 @@ ofproto_port_changed(struct ofproto *ofproto, uint16_t ofp_port)
         xlate_write_lock();
         port->may_enable = may_enable;
         xlate_write_unlock();
+        bundle_update_member(port);
         if (!may_enable && port->bundle) {
             /* Addresses learned there are unreachable now. */
             mac_learning_flush_port(ofproto->ml, port->bundle);
@@ -1056,13 +1274,24 @@ bundle_destroy(struct ofbundle *bundle)
     mac_learning_flush_port(ofproto->ml, bundle);
     struct ofport *port;
     LIST_FOR_EACH_SAFE (port, bundle_node, &bundle->ports) {
-        ovs_list_remove(&port->bundle_node);
-        ovs_list_init(&port->bundle_node);
-        port->bundle = NULL;
+        bundle_remove_port(port);
     }
     hmap_remove(&ofproto->bundles, &bundle->hmap_node);
     xlate_write_unlock();
+    ofproto_monitor_stop_if_idle();
+    lacp_bond_destroy(bundle->lacp);
 
+    if (bundle->bond) {
+        heap_remove(&ofproto->bond_timers, &bundle->bond_node);
+        bond_destroy(bundle->bond);
+    }
+    for (size_t i = 0; i < ofproto->n_bond_mac_changed; i++) {
+        if (ofproto->bond_mac_changed[i] == bundle->aux) {
+            ofproto->bond_mac_changed[i]
+                = ofproto->bond_mac_changed[--ofproto->n_bond_mac_changed];
+            break;
+        }
+    }
     backer_tables_changed(ofproto->backer);
     free(bundle->name);
     bitmap_free(bundle->trunks);
@@ -1076,6 +1305,230 @@ trunks_equal(const unsigned long *a, const unsigned long *b)
         return a == b;
     }
     return !memcmp(a, b, bitmap_n_longs(4096) * sizeof *a);
+}
+
+/* Takes PORT out of its bundle (and the bundle's bond), if any; xlate
+ * lock held for writing. */
+static void
+bundle_remove_port(struct ofport *port)
+{
+    if (port->lacp_member) {
+        /* No lacp_run() can be running: the monitor runs under the lock
+         * we hold for writing. */
+        ofport_detach_protocol_locked(port,
+                                      lacp_member_protocol(port->lacp_member));
+        lacp_member_destroy(port->lacp_member);
+        port->lacp_member = NULL;
+        port->lacp_enabled = true;
+    }
+    if (port->bundle) {
+        if (port->bundle->bond) {
+            bond_member_unregister(port->bundle->bond, port);
+        }
+        ovs_list_remove(&port->bundle_node);
+        ovs_list_init(&port->bundle_node);
+        port->bundle = NULL;
+    }
+}
+
+/* Bonds. */
+
+/* Makes BUNDLE a bond with settings S (its ports the members), or no
+ * bond if S is NULL. */
+static void
+bundle_configure_bond(struct ofbundle *bundle, const struct bond_settings *s)
+{
+    struct ofproto *ofproto = bundle->ofproto;
+    if (!s) {
+        if (bundle->bond) {
+            heap_remove(&ofproto->bond_timers, &bundle->bond_node);
+            bond_destroy(bundle->bond);
+            xlate_write_lock();
+            bundle->bond = NULL;
+            xlate_write_unlock();
+        }
+        return;
+    }
+    if (!bundle->bond) {
+        bond_init();
+        struct bond *bond = bond_create(bundle->name, s);
+        xlate_write_lock();
+        bundle->bond = bond;
+        xlate_write_unlock();
+        heap_node_init(&bundle->bond_node);
+        heap_insert(&ofproto->bond_timers, &bundle->bond_node, LLONG_MIN);
+    } else {
+        bond_reconfigure(bundle->bond, s);
+        heap_change(&ofproto->bond_timers, &bundle->bond_node, LLONG_MIN);
+    }
+    struct ofport *port;
+    LIST_FOR_EACH (port, bundle_node, &bundle->ports) {
+        bond_member_register(bundle->bond, port, port->name,
+                             port->pp.hw_addr);
+        bond_member_set_may_enable(bundle->bond, port, port->may_enable);
+    }
+}
+
+/* Runs LACP on BUNDLE's members as S says (none if S->lacp is NULL). */
+static void
+bundle_configure_lacp(struct ofbundle *bundle,
+                      const struct ofproto_bundle_settings *s)
+{
+    struct ofproto *ofproto = bundle->ofproto;
+    struct ofport *port;
+    if (bundle->lacp && (!s->lacp
+                         || !lacp_bond_configure(bundle->lacp, s->lacp))) {
+        xlate_write_lock();
+        LIST_FOR_EACH (port, bundle_node, &bundle->ports) {
+            if (port->lacp_member) {
+                ofport_detach_protocol_locked(
+                    port, lacp_member_protocol(port->lacp_member));
+                lacp_member_destroy(port->lacp_member);
+                port->lacp_member = NULL;
+                port->lacp_enabled = true;
+            }
+        }
+        xlate_write_unlock();
+        ofproto_monitor_stop_if_idle();
+        lacp_bond_destroy(bundle->lacp);
+        bundle->lacp = NULL;
+        if (bundle->bond) {
+            bond_set_lacp_status(bundle->bond, BOND_LACP_OFF);
+        }
+        /* The members carry traffic by their links alone again. */
+        LIST_FOR_EACH (port, bundle_node, &bundle->ports) {
+            ofproto_port_changed(ofproto, port->ofp_port);
+        }
+    }
+    if (!s->lacp || (!bundle->lacp
+                     && !(bundle->lacp = lacp_bond_create(s->lacp)))) {
+        /* Members that waited for LACP (ofproto_port_await_lacp()) carry
+         * traffic by their links. */
+        LIST_FOR_EACH (port, bundle_node, &bundle->ports) {
+            if (!port->lacp_member && !port->lacp_enabled) {
+                xlate_write_lock();
+                port->lacp_enabled = true;
+                xlate_write_unlock();
+                ofproto_port_changed(ofproto, port->ofp_port);
+            }
+        }
+        return;
+    }
+    for (size_t i = 0; i < s->n_members; i++) {
+        port = ofproto_get_port(ofproto, s->members[i]);
+        if (!port || port->bundle != bundle) {
+            continue;
+        }
+        if (port->lacp_member) {
+            lacp_member_reconfigure(port->lacp_member, &s->lacp_members[i]);
+        } else {
+            port->lacp_member = lacp_member_create(bundle->lacp,
+                                                   &s->lacp_members[i],
+                                                   s->member_owners[i]);
+            ofproto_port_attach_protocol(
+                ofproto, port->ofp_port,
+                lacp_member_protocol(port->lacp_member));
+        }
+        ofproto_port_changed(ofproto, port->ofp_port);
+    }
+}
+
+/* Sends, out of ACTIVE, a learning packet for every address NORMAL learned
+ * elsewhere than on BUNDLE (bond.h), after a failover. */
+static void
+bundle_send_learning_packets(struct ofbundle *bundle, struct ofport *active)
+{
+    enum { MAX_LEARNING = 4096 };
+    struct eth_addr *macs = xmalloc(MAX_LEARNING * sizeof *macs);
+    uint16_t *vlans = xmalloc(MAX_LEARNING * sizeof *vlans);
+    size_t n = mac_learning_collect(bundle->ofproto->ml, bundle, macs,
+                                    vlans, MAX_LEARNING);
+    ovs_rwlock_rdlock(&xlate_rwlock);
+    for (size_t i = 0; i < n; i++) {
+        struct dp_packet *packet = dp_packet_new(64);
+        bond_compose_learning_packet(packet, macs[i], vlans[i]);
+        int error = ofport_send_packet(active, packet);
+        if (error) {
+            static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(5, 5);
+            VLOG_WARN_RL(&rl, "bond %s: sending learning packet on %s "
+                         "failed (%s)", bundle->name, active->name,
+                         ovs_strerror(error));
+        }
+        dp_packet_delete(packet);
+    }
+    ovs_rwlock_unlock(&xlate_rwlock);
+    free(macs);
+    free(vlans);
+}
+
+/* Runs the bonds that are due (all of them when ALL, after an ovs-appctl
+ * bond command). */
+static void
+ofproto_run_bonds(struct ofproto *ofproto, bool all)
+{
+    long long int now = time_msec();
+    bool changed = false;
+    if (all) {
+        struct ofbundle *b;
+        HMAP_FOR_EACH (b, hmap_node, &ofproto->bundles) {
+            if (b->bond) {
+                heap_change(&ofproto->bond_timers, &b->bond_node, LLONG_MIN);
+            }
+        }
+        changed = true;
+    }
+    while (!heap_is_empty(&ofproto->bond_timers)
+           && heap_min(&ofproto->bond_timers)->key <= now) {
+        struct ofbundle *b = CONTAINER_OF(heap_min(&ofproto->bond_timers),
+                                          struct ofbundle, bond_node);
+        long long int next = bond_run(b->bond, now, &changed);
+        heap_change(&ofproto->bond_timers, &b->bond_node, next);
+        void *active;
+        if (bond_take_learning_needed(b->bond, &active)) {
+            bundle_send_learning_packets(b, active);
+        }
+        if (bond_take_active_mac_changed(b->bond) && !b->bond_mac_queued) {
+            b->bond_mac_queued = true;
+            if (ofproto->n_bond_mac_changed
+                >= ofproto->allocated_bond_mac_changed) {
+                ofproto->bond_mac_changed = x2nrealloc(
+                    ofproto->bond_mac_changed,
+                    &ofproto->allocated_bond_mac_changed,
+                    sizeof *ofproto->bond_mac_changed);
+            }
+            ofproto->bond_mac_changed[ofproto->n_bond_mac_changed++]
+                = b->aux;
+        }
+    }
+    if (changed) {
+        backer_tables_changed(ofproto->backer);
+    }
+}
+
+size_t
+ofproto_take_bond_changes(struct ofproto *ofproto, void ***auxes)
+{
+    size_t n = ofproto->n_bond_mac_changed;
+    for (size_t i = 0; i < n; i++) {
+        struct ofbundle *b = bundle_lookup(ofproto,
+                                           ofproto->bond_mac_changed[i]);
+        if (b) {
+            b->bond_mac_queued = false;
+        }
+    }
+    *auxes = ofproto->bond_mac_changed;
+    ofproto->bond_mac_changed = NULL;
+    ofproto->n_bond_mac_changed = ofproto->allocated_bond_mac_changed = 0;
+    return n;
+}
+
+struct eth_addr
+ofproto_bundle_get_active_member_mac(struct ofproto *ofproto, void *aux)
+{
+    const struct ofbundle *bundle = bundle_lookup(ofproto, aux);
+    struct eth_addr zero = { { 0 } };
+    return bundle && bundle->bond ? bond_get_active_member_mac(bundle->bond)
+                                  : zero;
 }
 
 void
@@ -1123,18 +1576,14 @@ ofproto_bundle_register(struct ofproto *ofproto, void *aux,
             listed |= s->members[i] == port->ofp_port;
         }
         if (!listed) {
-            ovs_list_remove(&port->bundle_node);
-            ovs_list_init(&port->bundle_node);
-            port->bundle = NULL;
+            bundle_remove_port(port);
             vlan_changed = true;
         }
     }
     for (size_t i = 0; i < s->n_members; i++) {
         port = ofproto_get_port(ofproto, s->members[i]);
         if (port && port->bundle != bundle) {
-            if (port->bundle) {
-                ovs_list_remove(&port->bundle_node);
-            }
+            bundle_remove_port(port);
             port->bundle = bundle;
             ovs_list_push_back(&bundle->ports, &port->bundle_node);
         }
@@ -1143,6 +1592,9 @@ ofproto_bundle_register(struct ofproto *ofproto, void *aux,
         mac_learning_flush_port(ofproto->ml, bundle);
     }
     xlate_write_unlock();
+    ofproto_monitor_stop_if_idle();
+    bundle_configure_bond(bundle, s->n_members > 1 ? s->bond : NULL);
+    bundle_configure_lacp(bundle, s);
     backer_tables_changed(ofproto->backer);
 }
 
@@ -1162,7 +1614,7 @@ ofproto_bundle_unregister(struct ofproto *ofproto, void *aux)
 static int
 execute_packet(struct ofproto *ofproto, struct dp_packet *packet,
                const struct flow *flow, const struct ofpact *ofpacts,
-               size_t ofpacts_len)
+               size_t ofpacts_len, bool control)
 {
     /* A packet sent out is a packet seen, as in 3.1: NORMAL learns its
      * source MAC, learn actions learn from it, and the rules it is
@@ -1179,6 +1631,7 @@ execute_packet(struct ofproto *ofproto, struct dp_packet *packet,
         .used = time_msec(),
         .ofpacts = ofpacts,
         .ofpacts_len = ofpacts_len,
+        .control = control,
     };
     struct xlate_out xout;
     xlate_out_init(&xout);
@@ -1221,7 +1674,7 @@ ofproto_packet_out(struct ofproto *ofproto,
 
     ovs_rwlock_rdlock(&xlate_rwlock);
     int error = execute_packet(ofproto, packet, &flow, po->ofpacts,
-                               po->ofpacts_len);
+                               po->ofpacts_len, false);
     ovs_rwlock_unlock(&xlate_rwlock);
     dp_packet_delete(packet);
     return error;
@@ -1247,7 +1700,7 @@ ofport_send_packet(struct ofport *port, struct dp_packet *packet)
     ofpbuf_use_stub(&ofpacts, stub, sizeof stub);
     OFPACT_PUT(&ofpacts, OFPACT_OUTPUT, ofpact_output)->port = port->ofp_port;
     int error = execute_packet(ofproto, packet, &flow, ofpacts.data,
-                               ofpacts.size);
+                               ofpacts.size, true);
     ofpbuf_uninit(&ofpacts);
     return error;
 }
@@ -1265,7 +1718,7 @@ ofport_inject_packet(const struct ofport *port, struct dp_packet *packet)
     ofpbuf_use_stub(&ofpacts, stub, sizeof stub);
     OFPACT_PUT(&ofpacts, OFPACT_OUTPUT, ofpact_output)->port = OFPP_TABLE;
     int error = execute_packet(port->ofproto, packet, &flow, ofpacts.data,
-                               ofpacts.size);
+                               ofpacts.size, false);
     ofpbuf_uninit(&ofpacts);
     return error;
 }

@@ -167,6 +167,16 @@ void ofproto_set_has_controllers(struct ofproto *, bool);
 void ofproto_set_fail_open(struct ofproto *, bool);
 void ofproto_set_datapath_id(struct ofproto *, uint64_t);
 uint64_t ofproto_get_datapath_id(const struct ofproto *);
+/* Spanning tree (ofproto/stp-member.h): S turns STP on for the bridge or
+ * reconfigures it, NULL turns it off.  Then per port: S makes the port
+ * take part, NULL leaves it out; OWNER is the port's change-queue owner
+ * (the caller's interface, port-protocol.h). */
+struct stp_bridge_settings;
+struct stp_port_settings;
+void ofproto_set_stp(struct ofproto *, const struct stp_bridge_settings *);
+bool ofproto_has_stp(const struct ofproto *);
+void ofproto_port_set_stp(struct ofproto *, uint16_t ofp_port,
+                          const struct stp_port_settings *, void *owner);
 void ofproto_set_mac_table_config(struct ofproto *, unsigned int idle_time,
                                   size_t max_entries);
 /* Global settings (Open_vSwitch other_config): handler and revalidator
@@ -219,6 +229,9 @@ enum port_vlan_mode {
     PORT_VLAN_NATIVE_TAGGED,
     PORT_VLAN_NATIVE_UNTAGGED,
 };
+struct bond_settings;
+struct lacp_settings;
+struct lacp_member_settings;
 struct ofproto_bundle_settings {
     const char *name;
     const uint16_t *members;    /* OpenFlow port numbers. */
@@ -226,10 +239,37 @@ struct ofproto_bundle_settings {
     enum port_vlan_mode vlan_mode;
     int vlan;                   /* Access or native VLAN, -1 if none. */
     const unsigned long *trunks; /* 4096-bit bitmap, or NULL for all. */
+    /* With more than one member: how they make a bond (ofproto/bond.h;
+     * NULL: NORMAL uses the first member whose link is up). */
+    const struct bond_settings *bond;
+    /* LACP on the members (lib/lacp.h; NULL: none): the port's settings,
+     * one member setting per member, and each member's change-queue owner
+     * (the caller's interface, port-protocol.h's owner): a change of a
+     * member's LACP state comes back to the caller as a change of that
+     * owner, and the caller then calls ofproto_port_changed(). */
+    const struct lacp_settings *lacp;
+    const struct lacp_member_settings *lacp_members;
+    void *const *member_owners;
 };
 void ofproto_bundle_register(struct ofproto *, void *aux,
                              const struct ofproto_bundle_settings *);
 void ofproto_bundle_unregister(struct ofproto *, void *aux);
+/* Empties the list of bundles (their AUX) whose bond's active member
+ * changed since last asked into a malloc'd array in *AUXES (caller frees);
+ * returns their number. */
+size_t ofproto_take_bond_changes(struct ofproto *, void ***auxes);
+/* Port OFP_PORT, just added, will run LACP once its bundle is registered:
+ * it is not live until LACP says so (rather than live from its carrier,
+ * then not, then live again). */
+void ofproto_port_await_lacp(struct ofproto *, uint16_t ofp_port);
+/* Whether port OFP_PORT runs LACP, and if so whether its partner is
+ * current (Interface lacp_current) in *CURRENT. */
+bool ofproto_port_get_lacp_current(const struct ofproto *, uint16_t ofp_port,
+                                   bool *current);
+/* The MAC of the bond AUX's active member (zero if none, or no bond), for
+ * Port bond_active_slave. */
+struct eth_addr ofproto_bundle_get_active_member_mac(struct ofproto *,
+                                                     void *aux);
 
 /* Rules.
  *

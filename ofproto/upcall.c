@@ -122,7 +122,16 @@ struct udpif {
     bool revalidators_exit;
     uint64_t dump_seq_value;        /* Current dump's number. */
     bool need_revalidate;           /* Tables changed since last dump. */
-    atomic_bool purge;
+    /* revalidator/purge: requests made (any thread bumps it) and the
+     * count the last purging dump served (leader).  'purging' says
+     * whether the current dump deletes every flow (leader sets it before
+     * the dump; revalidators read it after the barrier).  A purge goes
+     * through the dump, so that the flows' last statistics still reach
+     * their rules; a request made during a dump waits for the next. */
+    _Atomic uint64_t purge_requests;
+    uint64_t purges_served;
+    uint64_t purge_target;
+    bool purging;
     long long int dump_start;
     long long int prev_dump_start;  /* The previous dump's dump_start. */
     /* Whether this dump reads every flow's ukey (and so may sweep the
@@ -487,7 +496,7 @@ flow_is_expired(struct udpif *udpif, const struct dpif_flow *f,
                 long long int now, unsigned int n_flows)
 {
     long long int idle = now - (f->stats.used ? f->stats.used : f->created);
-    return (atomic_load(&udpif->purge) || idle >= atomic_load(&max_idle)
+    return (udpif->purging || idle >= atomic_load(&max_idle)
             || (n_flows > atomic_load(&flow_limit) && idle >= 100));
 }
 
@@ -496,18 +505,22 @@ revalidate_flow(struct udpif *udpif, const struct dpif_flow *f,
                 struct ukey *ukey, long long int now, bool need_revalidate,
                 unsigned int n_flows, struct ofpbuf *new_actions)
 {
-    if (flow_is_expired(udpif, f, now, n_flows)) {
-        COVERAGE_INC(revalidate_idle_deleted);
-        return DELETE;
-    }
-
+    bool expired = flow_is_expired(udpif, f, now, n_flows);
     uint64_t delta_packets = f->stats.n_packets >= ukey->stats.n_packets
                              ? f->stats.n_packets - ukey->stats.n_packets
                              : f->stats.n_packets;
     uint64_t delta_bytes = f->stats.n_bytes >= ukey->stats.n_bytes
                            ? f->stats.n_bytes - ukey->stats.n_bytes
                            : f->stats.n_bytes;
-    if (!delta_packets && !need_revalidate) {
+    if (expired) {
+        COVERAGE_INC(revalidate_idle_deleted);
+        if (!delta_packets) {
+            return DELETE;
+        }
+        /* What it carried since the last dump still goes to its rules
+         * (and bonds' loads) before it goes. */
+        need_revalidate = false;
+    } else if (!delta_packets && !need_revalidate) {
         return KEEP;
     }
 
@@ -540,7 +553,7 @@ revalidate_flow(struct udpif *udpif, const struct dpif_flow *f,
     recirc_refs_move(&ukey->recircs, &xout.recircs);
     ovs_mutex_unlock(&udpif->ukeys_mutex);
 
-    enum reval_result result = KEEP;
+    enum reval_result result = expired ? DELETE : KEEP;
     if (need_revalidate) {
         struct ofpbuf actions;
         ofpbuf_init(&actions, 0);
@@ -682,7 +695,8 @@ revalidator_main(void *r_)
                  * make a flood of new flows cost a dump of every flow per
                  * handler batch. */
                 if (reval != reval_seen || request != request_seen
-                    || atomic_load(&udpif->purge)
+                    || atomic_load(&udpif->purge_requests)
+                       != udpif->purges_served
                     || (have_flows
                         && now >= udpif->dump_start + REVALIDATE_INTERVAL)) {
                     udpif->need_revalidate = reval != reval_seen;
@@ -710,8 +724,10 @@ revalidator_main(void *r_)
                 udpif->prev_dump_start = udpif->dump_start;
                 udpif->dump_start = time_msec();
                 udpif->dump_seq_value++;
+                udpif->purge_target = atomic_load(&udpif->purge_requests);
+                udpif->purging = udpif->purge_target != udpif->purges_served;
                 udpif->full_dump = (udpif->need_revalidate
-                                    || atomic_load(&udpif->purge)
+                                    || udpif->purging
                                     || !(udpif->dump_seq_value
                                          % FULL_DUMP_EVERY));
                 struct dpif_dp_stats stats;
@@ -747,7 +763,10 @@ revalidator_main(void *r_)
             if (udpif->full_dump) {
                 sweep_ukeys(udpif);
             }
-            atomic_store(&udpif->purge, false);
+            if (udpif->purging) {
+                udpif->purges_served = udpif->purge_target;
+                udpif->purging = false;
+            }
             long long int duration = time_msec() - udpif->dump_start;
             atomic_store(&udpif->dump_duration, duration);
             struct dpif_dp_stats stats;
@@ -841,7 +860,7 @@ udpif_create(struct dpif_backer *backer)
     udpif->backer = backer;
     udpif->dpif = backer->dpif;
     atomic_init(&udpif->exit, false);
-    atomic_init(&udpif->purge, false);
+    atomic_init(&udpif->purge_requests, 0);
     atomic_init(&udpif->n_dumps, 0);
     atomic_init(&udpif->n_flows, 0);
     atomic_init(&udpif->max_n_flows, 0);
@@ -934,11 +953,21 @@ udpif_wait_for_revalidation(struct udpif *udpif, struct unixctl_conn *conn)
 }
 
 void
-udpif_purge(struct udpif *udpif)
+udpif_purge(struct udpif *udpif, struct unixctl_conn *conn)
 {
-    dpif_flow_flush(udpif->dpif);
-    atomic_store(&udpif->n_flows, 0);
-    if (udpif->n_revalidators) {
+    if (!udpif->n_revalidators) {
+        dpif_flow_flush(udpif->dpif);
+        atomic_store(&udpif->n_flows, 0);
+        if (conn) {
+            unixctl_command_reply(conn, NULL);
+        }
+        return;
+    }
+    atomic_fetch_add(&udpif->purge_requests, 1);
+    if (conn) {
+        /* The dump that starts next serves the request. */
+        udpif_wait_for_revalidation(udpif, conn);
+    } else {
         seq_change(udpif->request_seq);
     }
 }

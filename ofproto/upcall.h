@@ -55,8 +55,10 @@ void udpif_wait(struct udpif *);
 /* revalidator/wait: replies to CONN once two full dumps have started and
  * finished after this call (so every flow was checked since). */
 void udpif_wait_for_revalidation(struct udpif *, struct unixctl_conn *);
-/* revalidator/purge: deletes every datapath flow. */
-void udpif_purge(struct udpif *);
+/* revalidator/purge: the next dump deletes every datapath flow, crediting
+ * what each carried since it was last read to its rules; replies to CONN
+ * (if nonnull) once that dump is done. */
+void udpif_purge(struct udpif *, struct unixctl_conn *conn);
 
 void udpif_format(struct udpif *, struct ds *);
 size_t udpif_n_ukeys(struct udpif *);

@@ -62,10 +62,4 @@ void xtrace_leave(struct xtrace *, struct ovs_list *previous);
 /* Appends the tree, as ofproto/trace prints it, to S. */
 void xtrace_format(const struct xtrace *, struct ds *s);
 
-/* Appends FLOW as trace prints it (3.1's flow format, which its log
- * messages use too): every field that applies to its protocols, and the
- * metadata that is not zero.  Any thread. */
-struct flow;
-void xtrace_flow_format(const struct flow *, struct ds *s);
-
 #endif /* ofproto/xlate-trace.h */

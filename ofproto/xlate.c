@@ -14,6 +14,7 @@
 #include "mac-learning.h"
 #include "mpls.h"
 #include "netlink.h"
+#include "bond.h"
 #include "ofport-patch.h"
 #include "ofproto-private.h"
 #include "port-protocol.h"
@@ -112,6 +113,7 @@ static void xlate_native_tunnel_output(struct xlate_ctx *,
 static bool xlate_terminate_tunnel(struct xlate_ctx *, const struct ofport *,
                                    uint32_t *pop_port);
 static bool xlate_port_protocols(struct xlate_ctx *);
+static void report_error(const struct xlate_ctx *, const char *message);
 
 static bool
 is_ip_any(const struct flow *flow)
@@ -150,6 +152,14 @@ commit_all(struct xlate_ctx *ctx)
 static void
 compose_output(struct xlate_ctx *ctx, const struct ofport *port)
 {
+    if (port->fwd_blocker && !ctx->xin->control) {
+        if (ctx->xin->trace) {
+            xtrace_add(ctx->xin->trace, XTRACE_WARN,
+                       "%s not in forwarding state, skipping output",
+                       port->fwd_blocker);
+        }
+        return;
+    }
     if (port->is_patch) {
         xlate_patch_output(ctx, port);
         return;
@@ -342,9 +352,22 @@ static void
 output_normal(struct xlate_ctx *ctx, const struct ofbundle *b, uint16_t vlan,
               uint8_t pcp)
 {
-    const struct ofport *port = bundle_pick_port(b);
-    if (!port) {
-        return;
+    const struct ofport *port;
+    if (b->bond) {
+        port = bond_choose_output(b->bond, &ctx->flow, ctx->wc, vlan);
+        if (!port) {
+            trace_note(ctx, "no usable member in bond %s, dropping",
+                       b->name);
+            return;
+        }
+        if (ctx->xin->n_bytes) {
+            bond_account(b->bond, &ctx->flow, vlan, ctx->xin->n_bytes);
+        }
+    } else {
+        port = bundle_pick_port(b);
+        if (!port) {
+            return;
+        }
     }
     if (port->config & OFPUTIL_PC_NO_FWD) {
         trace_note(ctx, "OFPPC_NO_FWD set, skipping output");
@@ -473,8 +496,31 @@ xlate_normal(struct xlate_ctx *ctx)
         break;
     }
 
-    /* Learn. */
-    if (ctx->xin->may_learn && !eth_addr_is_multicast(flow->dl_src)) {
+    /* A bond takes only what its mode lets it receive (bond.h). */
+    if (in_bundle->bond) {
+        switch (bond_check_admissibility(in_bundle->bond, in_port, flow,
+                                         wc)) {
+        case BV_ACCEPT:
+            break;
+        case BV_DROP:
+            trace_note(ctx, "bonding refused admissibility, dropping");
+            return;
+        case BV_DROP_IF_MOVED: {
+            const struct ofbundle *learned = mac_learning_lookup(
+                ctx->ofproto->ml, flow->dl_src, vlan);
+            if (learned && learned != in_bundle) {
+                trace_note(ctx, "SLB bond %s thinks this packet looped "
+                           "back, dropping", bundle_name(in_bundle));
+                return;
+            }
+            break;
+        }
+        }
+    }
+
+    /* Learn (unless a spanning tree keeps the port from it). */
+    if (ctx->xin->may_learn && in_port->learns
+        && !eth_addr_is_multicast(flow->dl_src)) {
         if (mac_learning_learn(ctx->ofproto->ml, flow->dl_src, vlan,
                                (void *) in_bundle)) {
             trace_note(ctx, "learned that "ETH_ADDR_FMT" is on port %s in "
@@ -485,7 +531,8 @@ xlate_normal(struct xlate_ctx *ctx)
 
     /* Forward. */
     if (eth_addr_is_multicast(flow->dl_dst)) {
-        trace_note(ctx, "multicast or broadcast destination, flooding");
+        /* Never learned, so 3.1's words for it. */
+        trace_note(ctx, "no learned MAC for destination, flooding");
         flood_normal(ctx, in_bundle, vlan, pcp);
         return;
     }
@@ -763,6 +810,56 @@ xlate_output(struct xlate_ctx *ctx, uint32_t port, uint16_t max_len)
     default:
         output_to_ofp_port(ctx, port, false);
         break;
+    }
+}
+
+/* output(port=PORT,max_len=MAX_LEN): the datapath's trunc, then the
+ * output, so that only this copy is cut.  As in 3.1, only a port with a
+ * datapath port of its own can be the target: a patch port's output is a
+ * translation in another bridge, which the cut could not follow. */
+static void
+xlate_output_trunc(struct xlate_ctx *ctx, uint32_t port, uint32_t max_len)
+{
+    switch (port) {
+    case OFPP_TABLE:
+    case OFPP_NORMAL:
+    case OFPP_FLOOD:
+    case OFPP_ALL:
+    case OFPP_CONTROLLER:
+    case OFPP_NONE: {
+        struct ds name = DS_EMPTY_INITIALIZER;
+        ofputil_format_port(port, NULL, &name);
+        trace_note(ctx, "output_trunc does not support port: %s",
+                   ds_cstr(&name));
+        ds_destroy(&name);
+        return;
+    }
+    default:
+        break;
+    }
+    uint32_t ofp_port = port == OFPP_IN_PORT ? ctx->flow.in_port : port;
+    if (port != OFPP_IN_PORT && ofp_port == ctx->flow.in_port) {
+        trace_note(ctx, "skipping output to input port");
+        return;
+    }
+    const struct ofport *out = ofproto_get_port(ctx->ofproto, ofp_port);
+    if (!out || out->is_patch) {
+        struct ds name = DS_EMPTY_INITIALIZER;
+        ofputil_format_port(ofp_port, NULL, &name);
+        char *message = xasprintf("output_trunc does not support patch "
+                                  "port %s", ds_cstr(&name));
+        report_error(ctx, message);
+        free(message);
+        ds_destroy(&name);
+        return;
+    }
+    size_t ofs = ctx->odp->size;
+    nl_msg_put_u32(ctx->odp, OVS_ACTION_ATTR_TRUNC, max_len);
+    size_t after_trunc = ctx->odp->size;
+    output_to_ofp_port(ctx, ofp_port, true);
+    if (ctx->odp->size == after_trunc) {
+        /* Nothing was sent: a lone trunc would cut the next output. */
+        ctx->odp->size = ofs;
     }
 }
 
@@ -1461,7 +1558,7 @@ xlate_stack_pop(struct xlate_ctx *ctx, const struct mf_subfield *dst)
         if (!VLOG_DROP_WARN(&rl)) {
             /* 3.1's words: the bridge, and the packet as it came. */
             struct ds s = DS_EMPTY_INITIALIZER;
-            xtrace_flow_format(&ctx->base, &s);
+            flow_format(&ctx->base, &s);
             VLOG_WARN("stack underflow on bridge %s while processing %s",
                       ctx->ofproto->name, ds_cstr(&s));
             ds_destroy(&s);
@@ -1532,6 +1629,11 @@ do_xlate_actions__(struct xlate_ctx *ctx, const struct ofpact *ofpacts,
             xlate_output(ctx, ((const struct ofpact_enqueue *) a)->port,
                          0);
             break;
+        case OFPACT_OUTPUT_TRUNC: {
+            const struct ofpact_output_trunc *o = (const void *) a;
+            xlate_output_trunc(ctx, o->port, o->max_len);
+            break;
+        }
         case OFPACT_CONTROLLER: {
             const struct ofpact_controller *c = (const void *) a;
             xlate_controller(ctx, c->reason, c->max_len, c->controller_id,
@@ -2602,7 +2704,6 @@ xlate_check_actions(const struct ofpact *ofpacts, size_t ofpacts_len)
                 return OFPERR_OFPBAC_BAD_TYPE;
             }
             break;
-        case OFPACT_OUTPUT_TRUNC:
         case OFPACT_DEC_NSH_TTL:
         case OFPACT_ENCAP:
         case OFPACT_DECAP:
@@ -2737,6 +2838,23 @@ xlate_port_protocols(struct xlate_ctx *ctx)
     return false;
 }
 
+/* Whether a packet that arrived on CTX's input port may be translated:
+ * not if a spanning tree keeps the port from both forwarding and
+ * learning. */
+static bool
+xlate_input_state(struct xlate_ctx *ctx)
+{
+    const struct ofport *in = ofproto_get_port(ctx->ofproto,
+                                               ctx->flow.in_port);
+    if (in && in->fwd_blocker && !in->learns) {
+        trace_note(ctx, "%s not in forwarding or learning state, dropping",
+                   in->fwd_blocker);
+        odp_put_drop_action(ctx->odp, ODP_DROP_FORWARDING_DISABLED);
+        return false;
+    }
+    return true;
+}
+
 void
 xlate_actions(const struct xlate_in *xin, struct xlate_out *xout)
 {
@@ -2823,13 +2941,26 @@ xlate_actions(const struct xlate_in *xin, struct xlate_out *xout)
         if (!ctx.odp->size) {
             odp_put_drop_action(ctx.odp, ODP_DROP_CONGESTION);
         }
+    } else if (!xlate_input_state(&ctx)) {
+        /* Its port neither forwards nor learns (a spanning tree state). */
     } else {
-        /* OFPPC_NO_RECV_STP would drop STP frames only; without STP there
-         * is nothing to tell them from. */
+        /* OFPPC_NO_RECV_STP would drop STP frames only; control packets
+         * were taken before. */
         ctx.no_recv = port_config_has(&ctx, ctx.flow.in_port,
                                       OFPUTIL_PC_NO_RECV);
         xlate_table(&ctx, OFPP_IN_PORT, 0, true);
         ctx.no_recv = false;
+        const struct ofport *in = ofproto_get_port(ctx.ofproto,
+                                                   ctx.flow.in_port);
+        if (in && in->fwd_blocker) {
+            /* A port that learns but does not forward: NORMAL and learn
+             * actions saw the packet; nothing of it goes anywhere. */
+            ofpbuf_clear(ctx.odp);
+            ofpbuf_clear(&ctx.action_set);
+            ctx.freezing = false;
+            ofpbuf_clear(&ctx.frozen);
+            odp_put_drop_action(ctx.odp, ODP_DROP_FORWARDING_DISABLED);
+        }
     }
     /* The end of the pipeline: what write_actions collected runs now,
      * "exit" or not, unless the packet is frozen with it. */

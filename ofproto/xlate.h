@@ -65,6 +65,9 @@ struct xlate_in {
     /* The packet itself, when there is one to act on: a per-port
      * protocol's control packet (port-protocol.h) goes to the protocol. */
     const struct dp_packet *packet;
+    /* A per-port protocol's own transmission (ofport_send_packet()): a
+     * port's spanning tree state does not hold it back. */
+    bool control;
     /* Packet-out: run these instead of looking up table 0. */
     const struct ofpact *ofpacts;
     size_t ofpacts_len;         /* Bytes. */

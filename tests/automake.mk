@@ -71,6 +71,7 @@ UNIT_TESTS += \
 	tests/unit/test-port-protocol \
 	tests/unit/test-bfd \
 	tests/unit/test-cfm \
+	tests/unit/test-lacp \
 	tests/unit/test-rstp-bpdu \
 	tests/unit/test-ovs-thread
 tests_unit_test_poll_loop_SOURCES = tests/unit/test-poll-loop.c
@@ -88,6 +89,13 @@ tests_unit_test_bfd_LDADD = $(UNIT_TEST_LIBS)
 tests_unit_test_cfm_SOURCES = tests/unit/test-cfm.c
 tests_unit_test_cfm_CFLAGS = $(UNIT_TEST_FLAGS)
 tests_unit_test_cfm_LDADD = $(UNIT_TEST_LIBS)
+tests_unit_test_lacp_SOURCES = tests/unit/test-lacp.c
+tests_unit_test_lacp_CFLAGS = $(UNIT_TEST_FLAGS)
+tests_unit_test_lacp_LDADD = $(UNIT_TEST_LIBS)
+UNIT_TESTS += tests/unit/test-stp-bpdu
+tests_unit_test_stp_bpdu_SOURCES = tests/unit/test-stp-bpdu.c
+tests_unit_test_stp_bpdu_CFLAGS = $(UNIT_TEST_FLAGS)
+tests_unit_test_stp_bpdu_LDADD = $(UNIT_TEST_LIBS)
 tests_unit_test_rstp_bpdu_SOURCES = tests/unit/test-rstp-bpdu.c
 tests_unit_test_rstp_bpdu_CFLAGS = $(UNIT_TEST_FLAGS)
 tests_unit_test_rstp_bpdu_LDADD = $(UNIT_TEST_LIBS)
@@ -476,6 +484,9 @@ TESTSUITE_AT = \
 	tests/switching.at \
 	tests/patch-ports.at \
 	tests/cfm.at \
+	tests/bonds.at \
+	tests/stp-switch.at \
+	tests/stp-sim.at \
 	tests/tunnel-ports.at \
 	tests/switching-system.at \
 	tests/datapath.at \
@@ -574,5 +585,6 @@ $(tests_unit_test_ovsdb_idl_OBJECTS): tests/idltest-idl.h
 # (tests/ovstest.h); built with the programs so tests/ovs-suite.sh finds it.
 noinst_PROGRAMS += tests/ovstest
 tests_ovstest_SOURCES = tests/ovstest.c tests/ovstest.h \
+	tests/test-stp.c \
 	tests/test-rstp.c
 tests_ovstest_LDADD = $(OVS_LIBS)

@@ -40,6 +40,7 @@ utilities_ovs_ofctl_SOURCES = \
 	utilities/ofctl-groups.c \
 	utilities/ofctl-bundle.c \
 	utilities/ofctl-packet.c \
+	utilities/ofctl-pcap.c \
 	utilities/ofctl-echo.c \
 	utilities/ofctl-monitor.c
 utilities_ovs_ofctl_LDADD = $(OVS_LIBS)

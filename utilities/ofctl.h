@@ -27,6 +27,7 @@
  *   ofctl-bundle.c    the bundle command (flows, groups and packet-outs
  *                     from a file, as one bundle);
  *   ofctl-packet.c    packet-out;
+ *   ofctl-pcap.c      parse-pcap;
  *   ofctl-echo.c      probe, ping, benchmark;
  *   ofctl-ct.c        ct-flush-zone, ct-flush;
  *   ofctl-monitor.c   monitor and snoop (a daemon with unixctl commands).
@@ -205,6 +206,7 @@ void ofctl_dump_groups(struct ovs_cmdl_context *);
 void ofctl_add_meter(struct ovs_cmdl_context *);
 void ofctl_dump_meters(struct ovs_cmdl_context *);
 void ofctl_packet_out(struct ovs_cmdl_context *);
+void ofctl_parse_pcap(struct ovs_cmdl_context *);
 void ofctl_probe(struct ovs_cmdl_context *);
 void ofctl_ping(struct ovs_cmdl_context *);
 void ofctl_benchmark(struct ovs_cmdl_context *);

@@ -93,6 +93,7 @@ static const struct ovs_cmdl_command all_commands[] = {
     { "parse-flow", NULL, 1, 1, ofctl_parse_flow },
     { "parse-flows", NULL, 1, 1, ofctl_parse_flows },
     { "parse-group", NULL, 1, 1, ofctl_parse_group },
+    { "parse-pcap", "pcap...", 1, INT_MAX, ofctl_parse_pcap },
     { "bundle", "switch file", 2, 2, ofctl_bundle },
     { "parse-nx-match", NULL, 0, 0, ofctl_parse_nx_match },
     { "parse-nxm", NULL, 0, 0, ofctl_parse_nx_match },
@@ -400,6 +401,7 @@ usage(void)
            "  ofp-print HEX [VERBOSITY]   print the OpenFlow message HEX\n"
            "  parse-flow FLOW             print FLOW as a flow_mod\n"
            "  parse-flows FILE            the same for every flow in FILE\n"
+           "  parse-pcap PCAP...          print the flow of each packet\n"
            "  ofp-parse FILE              print messages read from FILE\n"
            "\nActive OpenFlow connection methods:\n"
            "  tcp:HOST[:PORT]         PORT (default: 6653) at remote HOST\n"

@@ -8,6 +8,8 @@ vswitchd_ovs_vswitchd_SOURCES = \
 	vswitchd/iface-protocol.c \
 	vswitchd/iface-protocol.h \
 	vswitchd/ovs-vswitchd.c \
+	vswitchd/port-bond.c \
+	vswitchd/port-bond.h \
 	vswitchd/stats-writer.c \
 	vswitchd/stats-writer.h
 vswitchd_ovs_vswitchd_LDADD = ofproto/libofproto.a $(OVSREC_LIBS)

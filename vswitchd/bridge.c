@@ -35,6 +35,10 @@
 #include "ovsdb-idl.h"
 #include "packets.h"
 #include "poll-loop.h"
+#include "port-bond.h"
+#include "bond.h"
+#include "lacp.h"
+#include "stp-member.h"
 #include "seq.h"
 #include "shash.h"
 #include "smap.h"
@@ -189,8 +193,10 @@ bridge_omit_own_status_columns(void)
         &ovsrec_interface_col_status,
         &ovsrec_interface_col_link_resets,
         &ovsrec_interface_col_link_speed,
+        &ovsrec_interface_col_lacp_current,
         &ovsrec_bridge_col_datapath_id,
         &ovsrec_bridge_col_datapath_version,
+        &ovsrec_port_col_bond_active_slave,
         &ovsrec_controller_col_is_connected,
         &ovsrec_controller_col_role,
         &ovsrec_controller_col_status,
@@ -219,6 +225,7 @@ bridge_track_config_columns(void)
         &ovsrec_bridge_col_datapath_type,
         &ovsrec_bridge_col_other_config,
         &ovsrec_bridge_col_fail_mode,
+        &ovsrec_bridge_col_stp_enable,
         &ovsrec_bridge_col_controller,
         /* What bridge_configure_controllers() reads of a Controller row,
          * so that changing it in place (set Controller br0 type=primary)
@@ -234,7 +241,14 @@ bridge_track_config_columns(void)
         &ovsrec_port_col_tag,
         &ovsrec_port_col_trunks,
         &ovsrec_port_col_vlan_mode,
+        /* Bonds (port-bond.h). */
+        &ovsrec_port_col_bond_mode,
+        &ovsrec_port_col_bond_updelay,
+        &ovsrec_port_col_bond_downdelay,
+        &ovsrec_port_col_other_config,
+        &ovsrec_port_col_lacp,
         &ovsrec_interface_col_name,
+        &ovsrec_interface_col_other_config,
         &ovsrec_interface_col_type,
         &ovsrec_interface_col_options,
         &ovsrec_interface_col_mtu_request,
@@ -265,6 +279,9 @@ bridge_init(const char *remote)
             ops->init();
         }
     }
+    /* Their commands answer before any bond exists, as in 3.1. */
+    bond_init();
+    lacp_init();
     idl_loop = (struct ovsdb_idl_loop) OVSDB_IDL_LOOP_INITIALIZER(idl);
     stats_writer = stats_writer_create(remote, ovsrec_idl_class.database);
 }
@@ -383,6 +400,12 @@ bridge_take_ofport(struct bridge *br, struct iface *iface, int ofport,
         } else {
             iface->in_ofproto = true;
             iface_attach_protocols(iface);
+            const char *lacp = iface->port->cfg->lacp;
+            if (lacp && (!strcmp(lacp, "active")
+                         || !strcmp(lacp, "passive"))) {
+                /* Live once its port's LACP says so. */
+                ofproto_port_await_lacp(br->ofproto, ofport);
+            }
             /* Announced live only now, with its protocols' say. */
             ofproto_port_changed(br->ofproto, ofport);
         }
@@ -799,6 +822,8 @@ iface_destroy(struct iface *iface)
 
 /* Ports and bridges. */
 
+static void port_configure_stp(struct port *);
+
 /* Gives NORMAL the port: its members and VLAN configuration. */
 static void
 port_configure_bundle(struct port *port)
@@ -862,7 +887,45 @@ port_configure_bundle(struct port *port)
         }
     }
     s.trunks = trunks;
+    struct bond_settings bond;
+    if (n > 1) {
+        port_bond_settings(cfg, &bond);
+        s.bond = &bond;
+    }
+    struct lacp_settings lacp;
+    struct lacp_member_settings *lacp_members = NULL;
+    void **owners = NULL;
+    struct eth_addr bridge_mac = { { 0 } };
+    if (br->local_netdev) {
+        netdev_get_etheraddr(br->local_netdev, &bridge_mac);
+    }
+    if (port_lacp_settings(cfg, bridge_mac, n, &lacp)) {
+        lacp_members = xcalloc(n, sizeof *lacp_members);
+        owners = xcalloc(n, sizeof *owners);
+        size_t i = 0;
+        LIST_FOR_EACH (iface, port_node, &port->ifaces) {
+            if (iface->in_ofproto || iface->ofport == OFPP_LOCAL) {
+                struct eth_addr mac = { { 0 } };
+                if (iface->netdev) {
+                    netdev_get_etheraddr(iface->netdev, &mac);
+                }
+                port_lacp_member_settings(iface->cfg, iface->ofport, mac,
+                                          &lacp_members[i]);
+                owners[i++] = iface;
+            }
+        }
+        s.lacp = &lacp;
+        s.lacp_members = lacp_members;
+        s.member_owners = owners;
+    }
     ofproto_bundle_register(br->ofproto, port, &s);
+    free(lacp_members);
+    free(owners);
+    /* Their lacp_current may have come or gone with the port's LACP. */
+    LIST_FOR_EACH (iface, port_node, &port->ifaces) {
+        iface_mark_dirty(iface);
+    }
+    port_configure_stp(port);
     bitmap_free(trunks);
     free(members);
 }
@@ -1206,6 +1269,81 @@ bridge_configure_tables(struct bridge *br)
     }
 }
 
+/* Spanning tree on the bridge (Bridge stp_enable and other_config
+ * stp-system-id, stp-priority, stp-hello-time, stp-max-age,
+ * stp-forward-delay, the times in seconds).  Turning it on or off
+ * reconfigures every port once. */
+static void
+bridge_configure_stp(struct bridge *br)
+{
+    bool was = ofproto_has_stp(br->ofproto);
+    if (!br->cfg->stp_enable) {
+        ofproto_set_stp(br->ofproto, NULL);
+    } else {
+        const struct smap *oc = &br->cfg->other_config;
+        struct stp_bridge_settings s = {
+            .priority = smap_get_int(oc, "stp-priority", 32768),
+            .hello_time = smap_get_int(oc, "stp-hello-time", 2) * 1000,
+            .max_age = smap_get_int(oc, "stp-max-age", 20) * 1000,
+            .forward_delay = smap_get_int(oc, "stp-forward-delay", 15) * 1000,
+        };
+        const char *id = smap_get(oc, "stp-system-id");
+        if (!id || !eth_addr_from_string(id, &s.system_id)) {
+            if (id) {
+                VLOG_ERR("bridge %s: invalid stp-system-id, defaulting to "
+                         "the bridge's address", br->name);
+            }
+            if (br->local_netdev) {
+                netdev_get_etheraddr(br->local_netdev, &s.system_id);
+            }
+        }
+        ofproto_set_stp(br->ofproto, &s);
+    }
+    if (was != ofproto_has_stp(br->ofproto)) {
+        struct port *port;
+        HMAP_FOR_EACH (port, name_node, &br->ports) {
+            port_mark_changed(port);
+        }
+    }
+}
+
+/* The port's part in its bridge's spanning tree (Port other_config
+ * stp-enable, stp-port-num, stp-port-priority, stp-path-cost): one that is
+ * not a bond nor an internal port, numbered by stp-port-num or else by
+ * its OpenFlow port number. */
+static void
+port_configure_stp(struct port *port)
+{
+    struct bridge *br = port->bridge;
+    if (!br->ofproto || !ofproto_has_stp(br->ofproto)
+        || ovs_list_is_empty(&port->ifaces)) {
+        return;
+    }
+    const struct smap *oc = &port->cfg->other_config;
+    struct iface *iface = CONTAINER_OF(ovs_list_front(&port->ifaces),
+                                       struct iface, port_node);
+    bool enable = smap_get_bool(oc, "stp-enable", true);
+    if (enable && !ovs_list_is_singleton(&port->ifaces)) {
+        VLOG_ERR("port %s: cannot enable STP on bonds, disabling",
+                 port->name);
+        enable = false;
+    }
+    if (enable && iface->type && !strcmp(iface->type, "internal")) {
+        enable = false;
+    }
+    struct stp_port_settings s = {
+        .port_num = smap_get_int(oc, "stp-port-num", iface->ofport),
+        .priority = smap_get_int(oc, "stp-port-priority", 128),
+        .path_cost = smap_get_int(oc, "stp-path-cost", 2),
+    };
+    LIST_FOR_EACH (iface, port_node, &port->ifaces) {
+        if (iface->in_ofproto) {
+            ofproto_port_set_stp(br->ofproto, iface->ofport,
+                                 enable ? &s : NULL, iface);
+        }
+    }
+}
+
 static void
 bridge_configure(struct bridge *br)
 {
@@ -1242,6 +1380,7 @@ bridge_configure(struct bridge *br)
         ofproto_set_datapath_id(br->ofproto, dpid);
         br->status_dirty = true;
     }
+    bridge_configure_stp(br);
 }
 
 /* Bridge status: datapath_id and datapath_version. */
@@ -1262,6 +1401,26 @@ bridge_write_status(struct bridge *br)
     if (!cfg->datapath_version || strcmp(cfg->datapath_version, version)) {
         ovsrec_bridge_set_datapath_version(cfg, version);
     }
+}
+
+/* Port bond_active_slave of the bonds whose active member changed. */
+static void
+bridge_write_bond_status(struct bridge *br)
+{
+    void **ports;
+    size_t n = ofproto_take_bond_changes(br->ofproto, &ports);
+    for (size_t i = 0; i < n; i++) {
+        struct port *port = ports[i];
+        struct eth_addr mac = ofproto_bundle_get_active_member_mac(
+            br->ofproto, port);
+        char s[18];             /* "xx:xx:xx:xx:xx:xx" */
+        snprintf(s, sizeof s, ETH_ADDR_FMT, ETH_ADDR_ARGS(mac));
+        if (!port->cfg->bond_active_slave
+            || strcmp(port->cfg->bond_active_slave, s)) {
+            ovsrec_port_set_bond_active_slave(port->cfg, s);
+        }
+    }
+    free(ports);
 }
 
 /* Reconciliation. */
@@ -1836,6 +1995,19 @@ iface_write_status(struct iface *iface)
                ovsrec_interface_set_error);
     free(port_error);
 
+    /* lacp_current: whether LACP heard from the member's partner lately
+     * (empty without LACP). */
+    bool lacp_current = false;
+    bool has_lacp = (iface->in_ofproto && br->ofproto
+                     && ofproto_port_get_lacp_current(br->ofproto,
+                                                      iface->ofport,
+                                                      &lacp_current));
+    if (has_lacp != (cfg->n_lacp_current > 0)
+        || (has_lacp && *cfg->lacp_current != lacp_current)) {
+        ovsrec_interface_set_lacp_current(cfg, has_lacp ? &lacp_current
+                                                        : NULL, has_lacp);
+    }
+
     int mtu = 0;
     bool have_mtu = netdev && !netdev_get_mtu(netdev, &mtu);
     set_optional_int(cfg, cfg->mtu, cfg->n_mtu, have_mtu, mtu,
@@ -2109,6 +2281,9 @@ bridge_run(void)
                 if (br->status_dirty) {
                     br->status_dirty = false;
                     bridge_write_status(br);
+                }
+                if (br->ofproto) {
+                    bridge_write_bond_status(br);
                 }
                 if (br->connmgr) {
                     bridge_write_controller_status(br);

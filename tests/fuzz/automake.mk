@@ -4,7 +4,7 @@
 # (utilities/setup.sh fuzz does all of it).  In every build, a replay
 # program runs the same function once over each file of the committed
 # corpus, for the regression tests in tests/datapath-parse.at.
-FUZZ_TARGETS = flow-extract odp-syntax ofp-decode tnl-pop rstp-bpdu
+FUZZ_TARGETS = flow-extract odp-syntax ofp-decode tnl-pop lacp-pdu stp-bpdu rstp-bpdu
 EXTRA_DIST += tests/fuzz/corpus
 
 if FUZZ
@@ -24,6 +24,14 @@ noinst_PROGRAMS += tests/fuzz/fuzz-tnl-pop
 tests_fuzz_fuzz_tnl_pop_SOURCES = tests/fuzz/fuzz-tnl-pop.c
 tests_fuzz_fuzz_tnl_pop_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_LDFLAGS)
 tests_fuzz_fuzz_tnl_pop_LDADD = $(OVS_LIBS)
+noinst_PROGRAMS += tests/fuzz/fuzz-lacp-pdu
+tests_fuzz_fuzz_lacp_pdu_SOURCES = tests/fuzz/fuzz-lacp-pdu.c
+tests_fuzz_fuzz_lacp_pdu_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_LDFLAGS)
+tests_fuzz_fuzz_lacp_pdu_LDADD = $(OVS_LIBS)
+noinst_PROGRAMS += tests/fuzz/fuzz-stp-bpdu
+tests_fuzz_fuzz_stp_bpdu_SOURCES = tests/fuzz/fuzz-stp-bpdu.c
+tests_fuzz_fuzz_stp_bpdu_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_LDFLAGS)
+tests_fuzz_fuzz_stp_bpdu_LDADD = $(OVS_LIBS)
 noinst_PROGRAMS += tests/fuzz/fuzz-rstp-bpdu
 tests_fuzz_fuzz_rstp_bpdu_SOURCES = tests/fuzz/fuzz-rstp-bpdu.c
 tests_fuzz_fuzz_rstp_bpdu_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_LDFLAGS)
@@ -56,6 +64,18 @@ tests_fuzz_replay_tnl_pop_SOURCES = \
 	tests/fuzz/replay-main.c
 tests_fuzz_replay_tnl_pop_CFLAGS = $(AM_CFLAGS)
 tests_fuzz_replay_tnl_pop_LDADD = $(OVS_LIBS)
+check_PROGRAMS += tests/fuzz/replay-lacp-pdu
+tests_fuzz_replay_lacp_pdu_SOURCES = \
+	tests/fuzz/fuzz-lacp-pdu.c \
+	tests/fuzz/replay-main.c
+tests_fuzz_replay_lacp_pdu_CFLAGS = $(AM_CFLAGS)
+tests_fuzz_replay_lacp_pdu_LDADD = $(OVS_LIBS)
+check_PROGRAMS += tests/fuzz/replay-stp-bpdu
+tests_fuzz_replay_stp_bpdu_SOURCES = \
+	tests/fuzz/fuzz-stp-bpdu.c \
+	tests/fuzz/replay-main.c
+tests_fuzz_replay_stp_bpdu_CFLAGS = $(AM_CFLAGS)
+tests_fuzz_replay_stp_bpdu_LDADD = $(OVS_LIBS)
 check_PROGRAMS += tests/fuzz/replay-rstp-bpdu
 tests_fuzz_replay_rstp_bpdu_SOURCES = \
 	tests/fuzz/fuzz-rstp-bpdu.c \
@@ -72,4 +92,6 @@ tests_fuzz_gen_tnl_pop_seeds_LDADD = $(OVS_LIBS)
 
 EXTRA_DIST += tests/fuzz/flow-extract.dict tests/fuzz/odp-syntax.dict \
 	tests/fuzz/ofp-decode.dict tests/fuzz/tnl-pop.dict \
+	tests/fuzz/lacp-pdu.dict \
+	tests/fuzz/stp-bpdu.dict \
 	tests/fuzz/rstp-bpdu.dict

@@ -35,7 +35,7 @@ struct fixture {
 static void
 register_bundle(struct fixture *fx, int i, int vlan)
 {
-    char name[8];
+    char name[16];
     snprintf(name, sizeof name, "p%d", i);
     uint16_t member = i;
     struct ofproto_bundle_settings s = {
