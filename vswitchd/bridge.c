@@ -1345,6 +1345,15 @@ port_configure_stp(struct port *port)
         .priority = smap_get_int(oc, "stp-port-priority", 128),
         .path_cost = smap_get_int(oc, "stp-path-cost", 2),
     };
+    if (enable && !smap_get(oc, "stp-port-num")
+        && (s.port_num < 1 || s.port_num > 255)) {
+        /* 802.1D numbers 255 ports; a bridge with more leaves the others
+         * out of its tree, as 3.1 does. */
+        static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(1, 5);
+        VLOG_ERR_RL(&rl, "port %s: too many STP ports, disabling",
+                    port->name);
+        enable = false;
+    }
     LIST_FOR_EACH (iface, port_node, &port->ifaces) {
         if (iface->in_ofproto) {
             ofproto_port_set_stp(br->ofproto, iface->ofport,
