@@ -283,7 +283,16 @@ lib_libovs_a_SOURCES += \
 	lib/lacp.h \
 	lib/lacp-pdu.c \
 	lib/lacp-pdu.h \
-	lib/port-protocol.h
+	lib/port-protocol.h \
+	lib/rstp.c \
+	lib/rstp.h \
+	lib/rstp-bpdu.c \
+	lib/rstp-bpdu.h \
+	lib/rstp-private.h \
+	lib/rstp-sm.c \
+	lib/rstp-sm.h \
+	lib/rstp-sm-info.c \
+	lib/rstp-sm-role.c
 
 # OpenFlow: switch, port and table messages, and the message printer.
 lib_libovs_a_SOURCES += \

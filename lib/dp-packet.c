@@ -295,6 +295,27 @@ dp_packet_batch_clone(struct dp_packet_batch *dst,
     }
 }
 
+bool
+dp_packet_batch_add_or_delete(struct dp_packet_batch *b,
+                              struct dp_packet *packet)
+{
+    if (dp_packet_batch_is_full(b)) {
+        dp_packet_delete(packet);
+        return false;
+    }
+    dp_packet_batch_add(b, packet);
+    return true;
+}
+
+void
+dp_packet_batch_move(struct dp_packet_batch *dst, struct dp_packet_batch *src)
+{
+    for (size_t i = 0; i < src->count; i++) {
+        dp_packet_batch_add_or_delete(dst, src->packets[i]);
+    }
+    src->count = 0;
+}
+
 void
 dp_packet_batch_delete(struct dp_packet_batch *b)
 {

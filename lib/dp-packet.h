@@ -330,6 +330,14 @@ void dp_packet_batch_clone(struct dp_packet_batch *dst,
                            const struct dp_packet_batch *src);
 /* dp_packet_delete() of every packet; the batch is then empty. */
 void dp_packet_batch_delete(struct dp_packet_batch *);
+/* Moves SRC's packets to the end of DST, deleting those DST has no room
+ * for; SRC is then empty. */
+void dp_packet_batch_move(struct dp_packet_batch *dst,
+                          struct dp_packet_batch *src);
+/* Adds PACKET (taken over) to B, or deletes it if B is full.  Returns
+ * whether it was added. */
+bool dp_packet_batch_add_or_delete(struct dp_packet_batch *b,
+                                   struct dp_packet *packet);
 
 /* A receive thread's reusable packets: NETDEV_MAX_BURST packets, each over
  * a FRAME_SIZE-byte buffer (headroom included) carved from one block the

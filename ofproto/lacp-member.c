@@ -216,19 +216,13 @@ lacp_member_send(void *member_aux, const void *frame, size_t len,
     struct lacp_member *m = member_aux;
     struct dp_packet *packet = dp_packet_clone_data(frame, len);
     if (m == ctx->self) {
-        if (!dp_packet_batch_is_full(ctx->out)) {
-            dp_packet_batch_add(ctx->out, packet);
-            return;
-        }
+        dp_packet_batch_add_or_delete(ctx->out, packet);
+        return;
     }
-    /* Another member's (or one that does not fit now): it goes out when
-     * that member runs, which it does at once. */
+    /* Another member's: it goes out when that member runs, which it does
+     * at once. */
     ovs_mutex_lock(&m->bond->mutex);
-    if (dp_packet_batch_is_full(&m->pending)) {
-        dp_packet_delete(packet);
-    } else {
-        dp_packet_batch_add(&m->pending, packet);
-    }
+    dp_packet_batch_add_or_delete(&m->pending, packet);
     ovs_mutex_unlock(&m->bond->mutex);
     port_protocol_schedule(&m->up, time_msec());
 }
@@ -243,15 +237,7 @@ lacp_member_run(struct port_protocol *p, long long int now,
     long long int next = lacp_run(m->bond->lacp, now, lacp_member_send,
                                   &ctx);
     ovs_mutex_lock(&m->bond->mutex);
-    struct dp_packet *packet;
-    DP_PACKET_BATCH_FOR_EACH (i, packet, &m->pending) {
-        if (dp_packet_batch_is_full(out)) {
-            dp_packet_delete(packet);
-        } else {
-            dp_packet_batch_add(out, packet);
-        }
-    }
-    dp_packet_batch_init(&m->pending);
+    dp_packet_batch_move(out, &m->pending);
     ovs_mutex_unlock(&m->bond->mutex);
     return next;
 }

@@ -862,6 +862,29 @@ ofproto_has_stp(const struct ofproto *ofproto)
     return ofproto->stp != NULL;
 }
 
+bool
+ofproto_get_stp_status(const struct ofproto *ofproto,
+                       struct stp_bridge_status *st)
+{
+    if (!ofproto->stp) {
+        return false;
+    }
+    stp_bridge_get_status(ofproto->stp, st);
+    return true;
+}
+
+bool
+ofproto_port_get_stp_status(const struct ofproto *ofproto, uint16_t ofp_port,
+                            struct stp_port_status *st)
+{
+    const struct ofport *port = ofproto_get_port(ofproto, ofp_port);
+    if (!port || !port->stp_member) {
+        return false;
+    }
+    stp_member_get_status(port->stp_member, st);
+    return true;
+}
+
 void
 ofproto_port_set_stp(struct ofproto *ofproto, uint16_t ofp_port,
                      const struct stp_port_settings *s, void *owner)

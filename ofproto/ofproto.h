@@ -175,6 +175,14 @@ struct stp_bridge_settings;
 struct stp_port_settings;
 void ofproto_set_stp(struct ofproto *, const struct stp_bridge_settings *);
 bool ofproto_has_stp(const struct ofproto *);
+/* The bridge's and a port's spanning tree status; false if there is no
+ * tree (or the port takes no part). */
+struct stp_bridge_status;
+struct stp_port_status;
+bool ofproto_get_stp_status(const struct ofproto *,
+                            struct stp_bridge_status *);
+bool ofproto_port_get_stp_status(const struct ofproto *, uint16_t ofp_port,
+                                 struct stp_port_status *);
 void ofproto_port_set_stp(struct ofproto *, uint16_t ofp_port,
                           const struct stp_port_settings *, void *owner);
 void ofproto_set_mac_table_config(struct ofproto *, unsigned int idle_time,

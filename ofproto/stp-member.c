@@ -47,6 +47,7 @@ struct stp_member {
 
     /* Mutex. */
     enum stp_state state;           /* As last taken from the engine. */
+    long long int state_since;      /* time_msec() when it began. */
     /* State changes not logged yet, oldest first: the main thread logs
      * them (main_changed()). */
     enum stp_state log_from[8], log_to[8];
@@ -103,13 +104,9 @@ send_bpdu(const void *bpdu, size_t len, int port_no, void *br_)
         return;
     }
     struct dp_packet *packet = stp_compose_frame(bpdu, len, m->mac);
-    if (m == br->running && br->running_out
-        && !dp_packet_batch_is_full(br->running_out)) {
-        dp_packet_batch_add(br->running_out, packet);
-    } else if (dp_packet_batch_is_full(&m->pending)) {
-        dp_packet_delete(packet);
-    } else {
-        dp_packet_batch_add(&m->pending, packet);
+    if (m == br->running && br->running_out) {
+        dp_packet_batch_add_or_delete(br->running_out, packet);
+    } else if (dp_packet_batch_add_or_delete(&m->pending, packet)) {
         port_protocol_schedule(&m->up, time_msec());
     }
 }
@@ -133,6 +130,7 @@ take_changes(struct stp_bridge *br)
                 m->log_to[m->n_log++] = state;
             }
             m->state = state;
+            m->state_since = time_msec();
         }
         m->may_forward = stp_port_may_forward(p);
         m->may_learn = stp_port_may_learn(p);
@@ -254,6 +252,7 @@ stp_member_create(struct stp_bridge *br, const char *name,
     m->port_num = s->port_num;
     m->mac = mac;
     m->state = STP_DISABLED;
+    m->state_since = time_msec();
     dp_packet_batch_init(&m->pending);
     br->members[m->port_num] = m;
     if (!br->driver) {
@@ -339,6 +338,33 @@ stp_member_set_link(struct stp_member *m, bool up)
     ovs_mutex_unlock(&br->mutex);
 }
 
+void
+stp_bridge_get_status(struct stp_bridge *br, struct stp_bridge_status *st)
+{
+    ovs_mutex_lock(&br->mutex);
+    st->bridge_id = stp_get_bridge_id(br->stp);
+    st->designated_root = stp_get_designated_root(br->stp);
+    st->root_path_cost = stp_get_root_path_cost(br->stp);
+    ovs_mutex_unlock(&br->mutex);
+}
+
+void
+stp_member_get_status(struct stp_member *m, struct stp_port_status *st)
+{
+    ovs_mutex_lock(&m->br->mutex);
+    struct stp_port *p = member_port(m);
+    st->port_id = stp_port_get_id(p);
+    st->state = stp_state_name(stp_port_get_state(p));
+    st->role = stp_role_name(stp_port_get_role(p));
+    st->state_since = m->state_since;
+    struct stp_port_counters c;
+    stp_port_get_counters(p, &c);
+    st->tx_bpdus = c.tx_bpdus;
+    st->rx_bpdus = c.rx_bpdus;
+    st->rx_errors = c.rx_errors;
+    ovs_mutex_unlock(&m->br->mutex);
+}
+
 /* The per-port protocol. */
 
 static bool
@@ -371,15 +397,7 @@ stp_member_run(struct port_protocol *p, long long int now,
     struct stp_bridge *br = m->br;
     long long int next = LLONG_MAX;
     ovs_mutex_lock(&br->mutex);
-    struct dp_packet *packet;
-    DP_PACKET_BATCH_FOR_EACH (i, packet, &m->pending) {
-        if (dp_packet_batch_is_full(out)) {
-            dp_packet_delete(packet);
-        } else {
-            dp_packet_batch_add(out, packet);
-        }
-    }
-    dp_packet_batch_init(&m->pending);
+    dp_packet_batch_move(out, &m->pending);
     if (m == br->driver) {
         br->running = m;
         br->running_out = out;

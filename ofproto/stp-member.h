@@ -75,6 +75,21 @@ int stp_member_port_num(const struct stp_member *);
 /* The port's link is usable (the tree leaves out a port that is down). */
 void stp_member_set_link(struct stp_member *, bool up);
 
+/* Status for the database (3.1's Bridge and Port status keys). */
+struct stp_bridge_status {
+    uint64_t bridge_id, designated_root;    /* Priority << 48 | MAC. */
+    unsigned int root_path_cost;
+};
+void stp_bridge_get_status(struct stp_bridge *, struct stp_bridge_status *);
+
+struct stp_port_status {
+    int port_id;                /* Priority << 8 | number. */
+    const char *state, *role;   /* As stp/show prints them. */
+    long long int state_since;  /* time_msec() the state began. */
+    uint64_t tx_bpdus, rx_bpdus, rx_errors;
+};
+void stp_member_get_status(struct stp_member *, struct stp_port_status *);
+
 /* Registers stp/show and stp/tcn (main thread; stp_bridge_create() makes
  * sure of it). */
 void stp_bridge_init_commands(void);

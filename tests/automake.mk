@@ -72,6 +72,7 @@ UNIT_TESTS += \
 	tests/unit/test-bfd \
 	tests/unit/test-cfm \
 	tests/unit/test-lacp \
+	tests/unit/test-rstp-bpdu \
 	tests/unit/test-ovs-thread
 tests_unit_test_poll_loop_SOURCES = tests/unit/test-poll-loop.c
 tests_unit_test_poll_loop_CFLAGS = $(UNIT_TEST_FLAGS)
@@ -95,6 +96,9 @@ UNIT_TESTS += tests/unit/test-stp-bpdu
 tests_unit_test_stp_bpdu_SOURCES = tests/unit/test-stp-bpdu.c
 tests_unit_test_stp_bpdu_CFLAGS = $(UNIT_TEST_FLAGS)
 tests_unit_test_stp_bpdu_LDADD = $(UNIT_TEST_LIBS)
+tests_unit_test_rstp_bpdu_SOURCES = tests/unit/test-rstp-bpdu.c
+tests_unit_test_rstp_bpdu_CFLAGS = $(UNIT_TEST_FLAGS)
+tests_unit_test_rstp_bpdu_LDADD = $(UNIT_TEST_LIBS)
 tests_unit_test_ovs_thread_SOURCES = tests/unit/test-ovs-thread.c
 tests_unit_test_ovs_thread_CFLAGS = $(UNIT_TEST_FLAGS)
 tests_unit_test_ovs_thread_LDADD = $(UNIT_TEST_LIBS)
@@ -582,5 +586,6 @@ $(tests_unit_test_ovsdb_idl_OBJECTS): tests/idltest-idl.h
 # (tests/ovstest.h); built with the programs so tests/ovs-suite.sh finds it.
 noinst_PROGRAMS += tests/ovstest
 tests_ovstest_SOURCES = tests/ovstest.c tests/ovstest.h \
-	tests/test-stp.c
+	tests/test-stp.c \
+	tests/test-rstp.c
 tests_ovstest_LDADD = $(OVS_LIBS)

@@ -5,7 +5,7 @@
 #
 # With no FILE, runs the files that cover what we implement today (the
 # database, its tools, ovs-vsctl, ovs-ofctl, the switch's OpenFlow side,
-# BFD, CFM, tunnel ports, STP and LACP;
+# BFD, CFM, tunnel ports, STP, LACP and the RSTP engine;
 # see DEFAULT_FILES).  Prints, per file,
 # how many tests passed, failed and were skipped, then each failure's
 # number and title.
@@ -56,7 +56,8 @@ jobs=$(nproc 2>/dev/null || echo 2)
 DEFAULT_FILES="ovsdb-tool.at ovsdb-server.at ovsdb-monitor.at ovsdb-client.at
                ovsdb-lock.at ovsdb-rbac.at ovs-vsctl.at ovs-ofctl.at
                ofp-errors.at ofproto.at bfd.at cfm.at tunnel.at
-               tunnel-push-pop.at tunnel-push-pop-ipv6.at stp.at lacp.at"
+               tunnel-push-pop.at tunnel-push-pop-ipv6.at stp.at lacp.at
+               rstp.at"
 OUR_PROGRAMS="ovsdb-server:ovsdb ovsdb-tool:ovsdb ovsdb-client:ovsdb
               ovs-vswitchd:vswitchd ovs-vsctl:utilities ovs-appctl:utilities
               ovs-ofctl:utilities ovs-dpctl:utilities ovstest:tests"

@@ -197,6 +197,8 @@ bridge_omit_own_status_columns(void)
         &ovsrec_bridge_col_datapath_id,
         &ovsrec_bridge_col_datapath_version,
         &ovsrec_port_col_bond_active_slave,
+        &ovsrec_port_col_status,
+        &ovsrec_bridge_col_status,
         &ovsrec_controller_col_is_connected,
         &ovsrec_controller_col_role,
         &ovsrec_controller_col_status,
@@ -921,9 +923,15 @@ port_configure_bundle(struct port *port)
     ofproto_bundle_register(br->ofproto, port, &s);
     free(lacp_members);
     free(owners);
-    /* Their lacp_current may have come or gone with the port's LACP. */
+    /* Their lacp_current, and the port's spanning tree status, may have
+     * come or gone with the port's LACP or its bridge's tree: written
+     * again where that may be (a port without either costs nothing). */
+    bool stp = (ofproto_has_stp(br->ofproto)
+                || !smap_is_empty(&port->cfg->status));
     LIST_FOR_EACH (iface, port_node, &port->ifaces) {
-        iface_mark_dirty(iface);
+        if (s.lacp || iface->cfg->n_lacp_current || stp) {
+            iface_mark_dirty(iface);
+        }
     }
     port_configure_stp(port);
     bitmap_free(trunks);
@@ -1300,6 +1308,7 @@ bridge_configure_stp(struct bridge *br)
         ofproto_set_stp(br->ofproto, &s);
     }
     if (was != ofproto_has_stp(br->ofproto)) {
+        br->status_dirty = true;
         struct port *port;
         HMAP_FOR_EACH (port, name_node, &br->ports) {
             port_mark_changed(port);
@@ -1336,6 +1345,15 @@ port_configure_stp(struct port *port)
         .priority = smap_get_int(oc, "stp-port-priority", 128),
         .path_cost = smap_get_int(oc, "stp-path-cost", 2),
     };
+    if (enable && !smap_get(oc, "stp-port-num")
+        && (s.port_num < 1 || s.port_num > 255)) {
+        /* 802.1D numbers 255 ports; a bridge with more leaves the others
+         * out of its tree, as 3.1 does. */
+        static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(1, 5);
+        VLOG_ERR_RL(&rl, "port %s: too many STP ports, disabling",
+                    port->name);
+        enable = false;
+    }
     LIST_FOR_EACH (iface, port_node, &port->ifaces) {
         if (iface->in_ofproto) {
             ofproto_port_set_stp(br->ofproto, iface->ofport,
@@ -1401,6 +1419,51 @@ bridge_write_status(struct bridge *br)
     if (!cfg->datapath_version || strcmp(cfg->datapath_version, version)) {
         ovsrec_bridge_set_datapath_version(cfg, version);
     }
+
+    /* The spanning tree's keys, as 3.1 writes them. */
+    struct smap status = SMAP_INITIALIZER(&status);
+    struct stp_bridge_status stp;
+    if (ofproto_get_stp_status(br->ofproto, &stp)) {
+        smap_add_format(&status, "stp_bridge_id", "%04"PRIx16".%012"PRIx64,
+                        (uint16_t) (stp.bridge_id >> 48),
+                        stp.bridge_id & UINT64_C(0xffffffffffff));
+        smap_add_format(&status, "stp_designated_root",
+                        "%04"PRIx16".%012"PRIx64,
+                        (uint16_t) (stp.designated_root >> 48),
+                        stp.designated_root & UINT64_C(0xffffffffffff));
+        smap_add_format(&status, "stp_root_path_cost", "%u",
+                        stp.root_path_cost);
+    }
+    if (!smap_equals(&status, &cfg->status)) {
+        ovsrec_bridge_set_status(cfg, &status);
+    }
+    smap_destroy(&status);
+}
+
+/* A port's spanning tree status (single-interface ports; 3.1's keys). */
+static void
+port_write_stp_status(struct port *port)
+{
+    struct bridge *br = port->bridge;
+    if (!br->ofproto || !ovs_list_is_singleton(&port->ifaces)) {
+        return;
+    }
+    struct iface *iface = CONTAINER_OF(ovs_list_front(&port->ifaces),
+                                       struct iface, port_node);
+    struct smap status = SMAP_INITIALIZER(&status);
+    struct stp_port_status stp;
+    if (iface->in_ofproto
+        && ofproto_port_get_stp_status(br->ofproto, iface->ofport, &stp)) {
+        smap_add_format(&status, "stp_port_id", "%d", stp.port_id);
+        smap_add(&status, "stp_state", stp.state);
+        smap_add_format(&status, "stp_sec_in_state", "%lld",
+                        (time_msec() - stp.state_since) / 1000);
+        smap_add(&status, "stp_role", stp.role);
+    }
+    if (!smap_equals(&status, &port->cfg->status)) {
+        ovsrec_port_set_status(port->cfg, &status);
+    }
+    smap_destroy(&status);
 }
 
 /* Port bond_active_slave of the bonds whose active member changed. */
@@ -1995,6 +2058,8 @@ iface_write_status(struct iface *iface)
                ovsrec_interface_set_error);
     free(port_error);
 
+    port_write_stp_status(iface->port);
+
     /* lacp_current: whether LACP heard from the member's partner lately
      * (empty without LACP). */
     bool lacp_current = false;
@@ -2167,6 +2232,7 @@ bridge_collect_netdev_changes(void)
         struct bridge *br = iface->port->bridge;
         COVERAGE_INC(bridge_protocol_changed);
         iface_mark_dirty(iface);
+        br->status_dirty = true;    /* A tree's root may have moved. */
         if (br->ofproto && iface->in_ofproto) {
             ofproto_port_changed(br->ofproto, iface->ofport);
         }

@@ -4,7 +4,7 @@
 # (utilities/setup.sh fuzz does all of it).  In every build, a replay
 # program runs the same function once over each file of the committed
 # corpus, for the regression tests in tests/datapath-parse.at.
-FUZZ_TARGETS = flow-extract odp-syntax ofp-decode tnl-pop lacp-pdu stp-bpdu
+FUZZ_TARGETS = flow-extract odp-syntax ofp-decode tnl-pop lacp-pdu stp-bpdu rstp-bpdu
 EXTRA_DIST += tests/fuzz/corpus
 
 if FUZZ
@@ -32,6 +32,10 @@ noinst_PROGRAMS += tests/fuzz/fuzz-stp-bpdu
 tests_fuzz_fuzz_stp_bpdu_SOURCES = tests/fuzz/fuzz-stp-bpdu.c
 tests_fuzz_fuzz_stp_bpdu_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_LDFLAGS)
 tests_fuzz_fuzz_stp_bpdu_LDADD = $(OVS_LIBS)
+noinst_PROGRAMS += tests/fuzz/fuzz-rstp-bpdu
+tests_fuzz_fuzz_rstp_bpdu_SOURCES = tests/fuzz/fuzz-rstp-bpdu.c
+tests_fuzz_fuzz_rstp_bpdu_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_LDFLAGS)
+tests_fuzz_fuzz_rstp_bpdu_LDADD = $(OVS_LIBS)
 endif
 
 check_PROGRAMS += tests/fuzz/replay-flow-extract
@@ -72,6 +76,12 @@ tests_fuzz_replay_stp_bpdu_SOURCES = \
 	tests/fuzz/replay-main.c
 tests_fuzz_replay_stp_bpdu_CFLAGS = $(AM_CFLAGS)
 tests_fuzz_replay_stp_bpdu_LDADD = $(OVS_LIBS)
+check_PROGRAMS += tests/fuzz/replay-rstp-bpdu
+tests_fuzz_replay_rstp_bpdu_SOURCES = \
+	tests/fuzz/fuzz-rstp-bpdu.c \
+	tests/fuzz/replay-main.c
+tests_fuzz_replay_rstp_bpdu_CFLAGS = $(AM_CFLAGS)
+tests_fuzz_replay_rstp_bpdu_LDADD = $(OVS_LIBS)
 
 # The tnl-pop seeds: valid outer headers of every tunnel type, made with
 # tnl_header_build() and tnl_header_push() (built on request only:
@@ -83,4 +93,5 @@ tests_fuzz_gen_tnl_pop_seeds_LDADD = $(OVS_LIBS)
 EXTRA_DIST += tests/fuzz/flow-extract.dict tests/fuzz/odp-syntax.dict \
 	tests/fuzz/ofp-decode.dict tests/fuzz/tnl-pop.dict \
 	tests/fuzz/lacp-pdu.dict \
-	tests/fuzz/stp-bpdu.dict
+	tests/fuzz/stp-bpdu.dict \
+	tests/fuzz/rstp-bpdu.dict
