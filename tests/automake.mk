@@ -493,6 +493,7 @@ TESTSUITE_AT = \
 	tests/datapath-parse.at \
 	tests/native-tnl.at \
 	tests/tunnel-system.at \
+	tests/bond-system.at \
 	tests/bench.at \
 	tests/interop-osken.at
 # ovs-ofctl against Open vSwitch 3.1's (utilities/ofctl.h).
