@@ -375,3 +375,20 @@ dummy_link_wait(struct dummy_link *link)
         }
     }
 }
+
+static bool
+conn_is_idle(const struct link_conn *c)
+{
+    return !c->tx.size && !stream_get_backlog(c->stream);
+}
+
+bool
+dummy_link_is_idle(const struct dummy_link *link)
+{
+    for (size_t i = 0; i < link->n_conns; i++) {
+        if (!conn_is_idle(link->conns[i])) {
+            return false;
+        }
+    }
+    return !link->conn || link->connecting || conn_is_idle(link->conn);
+}

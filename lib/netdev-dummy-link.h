@@ -58,4 +58,9 @@ bool dummy_link_send(struct dummy_link *, const struct dp_packet *);
 bool dummy_link_run(struct dummy_link *, struct dp_packet_batch *rx);
 void dummy_link_wait(struct dummy_link *);
 
+/* Whether nothing the link was given waits to be written to a socket
+ * (for a simulated clock's warp, which should not run ahead of the
+ * frames on the cables). */
+bool dummy_link_is_idle(const struct dummy_link *);
+
 #endif /* netdev-dummy-link.h */

@@ -83,6 +83,7 @@
 #include "netdev-provider.h"
 #include "poll-loop.h"
 #include "seq.h"
+#include "timeval.h"
 #include "unixctl.h"
 #include "util.h"
 #include "vlog.h"
@@ -214,6 +215,8 @@ same_name(const char *a, const char *b)
     return a == b || (a && b && !strcmp(a, b));
 }
 
+static bool netdev_dummy_links_settled(void);
+
 /* Gives DEV the cable NAME (listening if PASSIVE), or none if NAME is
  * NULL; keeps the one it has if that is the same.  Main thread. */
 static int
@@ -244,6 +247,7 @@ netdev_dummy_set_link(struct netdev_dummy *dev, const char *name,
     if (new) {
         if (!link_seq) {
             link_seq = seq_create();
+            timeval_add_warp_gate(netdev_dummy_links_settled);
         }
         ovs_list_push_back(&linked_devices, &dev->link_node);
     }
@@ -621,20 +625,48 @@ netdev_dummy_run(void)
         return;
     }
     link_seqno = seq_read(link_seq);
-    struct netdev_dummy *dev;
-    LIST_FOR_EACH (dev, link_node, &linked_devices) {
-        struct dp_packet_batch rx;
-        dp_packet_batch_init(&rx);
-        ovs_mutex_lock(&dev->mutex);
-        bool more = dummy_link_run(dev->link, &rx);
-        ovs_mutex_unlock(&dev->mutex);
-        for (size_t i = 0; i < rx.count; i++) {
-            netdev_dummy_queue_rx(dev, rx.packets[i]);
-        }
-        if (more) {
-            poll_immediate_wake();
+    /* Both ends of a cable are often in this process: what one pass
+     * writes, the next reads, so a frame crosses in one run. */
+    bool moved = true;
+    for (int pass = 0; moved && pass < 4; pass++) {
+        moved = false;
+        struct netdev_dummy *dev;
+        LIST_FOR_EACH (dev, link_node, &linked_devices) {
+            struct dp_packet_batch rx;
+            dp_packet_batch_init(&rx);
+            ovs_mutex_lock(&dev->mutex);
+            bool more = dummy_link_run(dev->link, &rx);
+            ovs_mutex_unlock(&dev->mutex);
+            for (size_t i = 0; i < rx.count; i++) {
+                netdev_dummy_queue_rx(dev, rx.packets[i]);
+            }
+            moved |= rx.count > 0;
+            if (more) {
+                poll_immediate_wake();
+            }
         }
     }
+}
+
+/* The warp gate (timeval.h): a simulated clock's next step waits until
+ * the cables have delivered what was sent at this time and the datapath
+ * took it, as the real time it stands for would have let them. */
+static bool
+netdev_dummy_links_settled(void)
+{
+    if (seq_read(link_seq) != link_seqno) {
+        return false;
+    }
+    struct netdev_dummy *dev;
+    LIST_FOR_EACH (dev, link_node, &linked_devices) {
+        ovs_mutex_lock(&dev->mutex);
+        bool settled = dummy_link_is_idle(dev->link) && !dev->rx_count;
+        ovs_mutex_unlock(&dev->mutex);
+        if (!settled) {
+            return false;
+        }
+    }
+    return true;
 }
 
 void
