@@ -1330,20 +1330,26 @@ trunks_equal(const unsigned long *a, const unsigned long *b)
     return !memcmp(a, b, bitmap_n_longs(4096) * sizeof *a);
 }
 
-/* Takes PORT out of its bundle (and the bundle's bond), if any; xlate
- * lock held for writing. */
+/* Takes PORT out of its bundle's LACP, if it runs it; xlate lock held for
+ * writing, so no lacp_run() is running (the monitor runs under it). */
 static void
-bundle_remove_port(struct ofport *port)
+ofport_drop_lacp_locked(struct ofport *port)
 {
     if (port->lacp_member) {
-        /* No lacp_run() can be running: the monitor runs under the lock
-         * we hold for writing. */
         ofport_detach_protocol_locked(port,
                                       lacp_member_protocol(port->lacp_member));
         lacp_member_destroy(port->lacp_member);
         port->lacp_member = NULL;
         port->lacp_enabled = true;
     }
+}
+
+/* Takes PORT out of its bundle (and the bundle's bond), if any; xlate
+ * lock held for writing. */
+static void
+bundle_remove_port(struct ofport *port)
+{
+    ofport_drop_lacp_locked(port);
     if (port->bundle) {
         if (port->bundle->bond) {
             bond_member_unregister(port->bundle->bond, port);
@@ -1403,13 +1409,7 @@ bundle_configure_lacp(struct ofbundle *bundle,
                          || !lacp_bond_configure(bundle->lacp, s->lacp))) {
         xlate_write_lock();
         LIST_FOR_EACH (port, bundle_node, &bundle->ports) {
-            if (port->lacp_member) {
-                ofport_detach_protocol_locked(
-                    port, lacp_member_protocol(port->lacp_member));
-                lacp_member_destroy(port->lacp_member);
-                port->lacp_member = NULL;
-                port->lacp_enabled = true;
-            }
+            ofport_drop_lacp_locked(port);
         }
         xlate_write_unlock();
         ofproto_monitor_stop_if_idle();
