@@ -78,6 +78,13 @@ struct flow_wildcards;
 struct port_protocol;
 struct seq;
 
+/* What the bridge must forget of the addresses it learned. */
+enum port_protocol_flush {
+    PORT_PROTOCOL_FLUSH_NONE,
+    PORT_PROTOCOL_FLUSH_PORT,       /* Those learned on this port. */
+    PORT_PROTOCOL_FLUSH_BRIDGE,     /* All of them. */
+};
+
 struct port_protocol_class {
     const char *name;                   /* "bfd", "cfm", ... */
     enum slow_path_reason slow_reason;  /* SLOW_BFD, SLOW_CFM, ... */
@@ -117,9 +124,10 @@ struct port_protocol_class {
     const char *block_name;
 
     /* Whether the protocol saw a topology change since last asked (check
-     * and clear), so that the bridge must forget the addresses it learned.
-     * NULL: never.  Asked when the instance comes off the change queue. */
-    bool (*take_mac_flush)(struct port_protocol *p);
+     * and clear), so that the bridge must forget the addresses it learned
+     * on this port or on all ports.  NULL: never.  Asked when the instance
+     * comes off the change queue. */
+    enum port_protocol_flush (*take_mac_flush)(struct port_protocol *p);
 
     /* Main thread, when the instance comes off the change queue, before
      * ofproto rereads it: whatever the module does there (log what

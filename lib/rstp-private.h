@@ -184,6 +184,9 @@ void rstp_sm_bridge_changed(struct rstp *);
 /* ForceProtocolVersion changed (17.13.4): every port checks its BPDU
  * format again. */
 void rstp_sm_protocol_version_changed(struct rstp *);
+/* 17.31: P, if forwarding as a root or designated port that is not an
+ * edge (Topology Change's ACTIVE), detects a topology change again. */
+void rstp_sm_detect_topology_change(struct rstp_port *);
 /* Recomputes P's reported state (Disabled while the port is down). */
 void rstp_sm_update_state(struct rstp_port *);
 /* rstp.c: P's role, state or flush changed; queue it. */

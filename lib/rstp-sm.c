@@ -420,6 +420,14 @@ tcm_step(struct rstp_port *p)
     return true;
 }
 
+void
+rstp_sm_detect_topology_change(struct rstp_port *p)
+{
+    if (p->tcm == TCM_ACTIVE && p->port_enabled) {
+        tcm_enter(p, TCM_DETECTED);
+    }
+}
+
 /* Driving the machines. */
 
 void

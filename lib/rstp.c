@@ -404,6 +404,26 @@ rstp_get_root_port_id(const struct rstp *rstp)
     return rstp->root_port_id;
 }
 
+void
+rstp_get_status(const struct rstp *rstp, struct rstp_status *s)
+{
+    *s = (struct rstp_status) {
+        .bridge_id = rstp->bridge_id,
+        .root_id = rstp->root_priority.root_id,
+        .designated_id = rstp->root_priority.designated_bridge_id,
+        .root_path_cost = rstp->root_priority.root_path_cost,
+        .designated_port_id = rstp->root_priority.designated_port_id,
+        .bridge_port_id = rstp->root_priority.bridge_port_id,
+        .root_port = rstp_get_root_port(rstp),
+        .root_hello_time = rstp->root_times.hello_time,
+        .root_max_age = rstp->root_times.max_age,
+        .root_forward_delay = rstp->root_times.forward_delay,
+        .hello_time = rstp->bridge_times.hello_time,
+        .max_age = rstp->bridge_times.max_age,
+        .forward_delay = rstp->bridge_times.forward_delay,
+    };
+}
+
 unsigned long long int
 rstp_get_rx_errors(const struct rstp *rstp)
 {
@@ -433,6 +453,36 @@ rstp_take_changed_ports(struct rstp *rstp, int **portsp)
     }
     *portsp = ports;
     return n;
+}
+
+void
+rstp_detect_topology_change(struct rstp *rstp)
+{
+    struct rstp_port *p;
+
+    LIST_FOR_EACH (p, list_node, &rstp->port_list) {
+        rstp_sm_detect_topology_change(p);
+    }
+    rstp_sm_run(rstp);
+}
+
+uint32_t
+rstp_path_cost_for_speed(unsigned long long int mbps)
+{
+    /* Table 17-3: 20,000,000,000 / speed in kb/s, by decade. */
+    static const struct {
+        unsigned long long int mbps;
+        uint32_t cost;
+    } table[] = {
+        { 10000000, 2 }, { 1000000, 20 }, { 100000, 200 }, { 10000, 2000 },
+        { 1000, 20000 }, { 100, 200000 }, { 10, 2000000 }, { 1, 20000000 },
+    };
+    for (size_t i = 0; i < ARRAY_SIZE(table); i++) {
+        if (mbps >= table[i].mbps) {
+            return table[i].cost;
+        }
+    }
+    return RSTP_DEFAULT_PATH_COST;
 }
 
 /* Port management. */
@@ -670,6 +720,28 @@ rstp_port_check_and_reset_fdb_flush(struct rstp *rstp, int port_no)
         p->flush_pending = false;
     }
     return flush;
+}
+
+bool
+rstp_port_get_status(const struct rstp *rstp, int port_no,
+                     struct rstp_port_status *s)
+{
+    const struct rstp_port *p = find_port(rstp, port_no);
+
+    memset(s, 0, sizeof *s);
+    if (!p) {
+        return false;
+    }
+    s->port_id = p->port_id;
+    s->state = p->state;
+    s->role = p->role;
+    s->priority = p->priority;
+    s->path_cost = p->path_cost;
+    s->designated_bridge_id = p->port_priority.designated_bridge_id;
+    s->designated_port_id = p->port_priority.designated_port_id;
+    s->designated_path_cost = p->port_priority.root_path_cost;
+    s->stats = p->stats;
+    return true;
 }
 
 void

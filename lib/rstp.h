@@ -167,6 +167,23 @@ uint32_t rstp_get_root_path_cost(const struct rstp *);
 /* The root port's number and identifier, 0 if this bridge is the root. */
 int rstp_get_root_port(const struct rstp *);
 uint16_t rstp_get_root_port_id(const struct rstp *);
+/* Everything 3.1's Bridge rstp_status and rstp/show report, at once. */
+struct rstp_status {
+    uint64_t bridge_id;
+    /* The root priority vector (17.18.6): the root, this bridge's cost to
+     * it, and the designated bridge and port the root port hears it from
+     * (this bridge's own when it is the root). */
+    uint64_t root_id, designated_id;
+    uint32_t root_path_cost;
+    uint16_t designated_port_id, bridge_port_id;
+    int root_port;              /* Port number, 0 if this is the root. */
+    /* Seconds: the times the root's BPDUs carry as this bridge uses them
+     * (17.18.7 rootTimes), and this bridge's own (17.18.4). */
+    int root_hello_time, root_max_age, root_forward_delay;
+    int hello_time, max_age, forward_delay;
+};
+void rstp_get_status(const struct rstp *, struct rstp_status *);
+
 /* Malformed BPDUs dropped, on all ports (or on no port). */
 unsigned long long int rstp_get_rx_errors(const struct rstp *);
 /* Whether some port needs its learned MACs flushed since last asked
@@ -176,6 +193,17 @@ bool rstp_check_and_reset_fdb_flush(struct rstp *);
  * of the ports whose role or state changed, or that need a flush, since
  * last asked, each once; returns how many. */
 size_t rstp_take_changed_ports(struct rstp *, int **ports);
+
+/* The bridge announces a topology change (the operator's request, as
+ * when one of its ports has just become forwarding): every forwarding
+ * port that is not an edge sends TC and the others flush what they
+ * learned (17.31 DETECTED).  Nothing happens on a bridge with no such
+ * port. */
+void rstp_detect_topology_change(struct rstp *);
+
+/* The path cost 802.1D-2004 Table 17-3 recommends for a link of MBPS
+ * Mb/s (0: unknown, taken as 10 Gb/s). */
+uint32_t rstp_path_cost_for_speed(unsigned long long int mbps);
 
 /* Ports.  Ports start disabled, with the default priority and path cost,
  * admin edge off, auto edge on. */
@@ -215,5 +243,23 @@ struct rstp_port_stats {
 };
 void rstp_port_get_stats(const struct rstp *, int port_no,
                          struct rstp_port_stats *);
+
+/* Everything 3.1's Port rstp_status and rstp/show report about PORT_NO at
+ * once; false (with *S zeroed) if there is no such port. */
+struct rstp_port_status {
+    uint16_t port_id;
+    enum rstp_state state;
+    enum rstp_port_role role;
+    int priority;
+    uint32_t path_cost;
+    /* The port priority vector (17.19.21): the designated bridge and port
+     * of its LAN and their cost to the root. */
+    uint64_t designated_bridge_id;
+    uint16_t designated_port_id;
+    uint32_t designated_path_cost;
+    struct rstp_port_stats stats;
+};
+bool rstp_port_get_status(const struct rstp *, int port_no,
+                          struct rstp_port_status *);
 
 #endif /* rstp.h */

@@ -8,8 +8,12 @@ ofproto_libofproto_a_SOURCES = \
 	ofproto/bond.h \
 	ofproto/lacp-member.c \
 	ofproto/lacp-member.h \
+	ofproto/rstp-member.c \
+	ofproto/rstp-member.h \
 	ofproto/stp-member.c \
 	ofproto/stp-member.h \
+	ofproto/tree-member.c \
+	ofproto/tree-member.h \
 	ofproto/mac-learning.c \
 	ofproto/mac-learning.h \
 	ofproto/monitor.c \

@@ -114,9 +114,9 @@ struct ofport {
      * xlate_rwlock). */
     struct lacp_member *lacp_member;
     bool lacp_enabled;
-    /* Spanning tree on this port (its bridge's, stp-member.h), or NULL
-     * (main thread). */
-    struct stp_member *stp_member;
+    /* Spanning tree (STP or RSTP) on this port: its bridge's member
+     * (tree-member.h), or NULL (main thread). */
+    struct tree_member *tree;
 
     /* Patch ports (ofport-patch.h): no datapath port ('odp_port' is
      * DPIF_PORT_NONE); 'peer' is the other end while paired (xlate_rwlock),
@@ -251,7 +251,9 @@ struct ofproto {
 
     struct hmap ports;          /* struct ofport, by ofp_port. */
     struct hmap bundles;        /* struct ofbundle, by aux. */
-    struct stp_bridge *stp;     /* Spanning tree, or NULL (main thread). */
+    /* Spanning tree, at most one, or NULL (main thread). */
+    struct stp_bridge *stp;
+    struct rstp_bridge *rstp;
     /* The bundles with bonds, by when their bond next has something to do
      * (bond_run()): the main loop runs only those that are due. */
     struct heap bond_timers;

@@ -12,7 +12,9 @@
 #include "bitmap.h"
 #include "bond.h"
 #include "lacp-member.h"
+#include "rstp-member.h"
 #include "stp-member.h"
+#include "tree-member.h"
 #include "coverage.h"
 #include "dp-packet.h"
 #include "dpif.h"
@@ -349,6 +351,7 @@ ofproto_destroy(struct ofproto *ofproto)
         ofport_destroy(port);
     }
     stp_bridge_destroy(ofproto->stp);
+    rstp_bridge_destroy(ofproto->rstp);
 
     xlate_write_lock();
     hmap_remove(&all_ofprotos, &ofproto->hmap_node);
@@ -823,17 +826,28 @@ ofport_link_up(const struct ofport *port)
             && flags & NETDEV_UP && netdev_get_carrier(port->netdev));
 }
 
-/* Spanning tree. */
+/* Spanning trees: STP or RSTP, each bridge at most one at a time (the
+ * caller turns one off before it turns the other on). */
 
 static void
-ofport_drop_stp(struct ofport *port)
+ofport_drop_tree(struct ofport *port)
 {
-    if (port->stp_member) {
+    if (port->tree) {
         ofproto_port_detach_protocol(port->ofproto,
-                                     stp_member_protocol(port->stp_member));
-        stp_member_destroy(port->stp_member);
-        port->stp_member = NULL;
+                                     tree_member_protocol(port->tree));
+        tree_member_destroy(port->tree);
+        port->tree = NULL;
         ofproto_port_changed(port->ofproto, port->ofp_port);
+    }
+}
+
+static void
+ofport_attach_tree(struct ofport *port, struct tree_member *m)
+{
+    port->tree = m;
+    if (m) {
+        ofproto_port_attach_protocol(port->ofproto, port->ofp_port,
+                                     tree_member_protocol(m));
     }
 }
 
@@ -844,7 +858,9 @@ ofproto_set_stp(struct ofproto *ofproto, const struct stp_bridge_settings *s)
         if (ofproto->stp) {
             struct ofport *port;
             HMAP_FOR_EACH (port, hmap_node, &ofproto->ports) {
-                ofport_drop_stp(port);
+                if (stp_bridge_has_member(ofproto->stp, port->tree)) {
+                    ofport_drop_tree(port);
+                }
             }
             stp_bridge_destroy(ofproto->stp);
             ofproto->stp = NULL;
@@ -878,11 +894,7 @@ ofproto_port_get_stp_status(const struct ofproto *ofproto, uint16_t ofp_port,
                             struct stp_port_status *st)
 {
     const struct ofport *port = ofproto_get_port(ofproto, ofp_port);
-    if (!port || !port->stp_member) {
-        return false;
-    }
-    stp_member_get_status(port->stp_member, st);
-    return true;
+    return port && stp_member_get_status(port->tree, st);
 }
 
 void
@@ -894,19 +906,85 @@ ofproto_port_set_stp(struct ofproto *ofproto, uint16_t ofp_port,
         return;
     }
     if (!s || !ofproto->stp) {
-        ofport_drop_stp(port);
+        if (stp_bridge_has_member(ofproto->stp, port->tree)) {
+            ofport_drop_tree(port);
+        }
         return;
     }
-    if (port->stp_member && stp_member_configure(port->stp_member, s)) {
+    if (port->tree && stp_member_configure(port->tree, s)) {
         return;
     }
-    ofport_drop_stp(port);
-    port->stp_member = stp_member_create(ofproto->stp, port->name,
-                                         port->pp.hw_addr, s, owner);
-    if (port->stp_member) {
-        ofproto_port_attach_protocol(ofproto, ofp_port,
-                                     stp_member_protocol(port->stp_member));
+    ofport_drop_tree(port);
+    ofport_attach_tree(port, stp_member_create(ofproto->stp, port->name,
+                                               port->pp.hw_addr, s, owner));
+}
+
+void
+ofproto_set_rstp(struct ofproto *ofproto,
+                 const struct rstp_bridge_settings *s)
+{
+    if (!s) {
+        if (ofproto->rstp) {
+            struct ofport *port;
+            HMAP_FOR_EACH (port, hmap_node, &ofproto->ports) {
+                if (rstp_bridge_has_member(ofproto->rstp, port->tree)) {
+                    ofport_drop_tree(port);
+                }
+            }
+            rstp_bridge_destroy(ofproto->rstp);
+            ofproto->rstp = NULL;
+        }
+    } else if (!ofproto->rstp) {
+        ofproto->rstp = rstp_bridge_create(ofproto->name, s);
+    } else {
+        rstp_bridge_configure(ofproto->rstp, s);
     }
+}
+
+bool
+ofproto_has_rstp(const struct ofproto *ofproto)
+{
+    return ofproto->rstp != NULL;
+}
+
+bool
+ofproto_get_rstp_status(const struct ofproto *ofproto, struct rstp_status *s)
+{
+    if (!ofproto->rstp) {
+        return false;
+    }
+    rstp_bridge_get_status(ofproto->rstp, s);
+    return true;
+}
+
+bool
+ofproto_port_get_rstp_status(const struct ofproto *ofproto,
+                             uint16_t ofp_port, struct rstp_port_status *s)
+{
+    const struct ofport *port = ofproto_get_port(ofproto, ofp_port);
+    return port && rstp_member_get_status(port->tree, s);
+}
+
+void
+ofproto_port_set_rstp(struct ofproto *ofproto, uint16_t ofp_port,
+                      const struct rstp_port_settings *s, void *owner)
+{
+    struct ofport *port = ofproto_get_port(ofproto, ofp_port);
+    if (!port) {
+        return;
+    }
+    if (!s || !ofproto->rstp) {
+        if (rstp_bridge_has_member(ofproto->rstp, port->tree)) {
+            ofport_drop_tree(port);
+        }
+        return;
+    }
+    if (port->tree && rstp_member_configure(port->tree, s)) {
+        return;
+    }
+    ofport_drop_tree(port);
+    ofport_attach_tree(port, rstp_member_create(ofproto->rstp, port->name,
+                                                port->pp.hw_addr, s, owner));
 }
 
 /* Tells PORT's bond whether the member may carry traffic: its link, and
@@ -996,15 +1074,18 @@ ofport_update_port_state(struct ofport *port)
         xlate_write_unlock();
         backer_tables_changed(ofproto->backer);
     }
-    bool flush = false;
+    enum port_protocol_flush flush = PORT_PROTOCOL_FLUSH_NONE;
     for (size_t i = 0; i < port->n_protocols; i++) {
         struct port_protocol *p = port->protocols[i];
-        if (p->class->take_mac_flush && p->class->take_mac_flush(p)) {
-            flush = true;
+        if (p->class->take_mac_flush) {
+            flush = MAX(flush, p->class->take_mac_flush(p));
         }
     }
-    if (flush) {
+    if (flush == PORT_PROTOCOL_FLUSH_BRIDGE) {
         mac_learning_flush(ofproto->ml);
+        backer_tables_changed(ofproto->backer);
+    } else if (flush == PORT_PROTOCOL_FLUSH_PORT && port->bundle) {
+        mac_learning_flush_port(ofproto->ml, port->bundle);
         backer_tables_changed(ofproto->backer);
     }
 }
@@ -1121,8 +1202,8 @@ ofport_destroy(struct ofport *port)
     xlate_write_unlock();
     ofproto_monitor_stop_if_idle();
     /* Detached with the others above. */
-    stp_member_destroy(port->stp_member);
-    port->stp_member = NULL;
+    tree_member_destroy(port->tree);
+    port->tree = NULL;
 
     if (port->tnl) {
         tnl_port_del(port);
@@ -1191,9 +1272,7 @@ ofproto_port_changed(struct ofproto *ofproto, uint16_t ofp_port)
         backer_tables_changed(ofproto->backer);
     }
     /* What the protocols say first: LACP is part of the port's LIVE. */
-    if (port->stp_member) {
-        stp_member_set_link(port->stp_member, ofport_link_up(port));
-    }
+    tree_member_set_link(port->tree, ofport_link_up(port));
     ofport_update_port_state(port);
     ofport_update_lacp(port);
     struct ofputil_phy_port pp;

@@ -185,6 +185,19 @@ bool ofproto_port_get_stp_status(const struct ofproto *, uint16_t ofp_port,
                                  struct stp_port_status *);
 void ofproto_port_set_stp(struct ofproto *, uint16_t ofp_port,
                           const struct stp_port_settings *, void *owner);
+/* The same for RSTP (ofproto/rstp-member.h).  A bridge runs one tree at a
+ * time: the caller turns one off before it turns the other on. */
+struct rstp_bridge_settings;
+struct rstp_port_settings;
+struct rstp_status;
+struct rstp_port_status;
+void ofproto_set_rstp(struct ofproto *, const struct rstp_bridge_settings *);
+bool ofproto_has_rstp(const struct ofproto *);
+bool ofproto_get_rstp_status(const struct ofproto *, struct rstp_status *);
+bool ofproto_port_get_rstp_status(const struct ofproto *, uint16_t ofp_port,
+                                  struct rstp_port_status *);
+void ofproto_port_set_rstp(struct ofproto *, uint16_t ofp_port,
+                           const struct rstp_port_settings *, void *owner);
 void ofproto_set_mac_table_config(struct ofproto *, unsigned int idle_time,
                                   size_t max_entries);
 /* Global settings (Open_vSwitch other_config): handler and revalidator

@@ -10,54 +10,31 @@
 #include "ovs-thread.h"
 #include "port-protocol.h"
 #include "stp.h"
+#include "stp-bpdu.h"
+#include "tree-member.h"
 #include "timeval.h"
 #include "unixctl.h"
 #include "util.h"
 #include "vlog.h"
 
-/* State changes are logged under 3.1's module, which tests filter on. */
-VLOG_USE_MODULE(ofproto_dpif);
+VLOG_DEFINE_THIS_MODULE(stp_member);
 
 struct stp_bridge {
+    struct tree_bridge tree;
     struct ovs_list node;           /* In all_bridges (main thread). */
-    char *name;
     struct stp_bridge_settings settings;    /* As applied (main). */
-
-    struct ovs_mutex mutex;
-    struct stp *stp;                /* Engine (mutex). */
-    struct stp_member *members[STP_MAX_PORTS + 1];  /* By port number,
-                                                     * 1-based (mutex). */
-    /* The member whose run() drives the engine's timers (mutex): the
-     * others run only to send what the engine composed for them, so a
-     * hello costs one engine run, not one per port. */
-    struct stp_member *driver;
-    /* Where the engine's send_bpdu callback puts frames (mutex). */
-    struct stp_member *running;
-    struct dp_packet_batch *running_out;
-    bool flush;                     /* Topology change seen (mutex). */
+    struct stp *stp;                /* Engine (tree.mutex). */
 };
 
 struct stp_member {
-    struct port_protocol up;
-    struct stp_bridge *br;
-    char *name;
-    int port_num;                   /* 1-255. */
-    struct eth_addr mac;
-    bool link;                      /* Main thread. */
-
-    /* Mutex. */
-    enum stp_state state;           /* As last taken from the engine. */
-    long long int state_since;      /* time_msec() when it began. */
-    /* State changes not logged yet, oldest first: the main thread logs
-     * them (main_changed()). */
-    enum stp_state log_from[8], log_to[8];
-    size_t n_log;
-    bool may_forward, may_learn;
-    struct dp_packet_batch pending; /* BPDUs composed for this port while
-                                     * another member ran the engine. */
+    struct tree_member tree;
 };
 
 static struct ovs_list all_bridges = OVS_LIST_INITIALIZER(&all_bridges);
+
+static const struct tree_class stp_tree_class;
+static const struct port_protocol_class stp_member_class
+    = TREE_PROTOCOL_CLASS("stp", "STP");
 
 static uint64_t
 eth_addr_to_uint64(struct eth_addr ea)
@@ -69,28 +46,16 @@ eth_addr_to_uint64(struct eth_addr ea)
     return v;
 }
 
-static struct eth_addr
-eth_addr_from_uint64(uint64_t v)
+static struct stp_bridge *
+stp_bridge_cast(const struct tree_bridge *tree)
 {
-    struct eth_addr ea;
-    for (int i = ETH_ADDR_LEN - 1; i >= 0; i--) {
-        ea.ea[i] = v;
-        v >>= 8;
-    }
-    return ea;
-}
-static const struct port_protocol_class stp_member_class;
-
-static struct stp_member *
-stp_member_cast(const struct port_protocol *p)
-{
-    return CONTAINER_OF(p, struct stp_member, up);
+    return CONTAINER_OF(tree, struct stp_bridge, tree);
 }
 
 static struct stp_port *
-member_port(const struct stp_member *m)
+member_port(const struct tree_member *m)
 {
-    return stp_get_port(m->br->stp, m->port_num - 1);
+    return stp_get_port(stp_bridge_cast(m->br)->stp, m->port_num - 1);
 }
 
 /* The engine's send_bpdu callback (bridge mutex held). */
@@ -98,69 +63,101 @@ static void
 send_bpdu(const void *bpdu, size_t len, int port_no, void *br_)
 {
     struct stp_bridge *br = br_;
-    struct stp_member *m = (port_no >= 0 && port_no < STP_MAX_PORTS
-                            ? br->members[port_no + 1] : NULL);
-    if (!m) {
-        return;
-    }
-    struct dp_packet *packet = stp_compose_frame(bpdu, len, m->mac);
-    if (m == br->running && br->running_out) {
-        dp_packet_batch_add_or_delete(br->running_out, packet);
-    } else if (dp_packet_batch_add_or_delete(&m->pending, packet)) {
-        port_protocol_schedule(&m->up, time_msec());
+    struct tree_member *m = tree_bridge_find(&br->tree, port_no + 1);
+    if (m) {
+        tree_bridge_send(&br->tree, m->port_num,
+                         stp_compose_frame(bpdu, len, m->mac));
     }
 }
 
-/* Takes what the engine changed (bridge mutex held): logs and queues the
- * ports whose state changed, notes a topology change, and keeps the
- * driver scheduled for the engine's next timer. */
-static void
-take_changes(struct stp_bridge *br)
+/* The tree's class. */
+
+static const char *
+stp_tree_state_name(int state)
 {
+    return stp_state_name(state);
+}
+
+static long long int
+stp_tree_run(struct tree_bridge *tree, long long int now)
+{
+    struct stp *stp = stp_bridge_cast(tree)->stp;
+    stp_run(stp, now);
+    long long int next = stp_time_to_next(stp);
+    return next == LLONG_MAX ? LLONG_MAX : now + next;
+}
+
+static void
+stp_tree_receive(struct tree_member *m, const void *frame, size_t len)
+{
+    stp_received_frame(member_port(m), frame, len);
+}
+
+static void
+stp_tree_take_changes(struct tree_bridge *tree)
+{
+    struct stp *stp = stp_bridge_cast(tree)->stp;
     struct stp_port *p;
-    while ((p = stp_take_changed_port(br->stp))) {
-        struct stp_member *m = br->members[stp_port_no(p) + 1];
-        if (!m) {
-            continue;
-        }
-        enum stp_state state = stp_port_get_state(p);
-        if (state != m->state) {
-            if (m->n_log < ARRAY_SIZE(m->log_to)) {
-                m->log_from[m->n_log] = m->state;
-                m->log_to[m->n_log++] = state;
-            }
-            m->state = state;
-            m->state_since = time_msec();
-        }
-        m->may_forward = stp_port_may_forward(p);
-        m->may_learn = stp_port_may_learn(p);
-        port_protocol_changed(&m->up);
-    }
-    if (stp_check_and_reset_fdb_flush(br->stp)) {
-        br->flush = true;
-        if (br->driver) {
-            port_protocol_changed(&br->driver->up);
+    while ((p = stp_take_changed_port(stp))) {
+        struct tree_member *m = tree_bridge_find(tree, stp_port_no(p) + 1);
+        if (m) {
+            tree_member_set_state(m, stp_port_get_state(p),
+                                  stp_port_may_forward(p),
+                                  stp_port_may_learn(p));
         }
     }
-    long long int next = stp_time_to_next(br->stp);
-    if (br->driver && next != LLONG_MAX) {
-        port_protocol_schedule(&br->driver->up, time_msec() + next);
+    if (stp_check_and_reset_fdb_flush(stp)) {
+        tree_bridge_flush(tree);
     }
 }
+
+static void
+stp_tree_set_link(struct tree_member *m, bool up)
+{
+    if (up) {
+        stp_port_enable(member_port(m));
+    } else {
+        stp_port_disable(member_port(m));
+    }
+}
+
+static void
+stp_tree_remove(struct tree_member *m)
+{
+    stp_port_disable(member_port(m));
+}
+
+static void
+stp_tree_free(struct tree_member *m)
+{
+    free(CONTAINER_OF(m, struct stp_member, tree));
+}
+
+static const struct tree_class stp_tree_class = {
+    .name = "STP",
+    .state_name = stp_tree_state_name,
+    .run = stp_tree_run,
+    .receive = stp_tree_receive,
+    .take_changes = stp_tree_take_changes,
+    .set_link = stp_tree_set_link,
+    .remove = stp_tree_remove,
+    .free = stp_tree_free,
+};
 
 static void
 apply_bridge_settings(struct stp_bridge *br,
                       const struct stp_bridge_settings *s)
 {
+    const char *name = br->tree.name;
     const char *error = stp_set_bridge_priority(br->stp, s->priority);
     if (error) {
-        VLOG_ERR("bridge %s: stp-priority: %s", br->name, error);
+        VLOG_ERR("bridge %s: stp-priority: %s", name, error);
         stp_set_bridge_priority(br->stp, STP_DEFAULT_BRIDGE_PRIORITY);
     }
     error = stp_set_timers(br->stp, s->hello_time, s->max_age,
                            s->forward_delay);
     if (error) {
-        VLOG_ERR("bridge %s: STP timers: %s", br->name, error);
+        VLOG_ERR("bridge %s: STP timers: %s", name, error);
         stp_set_timers(br->stp, STP_DEFAULT_HELLO_TIME, STP_DEFAULT_MAX_AGE,
                        STP_DEFAULT_FWD_DELAY);
     }
@@ -173,17 +170,13 @@ stp_bridge_create(const char *name, const struct stp_bridge_settings *s)
 {
     stp_bridge_init_commands();
     struct stp_bridge *br = xzalloc(sizeof *br);
-    br->name = xstrdup(name);
-    ovs_mutex_init(&br->mutex);
-    char *stp_name = xasprintf("%s", name);
-    br->stp = stp_create(stp_name, eth_addr_to_uint64(s->system_id),
-                         send_bpdu, br);
-    free(stp_name);
-    ovs_mutex_lock(&br->mutex);
+    tree_bridge_init(&br->tree, &stp_tree_class, name);
+    br->stp = stp_create(name, eth_addr_to_uint64(s->system_id), send_bpdu,
+                         br);
+    ovs_mutex_lock(&br->tree.mutex);
     apply_bridge_settings(br, s);
-    stp_run(br->stp, time_msec());
-    take_changes(br);
-    ovs_mutex_unlock(&br->mutex);
+    tree_bridge_settle(&br->tree);
+    ovs_mutex_unlock(&br->tree.mutex);
     ovs_list_push_back(&all_bridges, &br->node);
     return br;
 }
@@ -195,10 +188,10 @@ stp_bridge_configure(struct stp_bridge *br,
     if (!memcmp(s, &br->settings, sizeof *s)) {
         return;
     }
-    ovs_mutex_lock(&br->mutex);
+    ovs_mutex_lock(&br->tree.mutex);
     apply_bridge_settings(br, s);
-    take_changes(br);
-    ovs_mutex_unlock(&br->mutex);
+    tree_bridge_settle(&br->tree);
+    ovs_mutex_unlock(&br->tree.mutex);
 }
 
 void
@@ -207,14 +200,20 @@ stp_bridge_destroy(struct stp_bridge *br)
     if (br) {
         ovs_list_remove(&br->node);
         stp_destroy(br->stp);
-        ovs_mutex_destroy(&br->mutex);
-        free(br->name);
+        tree_bridge_destroy(&br->tree);
         free(br);
     }
 }
 
+bool
+stp_bridge_has_member(const struct stp_bridge *br,
+                      const struct tree_member *m)
+{
+    return br && m && m->br == &br->tree;
+}
+
 static void
-apply_port_settings(struct stp_member *m, const struct stp_port_settings *s)
+apply_port_settings(struct tree_member *m, const struct stp_port_settings *s)
 {
     struct stp_port *p = member_port(m);
     const char *error = stp_port_set_priority(p, s->priority);
@@ -229,7 +228,7 @@ apply_port_settings(struct stp_member *m, const struct stp_port_settings *s)
     }
 }
 
-struct stp_member *
+struct tree_member *
 stp_member_create(struct stp_bridge *br, const char *name,
                   struct eth_addr mac, const struct stp_port_settings *s,
                   void *owner)
@@ -238,119 +237,57 @@ stp_member_create(struct stp_bridge *br, const char *name,
         VLOG_ERR("port %s: invalid stp-port-num", name);
         return NULL;
     }
-    ovs_mutex_lock(&br->mutex);
-    if (br->members[s->port_num]) {
-        ovs_mutex_unlock(&br->mutex);
+    ovs_mutex_lock(&br->tree.mutex);
+    if (tree_bridge_find(&br->tree, s->port_num)) {
+        ovs_mutex_unlock(&br->tree.mutex);
         VLOG_ERR("port %s: duplicate stp-port-num %d, disabling", name,
                  s->port_num);
         return NULL;
     }
-    struct stp_member *m = xzalloc(sizeof *m);
-    port_protocol_init(&m->up, &stp_member_class, owner);
-    m->br = br;
-    m->name = xstrdup(name);
-    m->port_num = s->port_num;
-    m->mac = mac;
-    m->state = STP_DISABLED;
-    m->state_since = time_msec();
-    dp_packet_batch_init(&m->pending);
-    br->members[m->port_num] = m;
-    if (!br->driver) {
-        br->driver = m;
-    }
+    struct stp_member *sm = xzalloc(sizeof *sm);
+    struct tree_member *m = &sm->tree;
+    tree_member_init(m, &br->tree, &stp_member_class, name, s->port_num,
+                     mac, STP_DISABLED, owner);
     apply_port_settings(m, s);
     struct stp_port *p = member_port(m);
-    m->may_forward = stp_port_may_forward(p);
-    m->may_learn = stp_port_may_learn(p);
-    take_changes(br);
-    ovs_mutex_unlock(&br->mutex);
+    tree_member_set_state(m, stp_port_get_state(p), stp_port_may_forward(p),
+                          stp_port_may_learn(p));
+    tree_bridge_settle(&br->tree);
+    ovs_mutex_unlock(&br->tree.mutex);
     return m;
 }
 
 bool
-stp_member_configure(struct stp_member *m, const struct stp_port_settings *s)
+stp_member_configure(struct tree_member *m, const struct stp_port_settings *s)
 {
-    struct stp_bridge *br = m->br;
-    ovs_mutex_lock(&br->mutex);
-    if (s->port_num != m->port_num) {
+    if (m->br->class != &stp_tree_class || s->port_num != m->port_num) {
         /* A new number is a new port for the tree: the caller makes a new
          * member. */
-        ovs_mutex_unlock(&br->mutex);
         return false;
     }
+    ovs_mutex_lock(&m->br->mutex);
     apply_port_settings(m, s);
-    take_changes(br);
-    ovs_mutex_unlock(&br->mutex);
+    tree_bridge_settle(m->br);
+    ovs_mutex_unlock(&m->br->mutex);
     return true;
-}
-
-void
-stp_member_destroy(struct stp_member *m)
-{
-    if (!m) {
-        return;
-    }
-    struct stp_bridge *br = m->br;
-    ovs_mutex_lock(&br->mutex);
-    stp_port_disable(member_port(m));
-    br->members[m->port_num] = NULL;
-    if (br->driver == m) {
-        br->driver = NULL;
-        for (int i = 1; i <= STP_MAX_PORTS && !br->driver; i++) {
-            br->driver = br->members[i];
-        }
-    }
-    dp_packet_batch_delete(&m->pending);
-    take_changes(br);
-    ovs_mutex_unlock(&br->mutex);
-    port_protocol_detach(&m->up);
-    free(m->name);
-    free(m);
-}
-
-struct port_protocol *
-stp_member_protocol(struct stp_member *m)
-{
-    return &m->up;
-}
-
-int
-stp_member_port_num(const struct stp_member *m)
-{
-    return m->port_num;
-}
-
-void
-stp_member_set_link(struct stp_member *m, bool up)
-{
-    if (up == m->link) {
-        return;
-    }
-    m->link = up;
-    struct stp_bridge *br = m->br;
-    ovs_mutex_lock(&br->mutex);
-    if (up) {
-        stp_port_enable(member_port(m));
-    } else {
-        stp_port_disable(member_port(m));
-    }
-    take_changes(br);
-    ovs_mutex_unlock(&br->mutex);
 }
 
 void
 stp_bridge_get_status(struct stp_bridge *br, struct stp_bridge_status *st)
 {
-    ovs_mutex_lock(&br->mutex);
+    ovs_mutex_lock(&br->tree.mutex);
     st->bridge_id = stp_get_bridge_id(br->stp);
     st->designated_root = stp_get_designated_root(br->stp);
     st->root_path_cost = stp_get_root_path_cost(br->stp);
-    ovs_mutex_unlock(&br->mutex);
+    ovs_mutex_unlock(&br->tree.mutex);
 }
 
-void
-stp_member_get_status(struct stp_member *m, struct stp_port_status *st)
+bool
+stp_member_get_status(struct tree_member *m, struct stp_port_status *st)
 {
+    if (!m || m->br->class != &stp_tree_class) {
+        return false;
+    }
     ovs_mutex_lock(&m->br->mutex);
     struct stp_port *p = member_port(m);
     st->port_id = stp_port_get_id(p);
@@ -363,110 +300,8 @@ stp_member_get_status(struct stp_member *m, struct stp_port_status *st)
     st->rx_bpdus = c.rx_bpdus;
     st->rx_errors = c.rx_errors;
     ovs_mutex_unlock(&m->br->mutex);
+    return true;
 }
-
-/* The per-port protocol. */
-
-static bool
-stp_member_recognizes(const struct port_protocol *p OVS_UNUSED,
-                      const struct flow *flow, struct flow_wildcards *wc)
-{
-    return stp_should_process_flow(flow, wc);
-}
-
-static void
-stp_member_receive(struct port_protocol *p, const struct flow *flow
-                   OVS_UNUSED, const struct dp_packet *packet)
-{
-    struct stp_member *m = stp_member_cast(p);
-    struct stp_bridge *br = m->br;
-    ovs_mutex_lock(&br->mutex);
-    stp_run(br->stp, time_msec());
-    stp_received_frame(member_port(m), dp_packet_data(packet),
-                       dp_packet_size(packet));
-    take_changes(br);
-    ovs_mutex_unlock(&br->mutex);
-}
-
-static long long int
-stp_member_run(struct port_protocol *p, long long int now,
-               const struct eth_addr port_mac OVS_UNUSED,
-               struct dp_packet_batch *out)
-{
-    struct stp_member *m = stp_member_cast(p);
-    struct stp_bridge *br = m->br;
-    long long int next = LLONG_MAX;
-    ovs_mutex_lock(&br->mutex);
-    dp_packet_batch_move(out, &m->pending);
-    if (m == br->driver) {
-        br->running = m;
-        br->running_out = out;
-        next = stp_run(br->stp, now);
-        br->running = NULL;
-        br->running_out = NULL;
-        take_changes(br);
-    }
-    ovs_mutex_unlock(&br->mutex);
-    return next;
-}
-
-static bool
-stp_member_may_forward(const struct port_protocol *p)
-{
-    struct stp_member *m = stp_member_cast(p);
-    ovs_mutex_lock(&m->br->mutex);
-    bool may = m->may_forward;
-    ovs_mutex_unlock(&m->br->mutex);
-    return may;
-}
-
-static bool
-stp_member_may_learn(const struct port_protocol *p)
-{
-    struct stp_member *m = stp_member_cast(p);
-    ovs_mutex_lock(&m->br->mutex);
-    bool may = m->may_learn;
-    ovs_mutex_unlock(&m->br->mutex);
-    return may;
-}
-
-static bool
-stp_member_take_mac_flush(struct port_protocol *p)
-{
-    struct stp_member *m = stp_member_cast(p);
-    ovs_mutex_lock(&m->br->mutex);
-    bool flush = m->br->flush;
-    m->br->flush = false;
-    ovs_mutex_unlock(&m->br->mutex);
-    return flush;
-}
-
-static void
-stp_member_main_changed(struct port_protocol *p)
-{
-    struct stp_member *m = stp_member_cast(p);
-    ovs_mutex_lock(&m->br->mutex);
-    for (size_t i = 0; i < m->n_log; i++) {
-        VLOG_DBG("port %s: STP state changed from %s to %s", m->name,
-                 stp_state_name(m->log_from[i]),
-                 stp_state_name(m->log_to[i]));
-    }
-    m->n_log = 0;
-    ovs_mutex_unlock(&m->br->mutex);
-}
-
-static const struct port_protocol_class stp_member_class = {
-    .name = "stp",
-    .slow_reason = SLOW_STP,
-    .recognizes = stp_member_recognizes,
-    .receive = stp_member_receive,
-    .run = stp_member_run,
-    .may_forward = stp_member_may_forward,
-    .may_learn = stp_member_may_learn,
-    .block_name = "STP",
-    .take_mac_flush = stp_member_take_mac_flush,
-    .main_changed = stp_member_main_changed,
-};
 
 /* ovs-appctl. */
 
@@ -475,7 +310,7 @@ stp_bridge_find(const char *name)
 {
     struct stp_bridge *br;
     LIST_FOR_EACH (br, node, &all_bridges) {
-        if (!strcmp(br->name, name)) {
+        if (!strcmp(br->tree.name, name)) {
             return br;
         }
     }
@@ -483,46 +318,40 @@ stp_bridge_find(const char *name)
 }
 
 static void
-put_bridge_id(struct ds *ds, uint64_t id, int hello, int max_age,
-              int fwd_delay)
-{
-    struct eth_addr mac = eth_addr_from_uint64(id);
-    ds_put_format(ds, "  stp-priority  %"PRIu16"\n", (uint16_t) (id >> 48));
-    ds_put_format(ds, "  stp-system-id   "ETH_ADDR_FMT"\n",
-                  ETH_ADDR_ARGS(mac));
-    ds_put_format(ds, "  stp-hello-time  %ds\n", hello / 1000);
-    ds_put_format(ds, "  stp-max-age     %ds\n", max_age / 1000);
-    ds_put_format(ds, "  stp-fwd-delay   %ds\n", fwd_delay / 1000);
-}
-
-static void
 stp_bridge_format(struct stp_bridge *br, struct ds *ds)
 {
-    ovs_mutex_lock(&br->mutex);
+    ovs_mutex_lock(&br->tree.mutex);
     struct stp *stp = br->stp;
-    ds_put_format(ds, "---- %s ----\n", br->name);
+    ds_put_format(ds, "---- %s ----\n", br->tree.name);
     ds_put_cstr(ds, "Root ID:\n");
-    put_bridge_id(ds, stp_get_designated_root(stp), stp_get_hello_time(stp),
-                  stp_get_max_age(stp), stp_get_forward_delay(stp));
+    tree_format_bridge_id(ds, stp_get_designated_root(stp), 2,
+                          stp_get_hello_time(stp) / 1000,
+                          stp_get_max_age(stp) / 1000,
+                          stp_get_forward_delay(stp) / 1000);
     struct stp_port *root = stp_get_root_port(stp);
     if (!root) {
         ds_put_cstr(ds, "  This bridge is the root\n");
     } else {
-        struct stp_member *rm = br->members[stp_port_no(root) + 1];
+        struct tree_member *rm = tree_bridge_find(&br->tree,
+                                                  stp_port_no(root) + 1);
         ds_put_format(ds, "  root-port       %s\n", rm ? rm->name : "");
         ds_put_format(ds, "  root-path-cost  %u\n",
                       stp_get_root_path_cost(stp));
     }
     ds_put_cstr(ds, "\nBridge ID:\n");
-    put_bridge_id(ds, stp_get_bridge_id(stp), br->settings.hello_time,
-                  br->settings.max_age, br->settings.forward_delay);
+    tree_format_bridge_id(ds, stp_get_bridge_id(stp), 2,
+                          br->settings.hello_time / 1000,
+                          br->settings.max_age / 1000,
+                          br->settings.forward_delay / 1000);
     ds_put_cstr(ds, "\n");
     ds_put_format(ds, "  %-11.10s%-11.10s%-11.10s%-6.5s%-8.7s\n",
                   "Interface", "Role", "State", "Cost", "Pri.Nbr");
     ds_put_cstr(ds, "  ---------- ---------- ---------- ----- -------\n");
-    for (int i = 1; i <= STP_MAX_PORTS; i++) {
-        struct stp_member *m = br->members[i];
-        if (!m || !m->link) {
+    struct tree_member **members;
+    size_t n = tree_bridge_sorted_members(&br->tree, &members);
+    for (size_t i = 0; i < n; i++) {
+        struct tree_member *m = members[i];
+        if (!m->link) {
             continue;
         }
         struct stp_port *p = member_port(m);
@@ -535,10 +364,10 @@ stp_bridge_format(struct stp_bridge *br, struct ds *ds)
         ds_put_format(ds, "%-6d", stp_port_get_path_cost(p));
         ds_put_format(ds, "%d.%d\n", id >> 8, id & 0xff);
     }
+    free(members);
     ds_put_cstr(ds, "\n");
-    ovs_mutex_unlock(&br->mutex);
+    ovs_mutex_unlock(&br->tree.mutex);
 }
-
 static void
 stp_show_cmd(struct unixctl_conn *conn, int argc, const char *argv[],
              void *aux OVS_UNUSED)
@@ -564,10 +393,10 @@ stp_show_cmd(struct unixctl_conn *conn, int argc, const char *argv[],
 static void
 stp_tcn_one(struct stp_bridge *br)
 {
-    ovs_mutex_lock(&br->mutex);
+    ovs_mutex_lock(&br->tree.mutex);
     stp_detect_topology_change(br->stp);
-    take_changes(br);
-    ovs_mutex_unlock(&br->mutex);
+    tree_bridge_settle(&br->tree);
+    ovs_mutex_unlock(&br->tree.mutex);
 }
 
 static void

@@ -1,33 +1,16 @@
-/* stp-member: 802.1D spanning tree (lib/stp.h) in the switch, as per-port
- * protocols (lib/port-protocol.h).
+/* stp-member: 802.1D spanning tree (lib/stp.h) in the switch.
  *
  * A bridge with stp_enable has one struct stp_bridge, which holds its
- * engine, and each of its ports that takes part one struct stp_member, a
- * per-port protocol attached to that port:
- *
- *   - translation (or the datapath's control-packet sink) hands the
- *     member the BPDUs that arrive on its port, whatever the port's state;
- *   - the monitor thread runs the engine's timers from the members (the
- *     engine tells when it next needs to run) and sends out of each port
- *     the BPDUs composed for it;
- *   - a port whose state changed is logged ("port P: STP state changed
- *     from A to B", module ofproto_dpif, as 3.1 does) and queued on the
- *     change queue; the main thread then rereads its state through the
- *     seam's may_forward()/may_learn() ("STP" in translation's notes), and
- *     a topology change makes it forget the learned addresses
- *     (take_mac_flush()).
- *
- * So a quiet tree costs a timer on the monitor thread per hello time per
- * bridge, and the main thread nothing.
+ * engine, and each of its ports that takes part one member, a per-port
+ * protocol attached to that port; ofproto/tree-member.h says how they run
+ * (the same way as RSTP's) and provides what ofproto does with any member
+ * (link changes, destruction).
  *
  * ovs-appctl stp/show [BRIDGE] and stp/tcn [BRIDGE], in 3.1's format and
  * words, list and act on the bridges with STP.
  *
- * Threads and memory: the main thread creates, configures and destroys
- * bridges and members (it detaches a member from its port before
- * destroying it, and destroys a bridge after its members).  The bridge's
- * mutex guards the engine, which the monitor, handler and datapath
- * threads drive through the members. */
+ * Threads and memory: as tree-member.h; the main thread calls everything
+ * here. */
 #ifndef OFPROTO_STP_MEMBER_H
 #define OFPROTO_STP_MEMBER_H 1
 
@@ -35,9 +18,8 @@
 #include <stdint.h>
 #include "packets.h"
 
-struct port_protocol;
 struct stp_bridge;
-struct stp_member;
+struct tree_member;
 
 struct stp_bridge_settings {
     struct eth_addr system_id;
@@ -61,19 +43,18 @@ struct stp_port_settings {
 
 /* Port NAME (whose frames come from MAC) in BRIDGE's tree with settings
  * S, or NULL (logged) if S->port_num is taken; OWNER is its change-queue
- * owner (the bridge's interface). */
-struct stp_member *stp_member_create(struct stp_bridge *, const char *name,
-                                     struct eth_addr mac,
-                                     const struct stp_port_settings *s,
-                                     void *owner);
-/* Returns false (changing nothing) if S->port_num is another member's. */
-bool stp_member_configure(struct stp_member *,
+ * owner (the bridge's interface).  tree_member_destroy() frees it. */
+struct tree_member *stp_member_create(struct stp_bridge *, const char *name,
+                                      struct eth_addr mac,
+                                      const struct stp_port_settings *s,
+                                      void *owner);
+/* Returns false (changing nothing) if M is not an STP member or S gives
+ * it another number. */
+bool stp_member_configure(struct tree_member *m,
                           const struct stp_port_settings *s);
-void stp_member_destroy(struct stp_member *);
-struct port_protocol *stp_member_protocol(struct stp_member *);
-int stp_member_port_num(const struct stp_member *);
-/* The port's link is usable (the tree leaves out a port that is down). */
-void stp_member_set_link(struct stp_member *, bool up);
+/* Whether M is one of BRIDGE's members. */
+bool stp_bridge_has_member(const struct stp_bridge *,
+                           const struct tree_member *m);
 
 /* Status for the database (3.1's Bridge and Port status keys). */
 struct stp_bridge_status {
@@ -88,7 +69,8 @@ struct stp_port_status {
     long long int state_since;  /* time_msec() the state began. */
     uint64_t tx_bpdus, rx_bpdus, rx_errors;
 };
-void stp_member_get_status(struct stp_member *, struct stp_port_status *);
+/* False if M is not an STP member. */
+bool stp_member_get_status(struct tree_member *m, struct stp_port_status *);
 
 /* Registers stp/show and stp/tcn (main thread; stp_bridge_create() makes
  * sure of it). */

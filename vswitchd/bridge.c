@@ -38,6 +38,7 @@
 #include "port-bond.h"
 #include "bond.h"
 #include "lacp.h"
+#include "rstp-member.h"
 #include "stp-member.h"
 #include "seq.h"
 #include "shash.h"
@@ -198,7 +199,9 @@ bridge_omit_own_status_columns(void)
         &ovsrec_bridge_col_datapath_version,
         &ovsrec_port_col_bond_active_slave,
         &ovsrec_port_col_status,
+        &ovsrec_port_col_rstp_status,
         &ovsrec_bridge_col_status,
+        &ovsrec_bridge_col_rstp_status,
         &ovsrec_controller_col_is_connected,
         &ovsrec_controller_col_role,
         &ovsrec_controller_col_status,
@@ -228,6 +231,7 @@ bridge_track_config_columns(void)
         &ovsrec_bridge_col_other_config,
         &ovsrec_bridge_col_fail_mode,
         &ovsrec_bridge_col_stp_enable,
+        &ovsrec_bridge_col_rstp_enable,
         &ovsrec_bridge_col_controller,
         /* What bridge_configure_controllers() reads of a Controller row,
          * so that changing it in place (set Controller br0 type=primary)
@@ -825,6 +829,8 @@ iface_destroy(struct iface *iface)
 /* Ports and bridges. */
 
 static void port_configure_stp(struct port *);
+static void port_configure_rstp(struct port *);
+static int64_t iface_link_speed(const struct iface *);
 
 /* Gives NORMAL the port: its members and VLAN configuration. */
 static void
@@ -926,14 +932,16 @@ port_configure_bundle(struct port *port)
     /* Their lacp_current, and the port's spanning tree status, may have
      * come or gone with the port's LACP or its bridge's tree: written
      * again where that may be (a port without either costs nothing). */
-    bool stp = (ofproto_has_stp(br->ofproto)
-                || !smap_is_empty(&port->cfg->status));
+    bool stp = (ofproto_has_stp(br->ofproto) || ofproto_has_rstp(br->ofproto)
+                || !smap_is_empty(&port->cfg->status)
+                || !smap_is_empty(&port->cfg->rstp_status));
     LIST_FOR_EACH (iface, port_node, &port->ifaces) {
         if (s.lacp || iface->cfg->n_lacp_current || stp) {
             iface_mark_dirty(iface);
         }
     }
     port_configure_stp(port);
+    port_configure_rstp(port);
     bitmap_free(trunks);
     free(members);
 }
@@ -1277,43 +1285,114 @@ bridge_configure_tables(struct bridge *br)
     }
 }
 
-/* Spanning tree on the bridge (Bridge stp_enable and other_config
- * stp-system-id, stp-priority, stp-hello-time, stp-max-age,
- * stp-forward-delay, the times in seconds).  Turning it on or off
- * reconfigures every port once. */
-static void
-bridge_configure_stp(struct bridge *br)
+/* The bridge's Ethernet address, or zeros. */
+static struct eth_addr
+bridge_ea(const struct bridge *br)
 {
-    bool was = ofproto_has_stp(br->ofproto);
-    if (!br->cfg->stp_enable) {
+    struct eth_addr ea = { { 0 } };
+    if (br->local_netdev) {
+        netdev_get_etheraddr(br->local_netdev, &ea);
+    }
+    return ea;
+}
+
+/* Other_config KEY of BR as an Ethernet address, else the bridge's own
+ * (an invalid value logged). */
+static struct eth_addr
+bridge_ea_setting(const struct bridge *br, const char *key)
+{
+    const char *s = smap_get(&br->cfg->other_config, key);
+    struct eth_addr ea;
+    if (s && eth_addr_from_string(s, &ea)) {
+        return ea;
+    }
+    ea = bridge_ea(br);
+    if (s) {
+        VLOG_ERR("bridge %s: invalid %s, defaulting to "ETH_ADDR_FMT,
+                 br->name, key, ETH_ADDR_ARGS(ea));
+    }
+    return ea;
+}
+
+/* Spanning tree on the bridge: Bridge stp_enable with other_config
+ * stp-system-id, stp-priority, stp-hello-time, stp-max-age,
+ * stp-forward-delay (times in seconds), or rstp_enable with rstp-address,
+ * rstp-priority, rstp-ageing-time, rstp-force-protocol-version,
+ * rstp-max-age, rstp-forward-delay, rstp-transmit-hold-count.  Both on is
+ * RSTP, as in 3.1.  Turning either on or off reconfigures every port
+ * once. */
+static void
+bridge_configure_spanning_tree(struct bridge *br)
+{
+    bool had_stp = ofproto_has_stp(br->ofproto);
+    bool had_rstp = ofproto_has_rstp(br->ofproto);
+    bool enable_stp = br->cfg->stp_enable, enable_rstp = br->cfg->rstp_enable;
+    const struct smap *oc = &br->cfg->other_config;
+    if (enable_stp && enable_rstp) {
+        VLOG_WARN("%s: RSTP and STP are mutually exclusive but both are "
+                  "configured; enabling RSTP", br->name);
+        enable_stp = false;
+    }
+    /* Off first, so that a port never has both. */
+    if (!enable_stp) {
         ofproto_set_stp(br->ofproto, NULL);
-    } else {
-        const struct smap *oc = &br->cfg->other_config;
+    }
+    if (!enable_rstp) {
+        ofproto_set_rstp(br->ofproto, NULL);
+    }
+    if (enable_stp) {
         struct stp_bridge_settings s = {
+            .system_id = bridge_ea_setting(br, "stp-system-id"),
             .priority = smap_get_int(oc, "stp-priority", 32768),
             .hello_time = smap_get_int(oc, "stp-hello-time", 2) * 1000,
             .max_age = smap_get_int(oc, "stp-max-age", 20) * 1000,
             .forward_delay = smap_get_int(oc, "stp-forward-delay", 15) * 1000,
         };
-        const char *id = smap_get(oc, "stp-system-id");
-        if (!id || !eth_addr_from_string(id, &s.system_id)) {
-            if (id) {
-                VLOG_ERR("bridge %s: invalid stp-system-id, defaulting to "
-                         "the bridge's address", br->name);
-            }
-            if (br->local_netdev) {
-                netdev_get_etheraddr(br->local_netdev, &s.system_id);
-            }
-        }
         ofproto_set_stp(br->ofproto, &s);
     }
-    if (was != ofproto_has_stp(br->ofproto)) {
+    if (enable_rstp) {
+        struct rstp_bridge_settings s;
+        memset(&s, 0, sizeof s);    /* Compared whole. */
+        s.address = bridge_ea_setting(br, "rstp-address");
+        s.priority = smap_get_int(oc, "rstp-priority", RSTP_DEFAULT_PRIORITY);
+        s.ageing_time = smap_get_int(oc, "rstp-ageing-time",
+                                     RSTP_DEFAULT_AGEING_TIME);
+        s.force_protocol_version = smap_get_int(
+            oc, "rstp-force-protocol-version", RSTP_FORCE_RSTP);
+        s.max_age = smap_get_int(oc, "rstp-max-age", RSTP_DEFAULT_MAX_AGE);
+        s.forward_delay = smap_get_int(oc, "rstp-forward-delay",
+                                       RSTP_DEFAULT_FORWARD_DELAY);
+        s.transmit_hold_count = smap_get_int(
+            oc, "rstp-transmit-hold-count", RSTP_DEFAULT_TRANSMIT_HOLD_COUNT);
+        ofproto_set_rstp(br->ofproto, &s);
+    }
+    if (had_stp != ofproto_has_stp(br->ofproto)
+        || had_rstp != ofproto_has_rstp(br->ofproto)) {
         br->status_dirty = true;
         struct port *port;
         HMAP_FOR_EACH (port, name_node, &br->ports) {
             port_mark_changed(port);
         }
     }
+}
+
+/* The interface of PORT that may take part in its bridge's spanning tree,
+ * or NULL: a port that is a bond (logged, PROTOCOL naming the tree) or an
+ * internal port takes no part. */
+static struct iface *
+port_tree_iface(const struct port *port, const char *protocol)
+{
+    if (ovs_list_is_empty(&port->ifaces)) {
+        return NULL;
+    }
+    if (!ovs_list_is_singleton(&port->ifaces)) {
+        VLOG_ERR("port %s: cannot enable %s on bonds, disabling",
+                 port->name, protocol);
+        return NULL;
+    }
+    struct iface *iface = CONTAINER_OF(ovs_list_front(&port->ifaces),
+                                       struct iface, port_node);
+    return (iface->type && !strcmp(iface->type, "internal") ? NULL : iface);
 }
 
 /* The port's part in its bridge's spanning tree (Port other_config
@@ -1329,35 +1408,72 @@ port_configure_stp(struct port *port)
         return;
     }
     const struct smap *oc = &port->cfg->other_config;
-    struct iface *iface = CONTAINER_OF(ovs_list_front(&port->ifaces),
-                                       struct iface, port_node);
-    bool enable = smap_get_bool(oc, "stp-enable", true);
-    if (enable && !ovs_list_is_singleton(&port->ifaces)) {
-        VLOG_ERR("port %s: cannot enable STP on bonds, disabling",
-                 port->name);
-        enable = false;
-    }
-    if (enable && iface->type && !strcmp(iface->type, "internal")) {
-        enable = false;
-    }
+    struct iface *iface = (smap_get_bool(oc, "stp-enable", true)
+                           ? port_tree_iface(port, "STP") : NULL);
     struct stp_port_settings s = {
-        .port_num = smap_get_int(oc, "stp-port-num", iface->ofport),
+        .port_num = smap_get_int(oc, "stp-port-num",
+                                 iface ? iface->ofport : 0),
         .priority = smap_get_int(oc, "stp-port-priority", 128),
         .path_cost = smap_get_int(oc, "stp-path-cost", 2),
     };
-    if (enable && !smap_get(oc, "stp-port-num")
+    if (iface && !smap_get(oc, "stp-port-num")
         && (s.port_num < 1 || s.port_num > 255)) {
         /* 802.1D numbers 255 ports; a bridge with more leaves the others
          * out of its tree, as 3.1 does. */
         static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(1, 5);
         VLOG_ERR_RL(&rl, "port %s: too many STP ports, disabling",
                     port->name);
-        enable = false;
+        iface = NULL;
     }
-    LIST_FOR_EACH (iface, port_node, &port->ifaces) {
-        if (iface->in_ofproto) {
-            ofproto_port_set_stp(br->ofproto, iface->ofport,
-                                 enable ? &s : NULL, iface);
+    struct iface *each;
+    LIST_FOR_EACH (each, port_node, &port->ifaces) {
+        if (each->in_ofproto) {
+            ofproto_port_set_stp(br->ofproto, each->ofport,
+                                 each == iface ? &s : NULL, each);
+        }
+    }
+}
+
+/* The port's part in its bridge's rapid spanning tree (Port other_config
+ * rstp-enable, rstp-port-num, rstp-port-priority, rstp-path-cost,
+ * rstp-port-admin-edge, rstp-port-auto-edge, rstp-port-mcheck): as for
+ * STP, one that is not a bond nor an internal port, numbered by
+ * rstp-port-num or else by the lowest free number, its path cost by its
+ * link speed unless set. */
+static void
+port_configure_rstp(struct port *port)
+{
+    struct bridge *br = port->bridge;
+    if (!br->ofproto || !ofproto_has_rstp(br->ofproto)
+        || ovs_list_is_empty(&port->ifaces)) {
+        return;
+    }
+    const struct smap *oc = &port->cfg->other_config;
+    struct iface *iface = (smap_get_bool(oc, "rstp-enable", true)
+                           ? port_tree_iface(port, "RSTP") : NULL);
+    struct rstp_port_settings s;
+    memset(&s, 0, sizeof s);        /* Compared whole. */
+    const char *num = smap_get(oc, "rstp-port-num");
+    s.port_num = num ? atoi(num) : 0;
+    if (iface && num && (s.port_num < 1
+                         || s.port_num > RSTP_MAX_PORT_NUMBER)) {
+        VLOG_ERR("port %s: invalid rstp-port-num", port->name);
+        iface = NULL;
+    }
+    s.priority = smap_get_int(oc, "rstp-port-priority",
+                              RSTP_DEFAULT_PORT_PRIORITY);
+    const char *cost = smap_get(oc, "rstp-path-cost");
+    s.path_cost = (cost ? strtoul(cost, NULL, 10)
+                   : rstp_path_cost_for_speed(
+                       iface ? iface_link_speed(iface) / 1000000 : 0));
+    s.admin_edge = smap_get_bool(oc, "rstp-port-admin-edge", false);
+    s.auto_edge = smap_get_bool(oc, "rstp-port-auto-edge", true);
+    s.mcheck = smap_get_bool(oc, "rstp-port-mcheck", false);
+    struct iface *each;
+    LIST_FOR_EACH (each, port_node, &port->ifaces) {
+        if (each->in_ofproto) {
+            ofproto_port_set_rstp(br->ofproto, each->ofport,
+                                  each == iface ? &s : NULL, each);
         }
     }
 }
@@ -1398,7 +1514,17 @@ bridge_configure(struct bridge *br)
         ofproto_set_datapath_id(br->ofproto, dpid);
         br->status_dirty = true;
     }
-    bridge_configure_stp(br);
+    bridge_configure_spanning_tree(br);
+}
+
+/* An RSTP bridge identifier as 3.1 writes it: priority (4 bits), system
+ * id extension (12 bits), address. */
+static void
+smap_add_rstp_id(struct smap *smap, const char *key, uint64_t id)
+{
+    smap_add_format(smap, key, "%01"PRIx8".%03"PRIx16".%012"PRIx64,
+                    (uint8_t) (id >> 60), (uint16_t) ((id >> 48) & 0xfff),
+                    id & UINT64_C(0xffffffffffff));
 }
 
 /* Bridge status: datapath_id and datapath_version. */
@@ -1438,6 +1564,25 @@ bridge_write_status(struct bridge *br)
         ovsrec_bridge_set_status(cfg, &status);
     }
     smap_destroy(&status);
+
+    struct smap rstp_status = SMAP_INITIALIZER(&rstp_status);
+    struct rstp_status rstp;
+    if (ofproto_get_rstp_status(br->ofproto, &rstp)) {
+        smap_add_rstp_id(&rstp_status, "rstp_bridge_id", rstp.bridge_id);
+        smap_add_format(&rstp_status, "rstp_root_path_cost", "%"PRIu32,
+                        rstp.root_path_cost);
+        smap_add_rstp_id(&rstp_status, "rstp_root_id", rstp.root_id);
+        smap_add_rstp_id(&rstp_status, "rstp_designated_id",
+                         rstp.designated_id);
+        smap_add_format(&rstp_status, "rstp_designated_port_id", "%04"PRIx16,
+                        rstp.designated_port_id);
+        smap_add_format(&rstp_status, "rstp_bridge_port_id", "%04"PRIx16,
+                        rstp.bridge_port_id);
+    }
+    if (!smap_equals(&rstp_status, &cfg->rstp_status)) {
+        ovsrec_bridge_set_rstp_status(cfg, &rstp_status);
+    }
+    smap_destroy(&rstp_status);
 }
 
 /* A port's spanning tree status (single-interface ports; 3.1's keys). */
@@ -1464,6 +1609,27 @@ port_write_stp_status(struct port *port)
         ovsrec_port_set_status(port->cfg, &status);
     }
     smap_destroy(&status);
+
+    struct smap rstp_status = SMAP_INITIALIZER(&rstp_status);
+    struct rstp_port_status rstp;
+    if (iface->in_ofproto
+        && ofproto_port_get_rstp_status(br->ofproto, iface->ofport, &rstp)) {
+        smap_add_format(&rstp_status, "rstp_port_id", "%04"PRIx16,
+                        rstp.port_id);
+        smap_add(&rstp_status, "rstp_port_role",
+                 rstp_port_role_name(rstp.role));
+        smap_add(&rstp_status, "rstp_port_state", rstp_state_name(rstp.state));
+        smap_add_rstp_id(&rstp_status, "rstp_designated_bridge_id",
+                         rstp.designated_bridge_id);
+        smap_add_format(&rstp_status, "rstp_designated_port_id", "%04"PRIx16,
+                        rstp.designated_port_id);
+        smap_add_format(&rstp_status, "rstp_designated_path_cost", "%"PRIu32,
+                        rstp.designated_path_cost);
+    }
+    if (!smap_equals(&rstp_status, &port->cfg->rstp_status)) {
+        ovsrec_port_set_rstp_status(port->cfg, &rstp_status);
+    }
+    smap_destroy(&rstp_status);
 }
 
 /* Port bond_active_slave of the bonds whose active member changed. */
