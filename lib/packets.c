@@ -26,6 +26,27 @@ eth_addr_equals(struct eth_addr a, struct eth_addr b)
     return !memcmp(a.ea, b.ea, ETH_ADDR_LEN);
 }
 
+uint64_t
+eth_addr_to_uint64(struct eth_addr ea)
+{
+    uint64_t v = 0;
+    for (int i = 0; i < ETH_ADDR_LEN; i++) {
+        v = (v << 8) | ea.ea[i];
+    }
+    return v;
+}
+
+struct eth_addr
+eth_addr_from_uint64(uint64_t v)
+{
+    struct eth_addr ea;
+    for (int i = ETH_ADDR_LEN - 1; i >= 0; i--) {
+        ea.ea[i] = v;
+        v >>= 8;
+    }
+    return ea;
+}
+
 static int
 hex_digit_value(char c)
 {

@@ -33,6 +33,10 @@ struct eth_addr {
 bool eth_addr_is_zero(struct eth_addr);
 bool eth_addr_is_multicast(struct eth_addr);
 bool eth_addr_equals(struct eth_addr, struct eth_addr);
+/* The address as the low 48 bits of an integer (first byte highest), the
+ * form bridge identifiers use, and back (the high 16 bits ignored). */
+uint64_t eth_addr_to_uint64(struct eth_addr);
+struct eth_addr eth_addr_from_uint64(uint64_t);
 /* Parses "xx:xx:xx:xx:xx:xx" (one or two hex digits per byte, either case,
  * as Open vSwitch accepts); false if S is anything else (trailing text
  * included), leaving the address untouched. */

@@ -1078,7 +1078,9 @@ ofport_update_port_state(struct ofport *port)
     for (size_t i = 0; i < port->n_protocols; i++) {
         struct port_protocol *p = port->protocols[i];
         if (p->class->take_mac_flush) {
-            flush = MAX(flush, p->class->take_mac_flush(p));
+            /* Asked once: the question clears the answer. */
+            enum port_protocol_flush f = p->class->take_mac_flush(p);
+            flush = MAX(flush, f);
         }
     }
     if (flush == PORT_PROTOCOL_FLUSH_BRIDGE) {

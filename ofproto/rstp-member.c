@@ -6,10 +6,8 @@
 #include <string.h>
 #include "dp-packet.h"
 #include "dynamic-string.h"
-#include "list.h"
 #include "stp-bpdu.h"
 #include "tree-member.h"
-#include "unixctl.h"
 #include "util.h"
 #include "vlog.h"
 
@@ -17,7 +15,6 @@ VLOG_DEFINE_THIS_MODULE(rstp_member);
 
 struct rstp_bridge {
     struct tree_bridge tree;
-    struct ovs_list node;           /* In all_bridges (main thread). */
     struct rstp_bridge_settings settings;   /* As asked (main). */
     struct rstp *rstp;              /* Engine (tree.mutex). */
 };
@@ -27,13 +24,12 @@ struct rstp_member {
     struct rstp_port_settings settings;     /* As asked (main). */
 };
 
-static struct ovs_list all_bridges = OVS_LIST_INITIALIZER(&all_bridges);
-
 static const struct tree_class rstp_tree_class;
 static const struct port_protocol_class rstp_member_class
     = TREE_PROTOCOL_CLASS("rstp", "RSTP");
 
-static void rstp_init_commands(void);
+static void rstp_tree_format(struct tree_bridge *, struct ds *);
+static void rstp_tree_detect_topology_change(struct tree_bridge *);
 
 static struct rstp_bridge *
 rstp_bridge_cast(const struct tree_bridge *tree)
@@ -45,16 +41,6 @@ static struct rstp *
 member_engine(const struct tree_member *m)
 {
     return rstp_bridge_cast(m->br)->rstp;
-}
-
-static uint64_t
-eth_addr_to_uint64(struct eth_addr ea)
-{
-    uint64_t v = 0;
-    for (int i = 0; i < ETH_ADDR_LEN; i++) {
-        v = (v << 8) | ea.ea[i];
-    }
-    return v;
 }
 
 /* A port in the tree is Discarding while its link is down, as 3.1 says
@@ -161,6 +147,10 @@ static const struct tree_class rstp_tree_class = {
     .set_link = rstp_tree_set_link,
     .remove = rstp_tree_remove,
     .free = rstp_tree_free,
+    .command_prefix = "rstp",
+    .no_such = "No such RSTP object",
+    .format = rstp_tree_format,
+    .detect_topology_change = rstp_tree_detect_topology_change,
 };
 
 /* Logs and frees ERROR, if any, from setting KEY on WHAT's NAME. */
@@ -209,7 +199,6 @@ apply_bridge_settings(struct rstp_bridge *br,
 struct rstp_bridge *
 rstp_bridge_create(const char *name, const struct rstp_bridge_settings *s)
 {
-    rstp_init_commands();
     struct rstp_bridge *br = xzalloc(sizeof *br);
     tree_bridge_init(&br->tree, &rstp_tree_class, name);
     char *error;
@@ -229,7 +218,6 @@ rstp_bridge_create(const char *name, const struct rstp_bridge_settings *s)
     apply_bridge_settings(br, s, &defaults);
     tree_bridge_settle(&br->tree);
     ovs_mutex_unlock(&br->tree.mutex);
-    ovs_list_push_back(&all_bridges, &br->node);
     return br;
 }
 
@@ -251,7 +239,6 @@ void
 rstp_bridge_destroy(struct rstp_bridge *br)
 {
     if (br) {
-        ovs_list_remove(&br->node);
         rstp_destroy(br->rstp);
         tree_bridge_destroy(&br->tree);
         free(br);
@@ -324,7 +311,12 @@ rstp_member_create(struct rstp_bridge *br, const char *name,
         return NULL;
     }
     ovs_mutex_lock(&br->tree.mutex);
-    int num = s->port_num ? s->port_num : lowest_free_port_num(br);
+    int num = s->port_num;
+    if (!num) {
+        num = (s->preferred_num >= 1 && s->preferred_num <= RSTP_MAX_PORT_NUMBER
+               && !tree_bridge_find(&br->tree, s->preferred_num)
+               ? s->preferred_num : lowest_free_port_num(br));
+    }
     if (!num || tree_bridge_find(&br->tree, num)) {
         ovs_mutex_unlock(&br->tree.mutex);
         if (num) {
@@ -386,24 +378,12 @@ rstp_member_get_status(struct tree_member *m, struct rstp_port_status *s)
     return true;
 }
 
-/* ovs-appctl. */
-
-static struct rstp_bridge *
-rstp_bridge_find(const char *name)
-{
-    struct rstp_bridge *br;
-    LIST_FOR_EACH (br, node, &all_bridges) {
-        if (!strcmp(br->tree.name, name)) {
-            return br;
-        }
-    }
-    return NULL;
-}
+/* ovs-appctl rstp/show. */
 
 static void
-rstp_bridge_format(struct rstp_bridge *br, struct ds *ds)
+rstp_tree_format(struct tree_bridge *tree, struct ds *ds)
 {
-    ovs_mutex_lock(&br->tree.mutex);
+    struct rstp_bridge *br = rstp_bridge_cast(tree);
     struct rstp_status st;
     rstp_get_status(br->rstp, &st);
     ds_put_format(ds, "---- %s ----\n", br->tree.name);
@@ -443,70 +423,10 @@ rstp_bridge_format(struct rstp_bridge *br, struct ds *ds)
     }
     free(members);
     ds_put_cstr(ds, "\n");
-    ovs_mutex_unlock(&br->tree.mutex);
 }
 
 static void
-rstp_show_cmd(struct unixctl_conn *conn, int argc, const char *argv[],
-              void *aux OVS_UNUSED)
+rstp_tree_detect_topology_change(struct tree_bridge *tree)
 {
-    struct ds ds = DS_EMPTY_INITIALIZER;
-    if (argc > 1) {
-        struct rstp_bridge *br = rstp_bridge_find(argv[1]);
-        if (!br) {
-            unixctl_command_reply_error(conn, "No such RSTP object");
-            ds_destroy(&ds);
-            return;
-        }
-        rstp_bridge_format(br, &ds);
-    } else {
-        struct rstp_bridge *br;
-        LIST_FOR_EACH (br, node, &all_bridges) {
-            rstp_bridge_format(br, &ds);
-        }
-    }
-    unixctl_command_reply(conn, ds_cstr(&ds));
-    ds_destroy(&ds);
-}
-
-static void
-rstp_tcn_one(struct rstp_bridge *br)
-{
-    ovs_mutex_lock(&br->tree.mutex);
-    rstp_detect_topology_change(br->rstp);
-    tree_bridge_settle(&br->tree);
-    ovs_mutex_unlock(&br->tree.mutex);
-}
-
-static void
-rstp_tcn_cmd(struct unixctl_conn *conn, int argc, const char *argv[],
-             void *aux OVS_UNUSED)
-{
-    if (argc > 1) {
-        struct rstp_bridge *br = rstp_bridge_find(argv[1]);
-        if (!br) {
-            unixctl_command_reply_error(conn, "No such RSTP object");
-            return;
-        }
-        rstp_tcn_one(br);
-    } else {
-        struct rstp_bridge *br;
-        LIST_FOR_EACH (br, node, &all_bridges) {
-            rstp_tcn_one(br);
-        }
-    }
-    unixctl_command_reply(conn, "OK");
-}
-
-static void
-rstp_init_commands(void)
-{
-    static bool done;
-    if (!done) {
-        done = true;
-        unixctl_command_register("rstp/tcn", "[bridge]", 0, 1, rstp_tcn_cmd,
-                                 NULL);
-        unixctl_command_register("rstp/show", "[bridge]", 0, 1,
-                                 rstp_show_cmd, NULL);
-    }
+    rstp_detect_topology_change(rstp_bridge_cast(tree)->rstp);
 }

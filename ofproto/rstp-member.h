@@ -45,7 +45,8 @@ void rstp_bridge_get_status(struct rstp_bridge *, struct rstp_status *);
 
 /* Port other_config rstp-*. */
 struct rstp_port_settings {
-    int port_num;           /* 1 to RSTP_MAX_PORT_NUMBER, 0: lowest free. */
+    int port_num;           /* 1 to RSTP_MAX_PORT_NUMBER, 0: any free. */
+    int preferred_num;      /* With 0: tried first (if in range). */
     int priority;
     uint32_t path_cost;
     bool admin_edge, auto_edge;

@@ -6,14 +6,12 @@
 #include <string.h>
 #include "dp-packet.h"
 #include "dynamic-string.h"
-#include "list.h"
 #include "ovs-thread.h"
 #include "port-protocol.h"
 #include "stp.h"
 #include "stp-bpdu.h"
 #include "tree-member.h"
 #include "timeval.h"
-#include "unixctl.h"
 #include "util.h"
 #include "vlog.h"
 
@@ -21,7 +19,6 @@ VLOG_DEFINE_THIS_MODULE(stp_member);
 
 struct stp_bridge {
     struct tree_bridge tree;
-    struct ovs_list node;           /* In all_bridges (main thread). */
     struct stp_bridge_settings settings;    /* As applied (main). */
     struct stp *stp;                /* Engine (tree.mutex). */
 };
@@ -30,21 +27,11 @@ struct stp_member {
     struct tree_member tree;
 };
 
-static struct ovs_list all_bridges = OVS_LIST_INITIALIZER(&all_bridges);
-
 static const struct tree_class stp_tree_class;
+static void stp_tree_format(struct tree_bridge *, struct ds *);
+static void stp_tree_detect_topology_change(struct tree_bridge *);
 static const struct port_protocol_class stp_member_class
     = TREE_PROTOCOL_CLASS("stp", "STP");
-
-static uint64_t
-eth_addr_to_uint64(struct eth_addr ea)
-{
-    uint64_t v = 0;
-    for (int i = 0; i < ETH_ADDR_LEN; i++) {
-        v = (v << 8) | ea.ea[i];
-    }
-    return v;
-}
 
 static struct stp_bridge *
 stp_bridge_cast(const struct tree_bridge *tree)
@@ -81,10 +68,7 @@ stp_tree_state_name(int state)
 static long long int
 stp_tree_run(struct tree_bridge *tree, long long int now)
 {
-    struct stp *stp = stp_bridge_cast(tree)->stp;
-    stp_run(stp, now);
-    long long int next = stp_time_to_next(stp);
-    return next == LLONG_MAX ? LLONG_MAX : now + next;
+    return stp_run(stp_bridge_cast(tree)->stp, now);
 }
 
 static void
@@ -142,6 +126,10 @@ static const struct tree_class stp_tree_class = {
     .set_link = stp_tree_set_link,
     .remove = stp_tree_remove,
     .free = stp_tree_free,
+    .command_prefix = "stp",
+    .no_such = "no such stp object",
+    .format = stp_tree_format,
+    .detect_topology_change = stp_tree_detect_topology_change,
 };
 
 static void
@@ -168,7 +156,6 @@ apply_bridge_settings(struct stp_bridge *br,
 struct stp_bridge *
 stp_bridge_create(const char *name, const struct stp_bridge_settings *s)
 {
-    stp_bridge_init_commands();
     struct stp_bridge *br = xzalloc(sizeof *br);
     tree_bridge_init(&br->tree, &stp_tree_class, name);
     br->stp = stp_create(name, eth_addr_to_uint64(s->system_id), send_bpdu,
@@ -177,7 +164,6 @@ stp_bridge_create(const char *name, const struct stp_bridge_settings *s)
     apply_bridge_settings(br, s);
     tree_bridge_settle(&br->tree);
     ovs_mutex_unlock(&br->tree.mutex);
-    ovs_list_push_back(&all_bridges, &br->node);
     return br;
 }
 
@@ -198,7 +184,6 @@ void
 stp_bridge_destroy(struct stp_bridge *br)
 {
     if (br) {
-        ovs_list_remove(&br->node);
         stp_destroy(br->stp);
         tree_bridge_destroy(&br->tree);
         free(br);
@@ -303,24 +288,12 @@ stp_member_get_status(struct tree_member *m, struct stp_port_status *st)
     return true;
 }
 
-/* ovs-appctl. */
-
-static struct stp_bridge *
-stp_bridge_find(const char *name)
-{
-    struct stp_bridge *br;
-    LIST_FOR_EACH (br, node, &all_bridges) {
-        if (!strcmp(br->tree.name, name)) {
-            return br;
-        }
-    }
-    return NULL;
-}
+/* ovs-appctl stp/show. */
 
 static void
-stp_bridge_format(struct stp_bridge *br, struct ds *ds)
+stp_tree_format(struct tree_bridge *tree, struct ds *ds)
 {
-    ovs_mutex_lock(&br->tree.mutex);
+    struct stp_bridge *br = stp_bridge_cast(tree);
     struct stp *stp = br->stp;
     ds_put_format(ds, "---- %s ----\n", br->tree.name);
     ds_put_cstr(ds, "Root ID:\n");
@@ -366,68 +339,9 @@ stp_bridge_format(struct stp_bridge *br, struct ds *ds)
     }
     free(members);
     ds_put_cstr(ds, "\n");
-    ovs_mutex_unlock(&br->tree.mutex);
 }
 static void
-stp_show_cmd(struct unixctl_conn *conn, int argc, const char *argv[],
-             void *aux OVS_UNUSED)
+stp_tree_detect_topology_change(struct tree_bridge *tree)
 {
-    struct ds ds = DS_EMPTY_INITIALIZER;
-    if (argc > 1) {
-        struct stp_bridge *br = stp_bridge_find(argv[1]);
-        if (!br) {
-            unixctl_command_reply_error(conn, "no such stp object");
-            return;
-        }
-        stp_bridge_format(br, &ds);
-    } else {
-        struct stp_bridge *br;
-        LIST_FOR_EACH (br, node, &all_bridges) {
-            stp_bridge_format(br, &ds);
-        }
-    }
-    unixctl_command_reply(conn, ds_cstr(&ds));
-    ds_destroy(&ds);
-}
-
-static void
-stp_tcn_one(struct stp_bridge *br)
-{
-    ovs_mutex_lock(&br->tree.mutex);
-    stp_detect_topology_change(br->stp);
-    tree_bridge_settle(&br->tree);
-    ovs_mutex_unlock(&br->tree.mutex);
-}
-
-static void
-stp_tcn_cmd(struct unixctl_conn *conn, int argc, const char *argv[],
-            void *aux OVS_UNUSED)
-{
-    if (argc > 1) {
-        struct stp_bridge *br = stp_bridge_find(argv[1]);
-        if (!br) {
-            unixctl_command_reply_error(conn, "no such stp object");
-            return;
-        }
-        stp_tcn_one(br);
-    } else {
-        struct stp_bridge *br;
-        LIST_FOR_EACH (br, node, &all_bridges) {
-            stp_tcn_one(br);
-        }
-    }
-    unixctl_command_reply(conn, "OK");
-}
-
-void
-stp_bridge_init_commands(void)
-{
-    static bool done;
-    if (!done) {
-        done = true;
-        unixctl_command_register("stp/tcn", "[bridge]", 0, 1, stp_tcn_cmd,
-                                 NULL);
-        unixctl_command_register("stp/show", "[bridge]", 0, 1, stp_show_cmd,
-                                 NULL);
-    }
+    stp_detect_topology_change(stp_bridge_cast(tree)->stp);
 }

@@ -72,8 +72,4 @@ struct stp_port_status {
 /* False if M is not an STP member. */
 bool stp_member_get_status(struct tree_member *m, struct stp_port_status *);
 
-/* Registers stp/show and stp/tcn (main thread; stp_bridge_create() makes
- * sure of it). */
-void stp_bridge_init_commands(void);
-
 #endif /* ofproto/stp-member.h */

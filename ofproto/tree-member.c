@@ -8,6 +8,7 @@
 #include "hash.h"
 #include "stp-bpdu.h"
 #include "timeval.h"
+#include "unixctl.h"
 #include "util.h"
 #include "vlog.h"
 
@@ -20,11 +21,17 @@ tree_member_cast(const struct port_protocol *p)
     return CONTAINER_OF(p, struct tree_member, up);
 }
 
+static struct ovs_list all_bridges = OVS_LIST_INITIALIZER(&all_bridges);
+
+static void register_commands(const struct tree_class *);
+
 void
 tree_bridge_init(struct tree_bridge *br, const struct tree_class *class,
                  const char *name)
 {
+    register_commands(class);
     br->class = class;
+    ovs_list_push_back(&all_bridges, &br->node);
     br->name = xstrdup(name);
     ovs_mutex_init(&br->mutex);
     hmap_init(&br->members);
@@ -37,6 +44,7 @@ void
 tree_bridge_destroy(struct tree_bridge *br)
 {
     ovs_assert(hmap_is_empty(&br->members));
+    ovs_list_remove(&br->node);
     hmap_destroy(&br->members);
     ovs_mutex_destroy(&br->mutex);
     free(br->name);
@@ -325,12 +333,7 @@ void
 tree_format_bridge_id(struct ds *ds, uint64_t id, int pad, int hello_time,
                       int max_age, int forward_delay)
 {
-    struct eth_addr mac;
-    uint64_t v = id;
-    for (int i = ETH_ADDR_LEN - 1; i >= 0; i--) {
-        mac.ea[i] = v;
-        v >>= 8;
-    }
+    struct eth_addr mac = eth_addr_from_uint64(id);
     ds_put_format(ds, "  stp-priority%*s%"PRIu16"\n", pad, "",
                   (uint16_t) (id >> 48));
     ds_put_format(ds, "  stp-system-id   "ETH_ADDR_FMT"\n",
@@ -338,4 +341,82 @@ tree_format_bridge_id(struct ds *ds, uint64_t id, int pad, int hello_time,
     ds_put_format(ds, "  stp-hello-time  %ds\n", hello_time);
     ds_put_format(ds, "  stp-max-age     %ds\n", max_age);
     ds_put_format(ds, "  stp-fwd-delay   %ds\n", forward_delay);
+}
+
+/* ovs-appctl. */
+
+/* Calls CB for CLASS's bridge named NAME (all of its bridges if NAME is
+ * NULL) with its mutex held; returns false if there is no such bridge. */
+static bool
+for_each_bridge(const struct tree_class *class, const char *name,
+                void (*cb)(struct tree_bridge *, struct ds *), struct ds *ds)
+{
+    bool found = false;
+    struct tree_bridge *br;
+    LIST_FOR_EACH (br, node, &all_bridges) {
+        if (br->class == class && (!name || !strcmp(br->name, name))) {
+            ovs_mutex_lock(&br->mutex);
+            cb(br, ds);
+            ovs_mutex_unlock(&br->mutex);
+            found = true;
+        }
+    }
+    return found || !name;
+}
+
+static void
+detect_topology_change(struct tree_bridge *br, struct ds *ds OVS_UNUSED)
+{
+    br->class->detect_topology_change(br);
+    tree_bridge_settle(br);
+}
+
+static void
+show_cmd(struct unixctl_conn *conn, int argc, const char *argv[],
+         void *class_)
+{
+    const struct tree_class *class = class_;
+    struct ds ds = DS_EMPTY_INITIALIZER;
+    if (for_each_bridge(class, argc > 1 ? argv[1] : NULL, class->format,
+                        &ds)) {
+        unixctl_command_reply(conn, ds_cstr(&ds));
+    } else {
+        unixctl_command_reply_error(conn, class->no_such);
+    }
+    ds_destroy(&ds);
+}
+
+static void
+tcn_cmd(struct unixctl_conn *conn, int argc, const char *argv[],
+        void *class_)
+{
+    const struct tree_class *class = class_;
+    if (for_each_bridge(class, argc > 1 ? argv[1] : NULL,
+                        detect_topology_change, NULL)) {
+        unixctl_command_reply(conn, "OK");
+    } else {
+        unixctl_command_reply_error(conn, class->no_such);
+    }
+}
+
+static void
+register_commands(const struct tree_class *class)
+{
+    static const struct tree_class *registered[4];
+    size_t i;
+    for (i = 0; i < ARRAY_SIZE(registered) && registered[i]; i++) {
+        if (registered[i] == class) {
+            return;
+        }
+    }
+    ovs_assert(i < ARRAY_SIZE(registered));
+    registered[i] = class;
+    char *name = xasprintf("%s/tcn", class->command_prefix);
+    unixctl_command_register(name, "[bridge]", 0, 1, tcn_cmd,
+                             (void *) class);
+    free(name);
+    name = xasprintf("%s/show", class->command_prefix);
+    unixctl_command_register(name, "[bridge]", 0, 1, show_cmd,
+                             (void *) class);
+    free(name);
 }

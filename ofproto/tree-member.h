@@ -38,6 +38,7 @@
 #include <stddef.h>
 #include "dp-packet.h"
 #include "hmap.h"
+#include "list.h"
 #include "ovs-thread.h"
 #include "packets.h"
 #include "port-protocol.h"
@@ -66,10 +67,21 @@ struct tree_class {
     void (*remove)(struct tree_member *m);
     /* Frees the module's structure around M (mutex not held). */
     void (*free)(struct tree_member *m);
+
+    /* ovs-appctl PREFIX/show [BRIDGE] and PREFIX/tcn [BRIDGE], registered
+     * with the class's first bridge; an unknown bridge gets NO_SUCH (each
+     * in 3.1's words).  FORMAT appends the bridge's report, and
+     * DETECT_TOPOLOGY_CHANGE makes the engine announce a topology change
+     * (both with the mutex held). */
+    const char *command_prefix;
+    const char *no_such;
+    void (*format)(struct tree_bridge *, struct ds *);
+    void (*detect_topology_change)(struct tree_bridge *);
 };
 
 struct tree_bridge {
     const struct tree_class *class;
+    struct ovs_list node;           /* All bridges (main thread). */
     char *name;
     struct ovs_mutex mutex;
     struct hmap members;            /* By port_num (mutex). */
@@ -99,7 +111,8 @@ struct tree_member {
                                      * member ran the engine. */
 };
 
-/* Bridge NAME of CLASS with no members. */
+/* Bridge NAME of CLASS with no members (main thread: it registers the
+ * class's commands the first time). */
 void tree_bridge_init(struct tree_bridge *, const struct tree_class *,
                       const char *name);
 /* After its last member is gone. */

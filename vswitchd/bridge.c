@@ -119,6 +119,9 @@ struct port {
     struct ovs_list changed_node; /* In changed_ports while 'changed'. */
     bool changed;                /* NORMAL's view of it needs updating. */
     unsigned int seen;           /* Pass that last found it in the row. */
+    /* The column its spanning tree's counters were last written to
+     * (Port "statistics" for STP, "rstp_statistics" for RSTP), or NULL. */
+    const char *tree_stats_column;
 };
 
 struct bridge {
@@ -214,6 +217,8 @@ bridge_omit_own_status_columns(void)
      * sends no update back for each write, and the comparison before
      * writing uses the counters last written (iface->stats). */
     ovsdb_idl_omit(idl, &ovsrec_interface_col_statistics);
+    ovsdb_idl_omit(idl, &ovsrec_port_col_statistics);
+    ovsdb_idl_omit(idl, &ovsrec_port_col_rstp_statistics);
 }
 
 /* Columns whose changes the incremental reconciliation follows.  Only
@@ -831,6 +836,7 @@ iface_destroy(struct iface *iface)
 static void port_configure_stp(struct port *);
 static void port_configure_rstp(struct port *);
 static int64_t iface_link_speed(const struct iface *);
+static void port_write_tree_stats(struct port *);
 
 /* Gives NORMAL the port: its members and VLAN configuration. */
 static void
@@ -1438,8 +1444,9 @@ port_configure_stp(struct port *port)
  * rstp-enable, rstp-port-num, rstp-port-priority, rstp-path-cost,
  * rstp-port-admin-edge, rstp-port-auto-edge, rstp-port-mcheck): as for
  * STP, one that is not a bond nor an internal port, numbered by
- * rstp-port-num or else by the lowest free number, its path cost by its
- * link speed unless set. */
+ * rstp-port-num or else by its OpenFlow port number if that is free and
+ * in range, else the lowest free number; its path cost by its link speed
+ * unless set. */
 static void
 port_configure_rstp(struct port *port)
 {
@@ -1455,6 +1462,7 @@ port_configure_rstp(struct port *port)
     memset(&s, 0, sizeof s);        /* Compared whole. */
     const char *num = smap_get(oc, "rstp-port-num");
     s.port_num = num ? atoi(num) : 0;
+    s.preferred_num = iface ? iface->ofport : 0;
     if (iface && num && (s.port_num < 1
                          || s.port_num > RSTP_MAX_PORT_NUMBER)) {
         VLOG_ERR("port %s: invalid rstp-port-num", port->name);
@@ -1590,6 +1598,7 @@ static void
 port_write_stp_status(struct port *port)
 {
     struct bridge *br = port->bridge;
+    port_write_tree_stats(port);
     if (!br->ofproto || !ovs_list_is_singleton(&port->ifaces)) {
         return;
     }
@@ -2277,6 +2286,51 @@ iface_write_status(struct iface *iface)
                      speed, ovsrec_interface_set_link_speed);
 }
 
+/* The counters of PORT's spanning tree, 3.1's keys in 3.1's columns: a
+ * BPDU sent or received moves its interface's counters too, so they are
+ * written with those (and when the port's tree state changes); a port
+ * that left its tree has its column emptied once. */
+static void
+port_write_tree_stats(struct port *port)
+{
+    struct bridge *br = port->bridge;
+    struct iface *iface = (ovs_list_is_singleton(&port->ifaces)
+                           ? CONTAINER_OF(ovs_list_front(&port->ifaces),
+                                          struct iface, port_node)
+                           : NULL);
+    struct stp_port_status stp;
+    struct rstp_port_status rstp;
+    const char *column = NULL;
+    const char *keys[4];
+    int64_t values[4];
+    size_t n = 0;
+    if (!stats_writer || !br->ofproto || !iface || !iface->in_ofproto) {
+        /* Nothing to write. */
+    } else if (ofproto_port_get_stp_status(br->ofproto, iface->ofport,
+                                           &stp)) {
+        column = "statistics";
+        keys[n] = "stp_tx_count", values[n++] = stp.tx_bpdus;
+        keys[n] = "stp_rx_count", values[n++] = stp.rx_bpdus;
+        keys[n] = "stp_error_count", values[n++] = stp.rx_errors;
+    } else if (ofproto_port_get_rstp_status(br->ofproto, iface->ofport,
+                                            &rstp)) {
+        column = "rstp_statistics";
+        keys[n] = "rstp_tx_count", values[n++] = rstp.stats.tx_count;
+        keys[n] = "rstp_rx_count", values[n++] = rstp.stats.rx_count;
+        keys[n] = "rstp_uptime", values[n++] = rstp.stats.uptime;
+        keys[n] = "rstp_error_count", values[n++] = rstp.stats.error_count;
+    }
+    if (port->tree_stats_column && port->tree_stats_column != column) {
+        stats_writer_put(stats_writer, "Port", port->tree_stats_column,
+                         &port->cfg->header_.uuid, NULL, NULL, 0);
+    }
+    if (column) {
+        stats_writer_put(stats_writer, "Port", column,
+                         &port->cfg->header_.uuid, keys, values, n);
+    }
+    port->tree_stats_column = column;
+}
+
 /* Writes IFACE's counters if they moved since the last write. */
 static void
 iface_write_stats(struct iface *iface)
@@ -2316,8 +2370,9 @@ iface_write_stats(struct iface *iface)
         keys[n] = custom[i].name;
         values[n++] = custom[i].value;
     }
-    stats_writer_put(stats_writer, &iface->cfg->header_.uuid, keys, values,
-                     n);
+    stats_writer_put(stats_writer, "Interface", "statistics",
+                     &iface->cfg->header_.uuid, keys, values, n);
+    port_write_tree_stats(iface->port);
 }
 
 /* Writes TYPES into one of the Open_vSwitch row's set-of-strings columns

@@ -23,11 +23,12 @@ VLOG_DEFINE_THIS_MODULE(stats_writer);
 COVERAGE_DEFINE(stats_writer_rows);
 COVERAGE_DEFINE(stats_writer_txns);
 
-/* The counters for one Interface row, in one allocation (the main thread
- * makes one per moved interface per pass): VALUES, then KEYS, then the
+/* The counters for one column of one row, in one allocation (the main
+ * thread makes one per moved row per pass): VALUES, then KEYS, then the
  * keys' bytes follow the struct. */
 struct stats_row {
-    struct hmap_node node;      /* By uuid_hash(&uuid). */
+    struct hmap_node node;      /* By row_hash(). */
+    const char *table, *column; /* Static strings. */
     struct uuid uuid;
     size_t n;
     int64_t *values;
@@ -63,19 +64,27 @@ stats_rows_clear(struct hmap *rows)
     }
 }
 
-/* Puts ROW into ROWS, replacing an older one for the same uuid. */
+static uint32_t
+row_hash(const struct stats_row *row)
+{
+    return hash_string(row->column, uuid_hash(&row->uuid));
+}
+
+/* Puts ROW into ROWS, replacing an older one for the same row and
+ * column. */
 static void
 stats_rows_replace(struct hmap *rows, struct stats_row *row)
 {
     struct stats_row *old;
-    HMAP_FOR_EACH_WITH_HASH (old, node, uuid_hash(&row->uuid), rows) {
-        if (uuid_equals(&old->uuid, &row->uuid)) {
+    HMAP_FOR_EACH_WITH_HASH (old, node, row_hash(row), rows) {
+        if (uuid_equals(&old->uuid, &row->uuid)
+            && !strcmp(old->column, row->column)) {
             hmap_replace(rows, &old->node, &row->node);
             stats_row_destroy(old);
             return;
         }
     }
-    hmap_insert(rows, &row->node, uuid_hash(&row->uuid));
+    hmap_insert(rows, &row->node, row_hash(row));
 }
 
 /* One "transact" that writes every row of ROWS (emptied). */
@@ -95,9 +104,9 @@ compose_transact(const char *db_name, struct hmap *rows)
         snprintf(uuid, sizeof uuid, UUID_FMT, UUID_ARGS(&row->uuid));
         json_array_append_new(params, json_pack(
             "{s:s, s:s, s:[[s,s,[s,s]]], s:{s:[s,o]}}",
-            "op", "update", "table", "Interface",
+            "op", "update", "table", row->table,
             "where", "_uuid", "==", "uuid", uuid,
-            "row", "statistics", "map", pairs));
+            "row", row->column, "map", pairs));
         COVERAGE_INC(stats_writer_rows);
         stats_row_destroy(row);
     }
@@ -113,7 +122,7 @@ check_reply(const struct jsonrpc_msg *reply)
     static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(5, 5);
     if (reply->type == JSONRPC_ERROR) {
         char *s = json_dumps(reply->error, JSON_COMPACT);
-        VLOG_WARN_RL(&rl, "writing interface statistics failed: %s", s);
+        VLOG_WARN_RL(&rl, "writing statistics failed: %s", s);
         free(s);
         return;
     }
@@ -123,7 +132,7 @@ check_reply(const struct jsonrpc_msg *reply)
         json_t *error = json_object_get(op, "error");
         if (error) {
             char *s = json_dumps(op, JSON_COMPACT);
-            VLOG_WARN_RL(&rl, "writing interface statistics failed: %s", s);
+            VLOG_WARN_RL(&rl, "writing statistics failed: %s", s);
             free(s);
             return;
         }
@@ -246,7 +255,8 @@ stats_writer_destroy(struct stats_writer *w)
 }
 
 void
-stats_writer_put(struct stats_writer *w, const struct uuid *iface,
+stats_writer_put(struct stats_writer *w, const char *table,
+                 const char *column, const struct uuid *uuid,
                  const char *const *keys, const int64_t *values, size_t n)
 {
     size_t key_bytes = 0;
@@ -257,7 +267,9 @@ stats_writer_put(struct stats_writer *w, const struct uuid *iface,
                                     + n * (sizeof *row->values
                                            + sizeof *row->keys)
                                     + key_bytes);
-    row->uuid = *iface;
+    row->table = table;
+    row->column = column;
+    row->uuid = *uuid;
     row->n = n;
     row->values = (int64_t *) (row + 1);
     row->keys = (char **) (row->values + n);

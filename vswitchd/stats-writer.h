@@ -1,5 +1,5 @@
-/* stats-writer: Interface counters written to the database from a thread
- * of their own.
+/* stats-writer: counters (Interface statistics, and the spanning trees'
+ * Port statistics) written to the database from a thread of their own.
  *
  * Counters move all the time: with BFD on, every tunnel's counters move
  * every interval, so writing them is work that grows with the number of
@@ -7,8 +7,8 @@
  * sending that transaction (JSON for thousands of rows) on the main thread
  * would make its cost follow N instead of change.  So the main thread only
  * hands over the values that moved (a copy per interface, by row uuid);
- * this module's thread keeps the newest values per row, and writes them in
- * one "transact" of "update"s (Interface "statistics") over a database
+ * this module's thread keeps the newest values per row and column, and writes
+ * them in one "transact" of "update"s over a database
  * connection of its own, with at most one transaction in flight: when the
  * server is slow, newer values replace older ones instead of queueing.
  *
@@ -38,10 +38,13 @@ struct stats_writer *stats_writer_create(const char *remote,
 /* Stops the thread; values not yet written are dropped. */
 void stats_writer_destroy(struct stats_writer *);
 
-/* Sets the counters to write into the "statistics" column of the Interface
- * row with uuid IFACE: N keys and their values (replacing, for that row,
- * whatever was handed over before and not yet written). */
-void stats_writer_put(struct stats_writer *, const struct uuid *iface,
+/* Sets the counters to write into COLUMN (a map of integers, such as
+ * Interface "statistics" or Port "rstp_statistics") of the row of TABLE
+ * with uuid UUID: N keys and their values (replacing, for that row and
+ * column, whatever was handed over before and not yet written; N = 0
+ * empties the column).  TABLE and COLUMN must be static strings. */
+void stats_writer_put(struct stats_writer *, const char *table,
+                      const char *column, const struct uuid *uuid,
                       const char *const *keys, const int64_t *values,
                       size_t n);
 /* Wakes the thread for what was put since the last flush. */

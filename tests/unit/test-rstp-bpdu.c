@@ -510,6 +510,89 @@ START_TEST(test_failover_and_topology_change)
 }
 END_TEST
 
+START_TEST(test_status_and_topology_change_request)
+{
+    struct net *net = xzalloc(sizeof *net);
+
+    /* 0 (the root) - 1 - 2 in a line. */
+    net_add_bridge(net, 0x0200000000aa, 4096, 2);
+    net_add_bridge(net, 0x0200000000bb, 32768, 2);
+    net_add_bridge(net, 0x0200000000cc, 32768, 2);
+    net_set_link(net, 0, 1, 1, 1, true);
+    net_set_link(net, 1, 2, 2, 1, true);
+    net_advance(net, 10);
+
+    struct rstp_status st;
+    rstp_get_status(net->bridges[2].rstp, &st);
+    ck_assert(st.bridge_id == UINT64_C(0x80000200000000cc));
+    ck_assert(st.root_id == UINT64_C(0x10000200000000aa));
+    /* The root port hears the root through bridge 1's port 2. */
+    ck_assert(st.designated_id == UINT64_C(0x80000200000000bb));
+    ck_assert_uint_eq(st.designated_port_id, 0x8002);
+    ck_assert_uint_eq(st.bridge_port_id, 0x8001);
+    ck_assert_uint_eq(st.root_path_cost, 40000);
+    ck_assert_int_eq(st.root_port, 1);
+    ck_assert_int_eq(st.root_max_age, RSTP_DEFAULT_MAX_AGE);
+    ck_assert_int_eq(st.hello_time, RSTP_HELLO_TIME);
+
+    struct rstp_port_status ps;
+    ck_assert(rstp_port_get_status(net->bridges[2].rstp, 1, &ps));
+    ck_assert_uint_eq(ps.port_id, 0x8001);
+    ck_assert_int_eq(ps.role, RSTP_ROLE_ROOT);
+    ck_assert_int_eq(ps.state, RSTP_FORWARDING);
+    ck_assert_uint_eq(ps.path_cost, 20000);
+    ck_assert_int_eq(ps.priority, RSTP_DEFAULT_PORT_PRIORITY);
+    ck_assert(ps.designated_bridge_id == UINT64_C(0x80000200000000bb));
+    ck_assert_uint_eq(ps.designated_port_id, 0x8002);
+    ck_assert_uint_eq(ps.designated_path_cost, 20000);
+    ck_assert_uint_gt(ps.stats.rx_count, 0);
+    ck_assert(!rstp_port_get_status(net->bridges[2].rstp, 7, &ps));
+    ck_assert_uint_eq(ps.port_id, 0);
+
+    /* Settled: nobody flushes.  Then bridge 1 is told of a topology
+     * change: both its ports are forwarding non-edge ports, so each
+     * propagates it to the other, which flushes and tells its LAN at
+     * once. */
+    for (int i = 0; i < 3; i++) {
+        int *ports;
+        rstp_take_changed_ports(net->bridges[i].rstp, &ports);
+        free(ports);
+        rstp_check_and_reset_fdb_flush(net->bridges[i].rstp);
+    }
+    int sent1 = net->bridges[1].n_sent[1], sent2 = net->bridges[1].n_sent[2];
+    rstp_detect_topology_change(net->bridges[1].rstp);
+    ck_assert(rstp_check_and_reset_fdb_flush(net->bridges[1].rstp));
+    ck_assert(rstp_port_check_and_reset_fdb_flush(net->bridges[1].rstp, 1));
+    ck_assert(rstp_port_check_and_reset_fdb_flush(net->bridges[1].rstp, 2));
+    ck_assert_int_gt(net->bridges[1].n_sent[1], sent1);
+    ck_assert_int_gt(net->bridges[1].n_sent[2], sent2);
+    net_settle(net);
+
+    /* A bridge with no forwarding port has nothing to announce. */
+    struct net_bridge *lone = net_add_bridge(net, 0x0200000000dd, 32768, 1);
+    rstp_detect_topology_change(lone->rstp);
+    ck_assert(!rstp_check_and_reset_fdb_flush(lone->rstp));
+    ck_assert_int_eq(lone->n_sent[1], 0);
+    net_destroy(net);
+}
+END_TEST
+
+START_TEST(test_path_cost_for_speed)
+{
+    ck_assert_uint_eq(rstp_path_cost_for_speed(0), RSTP_DEFAULT_PATH_COST);
+    ck_assert_uint_eq(rstp_path_cost_for_speed(1), 20000000);
+    ck_assert_uint_eq(rstp_path_cost_for_speed(10), 2000000);
+    ck_assert_uint_eq(rstp_path_cost_for_speed(100), 200000);
+    ck_assert_uint_eq(rstp_path_cost_for_speed(1000), 20000);
+    ck_assert_uint_eq(rstp_path_cost_for_speed(2500), 20000);
+    ck_assert_uint_eq(rstp_path_cost_for_speed(10000), 2000);
+    ck_assert_uint_eq(rstp_path_cost_for_speed(25000), 2000);
+    ck_assert_uint_eq(rstp_path_cost_for_speed(100000), 200);
+    ck_assert_uint_eq(rstp_path_cost_for_speed(1000000), 20);
+    ck_assert_uint_eq(rstp_path_cost_for_speed(10000000), 2);
+}
+END_TEST
+
 START_TEST(test_stp_partner)
 {
     struct net *net = xzalloc(sizeof *net);
@@ -935,6 +1018,8 @@ rstp_suite(void)
     tcase_add_test(tc, test_frame_and_flow);
     tcase_add_test(tc, test_rapid_convergence);
     tcase_add_test(tc, test_failover_and_topology_change);
+    tcase_add_test(tc, test_status_and_topology_change_request);
+    tcase_add_test(tc, test_path_cost_for_speed);
     tcase_add_test(tc, test_stp_partner);
     tcase_add_test(tc, test_edge_ports);
     tcase_add_test(tc, test_deadline);

@@ -115,12 +115,12 @@ server_stop(struct server *s)
     free(s->remote);
 }
 
-/* The "statistics" map the update of OP writes, as "k=v,k=v". */
+/* The map the update of OP writes into COLUMN, as "k=v,k=v". */
 static char *
-op_statistics(const json_t *op)
+op_column(const json_t *op, const char *column)
 {
     const json_t *map = json_array_get(
-        json_object_get(json_object_get(op, "row"), "statistics"), 1);
+        json_object_get(json_object_get(op, "row"), column), 1);
     struct ds { char buf[256]; size_t len; } out = { .len = 0 };
     size_t i;
     json_t *pair;
@@ -132,6 +132,12 @@ op_statistics(const json_t *op)
                                 json_array_get(pair, 1)));
     }
     return xstrdup(out.buf);
+}
+
+static char *
+op_statistics(const json_t *op)
+{
+    return op_column(op, "statistics");
 }
 
 /* The uuid named by the "where" of OP. */
@@ -148,7 +154,7 @@ put(struct stats_writer *w, const struct uuid *u, int64_t rx, int64_t tx)
 {
     const char *keys[] = { "rx_packets", "tx_packets" };
     const int64_t values[] = { rx, tx };
-    stats_writer_put(w, u, keys, values, 2);
+    stats_writer_put(w, "Interface", "statistics", u, keys, values, 2);
 }
 
 static void
@@ -232,6 +238,61 @@ START_TEST(test_updates_by_uuid)
 }
 END_TEST
 
+START_TEST(test_columns_kept_apart)
+{
+    struct server s;
+    server_start(&s);
+    struct stats_writer *w = stats_writer_create(s.remote, "Open_vSwitch");
+    server_accept(&s);
+    wait_seqno(w, 1);
+
+    /* One row's two columns are two updates: neither replaces the other
+     * (a port's spanning tree counters beside another column's).  An
+     * empty set of counters empties the column. */
+    struct uuid a;
+    uuid_from_string(&a, "11111111-2222-3333-4444-555555555555");
+    const char *keys[] = { "rstp_tx_count" };
+    const int64_t values[] = { 7 };
+    stats_writer_put(w, "Port", "rstp_statistics", &a, keys, values, 1);
+    stats_writer_put(w, "Port", "statistics", &a, NULL, NULL, 0);
+    stats_writer_flush(w);
+
+    struct jsonrpc_msg *req = server_recv_transact(&s);
+    ck_assert_uint_eq(json_array_size(req->params), 3);
+    bool saw_rstp = false, saw_empty = false;
+    size_t i;
+    json_t *op;
+    json_array_foreach (req->params, i, op) {
+        if (!i) {
+            continue;
+        }
+        ck_assert_str_eq(json_string_value(json_object_get(op, "table")),
+                         "Port");
+        ck_assert_str_eq(op_uuid(op), "11111111-2222-3333-4444-555555555555");
+        const json_t *row = json_object_get(op, "row");
+        ck_assert_uint_eq(json_object_size(row), 1);
+        if (json_object_get(row, "rstp_statistics")) {
+            char *stats = op_column(op, "rstp_statistics");
+            ck_assert_str_eq(stats, "rstp_tx_count=7");
+            free(stats);
+            saw_rstp = true;
+        } else {
+            char *stats = op_column(op, "statistics");
+            ck_assert_str_eq(stats, "");
+            free(stats);
+            saw_empty = true;
+        }
+    }
+    ck_assert(saw_rstp && saw_empty);
+    server_reply(&s, req, 2);
+    jsonrpc_msg_destroy(req);
+
+    stats_writer_destroy(w);
+    server_stop(&s);
+    poll_loop_destroy_self();
+}
+END_TEST
+
 START_TEST(test_reconnect_is_reported)
 {
     struct server s;
@@ -272,6 +333,7 @@ stats_writer_suite(void)
     TCase *tc = tcase_create("core");
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_updates_by_uuid);
+    tcase_add_test(tc, test_columns_kept_apart);
     tcase_add_test(tc, test_reconnect_is_reported);
     suite_add_tcase(s, tc);
     return s;
