@@ -494,6 +494,7 @@ TESTSUITE_AT = \
 	tests/native-tnl.at \
 	tests/tunnel-system.at \
 	tests/bond-system.at \
+	tests/stp-system.at \
 	tests/bench.at \
 	tests/interop-osken.at
 # ovs-ofctl against Open vSwitch 3.1's (utilities/ofctl.h).
