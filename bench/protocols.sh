@@ -19,8 +19,12 @@
 #   (b) churn: one bond member turned down and up again (an OpenFlow
 #       port_mod) every 150 ms for SECS seconds: main-thread and process
 #       CPU.
-#
-# RSTP is not in our switch yet: its figures come when it is.
+#   (c) RSTP: a fresh switch, bridge br0 with R (4,000; RSTP numbers up
+#       to 4,095 ports) dummy ports and rstp_enable=true.  Figures: the
+#       time to configure them, the ports forwarding once settled (each
+#       is a designated port with no partner, an edge after 3 s), and
+#       over SECS seconds the CPU of the main thread and of the process,
+#       RSS and descriptors.
 #
 # Each line reads "FIGURE: ours X theirs Y ratio R", R being how many
 # times better ours is (ours/theirs for counts reached, theirs/ours for
@@ -34,9 +38,9 @@ if [ "${1:-}" = --smoke ]; then smoke=yes; shift; fi
 build=${1:-$top/_build}
 build=$(cd "$build" && pwd)
 if [ $smoke = yes ]; then
-    n_ports=300 n_bonds=20 secs=2 settle=40 churn_secs=2
+    n_ports=300 n_bonds=20 secs=2 settle=40 churn_secs=2 n_rstp=200
 else
-    n_ports=5000 n_bonds=500 secs=20 settle=120 churn_secs=20
+    n_ports=5000 n_bonds=500 secs=20 settle=120 churn_secs=20 n_rstp=4000
 fi
 secs=${BENCH_SECS:-$secs}
 
@@ -136,6 +140,40 @@ scale_once() {
     stop
 }
 
+# rstp_forwarding: how many of br0's ports RSTP has forwarding.
+rstp_forwarding() {
+    vsctl --bare --columns=name find Port \
+        'rstp_status:rstp_port_state=Forwarding' | grep -c . || true
+}
+
+rstp_once() {
+    local name=$1 i args t0 t1 waited
+    start "$name" "" yes
+    vsctl add-br br0 -- set Bridge br0 datapath_type=netdev rstp_enable=true
+    t0=$(now_ms)
+    args=()
+    for ((i = 1; i <= n_rstp; i++)); do
+        args+=(-- add-port br0 p$i -- set Interface p$i type=dummy)
+    done
+    add_in_calls "${args[@]}"
+    t1=$(now_ms)
+    RCONFIG=$(awk -v d=$((t1 - t0)) 'BEGIN { printf "%.1f", d / 1000 }')
+    waited=0
+    while [ $waited -lt $settle ]; do
+        if [ "$(rstp_forwarding)" -ge "$n_rstp" ]; then
+            break
+        fi
+        sleep 5
+        waited=$((waited + 5))
+    done
+    RFORWARDING=$(rstp_forwarding)
+    cpu_over "$PID" "$secs"
+    RIDLE_MAIN=$CPU_MAIN RIDLE_PROC=$CPU_PROC
+    RRSS=$(awk '/^VmRSS/ {print $2}' /proc/$PID/status)
+    RFDS=$(ls /proc/$PID/fd | wc -l)
+    stop
+}
+
 have_theirs=no
 [ -x /usr/sbin/ovs-vswitchd ] && have_theirs=yes
 
@@ -152,3 +190,12 @@ line "RSS kB" "$OURS_RSS" "$THEIRS_RSS" cost
 line "descriptors" "$OURS_FDS" "$THEIRS_FDS" cost
 line "churn main %" "$OURS_CHURN_MAIN" "$THEIRS_CHURN_MAIN" cost
 line "churn process %" "$OURS_CHURN_PROC" "$THEIRS_CHURN_PROC" cost
+
+echo "bench/protocols.sh: $n_rstp RSTP ports on one bridge"
+both rstp_once RCONFIG RFORWARDING RIDLE_MAIN RIDLE_PROC RRSS RFDS
+line "RSTP config s" "$OURS_RCONFIG" "$THEIRS_RCONFIG" cost
+line "RSTP ports forwarding" "$OURS_RFORWARDING" "$THEIRS_RFORWARDING" rate
+line "RSTP idle main %" "$OURS_RIDLE_MAIN" "$THEIRS_RIDLE_MAIN" cost
+line "RSTP idle process %" "$OURS_RIDLE_PROC" "$THEIRS_RIDLE_PROC" cost
+line "RSTP RSS kB" "$OURS_RRSS" "$THEIRS_RRSS" cost
+line "RSTP descriptors" "$OURS_RFDS" "$THEIRS_RFDS" cost
