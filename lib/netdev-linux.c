@@ -22,6 +22,15 @@
  * (netdev_run()/netdev_wait()), re-reads every open device the kernel
  * reports a link message for.  None of these types takes options.
  *
+ * MII monitoring (netdev_set_miimon_interval(), a bond's
+ * bond-detect-mode=miimon): for a driver whose link changes the kernel
+ * may not report, the device's link is polled every interval, from the
+ * PHY's status register (SIOCGMIIPHY, SIOCGMIIREG BMSR) or, where the
+ * driver has no MII, ETHTOOL_GLINK; its carrier is then the last poll's,
+ * and a change moves the change sequence.  The polled devices wait on a
+ * timer heap that the main loop runs, so its cost follows the devices
+ * that are due, not all open devices.
+ *
  * Packet I/O:
  *
  *   "system"    an AF_PACKET socket bound to the device, TPACKET_V3: the
@@ -44,6 +53,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/ethtool.h>
+#include <linux/mii.h>
 #include <linux/if_ether.h>
 #include <linux/if_packet.h>
 #include <linux/if_tun.h>
@@ -60,13 +70,18 @@
 #include <sys/mman.h>
 #include <sys/socket.h>
 #include <unistd.h>
+#include "coverage.h"
 #include "dp-packet.h"
+#include "heap.h"
 #include "netdev-provider.h"
 #include "poll-loop.h"
+#include "timeval.h"
 #include "util.h"
 #include "vlog.h"
 
 VLOG_DEFINE_THIS_MODULE(netdev_linux);
+
+COVERAGE_DEFINE(netdev_miimon_poll);
 
 static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(5, 20);
 
@@ -80,6 +95,13 @@ struct netdev_linux {
     struct eth_addr hwaddr;
     int mtu;
     unsigned int ifi_flags;     /* IFF_UP | IFF_PROMISC | IFF_RUNNING. */
+
+    /* MII monitoring (main thread): the interval (ms, 0: off), the link
+     * the last poll saw, and the node in miimon_heap, keyed by the next
+     * poll's time. */
+    long long int miimon_interval;
+    bool miimon_link;
+    struct heap_node miimon_node;
 };
 
 #define OBSERVED_IFF (IFF_UP | IFF_PROMISC | IFF_RUNNING)
@@ -220,12 +242,15 @@ observe_hwaddr(struct netdev_linux *dev, struct eth_addr ea)
     dev->have_hwaddr = true;
 }
 
+static void miimon_forget(struct netdev_linux *);
+
 static struct netdev *
 netdev_linux_alloc(void)
 {
     struct netdev_linux *dev = xzalloc(sizeof *dev);
     dev->tap_fd = -1;
     atomic_init(&dev->tx_fd, -1);
+    heap_node_init(&dev->miimon_node);
     return &dev->up;
 }
 
@@ -271,8 +296,9 @@ netdev_linux_construct(struct netdev *netdev)
 }
 
 static void
-netdev_linux_destruct(struct netdev *netdev OVS_UNUSED)
+netdev_linux_destruct(struct netdev *netdev)
 {
+    miimon_forget(netdev_linux_cast(netdev));
 }
 
 /* Returns 0 if NAME is a tap (driver "tun", Ethernet framing), else ENODEV
@@ -370,6 +396,7 @@ netdev_internal_destruct(struct netdev *netdev)
 {
     struct netdev_linux *dev = netdev_linux_cast(netdev);
 
+    miimon_forget(dev);
     /* The tap is not persistent: closing its only fd removes it. */
     if (dev->tap_fd >= 0) {
         close(dev->tap_fd);
@@ -448,14 +475,95 @@ netdev_linux_get_ifindex(const struct netdev *netdev)
     return error ? -error : ifr.ifr_ifindex;
 }
 
+/* The link as the PHY reports it (MII status register), else as the driver
+ * does (ETHTOOL_GLINK). */
+static bool
+read_mii_link(const char *name)
+{
+    struct ifreq ifr;
+    memset(&ifr, 0, sizeof ifr);
+    struct mii_ioctl_data *mii = (struct mii_ioctl_data *) &ifr.ifr_data;
+    if (!do_ioctl(name, SIOCGMIIPHY, "SIOCGMIIPHY", &ifr)) {
+        mii->reg_num = MII_BMSR;
+        if (!do_ioctl(name, SIOCGMIIREG, "SIOCGMIIREG", &ifr)) {
+            return (mii->val_out & BMSR_LSTATUS) != 0;
+        }
+    }
+    struct ethtool_value link = { .cmd = ETHTOOL_GLINK };
+    memset(&ifr, 0, sizeof ifr);
+    ifr.ifr_data = (void *) &link;
+    return !do_ioctl(name, SIOCETHTOOL, "SIOCETHTOOL", &ifr) && link.data;
+}
+
+static struct heap miimon_heap = { NULL, 0, 0 };
+
+static void
+miimon_poll(struct netdev_linux *dev)
+{
+    COVERAGE_INC(netdev_miimon_poll);
+    bool link = read_mii_link(dev->up.name);
+    if (link != dev->miimon_link) {
+        dev->miimon_link = link;
+        netdev_change_seq_changed(&dev->up);
+    }
+}
+
+static int
+netdev_linux_set_miimon_interval(struct netdev *netdev, long long int ms)
+{
+    struct netdev_linux *dev = netdev_linux_cast(netdev);
+    ms = MAX(ms, 0);
+    if (ms == dev->miimon_interval) {
+        return 0;
+    }
+    if (heap_node_in_heap(&dev->miimon_node)) {
+        heap_remove(&miimon_heap, &dev->miimon_node);
+    }
+    dev->miimon_interval = ms;
+    if (ms) {
+        miimon_poll(dev);
+        heap_insert(&miimon_heap, &dev->miimon_node, time_msec() + ms);
+    }
+    netdev_change_seq_changed(netdev);
+    return 0;
+}
+
+/* Polls the devices that are due. */
+static void
+miimon_run(void)
+{
+    long long int now = time_msec();
+    while (!heap_is_empty(&miimon_heap) && heap_min(&miimon_heap)->key <= now) {
+        struct netdev_linux *dev = CONTAINER_OF(heap_min(&miimon_heap),
+                                                struct netdev_linux,
+                                                miimon_node);
+        miimon_poll(dev);
+        heap_change(&miimon_heap, &dev->miimon_node,
+                    now + dev->miimon_interval);
+    }
+}
+
+static void
+miimon_forget(struct netdev_linux *dev)
+{
+    if (heap_node_in_heap(&dev->miimon_node)) {
+        heap_remove(&miimon_heap, &dev->miimon_node);
+    }
+    dev->miimon_interval = 0;
+}
+
 static bool
 netdev_linux_get_carrier(const struct netdev *netdev)
 {
+    struct netdev_linux *dev = netdev_linux_cast(netdev);
+    if (dev->miimon_interval) {
+        return dev->miimon_link;
+    }
     unsigned int flags;
     if (get_ifi_flags(netdev->name, &flags)) {
         return false;
     }
-    observe_flags(netdev_linux_cast(netdev), flags);
+    observe_flags(dev, flags);
 
     /* IFF_RUNNING follows the carrier only once the kernel's link watcher
      * has caught up, which may take a moment after a change, so ask the
@@ -910,6 +1018,7 @@ netdev_linux_send(struct netdev *netdev, const struct dp_packet_batch *batch,
     .set_mtu = netdev_linux_set_mtu,                \
     .get_ifindex = netdev_linux_get_ifindex,        \
     .get_carrier = netdev_linux_get_carrier,        \
+    .set_miimon_interval = netdev_linux_set_miimon_interval, \
     .get_flags = netdev_linux_get_flags,            \
     .update_flags = netdev_linux_update_flags,      \
     .rxq_open = netdev_linux_rxq_open,              \
@@ -1000,6 +1109,7 @@ monitor_refresh_all(void)
 void
 netdev_linux_monitor_run(void)
 {
+    miimon_run();
     monitor_open();
     if (monitor_fd < 0 || !poll_watch_may_be_ready(monitor_watch)) {
         return;
@@ -1043,6 +1153,9 @@ netdev_linux_monitor_run(void)
 void
 netdev_linux_monitor_wait(void)
 {
+    if (!heap_is_empty(&miimon_heap)) {
+        poll_timer_wait_until(heap_min(&miimon_heap)->key);
+    }
     if (monitor_watch) {
         poll_watch_wait(monitor_watch);
     }

@@ -105,6 +105,9 @@ struct netdev_class {
     /* The physical link only; netdev.c reports no carrier while the device
      * is administratively down. */
     bool (*get_carrier)(const struct netdev *);
+    /* Polls the link every MS milliseconds (0: stop) and reports that as
+     * the carrier (netdev_set_miimon_interval()).  NULL: EOPNOTSUPP. */
+    int (*set_miimon_interval)(struct netdev *, long long int ms);
     int (*get_flags)(const struct netdev *, enum netdev_flags *);
     int (*update_flags)(struct netdev *, enum netdev_flags off,
                         enum netdev_flags on);

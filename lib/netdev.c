@@ -309,6 +309,14 @@ netdev_get_carrier(const struct netdev *netdev)
 }
 
 int
+netdev_set_miimon_interval(struct netdev *netdev, long long int ms)
+{
+    const struct netdev_class *class = netdev->netdev_class;
+    return (class->set_miimon_interval
+            ? class->set_miimon_interval(netdev, ms) : EOPNOTSUPP);
+}
+
+int
 netdev_get_flags(const struct netdev *netdev, enum netdev_flags *flagsp)
 {
     int error = netdev->netdev_class->get_flags(netdev, flagsp);

@@ -105,6 +105,11 @@ int netdev_get_ifindex(const struct netdev *);
 /* Link up at the physical layer (for a tap: a reader attached); always
  * false while the device is administratively down. */
 bool netdev_get_carrier(const struct netdev *);
+/* MII monitoring, for bonds whose member drivers may not report link
+ * changes: the device's link is polled every MS milliseconds (0: not)
+ * and the carrier is what the last poll saw.  EOPNOTSUPP for devices
+ * that have no such link (dummy, patch, tunnels).  Main thread. */
+int netdev_set_miimon_interval(struct netdev *, long long int ms);
 
 enum netdev_flags {
     NETDEV_UP = 1 << 0,         /* Administratively up. */

@@ -906,6 +906,13 @@ port_configure_bundle(struct port *port)
         port_bond_settings(cfg, &bond);
         s.bond = &bond;
     }
+    /* A bond's members may watch their link by polling it (miimon). */
+    long long int miimon = n > 1 ? port_bond_miimon_interval(cfg) : 0;
+    LIST_FOR_EACH (iface, port_node, &port->ifaces) {
+        if (iface->netdev) {
+            netdev_set_miimon_interval(iface->netdev, miimon);
+        }
+    }
     struct lacp_settings lacp;
     struct lacp_member_settings *lacp_members = NULL;
     void **owners = NULL;

@@ -102,3 +102,21 @@ port_lacp_member_settings(const struct ovsrec_interface *row,
     s->key = smap_get_ranged(oc, "lacp-aggregation-key", 0, UINT16_MAX, 0);
     s->mac = mac;
 }
+
+long long int
+port_bond_miimon_interval(const struct ovsrec_port *row)
+{
+    const char *mode = smap_get(&row->other_config, "bond-detect-mode");
+    if (!mode || !strcmp(mode, "carrier")) {
+        return 0;
+    }
+    if (strcmp(mode, "miimon")) {
+        static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(1, 5);
+        VLOG_WARN_RL(&rl, "port %s: unsupported bond-detect-mode %s, "
+                     "defaulting to carrier", row->name, mode);
+        return 0;
+    }
+    int interval = smap_get_int(&row->other_config, "bond-miimon-interval",
+                                0);
+    return interval > 0 ? interval : 200;
+}

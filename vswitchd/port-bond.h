@@ -28,6 +28,12 @@ struct ovsrec_port;
 
 void port_bond_settings(const struct ovsrec_port *row, struct bond_settings *);
 
+/* How a bond's members notice their link, as 3.1 reads it:
+ * other_config:bond-detect-mode "carrier" (the default: returns 0) or
+ * "miimon" (returns bond-miimon-interval, ms, default 200; 0 or less is
+ * the default); anything else is logged and taken as carrier. */
+long long int port_bond_miimon_interval(const struct ovsrec_port *row);
+
 /* LACP, as 3.1 reads it: Port lacp (active, passive; off or empty: none),
  * other_config:lacp-system-id (default: BRIDGE_MAC), lacp-system-priority
  * (1-65535, default 65535 for one member, 65534 for a bond of
