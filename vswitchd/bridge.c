@@ -122,6 +122,11 @@ struct port {
     /* The column its spanning tree's counters were last written to
      * (Port "statistics" for STP, "rstp_statistics" for RSTP), or NULL. */
     const char *tree_stats_column;
+    /* A bond's fake interface (bond_fake_iface): an internal device named
+     * after the port, in the switch as port 'fake_ofport', or NULL. */
+    struct netdev *fake_netdev;
+    int fake_ofport;
+    struct ovs_list fake_node;   /* In bridge->fake_ports, with one. */
 };
 
 struct bridge {
@@ -138,6 +143,9 @@ struct bridge {
     struct connmgr *connmgr;     /* Its OpenFlow connections, with it. */
     uint64_t controller_status_seqno;   /* Last written to Controller. */
     bool status_dirty;           /* datapath_id etc. need writing. */
+    /* Ports with a fake bond interface, whose OpenFlow port number is held
+     * by the port, not an interface (bridge_ofport_holder()). */
+    struct ovs_list fake_ports;
 };
 
 static struct ovsdb_idl *idl;
@@ -258,6 +266,7 @@ bridge_track_config_columns(void)
         &ovsrec_port_col_bond_downdelay,
         &ovsrec_port_col_other_config,
         &ovsrec_port_col_lacp,
+        &ovsrec_port_col_bond_fake_iface,
         &ovsrec_interface_col_name,
         &ovsrec_interface_col_other_config,
         &ovsrec_interface_col_type,
@@ -424,6 +433,23 @@ bridge_take_ofport(struct bridge *br, struct iface *iface, int ofport,
 }
 
 static void bridge_number_iface(struct bridge *, struct iface *);
+static void port_move_fake_iface(struct port *);
+
+/* The interface that holds OpenFlow port number OFPORT, or NULL if none
+ * does (a bond's fake interface that held it has moved to another). */
+static struct iface *
+bridge_ofport_holder(struct bridge *br, int ofport)
+{
+    void *holder = ofport_numbers_holder(&br->ofports, ofport);
+    struct port *port;
+    LIST_FOR_EACH (port, fake_node, &br->fake_ports) {
+        if (holder == port) {
+            port_move_fake_iface(port);
+            return NULL;
+        }
+    }
+    return holder;
+}
 
 /* Gives IFACE its OpenFlow port number.  A requested number wins over one
  * that was assigned automatically (its holder is renumbered); between two
@@ -449,7 +475,7 @@ bridge_number_iface(struct bridge *br, struct iface *iface)
             iface->ofport_requested = true;
             return;
         }
-        struct iface *holder = ofport_numbers_holder(&br->ofports, request);
+        struct iface *holder = bridge_ofport_holder(br, request);
         if (holder && holder->ofport_requested) {
             VLOG_INFO("bridge %s: interface %s requests OpenFlow port %"PRId64
                       ", which interface %s also requested and keeps",
@@ -479,7 +505,7 @@ bridge_number_iface(struct bridge *br, struct iface *iface)
     }
     int64_t previous = cfg->n_ofport ? cfg->ofport[0] : 0;
     if (ofport_is_switch_port(previous)
-        && !ofport_numbers_holder(&br->ofports, previous)) {
+        && !bridge_ofport_holder(br, previous)) {
         bridge_take_ofport(br, iface, previous, false);
         return;
     }
@@ -511,7 +537,7 @@ bridge_meet_pending_requests(struct bridge *br)
             if (iface->netdev && ofport_is_switch_port(request)
                 && iface->ofport != request) {
                 const struct iface *holder
-                    = ofport_numbers_holder(&br->ofports, request);
+                    = bridge_ofport_holder(br, request);
                 if (!holder || !holder->ofport_requested) {
                     bridge_number_iface(br, iface);
                 }
@@ -835,6 +861,7 @@ iface_destroy(struct iface *iface)
 
 static void port_configure_stp(struct port *);
 static void port_configure_rstp(struct port *);
+static void port_configure_fake_iface(struct port *);
 static int64_t iface_link_speed(const struct iface *);
 static void port_write_tree_stats(struct port *);
 
@@ -848,6 +875,7 @@ port_configure_bundle(struct port *port)
         return;
     }
     COVERAGE_INC(bridge_port_visited);
+    port_configure_fake_iface(port);
 
     uint16_t *members = xmalloc((ovs_list_size(&port->ifaces) + 1)
                                 * sizeof *members);
@@ -974,9 +1002,89 @@ port_create(struct bridge *br, const struct ovsrec_port *cfg)
 }
 
 static void
+port_remove_fake_iface(struct port *port)
+{
+    struct bridge *br = port->bridge;
+    if (port->fake_netdev) {
+        ofproto_port_del(br->ofproto, port->fake_ofport);
+        ofport_numbers_release(&br->ofports, port->fake_ofport);
+        netdev_close(port->fake_netdev);
+        port->fake_netdev = NULL;
+        ovs_list_remove(&port->fake_node);
+    }
+}
+
+/* A bond with bond_fake_iface has, as in 3.1, an internal device with the
+ * port's name in the switch, for software that expects the bond to be a
+ * device; it takes no part in NORMAL (it is no member of any bundle).
+ * Adds or removes it as the port's configuration now asks. */
+static void
+port_configure_fake_iface(struct port *port)
+{
+    struct bridge *br = port->bridge;
+    bool want = (br->ofproto && port->cfg && port->cfg->bond_fake_iface
+                 && ovs_list_size(&port->ifaces) >= 2);
+    if (want == (port->fake_netdev != NULL)) {
+        return;
+    }
+    if (!want) {
+        port_remove_fake_iface(port);
+        return;
+    }
+    int ofport = ofport_numbers_next_free(&br->ofports);
+    struct netdev *netdev;
+    int error = (ofport < 0 ? EFBIG
+                 : netdev_open(port->name,
+                               dpif_port_open_type(br->datapath_type,
+                                                   "internal"), &netdev));
+    if (!error) {
+        ofport_numbers_take(&br->ofports, ofport, port);
+        error = ofproto_port_add(br->ofproto, netdev, ofport);
+        if (error) {
+            ofport_numbers_release(&br->ofports, ofport);
+            netdev_close(netdev);
+        }
+    }
+    if (error) {
+        VLOG_WARN("port %s: could not add its fake bond interface (%s)",
+                  port->name, ovs_strerror(error));
+        return;
+    }
+    netdev_update_flags(netdev, 0, NETDEV_UP);
+    ofproto_port_changed(br->ofproto, ofport);
+    port->fake_netdev = netdev;
+    port->fake_ofport = ofport;
+    ovs_list_push_back(&br->fake_ports, &port->fake_node);
+}
+
+/* Gives PORT's fake interface another OpenFlow port number, so that an
+ * interface may have the one it holds. */
+static void
+port_move_fake_iface(struct port *port)
+{
+    struct bridge *br = port->bridge;
+    int ofport = ofport_numbers_next_free(&br->ofports);
+    ofproto_port_del(br->ofproto, port->fake_ofport);
+    ofport_numbers_release(&br->ofports, port->fake_ofport);
+    if (ofport < 0 || ofproto_port_add(br->ofproto, port->fake_netdev,
+                                       ofport)) {
+        VLOG_WARN("port %s: could not renumber its fake bond interface",
+                  port->name);
+        netdev_close(port->fake_netdev);
+        port->fake_netdev = NULL;
+        ovs_list_remove(&port->fake_node);
+        return;
+    }
+    ofport_numbers_take(&br->ofports, ofport, port);
+    ofproto_port_changed(br->ofproto, ofport);
+    port->fake_ofport = ofport;
+}
+
+static void
 port_destroy(struct port *port)
 {
     COVERAGE_INC(bridge_port_visited);
+    port_remove_fake_iface(port);
     if (port->bridge->ofproto) {
         ofproto_bundle_unregister(port->bridge->ofproto, port);
     }
@@ -998,6 +1106,7 @@ bridge_create(const struct ovsrec_bridge *cfg)
     struct bridge *br = xzalloc(sizeof *br);
     br->name = xstrdup(cfg->name);
     br->cfg = cfg;
+    ovs_list_init(&br->fake_ports);
     br->datapath_type = xstrdup(cfg->datapath_type);
     hmap_init(&br->ports);
     ofport_numbers_init(&br->ofports);
