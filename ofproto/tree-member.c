@@ -156,10 +156,6 @@ void
 tree_member_set_state(struct tree_member *m, int state, bool may_forward,
                       bool may_learn)
 {
-    if (state == m->state && may_forward == m->may_forward
-        && may_learn == m->may_learn) {
-        return;
-    }
     if (state != m->state) {
         if (m->n_log < ARRAY_SIZE(m->log_to)) {
             m->log_from[m->n_log] = m->state;

@@ -142,7 +142,9 @@ void tree_member_init(struct tree_member *m, struct tree_bridge *br,
                       const char *name, int port_num, struct eth_addr mac,
                       int state, void *owner);
 /* With the mutex held: the engine reports M's STATE, and whether it may
- * forward and learn in it. */
+ * forward and learn in it, because something about the port changed (its
+ * role, say): M is queued whether or not these did, so that its status is
+ * written again. */
 void tree_member_set_state(struct tree_member *, int state, bool may_forward,
                            bool may_learn);
 /* With the mutex held: the addresses M's port learned go. */

@@ -40,6 +40,7 @@
 #include "lacp.h"
 #include "rstp-member.h"
 #include "stp-member.h"
+#include "stp.h"
 #include "seq.h"
 #include "shash.h"
 #include "smap.h"
@@ -1520,7 +1521,7 @@ port_tree_iface(const struct port *port, const char *protocol)
 /* The port's part in its bridge's spanning tree (Port other_config
  * stp-enable, stp-port-num, stp-port-priority, stp-path-cost): one that is
  * not a bond nor an internal port, numbered by stp-port-num or else by
- * its OpenFlow port number. */
+ * its OpenFlow port number, its path cost by its link speed unless set. */
 static void
 port_configure_stp(struct port *port)
 {
@@ -1536,7 +1537,11 @@ port_configure_stp(struct port *port)
         .port_num = smap_get_int(oc, "stp-port-num",
                                  iface ? iface->ofport : 0),
         .priority = smap_get_int(oc, "stp-port-priority", 128),
-        .path_cost = smap_get_int(oc, "stp-path-cost", 2),
+        /* Unset, from the link's speed (802.1D-1998's table, as 3.1). */
+        .path_cost = smap_get_int(
+            oc, "stp-path-cost",
+            stp_speed_to_path_cost(iface ? iface_link_speed(iface) / 1000000
+                                   : 0)),
     };
     if (iface && !smap_get(oc, "stp-port-num")
         && (s.port_num < 1 || s.port_num > 255)) {
