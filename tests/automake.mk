@@ -587,6 +587,7 @@ $(tests_unit_test_ovsdb_idl_OBJECTS): tests/idltest-idl.h
 # (tests/ovstest.h); built with the programs so tests/ovs-suite.sh finds it.
 noinst_PROGRAMS += tests/ovstest
 tests_ovstest_SOURCES = tests/ovstest.c tests/ovstest.h \
+	tests/sim-lexer.c tests/sim-lexer.h \
 	tests/test-stp.c \
 	tests/test-rstp.c
 tests_ovstest_LDADD = $(OVS_LIBS)

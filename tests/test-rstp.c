@@ -24,18 +24,20 @@
  *               (forwarding; "F:COST" if it is the root port, with root
  *               path cost COST), or "_" (anything).
  *
- * A failed check prints what differs and ends with exit status 1. */
+ * A failed check prints what differs and ends with exit status 1.  The
+ * script's tokens and errors ("FILE:LINE: message") come from
+ * tests/sim-lexer.h, shared with test-stp. */
 #include <config.h>
 
 #include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "ovstest.h"
 #include "rstp.h"
+#include "sim-lexer.h"
 #include "util.h"
 #include "vlog.h"
 
@@ -80,114 +82,13 @@ struct simulation {
     long long int now;                    /* Simulated ms. */
 };
 
-/* Input position, for messages. */
-static const char *file_name;
-static int line_number;
-
-/* The tokenizer: a run of letters, a number (decimal or 0x hex), or any
- * other single character. */
-struct lexer {
-    const char *pos;
-    char token[64];
-    bool have_token;
-};
-
-static _Noreturn void parse_error(const char *format, ...)
-    OVS_PRINTF_FORMAT(1, 2);
-
-static _Noreturn void
-parse_error(const char *format, ...)
-{
-    va_list args;
-
-    fprintf(stderr, "%s:%d: ", file_name, line_number);
-    va_start(args, format);
-    vfprintf(stderr, format, args);
-    va_end(args);
-    putc('\n', stderr);
-    exit(EXIT_FAILURE);
-}
-
-static void
-lex_next(struct lexer *lx)
-{
-    const char *p = lx->pos;
-    const char *start;
-
-    while (isspace((unsigned char) *p)) {
-        p++;
-    }
-    lx->have_token = *p != '\0';
-    if (!lx->have_token) {
-        lx->token[0] = '\0';
-        lx->pos = p;
-        return;
-    }
-    start = p;
-    if (isalpha((unsigned char) *p)) {
-        while (isalpha((unsigned char) *p)) {
-            p++;
-        }
-    } else if (isdigit((unsigned char) *p)) {
-        if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
-            p += 2;
-            while (isxdigit((unsigned char) *p)) {
-                p++;
-            }
-        } else {
-            while (isdigit((unsigned char) *p)) {
-                p++;
-            }
-        }
-    } else {
-        p++;
-    }
-    if ((size_t) (p - start) >= sizeof lx->token) {
-        parse_error("token too long");
-    }
-    memcpy(lx->token, start, p - start);
-    lx->token[p - start] = '\0';
-    lx->pos = p;
-}
-
-static bool
-lex_match(struct lexer *lx, const char *want)
-{
-    if (lx->have_token && !strcmp(lx->token, want)) {
-        lex_next(lx);
-        return true;
-    }
-    return false;
-}
-
-static bool
-lex_is_number(const struct lexer *lx)
-{
-    return lx->have_token && isdigit((unsigned char) lx->token[0]);
-}
-
-static long long int
-lex_number(struct lexer *lx)
-{
-    if (!lex_is_number(lx)) {
-        parse_error("expected a number, not \"%s\"", lx->token);
-    }
-    errno = 0;
-    long long int n = strtoll(lx->token, NULL, 0);
-    if (errno) {
-        parse_error("number \"%s\" out of range", lx->token);
-    }
-    lex_next(lx);
-    return n;
-}
-
 /* Reports an error from the engine's configuration, which the scripts
  * never expect. */
 static void
-check_config(char *error)
+check_config(const struct sim_lexer *lx, char *error)
 {
     if (error) {
-        parse_error("%s", error);
+        sim_lexer_error(lx, "%s", error);
     }
 }
 
@@ -250,32 +151,34 @@ send_bpdu(const void *bpdu, size_t len, int port_no, void *b_)
 /* Bridges and ports. */
 
 static struct sim_bridge *
-bridge_create(struct simulation *sim, uint64_t address)
+bridge_create(struct sim_lexer *lx, struct simulation *sim,
+              uint64_t address)
 {
     struct sim_bridge *b = xzalloc(sizeof *b);
     char name[32];
     char *error;
 
     if (sim->n_bridges >= (int) ARRAY_SIZE(sim->bridges)) {
-        parse_error("too many bridges");
+        sim_lexer_error(lx, "too many bridges");
     }
     snprintf(name, sizeof name, "rstp%"PRIx64, address);
     b->sim = sim;
     b->rstp = rstp_create(name, address, RSTP_DEFAULT_PRIORITY, send_bpdu,
                           b, &error);
-    check_config(error);
+    check_config(lx, error);
     rstp_run(b->rstp, sim->now);
     sim->bridges[sim->n_bridges++] = b;
     return b;
 }
 
 static void
-port_disable(struct sim_bridge *b, int port_no)
+port_disable(const struct sim_lexer *lx, struct sim_bridge *b,
+             int port_no)
 {
     if (port_no > b->n_ports || !b->enabled[port_no]) {
         return;
     }
-    check_config(rstp_port_set_enabled(b->rstp, port_no, false));
+    check_config(lx, rstp_port_set_enabled(b->rstp, port_no, false));
     if (b->lan[port_no]) {
         lan_detach(b->lan[port_no], b, port_no);
         b->lan[port_no] = NULL;
@@ -287,52 +190,53 @@ port_disable(struct sim_bridge *b, int port_no)
  * nothing).  Moving a port to another LAN is unplugging and plugging a
  * cable: the link goes down and up. */
 static void
-port_connect(struct sim_bridge *b, int port_no, struct sim_lan *lan,
-             uint32_t cost)
+port_connect(const struct sim_lexer *lx, struct sim_bridge *b,
+             int port_no, struct sim_lan *lan, uint32_t cost)
 {
     if (port_no == b->n_ports + 1) {
-        check_config(rstp_add_port(b->rstp, port_no));
+        check_config(lx, rstp_add_port(b->rstp, port_no));
         b->n_ports = port_no;
     } else if (port_no > b->n_ports) {
-        parse_error("ports must be numbered consecutively");
+        sim_lexer_error(lx, "ports must be numbered consecutively");
     }
     if (b->enabled[port_no] && b->lan[port_no] != lan) {
-        port_disable(b, port_no);
+        port_disable(lx, b, port_no);
     }
-    check_config(rstp_port_set_path_cost(b->rstp, port_no, cost));
+    check_config(lx, rstp_port_set_path_cost(b->rstp, port_no, cost));
     if (!b->enabled[port_no]) {
         b->lan[port_no] = lan;
         b->enabled[port_no] = true;
         if (lan) {
             lan_attach(lan, b, port_no);
         }
-        check_config(rstp_port_set_enabled(b->rstp, port_no, true));
+        check_config(lx, rstp_port_set_enabled(b->rstp, port_no, true));
     }
 }
 
 static void
-parse_bridge(struct simulation *sim, struct lexer *lx)
+parse_bridge(struct simulation *sim, struct sim_lexer *lx)
 {
-    int bridge_no = lex_number(lx);
+    int bridge_no = sim_lexer_number(lx);
     struct sim_bridge *b;
 
     if (bridge_no < sim->n_bridges) {
         b = sim->bridges[bridge_no];
     } else if (bridge_no == sim->n_bridges) {
-        b = bridge_create(sim, lex_number(lx));
+        b = bridge_create(lx, sim, sim_lexer_number(lx));
     } else {
-        parse_error("bridges must be numbered consecutively from 0");
+        sim_lexer_error(lx, "bridges must be numbered consecutively from 0");
     }
-    if (lex_match(lx, "^")) {
-        check_config(rstp_set_bridge_priority(b->rstp, lex_number(lx)));
+    if (sim_lexer_match(lx, "^")) {
+        check_config(lx, rstp_set_bridge_priority(b->rstp,
+                                                  sim_lexer_number(lx)));
     }
-    if (!lex_match(lx, "=")) {
+    if (!sim_lexer_match(lx, "=")) {
         return;
     }
     for (int port_no = 1; port_no <= MAX_PORTS; port_no++) {
-        if (!lx->have_token || lex_match(lx, "X")) {
-            port_disable(b, port_no);
-        } else if (lex_match(lx, "_")) {
+        if (!lx->token || sim_lexer_match(lx, "X")) {
+            port_disable(lx, b, port_no);
+        } else if (sim_lexer_match(lx, "_")) {
             /* Unchanged. */
         } else {
             struct sim_lan *lan;
@@ -343,16 +247,17 @@ parse_bridge(struct simulation *sim, struct lexer *lx)
                        && islower((unsigned char) lx->token[0])) {
                 lan = &sim->lans[lx->token[0] - 'a'];
             } else {
-                parse_error("%s is not a LAN (0 or a lowercase letter)",
+                sim_lexer_error(lx,
+                                "%s is not a LAN (0 or a lowercase letter)",
                             lx->token);
             }
-            lex_next(lx);
-            uint32_t cost = lex_match(lx, ":") ? lex_number(lx)
+            sim_lexer_next(lx);
+            uint32_t cost = sim_lexer_match(lx, ":") ? sim_lexer_number(lx)
                                                : DEFAULT_COST;
-            port_connect(b, port_no, lan, cost);
-            if (lex_match(lx, "^")) {
-                check_config(rstp_port_set_priority(b->rstp, port_no,
-                                                    lex_number(lx)));
+            port_connect(lx, b, port_no, lan, cost);
+            if (sim_lexer_match(lx, "^")) {
+                check_config(lx, rstp_port_set_priority(b->rstp, port_no,
+                                                    sim_lexer_number(lx)));
             }
         }
     }
@@ -482,30 +387,13 @@ print_tree(const struct simulation *sim)
 
 /* Checks. */
 
-static int n_failures;
-
-static void check_failed(const char *format, ...) OVS_PRINTF_FORMAT(1, 2);
-
 static void
-check_failed(const char *format, ...)
+parse_check(struct simulation *sim, struct sim_lexer *lx)
 {
-    va_list args;
-
-    fprintf(stderr, "%s:%d: ", file_name, line_number);
-    va_start(args, format);
-    vfprintf(stderr, format, args);
-    va_end(args);
-    putc('\n', stderr);
-    n_failures++;
-}
-
-static void
-parse_check(struct simulation *sim, struct lexer *lx)
-{
-    int bridge_no = lex_number(lx);
+    int bridge_no = sim_lexer_number(lx);
 
     if (bridge_no >= sim->n_bridges) {
-        parse_error("no bridge %d", bridge_no);
+        sim_lexer_error(lx, "no bridge %d", bridge_no);
     }
     const struct sim_bridge *b = sim->bridges[bridge_no];
     const struct rstp *rstp = b->rstp;
@@ -513,37 +401,37 @@ parse_check(struct simulation *sim, struct lexer *lx)
     uint32_t cost = rstp_get_root_path_cost(rstp);
     int root_port = rstp_get_root_port(rstp);
 
-    if (!lex_match(lx, "=")) {
-        parse_error("expected \"=\"");
+    if (!sim_lexer_match(lx, "=")) {
+        sim_lexer_error(lx, "expected \"=\"");
     }
-    if (lex_match(lx, "rootid")) {
-        if (!lex_match(lx, ":")) {
-            parse_error("expected \":\"");
+    if (sim_lexer_match(lx, "rootid")) {
+        if (!sim_lexer_match(lx, ":")) {
+            sim_lexer_error(lx, "expected \":\"");
         }
-        uint64_t want = lex_number(lx);
-        want |= (uint64_t) (lex_match(lx, "^") ? lex_number(lx)
+        uint64_t want = sim_lexer_number(lx);
+        want |= (uint64_t) (sim_lexer_match(lx, "^") ? sim_lexer_number(lx)
                             : RSTP_DEFAULT_PRIORITY) << 48;
         if (rstp_get_designated_root(rstp) != want) {
-            check_failed("%s: root is %016"PRIx64", not %016"PRIx64, name,
+            sim_lexer_report(lx, "%s: root is %016"PRIx64", not %016"PRIx64, name,
                          rstp_get_designated_root(rstp), want);
         }
     }
-    if (lex_match(lx, "root")) {
+    if (sim_lexer_match(lx, "root")) {
         if (!rstp_is_root_bridge(rstp)) {
-            check_failed("%s: root is %016"PRIx64", not this bridge "
+            sim_lexer_report(lx, "%s: root is %016"PRIx64", not this bridge "
                          "(%016"PRIx64")", name,
                          rstp_get_designated_root(rstp),
                          rstp_get_bridge_id(rstp));
         }
         if (cost) {
-            check_failed("%s: root bridge has root path cost %"PRIu32,
+            sim_lexer_report(lx, "%s: root bridge has root path cost %"PRIu32,
                          name, cost);
         }
         for (int port_no = 1; port_no <= b->n_ports; port_no++) {
             enum rstp_state state = rstp_port_get_state(rstp, port_no);
             if (state != RSTP_DISABLED && state != RSTP_FORWARDING) {
-                check_failed("%s: port %d of the root is %s", name, port_no,
-                             rstp_state_name(state));
+                sim_lexer_report(lx, "%s: port %d of the root is %s", name,
+                             port_no, rstp_state_name(state));
             }
         }
         return;
@@ -551,41 +439,41 @@ parse_check(struct simulation *sim, struct lexer *lx)
     for (int port_no = 1; port_no <= b->n_ports; port_no++) {
         enum rstp_state want;
 
-        if (!lx->have_token || lex_match(lx, "D")) {
+        if (!lx->token || sim_lexer_match(lx, "D")) {
             want = RSTP_DISABLED;
-        } else if (lex_match(lx, "Di")) {
+        } else if (sim_lexer_match(lx, "Di")) {
             want = RSTP_DISCARDING;
-        } else if (lex_match(lx, "Le")) {
+        } else if (sim_lexer_match(lx, "Le")) {
             want = RSTP_LEARNING;
-        } else if (lex_match(lx, "F")) {
+        } else if (sim_lexer_match(lx, "F")) {
             want = RSTP_FORWARDING;
-        } else if (lex_match(lx, "_")) {
+        } else if (sim_lexer_match(lx, "_")) {
             continue;
         } else {
-            parse_error("unknown port state %s", lx->token);
+            sim_lexer_error(lx, "unknown port state %s", lx->token);
         }
 
         enum rstp_state state = rstp_port_get_state(rstp, port_no);
         if (state != want) {
-            check_failed("%s: port %d is %s, not %s", name, port_no,
+            sim_lexer_report(lx, "%s: port %d is %s, not %s", name, port_no,
                          rstp_state_name(state), rstp_state_name(want));
         }
         if (want != RSTP_FORWARDING) {
             continue;
         }
-        if (lex_match(lx, ":")) {
-            long long int want_cost = lex_number(lx);
+        if (sim_lexer_match(lx, ":")) {
+            long long int want_cost = sim_lexer_number(lx);
             if (port_no != root_port) {
-                check_failed("%s: port %d is not the root port (%s%d is)",
+                sim_lexer_report(lx, "%s: port %d is not the root port (%s%d is)",
                              name, port_no, root_port ? "port " : "",
                              root_port);
             } else if (cost != want_cost) {
-                check_failed("%s: root path cost is %"PRIu32", not %lld",
+                sim_lexer_report(lx, "%s: root path cost is %"PRIu32", not %lld",
                              name, cost, want_cost);
             }
         } else if (port_no == root_port) {
-            check_failed("%s: port %d is the root port, unexpectedly", name,
-                         port_no);
+            sim_lexer_report(lx, "%s: port %d is the root port, unexpectedly",
+                         name, port_no);
         }
     }
 }
@@ -616,7 +504,7 @@ test_rstp_main(int argc, char *argv[])
         fprintf(stderr, "usage: ovstest test-rstp INPUT\n");
         return EXIT_FAILURE;
     }
-    file_name = argv[1];
+    const char *file_name = argv[1];
     FILE *input = fopen(file_name, "r");
     if (!input) {
         fprintf(stderr, "%s: %s\n", file_name, strerror(errno));
@@ -628,42 +516,49 @@ test_rstp_main(int argc, char *argv[])
         sim->lans[i].name = 'a' + i;
     }
 
-    for (line_number = 1; fgets(line, sizeof line, input); line_number++) {
-        struct lexer lx = { .pos = line };
+    /* Errors say FILE:LINE only, as this driver always has. */
+    struct sim_lexer lexer;
+    struct sim_lexer *lx = &lexer;
+    int status = EXIT_SUCCESS;
+
+    sim_lexer_init(lx, file_name, false);
+    while (fgets(line, sizeof line, input)) {
         char *hash = strchr(line, '#');
 
         if (hash) {
             *hash = '\0';
         }
-        lex_next(&lx);
-        if (!lx.have_token) {
+        sim_lexer_start_line(lx, line);
+        if (!lx->token) {
             continue;
-        } else if (lex_match(&lx, "bridge")) {
-            parse_bridge(sim, &lx);
-        } else if (lex_match(&lx, "run")) {
-            simulate(sim, lex_number(&lx));
-        } else if (lex_match(&lx, "dump")) {
+        } else if (sim_lexer_match(lx, "bridge")) {
+            parse_bridge(sim, lx);
+        } else if (sim_lexer_match(lx, "run")) {
+            simulate(sim, sim_lexer_number(lx));
+        } else if (sim_lexer_match(lx, "dump")) {
             dump(sim);
-        } else if (lex_match(&lx, "tree")) {
+        } else if (sim_lexer_match(lx, "tree")) {
             print_tree(sim);
-        } else if (lex_match(&lx, "check")) {
-            parse_check(sim, &lx);
-            if (n_failures) {
-                printf("failing because of %d failed checks\n", n_failures);
-                fclose(input);
-                simulation_destroy(sim);
-                return EXIT_FAILURE;
+        } else if (sim_lexer_match(lx, "check")) {
+            parse_check(sim, lx);
+            if (lx->n_reports) {
+                printf("failing because of %d failed checks\n",
+                       lx->n_reports);
+                status = EXIT_FAILURE;
+                break;
             }
         } else {
-            parse_error("unknown command \"%s\"", lx.token);
+            sim_lexer_error(lx, "unknown command \"%s\"", lx->token);
         }
-        if (lx.have_token) {
-            parse_error("unexpected \"%s\" at the end of the line", lx.token);
+        if (lx->token) {
+            sim_lexer_error(lx, "unexpected \"%s\" at the end of the line",
+                            lx->token);
         }
     }
+    sim_lexer_destroy(lx);
     fclose(input);
     simulation_destroy(sim);
-    return EXIT_SUCCESS;
+    return status;
 }
 
 OVSTEST_REGISTER("test-rstp", test_rstp_main);

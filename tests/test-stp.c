@@ -24,17 +24,20 @@
  * check prints "FILE:LINE: message" for each difference and exits 1 after
  * that check line.  The engine's log goes to stderr as "module|LEVEL|msg".
  *
+ * The script's tokens and errors come from tests/sim-lexer.h, shared with
+ * test-rstp.
+ *
  * Single-threaded; everything is freed at the end. */
 #include <config.h>
 
 #include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "ovstest.h"
+#include "sim-lexer.h"
 #include "stp.h"
 #include "util.h"
 #include "vlog.h"
@@ -82,131 +85,23 @@ struct sim {
     struct sim_lan lans[N_LANS];
 };
 
-/* The parser's state. */
-static const char *file_name;
-static int line_number;
-static char *line;              /* Current line (getline()'s buffer). */
-static char *pos;               /* Next character to scan. */
-static char *token;             /* Current token, NULL at end of line. */
-static int n_warnings;
-
-/* Errors. */
-
-static noreturn void syntax_error(const char *format, ...)
-    OVS_PRINTF_FORMAT(1, 2);
-
-static noreturn void
-syntax_error(const char *format, ...)
-{
-    va_list args;
-
-    fprintf(stderr, "%s:%d:%td: ", file_name, line_number, pos - line);
-    va_start(args, format);
-    vfprintf(stderr, format, args);
-    va_end(args);
-    putc('\n', stderr);
-    exit(EXIT_FAILURE);
-}
-
-static void check_failed(const char *format, ...) OVS_PRINTF_FORMAT(1, 2);
-
-static void
-check_failed(const char *format, ...)
-{
-    va_list args;
-
-    fprintf(stderr, "%s:%d: ", file_name, line_number);
-    va_start(args, format);
-    vfprintf(stderr, format, args);
-    va_end(args);
-    putc('\n', stderr);
-    n_warnings++;
-}
-
-/* Tokens: a run of letters, a decimal or 0x-hex number, or any other
- * single character. */
-
-static void
-next_token(void)
-{
-    free(token);
-    token = NULL;
-
-    while (isspace((unsigned char) *pos)) {
-        pos++;
-    }
-    if (!*pos) {
-        return;
-    }
-
-    const char *start = pos;
-    if (isalpha((unsigned char) *pos)) {
-        while (isalpha((unsigned char) *pos)) {
-            pos++;
-        }
-    } else if (isdigit((unsigned char) *pos)) {
-        if (pos[0] == '0' && (pos[1] == 'x' || pos[1] == 'X')) {
-            pos += 2;
-            while (isxdigit((unsigned char) *pos)) {
-                pos++;
-            }
-        } else {
-            while (isdigit((unsigned char) *pos)) {
-                pos++;
-            }
-        }
-    } else {
-        pos++;
-    }
-    token = xmemdup0(start, pos - start);
-}
-
-/* Consumes the current token if it is WANT. */
-static bool
-take(const char *want)
-{
-    if (token && !strcmp(token, want)) {
-        next_token();
-        return true;
-    }
-    return false;
-}
-
-static void
-expect(const char *want)
-{
-    if (!take(want)) {
-        syntax_error("expected \"%s\"", want);
-    }
-}
-
-static bool
-take_int(long long int *value)
-{
-    if (token && isdigit((unsigned char) *token)) {
-        *value = strtoll(token, NULL, 0);
-        next_token();
-        return true;
-    }
-    return false;
-}
-
+/* sim_lexer_number() with this driver's own message for a missing number,
+ * the one it has always printed. */
 static long long int
-expect_int(void)
+expect_int(struct sim_lexer *lx)
 {
-    long long int value;
-    if (!take_int(&value)) {
-        syntax_error("expected integer");
+    if (!sim_lexer_is_number(lx)) {
+        sim_lexer_error(lx, "expected integer");
     }
-    return value;
+    return sim_lexer_number(lx);
 }
 
 /* An engine setter's refusal is the input's fault. */
 static void
-check_setting(const char *error)
+check_setting(const struct sim_lexer *lx, const char *error)
 {
     if (error) {
-        syntax_error("%s", error);
+        sim_lexer_error(lx, "%s", error);
     }
 }
 
@@ -289,7 +184,8 @@ simulate(struct sim *sim, int step_ms)
 }
 
 static void
-connect_port(struct sim_bridge *b, int port_no, struct sim_lan *lan)
+connect_port(struct sim_lexer *lx, struct sim_bridge *b, int port_no,
+             struct sim_lan *lan)
 {
     struct sim_lan *old = b->ports[port_no];
 
@@ -310,17 +206,17 @@ connect_port(struct sim_bridge *b, int port_no, struct sim_lan *lan)
     b->ports[port_no] = lan;
     if (lan) {
         if (lan->n_conns >= MAX_LAN_CONNS) {
-            syntax_error("too many ports on LAN %s", lan->name);
+            sim_lexer_error(lx, "too many ports on LAN %s", lan->name);
         }
         lan->conns[lan->n_conns++] = (struct sim_conn) { b, port_no };
     }
 }
 
 static struct sim_bridge *
-add_bridge(struct sim *sim, stp_identifier id)
+add_bridge(struct sim_lexer *lx, struct sim *sim, stp_identifier id)
 {
     if (sim->n_bridges >= MAX_BRIDGES) {
-        syntax_error("at most %d bridges", MAX_BRIDGES);
+        sim_lexer_error(lx, "at most %d bridges", MAX_BRIDGES);
     }
 
     struct sim_bridge *b = xzalloc(sizeof *b);
@@ -337,92 +233,93 @@ add_bridge(struct sim *sim, stp_identifier id)
 
 /* "= PORT..." of a bridge line. */
 static void
-parse_ports(struct sim *sim, struct sim_bridge *b)
+parse_ports(struct sim_lexer *lx, struct sim *sim, struct sim_bridge *b)
 {
     for (int port_no = 0; port_no < STP_MAX_PORTS; port_no++) {
         struct stp_port *p = stp_get_port(b->stp, port_no);
 
-        if (!token || take("X")) {
+        if (!lx->token || sim_lexer_match(lx, "X")) {
             stp_port_disable(p);
             continue;
         }
-        if (take("_")) {
+        if (sim_lexer_match(lx, "_")) {
             continue;
         }
 
         struct sim_lan *lan;
-        if (!strcmp(token, "0")) {
+        if (!strcmp(lx->token, "0")) {
             lan = NULL;
-        } else if (strlen(token) == 1 && islower((unsigned char) *token)) {
-            lan = &sim->lans[*token - 'a'];
+        } else if (strlen(lx->token) == 1
+                   && islower((unsigned char) *lx->token)) {
+            lan = &sim->lans[*lx->token - 'a'];
         } else {
-            syntax_error("%s is not a valid LAN name "
-                         "(0 or a lowercase letter)", token);
+            sim_lexer_error(lx, "%s is not a valid LAN name "
+                         "(0 or a lowercase letter)", lx->token);
         }
-        next_token();
+        sim_lexer_next(lx);
 
-        int cost = take(":") ? expect_int() : 10;
+        int cost = sim_lexer_match(lx, ":") ? expect_int(lx) : 10;
         if (port_no > b->n_ports) {
-            syntax_error("ports must be numbered consecutively");
+            sim_lexer_error(lx, "ports must be numbered consecutively");
         }
         if (port_no == b->n_ports) {
             b->ports[b->n_ports++] = NULL;
         }
-        check_setting(stp_port_set_path_cost(p, cost));
+        check_setting(lx, stp_port_set_path_cost(p, cost));
         stp_port_enable(p);
-        connect_port(b, port_no, lan);
-        if (take("^")) {
-            check_setting(stp_port_set_priority(p, expect_int()));
+        connect_port(lx, b, port_no, lan);
+        if (sim_lexer_match(lx, "^")) {
+            check_setting(lx, stp_port_set_priority(p, expect_int(lx)));
         }
     }
 }
 
 static void
-cmd_bridge(struct sim *sim)
+cmd_bridge(struct sim_lexer *lx, struct sim *sim)
 {
-    long long int n = expect_int();
+    long long int n = expect_int(lx);
     struct sim_bridge *b;
 
     if (n >= 0 && n < sim->n_bridges) {
         b = sim->bridges[n];
     } else if (n == sim->n_bridges) {
-        b = add_bridge(sim, expect_int());
+        b = add_bridge(lx, sim, expect_int(lx));
     } else {
-        syntax_error("bridges must be numbered consecutively from 0");
+        sim_lexer_error(lx, "bridges must be numbered consecutively from 0");
     }
-    if (take("^")) {
-        check_setting(stp_set_bridge_priority(b->stp, expect_int()));
+    if (sim_lexer_match(lx, "^")) {
+        check_setting(lx, stp_set_bridge_priority(b->stp, expect_int(lx)));
     }
-    if (take("=")) {
-        parse_ports(sim, b);
+    if (sim_lexer_match(lx, "=")) {
+        parse_ports(lx, sim, b);
     }
 }
 
 static void
-check_root(struct sim_bridge *b)
+check_root(struct sim_lexer *lx, struct sim_bridge *b)
 {
     struct stp *stp = b->stp;
     const char *name = stp_get_name(stp);
 
     if (stp_get_root_path_cost(stp)) {
-        check_failed("%s: root path cost of root is %u but should be 0",
+        sim_lexer_report(lx, "%s: root path cost of root is %u but should be 0",
                      name, stp_get_root_path_cost(stp));
     }
     if (!stp_is_root_bridge(stp)) {
-        check_failed("%s: root is %"PRIx64", not %"PRIx64, name,
+        sim_lexer_report(lx, "%s: root is %"PRIx64", not %"PRIx64, name,
                      stp_get_designated_root(stp), stp_get_bridge_id(stp));
     }
     for (int i = 0; i < b->n_ports; i++) {
         enum stp_state state = stp_port_get_state(stp_get_port(stp, i));
         if (state != STP_DISABLED && state != STP_FORWARDING) {
-            check_failed("%s: root port %d in state %s", name, i,
+            sim_lexer_report(lx, "%s: root port %d in state %s", name, i,
                          stp_state_name(state));
         }
     }
 }
 
 static void
-check_ports(struct sim_bridge *b)
+check_ports(struct sim_lexer *lx, struct sim_bridge *b)
 {
     struct stp *stp = b->stp;
     const char *name = stp_get_name(stp);
@@ -431,25 +328,26 @@ check_ports(struct sim_bridge *b)
         struct stp_port *p = stp_get_port(stp, i);
         enum stp_state want;
 
-        if (!token || take("D")) {
+        if (!lx->token || sim_lexer_match(lx, "D")) {
             want = STP_DISABLED;
-        } else if (take("B")) {
+        } else if (sim_lexer_match(lx, "B")) {
             want = STP_BLOCKING;
-        } else if (take("Li")) {
+        } else if (sim_lexer_match(lx, "Li")) {
             want = STP_LISTENING;
-        } else if (take("Le")) {
+        } else if (sim_lexer_match(lx, "Le")) {
             want = STP_LEARNING;
-        } else if (take("F")) {
+        } else if (sim_lexer_match(lx, "F")) {
             want = STP_FORWARDING;
-        } else if (take("_")) {
+        } else if (sim_lexer_match(lx, "_")) {
             continue;
         } else {
-            syntax_error("unknown port state %s", token);
+            sim_lexer_error(lx, "unknown port state %s", lx->token);
         }
 
         enum stp_state state = stp_port_get_state(p);
         if (state != want) {
-            check_failed("%s port %d: state is %s but should be %s", name, i,
+            sim_lexer_report(lx, "%s port %d: state is %s but should be %s",
+                         name, i,
                          stp_state_name(state), stp_state_name(want));
         }
         if (want != STP_FORWARDING) {
@@ -457,56 +355,56 @@ check_ports(struct sim_bridge *b)
         }
 
         struct stp_port *root_port = stp_get_root_port(stp);
-        if (take(":")) {
-            long long int cost = expect_int();
+        if (sim_lexer_match(lx, ":")) {
+            long long int cost = expect_int(lx);
             if (p != root_port) {
-                check_failed("%s: port %d is not the root port", name, i);
+                sim_lexer_report(lx, "%s: port %d is not the root port", name, i);
                 if (root_port) {
-                    check_failed("%s: (port %d is the root port)", name,
+                    sim_lexer_report(lx, "%s: (port %d is the root port)", name,
                                  stp_port_no(root_port));
                 } else {
-                    check_failed("%s: (there is no root port)", name);
+                    sim_lexer_report(lx, "%s: (there is no root port)", name);
                 }
             } else if (cost != stp_get_root_path_cost(stp)) {
-                check_failed("%s: root path cost is %u, should be %lld",
+                sim_lexer_report(lx, "%s: root path cost is %u, should be %lld",
                              name, stp_get_root_path_cost(stp), cost);
             }
         } else if (p == root_port) {
-            check_failed("%s: port %d is the root port but not expected "
+            sim_lexer_report(lx, "%s: port %d is the root port but not expected "
                          "to be", name, i);
         }
     }
 }
 
 static void
-cmd_check(struct sim *sim)
+cmd_check(struct sim_lexer *lx, struct sim *sim)
 {
-    long long int n = expect_int();
+    long long int n = expect_int(lx);
     if (n < 0 || n >= sim->n_bridges) {
-        syntax_error("no bridge numbered %lld", n);
+        sim_lexer_error(lx, "no bridge numbered %lld", n);
     }
 
     struct sim_bridge *b = sim->bridges[n];
     struct stp *stp = b->stp;
 
-    expect("=");
-    if (take("rootid")) {
-        expect(":");
-        stp_identifier want = expect_int();
-        want |= (uint64_t) (take("^") ? expect_int()
+    sim_lexer_expect(lx, "=");
+    if (sim_lexer_match(lx, "rootid")) {
+        sim_lexer_expect(lx, ":");
+        stp_identifier want = expect_int(lx);
+        want |= (uint64_t) (sim_lexer_match(lx, "^") ? expect_int(lx)
                             : STP_DEFAULT_BRIDGE_PRIORITY) << 48;
         if (stp_get_designated_root(stp) != want) {
-            check_failed("%s: root %"PRIx64", not %"PRIx64,
+            sim_lexer_report(lx, "%s: root %"PRIx64", not %"PRIx64,
                          stp_get_name(stp), stp_get_designated_root(stp),
                          want);
         }
     }
-    if (take("root")) {
-        check_root(b);
+    if (sim_lexer_match(lx, "root")) {
+        check_root(lx, b);
     } else {
-        check_ports(b);
+        check_ports(lx, b);
     }
-    if (n_warnings) {
+    if (lx->n_reports) {
         exit(EXIT_FAILURE);
     }
 }
@@ -598,27 +496,27 @@ cmd_tree(struct sim *sim)
 }
 
 static void
-run_line(struct sim *sim)
+run_line(struct sim_lexer *lx, struct sim *sim)
 {
-    if (take("bridge")) {
-        cmd_bridge(sim);
-    } else if (take("run")) {
-        long long int ms = expect_int();
+    if (sim_lexer_match(lx, "bridge")) {
+        cmd_bridge(lx, sim);
+    } else if (sim_lexer_match(lx, "run")) {
+        long long int ms = expect_int(lx);
         if (ms < 1 || ms > 60000) {
-            syntax_error("run step must be between 1 and 60000 ms");
+            sim_lexer_error(lx, "run step must be between 1 and 60000 ms");
         }
         simulate(sim, ms);
-    } else if (take("dump")) {
+    } else if (sim_lexer_match(lx, "dump")) {
         cmd_dump(sim);
-    } else if (take("tree")) {
+    } else if (sim_lexer_match(lx, "tree")) {
         cmd_tree(sim);
-    } else if (take("check")) {
-        cmd_check(sim);
+    } else if (sim_lexer_match(lx, "check")) {
+        cmd_check(lx, sim);
     } else {
-        syntax_error("unknown command \"%s\"", token);
+        sim_lexer_error(lx, "unknown command \"%s\"", lx->token);
     }
-    if (token) {
-        syntax_error("trailing garbage on line");
+    if (lx->token) {
+        sim_lexer_error(lx, "trailing garbage on line");
     }
 }
 
@@ -631,7 +529,7 @@ test_stp_main(int argc, char *argv[])
     if (argc != 2) {
         ovs_fatal(0, "usage: test-stp INPUT.STP");
     }
-    file_name = argv[1];
+    const char *file_name = argv[1];
     FILE *input = fopen(file_name, "r");
     if (!input) {
         ovs_fatal(errno, "error opening \"%s\"", file_name);
@@ -642,15 +540,20 @@ test_stp_main(int argc, char *argv[])
         sim->lans[i].name[0] = 'a' + i;
     }
 
+    /* Errors show the column: stp-sim.at's expectations say it. */
+    struct sim_lexer lexer;
+    char *line = NULL;
     size_t cap = 0;
-    for (line_number = 1; getline(&line, &cap, input) != -1; line_number++) {
+
+    sim_lexer_init(&lexer, file_name, true);
+    while (getline(&line, &cap, input) != -1) {
         line[strcspn(line, "#\n")] = '\0';
-        pos = line;
-        next_token();
-        if (token) {
-            run_line(sim);
+        sim_lexer_start_line(&lexer, line);
+        if (lexer.token) {
+            run_line(&lexer, sim);
         }
     }
+    sim_lexer_destroy(&lexer);
     free(line);
     fclose(input);
 
