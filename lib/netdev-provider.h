@@ -105,6 +105,8 @@ struct netdev_class {
     /* The physical link only; netdev.c reports no carrier while the device
      * is administratively down. */
     bool (*get_carrier)(const struct netdev *);
+    /* Carrier changes the driver counted; NULL: none counted. */
+    uint64_t (*get_carrier_resets)(const struct netdev *);
     int (*get_flags)(const struct netdev *, enum netdev_flags *);
     int (*update_flags)(struct netdev *, enum netdev_flags off,
                         enum netdev_flags on);

@@ -105,6 +105,10 @@ int netdev_get_ifindex(const struct netdev *);
 /* Link up at the physical layer (for a tap: a reader attached); always
  * false while the device is administratively down. */
 bool netdev_get_carrier(const struct netdev *);
+/* How many times the device's carrier changed, as its driver counts them
+ * (a Linux device's carrier_changes); 0 for a device that does not count
+ * (dummy devices, as in 3.1).  LACP renegotiates only when it moves. */
+uint64_t netdev_get_carrier_resets(const struct netdev *);
 
 enum netdev_flags {
     NETDEV_UP = 1 << 0,         /* Administratively up. */
