@@ -3038,6 +3038,12 @@ format_action(struct ds *ds, const struct nlattr *a,
             return;
         }
         break;
+    case ODP_ACTION_ATTR_LB_OUTPUT:
+        if (size == 4) {
+            ds_put_format(ds, "lb_output(%"PRIu32")", nl_attr_get_u32(a));
+            return;
+        }
+        break;
     case OVS_ACTION_ATTR_HASH:
         if (size == sizeof(struct ovs_action_hash)) {
             const struct ovs_action_hash *h = nl_attr_get(a);
@@ -3756,12 +3762,13 @@ parse_action(struct parser *p, struct ofpbuf *actions, int depth, bool *ok)
     } else if (!strcmp(name, "pop_mpls")) {
         *ok = parse_pop_mpls(p, actions);
     } else if (!strcmp(name, "recirc") || !strcmp(name, "meter")
-               || !strcmp(name, "trunc")) {
+               || !strcmp(name, "trunc") || !strcmp(name, "lb_output")) {
         uint32_t v, m;
         *ok = parse_u32_arg(p, &v, &m) && m == UINT32_MAX;
         if (*ok) {
             nl_msg_put_u32(actions, (name[0] == 'r' ? OVS_ACTION_ATTR_RECIRC
                                      : name[0] == 'm' ? OVS_ACTION_ATTR_METER
+                                     : name[0] == 'l' ? ODP_ACTION_ATTR_LB_OUTPUT
                                      : OVS_ACTION_ATTR_TRUNC), v);
         }
     } else if (!strcmp(name, "hash")) {
@@ -3927,6 +3934,7 @@ validate_action(const struct nlattr *a, int depth, char **error)
     case OVS_ACTION_ATTR_METER:
     case OVS_ACTION_ATTR_TUNNEL_POP:
     case OVS_ACTION_ATTR_TRUNC:
+    case ODP_ACTION_ATTR_LB_OUTPUT:
         if (size != 4) {
             break;
         }

@@ -191,6 +191,11 @@ char *odp_actions_from_string(const char *, const struct odp_port_names *,
  *                 drops are the empty list, which also prints "drop". */
 #define ODP_ACTION_ATTR_DROP 102
 
+/*   LB_OUTPUT     u32 bond id: "lb_output(ID)": each packet leaves by the
+ *                 member port of its bucket (flow hash & 0xff) in the
+ *                 datapath's bond ID (dpif.h, "Bonds"). */
+#define ODP_ACTION_ATTR_LB_OUTPUT 103
+
 /* 3.1's enum xlate_error, the numbers its drop action carries. */
 enum odp_drop_reason {
     ODP_DROP_OF_PIPELINE = 0,           /* The rules said so. */

@@ -3,13 +3,17 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include "dpif.h"
 #include "match.h"
 #include "ofp-actions.h"
 #include "ofpbuf.h"
 #include "ofproto-private.h"
 #include "recirc.h"
 #include "util.h"
+#include "vlog.h"
 #include "xlate.h"
+
+VLOG_DEFINE_THIS_MODULE(bond_rules);
 
 /* 3.1's priority for the rules after a recirculation. */
 #define BOND_RULE_PRIORITY 20
@@ -18,10 +22,12 @@ struct bond_rules {
     struct ofproto *ofproto;
     uint32_t recirc_id;
     bool synced;                        /* 'seq' was applied once. */
+    bool lb_output;                     /* The datapath holds the map. */
     uint64_t seq;                       /* The bucket map applied. */
     struct rule *rules[BOND_N_BUCKETS]; /* NULL: no rule. */
     uint32_t ports[BOND_N_BUCKETS];     /* Each rule's output. */
-    uint64_t seen_bytes[BOND_N_BUCKETS];/* Counters as last read. */
+    uint64_t seen_bytes[BOND_N_BUCKETS];/* Counters (the rules' or the
+                                         * datapath's) as last read. */
 };
 
 struct bond_rules *
@@ -46,6 +52,9 @@ bond_rules_destroy(struct bond_rules *br)
         }
     }
     ofproto_internal_commit(br->ofproto, version);
+    if (br->lb_output) {
+        dpif_bond_del(br->ofproto->backer->dpif, br->recirc_id);
+    }
     recirc_unref_id(br->recirc_id);
     free(br);
 }
@@ -66,16 +75,11 @@ put_output(struct ofpbuf *ofpacts, uint32_t port)
     out->max_len = 0;
 }
 
-bool
-bond_rules_update(struct bond_rules *br, uint64_t seq,
-                  const uint32_t ports[BOND_N_BUCKETS])
+/* Makes each bucket's rule output to PORTS[i] (OFPP_NONE: no rule).
+ * Returns true if any rule changed. */
+static bool
+sync_rules(struct bond_rules *br, const uint32_t ports[BOND_N_BUCKETS])
 {
-    if (br->synced && seq == br->seq) {
-        return false;
-    }
-    br->synced = true;
-    br->seq = seq;
-
     uint64_t stub[64 / 8];
     struct ofpbuf ofpacts;
     ofpbuf_use_stub(&ofpacts, stub, sizeof stub);
@@ -128,9 +132,58 @@ bond_rules_update(struct bond_rules *br, uint64_t seq,
     return changed;
 }
 
+bool
+bond_rules_update(struct bond_rules *br, uint64_t seq,
+                  const uint32_t ports[BOND_N_BUCKETS],
+                  const uint32_t odp_ports[BOND_N_BUCKETS], bool lb_output)
+{
+    if (br->synced && seq == br->seq && lb_output == br->lb_output) {
+        return false;
+    }
+    bool mode_changed = !br->synced || lb_output != br->lb_output;
+    br->synced = true;
+    br->seq = seq;
+    if (mode_changed) {
+        /* The counters now come from elsewhere. */
+        memset(br->seen_bytes, 0, sizeof br->seen_bytes);
+    }
+
+    struct dpif *dpif = br->ofproto->backer->dpif;
+    if (lb_output) {
+        /* No rules: lb_output does not come back to the tables. */
+        uint32_t no_ports[BOND_N_BUCKETS];
+        for (int i = 0; i < BOND_N_BUCKETS; i++) {
+            no_ports[i] = OFPP_NONE;
+        }
+        sync_rules(br, no_ports);
+        int error = dpif_bond_add(dpif, br->recirc_id, odp_ports);
+        if (error) {
+            VLOG_WARN("bond with recirculation id %"PRIu32": the datapath "
+                      "refused its buckets (%s)", br->recirc_id,
+                      ovs_strerror(error));
+        }
+        br->lb_output = true;
+        return true;
+    }
+    if (br->lb_output) {
+        dpif_bond_del(dpif, br->recirc_id);
+        br->lb_output = false;
+    }
+    return sync_rules(br, ports) || mode_changed;
+}
+
 void
 bond_rules_take_deltas(struct bond_rules *br, uint64_t delta[BOND_N_BUCKETS])
 {
+    if (br->lb_output) {
+        uint64_t n[BOND_N_BUCKETS];
+        dpif_bond_stats_get(br->ofproto->backer->dpif, br->recirc_id, n);
+        for (int i = 0; i < BOND_N_BUCKETS; i++) {
+            delta[i] = n[i] - br->seen_bytes[i];
+            br->seen_bytes[i] = n[i];
+        }
+        return;
+    }
     for (int i = 0; i < BOND_N_BUCKETS; i++) {
         delta[i] = 0;
         if (br->rules[i]) {

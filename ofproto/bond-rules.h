@@ -15,6 +15,11 @@
  * (so the counters stay), and reads the counters back as the buckets'
  * loads for rebalancing.
  *
+ * With lb_output (the bond's use_lb_output), there are no rules: the
+ * bucket map goes to the datapath under the same id (dpif_bond_add(),
+ * with datapath ports), translation emits lb_output(ID), and the loads
+ * are the datapath's per-bucket counters.
+ *
  * Threads and memory: main thread only.  The owner (the bundle, in
  * ofproto.c) creates and destroys it; the rules belong to the ofproto
  * (ofproto-private.h, internal rules) and are deleted by
@@ -37,10 +42,13 @@ uint32_t bond_rules_recirc_id(const struct bond_rules *);
 
 /* Makes bucket I's rule output to PORTS[I] (an OpenFlow port; OFPP_NONE:
  * no rule), for every bucket, if the map's number SEQ (bond_get_buckets())
- * differs from the one last applied.  Returns true if any rule changed
- * (the caller revalidates). */
+ * differs from the one last applied; or, with LB_OUTPUT, hands the
+ * datapath ODP_PORTS (datapath ports, UINT32_MAX: none) instead.  Returns
+ * true if forwarding changed (the caller revalidates). */
 bool bond_rules_update(struct bond_rules *, uint64_t seq,
-                       const uint32_t ports[BOND_N_BUCKETS]);
+                       const uint32_t ports[BOND_N_BUCKETS],
+                       const uint32_t odp_ports[BOND_N_BUCKETS],
+                       bool lb_output);
 
 /* Bytes each bucket's rule counted since the last call, into DELTA. */
 void bond_rules_take_deltas(struct bond_rules *,

@@ -53,6 +53,7 @@ struct bond {
     int updelay, downdelay;
     bool lacp_fallback_ab;
     bool all_members_active;
+    bool use_lb_output;
     char *primary;
     enum bond_lacp_status lacp_status;
 
@@ -280,6 +281,7 @@ apply_settings(struct bond *bond, const struct bond_settings *s)
     bond->downdelay = MAX(0, s->down_delay);
     bond->lacp_fallback_ab = s->lacp_fallback_ab;
     bond->all_members_active = s->all_members_active;
+    bond->use_lb_output = s->use_lb_output;
     free(bond->primary);
     bond->primary = s->primary ? xstrdup(s->primary) : NULL;
     bond->next_rebalance = (bond_is_balanced(bond) && s->rebalance_interval
@@ -307,6 +309,7 @@ bond_reconfigure(struct bond *bond, const struct bond_settings *s)
     bool changed = (bond->mode != s->mode || bond->basis != s->basis
                     || bond->lacp_fallback_ab != s->lacp_fallback_ab
                     || bond->all_members_active != s->all_members_active
+                    || bond->use_lb_output != s->use_lb_output
                     || !bond->primary != !s->primary
                     || (s->primary && strcmp(bond->primary, s->primary)));
     bool timers = (bond->rebalance_interval != s->rebalance_interval
@@ -772,12 +775,14 @@ bond_set_recirc_id(struct bond *bond, uint32_t recirc_id)
 }
 
 bool
-bond_get_recirc(struct bond *bond, uint32_t *recirc_id, uint32_t *basis)
+bond_get_recirc(struct bond *bond, uint32_t *recirc_id, uint32_t *basis,
+                bool *lb_output)
 {
     ovs_rwlock_rdlock(&bond->rwlock);
     bool ok = may_recirc(bond);
     *recirc_id = ok ? bond->recirc_id : 0;
     *basis = ok ? bond->basis : 0;
+    *lb_output = ok && bond->use_lb_output;
     ovs_rwlock_unlock(&bond->rwlock);
     return ok;
 }
@@ -886,7 +891,12 @@ bond_format(struct bond *bond, struct ds *ds)
         ds_put_cstr(ds, "bond may use recirculation: no, Recirc-ID : -1\n");
     }
     ds_put_format(ds, "bond-hash-basis: %"PRIu32"\n", bond->basis);
-    ds_put_cstr(ds, "lb_output action: disabled, bond-id: -1\n");
+    if (may_recirc(bond) && bond->use_lb_output) {
+        ds_put_format(ds, "lb_output action: enabled, bond-id: %"PRIu32"\n",
+                      bond->recirc_id);
+    } else {
+        ds_put_cstr(ds, "lb_output action: disabled, bond-id: -1\n");
+    }
     if (bond->mode == BM_SLB) {
         ds_put_format(ds, "all members active: %s\n",
                       bond->all_members_active ? "true" : "false");

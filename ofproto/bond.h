@@ -81,6 +81,9 @@ struct bond_settings {
     int up_delay, down_delay;   /* ms. */
     bool lacp_fallback_ab;
     bool all_members_active;    /* Take multicast on every member. */
+    /* balance-tcp: the datapath's lb_output action picks the member
+     * instead of a recirculation (other_config:lb-output-action). */
+    bool use_lb_output;
     const char *primary;        /* Member name, or NULL. */
     /* Port bond_active_slave as last written: the member with this MAC
      * starts out active (a restart keeps the choice). */
@@ -155,8 +158,10 @@ void bond_set_recirc_id(struct bond *, uint32_t recirc_id);
 /* Translators: whether output to the bond is hash(l4(*BASIS)) then
  * recirc(*RECIRC_ID): balance-tcp (not falling back to active-backup)
  * with a recirculation id.  bond/show says so ("bond may use
- * recirculation"). */
-bool bond_get_recirc(struct bond *, uint32_t *recirc_id, uint32_t *basis);
+ * recirculation").  *LB_OUTPUT: lb_output(*RECIRC_ID) instead, the
+ * datapath holding the bucket map (the owner's job, bond-rules.h). */
+bool bond_get_recirc(struct bond *, uint32_t *recirc_id, uint32_t *basis,
+                     bool *lb_output);
 /* Main thread: each bucket's member (its AUX, NULL for none) into
  * MEMBERS; returns a number that changes whenever the bucket map does,
  * so the owner updates its rules only then. */

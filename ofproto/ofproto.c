@@ -1393,13 +1393,18 @@ static bool
 bundle_update_bond_rules(struct ofbundle *bundle)
 {
     void *members[BOND_N_BUCKETS];
-    uint32_t ports[BOND_N_BUCKETS];
+    uint32_t ports[BOND_N_BUCKETS], odp_ports[BOND_N_BUCKETS];
     uint64_t seq = bond_get_buckets(bundle->bond, members);
     for (int i = 0; i < BOND_N_BUCKETS; i++) {
         const struct ofport *port = members[i];
         ports[i] = port ? port->ofp_port : OFPP_NONE;
+        odp_ports[i] = port && !port->is_patch ? port->odp_port : UINT32_MAX;
     }
-    return bond_rules_update(bundle->bond_rules, seq, ports);
+    uint32_t id, basis;
+    bool lb_output;
+    bond_get_recirc(bundle->bond, &id, &basis, &lb_output);
+    return bond_rules_update(bundle->bond_rules, seq, ports, odp_ports,
+                             lb_output);
 }
 
 /* Makes BUNDLE a bond with settings S (its ports the members), or no
@@ -1418,6 +1423,15 @@ bundle_configure_bond(struct ofbundle *bundle, const struct bond_settings *s)
             xlate_write_unlock();
         }
         return;
+    }
+    struct bond_settings copy;
+    if (s->use_lb_output && !dpif_supports_lb_output(ofproto->backer->dpif)) {
+        /* 3.1's words. */
+        VLOG_WARN("%s: Datapath does not support 'lb_output' action, "
+                  "disabled.", bundle->name);
+        copy = *s;
+        copy.use_lb_output = false;
+        s = &copy;
     }
     if (!bundle->bond) {
         bond_init();

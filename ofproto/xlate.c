@@ -377,13 +377,15 @@ output_normal(struct xlate_ctx *ctx, const struct ofbundle *b, uint16_t vlan,
 {
     const struct ofport *port;
     uint32_t recirc_id = 0, basis = 0;
+    bool lb_output = false;
     if (b->bond) {
         /* A balance-tcp bond that recirculates hashes in the datapath:
          * the member chosen here only says that one is usable, so the
          * flow's fields it would hash are not matched (3.1 does the same,
          * also when that member is a patch port and the packet goes
          * straight there). */
-        bool recirc = bond_get_recirc(b->bond, &recirc_id, &basis);
+        bool recirc = bond_get_recirc(b->bond, &recirc_id, &basis,
+                                      &lb_output);
         port = bond_choose_output(b->bond, &ctx->flow,
                                   recirc ? NULL : ctx->wc, vlan);
         if (!port) {
@@ -416,7 +418,13 @@ output_normal(struct xlate_ctx *ctx, const struct ofbundle *b, uint16_t vlan,
     } else {
         ctx->flow.vlans[0].qtag = 0;
     }
-    if (recirc_id) {
+    if (recirc_id && lb_output) {
+        /* The datapath picks the member from its copy of the buckets. */
+        commit_all(ctx);
+        nl_msg_put_u32(ctx->odp, ODP_ACTION_ATTR_LB_OUTPUT, recirc_id);
+        trace_note(ctx, "bond %s: the datapath picks the member: "
+                   "lb_output(%"PRIu32")", b->name, recirc_id);
+    } else if (recirc_id) {
         compose_bond_recirc(ctx, b, recirc_id, basis);
     } else {
         compose_output(ctx, port);

@@ -401,6 +401,7 @@ static const char *const canonical_actions[] = {
     "hash(l4(0)),recirc(0x1)",
     "hash(l4(4294967295))",
     "hash(sym_l4(7)),recirc(0x2)",
+    "lb_output(1)",
     "set(ipv4(src=1.1.1.1,dst=2.2.2.2)),2",
     "push_vlan(vid=10,pcp=0),1,pop_vlan,set(tcp(dst=8080)),2,clone(3),userspace(pid=0,actions)",
     "set(arp(op=2))",
@@ -517,6 +518,7 @@ START_TEST(test_action_errors)
         { "hash(l4(x))", "syntax error at hash(l4(x))" },
         { "hash(l4(1/2))", "syntax error at hash(l4(1/2))" },
         { "hash(l4(1)", "syntax error at hash(l4(1)" },
+        { "lb_output(x)", "syntax error at lb_output(x)" },
     };
     for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
         struct ofpbuf acts;
