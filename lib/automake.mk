@@ -191,6 +191,8 @@ lib_libovs_a_SOURCES += \
 # cache, upcall channels.
 lib_libovs_a_SOURCES += \
 	lib/dp-epoch.c \
+	lib/dp-bond.c \
+	lib/dp-bond.h \
 	lib/dp-meter.c \
 	lib/dp-meter.h \
 	lib/dpctl.c \

@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include "coverage.h"
 #include "dp-epoch.h"
+#include "dp-bond.h"
 #include "dp-meter.h"
 #include "dp-packet.h"
 #include "dpctl.h"
@@ -33,6 +34,7 @@
 #include "sset.h"
 #include "timeval.h"
 #include "tnl-header.h"
+#include "unixctl.h"
 #include "util.h"
 #include "vlog.h"
 
@@ -40,6 +42,7 @@ VLOG_DEFINE_THIS_MODULE(dpif_netdev);
 
 COVERAGE_DEFINE(dpif_netdev_upcall_lost);
 COVERAGE_DEFINE(datapath_drop_invalid_port);
+COVERAGE_DEFINE(datapath_drop_invalid_bond);
 /* Slow-pathed control packets the sink took (no upcall), and those it
  * offered but the sink gave back (they went up as upcalls). */
 COVERAGE_DEFINE(dpif_control_sink_consumed);
@@ -145,6 +148,7 @@ struct dp_netdev {
     _Atomic uint64_t n_hit, n_missed, n_lost_unowned, n_mask_hit, n_emc_hit;
 
     struct dp_meter_table *meters;      /* Its own lock (dp-meter.h). */
+    struct dp_bond_table *bonds;        /* lb_output's; its own lock. */
 
     /* The control-packet sink (dpif.h), or NULL.  Swapped by the main
      * thread, read inside epoch sections; a replaced one is freed after
@@ -169,6 +173,9 @@ struct dpif_netdev {
 
 static struct ovs_mutex dp_netdevs_mutex = OVS_MUTEX_INITIALIZER;
 static struct shash dp_netdevs = SHASH_INITIALIZER(&dp_netdevs);
+
+static void dpif_netdev_bond_show(struct unixctl_conn *, int,
+                                  const char *argv[], void *aux);
 
 static struct dp_netdev *
 get_dp(const struct dpif *dpif)
@@ -399,6 +406,31 @@ exec_output(struct exec_ctx *ctx, struct dp_packet_batch *batch,
     }
 }
 
+/* lb_output(BOND_ID): each packet leaves by the member of the bucket its
+ * flow hash names (dp-bond.h); one without a bond or member is dropped. */
+static void
+exec_lb_output(struct exec_ctx *ctx, struct dp_packet_batch *batch,
+               uint32_t bond_id)
+{
+    struct dp_packet *p;
+    DP_PACKET_BATCH_FOR_EACH (i, p, batch) {
+        struct flow flow;
+        uint32_t hash = (dp_packet_hash_valid(p)
+                         ? dp_packet_flow_hash(p, NULL)
+                         : (flow_extract(p, &flow),
+                            dp_packet_flow_hash(p, &flow)));
+        uint32_t port;
+        if (dp_bond_table_output(ctx->dp->bonds, bond_id, hash,
+                                 dp_packet_size(p), &port)) {
+            struct dp_packet_batch one;
+            dp_packet_batch_init_packet(&one, p);
+            exec_output(ctx, &one, port);
+        } else {
+            COVERAGE_INC(datapath_drop_invalid_bond);
+        }
+    }
+}
+
 /* Offers PACKET (parsed into KEY) to the datapath's control-packet sink
  * if USERDATA is a slow-path cookie for per-port protocols only; returns
  * true if the sink consumed it. */
@@ -559,6 +591,10 @@ exec_datapath_action(void *ctx_, struct dp_packet_batch *batch,
     case OVS_ACTION_ATTR_METER:
         dp_meter_table_run(ctx->dp->meters, nl_attr_get_u32(a), batch,
                            time_msec());
+        break;
+
+    case ODP_ACTION_ATTR_LB_OUTPUT:
+        exec_lb_output(ctx, batch, nl_attr_get_u32(a));
         break;
 
     case OVS_ACTION_ATTR_USERSPACE: {
@@ -939,6 +975,12 @@ static int do_port_add(struct dp_netdev *, struct netdev *, uint32_t port_no,
 static struct dp_netdev *
 dp_create(const struct dpif_class *class, const char *name, int *errorp)
 {
+    static bool registered;
+    if (!registered) {
+        registered = true;
+        unixctl_command_register("dpif-netdev/bond-show", "[dp]", 0, 1,
+                                 dpif_netdev_bond_show, NULL);
+    }
     struct dp_netdev *dp = xzalloc(sizeof *dp);
     dp->name = xstrdup(name);
     dp->class = class;
@@ -950,6 +992,7 @@ dp_create(const struct dpif_class *class, const char *name, int *errorp)
     dpcls_init(&dp->cls);
     hmap_init(&dp->flows);
     dp->meters = dp_meter_table_create();
+    dp->bonds = dp_bond_table_create();
     dp->n_rx_threads = 1;
     dp->channels = dpif_channel_set_create();
 
@@ -1017,6 +1060,7 @@ dp_unref(struct dp_netdev *dp)
         hmap_destroy(&dp->ports_by_name);
         hmap_destroy(&dp->flows);
         dp_meter_table_destroy(dp->meters);
+        dp_bond_table_destroy(dp->bonds);
         dpcls_destroy(&dp->cls);
         dpif_channel_set_destroy(dp->channels);
         free(atomic_load(&dp->control_sink));
@@ -1963,6 +2007,53 @@ dpif_netdev_meter_del(struct dpif *dpif, uint32_t meter_id,
     return dp_meter_table_del(get_dp(dpif)->meters, meter_id, stats);
 }
 
+static int
+dpif_netdev_bond_add(struct dpif *dpif, uint32_t bond_id,
+                     const uint32_t ports[DPIF_BOND_N_BUCKETS])
+{
+    dp_bond_table_set(get_dp(dpif)->bonds, bond_id, ports);
+    return 0;
+}
+
+static int
+dpif_netdev_bond_del(struct dpif *dpif, uint32_t bond_id)
+{
+    return dp_bond_table_del(get_dp(dpif)->bonds, bond_id);
+}
+
+static int
+dpif_netdev_bond_stats_get(const struct dpif *dpif, uint32_t bond_id,
+                           uint64_t n_bytes[DPIF_BOND_N_BUCKETS])
+{
+    return dp_bond_table_stats(get_dp(dpif)->bonds, bond_id, n_bytes);
+}
+
+/* dpif-netdev/bond-show [DP]: the datapath's lb_output bonds. */
+static void
+dpif_netdev_bond_show(struct unixctl_conn *conn, int argc,
+                      const char *argv[], void *aux OVS_UNUSED)
+{
+    struct ds reply = DS_EMPTY_INITIALIZER;
+    struct dp_netdev *dp = NULL;
+    ovs_mutex_lock(&dp_netdevs_mutex);
+    if (argc == 2) {
+        dp = shash_find_data(&dp_netdevs, argv[1]);
+    } else if (shash_count(&dp_netdevs) == 1) {
+        dp = shash_first(&dp_netdevs)->data;
+    }
+    if (dp) {
+        dp_bond_table_format(dp->bonds, &reply);
+    }
+    ovs_mutex_unlock(&dp_netdevs_mutex);
+    if (dp) {
+        unixctl_command_reply(conn, ds_cstr(&reply));
+    } else {
+        unixctl_command_reply_error(conn,
+                                    "please specify an existing datapath");
+    }
+    ds_destroy(&reply);
+}
+
 /* One implementation under two type names. */
 #define DPIF_NETDEV_FUNCTIONS                                          \
     .enumerate = dpif_netdev_enumerate,                                \
@@ -1994,6 +2085,9 @@ dpif_netdev_meter_del(struct dpif *dpif, uint32_t meter_id,
     .meter_set = dpif_netdev_meter_set,                                \
     .meter_get = dpif_netdev_meter_get,                                \
     .meter_del = dpif_netdev_meter_del,                                \
+    .bond_add = dpif_netdev_bond_add,                                  \
+    .bond_del = dpif_netdev_bond_del,                                  \
+    .bond_stats_get = dpif_netdev_bond_stats_get,                      \
     .handlers_set = dpif_netdev_handlers_set,                          \
     .recv = dpif_netdev_recv,                                          \
     .recv_release = dpif_netdev_recv_release,                          \

@@ -94,6 +94,13 @@ struct dpif_class {
     int (*meter_del)(struct dpif *, uint32_t meter_id,
                      struct dpif_meter_stats *);
 
+    /* Optional: NULL means no lb_output bonds (EOPNOTSUPP). */
+    int (*bond_add)(struct dpif *, uint32_t bond_id,
+                    const uint32_t ports[DPIF_BOND_N_BUCKETS]);
+    int (*bond_del)(struct dpif *, uint32_t bond_id);
+    int (*bond_stats_get)(const struct dpif *, uint32_t bond_id,
+                          uint64_t n_bytes[DPIF_BOND_N_BUCKETS]);
+
     int (*handlers_set)(struct dpif *, uint32_t n);
     size_t (*recv)(struct dpif *, uint32_t handler_id,
                    struct dpif_upcall *, size_t max);

@@ -415,6 +415,39 @@ dpif_meter_get(const struct dpif *dpif, uint32_t meter_id,
             : EOPNOTSUPP);
 }
 
+bool
+dpif_supports_lb_output(const struct dpif *dpif)
+{
+    return dpif->dpif_class->bond_add != NULL;
+}
+
+int
+dpif_bond_add(struct dpif *dpif, uint32_t bond_id,
+              const uint32_t ports[DPIF_BOND_N_BUCKETS])
+{
+    return (dpif->dpif_class->bond_add
+            ? dpif->dpif_class->bond_add(dpif, bond_id, ports)
+            : EOPNOTSUPP);
+}
+
+int
+dpif_bond_del(struct dpif *dpif, uint32_t bond_id)
+{
+    return (dpif->dpif_class->bond_del
+            ? dpif->dpif_class->bond_del(dpif, bond_id)
+            : EOPNOTSUPP);
+}
+
+int
+dpif_bond_stats_get(const struct dpif *dpif, uint32_t bond_id,
+                    uint64_t n_bytes[DPIF_BOND_N_BUCKETS])
+{
+    memset(n_bytes, 0, DPIF_BOND_N_BUCKETS * sizeof *n_bytes);
+    return (dpif->dpif_class->bond_stats_get
+            ? dpif->dpif_class->bond_stats_get(dpif, bond_id, n_bytes)
+            : EOPNOTSUPP);
+}
+
 int
 dpif_meter_del(struct dpif *dpif, uint32_t meter_id,
                struct dpif_meter_stats *stats)

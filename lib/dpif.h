@@ -304,6 +304,21 @@ int dpif_meter_get(const struct dpif *, uint32_t meter_id,
 int dpif_meter_del(struct dpif *, uint32_t meter_id,
                    struct dpif_meter_stats *);
 
+/* Bonds for the lb_output action (ODP_ACTION_ATTR_LB_OUTPUT, a u32 bond
+ * id): dpif_bond_add() creates or replaces bond BOND_ID, PORTS[i] the
+ * datapath port of bucket i (UINT32_MAX: none); lb_output(BOND_ID) sends
+ * each packet by the bucket of its flow hash's low 8 bits.
+ * dpif_bond_stats_get() reads each bucket's bytes so far.  ENOENT for a
+ * bond that is not there; EOPNOTSUPP from a datapath without them
+ * (dpif_supports_lb_output()).  Any thread. */
+#define DPIF_BOND_N_BUCKETS 256
+bool dpif_supports_lb_output(const struct dpif *);
+int dpif_bond_add(struct dpif *, uint32_t bond_id,
+                  const uint32_t ports[DPIF_BOND_N_BUCKETS]);
+int dpif_bond_del(struct dpif *, uint32_t bond_id);
+int dpif_bond_stats_get(const struct dpif *, uint32_t bond_id,
+                        uint64_t n_bytes[DPIF_BOND_N_BUCKETS]);
+
 /* Batches.  An upcall handler installs all the megaflows of
  * a batch of misses and executes all its packets with one call:
  * dpif_operate() runs OPS in order, puts under one acquisition of the

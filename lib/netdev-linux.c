@@ -61,6 +61,7 @@
 #include <linux/rtnetlink.h>
 #include <linux/sockios.h>
 #include <net/if.h>
+#include <stdio.h>
 #include <net/if_arp.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -578,6 +579,24 @@ netdev_linux_get_carrier(const struct netdev *netdev)
     return (flags & IFF_RUNNING) != 0;
 }
 
+/* The kernel counts the device's carrier changes in sysfs. */
+static uint64_t
+netdev_linux_get_carrier_resets(const struct netdev *netdev)
+{
+    char path[64 + IFNAMSIZ];
+    snprintf(path, sizeof path, "/sys/class/net/%s/carrier_changes",
+             netdev->name);
+    FILE *f = fopen(path, "r");
+    unsigned long long n = 0;
+    if (f) {
+        if (fscanf(f, "%llu", &n) != 1) {
+            n = 0;
+        }
+        fclose(f);
+    }
+    return n;
+}
+
 static enum netdev_flags
 iff_to_netdev_flags(unsigned int iff)
 {
@@ -1019,6 +1038,7 @@ netdev_linux_send(struct netdev *netdev, const struct dp_packet_batch *batch,
     .get_ifindex = netdev_linux_get_ifindex,        \
     .get_carrier = netdev_linux_get_carrier,        \
     .set_miimon_interval = netdev_linux_set_miimon_interval, \
+    .get_carrier_resets = netdev_linux_get_carrier_resets, \
     .get_flags = netdev_linux_get_flags,            \
     .update_flags = netdev_linux_update_flags,      \
     .rxq_open = netdev_linux_rxq_open,              \

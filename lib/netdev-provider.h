@@ -108,6 +108,8 @@ struct netdev_class {
     /* Polls the link every MS milliseconds (0: stop) and reports that as
      * the carrier (netdev_set_miimon_interval()).  NULL: EOPNOTSUPP. */
     int (*set_miimon_interval)(struct netdev *, long long int ms);
+    /* Carrier changes the driver counted; NULL: none counted. */
+    uint64_t (*get_carrier_resets)(const struct netdev *);
     int (*get_flags)(const struct netdev *, enum netdev_flags *);
     int (*update_flags)(struct netdev *, enum netdev_flags off,
                         enum netdev_flags on);

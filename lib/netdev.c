@@ -308,6 +308,13 @@ netdev_get_carrier(const struct netdev *netdev)
     return class->get_carrier ? class->get_carrier(netdev) : true;
 }
 
+uint64_t
+netdev_get_carrier_resets(const struct netdev *netdev)
+{
+    const struct netdev_class *class = netdev->netdev_class;
+    return class->get_carrier_resets ? class->get_carrier_resets(netdev) : 0;
+}
+
 int
 netdev_set_miimon_interval(struct netdev *netdev, long long int ms)
 {

@@ -110,6 +110,10 @@ bool netdev_get_carrier(const struct netdev *);
  * and the carrier is what the last poll saw.  EOPNOTSUPP for devices
  * that have no such link (dummy, patch, tunnels).  Main thread. */
 int netdev_set_miimon_interval(struct netdev *, long long int ms);
+/* How many times the device's carrier changed, as its driver counts them
+ * (a Linux device's carrier_changes); 0 for a device that does not count
+ * (dummy devices, as in 3.1).  LACP renegotiates only when it moves. */
+uint64_t netdev_get_carrier_resets(const struct netdev *);
 
 enum netdev_flags {
     NETDEV_UP = 1 << 0,         /* Administratively up. */

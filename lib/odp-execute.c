@@ -10,6 +10,8 @@
 #include "csum.h"
 #include "dp-packet.h"
 #include "flow.h"
+#include "flow-extract.h"
+#include "hash.h"
 #include "mpls.h"
 #include "netlink.h"
 #include "odp-util.h"
@@ -867,6 +869,45 @@ batch_exceeds(const struct dp_packet_batch *batch, uint32_t cutlen)
  * push that comes next sends them cut (copies, unless it may steal them),
  * and what follows that sees them whole again, as in 3.1.  A clone in
  * between passes the cut on to its copies. */
+/* Symmetric: a connection's two directions hash alike, because each
+ * pair (addresses, ports) is folded with XOR before it is hashed. */
+static uint32_t
+hash_symmetric_l4(const struct flow *f, uint32_t basis)
+{
+    uint32_t h = basis;
+    if (f->dl_type == htons(ETH_TYPE_IP)) {
+        h = hash_add(h, (uint32_t) (f->nw_src ^ f->nw_dst));
+    } else if (f->dl_type == htons(ETH_TYPE_IPV6)) {
+        for (int i = 0; i < 16; i += 4) {
+            uint32_t s, d;
+            memcpy(&s, &f->ipv6_src.s6_addr[i], 4);
+            memcpy(&d, &f->ipv6_dst.s6_addr[i], 4);
+            h = hash_add(h, s ^ d);
+        }
+    } else {
+        return hash_finish(h, 0);
+    }
+    h = hash_add(h, f->nw_proto);
+    if (f->nw_proto == IPPROTO_TCP || f->nw_proto == IPPROTO_UDP
+        || f->nw_proto == IPPROTO_SCTP) {
+        h = hash_add(h, (uint32_t) (f->tp_src ^ f->tp_dst));
+    }
+    return hash_finish(h, 12);
+}
+
+uint32_t
+odp_execute_hash(struct dp_packet *p, uint32_t alg, uint32_t basis)
+{
+    struct flow flow;
+    flow_extract(p, &flow);
+    if (alg == ODP_HASH_ALG_SYM_L4) {
+        return hash_symmetric_l4(&flow, basis);
+    }
+    /* As 3.1: the packet's flow hash (the one the datapath computed on
+     * receive, cached in the packet) mixed with the basis. */
+    return hash_int(dp_packet_flow_hash(p, &flow), basis);
+}
+
 static void
 execute_actions__(void *aux, struct dp_packet_batch *batch, bool steal,
                   const struct nlattr *actions, size_t actions_len,
@@ -885,6 +926,15 @@ execute_actions__(void *aux, struct dp_packet_batch *batch, bool steal,
             if (nl_attr_get_size(a) == sizeof(struct ovs_action_trunc)) {
                 const struct ovs_action_trunc *t = nl_attr_get(a);
                 cutlen = t->max_len;
+            }
+            break;
+        case OVS_ACTION_ATTR_HASH:
+            if (nl_attr_get_size(a) == sizeof(struct ovs_action_hash)) {
+                const struct ovs_action_hash *h = nl_attr_get(a);
+                DP_PACKET_BATCH_FOR_EACH (i, p, batch) {
+                    p->md.dp_hash = odp_execute_hash(p, h->hash_alg,
+                                                     h->hash_basis);
+                }
             }
             break;
         case OVS_ACTION_ATTR_SET:

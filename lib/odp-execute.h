@@ -6,6 +6,7 @@
  * and of the skb priority and mark (IPv4 header, TCP, UDP and ICMPv6
  * checksums are fixed incrementally, SCTP's CRC32c recomputed), push_vlan
  * and pop_vlan, push_mpls and pop_mpls,
+ * hash (sets each packet's dp_hash, odp_execute_hash()),
  * sample (each packet with the action's probability, on a copy), clone
  * (the nested actions on copies, the originals untouched), trunc (the
  * next output, userspace action or tunnel push gets the packets cut to
@@ -51,6 +52,13 @@ typedef void odp_execute_cb(void *aux, struct dp_packet_batch *batch,
 void odp_execute_actions(void *aux, struct dp_packet_batch *batch,
                          bool steal, const struct nlattr *actions,
                          size_t actions_len, odp_execute_cb *dp_execute);
+
+/* The dp_hash the hash action gives packet P (parsed again here) with
+ * ALG (OVS_HASH_ALG_L4 or ODP_HASH_ALG_SYM_L4) and BASIS.  L4: as 3.1,
+ * the packet's flow hash (flow_hash_5tuple() with basis 0, cached in the
+ * packet, dp_packet_flow_hash()) hashed with BASIS by hash_int().
+ * SYM_L4: addresses, protocol and ports, the same in both directions. */
+uint32_t odp_execute_hash(struct dp_packet *p, uint32_t alg, uint32_t basis);
 
 /* The pieces, for a datapath that applies one action outside a list. */
 void odp_execute_set(struct dp_packet *, const struct nlattr *key,

@@ -3038,6 +3038,27 @@ format_action(struct ds *ds, const struct nlattr *a,
             return;
         }
         break;
+    case ODP_ACTION_ATTR_LB_OUTPUT:
+        if (size == 4) {
+            ds_put_format(ds, "lb_output(%"PRIu32")", nl_attr_get_u32(a));
+            return;
+        }
+        break;
+    case OVS_ACTION_ATTR_HASH:
+        if (size == sizeof(struct ovs_action_hash)) {
+            const struct ovs_action_hash *h = nl_attr_get(a);
+            if (h->hash_alg == OVS_HASH_ALG_L4) {
+                ds_put_format(ds, "hash(l4(%"PRIu32"))", h->hash_basis);
+            } else if (h->hash_alg == ODP_HASH_ALG_SYM_L4) {
+                ds_put_format(ds, "hash(sym_l4(%"PRIu32"))", h->hash_basis);
+            } else {
+                /* 3.1's words for an algorithm it does not know. */
+                ds_put_format(ds, "hash(Unknown hash algorithm(%"PRIu32"))",
+                              h->hash_alg);
+            }
+            return;
+        }
+        break;
     case OVS_ACTION_ATTR_METER:
         if (size == 4) {
             ds_put_format(ds, "meter(%"PRIu32")", nl_attr_get_u32(a));
@@ -3560,6 +3581,29 @@ parse_pop_mpls(struct parser *p, struct ofpbuf *actions)
     return ok;
 }
 
+/* hash(l4(BASIS)) or hash(sym_l4(BASIS)), after "hash(". */
+static bool
+parse_hash(struct parser *p, struct ofpbuf *actions)
+{
+    struct ovs_action_hash h = { .hash_alg = OVS_HASH_ALG_L4 };
+    skip_spaces(p);
+    if (!strncmp(p->s, "l4(", 3)) {
+        p->s += 3;
+    } else if (!strncmp(p->s, "sym_l4(", 7)) {
+        h.hash_alg = ODP_HASH_ALG_SYM_L4;
+        p->s += 7;
+    } else {
+        return false;
+    }
+    uint32_t mask;
+    if (!parse_u32_arg(p, &h.hash_basis, &mask) || mask != UINT32_MAX
+        || !match_char(p, ')')) {
+        return false;
+    }
+    nl_msg_put_unspec(actions, OVS_ACTION_ATTR_HASH, &h, sizeof h);
+    return true;
+}
+
 static char *
 parse_sample(struct parser *p, struct ofpbuf *actions, int depth,
              const char *outer, bool *ok)
@@ -3718,14 +3762,17 @@ parse_action(struct parser *p, struct ofpbuf *actions, int depth, bool *ok)
     } else if (!strcmp(name, "pop_mpls")) {
         *ok = parse_pop_mpls(p, actions);
     } else if (!strcmp(name, "recirc") || !strcmp(name, "meter")
-               || !strcmp(name, "trunc")) {
+               || !strcmp(name, "trunc") || !strcmp(name, "lb_output")) {
         uint32_t v, m;
         *ok = parse_u32_arg(p, &v, &m) && m == UINT32_MAX;
         if (*ok) {
             nl_msg_put_u32(actions, (name[0] == 'r' ? OVS_ACTION_ATTR_RECIRC
                                      : name[0] == 'm' ? OVS_ACTION_ATTR_METER
+                                     : name[0] == 'l' ? ODP_ACTION_ATTR_LB_OUTPUT
                                      : OVS_ACTION_ATTR_TRUNC), v);
         }
+    } else if (!strcmp(name, "hash")) {
+        *ok = parse_hash(p, actions);
     } else if (!strcmp(name, "tnl_pop")) {
         uint32_t port;
         *ok = parse_port_paren(p, &port) && match_char(p, ')');
@@ -3887,7 +3934,15 @@ validate_action(const struct nlattr *a, int depth, char **error)
     case OVS_ACTION_ATTR_METER:
     case OVS_ACTION_ATTR_TUNNEL_POP:
     case OVS_ACTION_ATTR_TRUNC:
+    case ODP_ACTION_ATTR_LB_OUTPUT:
         if (size != 4) {
+            break;
+        }
+        return true;
+    case OVS_ACTION_ATTR_HASH:
+        if (size != sizeof(struct ovs_action_hash)
+            || (((const struct ovs_action_hash *) nl_attr_get(a))->hash_alg
+                > ODP_HASH_ALG_SYM_L4)) {
             break;
         }
         return true;

@@ -31,6 +31,11 @@
  *                 nested action list
  *   CLONE         nested action list
  *   RECIRC        u32 recirculation id
+ *   HASH          struct ovs_action_hash: "hash(l4(BASIS))" (or
+ *                 "hash(sym_l4(BASIS))", ODP_HASH_ALG_SYM_L4): sets the
+ *                 packet's dp_hash to a hash of its 5-tuple and BASIS
+ *                 (odp-execute.h says which), which a following recirc's
+ *                 lookup can match (balance-tcp bonds, ofproto/bond.h)
  *   TRUNC         struct ovs_action_trunc: the next output (userspace
  *                 action, tunnel push) sends the packet cut to MAX_LEN
  *
@@ -168,6 +173,10 @@ char *odp_actions_from_string(const char *, const struct odp_port_names *,
  *                 tunnel type of datapath port N, fill the tunnel metadata
  *                 and run the packet through the datapath again as
  *                 received on port N */
+/* The symmetric L4 hash algorithm of the HASH action: 3.1 numbers it 1,
+ * after OVS_HASH_ALG_L4; older kernel headers do not name it. */
+#define ODP_HASH_ALG_SYM_L4 1
+
 #define OVS_ACTION_ATTR_TUNNEL_PUSH 100
 #define OVS_ACTION_ATTR_TUNNEL_POP 101
 
@@ -181,6 +190,11 @@ char *odp_actions_from_string(const char *, const struct odp_port_names *,
  *                 packet marked ECN CE that is not ECN-capable); other
  *                 drops are the empty list, which also prints "drop". */
 #define ODP_ACTION_ATTR_DROP 102
+
+/*   LB_OUTPUT     u32 bond id: "lb_output(ID)": each packet leaves by the
+ *                 member port of its bucket (flow hash & 0xff) in the
+ *                 datapath's bond ID (dpif.h, "Bonds"). */
+#define ODP_ACTION_ATTR_LB_OUTPUT 103
 
 /* 3.1's enum xlate_error, the numbers its drop action carries. */
 enum odp_drop_reason {

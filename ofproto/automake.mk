@@ -6,6 +6,8 @@ ofproto_libofproto_a_SOURCES = \
 	ofproto/connmgr.h \
 	ofproto/bond.c \
 	ofproto/bond.h \
+	ofproto/bond-rules.c \
+	ofproto/bond-rules.h \
 	ofproto/lacp-member.c \
 	ofproto/lacp-member.h \
 	ofproto/rstp-member.c \

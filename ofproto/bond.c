@@ -19,7 +19,7 @@
 
 VLOG_DEFINE_THIS_MODULE(bond);
 
-#define BOND_BUCKETS 256
+#define BOND_BUCKETS BOND_N_BUCKETS
 #define BOND_MASK (BOND_BUCKETS - 1)
 
 struct bond_member {
@@ -53,6 +53,7 @@ struct bond {
     int updelay, downdelay;
     bool lacp_fallback_ab;
     bool all_members_active;
+    bool use_lb_output;
     char *primary;
     enum bond_lacp_status lacp_status;
 
@@ -63,8 +64,12 @@ struct bond {
     bool mac_changed;               /* 'active_member_mac' changed. */
 
     struct bond_bucket buckets[BOND_BUCKETS];
+    uint64_t buckets_seq;           /* Changes with any bucket's member. */
+    uint32_t recirc_id;             /* The owner's; 0: no recirculation. */
     long long int next_rebalance;   /* LLONG_MAX: not balanced. */
     _Atomic bool loads_moved;
+    bool members_changed;           /* A member was enabled or disabled
+                                     * since the last rebalance. */
 };
 
 /* Every bond, for the unixctl commands (main thread). */
@@ -225,7 +230,11 @@ assign_buckets(struct bond *bond)
         struct bond_bucket *b = &bond->buckets[i];
         if (!b->member || !b->member->enabled
             || !atomic_load_explicit(&b->tx_bytes, memory_order_relaxed)) {
-            b->member = n_enabled ? v[next++ % n_enabled] : NULL;
+            struct bond_member *m = n_enabled ? v[next++ % n_enabled] : NULL;
+            if (m != b->member) {
+                b->member = m;
+                bond->buckets_seq++;
+            }
         }
     }
     free(v);
@@ -244,6 +253,7 @@ update_active(struct bond *bond)
                   bond->active->delay_expires - time_msec());
         bond->active->enabled = true;
         bond->active->delay_expires = LLONG_MAX;
+        bond->members_changed = true;
     }
     if (bond->active != old) {
         if (bond->active) {
@@ -271,6 +281,7 @@ apply_settings(struct bond *bond, const struct bond_settings *s)
     bond->downdelay = MAX(0, s->down_delay);
     bond->lacp_fallback_ab = s->lacp_fallback_ab;
     bond->all_members_active = s->all_members_active;
+    bond->use_lb_output = s->use_lb_output;
     free(bond->primary);
     bond->primary = s->primary ? xstrdup(s->primary) : NULL;
     bond->next_rebalance = (bond_is_balanced(bond) && s->rebalance_interval
@@ -298,6 +309,7 @@ bond_reconfigure(struct bond *bond, const struct bond_settings *s)
     bool changed = (bond->mode != s->mode || bond->basis != s->basis
                     || bond->lacp_fallback_ab != s->lacp_fallback_ab
                     || bond->all_members_active != s->all_members_active
+                    || bond->use_lb_output != s->use_lb_output
                     || !bond->primary != !s->primary
                     || (s->primary && strcmp(bond->primary, s->primary)));
     bool timers = (bond->rebalance_interval != s->rebalance_interval
@@ -370,11 +382,13 @@ bond_member_unregister(struct bond *bond, void *aux)
         for (int i = 0; i < BOND_BUCKETS; i++) {
             if (bond->buckets[i].member == m) {
                 bond->buckets[i].member = NULL;
+                bond->buckets_seq++;
             }
         }
         if (bond->active == m) {
             bond->active = NULL;
         }
+        bond->members_changed |= m->enabled;
         free(m->name);
         free(m);
         update_active(bond);
@@ -389,6 +403,7 @@ member_enable(struct bond_member *m, bool enable)
     m->delay_expires = LLONG_MAX;
     if (m->enabled != enable) {
         m->enabled = enable;
+        m->bond->members_changed = true;
         VLOG_INFO("member %s: %s", m->name, enable ? "enabled" : "disabled");
     }
 }
@@ -480,6 +495,7 @@ rebalance(struct bond *bond)
                   hi->name, lo->name, (hi->load - loads[best]) / 1024,
                   (lo->load + loads[best]) / 1024);
         bond->buckets[best].member = lo;
+        bond->buckets_seq++;
         hi->load -= loads[best];
         lo->load += loads[best];
         moved = true;
@@ -513,11 +529,14 @@ bond_run(struct bond *bond, long long int now, bool *changed)
         *changed = true;
     }
     if (bond->next_rebalance <= now) {
-        if (atomic_exchange_explicit(&bond->loads_moved, false,
-                                     memory_order_relaxed)
-            && rebalance(bond)) {
+        /* Nothing to do unless loads moved, or a member came or went
+         * (one that came up takes over loaded buckets). */
+        bool moved = atomic_exchange_explicit(&bond->loads_moved, false,
+                                              memory_order_relaxed);
+        if ((moved || bond->members_changed) && rebalance(bond)) {
             *changed = true;
         }
+        bond->members_changed = false;
         bond->next_rebalance = now + bond->rebalance_interval;
     }
     next = MIN(next, bond->next_rebalance);
@@ -737,6 +756,66 @@ bond_account(struct bond *bond, const struct flow *flow, uint16_t vlan,
     ovs_rwlock_unlock(&bond->rwlock);
 }
 
+/* Recirculation. */
+
+/* Whether balance-tcp hashes in the datapath (lock held). */
+static bool
+may_recirc(const struct bond *bond)
+{
+    return (bond->recirc_id && bond->mode == BM_TCP
+            && effective_mode(bond) == BM_TCP);
+}
+
+void
+bond_set_recirc_id(struct bond *bond, uint32_t recirc_id)
+{
+    ovs_rwlock_wrlock(&bond->rwlock);
+    bond->recirc_id = recirc_id;
+    ovs_rwlock_unlock(&bond->rwlock);
+}
+
+bool
+bond_get_recirc(struct bond *bond, uint32_t *recirc_id, uint32_t *basis,
+                bool *lb_output)
+{
+    ovs_rwlock_rdlock(&bond->rwlock);
+    bool ok = may_recirc(bond);
+    *recirc_id = ok ? bond->recirc_id : 0;
+    *basis = ok ? bond->basis : 0;
+    *lb_output = ok && bond->use_lb_output;
+    ovs_rwlock_unlock(&bond->rwlock);
+    return ok;
+}
+
+uint64_t
+bond_get_buckets(struct bond *bond, void *members[BOND_N_BUCKETS])
+{
+    ovs_rwlock_rdlock(&bond->rwlock);
+    for (int i = 0; i < BOND_BUCKETS; i++) {
+        const struct bond_member *m = bond->buckets[i].member;
+        members[i] = m ? m->aux : NULL;
+    }
+    uint64_t seq = bond->buckets_seq;
+    ovs_rwlock_unlock(&bond->rwlock);
+    return seq;
+}
+
+void
+bond_account_buckets(struct bond *bond, const uint64_t delta[BOND_N_BUCKETS])
+{
+    /* Loads are atomics: the read lock keeps the bond as it is. */
+    ovs_rwlock_rdlock(&bond->rwlock);
+    for (int i = 0; i < BOND_BUCKETS; i++) {
+        if (delta[i]) {
+            atomic_fetch_add_explicit(&bond->buckets[i].tx_bytes, delta[i],
+                                      memory_order_relaxed);
+            atomic_store_explicit(&bond->loads_moved, true,
+                                  memory_order_relaxed);
+        }
+    }
+    ovs_rwlock_unlock(&bond->rwlock);
+}
+
 /* unixctl. */
 
 static struct bond *
@@ -784,8 +863,8 @@ bond_list_cmd(struct unixctl_conn *conn, int argc OVS_UNUSED,
     for (size_t i = 0; i < n; i++) {
         struct bond *bond = bonds[i];
         ovs_rwlock_rdlock(&bond->rwlock);
-        ds_put_format(&ds, "%s\t%s\t%d\t", bond->name,
-                      bond_mode_to_string(bond->mode), 0);
+        ds_put_format(&ds, "%s\t%s\t%"PRIu32"\t", bond->name,
+                      bond_mode_to_string(bond->mode), bond->recirc_id);
         struct bond_member **v = sorted_members(bond);
         for (size_t j = 0; v[j]; j++) {
             ds_put_format(&ds, "%s%s", j ? ", " : "", v[j]->name);
@@ -805,10 +884,19 @@ bond_format(struct bond *bond, struct ds *ds)
     ovs_rwlock_rdlock(&bond->rwlock);
     ds_put_format(ds, "---- %s ----\n", bond->name);
     ds_put_format(ds, "bond_mode: %s\n", bond_mode_to_string(bond->mode));
-    /* Balance-tcp hashes in translation here, without recirculation. */
-    ds_put_cstr(ds, "bond may use recirculation: no, Recirc-ID : -1\n");
+    if (may_recirc(bond)) {
+        ds_put_format(ds, "bond may use recirculation: yes, Recirc-ID : %"
+                      PRIu32"\n", bond->recirc_id);
+    } else {
+        ds_put_cstr(ds, "bond may use recirculation: no, Recirc-ID : -1\n");
+    }
     ds_put_format(ds, "bond-hash-basis: %"PRIu32"\n", bond->basis);
-    ds_put_cstr(ds, "lb_output action: disabled, bond-id: -1\n");
+    if (may_recirc(bond) && bond->use_lb_output) {
+        ds_put_format(ds, "lb_output action: enabled, bond-id: %"PRIu32"\n",
+                      bond->recirc_id);
+    } else {
+        ds_put_cstr(ds, "lb_output action: disabled, bond-id: -1\n");
+    }
     if (bond->mode == BM_SLB) {
         ds_put_format(ds, "all members active: %s\n",
                       bond->all_members_active ? "true" : "false");
@@ -1013,7 +1101,10 @@ bond_migrate_cmd(struct unixctl_conn *conn, int argc OVS_UNUSED,
         return;
     }
     ovs_rwlock_wrlock(&bond->rwlock);
-    bond->buckets[hash].member = m;
+    if (bond->buckets[hash].member != m) {
+        bond->buckets[hash].member = m;
+        bond->buckets_seq++;
+    }
     ovs_rwlock_unlock(&bond->rwlock);
     seq_change(bond_changed_seq);
     unixctl_command_reply(conn, "migrated");

@@ -12,7 +12,15 @@
  *                  member (load: bytes sent, halved after each rebalance).
  *   balance-tcp    the L2-L4 5-tuple hashes to a bucket, as for slb; it
  *                  needs LACP (or lacp-fallback-ab, which makes it
- *                  active-backup while LACP has not negotiated).
+ *                  active-backup while LACP has not negotiated).  With a
+ *                  recirculation id (bond_set_recirc_id(), from the
+ *                  owner), it hashes in the datapath as 3.1 does:
+ *                  translation ends with hash(l4(BASIS)),recirc(ID), and
+ *                  the owner keeps one internal rule per bucket
+ *                  (recirc_id=ID,dp_hash=BUCKET/0xff actions=output:MEMBER,
+ *                  bond-rules.h) that follows bond_get_buckets(); the
+ *                  rules' byte counters are the buckets' loads
+ *                  (bond_account_buckets()).
  *
  * A member is enabled when its link has been up (may_enable: carrier,
  * liveness, LACP) for bond_updelay ms, and disabled when it has been down
@@ -33,8 +41,9 @@
  * thread's ofproto/trace) call bond_choose_output(),
  * bond_check_admissibility() and bond_account() concurrently.  The bond's
  * rwlock guards its state: translators take it for reading, the main
- * thread for writing when it changes something.  Loads are relaxed atomic
- * counters.  Member handles (AUX) are the owner's pointers: it unregisters
+ * thread for writing when it changes something (bond_get_recirc() is a
+ * translator's call too; the other recirculation calls are the main
+ * thread's).  Loads are relaxed atomic counters.  Member handles (AUX) are the owner's pointers: it unregisters
  * a member before freeing it.  The bond copies its name and settings. */
 #ifndef OFPROTO_BOND_H
 #define OFPROTO_BOND_H 1
@@ -72,6 +81,9 @@ struct bond_settings {
     int up_delay, down_delay;   /* ms. */
     bool lacp_fallback_ab;
     bool all_members_active;    /* Take multicast on every member. */
+    /* balance-tcp: the datapath's lb_output action picks the member
+     * instead of a recirculation (other_config:lb-output-action). */
+    bool use_lb_output;
     const char *primary;        /* Member name, or NULL. */
     /* Port bond_active_slave as last written: the member with this MAC
      * starts out active (a restart keeps the choice). */
@@ -135,6 +147,29 @@ enum bond_verdict bond_check_admissibility(struct bond *, const void *aux,
  * push statistics). */
 void bond_account(struct bond *, const struct flow *, uint16_t vlan,
                   uint64_t n_bytes);
+
+/* Recirculation (balance-tcp in the datapath). */
+
+#define BOND_N_BUCKETS 256
+
+/* Main thread: the recirculation id the owner allocated for the bond's
+ * internal rules (0: none, the bond hashes in translation). */
+void bond_set_recirc_id(struct bond *, uint32_t recirc_id);
+/* Translators: whether output to the bond is hash(l4(*BASIS)) then
+ * recirc(*RECIRC_ID): balance-tcp (not falling back to active-backup)
+ * with a recirculation id.  bond/show says so ("bond may use
+ * recirculation").  *LB_OUTPUT: lb_output(*RECIRC_ID) instead, the
+ * datapath holding the bucket map (the owner's job, bond-rules.h). */
+bool bond_get_recirc(struct bond *, uint32_t *recirc_id, uint32_t *basis,
+                     bool *lb_output);
+/* Main thread: each bucket's member (its AUX, NULL for none) into
+ * MEMBERS; returns a number that changes whenever the bucket map does,
+ * so the owner updates its rules only then. */
+uint64_t bond_get_buckets(struct bond *, void *members[BOND_N_BUCKETS]);
+/* Main thread: credits each bucket with the bytes in DELTA (what its
+ * internal rule counted since last time), as bond_account() does in
+ * translation without recirculation. */
+void bond_account_buckets(struct bond *, const uint64_t delta[BOND_N_BUCKETS]);
 
 /* Moves when an ovs-appctl command changed a bond's forwarding: the owner
  * waits on it and revalidates. */

@@ -29,6 +29,7 @@ struct lacp_member {
     /* The carrier last told to the engine (main thread): the engine
      * renegotiates at each report, so only changes are reported. */
     bool carrier;
+    uint64_t carrier_resets;    /* The device's count, as last seen. */
 };
 
 static const struct port_protocol_class lacp_member_class;
@@ -162,9 +163,15 @@ lacp_member_protocol(struct lacp_member *m)
 }
 
 void
-lacp_member_set_carrier(struct lacp_member *m, bool up)
+lacp_member_set_carrier(struct lacp_member *m, bool up,
+                        uint64_t carrier_resets)
 {
-    if (up != m->carrier) {
+    bool reset = carrier_resets != m->carrier_resets;
+    m->carrier_resets = carrier_resets;
+    if (!up && !reset) {
+        return;
+    }
+    if (up != m->carrier || reset) {
         m->carrier = up;
         lacp_member_carrier_changed(m->bond->lacp, m, up);
         lacp_bond_schedule(m->bond);

@@ -45,9 +45,14 @@ void lacp_member_reconfigure(struct lacp_member *,
 /* Frees M, which must not be attached. */
 void lacp_member_destroy(struct lacp_member *);
 struct port_protocol *lacp_member_protocol(struct lacp_member *);
-/* M's link is UP or not (reported to the engine when it changes; a new
- * member's link is down). */
-void lacp_member_set_carrier(struct lacp_member *, bool up);
+/* M's link is UP or not, and its device has counted CARRIER_RESETS
+ * carrier changes (netdev_get_carrier_resets()).  As 3.1 does, the engine
+ * hears that the link went down only when the count moved (a real link
+ * that flapped: renegotiate); a link that is merely seen down (an
+ * administratively downed dummy device) leaves LACP as it was, and a link
+ * seen up is reported up.  A new member's link is down. */
+void lacp_member_set_carrier(struct lacp_member *, bool up,
+                             uint64_t carrier_resets);
 bool lacp_member_enabled(const struct lacp_member *);
 bool lacp_member_current(const struct lacp_member *);
 

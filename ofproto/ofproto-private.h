@@ -148,6 +148,9 @@ struct ofbundle {
      * settings, else NULL; its members are the ports' struct ofport. */
     struct bond *bond;
     struct heap_node bond_node; /* In ofproto->bond_timers with a bond. */
+    /* A balance-tcp bond's recirculation id and internal rules
+     * (bond-rules.h), else NULL. */
+    struct bond_rules *bond_rules;
     bool bond_mac_queued;       /* In ofproto->bond_mac_changed. */
     struct lacp_bond *lacp;     /* LACP on the members, or NULL. */
 };
@@ -452,6 +455,31 @@ void ofproto_table_evict_excess(struct ofproto *, uint8_t table_id);
 void ofproto_check_vacancy(struct ofproto *);
 /* Table 0, priority 0, actions=NORMAL (fail-mode standalone). */
 void ofproto_add_default_rule(struct ofproto *);
+
+/* Internal rules: the switch's own, in OFPROTO_INTERNAL_TABLE, hidden from
+ * OpenFlow (no dump, flow_mod, flush or table count sees them), looked up
+ * by translations that get there (a bond's recirculation, bond.h).  Main
+ * thread only.  Changes are made in a version: begin returns the next
+ * one, add and delete prepare changes in it, commit makes them visible at
+ * once and revalidates.  set_actions replaces a rule's actions in place
+ * (RCU: translations under way keep the old ones), keeping its counters,
+ * and needs no version (the caller revalidates).  The ofproto owns the
+ * rules: delete hands one back to it (freed after an RCU grace period);
+ * a rule must be deleted before its ofproto goes. */
+ovs_version_t ofproto_internal_begin(struct ofproto *);
+struct rule *ofproto_internal_rule_add(struct ofproto *, ovs_version_t,
+                                       const struct match *,
+                                       uint16_t priority,
+                                       const struct ofpact *ofpacts,
+                                       size_t ofpacts_len);
+void ofproto_internal_rule_set_actions(struct rule *,
+                                       const struct ofpact *ofpacts,
+                                       size_t ofpacts_len);
+void ofproto_internal_rule_delete(struct ofproto *, ovs_version_t,
+                                  struct rule *);
+void ofproto_internal_commit(struct ofproto *, ovs_version_t);
+/* Bytes the rule's packets carried so far (any thread). */
+uint64_t ofproto_rule_get_n_bytes(const struct rule *);
 
 /* Learned flows (ofproto-learn.c). */
 struct ofpact_learn;

@@ -378,7 +378,10 @@ collect_rules(struct ofproto *ofproto, const struct ofproto_flow_query *q,
                              q->strict ? CLS_ITER_STRICT : CLS_ITER_LOOSE,
                              version) {
             struct rule *rule = CONTAINER_OF(cr, struct rule, cr);
-            if (!rule->removed && !rule->hidden && rule_selected(rule, q)) {
+            bool visible = (!rule->hidden
+                            || (q->with_internal
+                                && rule->table_id == OFPROTO_INTERNAL_TABLE));
+            if (!rule->removed && visible && rule_selected(rule, q)) {
                 if (*n >= allocated) {
                     *rules = x2nrealloc(*rules, &allocated, sizeof **rules);
                 }
@@ -1152,6 +1155,7 @@ ofproto_dump_rules(struct ofproto *ofproto, struct ofproto_rule_info **infosp,
 {
     struct ofproto_flow_query q;
     ofproto_flow_query_init(&q);
+    q.with_internal = true;
     ofproto_query_rules(ofproto, &q, infosp, np);
 }
 
@@ -1277,6 +1281,67 @@ ofproto_set_fail_open(struct ofproto *ofproto, bool fail_open)
         rule_delete(ofproto, rule, version);
     }
     publish_version(ofproto, version);
+}
+
+/* Internal rules.  They are not counted in n_rules (OpenFlow's tables
+ * know nothing of them), so they leave without rule_retire(). */
+
+ovs_version_t
+ofproto_internal_begin(struct ofproto *ofproto)
+{
+    classifier_defer(&ofproto->tables[OFPROTO_INTERNAL_TABLE].cls);
+    return ofproto_tables_version(ofproto) + 1;
+}
+
+struct rule *
+ofproto_internal_rule_add(struct ofproto *ofproto, ovs_version_t version,
+                          const struct match *match, uint16_t priority,
+                          const struct ofpact *ofpacts, size_t ofpacts_len)
+{
+    struct ofputil_flow_mod fm;
+    ofproto_flow_mod_init(&fm);
+    fm.match = *match;
+    fm.priority = priority;
+    fm.ofpacts = ofpacts;
+    fm.ofpacts_len = ofpacts_len;
+    struct rule *rule = rule_create(ofproto, &fm, OFPROTO_INTERNAL_TABLE);
+    rule->hidden = true;
+    ovs_list_init(&rule->expirable_node);
+    classifier_insert(&ofproto->tables[OFPROTO_INTERNAL_TABLE].cls,
+                      &rule->cr, version);
+    return rule;
+}
+
+void
+ofproto_internal_rule_set_actions(struct rule *rule,
+                                  const struct ofpact *ofpacts,
+                                  size_t ofpacts_len)
+{
+    void *old = (void *) ovsrcu_get_protected(&rule->actions);
+    ovsrcu_set(&rule->actions, rule_actions_create(ofpacts, ofpacts_len));
+    ovsrcu_postpone(free, old);
+}
+
+void
+ofproto_internal_rule_delete(struct ofproto *ofproto OVS_UNUSED,
+                             ovs_version_t version, struct rule *rule)
+{
+    cls_rule_make_invisible_in_version(&rule->cr, version);
+    rule->removed = true;
+    ovsrcu_postpone(rule_remove_cb, rule);
+}
+
+void
+ofproto_internal_commit(struct ofproto *ofproto, ovs_version_t version)
+{
+    publish_version(ofproto, version);
+}
+
+uint64_t
+ofproto_rule_get_n_bytes(const struct rule *rule)
+{
+    return atomic_load_explicit(&((struct rule *) rule)->n_bytes,
+                                memory_order_relaxed);
 }
 
 void

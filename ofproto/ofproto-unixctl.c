@@ -567,12 +567,13 @@ bridge_dump_flows_cmd(struct unixctl_conn *conn, int argc OVS_UNUSED,
     struct ds out = DS_EMPTY_INITIALIZER;
     for (size_t i = 0; i < n; i++) {
         const struct ofproto_rule_info *r = &infos[i];
-        ds_put_format(&out, "duration=%llds, n_packets=%"PRIu64", "
-                      "n_bytes=%"PRIu64", ", (now - r->created) / 1000,
-                      r->n_packets, r->n_bytes);
+        /* 3.1's order: the table first (when not 0). */
         if (r->table_id) {
             ds_put_format(&out, "table_id=%d, ", r->table_id);
         }
+        ds_put_format(&out, "duration=%llds, n_packets=%"PRIu64", "
+                      "n_bytes=%"PRIu64", ", (now - r->created) / 1000,
+                      r->n_packets, r->n_bytes);
         size_t len = out.length;
         match_format(&r->match, NULL, &out, r->priority);
         if (out.length != len) {

@@ -11,6 +11,7 @@
 #include <string.h>
 #include "bitmap.h"
 #include "bond.h"
+#include "bond-rules.h"
 #include "lacp-member.h"
 #include "rstp-member.h"
 #include "stp-member.h"
@@ -1016,7 +1017,9 @@ ofport_update_lacp(struct ofport *port)
         return;
     }
     lacp_member_set_carrier(port->lacp_member,
-                            port->netdev && netdev_get_carrier(port->netdev));
+                            port->netdev && netdev_get_carrier(port->netdev),
+                            (port->netdev
+                             ? netdev_get_carrier_resets(port->netdev) : 0));
     bool enabled = lacp_member_enabled(port->lacp_member);
     if (enabled != port->lacp_enabled) {
         xlate_write_lock();
@@ -1368,6 +1371,8 @@ bundle_lookup(const struct ofproto *ofproto, void *aux)
     return NULL;
 }
 
+static void bundle_set_bond_rules(struct ofbundle *, bool wanted);
+
 /* Frees BUNDLE; the xlate lock is not held. */
 static void
 bundle_destroy(struct ofbundle *bundle)
@@ -1387,6 +1392,7 @@ bundle_destroy(struct ofbundle *bundle)
 
     if (bundle->bond) {
         heap_remove(&ofproto->bond_timers, &bundle->bond_node);
+        bundle_set_bond_rules(bundle, false);
         bond_destroy(bundle->bond);
     }
     for (size_t i = 0; i < ofproto->n_bond_mac_changed; i++) {
@@ -1443,6 +1449,45 @@ bundle_remove_port(struct ofport *port)
 
 /* Bonds. */
 
+/* Gives BUNDLE's bond a recirculation id and internal rules (bond-rules.h)
+ * if WANTED (balance-tcp), takes them away if not. */
+static void
+bundle_set_bond_rules(struct ofbundle *bundle, bool wanted)
+{
+    if (wanted && !bundle->bond_rules) {
+        bundle->bond_rules = bond_rules_create(bundle->ofproto,
+                                               bundle->name);
+        bond_set_recirc_id(bundle->bond,
+                           bond_rules_recirc_id(bundle->bond_rules));
+    } else if (!wanted && bundle->bond_rules) {
+        /* Translations stop recirculating first; packets on their way back
+         * find no rule and are dropped. */
+        bond_set_recirc_id(bundle->bond, 0);
+        bond_rules_destroy(bundle->bond_rules);
+        bundle->bond_rules = NULL;
+    }
+}
+
+/* Brings the internal rules of BUNDLE's bond up to its bucket map (if it
+ * changed).  Returns true if a rule changed. */
+static bool
+bundle_update_bond_rules(struct ofbundle *bundle)
+{
+    void *members[BOND_N_BUCKETS];
+    uint32_t ports[BOND_N_BUCKETS], odp_ports[BOND_N_BUCKETS];
+    uint64_t seq = bond_get_buckets(bundle->bond, members);
+    for (int i = 0; i < BOND_N_BUCKETS; i++) {
+        const struct ofport *port = members[i];
+        ports[i] = port ? port->ofp_port : OFPP_NONE;
+        odp_ports[i] = port && !port->is_patch ? port->odp_port : UINT32_MAX;
+    }
+    uint32_t id, basis;
+    bool lb_output;
+    bond_get_recirc(bundle->bond, &id, &basis, &lb_output);
+    return bond_rules_update(bundle->bond_rules, seq, ports, odp_ports,
+                             lb_output);
+}
+
 /* Makes BUNDLE a bond with settings S (its ports the members), or no
  * bond if S is NULL. */
 static void
@@ -1452,12 +1497,22 @@ bundle_configure_bond(struct ofbundle *bundle, const struct bond_settings *s)
     if (!s) {
         if (bundle->bond) {
             heap_remove(&ofproto->bond_timers, &bundle->bond_node);
+            bundle_set_bond_rules(bundle, false);
             bond_destroy(bundle->bond);
             xlate_write_lock();
             bundle->bond = NULL;
             xlate_write_unlock();
         }
         return;
+    }
+    struct bond_settings copy;
+    if (s->use_lb_output && !dpif_supports_lb_output(ofproto->backer->dpif)) {
+        /* 3.1's words. */
+        VLOG_WARN("%s: Datapath does not support 'lb_output' action, "
+                  "disabled.", bundle->name);
+        copy = *s;
+        copy.use_lb_output = false;
+        s = &copy;
     }
     if (!bundle->bond) {
         bond_init();
@@ -1471,6 +1526,7 @@ bundle_configure_bond(struct ofbundle *bundle, const struct bond_settings *s)
         bond_reconfigure(bundle->bond, s);
         heap_change(&ofproto->bond_timers, &bundle->bond_node, LLONG_MIN);
     }
+    bundle_set_bond_rules(bundle, s->mode == BM_TCP);
     struct ofport *port;
     LIST_FOR_EACH (port, bundle_node, &bundle->ports) {
         bond_member_register(bundle->bond, port, port->name,
@@ -1585,8 +1641,18 @@ ofproto_run_bonds(struct ofproto *ofproto, bool all)
            && heap_min(&ofproto->bond_timers)->key <= now) {
         struct ofbundle *b = CONTAINER_OF(heap_min(&ofproto->bond_timers),
                                           struct ofbundle, bond_node);
+        if (b->bond_rules) {
+            /* The buckets' loads, for a rebalance, are what their rules
+             * counted. */
+            uint64_t delta[BOND_N_BUCKETS];
+            bond_rules_take_deltas(b->bond_rules, delta);
+            bond_account_buckets(b->bond, delta);
+        }
         long long int next = bond_run(b->bond, now, &changed);
         heap_change(&ofproto->bond_timers, &b->bond_node, next);
+        if (b->bond_rules && bundle_update_bond_rules(b)) {
+            changed = true;
+        }
         void *active;
         if (bond_take_learning_needed(b->bond, &active)) {
             bundle_send_learning_packets(b, active);

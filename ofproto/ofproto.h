@@ -321,6 +321,9 @@ struct eth_addr ofproto_bundle_get_active_member_mac(struct ofproto *,
  * OFPBAC_BAD_OUT_GROUP for a group action naming a group the bridge does
  * not have. */
 #define OFPROTO_N_TABLES 255    /* Tables 0 to 254; 255 is OFPTT_ALL. */
+/* The last table, 3.1's internal one: only the switch's own hidden rules
+ * (ofproto_internal_rule_add()) are there. */
+#define OFPROTO_INTERNAL_TABLE (OFPROTO_N_TABLES - 1)
 
 enum ofperr ofproto_flow_mod(struct ofproto *,
                              const struct ofputil_flow_mod *);
@@ -423,6 +426,10 @@ struct ofproto_flow_query {
     uint32_t out_port;          /* OFPP_NONE: any. */
     uint32_t out_group;         /* OFPG_ANY: any. */
     ovs_be64 cookie, cookie_mask;
+    /* Also the hidden rules of the internal table (OFPROTO_INTERNAL_TABLE,
+     * e.g. a bond's after recirculation), which OpenFlow never sees;
+     * bridge/dump-flows shows them, as 3.1 does. */
+    bool with_internal;
 };
 /* Every rule of every table. */
 void ofproto_flow_query_init(struct ofproto_flow_query *);

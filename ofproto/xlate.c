@@ -348,20 +348,56 @@ bundle_pick_port(const struct ofbundle *b)
     return NULL;
 }
 
+/* Output to balance-tcp bond B through the datapath's hash: the packet
+ * as it is now, its dp_hash set from its 5-tuple and BASIS, goes back
+ * through the datapath with RECIRC_ID, whose lookup lands on the bond's
+ * rule for its bucket (bond-rules.h). */
+static void
+compose_bond_recirc(struct xlate_ctx *ctx, const struct ofbundle *b,
+                    uint32_t recirc_id, uint32_t basis)
+{
+    commit_all(ctx);
+    struct ovs_action_hash hash = {
+        .hash_alg = OVS_HASH_ALG_L4,
+        .hash_basis = basis,
+    };
+    nl_msg_put_unspec(ctx->odp, OVS_ACTION_ATTR_HASH, &hash, sizeof hash);
+    nl_msg_put_u32(ctx->odp, OVS_ACTION_ATTR_RECIRC, recirc_id);
+    /* The datapath flow keeps the id's state alive while it lives. */
+    if (recirc_ref_id(recirc_id)) {
+        recirc_refs_add(&ctx->xout->recircs, recirc_id);
+    }
+    trace_note(ctx, "bond %s hashes in the datapath: hash(l4(%"PRIu32")), "
+               "recirc(%#"PRIx32")", b->name, basis, recirc_id);
+}
+
 static void
 output_normal(struct xlate_ctx *ctx, const struct ofbundle *b, uint16_t vlan,
               uint8_t pcp)
 {
     const struct ofport *port;
+    uint32_t recirc_id = 0, basis = 0;
+    bool lb_output = false;
     if (b->bond) {
-        port = bond_choose_output(b->bond, &ctx->flow, ctx->wc, vlan);
+        /* A balance-tcp bond that recirculates hashes in the datapath:
+         * the member chosen here only says that one is usable, so the
+         * flow's fields it would hash are not matched (3.1 does the same,
+         * also when that member is a patch port and the packet goes
+         * straight there). */
+        bool recirc = bond_get_recirc(b->bond, &recirc_id, &basis,
+                                      &lb_output);
+        port = bond_choose_output(b->bond, &ctx->flow,
+                                  recirc ? NULL : ctx->wc, vlan);
         if (!port) {
             trace_note(ctx, "no usable member in bond %s, dropping",
                        b->name);
             return;
         }
-        if (ctx->xin->n_bytes) {
+        if (!recirc && ctx->xin->n_bytes) {
             bond_account(b->bond, &ctx->flow, vlan, ctx->xin->n_bytes);
+        }
+        if (port->is_patch) {
+            recirc_id = 0;
         }
     } else {
         port = bundle_pick_port(b);
@@ -382,7 +418,17 @@ output_normal(struct xlate_ctx *ctx, const struct ofbundle *b, uint16_t vlan,
     } else {
         ctx->flow.vlans[0].qtag = 0;
     }
-    compose_output(ctx, port);
+    if (recirc_id && lb_output) {
+        /* The datapath picks the member from its copy of the buckets. */
+        commit_all(ctx);
+        nl_msg_put_u32(ctx->odp, ODP_ACTION_ATTR_LB_OUTPUT, recirc_id);
+        trace_note(ctx, "bond %s: the datapath picks the member: "
+                   "lb_output(%"PRIu32")", b->name, recirc_id);
+    } else if (recirc_id) {
+        compose_bond_recirc(ctx, b, recirc_id, basis);
+    } else {
+        compose_output(ctx, port);
+    }
     ctx->flow.vlans[0] = saved;
 }
 
@@ -2576,6 +2622,38 @@ thaw_segments(struct xlate_ctx *ctx, const uint8_t *segments,
         }
         ofs += len;
     }
+}
+
+uint32_t
+xlate_alloc_internal_recirc_id(const struct ofproto *ofproto,
+                               const char *owner)
+{
+    /* A state of one lookup segment; the owner's name as its userdata
+     * (which a thaw ignores) keeps it apart from any other. */
+    struct frozen_header h;
+    memset(&h, 0, sizeof h);
+    h.ofproto_id = ofproto->id;
+    h.in_port = OFPP_NONE;
+    h.actset_output = OFPP_UNSET;
+    h.packet_type = htonl(PT_ETH);
+    h.segments_len = sizeof(struct frozen_segment);
+    h.userdata_len = strlen(owner);
+    h.table_id = OFPROTO_INTERNAL_TABLE;
+
+    struct frozen_segment seg;
+    memset(&seg, 0, sizeof seg);
+    seg.kind = FROZEN_LOOKUP;
+    seg.table_id = OFPROTO_INTERNAL_TABLE;
+    seg.in_port = OFPP_NONE;
+
+    struct ofpbuf state;
+    ofpbuf_init(&state, sizeof h + sizeof seg + h.userdata_len);
+    ofpbuf_put(&state, &h, sizeof h);
+    ofpbuf_put(&state, &seg, sizeof seg);
+    ofpbuf_put(&state, owner, h.userdata_len);
+    uint32_t id = recirc_alloc_id(state.data, state.size);
+    ofpbuf_uninit(&state);
+    return id;
 }
 
 /* Copies the state of ID into *STATE (which the caller uninits) and its

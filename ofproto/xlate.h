@@ -131,4 +131,13 @@ struct frozen_packet_in {
  * or its bridge is gone.  xlate_rwlock held for reading. */
 bool xlate_frozen_packet_in(uint32_t id, struct frozen_packet_in *pin);
 
+/* A recirculation id whose packets, when they come back, are looked up in
+ * OFPROTO's internal table (OFPROTO_INTERNAL_TABLE) with nothing else of
+ * the pipeline (every register and metadata zero, in_port OFPP_NONE), as
+ * 3.1's bonds recirculate.  OWNER (a bond's name) makes the id its own:
+ * two owners never share one.  The caller holds the reference and
+ * releases it with recirc_unref_id().  Any thread. */
+uint32_t xlate_alloc_internal_recirc_id(const struct ofproto *ofproto,
+                                        const char *owner);
+
 #endif /* ofproto/xlate.h */

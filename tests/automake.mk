@@ -244,7 +244,11 @@ UNIT_TESTS += \
 	tests/unit/test-flow-extract \
 	tests/unit/test-odp-util \
 	tests/unit/test-odp-execute \
-	tests/unit/test-dp-meter
+	tests/unit/test-dp-meter \
+	tests/unit/test-dp-bond
+tests_unit_test_dp_bond_SOURCES = tests/unit/test-dp-bond.c
+tests_unit_test_dp_bond_CFLAGS = $(UNIT_TEST_FLAGS)
+tests_unit_test_dp_bond_LDADD = $(UNIT_TEST_LIBS)
 tests_unit_test_dp_meter_SOURCES = tests/unit/test-dp-meter.c
 tests_unit_test_dp_meter_CFLAGS = $(UNIT_TEST_FLAGS)
 tests_unit_test_dp_meter_LDADD = $(UNIT_TEST_LIBS)

@@ -34,6 +34,7 @@ port_bond_settings(const struct ovsrec_port *row, struct bond_settings *s)
     s->down_delay = row->bond_downdelay > 0 ? row->bond_downdelay : 0;
     s->lacp_fallback_ab = smap_get_bool(oc, "lacp-fallback-ab", false);
     s->all_members_active = smap_get_bool(oc, "all-members-active", false);
+    s->use_lb_output = smap_get_bool(oc, "lb-output-action", false);
     s->primary = smap_get(oc, "bond-primary");
     if (row->bond_active_slave
         && !eth_addr_from_string(row->bond_active_slave,

@@ -16,6 +16,7 @@
 #include "dynamic-string.h"
 #include "flow-extract.h"
 #include "flow.h"
+#include "hash.h"
 #include "netlink.h"
 #include "odp-util.h"
 #include "ofpbuf.h"
@@ -311,6 +312,69 @@ START_TEST(test_set_eth_and_metadata)
     ck_assert_uint_eq(p->md.skb_priority, 0x1234);
     dp_packet_delete(p);
     ofpbuf_uninit(&acts);
+}
+END_TEST
+
+/* The hash action sets dp_hash and nothing else; L4 is 3.1's value (the
+ * flow hash mixed with the basis), the basis matters, and sym_l4 is the
+ * same for both directions of a connection. */
+static uint32_t
+run_hash(const struct flow *f, const char *actions)
+{
+    struct ofpbuf acts;
+    parse_actions(actions, &acts);
+    struct dp_packet *p = compose(f);
+    struct dp_packet *orig = compose(f);
+    struct dp_packet_batch batch;
+    dp_packet_batch_init_packet(&batch, p);
+    odp_execute_actions(NULL, &batch, false, acts.data, acts.size, NULL);
+    assert_same_bytes(p, orig, actions);
+    uint32_t h = p->md.dp_hash;
+    dp_packet_delete(orig);
+    dp_packet_delete(p);
+    ofpbuf_uninit(&acts);
+    return h;
+}
+
+START_TEST(test_hash)
+{
+    struct flow a, b;
+    ipv4_flow(&a, IPPROTO_TCP);
+    ck_assert_uint_eq(run_hash(&a, "hash(l4(0))"),
+                      hash_int(flow_hash_5tuple(&a, 0), 0));
+    ck_assert_uint_eq(run_hash(&a, "hash(l4(77))"),
+                      hash_int(flow_hash_5tuple(&a, 0), 77));
+    ck_assert_uint_ne(run_hash(&a, "hash(l4(0))"),
+                      run_hash(&a, "hash(l4(1))"));
+
+    /* Another destination port hashes elsewhere (with 256 ports, some of
+     * the low bytes a bond uses differ). */
+    b = a;
+    bool differs = false;
+    uint32_t h0 = run_hash(&a, "hash(l4(0))") & 0xff;
+    for (int port = 0; port < 256 && !differs; port++) {
+        b.tp_dst = htons(port);
+        differs = (run_hash(&b, "hash(l4(0))") & 0xff) != h0;
+    }
+    ck_assert(differs);
+
+    /* Symmetric: the reply hashes alike, another flow does not. */
+    b = a;
+    b.nw_src = a.nw_dst;
+    b.nw_dst = a.nw_src;
+    b.tp_src = a.tp_dst;
+    b.tp_dst = a.tp_src;
+    ck_assert_uint_eq(run_hash(&a, "hash(sym_l4(3))"),
+                      run_hash(&b, "hash(sym_l4(3))"));
+    b.tp_dst = htons(9);
+    ck_assert_uint_ne(run_hash(&a, "hash(sym_l4(3))"),
+                      run_hash(&b, "hash(sym_l4(3))"));
+    ipv6_flow(&a, IPPROTO_UDP);
+    b = a;
+    b.ipv6_src = a.ipv6_dst;
+    b.ipv6_dst = a.ipv6_src;
+    ck_assert_uint_eq(run_hash(&a, "hash(sym_l4(0))"),
+                      run_hash(&b, "hash(sym_l4(0))"));
 }
 END_TEST
 
@@ -645,6 +709,7 @@ odp_execute_suite(void)
     tcase_add_test(tc, test_set_ipv6);
     tcase_add_test(tc, test_set_arp_icmp_nd);
     tcase_add_test(tc, test_set_eth_and_metadata);
+    tcase_add_test(tc, test_hash);
     tcase_add_test(tc, test_push_pop_vlan);
     tcase_add_test(tc, test_pop_push_eth);
     tcase_add_test(tc, test_push_vlan_without_headroom);

@@ -398,6 +398,10 @@ static const char *const canonical_actions[] = {
     "clone(2,3)",
     "clone(push_vlan(vid=5,pcp=0),2)",
     "recirc(0x5)",
+    "hash(l4(0)),recirc(0x1)",
+    "hash(l4(4294967295))",
+    "hash(sym_l4(7)),recirc(0x2)",
+    "lb_output(1)",
     "set(ipv4(src=1.1.1.1,dst=2.2.2.2)),2",
     "push_vlan(vid=10,pcp=0),1,pop_vlan,set(tcp(dst=8080)),2,clone(3),userspace(pid=0,actions)",
     "set(arp(op=2))",
@@ -510,6 +514,11 @@ START_TEST(test_action_errors)
         { "userspace(pid=1,userdata(012))",
           "syntax error at userspace(pid=1,userdata(012))" },
         { "4294967296", "syntax error at 4294967296" },
+        { "hash(l3(0))", "syntax error at hash(l3(0))" },
+        { "hash(l4(x))", "syntax error at hash(l4(x))" },
+        { "hash(l4(1/2))", "syntax error at hash(l4(1/2))" },
+        { "hash(l4(1)", "syntax error at hash(l4(1)" },
+        { "lb_output(x)", "syntax error at lb_output(x)" },
     };
     for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
         struct ofpbuf acts;
@@ -539,6 +548,23 @@ START_TEST(test_validate_refuses_malformed)
     nl_msg_put_u32(&b, OVS_ACTION_ATTR_OUTPUT, 1);
     ((struct nlattr *) b.data)->nla_len = 200;              /* Lies. */
     ck_assert(!odp_actions_validate(b.data, b.size, NULL));
+
+    /* A hash action of an algorithm nobody knows, or of the wrong
+     * size. */
+    ofpbuf_clear(&b);
+    struct ovs_action_hash bad_hash = { .hash_alg = 9, .hash_basis = 0 };
+    nl_msg_put_unspec(&b, OVS_ACTION_ATTR_HASH, &bad_hash, sizeof bad_hash);
+    ck_assert(!odp_actions_validate(b.data, b.size, NULL));
+    ofpbuf_clear(&b);
+    nl_msg_put_u32(&b, OVS_ACTION_ATTR_HASH, 0);
+    ck_assert(!odp_actions_validate(b.data, b.size, NULL));
+    /* Formatting still says what it is. */
+    struct ds text = DS_EMPTY_INITIALIZER;
+    ofpbuf_clear(&b);
+    nl_msg_put_unspec(&b, OVS_ACTION_ATTR_HASH, &bad_hash, sizeof bad_hash);
+    odp_actions_format(b.data, b.size, NULL, &text);
+    ck_assert_str_eq(ds_cstr(&text), "hash(Unknown hash algorithm(9))");
+    ds_destroy(&text);
 
     ofpbuf_clear(&b);
     size_t ofs = nl_msg_start_nested(&b, OVS_ACTION_ATTR_SET);
