@@ -36,6 +36,30 @@ eth_addr_to_uint64(struct eth_addr ea)
     return v;
 }
 
+bool
+eth_addr_is_reserved(struct eth_addr ea)
+{
+    /* Besides the IEEE range, the addresses 3.1 lists. */
+    static const uint64_t others[] = {
+        0x00e02b000000ULL, 0x00e02b000004ULL, 0x00e02b000006ULL,
+        0x01000c000000ULL, 0x01000cccccccULL, 0x01000ccccccdULL,
+        0x01000ccdcdcdULL,
+        0x01000cccccc0ULL, 0x01000cccccc1ULL, 0x01000cccccc2ULL,
+        0x01000cccccc3ULL, 0x01000cccccc4ULL, 0x01000cccccc5ULL,
+        0x01000cccccc6ULL, 0x01000cccccc7ULL,
+    };
+    uint64_t v = eth_addr_to_uint64(ea);
+    if ((v & ~UINT64_C(0xf)) == 0x0180c2000000ULL) {
+        return true;
+    }
+    for (size_t i = 0; i < ARRAY_SIZE(others); i++) {
+        if (v == others[i]) {
+            return true;
+        }
+    }
+    return false;
+}
+
 struct eth_addr
 eth_addr_from_uint64(uint64_t v)
 {

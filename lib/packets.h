@@ -36,6 +36,11 @@ bool eth_addr_equals(struct eth_addr, struct eth_addr);
 /* The address as the low 48 bits of an integer (first byte highest), the
  * form bridge identifiers use, and back (the high 16 bits ignored). */
 uint64_t eth_addr_to_uint64(struct eth_addr);
+/* Whether EA is one of the group addresses bridges must not forward: the
+ * IEEE 802.1D reserved range 01:80:c2:00:00:00-0f (STP, pause, LACP, ...)
+ * and the vendor protocols' addresses Open vSwitch treats the same (CDP,
+ * VTP, PVST+, EDP, EAPS, Cisco CFM, ...). */
+bool eth_addr_is_reserved(struct eth_addr);
 struct eth_addr eth_addr_from_uint64(uint64_t);
 /* Parses "xx:xx:xx:xx:xx:xx" (one or two hex digits per byte, either case,
  * as Open vSwitch accepts); false if S is anything else (trailing text

@@ -265,6 +265,10 @@ struct ofproto {
     void **bond_mac_changed;
     size_t n_bond_mac_changed, allocated_bond_mac_changed;
     struct mac_learning *ml;
+    /* Whether NORMAL forwards frames to reserved group addresses
+     * (eth_addr_is_reserved(): BPDUs, LACPDUs, ...), which it otherwise
+     * drops (xlate_rwlock). */
+    bool forward_bpdu;
     struct hmap groups;         /* struct ofgroup, by group_id. */
     struct hmap meters;         /* struct ofmeter, by meter_id. */
     struct tun_table tun_table; /* TLV map (ofproto-tlv.c). */

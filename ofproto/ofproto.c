@@ -594,6 +594,17 @@ ofproto_get_datapath_id(const struct ofproto *ofproto)
 }
 
 void
+ofproto_set_forward_bpdu(struct ofproto *ofproto, bool forward_bpdu)
+{
+    if (forward_bpdu != ofproto->forward_bpdu) {
+        xlate_write_lock();
+        ofproto->forward_bpdu = forward_bpdu;
+        xlate_write_unlock();
+        backer_tables_changed(ofproto->backer);
+    }
+}
+
+void
 ofproto_set_mac_table_config(struct ofproto *ofproto, unsigned int idle_time,
                              size_t max_entries)
 {
@@ -842,6 +853,25 @@ ofport_drop_tree(struct ofport *port)
     }
 }
 
+/* PORT leaves tree BR if it is in it (BR may be NULL). */
+static void
+ofport_leave_tree(struct ofport *port, const struct tree_bridge *br)
+{
+    if (tree_member_in(port->tree, br)) {
+        ofport_drop_tree(port);
+    }
+}
+
+/* Every port of OFPROTO leaves tree BR, which goes away next. */
+static void
+ofproto_leave_tree(struct ofproto *ofproto, const struct tree_bridge *br)
+{
+    struct ofport *port;
+    HMAP_FOR_EACH (port, hmap_node, &ofproto->ports) {
+        ofport_leave_tree(port, br);
+    }
+}
+
 static void
 ofport_attach_tree(struct ofport *port, struct tree_member *m)
 {
@@ -857,12 +887,7 @@ ofproto_set_stp(struct ofproto *ofproto, const struct stp_bridge_settings *s)
 {
     if (!s) {
         if (ofproto->stp) {
-            struct ofport *port;
-            HMAP_FOR_EACH (port, hmap_node, &ofproto->ports) {
-                if (stp_bridge_has_member(ofproto->stp, port->tree)) {
-                    ofport_drop_tree(port);
-                }
-            }
+            ofproto_leave_tree(ofproto, stp_bridge_tree(ofproto->stp));
             stp_bridge_destroy(ofproto->stp);
             ofproto->stp = NULL;
         }
@@ -907,9 +932,7 @@ ofproto_port_set_stp(struct ofproto *ofproto, uint16_t ofp_port,
         return;
     }
     if (!s || !ofproto->stp) {
-        if (stp_bridge_has_member(ofproto->stp, port->tree)) {
-            ofport_drop_tree(port);
-        }
+        ofport_leave_tree(port, stp_bridge_tree(ofproto->stp));
         return;
     }
     if (port->tree && stp_member_configure(port->tree, s)) {
@@ -926,12 +949,7 @@ ofproto_set_rstp(struct ofproto *ofproto,
 {
     if (!s) {
         if (ofproto->rstp) {
-            struct ofport *port;
-            HMAP_FOR_EACH (port, hmap_node, &ofproto->ports) {
-                if (rstp_bridge_has_member(ofproto->rstp, port->tree)) {
-                    ofport_drop_tree(port);
-                }
-            }
+            ofproto_leave_tree(ofproto, rstp_bridge_tree(ofproto->rstp));
             rstp_bridge_destroy(ofproto->rstp);
             ofproto->rstp = NULL;
         }
@@ -975,9 +993,7 @@ ofproto_port_set_rstp(struct ofproto *ofproto, uint16_t ofp_port,
         return;
     }
     if (!s || !ofproto->rstp) {
-        if (rstp_bridge_has_member(ofproto->rstp, port->tree)) {
-            ofport_drop_tree(port);
-        }
+        ofport_leave_tree(port, rstp_bridge_tree(ofproto->rstp));
         return;
     }
     if (port->tree && rstp_member_configure(port->tree, s)) {

@@ -198,6 +198,10 @@ bool ofproto_port_get_rstp_status(const struct ofproto *, uint16_t ofp_port,
                                   struct rstp_port_status *);
 void ofproto_port_set_rstp(struct ofproto *, uint16_t ofp_port,
                            const struct rstp_port_settings *, void *owner);
+/* Bridge other_config:forward-bpdu: whether NORMAL forwards frames to
+ * reserved group addresses (802.1D's 01:80:c2:00:00:0x, ...) instead of
+ * dropping them, as a bridge must (off by default). */
+void ofproto_set_forward_bpdu(struct ofproto *, bool);
 void ofproto_set_mac_table_config(struct ofproto *, unsigned int idle_time,
                                   size_t max_entries);
 /* Global settings (Open_vSwitch other_config): handler and revalidator

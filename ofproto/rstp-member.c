@@ -253,11 +253,10 @@ rstp_bridge_get_status(struct rstp_bridge *br, struct rstp_status *s)
     ovs_mutex_unlock(&br->tree.mutex);
 }
 
-bool
-rstp_bridge_has_member(const struct rstp_bridge *br,
-                       const struct tree_member *m)
+const struct tree_bridge *
+rstp_bridge_tree(const struct rstp_bridge *br)
 {
-    return br && m && m->br == &br->tree;
+    return br ? &br->tree : NULL;
 }
 
 /* Applies the settings of S that differ from OLD (all if OLD is NULL). */

@@ -23,6 +23,7 @@
 #include "rstp.h"
 
 struct rstp_bridge;
+struct tree_bridge;
 struct tree_member;
 
 /* Bridge other_config rstp-*, in the units of lib/rstp.h.  A bad value is
@@ -65,8 +66,9 @@ struct tree_member *rstp_member_create(struct rstp_bridge *,
  * it another number than it has (0 keeps any). */
 bool rstp_member_configure(struct tree_member *m,
                            const struct rstp_port_settings *s);
-bool rstp_bridge_has_member(const struct rstp_bridge *,
-                            const struct tree_member *m);
+/* The part of BRIDGE (NULL: none) its members belong to
+ * (tree_member_in()). */
+const struct tree_bridge *rstp_bridge_tree(const struct rstp_bridge *);
 /* False if M is not an RSTP member. */
 bool rstp_member_get_status(struct tree_member *m, struct rstp_port_status *);
 

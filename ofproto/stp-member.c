@@ -190,11 +190,10 @@ stp_bridge_destroy(struct stp_bridge *br)
     }
 }
 
-bool
-stp_bridge_has_member(const struct stp_bridge *br,
-                      const struct tree_member *m)
+const struct tree_bridge *
+stp_bridge_tree(const struct stp_bridge *br)
 {
-    return br && m && m->br == &br->tree;
+    return br ? &br->tree : NULL;
 }
 
 static void

@@ -19,6 +19,7 @@
 #include "packets.h"
 
 struct stp_bridge;
+struct tree_bridge;
 struct tree_member;
 
 struct stp_bridge_settings {
@@ -52,9 +53,9 @@ struct tree_member *stp_member_create(struct stp_bridge *, const char *name,
  * it another number. */
 bool stp_member_configure(struct tree_member *m,
                           const struct stp_port_settings *s);
-/* Whether M is one of BRIDGE's members. */
-bool stp_bridge_has_member(const struct stp_bridge *,
-                           const struct tree_member *m);
+/* The part of BRIDGE (NULL: none) its members belong to
+ * (tree_member_in()). */
+const struct tree_bridge *stp_bridge_tree(const struct stp_bridge *);
 
 /* Status for the database (3.1's Bridge and Port status keys). */
 struct stp_bridge_status {

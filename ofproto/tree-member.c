@@ -225,6 +225,12 @@ tree_member_protocol(struct tree_member *m)
     return &m->up;
 }
 
+bool
+tree_member_in(const struct tree_member *m, const struct tree_bridge *br)
+{
+    return m && br && m->br == br;
+}
+
 const struct tree_class *
 tree_member_class(const struct tree_member *m)
 {

@@ -157,6 +157,8 @@ void tree_member_set_link(struct tree_member *, bool up);
  * must be detached from its port. */
 void tree_member_destroy(struct tree_member *);
 struct port_protocol *tree_member_protocol(struct tree_member *);
+/* Whether M (NULL: none) is one of BR's (NULL: none) members. */
+bool tree_member_in(const struct tree_member *m, const struct tree_bridge *br);
 const struct tree_class *tree_member_class(const struct tree_member *);
 
 /* The per-port protocol's functions, the same for both trees. */

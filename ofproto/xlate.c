@@ -542,6 +542,14 @@ xlate_normal(struct xlate_ctx *ctx)
         break;
     }
 
+    /* A bridge does not forward what is meant for the bridge itself
+     * (802.1D 7.12.6): a BPDU or LACPDU that no protocol on the port took
+     * would otherwise be flooded, and looped by parallel links. */
+    if (!ctx->ofproto->forward_bpdu && eth_addr_is_reserved(flow->dl_dst)) {
+        trace_note(ctx, "packet has reserved destination MAC, dropping");
+        return;
+    }
+
     /* A bond takes only what its mode lets it receive (bond.h). */
     if (in_bundle->bond) {
         switch (bond_check_admissibility(in_bundle->bond, in_port, flow,

@@ -1624,6 +1624,8 @@ bridge_configure(struct bridge *br)
     ofproto_set_mac_table_config(br->ofproto,
                                  smap_get_uint(oc, "mac-aging-time", 300),
                                  smap_get_uint(oc, "mac-table-size", 2048));
+    ofproto_set_forward_bpdu(br->ofproto,
+                             smap_get_bool(oc, "forward-bpdu", false));
 
     uint64_t dpid = 0;
     const char *dpid_s = smap_get(oc, "datapath-id");
