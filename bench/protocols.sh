@@ -61,6 +61,20 @@ add_in_calls() {
     [ ${#args[@]} = 0 ] || vsctl "${args[@]}"
 }
 
+# add_dummy_ports N: dummy ports p1 to pN on br0.
+add_dummy_ports() {
+    local i args=()
+    for ((i = 1; i <= $1; i++)); do
+        args+=(-- add-port br0 p$i -- set Interface p$i type=dummy)
+    done
+    add_in_calls "${args[@]}"
+}
+
+# seconds_between T0 T1: the time from T0 to T1 (ms), in seconds.
+seconds_between() {
+    awk -v d=$(($2 - $1)) 'BEGIN { printf "%.1f", d / 1000 }'
+}
+
 # stp_forwarding: how many of br0's ports STP has forwarding.
 stp_forwarding() {
     vsctl --bare --columns=name find Port 'status:stp_state=forwarding' \
@@ -80,11 +94,7 @@ scale_once() {
         -- add-br br1 -- set Bridge br1 datapath_type=netdev \
         -- add-br br2 -- set Bridge br2 datapath_type=netdev
     t0=$(now_ms)
-    args=()
-    for ((i = 1; i <= n_ports; i++)); do
-        args+=(-- add-port br0 p$i -- set Interface p$i type=dummy)
-    done
-    add_in_calls "${args[@]}"
+    add_dummy_ports $n_ports
     args=()
     for ((i = 1; i <= n_bonds; i++)); do
         local b
@@ -99,7 +109,7 @@ scale_once() {
     done
     add_in_calls "${args[@]}"
     t1=$(now_ms)
-    CONFIG=$(awk -v d=$((t1 - t0)) 'BEGIN { printf "%.1f", d / 1000 }')
+    CONFIG=$(seconds_between $t0 $t1)
 
     # Settle: STP's two forward delays, LACP's negotiation.
     waited=0
@@ -151,13 +161,9 @@ rstp_once() {
     start "$name" "" yes
     vsctl add-br br0 -- set Bridge br0 datapath_type=netdev rstp_enable=true
     t0=$(now_ms)
-    args=()
-    for ((i = 1; i <= n_rstp; i++)); do
-        args+=(-- add-port br0 p$i -- set Interface p$i type=dummy)
-    done
-    add_in_calls "${args[@]}"
+    add_dummy_ports $n_rstp
     t1=$(now_ms)
-    RCONFIG=$(awk -v d=$((t1 - t0)) 'BEGIN { printf "%.1f", d / 1000 }')
+    RCONFIG=$(seconds_between $t0 $t1)
     waited=0
     while [ $waited -lt $settle ]; do
         if [ "$(rstp_forwarding)" -ge "$n_rstp" ]; then
