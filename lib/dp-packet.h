@@ -89,6 +89,10 @@ struct pkt_metadata {
                                  * the frame starts with, e.g. PT_IPV4 for
                                  * a packet-out of an IPv4 packet. */
     struct flow_tnl tunnel;     /* All zero if not tunnelled. */
+    uint32_t ct_state;          /* CS_* bits (flow.h) from the last ct()
+                                 * action; 0: not tracked, and then the
+                                 * ct_* fields after tun_opts mean
+                                 * nothing. */
 
     /* The Geneve options of a packet that tnl_pop decapsulated, raw, as on
      * the wire: meaningful only while tunnel.flags has FLOW_TNL_F_UDPIF
@@ -97,6 +101,21 @@ struct pkt_metadata {
      * clear them for every received packet. */
     uint8_t tun_opts_len;
     uint8_t tun_opts[252];
+
+    /* What the connection tracker (conntrack.h) says of the packet, read
+     * only while ct_state is nonzero (so pkt_metadata_init() need not
+     * clear it either): the connection's zone, mark and label, and its
+     * original direction's tuple, which also names the connection again
+     * to a later ct() in the same zone after NAT rewrote the headers. */
+    uint16_t ct_zone;
+    uint8_t ct_nw_proto;        /* Original tuple: IP protocol, 0 if the
+                                 * packet is in no connection. */
+    bool ct_orig_ipv6;          /* Its addresses are ct_ipv6_*. */
+    uint32_t ct_mark;
+    uint8_t ct_label[16];       /* Network order, as in struct flow. */
+    ovs_be32 ct_nw_src, ct_nw_dst;
+    struct in6_addr ct_ipv6_src, ct_ipv6_dst;
+    ovs_be16 ct_tp_src, ct_tp_dst;
 };
 
 /* Clears MD, but for the Geneve options that nothing reads unless

@@ -66,6 +66,45 @@ metadata_to_flow(const struct pkt_metadata *md, struct flow *flow)
     flow->in_port = md->in_port;
     flow->recirc_id = md->recirc_id;
     flow->packet_type = md->packet_type;
+    flow->ct_state = md->ct_state;
+    if (md->ct_state) {
+        flow->ct_zone = md->ct_zone;
+        flow->ct_mark = md->ct_mark;
+        memcpy(flow->ct_label, md->ct_label, sizeof flow->ct_label);
+        flow->ct_nw_proto = md->ct_nw_proto;
+        if (md->ct_orig_ipv6) {
+            flow->ct_ipv6_src = md->ct_ipv6_src;
+            flow->ct_ipv6_dst = md->ct_ipv6_dst;
+        } else {
+            flow->ct_nw_src = md->ct_nw_src;
+            flow->ct_nw_dst = md->ct_nw_dst;
+        }
+        flow->ct_tp_src = md->ct_tp_src;
+        flow->ct_tp_dst = md->ct_tp_dst;
+    }
+}
+
+/* The reverse of metadata_to_flow() for the connection tracking fields:
+ * a packet composed from FLOW (or an upcall's packet, whose metadata the
+ * key carries) continues in the same tracking state. */
+void
+flow_ct_to_metadata(const struct flow *flow, struct pkt_metadata *md)
+{
+    md->ct_state = flow->ct_state;
+    if (!flow->ct_state) {
+        return;
+    }
+    md->ct_zone = flow->ct_zone;
+    md->ct_mark = flow->ct_mark;
+    memcpy(md->ct_label, flow->ct_label, sizeof md->ct_label);
+    md->ct_nw_proto = flow->ct_nw_proto;
+    md->ct_orig_ipv6 = flow->dl_type == htons(ETH_TYPE_IPV6);
+    md->ct_nw_src = flow->ct_nw_src;
+    md->ct_nw_dst = flow->ct_nw_dst;
+    md->ct_ipv6_src = flow->ct_ipv6_src;
+    md->ct_ipv6_dst = flow->ct_ipv6_dst;
+    md->ct_tp_src = flow->ct_tp_src;
+    md->ct_tp_dst = flow->ct_tp_dst;
 }
 
 /* Ethernet type after the MAC addresses: a type, or the SNAP type of an
@@ -764,6 +803,7 @@ flow_compose__(struct dp_packet *p, const struct flow *flow, size_t l7_len,
         p->md.tun_opts_len = len;
         memcpy(p->md.tun_opts, flow->tun_metadata.opts, len);
     }
+    flow_ct_to_metadata(flow, &p->md);
 
     dp_packet_put(p, &flow->dl_dst, ETH_ADDR_LEN);
     dp_packet_put(p, &flow->dl_src, ETH_ADDR_LEN);

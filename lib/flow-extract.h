@@ -62,6 +62,12 @@ enum flow_extract_problem {
  * offsets.  Returns the problems seen (enum flow_extract_problem bits). */
 unsigned int flow_extract(struct dp_packet *packet, struct flow *flow);
 
+/* Sets MD's connection tracking fields from FLOW's (the reverse of what
+ * flow_extract() copies), for a packet that continues where FLOW left
+ * off: an upcall's packet executed again, a packet composed from a flow. */
+struct pkt_metadata;
+void flow_ct_to_metadata(const struct flow *, struct pkt_metadata *md);
+
 /* The flow hash the datapath hands up with a packet: addresses, protocol
  * and ports for IP (symmetric in neither direction: a 5-tuple hash),
  * MAC addresses and type otherwise. */
