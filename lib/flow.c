@@ -28,6 +28,20 @@ flow_hash(const struct flow *flow, uint32_t basis)
 }
 
 void
+flow_clear_conntrack(struct flow *flow)
+{
+    flow->ct_state = 0;
+    flow->ct_mark = 0;
+    flow->ct_zone = 0;
+    flow->ct_nw_proto = 0;
+    flow->ct_nw_src = flow->ct_nw_dst = 0;
+    flow->ct_tp_src = flow->ct_tp_dst = 0;
+    memset(flow->ct_label, 0, sizeof flow->ct_label);
+    memset(&flow->ct_ipv6_src, 0, sizeof flow->ct_ipv6_src);
+    memset(&flow->ct_ipv6_dst, 0, sizeof flow->ct_ipv6_dst);
+}
+
+void
 flow_wildcards_init_catchall(struct flow_wildcards *wc)
 {
     memset(&wc->masks, 0, sizeof wc->masks);

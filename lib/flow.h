@@ -327,6 +327,10 @@ struct flow_wildcards {
     struct flow masks;
 };
 
+/* Zeroes FLOW's connection tracking fields (ct_state through
+ * ct_ipv6_dst): an untracked packet's. */
+void flow_clear_conntrack(struct flow *);
+
 void flow_wildcards_init_catchall(struct flow_wildcards *);
 void flow_wildcards_init_exact(struct flow_wildcards *);
 bool flow_wildcards_is_catchall(const struct flow_wildcards *);

@@ -741,7 +741,8 @@ format_tunnel(struct ds *ds, bool *first, const struct flow *key,
         ffirst = false;
     }
     format_gtpu(ds, key, mask, &ffirst);
-    if (mask->tunnel.flags) {
+    /* (UDPIF alone in the mask is geneve()'s, not a flag of the text.) */
+    if (mask->tunnel.flags & ~FLOW_TNL_F_UDPIF) {
         if (!ffirst) {
             ds_put_char(ds, ',');
         }
@@ -2090,8 +2091,10 @@ parse_keys(struct parser *p, struct flow *key, struct flow *mask, int level,
                 ok = false;
             }
             /* A tunnel key is present, and says so in the flags, as 3.1's
-             * netlink form implies "key" from the key's attribute. */
-            if (ok && mask->tunnel.tun_id) {
+             * netlink form implies "key" from the key's attribute,
+             * unless the text's flags(...) said otherwise. */
+            if (ok && mask->tunnel.tun_id
+                && !(mask->tunnel.flags & FLOW_TNL_F_KEY)) {
                 key->tunnel.flags |= FLOW_TNL_F_KEY;
             }
         } else if (!strcmp(name, "eth")) {

@@ -23,6 +23,59 @@
 /* ------------------------------------------------------------------ */
 /* Packet metadata. */
 
+/* The connection tracking fields of a packet-in's metadata, as 3.1 puts
+ * them: ct_state, ct_zone, ct_mark and ct_label when nonzero, and the
+ * original direction's tuple of a valid tracked connection, with the
+ * Ethernet type that says which family its addresses are. */
+static void
+packet_in_metadata_put_ct(struct match *md, const struct flow *flow)
+{
+    if (flow->ct_state) {
+        md->flow.ct_state = flow->ct_state;
+        md->wc.masks.ct_state = UINT32_MAX;
+        /* A valid connection's packet is new, established or a reply. */
+        bool valid = (flow->ct_state
+                      & (CS_NEW | CS_ESTABLISHED | CS_REPLY_DIR)) != 0;
+        bool ip4 = flow->dl_type == htons(ETH_TYPE_IP);
+        bool ip6 = flow->dl_type == htons(ETH_TYPE_IPV6);
+        if (valid && flow->ct_nw_proto && (ip4 || ip6)) {
+            if (ip4) {
+                md->flow.ct_nw_src = flow->ct_nw_src;
+                md->wc.masks.ct_nw_src = OVS_BE32_MAX;
+                md->flow.ct_nw_dst = flow->ct_nw_dst;
+                md->wc.masks.ct_nw_dst = OVS_BE32_MAX;
+            } else {
+                md->flow.ct_ipv6_src = flow->ct_ipv6_src;
+                memset(&md->wc.masks.ct_ipv6_src, 0xff,
+                       sizeof md->wc.masks.ct_ipv6_src);
+                md->flow.ct_ipv6_dst = flow->ct_ipv6_dst;
+                memset(&md->wc.masks.ct_ipv6_dst, 0xff,
+                       sizeof md->wc.masks.ct_ipv6_dst);
+            }
+            md->flow.ct_nw_proto = flow->ct_nw_proto;
+            md->wc.masks.ct_nw_proto = UINT8_MAX;
+            md->flow.ct_tp_src = flow->ct_tp_src;
+            md->wc.masks.ct_tp_src = OVS_BE16_MAX;
+            md->flow.ct_tp_dst = flow->ct_tp_dst;
+            md->wc.masks.ct_tp_dst = OVS_BE16_MAX;
+            match_set_dl_type(md, flow->dl_type);
+        }
+    }
+    if (flow->ct_zone) {
+        md->flow.ct_zone = flow->ct_zone;
+        md->wc.masks.ct_zone = UINT16_MAX;
+    }
+    if (flow->ct_mark) {
+        md->flow.ct_mark = flow->ct_mark;
+        md->wc.masks.ct_mark = UINT32_MAX;
+    }
+    static const uint8_t zero_label[16];
+    if (memcmp(flow->ct_label, zero_label, sizeof zero_label)) {
+        memcpy(md->flow.ct_label, flow->ct_label, sizeof md->flow.ct_label);
+        memset(md->wc.masks.ct_label, 0xff, sizeof md->wc.masks.ct_label);
+    }
+}
+
 void
 ofputil_packet_in_metadata_from_flow(struct match *md, const struct flow *flow)
 {
@@ -81,6 +134,7 @@ ofputil_packet_in_metadata_from_flow(struct match *md, const struct flow *flow)
     if (flow->packet_type != htonl(PT_ETH)) {
         match_set_packet_type(md, flow->packet_type);
     }
+    packet_in_metadata_put_ct(md, flow);
 }
 
 /* Reasons: what each version can say.  1.3 reports a miss through a

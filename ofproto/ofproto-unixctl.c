@@ -13,6 +13,7 @@
  * Main thread only. */
 #include <config.h>
 
+#include <arpa/inet.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
@@ -210,14 +211,46 @@ trace_execute(struct ofproto *ofproto, const struct flow *flow,
     dp_packet_delete(packet);
 }
 
+/* The most --ct-next options one trace takes. */
+#define TRACE_MAX_CT_NEXT 16
+
+struct trace_options {
+    bool generate;
+    long l7_len;                /* -1: the default. */
+    uint32_t ct_next[TRACE_MAX_CT_NEXT];    /* ct_state of each tracked */
+    size_t n_ct_next;                       /* copy followed, in order. */
+};
+
+/* --ct-next's argument: ct_state flags separated by commas ("trk,est")
+ * or as a match writes them ("trk|est", "+trk+est"). */
+static char *
+trace_parse_ct_state(const char *arg, uint32_t *ct_state)
+{
+    char *s = xstrdup(arg);
+    for (char *p = s; *p; p++) {
+        if (*p == ',') {
+            *p = '|';
+        }
+    }
+    union mf_value value;
+    char *error = mf_parse_value(mf_from_id(MFF_CT_STATE), s, NULL, &value);
+    free(s);
+    if (!error) {
+        *ct_state = ntohl(value.be32);
+    }
+    return error;
+}
+
 /* ofproto/trace's options, anywhere after the command: "-generate" (or
  * "--generate") runs the packet through the datapath too; "--l7-len N"
- * gives the packet it generates N bytes of payload (at most 64,000).
- * Fills ARGS with the rest (at most MAX) and returns NULL, or an error
- * in 3.1's words. */
+ * gives the packet it generates N bytes of payload (at most 64,000);
+ * "--ct-next FLAGS" gives the ct_state of the next tracked copy of the
+ * packet the trace follows (trk|new for those without one).  Fills ARGS
+ * with the rest (at most MAX) and returns NULL, or an error in 3.1's
+ * words. */
 static char *
 trace_parse_options(int argc, const char *argv[], const char **args,
-                    int max, int *n_argsp, bool *generate, long *l7_len)
+                    int max, int *n_argsp, struct trace_options *opts)
 {
     int n_args = 0;
     for (int i = 0; i < argc; i++) {
@@ -225,17 +258,29 @@ trace_parse_options(int argc, const char *argv[], const char **args,
         if (!i) {
             args[n_args++] = arg;
         } else if (!strcmp(arg, "-generate") || !strcmp(arg, "--generate")) {
-            *generate = true;
+            opts->generate = true;
+        } else if (!strcmp(arg, "--ct-next")) {
+            if (i + 1 >= argc) {
+                return xasprintf("Missing argument for option %s", arg);
+            }
+            if (opts->n_ct_next >= TRACE_MAX_CT_NEXT) {
+                return xasprintf("%s: at most %d", arg, TRACE_MAX_CT_NEXT);
+            }
+            char *error = trace_parse_ct_state(
+                argv[++i], &opts->ct_next[opts->n_ct_next]);
+            if (error) {
+                return error;
+            }
+            opts->n_ct_next++;
         } else if (!strcmp(arg, "--l7-len")) {
             if (i + 1 >= argc) {
                 return xasprintf("Missing argument for option %s", arg);
             }
-            *l7_len = atol(argv[++i]);
-            if (*l7_len < 0 || *l7_len > 64000) {
+            opts->l7_len = atol(argv[++i]);
+            if (opts->l7_len < 0 || opts->l7_len > 64000) {
                 return xasprintf("%s: too much L7 data", argv[i]);
             }
-        } else if (!strcmp(arg, "--l7") || !strcmp(arg, "--ct-next")
-                   || !strcmp(arg, "-consistent")
+        } else if (!strcmp(arg, "--l7") || !strcmp(arg, "-consistent")
                    || !strcmp(arg, "--consistent")
                    || !strcmp(arg, "-names") || !strcmp(arg, "--names")) {
             return xasprintf("%s: not supported by this switch yet", arg);
@@ -251,16 +296,155 @@ trace_parse_options(int argc, const char *argv[], const char **args,
     return NULL;
 }
 
+/* Translates FLOW in OFPROTO and appends to OUT what 3.1's trace prints
+ * for one pass: the flow, the tree of tables and actions, the final flow,
+ * the megaflow and the datapath actions.  The tracked copies the actions
+ * send back through the datapath are appended to CT_RECIRCS. */
+static void
+trace_one(struct ofproto *ofproto, const struct flow *flow,
+          const struct trace_options *opts, struct ovs_list *ct_recircs,
+          struct ds *out)
+{
+    ds_put_cstr(out, "Flow: ");
+    flow_format(flow, out);
+    ds_put_char(out, '\n');
+
+    struct xtrace trace;
+    xtrace_init(&trace);
+    xtrace_enter(&trace, xtrace_add(&trace, XTRACE_BRIDGE, "bridge(\"%s\")",
+                                    ofproto->name));
+    struct xlate_in xin = {
+        .ofproto = ofproto,
+        .flow = *flow,
+        .may_learn = opts->generate,
+        .trace = &trace,
+        .ct_recircs = ct_recircs,
+    };
+    struct xlate_out xout;
+    xlate_out_init(&xout);
+    xlate_actions(&xin, &xout);
+    WC_MASK_FIELD(&xout.wc, in_port);
+    xtrace_format(&trace, out);
+    xtrace_destroy(&trace);
+
+    ds_put_cstr(out, "\nFinal flow: ");
+    if (flow_equal(flow, &xout.final_flow)) {
+        ds_put_cstr(out, "unchanged");
+    } else {
+        flow_format(&xout.final_flow, out);
+    }
+    ds_put_cstr(out, "\nMegaflow: ");
+    /* The megaflow as translation saw it: with a packet's raw Geneve
+     * options decoded through the TLV map (the datapath flow matches
+     * them raw, xlate_wc_to_datapath()). */
+    struct flow decoded = *flow;
+    if (tun_md_from_geneve_udpif(&ofproto->tun_table, &decoded)) {
+        decoded = *flow;
+    }
+    struct match megaflow;
+    match_init_catchall(&megaflow);
+    flow_apply_mask(&megaflow.flow, &decoded, &xout.wc);
+    megaflow.wc = xout.wc;
+    tun_md_layout_from_table(&megaflow, &ofproto->tun_table);
+    match_format(&megaflow, NULL, out, OFP_DEFAULT_PRIORITY);
+    ds_put_cstr(out, "\nDatapath actions: ");
+    struct odp_port_names odp_names = { NULL, NULL, NULL };
+    odp_actions_format(xout.odp_actions.data, xout.odp_actions.size,
+                       &odp_names, out);
+    ds_put_char(out, '\n');
+    if (xout.slow) {
+        ds_put_cstr(out, "This flow is handled by the userspace slow path "
+                    "because it:\n");
+        for (uint32_t bits = xout.slow; bits; bits &= bits - 1) {
+            const char *why = slow_path_reason_explain(bits & -bits);
+            ds_put_format(out, "  - %s.\n", why ? why : "?");
+        }
+    }
+    if (opts->generate) {
+        trace_execute(ofproto, flow, &xout,
+                      opts->l7_len >= 0 ? opts->l7_len
+                      : flow_compose_default_l7_len(flow));
+    }
+    xlate_out_uninit(&xout);
+}
+
+/* The addresses and ports a NAT trace shows, as 3.1 prints them. */
+static void
+trace_put_ip_flow(const struct flow *flow, int af, struct ds *out)
+{
+    if (af == AF_INET) {
+        ds_put_format(out, "nw_src="IP_FMT",tp_src=%"PRIu16","
+                      "nw_dst="IP_FMT",tp_dst=%"PRIu16,
+                      IP_ARGS(flow->nw_src), ntohs(flow->tp_src),
+                      IP_ARGS(flow->nw_dst), ntohs(flow->tp_dst));
+    } else if (af == AF_INET6) {
+        char src[INET6_ADDRSTRLEN], dst[INET6_ADDRSTRLEN];
+        inet_ntop(AF_INET6, &flow->ipv6_src, src, sizeof src);
+        inet_ntop(AF_INET6, &flow->ipv6_dst, dst, sizeof dst);
+        ds_put_format(out, "ipv6_src=[%s],tp_src=%"PRIu16
+                      ",ipv6_dst=[%s],tp_dst=%"PRIu16,
+                      src, ntohs(flow->tp_src), dst, ntohs(flow->tp_dst));
+    }
+    ds_put_char(out, '\n');
+}
+
+/* The banner before a tracked copy of the packet is followed: its
+ * recirculation id and the ct_state the trace gives it (the next
+ * --ct-next, else trk|new), and for a NAT the addresses it assumes (the
+ * low end of the range).  Updates R's flow accordingly. */
+static void
+trace_put_ct_recirc(struct xlate_ct_recirc *r,
+                    const struct trace_options *opts, size_t *next_ct,
+                    struct ds *out)
+{
+    ds_put_cstr(out, "\n\n");
+    ds_put_char_multiple(out, '=', 79);
+    ds_put_format(out, "\nrecirc(%#"PRIx32")", r->recirc_id);
+    if (*next_ct < opts->n_ct_next) {
+        r->flow.ct_state = opts->ct_next[(*next_ct)++];
+        ds_put_cstr(out, " - resume conntrack with ct_state=");
+        mf_format_flags_masked(out, mf_ct_state_name, r->flow.ct_state,
+                               UINT32_MAX, UINT32_MAX);
+    } else {
+        r->flow.ct_state = CS_TRACKED | CS_NEW;
+        ds_put_cstr(out, " - resume conntrack with default "
+                    "ct_state=trk|new (use --ct-next to customize)");
+    }
+    ds_put_char(out, '\n');
+    if (r->has_nat) {
+        const struct ofpact_nat *nat = &r->nat;
+        struct flow *f = &r->flow;
+        ds_put_cstr(out, "Replacing src/dst IP/ports to simulate NAT:\n");
+        ds_put_cstr(out, " Initial flow: ");
+        trace_put_ip_flow(f, nat->range_af, out);
+        if (nat->flags & (NX_NAT_F_SRC | NX_NAT_F_DST)) {
+            bool src = nat->flags & NX_NAT_F_SRC;
+            if (nat->range_af == AF_INET) {
+                *(src ? &f->nw_src : &f->nw_dst) = nat->range_addr.ipv4.min;
+            } else if (nat->range_af == AF_INET6) {
+                *(src ? &f->ipv6_src : &f->ipv6_dst)
+                    = nat->range_addr.ipv6.min;
+            }
+            if (nat->range_af != AF_UNSPEC && nat->proto_min) {
+                *(src ? &f->tp_src : &f->tp_dst) = htons(nat->proto_min);
+            }
+        }
+        ds_put_cstr(out, " Modified flow: ");
+        trace_put_ip_flow(f, nat->range_af, out);
+    }
+    ds_put_char_multiple(out, '=', 79);
+    ds_put_cstr(out, "\n\n");
+}
+
 static void
 trace_cmd(struct unixctl_conn *conn, int argc, const char *argv[],
           void *aux OVS_UNUSED)
 {
     const char *args[4];
     int n_args = 0;
-    bool generate = false;
-    long l7_len = -1;
+    struct trace_options opts = { .l7_len = -1 };
     char *opt_error = trace_parse_options(argc, argv, args, ARRAY_SIZE(args),
-                                          &n_args, &generate, &l7_len);
+                                          &n_args, &opts);
     if (opt_error) {
         unixctl_command_reply_error(conn, opt_error);
         free(opt_error);
@@ -280,72 +464,23 @@ trace_cmd(struct unixctl_conn *conn, int argc, const char *argv[],
         return;
     }
 
+    /* Each tracked copy of the packet that ct(table=N) sends back is
+     * followed in turn, as the datapath would run it. */
     struct ds out = DS_EMPTY_INITIALIZER;
-    ds_put_cstr(&out, "Flow: ");
-    flow_format(&flow, &out);
-    ds_put_char(&out, '\n');
-
-    struct xtrace trace;
-    xtrace_init(&trace);
-    xtrace_enter(&trace, xtrace_add(&trace, XTRACE_BRIDGE, "bridge(\"%s\")",
-                                    ofproto->name));
-    struct xlate_in xin = {
-        .ofproto = ofproto,
-        .flow = flow,
-        .may_learn = generate,
-        .trace = &trace,
-    };
-    struct xlate_out xout;
-    xlate_out_init(&xout);
+    struct ovs_list ct_recircs = OVS_LIST_INITIALIZER(&ct_recircs);
+    size_t next_ct = 0;
     ovs_rwlock_rdlock(&xlate_rwlock);
-    xlate_actions(&xin, &xout);
-    WC_MASK_FIELD(&xout.wc, in_port);
-    xtrace_format(&trace, &out);
-    xtrace_destroy(&trace);
-
-    ds_put_cstr(&out, "\nFinal flow: ");
-    if (flow_equal(&flow, &xout.final_flow)) {
-        ds_put_cstr(&out, "unchanged");
-    } else {
-        flow_format(&xout.final_flow, &out);
-    }
-    ds_put_cstr(&out, "\nMegaflow: ");
-    /* The megaflow as translation saw it: with a packet's raw Geneve
-     * options decoded through the TLV map (the datapath flow matches
-     * them raw, xlate_wc_to_datapath()). */
-    struct flow decoded = flow;
-    if (tun_md_from_geneve_udpif(&ofproto->tun_table, &decoded)) {
-        decoded = flow;
-    }
-    struct match megaflow;
-    match_init_catchall(&megaflow);
-    flow_apply_mask(&megaflow.flow, &decoded, &xout.wc);
-    megaflow.wc = xout.wc;
-    tun_md_layout_from_table(&megaflow, &ofproto->tun_table);
-    match_format(&megaflow, NULL, &out, OFP_DEFAULT_PRIORITY);
-    ds_put_cstr(&out, "\nDatapath actions: ");
-    struct odp_port_names odp_names = { NULL, NULL, NULL };
-    odp_actions_format(xout.odp_actions.data, xout.odp_actions.size,
-                       &odp_names, &out);
-    ds_put_char(&out, '\n');
-    if (xout.slow) {
-        ds_put_cstr(&out, "This flow is handled by the userspace slow path "
-                    "because it:\n");
-        for (uint32_t bits = xout.slow; bits; bits &= bits - 1) {
-            const char *why = slow_path_reason_explain(bits & -bits);
-            ds_put_format(&out, "  - %s.\n", why ? why : "?");
-        }
-    }
-    if (generate) {
-        trace_execute(ofproto, &flow, &xout,
-                      l7_len >= 0 ? l7_len
-                      : flow_compose_default_l7_len(&flow));
+    trace_one(ofproto, &flow, &opts, &ct_recircs, &out);
+    struct xlate_ct_recirc *r;
+    LIST_FOR_EACH_POP (r, node, &ct_recircs) {
+        trace_put_ct_recirc(r, &opts, &next_ct, &out);
+        trace_one(ofproto, &r->flow, &opts, &ct_recircs, &out);
+        xlate_ct_recirc_destroy(r);
     }
     ovs_rwlock_unlock(&xlate_rwlock);
 
     unixctl_command_reply(conn, ds_cstr(&out));
     ds_destroy(&out);
-    xlate_out_uninit(&xout);
 }
 
 /* fdb/... */

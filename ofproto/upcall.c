@@ -326,6 +326,24 @@ handle_packet_in(const struct dpif_upcall *du, const struct odp_cookie *c)
         return;
     }
     COVERAGE_INC(upcall_packet_in);
+    if (state.conntracked) {
+        /* The connection's fields as the datapath tracked the packet, and
+         * the type that says which of its addresses they are. */
+        struct flow *md = &state.metadata;
+        const struct flow *key = du->key;
+        md->ct_state = key->ct_state;
+        md->ct_zone = key->ct_zone;
+        md->ct_mark = key->ct_mark;
+        memcpy(md->ct_label, key->ct_label, sizeof md->ct_label);
+        md->ct_nw_proto = key->ct_nw_proto;
+        md->ct_nw_src = key->ct_nw_src;
+        md->ct_nw_dst = key->ct_nw_dst;
+        md->ct_ipv6_src = key->ct_ipv6_src;
+        md->ct_ipv6_dst = key->ct_ipv6_dst;
+        md->ct_tp_src = key->ct_tp_src;
+        md->ct_tp_dst = key->ct_tp_dst;
+        md->dl_type = key->dl_type;
+    }
     ofproto_queue_packet_in(state.ofproto, dp_packet_data(&du->packet),
                             dp_packet_size(&du->packet), c, &state);
     free(state.userdata);

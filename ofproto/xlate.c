@@ -37,6 +37,7 @@
 #include "tun-metadata.h"
 #include "xlate-commit.h"
 #include "xlate-mpls.h"
+#include "xlate-ct.h"
 #include "xlate-trace.h"
 
 /* Open vSwitch's name for its translation module, which operators and
@@ -96,6 +97,18 @@ struct xlate_ctx {
      * actions are the peer bridge's and run as xlate_patch_rule() says. */
     bool patch_lookup;
     int resubmits;              /* Tables looked up, against loops. */
+
+    /* Connection tracking.  The flow's ct_* fields are the packet's only
+     * while 'conntracked': from a ct(table=N) recirculation, or a packet
+     * that came in tracked; a ct() without a table leaves the packet in a
+     * state translation cannot know, so they read as zero after it.
+     * 'ct_nat' is the nat() of the ct() being translated. */
+    bool conntracked;
+    const struct ofpact_nat *ct_nat;
+    /* Set by resubmit(...,ct) for the lookup it starts: the flow's
+     * addresses, protocol and ports are looked up as the connection's
+     * original direction has them. */
+    bool lookup_ct_orig;
 };
 
 static void do_xlate_actions(struct xlate_ctx *, const struct ofpact *,
@@ -108,6 +121,7 @@ static void finish_freezing(struct xlate_ctx *, bool with_action_set);
 static uint32_t freeze_packet_in(struct xlate_ctx *, const void *userdata,
                                  size_t userdata_len);
 static void xlate_patch_output(struct xlate_ctx *, const struct ofport *);
+static void xlate_ct(struct xlate_ctx *, const struct ofpact_conntrack *);
 static void xlate_native_tunnel_output(struct xlate_ctx *,
                                        const struct ofport *);
 static bool xlate_terminate_tunnel(struct xlate_ctx *, const struct ofport *,
@@ -725,6 +739,35 @@ xlate_miss(struct xlate_ctx *ctx, uint8_t table_id, uint32_t in_port,
     ctx->rule_cookie = saved_cookie;
 }
 
+/* Exchanges FLOW's addresses, IP protocol and ports with the ct_*
+ * fields of its connection's original direction, in the flow and in the
+ * wildcards alike (what a lookup reads of one is then the other's). */
+static void
+swap_ct_orig_tuple__(struct flow *f, bool ipv4)
+{
+#define SWAP(A, B) do { __typeof__(A) tmp_ = (A); (A) = (B); (B) = tmp_; } \
+                   while (0)
+    SWAP(f->nw_proto, f->ct_nw_proto);
+    if (ipv4) {
+        SWAP(f->nw_src, f->ct_nw_src);
+        SWAP(f->nw_dst, f->ct_nw_dst);
+    } else {
+        SWAP(f->ipv6_src, f->ct_ipv6_src);
+        SWAP(f->ipv6_dst, f->ct_ipv6_dst);
+    }
+    SWAP(f->tp_src, f->ct_tp_src);
+    SWAP(f->tp_dst, f->ct_tp_dst);
+#undef SWAP
+}
+
+static void
+swap_ct_orig_tuple(struct xlate_ctx *ctx)
+{
+    bool ipv4 = ctx->flow.dl_type == htons(ETH_TYPE_IP);
+    swap_ct_orig_tuple__(&ctx->flow, ipv4);
+    swap_ct_orig_tuple__(&ctx->wc->masks, ipv4);
+}
+
 /* Looks the flow up in TABLE_ID (with IN_PORT as its input port unless
  * OFPP_IN_PORT) and runs the rule found.  A miss is a table miss, to the
  * controller when one wants it, only when HONOR_MISS: resubmit's misses
@@ -768,9 +811,17 @@ xlate_table(struct xlate_ctx *ctx, uint32_t in_port, uint8_t table_id,
     uint32_t lookup_in_port = (in_port != OFPP_IN_PORT ? in_port
                                : saved_in_port);
     ctx->flow.in_port = lookup_in_port;
+    bool ct_orig = ctx->lookup_ct_orig;
+    ctx->lookup_ct_orig = false;
+    if (ct_orig) {
+        swap_ct_orig_tuple(ctx);
+    }
     const struct cls_rule *cr = classifier_lookup(
         &ctx->ofproto->tables[table_id].cls, ctx->version, &ctx->flow,
         ctx->wc);
+    if (ct_orig) {
+        swap_ct_orig_tuple(ctx);
+    }
     ctx->flow.in_port = saved_in_port;
     struct rule *rule = cr ? CONTAINER_OF(cr, struct rule, cr) : NULL;
     struct xtrace_node *trace_node = trace_rule(ctx, table_id, rule);
@@ -1801,8 +1852,21 @@ do_xlate_actions__(struct xlate_ctx *ctx, const struct ofpact *ofpacts,
             ctx->l3_cleared = saved_l3_cleared;
             break;
         }
+        case OFPACT_CT:
+            xlate_ct(ctx, (const struct ofpact_conntrack *) a);
+            break;
+        case OFPACT_NAT:
+            /* Only inside ct(), which reads it when it composes its
+             * datapath action. */
+            ctx->ct_nat = (const struct ofpact_nat *) a;
+            break;
         case OFPACT_CT_CLEAR:
-            /* Nothing here tracks connections: the state is clear. */
+            /* An untracked packet has nothing to clear. */
+            if (ctx->conntracked) {
+                nl_msg_put_flag(ctx->odp, OVS_ACTION_ATTR_CT_CLEAR);
+                ctx->conntracked = false;
+            }
+            flow_clear_conntrack(&ctx->flow);
             break;
         case OFPACT_SET_IP_TTL:
             if (flow_is_ip(ctx)) {
@@ -1939,6 +2003,15 @@ do_xlate_actions__(struct xlate_ctx *ctx, const struct ofpact *ofpacts,
             break;
         case OFPACT_RESUBMIT: {
             const struct ofpact_resubmit *r = (const void *) a;
+            if (a->raw == OFPACT_RAW_RESUBMIT_CT) {
+                /* Only a tracked IP packet has an original direction. */
+                if (!ctx->flow.ct_nw_proto || !is_ip_any(&ctx->flow)) {
+                    report_error(ctx, "resubmit(ct) with non-tracked or "
+                                 "non-IP packet!");
+                    break;
+                }
+                ctx->lookup_ct_orig = true;
+            }
             xlate_table(ctx, r->in_port,
                         r->table_id == 255 ? ctx->table_id : r->table_id,
                         false);
@@ -2455,7 +2528,8 @@ struct frozen_header {
     uint32_t stack_len;
     uint32_t userdata_len;
     uint8_t table_id;           /* Where translation was... */
-    uint8_t pad[3];
+    uint8_t conntracked;        /* The ct_* fields are the packet's. */
+    uint8_t pad[2];
     ovs_be64 rule_cookie;       /* ...and the cookie of its rule. */
 };
 
@@ -2546,6 +2620,7 @@ freeze_state(struct xlate_ctx *ctx, size_t segments_len,
     h.stack_len = stack_len;
     h.userdata_len = userdata_len;
     h.table_id = ctx->table_id;
+    h.conntracked = ctx->conntracked;
     h.rule_cookie = ctx->rule_cookie;
 
     struct ofpbuf state;
@@ -2590,6 +2665,95 @@ finish_freezing(struct xlate_ctx *ctx, bool with_action_set)
 
     ofpbuf_clear(&ctx->frozen);
     ctx->freezing = ctx->exit = false;
+}
+
+/* ct(...).  The datapath tracks the packet as it is now (pending changes
+ * committed first); the nested actions say what a commit sets (ct_mark,
+ * ct_label) and nat() how to translate.  With a table, a copy of the
+ * packet goes back through the datapath, tracked, to a lookup in that
+ * table ("fork"): the rest of this pipeline goes on with the packet too,
+ * but without knowing its new state. */
+static void
+xlate_ct(struct xlate_ctx *ctx, const struct ofpact_conntrack *oc)
+{
+    struct xlate_ct_action ct = {
+        .commit = (oc->flags & NX_CT_F_COMMIT) != 0,
+        .force = (oc->flags & NX_CT_F_FORCE) != 0,
+        .alg = oc->alg,
+    };
+    if (oc->zone_src.field) {
+        ct.zone = mf_get_subfield(&oc->zone_src, &ctx->flow);
+        mask_subfield(ctx, &oc->zone_src);
+    } else {
+        ct.zone = oc->zone_imm;
+    }
+    commit_all(ctx);
+
+    /* What the nested set_fields write shows in the flow and, as the
+     * bits they set, in the wildcards, which are put back afterwards:
+     * setting a mark does not make the megaflow match it. */
+    uint32_t saved_mark_mask = ctx->wc->masks.ct_mark;
+    uint8_t saved_label_mask[16];
+    memcpy(saved_label_mask, ctx->wc->masks.ct_label,
+           sizeof saved_label_mask);
+    ctx->wc->masks.ct_mark = 0;
+    memset(ctx->wc->masks.ct_label, 0, sizeof ctx->wc->masks.ct_label);
+    ctx->ct_nat = NULL;
+    do_xlate_actions(ctx, oc->actions, ofpact_ct_get_action_len(oc));
+
+    ct.mark = ctx->flow.ct_mark;
+    ct.mark_mask = ctx->wc->masks.ct_mark;
+    memcpy(ct.label, ctx->flow.ct_label, sizeof ct.label);
+    memcpy(ct.label_mask, ctx->wc->masks.ct_label, sizeof ct.label_mask);
+    ct.nat = ctx->ct_nat;
+    xlate_ct_put(ctx->odp, &ct);
+    ctx->wc->masks.ct_mark = saved_mark_mask;
+    memcpy(ctx->wc->masks.ct_label, saved_label_mask,
+           sizeof saved_label_mask);
+    trace_note(ctx, "the datapath tracks the packet in zone %"PRIu16,
+               ct.zone);
+
+    if (oc->recirc_table != NX_CT_RECIRC_NONE && !ctx->freezing) {
+        ofpbuf_clear(&ctx->frozen);
+        struct frozen_segment *seg = freeze_segment(ctx, FROZEN_LOOKUP);
+        seg->table_id = oc->recirc_table;
+        seg->in_port = OFPP_IN_PORT;
+        seg->honor_miss = true;
+        ctx->conntracked = true;
+        uint32_t id = freeze_state(ctx, ctx->frozen.size,
+                                   ctx->action_set.size, ctx->stack.size,
+                                   NULL, 0);
+        ofpbuf_clear(&ctx->frozen);
+        nl_msg_put_u32(ctx->odp, OVS_ACTION_ATTR_RECIRC, id);
+        trace_note(ctx, "a clone of the packet recirculates as %#"PRIx32
+                   ", to resume at table %"PRIu8" once tracked", id,
+                   oc->recirc_table);
+        if (ctx->xin->ct_recircs && recirc_ref_id(id)) {
+            struct xlate_ct_recirc *r = xzalloc(sizeof *r);
+            r->recirc_id = id;
+            r->flow = ctx->flow;
+            r->flow.recirc_id = id;
+            r->flow.ct_zone = ct.zone;
+            if (ctx->ct_nat) {
+                r->has_nat = true;
+                r->nat = *ctx->ct_nat;
+            }
+            ovs_list_push_back(ctx->xin->ct_recircs, &r->node);
+        }
+    }
+    ctx->ct_nat = NULL;
+    /* What the datapath's tracker decided is unknown here. */
+    flow_clear_conntrack(&ctx->flow);
+    ctx->conntracked = false;
+}
+
+void
+xlate_ct_recirc_destroy(struct xlate_ct_recirc *r)
+{
+    if (r) {
+        recirc_unref_id(r->recirc_id);
+        free(r);
+    }
 }
 
 /* Runs the SEGMENTS_LEN bytes of frozen segments at SEGMENTS.  If the
@@ -2708,6 +2872,7 @@ xlate_frozen_packet_in(uint32_t id, struct frozen_packet_in *pin)
     md->metadata = h.metadata;
     memcpy(md->regs, h.regs, sizeof md->regs);
     md->pkt_mark = h.pkt_mark;
+    pin->conntracked = h.conntracked;
     pin->userdata_len = h.userdata_len;
     pin->userdata = (h.userdata_len
                      ? xmemdup((const uint8_t *) state.data + state.size
@@ -2753,6 +2918,10 @@ thaw(struct xlate_ctx *ctx, uint32_t id)
     f->actset_output = h.actset_output;
     f->pkt_mark = h.pkt_mark;
     f->skb_priority = h.skb_priority;
+    ctx->conntracked = h.conntracked;
+    if (!ctx->conntracked) {
+        flow_clear_conntrack(f);
+    }
     ctx->base = *f;
     trace_note(ctx, "thawed the translation frozen as %#"PRIx32, id);
 
@@ -2782,22 +2951,12 @@ xlate_check_actions(const struct ofpact *ofpacts, size_t ofpacts_len)
             }
             break;
         }
-        case OFPACT_RESUBMIT:
-            /* With ct it needs connection tracking. */
-            if (a->raw == OFPACT_RAW_RESUBMIT_CT) {
-                VLOG_WARN_RL(&check_rl, "resubmit with ct is not supported "
-                             "by this switch");
-                return OFPERR_OFPBAC_BAD_TYPE;
-            }
-            break;
         case OFPACT_DEC_NSH_TTL:
         case OFPACT_ENCAP:
         case OFPACT_DECAP:
         case OFPACT_CONJUNCTION:
         case OFPACT_FIN_TIMEOUT:
         case OFPACT_CHECK_PKT_LARGER:
-        case OFPACT_CT:
-        case OFPACT_NAT:
         case OFPACT_SAMPLE:
             VLOG_WARN_RL(&check_rl, "%s action is not supported by this "
                          "switch", ofpact_name(a->type));
@@ -2960,6 +3119,8 @@ xlate_actions(const struct xlate_in *xin, struct xlate_out *xout)
     ofpbuf_init(&ctx.stack, 0);
     ofpbuf_init(&ctx.frozen, 0);
     xlate_wc_init(&ctx);
+    /* A packet that comes in tracked (a recirculation thaw says again). */
+    ctx.conntracked = (ctx.flow.ct_state & CS_TRACKED) != 0;
 
     if (ctx.flow.tunnel.flags & FLOW_TNL_F_UDPIF
         && tun_md_from_geneve_udpif(&ctx.ofproto->tun_table, &ctx.flow)) {

@@ -41,6 +41,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "flow.h"
+#include "list.h"
+#include "ofp-actions.h"
 #include "ofp-errors.h"
 #include "odp-util.h"
 #include "ofpbuf.h"
@@ -71,7 +73,25 @@ struct xlate_in {
     /* Packet-out: run these instead of looking up table 0. */
     const struct ofpact *ofpacts;
     size_t ofpacts_len;         /* Bytes. */
+    /* ofproto/trace: where each ct(table=N) appends a struct
+     * xlate_ct_recirc, so that the trace can follow the tracked copy of
+     * the packet (NULL: nobody follows). */
+    struct ovs_list *ct_recircs;
 };
+
+/* A copy of the packet that ct(table=N) sent back through the datapath,
+ * as a trace follows it: FLOW is the packet's at the ct() with its
+ * recirc_id and ct_zone; NAT, if HAS_NAT, what the ct() translated with.
+ * The node holds a reference to RECIRC_ID (recirc.h); the trace frees
+ * it with xlate_ct_recirc_destroy(). */
+struct xlate_ct_recirc {
+    struct ovs_list node;
+    uint32_t recirc_id;
+    struct flow flow;
+    bool has_nat;
+    struct ofpact_nat nat;
+};
+void xlate_ct_recirc_destroy(struct xlate_ct_recirc *);
 
 struct xlate_out {
     struct flow_wildcards wc;
@@ -90,12 +110,10 @@ struct xlate_out {
 };
 
 /* Whether translation carries out every action in the list (nested lists
- * included): 0, or OFPBAC_BAD_TYPE for the first it does not (connection
- * tracking but ct_clear, NSH, encap/decap, sample, conjunction,
- * fin_timeout, check_pkt_larger, truncated output, resubmit
- * with ct), logged.  The switch refuses flow_mods,
- * packet_outs and group buckets with such actions rather than accept
- * them and drop what they mean. */
+ * included): 0, or OFPBAC_BAD_TYPE for the first it does not (NSH,
+ * encap/decap, sample, conjunction, fin_timeout, check_pkt_larger),
+ * logged.  The switch refuses flow_mods, packet_outs and group buckets
+ * with such actions rather than accept them and drop what they mean. */
 enum ofperr xlate_check_actions(const struct ofpact *, size_t ofpacts_len);
 
 void xlate_out_init(struct xlate_out *);
@@ -123,6 +141,9 @@ struct frozen_packet_in {
     uint8_t table_id;
     ovs_be64 rule_cookie;
     struct flow metadata;
+    bool conntracked;           /* The packet's ct_* fields are the
+                                 * pipeline's at the controller action
+                                 * (else they read as zero). */
     void *userdata;
     size_t userdata_len;
 };
