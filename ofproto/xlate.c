@@ -1267,6 +1267,33 @@ xlate_set_field(struct xlate_ctx *ctx, const struct ofpact_set_field *sf)
     }
 }
 
+/* Runs OFPACTS on a copy of the packet's state (a group bucket, clone):
+ * what they change is forgotten afterwards (a datapath set they committed
+ * is undone by the next commit, which compares with the packet as it then
+ * is).  If they freeze, this copy of the packet goes on after its own
+ * recirculation, and the caller's actions go on now. */
+static void
+xlate_on_copy(struct xlate_ctx *ctx, const struct ofpact *ofpacts,
+              size_t ofpacts_len)
+{
+    struct flow saved_flow = ctx->flow;
+    bool saved_exit = ctx->exit;
+    bool saved_was_mpls = ctx->was_mpls;
+    bool saved_l3_cleared = ctx->l3_cleared;
+    bool saved_conntracked = ctx->conntracked;
+    ctx->depth++;
+    do_xlate_actions(ctx, ofpacts, ofpacts_len);
+    if (ctx->freezing) {
+        finish_freezing(ctx, false);
+    }
+    ctx->depth--;
+    ctx->flow = saved_flow;
+    ctx->exit = saved_exit;
+    ctx->was_mpls = saved_was_mpls;
+    ctx->l3_cleared = saved_l3_cleared;
+    ctx->conntracked = saved_conntracked;
+}
+
 /* Groups. */
 
 /* Runs bucket B of G on a copy of the packet's state: what its actions
@@ -1282,25 +1309,10 @@ xlate_bucket(struct xlate_ctx *ctx, struct ofgroup *g,
     }
     trace_note(ctx, "group %"PRIu32" bucket %"PRIu32, g->group_id,
                b->bucket_id);
-    struct flow saved_flow = ctx->flow;
-    bool saved_exit = ctx->exit;
     bool saved_in_group = ctx->in_group;
-    bool saved_was_mpls = ctx->was_mpls;
-    bool saved_l3_cleared = ctx->l3_cleared;
     ctx->in_group = true;
-    ctx->depth++;
-    do_xlate_actions(ctx, b->ofpacts, b->ofpacts_len);
-    if (ctx->freezing) {
-        /* This copy of the packet goes on after its own recirculation;
-         * the other buckets and the pipeline go on now. */
-        finish_freezing(ctx, false);
-    }
-    ctx->depth--;
+    xlate_on_copy(ctx, b->ofpacts, b->ofpacts_len);
     ctx->in_group = saved_in_group;
-    ctx->flow = saved_flow;
-    ctx->exit = saved_exit;
-    ctx->was_mpls = saved_was_mpls;
-    ctx->l3_cleared = saved_l3_cleared;
 }
 
 /* The flow's hash for a select group: the Ethernet addresses, VLAN and
@@ -1835,21 +1847,7 @@ do_xlate_actions__(struct xlate_ctx *ctx, const struct ofpact *ofpacts,
              * change is forgotten afterwards (the next commit compares
              * with the packet as the datapath then has it). */
             const struct ofpact_nest *on = (const void *) a;
-            struct flow saved_flow = ctx->flow;
-            bool saved_exit = ctx->exit;
-            bool saved_was_mpls = ctx->was_mpls;
-            bool saved_l3_cleared = ctx->l3_cleared;
-            ctx->depth++;
-            do_xlate_actions(ctx, on->actions,
-                             ofpact_nest_get_action_len(on));
-            if (ctx->freezing) {
-                finish_freezing(ctx, false);
-            }
-            ctx->depth--;
-            ctx->flow = saved_flow;
-            ctx->exit = saved_exit;
-            ctx->was_mpls = saved_was_mpls;
-            ctx->l3_cleared = saved_l3_cleared;
+            xlate_on_copy(ctx, on->actions, ofpact_nest_get_action_len(on));
             break;
         }
         case OFPACT_CT:
@@ -2154,6 +2152,7 @@ xlate_cross_bridge(struct xlate_ctx *ctx, const struct ofport *in,
     struct flow_tnl saved_tnl_mask = ctx->wc->masks.tunnel;
     bool saved_was_mpls = ctx->was_mpls;
     bool saved_l3_cleared = ctx->l3_cleared;
+    bool saved_conntracked = ctx->conntracked;
     struct ofpbuf saved_stack = ctx->stack;
     struct ofpbuf saved_action_set = ctx->action_set;
     ofpbuf_init(&ctx->stack, 0);
@@ -2165,6 +2164,10 @@ xlate_cross_bridge(struct xlate_ctx *ctx, const struct ofport *in,
     memset(&flow->tunnel, 0, sizeof flow->tunnel);
     memset(flow->regs, 0, sizeof flow->regs);
     flow->actset_output = OFPP_UNSET;
+    /* The other bridge starts untracked, as 3.1's, and its ct() actions
+     * do not change what this one knows. */
+    flow_clear_conntrack(flow);
+    ctx->conntracked = false;
     /* The other bridge's lookups see no tunnel: they must not make the
      * megaflow match the packet's. */
     memset(&ctx->wc->masks.tunnel, 0, sizeof ctx->wc->masks.tunnel);
@@ -2200,6 +2203,7 @@ xlate_cross_bridge(struct xlate_ctx *ctx, const struct ofport *in,
     ctx->wc->masks.tunnel = saved_tnl_mask;
     ctx->was_mpls = saved_was_mpls;
     ctx->l3_cleared = saved_l3_cleared;
+    ctx->conntracked = saved_conntracked;
     ofpbuf_uninit(&ctx->stack);
     ctx->stack = saved_stack;
     ofpbuf_uninit(&ctx->action_set);
