@@ -102,6 +102,23 @@ static const struct field tunnel_fields[] = {
     F("tp_dst", FK_DEC_BE16, tunnel.tp_dst),
 };
 /* "gtpu(flags=0x30,msgtype=255)" inside tunnel(...). */
+/* The original direction's tuple of the packet's connection (ct_state
+ * has trk and the tracker knew it): "ct_tuple4(src=..,dst=..,proto=..,
+ * tp_src=..,tp_dst=..)", ct_tuple6 with IPv6 addresses, as 3.1. */
+static const struct field ct_tuple4_fields[] = {
+    F("src", FK_IPV4, ct_nw_src),
+    F("dst", FK_IPV4, ct_nw_dst),
+    F("proto", FK_DEC_U8, ct_nw_proto),
+    F("tp_src", FK_DEC_BE16, ct_tp_src),
+    F("tp_dst", FK_DEC_BE16, ct_tp_dst),
+};
+static const struct field ct_tuple6_fields[] = {
+    F("src", FK_IPV6, ct_ipv6_src),
+    F("dst", FK_IPV6, ct_ipv6_dst),
+    F("proto", FK_DEC_U8, ct_nw_proto),
+    F("tp_src", FK_DEC_BE16, ct_tp_src),
+    F("tp_dst", FK_DEC_BE16, ct_tp_dst),
+};
 static const struct field gtpu_fields[] = {
     F("flags", FK_HEX_U8, tunnel.gtpu_flags),
     F("msgtype", FK_DEC_U8, tunnel.gtpu_msgtype),
@@ -986,9 +1003,9 @@ format_u128_hex(struct ds *ds, const uint8_t p[16])
 
 /* The conntrack keys, as 3.1's userspace datapath prints them: ct_state
  * as +flag/-flag for the bits its mask covers (hex when VERBOSE or exact),
- * the others in hex.  This datapath tracks no connections, so they are zero
- * in every packet's key; megaflows still carry what the rules looked
- * at. */
+ * the others in hex, then the original direction's tuple.  A packet has
+ * them after a ct() action (conntrack.h), for the lookup after the next
+ * recirculation. */
 static void
 format_ct_keys(struct ds *ds, bool *first, const struct flow *key,
                const struct flow *mask, bool verbose)
@@ -1028,6 +1045,28 @@ format_ct_keys(struct ds *ds, bool *first, const struct flow *key,
             ds_put_char(ds, '/');
             format_u128_hex(ds, mask->ct_label);
         }
+        ds_put_char(ds, ')');
+    }
+
+    /* ct_tuple6 for IPv6 (its addresses say so even where the Ethernet
+     * type is wildcarded), else ct_tuple4; as 3.1, not for a packet in no
+     * connection (its tuple is all zero). */
+    bool v6 = (key->dl_type == htons(ETH_TYPE_IPV6)
+               || fields_any_masked(ct_tuple6_fields, 2, mask));
+    const struct field *tf = v6 ? ct_tuple6_fields : ct_tuple4_fields;
+    bool any = key->ct_nw_proto || key->ct_tp_src || key->ct_tp_dst;
+    for (size_t i = 0; i < 2 && !any; i++) {
+        const uint8_t *f = (const uint8_t *) key + tf[i].ofs;
+        for (size_t j = 0; j < field_size(tf[i].kind); j++) {
+            any |= f[j] != 0;
+        }
+    }
+    if (any && (verbose
+                || fields_any_masked(tf, ARRAY_SIZE(ct_tuple4_fields),
+                                     mask))) {
+        begin_key(ds, first, v6 ? "ct_tuple6" : "ct_tuple4");
+        format_fields(ds, tf, ARRAY_SIZE(ct_tuple4_fields), key, mask,
+                      verbose);
         ds_put_char(ds, ')');
     }
 }
@@ -2038,7 +2077,8 @@ key_payload_size(const char *name)
         { "arp", 22 }, { "tcp", 4 }, { "udp", 4 }, { "sctp", 4 },
         { "icmp", 2 }, { "icmpv6", 2 }, { "nd", 28 }, { "packet_type", 4 },
         { "ct_state", 4 }, { "ct_zone", 2 }, { "ct_mark", 4 },
-        { "ct_label", 16 }, { "tcp_flags", 2 },
+        { "ct_label", 16 }, { "tcp_flags", 2 }, { "ct_tuple4", 13 },
+        { "ct_tuple6", 37 },
     };
     for (size_t i = 0; i < ARRAY_SIZE(sizes); i++) {
         if (!strcmp(sizes[i].name, name)) {
@@ -2176,6 +2216,10 @@ parse_keys(struct parser *p, struct flow *key, struct flow *mask, int level,
             ok = parse_u32_arg(p, &key->ct_mark, &mask->ct_mark);
         } else if (!strcmp(name, "ct_label")) {
             ok = parse_ct_label_arg(p, key->ct_label, mask->ct_label);
+        } else if (!strcmp(name, "ct_tuple4") || !strcmp(name, "ct_tuple6")) {
+            ok = parse_fields(p, (name[8] == '4' ? ct_tuple4_fields
+                                  : ct_tuple6_fields),
+                              ARRAY_SIZE(ct_tuple4_fields), key, mask, NULL);
         } else if (!strcmp(name, "tcp_flags")) {
             uint32_t v, m;
             ok = parse_flags(p, tcp_flag_names, TCP_FLAGS_MASK, &v, &m);

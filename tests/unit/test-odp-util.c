@@ -50,6 +50,10 @@ static const char *const canonical_flows[] = {
     "tunnel(tun_id=0x5,src=1.1.1.1,dst=2.2.2.2,ttl=64,flags(df|key)),recirc_id(0),in_port(1),eth(),eth_type(0x0800),ipv4(frag=no)",
     "tunnel(tun_id=0x5/0xff,src=1.1.1.1,dst=2.2.2.2,tos=0x1,ttl=64,tp_src=1,tp_dst=4789,flags(-df+csum+key)),recirc_id(0),in_port(1),eth(),eth_type(0x0800),ipv4(frag=no)",
     "recirc_id(0),in_port(1),eth(dst=01:00:00:00:00:00/01:00:00:00:00:00),eth_type(0x1234)",
+    /* Conntrack state and the original tuple after ct() and recirc. */
+    "ct_state(+new+trk),ct_zone(0x1),recirc_id(0x1),in_port(1),eth(),eth_type(0x0800),ipv4(frag=no)",
+    "ct_state(+est+trk),ct_tuple4(src=10.1.1.1,dst=10.1.1.2,proto=17,tp_src=1,tp_dst=2),recirc_id(0x1),in_port(1),eth(),eth_type(0x0800),ipv4(frag=no)",
+    "ct_state(-new+est+trk),ct_mark(0x1),ct_tuple6(src=2001:db8::1,dst=2001:db8::2,proto=6,tp_src=80/0xff00),recirc_id(0x2),in_port(1),eth(),eth_type(0x86dd),ipv6(frag=no)",
     /* Two VLANs (3.1's netdev datapath refuses them, but the text is the
      * kernel datapath's). */
     "recirc_id(0),in_port(1),eth(),eth_type(0x88a8),vlan(vid=5,pcp=3),encap(eth_type(0x8100),vlan(vid=7,pcp=0),encap(eth_type(0x0800),ipv4(frag=no)))",
