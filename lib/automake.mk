@@ -190,6 +190,11 @@ lib_libovs_a_SOURCES += \
 # The userspace datapath: deferred freeing, megaflow classifier, exact-match
 # cache, upcall channels.
 lib_libovs_a_SOURCES += \
+	lib/conntrack.c \
+	lib/conntrack.h \
+	lib/conntrack-key.c \
+	lib/conntrack-private.h \
+	lib/conntrack-proto.c \
 	lib/dp-epoch.c \
 	lib/dp-bond.c \
 	lib/dp-bond.h \

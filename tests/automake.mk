@@ -431,6 +431,7 @@ EXTRA_DIST += \
 
 # Unit suites: the userspace datapath.
 UNIT_TESTS += \
+	tests/unit/test-conntrack \
 	tests/unit/test-dpcls \
 	tests/unit/test-dpif-channel \
 	tests/unit/test-dpif-netdev \
@@ -438,6 +439,9 @@ UNIT_TESTS += \
 tests_unit_test_dpif_netdev_SOURCES = tests/unit/test-dpif-netdev.c
 tests_unit_test_dpif_netdev_CFLAGS = $(UNIT_TEST_FLAGS)
 tests_unit_test_dpif_netdev_LDADD = $(UNIT_TEST_LIBS)
+tests_unit_test_conntrack_SOURCES = tests/unit/test-conntrack.c
+tests_unit_test_conntrack_CFLAGS = $(UNIT_TEST_FLAGS)
+tests_unit_test_conntrack_LDADD = $(UNIT_TEST_LIBS)
 tests_unit_test_dpcls_SOURCES = tests/unit/test-dpcls.c
 tests_unit_test_dpcls_CFLAGS = $(UNIT_TEST_FLAGS)
 tests_unit_test_dpcls_LDADD = $(UNIT_TEST_LIBS)
