@@ -200,6 +200,8 @@ lib_libovs_a_SOURCES += \
 	lib/dp-bond.h \
 	lib/dp-meter.c \
 	lib/dp-meter.h \
+	lib/ct-format.c \
+	lib/ct-format.h \
 	lib/dpctl.c \
 	lib/dpctl.h \
 	lib/dpif.c \

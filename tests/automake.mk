@@ -499,6 +499,7 @@ TESTSUITE_AT = \
 	tests/switching-system.at \
 	tests/datapath.at \
 	tests/datapath-parse.at \
+	tests/conntrack-dp.at \
 	tests/native-tnl.at \
 	tests/tunnel-system.at \
 	tests/bond-system.at \
