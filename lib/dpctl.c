@@ -759,7 +759,7 @@ cmd_set_rx_threads(struct ds *out OVS_UNUSED,
 static bool
 dp_arg_first(int argc, const char *argv[])
 {
-    return argc > 0 && !strchr(argv[0], '=');
+    return argc > 0 && argv[0][0] && !strchr(argv[0], '=');
 }
 
 /* Opens the datapath that *ARGV's first argument names if HAS_DP (and
@@ -1023,12 +1023,10 @@ cmd_ct_bkts(struct ds *out, const struct dpctl_opts *o OVS_UNUSED, int argc,
     size_t n_buckets = conntrack_get_buckets(ct, NULL, 0);
     uint32_t *counts = xcalloc(n_buckets ? n_buckets : 1, sizeof *counts);
     n_buckets = MIN(n_buckets, conntrack_get_buckets(ct, counts, n_buckets));
+    /* A connection sits in two buckets (found from either direction):
+     * the table shows them, the total counts connections. */
+    uint64_t n_conns = conntrack_get_nconns(ct);
     dpif_close(dpif);
-
-    uint64_t n_conns = 0;
-    for (size_t i = 0; i < n_buckets; i++) {
-        n_conns += counts[i];
-    }
     ds_put_format(out, "Total Buckets: %zu\n", n_buckets);
     ds_put_format(out, "Current Connections: %"PRIu64"\n\n", n_conns);
     if (n_buckets && n_conns) {
