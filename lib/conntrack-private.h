@@ -44,6 +44,11 @@ struct ct_pkt_info {
     uint16_t tcp_flags;             /* TCP only. */
     uint32_t l4_payload_len;        /* TCP only: segment data length. */
     size_t l3_len;                  /* IP length (header included). */
+    /* Where the headers NAT rewrites are, from the packet's data. */
+    size_t l4_ofs, l4_len;
+    /* ICMP errors: the quoted packet's headers (L4 possibly cut short). */
+    size_t inner_l3_ofs, inner_l4_ofs, inner_l4_len;
+    uint8_t inner_proto;
 };
 
 /* Fills INFO from PKT (of Ethernet type DL_TYPE, host order) for ZONE.
@@ -143,6 +148,19 @@ struct conn {
     long long int exp_stamp;        /* Expiry when filed. */
     enum ct_exp_state exp_state;
 };
+
+/* conntrack-nat.c.  The ATTEMPT-th candidate (0: preferred) for the reply
+ * key of a connection with original key ORIG translated by NAT; HASH
+ * spreads connections over the ranges.  False once every candidate has
+ * been offered. */
+bool ct_nat_candidate(const struct ct_key *orig,
+                      const struct ct_nat_action *nat, uint32_t hash,
+                      uint32_t attempt, struct ct_key *reply);
+/* Rewrites PKT (described by INFO) for CONN, which NATs: to what the
+ * other side expects if REPLY is false, back to the original if true.
+ * Returns the CS_SRC_NAT / CS_DST_NAT bits for the packet. */
+uint32_t ct_nat_packet(struct dp_packet *pkt, const struct ct_pkt_info *info,
+                       const struct conn *conn, bool reply);
 
 /* Policies: per-timeout seconds, resolved (no zeros). */
 struct ct_policy_values {

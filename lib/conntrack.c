@@ -56,6 +56,7 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -67,6 +68,10 @@
 #include "ovs-thread.h"
 #include "packets.h"
 #include "timeval.h"
+#include "vlog.h"
+
+VLOG_DEFINE_THIS_MODULE(conntrack);
+static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(5, 5);
 
 #define CT_N_BUCKETS (1u << 16)
 #define CT_N_LOCKS 256
@@ -442,16 +447,18 @@ zone_has_room(struct conntrack *ct, uint16_t zone)
 
 /* Inserts CONN (fully built, both keys and hashes set).  Returns NULL on
  * success, or the live connection that already has one of CONN's keys
- * (then CONN is not inserted). */
+ * (then CONN is not inserted, and *CONFLICT says which: 0 original, 1
+ * reply). */
 static struct conn *
 insert(struct conntrack *ct, struct conn *conn, long long int now,
-       bool *existing_reply)
+       bool *existing_reply, int *conflict)
 {
     lock_pair(ct, conn);
     for (int i = 0; i < 2; i++) {
         struct conn *other = lookup(ct, &conn->node[i].key,
                                     conn->node[i].hash, now, existing_reply);
         if (other) {
+            *conflict = i;
             if (i == 1) {
                 /* Our reply key is its key: we travel its way back. */
                 *existing_reply = !*existing_reply;
@@ -572,11 +579,8 @@ conn_create(struct conntrack *ct, struct dp_packet *pkt,
     struct conn *conn = xzalloc(sizeof *conn);
     conn->node[0].key = info->key;
     conn->node[0].dir = 0;
-    ct_key_reverse(&info->key, &conn->node[1].key);
+    conn->node[0].hash = key_hash(ct, &info->key);
     conn->node[1].dir = 1;
-    for (int i = 0; i < 2; i++) {
-        conn->node[i].hash = key_hash(ct, &conn->node[i].key);
-    }
     conn->id = atomic_fetch_add_explicit(&ct->next_id, 1,
                                          memory_order_relaxed);
     conn->created = now;
@@ -592,8 +596,36 @@ conn_create(struct conntrack *ct, struct dp_packet *pkt,
                 now + timeout_ms(ct, conn->tp_id, conn->tm));
     conn->exp_state = CT_EXP_HELD;
 
-    struct conn *other = insert(ct, conn, now, reply);
-    if (other) {
+    const struct ct_nat_action *nat = action->nat;
+    bool do_nat = nat && (nat->flags & (CT_NAT_SRC | CT_NAT_DST));
+    if (do_nat) {
+        conn->nat.flags = nat->flags & (CT_NAT_SRC | CT_NAT_DST);
+    }
+    for (uint32_t attempt = 0; ; attempt++) {
+        if (!do_nat) {
+            ct_key_reverse(&info->key, &conn->node[1].key);
+        } else if (!ct_nat_candidate(&info->key, nat, conn->node[0].hash,
+                                     attempt, &conn->node[1].key)) {
+            /* Every translation is taken: not committed. */
+            VLOG_WARN_RL(&rl, "no free NAT translation for a new "
+                         "connection in zone %"PRIu16, zone);
+            conn_free(conn);
+            return NULL;
+        }
+        conn->node[1].hash = key_hash(ct, &conn->node[1].key);
+        if (do_nat && lookup(ct, &conn->node[1].key, conn->node[1].hash,
+                             now, NULL)) {
+            continue;           /* Taken; no need to lock to know. */
+        }
+
+        int conflict;
+        struct conn *other = insert(ct, conn, now, reply, &conflict);
+        if (!other) {
+            break;
+        }
+        if (conflict == 1 && do_nat) {
+            continue;
+        }
         conn_free(conn);
         *raced = true;
         return other;
@@ -667,10 +699,25 @@ process_packet(struct conntrack *ct, struct dp_packet *pkt, uint16_t dl_type,
         return;
     }
 
-    uint32_t hash = key_hash(ct, &info.key);
+    /* A packet that an earlier ct() in this zone already translated no
+     * longer carries either of its connection's keys; the mirror of its
+     * headers is one of them. */
+    bool natted = md->ct_state & (CS_SRC_NAT | CS_DST_NAT);
     bool reply = false;
-    struct conn *conn = lookup(ct, &info.key, hash, now, &reply);
-    bool create = false;
+    struct conn *conn = NULL;
+    if (natted && !info.icmp_error) {
+        struct ct_key rev;
+        ct_key_reverse(&info.key, &rev);
+        conn = lookup(ct, &rev, key_hash(ct, &rev), now, &reply);
+        if (conn) {
+            reply = !reply;
+            info.key = conn->node[reply].key;
+        }
+    }
+    if (!conn) {
+        conn = lookup(ct, &info.key, key_hash(ct, &info.key), now, &reply);
+    }
+    bool create = false, created = false;
 
     if (conn && action->force && reply) {
         /* force: this side is the original direction from now on. */
@@ -708,6 +755,7 @@ process_packet(struct conntrack *ct, struct dp_packet *pkt, uint16_t dl_type,
         }
         bool raced;
         conn = conn_create(ct, pkt, &info, action, now, &raced, &reply);
+        created = conn && !raced;
         if (!raced || attempt > 0) {
             break;
         }
@@ -716,6 +764,12 @@ process_packet(struct conntrack *ct, struct dp_packet *pkt, uint16_t dl_type,
     }
 
     write_md(pkt, zone, conn, &info.key);
+
+    /* NAT: a connection committed with a translation has all its packets
+     * translated by any ct() with nat, once per zone. */
+    if (conn && action->nat && conn->nat.flags && (created || !natted)) {
+        md->ct_state |= ct_nat_packet(pkt, &info, conn, reply);
+    }
 
     if (conn && (action->commit || action->force)
         && (action->set_mark || action->set_label)) {
