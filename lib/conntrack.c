@@ -119,6 +119,8 @@ struct conntrack {
     struct ovs_mutex exp_lock;
     struct hmap exp_lists;          /* struct ct_exp_list. */
 
+    struct ct_expectations expects; /* FTP/TFTP data connections. */
+
     pthread_t sweeper;
     struct ovs_mutex sweep_mutex;
     pthread_cond_t sweep_cond;
@@ -235,6 +237,7 @@ conntrack_create(void)
     ct_policy_defaults(&ct->defaults);
     ovs_mutex_init(&ct->exp_lock);
     hmap_init(&ct->exp_lists);
+    ct_expect_init(&ct->expects, ct->hash_basis);
     ovs_mutex_init(&ct->sweep_mutex);
     pthread_condattr_t attr;
     pthread_condattr_init(&attr);
@@ -284,6 +287,7 @@ conntrack_destroy(struct conntrack *ct)
         free(list);
     }
     hmap_destroy(&ct->exp_lists);
+    ct_expect_destroy(&ct->expects);
     free(ct->buckets);
     for (size_t i = 0; i < CT_N_LOCKS; i++) {
         ovs_mutex_destroy(&ct->locks[i]);
@@ -428,6 +432,9 @@ conn_delete(struct conntrack *ct, struct conn *conn)
     bool mine = unlink_locked(ct, conn);
     unlock_pair(ct, conn);
     if (mine) {
+        if (conn->alg != CT_ALG_NONE) {
+            ct_expect_forget_parent(&ct->expects, conn->id);
+        }
         conn_release(ct, conn);
     }
 }
@@ -504,10 +511,11 @@ u128_apply(ovs_u128 old, ovs_u128 value, ovs_u128 mask)
 }
 
 /* Writes the zone, mark, label and original tuple into PKT's metadata:
- * CONN's if there is one, else KEY's (NULL: none). */
+ * CONN's if there is one, else those of EXP's parent if the packet was
+ * expected, else KEY's (NULL: none). */
 static void
 write_md(struct dp_packet *pkt, uint16_t zone, struct conn *conn,
-         const struct ct_key *key)
+         const struct ct_key *key, const struct ct_expect *exp)
 {
     struct pkt_metadata *md = &pkt->md;
 
@@ -519,6 +527,11 @@ write_md(struct dp_packet *pkt, uint16_t zone, struct conn *conn,
         label_to_md(conn->label, md->ct_label);
         ovs_mutex_unlock(&conn->lock);
         key = conn->has_master ? &conn->master : &conn->node[0].key;
+    } else if (exp) {
+        /* An expected connection not committed: its parent speaks. */
+        md->ct_mark = exp->parent_mark;
+        label_to_md(exp->parent_label, md->ct_label);
+        key = &exp->parent;
     } else {
         md->ct_mark = 0;
         memset(md->ct_label, 0, sizeof md->ct_label);
@@ -566,7 +579,8 @@ conn_touch(struct conntrack *ct, struct conn *conn, long long int now)
 static struct conn *
 conn_create(struct conntrack *ct, struct dp_packet *pkt,
             const struct ct_pkt_info *info, const struct ct_action *action,
-            long long int now, bool *raced, bool *reply)
+            const struct ct_expect *exp, long long int now, bool *raced,
+            bool *reply)
 {
     uint16_t zone = info->key.zone;
     *raced = false;
@@ -598,11 +612,36 @@ conn_create(struct conntrack *ct, struct dp_packet *pkt,
 
     const struct ct_nat_action *nat = action->nat;
     bool do_nat = nat && (nat->flags & (CT_NAT_SRC | CT_NAT_DST));
+    bool exp_nat = false;
+    if (exp) {
+        /* A data connection: related to its parent, marked like it, and
+         * translated to match it. */
+        conn->has_master = true;
+        conn->master = exp->parent;
+        conn->mark = exp->parent_mark;
+        conn->label = exp->parent_label;
+        exp_nat = exp->has_nat && nat;
+        do_nat = false;
+        if (exp_nat) {
+            conn->nat.flags = exp->nat_reply_dst ? CT_NAT_SRC : CT_NAT_DST;
+        }
+    }
     if (do_nat) {
         conn->nat.flags = nat->flags & (CT_NAT_SRC | CT_NAT_DST);
     }
     for (uint32_t attempt = 0; ; attempt++) {
-        if (!do_nat) {
+        if (exp_nat) {
+            if (attempt) {
+                conn_free(conn);
+                return NULL;
+            }
+            ct_key_reverse(&info->key, &conn->node[1].key);
+            if (exp->nat_reply_dst) {
+                conn->node[1].key.dst = exp->nat_addr;
+            } else {
+                conn->node[1].key.src = exp->nat_addr;
+            }
+        } else if (!do_nat) {
             ct_key_reverse(&info->key, &conn->node[1].key);
         } else if (!ct_nat_candidate(&info->key, nat, conn->node[0].hash,
                                      attempt, &conn->node[1].key)) {
@@ -656,6 +695,9 @@ conn_update(struct conntrack *ct, struct conn *conn, struct dp_packet *pkt,
     }
 
     ovs_mutex_lock(&conn->lock);
+    if (conn->alg == CT_ALG_FTP) {
+        ct_alg_pre(conn, pkt, info, reply);
+    }
     enum ct_update res = ct_proto_update(conn, info, pkt, reply, seq_chk);
     if (res != CT_UPDATE_INVALID && res != CT_UPDATE_RESTART) {
         conn->counters[reply].packets++;
@@ -695,7 +737,7 @@ process_packet(struct conntrack *ct, struct dp_packet *pkt, uint16_t dl_type,
     }
     if (!ct_extract_key(pkt, dl_type, zone, &info)) {
         md->ct_state = CS_INVALID;
-        write_md(pkt, zone, NULL, NULL);
+        write_md(pkt, zone, NULL, NULL, NULL);
         return;
     }
 
@@ -718,6 +760,8 @@ process_packet(struct conntrack *ct, struct dp_packet *pkt, uint16_t dl_type,
         conn = lookup(ct, &info.key, key_hash(ct, &info.key), now, &reply);
     }
     bool create = false, created = false;
+    bool has_exp = false;
+    struct ct_expect exp;
 
     if (conn && action->force && reply) {
         /* force: this side is the original direction from now on. */
@@ -749,12 +793,15 @@ process_packet(struct conntrack *ct, struct dp_packet *pkt, uint16_t dl_type,
             md->ct_state = CS_INVALID;
             break;
         }
-        md->ct_state = CS_NEW;
-        if (!action->commit && !action->force) {
+        bool commit = action->commit || action->force;
+        has_exp = ct_expect_find(&ct->expects, &info.key, commit, &exp);
+        md->ct_state = CS_NEW | (has_exp ? CS_RELATED : 0);
+        if (!commit) {
             break;
         }
         bool raced;
-        conn = conn_create(ct, pkt, &info, action, now, &raced, &reply);
+        conn = conn_create(ct, pkt, &info, action, has_exp ? &exp : NULL,
+                           now, &raced, &reply);
         created = conn && !raced;
         if (!raced || attempt > 0) {
             break;
@@ -763,7 +810,16 @@ process_packet(struct conntrack *ct, struct dp_packet *pkt, uint16_t dl_type,
         md->ct_state = 0;
     }
 
-    write_md(pkt, zone, conn, &info.key);
+    write_md(pkt, zone, conn, &info.key, has_exp ? &exp : NULL);
+
+    /* Helpers look at what the packet says before NAT rewrites it (and
+     * rewrite FTP commands for it). */
+    if (conn && conn->alg != CT_ALG_NONE && !(md->ct_state & CS_INVALID)) {
+        ovs_mutex_lock(&conn->lock);
+        ct_alg_post(&ct->expects, conn, pkt, &info, reply,
+                    action->nat != NULL && (created || !natted));
+        ovs_mutex_unlock(&conn->lock);
+    }
 
     /* NAT: a connection committed with a translation has all its packets
      * translated by any ct() with nat, once per zone. */
@@ -1203,6 +1259,9 @@ sweep(struct conntrack *ct)
                 unlock_pair(ct, conn);
             }
             if (mine) {
+                if (conn->alg != CT_ALG_NONE) {
+                    ct_expect_forget_parent(&ct->expects, conn->id);
+                }
                 /* Held by us and unlinked by us: nobody else frees it. */
                 dp_epoch_postpone(conn_free, conn);
             } else {

@@ -1430,6 +1430,218 @@ START_TEST(test_nat_ipv6)
 }
 END_TEST
 
+/* FTP and TFTP
+ * ============ */
+
+/* A TCP segment whose payload is TEXT. */
+static struct dp_packet *
+tcp4_text(uint32_t src, uint32_t dst, uint16_t sport, uint16_t dport,
+          uint32_t seq, uint32_t ack, const char *text)
+{
+    size_t n = strlen(text);
+    struct dp_packet *p = tcp4(src, dst, sport, dport, TCP_ACK | TCP_PSH,
+                               seq, ack, 65535, n);
+    memcpy((uint8_t *) dp_packet_l4(p) + TCP_HEADER_LEN, text, n);
+    fix_l4_csum(p);
+    return p;
+}
+
+static const char *
+tcp_payload(const struct dp_packet *p, size_t *n)
+{
+    const uint8_t *l4 = dp_packet_l4(p);
+    const struct ip_header *ip = dp_packet_l3(p);
+    *n = ntohs(ip->ip_tot_len) - IP_HEADER_LEN - TCP_HEADER_LEN;
+    return (const char *) l4 + TCP_HEADER_LEN;
+}
+
+static uint32_t
+tcp_seq(const struct dp_packet *p)
+{
+    return ntohl(((const struct tcp_header *) dp_packet_l4(p))->tcp_seq);
+}
+
+static uint32_t
+tcp_ack(const struct dp_packet *p)
+{
+    return ntohl(((const struct tcp_header *) dp_packet_l4(p))->tcp_ack);
+}
+
+/* Opens an FTP control connection A:40000 -> B:21 through ACT. */
+static void
+ftp_open(struct conntrack *ct, const struct ct_action *act_)
+{
+    run_free(ct, tcp4(A_IP, B_IP, 40000, 21, TCP_SYN, 100, 0, 65535, 0),
+             act_);
+    run_free(ct, tcp4(B_IP, A_IP, 21, 40000, TCP_SYN | TCP_ACK, 500, 101,
+                      65535, 0), act_);
+    run_free(ct, tcp4(A_IP, B_IP, 40000, 21, TCP_ACK, 101, 501, 65535, 0),
+             act_);
+}
+
+START_TEST(test_ftp_active_and_passive)
+{
+    struct conntrack *ct = conntrack_create();
+    struct ct_action ftp = act(0, true);
+    ftp.alg = CT_ALG_FTP;
+    ftp.set_mark = true;
+    ftp.mark_value = 0x77;
+    ftp.mark_mask = 0xffffffff;
+    ftp_open(ct, &ftp);
+    struct ct_entry e = dump_first(ct);
+    ck_assert_str_eq(e.helper, "ftp");
+
+    /* PORT 10.0.0.1:(156*256+64 = 40000).  The server's data connection
+     * from port 20 is related, carries the control connection's tuple
+     * and mark, and is new. */
+    const char *port_cmd = "PORT 10,0,0,1,156,65\r\n";
+    ck_assert_uint_eq(run_free(ct, tcp4_text(A_IP, B_IP, 40000, 21, 101, 501,
+                                             port_cmd), &ftp), TRK | EST);
+    struct ct_action look = act(0, false);
+    struct dp_packet *p = tcp4(B_IP, A_IP, 20, 40001, TCP_SYN, 9, 0, 65535,
+                               0);
+    ck_assert_uint_eq(run(ct, p, &look), TRK | NEW | REL);
+    ck_assert_uint_eq(ntohs(p->md.ct_tp_dst), 21);
+    ck_assert_uint_eq(p->md.ct_mark, 0x77);
+    dp_packet_delete(p);
+    struct ct_action commit = act(0, true);
+    p = tcp4(B_IP, A_IP, 20, 40001, TCP_SYN, 9, 0, 65535, 0);
+    ck_assert_uint_eq(run(ct, p, &commit), TRK | NEW | REL);
+    dp_packet_delete(p);
+    /* Its reply is related too, and established. */
+    ck_assert_uint_eq(run_free(ct, tcp4(A_IP, B_IP, 40001, 20,
+                                        TCP_SYN | TCP_ACK, 77, 10, 65535, 0),
+                               &look), TRK | EST | REL | RPL);
+    ck_assert_uint_eq(conntrack_get_nconns(ct), 2);
+    /* The expectation was used up: another one (any source port would
+     * have matched) is plain new. */
+    ck_assert_uint_eq(run_free(ct, tcp4(B_IP, A_IP, 2020, 40001, TCP_SYN, 9,
+                                        0, 65535, 0), &look), TRK | NEW);
+
+    /* PASV: the server names its port; the client connects. */
+    size_t n = strlen(port_cmd);
+    const char *pasv = "227 Entering Passive Mode (10,0,0,2,200,10).\r\n";
+    ck_assert_uint_eq(run_free(ct, tcp4_text(B_IP, A_IP, 21, 40000, 501,
+                                             101 + n, pasv), &ftp),
+                      TRK | EST | RPL);
+    ck_assert_uint_eq(run_free(ct, tcp4(A_IP, B_IP, 40123, 200 * 256 + 10,
+                                        TCP_SYN, 1, 0, 65535, 0), &look),
+                      TRK | NEW | REL);
+
+    /* EPSV. */
+    const char *epsv = "229 Entering Extended Passive Mode (|||6446|)\r\n";
+    run_free(ct, tcp4_text(B_IP, A_IP, 21, 40000, 501 + strlen(pasv),
+                           101 + n, epsv), &ftp);
+    ck_assert_uint_eq(run_free(ct, tcp4(A_IP, B_IP, 40124, 6446, TCP_SYN, 1,
+                                        0, 65535, 0), &look),
+                      TRK | NEW | REL);
+
+    /* A PORT naming somebody else opens nothing. */
+    run_free(ct, tcp4_text(A_IP, B_IP, 40000, 21, 101 + n, 501,
+                           "PORT 10,0,0,9,1,1\r\n"), &ftp);
+    ck_assert_uint_eq(run_free(ct, tcp4(B_IP, 0x0a000009, 20, 257, TCP_SYN,
+                                        9, 0, 65535, 0), &look), TRK | NEW);
+
+    /* Flushing the control connection forgets its expectations. */
+    run_free(ct, tcp4_text(A_IP, B_IP, 40000, 21, 101 + 2 * n, 501,
+                           "EPRT |1|10.0.0.1|5555|\r\n"), &ftp);
+    ck_assert_uint_eq(run_free(ct, tcp4(B_IP, A_IP, 20, 5555, TCP_SYN, 9, 0,
+                                        65535, 0), &look), TRK | NEW | REL);
+    conntrack_flush(ct, NULL, NULL);
+    ck_assert_uint_eq(run_free(ct, tcp4(B_IP, A_IP, 20, 5555, TCP_SYN, 9, 0,
+                                        65535, 0), &look), TRK | NEW);
+    conntrack_destroy(ct);
+}
+END_TEST
+
+START_TEST(test_ftp_snat_rewrite)
+{
+    struct conntrack *ct = conntrack_create();
+    /* A is hidden behind 192.168.100.200: its PORT text grows by 9. */
+    const uint32_t nat_ip = 0xc0a864c8;
+    struct ct_nat_action snat = nat_to(CT_NAT_SRC, nat_ip, nat_ip, 0, 0);
+    struct ct_action out = act(0, true);
+    out.alg = CT_ALG_FTP;
+    out.nat = &snat;
+    struct ct_nat_action plain = nat_to(0, 0, 0, 0, 0);
+    struct ct_action in = act(0, false);
+    in.nat = &plain;
+
+    run_free(ct, tcp4(A_IP, B_IP, 40000, 21, TCP_SYN, 100, 0, 65535, 0),
+             &out);
+    struct dp_packet *p = tcp4(B_IP, nat_ip, 21, 40000, TCP_SYN | TCP_ACK,
+                               500, 101, 65535, 0);
+    ck_assert_uint_eq(run(ct, p, &in), TRK | EST | RPL | CS_DST_NAT);
+    dp_packet_delete(p);
+    run_free(ct, tcp4(A_IP, B_IP, 40000, 21, TCP_ACK, 101, 501, 65535, 0),
+             &out);
+
+    const char *cmd = "PORT 10,0,0,1,19,137\r\n";      /* Port 5001. */
+    p = tcp4_text(A_IP, B_IP, 40000, 21, 101, 501, cmd);
+    ck_assert_uint_eq(run(ct, p, &out), TRK | EST | CS_SRC_NAT);
+    size_t n;
+    const char *pl = tcp_payload(p, &n);
+    const char *want = "PORT 192,168,100,200,19,137\r\n";
+    ck_assert_uint_eq(n, strlen(want));
+    ck_assert(!memcmp(pl, want, n));
+    ck_assert_uint_eq(ip_src(p), nat_ip);
+    ck_assert(csums_ok(p));
+    dp_packet_delete(p);
+    int skew = (int) strlen(want) - (int) strlen(cmd);
+
+    /* B acks what it got (the longer text); A sees its own numbers. */
+    uint32_t a_next = 101 + strlen(cmd);
+    p = tcp4(B_IP, nat_ip, 21, 40000, TCP_ACK, 501, a_next + skew, 65535, 0);
+    ck_assert_uint_eq(run(ct, p, &in), TRK | EST | RPL | CS_DST_NAT);
+    ck_assert_uint_eq(tcp_ack(p), a_next);
+    ck_assert(csums_ok(p));
+    dp_packet_delete(p);
+    /* A's next bytes are numbered after the longer text for B. */
+    p = tcp4_text(A_IP, B_IP, 40000, 21, a_next, 501, "LIST\r\n");
+    ck_assert_uint_eq(run(ct, p, &out), TRK | EST | CS_SRC_NAT);
+    ck_assert_uint_eq(tcp_seq(p), a_next + skew);
+    ck_assert(csums_ok(p));
+    dp_packet_delete(p);
+
+    /* B connects to the translated address: related, and sent on to A. */
+    struct ct_action data = act(0, true);
+    data.nat = &plain;
+    p = tcp4(B_IP, nat_ip, 20, 5001, TCP_SYN, 9, 0, 65535, 0);
+    ck_assert_uint_eq(run(ct, p, &data), TRK | NEW | REL | CS_DST_NAT);
+    ck_assert_uint_eq(ip_dst(p), A_IP);
+    ck_assert(csums_ok(p));
+    dp_packet_delete(p);
+    p = tcp4(A_IP, B_IP, 5001, 20, TCP_SYN | TCP_ACK, 1, 10, 65535, 0);
+    ck_assert_uint_eq(run(ct, p, &data), TRK | EST | REL | RPL | CS_SRC_NAT);
+    ck_assert_uint_eq(ip_src(p), nat_ip);
+    dp_packet_delete(p);
+    conntrack_destroy(ct);
+}
+END_TEST
+
+START_TEST(test_tftp)
+{
+    struct conntrack *ct = conntrack_create();
+    struct ct_action tftp = act(0, true);
+    tftp.alg = CT_ALG_TFTP;
+    ck_assert_uint_eq(run_free(ct, udp4(A_IP, B_IP, 5000, 69), &tftp),
+                      TRK | NEW);
+    ck_assert_str_eq(dump_first(ct).helper, "tftp");
+    /* The server answers from another port. */
+    struct ct_action look = act(0, false);
+    struct dp_packet *p = udp4(B_IP, A_IP, 6123, 5000);
+    ck_assert_uint_eq(run(ct, p, &look), TRK | NEW | REL);
+    ck_assert_uint_eq(ntohs(p->md.ct_tp_dst), 69);
+    dp_packet_delete(p);
+    /* Without the helper, the same answer is unrelated. */
+    conntrack_flush(ct, NULL, NULL);
+    run_commit(ct, udp4(A_IP, B_IP, 5000, 69), 0);
+    ck_assert_uint_eq(run_free(ct, udp4(B_IP, A_IP, 6123, 5000), &look),
+                      TRK | NEW);
+    conntrack_destroy(ct);
+}
+END_TEST
+
 /* Two threads execute packets of many connections while a third flushes:
  * run under the sanitizers, it checks that nothing is used after free and
  * that counts stay consistent. */
@@ -1545,6 +1757,9 @@ conntrack_suite(void)
     tcase_add_test(tc, test_dnat_port_and_tcp);
     tcase_add_test(tc, test_nat_icmp_related);
     tcase_add_test(tc, test_nat_ipv6);
+    tcase_add_test(tc, test_ftp_active_and_passive);
+    tcase_add_test(tc, test_ftp_snat_rewrite);
+    tcase_add_test(tc, test_tftp);
     tcase_add_test(tc, test_stress_threads);
     suite_add_tcase(s, tc);
     return s;
