@@ -61,6 +61,7 @@
 #include <string.h>
 #include <time.h>
 #include "conntrack-private.h"
+#include "coverage.h"
 #include "dp-epoch.h"
 #include "dp-packet.h"
 #include "hash.h"
@@ -72,6 +73,12 @@
 
 VLOG_DEFINE_THIS_MODULE(conntrack);
 static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(5, 5);
+
+COVERAGE_DEFINE(conntrack_full);
+COVERAGE_DEFINE(conntrack_zone_full);
+COVERAGE_DEFINE(conntrack_untrackable);
+COVERAGE_DEFINE(conntrack_invalid);
+COVERAGE_DEFINE(conntrack_nat_exhausted);
 
 #define CT_N_BUCKETS (1u << 16)
 #define CT_N_LOCKS 256
@@ -584,9 +591,13 @@ conn_create(struct conntrack *ct, struct dp_packet *pkt,
 {
     uint16_t zone = info->key.zone;
     *raced = false;
-    if (!zone_has_room(ct, zone)
-        || atomic_load_explicit(&ct->n_conns, memory_order_relaxed)
-           >= atomic_load_explicit(&ct->max_conns, memory_order_relaxed)) {
+    if (!zone_has_room(ct, zone)) {
+        COVERAGE_INC(conntrack_zone_full);
+        return NULL;
+    }
+    if (atomic_load_explicit(&ct->n_conns, memory_order_relaxed)
+        >= atomic_load_explicit(&ct->max_conns, memory_order_relaxed)) {
+        COVERAGE_INC(conntrack_full);
         return NULL;
     }
 
@@ -646,6 +657,7 @@ conn_create(struct conntrack *ct, struct dp_packet *pkt,
         } else if (!ct_nat_candidate(&info->key, nat, conn->node[0].hash,
                                      attempt, &conn->node[1].key)) {
             /* Every translation is taken: not committed. */
+            COVERAGE_INC(conntrack_nat_exhausted);
             VLOG_WARN_RL(&rl, "no free NAT translation for a new "
                          "connection in zone %"PRIu16, zone);
             conn_free(conn);
@@ -715,6 +727,7 @@ conn_update(struct conntrack *ct, struct conn *conn, struct dp_packet *pkt,
         md->ct_state |= CS_NEW;
         break;
     case CT_UPDATE_INVALID:
+        COVERAGE_INC(conntrack_invalid);
         md->ct_state = CS_INVALID;
         break;
     case CT_UPDATE_RESTART:
@@ -736,6 +749,7 @@ process_packet(struct conntrack *ct, struct dp_packet *pkt, uint16_t dl_type,
         md->ct_state = 0;
     }
     if (!ct_extract_key(pkt, dl_type, zone, &info)) {
+        COVERAGE_INC(conntrack_untrackable);
         md->ct_state = CS_INVALID;
         write_md(pkt, zone, NULL, NULL, NULL);
         return;

@@ -1138,6 +1138,35 @@ START_TEST(test_icmp_related_3_1)
 }
 END_TEST
 
+START_TEST(test_untrackable_3_1)
+{
+    /* "conntrack - untrackable traffic": a neighbour solicitation is
+     * invalid and has no tuple. */
+    static const struct replay_pkt nd[] = {
+        { 2, "0060970769ea0000860580da86dd6000000000203afffe80000000000000"
+             "020086fffe0580dafe80000000000000026097fffe0769ea870068bd0000"
+             "0000fe80000000000000026097fffe0769ea01010000860580da" },
+    };
+    struct conntrack *ct = conntrack_create();
+    const char *hex = nd[0].hex;
+    size_t len = strlen(hex) / 2;
+    struct dp_packet *p = dp_packet_new(len + 64);
+    uint8_t *data = dp_packet_put_uninit(p, len);
+    for (size_t j = 0; j < len; j++) {
+        data[j] = hexit_value(hex[2 * j]) * 16 + hexit_value(hex[2 * j + 1]);
+    }
+    struct flow f;
+    pkt_metadata_init(&p->md, 2);
+    flow_extract(p, &f);
+    struct ct_action a = act(0, false);
+    ck_assert_uint_eq(run(ct, p, &a), TRK | INV);
+    ck_assert_uint_eq(p->md.ct_nw_proto, 0);
+    ck_assert(!p->md.ct_orig_ipv6);
+    dp_packet_delete(p);
+    conntrack_destroy(ct);
+}
+END_TEST
+
 /* NAT
  * === */
 
@@ -1752,6 +1781,7 @@ conntrack_suite(void)
     tcase_add_test(tc, test_replay_port_reuse);
     tcase_add_test(tc, test_replay_seq_chk);
     tcase_add_test(tc, test_icmp_related_3_1);
+    tcase_add_test(tc, test_untrackable_3_1);
     tcase_add_test(tc, test_snat_and_reply);
     tcase_add_test(tc, test_snat_collision_and_range);
     tcase_add_test(tc, test_dnat_port_and_tcp);
