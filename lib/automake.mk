@@ -192,7 +192,9 @@ lib_libovs_a_SOURCES += \
 lib_libovs_a_SOURCES += \
 	lib/conntrack.c \
 	lib/conntrack.h \
+	lib/conntrack-alg.c \
 	lib/conntrack-key.c \
+	lib/conntrack-nat.c \
 	lib/conntrack-private.h \
 	lib/conntrack-proto.c \
 	lib/dp-epoch.c \

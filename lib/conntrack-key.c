@@ -301,6 +301,9 @@ ct_extract_key(const struct dp_packet *pkt, uint16_t dl_type, uint16_t zone,
                   &info->l3_len)) {
         return false;
     }
+    const uint8_t *data = dp_packet_data(pkt);
+    info->l4_ofs = l4 - data;
+    info->l4_len = l4_len;
 
     switch (key->nw_proto) {
     case IPPROTO_TCP: {
@@ -372,6 +375,10 @@ ct_extract_key(const struct dp_packet *pkt, uint16_t dl_type, uint16_t zone,
         }
         ct_key_reverse(&inner, key);
         info->icmp_error = true;
+        info->inner_l3_ofs = l4 + ICMP_HEADER_LEN - data;
+        info->inner_l4_ofs = inner_l4 - data;
+        info->inner_l4_len = inner_l4_len;
+        info->inner_proto = inner.nw_proto;
         return true;
     }
     default:

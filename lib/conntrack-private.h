@@ -18,6 +18,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "conntrack.h"
+#include "hmap.h"
 #include "list.h"
 #include "ovs-thread.h"
 
@@ -44,6 +45,11 @@ struct ct_pkt_info {
     uint16_t tcp_flags;             /* TCP only. */
     uint32_t l4_payload_len;        /* TCP only: segment data length. */
     size_t l3_len;                  /* IP length (header included). */
+    /* Where the headers NAT rewrites are, from the packet's data. */
+    size_t l4_ofs, l4_len;
+    /* ICMP errors: the quoted packet's headers (L4 possibly cut short). */
+    size_t inner_l3_ofs, inner_l4_ofs, inner_l4_len;
+    uint8_t inner_proto;
 };
 
 /* Fills INFO from PKT (of Ethernet type DL_TYPE, host order) for ZONE.
@@ -138,11 +144,81 @@ struct conn {
         enum ct_icmp_state icmp;
     };
 
+    /* FTP: how much NAT lengthened (or shortened) what each side sent,
+     * so later sequence numbers and acks are shifted to match (lock). */
+    int32_t seq_skew[2];
+    uint32_t skew_seq[2];           /* Sequence of the last rewritten
+                                     * command, not to count a
+                                     * retransmission twice... */
+    int32_t skew_prev[2];           /* ...and the skew before it. */
+    bool skew_set[2];
+
     /* Expiry lists, under the tracker's exp_lock. */
     struct ovs_list exp_node;
     long long int exp_stamp;        /* Expiry when filed. */
     enum ct_exp_state exp_state;
 };
+
+/* conntrack-nat.c.  The ATTEMPT-th candidate (0: preferred) for the reply
+ * key of a connection with original key ORIG translated by NAT; HASH
+ * spreads connections over the ranges.  False once every candidate has
+ * been offered. */
+bool ct_nat_candidate(const struct ct_key *orig,
+                      const struct ct_nat_action *nat, uint32_t hash,
+                      uint32_t attempt, struct ct_key *reply);
+/* Rewrites PKT (described by INFO) for CONN, which NATs: to what the
+ * other side expects if REPLY is false, back to the original if true.
+ * Returns the CS_SRC_NAT / CS_DST_NAT bits for the packet. */
+uint32_t ct_nat_packet(struct dp_packet *pkt, const struct ct_pkt_info *info,
+                       const struct conn *conn, bool reply);
+
+/* conntrack-alg.c: expectations and the FTP/TFTP helpers.
+ *
+ * An expectation says "a new connection with this key (any source port)
+ * is related to that one": the helpers add them when they see a control
+ * connection announce a data connection, and the tracker consumes one
+ * when such a connection is committed.  Any thread; the table has its own
+ * mutex, and an atomic count lets the tracker skip it while empty. */
+struct ct_expect {
+    struct hmap_node node;
+    struct ct_key key;              /* Source port 0: any. */
+    struct ct_key parent;           /* Parent's original key. */
+    uint32_t parent_id;
+    uint32_t parent_mark;
+    ovs_u128 parent_label;
+    bool has_nat;                   /* The parent was NATed: so is the
+                                     * data connection, by... */
+    bool nat_reply_dst;             /* ...its reply destination (SNAT) or
+                                     * source (DNAT)... */
+    union ct_addr nat_addr;         /* ...set to this. */
+};
+
+struct ct_expectations {
+    struct ovs_mutex mutex;
+    struct hmap map;                /* struct ct_expect, by key hash. */
+    atomic_uint n;
+    uint32_t basis;
+};
+
+void ct_expect_init(struct ct_expectations *, uint32_t basis);
+void ct_expect_destroy(struct ct_expectations *);
+/* Finds the expectation a new connection with KEY meets; copies it to
+ * *OUT and, if REMOVE, deletes it.  False if there is none. */
+bool ct_expect_find(struct ct_expectations *, const struct ct_key *key,
+                    bool remove, struct ct_expect *out);
+/* Forgets the expectations of connection PARENT_ID (it is gone). */
+void ct_expect_forget_parent(struct ct_expectations *, uint32_t parent_id);
+
+/* The helpers, for a packet of CONN (whose alg is set), under conn->lock,
+ * after the state machine accepted it.  NAT says the ct() translates
+ * (the helper then rewrites addresses in FTP commands and keeps the
+ * sequence skew).  Before the state machine, ct_alg_pre() undoes the
+ * skew in the acks a packet carries. */
+void ct_alg_pre(struct conn *, struct dp_packet *,
+                const struct ct_pkt_info *, bool reply);
+void ct_alg_post(struct ct_expectations *, struct conn *,
+                 struct dp_packet *, struct ct_pkt_info *, bool reply,
+                 bool nat);
 
 /* Policies: per-timeout seconds, resolved (no zeros). */
 struct ct_policy_values {

@@ -56,10 +56,12 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include "conntrack-private.h"
+#include "coverage.h"
 #include "dp-epoch.h"
 #include "dp-packet.h"
 #include "hash.h"
@@ -67,6 +69,16 @@
 #include "ovs-thread.h"
 #include "packets.h"
 #include "timeval.h"
+#include "vlog.h"
+
+VLOG_DEFINE_THIS_MODULE(conntrack);
+static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(5, 5);
+
+COVERAGE_DEFINE(conntrack_full);
+COVERAGE_DEFINE(conntrack_zone_full);
+COVERAGE_DEFINE(conntrack_untrackable);
+COVERAGE_DEFINE(conntrack_invalid);
+COVERAGE_DEFINE(conntrack_nat_exhausted);
 
 #define CT_N_BUCKETS (1u << 16)
 #define CT_N_LOCKS 256
@@ -113,6 +125,8 @@ struct conntrack {
 
     struct ovs_mutex exp_lock;
     struct hmap exp_lists;          /* struct ct_exp_list. */
+
+    struct ct_expectations expects; /* FTP/TFTP data connections. */
 
     pthread_t sweeper;
     struct ovs_mutex sweep_mutex;
@@ -230,6 +244,7 @@ conntrack_create(void)
     ct_policy_defaults(&ct->defaults);
     ovs_mutex_init(&ct->exp_lock);
     hmap_init(&ct->exp_lists);
+    ct_expect_init(&ct->expects, ct->hash_basis);
     ovs_mutex_init(&ct->sweep_mutex);
     pthread_condattr_t attr;
     pthread_condattr_init(&attr);
@@ -279,6 +294,7 @@ conntrack_destroy(struct conntrack *ct)
         free(list);
     }
     hmap_destroy(&ct->exp_lists);
+    ct_expect_destroy(&ct->expects);
     free(ct->buckets);
     for (size_t i = 0; i < CT_N_LOCKS; i++) {
         ovs_mutex_destroy(&ct->locks[i]);
@@ -423,6 +439,9 @@ conn_delete(struct conntrack *ct, struct conn *conn)
     bool mine = unlink_locked(ct, conn);
     unlock_pair(ct, conn);
     if (mine) {
+        if (conn->alg != CT_ALG_NONE) {
+            ct_expect_forget_parent(&ct->expects, conn->id);
+        }
         conn_release(ct, conn);
     }
 }
@@ -442,16 +461,18 @@ zone_has_room(struct conntrack *ct, uint16_t zone)
 
 /* Inserts CONN (fully built, both keys and hashes set).  Returns NULL on
  * success, or the live connection that already has one of CONN's keys
- * (then CONN is not inserted). */
+ * (then CONN is not inserted, and *CONFLICT says which: 0 original, 1
+ * reply). */
 static struct conn *
 insert(struct conntrack *ct, struct conn *conn, long long int now,
-       bool *existing_reply)
+       bool *existing_reply, int *conflict)
 {
     lock_pair(ct, conn);
     for (int i = 0; i < 2; i++) {
         struct conn *other = lookup(ct, &conn->node[i].key,
                                     conn->node[i].hash, now, existing_reply);
         if (other) {
+            *conflict = i;
             if (i == 1) {
                 /* Our reply key is its key: we travel its way back. */
                 *existing_reply = !*existing_reply;
@@ -497,10 +518,11 @@ u128_apply(ovs_u128 old, ovs_u128 value, ovs_u128 mask)
 }
 
 /* Writes the zone, mark, label and original tuple into PKT's metadata:
- * CONN's if there is one, else KEY's (NULL: none). */
+ * CONN's if there is one, else those of EXP's parent if the packet was
+ * expected, else KEY's (NULL: none). */
 static void
 write_md(struct dp_packet *pkt, uint16_t zone, struct conn *conn,
-         const struct ct_key *key)
+         const struct ct_key *key, const struct ct_expect *exp)
 {
     struct pkt_metadata *md = &pkt->md;
 
@@ -512,6 +534,11 @@ write_md(struct dp_packet *pkt, uint16_t zone, struct conn *conn,
         label_to_md(conn->label, md->ct_label);
         ovs_mutex_unlock(&conn->lock);
         key = conn->has_master ? &conn->master : &conn->node[0].key;
+    } else if (exp) {
+        /* An expected connection not committed: its parent speaks. */
+        md->ct_mark = exp->parent_mark;
+        label_to_md(exp->parent_label, md->ct_label);
+        key = &exp->parent;
     } else {
         md->ct_mark = 0;
         memset(md->ct_label, 0, sizeof md->ct_label);
@@ -559,24 +586,26 @@ conn_touch(struct conntrack *ct, struct conn *conn, long long int now)
 static struct conn *
 conn_create(struct conntrack *ct, struct dp_packet *pkt,
             const struct ct_pkt_info *info, const struct ct_action *action,
-            long long int now, bool *raced, bool *reply)
+            const struct ct_expect *exp, long long int now, bool *raced,
+            bool *reply)
 {
     uint16_t zone = info->key.zone;
     *raced = false;
-    if (!zone_has_room(ct, zone)
-        || atomic_load_explicit(&ct->n_conns, memory_order_relaxed)
-           >= atomic_load_explicit(&ct->max_conns, memory_order_relaxed)) {
+    if (!zone_has_room(ct, zone)) {
+        COVERAGE_INC(conntrack_zone_full);
+        return NULL;
+    }
+    if (atomic_load_explicit(&ct->n_conns, memory_order_relaxed)
+        >= atomic_load_explicit(&ct->max_conns, memory_order_relaxed)) {
+        COVERAGE_INC(conntrack_full);
         return NULL;
     }
 
     struct conn *conn = xzalloc(sizeof *conn);
     conn->node[0].key = info->key;
     conn->node[0].dir = 0;
-    ct_key_reverse(&info->key, &conn->node[1].key);
+    conn->node[0].hash = key_hash(ct, &info->key);
     conn->node[1].dir = 1;
-    for (int i = 0; i < 2; i++) {
-        conn->node[i].hash = key_hash(ct, &conn->node[i].key);
-    }
     conn->id = atomic_fetch_add_explicit(&ct->next_id, 1,
                                          memory_order_relaxed);
     conn->created = now;
@@ -592,8 +621,62 @@ conn_create(struct conntrack *ct, struct dp_packet *pkt,
                 now + timeout_ms(ct, conn->tp_id, conn->tm));
     conn->exp_state = CT_EXP_HELD;
 
-    struct conn *other = insert(ct, conn, now, reply);
-    if (other) {
+    const struct ct_nat_action *nat = action->nat;
+    bool do_nat = nat && (nat->flags & (CT_NAT_SRC | CT_NAT_DST));
+    bool exp_nat = false;
+    if (exp) {
+        /* A data connection: related to its parent, marked like it, and
+         * translated to match it. */
+        conn->has_master = true;
+        conn->master = exp->parent;
+        conn->mark = exp->parent_mark;
+        conn->label = exp->parent_label;
+        exp_nat = exp->has_nat && nat;
+        do_nat = false;
+        if (exp_nat) {
+            conn->nat.flags = exp->nat_reply_dst ? CT_NAT_SRC : CT_NAT_DST;
+        }
+    }
+    if (do_nat) {
+        conn->nat.flags = nat->flags & (CT_NAT_SRC | CT_NAT_DST);
+    }
+    for (uint32_t attempt = 0; ; attempt++) {
+        if (exp_nat) {
+            if (attempt) {
+                conn_free(conn);
+                return NULL;
+            }
+            ct_key_reverse(&info->key, &conn->node[1].key);
+            if (exp->nat_reply_dst) {
+                conn->node[1].key.dst = exp->nat_addr;
+            } else {
+                conn->node[1].key.src = exp->nat_addr;
+            }
+        } else if (!do_nat) {
+            ct_key_reverse(&info->key, &conn->node[1].key);
+        } else if (!ct_nat_candidate(&info->key, nat, conn->node[0].hash,
+                                     attempt, &conn->node[1].key)) {
+            /* Every translation is taken: not committed. */
+            COVERAGE_INC(conntrack_nat_exhausted);
+            VLOG_WARN_RL(&rl, "no free NAT translation for a new "
+                         "connection in zone %"PRIu16, zone);
+            conn_free(conn);
+            return NULL;
+        }
+        conn->node[1].hash = key_hash(ct, &conn->node[1].key);
+        if (do_nat && lookup(ct, &conn->node[1].key, conn->node[1].hash,
+                             now, NULL)) {
+            continue;           /* Taken; no need to lock to know. */
+        }
+
+        int conflict;
+        struct conn *other = insert(ct, conn, now, reply, &conflict);
+        if (!other) {
+            break;
+        }
+        if (conflict == 1 && do_nat) {
+            continue;
+        }
         conn_free(conn);
         *raced = true;
         return other;
@@ -624,6 +707,9 @@ conn_update(struct conntrack *ct, struct conn *conn, struct dp_packet *pkt,
     }
 
     ovs_mutex_lock(&conn->lock);
+    if (conn->alg == CT_ALG_FTP) {
+        ct_alg_pre(conn, pkt, info, reply);
+    }
     enum ct_update res = ct_proto_update(conn, info, pkt, reply, seq_chk);
     if (res != CT_UPDATE_INVALID && res != CT_UPDATE_RESTART) {
         conn->counters[reply].packets++;
@@ -641,6 +727,7 @@ conn_update(struct conntrack *ct, struct conn *conn, struct dp_packet *pkt,
         md->ct_state |= CS_NEW;
         break;
     case CT_UPDATE_INVALID:
+        COVERAGE_INC(conntrack_invalid);
         md->ct_state = CS_INVALID;
         break;
     case CT_UPDATE_RESTART:
@@ -662,15 +749,33 @@ process_packet(struct conntrack *ct, struct dp_packet *pkt, uint16_t dl_type,
         md->ct_state = 0;
     }
     if (!ct_extract_key(pkt, dl_type, zone, &info)) {
+        COVERAGE_INC(conntrack_untrackable);
         md->ct_state = CS_INVALID;
-        write_md(pkt, zone, NULL, NULL);
+        write_md(pkt, zone, NULL, NULL, NULL);
         return;
     }
 
-    uint32_t hash = key_hash(ct, &info.key);
+    /* A packet that an earlier ct() in this zone already translated no
+     * longer carries either of its connection's keys; the mirror of its
+     * headers is one of them. */
+    bool natted = md->ct_state & (CS_SRC_NAT | CS_DST_NAT);
     bool reply = false;
-    struct conn *conn = lookup(ct, &info.key, hash, now, &reply);
-    bool create = false;
+    struct conn *conn = NULL;
+    if (natted && !info.icmp_error) {
+        struct ct_key rev;
+        ct_key_reverse(&info.key, &rev);
+        conn = lookup(ct, &rev, key_hash(ct, &rev), now, &reply);
+        if (conn) {
+            reply = !reply;
+            info.key = conn->node[reply].key;
+        }
+    }
+    if (!conn) {
+        conn = lookup(ct, &info.key, key_hash(ct, &info.key), now, &reply);
+    }
+    bool create = false, created = false;
+    bool has_exp = false;
+    struct ct_expect exp;
 
     if (conn && action->force && reply) {
         /* force: this side is the original direction from now on. */
@@ -702,12 +807,16 @@ process_packet(struct conntrack *ct, struct dp_packet *pkt, uint16_t dl_type,
             md->ct_state = CS_INVALID;
             break;
         }
-        md->ct_state = CS_NEW;
-        if (!action->commit && !action->force) {
+        bool commit = action->commit || action->force;
+        has_exp = ct_expect_find(&ct->expects, &info.key, commit, &exp);
+        md->ct_state = CS_NEW | (has_exp ? CS_RELATED : 0);
+        if (!commit) {
             break;
         }
         bool raced;
-        conn = conn_create(ct, pkt, &info, action, now, &raced, &reply);
+        conn = conn_create(ct, pkt, &info, action, has_exp ? &exp : NULL,
+                           now, &raced, &reply);
+        created = conn && !raced;
         if (!raced || attempt > 0) {
             break;
         }
@@ -715,7 +824,22 @@ process_packet(struct conntrack *ct, struct dp_packet *pkt, uint16_t dl_type,
         md->ct_state = 0;
     }
 
-    write_md(pkt, zone, conn, &info.key);
+    write_md(pkt, zone, conn, &info.key, has_exp ? &exp : NULL);
+
+    /* Helpers look at what the packet says before NAT rewrites it (and
+     * rewrite FTP commands for it). */
+    if (conn && conn->alg != CT_ALG_NONE && !(md->ct_state & CS_INVALID)) {
+        ovs_mutex_lock(&conn->lock);
+        ct_alg_post(&ct->expects, conn, pkt, &info, reply,
+                    action->nat != NULL && (created || !natted));
+        ovs_mutex_unlock(&conn->lock);
+    }
+
+    /* NAT: a connection committed with a translation has all its packets
+     * translated by any ct() with nat, once per zone. */
+    if (conn && action->nat && conn->nat.flags && (created || !natted)) {
+        md->ct_state |= ct_nat_packet(pkt, &info, conn, reply);
+    }
 
     if (conn && (action->commit || action->force)
         && (action->set_mark || action->set_label)) {
@@ -1149,6 +1273,9 @@ sweep(struct conntrack *ct)
                 unlock_pair(ct, conn);
             }
             if (mine) {
+                if (conn->alg != CT_ALG_NONE) {
+                    ct_expect_forget_parent(&ct->expects, conn->id);
+                }
                 /* Held by us and unlinked by us: nobody else frees it. */
                 dp_epoch_postpone(conn_free, conn);
             } else {

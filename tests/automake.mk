@@ -289,6 +289,7 @@ tests_unit_test_classifier_threads_LDADD = $(UNIT_TEST_LIBS)
 # Suites with threads that "make check-tsan" runs in a ThreadSanitizer
 # build (configure --enable-tsan; utilities/setup.sh does it in CI).
 TSAN_TESTS = tests/unit/test-classifier-threads \
+	tests/unit/test-conntrack \
 	tests/unit/test-ofproto-threads \
 	tests/unit/test-dpif-channel \
 	tests/unit/test-dpif-netdev \

@@ -1138,6 +1138,539 @@ START_TEST(test_icmp_related_3_1)
 }
 END_TEST
 
+START_TEST(test_untrackable_3_1)
+{
+    /* "conntrack - untrackable traffic": a neighbour solicitation is
+     * invalid and has no tuple. */
+    static const struct replay_pkt nd[] = {
+        { 2, "0060970769ea0000860580da86dd6000000000203afffe80000000000000"
+             "020086fffe0580dafe80000000000000026097fffe0769ea870068bd0000"
+             "0000fe80000000000000026097fffe0769ea01010000860580da" },
+    };
+    struct conntrack *ct = conntrack_create();
+    const char *hex = nd[0].hex;
+    size_t len = strlen(hex) / 2;
+    struct dp_packet *p = dp_packet_new(len + 64);
+    uint8_t *data = dp_packet_put_uninit(p, len);
+    for (size_t j = 0; j < len; j++) {
+        data[j] = hexit_value(hex[2 * j]) * 16 + hexit_value(hex[2 * j + 1]);
+    }
+    struct flow f;
+    pkt_metadata_init(&p->md, 2);
+    flow_extract(p, &f);
+    struct ct_action a = act(0, false);
+    ck_assert_uint_eq(run(ct, p, &a), TRK | INV);
+    ck_assert_uint_eq(p->md.ct_nw_proto, 0);
+    ck_assert(!p->md.ct_orig_ipv6);
+    dp_packet_delete(p);
+    conntrack_destroy(ct);
+}
+END_TEST
+
+/* NAT
+ * === */
+
+/* Whether PKT's IPv4 header and L4 checksums are right. */
+static bool
+csums_ok(const struct dp_packet *p)
+{
+    const uint8_t *l3 = dp_packet_l3(p);
+    const uint8_t *l4 = dp_packet_l4(p);
+    size_t l4_len = (const uint8_t *) dp_packet_tail(p) - l4;
+    uint32_t pseudo;
+    uint8_t proto;
+
+    if ((l3[0] >> 4) == 4) {
+        const struct ip_header *ip = (const struct ip_header *) l3;
+        if (csum(ip, IP_IHL(ip->ip_ihl_ver) * 4) != 0) {
+            return false;
+        }
+        proto = ip->ip_proto;
+        pseudo = proto == IPPROTO_ICMP ? 0
+                 : csum_pseudo_ipv4(ip->ip_src, ip->ip_dst, proto, l4_len);
+    } else {
+        const struct ipv6_header *ip6 = (const struct ipv6_header *) l3;
+        struct in6_addr s, d;
+        memcpy(&s, &ip6->ip6_src, 16);
+        memcpy(&d, &ip6->ip6_dst, 16);
+        proto = ip6->ip6_nxt;
+        pseudo = csum_pseudo_ipv6(&s, &d, proto, l4_len);
+    }
+    return csum_finish(csum_continue(pseudo, l4, l4_len)) == 0;
+}
+
+static struct ct_nat_action
+nat_to(uint16_t flags, uint32_t min_ip, uint32_t max_ip, uint16_t min_port,
+       uint16_t max_port)
+{
+    struct ct_nat_action n;
+    memset(&n, 0, sizeof n);
+    n.flags = flags;
+    n.has_addr = min_ip != 0;
+    n.min_addr.ipv4 = htonl(min_ip);
+    n.max_addr.ipv4 = htonl(max_ip);
+    n.min_port = min_port;
+    n.max_port = max_port;
+    return n;
+}
+
+static uint32_t
+ip_src(const struct dp_packet *p)
+{
+    return ntohl(((const struct ip_header *) dp_packet_l3(p))->ip_src);
+}
+
+static uint32_t
+ip_dst(const struct dp_packet *p)
+{
+    return ntohl(((const struct ip_header *) dp_packet_l3(p))->ip_dst);
+}
+
+static uint16_t
+l4_port(const struct dp_packet *p, int which)
+{
+    const ovs_be16 *ports = dp_packet_l4(p);
+    return ntohs(ports[which]);
+}
+
+#define X_IP 0x0b000001             /* 11.0.0.1, the SNAT address */
+#define C_IP 0x0a000003
+
+START_TEST(test_snat_and_reply)
+{
+    struct conntrack *ct = conntrack_create();
+    struct ct_nat_action snat = nat_to(CT_NAT_SRC, X_IP, X_IP, 0, 0);
+    struct ct_action commit = act(0, true);
+    commit.nat = &snat;
+
+    struct dp_packet *p = udp4(A_IP, B_IP, 1000, 53);
+    ck_assert_uint_eq(run(ct, p, &commit), TRK | NEW | CS_SRC_NAT);
+    ck_assert_uint_eq(ip_src(p), X_IP);
+    ck_assert_uint_eq(ip_dst(p), B_IP);
+    ck_assert_uint_eq(l4_port(p, 0), 1000);     /* Port kept if free. */
+    ck_assert(csums_ok(p));
+    /* The metadata keeps the original tuple. */
+    ck_assert_uint_eq(ntohl(p->md.ct_nw_src), A_IP);
+    dp_packet_delete(p);
+
+    struct ct_entry e = dump_first(ct);
+    ck_assert_uint_eq(ntohl(e.reply.dst.ipv4), X_IP);
+    ck_assert_uint_eq(ntohl(e.reply.src.ipv4), B_IP);
+
+    /* The reply through ct(nat): back to A. */
+    struct ct_nat_action plain = nat_to(0, 0, 0, 0, 0);
+    struct ct_action nat_only = act(0, false);
+    nat_only.nat = &plain;
+    p = udp4(B_IP, X_IP, 53, 1000);
+    ck_assert_uint_eq(run(ct, p, &nat_only), TRK | EST | RPL | CS_DST_NAT);
+    ck_assert_uint_eq(ip_dst(p), A_IP);
+    ck_assert_uint_eq(ip_src(p), B_IP);
+    ck_assert_uint_eq(l4_port(p, 1), 1000);
+    ck_assert(csums_ok(p));
+    dp_packet_delete(p);
+
+    /* "nat" alone on a later original-direction packet translates it. */
+    p = udp4(A_IP, B_IP, 1000, 53);
+    ck_assert_uint_eq(run(ct, p, &nat_only), TRK | EST | CS_SRC_NAT);
+    ck_assert_uint_eq(ip_src(p), X_IP);
+    ck_assert(csums_ok(p));
+    /* Once translated, another ct(nat) in the zone finds the connection
+     * and leaves the packet alone. */
+    ck_assert_uint_eq(run(ct, p, &nat_only), TRK | EST | CS_SRC_NAT);
+    ck_assert_uint_eq(ip_src(p), X_IP);
+    dp_packet_delete(p);
+
+    /* Without nat, nothing is rewritten. */
+    struct ct_action look = act(0, false);
+    p = udp4(A_IP, B_IP, 1000, 53);
+    ck_assert_uint_eq(run(ct, p, &look), TRK | EST);
+    ck_assert_uint_eq(ip_src(p), A_IP);
+    dp_packet_delete(p);
+    conntrack_destroy(ct);
+}
+END_TEST
+
+START_TEST(test_snat_collision_and_range)
+{
+    struct conntrack *ct = conntrack_create();
+    struct ct_nat_action snat = nat_to(CT_NAT_SRC, X_IP, X_IP, 0, 0);
+    struct ct_action commit = act(0, true);
+    commit.nat = &snat;
+
+    run_free(ct, udp4(A_IP, B_IP, 1000, 53), &commit);
+    /* C uses the same source port: it gets another one. */
+    struct dp_packet *p = udp4(C_IP, B_IP, 1000, 53);
+    run(ct, p, &commit);
+    uint16_t port = l4_port(p, 0);
+    ck_assert_uint_eq(ip_src(p), X_IP);
+    ck_assert_uint_ne(port, 1000);
+    /* Of the same class as 1000 (600-1023), as in 3.1. */
+    ck_assert_uint_ge(port, 600);
+    ck_assert_uint_le(port, 1023);
+    ck_assert(csums_ok(p));
+    dp_packet_delete(p);
+
+    /* Each reply goes to its own client. */
+    struct ct_nat_action plain = nat_to(0, 0, 0, 0, 0);
+    struct ct_action nat_only = act(0, false);
+    nat_only.nat = &plain;
+    p = udp4(B_IP, X_IP, 53, port);
+    run(ct, p, &nat_only);
+    ck_assert_uint_eq(ip_dst(p), C_IP);
+    ck_assert_uint_eq(l4_port(p, 1), 1000);
+    dp_packet_delete(p);
+    p = udp4(B_IP, X_IP, 53, 1000);
+    run(ct, p, &nat_only);
+    ck_assert_uint_eq(ip_dst(p), A_IP);
+    dp_packet_delete(p);
+
+    /* A two-port range holds two connections; the third finds no
+     * translation and is not committed. */
+    struct ct_nat_action ranged = nat_to(CT_NAT_SRC, X_IP, X_IP, 5000, 5001);
+    commit.nat = &ranged;
+    uint16_t zone = 0;
+    conntrack_flush(ct, &zone, NULL);
+    bool seen[2] = { false, false };
+    for (int i = 0; i < 3; i++) {
+        p = udp4(A_IP, B_IP, 2000 + i, 53);
+        uint32_t st = run(ct, p, &commit);
+        if (i < 2) {
+            ck_assert_uint_eq(st, TRK | NEW | CS_SRC_NAT);
+            port = l4_port(p, 0);
+            ck_assert(port == 5000 || port == 5001);
+            seen[port - 5000] = true;
+        } else {
+            ck_assert_uint_eq(st, TRK | NEW);
+            ck_assert_uint_eq(ip_src(p), A_IP);
+        }
+        dp_packet_delete(p);
+    }
+    ck_assert(seen[0] && seen[1]);
+    ck_assert_uint_eq(conntrack_get_nconns(ct), 2);
+    conntrack_destroy(ct);
+}
+END_TEST
+
+START_TEST(test_dnat_port_and_tcp)
+{
+    struct conntrack *ct = conntrack_create();
+    /* A virtual address B:80 served by C:8080. */
+    struct ct_nat_action dnat = nat_to(CT_NAT_DST, C_IP, C_IP, 8080, 8080);
+    struct ct_action commit = act(0, true);
+    commit.nat = &dnat;
+    struct ct_nat_action plain = nat_to(0, 0, 0, 0, 0);
+    struct ct_action nat_only = act(0, false);
+    nat_only.nat = &plain;
+
+    struct dp_packet *p = tcp4(A_IP, B_IP, 40000, 80, TCP_SYN, 1, 0, 1000, 0);
+    ck_assert_uint_eq(run(ct, p, &commit), TRK | NEW | CS_DST_NAT);
+    ck_assert_uint_eq(ip_dst(p), C_IP);
+    ck_assert_uint_eq(l4_port(p, 1), 8080);
+    ck_assert_uint_eq(l4_port(p, 0), 40000);
+    ck_assert(csums_ok(p));
+    dp_packet_delete(p);
+
+    p = tcp4(C_IP, A_IP, 8080, 40000, TCP_SYN | TCP_ACK, 100, 2, 1000, 0);
+    ck_assert_uint_eq(run(ct, p, &nat_only),
+                      TRK | EST | RPL | CS_SRC_NAT);
+    ck_assert_uint_eq(ip_src(p), B_IP);
+    ck_assert_uint_eq(l4_port(p, 0), 80);
+    ck_assert(csums_ok(p));
+    dp_packet_delete(p);
+    conntrack_destroy(ct);
+}
+END_TEST
+
+START_TEST(test_nat_icmp_related)
+{
+    struct conntrack *ct = conntrack_create();
+    struct ct_nat_action snat = nat_to(CT_NAT_SRC, X_IP, X_IP, 0, 0);
+    struct ct_action commit = act(0, true);
+    commit.nat = &snat;
+    struct ct_nat_action plain = nat_to(0, 0, 0, 0, 0);
+    struct ct_action nat_only = act(0, false);
+    nat_only.nat = &plain;
+
+    /* A's packet leaves as X's. */
+    struct dp_packet *out = udp4(A_IP, B_IP, 1234, 5678);
+    run(ct, out, &commit);
+    ck_assert_uint_eq(ip_src(out), X_IP);
+
+    /* A router answers X with an error quoting the translated packet. */
+    struct dp_packet *err = icmp4_error(R_IP, X_IP, 3, 3, out);
+    ck_assert(csums_ok(err));
+    ck_assert_uint_eq(run(ct, err, &nat_only),
+                      TRK | REL | RPL | CS_DST_NAT);
+    /* Outer and quoted headers now speak of A. */
+    ck_assert_uint_eq(ip_dst(err), A_IP);
+    ck_assert_uint_eq(ip_src(err), R_IP);
+    const uint8_t *quoted = (const uint8_t *) dp_packet_l4(err)
+                            + ICMP_HEADER_LEN;
+    const struct ip_header *qip = (const struct ip_header *) quoted;
+    ck_assert_uint_eq(ntohl(qip->ip_src), A_IP);
+    ck_assert_uint_eq(ntohl(qip->ip_dst), B_IP);
+    ck_assert_uint_eq(csum(qip, IP_HEADER_LEN), 0);
+    ovs_be16 qport;
+    memcpy(&qport, quoted + IP_HEADER_LEN, 2);
+    ck_assert_uint_eq(ntohs(qport), 1234);
+    ck_assert(csums_ok(err));
+    dp_packet_delete(err);
+    dp_packet_delete(out);
+    conntrack_destroy(ct);
+}
+END_TEST
+
+START_TEST(test_nat_ipv6)
+{
+    struct conntrack *ct = conntrack_create();
+    struct ct_nat_action snat;
+    memset(&snat, 0, sizeof snat);
+    snat.flags = CT_NAT_SRC;
+    snat.has_addr = true;
+    inet_pton(AF_INET6, "fc00::99", &snat.min_addr.ipv6);
+    snat.max_addr = snat.min_addr;
+    struct ct_action commit = act(0, true);
+    commit.nat = &snat;
+
+    struct dp_packet *p = udp6(1, 2, 100, 200);
+    ck_assert_uint_eq(run(ct, p, &commit), TRK | NEW | CS_SRC_NAT);
+    const struct ipv6_header *ip6 = dp_packet_l3(p);
+    struct in6_addr src;
+    memcpy(&src, &ip6->ip6_src, 16);
+    ck_assert_uint_eq(src.s6_addr[15], 0x99);
+    ck_assert(csums_ok(p));
+    dp_packet_delete(p);
+
+    struct ct_nat_action plain = nat_to(0, 0, 0, 0, 0);
+    struct ct_action nat_only = act(0, false);
+    nat_only.nat = &plain;
+    struct flow f = ip6_flow(2, 1, IPPROTO_UDP, 200, 100);
+    f.ipv6_dst = snat.min_addr.ipv6;
+    p = dp_packet_new(256);
+    flow_compose(p, &f, 20);
+    ck_assert_uint_eq(run(ct, p, &nat_only), TRK | EST | RPL | CS_DST_NAT);
+    ip6 = dp_packet_l3(p);
+    struct in6_addr dst;
+    memcpy(&dst, &ip6->ip6_dst, 16);
+    ck_assert_uint_eq(dst.s6_addr[15], 1);
+    ck_assert(csums_ok(p));
+    dp_packet_delete(p);
+    conntrack_destroy(ct);
+}
+END_TEST
+
+/* FTP and TFTP
+ * ============ */
+
+/* A TCP segment whose payload is TEXT. */
+static struct dp_packet *
+tcp4_text(uint32_t src, uint32_t dst, uint16_t sport, uint16_t dport,
+          uint32_t seq, uint32_t ack, const char *text)
+{
+    size_t n = strlen(text);
+    struct dp_packet *p = tcp4(src, dst, sport, dport, TCP_ACK | TCP_PSH,
+                               seq, ack, 65535, n);
+    memcpy((uint8_t *) dp_packet_l4(p) + TCP_HEADER_LEN, text, n);
+    fix_l4_csum(p);
+    return p;
+}
+
+static const char *
+tcp_payload(const struct dp_packet *p, size_t *n)
+{
+    const uint8_t *l4 = dp_packet_l4(p);
+    const struct ip_header *ip = dp_packet_l3(p);
+    *n = ntohs(ip->ip_tot_len) - IP_HEADER_LEN - TCP_HEADER_LEN;
+    return (const char *) l4 + TCP_HEADER_LEN;
+}
+
+static uint32_t
+tcp_seq(const struct dp_packet *p)
+{
+    return ntohl(((const struct tcp_header *) dp_packet_l4(p))->tcp_seq);
+}
+
+static uint32_t
+tcp_ack(const struct dp_packet *p)
+{
+    return ntohl(((const struct tcp_header *) dp_packet_l4(p))->tcp_ack);
+}
+
+/* Opens an FTP control connection A:40000 -> B:21 through ACT. */
+static void
+ftp_open(struct conntrack *ct, const struct ct_action *act_)
+{
+    run_free(ct, tcp4(A_IP, B_IP, 40000, 21, TCP_SYN, 100, 0, 65535, 0),
+             act_);
+    run_free(ct, tcp4(B_IP, A_IP, 21, 40000, TCP_SYN | TCP_ACK, 500, 101,
+                      65535, 0), act_);
+    run_free(ct, tcp4(A_IP, B_IP, 40000, 21, TCP_ACK, 101, 501, 65535, 0),
+             act_);
+}
+
+START_TEST(test_ftp_active_and_passive)
+{
+    struct conntrack *ct = conntrack_create();
+    struct ct_action ftp = act(0, true);
+    ftp.alg = CT_ALG_FTP;
+    ftp.set_mark = true;
+    ftp.mark_value = 0x77;
+    ftp.mark_mask = 0xffffffff;
+    ftp_open(ct, &ftp);
+    struct ct_entry e = dump_first(ct);
+    ck_assert_str_eq(e.helper, "ftp");
+
+    /* PORT 10.0.0.1:(156*256+64 = 40000).  The server's data connection
+     * from port 20 is related, carries the control connection's tuple
+     * and mark, and is new. */
+    const char *port_cmd = "PORT 10,0,0,1,156,65\r\n";
+    ck_assert_uint_eq(run_free(ct, tcp4_text(A_IP, B_IP, 40000, 21, 101, 501,
+                                             port_cmd), &ftp), TRK | EST);
+    struct ct_action look = act(0, false);
+    struct dp_packet *p = tcp4(B_IP, A_IP, 20, 40001, TCP_SYN, 9, 0, 65535,
+                               0);
+    ck_assert_uint_eq(run(ct, p, &look), TRK | NEW | REL);
+    ck_assert_uint_eq(ntohs(p->md.ct_tp_dst), 21);
+    ck_assert_uint_eq(p->md.ct_mark, 0x77);
+    dp_packet_delete(p);
+    struct ct_action commit = act(0, true);
+    p = tcp4(B_IP, A_IP, 20, 40001, TCP_SYN, 9, 0, 65535, 0);
+    ck_assert_uint_eq(run(ct, p, &commit), TRK | NEW | REL);
+    dp_packet_delete(p);
+    /* Its reply is related too, and established. */
+    ck_assert_uint_eq(run_free(ct, tcp4(A_IP, B_IP, 40001, 20,
+                                        TCP_SYN | TCP_ACK, 77, 10, 65535, 0),
+                               &look), TRK | EST | REL | RPL);
+    ck_assert_uint_eq(conntrack_get_nconns(ct), 2);
+    /* The expectation was used up: another one (any source port would
+     * have matched) is plain new. */
+    ck_assert_uint_eq(run_free(ct, tcp4(B_IP, A_IP, 2020, 40001, TCP_SYN, 9,
+                                        0, 65535, 0), &look), TRK | NEW);
+
+    /* PASV: the server names its port; the client connects. */
+    size_t n = strlen(port_cmd);
+    const char *pasv = "227 Entering Passive Mode (10,0,0,2,200,10).\r\n";
+    ck_assert_uint_eq(run_free(ct, tcp4_text(B_IP, A_IP, 21, 40000, 501,
+                                             101 + n, pasv), &ftp),
+                      TRK | EST | RPL);
+    ck_assert_uint_eq(run_free(ct, tcp4(A_IP, B_IP, 40123, 200 * 256 + 10,
+                                        TCP_SYN, 1, 0, 65535, 0), &look),
+                      TRK | NEW | REL);
+
+    /* EPSV. */
+    const char *epsv = "229 Entering Extended Passive Mode (|||6446|)\r\n";
+    run_free(ct, tcp4_text(B_IP, A_IP, 21, 40000, 501 + strlen(pasv),
+                           101 + n, epsv), &ftp);
+    ck_assert_uint_eq(run_free(ct, tcp4(A_IP, B_IP, 40124, 6446, TCP_SYN, 1,
+                                        0, 65535, 0), &look),
+                      TRK | NEW | REL);
+
+    /* A PORT naming somebody else opens nothing. */
+    run_free(ct, tcp4_text(A_IP, B_IP, 40000, 21, 101 + n, 501,
+                           "PORT 10,0,0,9,1,1\r\n"), &ftp);
+    ck_assert_uint_eq(run_free(ct, tcp4(B_IP, 0x0a000009, 20, 257, TCP_SYN,
+                                        9, 0, 65535, 0), &look), TRK | NEW);
+
+    /* Flushing the control connection forgets its expectations. */
+    run_free(ct, tcp4_text(A_IP, B_IP, 40000, 21, 101 + 2 * n, 501,
+                           "EPRT |1|10.0.0.1|5555|\r\n"), &ftp);
+    ck_assert_uint_eq(run_free(ct, tcp4(B_IP, A_IP, 20, 5555, TCP_SYN, 9, 0,
+                                        65535, 0), &look), TRK | NEW | REL);
+    conntrack_flush(ct, NULL, NULL);
+    ck_assert_uint_eq(run_free(ct, tcp4(B_IP, A_IP, 20, 5555, TCP_SYN, 9, 0,
+                                        65535, 0), &look), TRK | NEW);
+    conntrack_destroy(ct);
+}
+END_TEST
+
+START_TEST(test_ftp_snat_rewrite)
+{
+    struct conntrack *ct = conntrack_create();
+    /* A is hidden behind 192.168.100.200: its PORT text grows by 9. */
+    const uint32_t nat_ip = 0xc0a864c8;
+    struct ct_nat_action snat = nat_to(CT_NAT_SRC, nat_ip, nat_ip, 0, 0);
+    struct ct_action out = act(0, true);
+    out.alg = CT_ALG_FTP;
+    out.nat = &snat;
+    struct ct_nat_action plain = nat_to(0, 0, 0, 0, 0);
+    struct ct_action in = act(0, false);
+    in.nat = &plain;
+
+    run_free(ct, tcp4(A_IP, B_IP, 40000, 21, TCP_SYN, 100, 0, 65535, 0),
+             &out);
+    struct dp_packet *p = tcp4(B_IP, nat_ip, 21, 40000, TCP_SYN | TCP_ACK,
+                               500, 101, 65535, 0);
+    ck_assert_uint_eq(run(ct, p, &in), TRK | EST | RPL | CS_DST_NAT);
+    dp_packet_delete(p);
+    run_free(ct, tcp4(A_IP, B_IP, 40000, 21, TCP_ACK, 101, 501, 65535, 0),
+             &out);
+
+    const char *cmd = "PORT 10,0,0,1,19,137\r\n";      /* Port 5001. */
+    p = tcp4_text(A_IP, B_IP, 40000, 21, 101, 501, cmd);
+    ck_assert_uint_eq(run(ct, p, &out), TRK | EST | CS_SRC_NAT);
+    size_t n;
+    const char *pl = tcp_payload(p, &n);
+    const char *want = "PORT 192,168,100,200,19,137\r\n";
+    ck_assert_uint_eq(n, strlen(want));
+    ck_assert(!memcmp(pl, want, n));
+    ck_assert_uint_eq(ip_src(p), nat_ip);
+    ck_assert(csums_ok(p));
+    dp_packet_delete(p);
+    int skew = (int) strlen(want) - (int) strlen(cmd);
+
+    /* B acks what it got (the longer text); A sees its own numbers. */
+    uint32_t a_next = 101 + strlen(cmd);
+    p = tcp4(B_IP, nat_ip, 21, 40000, TCP_ACK, 501, a_next + skew, 65535, 0);
+    ck_assert_uint_eq(run(ct, p, &in), TRK | EST | RPL | CS_DST_NAT);
+    ck_assert_uint_eq(tcp_ack(p), a_next);
+    ck_assert(csums_ok(p));
+    dp_packet_delete(p);
+    /* A's next bytes are numbered after the longer text for B. */
+    p = tcp4_text(A_IP, B_IP, 40000, 21, a_next, 501, "LIST\r\n");
+    ck_assert_uint_eq(run(ct, p, &out), TRK | EST | CS_SRC_NAT);
+    ck_assert_uint_eq(tcp_seq(p), a_next + skew);
+    ck_assert(csums_ok(p));
+    dp_packet_delete(p);
+
+    /* B connects to the translated address: related, and sent on to A. */
+    struct ct_action data = act(0, true);
+    data.nat = &plain;
+    p = tcp4(B_IP, nat_ip, 20, 5001, TCP_SYN, 9, 0, 65535, 0);
+    ck_assert_uint_eq(run(ct, p, &data), TRK | NEW | REL | CS_DST_NAT);
+    ck_assert_uint_eq(ip_dst(p), A_IP);
+    ck_assert(csums_ok(p));
+    dp_packet_delete(p);
+    p = tcp4(A_IP, B_IP, 5001, 20, TCP_SYN | TCP_ACK, 1, 10, 65535, 0);
+    ck_assert_uint_eq(run(ct, p, &data), TRK | EST | REL | RPL | CS_SRC_NAT);
+    ck_assert_uint_eq(ip_src(p), nat_ip);
+    dp_packet_delete(p);
+    conntrack_destroy(ct);
+}
+END_TEST
+
+START_TEST(test_tftp)
+{
+    struct conntrack *ct = conntrack_create();
+    struct ct_action tftp = act(0, true);
+    tftp.alg = CT_ALG_TFTP;
+    ck_assert_uint_eq(run_free(ct, udp4(A_IP, B_IP, 5000, 69), &tftp),
+                      TRK | NEW);
+    ck_assert_str_eq(dump_first(ct).helper, "tftp");
+    /* The server answers from another port. */
+    struct ct_action look = act(0, false);
+    struct dp_packet *p = udp4(B_IP, A_IP, 6123, 5000);
+    ck_assert_uint_eq(run(ct, p, &look), TRK | NEW | REL);
+    ck_assert_uint_eq(ntohs(p->md.ct_tp_dst), 69);
+    dp_packet_delete(p);
+    /* Without the helper, the same answer is unrelated. */
+    conntrack_flush(ct, NULL, NULL);
+    run_commit(ct, udp4(A_IP, B_IP, 5000, 69), 0);
+    ck_assert_uint_eq(run_free(ct, udp4(B_IP, A_IP, 6123, 5000), &look),
+                      TRK | NEW);
+    conntrack_destroy(ct);
+}
+END_TEST
+
 /* Two threads execute packets of many connections while a third flushes:
  * run under the sanitizers, it checks that nothing is used after free and
  * that counts stay consistent. */
@@ -1248,6 +1781,15 @@ conntrack_suite(void)
     tcase_add_test(tc, test_replay_port_reuse);
     tcase_add_test(tc, test_replay_seq_chk);
     tcase_add_test(tc, test_icmp_related_3_1);
+    tcase_add_test(tc, test_untrackable_3_1);
+    tcase_add_test(tc, test_snat_and_reply);
+    tcase_add_test(tc, test_snat_collision_and_range);
+    tcase_add_test(tc, test_dnat_port_and_tcp);
+    tcase_add_test(tc, test_nat_icmp_related);
+    tcase_add_test(tc, test_nat_ipv6);
+    tcase_add_test(tc, test_ftp_active_and_passive);
+    tcase_add_test(tc, test_ftp_snat_rewrite);
+    tcase_add_test(tc, test_tftp);
     tcase_add_test(tc, test_stress_threads);
     suite_add_tcase(s, tc);
     return s;
