@@ -202,6 +202,8 @@ lib_libovs_a_SOURCES += \
 	lib/dp-bond.h \
 	lib/dp-meter.c \
 	lib/dp-meter.h \
+	lib/ct-dpif.c \
+	lib/ct-dpif.h \
 	lib/ct-format.c \
 	lib/ct-format.h \
 	lib/dpctl.c \

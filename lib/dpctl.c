@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "conntrack.h"
+#include "ct-dpif.h"
 #include "ct-format.h"
 #include "dp-epoch.h"
 #include "dpif.h"

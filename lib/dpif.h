@@ -337,16 +337,6 @@ int dpif_bond_stats_get(const struct dpif *, uint32_t bond_id,
 struct conntrack;
 struct conntrack *dpif_conntrack(const struct dpif *);
 
-/* Flushes connections as 3.1's dpctl/flush-conntrack and NXT_CT_FLUSH do:
- * with MATCH NULL or zero, every connection of *ZONE (all if ZONE is
- * NULL); with an original tuple that names all five fields (ICMP: the
- * addresses) and no reply tuple, that one connection in *ZONE (0 if ZONE
- * is NULL), ENOENT if there is none; with any other MATCH, every
- * connection of *ZONE (all zones if NULL) whose tuples have the fields
- * MATCH sets.  EOPNOTSUPP without a tracker. */
-struct ofputil_ct_match;
-int dpif_ct_flush(struct dpif *, const uint16_t *zone,
-                  const struct ofputil_ct_match *);
 int dpif_ct_set_timeout_policy(struct dpif *, uint32_t id,
                                const uint32_t *seconds);
 int dpif_ct_del_timeout_policy(struct dpif *, uint32_t id);
