@@ -190,11 +190,22 @@ lib_libovs_a_SOURCES += \
 # The userspace datapath: deferred freeing, megaflow classifier, exact-match
 # cache, upcall channels.
 lib_libovs_a_SOURCES += \
+	lib/conntrack.c \
+	lib/conntrack.h \
+	lib/conntrack-alg.c \
+	lib/conntrack-key.c \
+	lib/conntrack-nat.c \
+	lib/conntrack-private.h \
+	lib/conntrack-proto.c \
 	lib/dp-epoch.c \
 	lib/dp-bond.c \
 	lib/dp-bond.h \
 	lib/dp-meter.c \
 	lib/dp-meter.h \
+	lib/ct-dpif.c \
+	lib/ct-dpif.h \
+	lib/ct-format.c \
+	lib/ct-format.h \
 	lib/dpctl.c \
 	lib/dpctl.h \
 	lib/dpif.c \

@@ -119,9 +119,11 @@ struct ct_action {
 /* Tracks each packet of BATCH, all of Ethernet type DL_TYPE (ETH_TYPE_IP
  * or ETH_TYPE_IPV6, host order), and sets its pkt_metadata ct fields.
  * Packets are never dropped here: one the tracker cannot make sense of
- * (truncated, bad checksum, impossible TCP flags, out of window, a new
- * connection past a limit) gets ct_state = trk|inv.  NAT rewrites the
- * packets' headers (and checksums) in place. */
+ * (truncated, bad checksum, a fragment, impossible TCP flags, out of
+ * window, an ICMP error about no known connection) gets ct_state =
+ * trk|inv.  A new connection past a limit (maxconns, zone limit, no free
+ * NAT translation) is not committed and stays trk|new, as in 3.1.  NAT
+ * rewrites the packets' headers (and checksums) in place. */
 void conntrack_execute(struct conntrack *, struct dp_packet_batch *,
                        uint16_t dl_type, const struct ct_action *,
                        long long int now);
@@ -200,7 +202,8 @@ size_t conntrack_get_buckets(struct conntrack *, uint32_t *counts,
  * ====== */
 
 /* The most connections the tracker holds (default 3000000, as 3.1);
- * a new connection past it is not committed (trk|inv) and counted. */
+ * a new connection past it is not committed (it stays trk|new, as in
+ * 3.1) and counted (coverage conntrack_full, conntrack_zone_full). */
 void conntrack_set_maxconns(struct conntrack *, uint32_t);
 uint32_t conntrack_get_maxconns(const struct conntrack *);
 uint32_t conntrack_get_nconns(const struct conntrack *);

@@ -6,14 +6,19 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include "conntrack.h"
+#include "ct-dpif.h"
+#include "ct-format.h"
 #include "dp-epoch.h"
 #include "dpif.h"
 #include "dynamic-string.h"
 #include "netdev.h"
 #include "odp-util.h"
+#include "ofp-ct.h"
 #include "ofpbuf.h"
 #include "smap.h"
 #include "sset.h"
+#include "text-parse.h"
 #include "timeval.h"
 #include "unixctl.h"
 #include "util.h"
@@ -747,6 +752,591 @@ cmd_set_rx_threads(struct ds *out OVS_UNUSED,
     return error;
 }
 
+/* Connection tracking
+ * =================== */
+
+/* Whether a command's first argument names a datapath: its other
+ * arguments are all KEY=VALUE, a datapath name is not. */
+static bool
+dp_arg_first(int argc, const char *argv[])
+{
+    return argc > 0 && argv[0][0] && !strchr(argv[0], '=');
+}
+
+/* Opens the datapath that *ARGV's first argument names if HAS_DP (and
+ * consumes it), else the only one, and finds its tracker. */
+static char *
+open_ct(int *argc, const char ***argv, bool has_dp, struct dpif **dpifp,
+        struct conntrack **ctp)
+{
+    char *error = has_dp ? open_dp((*argv)[0], dpifp) : open_only_dp(dpifp);
+    if (has_dp) {
+        (*argc)--;
+        (*argv)++;
+    }
+    if (!error) {
+        *ctp = dpif_conntrack(*dpifp);
+        if (!*ctp) {
+            error = xasprintf("%s: no connection tracker (%s)",
+                              dpif_base_name(*dpifp),
+                              ovs_strerror(EOPNOTSUPP));
+            dpif_close(*dpifp);
+        }
+    }
+    return error;
+}
+
+/* "zone=N" into *ZONE; false if S is not that. */
+static bool
+parse_zone_arg(const char *s, uint16_t *zone)
+{
+    uint64_t x;
+    if (strncmp(s, "zone=", 5) || !ofputil_scan_uint(s + 5, UINT16_MAX, &x)) {
+        return false;
+    }
+    *zone = x;
+    return true;
+}
+
+static char *
+einval(const char *msg)
+{
+    return xasprintf("%s (%s)", msg, ovs_strerror(EINVAL));
+}
+
+struct ct_dump_lines {
+    char **lines;
+    size_t n, allocated;
+    bool verbose, stats;
+};
+
+static bool
+ct_dump_line(const struct ct_entry *e, void *aux_)
+{
+    struct ct_dump_lines *aux = aux_;
+    struct ds s = DS_EMPTY_INITIALIZER;
+    ct_format_entry(&s, e, aux->verbose, aux->stats);
+    if (aux->n >= aux->allocated) {
+        aux->allocated = aux->allocated ? 2 * aux->allocated : 64;
+        aux->lines = xrealloc(aux->lines, aux->allocated * sizeof *aux->lines);
+    }
+    aux->lines[aux->n++] = ds_steal_cstr(&s);
+    return true;
+}
+
+static int
+compare_lines(const void *a_, const void *b_)
+{
+    const char *const *a = a_, *const *b = b_;
+    return strcmp(*a, *b);
+}
+
+/* dump-conntrack [-m] [-s] [dp] [zone=N]: one line per connection, sorted
+ * (3.1 prints them in its hash order, which nothing can rely on). */
+static char *
+cmd_dump_conntrack(struct ds *out, const struct dpctl_opts *o, int argc,
+                   const char *argv[])
+{
+    uint16_t zone;
+    const uint16_t *pzone = NULL;
+    if (argc && !strncmp(argv[argc - 1], "zone=", 5)) {
+        if (!parse_zone_arg(argv[argc - 1], &zone)) {
+            return einval("failed to parse zone");
+        }
+        pzone = &zone;
+        argc--;
+    }
+    if (argc > 1) {
+        return einval("invalid arguments");
+    }
+    struct dpif *dpif;
+    struct conntrack *ct;
+    char *error = open_ct(&argc, &argv, argc == 1, &dpif, &ct);
+    if (error) {
+        return error;
+    }
+    struct ct_dump_lines aux = { .verbose = o->more, .stats = o->statistics };
+    conntrack_dump(ct, pzone, ct_dump_line, &aux);
+    if (aux.n) {
+        qsort(aux.lines, aux.n, sizeof *aux.lines, compare_lines);
+    }
+    for (size_t i = 0; i < aux.n; i++) {
+        ds_put_format(out, "%s\n", aux.lines[i]);
+        free(aux.lines[i]);
+    }
+    free(aux.lines);
+    dpif_close(dpif);
+    return NULL;
+}
+
+/* flush-conntrack [dp] [zone=N] [ct-orig-tuple [ct-reply-tuple]]. */
+static char *
+cmd_flush_conntrack(struct ds *out OVS_UNUSED,
+                    const struct dpctl_opts *o OVS_UNUSED, int argc,
+                    const char *argv[])
+{
+    bool has_dp = dp_arg_first(argc, argv);
+    int i = has_dp;
+    uint16_t zone;
+    const uint16_t *pzone = NULL;
+    if (i < argc && !strncmp(argv[i], "zone=", 5)) {
+        if (!parse_zone_arg(argv[i], &zone)) {
+            return einval("failed to parse zone");
+        }
+        pzone = &zone;
+        i++;
+    }
+    struct ofputil_ct_match match;
+    memset(&match, 0, sizeof match);
+    for (int t = 0; t < 2 && i < argc; t++, i++) {
+        if (!argv[i][0]) {
+            continue;           /* An empty original tuple, as 3.1. */
+        }
+        char *msg = ofputil_ct_tuple_parse(t ? &match.reply : &match.orig,
+                                           argv[i], &match.ip_proto,
+                                           &match.l3_type);
+        if (msg) {
+            char *e = einval(msg);
+            free(msg);
+            return e;
+        }
+    }
+    if (i < argc) {
+        return einval("invalid arguments");
+    }
+
+    struct dpif *dpif;
+    struct conntrack *ct;
+    char *error = open_ct(&argc, &argv, has_dp, &dpif, &ct);
+    if (error) {
+        return error;
+    }
+    int e = dpif_ct_flush(dpif, pzone, &match);
+    dpif_close(dpif);
+    return e ? xasprintf("failed to flush conntrack (%s)", ovs_strerror(e))
+             : NULL;
+}
+
+/* ct-stats-show [-m] [dp] [zone=N] [verbose]. */
+static char *
+cmd_ct_stats_show(struct ds *out, const struct dpctl_opts *o, int argc,
+                  const char *argv[])
+{
+    bool verbose = o->more;
+    uint16_t zone;
+    const uint16_t *pzone = NULL;
+    for (bool more = true; argc && more; ) {
+        more = false;
+        if (!strcmp(argv[argc - 1], "verbose")) {
+            /* 3.1 still takes the old spelling of -m. */
+            verbose = more = true;
+            argc--;
+        } else if (!strncmp(argv[argc - 1], "zone=", 5)) {
+            if (!parse_zone_arg(argv[argc - 1], &zone)) {
+                return einval("failed to parse zone");
+            }
+            pzone = &zone;
+            more = true;
+            argc--;
+        }
+    }
+    if (argc > 1) {
+        return einval("invalid arguments");
+    }
+    struct dpif *dpif;
+    struct conntrack *ct;
+    char *error = open_ct(&argc, &argv, argc == 1, &dpif, &ct);
+    if (error) {
+        return error;
+    }
+    uint32_t *by_proto = xcalloc(256, sizeof *by_proto);
+    uint32_t by_state[CT_TCP_N_STATES];
+    conntrack_get_stats(ct, pzone, by_proto, by_state);
+    dpif_close(dpif);
+
+    uint64_t total = 0;
+    for (int p = 0; p < 256; p++) {
+        total += by_proto[p];
+    }
+    ds_put_format(out, "Connections Stats:\n    Total: %"PRIu64"\n", total);
+    if (by_proto[IPPROTO_TCP]) {
+        ds_put_format(out, "  TCP: %"PRIu32"\n", by_proto[IPPROTO_TCP]);
+        if (verbose) {
+            uint32_t coalesced[CT_TCP_N_STATES] = { 0 };
+            for (int s = 0; s < CT_TCP_N_STATES; s++) {
+                coalesced[ct_format_coalesce_tcp_state(s)] += by_state[s];
+            }
+            ds_put_cstr(out, "    Conn per TCP states:\n");
+            for (int s = 0; s < CT_TCP_N_STATES; s++) {
+                if (coalesced[s]) {
+                    ds_put_format(out, "\t  [%s]=%"PRIu32"\n",
+                                  ct_tcp_state_name(s), coalesced[s]);
+                }
+            }
+        }
+    }
+    /* 3.1's lines, in its order; ICMPv6 connections count in the total
+     * only, as there. */
+    static const struct {
+        uint8_t proto;
+        const char *name;
+    } lines[] = {
+        { IPPROTO_UDP, "UDP" }, { IPPROTO_UDPLITE, "UDPLITE" },
+        { IPPROTO_SCTP, "SCTP" }, { IPPROTO_ICMP, "ICMP" },
+        { IPPROTO_DCCP, "DCCP" }, { IPPROTO_IGMP, "IGMP" },
+    };
+    uint64_t other = total - by_proto[IPPROTO_TCP] - by_proto[IPPROTO_ICMPV6];
+    for (size_t i = 0; i < ARRAY_SIZE(lines); i++) {
+        uint32_t n = by_proto[lines[i].proto];
+        other -= n;
+        if (n) {
+            ds_put_format(out, "  %s: %"PRIu32"\n", lines[i].name, n);
+        }
+    }
+    if (other) {
+        ds_put_format(out, "  Other: %"PRIu64"\n", other);
+    }
+    free(by_proto);
+    return NULL;
+}
+
+/* ct-bkts [dp] [gt=N]: the connections per bucket of the table. */
+static char *
+cmd_ct_bkts(struct ds *out, const struct dpctl_opts *o OVS_UNUSED, int argc,
+            const char *argv[])
+{
+    uint64_t gt = 0;
+    if (argc && !strncmp(argv[argc - 1], "gt=", 3)) {
+        if (!ofputil_scan_uint(argv[argc - 1] + 3, UINT16_MAX, &gt)) {
+            return einval("invalid gt= threshold");
+        }
+        argc--;
+    }
+    if (argc > 1) {
+        return einval("invalid arguments");
+    }
+    struct dpif *dpif;
+    struct conntrack *ct;
+    char *error = open_ct(&argc, &argv, argc == 1, &dpif, &ct);
+    if (error) {
+        return error;
+    }
+    size_t n_buckets = conntrack_get_buckets(ct, NULL, 0);
+    uint32_t *counts = xcalloc(n_buckets ? n_buckets : 1, sizeof *counts);
+    n_buckets = MIN(n_buckets, conntrack_get_buckets(ct, counts, n_buckets));
+    /* A connection sits in two buckets (found from either direction):
+     * the table shows them, the total counts connections. */
+    uint64_t n_conns = conntrack_get_nconns(ct);
+    dpif_close(dpif);
+    ds_put_format(out, "Total Buckets: %zu\n", n_buckets);
+    ds_put_format(out, "Current Connections: %"PRIu64"\n\n", n_conns);
+    if (n_buckets && n_conns) {
+        ds_put_cstr(out, "+-----------+"
+                    "-----------------------------------------+\n"
+                    "|  Buckets  |"
+                    "         Connections per Buckets         |\n"
+                    "+-----------+"
+                    "-----------------------------------------+");
+        for (size_t i = 0; i < n_buckets; i++) {
+            if (i % 8 == 0) {
+                ds_put_format(out, "\n %3zu..%3zu   | ", i, i + 7);
+            }
+            if (counts[i] > gt) {
+                ds_put_format(out, "%5"PRIu32, counts[i]);
+            } else {
+                ds_put_format(out, "%5s", ".");
+            }
+        }
+        ds_put_cstr(out, "\n\n");
+    }
+    free(counts);
+    return NULL;
+}
+
+static char *
+cmd_ct_set_maxconns(struct ds *out, const struct dpctl_opts *o OVS_UNUSED,
+                    int argc, const char *argv[])
+{
+    uint64_t n;
+    if (!ofputil_scan_uint(argv[argc - 1], UINT32_MAX, &n)) {
+        return einval("maxconns missing or malformed");
+    }
+    struct dpif *dpif;
+    struct conntrack *ct;
+    char *error = open_ct(&argc, &argv, argc == 2, &dpif, &ct);
+    if (!error) {
+        conntrack_set_maxconns(ct, n);
+        ds_put_cstr(out, "setting maxconns successful");
+        dpif_close(dpif);
+    }
+    return error;
+}
+
+static char *
+cmd_ct_get_maxconns(struct ds *out, const struct dpctl_opts *o OVS_UNUSED,
+                    int argc, const char *argv[])
+{
+    struct dpif *dpif;
+    struct conntrack *ct;
+    char *error = open_ct(&argc, &argv, argc == 1, &dpif, &ct);
+    if (!error) {
+        ds_put_format(out, "%"PRIu32"\n", conntrack_get_maxconns(ct));
+        dpif_close(dpif);
+    }
+    return error;
+}
+
+static char *
+cmd_ct_get_nconns(struct ds *out, const struct dpctl_opts *o OVS_UNUSED,
+                  int argc, const char *argv[])
+{
+    struct dpif *dpif;
+    struct conntrack *ct;
+    char *error = open_ct(&argc, &argv, argc == 1, &dpif, &ct);
+    if (!error) {
+        ds_put_format(out, "%"PRIu32"\n", conntrack_get_nconns(ct));
+        dpif_close(dpif);
+    }
+    return error;
+}
+
+static char *
+set_tcp_seq_chk(struct ds *out, int argc, const char *argv[], bool enable)
+{
+    struct dpif *dpif;
+    struct conntrack *ct;
+    char *error = open_ct(&argc, &argv, argc == 1, &dpif, &ct);
+    if (!error) {
+        conntrack_set_tcp_seq_chk(ct, enable);
+        ds_put_format(out, "%s TCP sequence checking successful",
+                      enable ? "enabling" : "disabling");
+        dpif_close(dpif);
+    }
+    return error;
+}
+
+static char *
+cmd_ct_enable_tcp_seq_chk(struct ds *out,
+                          const struct dpctl_opts *o OVS_UNUSED, int argc,
+                          const char *argv[])
+{
+    return set_tcp_seq_chk(out, argc, argv, true);
+}
+
+static char *
+cmd_ct_disable_tcp_seq_chk(struct ds *out,
+                           const struct dpctl_opts *o OVS_UNUSED, int argc,
+                           const char *argv[])
+{
+    return set_tcp_seq_chk(out, argc, argv, false);
+}
+
+static char *
+cmd_ct_get_tcp_seq_chk(struct ds *out, const struct dpctl_opts *o OVS_UNUSED,
+                       int argc, const char *argv[])
+{
+    struct dpif *dpif;
+    struct conntrack *ct;
+    char *error = open_ct(&argc, &argv, argc == 1, &dpif, &ct);
+    if (!error) {
+        ds_put_format(out, "TCP sequence checking: %s\n",
+                      conntrack_get_tcp_seq_chk(ct) ? "enabled" : "disabled");
+        dpif_close(dpif);
+    }
+    return error;
+}
+
+/* "zone=N,limit=L" (either order), with 3.1's complaints. */
+static char *
+parse_zone_limit(const char *s, uint16_t *zone, uint32_t *limit)
+{
+    char *copy = xstrdup(s), *pos = copy, *key, *value;
+    bool have_zone = false, have_limit = false;
+    char *error = NULL;
+    while (!error && ofputil_parse_key_value(&pos, &key, &value, NULL)) {
+        uint64_t x;
+        if (!*value) {
+            error = xasprintf("field %s missing value", key);
+        } else if (!strcmp(key, "zone") || !strcmp(key, "limit")) {
+            bool z = key[0] == 'z';
+            if (!ofputil_scan_uint(value, z ? UINT16_MAX : UINT32_MAX, &x)) {
+                error = xasprintf("failed to parse field %s", key);
+            } else if (z) {
+                *zone = x;
+                have_zone = true;
+            } else {
+                *limit = x;
+                have_limit = true;
+            }
+        } else {
+            error = xasprintf("invalid zone limit field: %s", key);
+        }
+    }
+    if (!error && (!have_zone || !have_limit)) {
+        error = xstrdup("failed to parse zone limit");
+    }
+    free(copy);
+    return error;
+}
+
+/* ct-set-limits [dp] [default=L] [zone=N,limit=L]... */
+static char *
+cmd_ct_set_limits(struct ds *out OVS_UNUSED,
+                  const struct dpctl_opts *o OVS_UNUSED, int argc,
+                  const char *argv[])
+{
+    bool has_dp = dp_arg_first(argc, argv);
+    int i = has_dp;
+    uint64_t def;
+    bool has_default = false;
+    if (i < argc && !strncmp(argv[i], "default=", 8)) {
+        if (!ofputil_scan_uint(argv[i] + 8, UINT32_MAX, &def)) {
+            return einval("invalid default limit");
+        }
+        has_default = true;
+        i++;
+    }
+    size_t n = argc - i;
+    uint16_t *zones = xcalloc(n ? n : 1, sizeof *zones);
+    uint32_t *limits = xcalloc(n ? n : 1, sizeof *limits);
+    for (size_t j = 0; j < n; j++) {
+        char *msg = parse_zone_limit(argv[i + j], &zones[j], &limits[j]);
+        if (msg) {
+            char *e = einval(msg);
+            free(msg);
+            free(zones);
+            free(limits);
+            return e;
+        }
+    }
+    struct dpif *dpif;
+    struct conntrack *ct;
+    char *error = open_ct(&argc, &argv, has_dp, &dpif, &ct);
+    if (!error) {
+        if (has_default) {
+            conntrack_set_zone_limit(ct, CT_ZONE_DEFAULT, def);
+        }
+        for (size_t j = 0; j < n; j++) {
+            conntrack_set_zone_limit(ct, zones[j], limits[j]);
+        }
+        dpif_close(dpif);
+    }
+    free(zones);
+    free(limits);
+    return error;
+}
+
+/* "zone=N1[,N2]..." into a new array *ZONES of *N. */
+static char *
+parse_limit_zones(const char *s, uint16_t **zones, size_t *n)
+{
+    *zones = NULL;
+    *n = 0;
+    if (strncmp(s, "zone=", 5)) {
+        char *msg = xasprintf("invalid argument %s", s);
+        char *e = einval(msg);
+        free(msg);
+        return e;
+    }
+    char *copy = xstrdup(s + 5), *save = NULL;
+    *zones = xcalloc(strlen(copy) / 2 + 1, sizeof **zones);
+    for (char *z = strtok_r(copy, ",", &save); z;
+         z = strtok_r(NULL, ",", &save)) {
+        uint64_t x;
+        if (!ofputil_scan_uint(z, UINT16_MAX, &x)) {
+            free(copy);
+            free(*zones);
+            *zones = NULL;
+            return einval("invalid zone");
+        }
+        (*zones)[(*n)++] = x;
+    }
+    free(copy);
+    if (!*n) {
+        free(*zones);
+        *zones = NULL;
+        return einval("invalid zone");
+    }
+    return NULL;
+}
+
+/* ct-del-limits [dp] zone=N1[,N2]... */
+static char *
+cmd_ct_del_limits(struct ds *out OVS_UNUSED,
+                  const struct dpctl_opts *o OVS_UNUSED, int argc,
+                  const char *argv[])
+{
+    uint16_t *zones;
+    size_t n;
+    char *error = parse_limit_zones(argv[argc - 1], &zones, &n);
+    if (error) {
+        return error;
+    }
+    struct dpif *dpif;
+    struct conntrack *ct;
+    error = open_ct(&argc, &argv, argc == 2, &dpif, &ct);
+    if (!error) {
+        for (size_t i = 0; i < n; i++) {
+            conntrack_del_zone_limit(ct, zones[i]);
+        }
+        dpif_close(dpif);
+    }
+    free(zones);
+    return error;
+}
+
+/* ct-get-limits [dp] [zone=N1[,N2]...]: the default, then each zone asked
+ * for (or each with a limit of its own). */
+static char *
+cmd_ct_get_limits(struct ds *out, const struct dpctl_opts *o OVS_UNUSED,
+                  int argc, const char *argv[])
+{
+    uint16_t *zones = NULL;
+    size_t n = 0;
+    bool query = argc == 2 || (argc == 1 && !dp_arg_first(argc, argv));
+    if (query) {
+        char *error = parse_limit_zones(argv[argc - 1], &zones, &n);
+        if (error) {
+            return error;
+        }
+        argc--;
+    }
+    if (argc > 1) {
+        free(zones);
+        return einval("invalid arguments");
+    }
+    struct dpif *dpif;
+    struct conntrack *ct;
+    char *error = open_ct(&argc, &argv, argc == 1, &dpif, &ct);
+    if (error) {
+        free(zones);
+        return error;
+    }
+    uint32_t limit, count;
+    conntrack_get_zone_limit(ct, CT_ZONE_DEFAULT, &limit, &count);
+    ds_put_format(out, "default limit=%"PRIu32, limit);
+    if (query) {
+        for (size_t i = 0; i < n; i++) {
+            conntrack_get_zone_limit(ct, zones[i], &limit, &count);
+            ds_put_format(out, "\nzone=%"PRIu16",limit=%"PRIu32
+                          ",count=%"PRIu32, zones[i], limit, count);
+        }
+    } else {
+        /* Every zone: a command, not a run loop, may look at all 65536
+         * (as 3.1 does). */
+        for (int z = 0; z <= UINT16_MAX; z++) {
+            if (conntrack_get_zone_limit(ct, z, &limit, &count)) {
+                ds_put_format(out, "\nzone=%d,limit=%"PRIu32
+                              ",count=%"PRIu32, z, limit, count);
+            }
+        }
+    }
+    ds_put_char(out, '\n');
+    dpif_close(dpif);
+    free(zones);
+    return NULL;
+}
+
 struct dpctl_command {
     const char *name;
     const char *usage;
@@ -769,6 +1359,22 @@ static const struct dpctl_command commands[] = {
     { "del-flow", "[-s] [dp] flow", 1, 2, cmd_del_flow },
     { "del-flows", "[dp]", 0, 1, cmd_del_flows },
     { "set-rx-threads", "dp n", 2, 2, cmd_set_rx_threads },
+    { "dump-conntrack", "[-m] [-s] [dp] [zone=N]", 0, 2,
+      cmd_dump_conntrack },
+    { "flush-conntrack", "[dp] [zone=N] [ct-orig-tuple] [ct-reply-tuple]",
+      0, 4, cmd_flush_conntrack },
+    { "ct-stats-show", "[dp] [zone=N]", 0, 3, cmd_ct_stats_show },
+    { "ct-bkts", "[dp] [gt=N]", 0, 2, cmd_ct_bkts },
+    { "ct-set-maxconns", "[dp] maxconns", 1, 2, cmd_ct_set_maxconns },
+    { "ct-get-maxconns", "[dp]", 0, 1, cmd_ct_get_maxconns },
+    { "ct-get-nconns", "[dp]", 0, 1, cmd_ct_get_nconns },
+    { "ct-enable-tcp-seq-chk", "[dp]", 0, 1, cmd_ct_enable_tcp_seq_chk },
+    { "ct-disable-tcp-seq-chk", "[dp]", 0, 1, cmd_ct_disable_tcp_seq_chk },
+    { "ct-get-tcp-seq-chk", "[dp]", 0, 1, cmd_ct_get_tcp_seq_chk },
+    { "ct-set-limits", "[dp] [default=L] [zone=N,limit=L]...", 1, INT_MAX,
+      cmd_ct_set_limits },
+    { "ct-del-limits", "[dp] zone=N1[,N2]...", 1, 2, cmd_ct_del_limits },
+    { "ct-get-limits", "[dp] [zone=N1[,N2]...]", 0, 2, cmd_ct_get_limits },
 };
 
 static void

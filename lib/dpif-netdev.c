@@ -10,6 +10,7 @@
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <unistd.h>
+#include "conntrack.h"
 #include "coverage.h"
 #include "dp-epoch.h"
 #include "dp-bond.h"
@@ -32,6 +33,7 @@
 #include "poll-loop.h"
 #include "shash.h"
 #include "sset.h"
+#include "text-parse.h"
 #include "timeval.h"
 #include "tnl-header.h"
 #include "unixctl.h"
@@ -149,6 +151,7 @@ struct dp_netdev {
 
     struct dp_meter_table *meters;      /* Its own lock (dp-meter.h). */
     struct dp_bond_table *bonds;        /* lb_output's; its own lock. */
+    struct conntrack *conntrack;        /* ct()'s; any thread (conntrack.h). */
 
     /* The control-packet sink (dpif.h), or NULL.  Swapped by the main
      * thread, read inside epoch sections; a replaced one is freed after
@@ -573,6 +576,134 @@ exec_tnl_pop(struct exec_ctx *ctx, struct dp_packet_batch *batch,
     }
 }
 
+/* The ct() action's arguments as the tracker takes them, from CT, for
+ * packets of type DL_TYPE; NAT (an address of the other IP version is
+ * left out) goes into *NAT. */
+static void
+ct_action_from_odp(const struct dp_netdev *dp, const struct odp_ct_action *ct,
+                   uint16_t dl_type, struct ct_action *out,
+                   struct ct_nat_action *nat)
+{
+    memset(out, 0, sizeof *out);
+    out->zone = ct->zone;
+    out->commit = ct->commit || ct->force_commit;
+    out->force = ct->force_commit;
+    if (ct->has_mark) {
+        out->set_mark = true;
+        out->mark_value = ct->mark_value;
+        out->mark_mask = ct->mark_mask;
+    }
+    if (ct->has_label) {
+        out->set_label = true;
+        for (int i = 0; i < 8; i++) {
+            out->label_value.hi = (out->label_value.hi << 8)
+                                  | ct->label_value[i];
+            out->label_value.lo = (out->label_value.lo << 8)
+                                  | ct->label_value[i + 8];
+            out->label_mask.hi = (out->label_mask.hi << 8)
+                                 | ct->label_mask[i];
+            out->label_mask.lo = (out->label_mask.lo << 8)
+                                 | ct->label_mask[i + 8];
+        }
+    }
+    out->alg = (!strcmp(ct->helper, "ftp") ? CT_ALG_FTP
+                : !strcmp(ct->helper, "tftp") ? CT_ALG_TFTP
+                : CT_ALG_NONE);
+    if (ct->timeout[0]) {
+        /* As 3.1's userspace datapath: the policy's name is its id. */
+        uint64_t id;
+        if (ofputil_scan_uint(ct->timeout, UINT32_MAX, &id)) {
+            out->timeout_policy = id;
+        } else {
+            VLOG_WARN_RL(&rl, "%s: ct timeout policy \"%s\" is not a policy "
+                         "id, default timeouts used", dp->name, ct->timeout);
+        }
+    }
+    if (ct->has_nat) {
+        memset(nat, 0, sizeof *nat);
+        nat->flags = ct->nat_flags;
+        size_t want = dl_type == ETH_TYPE_IP ? 4 : 16;
+        if (ct->nat_addr_len == want) {
+            static const uint8_t zero[16];
+            const uint8_t *max = (memcmp(ct->nat_max_addr, zero, want)
+                                  ? ct->nat_max_addr : ct->nat_min_addr);
+            nat->has_addr = true;
+            if (want == 4) {
+                memcpy(&nat->min_addr.ipv4, ct->nat_min_addr, 4);
+                memcpy(&nat->max_addr.ipv4, max, 4);
+            } else {
+                memcpy(&nat->min_addr.ipv6, ct->nat_min_addr, 16);
+                memcpy(&nat->max_addr.ipv6, max, 16);
+            }
+            nat->min_port = ct->nat_min_port;
+            nat->max_port = (ct->nat_max_port ? ct->nat_max_port
+                             : ct->nat_min_port);
+        } else if (ct->nat_addr_len) {
+            VLOG_WARN_RL(&rl, "%s: ct nat address is not IPv%d like the "
+                         "packets, not used", dp->name, want == 4 ? 4 : 6);
+        }
+        if (ct->nat_flags & (CT_NAT_SRC | CT_NAT_DST) && !out->commit) {
+            /* 3.1 complains so too: a new NAT needs a commit. */
+            VLOG_WARN_RL(&rl, "%s: NAT specified without commit", dp->name);
+        }
+        out->nat = nat;
+    }
+}
+
+/* ct(): each IPv4 and IPv6 packet of BATCH goes through the tracker; any
+ * other packet is marked tracked and invalid in the action's zone, as
+ * 3.1 does. */
+static void
+exec_ct(struct exec_ctx *ctx, struct dp_packet_batch *batch,
+        const struct nlattr *a)
+{
+    struct dp_netdev *dp = ctx->dp;
+    struct odp_ct_action ct;
+    if (!odp_ct_action_from_attr(a, &ct, NULL)) {
+        return;                 /* Validation keeps these out. */
+    }
+
+    struct dp_packet_batch ip4, ip6;
+    dp_packet_batch_init(&ip4);
+    dp_packet_batch_init(&ip6);
+    struct dp_packet *p;
+    DP_PACKET_BATCH_FOR_EACH (i, p, batch) {
+        /* The actions before may have changed the packet: its type and
+         * layer offsets as they are now. */
+        struct flow flow;
+        flow_extract(p, &flow);
+        if (flow.dl_type == htons(ETH_TYPE_IP)) {
+            dp_packet_batch_add(&ip4, p);
+        } else if (flow.dl_type == htons(ETH_TYPE_IPV6)) {
+            dp_packet_batch_add(&ip6, p);
+        } else {
+            struct pkt_metadata *md = &p->md;
+            md->ct_state = CS_TRACKED | CS_INVALID;
+            md->ct_zone = ct.zone;
+            md->ct_nw_proto = 0;
+            md->ct_orig_ipv6 = false;
+            md->ct_mark = 0;
+            memset(md->ct_label, 0, sizeof md->ct_label);
+            md->ct_nw_src = md->ct_nw_dst = 0;
+            memset(&md->ct_ipv6_src, 0, sizeof md->ct_ipv6_src);
+            memset(&md->ct_ipv6_dst, 0, sizeof md->ct_ipv6_dst);
+            md->ct_tp_src = md->ct_tp_dst = 0;
+        }
+    }
+
+    long long int now = time_msec();
+    struct ct_action action;
+    struct ct_nat_action nat;
+    if (ip4.count) {
+        ct_action_from_odp(dp, &ct, ETH_TYPE_IP, &action, &nat);
+        conntrack_execute(dp->conntrack, &ip4, ETH_TYPE_IP, &action, now);
+    }
+    if (ip6.count) {
+        ct_action_from_odp(dp, &ct, ETH_TYPE_IPV6, &action, &nat);
+        conntrack_execute(dp->conntrack, &ip6, ETH_TYPE_IPV6, &action, now);
+    }
+}
+
 /* odp-execute's callback for what only a datapath can do.  The packets
  * of the top-level list belong to the receive queue or the caller and are
  * never stolen; copies made by clone and sample come with SHOULD_STEAL,
@@ -624,6 +755,18 @@ exec_datapath_action(void *ctx_, struct dp_packet_batch *batch,
     case OVS_ACTION_ATTR_TUNNEL_POP:
         exec_tnl_pop(ctx, batch, nl_attr_get_u32(a), should_steal);
         break;
+
+    case OVS_ACTION_ATTR_CT:
+        exec_ct(ctx, batch, a);
+        break;
+
+    case OVS_ACTION_ATTR_CT_CLEAR: {
+        struct dp_packet *p;
+        DP_PACKET_BATCH_FOR_EACH (i, p, batch) {
+            conntrack_clear_packet(p);
+        }
+        break;
+    }
 
     default:
         VLOG_WARN_RL(&rl, "%s: action %u not supported, packets dropped",
@@ -993,6 +1136,7 @@ dp_create(const struct dpif_class *class, const char *name, int *errorp)
     hmap_init(&dp->flows);
     dp->meters = dp_meter_table_create();
     dp->bonds = dp_bond_table_create();
+    dp->conntrack = conntrack_create();
     dp->n_rx_threads = 1;
     dp->channels = dpif_channel_set_create();
 
@@ -1061,6 +1205,8 @@ dp_unref(struct dp_netdev *dp)
         hmap_destroy(&dp->flows);
         dp_meter_table_destroy(dp->meters);
         dp_bond_table_destroy(dp->bonds);
+        /* Last: no rx thread or handle is left to call it. */
+        conntrack_destroy(dp->conntrack);
         dpcls_destroy(&dp->cls);
         dpif_channel_set_destroy(dp->channels);
         free(atomic_load(&dp->control_sink));
@@ -1931,6 +2077,9 @@ dpif_netdev_recv(struct dpif *dpif, uint32_t handler_id,
         u->packet.md.dp_hash = s->key.dp_hash;
         u->packet.md.packet_type = s->key.packet_type;
         u->packet.md.tunnel = s->key.tunnel;
+        /* And its conntrack state: translation's ct() and recirc go on
+         * from where the datapath was. */
+        flow_ct_to_metadata(&s->key, &u->packet.md);
         u->packet.md.tun_opts_len = 0;
         if (s->key.tunnel.flags & FLOW_TNL_F_UDPIF
             && s->key.tun_metadata.present
@@ -1954,6 +2103,12 @@ dpif_netdev_recv_release(struct dpif *dpif, uint32_t handler_id)
     if (h) {
         dpif_channel_release(h);
     }
+}
+
+static struct conntrack *
+dpif_netdev_conntrack(const struct dpif *dpif)
+{
+    return get_dp(dpif)->conntrack;
 }
 
 static void
@@ -2092,7 +2247,8 @@ dpif_netdev_bond_show(struct unixctl_conn *conn, int argc,
     .recv = dpif_netdev_recv,                                          \
     .recv_release = dpif_netdev_recv_release,                          \
     .recv_wait = dpif_netdev_recv_wait,                                \
-    .set_control_sink = dpif_netdev_set_control_sink,
+    .set_control_sink = dpif_netdev_set_control_sink,                  \
+    .conntrack = dpif_netdev_conntrack,
 
 const struct dpif_class dpif_netdev_class = {
     .type = "netdev",

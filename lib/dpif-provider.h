@@ -110,6 +110,9 @@ struct dpif_class {
     /* dpif_set_control_sink(); NULL if the provider offers no sink. */
     void (*set_control_sink)(struct dpif *, dpif_control_sink_cb *,
                              void *aux);
+
+    /* dpif_conntrack(); NULL if the provider tracks no connections. */
+    struct conntrack *(*conntrack)(const struct dpif *);
 };
 
 extern const struct dpif_class dpif_netdev_class;

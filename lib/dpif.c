@@ -2,8 +2,10 @@
 #include "dpif.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include "conntrack.h"
 #include "dpif-provider.h"
 #include "flow.h"
 #include "netdev.h"
@@ -413,6 +415,44 @@ dpif_meter_get(const struct dpif *dpif, uint32_t meter_id,
     return (dpif->dpif_class->meter_get
             ? dpif->dpif_class->meter_get(dpif, meter_id, stats)
             : EOPNOTSUPP);
+}
+
+struct conntrack *
+dpif_conntrack(const struct dpif *dpif)
+{
+    return (dpif->dpif_class->conntrack
+            ? dpif->dpif_class->conntrack(dpif) : NULL);
+}
+
+int
+dpif_ct_set_timeout_policy(struct dpif *dpif, uint32_t id,
+                           const uint32_t *seconds)
+{
+    struct conntrack *ct = dpif_conntrack(dpif);
+    if (!ct) {
+        return EOPNOTSUPP;
+    } else if (!id) {
+        return EINVAL;          /* 0 is the default policy's. */
+    }
+    conntrack_set_policy(ct, id, seconds);
+    return 0;
+}
+
+int
+dpif_ct_del_timeout_policy(struct dpif *dpif, uint32_t id)
+{
+    struct conntrack *ct = dpif_conntrack(dpif);
+    if (!ct) {
+        return EOPNOTSUPP;
+    }
+    conntrack_del_policy(ct, id);
+    return 0;
+}
+
+char *
+dpif_ct_timeout_policy_name(const struct dpif *dpif, uint32_t id)
+{
+    return dpif_conntrack(dpif) ? xasprintf("%"PRIu32, id) : NULL;
 }
 
 bool

@@ -257,7 +257,9 @@ void dpif_flow_dump_thread_destroy(struct dpif_flow_dump_thread *);
 int dpif_flow_dump_destroy(struct dpif_flow_dump *);
 
 /* Execution: applies ACTIONS to every packet of BATCH as the datapath
- * would (each packet's md.in_port is its input port), from the calling
+ * would (each packet's md.in_port is its input port, and its md as a
+ * whole the state it is in: an upcall's packet from dpif_recv() has the
+ * metadata of its key, conntrack state included), from the calling
  * thread.  The caller keeps the packets. */
 int dpif_execute(struct dpif *, struct dp_packet_batch *,
                  const struct nlattr *actions, size_t actions_len);
@@ -318,6 +320,27 @@ int dpif_bond_add(struct dpif *, uint32_t bond_id,
 int dpif_bond_del(struct dpif *, uint32_t bond_id);
 int dpif_bond_stats_get(const struct dpif *, uint32_t bond_id,
                         uint64_t n_bytes[DPIF_BOND_N_BUCKETS]);
+
+/* Connection tracking.  The ct() action (odp-util.h) runs packets
+ * through the datapath's connection tracker (conntrack.h), which
+ * dpif_conntrack() returns for dpctl's commands (dump, flush, limits,
+ * ...): it lives as long as the datapath, and any thread may call it.
+ * NULL from a datapath that tracks nothing.
+ *
+ * Timeout policies: dpif_ct_set_timeout_policy() sets policy ID (nonzero)
+ * to SECONDS (CT_TM_N entries, conntrack.h's enum ct_timeout; 0 keeps a
+ * default; EINVAL for id 0) and dpif_ct_del_timeout_policy() removes it
+ * (if there is one): connections that used it get the defaults.
+ * dpif_ct_timeout_policy_name() returns the malloc'd name a ct() action's
+ * timeout= uses for policy ID: the userspace datapath's is the id in
+ * decimal, as 3.1's.  EOPNOTSUPP (NULL name) without a tracker. */
+struct conntrack;
+struct conntrack *dpif_conntrack(const struct dpif *);
+
+int dpif_ct_set_timeout_policy(struct dpif *, uint32_t id,
+                               const uint32_t *seconds);
+int dpif_ct_del_timeout_policy(struct dpif *, uint32_t id);
+char *dpif_ct_timeout_policy_name(const struct dpif *, uint32_t id);
 
 /* Batches.  An upcall handler installs all the megaflows of
  * a batch of misses and executes all its packets with one call:

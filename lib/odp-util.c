@@ -9,6 +9,7 @@
 #include <linux/openvswitch.h>
 #include <stdlib.h>
 #include <string.h>
+#include "conntrack.h"
 #include "dynamic-string.h"
 #include "flow.h"
 #include "mpls.h"
@@ -101,6 +102,23 @@ static const struct field tunnel_fields[] = {
     F("tp_dst", FK_DEC_BE16, tunnel.tp_dst),
 };
 /* "gtpu(flags=0x30,msgtype=255)" inside tunnel(...). */
+/* The original direction's tuple of the packet's connection (ct_state
+ * has trk and the tracker knew it): "ct_tuple4(src=..,dst=..,proto=..,
+ * tp_src=..,tp_dst=..)", ct_tuple6 with IPv6 addresses, as 3.1. */
+static const struct field ct_tuple4_fields[] = {
+    F("src", FK_IPV4, ct_nw_src),
+    F("dst", FK_IPV4, ct_nw_dst),
+    F("proto", FK_DEC_U8, ct_nw_proto),
+    F("tp_src", FK_DEC_BE16, ct_tp_src),
+    F("tp_dst", FK_DEC_BE16, ct_tp_dst),
+};
+static const struct field ct_tuple6_fields[] = {
+    F("src", FK_IPV6, ct_ipv6_src),
+    F("dst", FK_IPV6, ct_ipv6_dst),
+    F("proto", FK_DEC_U8, ct_nw_proto),
+    F("tp_src", FK_DEC_BE16, ct_tp_src),
+    F("tp_dst", FK_DEC_BE16, ct_tp_dst),
+};
 static const struct field gtpu_fields[] = {
     F("flags", FK_HEX_U8, tunnel.gtpu_flags),
     F("msgtype", FK_DEC_U8, tunnel.gtpu_msgtype),
@@ -986,9 +1004,9 @@ format_u128_hex(struct ds *ds, const uint8_t p[16])
 
 /* The conntrack keys, as 3.1's userspace datapath prints them: ct_state
  * as +flag/-flag for the bits its mask covers (hex when VERBOSE or exact),
- * the others in hex.  This datapath tracks no connections, so they are zero
- * in every packet's key; megaflows still carry what the rules looked
- * at. */
+ * the others in hex, then the original direction's tuple.  A packet has
+ * them after a ct() action (conntrack.h), for the lookup after the next
+ * recirculation. */
 static void
 format_ct_keys(struct ds *ds, bool *first, const struct flow *key,
                const struct flow *mask, bool verbose)
@@ -1028,6 +1046,28 @@ format_ct_keys(struct ds *ds, bool *first, const struct flow *key,
             ds_put_char(ds, '/');
             format_u128_hex(ds, mask->ct_label);
         }
+        ds_put_char(ds, ')');
+    }
+
+    /* ct_tuple6 for IPv6 (its addresses say so even where the Ethernet
+     * type is wildcarded), else ct_tuple4; as 3.1, not for a packet in no
+     * connection (its tuple is all zero). */
+    bool v6 = (key->dl_type == htons(ETH_TYPE_IPV6)
+               || fields_any_masked(ct_tuple6_fields, 2, mask));
+    const struct field *tf = v6 ? ct_tuple6_fields : ct_tuple4_fields;
+    bool any = key->ct_nw_proto || key->ct_tp_src || key->ct_tp_dst;
+    for (size_t i = 0; i < 2 && !any; i++) {
+        const uint8_t *f = (const uint8_t *) key + tf[i].ofs;
+        for (size_t j = 0; j < field_size(tf[i].kind); j++) {
+            any |= f[j] != 0;
+        }
+    }
+    if (any && (verbose
+                || fields_any_masked(tf, ARRAY_SIZE(ct_tuple4_fields),
+                                     mask))) {
+        begin_key(ds, first, v6 ? "ct_tuple6" : "ct_tuple4");
+        format_fields(ds, tf, ARRAY_SIZE(ct_tuple4_fields), key, mask,
+                      verbose);
         ds_put_char(ds, ')');
     }
 }
@@ -2038,7 +2078,8 @@ key_payload_size(const char *name)
         { "arp", 22 }, { "tcp", 4 }, { "udp", 4 }, { "sctp", 4 },
         { "icmp", 2 }, { "icmpv6", 2 }, { "nd", 28 }, { "packet_type", 4 },
         { "ct_state", 4 }, { "ct_zone", 2 }, { "ct_mark", 4 },
-        { "ct_label", 16 }, { "tcp_flags", 2 },
+        { "ct_label", 16 }, { "tcp_flags", 2 }, { "ct_tuple4", 13 },
+        { "ct_tuple6", 37 },
     };
     for (size_t i = 0; i < ARRAY_SIZE(sizes); i++) {
         if (!strcmp(sizes[i].name, name)) {
@@ -2178,6 +2219,10 @@ parse_keys(struct parser *p, struct flow *key, struct flow *mask, int level,
             ok = parse_u32_arg(p, &key->ct_mark, &mask->ct_mark);
         } else if (!strcmp(name, "ct_label")) {
             ok = parse_ct_label_arg(p, key->ct_label, mask->ct_label);
+        } else if (!strcmp(name, "ct_tuple4") || !strcmp(name, "ct_tuple6")) {
+            ok = parse_fields(p, (name[8] == '4' ? ct_tuple4_fields
+                                  : ct_tuple6_fields),
+                              ARRAY_SIZE(ct_tuple4_fields), key, mask, NULL);
         } else if (!strcmp(name, "tcp_flags")) {
             uint32_t v, m;
             ok = parse_flags(p, tcp_flag_names, TCP_FLAGS_MASK, &v, &m);
@@ -2954,6 +2999,403 @@ format_sample(struct ds *ds, const struct nlattr *a,
     ds_put_cstr(ds, "))");
 }
 
+/* Conntrack actions
+ * ================= */
+
+void
+odp_put_ct_action(struct ofpbuf *actions, const struct odp_ct_action *ct)
+{
+    size_t ofs = nl_msg_start_nested(actions, OVS_ACTION_ATTR_CT);
+    if (ct->commit) {
+        nl_msg_put_flag(actions, OVS_CT_ATTR_COMMIT);
+    } else if (ct->force_commit) {
+        nl_msg_put_flag(actions, OVS_CT_ATTR_FORCE_COMMIT);
+    }
+    if (ct->zone) {
+        nl_msg_put_u16(actions, OVS_CT_ATTR_ZONE, ct->zone);
+    }
+    if (ct->has_mark) {
+        uint32_t vm[2] = { ct->mark_value, ct->mark_mask };
+        nl_msg_put_unspec(actions, OVS_CT_ATTR_MARK, vm, sizeof vm);
+    }
+    if (ct->has_label) {
+        uint8_t vm[32];
+        memcpy(vm, ct->label_value, 16);
+        memcpy(vm + 16, ct->label_mask, 16);
+        nl_msg_put_unspec(actions, OVS_CT_ATTR_LABELS, vm, sizeof vm);
+    }
+    if (ct->helper[0]) {
+        nl_msg_put_unspec(actions, OVS_CT_ATTR_HELPER, ct->helper,
+                          strnlen(ct->helper, sizeof ct->helper - 1) + 1);
+    }
+    if (ct->timeout[0]) {
+        nl_msg_put_unspec(actions, OVS_CT_ATTR_TIMEOUT, ct->timeout,
+                          strnlen(ct->timeout, sizeof ct->timeout - 1) + 1);
+    }
+    if (ct->has_nat) {
+        size_t nat = nl_msg_start_nested(actions, OVS_CT_ATTR_NAT);
+        uint16_t f = ct->nat_flags;
+        if (f & (CT_NAT_SRC | CT_NAT_DST)) {
+            nl_msg_put_flag(actions, (f & CT_NAT_SRC ? OVS_NAT_ATTR_SRC
+                                      : OVS_NAT_ATTR_DST));
+            size_t len = ct->nat_addr_len;
+            if (len) {
+                nl_msg_put_unspec(actions, OVS_NAT_ATTR_IP_MIN,
+                                  ct->nat_min_addr, len);
+                /* As 3.1: the maximum only when it is above the
+                 * minimum. */
+                if (memcmp(ct->nat_max_addr, ct->nat_min_addr, len) > 0) {
+                    nl_msg_put_unspec(actions, OVS_NAT_ATTR_IP_MAX,
+                                      ct->nat_max_addr, len);
+                }
+                if (ct->nat_min_port) {
+                    nl_msg_put_u16(actions, OVS_NAT_ATTR_PROTO_MIN,
+                                   ct->nat_min_port);
+                    if (ct->nat_max_port > ct->nat_min_port) {
+                        nl_msg_put_u16(actions, OVS_NAT_ATTR_PROTO_MAX,
+                                       ct->nat_max_port);
+                    }
+                }
+            }
+            if (f & CT_NAT_PERSISTENT) {
+                nl_msg_put_flag(actions, OVS_NAT_ATTR_PERSISTENT);
+            }
+            if (f & CT_NAT_PROTO_HASH) {
+                nl_msg_put_flag(actions, OVS_NAT_ATTR_PROTO_HASH);
+            }
+            if (f & CT_NAT_PROTO_RANDOM) {
+                nl_msg_put_flag(actions, OVS_NAT_ATTR_PROTO_RANDOM);
+            }
+        }
+        nl_msg_end_nested(actions, nat);
+    }
+    nl_msg_end_nested(actions, ofs);
+}
+
+bool
+odp_ct_helper_is_known(const char *helper)
+{
+    return !strcmp(helper, "ftp") || !strcmp(helper, "tftp");
+}
+
+/* A timeout policy name is a word (letters, digits, '_', '-', '.'), so
+ * that it prints inside ct(...) and parses back. */
+static bool
+ct_timeout_name_is_valid(const char *name)
+{
+    size_t n = strlen(name);
+    return n && strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRST"
+                       "UVWXYZ0123456789_-.") == n;
+}
+
+/* A NUL-terminated string of 2 to SIZE bytes (with the NUL) into OUT. */
+static bool
+ct_string_from_attr(const struct nlattr *a, char *out, size_t size)
+{
+    const char *s = nl_attr_get(a);
+    size_t len = nl_attr_get_size(a);
+    if (len < 2 || len > size || s[len - 1] || strlen(s) != len - 1) {
+        return false;
+    }
+    memcpy(out, s, len);
+    return true;
+}
+
+static bool
+ct_nat_from_attr(const struct nlattr *nat, struct odp_ct_action *ct,
+                 char **error)
+{
+    const struct nlattr *a;
+    size_t left;
+    bool have_min = false, have_max = false;
+    bool have_pmin = false, have_pmax = false;
+    size_t max_len = 0;
+
+    if (!nl_attr_list_is_valid(nl_attr_get(nat), nl_attr_get_size(nat),
+                               NULL)) {
+        *error = xstrdup("malformed nat arguments");
+        return false;
+    }
+    ct->has_nat = true;
+    NL_NESTED_FOR_EACH (a, left, nat) {
+        uint16_t type = nl_attr_type(a);
+        size_t size = nl_attr_get_size(a);
+        uint16_t flag = 0;
+        switch (type) {
+        case OVS_NAT_ATTR_SRC: flag = CT_NAT_SRC; break;
+        case OVS_NAT_ATTR_DST: flag = CT_NAT_DST; break;
+        case OVS_NAT_ATTR_PERSISTENT: flag = CT_NAT_PERSISTENT; break;
+        case OVS_NAT_ATTR_PROTO_HASH: flag = CT_NAT_PROTO_HASH; break;
+        case OVS_NAT_ATTR_PROTO_RANDOM: flag = CT_NAT_PROTO_RANDOM; break;
+        case OVS_NAT_ATTR_IP_MIN:
+        case OVS_NAT_ATTR_IP_MAX: {
+            bool *have = type == OVS_NAT_ATTR_IP_MIN ? &have_min : &have_max;
+            if ((size != 4 && size != 16) || *have) {
+                *error = xstrdup("nat address must be given once, of 4 or "
+                                 "16 bytes");
+                return false;
+            }
+            *have = true;
+            memcpy(type == OVS_NAT_ATTR_IP_MIN ? ct->nat_min_addr
+                   : ct->nat_max_addr, nl_attr_get(a), size);
+            if (type == OVS_NAT_ATTR_IP_MIN) {
+                ct->nat_addr_len = size;
+            } else {
+                max_len = size;
+            }
+            continue;
+        }
+        case OVS_NAT_ATTR_PROTO_MIN:
+        case OVS_NAT_ATTR_PROTO_MAX: {
+            bool *have = (type == OVS_NAT_ATTR_PROTO_MIN ? &have_pmin
+                          : &have_pmax);
+            if (size != 2 || *have) {
+                *error = xstrdup("nat port must be given once, as 2 bytes");
+                return false;
+            }
+            *have = true;
+            uint16_t port;
+            memcpy(&port, nl_attr_get(a), 2);
+            *(type == OVS_NAT_ATTR_PROTO_MIN ? &ct->nat_min_port
+              : &ct->nat_max_port) = port;
+            continue;
+        }
+        default:
+            *error = xasprintf("unknown nat argument %"PRIu16, type);
+            return false;
+        }
+        if (size || ct->nat_flags & flag) {
+            *error = xstrdup("bad nat flag");
+            return false;
+        }
+        ct->nat_flags |= flag;
+    }
+
+    /* The rules 3.1 prints "nat(error...)" for. */
+    uint16_t f = ct->nat_flags;
+    bool has_type = f & (CT_NAT_SRC | CT_NAT_DST);
+    if (!has_type && (f || have_min || have_max || have_pmin || have_pmax)) {
+        *error = xstrdup("nat options allowed only with \"src\" or \"dst\"");
+    } else if ((f & CT_NAT_SRC) && (f & CT_NAT_DST)) {
+        *error = xstrdup("nat with both \"src\" and \"dst\"");
+    } else if ((f & CT_NAT_PROTO_HASH) && (f & CT_NAT_PROTO_RANDOM)) {
+        *error = xstrdup("nat with both \"hash\" and \"random\"");
+    } else if (have_pmin && !have_min) {
+        *error = xstrdup("nat port range without an address");
+    } else if ((have_max && !have_min) || (have_pmax && !have_pmin)) {
+        *error = xstrdup("nat range maximum without a minimum");
+    } else if (have_max && max_len != ct->nat_addr_len) {
+        *error = xstrdup("nat address sizes do not match");
+    } else if ((have_max && memcmp(ct->nat_max_addr, ct->nat_min_addr,
+                                   ct->nat_addr_len) < 0)
+               || (have_pmax && ct->nat_max_port < ct->nat_min_port)) {
+        *error = xstrdup("nat range maximum below its minimum");
+    } else {
+        return true;
+    }
+    return false;
+}
+
+bool
+odp_ct_action_from_attr(const struct nlattr *attr, struct odp_ct_action *ct,
+                        char **errorp)
+{
+    char *dummy = NULL;
+    char **error = errorp ? errorp : &dummy;
+    const struct nlattr *a;
+    size_t left;
+    uint32_t seen = 0;
+
+    memset(ct, 0, sizeof *ct);
+    if (!nl_attr_list_is_valid(nl_attr_get(attr), nl_attr_get_size(attr),
+                               NULL)) {
+        *error = xstrdup("malformed ct arguments");
+        goto error;
+    }
+    NL_NESTED_FOR_EACH (a, left, attr) {
+        uint16_t type = nl_attr_type(a);
+        size_t size = nl_attr_get_size(a);
+        bool ok;
+        if (type < 32 && seen & (1u << type)) {
+            *error = xasprintf("ct argument %"PRIu16" given twice", type);
+            goto error;
+        }
+        seen |= type < 32 ? 1u << type : 0;
+        switch (type) {
+        case OVS_CT_ATTR_COMMIT:
+            ok = !size;
+            ct->commit = true;
+            break;
+        case OVS_CT_ATTR_FORCE_COMMIT:
+            ok = !size;
+            ct->force_commit = true;
+            break;
+        case OVS_CT_ATTR_ZONE:
+            ok = size == 2;
+            if (ok) {
+                memcpy(&ct->zone, nl_attr_get(a), 2);
+            }
+            break;
+        case OVS_CT_ATTR_MARK:
+            ok = size == 8;
+            if (ok) {
+                uint32_t vm[2];
+                memcpy(vm, nl_attr_get(a), sizeof vm);
+                ct->has_mark = true;
+                ct->mark_value = vm[0];
+                ct->mark_mask = vm[1];
+            }
+            break;
+        case OVS_CT_ATTR_LABELS:
+            ok = size == 32;
+            if (ok) {
+                ct->has_label = true;
+                memcpy(ct->label_value, nl_attr_get(a), 16);
+                memcpy(ct->label_mask, (const uint8_t *) nl_attr_get(a) + 16,
+                       16);
+            }
+            break;
+        case OVS_CT_ATTR_HELPER:
+            ok = ct_string_from_attr(a, ct->helper, sizeof ct->helper);
+            break;
+        case OVS_CT_ATTR_TIMEOUT:
+            ok = ct_string_from_attr(a, ct->timeout, sizeof ct->timeout);
+            if (ok && !ct_timeout_name_is_valid(ct->timeout)) {
+                *error = xstrdup("ct timeout policy name is not a word");
+                goto error;
+            }
+            break;
+        case OVS_CT_ATTR_NAT:
+            if (!ct_nat_from_attr(a, ct, error)) {
+                goto error;
+            }
+            ok = true;
+            break;
+        default:
+            *error = xasprintf("unknown ct argument %"PRIu16, type);
+            goto error;
+        }
+        if (!ok) {
+            *error = xasprintf("ct argument %"PRIu16" has a bad length %zu",
+                               type, size);
+            goto error;
+        }
+    }
+    if (ct->commit && ct->force_commit) {
+        *error = xstrdup("ct with both commit and force_commit");
+        goto error;
+    }
+    free(dummy);
+    return true;
+
+error:
+    free(dummy);
+    return false;
+}
+
+/* One NAT address of LEN bytes; IPv6 in brackets when BRACKET (a port
+ * follows), as 3.1. */
+static void
+format_nat_addr(struct ds *ds, const uint8_t *addr, size_t len, bool bracket)
+{
+    char buf[INET6_ADDRSTRLEN];
+    inet_ntop(len == 4 ? AF_INET : AF_INET6, addr, buf, sizeof buf);
+    ds_put_format(ds, bracket && len == 16 ? "[%s]" : "%s", buf);
+}
+
+static void
+format_ct_nat(struct ds *ds, const struct odp_ct_action *ct)
+{
+    uint16_t f = ct->nat_flags;
+    ds_put_cstr(ds, "nat");
+    if (!(f & (CT_NAT_SRC | CT_NAT_DST))) {
+        return;
+    }
+    ds_put_cstr(ds, f & CT_NAT_SRC ? "(src" : "(dst");
+    size_t len = ct->nat_addr_len;
+    if (len) {
+        static const uint8_t zero[16];
+        bool bracket = ct->nat_min_port != 0;
+        ds_put_char(ds, '=');
+        format_nat_addr(ds, ct->nat_min_addr, len, bracket);
+        if (memcmp(ct->nat_max_addr, zero, len)
+            && memcmp(ct->nat_max_addr, ct->nat_min_addr, len)) {
+            ds_put_char(ds, '-');
+            format_nat_addr(ds, ct->nat_max_addr, len, bracket);
+        }
+        if (ct->nat_min_port) {
+            ds_put_format(ds, ":%"PRIu16, ct->nat_min_port);
+            if (ct->nat_max_port && ct->nat_max_port != ct->nat_min_port) {
+                ds_put_format(ds, "-%"PRIu16, ct->nat_max_port);
+            }
+        }
+    }
+    if (f & CT_NAT_PERSISTENT) {
+        ds_put_cstr(ds, ",persistent");
+    }
+    if (f & CT_NAT_PROTO_HASH) {
+        ds_put_cstr(ds, ",hash");
+    }
+    if (f & CT_NAT_PROTO_RANDOM) {
+        ds_put_cstr(ds, ",random");
+    }
+    ds_put_char(ds, ')');
+}
+
+static void
+format_ct(struct ds *ds, const struct nlattr *a)
+{
+    struct odp_ct_action ct;
+    if (!odp_ct_action_from_attr(a, &ct, NULL)) {
+        ds_put_cstr(ds, "ct(error)");   /* As 3.1. */
+        return;
+    }
+    ds_put_cstr(ds, "ct");
+    size_t start = ds->length;
+    ds_put_char(ds, '(');
+    if (ct.commit) {
+        ds_put_cstr(ds, "commit,");
+    }
+    if (ct.force_commit) {
+        ds_put_cstr(ds, "force_commit,");
+    }
+    if (ct.zone) {
+        ds_put_format(ds, "zone=%"PRIu16",", ct.zone);
+    }
+    if (ct.has_mark) {
+        ds_put_format(ds, "mark=%#"PRIx32"/%#"PRIx32",", ct.mark_value,
+                      ct.mark_mask);
+    }
+    if (ct.has_label) {
+        static const uint8_t ones[16] = {
+            0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+            0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+        };
+        ds_put_cstr(ds, "label=");
+        format_u128_hex(ds, ct.label_value);
+        if (memcmp(ct.label_mask, ones, 16)) {
+            ds_put_char(ds, '/');
+            format_u128_hex(ds, ct.label_mask);
+        }
+        ds_put_char(ds, ',');
+    }
+    if (ct.helper[0]) {
+        ds_put_format(ds, "helper=%s,", ct.helper);
+    }
+    if (ct.timeout[0]) {
+        ds_put_format(ds, "timeout=%s,", ct.timeout);
+    }
+    if (ct.has_nat) {
+        format_ct_nat(ds, &ct);
+    }
+    ds_chomp(ds, ',');
+    if (ds->length == start + 1) {
+        ds_truncate(ds, start);         /* Plain "ct". */
+    } else {
+        ds_put_char(ds, ')');
+    }
+}
+
 static void
 format_action(struct ds *ds, const struct nlattr *a,
               const struct odp_port_names *names)
@@ -2996,6 +3438,15 @@ format_action(struct ds *ds, const struct nlattr *a,
     case OVS_ACTION_ATTR_POP_VLAN:
         ds_put_cstr(ds, "pop_vlan");
         return;
+    case OVS_ACTION_ATTR_CT:
+        format_ct(ds, a);
+        return;
+    case OVS_ACTION_ATTR_CT_CLEAR:
+        if (!size) {
+            ds_put_cstr(ds, "ct_clear");
+            return;
+        }
+        break;
     case OVS_ACTION_ATTR_POP_ETH:
         ds_put_cstr(ds, "pop_eth");
         return;
@@ -3713,6 +4164,218 @@ odp_put_drop_action(struct ofpbuf *actions, enum odp_drop_reason reason)
     nl_msg_put_u32(actions, ODP_ACTION_ATTR_DROP, reason);
 }
 
+/* One NAT address: IPv4, or IPv6 bare or in brackets; LEN says which
+ * (and must match it if nonzero). */
+static bool
+parse_nat_addr(struct parser *p, uint8_t addr[16], uint8_t *len)
+{
+    /* IPv4 first: "10.0.0.1:80" is an address and a port. */
+    size_t n = strspn(p->s, "0123456789.");
+    char *text = xmemdup0(p->s, n);
+    struct in_addr a4;
+    bool ok = false;
+    if (n && inet_pton(AF_INET, text, &a4) == 1 && *len != 16) {
+        memcpy(addr, &a4, 4);
+        *len = 4;
+        p->s += n;
+        ok = true;
+    } else if (*len != 4) {
+        bool bracket = *p->s == '[';
+        const char *start = p->s + bracket;
+        n = strspn(start, "0123456789abcdefABCDEF:.");
+        free(text);
+        text = xmemdup0(start, n);
+        if ((!bracket || start[n] == ']')
+            && inet_pton(AF_INET6, text, addr) == 1) {
+            *len = 16;
+            p->s = start + n + bracket;
+            ok = true;
+        }
+    }
+    free(text);
+    return ok;
+}
+
+static bool
+parse_nat_port(struct parser *p, uint16_t *port)
+{
+    size_t n = strspn(p->s, "0123456789");
+    char *text = xmemdup0(p->s, n);
+    uint64_t x;
+    bool ok = ofputil_scan_uint(text, UINT16_MAX, &x);
+    free(text);
+    if (ok) {
+        *port = x;
+        p->s += n;
+    }
+    return ok;
+}
+
+/* nat(...) after "nat(": src or dst with an optional =range, and the
+ * flags, to the ')' (consumed). */
+static bool
+parse_ct_nat(struct parser *p, struct odp_ct_action *ct)
+{
+    for (;;) {
+        char name[16];
+        uint16_t flag;
+        skip_spaces(p);
+        if (!read_name(p, name, sizeof name)) {
+            return false;
+        }
+        if (!strcmp(name, "src") || !strcmp(name, "dst")) {
+            flag = name[0] == 's' ? CT_NAT_SRC : CT_NAT_DST;
+            if (match_char(p, '=')) {
+                if (!parse_nat_addr(p, ct->nat_min_addr, &ct->nat_addr_len)) {
+                    return false;
+                }
+                memcpy(ct->nat_max_addr, ct->nat_min_addr, 16);
+                if (match_char(p, '-')
+                    && !parse_nat_addr(p, ct->nat_max_addr,
+                                       &ct->nat_addr_len)) {
+                    return false;
+                }
+                if (match_char(p, ':')) {
+                    if (!parse_nat_port(p, &ct->nat_min_port)) {
+                        return false;
+                    }
+                    ct->nat_max_port = ct->nat_min_port;
+                    if (match_char(p, '-')
+                        && !parse_nat_port(p, &ct->nat_max_port)) {
+                        return false;
+                    }
+                }
+            }
+        } else if (!strcmp(name, "persistent")) {
+            flag = CT_NAT_PERSISTENT;
+        } else if (!strcmp(name, "hash")) {
+            flag = CT_NAT_PROTO_HASH;
+        } else if (!strcmp(name, "random")) {
+            flag = CT_NAT_PROTO_RANDOM;
+        } else {
+            return false;
+        }
+        ct->nat_flags |= flag;
+        enum list_step step = next_list_item(p);
+        if (step == LIST_END) {
+            break;
+        } else if (step == LIST_BAD) {
+            return false;
+        }
+    }
+    uint16_t f = ct->nat_flags;
+    size_t len = ct->nat_addr_len;
+    return (!((f & CT_NAT_SRC) && (f & CT_NAT_DST))
+            && !((f & CT_NAT_PROTO_HASH) && (f & CT_NAT_PROTO_RANDOM))
+            && (f & (CT_NAT_SRC | CT_NAT_DST) || !f)
+            && (!len || memcmp(ct->nat_max_addr, ct->nat_min_addr, len) >= 0)
+            && ct->nat_max_port >= ct->nat_min_port);
+}
+
+/* A name of 1 to SIZE - 1 characters up to ',' or ')'. */
+static bool
+parse_ct_string(struct parser *p, char *out, size_t size)
+{
+    size_t n = strcspn(p->s, ",)");
+    if (!n || n >= size) {
+        return false;
+    }
+    memcpy(out, p->s, n);
+    out[n] = '\0';
+    p->s += n;
+    return true;
+}
+
+/* A hex number (with or without 0x) into *X, up to a character in STOP. */
+static bool
+parse_ct_hex32(struct parser *p, const char *stop, uint32_t *x)
+{
+    char *text = read_token(p, stop);
+    const char *digits = (!strncmp(text, "0x", 2) || !strncmp(text, "0X", 2)
+                          ? text + 2 : text);
+    size_t n = strlen(digits);
+    bool ok = n && n <= 8 && strspn(digits, "0123456789abcdefABCDEF") == n;
+    if (ok) {
+        *x = strtoul(digits, NULL, 16);
+    }
+    free(text);
+    return ok;
+}
+
+/* The arguments of ct(...) after "ct(", to the ')' (consumed). */
+static bool
+parse_ct(struct parser *p, struct odp_ct_action *ct)
+{
+    skip_spaces(p);
+    if (match_char(p, ')')) {
+        return true;
+    }
+    for (;;) {
+        char name[16];
+        skip_spaces(p);
+        if (!read_name(p, name, sizeof name)) {
+            return false;
+        }
+        bool ok;
+        if (!strcmp(name, "commit")) {
+            ok = ct->commit = true;
+        } else if (!strcmp(name, "force_commit")) {
+            ok = ct->force_commit = true;
+        } else if (!strcmp(name, "nat")) {
+            ct->has_nat = true;
+            ok = !match_char(p, '(') || parse_ct_nat(p, ct);
+        } else if (!match_char(p, '=')) {
+            ok = false;
+        } else if (!strcmp(name, "zone")) {
+            char *text = read_token(p, ",)");
+            uint64_t x;
+            ok = ofputil_scan_uint(text, UINT16_MAX, &x);
+            free(text);
+            ct->zone = ok ? x : 0;
+        } else if (!strcmp(name, "mark")) {
+            ct->mark_mask = UINT32_MAX;
+            ok = (parse_ct_hex32(p, "/,)", &ct->mark_value)
+                  && (!match_char(p, '/')
+                      || parse_ct_hex32(p, ",)", &ct->mark_mask)));
+            /* Kept even with a zero mask (which sets nothing), so that
+             * what prints parses back the same. */
+            ct->has_mark = true;
+        } else if (!strcmp(name, "label")) {
+            char *text = read_token(p, ",)");
+            char *slash = strchr(text, '/');
+            if (slash) {
+                *slash = '\0';
+            }
+            ok = parse_u128(text, ct->label_value);
+            if (ok && slash) {
+                ok = parse_u128(slash + 1, ct->label_mask);
+            } else {
+                memset(ct->label_mask, 0xff, 16);
+            }
+            free(text);
+            ct->has_label = true;
+        } else if (!strcmp(name, "helper")) {
+            ok = (parse_ct_string(p, ct->helper, sizeof ct->helper)
+                  && odp_ct_helper_is_known(ct->helper));
+        } else if (!strcmp(name, "timeout")) {
+            ok = (parse_ct_string(p, ct->timeout, sizeof ct->timeout)
+                  && ct_timeout_name_is_valid(ct->timeout));
+        } else {
+            ok = false;
+        }
+        if (!ok) {
+            return false;
+        }
+        enum list_step step = next_list_item(p);
+        if (step == LIST_END) {
+            break;
+        } else if (step == LIST_BAD) {
+            return false;
+        }
+    }
+    return !(ct->commit && ct->force_commit);
+}
+
 /* One action at P, appended to ACTIONS.  Returns an error from a nested
  * list (already positioned), or NULL with *OK saying whether this action
  * parsed. */
@@ -3740,6 +4403,20 @@ parse_action(struct parser *p, struct ofpbuf *actions, int depth, bool *ok)
         nl_msg_put_flag(actions, (name[4] == 'v' ? OVS_ACTION_ATTR_POP_VLAN
                                   : OVS_ACTION_ATTR_POP_ETH));
         *ok = true;
+        return NULL;
+    }
+    if (!strcmp(name, "ct_clear")) {
+        nl_msg_put_flag(actions, OVS_ACTION_ATTR_CT_CLEAR);
+        *ok = true;
+        return NULL;
+    }
+    if (!strcmp(name, "ct")) {
+        struct odp_ct_action ct;
+        memset(&ct, 0, sizeof ct);
+        if (!match_char(p, '(') || parse_ct(p, &ct)) {
+            odp_put_ct_action(actions, &ct);
+            *ok = true;
+        }
         return NULL;
     }
     if (!match_char(p, '(')) {
@@ -3954,8 +4631,21 @@ validate_action(const struct nlattr *a, int depth, char **error)
             break;
         }
         return true;
+    case OVS_ACTION_ATTR_CT: {
+        struct odp_ct_action ct;
+        if (!odp_ct_action_from_attr(a, &ct, error)) {
+            return false;
+        }
+        if (ct.helper[0] && !odp_ct_helper_is_known(ct.helper)) {
+            *error = xasprintf("ct helper \"%s\" is not supported (only "
+                               "ftp and tftp)", ct.helper);
+            return false;
+        }
+        return true;
+    }
     case OVS_ACTION_ATTR_POP_VLAN:
     case OVS_ACTION_ATTR_POP_ETH:
+    case OVS_ACTION_ATTR_CT_CLEAR:
         if (size) {
             break;
         }

@@ -38,6 +38,15 @@
  *                 lookup can match (balance-tcp bonds, ofproto/bond.h)
  *   TRUNC         struct ovs_action_trunc: the next output (userspace
  *                 action, tunnel push) sends the packet cut to MAX_LEN
+ *   CT            nested OVS_CT_ATTR_*: COMMIT or FORCE_COMMIT flag,
+ *                 ZONE u16, MARK u32 value then u32 mask (host order),
+ *                 LABELS 16-byte value then 16-byte mask (network order,
+ *                 as struct flow's ct_label), HELPER and TIMEOUT strings
+ *                 (NUL-terminated), NAT nested OVS_NAT_ATTR_* (SRC or DST
+ *                 flag, IP_MIN and IP_MAX of 4 or 16 bytes, PROTO_MIN and
+ *                 PROTO_MAX u16 host order, PERSISTENT, PROTO_HASH,
+ *                 PROTO_RANDOM flags); struct odp_ct_action below
+ *   CT_CLEAR      no argument: the packet forgets its conntrack state
  *
  * An empty action list drops the packet; its text is "drop".
  *
@@ -120,6 +129,41 @@ void odp_put_tunnel_action(const struct flow_tnl *t, const uint8_t *geneve,
  * their length into *GENEVE_LEN (0 for none); false if malformed. */
 bool odp_tunnel_from_attr(const struct nlattr *attr, struct flow_tnl *t,
                           uint8_t *geneve, size_t *geneve_len);
+
+/* A ct() action's arguments, as its attributes carry them (the datapath
+ * turns them into conntrack.h's struct ct_action).  Text, as 3.1:
+ * ct(commit|force_commit,zone=N,mark=V/M,label=V/M,helper=NAME,
+ * timeout=NAME,nat[(src|dst[=ADDR[-ADDR][:PORT[-PORT]]][,persistent]
+ * [,hash|,random])]), every part optional; "ct" alone is ct(). */
+struct odp_ct_action {
+    bool commit, force_commit;      /* At most one. */
+    uint16_t zone;
+    bool has_mark;
+    uint32_t mark_value, mark_mask;
+    bool has_label;
+    uint8_t label_value[16], label_mask[16];    /* Network order. */
+    char helper[16];                /* "" for none, else "ftp" or "tftp". */
+    char timeout[32];               /* "" for none: a timeout policy name
+                                     * (the userspace datapath's names are
+                                     * the policy ids in decimal). */
+    bool has_nat;
+    uint16_t nat_flags;             /* enum ct_nat_flags (conntrack.h). */
+    uint8_t nat_addr_len;           /* 0 (no address), 4 or 16. */
+    uint8_t nat_min_addr[16], nat_max_addr[16];  /* Network order. */
+    uint16_t nat_min_port, nat_max_port;         /* 0: none. */
+};
+
+/* Appends a CT action with CT's arguments to ACTIONS. */
+void odp_put_ct_action(struct ofpbuf *actions, const struct odp_ct_action *);
+/* Decodes A, an OVS_ACTION_ATTR_CT, into *CT.  Returns false if it is
+ * malformed (an unknown or badly sized argument, commit with
+ * force_commit, an inconsistent nat) with a malloc'd reason in *ERROR if
+ * ERROR is nonnull. */
+bool odp_ct_action_from_attr(const struct nlattr *a, struct odp_ct_action *,
+                             char **error);
+
+/* True for the helpers this datapath has: "ftp" and "tftp". */
+bool odp_ct_helper_is_known(const char *helper);
 
 /* Megaflows.  MASK may be NULL for an exact-match flow. */
 void odp_flow_format(const struct flow *key, const struct flow_wildcards *,

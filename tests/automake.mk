@@ -289,6 +289,7 @@ tests_unit_test_classifier_threads_LDADD = $(UNIT_TEST_LIBS)
 # Suites with threads that "make check-tsan" runs in a ThreadSanitizer
 # build (configure --enable-tsan; utilities/setup.sh does it in CI).
 TSAN_TESTS = tests/unit/test-classifier-threads \
+	tests/unit/test-conntrack \
 	tests/unit/test-ofproto-threads \
 	tests/unit/test-dpif-channel \
 	tests/unit/test-dpif-netdev \
@@ -431,6 +432,7 @@ EXTRA_DIST += \
 
 # Unit suites: the userspace datapath.
 UNIT_TESTS += \
+	tests/unit/test-conntrack \
 	tests/unit/test-dpcls \
 	tests/unit/test-dpif-channel \
 	tests/unit/test-dpif-netdev \
@@ -438,6 +440,9 @@ UNIT_TESTS += \
 tests_unit_test_dpif_netdev_SOURCES = tests/unit/test-dpif-netdev.c
 tests_unit_test_dpif_netdev_CFLAGS = $(UNIT_TEST_FLAGS)
 tests_unit_test_dpif_netdev_LDADD = $(UNIT_TEST_LIBS)
+tests_unit_test_conntrack_SOURCES = tests/unit/test-conntrack.c
+tests_unit_test_conntrack_CFLAGS = $(UNIT_TEST_FLAGS)
+tests_unit_test_conntrack_LDADD = $(UNIT_TEST_LIBS)
 tests_unit_test_dpcls_SOURCES = tests/unit/test-dpcls.c
 tests_unit_test_dpcls_CFLAGS = $(UNIT_TEST_FLAGS)
 tests_unit_test_dpcls_LDADD = $(UNIT_TEST_LIBS)
@@ -495,6 +500,7 @@ TESTSUITE_AT = \
 	tests/switching-system.at \
 	tests/datapath.at \
 	tests/datapath-parse.at \
+	tests/conntrack-dp.at \
 	tests/native-tnl.at \
 	tests/tunnel-system.at \
 	tests/bond-system.at \

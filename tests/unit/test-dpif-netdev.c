@@ -6,7 +6,8 @@
  * executes sent by their own actions however dpif_operate() groups them,
  * terse dumps leaving out exactly the flows in their window, and the
  * control-packet sink taking slow-pathed protocol packets instead of an
- * upcall. */
+ * upcall, and ct() with a timeout policy whose state the upcall and a
+ * later execute carry on. */
 #include <config.h>
 #include "dpif.h"
 
@@ -20,6 +21,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include "conntrack.h"
 #include "dp-epoch.h"
 #include "dp-packet.h"
 #include "flow-extract.h"
@@ -640,6 +642,91 @@ START_TEST(test_dump_resumes_across_threads)
 }
 END_TEST
 
+/* ct(): the datapath runs packets through its tracker; a miss after the
+ * recirculation hands up the conntrack state in the key and in the
+ * packet's metadata; timeout=N uses the policy the dpif set as id N. */
+static bool
+first_entry(const struct ct_entry *e, void *aux)
+{
+    *(struct ct_entry *) aux = *e;
+    return false;
+}
+
+START_TEST(test_ct_upcall_and_timeout_policy)
+{
+    struct fixture fx;
+    setup(&fx, "ct");
+    ck_assert_int_eq(dpif_handlers_set(fx.dpif, 1), 0);
+    struct conntrack *ct = dpif_conntrack(fx.dpif);
+    ck_assert(ct);
+
+    uint32_t seconds[CT_TM_N] = { [CT_TM_UDP_FIRST] = 200,
+                                  [CT_TM_UDP_SINGLE] = 300 };
+    ck_assert_int_eq(dpif_ct_set_timeout_policy(fx.dpif, 7, seconds), 0);
+    ck_assert_int_eq(dpif_ct_set_timeout_policy(fx.dpif, 0, seconds),
+                     EINVAL);
+    char *name = dpif_ct_timeout_policy_name(fx.dpif, 7);
+    ck_assert_str_eq(name, "7");
+
+    struct ofpbuf actions;
+    ofpbuf_init(&actions, 64);
+    char *text = xasprintf("ct(commit,zone=3,timeout=%s),recirc(0x1)", name);
+    free(name);
+    char *error = odp_actions_from_string(text, NULL, &actions);
+    ck_assert_msg(!error, "%s", error);
+    free(text);
+    struct flow key;
+    struct flow_wildcards mask;
+    in_port_flow(fx.port1, &key, &mask);
+    WC_MASK_FIELD(&mask, recirc_id);        /* recirc_id(0) only. */
+    ck_assert_int_eq(dpif_flow_put(fx.dpif, DPIF_FP_CREATE, &key, &mask,
+                                   actions.data, actions.size, NULL), 0);
+    netdev_dummy_inject(fx.p1, udp_packet(0x0a000001, 5000));
+
+    struct dpif_upcall up[DPIF_RECV_MAX];
+    CHECK_WAIT_FOR(dpif_recv(fx.dpif, 0, up, DPIF_RECV_MAX) == 1);
+    ck_assert_int_eq(up[0].type, DPIF_UC_MISS);
+    ck_assert_uint_eq(up[0].key->recirc_id, 1);
+    ck_assert_uint_eq(up[0].key->ct_state, CS_NEW | CS_TRACKED);
+    ck_assert_uint_eq(up[0].key->ct_zone, 3);
+    ck_assert_uint_eq(up[0].key->ct_nw_proto, 17);
+    ck_assert_uint_eq(ntohs(up[0].key->ct_tp_src), 5000);
+    ck_assert_uint_eq(up[0].packet.md.ct_state, CS_NEW | CS_TRACKED);
+    ck_assert_uint_eq(up[0].packet.md.ct_zone, 3);
+    ck_assert_uint_eq(up[0].packet.md.recirc_id, 1);
+
+    /* The connection's timeout is the policy's, not the default. */
+    struct ct_entry e;
+    memset(&e, 0, sizeof e);
+    conntrack_dump(ct, NULL, first_entry, &e);
+    ck_assert_uint_eq(e.zone, 3);
+    ck_assert_uint_ge(e.timeout_s, 190);
+    ck_assert_uint_le(e.timeout_s, 200);
+
+    /* Executing on the upcall's packet goes on from its state: a ct()
+     * in the same zone finds the connection committed above. */
+    ofpbuf_clear(&actions);
+    error = odp_actions_from_string("ct(zone=3)", NULL, &actions);
+    ck_assert_msg(!error, "%s", error);
+    struct dp_packet_batch batch;
+    dp_packet_batch_init_packet(&batch, &up[0].packet);
+    ck_assert_int_eq(dpif_execute(fx.dpif, &batch, actions.data,
+                                  actions.size), 0);
+    ck_assert_uint_eq(up[0].packet.md.ct_state, CS_NEW | CS_TRACKED);
+    ck_assert_uint_eq(conntrack_get_nconns(ct), 1);
+    dpif_recv_release(fx.dpif, 0);
+
+    /* Its second packet: the policy's udp_single. */
+    conntrack_dump(ct, NULL, first_entry, &e);
+    ck_assert_uint_ge(e.timeout_s, 290);
+    ck_assert_uint_le(e.timeout_s, 300);
+    ck_assert_int_eq(dpif_ct_del_timeout_policy(fx.dpif, 7), 0);
+
+    ofpbuf_uninit(&actions);
+    teardown(&fx);
+}
+END_TEST
+
 static Suite *
 dpif_netdev_suite(void)
 {
@@ -652,6 +739,7 @@ dpif_netdev_suite(void)
     tcase_add_test(tc, test_misses_and_userspace_reach_handlers);
     tcase_add_test(tc, test_dump_resumes_across_threads);
     tcase_add_test(tc, test_control_sink);
+    tcase_add_test(tc, test_ct_upcall_and_timeout_policy);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -13,6 +13,7 @@
 #include <linux/openvswitch.h>
 #include <stdlib.h>
 #include <string.h>
+#include "conntrack.h"
 #include "dp-packet.h"
 #include "dynamic-string.h"
 #include "flow-extract.h"
@@ -49,6 +50,10 @@ static const char *const canonical_flows[] = {
     "tunnel(tun_id=0x5,src=1.1.1.1,dst=2.2.2.2,ttl=64,flags(df|key)),recirc_id(0),in_port(1),eth(),eth_type(0x0800),ipv4(frag=no)",
     "tunnel(tun_id=0x5/0xff,src=1.1.1.1,dst=2.2.2.2,tos=0x1,ttl=64,tp_src=1,tp_dst=4789,flags(-df+csum+key)),recirc_id(0),in_port(1),eth(),eth_type(0x0800),ipv4(frag=no)",
     "recirc_id(0),in_port(1),eth(dst=01:00:00:00:00:00/01:00:00:00:00:00),eth_type(0x1234)",
+    /* Conntrack state and the original tuple after ct() and recirc. */
+    "ct_state(+new+trk),ct_zone(0x1),recirc_id(0x1),in_port(1),eth(),eth_type(0x0800),ipv4(frag=no)",
+    "ct_state(+est+trk),ct_tuple4(src=10.1.1.1,dst=10.1.1.2,proto=17,tp_src=1,tp_dst=2),recirc_id(0x1),in_port(1),eth(),eth_type(0x0800),ipv4(frag=no)",
+    "ct_state(-new+est+trk),ct_mark(0x1),ct_tuple6(src=2001:db8::1,dst=2001:db8::2,proto=6,tp_src=80/0xff00),recirc_id(0x2),in_port(1),eth(),eth_type(0x86dd),ipv6(frag=no)",
     /* Two VLANs (3.1's netdev datapath refuses them, but the text is the
      * kernel datapath's). */
     "recirc_id(0),in_port(1),eth(),eth_type(0x88a8),vlan(vid=5,pcp=3),encap(eth_type(0x8100),vlan(vid=7,pcp=0),encap(eth_type(0x0800),ipv4(frag=no)))",
@@ -420,6 +425,39 @@ static const char *const canonical_actions[] = {
     "set(tunnel(tun_id=0x1,dst=1.1.1.1,ttl=64,erspan(ver=1,idx=0x7),flags(df|key)))",
     "set(tunnel(tun_id=0x1,dst=1.1.1.1,ttl=64,erspan(ver=2,dir=1,hwid=0x1),flags(df|key)))",
     "set(tunnel(ttl=0,flags(0)))",
+    /* Conntrack, 3.1's odp.at lines. */
+    "ct",
+    "ct(commit)",
+    "ct(commit,zone=5)",
+    "ct(commit,mark=0xa0a0a0a0/0xfefefefe)",
+    "ct(commit,label=0x1234567890abcdef1234567890abcdef/0xf1f2f3f4f5f6f7f8f9f0fafbfcfdfeff)",
+    "ct(commit,helper=ftp)",
+    "ct(commit,helper=tftp)",
+    "ct(commit,timeout=ovs_tp_1_tcp4)",
+    "ct(nat)",
+    "ct(commit,nat(src))",
+    "ct(commit,timeout=ovs_tp_1_tcp4,nat(src))",
+    "ct(commit,nat(dst))",
+    "ct(commit,timeout=ovs_tp_1_tcp4,nat(dst))",
+    "ct(commit,nat(src=10.0.0.240,random))",
+    "ct(commit,nat(src=10.0.0.240:32768-65535,random))",
+    "ct(commit,nat(dst=10.0.0.128-10.0.0.254,hash))",
+    "ct(commit,nat(src=10.0.0.240-10.0.0.254:32768-65535,persistent))",
+    "ct(commit,nat(src=fe80::20c:29ff:fe88:a18b,random))",
+    "ct(commit,nat(src=fe80::20c:29ff:fe88:1-fe80::20c:29ff:fe88:a18b,random))",
+    "ct(commit,nat(src=[fe80::20c:29ff:fe88:1]-[fe80::20c:29ff:fe88:a18b]:255-4096,random))",
+    "ct(commit,helper=ftp,nat(src=10.1.1.240-10.1.1.255))",
+    "ct(force_commit)",
+    "ct(force_commit,zone=5)",
+    "ct(force_commit,mark=0xa0a0a0a0/0xfefefefe)",
+    "ct(force_commit,label=0x1234567890abcdef1234567890abcdef/0xf1f2f3f4f5f6f7f8f9f0fafbfcfdfeff)",
+    "ct(force_commit,helper=ftp)",
+    "ct(force_commit,nat(src=10.0.0.240-10.0.0.254:32768-65535,persistent))",
+    "ct_clear",
+    "ct(commit,zone=1),recirc(0x1)",
+    "ct(zone=2,nat),ct_clear,2",
+    "ct(commit,mark=0x1/0xffffffff,label=0x1)",
+    "clone(ct(commit),recirc(0x2))",
 };
 
 static char *
@@ -492,6 +530,128 @@ START_TEST(test_actions_encoding)
 }
 END_TEST
 
+/* ct(): the attributes as odp-util.h documents them, and the decoder
+ * the datapath uses. */
+START_TEST(test_ct_encoding)
+{
+    struct ofpbuf acts;
+    ofpbuf_init(&acts, 64);
+    char *error = odp_actions_from_string(
+        "ct(commit,zone=7,mark=0x5/0xff,label=0x1/0x3,helper=ftp,"
+        "timeout=3,nat(dst=[::1]-[::3]:80-90,persistent))", NULL, &acts);
+    ck_assert_msg(!error, "%s", error);
+
+    const struct nlattr *a = acts.data;
+    ck_assert_uint_eq(nl_attr_type(a), OVS_ACTION_ATTR_CT);
+    const struct nlattr *m = nl_attr_find(nl_attr_get(a), nl_attr_get_size(a),
+                                          OVS_CT_ATTR_MARK);
+    ck_assert(m && nl_attr_get_size(m) == 8);
+    const uint32_t *mv = nl_attr_get(m);
+    ck_assert_uint_eq(mv[0], 5);
+    ck_assert_uint_eq(mv[1], 0xff);
+    const struct nlattr *z = nl_attr_find(nl_attr_get(a), nl_attr_get_size(a),
+                                          OVS_CT_ATTR_ZONE);
+    ck_assert(z && nl_attr_get_size(z) == 2);
+
+    struct odp_ct_action ct;
+    char *why = NULL;
+    ck_assert_msg(odp_ct_action_from_attr(a, &ct, &why), "%s", why);
+    ck_assert(ct.commit && !ct.force_commit);
+    ck_assert_uint_eq(ct.zone, 7);
+    ck_assert(ct.has_mark && ct.mark_value == 5 && ct.mark_mask == 0xff);
+    ck_assert(ct.has_label);
+    ck_assert_uint_eq(ct.label_value[15], 1);
+    ck_assert_uint_eq(ct.label_mask[15], 3);
+    ck_assert_uint_eq(ct.label_mask[0], 0);
+    ck_assert_str_eq(ct.helper, "ftp");
+    ck_assert_str_eq(ct.timeout, "3");
+    ck_assert(ct.has_nat);
+    ck_assert_uint_eq(ct.nat_flags, CT_NAT_DST | CT_NAT_PERSISTENT);
+    ck_assert_uint_eq(ct.nat_addr_len, 16);
+    ck_assert_uint_eq(ct.nat_min_addr[15], 1);
+    ck_assert_uint_eq(ct.nat_max_addr[15], 3);
+    ck_assert_uint_eq(ct.nat_min_port, 80);
+    ck_assert_uint_eq(ct.nat_max_port, 90);
+    ofpbuf_uninit(&acts);
+}
+END_TEST
+
+/* Malformed ct actions fail validation and print as 3.1's "ct(error)". */
+START_TEST(test_ct_validation)
+{
+    struct ofpbuf b;
+    ofpbuf_init(&b, 64);
+    char *why = NULL;
+    size_t ofs;
+
+    /* Both commits. */
+    ofs = nl_msg_start_nested(&b, OVS_ACTION_ATTR_CT);
+    nl_msg_put_flag(&b, OVS_CT_ATTR_COMMIT);
+    nl_msg_put_flag(&b, OVS_CT_ATTR_FORCE_COMMIT);
+    nl_msg_end_nested(&b, ofs);
+    ck_assert(!odp_actions_validate(b.data, b.size, &why));
+    ck_assert_str_eq(why, "ct with both commit and force_commit");
+    free(why);
+    struct ds s = DS_EMPTY_INITIALIZER;
+    odp_actions_format(b.data, b.size, NULL, &s);
+    ck_assert_str_eq(ds_cstr(&s), "ct(error)");
+    ds_destroy(&s);
+
+    /* A short zone. */
+    ofpbuf_clear(&b);
+    ofs = nl_msg_start_nested(&b, OVS_ACTION_ATTR_CT);
+    nl_msg_put_u8(&b, OVS_CT_ATTR_ZONE, 1);
+    nl_msg_end_nested(&b, ofs);
+    ck_assert(!odp_actions_validate(b.data, b.size, NULL));
+
+    /* A helper this datapath does not have. */
+    ofpbuf_clear(&b);
+    ofs = nl_msg_start_nested(&b, OVS_ACTION_ATTR_CT);
+    nl_msg_put_unspec(&b, OVS_CT_ATTR_HELPER, "sip", 4);
+    nl_msg_end_nested(&b, ofs);
+    ck_assert(!odp_actions_validate(b.data, b.size, &why));
+    ck_assert_str_eq(why, "ct helper \"sip\" is not supported (only ftp "
+                     "and tftp)");
+    free(why);
+
+    /* A helper without its NUL. */
+    ofpbuf_clear(&b);
+    ofs = nl_msg_start_nested(&b, OVS_ACTION_ATTR_CT);
+    nl_msg_put_unspec(&b, OVS_CT_ATTR_HELPER, "ftp", 3);
+    nl_msg_end_nested(&b, ofs);
+    ck_assert(!odp_actions_validate(b.data, b.size, NULL));
+
+    /* NAT: a port without an address; an IPv4 minimum with an IPv6
+     * maximum; a maximum below the minimum. */
+    static const uint8_t v6[16] = { [15] = 1 };
+    ovs_be32 hi = htonl(0x0a000002), lo = htonl(0x0a000001);
+    for (int i = 0; i < 3; i++) {
+        ofpbuf_clear(&b);
+        ofs = nl_msg_start_nested(&b, OVS_ACTION_ATTR_CT);
+        size_t nat = nl_msg_start_nested(&b, OVS_CT_ATTR_NAT);
+        nl_msg_put_flag(&b, OVS_NAT_ATTR_SRC);
+        if (i == 0) {
+            nl_msg_put_u16(&b, OVS_NAT_ATTR_PROTO_MIN, 80);
+        } else if (i == 1) {
+            nl_msg_put_unspec(&b, OVS_NAT_ATTR_IP_MIN, &lo, 4);
+            nl_msg_put_unspec(&b, OVS_NAT_ATTR_IP_MAX, v6, 16);
+        } else {
+            nl_msg_put_unspec(&b, OVS_NAT_ATTR_IP_MIN, &hi, 4);
+            nl_msg_put_unspec(&b, OVS_NAT_ATTR_IP_MAX, &lo, 4);
+        }
+        nl_msg_end_nested(&b, nat);
+        nl_msg_end_nested(&b, ofs);
+        ck_assert_msg(!odp_actions_validate(b.data, b.size, NULL), "%d", i);
+    }
+
+    /* ct_clear takes no argument. */
+    ofpbuf_clear(&b);
+    nl_msg_put_u32(&b, OVS_ACTION_ATTR_CT_CLEAR, 0);
+    ck_assert(!odp_actions_validate(b.data, b.size, NULL));
+    ofpbuf_uninit(&b);
+}
+END_TEST
+
 START_TEST(test_action_errors)
 {
     static const struct {
@@ -519,6 +679,25 @@ START_TEST(test_action_errors)
         { "hash(l4(1/2))", "syntax error at hash(l4(1/2))" },
         { "hash(l4(1)", "syntax error at hash(l4(1)" },
         { "lb_output(x)", "syntax error at lb_output(x)" },
+        { "ct(commit,force_commit)",
+          "syntax error at ct(commit,force_commit)" },
+        { "ct(zone=65536)", "syntax error at ct(zone=65536)" },
+        { "ct(helper=sip)", "syntax error at ct(helper=sip)" },
+        { "ct(bogus)", "syntax error at ct(bogus)" },
+        { "ct(mark=0xg)", "syntax error at ct(mark=0xg)" },
+        { "ct(commit", "syntax error at ct(commit" },
+        { "ct(nat(src,dst))", "syntax error at ct(nat(src,dst))" },
+        { "ct(nat(src=10.0.0.2-10.0.0.1))",
+          "syntax error at ct(nat(src=10.0.0.2-10.0.0.1))" },
+        { "ct(nat(src=10.0.0.1:20-10))",
+          "syntax error at ct(nat(src=10.0.0.1:20-10))" },
+        { "ct(nat(src=10.0.0.1,hash,random))",
+          "syntax error at ct(nat(src=10.0.0.1,hash,random))" },
+        { "ct(nat(persistent))", "syntax error at ct(nat(persistent))" },
+        { "ct(nat(src=10.0.0.1-::1))",
+          "syntax error at ct(nat(src=10.0.0.1-::1))" },
+        { "ct(timeout=a b)", "syntax error at ct(timeout=a b)" },
+        { "ct_clear(1)", "syntax error at (1)" },
     };
     for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
         struct ofpbuf acts;
@@ -943,6 +1122,8 @@ odp_util_suite(void)
     tcase_add_test(tc, test_actions_round_trip);
     tcase_add_test(tc, test_actions_encoding);
     tcase_add_test(tc, test_action_errors);
+    tcase_add_test(tc, test_ct_encoding);
+    tcase_add_test(tc, test_ct_validation);
     tcase_add_test(tc, test_validate_refuses_malformed);
     tcase_add_test(tc, test_geneve_flows);
     tcase_add_test(tc, test_geneve_set_tunnel);
