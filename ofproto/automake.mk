@@ -55,6 +55,8 @@ ofproto_libofproto_a_SOURCES = \
 	ofproto/xlate.h \
 	ofproto/xlate-commit.c \
 	ofproto/xlate-commit.h \
+	ofproto/ct-zones.c \
+	ofproto/ct-zones.h \
 	ofproto/xlate-ct.c \
 	ofproto/xlate-ct.h \
 	ofproto/xlate-mpls.c \

@@ -232,11 +232,12 @@ trace_parse_ct_state(const char *arg, uint32_t *ct_state)
             *p = '|';
         }
     }
-    union mf_value value;
-    char *error = mf_parse_value(mf_from_id(MFF_CT_STATE), s, NULL, &value);
+    union mf_value value, mask;
+    char *error = mf_parse(mf_from_id(MFF_CT_STATE), s, NULL, &value,
+                           &mask);
     free(s);
     if (!error) {
-        *ct_state = ntohl(value.be32);
+        *ct_state = ntohl(value.be32 & mask.be32);
     }
     return error;
 }

@@ -12,6 +12,7 @@
 #include "bitmap.h"
 #include "bond.h"
 #include "bond-rules.h"
+#include "ct-zones.h"
 #include "lacp-member.h"
 #include "rstp-member.h"
 #include "stp-member.h"
@@ -151,6 +152,9 @@ backer_ref(const char *type, int *errorp)
     backer->udpif = udpif_create(backer);
     shash_add(&backers, type, backer);
     ofproto_monitor_add_backer(backer);
+    ovs_rwlock_wrlock(&xlate_rwlock);
+    ct_zones_dpif_created(type, dpif);
+    ovs_rwlock_unlock(&xlate_rwlock);
 
     unsigned int h, r;
     default_thread_counts(&h, &r);
@@ -265,6 +269,16 @@ ofproto_lookup(const char *name)
         }
     }
     return NULL;
+}
+
+void
+ofproto_set_ct_zone_policies(const char *dp_type,
+                             const struct ct_zone_policy *zones, size_t n)
+{
+    struct dpif_backer *backer = ofproto_get_backer(dp_type);
+    ovs_rwlock_wrlock(&xlate_rwlock);
+    ct_zones_set(dp_type, backer ? backer->dpif : NULL, zones, n);
+    ovs_rwlock_unlock(&xlate_rwlock);
 }
 
 int

@@ -122,6 +122,13 @@ struct smap;
  * Once, before the first ofproto_create(). */
 void ofproto_init(void);
 
+/* Connection tracking timeout policies of datapath type DP_TYPE's zones
+ * (ofproto/ct-zones.h): the N in ZONES replace what was set before. */
+struct ct_zone_policy;
+void ofproto_set_ct_zone_policies(const char *dp_type,
+                                  const struct ct_zone_policy *zones,
+                                  size_t n);
+
 /* Creates bridge NAME on a datapath of DATAPATH_TYPE ("netdev" or "",
  * the same).  Errors: EAFNOSUPPORT for another type, EEXIST for a name in
  * use, or the datapath's error. */

@@ -2,13 +2,13 @@
 #include <config.h>
 #include "xlate-ct.h"
 
-#include <linux/openvswitch.h>
 #include <netinet/in.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
-#include "netlink.h"
+#include "conntrack.h"
+#include "odp-util.h"
 #include "ofp-actions.h"
-#include "ofpbuf.h"
 #include "util.h"
 
 static bool
@@ -23,83 +23,67 @@ is_all_zeros(const void *p_, size_t n)
     return true;
 }
 
+/* nat(...) as the datapath takes it.  A plain "nat" (neither src nor dst)
+ * only applies what the connection was committed with. */
 static void
-put_nat(struct ofpbuf *odp, const struct ofpact_nat *nat)
+put_nat(struct odp_ct_action *odp, const struct ofpact_nat *nat)
 {
-    size_t ofs = nl_msg_start_nested(odp, OVS_CT_ATTR_NAT);
-    /* A plain "nat" (neither src nor dst) only applies what the
-     * connection was committed with: an empty nest says so. */
-    if (nat->flags & (NX_NAT_F_SRC | NX_NAT_F_DST)) {
-        nl_msg_put_flag(odp, nat->flags & NX_NAT_F_SRC
-                        ? OVS_NAT_ATTR_SRC : OVS_NAT_ATTR_DST);
-        if (nat->flags & NX_NAT_F_PERSISTENT) {
-            nl_msg_put_flag(odp, OVS_NAT_ATTR_PERSISTENT);
-        }
-        if (nat->flags & NX_NAT_F_PROTO_HASH) {
-            nl_msg_put_flag(odp, OVS_NAT_ATTR_PROTO_HASH);
-        } else if (nat->flags & NX_NAT_F_PROTO_RANDOM) {
-            nl_msg_put_flag(odp, OVS_NAT_ATTR_PROTO_RANDOM);
-        }
-        if (nat->range_af == AF_INET) {
-            ovs_be32 min = nat->range_addr.ipv4.min;
-            ovs_be32 max = nat->range_addr.ipv4.max;
-            nl_msg_put_unspec(odp, OVS_NAT_ATTR_IP_MIN, &min, sizeof min);
-            if (ntohl(max) > ntohl(min)) {
-                nl_msg_put_unspec(odp, OVS_NAT_ATTR_IP_MAX, &max,
-                                  sizeof max);
-            }
-        } else if (nat->range_af == AF_INET6) {
-            const struct in6_addr *min = &nat->range_addr.ipv6.min;
-            const struct in6_addr *max = &nat->range_addr.ipv6.max;
-            nl_msg_put_unspec(odp, OVS_NAT_ATTR_IP_MIN, min, sizeof *min);
-            if (memcmp(max, min, sizeof *max) > 0) {
-                nl_msg_put_unspec(odp, OVS_NAT_ATTR_IP_MAX, max,
-                                  sizeof *max);
-            }
-        }
-        /* Ports only come with an address range (the text's syntax). */
-        if (nat->range_af != AF_UNSPEC && nat->proto_min) {
-            nl_msg_put_u16(odp, OVS_NAT_ATTR_PROTO_MIN, nat->proto_min);
-            if (nat->proto_max > nat->proto_min) {
-                nl_msg_put_u16(odp, OVS_NAT_ATTR_PROTO_MAX, nat->proto_max);
-            }
-        }
+    odp->has_nat = true;
+    if (!(nat->flags & (NX_NAT_F_SRC | NX_NAT_F_DST))) {
+        return;
     }
-    nl_msg_end_nested(odp, ofs);
+    odp->nat_flags = ((nat->flags & NX_NAT_F_SRC ? CT_NAT_SRC : CT_NAT_DST)
+                      | (nat->flags & NX_NAT_F_PERSISTENT
+                         ? CT_NAT_PERSISTENT : 0)
+                      | (nat->flags & NX_NAT_F_PROTO_HASH
+                         ? CT_NAT_PROTO_HASH
+                         : nat->flags & NX_NAT_F_PROTO_RANDOM
+                         ? CT_NAT_PROTO_RANDOM : 0));
+    if (nat->range_af == AF_INET) {
+        odp->nat_addr_len = 4;
+        memcpy(odp->nat_min_addr, &nat->range_addr.ipv4.min, 4);
+        memcpy(odp->nat_max_addr, &nat->range_addr.ipv4.max, 4);
+    } else if (nat->range_af == AF_INET6) {
+        odp->nat_addr_len = 16;
+        memcpy(odp->nat_min_addr, &nat->range_addr.ipv6.min, 16);
+        memcpy(odp->nat_max_addr, &nat->range_addr.ipv6.max, 16);
+    }
+    /* Ports only come with an address range (the text's syntax). */
+    if (odp->nat_addr_len) {
+        odp->nat_min_port = nat->proto_min;
+        odp->nat_max_port = nat->proto_max;
+    }
 }
 
 void
-xlate_ct_put(struct ofpbuf *odp, const struct xlate_ct_action *ct)
+xlate_ct_put(struct ofpbuf *odp_actions, const struct xlate_ct_action *ct)
 {
-    size_t ofs = nl_msg_start_nested(odp, OVS_ACTION_ATTR_CT);
-    if (ct->commit) {
-        nl_msg_put_flag(odp, ct->force ? OVS_CT_ATTR_FORCE_COMMIT
-                                       : OVS_CT_ATTR_COMMIT);
-        if (ct->timeout_policy) {
-            nl_msg_put_unspec(odp, OVS_CT_ATTR_TIMEOUT, ct->timeout_policy,
-                              strlen(ct->timeout_policy) + 1);
-        }
-    }
-    nl_msg_put_u16(odp, OVS_CT_ATTR_ZONE, ct->zone);
+    struct odp_ct_action odp;
+    memset(&odp, 0, sizeof odp);
+    odp.commit = ct->commit && !ct->force;
+    odp.force_commit = ct->commit && ct->force;
+    odp.zone = ct->zone;
     if (ct->mark_mask) {
-        uint32_t mark[2] = { ct->mark & ct->mark_mask, ct->mark_mask };
-        nl_msg_put_unspec(odp, OVS_CT_ATTR_MARK, mark, sizeof mark);
+        odp.has_mark = true;
+        odp.mark_value = ct->mark & ct->mark_mask;
+        odp.mark_mask = ct->mark_mask;
     }
     if (!is_all_zeros(ct->label_mask, sizeof ct->label_mask)) {
-        uint8_t label[32];
-        for (size_t i = 0; i < 16; i++) {
-            label[i] = ct->label[i] & ct->label_mask[i];
-            label[16 + i] = ct->label_mask[i];
+        odp.has_label = true;
+        for (size_t i = 0; i < sizeof odp.label_value; i++) {
+            odp.label_value[i] = ct->label[i] & ct->label_mask[i];
         }
-        nl_msg_put_unspec(odp, OVS_CT_ATTR_LABELS, label, sizeof label);
+        memcpy(odp.label_mask, ct->label_mask, sizeof odp.label_mask);
     }
     if (ct->alg == IPPORT_FTP || ct->alg == IPPORT_TFTP) {
-        const char *helper = ct->alg == IPPORT_FTP ? "ftp" : "tftp";
-        nl_msg_put_unspec(odp, OVS_CT_ATTR_HELPER, helper,
-                          strlen(helper) + 1);
+        snprintf(odp.helper, sizeof odp.helper, "%s",
+                 ct->alg == IPPORT_FTP ? "ftp" : "tftp");
+    }
+    if (ct->commit && ct->timeout_policy) {
+        snprintf(odp.timeout, sizeof odp.timeout, "%s", ct->timeout_policy);
     }
     if (ct->nat) {
-        put_nat(odp, ct->nat);
+        put_nat(&odp, ct->nat);
     }
-    nl_msg_end_nested(odp, ofs);
+    odp_put_ct_action(odp_actions, &odp);
 }

@@ -5,22 +5,8 @@
  * ct_mark and ct_label), and then composes one datapath ct action from
  * what it gathered: commit or force_commit, the zone, the mark and label
  * the nested actions set (value and the bits they set), the helper and
- * the NAT.  This module is that last step: a pure function over the
- * caller's values, so the attribute layout lives in one place.
- *
- * Layout, as the userspace datapath reads it (dpif-netdev.c):
- *   OVS_CT_ATTR_COMMIT or OVS_CT_ATTR_FORCE_COMMIT   flag
- *   OVS_CT_ATTR_ZONE      u16
- *   OVS_CT_ATTR_MARK      u32 value, u32 mask (host order)
- *   OVS_CT_ATTR_LABELS    16 bytes value, 16 bytes mask (network order,
- *                         as struct flow's ct_label)
- *   OVS_CT_ATTR_HELPER    "ftp" or "tftp"
- *   OVS_CT_ATTR_TIMEOUT   the zone's timeout policy name
- *   OVS_CT_ATTR_NAT       nested OVS_NAT_ATTR_*: SRC or DST, then
- *                         PERSISTENT, PROTO_HASH or PROTO_RANDOM, IP_MIN,
- *                         IP_MAX (only if above IP_MIN), PROTO_MIN,
- *                         PROTO_MAX (only if above PROTO_MIN); empty for a
- *                         plain "nat".
+ * the NAT.  This module is that last step (struct odp_ct_action of
+ * odp-util.h, which says how the datapath takes it).
  *
  * Threads: any. */
 #ifndef OFPROTO_XLATE_CT_H

@@ -37,6 +37,7 @@
 #include "tun-metadata.h"
 #include "xlate-commit.h"
 #include "xlate-mpls.h"
+#include "ct-zones.h"
 #include "xlate-ct.h"
 #include "xlate-trace.h"
 
@@ -2690,6 +2691,10 @@ xlate_ct(struct xlate_ctx *ctx, const struct ofpact_conntrack *oc)
         mask_subfield(ctx, &oc->zone_src);
     } else {
         ct.zone = oc->zone_imm;
+    }
+    if (ct.commit) {
+        ct.timeout_policy = ct_zones_timeout_policy(
+            ctx->ofproto->backer->type, ct.zone);
     }
     commit_all(ctx);
 

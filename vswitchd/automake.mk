@@ -5,6 +5,8 @@ vswitchd_ovs_vswitchd_SOURCES = \
 	vswitchd/bridge.h \
 	vswitchd/iface-bfd.c \
 	vswitchd/iface-cfm.c \
+	vswitchd/datapath-config.c \
+	vswitchd/datapath-config.h \
 	vswitchd/iface-protocol.c \
 	vswitchd/iface-protocol.h \
 	vswitchd/ovs-vswitchd.c \

@@ -50,6 +50,7 @@
 #include "util.h"
 #include "vlog.h"
 #include "vswitchd/vswitch-idl.h"
+#include "datapath-config.h"
 
 VLOG_DEFINE_THIS_MODULE(bridge);
 
@@ -288,6 +289,7 @@ bridge_init(const char *remote)
     ovsdb_idl_set_lock(idl, "ovs_vswitchd");
     bridge_omit_own_status_columns();
     bridge_track_config_columns();
+    datapath_config_track(idl);
     for (size_t i = 0; iface_protocols[i]; i++) {
         const struct iface_protocol_ops *ops = iface_protocols[i];
         for (size_t j = 0; ops->config_columns[j]; j++) {
@@ -2666,14 +2668,16 @@ bridge_run(void)
         if (seqno != reconfigured_seqno) {
             reconfigured_seqno = seqno;
             COVERAGE_INC(bridge_reconfigure);
-            if (need_full_reconfigure || !ovs
-                || ovsrec_open_vswitch_is_new(ovs)
-                || tracked_changes_need_full_pass()) {
+            bool full = (need_full_reconfigure || !ovs
+                         || ovsrec_open_vswitch_is_new(ovs)
+                         || tracked_changes_need_full_pass());
+            if (full) {
                 need_full_reconfigure = false;
                 bridge_reconfigure_full(ovs);
             } else {
                 bridge_reconfigure_incremental(ovs);
             }
+            datapath_config_run(idl, ovs, full);
         }
         bridge_collect_netdev_changes();
         /* Deleted rows are freed here: nothing of ours points at them. */
