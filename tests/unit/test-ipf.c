@@ -15,6 +15,7 @@
 #include "dynamic-string.h"
 #include "flow-extract.h"
 #include "flow.h"
+#include "ovs-thread.h"
 #include "packets.h"
 #include "timeval.h"
 #include "util.h"
@@ -748,6 +749,77 @@ START_TEST(test_settings_and_status_text)
 }
 END_TEST
 
+/* Receive threads reassembling concurrently, the main thread reading the
+ * status meanwhile: every datagram comes back whole. */
+struct worker {
+    struct ipf *ipf;
+    const uint8_t *data;
+    uint16_t zone;
+    size_t n_back;
+};
+
+static void *
+worker_main(void *w_)
+{
+    struct worker *w = w_;
+    for (int round = 0; round < 200; round++) {
+        /* Ten datagrams of three fragments, interleaved in 30 packets. */
+        struct dp_packet *f[30];
+        for (size_t d = 0; d < 10; d++) {
+            uint16_t id = round * 10 + d;
+            f[d] = v4_frag(w->data, 1480, 1480, true, id, SRC4);
+            f[10 + d] = v4_frag(w->data, 2960, 40, false, id, SRC4);
+            f[20 + d] = v4_frag(w->data, 0, 1480, true, id, SRC4);
+        }
+        struct dp_packet_batch b;
+        batch_of(&b, f, 30);
+        ipf_preprocess(w->ipf, &b, ETH_TYPE_IP, w->zone, time_msec());
+        if (b.count != 10) {
+            return NULL;        /* Reported by n_back. */
+        }
+        struct collector c = { .n = 0 };
+        ipf_postprocess(w->ipf, &b, time_msec(), collect, &c);
+        collect(&b, &c);
+        w->n_back += c.n;
+        for (size_t i = 0; i < c.n; i++) {
+            dp_packet_delete(c.pkts[i]);
+        }
+    }
+    return NULL;
+}
+
+START_TEST(test_threads)
+{
+    struct ipf *ipf = ipf_create();
+    uint8_t *data = make_udp(3000, SRC4, DST4, NULL, NULL);
+    /* Same ids, different zones: distinct datagrams. */
+    struct worker w[2] = {
+        { .ipf = ipf, .data = data, .zone = 1 },
+        { .ipf = ipf, .data = data, .zone = 2 },
+    };
+    pthread_t t[2];
+    for (int i = 0; i < 2; i++) {
+        t[i] = ovs_thread_create("ipf-worker", worker_main, &w[i]);
+    }
+    for (int i = 0; i < 100; i++) {
+        struct ds s = DS_EMPTY_INITIALIZER;
+        ipf_format_status(ipf, true, &s);
+        ds_destroy(&s);
+        ipf_set_min_frag(ipf, true, 400 + i);
+    }
+    for (int i = 0; i < 2; i++) {
+        xpthread_join(t[i], NULL);
+        ck_assert_uint_eq(w[i].n_back, 200 * 30);
+    }
+    struct ipf_status st = status(ipf);
+    ck_assert_uint_eq(st.v4.n_accepted, 2 * 200 * 30);
+    ck_assert_uint_eq(st.v4.n_completed, 2 * 200 * 30);
+    ck_assert_uint_eq(st.nfrags, 0);
+    free(data);
+    ipf_destroy(ipf);
+}
+END_TEST
+
 static Suite *
 ipf_suite(void)
 {
@@ -769,6 +841,7 @@ ipf_suite(void)
     tcase_add_test(tc, test_postprocess_overflow);
     tcase_add_test(tc, test_disabled_family_untouched);
     tcase_add_test(tc, test_settings_and_status_text);
+    tcase_add_test(tc, test_threads);
     suite_add_tcase(s, tc);
     return s;
 }
