@@ -671,6 +671,15 @@ ipf_handle_frag(struct ipf *ipf, struct dp_packet *p,
         struct ipf_frag_info first;
         ovs_assert(ipf_parse(list->frags[0].packet, v6, &first)
                    == IPF_FRAG);
+        /* The first fragment's headers may be longer than the others'
+         * (IPv4 options, IPv6 extension headers). */
+        uint32_t first_unfrag = v6 ? first.hdr_len - IPV6_FRAG_HEADER_LEN
+                                     - IPV6_HEADER_LEN
+                                   : first.hdr_len;
+        if (first_unfrag + list->total > IP_MAX_DATAGRAM) {
+            ipf_list_fail(ipf, list);
+            return true;
+        }
         struct dp_packet *r = ipf_reassemble(list, &first);
         hmap_remove(&ipf->lists, &list->node);
         ovs_list_remove(&list->exp_node);

@@ -106,6 +106,8 @@ typedef void ipf_flush_cb(struct dp_packet_batch *batch, void *aux);
  * and rewritten headers.  A datagram may have more fragments than a batch
  * holds: when BATCH is full, FLUSH(BATCH, AUX) is called to take what it
  * has so far, and filling continues; BATCH holds the rest on return.
+ * FLUSH may not be NULL.  It is called without the module's lock, so it
+ * may run actions that come back to the module (recirculation).
  * NOW is time_msec() (expiry). */
 void ipf_postprocess(struct ipf *, struct dp_packet_batch *batch,
                      long long int now, ipf_flush_cb *flush, void *aux);

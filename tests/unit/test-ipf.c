@@ -89,6 +89,32 @@ v4_frag(const uint8_t *data, size_t start, size_t len, bool more,
     return p;
 }
 
+/* The same with OPTS_LEN (a multiple of 4) bytes of NOP options. */
+static struct dp_packet *
+v4_frag_opts(const uint8_t *data, size_t start, size_t len, bool more,
+             uint16_t id, size_t opts_len)
+{
+    size_t ihl = IP_HEADER_LEN + opts_len;
+    struct dp_packet *p = dp_packet_new(ETH_HEADER_LEN + ihl + len);
+    dp_packet_put(p, eth_v4, sizeof eth_v4);
+    uint8_t hdr[60];
+    struct ip_header ip = {
+        .ip_ihl_ver = 0x40 | (ihl / 4), .ip_tot_len = htons(ihl + len),
+        .ip_id = htons(id),
+        .ip_frag_off = htons((start / 8) | (more ? IP_MORE_FRAGMENTS : 0)),
+        .ip_ttl = 64, .ip_proto = IPPROTO_UDP, .ip_src = SRC4,
+        .ip_dst = DST4,
+    };
+    memcpy(hdr, &ip, sizeof ip);
+    memset(hdr + IP_HEADER_LEN, 1, opts_len);
+    ovs_be16 c = csum(hdr, ihl);
+    memcpy(hdr + offsetof(struct ip_header, ip_csum), &c, sizeof c);
+    dp_packet_put(p, hdr, ihl);
+    dp_packet_put(p, data + start, len);
+    extract(p);
+    return p;
+}
+
 static struct in6_addr
 v6_addr(uint8_t last)
 {
@@ -619,6 +645,46 @@ START_TEST(test_flood_bounded)
 }
 END_TEST
 
+/* The largest datagram reassembles; with IPv4 options in its first
+ * fragment it would pass 65535 bytes, so it is invalid. */
+static void
+big_case(size_t opts_len)
+{
+    struct ipf *ipf = ipf_create();
+    size_t len = 65512, flen = 1480, n = DIV_ROUND_UP(len, flen);
+    uint8_t *data = make_udp(len, SRC4, DST4, NULL, NULL);
+    struct dp_packet_batch b;
+    dp_packet_batch_init(&b);
+    for (size_t i = 0; i < n; i++) {
+        size_t start = i * flen;
+        size_t this_len = MIN(flen, len - start);
+        dp_packet_batch_add(&b, v4_frag_opts(data, start, this_len,
+                                             i + 1 < n, 99,
+                                             i ? 0 : opts_len));
+        if (dp_packet_batch_is_full(&b) || i + 1 == n) {
+            ipf_preprocess(ipf, &b, ETH_TYPE_IP, 0, time_msec());
+        }
+    }
+    struct ipf_status st = status(ipf);
+    ck_assert_uint_eq(st.v4.n_accepted, n);
+    if (!opts_len) {
+        ck_assert_uint_eq(b.count, 1);
+        check_reassembled_v4(b.packets[0], data, len);
+        ipf_postprocess(ipf, &b, time_msec(), collect_and_delete, NULL);
+        dp_packet_batch_delete(&b);
+        ck_assert_uint_eq(status(ipf).v4.n_completed, n);
+    } else {
+        ck_assert_uint_eq(b.count, 0);
+        ck_assert_uint_eq(st.v4.n_purged, n);
+        ck_assert_uint_eq(st.nfrags, 0);
+    }
+    free(data);
+    ipf_destroy(ipf);
+}
+
+START_TEST(test_largest_datagram) { big_case(0); } END_TEST
+START_TEST(test_too_big_datagram) { big_case(40); } END_TEST
+
 /* A datagram of 40 fragments: more than a batch holds on the way out. */
 START_TEST(test_postprocess_overflow)
 {
@@ -842,6 +908,8 @@ ipf_suite(void)
     tcase_add_test(tc, test_disabled_family_untouched);
     tcase_add_test(tc, test_settings_and_status_text);
     tcase_add_test(tc, test_threads);
+    tcase_add_test(tc, test_largest_datagram);
+    tcase_add_test(tc, test_too_big_datagram);
     suite_add_tcase(s, tc);
     return s;
 }
