@@ -645,6 +645,39 @@ START_TEST(test_flood_bounded)
 }
 END_TEST
 
+/* IPv6 counters are their own; an atomic fragment and a malformed one
+ * are left to the tracker. */
+START_TEST(test_v6_refusals)
+{
+    struct ipf *ipf = ipf_create();
+    struct in6_addr src = v6_addr(1), dst = v6_addr(2);
+    uint8_t *data = make_udp(3000, 0, 0, &src, &dst);
+    struct dp_packet *f[5] = {
+        v6_frag(data, 0, 400, true, 1, false),      /* 448 < 1280. */
+        v6_frag(data, 0, 1400, true, 2, true),
+        v6_frag(data, 1392, 1608, false, 2, true),  /* Overlaps by 8. */
+        v6_frag(data, 0, 3000, false, 3, false),    /* Atomic. */
+        v6_frag(data, 0, 1404, true, 4, false),     /* Not 8-aligned. */
+    };
+    struct dp_packet_batch b;
+    batch_of(&b, f, 5);
+    ipf_preprocess(ipf, &b, ETH_TYPE_IPV6, 0, time_msec());
+    ck_assert_uint_eq(b.count, 2);
+    ck_assert_ptr_eq(b.packets[0], f[3]);
+    ck_assert_ptr_eq(b.packets[1], f[4]);
+    struct ipf_status st = status(ipf);
+    ck_assert_uint_eq(st.v6.n_too_small, 1);
+    ck_assert_uint_eq(st.v6.n_accepted, 1);
+    ck_assert_uint_eq(st.v6.n_overlapped, 1);
+    ck_assert_uint_eq(st.v6.n_purged, 1);
+    ck_assert_uint_eq(st.v4.n_too_small + st.v4.n_overlapped, 0);
+    ck_assert_uint_eq(st.nfrags, 0);
+    dp_packet_batch_delete(&b);
+    free(data);
+    ipf_destroy(ipf);
+}
+END_TEST
+
 /* The largest datagram reassembles; with IPv4 options in its first
  * fragment it would pass 65535 bytes, so it is invalid. */
 static void
@@ -909,6 +942,7 @@ ipf_suite(void)
     tcase_add_test(tc, test_settings_and_status_text);
     tcase_add_test(tc, test_threads);
     tcase_add_test(tc, test_largest_datagram);
+    tcase_add_test(tc, test_v6_refusals);
     tcase_add_test(tc, test_too_big_datagram);
     suite_add_tcase(s, tc);
     return s;
