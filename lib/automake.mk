@@ -135,6 +135,11 @@ lib_libovs_a_SOURCES += \
 	lib/odp-util.c \
 	lib/odp-util.h
 
+# Fragment reassembly in front of the connection tracker.
+lib_libovs_a_SOURCES += \
+	lib/ipf.c \
+	lib/ipf.h
+
 # The OpenFlow classifier: tuple space search with prefix tries, and the
 # RCU-style deferral and versions its lock-free readers rely on.
 lib_libovs_a_SOURCES += \

@@ -245,7 +245,11 @@ UNIT_TESTS += \
 	tests/unit/test-odp-util \
 	tests/unit/test-odp-execute \
 	tests/unit/test-dp-meter \
-	tests/unit/test-dp-bond
+	tests/unit/test-dp-bond \
+	tests/unit/test-ipf
+tests_unit_test_ipf_SOURCES = tests/unit/test-ipf.c
+tests_unit_test_ipf_CFLAGS = $(UNIT_TEST_FLAGS)
+tests_unit_test_ipf_LDADD = $(UNIT_TEST_LIBS)
 tests_unit_test_dp_bond_SOURCES = tests/unit/test-dp-bond.c
 tests_unit_test_dp_bond_CFLAGS = $(UNIT_TEST_FLAGS)
 tests_unit_test_dp_bond_LDADD = $(UNIT_TEST_LIBS)

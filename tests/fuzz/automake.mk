@@ -4,7 +4,7 @@
 # (utilities/setup.sh fuzz does all of it).  In every build, a replay
 # program runs the same function once over each file of the committed
 # corpus, for the regression tests in tests/datapath-parse.at.
-FUZZ_TARGETS = flow-extract odp-syntax ofp-decode tnl-pop lacp-pdu stp-bpdu rstp-bpdu
+FUZZ_TARGETS = flow-extract odp-syntax ofp-decode tnl-pop lacp-pdu stp-bpdu rstp-bpdu ipf
 EXTRA_DIST += tests/fuzz/corpus
 
 if FUZZ
@@ -36,6 +36,10 @@ noinst_PROGRAMS += tests/fuzz/fuzz-rstp-bpdu
 tests_fuzz_fuzz_rstp_bpdu_SOURCES = tests/fuzz/fuzz-rstp-bpdu.c
 tests_fuzz_fuzz_rstp_bpdu_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_LDFLAGS)
 tests_fuzz_fuzz_rstp_bpdu_LDADD = $(OVS_LIBS)
+noinst_PROGRAMS += tests/fuzz/fuzz-ipf
+tests_fuzz_fuzz_ipf_SOURCES = tests/fuzz/fuzz-ipf.c
+tests_fuzz_fuzz_ipf_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_LDFLAGS)
+tests_fuzz_fuzz_ipf_LDADD = $(OVS_LIBS)
 endif
 
 check_PROGRAMS += tests/fuzz/replay-flow-extract
@@ -82,6 +86,12 @@ tests_fuzz_replay_rstp_bpdu_SOURCES = \
 	tests/fuzz/replay-main.c
 tests_fuzz_replay_rstp_bpdu_CFLAGS = $(AM_CFLAGS)
 tests_fuzz_replay_rstp_bpdu_LDADD = $(OVS_LIBS)
+check_PROGRAMS += tests/fuzz/replay-ipf
+tests_fuzz_replay_ipf_SOURCES = \
+	tests/fuzz/fuzz-ipf.c \
+	tests/fuzz/replay-main.c
+tests_fuzz_replay_ipf_CFLAGS = $(AM_CFLAGS)
+tests_fuzz_replay_ipf_LDADD = $(OVS_LIBS)
 
 # The tnl-pop seeds: valid outer headers of every tunnel type, made with
 # tnl_header_build() and tnl_header_push() (built on request only:
@@ -94,4 +104,5 @@ EXTRA_DIST += tests/fuzz/flow-extract.dict tests/fuzz/odp-syntax.dict \
 	tests/fuzz/ofp-decode.dict tests/fuzz/tnl-pop.dict \
 	tests/fuzz/lacp-pdu.dict \
 	tests/fuzz/stp-bpdu.dict \
-	tests/fuzz/rstp-bpdu.dict
+	tests/fuzz/rstp-bpdu.dict \
+	tests/fuzz/ipf.dict
