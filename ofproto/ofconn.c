@@ -29,6 +29,7 @@
 #include "ofp-tlv.h"
 #include "ofpbuf.h"
 #include "ofproto-private.h"
+#include "ct-dpif.h"
 #include "xlate.h"
 #include "pinsched.h"
 #include "openflow.h"
@@ -1133,25 +1134,32 @@ handle_set_controller_id(struct ofconn *ofconn, const struct ofp_header *oh)
     return error;
 }
 
-/* NXT_CT_FLUSH_ZONE and NXT_CT_FLUSH are decoded (a malformed one gets its
- * own error) but cannot be carried out: this switch has no connection
- * tracker, so there is nothing it could honestly say it flushed.  The
- * request is refused as an extension this switch does not support. */
+/* NXT_CT_FLUSH_ZONE and NXT_CT_FLUSH: the bridge's datapath forgets the
+ * connections of a zone, or those the match names (ct-dpif.h).  As in
+ * 3.1, there is no reply, and a match that names no connection is no
+ * error. */
 static enum ofperr
-handle_ct_flush(struct ofconn *ofconn OVS_UNUSED, const struct ofp_header *oh,
+handle_ct_flush(struct ofconn *ofconn, const struct ofp_header *oh,
                 enum ofptype type)
 {
+    struct dpif *dpif = ofconn_ofproto(ofconn)->backer->dpif;
     enum ofperr error;
     if (type == OFPTYPE_CT_FLUSH_ZONE) {
         uint16_t zone;
         error = ofputil_decode_ct_flush_zone(oh, &zone);
+        if (!error) {
+            dpif_ct_flush(dpif, &zone, NULL);
+        }
     } else {
         struct ofputil_ct_match match;
         bool with_zone;
         uint16_t zone;
         error = ofputil_decode_ct_flush(oh, &match, &with_zone, &zone);
+        if (!error) {
+            dpif_ct_flush(dpif, with_zone ? &zone : NULL, &match);
+        }
     }
-    return error ? error : OFPERR_OFPBRC_BAD_SUBTYPE;
+    return error;
 }
 
 static enum ofperr
