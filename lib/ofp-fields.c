@@ -1338,15 +1338,20 @@ mf_are_prereqs_ok(const struct mf_field *f, const struct flow *flow,
 /* A match's values are zero where its mask is, so judging its values as a
  * packet's decides prerequisites as 3.1 does: "icmp6,icmp_type=136"
  * allows nd_target (its code, wildcarded, reads as zero), a wildcarded
- * dl_type allows no IP field.  Connection tracking is the exception: its
- * "-inv" must really be matched. */
+ * dl_type allows no IP field.  Connection tracking is the exception: a
+ * match names a valid connection, as 3.1 has it, when it requires one of
+ * the states only a valid connection's packets have (+new, +est, +rel,
+ * +rpl, +snat, +dnat) or requires +trk with -inv. */
 bool
 mf_are_match_prereqs_ok(const struct mf_field *f, const struct match *m)
 {
-    if (f->prereqs == MFP_CT_VALID
-        && (m->wc.masks.ct_state & (CS_TRACKED | CS_INVALID))
-            != (CS_TRACKED | CS_INVALID)) {
-        return false;
+    if (f->prereqs == MFP_CT_VALID) {
+        uint32_t mask = m->wc.masks.ct_state;
+        uint32_t state = m->flow.ct_state & mask;
+        return ((state & (CS_NEW | CS_ESTABLISHED | CS_RELATED
+                          | CS_REPLY_DIR | CS_SRC_NAT | CS_DST_NAT))
+                || ((state & CS_TRACKED) && (mask & CS_INVALID)
+                    && !(state & CS_INVALID)));
     }
     return mf_are_prereqs_ok(f, &m->flow, NULL);
 }

@@ -25,14 +25,15 @@
 
 /* The connection tracking fields of a packet-in's metadata, as 3.1 puts
  * them: ct_state, ct_zone, ct_mark and ct_label when nonzero, and the
- * original direction's tuple of a valid tracked connection, with the
- * Ethernet type that says which family its addresses are. */
+ * original direction's tuple of a valid tracked connection; with a
+ * ct_state, the Ethernet type too, which says the tuple's family. */
 static void
 packet_in_metadata_put_ct(struct match *md, const struct flow *flow)
 {
     if (flow->ct_state) {
         md->flow.ct_state = flow->ct_state;
         md->wc.masks.ct_state = UINT32_MAX;
+        match_set_dl_type(md, flow->dl_type);
         /* A valid connection's packet is new, established or a reply. */
         bool valid = (flow->ct_state
                       & (CS_NEW | CS_ESTABLISHED | CS_REPLY_DIR)) != 0;
@@ -58,7 +59,6 @@ packet_in_metadata_put_ct(struct match *md, const struct flow *flow)
             md->wc.masks.ct_tp_src = OVS_BE16_MAX;
             md->flow.ct_tp_dst = flow->ct_tp_dst;
             md->wc.masks.ct_tp_dst = OVS_BE16_MAX;
-            match_set_dl_type(md, flow->dl_type);
         }
     }
     if (flow->ct_zone) {

@@ -34,6 +34,9 @@
 
 VLOG_DEFINE_THIS_MODULE(connmgr);
 
+/* Inactivity probe interval of the management socket's connections. */
+#define MGMT_PROBE_INTERVAL_S 60
+
 COVERAGE_DEFINE(connmgr_msg);
 COVERAGE_DEFINE(connmgr_flow_removed_sent);
 
@@ -387,9 +390,11 @@ accept_from(struct connmgr *mgr, struct pvconn *pvconn,
         }
         /* A controller target's connections are probed, whatever their
          * type (3.1 probes a service target's too); the management
-         * socket's are not. */
+         * socket's every 60 s, as 3.1's (a tool that watches the switch,
+         * ovs-ofctl monitor, sees those echo requests). */
         struct rconn *rconn = rconn_create(
-            listener ? listener->s.probe_interval : 0, 0, 0, 0);
+            listener ? listener->s.probe_interval : MGMT_PROBE_INTERVAL_S,
+            0, 0, 0);
         char *name = connection_name(mgr, vconn_get_name(vconn));
         rconn_connect_unreliably(rconn, vconn, name);
         free(name);

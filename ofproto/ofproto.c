@@ -1857,7 +1857,14 @@ ofproto_packet_out(struct ofproto *ofproto,
     uint32_t in_port = md->in_port;
     struct dp_packet *packet = dp_packet_clone_data(po->packet,
                                                     po->packet_len);
+    /* From a port that is not one of the bridge's (CONTROLLER, NONE), the
+     * packet enters the datapath as from the bridge's own port, so that
+     * whatever comes back up for it (after a recirculation) finds the
+     * bridge again. */
     const struct ofport *port = ofproto_get_port(ofproto, in_port);
+    if (!port) {
+        port = ofproto_get_port(ofproto, OFPP_LOCAL);
+    }
     packet->md.in_port = port ? port->odp_port : DPIF_PORT_LOCAL;
     packet->md.packet_type = packet_type;
 
