@@ -506,6 +506,7 @@ TESTSUITE_AT = \
 	tests/datapath-parse.at \
 	tests/conntrack-dp.at \
 	tests/conntrack.at \
+	tests/conntrack-system.at \
 	tests/native-tnl.at \
 	tests/tunnel-system.at \
 	tests/bond-system.at \
@@ -517,7 +518,7 @@ TESTSUITE_AT += tests/ofctl-macros.at tests/ofctl-target.at tests/ofctl-flows.at
 	tests/ofctl-switch.at tests/ofctl-monitor.at tests/ofctl-bundle.at
 TESTSUITE_AT += tests/ofproto-ofctl.at tests/ofproto-semantics.at tests/ofproto-learn.at \
 	tests/ofproto-groups.at tests/ofproto-bundle.at tests/ofctl-flowmon.at tests/bfd.at
-EXTRA_DIST += tests/ofp-raw.py tests/ofp-counting-controller.py tests/tcp-segment.py \
+EXTRA_DIST += tests/ofp-raw.py tests/ofp-counting-controller.py tests/tcp-segment.py tests/udp-echo.py \
 	tests/ofp-scripted-controller.py
 TESTSUITE = $(srcdir)/tests/testsuite
 AUTOM4TE = autom4te
