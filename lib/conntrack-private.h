@@ -112,8 +112,9 @@ enum ct_exp_state {
     CT_EXP_HELD,                    /* Off the lists: creator or sweeper
                                      * holds it. */
     CT_EXP_LISTED,                  /* On an expiry list. */
-    CT_EXP_DEAD,                    /* Unlinked while held: the holder
-                                     * frees it. */
+    CT_EXP_DEAD,                    /* Unlinked: if it was held, the
+                                     * holder frees it; nobody files it
+                                     * again. */
 };
 
 struct conn {
@@ -155,7 +156,8 @@ struct conn {
 
     /* Expiry lists, under the tracker's exp_lock. */
     struct ovs_list exp_node;
-    long long int exp_stamp;        /* Expiry when filed. */
+    atomic_llong exp_stamp;         /* Expiry when filed (written under
+                                     * exp_lock, read by packets). */
     enum ct_exp_state exp_state;
 };
 

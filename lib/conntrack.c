@@ -37,9 +37,11 @@
  * ignores an expired connection, so expiry is exact whatever the sweeper
  * does.  The sweeper thread frees them.  Connections sit in expiry lists,
  * one per timeout length, each sorted by the expiry the connection had
- * when it was filed (exp_stamp).  The hot path never touches the lists;
- * the sweeper pops the heads that are due and either frees the
- * connection (truly expired) or files it again under its current expiry.
+ * when it was filed (exp_stamp).  The hot path leaves the lists alone
+ * unless a packet shortens the timeout below the filed expiry (a TCP
+ * connection closing): then it re-files the connection.  The sweeper pops
+ * the heads that are due and either frees the connection (truly expired)
+ * or files it again under its current expiry.
  * Its work is thus proportional to the connections that came due, not to
  * the table.  The lists and each connection's exp_state are under
  * exp_lock; the three exp_states make sure exactly one thread frees a
@@ -384,14 +386,47 @@ exp_list_get(struct conntrack *ct, long long int duration_ms)
     return list;
 }
 
+/* CONN's current timeout length and expiry. */
+static void
+conn_due(const struct conntrack *ct, struct conn *conn,
+         long long int *duration, long long int *expiration)
+{
+    ovs_mutex_lock(&conn->lock);
+    *duration = timeout_ms(ct, conn->tp_id, conn->tm);
+    *expiration = atomic_load_explicit(&conn->expiration,
+                                       memory_order_relaxed);
+    ovs_mutex_unlock(&conn->lock);
+}
+
+/* Puts CONN, off the lists, in the list for DURATION at EXPIRATION. */
+static void
+exp_list_add(struct conntrack *ct, struct conn *conn, long long int duration,
+             long long int expiration)
+{
+    struct ct_exp_list *list = exp_list_get(ct, duration);
+    atomic_store_explicit(&conn->exp_stamp, expiration,
+                          memory_order_relaxed);
+    /* Almost always the newest: find its place from the tail. */
+    struct ovs_list *pos = list->conns.prev;
+    while (pos != &list->conns) {
+        struct conn *c = CONTAINER_OF(pos, struct conn, exp_node);
+        if (atomic_load_explicit(&c->exp_stamp, memory_order_relaxed)
+            <= expiration) {
+            break;
+        }
+        pos = pos->prev;
+    }
+    ovs_list_insert(pos->next, &conn->exp_node);
+    conn->exp_state = CT_EXP_LISTED;
+}
+
 /* Puts held CONN on the expiry list of its current timeout, or frees it
  * if it was unlinked meanwhile. */
 static void
 conn_file(struct conntrack *ct, struct conn *conn)
 {
-    ovs_mutex_lock(&conn->lock);
-    long long int duration = timeout_ms(ct, conn->tp_id, conn->tm);
-    ovs_mutex_unlock(&conn->lock);
+    long long int duration, expiration;
+    conn_due(ct, conn, &duration, &expiration);
 
     ovs_mutex_lock(&ct->exp_lock);
     if (conn->exp_state == CT_EXP_DEAD) {
@@ -399,20 +434,25 @@ conn_file(struct conntrack *ct, struct conn *conn)
         dp_epoch_postpone(conn_free, conn);
         return;
     }
-    struct ct_exp_list *list = exp_list_get(ct, duration);
-    conn->exp_stamp = atomic_load_explicit(&conn->expiration,
-                                           memory_order_relaxed);
-    /* Almost always the newest: find its place from the tail. */
-    struct ovs_list *pos = list->conns.prev;
-    while (pos != &list->conns) {
-        struct conn *c = CONTAINER_OF(pos, struct conn, exp_node);
-        if (c->exp_stamp <= conn->exp_stamp) {
-            break;
-        }
-        pos = pos->prev;
+    exp_list_add(ct, conn, duration, expiration);
+    ovs_mutex_unlock(&ct->exp_lock);
+}
+
+/* CONN's timeout got shorter than when it was filed (a TCP connection
+ * closing, say): file it again, so that it is freed when it expires and
+ * not when its old timeout would have run out. */
+static void
+conn_refile(struct conntrack *ct, struct conn *conn)
+{
+    long long int duration, expiration;
+    conn_due(ct, conn, &duration, &expiration);
+
+    ovs_mutex_lock(&ct->exp_lock);
+    if (conn->exp_state == CT_EXP_LISTED) {
+        /* Held or dead: whoever has it files or frees it. */
+        ovs_list_remove(&conn->exp_node);
+        exp_list_add(ct, conn, duration, expiration);
     }
-    ovs_list_insert(pos->next, &conn->exp_node);
-    conn->exp_state = CT_EXP_LISTED;
     ovs_mutex_unlock(&ct->exp_lock);
 }
 
@@ -423,6 +463,8 @@ conn_release(struct conntrack *ct, struct conn *conn)
     ovs_mutex_lock(&ct->exp_lock);
     if (conn->exp_state == CT_EXP_LISTED) {
         ovs_list_remove(&conn->exp_node);
+        /* A reader still holding it must not file it again. */
+        conn->exp_state = CT_EXP_DEAD;
         ovs_mutex_unlock(&ct->exp_lock);
         dp_epoch_postpone(conn_free, conn);
     } else {
@@ -620,6 +662,7 @@ conn_create(struct conntrack *ct, struct dp_packet *pkt,
     atomic_init(&conn->expiration,
                 now + timeout_ms(ct, conn->tp_id, conn->tm));
     conn->exp_state = CT_EXP_HELD;
+    atomic_init(&conn->exp_stamp, 0);
 
     const struct ct_nat_action *nat = action->nat;
     bool do_nat = nat && (nat->flags & (CT_NAT_SRC | CT_NAT_DST));
@@ -674,8 +717,8 @@ conn_create(struct conntrack *ct, struct dp_packet *pkt,
         if (!other) {
             break;
         }
-        if (conflict == 1 && do_nat) {
-            continue;
+        if (conflict == 1 && (do_nat || exp_nat)) {
+            continue;           /* Translation in use: the next one. */
         }
         conn_free(conn);
         *raced = true;
@@ -711,12 +754,20 @@ conn_update(struct conntrack *ct, struct conn *conn, struct dp_packet *pkt,
         ct_alg_pre(conn, pkt, info, reply);
     }
     enum ct_update res = ct_proto_update(conn, info, pkt, reply, seq_chk);
+    bool shorter = false;
     if (res != CT_UPDATE_INVALID && res != CT_UPDATE_RESTART) {
         conn->counters[reply].packets++;
         conn->counters[reply].bytes += dp_packet_size(pkt);
         conn_touch(ct, conn, now);
+        shorter = (atomic_load_explicit(&conn->expiration,
+                                        memory_order_relaxed)
+                   < atomic_load_explicit(&conn->exp_stamp,
+                                          memory_order_relaxed));
     }
     ovs_mutex_unlock(&conn->lock);
+    if (shorter) {
+        conn_refile(ct, conn);
+    }
 
     switch (res) {
     case CT_UPDATE_VALID:
@@ -1239,7 +1290,8 @@ sweep_collect(struct conntrack *ct, long long int now, struct ovs_list *due)
         while (!ovs_list_is_empty(&list->conns)) {
             struct conn *conn = CONTAINER_OF(ovs_list_front(&list->conns),
                                              struct conn, exp_node);
-            if (conn->exp_stamp > now) {
+            if (atomic_load_explicit(&conn->exp_stamp,
+                                     memory_order_relaxed) > now) {
                 break;
             }
             if (n++ >= CT_SWEEP_BATCH) {
