@@ -97,7 +97,10 @@ enum ct_update {
 
 /* One direction's entry in the table: a connection is found by both. */
 struct ct_node {
-    _Atomic(struct ct_node *) next; /* Chain of the bucket. */
+    /* Chain of the bucket.  Two links: the table uses one, and a table
+     * being built when it grows the other, so that readers still on the
+     * old table walk chains nobody changes under them. */
+    _Atomic(struct ct_node *) next[2];
     uint32_t hash;
     uint8_t dir;                    /* 0: original, 1: reply. */
     struct ct_key key;

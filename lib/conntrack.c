@@ -3,19 +3,23 @@
  *
  * Table
  * -----
- * A fixed array of CT_N_BUCKETS chains.  Each connection has two nodes,
- * one per direction (its original key and its reply key), so a packet
- * from either side finds it with one hash lookup.  Chains are singly
- * linked through atomic pointers.
+ * An array of chains (struct ct_table), which the sweeper thread doubles
+ * when it holds more than two nodes per chain.  Each connection has two
+ * nodes, one per direction (its original key and its reply key), so a
+ * packet from either side finds it with one hash lookup.  Chains are
+ * singly linked through atomic pointers; each node has two links, one
+ * for the current array and one for the next, so growing never changes a
+ * chain a reader may be walking.
  *
  * Locking scheme
  * --------------
  * - Readers (conntrack_execute's lookups, dump, stats) walk chains with
  *   acquire loads and no lock, inside a dp_epoch section.
  *   conntrack_execute() enters one itself when its caller is not in one.
- * - Writers (insert, unlink) hold the lock of the bucket group (bucket
- *   index modulo CT_N_LOCKS) of BOTH of the connection's keys, taken in
- *   index order.  An insert re-checks, under those locks, that neither key
+ * - Writers (insert, unlink) hold the lock of the bucket group (the low
+ *   bits of the hash) of BOTH of the connection's keys, taken in index
+ *   order, inside a read hold of resize_lock (which growing the table
+ *   takes for writing).  An insert re-checks, under those locks, that neither key
  *   belongs to a live connection (two threads seeing the same new flow:
  *   the loser uses the winner's connection).  A node is published with a
  *   release store of the chain head after it is fully written; unlinking
@@ -49,7 +53,8 @@
  *   LISTED  on a list: the unlinker takes it off and frees it;
  *   HELD    the creator (before filing) or the sweeper has it: the
  *           unlinker marks it DEAD and the holder frees it.
- * Lock order: bucket locks, then exp_lock; never the reverse.
+ * Lock order: resize_lock, bucket locks, then exp_lock; never the
+ * reverse.
  *
  * Expired connections stay counted (n_conns, zone counts) until the
  * sweeper, which runs every CT_SWEEP_MS, has removed them. */
@@ -82,13 +87,26 @@ COVERAGE_DEFINE(conntrack_untrackable);
 COVERAGE_DEFINE(conntrack_invalid);
 COVERAGE_DEFINE(conntrack_nat_exhausted);
 
-#define CT_N_BUCKETS (1u << 16)
-#define CT_N_LOCKS 256
+/* The table starts with CT_MIN_BUCKETS chains and doubles (up to
+ * CT_MAX_BUCKETS) when it holds more than two nodes per chain. */
+#define CT_MIN_BUCKETS (1u << 12)
+#define CT_MAX_BUCKETS (1u << 24)
+#define CT_N_LOCKS 256                  /* Must divide CT_MIN_BUCKETS. */
 #define CT_DEFAULT_MAXCONNS 3000000
 #define CT_N_ZONES 65536
 #define CT_SWEEP_MS 100
 /* Most connections the sweeper takes off the lists per exp_lock hold. */
 #define CT_SWEEP_BATCH 1024
+
+/* The chains.  Replaced whole when the table grows: the sweeper builds a
+ * new array linking the same nodes through their other link (GEN), with
+ * resize_lock held for writing (so no writer changes a chain meanwhile),
+ * publishes it, and frees the old array once no reader can be on it. */
+struct ct_table {
+    size_t mask;                    /* Number of buckets - 1. */
+    int gen;                        /* Link of struct ct_node used. */
+    _Atomic(struct ct_node *) buckets[];
+};
 
 /* The timeout policies, immutable once published. */
 struct ct_policy_set {
@@ -107,7 +125,10 @@ struct ct_exp_list {
 };
 
 struct conntrack {
-    _Atomic(struct ct_node *) *buckets;
+    _Atomic(struct ct_table *) table;
+    /* Writers hold it for reading around their bucket locks; growing the
+     * table holds it for writing. */
+    struct ovs_rwlock resize_lock;
     struct ovs_mutex locks[CT_N_LOCKS];
     uint32_t hash_basis;
 
@@ -161,8 +182,42 @@ conn_expired(const struct conn *conn, long long int now)
                                 memory_order_relaxed) <= now;
 }
 
-static inline size_t bucket_of(uint32_t hash) { return hash & (CT_N_BUCKETS - 1); }
-static inline size_t lock_of(uint32_t hash) { return bucket_of(hash) % CT_N_LOCKS; }
+/* A bucket's lock depends on the low bits of the hash only, so it stays
+ * the same whatever the table's size. */
+static inline size_t lock_of(uint32_t hash) { return hash & (CT_N_LOCKS - 1); }
+
+static inline struct ct_table *
+table_get(const struct conntrack *ct)
+{
+    return atomic_load_explicit(&((struct conntrack *) ct)->table,
+                                memory_order_acquire);
+}
+
+static inline _Atomic(struct ct_node *) *
+bucket_head(struct ct_table *t, uint32_t hash)
+{
+    return &t->buckets[hash & t->mask];
+}
+
+static inline struct ct_node *
+node_next(const struct ct_node *node, int gen)
+{
+    return atomic_load_explicit(&((struct ct_node *) node)->next[gen],
+                                memory_order_acquire);
+}
+
+static struct ct_table *
+table_alloc(size_t n_buckets, int gen)
+{
+    struct ct_table *t = xmalloc(sizeof *t
+                                 + n_buckets * sizeof t->buckets[0]);
+    t->mask = n_buckets - 1;
+    t->gen = gen;
+    for (size_t i = 0; i < n_buckets; i++) {
+        atomic_init(&t->buckets[i], NULL);
+    }
+    return t;
+}
 
 static void
 lock_pair(struct conntrack *ct, const struct conn *conn)
@@ -171,6 +226,7 @@ lock_pair(struct conntrack *ct, const struct conn *conn)
     if (a > b) {
         size_t t = a; a = b; b = t;
     }
+    ovs_rwlock_rdlock(&ct->resize_lock);
     ovs_mutex_lock(&ct->locks[a]);
     if (b != a) {
         ovs_mutex_lock(&ct->locks[b]);
@@ -185,6 +241,7 @@ unlock_pair(struct conntrack *ct, const struct conn *conn)
     if (b != a) {
         ovs_mutex_unlock(&ct->locks[b]);
     }
+    ovs_rwlock_unlock(&ct->resize_lock);
 }
 
 static void
@@ -226,10 +283,8 @@ conntrack_create(void)
 {
     struct conntrack *ct = xzalloc(sizeof *ct);
 
-    ct->buckets = xcalloc(CT_N_BUCKETS, sizeof *ct->buckets);
-    for (size_t i = 0; i < CT_N_BUCKETS; i++) {
-        atomic_init(&ct->buckets[i], NULL);
-    }
+    atomic_init(&ct->table, table_alloc(CT_MIN_BUCKETS, 0));
+    ovs_rwlock_init(&ct->resize_lock);
     for (size_t i = 0; i < CT_N_LOCKS; i++) {
         ovs_mutex_init(&ct->locks[i]);
     }
@@ -276,9 +331,10 @@ conntrack_destroy(struct conntrack *ct)
      * first and free after. */
     size_t n = 0, allocated = 0;
     struct conn **conns = NULL;
-    for (size_t i = 0; i < CT_N_BUCKETS; i++) {
-        struct ct_node *node = atomic_load(&ct->buckets[i]);
-        for (; node; node = atomic_load(&node->next)) {
+    struct ct_table *t = table_get(ct);
+    for (size_t i = 0; i <= t->mask; i++) {
+        struct ct_node *node = atomic_load(&t->buckets[i]);
+        for (; node; node = node_next(node, t->gen)) {
             if (node->dir == 0) {
                 if (n >= allocated) {
                     conns = x2nrealloc(conns, &allocated, sizeof *conns);
@@ -297,10 +353,11 @@ conntrack_destroy(struct conntrack *ct)
     }
     hmap_destroy(&ct->exp_lists);
     ct_expect_destroy(&ct->expects);
-    free(ct->buckets);
+    free(t);
     for (size_t i = 0; i < CT_N_LOCKS; i++) {
         ovs_mutex_destroy(&ct->locks[i]);
     }
+    ovs_rwlock_destroy(&ct->resize_lock);
     free(ct->zone_count);
     free(ct->zone_limit);
     free(atomic_load(&ct->policies));
@@ -321,10 +378,10 @@ static struct conn *
 lookup(struct conntrack *ct, const struct ct_key *key, uint32_t hash,
        long long int now, bool *reply)
 {
-    struct ct_node *node = atomic_load_explicit(&ct->buckets[bucket_of(hash)],
+    struct ct_table *t = table_get(ct);
+    struct ct_node *node = atomic_load_explicit(bucket_head(t, hash),
                                                 memory_order_acquire);
-    for (; node; node = atomic_load_explicit(&node->next,
-                                             memory_order_acquire)) {
+    for (; node; node = node_next(node, t->gen)) {
         if (node->hash == hash && !memcmp(&node->key, key, sizeof *key)) {
             struct conn *conn = node_conn(node);
             if (!conn_expired(conn, now)) {
@@ -338,16 +395,19 @@ lookup(struct conntrack *ct, const struct ct_key *key, uint32_t hash,
     return NULL;
 }
 
+/* Unlinks NODE from its chain; its bucket lock must be held. */
 static void
 chain_remove(struct conntrack *ct, struct ct_node *node)
 {
-    _Atomic(struct ct_node *) *pos = &ct->buckets[bucket_of(node->hash)];
+    struct ct_table *t = table_get(ct);
+    int gen = t->gen;
+    _Atomic(struct ct_node *) *pos = bucket_head(t, node->hash);
     struct ct_node *cur;
     while ((cur = atomic_load_explicit(pos, memory_order_relaxed)) != node) {
         ovs_assert(cur);
-        pos = &cur->next;
+        pos = &cur->next[gen];
     }
-    atomic_store_explicit(pos, atomic_load_explicit(&node->next,
+    atomic_store_explicit(pos, atomic_load_explicit(&node->next[gen],
                                                     memory_order_relaxed),
                           memory_order_release);
 }
@@ -524,12 +584,12 @@ insert(struct conntrack *ct, struct conn *conn, long long int now,
         }
     }
     atomic_store_explicit(&conn->linked, true, memory_order_relaxed);
+    struct ct_table *t = table_get(ct);     /* Stable: we hold locks. */
     for (int i = 0; i < 2; i++) {
         struct ct_node *node = &conn->node[i];
-        _Atomic(struct ct_node *) *head
-            = &ct->buckets[bucket_of(node->hash)];
-        atomic_init(&node->next, atomic_load_explicit(head,
-                                                      memory_order_relaxed));
+        _Atomic(struct ct_node *) *head = bucket_head(t, node->hash);
+        atomic_init(&node->next[t->gen],
+                    atomic_load_explicit(head, memory_order_relaxed));
         atomic_store_explicit(head, node, memory_order_release);
     }
     atomic_fetch_add_explicit(&ct->n_conns, 1, memory_order_relaxed);
@@ -998,11 +1058,11 @@ for_each_conn(struct conntrack *ct, const uint16_t *zone, long long int now,
     if (enter) {
         dp_epoch_enter();
     }
-    for (size_t i = 0; i < CT_N_BUCKETS; i++) {
-        struct ct_node *node = atomic_load_explicit(&ct->buckets[i],
+    struct ct_table *t = table_get(ct);
+    for (size_t i = 0; i <= t->mask; i++) {
+        struct ct_node *node = atomic_load_explicit(&t->buckets[i],
                                                     memory_order_acquire);
-        for (; node; node = atomic_load_explicit(&node->next,
-                                                 memory_order_acquire)) {
+        for (; node; node = node_next(node, t->gen)) {
             struct conn *conn = node_conn(node);
             if (node->dir != 0 || conn_expired(conn, now)
                 || (zone && node->key.zone != *zone)) {
@@ -1112,25 +1172,26 @@ conntrack_get_buckets(struct conntrack *ct, uint32_t *counts,
                       size_t n_buckets)
 {
     long long int now = time_msec();
-    size_t n = MIN(n_buckets, (size_t) CT_N_BUCKETS);
     bool enter = !dp_epoch_in_section();
     if (enter) {
         dp_epoch_enter();
     }
+    struct ct_table *t = table_get(ct);
+    size_t n = MIN(n_buckets, t->mask + 1);
     for (size_t i = 0; i < n; i++) {
         uint32_t count = 0;
-        struct ct_node *node = atomic_load_explicit(&ct->buckets[i],
+        struct ct_node *node = atomic_load_explicit(&t->buckets[i],
                                                     memory_order_acquire);
-        for (; node; node = atomic_load_explicit(&node->next,
-                                                 memory_order_acquire)) {
+        for (; node; node = node_next(node, t->gen)) {
             count += !conn_expired(node_conn(node), now);
         }
         counts[i] = count;
     }
+    size_t total = t->mask + 1;
     if (enter) {
         dp_epoch_exit();
     }
-    return CT_N_BUCKETS;
+    return total;
 }
 
 /* Limits and settings
@@ -1337,6 +1398,47 @@ sweep(struct conntrack *ct)
     } while (more);
 }
 
+/* Doubles the table (or more) once it holds more than two nodes per
+ * chain.  Sweeper thread only: it is outside any epoch section, so it
+ * can wait for readers of the old array to leave. */
+static void
+table_maybe_grow(struct conntrack *ct)
+{
+    struct ct_table *old = table_get(ct);
+    size_t n_nodes = 2 * (size_t) atomic_load_explicit(&ct->n_conns,
+                                                       memory_order_relaxed);
+    size_t n = old->mask + 1;
+    if (n_nodes <= 2 * n || n >= CT_MAX_BUCKETS) {
+        return;
+    }
+    while (n < CT_MAX_BUCKETS && n_nodes > 2 * n) {
+        n *= 2;
+    }
+
+    ovs_rwlock_wrlock(&ct->resize_lock);
+    struct ct_table *t = table_alloc(n, !old->gen);
+    for (size_t i = 0; i <= old->mask; i++) {
+        struct ct_node *node = atomic_load_explicit(&old->buckets[i],
+                                                    memory_order_relaxed);
+        for (; node; node = atomic_load_explicit(&node->next[old->gen],
+                                                 memory_order_relaxed)) {
+            _Atomic(struct ct_node *) *head = bucket_head(t, node->hash);
+            atomic_store_explicit(&node->next[t->gen],
+                                  atomic_load_explicit(head,
+                                                       memory_order_relaxed),
+                                  memory_order_relaxed);
+            atomic_store_explicit(head, node, memory_order_relaxed);
+        }
+    }
+    atomic_store_explicit(&ct->table, t, memory_order_release);
+    ovs_rwlock_unlock(&ct->resize_lock);
+    /* Readers may still walk the old array (through the old links, which
+     * nothing changes any more); the next growth reuses those links, so
+     * wait here rather than postpone. */
+    dp_epoch_synchronize();
+    free(old);
+}
+
 static void *
 sweeper_main(void *ct_)
 {
@@ -1346,6 +1448,7 @@ sweeper_main(void *ct_)
     while (!ct->stop) {
         ovs_mutex_unlock(&ct->sweep_mutex);
         sweep(ct);
+        table_maybe_grow(ct);
         dp_epoch_reclaim();
         ovs_mutex_lock(&ct->sweep_mutex);
 

@@ -1709,6 +1709,7 @@ struct stress_aux {
     struct conntrack *ct;
     int seed;
     atomic_bool stop;
+    int n_created;
 };
 
 static void *
@@ -1785,6 +1786,82 @@ START_TEST(test_stress_threads)
 }
 END_TEST
 
+/* The table grows while two threads keep creating connections; every
+ * connection stays findable from both sides. */
+static void *
+grow_exec(void *aux_)
+{
+    struct stress_aux *aux = aux_;
+    struct ct_action a = act(0, true);
+    struct dp_packet *p = dp_packet_new(256);
+    uint32_t count;
+    int after_growth = -1;
+
+    /* Until the table has grown, and as many again after. */
+    for (int i = 0; i < 60000 && after_growth != 0; i++) {
+        struct flow f = ip4_flow(A_IP + aux->seed, B_IP, IPPROTO_UDP,
+                                 1 + i, 53);
+        flow_compose(p, &f, 8);
+        struct dp_packet_batch b;
+        dp_packet_batch_init_packet(&b, p);
+        conntrack_execute(aux->ct, &b, ETH_TYPE_IP, &a, time_msec());
+        CHECK(p->md.ct_state == (TRK | NEW));
+        aux->n_created = i + 1;
+        if (after_growth > 0) {
+            after_growth--;
+        } else if (after_growth < 0 && i % 256 == 0
+                   && conntrack_get_buckets(aux->ct, &count, 1) > 4096) {
+            after_growth = i;
+        }
+    }
+    dp_packet_delete(p);
+    return NULL;
+}
+
+START_TEST(test_table_grows)
+{
+    struct stress_aux x = { .ct = conntrack_create(), .seed = 0 };
+    struct stress_aux y = { .ct = x.ct, .seed = 100 };
+    uint32_t count;
+    size_t n0 = conntrack_get_buckets(x.ct, &count, 1);
+
+    pthread_t t1, t2;
+    pthread_create(&t1, NULL, grow_exec, &x);
+    pthread_create(&t2, NULL, grow_exec, &y);
+    pthread_join(t1, NULL);
+    pthread_join(t2, NULL);
+    int n = x.n_created + y.n_created;
+    ck_assert_uint_eq(conntrack_get_nconns(x.ct), n);
+    size_t n1 = conntrack_get_buckets(x.ct, &count, 1);
+    ck_assert_uint_gt(n1, n0);
+
+    uint32_t *counts = xcalloc(n1, sizeof *counts);
+    conntrack_get_buckets(x.ct, counts, n1);
+    uint64_t total = 0;
+    for (size_t i = 0; i < n1; i++) {
+        total += counts[i];
+    }
+    ck_assert_uint_eq(total, 2 * (uint64_t) n);
+    free(counts);
+
+    /* Every reply finds its connection. */
+    struct ct_action look = act(0, false);
+    struct dp_packet *p = dp_packet_new(256);
+    const struct stress_aux *sides[2] = { &x, &y };
+    for (int k = 0; k < 2; k++) {
+        for (int i = 0; i < sides[k]->n_created; i++) {
+            struct flow f = ip4_flow(B_IP, A_IP + sides[k]->seed,
+                                     IPPROTO_UDP, 53, 1 + i);
+            flow_compose(p, &f, 8);
+            CHECK(run(x.ct, p, &look) == (TRK | EST | RPL));
+        }
+    }
+    dp_packet_delete(p);
+    ck_assert_int_eq(dump_count(x.ct, NULL), n);
+    conntrack_destroy(x.ct);
+}
+END_TEST
+
 static Suite *
 conntrack_suite(void)
 {
@@ -1823,6 +1900,7 @@ conntrack_suite(void)
     tcase_add_test(tc, test_tftp);
     tcase_add_test(tc, test_closed_tcp_freed_soon);
     tcase_add_test(tc, test_stress_threads);
+    tcase_add_test(tc, test_table_grows);
     suite_add_tcase(s, tc);
     return s;
 }
