@@ -215,10 +215,11 @@ bool ct_expect_find(struct ct_expectations *, const struct ct_key *key,
 void ct_expect_forget_parent(struct ct_expectations *, uint32_t parent_id);
 
 /* The helpers, for a packet of CONN (whose alg is set), under conn->lock,
- * after the state machine accepted it.  NAT says the ct() translates
- * (the helper then rewrites addresses in FTP commands and keeps the
- * sequence skew).  Before the state machine, ct_alg_pre() undoes the
- * skew in the acks a packet carries. */
+ * after the state machine accepted it.  NAT says this ct() translates the
+ * packet (the helper then rewrites addresses in FTP commands and applies
+ * the sequence skew; a packet that a ct() in the zone already translated
+ * is not shifted twice).  Before the state machine, ct_alg_pre() undoes
+ * the skew in the acks a packet carries; call it only when translating. */
 void ct_alg_pre(struct conn *, struct dp_packet *,
                 const struct ct_pkt_info *, bool reply);
 void ct_alg_post(struct ct_expectations *, struct conn *,

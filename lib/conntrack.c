@@ -788,12 +788,13 @@ conn_create(struct conntrack *ct, struct dp_packet *pkt,
     return conn;
 }
 
-/* Moves CONN's state with the packet; returns the ct_state bits to set
- * and whether the connection must be replaced by a new one. */
+/* Moves CONN's state with the packet: sets its ct_state bits and says
+ * whether the connection must be replaced by a new one.  NAT_NOW: the
+ * packet is being translated by this ct() (FTP sequence skew applies). */
 static void
 conn_update(struct conntrack *ct, struct conn *conn, struct dp_packet *pkt,
-            const struct ct_pkt_info *info, bool reply, long long int now,
-            bool *restart)
+            const struct ct_pkt_info *info, bool reply, bool nat_now,
+            long long int now, bool *restart)
 {
     struct pkt_metadata *md = &pkt->md;
     bool seq_chk = atomic_load_explicit(&ct->tcp_seq_chk,
@@ -810,7 +811,7 @@ conn_update(struct conntrack *ct, struct conn *conn, struct dp_packet *pkt,
     }
 
     ovs_mutex_lock(&conn->lock);
-    if (conn->alg == CT_ALG_FTP) {
+    if (conn->alg == CT_ALG_FTP && nat_now) {
         ct_alg_pre(conn, pkt, info, reply);
     }
     enum ct_update res = ct_proto_update(conn, info, pkt, reply, seq_chk);
@@ -897,7 +898,8 @@ process_packet(struct conntrack *ct, struct dp_packet *pkt, uint16_t dl_type,
     for (int attempt = 0; ; attempt++) {
         if (conn) {
             bool restart;
-            conn_update(ct, conn, pkt, &info, reply, now, &restart);
+            conn_update(ct, conn, pkt, &info, reply,
+                        action->nat != NULL && !natted, now, &restart);
             if (restart) {
                 conn_delete(ct, conn);
                 conn = NULL;

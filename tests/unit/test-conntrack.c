@@ -1633,6 +1633,10 @@ START_TEST(test_ftp_snat_rewrite)
     ck_assert_uint_eq(run(ct, p, &out), TRK | EST | CS_SRC_NAT);
     ck_assert_uint_eq(tcp_seq(p), a_next + skew);
     ck_assert(csums_ok(p));
+    /* Through the zone's ct(nat) again: not shifted twice. */
+    ck_assert_uint_eq(run(ct, p, &out), TRK | EST | CS_SRC_NAT);
+    ck_assert_uint_eq(tcp_seq(p), a_next + skew);
+    ck_assert_uint_eq(ip_src(p), nat_ip);
     dp_packet_delete(p);
 
     /* B connects to the translated address: related, and sent on to A. */
