@@ -89,7 +89,7 @@ COVERAGE_DEFINE(conntrack_nat_exhausted);
 
 /* The table starts with CT_MIN_BUCKETS chains and doubles (up to
  * CT_MAX_BUCKETS) when it holds more than two nodes per chain. */
-#define CT_MIN_BUCKETS (1u << 12)
+#define CT_MIN_BUCKETS (1u << 16)
 #define CT_MAX_BUCKETS (1u << 24)
 #define CT_N_LOCKS 256                  /* Must divide CT_MIN_BUCKETS. */
 #define CT_DEFAULT_MAXCONNS 3000000

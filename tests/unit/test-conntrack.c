@@ -1802,9 +1802,9 @@ grow_exec(void *aux_)
     int after_growth = -1;
 
     /* Until the table has grown, and as many again after. */
-    for (int i = 0; i < 60000 && after_growth != 0; i++) {
+    for (int i = 0; i < 100000 && after_growth != 0; i++) {
         struct flow f = ip4_flow(A_IP + aux->seed, B_IP, IPPROTO_UDP,
-                                 1 + i, 53);
+                                 1 + i % 60000, 1000 + i / 60000);
         flow_compose(p, &f, 8);
         struct dp_packet_batch b;
         dp_packet_batch_init_packet(&b, p);
@@ -1814,7 +1814,7 @@ grow_exec(void *aux_)
         if (after_growth > 0) {
             after_growth--;
         } else if (after_growth < 0 && i % 256 == 0
-                   && conntrack_get_buckets(aux->ct, &count, 1) > 4096) {
+                   && conntrack_get_buckets(aux->ct, &count, 1) > 65536) {
             after_growth = i;
         }
     }
@@ -1855,7 +1855,8 @@ START_TEST(test_table_grows)
     for (int k = 0; k < 2; k++) {
         for (int i = 0; i < sides[k]->n_created; i++) {
             struct flow f = ip4_flow(B_IP, A_IP + sides[k]->seed,
-                                     IPPROTO_UDP, 53, 1 + i);
+                                     IPPROTO_UDP, 1000 + i / 60000,
+                                     1 + i % 60000);
             flow_compose(p, &f, 8);
             CHECK(run(x.ct, p, &look) == (TRK | EST | RPL));
         }
