@@ -1706,6 +1706,111 @@ START_TEST(test_closed_tcp_freed_soon)
 }
 END_TEST
 
+/* Damaged packets
+ * =============== */
+
+/* Runs FRAME (LEN bytes, alone at the end of its heap block so that a
+ * read past it is an ASan error) through ct(commit, nat, alg=ftp), after
+ * fixing its checksums when FIX_CSUMS so that the damage reaches the
+ * deeper parsers.  The tracker must track it, one way or another. */
+static void
+exercise(struct conntrack *ct, const uint8_t *frame, size_t len,
+         bool fix_csums)
+{
+    uint8_t *block = xmalloc(len ? len : 1);
+    memcpy(block, frame, len);
+    struct dp_packet p;
+    dp_packet_use_foreign(&p, block, len, 0, len);
+    pkt_metadata_init(&p.md, 1);
+    struct flow f;
+    flow_extract(&p, &f);
+
+    uint16_t dl_type = ntohs(f.dl_type);
+    if (fix_csums && dp_packet_l4(&p) && dl_type == ETH_TYPE_IP
+        && f.nw_proto != IPPROTO_TCP && f.nw_proto != IPPROTO_UDP
+        && f.nw_proto != IPPROTO_ICMP) {
+        fix_csums = false;
+    }
+    if (fix_csums && dp_packet_l4(&p)) {
+        uint8_t *l3 = dp_packet_l3(&p);
+        if (dl_type == ETH_TYPE_IP) {
+            struct ip_header *ip = (struct ip_header *) l3;
+            size_t hlen = IP_IHL(ip->ip_ihl_ver) * 4;
+            if (hlen >= IP_HEADER_LEN && hlen <= dp_packet_l3_size(&p)) {
+                ip->ip_csum = 0;
+                ip->ip_csum = csum(ip, hlen);
+            }
+        }
+        size_t l4_size = dp_packet_l4_size(&p);
+        if ((f.nw_proto == IPPROTO_TCP && l4_size >= TCP_HEADER_LEN)
+            || (f.nw_proto == IPPROTO_UDP && l4_size >= UDP_HEADER_LEN)
+            || l4_size >= ICMP_HEADER_LEN) {
+            fix_l4_csum(&p);
+        }
+    }
+
+    struct ct_nat_action snat = nat_to(CT_NAT_SRC, X_IP, X_IP + 3, 0, 0);
+    struct ct_action a = act(0, true);
+    a.nat = &snat;
+    a.alg = CT_ALG_FTP;
+    struct dp_packet_batch b;
+    dp_packet_batch_init_packet(&b, &p);
+    conntrack_execute(ct, &b, dl_type, &a, time_msec());
+    uint32_t st = p.md.ct_state;
+    CHECK(st & TRK);
+    CHECK(!(st & INV) || !(st & (NEW | EST | REL)));
+    dp_packet_uninit(&p);
+    free(block);
+}
+
+START_TEST(test_damaged_packets)
+{
+    struct conntrack *ct = conntrack_create();
+    struct dp_packet *seeds[6];
+    seeds[0] = tcp4_text(A_IP, B_IP, 40000, 21, 1, 1,
+                         "PORT 10,0,0,1,19,137\r\n");
+    seeds[1] = tcp4_text(B_IP, A_IP, 21, 40000, 1, 1,
+                         "227 Entering Passive Mode (10,0,0,2,1,2).\r\n");
+    seeds[2] = tcp4_text(A_IP, B_IP, 40000, 21, 1, 1,
+                         "EPRT |1|10.0.0.1|5555|\r\n");
+    struct dp_packet *inner = udp4(A_IP, B_IP, 1, 2);
+    seeds[3] = icmp4_error(R_IP, A_IP, 3, 1, inner);
+    seeds[4] = udp6(1, 2, 100, 200);
+    seeds[5] = icmp4_echo(A_IP, B_IP, 8, 9);
+    dp_packet_delete(inner);
+
+    uint32_t r = 12345;
+    size_t n = check_iterations(3000, 50);
+    for (size_t k = 0; k < ARRAY_SIZE(seeds); k++) {
+        const uint8_t *data = dp_packet_data(seeds[k]);
+        size_t len = dp_packet_size(seeds[k]);
+        uint8_t *buf = xmalloc(len);
+
+        /* Every truncation. */
+        for (size_t cut = 0; cut <= len; cut++) {
+            exercise(ct, data, cut, false);
+        }
+        /* Random damage past the Ethernet header, checksums fixed up. */
+        for (size_t i = 0; i < n; i++) {
+            memcpy(buf, data, len);
+            int flips = 1 + i % 4;
+            for (int j = 0; j < flips; j++) {
+                r = r * 1103515245 + 12345;
+                size_t pos = ETH_HEADER_LEN + (r >> 8) % (len - ETH_HEADER_LEN);
+                r = r * 1103515245 + 12345;
+                buf[pos] = r >> 16;
+            }
+            r = r * 1103515245 + 12345;
+            size_t cut = len - (r >> 8) % 8;
+            exercise(ct, buf, cut, true);
+        }
+        free(buf);
+        dp_packet_delete(seeds[k]);
+    }
+    conntrack_destroy(ct);
+}
+END_TEST
+
 /* Two threads execute packets of many connections while a third flushes:
  * run under the sanitizers, it checks that nothing is used after free and
  * that counts stay consistent. */
@@ -1904,6 +2009,7 @@ conntrack_suite(void)
     tcase_add_test(tc, test_ftp_snat_rewrite);
     tcase_add_test(tc, test_tftp);
     tcase_add_test(tc, test_closed_tcp_freed_soon);
+    tcase_add_test(tc, test_damaged_packets);
     tcase_add_test(tc, test_stress_threads);
     tcase_add_test(tc, test_table_grows);
     suite_add_tcase(s, tc);
