@@ -429,7 +429,7 @@ ftp_post(struct ct_expectations *e, struct conn *conn,
      * (a retransmitted command by what was added before it). */
     int32_t skew = retransmit ? conn->skew_prev[reply]
                               : conn->seq_skew[reply];
-    if (skew) {
+    if (skew && nat) {
         adjust_seq_field(tcp, false, skew);
     }
 
