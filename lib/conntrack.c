@@ -1384,7 +1384,8 @@ sweep(struct conntrack *ct)
             bool mine = false;
             if (conn_expired(conn, now)) {
                 lock_pair(ct, conn);
-                mine = unlink_locked(ct, conn);
+                /* Again under the locks: a packet may have just come. */
+                mine = conn_expired(conn, now) && unlink_locked(ct, conn);
                 unlock_pair(ct, conn);
             }
             if (mine) {

@@ -1655,6 +1655,50 @@ START_TEST(test_ftp_snat_rewrite)
 }
 END_TEST
 
+START_TEST(test_ftp_eprt_ipv6_snat)
+{
+    struct conntrack *ct = conntrack_create();
+    struct ct_nat_action snat;
+    memset(&snat, 0, sizeof snat);
+    snat.flags = CT_NAT_SRC;
+    snat.has_addr = true;
+    inet_pton(AF_INET6, "fc00::abcd", &snat.min_addr.ipv6);
+    snat.max_addr = snat.min_addr;
+    struct ct_action out = act(0, true);
+    out.alg = CT_ALG_FTP;
+    out.nat = &snat;
+
+    /* The control connection fc00::1 -> fc00::2:21, already open. */
+    const char *cmd = "EPRT |2|fc00::1|5001|\r\n";
+    size_t n = strlen(cmd);
+    struct flow f = ip6_flow(1, 2, IPPROTO_TCP, 40000, 21);
+    f.tcp_flags = htons(TCP_ACK | TCP_PSH);
+    struct dp_packet *p = dp_packet_new(256);
+    flow_compose(p, &f, n);
+    struct tcp_header *tcp = dp_packet_l4(p);
+    tcp->tcp_ctl = htons((5 << 12) | TCP_ACK | TCP_PSH);
+    tcp->tcp_seq = htonl(1);
+    tcp->tcp_ack = htonl(1);
+    tcp->tcp_winsz = htons(65535);
+    memcpy((uint8_t *) tcp + TCP_HEADER_LEN, cmd, n);
+    fix_l4_csum(p);
+
+    ck_assert_uint_eq(run(ct, p, &out), TRK | NEW | CS_SRC_NAT);
+    const struct ipv6_header *ip6 = dp_packet_l3(p);
+    size_t plen = ntohs(ip6->ip6_plen) - TCP_HEADER_LEN;
+    const char *want = "EPRT |2|fc00::abcd|5001|\r\n";
+    ck_assert_uint_eq(plen, strlen(want));
+    ck_assert(!memcmp((const uint8_t *) dp_packet_l4(p) + TCP_HEADER_LEN,
+                      want, plen));
+    ck_assert_uint_eq(dp_packet_size(p),
+                      ETH_HEADER_LEN + IPV6_HEADER_LEN + TCP_HEADER_LEN
+                      + plen);
+    ck_assert(csums_ok(p));
+    dp_packet_delete(p);
+    conntrack_destroy(ct);
+}
+END_TEST
+
 START_TEST(test_tftp)
 {
     struct conntrack *ct = conntrack_create();
@@ -2007,6 +2051,7 @@ conntrack_suite(void)
     tcase_add_test(tc, test_nat_ipv6);
     tcase_add_test(tc, test_ftp_active_and_passive);
     tcase_add_test(tc, test_ftp_snat_rewrite);
+    tcase_add_test(tc, test_ftp_eprt_ipv6_snat);
     tcase_add_test(tc, test_tftp);
     tcase_add_test(tc, test_closed_tcp_freed_soon);
     tcase_add_test(tc, test_damaged_packets);
