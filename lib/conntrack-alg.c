@@ -15,8 +15,7 @@
  * shifted by the difference (the "skew") for the rest of the connection.
  * The state machine always sees the sender's own sequence space: acks are
  * shifted back before it runs (ct_alg_pre), sequence numbers forward
- * after (ct_alg_post).  IPv6 addresses in EPRT are recognized but not
- * rewritten.
+ * after (ct_alg_post).
  *
  * Threads: see conntrack-private.h. */
 #include <config.h>
@@ -429,7 +428,7 @@ ftp_post(struct ct_expectations *e, struct conn *conn,
      * (a retransmitted command by what was added before it). */
     int32_t skew = retransmit ? conn->skew_prev[reply]
                               : conn->seq_skew[reply];
-    if (skew) {
+    if (skew && nat) {
         adjust_seq_field(tcp, false, skew);
     }
 
@@ -459,20 +458,27 @@ ftp_post(struct ct_expectations *e, struct conn *conn,
     }
     expect_add(e, conn, reply, htons(f.port));
 
-    if (!nat || !conn->nat.flags || !f.has_addr || ipv6) {
+    if (!nat || !conn->nat.flags || !f.has_addr) {
         return;
     }
     /* The receiver knows the sender by its translated address. */
     const union ct_addr *seen = (reply ? &conn->node[0].key.dst
                                        : &conn->node[1].key.dst);
-    if (seen->ipv4 == f.addr.ipv4) {
-        return;
+    char text[INET6_ADDRSTRLEN];
+    if (ipv6) {
+        if (!memcmp(&seen->ipv6, &f.addr.ipv6, 16)
+            || !inet_ntop(AF_INET6, &seen->ipv6, text, sizeof text)) {
+            return;
+        }
+    } else {
+        if (seen->ipv4 == f.addr.ipv4) {
+            return;
+        }
+        uint32_t a = ntohl(seen->ipv4);
+        char sep = f.cmd == FTP_EPRT ? '.' : ',';
+        snprintf(text, sizeof text, "%u%c%u%c%u%c%u", a >> 24, sep,
+                 (a >> 16) & 0xff, sep, (a >> 8) & 0xff, sep, a & 0xff);
     }
-    uint32_t a = ntohl(seen->ipv4);
-    char text[32];
-    char sep = f.cmd == FTP_EPRT ? '.' : ',';
-    snprintf(text, sizeof text, "%u%c%u%c%u%c%u", a >> 24, sep,
-             (a >> 16) & 0xff, sep, (a >> 8) & 0xff, sep, a & 0xff);
     int delta = replace_payload(pkt, info, payload_ofs, f.addr_ofs,
                                 f.addr_len, text);
     if (!retransmit) {

@@ -236,8 +236,9 @@ pseudo_sum(const struct ct_key *key, size_t l4_len)
                                l4_len));
 }
 
-/* Ports, or ICMP id/type/code, of the L4 header at L4 into KEY.  A quoted
- * header need only have its first 8 bytes. */
+/* The ports of the TCP or UDP header at L4 into KEY.  A quoted header
+ * need only have its first 8 bytes.  Other protocols (SCTP included, as
+ * in 3.1) are tracked by addresses alone. */
 static bool
 parse_l4_ports(const uint8_t *l4, size_t l4_len, struct ct_key *key,
                bool quoted)
@@ -245,10 +246,8 @@ parse_l4_ports(const uint8_t *l4, size_t l4_len, struct ct_key *key,
     switch (key->nw_proto) {
     case IPPROTO_TCP:
     case IPPROTO_UDP:
-    case IPPROTO_SCTP:
         if (l4_len < (quoted ? 8 : key->nw_proto == IPPROTO_TCP
-                      ? TCP_HEADER_LEN : key->nw_proto == IPPROTO_UDP
-                      ? UDP_HEADER_LEN : SCTP_HEADER_LEN)) {
+                      ? TCP_HEADER_LEN : UDP_HEADER_LEN)) {
             return false;
         }
         memcpy(&key->src_port, l4, 2);

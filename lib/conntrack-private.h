@@ -97,7 +97,10 @@ enum ct_update {
 
 /* One direction's entry in the table: a connection is found by both. */
 struct ct_node {
-    _Atomic(struct ct_node *) next; /* Chain of the bucket. */
+    /* Chain of the bucket.  Two links: the table uses one, and a table
+     * being built when it grows the other, so that readers still on the
+     * old table walk chains nobody changes under them. */
+    _Atomic(struct ct_node *) next[2];
     uint32_t hash;
     uint8_t dir;                    /* 0: original, 1: reply. */
     struct ct_key key;
@@ -112,8 +115,9 @@ enum ct_exp_state {
     CT_EXP_HELD,                    /* Off the lists: creator or sweeper
                                      * holds it. */
     CT_EXP_LISTED,                  /* On an expiry list. */
-    CT_EXP_DEAD,                    /* Unlinked while held: the holder
-                                     * frees it. */
+    CT_EXP_DEAD,                    /* Unlinked: if it was held, the
+                                     * holder frees it; nobody files it
+                                     * again. */
 };
 
 struct conn {
@@ -155,7 +159,8 @@ struct conn {
 
     /* Expiry lists, under the tracker's exp_lock. */
     struct ovs_list exp_node;
-    long long int exp_stamp;        /* Expiry when filed. */
+    atomic_llong exp_stamp;         /* Expiry when filed (written under
+                                     * exp_lock, read by packets). */
     enum ct_exp_state exp_state;
 };
 
@@ -210,10 +215,11 @@ bool ct_expect_find(struct ct_expectations *, const struct ct_key *key,
 void ct_expect_forget_parent(struct ct_expectations *, uint32_t parent_id);
 
 /* The helpers, for a packet of CONN (whose alg is set), under conn->lock,
- * after the state machine accepted it.  NAT says the ct() translates
- * (the helper then rewrites addresses in FTP commands and keeps the
- * sequence skew).  Before the state machine, ct_alg_pre() undoes the
- * skew in the acks a packet carries. */
+ * after the state machine accepted it.  NAT says this ct() translates the
+ * packet (the helper then rewrites addresses in FTP commands and applies
+ * the sequence skew; a packet that a ct() in the zone already translated
+ * is not shifted twice).  Before the state machine, ct_alg_pre() undoes
+ * the skew in the acks a packet carries; call it only when translating. */
 void ct_alg_pre(struct conn *, struct dp_packet *,
                 const struct ct_pkt_info *, bool reply);
 void ct_alg_post(struct ct_expectations *, struct conn *,

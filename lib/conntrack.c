@@ -3,19 +3,23 @@
  *
  * Table
  * -----
- * A fixed array of CT_N_BUCKETS chains.  Each connection has two nodes,
- * one per direction (its original key and its reply key), so a packet
- * from either side finds it with one hash lookup.  Chains are singly
- * linked through atomic pointers.
+ * An array of chains (struct ct_table), which the sweeper thread doubles
+ * when it holds more than two nodes per chain.  Each connection has two
+ * nodes, one per direction (its original key and its reply key), so a
+ * packet from either side finds it with one hash lookup.  Chains are
+ * singly linked through atomic pointers; each node has two links, one
+ * for the current array and one for the next, so growing never changes a
+ * chain a reader may be walking.
  *
  * Locking scheme
  * --------------
  * - Readers (conntrack_execute's lookups, dump, stats) walk chains with
  *   acquire loads and no lock, inside a dp_epoch section.
  *   conntrack_execute() enters one itself when its caller is not in one.
- * - Writers (insert, unlink) hold the lock of the bucket group (bucket
- *   index modulo CT_N_LOCKS) of BOTH of the connection's keys, taken in
- *   index order.  An insert re-checks, under those locks, that neither key
+ * - Writers (insert, unlink) hold the lock of the bucket group (the low
+ *   bits of the hash) of BOTH of the connection's keys, taken in index
+ *   order, inside a read hold of resize_lock (which growing the table
+ *   takes for writing).  An insert re-checks, under those locks, that neither key
  *   belongs to a live connection (two threads seeing the same new flow:
  *   the loser uses the winner's connection).  A node is published with a
  *   release store of the chain head after it is fully written; unlinking
@@ -37,9 +41,11 @@
  * ignores an expired connection, so expiry is exact whatever the sweeper
  * does.  The sweeper thread frees them.  Connections sit in expiry lists,
  * one per timeout length, each sorted by the expiry the connection had
- * when it was filed (exp_stamp).  The hot path never touches the lists;
- * the sweeper pops the heads that are due and either frees the
- * connection (truly expired) or files it again under its current expiry.
+ * when it was filed (exp_stamp).  The hot path leaves the lists alone
+ * unless a packet shortens the timeout below the filed expiry (a TCP
+ * connection closing): then it re-files the connection.  The sweeper pops
+ * the heads that are due and either frees the connection (truly expired)
+ * or files it again under its current expiry.
  * Its work is thus proportional to the connections that came due, not to
  * the table.  The lists and each connection's exp_state are under
  * exp_lock; the three exp_states make sure exactly one thread frees a
@@ -47,7 +53,8 @@
  *   LISTED  on a list: the unlinker takes it off and frees it;
  *   HELD    the creator (before filing) or the sweeper has it: the
  *           unlinker marks it DEAD and the holder frees it.
- * Lock order: bucket locks, then exp_lock; never the reverse.
+ * Lock order: resize_lock, bucket locks, then exp_lock; never the
+ * reverse.
  *
  * Expired connections stay counted (n_conns, zone counts) until the
  * sweeper, which runs every CT_SWEEP_MS, has removed them. */
@@ -80,13 +87,26 @@ COVERAGE_DEFINE(conntrack_untrackable);
 COVERAGE_DEFINE(conntrack_invalid);
 COVERAGE_DEFINE(conntrack_nat_exhausted);
 
-#define CT_N_BUCKETS (1u << 16)
-#define CT_N_LOCKS 256
+/* The table starts with CT_MIN_BUCKETS chains and doubles (up to
+ * CT_MAX_BUCKETS) when it holds more than two nodes per chain. */
+#define CT_MIN_BUCKETS (1u << 16)
+#define CT_MAX_BUCKETS (1u << 24)
+#define CT_N_LOCKS 256                  /* Must divide CT_MIN_BUCKETS. */
 #define CT_DEFAULT_MAXCONNS 3000000
 #define CT_N_ZONES 65536
 #define CT_SWEEP_MS 100
 /* Most connections the sweeper takes off the lists per exp_lock hold. */
 #define CT_SWEEP_BATCH 1024
+
+/* The chains.  Replaced whole when the table grows: the sweeper builds a
+ * new array linking the same nodes through their other link (GEN), with
+ * resize_lock held for writing (so no writer changes a chain meanwhile),
+ * publishes it, and frees the old array once no reader can be on it. */
+struct ct_table {
+    size_t mask;                    /* Number of buckets - 1. */
+    int gen;                        /* Link of struct ct_node used. */
+    _Atomic(struct ct_node *) buckets[];
+};
 
 /* The timeout policies, immutable once published. */
 struct ct_policy_set {
@@ -105,7 +125,10 @@ struct ct_exp_list {
 };
 
 struct conntrack {
-    _Atomic(struct ct_node *) *buckets;
+    _Atomic(struct ct_table *) table;
+    /* Writers hold it for reading around their bucket locks; growing the
+     * table holds it for writing. */
+    struct ovs_rwlock resize_lock;
     struct ovs_mutex locks[CT_N_LOCKS];
     uint32_t hash_basis;
 
@@ -159,8 +182,42 @@ conn_expired(const struct conn *conn, long long int now)
                                 memory_order_relaxed) <= now;
 }
 
-static inline size_t bucket_of(uint32_t hash) { return hash & (CT_N_BUCKETS - 1); }
-static inline size_t lock_of(uint32_t hash) { return bucket_of(hash) % CT_N_LOCKS; }
+/* A bucket's lock depends on the low bits of the hash only, so it stays
+ * the same whatever the table's size. */
+static inline size_t lock_of(uint32_t hash) { return hash & (CT_N_LOCKS - 1); }
+
+static inline struct ct_table *
+table_get(const struct conntrack *ct)
+{
+    return atomic_load_explicit(&((struct conntrack *) ct)->table,
+                                memory_order_acquire);
+}
+
+static inline _Atomic(struct ct_node *) *
+bucket_head(struct ct_table *t, uint32_t hash)
+{
+    return &t->buckets[hash & t->mask];
+}
+
+static inline struct ct_node *
+node_next(const struct ct_node *node, int gen)
+{
+    return atomic_load_explicit(&((struct ct_node *) node)->next[gen],
+                                memory_order_acquire);
+}
+
+static struct ct_table *
+table_alloc(size_t n_buckets, int gen)
+{
+    struct ct_table *t = xmalloc(sizeof *t
+                                 + n_buckets * sizeof t->buckets[0]);
+    t->mask = n_buckets - 1;
+    t->gen = gen;
+    for (size_t i = 0; i < n_buckets; i++) {
+        atomic_init(&t->buckets[i], NULL);
+    }
+    return t;
+}
 
 static void
 lock_pair(struct conntrack *ct, const struct conn *conn)
@@ -169,6 +226,7 @@ lock_pair(struct conntrack *ct, const struct conn *conn)
     if (a > b) {
         size_t t = a; a = b; b = t;
     }
+    ovs_rwlock_rdlock(&ct->resize_lock);
     ovs_mutex_lock(&ct->locks[a]);
     if (b != a) {
         ovs_mutex_lock(&ct->locks[b]);
@@ -183,6 +241,7 @@ unlock_pair(struct conntrack *ct, const struct conn *conn)
     if (b != a) {
         ovs_mutex_unlock(&ct->locks[b]);
     }
+    ovs_rwlock_unlock(&ct->resize_lock);
 }
 
 static void
@@ -224,10 +283,8 @@ conntrack_create(void)
 {
     struct conntrack *ct = xzalloc(sizeof *ct);
 
-    ct->buckets = xcalloc(CT_N_BUCKETS, sizeof *ct->buckets);
-    for (size_t i = 0; i < CT_N_BUCKETS; i++) {
-        atomic_init(&ct->buckets[i], NULL);
-    }
+    atomic_init(&ct->table, table_alloc(CT_MIN_BUCKETS, 0));
+    ovs_rwlock_init(&ct->resize_lock);
     for (size_t i = 0; i < CT_N_LOCKS; i++) {
         ovs_mutex_init(&ct->locks[i]);
     }
@@ -274,9 +331,10 @@ conntrack_destroy(struct conntrack *ct)
      * first and free after. */
     size_t n = 0, allocated = 0;
     struct conn **conns = NULL;
-    for (size_t i = 0; i < CT_N_BUCKETS; i++) {
-        struct ct_node *node = atomic_load(&ct->buckets[i]);
-        for (; node; node = atomic_load(&node->next)) {
+    struct ct_table *t = table_get(ct);
+    for (size_t i = 0; i <= t->mask; i++) {
+        struct ct_node *node = atomic_load(&t->buckets[i]);
+        for (; node; node = node_next(node, t->gen)) {
             if (node->dir == 0) {
                 if (n >= allocated) {
                     conns = x2nrealloc(conns, &allocated, sizeof *conns);
@@ -295,10 +353,11 @@ conntrack_destroy(struct conntrack *ct)
     }
     hmap_destroy(&ct->exp_lists);
     ct_expect_destroy(&ct->expects);
-    free(ct->buckets);
+    free(t);
     for (size_t i = 0; i < CT_N_LOCKS; i++) {
         ovs_mutex_destroy(&ct->locks[i]);
     }
+    ovs_rwlock_destroy(&ct->resize_lock);
     free(ct->zone_count);
     free(ct->zone_limit);
     free(atomic_load(&ct->policies));
@@ -319,10 +378,10 @@ static struct conn *
 lookup(struct conntrack *ct, const struct ct_key *key, uint32_t hash,
        long long int now, bool *reply)
 {
-    struct ct_node *node = atomic_load_explicit(&ct->buckets[bucket_of(hash)],
+    struct ct_table *t = table_get(ct);
+    struct ct_node *node = atomic_load_explicit(bucket_head(t, hash),
                                                 memory_order_acquire);
-    for (; node; node = atomic_load_explicit(&node->next,
-                                             memory_order_acquire)) {
+    for (; node; node = node_next(node, t->gen)) {
         if (node->hash == hash && !memcmp(&node->key, key, sizeof *key)) {
             struct conn *conn = node_conn(node);
             if (!conn_expired(conn, now)) {
@@ -336,16 +395,19 @@ lookup(struct conntrack *ct, const struct ct_key *key, uint32_t hash,
     return NULL;
 }
 
+/* Unlinks NODE from its chain; its bucket lock must be held. */
 static void
 chain_remove(struct conntrack *ct, struct ct_node *node)
 {
-    _Atomic(struct ct_node *) *pos = &ct->buckets[bucket_of(node->hash)];
+    struct ct_table *t = table_get(ct);
+    int gen = t->gen;
+    _Atomic(struct ct_node *) *pos = bucket_head(t, node->hash);
     struct ct_node *cur;
     while ((cur = atomic_load_explicit(pos, memory_order_relaxed)) != node) {
         ovs_assert(cur);
-        pos = &cur->next;
+        pos = &cur->next[gen];
     }
-    atomic_store_explicit(pos, atomic_load_explicit(&node->next,
+    atomic_store_explicit(pos, atomic_load_explicit(&node->next[gen],
                                                     memory_order_relaxed),
                           memory_order_release);
 }
@@ -384,14 +446,47 @@ exp_list_get(struct conntrack *ct, long long int duration_ms)
     return list;
 }
 
+/* CONN's current timeout length and expiry. */
+static void
+conn_due(const struct conntrack *ct, struct conn *conn,
+         long long int *duration, long long int *expiration)
+{
+    ovs_mutex_lock(&conn->lock);
+    *duration = timeout_ms(ct, conn->tp_id, conn->tm);
+    *expiration = atomic_load_explicit(&conn->expiration,
+                                       memory_order_relaxed);
+    ovs_mutex_unlock(&conn->lock);
+}
+
+/* Puts CONN, off the lists, in the list for DURATION at EXPIRATION. */
+static void
+exp_list_add(struct conntrack *ct, struct conn *conn, long long int duration,
+             long long int expiration)
+{
+    struct ct_exp_list *list = exp_list_get(ct, duration);
+    atomic_store_explicit(&conn->exp_stamp, expiration,
+                          memory_order_relaxed);
+    /* Almost always the newest: find its place from the tail. */
+    struct ovs_list *pos = list->conns.prev;
+    while (pos != &list->conns) {
+        struct conn *c = CONTAINER_OF(pos, struct conn, exp_node);
+        if (atomic_load_explicit(&c->exp_stamp, memory_order_relaxed)
+            <= expiration) {
+            break;
+        }
+        pos = pos->prev;
+    }
+    ovs_list_insert(pos->next, &conn->exp_node);
+    conn->exp_state = CT_EXP_LISTED;
+}
+
 /* Puts held CONN on the expiry list of its current timeout, or frees it
  * if it was unlinked meanwhile. */
 static void
 conn_file(struct conntrack *ct, struct conn *conn)
 {
-    ovs_mutex_lock(&conn->lock);
-    long long int duration = timeout_ms(ct, conn->tp_id, conn->tm);
-    ovs_mutex_unlock(&conn->lock);
+    long long int duration, expiration;
+    conn_due(ct, conn, &duration, &expiration);
 
     ovs_mutex_lock(&ct->exp_lock);
     if (conn->exp_state == CT_EXP_DEAD) {
@@ -399,20 +494,25 @@ conn_file(struct conntrack *ct, struct conn *conn)
         dp_epoch_postpone(conn_free, conn);
         return;
     }
-    struct ct_exp_list *list = exp_list_get(ct, duration);
-    conn->exp_stamp = atomic_load_explicit(&conn->expiration,
-                                           memory_order_relaxed);
-    /* Almost always the newest: find its place from the tail. */
-    struct ovs_list *pos = list->conns.prev;
-    while (pos != &list->conns) {
-        struct conn *c = CONTAINER_OF(pos, struct conn, exp_node);
-        if (c->exp_stamp <= conn->exp_stamp) {
-            break;
-        }
-        pos = pos->prev;
+    exp_list_add(ct, conn, duration, expiration);
+    ovs_mutex_unlock(&ct->exp_lock);
+}
+
+/* CONN's timeout got shorter than when it was filed (a TCP connection
+ * closing, say): file it again, so that it is freed when it expires and
+ * not when its old timeout would have run out. */
+static void
+conn_refile(struct conntrack *ct, struct conn *conn)
+{
+    long long int duration, expiration;
+    conn_due(ct, conn, &duration, &expiration);
+
+    ovs_mutex_lock(&ct->exp_lock);
+    if (conn->exp_state == CT_EXP_LISTED) {
+        /* Held or dead: whoever has it files or frees it. */
+        ovs_list_remove(&conn->exp_node);
+        exp_list_add(ct, conn, duration, expiration);
     }
-    ovs_list_insert(pos->next, &conn->exp_node);
-    conn->exp_state = CT_EXP_LISTED;
     ovs_mutex_unlock(&ct->exp_lock);
 }
 
@@ -423,6 +523,8 @@ conn_release(struct conntrack *ct, struct conn *conn)
     ovs_mutex_lock(&ct->exp_lock);
     if (conn->exp_state == CT_EXP_LISTED) {
         ovs_list_remove(&conn->exp_node);
+        /* A reader still holding it must not file it again. */
+        conn->exp_state = CT_EXP_DEAD;
         ovs_mutex_unlock(&ct->exp_lock);
         dp_epoch_postpone(conn_free, conn);
     } else {
@@ -482,12 +584,12 @@ insert(struct conntrack *ct, struct conn *conn, long long int now,
         }
     }
     atomic_store_explicit(&conn->linked, true, memory_order_relaxed);
+    struct ct_table *t = table_get(ct);     /* Stable: we hold locks. */
     for (int i = 0; i < 2; i++) {
         struct ct_node *node = &conn->node[i];
-        _Atomic(struct ct_node *) *head
-            = &ct->buckets[bucket_of(node->hash)];
-        atomic_init(&node->next, atomic_load_explicit(head,
-                                                      memory_order_relaxed));
+        _Atomic(struct ct_node *) *head = bucket_head(t, node->hash);
+        atomic_init(&node->next[t->gen],
+                    atomic_load_explicit(head, memory_order_relaxed));
         atomic_store_explicit(head, node, memory_order_release);
     }
     atomic_fetch_add_explicit(&ct->n_conns, 1, memory_order_relaxed);
@@ -620,6 +722,7 @@ conn_create(struct conntrack *ct, struct dp_packet *pkt,
     atomic_init(&conn->expiration,
                 now + timeout_ms(ct, conn->tp_id, conn->tm));
     conn->exp_state = CT_EXP_HELD;
+    atomic_init(&conn->exp_stamp, 0);
 
     const struct ct_nat_action *nat = action->nat;
     bool do_nat = nat && (nat->flags & (CT_NAT_SRC | CT_NAT_DST));
@@ -674,8 +777,8 @@ conn_create(struct conntrack *ct, struct dp_packet *pkt,
         if (!other) {
             break;
         }
-        if (conflict == 1 && do_nat) {
-            continue;
+        if (conflict == 1 && (do_nat || exp_nat)) {
+            continue;           /* Translation in use: the next one. */
         }
         conn_free(conn);
         *raced = true;
@@ -685,12 +788,13 @@ conn_create(struct conntrack *ct, struct dp_packet *pkt,
     return conn;
 }
 
-/* Moves CONN's state with the packet; returns the ct_state bits to set
- * and whether the connection must be replaced by a new one. */
+/* Moves CONN's state with the packet: sets its ct_state bits and says
+ * whether the connection must be replaced by a new one.  NAT_NOW: the
+ * packet is being translated by this ct() (FTP sequence skew applies). */
 static void
 conn_update(struct conntrack *ct, struct conn *conn, struct dp_packet *pkt,
-            const struct ct_pkt_info *info, bool reply, long long int now,
-            bool *restart)
+            const struct ct_pkt_info *info, bool reply, bool nat_now,
+            long long int now, bool *restart)
 {
     struct pkt_metadata *md = &pkt->md;
     bool seq_chk = atomic_load_explicit(&ct->tcp_seq_chk,
@@ -707,16 +811,24 @@ conn_update(struct conntrack *ct, struct conn *conn, struct dp_packet *pkt,
     }
 
     ovs_mutex_lock(&conn->lock);
-    if (conn->alg == CT_ALG_FTP) {
+    if (conn->alg == CT_ALG_FTP && nat_now) {
         ct_alg_pre(conn, pkt, info, reply);
     }
     enum ct_update res = ct_proto_update(conn, info, pkt, reply, seq_chk);
+    bool shorter = false;
     if (res != CT_UPDATE_INVALID && res != CT_UPDATE_RESTART) {
         conn->counters[reply].packets++;
         conn->counters[reply].bytes += dp_packet_size(pkt);
         conn_touch(ct, conn, now);
+        shorter = (atomic_load_explicit(&conn->expiration,
+                                        memory_order_relaxed)
+                   < atomic_load_explicit(&conn->exp_stamp,
+                                          memory_order_relaxed));
     }
     ovs_mutex_unlock(&conn->lock);
+    if (shorter) {
+        conn_refile(ct, conn);
+    }
 
     switch (res) {
     case CT_UPDATE_VALID:
@@ -786,7 +898,8 @@ process_packet(struct conntrack *ct, struct dp_packet *pkt, uint16_t dl_type,
     for (int attempt = 0; ; attempt++) {
         if (conn) {
             bool restart;
-            conn_update(ct, conn, pkt, &info, reply, now, &restart);
+            conn_update(ct, conn, pkt, &info, reply,
+                        action->nat != NULL && !natted, now, &restart);
             if (restart) {
                 conn_delete(ct, conn);
                 conn = NULL;
@@ -947,11 +1060,11 @@ for_each_conn(struct conntrack *ct, const uint16_t *zone, long long int now,
     if (enter) {
         dp_epoch_enter();
     }
-    for (size_t i = 0; i < CT_N_BUCKETS; i++) {
-        struct ct_node *node = atomic_load_explicit(&ct->buckets[i],
+    struct ct_table *t = table_get(ct);
+    for (size_t i = 0; i <= t->mask; i++) {
+        struct ct_node *node = atomic_load_explicit(&t->buckets[i],
                                                     memory_order_acquire);
-        for (; node; node = atomic_load_explicit(&node->next,
-                                                 memory_order_acquire)) {
+        for (; node; node = node_next(node, t->gen)) {
             struct conn *conn = node_conn(node);
             if (node->dir != 0 || conn_expired(conn, now)
                 || (zone && node->key.zone != *zone)) {
@@ -1061,25 +1174,26 @@ conntrack_get_buckets(struct conntrack *ct, uint32_t *counts,
                       size_t n_buckets)
 {
     long long int now = time_msec();
-    size_t n = MIN(n_buckets, (size_t) CT_N_BUCKETS);
     bool enter = !dp_epoch_in_section();
     if (enter) {
         dp_epoch_enter();
     }
+    struct ct_table *t = table_get(ct);
+    size_t n = MIN(n_buckets, t->mask + 1);
     for (size_t i = 0; i < n; i++) {
         uint32_t count = 0;
-        struct ct_node *node = atomic_load_explicit(&ct->buckets[i],
+        struct ct_node *node = atomic_load_explicit(&t->buckets[i],
                                                     memory_order_acquire);
-        for (; node; node = atomic_load_explicit(&node->next,
-                                                 memory_order_acquire)) {
+        for (; node; node = node_next(node, t->gen)) {
             count += !conn_expired(node_conn(node), now);
         }
         counts[i] = count;
     }
+    size_t total = t->mask + 1;
     if (enter) {
         dp_epoch_exit();
     }
-    return CT_N_BUCKETS;
+    return total;
 }
 
 /* Limits and settings
@@ -1239,7 +1353,8 @@ sweep_collect(struct conntrack *ct, long long int now, struct ovs_list *due)
         while (!ovs_list_is_empty(&list->conns)) {
             struct conn *conn = CONTAINER_OF(ovs_list_front(&list->conns),
                                              struct conn, exp_node);
-            if (conn->exp_stamp > now) {
+            if (atomic_load_explicit(&conn->exp_stamp,
+                                     memory_order_relaxed) > now) {
                 break;
             }
             if (n++ >= CT_SWEEP_BATCH) {
@@ -1269,7 +1384,8 @@ sweep(struct conntrack *ct)
             bool mine = false;
             if (conn_expired(conn, now)) {
                 lock_pair(ct, conn);
-                mine = unlink_locked(ct, conn);
+                /* Again under the locks: a packet may have just come. */
+                mine = conn_expired(conn, now) && unlink_locked(ct, conn);
                 unlock_pair(ct, conn);
             }
             if (mine) {
@@ -1285,6 +1401,47 @@ sweep(struct conntrack *ct)
     } while (more);
 }
 
+/* Doubles the table (or more) once it holds more than two nodes per
+ * chain.  Sweeper thread only: it is outside any epoch section, so it
+ * can wait for readers of the old array to leave. */
+static void
+table_maybe_grow(struct conntrack *ct)
+{
+    struct ct_table *old = table_get(ct);
+    size_t n_nodes = 2 * (size_t) atomic_load_explicit(&ct->n_conns,
+                                                       memory_order_relaxed);
+    size_t n = old->mask + 1;
+    if (n_nodes <= 2 * n || n >= CT_MAX_BUCKETS) {
+        return;
+    }
+    while (n < CT_MAX_BUCKETS && n_nodes > 2 * n) {
+        n *= 2;
+    }
+
+    ovs_rwlock_wrlock(&ct->resize_lock);
+    struct ct_table *t = table_alloc(n, !old->gen);
+    for (size_t i = 0; i <= old->mask; i++) {
+        struct ct_node *node = atomic_load_explicit(&old->buckets[i],
+                                                    memory_order_relaxed);
+        for (; node; node = atomic_load_explicit(&node->next[old->gen],
+                                                 memory_order_relaxed)) {
+            _Atomic(struct ct_node *) *head = bucket_head(t, node->hash);
+            atomic_store_explicit(&node->next[t->gen],
+                                  atomic_load_explicit(head,
+                                                       memory_order_relaxed),
+                                  memory_order_relaxed);
+            atomic_store_explicit(head, node, memory_order_relaxed);
+        }
+    }
+    atomic_store_explicit(&ct->table, t, memory_order_release);
+    ovs_rwlock_unlock(&ct->resize_lock);
+    /* Readers may still walk the old array (through the old links, which
+     * nothing changes any more); the next growth reuses those links, so
+     * wait here rather than postpone. */
+    dp_epoch_synchronize();
+    free(old);
+}
+
 static void *
 sweeper_main(void *ct_)
 {
@@ -1294,6 +1451,7 @@ sweeper_main(void *ct_)
     while (!ct->stop) {
         ovs_mutex_unlock(&ct->sweep_mutex);
         sweep(ct);
+        table_maybe_grow(ct);
         dp_epoch_reclaim();
         ovs_mutex_lock(&ct->sweep_mutex);
 

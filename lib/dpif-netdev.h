@@ -52,6 +52,10 @@
  *   - Port changes and rx thread count changes stop and restart the rx
  *     threads (rare, and simpler than handing ports between live
  *     threads); their caches start empty.
+ *   - The connection tracker (conntrack.h), one per datapath, created
+ *     with it and destroyed with its last reference, locks for itself:
+ *     rx threads run ct() through it, handlers (dpif_execute()) and the
+ *     main thread (dpctl, dpif_conntrack()) call it concurrently.
  *
  * Nothing here is called directly: use dpif.h (type "netdev"); this
  * header holds only the design notes above. */

@@ -269,6 +269,12 @@ tests_unit_test_dp_packet_SOURCES = tests/unit/test-dp-packet.c
 tests_unit_test_dp_packet_CFLAGS = $(UNIT_TEST_FLAGS)
 tests_unit_test_dp_packet_LDADD = $(UNIT_TEST_LIBS)
 
+# Unit suite: conntrack entries as dpctl prints them.
+UNIT_TESTS += tests/unit/test-ct-format
+tests_unit_test_ct_format_SOURCES = tests/unit/test-ct-format.c
+tests_unit_test_ct_format_CFLAGS = $(UNIT_TEST_FLAGS)
+tests_unit_test_ct_format_LDADD = $(UNIT_TEST_LIBS)
+
 # Unit suites: the OpenFlow classifier (random rule sets, ClassBench,
 # concurrent lookups).
 UNIT_TESTS += \
