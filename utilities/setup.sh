@@ -262,6 +262,10 @@ run_fuzz() {
     done
 }
 
+# Open vSwitch's conntrack tests in ofproto-dpif.at (3.1's numbering):
+# packet-out recirculation, patch ports with ct, and "conntrack - ...".
+OVS_SUITE_CONNTRACK="1197 1198 1268 1321-1340"
+
 run_checks() {
     local status=0
     # The ovs-ofctl autotests run 3.1's ovs-ofctl and ours side by side
@@ -297,6 +301,10 @@ run_checks() {
         # many run at once as there are CPUs.
         BUILD_DIR=$build_dir bash "$top/tests/ovs-suite.sh" -j $((jobs * 2)) \
             --expect "$top/docs/compatibility.md"
+        # Of the switching file ofproto-dpif.at (whole in CI with its
+        # issue), the connection tracking and recirculation tests.
+        BUILD_DIR=$build_dir bash "$top/tests/ovs-suite.sh" -j $((jobs * 2)) \
+            --expect "$top/docs/compatibility.md" $OVS_SUITE_CONNTRACK
     fi
 }
 
