@@ -240,7 +240,10 @@ enum ct_timeout {
 const char *ct_timeout_name(enum ct_timeout);
 bool ct_timeout_from_name(const char *, enum ct_timeout *);
 
-/* Sets policy ID (nonzero) to SECONDS[CT_TM_N] (0 entries: default). */
+/* Sets policy ID (nonzero) to SECONDS[CT_TM_N] (0 entries: default; the
+ * CT_TM_OTHER_* ones left 0 take the policy's UDP values, since 3.1 times
+ * other protocols like UDP).  Connections committed with the policy use
+ * it from their next packet on; deleting it brings back the defaults. */
 void conntrack_set_policy(struct conntrack *, uint32_t id,
                           const uint32_t seconds[CT_TM_N]);
 void conntrack_del_policy(struct conntrack *, uint32_t id);
