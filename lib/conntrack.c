@@ -683,23 +683,27 @@ conn_touch(struct conntrack *ct, struct conn *conn, long long int now)
 }
 
 /* A new connection for the packet INFO describes, committed; NULL if a
- * limit says no.  If another thread committed the same one first, returns
+ * limit says no (then *OVER_LIMIT is set) or NAT found no free
+ * translation.  If another thread committed the same one first, returns
  * that one with *RACED and *REPLY set. */
 static struct conn *
 conn_create(struct conntrack *ct, struct dp_packet *pkt,
             const struct ct_pkt_info *info, const struct ct_action *action,
             const struct ct_expect *exp, long long int now, bool *raced,
-            bool *reply)
+            bool *reply, bool *over_limit)
 {
     uint16_t zone = info->key.zone;
     *raced = false;
+    *over_limit = false;
     if (!zone_has_room(ct, zone)) {
         COVERAGE_INC(conntrack_zone_full);
+        *over_limit = true;
         return NULL;
     }
     if (atomic_load_explicit(&ct->n_conns, memory_order_relaxed)
         >= atomic_load_explicit(&ct->max_conns, memory_order_relaxed)) {
         COVERAGE_INC(conntrack_full);
+        *over_limit = true;
         return NULL;
     }
 
@@ -926,10 +930,18 @@ process_packet(struct conntrack *ct, struct dp_packet *pkt, uint16_t dl_type,
         if (!commit) {
             break;
         }
-        bool raced;
+        bool raced, over_limit;
         conn = conn_create(ct, pkt, &info, action, has_exp ? &exp : NULL,
-                           now, &raced, &reply);
+                           now, &raced, &reply, &over_limit);
         created = conn && !raced;
+        if (over_limit) {
+            /* Unlike 3.1 (which lets the packet go on as new, tracked by
+             * nobody), the packet is invalid: the rules firewalls have
+             * for invalid packets drop it, as a kernel datapath drops it
+             * when its table is full.  Counted (conntrack_full,
+             * conntrack_zone_full). */
+            md->ct_state = CS_INVALID;
+        }
         if (!raced || attempt > 0) {
             break;
         }

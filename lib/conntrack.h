@@ -121,8 +121,10 @@ struct ct_action {
  * Packets are never dropped here: one the tracker cannot make sense of
  * (truncated, bad checksum, a fragment, impossible TCP flags, out of
  * window, an ICMP error about no known connection) gets ct_state =
- * trk|inv.  A new connection past a limit (maxconns, zone limit, no free
- * NAT translation) is not committed and stays trk|new, as in 3.1.  NAT
+ * trk|inv.  A new connection past a limit (maxconns, zone limit) is
+ * not committed and its packet is trk|inv too (3.1 leaves it trk|new;
+ * see docs/conntrack.md); one for which NAT finds no free translation
+ * is not committed and stays trk|new, as in 3.1.  NAT
  * rewrites the packets' headers (and checksums) in place. */
 void conntrack_execute(struct conntrack *, struct dp_packet_batch *,
                        uint16_t dl_type, const struct ct_action *,

@@ -729,7 +729,9 @@ START_TEST(test_limits)
     ck_assert_uint_eq(conntrack_get_maxconns(ct), 3000000);
     conntrack_set_maxconns(ct, 2);
     for (int i = 0; i < 4; i++) {
-        run_commit(ct, udp4(A_IP, B_IP, 100 + i, 1), 0);
+        /* Past the limit the packet is invalid, so firewalls drop it. */
+        ck_assert_uint_eq(run_commit(ct, udp4(A_IP, B_IP, 100 + i, 1), 0),
+                          i < 2 ? TRK | NEW : TRK | INV);
     }
     ck_assert_uint_eq(conntrack_get_nconns(ct), 2);
     conntrack_set_maxconns(ct, 100);
@@ -739,7 +741,8 @@ START_TEST(test_limits)
     ck_assert(conntrack_get_zone_limit(ct, 5, &limit, &count));
     ck_assert_uint_eq(limit, 3);
     for (int i = 0; i < 5; i++) {
-        run_commit(ct, udp4(A_IP, B_IP, 100 + i, 1), 5);
+        ck_assert_uint_eq(run_commit(ct, udp4(A_IP, B_IP, 100 + i, 1), 5),
+                          i < 3 ? TRK | NEW : TRK | INV);
     }
     ck_assert(conntrack_get_zone_limit(ct, 5, &limit, &count));
     ck_assert_uint_eq(count, 3);
