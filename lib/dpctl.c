@@ -1072,32 +1072,34 @@ cmd_ct_set_maxconns(struct ds *out, const struct dpctl_opts *o OVS_UNUSED,
     return error;
 }
 
+/* Prints what GET reads from the tracker, for the "ct-get-*" commands
+ * that print one number. */
 static char *
-cmd_ct_get_maxconns(struct ds *out, const struct dpctl_opts *o OVS_UNUSED,
-                    int argc, const char *argv[])
+ct_print_u32(struct ds *out, int argc, const char *argv[],
+             uint32_t (*get)(const struct conntrack *))
 {
     struct dpif *dpif;
     struct conntrack *ct;
     char *error = open_ct(&argc, &argv, argc == 1, &dpif, &ct);
     if (!error) {
-        ds_put_format(out, "%"PRIu32"\n", conntrack_get_maxconns(ct));
+        ds_put_format(out, "%"PRIu32"\n", get(ct));
         dpif_close(dpif);
     }
     return error;
 }
 
 static char *
+cmd_ct_get_maxconns(struct ds *out, const struct dpctl_opts *o OVS_UNUSED,
+                    int argc, const char *argv[])
+{
+    return ct_print_u32(out, argc, argv, conntrack_get_maxconns);
+}
+
+static char *
 cmd_ct_get_nconns(struct ds *out, const struct dpctl_opts *o OVS_UNUSED,
                   int argc, const char *argv[])
 {
-    struct dpif *dpif;
-    struct conntrack *ct;
-    char *error = open_ct(&argc, &argv, argc == 1, &dpif, &ct);
-    if (!error) {
-        ds_put_format(out, "%"PRIu32"\n", conntrack_get_nconns(ct));
-        dpif_close(dpif);
-    }
-    return error;
+    return ct_print_u32(out, argc, argv, conntrack_get_nconns);
 }
 
 static char *
