@@ -117,6 +117,15 @@ void ipf_postprocess(struct ipf *, struct dp_packet_batch *batch,
  * call it so that memory is returned when no fragment arrives. */
 void ipf_expire(struct ipf *, long long int now);
 
+/* Whether the family (V6) is reassembled: a caller that must copy its
+ * fragments before handing them over (the ct() action on packets it does
+ * not own) asks first, so that a disabled family costs no copy. */
+bool ipf_is_enabled(struct ipf *, bool v6);
+
+/* When ipf_expire() next has something to do: LLONG_MAX while nothing is
+ * held, so that an idle module costs its caller no timer. */
+long long int ipf_next_expiry(struct ipf *);
+
 /* Settings (dpctl/ipf-set-enabled, ipf-set-disabled, ipf-set-min-frag,
  * ipf-set-max-nfrags).  V6 selects the family. */
 void ipf_set_enabled(struct ipf *, bool v6, bool enabled);

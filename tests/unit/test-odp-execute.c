@@ -35,7 +35,8 @@ struct outputs {
 
 static void
 record_output(void *aux, struct dp_packet_batch *batch,
-              const struct nlattr *action, bool should_steal)
+              const struct nlattr *action, bool should_steal,
+              const struct odp_execute_rest *rest OVS_UNUSED)
 {
     struct outputs *o = aux;
     ck_assert_uint_eq(nl_attr_type(action), OVS_ACTION_ATTR_OUTPUT);
