@@ -836,7 +836,10 @@ exec_ct(struct exec_ctx *ctx, struct dp_packet_batch *batch,
 /* odp-execute's callback for what only a datapath can do.  The packets
  * of the top-level list belong to the receive queue or the caller and are
  * never stolen; copies made by clone and sample come with SHOULD_STEAL,
- * and are freed here once sent or handed up. */
+ * and are freed here once sent or handed up.  ct() follows odp-execute.h's
+ * rule for it: it may take packets out of BATCH (the caller's stay
+ * untouched) and runs the packets it makes (fragments) through REST
+ * itself; what it leaves in BATCH goes on with the list. */
 static void
 exec_datapath_action(void *ctx_, struct dp_packet_batch *batch,
                      const struct nlattr *a, bool should_steal,

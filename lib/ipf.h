@@ -55,7 +55,12 @@
  * Memory
  * ------
  * The module owns the fragments it holds (a fragment taken from the batch
- * is kept if it is a heap packet, else cloned and the original deleted).
+ * is kept if it is a heap packet, else cloned and the original deleted),
+ * and deletes those it drops: so the batch given to ipf_preprocess() must
+ * be the caller's to free.  A caller executing a batch it does not own
+ * (the datapath's top-level, non-stolen action lists) gives copies of its
+ * fragments instead and takes the originals out of its batch
+ * (dpif-netdev.c's exec_ct_frags()).
  * A reassembled packet added to the batch is the caller's like any batch
  * packet, but the caller must hand it back to ipf_postprocess() (the ct()
  * action always does, right after the tracker): that deletes it and emits
