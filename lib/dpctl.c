@@ -12,6 +12,7 @@
 #include "dp-epoch.h"
 #include "dpif.h"
 #include "dynamic-string.h"
+#include "ipf.h"
 #include "netdev.h"
 #include "odp-util.h"
 #include "ofp-ct.h"
@@ -1339,6 +1340,162 @@ cmd_ct_get_limits(struct ds *out, const struct dpctl_opts *o OVS_UNUSED,
     return NULL;
 }
 
+/* IP fragment reassembly (ipf.h), 3.1's ipf-* commands.  Like open_ct(),
+ * for the datapath's struct ipf. */
+static char *
+open_ipf(int *argc, const char ***argv, bool has_dp, struct dpif **dpifp,
+         struct ipf **ipfp)
+{
+    char *error = has_dp ? open_dp((*argv)[0], dpifp) : open_only_dp(dpifp);
+    if (has_dp) {
+        (*argc)--;
+        (*argv)++;
+    }
+    if (!error) {
+        *ipfp = dpif_ipf(*dpifp);
+        if (!*ipfp) {
+            error = xasprintf("%s: no fragment reassembly (%s)",
+                              dpif_base_name(*dpifp),
+                              ovs_strerror(EOPNOTSUPP));
+            dpif_close(*dpifp);
+        }
+    }
+    return error;
+}
+
+/* "v4" or "v6" (3.1 reads the first two characters) into *V6. */
+static bool
+parse_ipf_family(const char *s, bool *v6)
+{
+    if (!strncmp(s, "v4", 2) || !strncmp(s, "v6", 2)) {
+        *v6 = s[1] == '6';
+        return true;
+    }
+    return false;
+}
+
+/* A decimal number that fits 32 bits, leading digits as 3.1's scanf
+ * reads them. */
+static bool
+parse_ipf_u32(const char *s, uint32_t *n)
+{
+    char *end;
+    errno = 0;
+    if (s[0] < '0' || s[0] > '9') {
+        return false;
+    }
+    unsigned long long x = strtoull(s, &end, 10);
+    if (errno || x > UINT32_MAX) {
+        return false;
+    }
+    *n = x;
+    return true;
+}
+
+/* 3.1's datapath refuses an out-of-bounds setting with error 1. */
+static char *
+eperm(const char *msg)
+{
+    return xasprintf("%s (%s)", msg, ovs_strerror(EPERM));
+}
+
+static char *
+ipf_set_enabled__(struct ds *out, int argc, const char *argv[], bool enable)
+{
+    struct dpif *dpif;
+    struct ipf *ipf;
+    char *error = open_ipf(&argc, &argv, argc == 2, &dpif, &ipf);
+    if (error) {
+        return error;
+    }
+    bool v6;
+    if (parse_ipf_family(argv[argc - 1], &v6)) {
+        ipf_set_enabled(ipf, v6, enable);
+        ds_put_format(out, "%s fragmentation reassembly successful",
+                      enable ? "enabling" : "disabling");
+    } else {
+        error = einval("parameter missing: 'v4' for IPv4 or 'v6' for IPv6");
+    }
+    dpif_close(dpif);
+    return error;
+}
+
+static char *
+cmd_ipf_set_enabled(struct ds *out, const struct dpctl_opts *o OVS_UNUSED,
+                    int argc, const char *argv[])
+{
+    return ipf_set_enabled__(out, argc, argv, true);
+}
+
+static char *
+cmd_ipf_set_disabled(struct ds *out, const struct dpctl_opts *o OVS_UNUSED,
+                     int argc, const char *argv[])
+{
+    return ipf_set_enabled__(out, argc, argv, false);
+}
+
+static char *
+cmd_ipf_set_min_frag(struct ds *out, const struct dpctl_opts *o OVS_UNUSED,
+                     int argc, const char *argv[])
+{
+    struct dpif *dpif;
+    struct ipf *ipf;
+    char *error = open_ipf(&argc, &argv, argc == 3, &dpif, &ipf);
+    if (error) {
+        return error;
+    }
+    bool v6;
+    uint32_t size;
+    if (!parse_ipf_family(argv[argc - 2], &v6)) {
+        error = einval("parameter missing: v4 for IPv4 or v6 for IPv6");
+    } else if (!parse_ipf_u32(argv[argc - 1], &size)) {
+        error = einval("parameter missing for minimum fragment size");
+    } else if (!ipf_set_min_frag(ipf, v6, size)) {
+        error = eperm("requested minimum fragment size too small; "
+                      "see documentation");
+    } else {
+        ds_put_cstr(out, "setting minimum fragment size successful");
+    }
+    dpif_close(dpif);
+    return error;
+}
+
+static char *
+cmd_ipf_set_max_nfrags(struct ds *out, const struct dpctl_opts *o OVS_UNUSED,
+                       int argc, const char *argv[])
+{
+    struct dpif *dpif;
+    struct ipf *ipf;
+    char *error = open_ipf(&argc, &argv, argc == 2, &dpif, &ipf);
+    if (error) {
+        return error;
+    }
+    uint32_t n;
+    if (!parse_ipf_u32(argv[argc - 1], &n)) {
+        error = einval("parameter missing for maximum fragments");
+    } else if (!ipf_set_max_nfrags(ipf, n)) {
+        error = eperm("setting maximum fragments failed");
+    } else {
+        ds_put_cstr(out, "setting maximum fragments successful");
+    }
+    dpif_close(dpif);
+    return error;
+}
+
+static char *
+cmd_ipf_get_status(struct ds *out, const struct dpctl_opts *o, int argc,
+                   const char *argv[])
+{
+    struct dpif *dpif;
+    struct ipf *ipf;
+    char *error = open_ipf(&argc, &argv, argc == 1, &dpif, &ipf);
+    if (!error) {
+        ipf_format_status(ipf, o->more, out);
+        dpif_close(dpif);
+    }
+    return error;
+}
+
 struct dpctl_command {
     const char *name;
     const char *usage;
@@ -1377,6 +1534,12 @@ static const struct dpctl_command commands[] = {
       cmd_ct_set_limits },
     { "ct-del-limits", "[dp] zone=N1[,N2]...", 1, 2, cmd_ct_del_limits },
     { "ct-get-limits", "[dp] [zone=N1[,N2]...]", 0, 2, cmd_ct_get_limits },
+    { "ipf-set-enabled", "[dp] v4|v6", 1, 2, cmd_ipf_set_enabled },
+    { "ipf-set-disabled", "[dp] v4|v6", 1, 2, cmd_ipf_set_disabled },
+    { "ipf-set-min-frag", "[dp] v4|v6 minfragment", 2, 3,
+      cmd_ipf_set_min_frag },
+    { "ipf-set-max-nfrags", "[dp] maxfrags", 1, 2, cmd_ipf_set_max_nfrags },
+    { "ipf-get-status", "[-m] [dp]", 0, 1, cmd_ipf_get_status },
 };
 
 static void

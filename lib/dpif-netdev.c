@@ -11,6 +11,7 @@
 #include <sys/eventfd.h>
 #include <unistd.h>
 #include "conntrack.h"
+#include "ipf.h"
 #include "coverage.h"
 #include "dp-epoch.h"
 #include "dp-bond.h"
@@ -152,6 +153,8 @@ struct dp_netdev {
     struct dp_meter_table *meters;      /* Its own lock (dp-meter.h). */
     struct dp_bond_table *bonds;        /* lb_output's; its own lock. */
     struct conntrack *conntrack;        /* ct()'s; any thread (conntrack.h). */
+    struct ipf *ipf;                    /* ct()'s fragment reassembly, in
+                                         * front of the tracker (ipf.h). */
 
     /* The control-packet sink (dpif.h), or NULL.  Swapped by the main
      * thread, read inside epoch sections; a replaced one is freed after
@@ -650,12 +653,99 @@ ct_action_from_odp(const struct dp_netdev *dp, const struct odp_ct_action *ct,
     }
 }
 
-/* ct(): each IPv4 and IPv6 packet of BATCH goes through the tracker; any
- * other packet is marked tracked and invalid in the action's zone, as
- * 3.1 does. */
+/* ipf_postprocess()'s flush: a datagram's fragments filled the batch;
+ * they go through the rest of the actions now. */
+static void
+ct_flush_frags(struct dp_packet_batch *batch, void *rest)
+{
+    odp_execute_rest(rest, batch);
+}
+
+/* P's index in PACKETS[0 .. N-1], or N if it is not there.  Compares
+ * pointers only.  A batch is at most NETDEV_MAX_BURST packets and this
+ * runs only for batches with fragments. */
+static size_t
+packet_index(const struct dp_packet *p, struct dp_packet *const *packets,
+             size_t n)
+{
+    size_t i = 0;
+    while (i < n && packets[i] != p) {
+        i++;
+    }
+    return i;
+}
+
+/* ct() on FAM, the packets of one IP family (DL_TYPE) of which some are
+ * fragments, through reassembly (ipf.h):
+ *
+ *     ipf_preprocess -> conntrack_execute -> ipf_postprocess
+ *
+ * FRAG[i] says whether FAM's packet i is a fragment.  FAM's packets are
+ * the caller's batch's, the executor's own iff STEAL (odp-execute.h).
+ * Without STEAL a fragment is never given to ipf (which keeps or frees
+ * what it takes): a copy is, and the original leaves the batch (it skips
+ * the rest of the actions, the caller keeps it).  With STEAL, ipf takes
+ * the fragments themselves.  The packets of FAM that stay in the caller's
+ * batch (tracked, going on through the rest with it) are added to STAY.
+ * The packets made here, copies ipf did not take and the fragments of the
+ * datagrams completed (the tracker's verdict and NAT carried into them),
+ * go through REST here and are freed. */
+static void
+exec_ct_frags(struct dp_netdev *dp, struct dp_packet_batch *fam,
+              const bool frag[], uint16_t dl_type,
+              const struct ct_action *action, bool steal,
+              const struct odp_execute_rest *rest, long long int now,
+              struct dp_packet_batch *stay)
+{
+    size_t n = fam->count;
+    struct dp_packet *given[NETDEV_MAX_BURST];
+    bool copy[NETDEV_MAX_BURST];
+    for (size_t i = 0; i < n; i++) {
+        copy[i] = !steal && frag[i];
+        if (copy[i]) {
+            fam->packets[i] = dp_packet_clone(fam->packets[i]);
+        }
+        given[i] = fam->packets[i];
+    }
+
+    ipf_preprocess(dp->ipf, fam, dl_type, action->zone, now);
+    conntrack_execute(dp->conntrack, fam, dl_type, action, now);
+
+    /* What ipf_preprocess() left keeps its order; a packet it did not
+     * get is a reassembled datagram. */
+    struct dp_packet_batch own, reassembled;
+    dp_packet_batch_init(&own);
+    dp_packet_batch_init(&reassembled);
+    struct dp_packet *p;
+    DP_PACKET_BATCH_FOR_EACH (i, p, fam) {
+        size_t j = packet_index(p, given, n);
+        dp_packet_batch_add(j == n ? &reassembled : copy[j] ? &own : stay,
+                            p);
+    }
+    dp_packet_batch_init(fam);
+
+    if (own.count) {
+        odp_execute_rest(rest, &own);
+    }
+    if (reassembled.count) {
+        /* The flush callback only reads REST (ipf's AUX is not const). */
+        ipf_postprocess(dp->ipf, &reassembled, now, ct_flush_frags,
+                        (void *) rest);
+        if (reassembled.count) {
+            odp_execute_rest(rest, &reassembled);
+        }
+    }
+}
+
+/* ct(): each IPv4 and IPv6 packet of BATCH goes through the tracker
+ * (fragments first through reassembly, exec_ct_frags()); any other packet
+ * is marked tracked and invalid in the action's zone, as 3.1 does.
+ * Packets may leave BATCH (held fragments), as odp-execute.h allows
+ * for ct. */
 static void
 exec_ct(struct exec_ctx *ctx, struct dp_packet_batch *batch,
-        const struct nlattr *a)
+        const struct nlattr *a, bool steal,
+        const struct odp_execute_rest *rest)
 {
     struct dp_netdev *dp = ctx->dp;
     struct odp_ct_action ct;
@@ -663,19 +753,27 @@ exec_ct(struct exec_ctx *ctx, struct dp_packet_batch *batch,
         return;                 /* Validation keeps these out. */
     }
 
-    struct dp_packet_batch ip4, ip6;
-    dp_packet_batch_init(&ip4);
-    dp_packet_batch_init(&ip6);
+    struct dp_packet_batch fam[2];      /* [v6] */
+    bool frag[2][NETDEV_MAX_BURST];
+    bool other[NETDEV_MAX_BURST];       /* BATCH's packet i is not IP. */
+    bool any_frag[2] = { false, false };
+    dp_packet_batch_init(&fam[0]);
+    dp_packet_batch_init(&fam[1]);
     struct dp_packet *p;
     DP_PACKET_BATCH_FOR_EACH (i, p, batch) {
         /* The actions before may have changed the packet: its type and
          * layer offsets as they are now. */
         struct flow flow;
         flow_extract(p, &flow);
-        if (flow.dl_type == htons(ETH_TYPE_IP)) {
-            dp_packet_batch_add(&ip4, p);
-        } else if (flow.dl_type == htons(ETH_TYPE_IPV6)) {
-            dp_packet_batch_add(&ip6, p);
+        int v6 = (flow.dl_type == htons(ETH_TYPE_IP) ? 0
+                  : flow.dl_type == htons(ETH_TYPE_IPV6) ? 1
+                  : -1);
+        other[i] = v6 < 0;
+        if (v6 >= 0) {
+            bool is_frag = (flow.nw_frag & FLOW_NW_FRAG_ANY) != 0;
+            frag[v6][fam[v6].count] = is_frag;
+            any_frag[v6] |= is_frag;
+            dp_packet_batch_add(&fam[v6], p);
         } else {
             struct pkt_metadata *md = &p->md;
             md->ct_state = CS_TRACKED | CS_INVALID;
@@ -692,27 +790,69 @@ exec_ct(struct exec_ctx *ctx, struct dp_packet_batch *batch,
     }
 
     long long int now = time_msec();
-    struct ct_action action;
-    struct ct_nat_action nat;
-    if (ip4.count) {
-        ct_action_from_odp(dp, &ct, ETH_TYPE_IP, &action, &nat);
-        conntrack_execute(dp->conntrack, &ip4, ETH_TYPE_IP, &action, now);
+    struct dp_packet_batch stay;        /* Fragment path: what stays. */
+    dp_packet_batch_init(&stay);
+    bool rebuild = false;
+    for (int v6 = 0; v6 < 2; v6++) {
+        if (!fam[v6].count) {
+            continue;
+        }
+        uint16_t dl_type = v6 ? ETH_TYPE_IPV6 : ETH_TYPE_IP;
+        struct ct_action action;
+        struct ct_nat_action nat;
+        ct_action_from_odp(dp, &ct, dl_type, &action, &nat);
+        if (any_frag[v6] && ipf_is_enabled(dp->ipf, v6)) {
+            exec_ct_frags(dp, &fam[v6], frag[v6], dl_type, &action, steal,
+                          rest, now, &stay);
+            rebuild = true;
+        } else {
+            conntrack_execute(dp->conntrack, &fam[v6], dl_type, &action,
+                              now);
+            /* In case the other family's fragments rebuild BATCH. */
+            struct dp_packet *q;
+            DP_PACKET_BATCH_FOR_EACH (i, q, &fam[v6]) {
+                dp_packet_batch_add(&stay, q);
+            }
+        }
     }
-    if (ip6.count) {
-        ct_action_from_odp(dp, &ct, ETH_TYPE_IPV6, &action, &nat);
-        conntrack_execute(dp->conntrack, &ip6, ETH_TYPE_IPV6, &action, now);
+    if (!rebuild) {
+        return;
     }
+
+    /* BATCH keeps, in its order, the packets of other types and those
+     * that stay.  (A packet ipf took may be freed already: only its
+     * pointer is compared.) */
+    size_t kept = 0;
+    for (size_t i = 0; i < batch->count; i++) {
+        p = batch->packets[i];
+        if (other[i] || packet_index(p, stay.packets, stay.count)
+                        < stay.count) {
+            batch->packets[kept++] = p;
+        }
+    }
+    batch->count = kept;
 }
 
 /* odp-execute's callback for what only a datapath can do.  The packets
  * of the top-level list belong to the receive queue or the caller and are
  * never stolen; copies made by clone and sample come with SHOULD_STEAL,
- * and are freed here once sent or handed up. */
+ * and are freed here once sent or handed up.  ct() follows odp-execute.h's
+ * rule for it: it may take packets out of BATCH (the caller's stay
+ * untouched) and runs the packets it makes (fragments) through REST
+ * itself; what it leaves in BATCH goes on with the list. */
 static void
 exec_datapath_action(void *ctx_, struct dp_packet_batch *batch,
-                     const struct nlattr *a, bool should_steal)
+                     const struct nlattr *a, bool should_steal,
+                     const struct odp_execute_rest *rest)
 {
     struct exec_ctx *ctx = ctx_;
+
+    if (nl_attr_type(a) == OVS_ACTION_ATTR_CT) {
+        /* Its packets go on to the rest of the list (odp-execute.h): the
+         * ones it leaves in BATCH are not to be freed here. */
+        exec_ct(ctx, batch, a, should_steal, rest);
+        return;
+    }
 
     switch (nl_attr_type(a)) {
     case OVS_ACTION_ATTR_OUTPUT:
@@ -754,10 +894,6 @@ exec_datapath_action(void *ctx_, struct dp_packet_batch *batch,
 
     case OVS_ACTION_ATTR_TUNNEL_POP:
         exec_tnl_pop(ctx, batch, nl_attr_get_u32(a), should_steal);
-        break;
-
-    case OVS_ACTION_ATTR_CT:
-        exec_ct(ctx, batch, a);
         break;
 
     case OVS_ACTION_ATTR_CT_CLEAR: {
@@ -1137,6 +1273,7 @@ dp_create(const struct dpif_class *class, const char *name, int *errorp)
     dp->meters = dp_meter_table_create();
     dp->bonds = dp_bond_table_create();
     dp->conntrack = conntrack_create();
+    dp->ipf = ipf_create();
     dp->n_rx_threads = 1;
     dp->channels = dpif_channel_set_create();
 
@@ -1206,6 +1343,7 @@ dp_unref(struct dp_netdev *dp)
         dp_meter_table_destroy(dp->meters);
         dp_bond_table_destroy(dp->bonds);
         /* Last: no rx thread or handle is left to call it. */
+        ipf_destroy(dp->ipf);
         conntrack_destroy(dp->conntrack);
         dpcls_destroy(&dp->cls);
         dpif_channel_set_destroy(dp->channels);
@@ -1266,16 +1404,25 @@ dpif_netdev_destroy(struct dpif *dpif)
 }
 
 static void
-dpif_netdev_run(struct dpif *dpif OVS_UNUSED)
+dpif_netdev_run(struct dpif *dpif)
 {
     dp_epoch_reclaim();
+    /* Fragments of datagrams that never complete are returned even when
+     * no other fragment comes to expire them; an atomic load when none
+     * is due. */
+    ipf_expire(get_dp(dpif)->ipf, time_msec());
 }
 
 static void
-dpif_netdev_wait(struct dpif *dpif OVS_UNUSED)
+dpif_netdev_wait(struct dpif *dpif)
 {
-    /* Deferred frees also run as writers postpone more; nothing here needs
-     * a timer. */
+    /* Deferred frees also run as writers postpone more.  Held fragments
+     * wake the main loop when they are due, and only then: nothing held,
+     * no timer. */
+    long long int next = ipf_next_expiry(get_dp(dpif)->ipf);
+    if (next != LLONG_MAX) {
+        poll_timer_wait_until(next);
+    }
 }
 
 static int
@@ -2111,6 +2258,12 @@ dpif_netdev_conntrack(const struct dpif *dpif)
     return get_dp(dpif)->conntrack;
 }
 
+static struct ipf *
+dpif_netdev_ipf(const struct dpif *dpif)
+{
+    return get_dp(dpif)->ipf;
+}
+
 static void
 dpif_netdev_set_control_sink(struct dpif *dpif, dpif_control_sink_cb *cb,
                              void *aux)
@@ -2248,7 +2401,8 @@ dpif_netdev_bond_show(struct unixctl_conn *conn, int argc,
     .recv_release = dpif_netdev_recv_release,                          \
     .recv_wait = dpif_netdev_recv_wait,                                \
     .set_control_sink = dpif_netdev_set_control_sink,                  \
-    .conntrack = dpif_netdev_conntrack,
+    .conntrack = dpif_netdev_conntrack,                                \
+    .ipf = dpif_netdev_ipf,
 
 const struct dpif_class dpif_netdev_class = {
     .type = "netdev",

@@ -113,6 +113,8 @@ struct dpif_class {
 
     /* dpif_conntrack(); NULL if the provider tracks no connections. */
     struct conntrack *(*conntrack)(const struct dpif *);
+    /* dpif_ipf(); NULL if the provider reassembles no fragments. */
+    struct ipf *(*ipf)(const struct dpif *);
 };
 
 extern const struct dpif_class dpif_netdev_class;

@@ -424,6 +424,12 @@ dpif_conntrack(const struct dpif *dpif)
             ? dpif->dpif_class->conntrack(dpif) : NULL);
 }
 
+struct ipf *
+dpif_ipf(const struct dpif *dpif)
+{
+    return dpif->dpif_class->ipf ? dpif->dpif_class->ipf(dpif) : NULL;
+}
+
 int
 dpif_ct_set_timeout_policy(struct dpif *dpif, uint32_t id,
                            const uint32_t *seconds)

@@ -337,6 +337,12 @@ int dpif_bond_stats_get(const struct dpif *, uint32_t bond_id,
 struct conntrack;
 struct conntrack *dpif_conntrack(const struct dpif *);
 
+/* The fragment reassembly in front of the tracker (ipf.h), for dpctl's
+ * ipf-* commands: lives as long as the datapath, any thread may call it.
+ * NULL from a datapath that reassembles nothing. */
+struct ipf;
+struct ipf *dpif_ipf(const struct dpif *);
+
 int dpif_ct_set_timeout_policy(struct dpif *, uint32_t id,
                                const uint32_t *seconds);
 int dpif_ct_del_timeout_policy(struct dpif *, uint32_t id);

@@ -434,6 +434,18 @@ ipf_expire__(struct ipf *ipf, long long int now)
     ipf_update_next_expiry(ipf);
 }
 
+bool
+ipf_is_enabled(struct ipf *ipf, bool v6)
+{
+    return ipf_enabled(ipf, v6);
+}
+
+long long int
+ipf_next_expiry(struct ipf *ipf)
+{
+    return atomic_load_explicit(&ipf->next_expiry, memory_order_relaxed);
+}
+
 void
 ipf_expire(struct ipf *ipf, long long int now)
 {

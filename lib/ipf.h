@@ -55,7 +55,12 @@
  * Memory
  * ------
  * The module owns the fragments it holds (a fragment taken from the batch
- * is kept if it is a heap packet, else cloned and the original deleted).
+ * is kept if it is a heap packet, else cloned and the original deleted),
+ * and deletes those it drops: so the batch given to ipf_preprocess() must
+ * be the caller's to free.  A caller executing a batch it does not own
+ * (the datapath's top-level, non-stolen action lists) gives copies of its
+ * fragments instead and takes the originals out of its batch
+ * (dpif-netdev.c's exec_ct_frags()).
  * A reassembled packet added to the batch is the caller's like any batch
  * packet, but the caller must hand it back to ipf_postprocess() (the ct()
  * action always does, right after the tracker): that deletes it and emits
@@ -116,6 +121,15 @@ void ipf_postprocess(struct ipf *, struct dp_packet_batch *batch,
  * (counted "expired").  ipf_preprocess() does it too; the main thread may
  * call it so that memory is returned when no fragment arrives. */
 void ipf_expire(struct ipf *, long long int now);
+
+/* Whether the family (V6) is reassembled: a caller that must copy its
+ * fragments before handing them over (the ct() action on packets it does
+ * not own) asks first, so that a disabled family costs no copy. */
+bool ipf_is_enabled(struct ipf *, bool v6);
+
+/* When ipf_expire() next has something to do: LLONG_MAX while nothing is
+ * held, so that an idle module costs its caller no timer. */
+long long int ipf_next_expiry(struct ipf *);
 
 /* Settings (dpctl/ipf-set-enabled, ipf-set-disabled, ipf-set-min-frag,
  * ipf-set-max-nfrags).  V6 selects the family. */

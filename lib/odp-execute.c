@@ -908,6 +908,14 @@ odp_execute_hash(struct dp_packet *p, uint32_t alg, uint32_t basis)
     return hash_int(dp_packet_flow_hash(p, &flow), basis);
 }
 
+struct odp_execute_rest {
+    void *aux;
+    const struct nlattr *actions;   /* After the ct action. */
+    size_t actions_len;
+    odp_execute_cb *dp_execute;
+    uint32_t cutlen;                /* A trunc before ct still pending. */
+};
+
 static void
 execute_actions__(void *aux, struct dp_packet_batch *batch, bool steal,
                   const struct nlattr *actions, size_t actions_len,
@@ -1040,10 +1048,27 @@ execute_actions__(void *aux, struct dp_packet_batch *batch, bool steal,
              * batch; stolen ones are ours to free. */
             if (dp_execute && nl_attr_get_size(a) == 4) {
                 struct dp_packet_batch before = *batch;
-                dp_execute(aux, batch, a, false);
+                dp_execute(aux, batch, a, false, NULL);
                 if (steal) {
                     delete_dropped(&before, batch);
                 }
+            }
+            break;
+        case OVS_ACTION_ATTR_CT:
+            /* The datapath's (odp-execute.h): packets it takes out are
+             * its own when stealing, packets it makes it runs through the
+             * rest itself. */
+            if (dp_execute) {
+                size_t a_len = NLA_ALIGN(a->nla_len);
+                struct odp_execute_rest rest = {
+                    .aux = aux,
+                    .actions = (const struct nlattr *)
+                               ((const char *) a + MIN(a_len, left)),
+                    .actions_len = left > a_len ? left - a_len : 0,
+                    .dp_execute = dp_execute,
+                    .cutlen = cutlen,
+                };
+                dp_execute(aux, batch, a, steal, &rest);
             }
             break;
         default:
@@ -1060,11 +1085,11 @@ execute_actions__(void *aux, struct dp_packet_batch *batch, bool steal,
                         struct dp_packet_batch cut;
                         dp_packet_batch_clone(&cut, batch);
                         truncate_batch(&cut, len);
-                        dp_execute(aux, &cut, a, true);
+                        dp_execute(aux, &cut, a, true, NULL);
                         break;
                     }
                 }
-                dp_execute(aux, batch, a, should_steal);
+                dp_execute(aux, batch, a, should_steal, NULL);
                 if (should_steal) {
                     return;
                 }
@@ -1076,6 +1101,15 @@ done:
     if (steal) {
         dp_packet_batch_delete(batch);
     }
+}
+
+void
+odp_execute_rest(const struct odp_execute_rest *rest,
+                 struct dp_packet_batch *batch)
+{
+    execute_actions__(rest->aux, batch, true, rest->actions,
+                      rest->actions_len, rest->dp_execute, rest->cutlen);
+    dp_packet_batch_init(batch);
 }
 
 void

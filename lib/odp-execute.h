@@ -11,10 +11,23 @@
  * (the nested actions on copies, the originals untouched), trunc (the
  * next output, userspace action or tunnel push gets the packets cut to
  * its length, copies unless they may be stolen).  The actions
- * only a datapath can do (output, userspace, recirc, meter) go to the
+ * only a datapath can do (output, userspace, recirc, meter, ct) go to the
  * caller's callback, one call per action for the whole batch; for a meter
  * the callback takes the packets the meter drops out of the batch (never
  * freeing them: this module frees the ones it owns).
+ *
+ * ct() is the one action that may make packets: IP fragment reassembly
+ * (ipf.h) holds fragments and later lets out the fragments of a whole
+ * datagram, packets the batch never had.  So for OVS_ACTION_ATTR_CT the
+ * callback also gets REST, the actions after the ct action, and:
+ *   - it may take packets out of the batch.  With SHOULD_STEAL (which is
+ *     then STEAL itself, not only for the last action) those are the
+ *     callback's from then on (held, freed); without, they stay the
+ *     caller's, untouched, and simply skip the rest of the list;
+ *   - it must not add packets to the batch: a packet it makes (always a
+ *     heap packet) it runs through the rest itself with
+ *     odp_execute_rest(), which steals them (frees them at the end);
+ *   - the packets left in the batch go on through the rest here.
  *
  * Packets must have been through flow_extract() (their layer offsets say
  * where the headers are); a set of a layer the packet does not have does
@@ -44,14 +57,25 @@ struct dp_packet;
 struct dp_packet_batch;
 struct nlattr;
 
-/* Called for an OVS_ACTION_ATTR_OUTPUT, _USERSPACE or _RECIRC action (and
- * any other type this module does not know). */
+/* The actions after a ct action, for its callback (see above). */
+struct odp_execute_rest;
+
+/* Called for an OVS_ACTION_ATTR_OUTPUT, _USERSPACE, _RECIRC, _METER or _CT
+ * action (and any other type this module does not know).  REST is NULL
+ * except for _CT. */
 typedef void odp_execute_cb(void *aux, struct dp_packet_batch *batch,
-                            const struct nlattr *action, bool should_steal);
+                            const struct nlattr *action, bool should_steal,
+                            const struct odp_execute_rest *rest);
 
 void odp_execute_actions(void *aux, struct dp_packet_batch *batch,
                          bool steal, const struct nlattr *actions,
                          size_t actions_len, odp_execute_cb *dp_execute);
+
+/* Runs BATCH, heap packets the ct callback made, through REST (the actions
+ * after the ct action, with the same AUX and callback), stealing them: they
+ * are all sent or freed when this returns, and BATCH is left empty. */
+void odp_execute_rest(const struct odp_execute_rest *rest,
+                      struct dp_packet_batch *batch);
 
 /* The dp_hash the hash action gives packet P (parsed again here) with
  * ALG (OVS_HASH_ALG_L4 or ODP_HASH_ALG_SYM_L4) and BASIS.  L4: as 3.1,

@@ -524,7 +524,7 @@ TESTSUITE_AT += tests/ofctl-macros.at tests/ofctl-target.at tests/ofctl-flows.at
 	tests/ofctl-switch.at tests/ofctl-monitor.at tests/ofctl-bundle.at
 TESTSUITE_AT += tests/ofproto-ofctl.at tests/ofproto-semantics.at tests/ofproto-learn.at \
 	tests/ofproto-groups.at tests/ofproto-bundle.at tests/ofctl-flowmon.at tests/bfd.at
-EXTRA_DIST += tests/ofp-raw.py tests/ofp-counting-controller.py tests/tcp-segment.py tests/udp-echo.py \
+EXTRA_DIST += tests/ofp-raw.py tests/ofp-counting-controller.py tests/tcp-segment.py tests/udp-echo.py tests/ip-frag.py \
 	tests/ofp-scripted-controller.py
 TESTSUITE = $(srcdir)/tests/testsuite
 AUTOM4TE = autom4te

@@ -46,6 +46,11 @@
 #                     with test numbers of its own); naming the file
 #                     ovsdb-cluster.at does the same.  With --expect, its
 #                     allowed failures are the lines "- cluster NUM ..."
+#   --userspace       use Open vSwitch's system tests on the userspace
+#                     datapath (system-userspace-testsuite: system-traffic.at
+#                     and others, with numbers of their own; they need root
+#                     and network namespaces).  With --expect, its allowed
+#                     failures are the lines "- userspace NUM ..."
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -68,6 +73,7 @@ while [ $# -gt 0 ]; do
     case $1 in
         --theirs) mode=theirs ;;
         --cluster) suite=ovsdb-cluster-testsuite ;;
+        --userspace) suite=system-userspace-testsuite ;;
         --expect) expect_file=$2; shift ;;
         --expect=*) expect_file=${1#--expect=} ;;
         -j) jobs=$2; shift ;;
@@ -81,7 +87,13 @@ while [ $# -gt 0 ]; do
     esac
     shift
 done
-[ ${#files[@]} -gt 0 ] || [ ${#numbers[@]} -gt 0 ] || files=($DEFAULT_FILES)
+if [ ${#files[@]} -eq 0 ] && [ ${#numbers[@]} -eq 0 ]; then
+    case $suite in
+        testsuite) files=($DEFAULT_FILES) ;;
+        ovsdb-cluster-testsuite) files=(ovsdb-cluster.at) ;;
+        *) files=(system-traffic.at) ;;
+    esac
+fi
 
 as_root() {
     if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi
@@ -194,11 +206,12 @@ fi
 
 # Exit status: with --expect, only failures the list does not excuse count.
 if [ -n "$expect_file" ]; then
-    if [ $suite = testsuite ]; then
-        allowed=$(sed -n -E 's/^- ([0-9]+)[ :.].*/\1/p' "$expect_file")
-    else
-        allowed=$(sed -n -E 's/^- cluster ([0-9]+)[ :.].*/\1/p' "$expect_file")
-    fi
+    case $suite in
+        testsuite) prefix= ;;
+        ovsdb-cluster-testsuite) prefix='cluster ' ;;
+        *) prefix='userspace ' ;;
+    esac
+    allowed=$(sed -n -E "s/^- ${prefix}([0-9]+)[ :.].*/\1/p" "$expect_file")
     unexpected=$(echo "$failures" | awk -F: 'NF { print $1 }' | while read -r n; do
         echo "$allowed" | grep -qx "$n" || echo "$n"
     done)

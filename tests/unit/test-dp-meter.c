@@ -141,7 +141,7 @@ struct exec_aux {
 
 static void
 exec_cb(void *aux_, struct dp_packet_batch *batch, const struct nlattr *a,
-        bool should_steal)
+        bool should_steal, const struct odp_execute_rest *rest OVS_UNUSED)
 {
     struct exec_aux *aux = aux_;
     if (nl_attr_type(a) == OVS_ACTION_ATTR_METER) {

@@ -35,7 +35,8 @@ struct outputs {
 
 static void
 record_output(void *aux, struct dp_packet_batch *batch,
-              const struct nlattr *action, bool should_steal)
+              const struct nlattr *action, bool should_steal,
+              const struct odp_execute_rest *rest OVS_UNUSED)
 {
     struct outputs *o = aux;
     ck_assert_uint_eq(nl_attr_type(action), OVS_ACTION_ATTR_OUTPUT);
@@ -499,6 +500,118 @@ START_TEST(test_push_vlan_without_headroom)
 }
 END_TEST
 
+/* A ct() stand-in with ipf's ownership (odp-execute.h): takes the batch's
+ * first packet out (freeing it only when it is the executor's) and runs a
+ * packet it makes, a copy of MADE, through the rest of the list. */
+struct ct_outputs {
+    struct outputs o;
+    const struct dp_packet *made;
+    struct dp_packet *taken;        /* The caller's packet taken out. */
+    size_t n_ct;
+};
+
+static void
+ct_and_output(void *aux, struct dp_packet_batch *batch,
+              const struct nlattr *action, bool should_steal,
+              const struct odp_execute_rest *rest)
+{
+    struct ct_outputs *c = aux;
+    if (nl_attr_type(action) != OVS_ACTION_ATTR_CT) {
+        ck_assert(!rest);
+        record_output(&c->o, batch, action, should_steal, NULL);
+        return;
+    }
+    ck_assert(rest);
+    c->n_ct++;
+    if (batch->count) {
+        struct dp_packet *first = batch->packets[0];
+        memmove(&batch->packets[0], &batch->packets[1],
+                (batch->count - 1) * sizeof batch->packets[0]);
+        batch->count--;
+        if (should_steal) {
+            dp_packet_delete(first);
+        } else {
+            c->taken = first;
+        }
+    }
+    struct dp_packet_batch made;
+    dp_packet_batch_init_packet(&made, dp_packet_clone(c->made));
+    odp_execute_rest(rest, &made);
+    ck_assert_uint_eq(made.count, 0);
+}
+
+/* ct(): packets taken out skip the rest, packets made go through it
+ * stolen, the others go on as the list's; with and without steal. */
+START_TEST(test_ct_rest)
+{
+    struct flow a, b;
+    ipv4_flow(&a, IPPROTO_UDP);
+    b = a;
+    b.nw_ttl = 9;
+    struct dp_packet *pb = compose(&b), *pa = compose(&a);
+    struct ct_outputs c = { .made = pb };
+    struct ofpbuf acts;
+    parse_actions("ct(zone=1),1,2", &acts);
+
+    /* Not stealing: the first packet stays the caller's, untouched. */
+    struct dp_packet_batch batch;
+    dp_packet_batch_init(&batch);
+    struct dp_packet *p0 = compose(&a), *p1 = compose(&a);
+    dp_packet_batch_add(&batch, p0);
+    dp_packet_batch_add(&batch, p1);
+    odp_execute_actions(&c, &batch, false, acts.data, acts.size,
+                        ct_and_output);
+    ck_assert_uint_eq(c.n_ct, 1);
+    ck_assert_ptr_eq(c.taken, p0);
+    ck_assert_uint_eq(batch.count, 1);
+    ck_assert_ptr_eq(batch.packets[0], p1);
+    /* The made packet first (ports 1, 2, the last stolen), then the
+     * list's remaining packet (never stolen). */
+    ck_assert_uint_eq(c.o.n, 4);
+    ck_assert_uint_eq(c.o.out[0].port, 1);
+    ck_assert(!c.o.out[0].stolen);
+    assert_same_bytes(c.o.out[0].packet, pb, "made, port 1");
+    ck_assert_uint_eq(c.o.out[1].port, 2);
+    ck_assert(c.o.out[1].stolen);
+    assert_same_bytes(c.o.out[1].packet, pb, "made, port 2");
+    ck_assert_uint_eq(c.o.out[2].port, 1);
+    ck_assert_uint_eq(c.o.out[3].port, 2);
+    ck_assert(!c.o.out[2].stolen && !c.o.out[3].stolen);
+    assert_same_bytes(c.o.out[3].packet, pa, "kept, port 2");
+    dp_packet_delete(p0);
+    dp_packet_delete(p1);
+    outputs_clear(&c.o);
+
+    /* Stealing: the packet taken is the callback's (freed), the rest are
+     * freed by the executor (ASan checks both). */
+    c.n_ct = 0;
+    c.taken = NULL;
+    dp_packet_batch_init(&batch);
+    dp_packet_batch_add(&batch, compose(&a));
+    dp_packet_batch_add(&batch, compose(&a));
+    odp_execute_actions(&c, &batch, true, acts.data, acts.size,
+                        ct_and_output);
+    ck_assert_uint_eq(c.n_ct, 1);
+    ck_assert(!c.taken);
+    ck_assert_uint_eq(c.o.n, 4);
+    ck_assert(c.o.out[3].stolen);
+    outputs_clear(&c.o);
+    ofpbuf_uninit(&acts);
+
+    /* ct last: the made packet meets an empty rest and is freed. */
+    parse_actions("ct", &acts);
+    dp_packet_batch_init(&batch);
+    dp_packet_batch_add(&batch, compose(&a));
+    odp_execute_actions(&c, &batch, true, acts.data, acts.size,
+                        ct_and_output);
+    ck_assert_uint_eq(c.o.n, 0);
+    ofpbuf_uninit(&acts);
+
+    dp_packet_delete(pa);
+    dp_packet_delete(pb);
+}
+END_TEST
+
 /* Output order, stealing, drop, clone leaving the original alone. */
 START_TEST(test_outputs_and_clone)
 {
@@ -714,6 +827,7 @@ odp_execute_suite(void)
     tcase_add_test(tc, test_pop_push_eth);
     tcase_add_test(tc, test_push_vlan_without_headroom);
     tcase_add_test(tc, test_outputs_and_clone);
+    tcase_add_test(tc, test_ct_rest);
     tcase_add_test(tc, test_sample);
     tcase_add_test(tc, test_explicit_drop);
     tcase_add_test(tc, test_checksum_edge_cases);
