@@ -2132,10 +2132,8 @@ parse_keys(struct parser *p, struct flow *key, struct flow *mask, int level,
                 ok = false;
             }
             /* A tunnel key is present, and says so in the flags, as 3.1's
-             * netlink form implies "key" from the key's attribute,
-             * unless the text's flags(...) said otherwise. */
-            if (ok && mask->tunnel.tun_id
-                && !(mask->tunnel.flags & FLOW_TNL_F_KEY)) {
+             * netlink form implies "key" from the key's attribute. */
+            if (ok && mask->tunnel.tun_id) {
                 key->tunnel.flags |= FLOW_TNL_F_KEY;
             }
         } else if (!strcmp(name, "eth")) {

@@ -117,6 +117,34 @@ backer_dp_name(const char *type)
     return xasprintf("ovs-%s", type);
 }
 
+/* Says what the datapath of BACKER supports, in 3.1's log lines: 3.1
+ * probes its datapath for each feature and logs the answer, and scripts
+ * (Open vSwitch's own system tests among them) read those lines to decide
+ * what to test.  Ours is the userspace datapath, whose features are known
+ * without probing; only what it really has is announced. */
+static void
+backer_log_features(const struct dpif_backer *backer)
+{
+    const char *name = dpif_name(backer->dpif);
+    VLOG_INFO("%s: Datapath supports recirculation", name);
+    VLOG_INFO("%s: VLAN header stack length probed as %d", name,
+              FLOW_MAX_VLAN_HEADERS);
+    VLOG_INFO("%s: MPLS label stack length probed as %d", name,
+              FLOW_MAX_MPLS_LABELS);
+    VLOG_INFO("%s: Datapath supports truncate action", name);
+    VLOG_INFO("%s: Datapath supports clone action", name);
+    VLOG_INFO("%s: Datapath supports ct_clear action", name);
+    VLOG_INFO("%s: Datapath supports timeout policy in conntrack action",
+              name);
+    static const char *const ct_keys[] = {
+        "ct_state", "ct_zone", "ct_mark", "ct_label", "ct_state_nat",
+        "ct_orig_tuple", "ct_orig_tuple6",
+    };
+    for (size_t i = 0; i < ARRAY_SIZE(ct_keys); i++) {
+        VLOG_INFO("%s: Datapath supports %s", name, ct_keys[i]);
+    }
+}
+
 static struct dpif_backer *
 backer_ref(const char *type, int *errorp)
 {
@@ -151,6 +179,7 @@ backer_ref(const char *type, int *errorp)
     backer->reval_seq = seq_create();
     backer->udpif = udpif_create(backer);
     shash_add(&backers, type, backer);
+    backer_log_features(backer);
     ofproto_monitor_add_backer(backer);
     ovs_rwlock_wrlock(&xlate_rwlock);
     ct_zones_dpif_created(type, dpif);
