@@ -28,7 +28,9 @@
 # Each line reads "FIGURE: ours X theirs Y ratio R", R being how many
 # times better ours is (ours/theirs for rates, theirs/ours for costs), or
 # "theirs -" when Open vSwitch 3.1 is not installed.  --smoke runs short
-# and small, to check that everything works.
+# and small, to check that everything works.  With BENCH_PERF=DIR, each
+# side's ovs-vswitchd is profiled (perf record -g) during (a), (b) and (c)
+# into DIR/FIGURE-SIDE.data.
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -39,7 +41,7 @@ build=$(cd "$build" && pwd)
 if [ $smoke = yes ]; then
     secs=1 parallel=16 n_conns=20000 fill_secs=20
 else
-    secs=10 parallel=64 n_conns=1000000 fill_secs=300
+    secs=10 parallel=128 n_conns=1000000 fill_secs=300
 fi
 
 . "$top/bench/switch-lib.sh"
@@ -49,6 +51,15 @@ VIP=10.9.1.100
 ofctl() { OVS_RUNDIR=$DIR "$OFCTL" "$@"; }
 appctl() { "$APPCTL" -t "$DIR/ovs-vswitchd.$PID.ctl" "$@"; }
 rss_kb() { awk '/^VmRSS/ {print $2}' /proc/$PID/status; }
+
+# profile NAME: with BENCH_PERF set, starts perf on this side's
+# ovs-vswitchd for SECS seconds (in the background: the caller then runs
+# the load).
+profile() {
+    [ -n "${BENCH_PERF:-}" ] || return 0
+    mkdir -p "$BENCH_PERF"
+    perf record -q -g -o "$BENCH_PERF/$1-$side_name.data" -p $PID -- sleep $secs >/dev/null 2>&1 &
+}
 
 # The firewall: ARP passes; IP goes through ct; new connections only from
 # v1 (committed), established ones both ways, nothing else.
@@ -81,7 +92,7 @@ client_sysctls() {
         net.ipv4.tcp_tw_reuse=1
 }
 
-# crr ADDR: runs tcp-crr for SECS seconds from host 1 to host 2's server,
+# crr ADDR FIGURE: runs tcp-crr for SECS seconds from host 1 to host 2's server,
 # sets CRR_RATE (completed per second) and CRR_FAILED.
 crr() {
     local addr=$1
@@ -92,6 +103,7 @@ crr() {
         sleep 0.1
     done
     local out
+    profile $2
     out=$(ip netns exec ${HOST[1]} "$build/bench/tcp-crr" client $addr 5001 $secs $parallel)
     kill $server 2>/dev/null || true
     wait $server 2>/dev/null || true
@@ -101,10 +113,11 @@ crr() {
 
 # (a)
 setup_once() {
+    side_name=$1
     hosts 2 "$1"
     client_sysctls ${HOST[1]}
     firewall
-    crr 10.9.1.2
+    crr 10.9.1.2 setup
     SETUP_RATE=$CRR_RATE SETUP_FAILED=$CRR_FAILED
     SETUP_NCONNS=$(appctl dpctl/ct-get-nconns)
     unhosts
@@ -112,18 +125,20 @@ setup_once() {
 
 # (b)
 dnat_once() {
+    side_name=$1
     hosts 2 "$1"
     client_sysctls ${HOST[1]}
     # Host 1 sends to the VIP by host 2's MAC (nobody answers ARP for it).
     ip -n ${HOST[1]} neigh replace $VIP lladdr ${MAC[2]} dev eth0
     dnat_firewall
-    crr $VIP
+    crr $VIP dnat
     DNAT_RATE=$CRR_RATE DNAT_FAILED=$CRR_FAILED
     unhosts
 }
 
 # (c)
 est_once() {
+    side_name=$1
     hosts 2 "$1"
     firewall
     # Host 1's first frames commit the flow, host 2's answer makes it
@@ -135,6 +150,7 @@ est_once() {
     sleep 0.5
     local rx0 rx1 sent
     rx0=$(rx_packets ${HOST[2]})
+    profile est
     sent=$(ip netns exec ${HOST[1]} "$build/bench/udp-blast" 10.9.1.2 9 $secs 7000)
     sleep 0.5
     rx1=$(rx_packets ${HOST[2]})
@@ -145,6 +161,7 @@ est_once() {
 
 # (d)
 memory_once() {
+    side_name=$1
     hosts 2 "$1"
     ofctl add-flows br0 - <<EOF
 table=0,priority=100,arp,actions=NORMAL
