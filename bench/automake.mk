@@ -52,3 +52,11 @@ noinst_PROGRAMS += bench/ofp-sink
 bench_ofp_sink_SOURCES = bench/ofp-sink.c
 bench_ofp_sink_LDADD = $(OVS_LIBS)
 EXTRA_DIST += bench/ofctl.sh bench/switch-lib.sh
+
+# Connection tracking: ours against Open vSwitch 3.1 (bench/conntrack.sh:
+# connection setup through a ct() firewall and DNAT, established pps,
+# memory per connection), with a TCP connect/request/response/close load.
+noinst_PROGRAMS += bench/tcp-crr
+bench_tcp_crr_SOURCES = bench/tcp-crr.c
+bench_tcp_crr_LDADD = $(OVS_LIBS)
+EXTRA_DIST += bench/conntrack.sh

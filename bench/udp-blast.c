@@ -1,6 +1,8 @@
-/* bench/udp-blast ADDR PORT SECONDS: sends UDP datagrams of 18 payload
- * bytes (64-byte Ethernet frames on the wire, FCS included) to ADDR:PORT
- * as fast as sendmmsg() allows for SECONDS, then prints the number sent.
+/* bench/udp-blast ADDR PORT SECONDS [SRC_PORT]: sends UDP datagrams of 18
+ * payload bytes (64-byte Ethernet frames on the wire, FCS included) to
+ * ADDR:PORT (from local port SRC_PORT if given, so that a flow can be
+ * answered) as fast as sendmmsg() allows for SECONDS, then prints the
+ * number sent.
  * A load generator for bench/datapath.sh, run inside a network namespace
  * the benchmark made. */
 #include <config.h>
@@ -21,8 +23,8 @@ int
 main(int argc, char *argv[])
 {
     set_program_name(argv[0]);
-    if (argc != 4) {
-        ovs_fatal(0, "usage: %s ADDR PORT SECONDS", argv[0]);
+    if (argc != 4 && argc != 5) {
+        ovs_fatal(0, "usage: %s ADDR PORT SECONDS [SRC_PORT]", argv[0]);
     }
     struct sockaddr_in sin = { .sin_family = AF_INET,
                                .sin_port = htons(atoi(argv[2])) };
@@ -30,8 +32,18 @@ main(int argc, char *argv[])
         ovs_fatal(0, "%s: not an IPv4 address", argv[1]);
     }
     int fd = socket(AF_INET, SOCK_DGRAM, 0);
-    if (fd < 0 || connect(fd, (struct sockaddr *) &sin, sizeof sin) < 0) {
+    if (fd < 0) {
         ovs_fatal(errno, "socket");
+    }
+    if (argc == 5) {
+        struct sockaddr_in local = { .sin_family = AF_INET,
+                                     .sin_port = htons(atoi(argv[4])) };
+        if (bind(fd, (struct sockaddr *) &local, sizeof local) < 0) {
+            ovs_fatal(errno, "bind to port %s", argv[4]);
+        }
+    }
+    if (connect(fd, (struct sockaddr *) &sin, sizeof sin) < 0) {
+        ovs_fatal(errno, "connect");
     }
 
     enum { BATCH = 32 };

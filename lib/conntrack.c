@@ -57,13 +57,14 @@
  * reverse.
  *
  * Expired connections stay counted (n_conns, zone counts) until the
- * sweeper, which runs every CT_SWEEP_MS, has removed them. */
+ * sweeper, which runs every CT_SWEEP_MS, or a flush has removed them. */
 #include <config.h>
 #include "conntrack.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -1062,7 +1063,8 @@ conn_to_entry(const struct conn *conn_, long long int now,
 }
 
 /* Calls CB(CONN, AUX) for every live connection of *ZONE (all if NULL),
- * inside an epoch section, until CB returns false. */
+ * inside an epoch section, until CB returns false.  With NOW ==
+ * LLONG_MIN, also for the expired ones the sweeper has not freed yet. */
 static void
 for_each_conn(struct conntrack *ct, const uint16_t *zone, long long int now,
               bool (*cb)(struct conntrack *, struct conn *, void *),
@@ -1129,7 +1131,10 @@ conntrack_flush(struct conntrack *ct, const uint16_t *zone,
 {
     long long int now = time_msec();
     if (!tuple) {
-        for_each_conn(ct, zone, now, flush_one, NULL);
+        /* Expired connections too: otherwise they would still count
+         * (ct-get-nconns, the limits) after the flush, until the sweeper
+         * came round to them. */
+        for_each_conn(ct, zone, LLONG_MIN, flush_one, NULL);
         return 0;
     }
 

@@ -251,7 +251,7 @@ run_fuzz() {
     local dir=${FUZZ_BUILD_DIR:-$top/_build-fuzz}
     CC=clang build_in "$dir" --enable-fuzz
     local seconds=${FUZZ_SECONDS:-60}
-    for target in ${FUZZ_TARGETS:-flow-extract odp-syntax ofp-decode tnl-pop lacp-pdu stp-bpdu rstp-bpdu ipf}; do
+    for target in ${FUZZ_TARGETS:-flow-extract odp-syntax ofp-decode tnl-pop lacp-pdu stp-bpdu rstp-bpdu ipf conntrack}; do
         local work="$dir/fuzz-work/$target"
         mkdir -p "$work/corpus" "$work/artifacts"
         cp -n "$top/tests/fuzz/corpus/$target"/* "$work/corpus/" 2>/dev/null || true

@@ -4,7 +4,7 @@
 # (utilities/setup.sh fuzz does all of it).  In every build, a replay
 # program runs the same function once over each file of the committed
 # corpus, for the regression tests in tests/datapath-parse.at.
-FUZZ_TARGETS = flow-extract odp-syntax ofp-decode tnl-pop lacp-pdu stp-bpdu rstp-bpdu ipf
+FUZZ_TARGETS = flow-extract odp-syntax ofp-decode tnl-pop lacp-pdu stp-bpdu rstp-bpdu ipf conntrack
 EXTRA_DIST += tests/fuzz/corpus
 
 if FUZZ
@@ -40,6 +40,10 @@ noinst_PROGRAMS += tests/fuzz/fuzz-ipf
 tests_fuzz_fuzz_ipf_SOURCES = tests/fuzz/fuzz-ipf.c
 tests_fuzz_fuzz_ipf_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_LDFLAGS)
 tests_fuzz_fuzz_ipf_LDADD = $(OVS_LIBS)
+noinst_PROGRAMS += tests/fuzz/fuzz-conntrack
+tests_fuzz_fuzz_conntrack_SOURCES = tests/fuzz/fuzz-conntrack.c
+tests_fuzz_fuzz_conntrack_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_LDFLAGS)
+tests_fuzz_fuzz_conntrack_LDADD = $(OVS_LIBS)
 endif
 
 check_PROGRAMS += tests/fuzz/replay-flow-extract
@@ -92,6 +96,12 @@ tests_fuzz_replay_ipf_SOURCES = \
 	tests/fuzz/replay-main.c
 tests_fuzz_replay_ipf_CFLAGS = $(AM_CFLAGS)
 tests_fuzz_replay_ipf_LDADD = $(OVS_LIBS)
+check_PROGRAMS += tests/fuzz/replay-conntrack
+tests_fuzz_replay_conntrack_SOURCES = \
+	tests/fuzz/fuzz-conntrack.c \
+	tests/fuzz/replay-main.c
+tests_fuzz_replay_conntrack_CFLAGS = $(AM_CFLAGS)
+tests_fuzz_replay_conntrack_LDADD = $(OVS_LIBS)
 
 # The tnl-pop seeds: valid outer headers of every tunnel type, made with
 # tnl_header_build() and tnl_header_push() (built on request only:
@@ -105,4 +115,5 @@ EXTRA_DIST += tests/fuzz/flow-extract.dict tests/fuzz/odp-syntax.dict \
 	tests/fuzz/lacp-pdu.dict \
 	tests/fuzz/stp-bpdu.dict \
 	tests/fuzz/rstp-bpdu.dict \
-	tests/fuzz/ipf.dict
+	tests/fuzz/ipf.dict \
+	tests/fuzz/conntrack.dict tests/fuzz/gen-conntrack-seeds.py
