@@ -766,8 +766,10 @@ conn_create(struct conntrack *ct, struct dp_packet *pkt,
                                      attempt, &conn->node[1].key)) {
             /* Every translation is taken: not committed. */
             COVERAGE_INC(conntrack_nat_exhausted);
-            VLOG_WARN_RL(&rl, "no free NAT translation for a new "
-                         "connection in zone %"PRIu16, zone);
+            /* 3.1's words: scripts that watch the log know them. */
+            VLOG_WARN_RL(&rl, "Unable to NAT due to tuple space exhaustion "
+                         "- if DoS attack, use firewalling and/or zone "
+                         "partitioning.");
             conn_free(conn);
             return NULL;
         }

@@ -772,6 +772,12 @@ open_ct(int *argc, const char ***argv, bool has_dp, struct dpif **dpifp,
 {
     char *error = has_dp ? open_dp((*argv)[0], dpifp) : open_only_dp(dpifp);
     if (has_dp) {
+        if (error) {
+            /* 3.1's words for a conntrack command's unknown datapath. */
+            free(error);
+            error = xasprintf("datapath not found (%s)",
+                              ovs_strerror(EINVAL));
+        }
         (*argc)--;
         (*argv)++;
     }
@@ -1348,6 +1354,12 @@ open_ipf(int *argc, const char ***argv, bool has_dp, struct dpif **dpifp,
 {
     char *error = has_dp ? open_dp((*argv)[0], dpifp) : open_only_dp(dpifp);
     if (has_dp) {
+        if (error) {
+            /* 3.1's words for a conntrack command's unknown datapath. */
+            free(error);
+            error = xasprintf("datapath not found (%s)",
+                              ovs_strerror(EINVAL));
+        }
         (*argc)--;
         (*argv)++;
     }

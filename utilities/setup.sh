@@ -31,9 +31,11 @@ PACKAGES="build-essential autoconf automake libtool pkg-config
           iproute2 iputils-ping ethtool"
 
 # Test peers, never used by the product: Open vSwitch 3.1's own tools for the
-# interoperability tests, and the Python "ovs" library (from PyPI, in a
-# virtualenv) as an OVSDB client.
-PEER_PACKAGES="openvswitch-switch openvswitch-common python3-venv"
+# interoperability tests, the tools Open vSwitch's system tests run inside
+# their namespaces (wget, netstat), and the Python "ovs" library (from
+# PyPI, in a virtualenv) as an OVSDB client.
+PEER_PACKAGES="openvswitch-switch openvswitch-common python3-venv wget
+               net-tools"
 PY_VENV=${OVS_PYTHON_VENV:-/opt/ovsng-venv}
 # os-ken, a real OpenFlow controller, in a virtualenv of its own (it pins
 # eventlet and friends): 1.4.1 is its last release with simple_switch_13,
@@ -265,6 +267,12 @@ run_fuzz() {
 # Open vSwitch's conntrack tests in ofproto-dpif.at (3.1's numbering):
 # packet-out recirculation, patch ports with ct, and "conntrack - ...".
 OVS_SUITE_CONNTRACK="1197 1198 1268 1321-1340"
+# Open vSwitch's system-traffic.at conntrack tests on the userspace datapath
+# (its system-userspace-testsuite) that pass with 3.1's programs on a
+# Debian 12 machine.  They create veths named p0, p1... in the host's
+# namespace, so they run one at a time.
+OVS_USERSPACE_CONNTRACK="51-64 66-73 76-78 81-87 90-96 100 101 103-105 108
+    115-120 122-124 137 138 144 148"
 
 run_checks() {
     local status=0
@@ -305,6 +313,8 @@ run_checks() {
         # issue), the connection tracking and recirculation tests.
         BUILD_DIR=$build_dir bash "$top/tests/ovs-suite.sh" -j $((jobs * 2)) \
             --expect "$top/docs/compatibility.md" $OVS_SUITE_CONNTRACK
+        BUILD_DIR=$build_dir bash "$top/tests/ovs-suite.sh" --userspace -j 1 \
+            --expect "$top/docs/compatibility.md" $OVS_USERSPACE_CONNTRACK
     fi
 }
 
