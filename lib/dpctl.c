@@ -764,23 +764,33 @@ dp_arg_first(int argc, const char *argv[])
     return argc > 0 && argv[0][0] && !strchr(argv[0], '=');
 }
 
+/* Opens the datapath a conntrack or ipf command names (consuming that
+ * argument) if HAS_DP, else the only one there is; an unknown one is
+ * reported in 3.1's words for these commands. */
+static char *
+open_dp_of_ct_command(int *argc, const char ***argv, bool has_dp,
+                      struct dpif **dpifp)
+{
+    if (!has_dp) {
+        return open_only_dp(dpifp);
+    }
+    char *error = open_dp((*argv)[0], dpifp);
+    if (error) {
+        free(error);
+        error = xasprintf("datapath not found (%s)", ovs_strerror(EINVAL));
+    }
+    (*argc)--;
+    (*argv)++;
+    return error;
+}
+
 /* Opens the datapath that *ARGV's first argument names if HAS_DP (and
  * consumes it), else the only one, and finds its tracker. */
 static char *
 open_ct(int *argc, const char ***argv, bool has_dp, struct dpif **dpifp,
         struct conntrack **ctp)
 {
-    char *error = has_dp ? open_dp((*argv)[0], dpifp) : open_only_dp(dpifp);
-    if (has_dp) {
-        if (error) {
-            /* 3.1's words for a conntrack command's unknown datapath. */
-            free(error);
-            error = xasprintf("datapath not found (%s)",
-                              ovs_strerror(EINVAL));
-        }
-        (*argc)--;
-        (*argv)++;
-    }
+    char *error = open_dp_of_ct_command(argc, argv, has_dp, dpifp);
     if (!error) {
         *ctp = dpif_conntrack(*dpifp);
         if (!*ctp) {
@@ -1352,17 +1362,7 @@ static char *
 open_ipf(int *argc, const char ***argv, bool has_dp, struct dpif **dpifp,
          struct ipf **ipfp)
 {
-    char *error = has_dp ? open_dp((*argv)[0], dpifp) : open_only_dp(dpifp);
-    if (has_dp) {
-        if (error) {
-            /* 3.1's words for a conntrack command's unknown datapath. */
-            free(error);
-            error = xasprintf("datapath not found (%s)",
-                              ovs_strerror(EINVAL));
-        }
-        (*argc)--;
-        (*argv)++;
-    }
+    char *error = open_dp_of_ct_command(argc, argv, has_dp, dpifp);
     if (!error) {
         *ipfp = dpif_ipf(*dpifp);
         if (!*ipfp) {
